@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, from the wire inwards:
+//   WalletBridge        protocol model, framing and the stdio host (no crypto, no CLI)
+//   WalletBridgeWallet  the default wallet: libsodium keystore, pinentry, caller policy
+//   WalletBridgeCLI     the `wallet-bridge` subcommands (keys, install, doctor, call)
+//   wallet-bridge       the shipped executable: a thin main over the three above
+let package = Package(
+    name: "wallet-bridge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WalletBridge", targets: ["WalletBridge"]),
+        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet"]),
+        .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
+        .executable(name: "wallet-bridge-conformance-host", targets: ["wallet-bridge-conformance-host"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "WalletBridge"),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium"]),
+        .target(
+            name: "WalletBridgeCLI",
+            dependencies: [
+                "WalletBridge", "WalletBridgeWallet",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeCLI"]),
+        // Registers the test-only methods and the in-memory test wallet that the shared
+        // fixtures, the JS suite and the end-to-end tests drive. Never installed for users.
+        .executableTarget(
+            name: "wallet-bridge-conformance-host",
+            dependencies: ["WalletBridge", "WalletBridgeWallet"]
+        ),
+        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge"]),
+        // Drives the built executables over real pipes; reads Tests/Fixtures by path.
+        .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge"]),
+    ]
+)

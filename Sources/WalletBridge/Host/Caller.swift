@@ -1,0 +1,51 @@
+/// Who started the host, as the browser told it in argv. This is the identity the policy checks:
+/// the browser sets it, so an extension cannot forge it.
+public enum Caller: Sendable, Hashable, CustomStringConvertible {
+    /// Chromium family: argv[1] is the origin, `chrome-extension://<ID>/`.
+    case chromeExtension(origin: String)
+    /// Firefox family: argv[1] is the manifest's absolute path, argv[2] the add-on ID.
+    case firefoxAddon(id: String, manifestPath: String)
+    /// Started by hand, by a test, or by a portal that dropped the origin.
+    case unidentified
+
+    /// Reads the caller from the arguments after argv[0].
+    public init(arguments: [String]) {
+        if let first = arguments.first, first.hasPrefix("chrome-extension://") {
+            self = .chromeExtension(origin: first)
+        } else if arguments.count >= 2, arguments[0].hasPrefix("/"), arguments[0].hasSuffix(".json") {
+            self = .firefoxAddon(id: arguments[1], manifestPath: arguments[0])
+        } else {
+            self = .unidentified
+        }
+    }
+
+    /// True when these arguments are the ones a browser passes to a native host.
+    public static func isBrowserLaunch(_ arguments: [String]) -> Bool {
+        Caller(arguments: arguments) != .unidentified
+    }
+
+    /// The origin or add-on ID, as a policy file names it.
+    public var identity: String? {
+        switch self {
+        case .chromeExtension(let origin): origin
+        case .firefoxAddon(let id, _): id
+        case .unidentified: nil
+        }
+    }
+
+    public var description: String { identity ?? "an unidentified caller" }
+}
+
+/// What a handler knows about the call it is answering.
+public struct RequestContext: Sendable {
+    public var caller: Caller
+    /// Nil for a notification.
+    public var requestID: RequestID?
+    public var method: String
+
+    public init(caller: Caller, requestID: RequestID?, method: String) {
+        self.caller = caller
+        self.requestID = requestID
+        self.method = method
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Diagnostics on stderr, never stdout: stdout carries frames only.
+///
+/// The level comes from `WALLET_BRIDGE_LOG` (`off`, `error`, `warning`, `info`, `debug`) and is
+/// `error` by default, so a healthy host says nothing. Firefox shows these lines in its Browser
+/// Console; Chrome in its own log. Never log secrets, params or payloads.
+public enum Log {
+    public enum Level: Int, Sendable, Comparable {
+        case off = 0, error, warning, info, debug
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        var label: String {
+            switch self {
+            case .off: ""
+            case .error: "error"
+            case .warning: "warning"
+            case .info: "info"
+            case .debug: "debug"
+            }
+        }
+    }
+
+    public static let level: Level = {
+        guard let raw = getenv("WALLET_BRIDGE_LOG").map({ String(cString: $0).lowercased() }) else { return .error }
+        switch raw {
+        case "off", "none", "quiet": return .off
+        case "warning", "warn": return .warning
+        case "info": return .info
+        case "debug", "trace": return .debug
+        default: return .error
+        }
+    }()
+
+    public static func error(_ message: @autoclosure () -> String) { write(.error, message) }
+    public static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
+    public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
+    public static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
+
+    private static func write(_ messageLevel: Level, _ message: () -> String) {
+        guard messageLevel <= level else { return }
+        writeStderr("wallet-bridge: \(messageLevel.label): \(message())\n")
+    }
+
+    /// One write(2) per line, so concurrent lines do not interleave mid-line.
+    public static func writeStderr(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

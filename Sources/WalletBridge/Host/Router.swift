@@ -1,0 +1,140 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+    case duplicateMethod(String)
+    case reservedName(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateMethod(let name): "method \"\(name)\" is already registered"
+        case .reservedName(let name): "method names beginning with \"rpc.\" are reserved by JSON-RPC: \"\(name)\""
+        }
+    }
+}
+
+/// Maps method names to typed handlers. Built before serving, then shared read-only.
+public struct Router: Sendable {
+    /// A handler after type erasure: raw params in, encoded result out.
+    typealias ErasedHandler = @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
+
+    private var handlers: [String: ErasedHandler] = [:]
+
+    public init() {}
+
+    public var methodNames: [String] { handlers.keys.sorted() }
+
+    /// Registers `handler` for `method`. A name registered twice is a programmer error and
+    /// throws rather than silently replacing the first handler.
+    public mutating func register<M: RPCMethod>(
+        _ method: M.Type,
+        handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) throws(RouterError) {
+        let name = M.name
+        guard !name.hasPrefix("rpc.") else { throw .reservedName(name) }
+        guard handlers[name] == nil else { throw .duplicateMethod(name) }
+        handlers[name] = { rawParams, context in
+            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
+            let result = try await handler(params, context)
+            return try ResultEncoding.encode(result)
+        }
+    }
+
+    /// Registers GetAccounts and SignPayloads, answered by `wallet`.
+    public mutating func registerWallet(_ wallet: some WalletBackend) throws(RouterError) {
+        try register(GetAccounts.self) { _, context in try await wallet.getAccounts(context: context) }
+        try register(SignPayloads.self) { params, context in try await wallet.signPayloads(params, context: context) }
+    }
+
+    /// Runs the request's handler and returns the response body, or nil for a notification.
+    public func respond(to request: Request, context: RequestContext) async -> [UInt8]? {
+        let outcome: Result<[UInt8], RPCError>
+        if let handler = handlers[request.method] {
+            do {
+                outcome = .success(try await handler(request.params, context))
+            } catch let error as RPCError {
+                outcome = .failure(error)
+            } catch is CancellationError {
+                outcome = .failure(RPCError(.requestCancelled))
+            } catch {
+                // The detail may hold anything (paths, key material in a careless message), so
+                // only the error's type reaches the log, and nothing reaches the wire.
+                Log.error("\(request.method) failed with \(String(reflecting: type(of: error)))")
+                outcome = .failure(RPCError(.internalError))
+            }
+        } else {
+            outcome = .failure(RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""))
+        }
+        guard let id = request.id else { return nil }
+        switch outcome {
+        case .success(let encoded): return Response.success(id: id, encodedResult: encoded)
+        case .failure(let error): return Response.failure(id: id, error: error)
+        }
+    }
+}
+
+/// Params arrive as a `JSONValue`; a method wants its own `Decodable` type.
+enum ParamsDecoding {
+    static func decode<P: Decodable>(_ type: P.Type, from raw: JSONValue?) throws -> P {
+        if P.self == NoParams.self {
+            // Fast path for the common no-params call (GetAccounts on every cold start).
+            switch raw {
+            case nil, .object([:])?, .array([])?: return NoParams() as! P
+            default: throw RPCError(.invalidParams, data: .object(["problem": .string("this method takes no parameters")]))
+            }
+        }
+        // A missing `params` decodes like `{}`, so a struct whose fields are all optional works.
+        let bytes = (raw ?? .object([:])).jsonBytes
+        do {
+            return try JSONDecoder().decode(P.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw RPCError(.invalidParams, data: describe(error))
+        }
+    }
+
+    /// Which field was wrong and what was expected, without echoing the value itself.
+    static func describe(_ error: DecodingError) -> JSONValue {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return text
+        }
+        var members: [String: JSONValue] = [:]
+        switch error {
+        case .typeMismatch(let type, let context):
+            members["field"] = .string(path(context.codingPath))
+            members["expected"] = .string(String(describing: type))
+            members["problem"] = .string(context.debugDescription)
+        case .valueNotFound(let type, let context):
+            members["field"] = .string(path(context.codingPath))
+            members["expected"] = .string(String(describing: type))
+            members["problem"] = .string("value is missing or null")
+        case .keyNotFound(let key, let context):
+            members["field"] = .string(path(context.codingPath + [key]))
+            members["problem"] = .string("required field is missing")
+        case .dataCorrupted(let context):
+            members["field"] = .string(path(context.codingPath))
+            members["problem"] = .string(context.debugDescription)
+        @unknown default:
+            members["problem"] = .string("params do not match the method's parameters")
+        }
+        return .object(members)
+    }
+}
+
+enum ResultEncoding {
+    static func encode<R: Encodable>(_ result: R) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Array(try encoder.encode(result))
+    }
+}

@@ -1,0 +1,58 @@
+/// A JSON-RPC error code. Open, like the protocol: a developer's own methods may define more.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+    public var description: String { String(rawValue) }
+}
+
+/// The one catalogue of codes this host sends. README.md lists each with when it is sent;
+/// js/src/errors.js mirrors the numbers.
+extension ErrorCode {
+    // JSON-RPC 2.0 (jsonrpc.org/specification, section 5.1)
+    public static let parseError = ErrorCode(rawValue: -32700)
+    public static let invalidRequest = ErrorCode(rawValue: -32600)
+    public static let methodNotFound = ErrorCode(rawValue: -32601)
+    public static let invalidParams = ErrorCode(rawValue: -32602)
+    public static let internalError = ErrorCode(rawValue: -32603)
+
+    // Host codes, in the range JSON-RPC reserves for implementations (-32000 to -32099)
+    public static let responseTooLarge = ErrorCode(rawValue: -32000)
+    public static let requestTimedOut = ErrorCode(rawValue: -32001)
+    public static let requestCancelled = ErrorCode(rawValue: -32002)
+    public static let overloaded = ErrorCode(rawValue: -32003)
+    public static let requestTooLarge = ErrorCode(rawValue: -32004)
+
+    // Wallet codes, as Mobile Wallet Adapter and safari-extension-walletlib number them
+    public static let authorizationFailed = ErrorCode(rawValue: -1)
+    public static let invalidPayloads = ErrorCode(rawValue: -2)
+    public static let notSigned = ErrorCode(rawValue: -3)
+    public static let tooManyPayloads = ErrorCode(rawValue: -6)
+
+    /// Every code above with its fixed message, in catalogue order.
+    public static let catalogue: [(code: ErrorCode, message: String)] = [
+        (.parseError, "Parse error"),
+        (.invalidRequest, "Invalid Request"),
+        (.methodNotFound, "Method not found"),
+        (.invalidParams, "Invalid params"),
+        (.internalError, "Internal error"),
+        (.responseTooLarge, "Response too large"),
+        (.requestTimedOut, "Request timed out"),
+        (.requestCancelled, "Request cancelled"),
+        (.overloaded, "Host overloaded"),
+        (.requestTooLarge, "Request too large"),
+        (.authorizationFailed, "Authorization failed"),
+        (.invalidPayloads, "Invalid payloads"),
+        (.notSigned, "Payload not signed"),
+        (.tooManyPayloads, "Too many payloads"),
+    ]
+
+    /// The fixed message for a catalogue code, or nil for a code the catalogue does not know.
+    public var standardMessage: String? {
+        Self.catalogue.first { $0.code == self }?.message
+    }
+}

@@ -1,0 +1,273 @@
+/// Why a byte sequence is not acceptable JSON, with the byte offset where that was found.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let reason: String
+    public let offset: Int
+    public var description: String { "\(reason) at byte \(offset)" }
+}
+
+/// A strict RFC 8259 parser for request bodies.
+///
+/// Hand-written rather than Foundation's because the host needs three things Foundation does not
+/// give: number lexemes kept exactly (for `id` echo), a nesting limit that turns hostile depth
+/// into an error instead of a stack overflow, and rejection of duplicate object keys, on which
+/// JavaScript (last wins) and other parsers disagree. A UTF-8 byte-order mark is rejected too:
+/// RFC 8259 forbids senders to add one and browsers never do.
+public struct JSONParser {
+    public static let defaultMaxDepth = 128
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let maxDepth: Int
+    private var position = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    /// Parses exactly one JSON value, surrounded by optional whitespace.
+    public static func parse(_ input: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        let result: Result<JSONValue, JSONParseError> = input.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+            do throws(JSONParseError) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            throw fail("a UTF-8 byte-order mark is not allowed")
+        }
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if position != bytes.count { throw fail("unexpected data after the JSON value") }
+        return value
+    }
+
+    private func fail(_ reason: String) -> JSONParseError {
+        JSONParseError(reason: reason, offset: position)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard position < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - position >= count else { throw fail("unexpected end of input") }
+        for index in 0..<count where bytes[position + index] != literal.utf8Start[index] {
+            throw fail("invalid literal")
+        }
+        position += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels") }
+        position += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw fail("expected a string key")
+            }
+            let keyOffset = position
+            let key = try parseString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            if members.updateValue(value, forKey: key) != nil {
+                throw JSONParseError(reason: "duplicate key \"\(key.prefix(64))\"", offset: keyOffset)
+            }
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"): position += 1; return .object(members)
+            default: throw fail("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels") }
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"): position += 1; return .array(elements)
+            default: throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number") }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            skipDigits()
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number: digit expected after '.'") }
+            skipDigits()
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number: digit expected in exponent") }
+            skipDigits()
+        }
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        return JSONNumber(validatedLiteral: literal)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func skipDigits() {
+        while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        position += 1  // opening quote
+        let start = position
+        // Fast path: no escapes. Structural bytes are ASCII, so only string contents can hold
+        // non-ASCII bytes, and they are validated here.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let string = try makeString(start..<position)
+                position += 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw fail("unescaped control character in string") }
+            position += 1
+        }
+        guard position < bytes.count else { throw fail("unterminated string") }
+        var decoded = Array(bytes[start..<position])
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let string = String(validating: decoded, as: UTF8.self) else {
+                    throw JSONParseError(reason: "invalid UTF-8 in string", offset: start)
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                position += 1
+                try appendEscape(into: &decoded)
+            case 0..<0x20:
+                throw fail("unescaped control character in string")
+            default:
+                decoded.append(byte)
+                position += 1
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    private func makeString(_ range: Range<Int>) throws(JSONParseError) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw JSONParseError(reason: "invalid UTF-8 in string", offset: range.lowerBound)
+        }
+        return string
+    }
+
+    private mutating func appendEscape(into decoded: inout [UInt8]) throws(JSONParseError) {
+        guard position < bytes.count else { throw fail("unterminated escape") }
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""): decoded.append(0x22)
+        case UInt8(ascii: "\\"): decoded.append(0x5C)
+        case UInt8(ascii: "/"): decoded.append(0x2F)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard bytes.count - position >= 6, bytes[position] == UInt8(ascii: "\\"),
+                      bytes[position + 1] == UInt8(ascii: "u") else {
+                    throw fail("unpaired UTF-16 surrogate")
+                }
+                position += 2
+                let low = try readHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired UTF-16 surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw fail("unpaired UTF-16 surrogate")
+            }
+            decoded.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+        default:
+            throw fail("invalid escape")
+        }
+    }
+
+    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard bytes.count - position >= 4 else { throw fail("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,45 @@
+/// A JSON value as it came off the wire.
+///
+/// Numbers keep their exact lexeme so that an `id` of `1`, `1.0`, `1.5` or a 40-digit integer
+/// is echoed byte for byte, as JSON-RPC requires; converting through `Double` would not.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+}
+
+/// A JSON number, stored as the literal text it was written with (already validated).
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    public let literal: String
+
+    /// Creates a number from a literal that the caller guarantees is valid JSON number syntax.
+    init(validatedLiteral: String) { self.literal = validatedLiteral }
+
+    public init(_ value: Int) { self.literal = String(value) }
+
+    public var description: String { literal }
+}
+
+extension JSONValue {
+    /// The name of the value's JSON type, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// Serialises the value as compact JSON (object keys sorted, so output is deterministic).
+    public var jsonBytes: [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.write(self, into: &out)
+        return out
+    }
+}

@@ -1,0 +1,47 @@
+/// A request object that passed JSON-RPC 2.0 validation.
+public struct Request: Sendable, Hashable {
+    /// Nil for a notification, which is never answered.
+    public var id: RequestID?
+    public var method: String
+    /// An object or an array; nil when the request had no `params` member.
+    public var params: JSONValue?
+
+    public var isNotification: Bool { id == nil }
+
+    /// What one element of a request (or one entry of a batch) turned out to be.
+    public enum Parsed: Sendable, Hashable {
+        case request(Request)
+        /// Not a valid request. `id` is the request's own id when it could be read, else null.
+        case invalid(id: RequestID, reason: String)
+    }
+
+    /// Validates one request object against section 4 of the JSON-RPC 2.0 specification.
+    public static func parse(_ value: JSONValue) -> Parsed {
+        guard case .object(let members) = value else {
+            return .invalid(id: .null, reason: "a request must be an object, not \(value.typeName)")
+        }
+        var id: RequestID?
+        if let rawID = members["id"] {
+            guard let parsedID = RequestID(rawID) else {
+                return .invalid(id: .null, reason: "id must be a string, a number or null, not \(rawID.typeName)")
+            }
+            id = parsedID
+        }
+        let idForErrors = id ?? .null
+        guard members["jsonrpc"] == .string("2.0") else {
+            return .invalid(id: idForErrors, reason: "jsonrpc must be exactly \"2.0\"")
+        }
+        guard let rawMethod = members["method"] else {
+            return .invalid(id: idForErrors, reason: "method is missing")
+        }
+        guard case .string(let method) = rawMethod else {
+            return .invalid(id: idForErrors, reason: "method must be a string, not \(rawMethod.typeName)")
+        }
+        let params = members["params"]
+        switch params {
+        case nil, .object?, .array?: break
+        case let other?: return .invalid(id: idForErrors, reason: "params must be an object or an array, not \(other.typeName)")
+        }
+        return .request(Request(id: id, method: method, params: params))
+    }
+}

@@ -1,0 +1,36 @@
+/// Builds response bodies as bytes. Results arrive already encoded (by the method's
+/// `Encodable` result), so they are spliced in rather than parsed and re-serialised.
+public enum Response {
+    public static func success(id: RequestID, encodedResult: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(encodedResult.count + 48)
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        JSONWriter.write(id.jsonValue, into: &out)
+        out.append(contentsOf: #","result":"#.utf8)
+        out.append(contentsOf: encodedResult)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    public static func failure(id: RequestID, error: RPCError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        JSONWriter.write(id.jsonValue, into: &out)
+        out.append(contentsOf: #","error":"#.utf8)
+        JSONWriter.write(error.jsonValue, into: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// A batch reply: the elements' bodies joined into one array.
+    public static func batch(_ elements: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(elements.reduce(2) { $0 + $1.count + 1 })
+        for (index, element) in elements.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: element)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+}

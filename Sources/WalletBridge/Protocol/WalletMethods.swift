@@ -1,0 +1,48 @@
+/// The method names safari-extension-walletlib uses, so an extension ported from it sends the
+/// same strings.
+public let NATIVE_GET_ACCOUNTS_METHOD = "NATIVE_GET_ACCOUNTS_METHOD"
+public let NATIVE_SIGN_PAYLOADS_METHOD = "NATIVE_SIGN_PAYLOADS_METHOD"
+
+/// Lists the wallet's accounts. Needs no passphrase.
+public enum GetAccounts: RPCMethod {
+    public static let name = NATIVE_GET_ACCOUNTS_METHOD
+    public typealias Params = NoParams
+    public typealias Result = GetAccountsResult
+}
+
+public struct GetAccountsResult: Codable, Sendable, Hashable {
+    /// Each account's 32-byte Ed25519 public key, standard base64.
+    public var addresses: [String]
+    public init(addresses: [String]) { self.addresses = addresses }
+}
+
+/// Signs payloads with the key behind `address`.
+public enum SignPayloads: RPCMethod {
+    public static let name = NATIVE_SIGN_PAYLOADS_METHOD
+    public typealias Params = SignPayloadsParams
+    public typealias Result = SignPayloadsResult
+}
+
+public struct SignPayloadsParams: Codable, Sendable, Hashable {
+    /// A base64 public key, as GetAccounts returned it.
+    public var address: String
+    /// Base64 byte strings to sign.
+    public var payloads: [String]
+    public init(address: String, payloads: [String]) {
+        self.address = address
+        self.payloads = payloads
+    }
+}
+
+public struct SignPayloadsResult: Codable, Sendable, Hashable {
+    /// For each payload in order: base64 of the payload followed by its 64-byte Ed25519
+    /// signature (Mobile Wallet Adapter's `sign_messages` convention).
+    public var signed_payloads: [String]
+    public init(signed_payloads: [String]) { self.signed_payloads = signed_payloads }
+}
+
+/// What answers the built-in wallet methods: the keystore wallet, or a developer's own.
+public protocol WalletBackend: Sendable {
+    func getAccounts(context: RequestContext) async throws -> GetAccountsResult
+    func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult
+}

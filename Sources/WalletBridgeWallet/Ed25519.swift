@@ -1,0 +1,39 @@
+import CSodium
+
+/// libsodium's Ed25519, the only signature primitive the wallet uses.
+public enum Ed25519 {
+    public static let publicKeyBytes = Int(crypto_sign_PUBLICKEYBYTES)
+    public static let secretKeyBytes = Int(crypto_sign_SECRETKEYBYTES)
+    public static let seedBytes = Int(crypto_sign_SEEDBYTES)
+    public static let signatureBytes = Int(crypto_sign_BYTES)
+
+    /// Must run before any other libsodium call; safe to call more than once.
+    public static func initialize() {
+        precondition(sodium_init() >= 0, "libsodium failed to initialise")
+    }
+
+    /// Signs `message` with a 64-byte libsodium secret key (seed followed by public key).
+    public static func sign(_ message: [UInt8], secretKey: UnsafeRawBufferPointer) -> [UInt8] {
+        precondition(secretKey.count == secretKeyBytes)
+        var signature = [UInt8](repeating: 0, count: signatureBytes)
+        // Array-to-pointer conversion passes a valid pointer even for an empty message.
+        crypto_sign_detached(
+            &signature, nil, message, UInt64(message.count),
+            secretKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        return signature
+    }
+
+    public static func verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard signature.count == signatureBytes, publicKey.count == publicKeyBytes else { return false }
+        return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
+    }
+}
+
+extension Ed25519 {
+    /// Derives a key pair from a 32-byte seed. Returns false if libsodium refuses.
+    @discardableResult
+    public static func keyPair(seed: [UInt8], publicKey: inout [UInt8], secretKey: inout [UInt8]) -> Bool {
+        precondition(seed.count == seedBytes && publicKey.count == publicKeyBytes && secretKey.count == secretKeyBytes)
+        return crypto_sign_seed_keypair(&publicKey, &secretKey, seed) == 0
+    }
+}

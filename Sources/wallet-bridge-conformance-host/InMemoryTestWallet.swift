@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WalletBridge
+import WalletBridgeWallet
+
+/// A wallet for tests only: two fixed, publicly known keys held in memory, no passphrase, no
+/// consent. It exists so the fixtures can pin exact signatures (Ed25519 is deterministic). It is
+/// compiled into the conformance host alone; the shipped `wallet-bridge` never contains it.
+struct InMemoryTestWallet: WalletBackend {
+    /// Seeds 0x01 repeated and 0x02 repeated. Public test vectors, never real keys.
+    static let seeds: [[UInt8]] = [[UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32)]
+    static let maxPayloads = 16
+
+    private let keys: [(address: String, secretKey: [UInt8])]
+
+    init() {
+        Ed25519.initialize()
+        keys = Self.seeds.map { seed in
+            var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
+            var secretKey = [UInt8](repeating: 0, count: Ed25519.secretKeyBytes)
+            _ = Ed25519.keyPair(seed: seed, publicKey: &publicKey, secretKey: &secretKey)
+            return (Data(publicKey).base64EncodedString(), secretKey)
+        }
+    }
+
+    func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+        GetAccountsResult(addresses: keys.map(\.address))
+    }
+
+    func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        guard let key = keys.first(where: { $0.address == params.address }) else {
+            throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
+        }
+        let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: Self.maxPayloads)
+        let signed = payloads.map { payload in
+            key.secretKey.withUnsafeBytes { secretKey in
+                PayloadSigning.signedPayload(payload, signature: Ed25519.sign(payload, secretKey: secretKey))
+            }
+        }
+        return SignPayloadsResult(signed_payloads: signed)
+    }
+}
