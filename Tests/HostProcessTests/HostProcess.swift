@@ -77,19 +77,21 @@ final class HostProcess {
         stdoutFD = outPipe[0]
         stderrFD = errPipe[0]
         // Drain stderr continuously so a chatty host never blocks on a full pipe.
-        stderrReader = Thread { [stderrFD, stderrBox] in
+        stderrReader = Thread { [stderrFD, stderrBox, stderrDone] in
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(stderrFD, &chunk, chunk.count)
                 if count <= 0 { break }
                 stderrBox.append(chunk[0..<count])
             }
+            stderrDone.signal()
         }
         stderrReader.start()
     }
 
     private var stderrReader: Thread!
     private let stderrBox = ByteBox()
+    private let stderrDone = DispatchSemaphore(value: 0)
 
     /// What the host wrote on stderr so far.
     var stderrText: String { String(decoding: stderrBox.bytes, as: UTF8.self) }
@@ -173,7 +175,8 @@ final class HostProcess {
         }
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         exitStatus = code
-        stderrReader = nil
+        // stderr reaches end of file once the host (and anything that inherited it) is gone.
+        _ = stderrDone.wait(timeout: .now() + 2)
         return code
     }
 }
