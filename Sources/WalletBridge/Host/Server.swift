@@ -110,7 +110,7 @@ public final class Server: Sendable {
             let context = RequestContext(caller: caller, requestID: id, method: request.method)
             let task = Task { [router, inFlight] in
                 let body = await router.respond(to: request, context: context)
-                if inFlight.finish(key) { answer(body) }
+                inFlight.finish(key) { answer(body) }
             }
             inFlight.attach(task, to: key)
         }
