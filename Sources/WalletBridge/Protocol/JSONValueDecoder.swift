@@ -32,6 +32,9 @@ private struct ValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if value == .null {
+            throw DecodingError.valueNotFound([String: Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
+        }
         guard case .object(let members) = value else {
             throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.typeName)"))
         }
@@ -39,6 +42,9 @@ private struct ValueDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        if value == .null {
+            throw DecodingError.valueNotFound([Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
+        }
         guard case .array(let elements) = value else {
             throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.typeName)"))
         }
