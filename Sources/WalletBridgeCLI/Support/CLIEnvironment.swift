@@ -23,9 +23,15 @@ struct CLIEnvironment: Sendable {
         self.workingDirectory = workingDirectory ?? FileManager.default.currentDirectoryPath
     }
 
+    /// Moves every system path under another folder. The test suite sets it so that process
+    /// tests see neither this machine's browsers nor its `/etc`; nothing else should.
+    static let systemRootVariable = "WALLET_BRIDGE_SYSTEM_ROOT"
+
     /// The environment this process runs in.
     static func current() -> CLIEnvironment {
-        CLIEnvironment(variables: ProcessInfo.processInfo.environment)
+        let variables = ProcessInfo.processInfo.environment
+        let root = variables[systemRootVariable].flatMap { $0.hasPrefix("/") ? Path.normalized($0) : nil } ?? "/"
+        return CLIEnvironment(variables: variables, systemRoot: root)
     }
 
     /// `$HOME`, or the password database's home folder when HOME is unset (as under some sudo).
