@@ -18,6 +18,7 @@ struct CallCommand: ParsableCommand {
             the add-on ID) and its own folder as working directory. The reply is checked as a \
             browser would check it: a frame over 1 MiB, stray bytes on stdout, or an exit without \
             a reply are reported as such.
+
             Exit status: 0 for a result, 1 for a JSON-RPC error response, 2 when the host gave no \
             usable reply.
             """
