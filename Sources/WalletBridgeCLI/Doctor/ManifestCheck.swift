@@ -25,7 +25,7 @@ struct ManifestCheck {
         func fault(_ check: String, _ message: String, fix: String, _ severity: DoctorFault.Severity = .problem) {
             faults.append(DoctorFault(check: check, severity: severity, message: message, fix: fix))
         }
-        let reinstall = "wallet-bridge install --browser ID \(family.idOption) ID rewrites it correctly"
+        let reinstall = "wallet-bridge install --browser NAME \(family.idOption) ID rewrites it correctly"
 
         guard let status = FileSystem.status(path) else {
             fault("unreadable", "the file vanished while being checked", fix: "run doctor again")

@@ -7,7 +7,12 @@ struct BrowserPresence: Sendable, Equatable {
     /// Paths that show a Snap package of the browser.
     var snap: [String] = []
     /// Paths that show a Flatpak of the browser, with its application ID.
-    var flatpak: [(id: String, path: String)] = []
+    var flatpak: [FlatpakInstall] = []
+
+    struct FlatpakInstall: Sendable, Equatable {
+        var id: String
+        var path: String
+    }
 
     var isInstalled: Bool { profile != nil || executable != nil || !snap.isEmpty || !flatpak.isEmpty }
     var isSandboxed: Bool { !snap.isEmpty || !flatpak.isEmpty }
@@ -20,11 +25,6 @@ struct BrowserPresence: Sendable, Equatable {
         if let first = snap.first { parts.append("Snap \(first)") }
         if let first = flatpak.first { parts.append("Flatpak \(first.id) at \(first.path)") }
         return parts.isEmpty ? "not found" : parts.joined(separator: ", ")
-    }
-
-    static func == (lhs: BrowserPresence, rhs: BrowserPresence) -> Bool {
-        lhs.profile == rhs.profile && lhs.executable == rhs.executable && lhs.snap == rhs.snap
-            && lhs.flatpak.map(\.id) == rhs.flatpak.map(\.id) && lhs.flatpak.map(\.path) == rhs.flatpak.map(\.path)
     }
 }
 
@@ -51,7 +51,7 @@ enum BrowserDetection {
                 Path.join(environment.dataHome, "flatpak/app/\(id)"),
                 Path.join(environment.home, ".var/app/\(id)"),
             ]
-            presence.flatpak += candidates.filter(FileSystem.exists).map { (id: id, path: $0) }
+            presence.flatpak += candidates.filter(FileSystem.exists).map { BrowserPresence.FlatpakInstall(id: id, path: $0) }
         }
         return presence
     }

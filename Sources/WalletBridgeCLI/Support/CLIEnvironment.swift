@@ -100,10 +100,4 @@ enum Path {
         let joined = parts.joined(separator: "/")
         return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
-
-    /// Shortens a path under the home folder to `~/…` for display.
-    static func display(_ path: String, home: String) -> String {
-        guard home != "/", path.hasPrefix(home + "/") else { return path }
-        return "~" + path.dropFirst(home.count)
-    }
 }

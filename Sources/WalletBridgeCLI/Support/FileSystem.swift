@@ -31,7 +31,6 @@ enum FileSystem {
     }
 
     static func exists(_ path: String) -> Bool { status(path) != nil }
-    static func isDirectory(_ path: String) -> Bool { status(path)?.kind == .directory }
 
     /// The whole file, or nil when it cannot be read.
     static func read(_ path: String) -> [UInt8]? {
@@ -120,13 +119,6 @@ enum FileSystem {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
-    }
-
-    /// The canonical absolute path (symbolic links resolved), or nil if it does not exist.
-    static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
-        defer { free(pointer) }
-        return String(cString: pointer)
     }
 
     /// The running binary, as the kernel knows it: what `install` puts in `path` by default.
