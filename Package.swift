@@ -43,5 +43,8 @@ let package = Package(
         .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge"]),
+        // install, uninstall, doctor and call: unit tests over a temporary root, and process
+        // tests that run the built `wallet-bridge` against a temporary HOME.
+        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge"]),
     ]
 )

@@ -13,6 +13,11 @@ public enum Console {
         writeAll(1, bytes)
     }
 
+    /// Exact bytes on stdout, with nothing added: `call --raw`, file contents.
+    public static func write(_ bytes: [UInt8]) {
+        writeAll(1, bytes)
+    }
+
     /// A line on stderr: prompts, warnings, progress.
     public static func err(_ text: String) {
         Log.writeStderr(text + "\n")
@@ -22,7 +27,7 @@ public enum Console {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written

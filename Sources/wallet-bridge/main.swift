@@ -15,4 +15,10 @@ if arguments.isEmpty || Caller.isBrowserLaunch(arguments) {
         exit(1)
     }
 }
-await WalletBridgeCommand.main(arguments)
+// Called from an `async` function so that overload resolution picks AsyncParsableCommand's
+// `main`: from top-level code it picked ParsableCommand's synchronous one, whose debug-build
+// check stops every subcommand with "Asynchronous root command needs availability annotation".
+func runCommand(_ arguments: [String]) async {
+    await WalletBridgeCommand.main(arguments)
+}
+await runCommand(arguments)

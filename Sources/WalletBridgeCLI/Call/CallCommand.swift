@@ -1,0 +1,186 @@
+import ArgumentParser
+import WalletBridge
+
+/// Which browser `call` imitates.
+enum CallerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case chrome
+    case firefox
+}
+
+/// `wallet-bridge call`: a client for any native-messaging host, started as a browser would.
+struct CallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Send a JSON-RPC request to a native host, started as a browser would start it.",
+        discussion: """
+            The host is this wallet-bridge binary unless --manifest or --host-path names another. \
+            It gets the browser's arguments (Chrome: the origin; Firefox: the manifest path and \
+            the add-on ID) and its own folder as working directory. The reply is checked as a \
+            browser would check it: a frame over 1 MiB, stray bytes on stdout, or an exit without \
+            a reply are reported as such.
+
+            Exit status: 0 for a result, 1 for a JSON-RPC error response, 2 when the host gave no \
+            usable reply.
+            """
+    )
+
+    @Argument(help: "The JSON-RPC method.")
+    var method: String
+
+    @Argument(help: ArgumentHelp("The params: a JSON object or array.", valueName: "params-json"))
+    var params: String?
+
+    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"))
+    var manifest: String?
+
+    @Option(help: ArgumentHelp("Start this host binary.", valueName: "path"))
+    var hostPath: String?
+
+    @Option(name: .customLong("as"), help: "Start the host as this browser family would. Default: the manifest's family, else chrome.")
+    var caller: CallerKind?
+
+    @Option(help: "The chrome-extension://ID/ origin to pass (with --as chrome).")
+    var origin: String?
+
+    @Option(help: "The add-on ID to pass (with --as firefox).")
+    var addonID: String?
+
+    @Option(help: "The request id: a number or a string.")
+    var id = "1"
+
+    @Flag(help: "Send a notification (no id) and expect no reply.")
+    var notify = false
+
+    @Flag(help: "Print the reply's exact bytes instead of indented JSON.")
+    var raw = false
+
+    @Option(name: .customLong("repeat"), help: "Send this many requests in total, and print a summary instead of replies.")
+    var repeatCount = 1
+
+    @Option(help: "Keep this many host processes, each with one request in flight.")
+    var concurrency = 1
+
+    @Option(help: "Seconds to wait for each reply (and for the host to read).")
+    var timeout: Double = 10
+
+    func validate() throws {
+        if manifest != nil && hostPath != nil { throw ValidationError("--manifest and --host-path exclude each other") }
+        if origin != nil && caller == .firefox { throw ValidationError("--origin is what Chrome passes; with --as firefox use --addon-id") }
+        if addonID != nil && caller == .chrome { throw ValidationError("--addon-id is what Firefox passes; with --as chrome use --origin") }
+        if repeatCount < 1 { throw ValidationError("--repeat must be at least 1") }
+        if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        let load = repeatCount > 1 || concurrency > 1
+        if load && notify { throw ValidationError("--notify sends one notification; it does not combine with --repeat or --concurrency") }
+        if load && raw { throw ValidationError("--raw prints one reply; --repeat and --concurrency print a summary") }
+    }
+
+    func run() throws {
+        let environment = CLIEnvironment.current()
+        let command = try hostCommand(environment: environment)
+        let parsedParams = try params.map(CallRequest.params(from:))
+        let wait = Duration.milliseconds(Int64((timeout * 1000).rounded()))
+
+        if repeatCount > 1 || concurrency > 1 {
+            let summary = LoadRun.run(command: command, method: method, params: parsedParams, total: repeatCount, concurrency: concurrency, timeout: wait)
+            for line in summary.lines { Console.out(line) }
+            if let firstError = summary.firstError { Console.err("first error response: \(firstError)") }
+            if let firstFailure = summary.firstFailure { Console.err("first failure: \(firstFailure)") }
+            if summary.failed > 0 || summary.notSent > 0 { throw ExitCode(2) }
+            if summary.errors > 0 { throw ExitCode(1) }
+            return
+        }
+        try callOnce(command, params: parsedParams, wait: wait)
+    }
+
+    private func callOnce(_ command: HostCommand, params: JSONValue?, wait: Duration) throws {
+        let requestID = notify ? nil : CallRequest.id(from: id)
+        let connection: HostConnection
+        do {
+            connection = try HostConnection(command)
+        } catch {
+            Console.err(error.description)
+            throw ExitCode(2)
+        }
+        defer {
+            let tail = connection.stderrTail.trimmingTrailingNewlines
+            if !tail.isEmpty { Console.err("host stderr:\n" + tail) }
+        }
+        connection.enqueue(CallRequest.body(id: requestID, method: method, params: params))
+        let deadline = ContinuousClock.now + wait
+        do {
+            try connection.flush(until: deadline, timeout: wait)
+            guard let requestID else {
+                // A notification gets no reply: let the host finish with it, then see that it
+                // did not answer anyway (a reply to a notification breaks JSON-RPC clients).
+                connection.close(grace: wait)
+                if let unexpected = try connection.nextFrame() {
+                    Console.err("the host replied to a notification, which JSON-RPC 2.0 forbids: \(JSONText.preview(unexpected, limit: 200))")
+                    throw ExitCode(2)
+                }
+                return
+            }
+            let body = try connection.receive(until: deadline, timeout: wait)
+            connection.close(grace: .seconds(2))
+            if raw { Console.write(body) }
+            let reply = try RPCReply(parsing: body)
+            if !raw { Console.out(JSONText.pretty(body)) }
+            guard reply.id == requestID else {
+                Console.err("the reply's id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) is not the request's \(String(decoding: requestID.jsonBytes, as: UTF8.self)): an extension would not match it")
+                throw ExitCode(2)
+            }
+            if case .error = reply.outcome { throw ExitCode(1) }
+        } catch let failure as NativeHostError {
+            connection.close(grace: .milliseconds(200))
+            Console.err(NativeHostError(failure.kind, stderrTail: "").description)
+            throw ExitCode(2)
+        }
+    }
+
+    /// The host to start and the arguments to start it with.
+    func hostCommand(environment: CLIEnvironment) throws(CLIFailure) -> HostCommand {
+        var path: String
+        var manifestPath: String?
+        var manifestFamily: BrowserFamily?
+        var manifestIDs: [String] = []
+        if let manifest {
+            let absolute = environment.absolute(manifest)
+            let file: ManifestFile
+            do {
+                file = try ManifestFile.load(absolute)
+            } catch {
+                throw CLIFailure("--manifest \(absolute): cannot be used (\(error)); `wallet-bridge doctor` says what is wrong with it")
+            }
+            guard let named = file.string("path") else { throw CLIFailure("--manifest \(absolute): no \"path\" string") }
+            guard named.hasPrefix("/") else {
+                throw CLIFailure("--manifest \(absolute): \"path\" \(JSONText.quoted(named)) is not absolute; browsers on Linux refuse it")
+            }
+            path = named
+            manifestPath = absolute
+            manifestFamily = file.family
+            manifestIDs = manifestFamily.flatMap { file.strings($0.allowKey) } ?? []
+        } else if let hostPath {
+            path = environment.absolute(hostPath)
+        } else if let own = FileSystem.currentExecutable() {
+            path = own
+        } else {
+            throw CLIFailure("cannot tell this binary's path from /proc/self/exe; name the host with --host-path")
+        }
+        let family: BrowserFamily = switch caller {
+        case .chrome?: .chromium
+        case .firefox?: .firefox
+        case nil: origin != nil ? .chromium : addonID != nil ? .firefox : manifestFamily ?? .chromium
+        }
+        let fromManifest = family == manifestFamily ? manifestIDs.first : nil
+        let launch: BrowserLaunch = switch family {
+        case .chromium:
+            .chrome(origin: origin ?? fromManifest ?? BrowserLaunch.placeholderOrigin)
+        case .firefox:
+            .firefox(
+                manifestPath: manifestPath ?? "/dev/null/wallet-bridge-call.json",
+                addonID: addonID ?? fromManifest ?? BrowserLaunch.placeholderAddonID
+            )
+        }
+        return HostCommand(path: path, launch: launch, environment: environment.variables)
+    }
+}

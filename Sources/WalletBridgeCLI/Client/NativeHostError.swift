@@ -1,0 +1,92 @@
+import WalletBridge
+
+/// Why talking to a host failed, worded as what the browser would do about it.
+struct NativeHostError: Error, CustomStringConvertible {
+    enum Kind: Sendable {
+        case cannotStart(path: String, reason: String)
+        case fault(ReplyFault)
+        case notJSON(reason: String, bytes: [UInt8])
+        case notJSONRPC(reason: String, bytes: [UInt8])
+        case exitedWithoutReply(ExitStatus?)
+        case timedOut(Duration, waitingFor: String)
+    }
+
+    var kind: Kind
+    /// The end of what the host wrote on stderr, where its own explanation usually is.
+    var stderrTail: String
+
+    init(_ kind: Kind, stderrTail: String = "") {
+        self.kind = kind
+        self.stderrTail = stderrTail
+    }
+
+    /// The failure in one paragraph, without the stderr tail.
+    var summary: String {
+        let limit = Frame.maxOutboundBytes
+        switch kind {
+        case .cannotStart(let path, let reason):
+            return "cannot start \(path): \(reason)"
+        case .fault(.tooLarge(let announced)):
+            return "Chrome and Firefox would drop the port: reply of \(announced) bytes exceeds \(limit)"
+        case .fault(.strayOutput(let announced, let bytes)):
+            let looksLikeJSON = bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[")
+            return """
+                message of \(announced) bytes exceeds the limit (\(limit)): the host's stdout began \
+                \(JSONText.preview(bytes)), which is not a frame header. Something printed to stdout\
+                \(looksLikeJSON ? " (it looks like JSON without the 4-byte length in front)" : ""); \
+                every byte on stdout must be part of a frame: send logs to stderr.
+                """
+        case .fault(.truncated(let announced, let received, let bytes)):
+            let what = announced.map { "a frame of \($0) bytes after \(received)" } ?? "after \(received) stray bytes"
+            return """
+                the host closed stdout in the middle of \(what) (\(JSONText.preview(bytes))); \
+                the browser would report a broken port. If these bytes are text, something printed to stdout.
+                """
+        case .notJSON(let reason, let bytes):
+            return """
+                the reply is not JSON (\(reason)): \(JSONText.preview(bytes)). Browsers drop the port on a \
+                frame that does not parse; if this is text, something printed to stdout.
+                """
+        case .notJSONRPC(let reason, let bytes):
+            return "the reply is JSON but not a JSON-RPC 2.0 response (\(reason)): \(JSONText.preview(bytes, limit: 200))"
+        case .exitedWithoutReply(let status):
+            return "the host \(status.map(\.description) ?? "closed its stdout") without replying"
+        case .timedOut(let duration, let waitingFor):
+            return "no \(waitingFor) within \(Self.seconds(duration)) s (--timeout)"
+        }
+    }
+
+    var description: String {
+        let tail = stderrTail.trimmingTrailingNewlines
+        guard !tail.isEmpty else { return summary }
+        return summary + "\nhost stderr (last lines):\n" + tail.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return Decimal3(milliseconds).description
+    }
+}
+
+/// Thousandths shown with up to three decimals, without Foundation's formatters.
+struct Decimal3: CustomStringConvertible {
+    let thousandths: Int64
+    init(_ thousandths: Int64) { self.thousandths = thousandths }
+
+    var description: String {
+        let sign = thousandths < 0 ? "-" : ""
+        let magnitude = thousandths.magnitude
+        var fraction = String(magnitude % 1000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return sign + String(magnitude / 1000) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var copy = self
+        while copy.last == "\n" || copy.last == "\r" { copy.removeLast() }
+        return copy
+    }
+}

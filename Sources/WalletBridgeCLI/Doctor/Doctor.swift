@@ -1,0 +1,122 @@
+/// What `doctor` looks at.
+struct DoctorOptions: Sendable {
+    var hostName = ManifestIdentifiers.defaultHostName
+    /// Only these browsers; empty means all.
+    var browsers: [Browser] = []
+    /// Chromium `--user-data-dir` folders the user runs a browser with.
+    var userDataDirs: [String] = []
+    var timeout: Duration = .seconds(5)
+    /// Start each host to see that it answers.
+    var probe = true
+}
+
+/// Finds every manifest for the host in every folder a browser reads, checks each, and gives
+/// each browser a verdict.
+enum Doctor {
+    private struct Location {
+        var folder: String
+        var scope: String
+    }
+
+    static func run(_ options: DoctorOptions, environment: CLIEnvironment) -> DoctorReport {
+        let presences = Dictionary(uniqueKeysWithValues: BrowserCatalog.all.map { ($0.id, BrowserDetection.presence(of: $0, in: environment)) })
+        let installed = BrowserCatalog.all.filter { presences[$0.id]!.isInstalled }
+
+        func locations(of browser: Browser) -> [Location] {
+            [Location(folder: browser.userHostFolder(in: environment), scope: "user")]
+                + browser.systemHostFolders(in: environment).map { Location(folder: $0, scope: "system") }
+        }
+        /// Installed browsers that read `folder`: a manifest anywhere else reaches nobody.
+        func readers(of folder: String) -> [Browser] {
+            installed.filter { browser in locations(of: browser).contains { $0.folder == folder } }
+        }
+
+        var checked: [String: (faults: [DoctorFault], answer: String?)] = [:]
+        func check(_ path: String, family: BrowserFamily, scope: String) -> ManifestReport {
+            let key = "\(family.rawValue):\(path)"
+            if checked[key] == nil {
+                checked[key] = ManifestCheck(
+                    path: path, family: family, hostName: options.hostName, inUserFolder: scope != "system",
+                    environment: environment, timeout: options.timeout, probe: options.probe
+                ).run()
+            }
+            return ManifestReport(path: path, scope: scope, faults: checked[key]!.faults, answer: checked[key]!.answer)
+        }
+
+        var reports: [BrowserReport] = []
+        let selected = options.browsers.isEmpty ? BrowserCatalog.all : options.browsers
+        for browser in selected {
+            let presence = presences[browser.id]!
+            var manifests: [ManifestReport] = []
+            for location in locations(of: browser) {
+                let readBy = readers(of: location.folder)
+                // A folder shared with an installed browser is reported under that browser.
+                if !presence.isInstalled && !readBy.isEmpty { continue }
+                for path in candidates(in: location.folder, hostName: options.hostName) {
+                    var report = check(path, family: browser.family, scope: location.scope)
+                    if readBy.isEmpty {
+                        report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, hostName: options.hostName), at: 0)
+                    }
+                    manifests.append(report)
+                }
+            }
+            var summary: String?
+            let verdict: BrowserReport.Verdict
+            if manifests.isEmpty {
+                verdict = .notInstalled
+                let folders = locations(of: browser).map(\.folder).joined(separator: ", ")
+                summary = presence.isInstalled
+                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: wallet-bridge install --browser \(browser.id) \(browser.family.idOption) ID"
+                    : "browser not found"
+            } else {
+                verdict = manifests.contains(where: \.hasProblem) ? .problem : .ok
+                if !presence.isInstalled { summary = "browser not found" }
+            }
+            reports.append(BrowserReport(
+                browser: browser.id, name: browser.displayName, verdict: verdict, browserFound: presence.isInstalled,
+                evidence: presence.evidence, summary: summary, manifests: manifests,
+                advice: SandboxAdvice.advice(for: browser, presence: presence, hostName: options.hostName, environment: environment)
+            ))
+        }
+
+        for directory in options.userDataDirs {
+            let folder = Path.join(environment.absolute(directory), Browser.userDataHostFolder)
+            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir") }
+            reports.append(BrowserReport(
+                browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(environment.absolute(directory))",
+                verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
+                browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(options.hostName).json in \(folder)" : nil,
+                manifests: manifests, advice: []
+            ))
+        }
+        return DoctorReport(hostName: options.hostName, browsers: reports)
+    }
+
+    /// `<host>.json`, plus any other `.json` whose "name" is the host's: a manifest under the
+    /// wrong file name is the classic "host not found".
+    private static func candidates(in folder: String, hostName: String) -> [String] {
+        let expected = hostName + ".json"
+        return FileSystem.list(folder).filter { name in
+            guard name.hasSuffix(".json") else { return false }
+            if name == expected { return true }
+            let path = Path.join(folder, name)
+            return (try? ManifestFile.load(path))?.string("name") == hostName
+        }.map { Path.join(folder, $0) }
+    }
+
+    private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, hostName: String) -> DoctorFault {
+        let family = installed.filter { $0.family == browser.family }
+        let fix: String
+        if family.isEmpty {
+            fix = "install a \(browser.family.displayName) browser, or remove this file"
+        } else {
+            fix = family.map { "\($0.displayName) reads \($0.userHostFolder(in: environment))/: wallet-bridge install --browser \($0.id) \($0.family.idOption) ID" }
+                .joined(separator: "\n") + "\nthen remove this file"
+        }
+        return DoctorFault(
+            check: "wrong-folder",
+            severity: .problem,
+            message: "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/",
+            fix: fix)
+    }
+}

@@ -1,0 +1,104 @@
+/// One failed check: which, how bad, what is wrong, and what to do.
+struct DoctorFault: Codable, Sendable, Equatable {
+    enum Severity: String, Codable, Sendable {
+        /// The browser will not reach the host.
+        case problem
+        /// Works today, but is fragile or surprising.
+        case warning
+    }
+
+    /// A stable name for the check (`relative-path`, `name-mismatch`, …) for scripts and tests.
+    var check: String
+    var severity: Severity
+    var message: String
+    var fix: String
+}
+
+/// One manifest file that a browser reads (or that sits where it should not).
+struct ManifestReport: Codable, Sendable {
+    var path: String
+    /// `user`, `system` or `user-data-dir`.
+    var scope: String
+    var faults: [DoctorFault]
+    /// How the host answered the probe request, when it did.
+    var answer: String?
+
+    var hasProblem: Bool { faults.contains { $0.severity == .problem } }
+}
+
+struct BrowserReport: Codable, Sendable {
+    enum Verdict: String, Codable, Sendable {
+        case ok = "OK"
+        case problem = "PROBLEM"
+        case notInstalled = "NOT INSTALLED"
+    }
+
+    var browser: String
+    var name: String
+    var verdict: Verdict
+    /// Whether the browser itself was found on this machine.
+    var browserFound: Bool
+    var evidence: String
+    /// Why the verdict is what it is, when the manifests alone do not say.
+    var summary: String?
+    var manifests: [ManifestReport]
+    /// Packaging-specific guidance (Snap, Flatpak).
+    var advice: [String]
+}
+
+/// Everything `doctor` found, as printed or as `--json`.
+struct DoctorReport: Codable, Sendable {
+    var hostName: String
+    var browsers: [BrowserReport]
+
+    /// False when any manifest has a problem: the exit status follows this.
+    var ok: Bool { !browsers.contains { $0.manifests.contains(where: \.hasProblem) } }
+
+    private enum CodingKeys: String, CodingKey { case hostName, browsers, ok }
+
+    init(hostName: String, browsers: [BrowserReport]) {
+        self.hostName = hostName
+        self.browsers = browsers
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        hostName = try container.decode(String.self, forKey: .hostName)
+        browsers = try container.decode([BrowserReport].self, forKey: .browsers)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hostName, forKey: .hostName)
+        try container.encode(browsers, forKey: .browsers)
+        try container.encode(ok, forKey: .ok)
+    }
+
+    /// The report for people: a verdict per browser, then each failed check with its fix.
+    var text: String {
+        var lines = ["wallet-bridge doctor: host \(hostName)", ""]
+        for browser in browsers {
+            lines.append("\(browser.name): \(browser.verdict.rawValue)" + (browser.summary.map { " (\($0))" } ?? ""))
+            if browser.browserFound { lines.append("  found: \(browser.evidence)") }
+            for manifest in browser.manifests {
+                lines.append("  manifest \(manifest.path)")
+                for fault in manifest.faults {
+                    lines.append("    \(fault.severity.rawValue) [\(fault.check)]: \(fault.message)")
+                    lines.append(contentsOf: fault.fix.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+                        (index == 0 ? "      fix: " : "           ") + line
+                    })
+                }
+                if let answer = manifest.answer { lines.append("    \(answer)") }
+            }
+            for advice in browser.advice {
+                lines.append(contentsOf: advice.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+                    (index == 0 ? "  note: " : "        ") + line
+                })
+            }
+        }
+        let problems = browsers.flatMap(\.manifests).filter(\.hasProblem).count
+        lines.append("")
+        lines.append(problems == 0 ? "no problems found" : "\(problems) manifest\(problems == 1 ? " has" : "s have") problems")
+        return lines.joined(separator: "\n")
+    }
+}

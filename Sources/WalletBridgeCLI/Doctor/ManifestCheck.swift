@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+
+/// Checks one manifest file as a browser of `family` would read it, then (if the host can be
+/// started at all) sends it a real request through the manifest.
+struct ManifestCheck {
+    var path: String
+    var family: BrowserFamily
+    var hostName: String
+    /// Whether the file sits in a per-user folder (ownership matters there).
+    var inUserFolder: Bool
+    var environment: CLIEnvironment
+    var timeout: Duration
+    var probe = true
+
+    /// The method every host answers somehow: the wallet's own if it has one, else
+    /// "Method not found". Either is a well-formed answer, which is all the probe asks.
+    static let probeMethod = NATIVE_GET_ACCOUNTS_METHOD
+    static let probeID = "doctor"
+
+    func run() -> (faults: [DoctorFault], answer: String?) {
+        var faults: [DoctorFault] = []
+        func fault(_ check: String, _ message: String, fix: String, _ severity: DoctorFault.Severity = .problem) {
+            faults.append(DoctorFault(check: check, severity: severity, message: message, fix: fix))
+        }
+        let reinstall = "wallet-bridge install --browser NAME \(family.idOption) ID rewrites it correctly"
+
+        guard let status = FileSystem.status(path) else {
+            fault("unreadable", "the file vanished while being checked", fix: "run doctor again")
+            return (faults, nil)
+        }
+        if inUserFolder && status.owner != environment.userID {
+            let owner = status.owner == 0 ? "root" : "user \(status.owner)"
+            fault(
+                "owner", "owned by \(owner), in your own folder: you cannot change or remove it without sudo",
+                fix: "sudo chown \(environment.userID) \(path)   (a manifest written with sudo belongs to root; install without sudo writes your own)",
+                .warning)
+        }
+        guard permits(path, status, read: true) else {
+            fault("unreadable", "you (uid \(environment.userID)) cannot read it, so neither can your browser", fix: "chmod 644 \(path)")
+            return (faults, nil)
+        }
+        let manifest: ManifestFile
+        do {
+            manifest = try ManifestFile.load(path)
+        } catch {
+            switch error {
+            case .unreadable: fault("unreadable", "cannot read it", fix: "chmod 644 \(path)")
+            case .invalidJSON(let parse): fault("bad-json", "not valid JSON: \(parse)", fix: "correct the syntax; \(reinstall)")
+            case .notAnObject(let type): fault("bad-json", "the JSON is a \(type), not an object", fix: reinstall)
+            }
+            return (faults, nil)
+        }
+
+        // name: the browser opens <name>.json, then insists the name inside matches.
+        let fileStem = Path.fileName(path).hasSuffix(".json") ? String(Path.fileName(path).dropLast(5)) : Path.fileName(path)
+        if let name = manifest.string("name") {
+            if let problem = ManifestIdentifiers.hostNameProblem(name) {
+                fault("bad-name", "\"name\": \(problem)", fix: "use lowercase letters, digits, _ and . only; \(reinstall)")
+            }
+            if name != fileStem {
+                fault(
+                    "name-mismatch", "\"name\" is \(JSONText.quoted(name)) but the file is \(Path.fileName(path)); browsers look up \(hostName).json and require the name inside to be \(JSONText.quoted(hostName))",
+                    fix: fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName))" : "rename the file to \(hostName).json, or \(reinstall)")
+            }
+        } else {
+            fault("missing-field", "no \"name\" string", fix: "add \"name\": \(JSONText.quoted(hostName))")
+        }
+        if manifest.string("description") == nil {
+            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", fix: "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription))")
+        }
+        switch manifest.members["type"] {
+        case .string("stdio")?: break
+        case nil: fault("missing-field", "no \"type\"", fix: "add \"type\": \"stdio\"")
+        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", fix: "set \"type\": \"stdio\"")
+        }
+
+        let hostPath = checkHostPath(manifest, fault: fault)
+        let allowed = checkAllowList(manifest, fault: fault)
+
+        guard probe, let hostPath else { return (faults, nil) }
+        let launch: BrowserLaunch = switch family {
+        case .chromium: .chrome(origin: allowed.first ?? BrowserLaunch.placeholderOrigin)
+        case .firefox: .firefox(manifestPath: path, addonID: allowed.first ?? BrowserLaunch.placeholderAddonID)
+        }
+        switch Self.probe(HostCommand(path: hostPath, launch: launch, environment: environment.variables), timeout: timeout) {
+        case .success(let answer):
+            return (faults, answer)
+        case .failure(let error):
+            fault("no-answer", "started \(launch), the host gave no usable answer: \(error)", fix: Self.fix(for: error, manifest: path))
+            return (faults, nil)
+        }
+    }
+
+    /// Checks `path`; returns it when it can be started, so the probe may run.
+    private func checkHostPath(_ manifest: ManifestFile, fault: (String, String, String, DoctorFault.Severity) -> Void) -> String? {
+        guard let hostPath = manifest.string("path") else {
+            fault("missing-field", "no \"path\" string", "add the host binary's absolute path, or let install write it", .problem)
+            return nil
+        }
+        guard hostPath.hasPrefix("/") else {
+            fault("relative-path", "\"path\" \(JSONText.quoted(hostPath)) is relative; on Linux browsers start only absolute paths",
+                  "set \"path\" to the absolute path, e.g. \(FileSystem.currentExecutable().map(JSONText.quoted) ?? "\"/usr/local/bin/wallet-bridge\"")", .problem)
+            return nil
+        }
+        guard let status = FileSystem.status(hostPath) else {
+            fault("path-missing", "\"path\" \(JSONText.quoted(hostPath)) does not exist (moved, or a build folder cleaned?)",
+                  "reinstall from where the binary now is: <binary> install …", .problem)
+            return nil
+        }
+        guard status.kind == .file else {
+            fault("path-not-file", "\"path\" \(JSONText.quoted(hostPath)) is \(status.kind == .directory ? "a directory" : "not a regular file")",
+                  "point \"path\" at the wallet-bridge binary itself", .problem)
+            return nil
+        }
+        guard status.mode & 0o111 != 0 else {
+            fault("not-executable", "\"path\" \(JSONText.quoted(hostPath)) has no exec bit (mode \(String(status.mode, radix: 8)))",
+                  "chmod +x \(hostPath)", .problem)
+            return nil
+        }
+        guard permits(hostPath, status, read: false) else {
+            fault("not-executable", "you (uid \(environment.userID)) may not execute \(JSONText.quoted(hostPath))",
+                  "chmod 755 \(hostPath)", .problem)
+            return nil
+        }
+        return hostPath
+    }
+
+    /// Checks this family's allow list; returns its well-formed entries.
+    private func checkAllowList(_ manifest: ManifestFile, fault: (String, String, String, DoctorFault.Severity) -> Void) -> [String] {
+        let key = family.allowKey
+        let otherKey = family.otherFamily.allowKey
+        let browserName = family == .firefox ? "Firefox" : "Chrome"
+        guard manifest.members[key] != nil else {
+            if manifest.members[otherKey] != nil {
+                fault("wrong-family",
+                      "this is a \(family.otherFamily.displayName) manifest (\(otherKey), no \(key)) in a folder the \(family.displayName) browsers read; \(browserName) rejects it",
+                      "here a manifest needs \(key): wallet-bridge install --browser <this browser> \(family.idOption) ID; the \(family.otherFamily.displayName) manifest belongs in that family's folder",
+                      .problem)
+            } else {
+                fault("missing-field", "no \"\(key)\": no extension may connect", "add \(family.idOption) ID to wallet-bridge install", .problem)
+            }
+            return []
+        }
+        if manifest.members[otherKey] != nil {
+            fault("foreign-key", "\"\(otherKey)\" is a \(family.otherFamily.displayName) key; \(browserName) ignores it",
+                  "remove it; each family gets its own manifest, in its own folder", .warning)
+        }
+        guard let entries = manifest.strings(key) else {
+            fault("bad-ids", "\"\(key)\" must be an array of strings", "list each ID as a string", .problem)
+            return []
+        }
+        if entries.isEmpty {
+            fault("bad-ids", "\"\(key)\" is empty: no extension may connect", "add \(family.idOption) ID to wallet-bridge install", .problem)
+        }
+        var wellFormed: [String] = []
+        for entry in entries {
+            switch family {
+            case .chromium:
+                if let problem = ManifestIdentifiers.originProblem(entry) {
+                    fault("bad-origin", problem, "write it as chrome-extension://<32 letters a-p>/, exactly, one entry per extension", .problem)
+                } else {
+                    wellFormed.append(entry)
+                }
+            case .firefox:
+                if let problem = ManifestIdentifiers.addonIDProblem(entry) {
+                    fault("bad-addon-id", problem, "use the add-on's ID from its manifest (browser_specific_settings.gecko.id), as about:debugging shows it", .problem)
+                } else {
+                    wellFormed.append(entry)
+                }
+            }
+        }
+        return wellFormed
+    }
+
+    /// May the checked user read (or execute) this file? Asks the kernel when the checked user
+    /// is the one running doctor; otherwise reads the mode bits (owner and others; groups are
+    /// not resolved for another user).
+    private func permits(_ path: String, _ status: FileStatus, read: Bool) -> Bool {
+        if environment.userID == getuid() { return FileSystem.accessible(path, read ? R_OK : X_OK) }
+        if environment.userID == 0 { return read || status.mode & 0o111 != 0 }
+        let (ownerBit, otherBit): (UInt32, UInt32) = read ? (0o400, 0o004) : (0o100, 0o001)
+        return status.owner == environment.userID ? status.mode & ownerBit != 0 : status.mode & otherBit != 0
+    }
+
+    /// Starts the host and sends one request; any well-formed JSON-RPC response with our id
+    /// (a result or an error) means it answers.
+    static func probe(_ command: HostCommand, timeout: Duration) -> Result<String, NativeHostError> {
+        do throws(NativeHostError) {
+            let connection = try HostConnection(command)
+            defer { connection.close(grace: .milliseconds(500)) }
+            let deadline = ContinuousClock.now + timeout
+            connection.enqueue(CallRequest.body(id: .string(probeID), method: probeMethod, params: nil))
+            try connection.flush(until: deadline, timeout: timeout)
+            let reply = try RPCReply(parsing: try connection.receive(until: deadline, timeout: timeout))
+            guard reply.id == .string(probeID) else {
+                throw NativeHostError(.notJSONRPC(reason: "its id is \(String(decoding: reply.id.jsonBytes, as: UTF8.self)), not \"doctor\"", bytes: reply.body))
+            }
+            switch reply.outcome {
+            case .result: return .success("answers: \(probeMethod) -> a result")
+            case .error(let code, let message): return .success("answers: \(probeMethod) -> error \(code) \(JSONText.quoted(message))")
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func fix(for error: NativeHostError, manifest: String) -> String {
+        let reproduce = "to see it as the browser does: wallet-bridge call --manifest \(manifest) \(probeMethod)"
+        switch error.kind {
+        case .cannotStart: return "the kernel refused to run it: check the file and, for a script, its #! line; \(reproduce)"
+        case .fault(.tooLarge): return "the host must answer with an error instead of a frame over 1 MiB; \(reproduce)"
+        case .fault(.strayOutput), .fault(.truncated), .notJSON: return "something in the host writes to stdout besides frames: send it to stderr; \(reproduce)"
+        case .notJSONRPC: return "the host must answer with a JSON-RPC 2.0 response; \(reproduce)"
+        case .exitedWithoutReply: return "the host ended without answering; its stderr (above) usually says why; \(reproduce)"
+        case .timedOut: return "the host did not answer in time: is it waiting for something (a TTY, D-Bus)? \(reproduce)"
+        }
+    }
+}

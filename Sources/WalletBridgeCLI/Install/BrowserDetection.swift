@@ -1,0 +1,68 @@
+/// What on this machine shows that a browser is installed, and how it is packaged.
+struct BrowserPresence: Sendable, Equatable {
+    /// A file or folder the browser created in the user's profile area.
+    var profile: String?
+    /// A browser binary outside any sandbox.
+    var executable: String?
+    /// Paths that show a Snap package of the browser.
+    var snap: [String] = []
+    /// Paths that show a Flatpak of the browser, with its application ID.
+    var flatpak: [FlatpakInstall] = []
+
+    struct FlatpakInstall: Sendable, Equatable {
+        var id: String
+        var path: String
+    }
+
+    var isInstalled: Bool { profile != nil || executable != nil || !snap.isEmpty || !flatpak.isEmpty }
+    var isSandboxed: Bool { !snap.isEmpty || !flatpak.isEmpty }
+
+    /// One line on how it was found, for reports.
+    var evidence: String {
+        var parts: [String] = []
+        if let executable { parts.append("binary \(executable)") }
+        if let profile { parts.append("profile \(profile)") }
+        if let first = snap.first { parts.append("Snap \(first)") }
+        if let first = flatpak.first { parts.append("Flatpak \(first.id) at \(first.path)") }
+        return parts.isEmpty ? "not found" : parts.joined(separator: ", ")
+    }
+}
+
+enum BrowserDetection {
+    static func presence(of browser: Browser, in environment: CLIEnvironment) -> BrowserPresence {
+        var presence = BrowserPresence()
+        let base = browser.userBasePath(in: environment)
+        presence.profile = browser.profileMarkers.map { Path.join(base, $0) }.first(where: FileSystem.exists)
+
+        let onPath = browser.executables.lazy.flatMap { name in environment.searchPath.map { Path.join($0, name) } }
+        let installed = browser.installPaths.lazy.map(environment.system)
+        // /snap/bin is on PATH on Snap systems: a binary there is the Snap, not a native install.
+        presence.executable = (Array(onPath) + Array(installed)).first { path in
+            !path.hasPrefix(environment.system("/snap/")) && isExecutableFile(path)
+        }
+
+        for name in browser.snapNames {
+            let candidates = [environment.system("/snap/bin/\(name)"), environment.system("/snap/\(name)"), Path.join(environment.home, "snap/\(name)")]
+            presence.snap += candidates.filter(FileSystem.exists)
+        }
+        for id in browser.flatpakIDs {
+            let candidates = [
+                environment.system("/var/lib/flatpak/app/\(id)"),
+                Path.join(environment.dataHome, "flatpak/app/\(id)"),
+                Path.join(environment.home, ".var/app/\(id)"),
+            ]
+            presence.flatpak += candidates.filter(FileSystem.exists).map { BrowserPresence.FlatpakInstall(id: id, path: $0) }
+        }
+        return presence
+    }
+
+    /// Every catalogue browser that is installed, in catalogue order.
+    static func installedBrowsers(in environment: CLIEnvironment) -> [Browser] {
+        BrowserCatalog.all.filter { presence(of: $0, in: environment).isInstalled }
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        guard let status = FileSystem.status(path) else { return false }
+        return status.kind == .file && status.mode & 0o111 != 0
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+
+extension Browser: ExpressibleByArgument {
+    init?(argument: String) {
+        guard let browser = BrowserCatalog.named(argument) else { return nil }
+        self = browser
+    }
+
+    static var allValueStrings: [String] { BrowserCatalog.ids }
+}
+
+/// `wallet-bridge install`: writes the host manifest where each browser looks for it.
+struct InstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Write the host manifest where each browser looks for it.",
+        discussion: """
+            Per-user by default: ~/.mozilla and ~/.librewolf for the Firefox family, \
+            $XDG_CONFIG_HOME (default ~/.config) for the Chrome family. Re-running is safe: \
+            unchanged files are left alone. Every file written is recorded in \
+            $XDG_STATE_HOME/wallet-bridge/installed.json, and `wallet-bridge uninstall` removes \
+            exactly those.
+            """
+    )
+
+    @Option(name: .customLong("browser"), help: "Install for this browser (repeatable). Default: every browser found.")
+    var browsers: [Browser] = []
+
+    @Option(name: .customLong("chrome-extension"), help: ArgumentHelp("A Chrome-family extension allowed to connect: its 32-letter ID or chrome-extension://ID/ (repeatable).", valueName: "id"))
+    var chromeExtensions: [String] = []
+
+    @Option(name: .customLong("firefox-addon"), help: ArgumentHelp("A Firefox-family add-on allowed to connect: name@domain or {GUID} (repeatable).", valueName: "id"))
+    var firefoxAddons: [String] = []
+
+    @Flag(help: "Write to the system-wide folders (needs root) instead of the user's.")
+    var system = false
+
+    @Option(help: ArgumentHelp("For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.", valueName: "dir"))
+    var userDataDir: String?
+
+    @Option(help: "The host name: lowercase letters, digits and _, in dot-separated segments.")
+    var name = ManifestIdentifiers.defaultHostName
+
+    @Option(help: ArgumentHelp("The host binary the manifest points to. Default: this wallet-bridge binary.", valueName: "path"))
+    var binary: String?
+
+    @Flag(help: "Print the files that would be written, and write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Replace manifests that install did not write; uninstall restores them.")
+    var force = false
+
+    func run() throws {
+        try execute(environment: .current())
+    }
+
+    func execute(environment: CLIEnvironment) throws {
+        let request = InstallRequest(
+            browsers: browsers,
+            system: system,
+            userDataDir: userDataDir,
+            chromeOrigins: try chromeExtensions.map(ManifestIdentifiers.chromeOrigin(from:)),
+            firefoxAddons: try firefoxAddons.map(ManifestIdentifiers.firefoxAddonID(from:)),
+            hostName: name,
+            binaryPath: try Self.resolveBinary(binary, environment: environment),
+            force: force
+        )
+        let recordPath = InstallRecord.location(in: environment)
+        var record = try InstallRecord.load(from: recordPath) ?? InstallRecord()
+        let plan = try Installer.plan(request, environment: environment, record: record)
+        for note in plan.notes { Console.err(note) }
+
+        if dryRun {
+            for target in plan.targets {
+                let browsers = target.browsers.map(\.id).joined(separator: ", ")
+                if case .unchanged = target.action {
+                    Console.out("unchanged \(target.path) (\(browsers))")
+                    continue
+                }
+                Console.out("would write \(target.path) (\(browsers)):")
+                Console.write(target.content)
+            }
+            Console.out("would record the files in \(recordPath)")
+            return
+        }
+        do {
+            for line in try Installer.apply(plan, recordPath: recordPath, record: &record) { Console.out(line) }
+        } catch {
+            throw CLIFailure("\(error)" + (request.system && error.code == EACCES ? " (system-wide folders need root)" : ""))
+        }
+        Console.out("recorded in \(recordPath); check with: wallet-bridge doctor")
+    }
+
+    /// The binary the manifest names: absolute, existing, a regular file with an exec bit.
+    /// A path given with --binary keeps its symbolic links (an upgrade may move their target);
+    /// the default is what the kernel says this process runs.
+    static func resolveBinary(_ argument: String?, environment: CLIEnvironment) throws(CLIFailure) -> String {
+        let path: String
+        if let argument {
+            path = environment.absolute(argument)
+        } else if let own = FileSystem.currentExecutable() {
+            path = own
+        } else {
+            throw CLIFailure("cannot tell this binary's path from /proc/self/exe; give it with --binary")
+        }
+        guard let status = FileSystem.status(path) else { throw CLIFailure("--binary \(path): no such file") }
+        guard status.kind == .file else { throw CLIFailure("--binary \(path): not a regular file") }
+        guard status.mode & 0o111 != 0 else {
+            throw CLIFailure("--binary \(path): not executable; browsers could not start it (chmod +x \(path))")
+        }
+        return path
+    }
+}

@@ -1,0 +1,187 @@
+/// What the user asked `install` for, already validated.
+struct InstallRequest: Sendable {
+    /// Explicit `--browser` values; empty means every installed browser.
+    var browsers: [Browser] = []
+    var system = false
+    var userDataDir: String?
+    var chromeOrigins: [String] = []
+    var firefoxAddons: [String] = []
+    var hostName = ManifestIdentifiers.defaultHostName
+    var binaryPath: String
+    var force = false
+}
+
+/// One manifest file install will write, and the browsers that read it.
+struct InstallTarget: Sendable {
+    enum Action: Sendable, Equatable {
+        case create
+        /// Already there with exactly this content; `recorded` says whether install wrote it.
+        case unchanged(recorded: Bool)
+        /// Install wrote it earlier and nobody changed it since: safe to rewrite.
+        case update
+        /// Someone else's file, replaced because of `--force`; uninstall puts it back.
+        case replace(previous: [UInt8], mode: UInt32)
+    }
+
+    var path: String
+    var browsers: [Browser]
+    var content: [UInt8]
+    var action: Action
+}
+
+struct InstallPlan: Sendable {
+    var targets: [InstallTarget]
+    /// Lines for the user that are not about a file: what was detected, what was ignored.
+    var notes: [String]
+}
+
+enum Installer {
+    /// Works out every file, and refuses (before anything is written) what cannot be done.
+    static func plan(_ request: InstallRequest, environment: CLIEnvironment, record: InstallRecord?) throws(CLIFailure) -> InstallPlan {
+        var notes: [String] = []
+        if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
+
+        var browsers = unique(request.browsers)
+        if browsers.isEmpty {
+            if request.userDataDir != nil {
+                browsers = [BrowserCatalog.named("chromium")!]
+            } else {
+                browsers = BrowserDetection.installedBrowsers(in: environment)
+                guard !browsers.isEmpty else {
+                    throw CLIFailure("""
+                        no browser found: looked for the profile folders and binaries of \(BrowserCatalog.ids.joined(separator: ", ")). \
+                        Name the browsers to install for with --browser.
+                        """)
+                }
+                notes.append("found: \(browsers.map(\.id).joined(separator: ", "))")
+            }
+        }
+        if request.userDataDir != nil {
+            if request.system { throw CLIFailure("--user-data-dir and --system exclude each other") }
+            let firefoxFamily = browsers.filter { $0.family == .firefox }
+            if !firefoxFamily.isEmpty {
+                throw CLIFailure("--user-data-dir is for Chromium-family browsers; \(firefoxFamily.map(\.id).joined(separator: ", ")) has no such folder")
+            }
+        }
+
+        var allowed: [BrowserFamily: [String]] = [.chromium: request.chromeOrigins, .firefox: request.firefoxAddons]
+        for family in BrowserFamily.allCases {
+            let members = browsers.filter { $0.family == family }
+            if !members.isEmpty, allowed[family]!.isEmpty {
+                throw CLIFailure("""
+                    installing for \(members.map(\.displayName).joined(separator: ", ")) needs the extension's ID: \
+                    add \(family.idOption) ID\(family == .chromium ? " (32 letters a-p, from chrome://extensions)" : " (name@domain or {GUID}, from about:debugging)"), \
+                    or choose the browsers with --browser
+                    """)
+            }
+            if members.isEmpty, !allowed[family]!.isEmpty {
+                notes.append("\(family.idOption) ignored: no \(family.displayName) browser among the targets")
+                allowed[family] = []
+            }
+        }
+
+        // Several browsers may share a folder (Chrome's system folder serves Brave too).
+        var byPath: [(path: String, browsers: [Browser])] = []
+        for browser in browsers {
+            let folder: String
+            if let userDataDir = request.userDataDir {
+                folder = Path.join(environment.absolute(userDataDir), Browser.userDataHostFolder)
+            } else if request.system {
+                folder = browser.systemHostFolders(in: environment)[0]
+            } else {
+                folder = browser.userHostFolder(in: environment)
+            }
+            let path = Path.join(folder, request.hostName + ".json")
+            if let index = byPath.firstIndex(where: { $0.path == path }) {
+                byPath[index].browsers.append(browser)
+            } else {
+                byPath.append((path, [browser]))
+            }
+        }
+
+        var targets: [InstallTarget] = []
+        var conflicts: [String] = []
+        for (path, sharing) in byPath {
+            let manifest = HostManifest(name: request.hostName, path: request.binaryPath, family: sharing[0].family, allowed: allowed[sharing[0].family]!)
+            let content = manifest.rendered()
+            let recorded = record?.files.first { $0.path == path }
+            let action: InstallTarget.Action
+            if let status = FileSystem.status(path) {
+                let existing = FileSystem.read(path)
+                if existing == content {
+                    action = .unchanged(recorded: recorded != nil)
+                } else if let recorded, let existing, existing == Array(recorded.content.utf8) {
+                    action = .update
+                } else if request.force {
+                    action = .replace(previous: existing ?? [], mode: status.mode)
+                } else {
+                    conflicts.append(path)
+                    continue
+                }
+            } else {
+                action = .create
+            }
+            targets.append(InstallTarget(path: path, browsers: sharing, content: content, action: action))
+        }
+        if !conflicts.isEmpty {
+            throw CLIFailure("""
+                not replacing \(conflicts.count == 1 ? "a file" : "files") that install did not write (or that changed since): \
+                \(conflicts.joined(separator: ", ")). Look at \(conflicts.count == 1 ? "it" : "them") first; --force replaces \
+                \(conflicts.count == 1 ? "it" : "them"), and uninstall then puts the old content back.
+                """)
+        }
+        for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
+            notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
+        }
+        return InstallPlan(targets: targets, notes: notes)
+    }
+
+    /// Writes the plan's files and records them. The record is saved even when a write fails
+    /// half-way, so uninstall still knows what did get written.
+    static func apply(_ plan: InstallPlan, recordPath: String, record: inout InstallRecord) throws(FileSystemError) -> [String] {
+        var lines: [String] = []
+        var failure: FileSystemError?
+        for target in plan.targets {
+            let label = "\(target.path) (\(target.browsers.map(\.id).joined(separator: ", ")))"
+            let index = record.files.firstIndex { $0.path == target.path }
+            if case .unchanged(let recorded) = target.action {
+                if let index { record.files[index].browsers = merged(record.files[index].browsers, target.browsers) }
+                lines.append("unchanged \(label)" + (recorded ? "" : "; not written by install, so uninstall will leave it"))
+                continue
+            }
+            do {
+                record.folders += try FileSystem.makeDirectories(Path.parent(target.path))
+                try FileSystem.writeAtomically(target.path, contents: target.content, mode: 0o644)
+            } catch {
+                failure = error
+                break
+            }
+            var entry = index.map { record.files[$0] }
+                ?? InstallRecord.File(path: target.path, browsers: [], content: "", replaced: nil)
+            entry.content = String(decoding: target.content, as: UTF8.self)
+            entry.browsers = merged(entry.browsers, target.browsers)
+            switch target.action {
+            case .create: lines.append("wrote \(label)")
+            case .update: lines.append("updated \(label)")
+            case .replace(let previous, let mode):
+                // Keep the first replaced content: that is what was there before any install.
+                if entry.replaced == nil { entry.replaced = .init(content: .init(previous), mode: mode) }
+                lines.append("replaced \(label); uninstall puts the previous file back")
+            case .unchanged: break
+            }
+            if let index { record.files[index] = entry } else { record.files.append(entry) }
+        }
+        try record.save(to: recordPath)
+        if let failure { throw failure }
+        return lines
+    }
+
+    private static func unique(_ browsers: [Browser]) -> [Browser] {
+        var seen: Set<String> = []
+        return browsers.filter { seen.insert($0.id).inserted }
+    }
+
+    private static func merged(_ ids: [String], _ browsers: [Browser]) -> [String] {
+        Array(Set(ids + browsers.map(\.id))).sorted()
+    }
+}

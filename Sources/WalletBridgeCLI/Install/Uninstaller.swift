@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Takes back what install wrote, as recorded, and nothing else.
+enum Uninstaller {
+    struct Outcome {
+        var lines: [String] = []
+        /// Files left in place because they changed since install (without `--force`), or
+        /// could not be removed.
+        var kept: [String] = []
+    }
+
+    /// Removes the recorded files for `browsers` (all when empty), then every folder install
+    /// created that is now empty. A file is removed only while it holds what install wrote,
+    /// unless `force`; a file that `install --force` replaced gets its old content back.
+    static func run(browsers: [Browser], force: Bool, dryRun: Bool, record: inout InstallRecord) -> Outcome {
+        var outcome = Outcome()
+        let selected = Set(browsers.map(\.id))
+        var remaining: [InstallRecord.File] = []
+        for var file in record.files {
+            if !selected.isEmpty {
+                let others = file.browsers.filter { !selected.contains($0) }
+                if others.count == file.browsers.count {
+                    remaining.append(file)
+                    continue
+                }
+                if !others.isEmpty {
+                    // Still serves a browser that was not named: keep the file for that one.
+                    file.browsers = others
+                    remaining.append(file)
+                    outcome.lines.append("kept \(file.path): still installed for \(others.joined(separator: ", "))")
+                    continue
+                }
+            }
+            guard let current = FileSystem.read(file.path) else {
+                if FileSystem.exists(file.path) {
+                    outcome.kept.append(file.path)
+                    outcome.lines.append("kept \(file.path): cannot read it to check it")
+                    remaining.append(file)
+                } else {
+                    outcome.lines.append("already gone: \(file.path)")
+                }
+                continue
+            }
+            guard current == Array(file.content.utf8) || force else {
+                outcome.kept.append(file.path)
+                outcome.lines.append("kept \(file.path): it changed since install (--force removes it anyway)")
+                remaining.append(file)
+                continue
+            }
+            if dryRun {
+                outcome.lines.append((file.replaced == nil ? "would remove " : "would restore ") + file.path)
+                continue
+            }
+            do {
+                if let replaced = file.replaced {
+                    try FileSystem.writeAtomically(file.path, contents: Array(replaced.content), mode: mode_t(replaced.mode))
+                    outcome.lines.append("restored \(file.path) (the file install --force had replaced)")
+                } else {
+                    try FileSystem.remove(file.path)
+                    outcome.lines.append("removed \(file.path)")
+                }
+            } catch {
+                outcome.kept.append(file.path)
+                outcome.lines.append("kept \(file.path): \(error)")
+                remaining.append(file)
+            }
+        }
+        if dryRun { return outcome }
+        record.files = remaining
+
+        // Deepest first, so a folder's children go before it. A folder that still holds
+        // anything (a kept file, the user's own) stays, and stays recorded for next time.
+        var folders: [String] = []
+        for folder in Set(record.folders).sorted(by: { $0.count > $1.count }) {
+            if !FileSystem.exists(folder) { continue }
+            if FileSystem.removeDirectoryIfEmpty(folder) {
+                outcome.lines.append("removed folder \(folder)")
+            } else {
+                folders.append(folder)
+            }
+        }
+        record.folders = folders
+        return outcome
+    }
+}

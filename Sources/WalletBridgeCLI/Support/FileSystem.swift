@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `stat(2)` says about a path, following symbolic links as a browser does.
+struct FileStatus: Sendable, Equatable {
+    enum Kind: Sendable, Equatable { case file, directory, other }
+    var kind: Kind
+    /// Permission bits only (`0o755`).
+    var mode: UInt32
+    var owner: UInt32
+}
+
+/// A failed system call, with the path and the C library's words for the error.
+struct FileSystemError: Error, CustomStringConvertible {
+    let operation: String
+    let path: String
+    let code: Int32
+    var description: String { "cannot \(operation) \(path): \(String(cString: strerror(code)))" }
+}
+
+/// The few file operations install, uninstall and doctor need, on Glibc directly: modes,
+/// owners and atomic renames are the point here, and FileManager would hide them.
+enum FileSystem {
+    static func status(_ path: String) -> FileStatus? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        let kind: FileStatus.Kind = type == S_IFREG ? .file : type == S_IFDIR ? .directory : .other
+        return FileStatus(kind: kind, mode: UInt32(info.st_mode & 0o7777), owner: info.st_uid)
+    }
+
+    static func exists(_ path: String) -> Bool { status(path) != nil }
+
+    /// The whole file, or nil when it cannot be read.
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Replaces `path` in one step: a reader sees the old file or the new one, never half of
+    /// one. The temporary file sits in the same folder, so the rename stays on one file system.
+    static func writeAtomically(_ path: String, contents: [UInt8], mode: mode_t = 0o644) throws(FileSystemError) {
+        let temporary = Path.join(Path.parent(path), ".\(Path.fileName(path)).\(getpid()).tmp")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, code: errno) }
+        var failure: FileSystemError?
+        contents.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileSystemError(operation: "write", path: temporary, code: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        // The umask must not decide the mode: browsers need the manifest readable.
+        if failure == nil, fchmod(fd, mode) != 0 { failure = FileSystemError(operation: "chmod", path: temporary, code: errno) }
+        if failure == nil, fsync(fd) != 0 { failure = FileSystemError(operation: "sync", path: temporary, code: errno) }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = FileSystemError(operation: "rename into", path: path, code: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Creates `path` and any missing parents. Returns the folders it created, outermost first,
+    /// so that an uninstall can remove exactly those.
+    static func makeDirectories(_ path: String) throws(FileSystemError) -> [String] {
+        var missing: [String] = []
+        var current = path
+        while !exists(current), current != "/", current != "." {
+            missing.append(current)
+            current = Path.parent(current)
+        }
+        var created: [String] = []
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+                throw FileSystemError(operation: "create folder", path: folder, code: errno)
+            }
+            created.append(folder)
+        }
+        return created
+    }
+
+    static func remove(_ path: String) throws(FileSystemError) {
+        guard unlink(path) == 0 else { throw FileSystemError(operation: "remove", path: path, code: errno) }
+    }
+
+    /// Removes the folder if it is empty; false if it is not (or is gone already).
+    @discardableResult
+    static func removeDirectoryIfEmpty(_ path: String) -> Bool { rmdir(path) == 0 }
+
+    /// Names in a folder, sorted; empty when it cannot be read.
+    static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The running binary, as the kernel knows it: what `install` puts in `path` by default.
+    static func currentExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether the calling process may read / execute `path` (real user, as the browser runs).
+    static func accessible(_ path: String, _ mode: Int32) -> Bool { access(path, mode) == 0 }
+}

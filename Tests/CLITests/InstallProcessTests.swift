@@ -1,0 +1,224 @@
+import XCTest
+
+@testable import WalletBridgeCLI
+
+/// `wallet-bridge install` and `uninstall`, run as a user runs them, in a sandboxed HOME.
+final class InstallProcessTests: XCTestCase {
+    /// Where each browser's per-user manifest must land, relative to the sandbox.
+    static let expectedUserPaths: [String: String] = [
+        "firefox": "home/.mozilla/native-messaging-hosts/com.walletbridge.host.json",
+        "librewolf": "home/.librewolf/native-messaging-hosts/com.walletbridge.host.json",
+        "chrome": "config/google-chrome/NativeMessagingHosts/com.walletbridge.host.json",
+        "chrome-beta": "config/google-chrome-beta/NativeMessagingHosts/com.walletbridge.host.json",
+        "chrome-dev": "config/google-chrome-unstable/NativeMessagingHosts/com.walletbridge.host.json",
+        "chromium": "config/chromium/NativeMessagingHosts/com.walletbridge.host.json",
+        "brave": "config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.walletbridge.host.json",
+        "vivaldi": "config/vivaldi/NativeMessagingHosts/com.walletbridge.host.json",
+        "edge": "config/microsoft-edge/NativeMessagingHosts/com.walletbridge.host.json",
+    ]
+
+    private func installArguments(_ browsers: [String]) -> [String] {
+        browsers.flatMap { ["--browser", $0] } + ["--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID]
+    }
+
+    func testInstallsForEveryBrowserInItsOwnFolderHonouringXDGConfigHome() throws {
+        let sandbox = try Sandbox()
+        let binary = try Built.walletBridge()
+        let result = try runProcess(binary, ["install"] + installArguments(BrowserCatalog.ids), environment: sandbox.variables)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(Set(Self.expectedUserPaths.keys), Set(BrowserCatalog.ids), "every browser has an expected folder")
+        for (browser, relative) in Self.expectedUserPaths {
+            let path = sandbox.base + "/" + relative
+            let manifest = try ManifestFile.load(path)
+            XCTAssertEqual(manifest.string("name"), "com.walletbridge.host", browser)
+            XCTAssertEqual(manifest.string("path"), binary, "the running binary's own path, \(browser)")
+            XCTAssertEqual(manifest.string("type"), "stdio", browser)
+            if ["firefox", "librewolf"].contains(browser) {
+                XCTAssertEqual(manifest.strings("allowed_extensions"), [TestIDs.firefoxID], browser)
+                XCTAssertNil(manifest.members["allowed_origins"], browser)
+            } else {
+                XCTAssertEqual(manifest.strings("allowed_origins"), [TestIDs.chromeOrigin], browser)
+                XCTAssertNil(manifest.members["allowed_extensions"], browser)
+            }
+            XCTAssertEqual(FileSystem.status(path)?.mode, 0o644, browser)
+            XCTAssertTrue(result.stdout.contains("wrote \(path) (\(browser))"), result.stdout)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.config"), "Chrome-family folders follow XDG_CONFIG_HOME, not ~/.config")
+    }
+
+    func testReinstallIsUnchangedByteForByte() throws {
+        let sandbox = try Sandbox()
+        XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(["firefox", "chromium"])).status, 0)
+        let first = try sandbox.snapshot()
+        let again = try sandbox.walletBridge(["install"] + installArguments(["chromium", "firefox"]))
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertEqual(try sandbox.snapshot(), first)
+        XCTAssertEqual(again.stdout.components(separatedBy: "unchanged ").count - 1, 2, again.stdout)
+        XCTAssertFalse(again.stdout.contains("wrote"), again.stdout)
+    }
+
+    func testDryRunPrintsPathsAndContentAndWritesNothing() throws {
+        let sandbox = try Sandbox()
+        let before = try sandbox.snapshot()
+        let result = try sandbox.walletBridge(["install", "--dry-run"] + installArguments(["chrome"]))
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(try sandbox.snapshot(), before)
+        XCTAssertTrue(result.stdout.contains("would write \(sandbox.config)/google-chrome/NativeMessagingHosts/com.walletbridge.host.json (chrome):"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\"allowed_origins\": [\n    \"\(TestIDs.chromeOrigin)\"\n  ]"), result.stdout)
+    }
+
+    func testUninstallLeavesTheTreeExactlyAsItWasBeforeInstall() throws {
+        let sandbox = try Sandbox()
+        // Some of the user's own files, in folders install also uses.
+        try sandbox.installBrowser("firefox")
+        try sandbox.installBrowser("chromium")
+        try sandbox.write(sandbox.config + "/chromium/NativeMessagingHosts/someone.else.json", "{}\n")
+        try sandbox.write(sandbox.home + "/.local/share/keep.txt", "mine\n", mode: 0o600)
+        let before = try sandbox.snapshot()
+
+        XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(BrowserCatalog.ids)).status, 0)
+        XCTAssertNotEqual(try sandbox.snapshot(), before)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
+
+        let result = try sandbox.walletBridge("uninstall")
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(try sandbox.snapshot(), before)
+    }
+
+    func testUninstallKeepsAManifestChangedSinceInstallUnlessForced() throws {
+        let sandbox = try Sandbox()
+        let before = try sandbox.snapshot()
+        XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(["firefox"])).status, 0)
+        let path = sandbox.base + "/" + Self.expectedUserPaths["firefox"]!
+        try sandbox.write(path, "{\"edited\": true}\n")
+
+        let kept = try sandbox.walletBridge("uninstall")
+        XCTAssertEqual(kept.status, 1, kept.output)
+        XCTAssertTrue(kept.stdout.contains("kept \(path): it changed since install"), kept.stdout)
+        XCTAssertEqual(sandbox.read(path), "{\"edited\": true}\n")
+
+        let forced = try sandbox.walletBridge("uninstall", "--force")
+        XCTAssertEqual(forced.status, 0, forced.output)
+        XCTAssertEqual(try sandbox.snapshot(), before)
+    }
+
+    func testInstallRefusesToReplaceAForeignManifestAndForceIsUndoneByUninstall() throws {
+        let sandbox = try Sandbox()
+        let path = sandbox.base + "/" + Self.expectedUserPaths["chromium"]!
+        try sandbox.write(path, "{\"theirs\": true}\n", mode: 0o640)
+        let before = try sandbox.snapshot()
+
+        let refused = try sandbox.walletBridge(["install"] + installArguments(["chromium"]))
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("not replacing a file that install did not write"), refused.stderr)
+        XCTAssertEqual(try sandbox.snapshot(), before)
+
+        let forced = try sandbox.walletBridge(["install", "--force"] + installArguments(["chromium"]))
+        XCTAssertEqual(forced.status, 0, forced.output)
+        XCTAssertEqual(try ManifestFile.load(path).string("type"), "stdio")
+
+        XCTAssertEqual(try sandbox.walletBridge("uninstall").status, 0)
+        XCTAssertEqual(try sandbox.snapshot(), before, "the replaced file is back, with its mode")
+    }
+
+    func testUninstallForOneBrowserLeavesTheOthers() throws {
+        let sandbox = try Sandbox()
+        XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(["firefox", "brave"])).status, 0)
+        let result = try sandbox.walletBridge("uninstall", "--browser", "brave")
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.base + "/" + Self.expectedUserPaths["brave"]!))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.base + "/" + Self.expectedUserPaths["firefox"]!))
+    }
+
+    func testAFamilyWithoutItsIDsIsAnErrorNamingTheOption() throws {
+        let sandbox = try Sandbox()
+        let chrome = try sandbox.walletBridge("install", "--browser", "chromium", "--firefox-addon", TestIDs.firefoxID)
+        XCTAssertNotEqual(chrome.status, 0)
+        XCTAssertTrue(chrome.stderr.contains("installing for Chromium needs the extension's ID: add --chrome-extension ID"), chrome.stderr)
+        let firefox = try sandbox.walletBridge("install", "--browser", "librewolf", "--chrome-extension", TestIDs.chromeID)
+        XCTAssertNotEqual(firefox.status, 0)
+        XCTAssertTrue(firefox.stderr.contains("installing for LibreWolf needs the extension's ID: add --firefox-addon ID"), firefox.stderr)
+        // IDs are not needed for a family that is not a target.
+        let onlyFirefox = try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
+        XCTAssertEqual(onlyFirefox.status, 0, onlyFirefox.output)
+    }
+
+    func testMalformedIDsAndNamesAreRefusedBeforeAnythingIsWritten() throws {
+        let sandbox = try Sandbox()
+        let before = try sandbox.snapshot()
+        let cases: [([String], String)] = [
+            (["--browser", "chrome", "--chrome-extension", "not-an-id"], "--chrome-extension not-an-id:"),
+            (["--browser", "chrome", "--chrome-extension", "chrome-extension://*/"], "wildcard"),
+            (["--browser", "firefox", "--firefox-addon", "wallet"], "--firefox-addon wallet:"),
+            (["--browser", "firefox", "--firefox-addon", TestIDs.firefoxID, "--name", "Com.Example"], "--name:"),
+            (["--browser", "opera", "--firefox-addon", TestIDs.firefoxID], "opera"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try sandbox.walletBridge(["install"] + arguments)
+            XCTAssertNotEqual(result.status, 0, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertEqual(try sandbox.snapshot(), before)
+    }
+
+    func testWithoutBrowsersFoundInstallSaysSoAndAsksForBrowser() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("no browser found"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--browser"), result.stderr)
+    }
+
+    func testDefaultTargetsAreTheBrowsersFound() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("vivaldi")
+        // A binary on PATH counts too.
+        try sandbox.write(sandbox.bin + "/librewolf", "#!/bin/sh\n", mode: 0o755)
+        let result = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxGUID)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stderr.contains("found: librewolf, vivaldi"), result.stderr)
+        for browser in BrowserCatalog.ids {
+            let exists = FileManager.default.fileExists(atPath: sandbox.base + "/" + Self.expectedUserPaths[browser]!)
+            XCTAssertEqual(exists, ["librewolf", "vivaldi"].contains(browser), browser)
+        }
+    }
+
+    func testUserDataDirPutsTheManifestInsideIt() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID)
+        XCTAssertEqual(result.status, 0, result.output)
+        let manifest = try ManifestFile.load(sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
+        XCTAssertEqual(manifest.strings("allowed_origins"), [TestIDs.chromeOrigin])
+        let firefox = try sandbox.walletBridge("install", "--user-data-dir", "profile", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
+        XCTAssertNotEqual(firefox.status, 0)
+        XCTAssertTrue(firefox.stderr.contains("--user-data-dir is for Chromium-family browsers"), firefox.stderr)
+    }
+
+    func testCustomNameAndBinary() throws {
+        let sandbox = try Sandbox()
+        let host = try sandbox.write(sandbox.base + "/opt/host", "#!/bin/sh\n", mode: 0o755)
+        let result = try sandbox.walletBridge("install", "--browser", "edge", "--chrome-extension", TestIDs.chromeID, "--name", "org.example.wallet", "--binary", "opt/host")
+        XCTAssertEqual(result.status, 0, result.output)
+        let manifest = try ManifestFile.load(sandbox.config + "/microsoft-edge/NativeMessagingHosts/org.example.wallet.json")
+        XCTAssertEqual(manifest.string("name"), "org.example.wallet")
+        XCTAssertEqual(manifest.string("path"), host, "relative --binary made absolute")
+
+        try sandbox.write(sandbox.base + "/opt/plain", "data", mode: 0o644)
+        let notExecutable = try sandbox.walletBridge("install", "--browser", "edge", "--chrome-extension", TestIDs.chromeID, "--binary", "opt/plain")
+        XCTAssertNotEqual(notExecutable.status, 0)
+        XCTAssertTrue(notExecutable.stderr.contains("not executable"), notExecutable.stderr)
+    }
+
+    func testSystemInstallWritesTheSystemFoldersAndUninstallRemovesThem() throws {
+        let sandbox = try Sandbox()
+        let before = try sandbox.snapshot()
+        let result = try sandbox.walletBridge(["install", "--system"] + installArguments(["firefox", "chrome", "brave", "edge"]))
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.root + "/usr/lib/mozilla/native-messaging-hosts/com.walletbridge.host.json"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.root + "/etc/opt/edge/native-messaging-hosts/com.walletbridge.host.json"))
+        // Chrome and Brave share /etc/opt/chrome: one file, serving both.
+        XCTAssertTrue(result.stdout.contains("wrote \(sandbox.root)/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json (chrome, brave)"), result.stdout)
+        XCTAssertEqual(try sandbox.walletBridge("uninstall").status, 0)
+        XCTAssertEqual(try sandbox.snapshot(), before)
+    }
+}
