@@ -16,6 +16,25 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses `arguments` and runs the chosen subcommand, awaiting it when it is async.
+    ///
+    /// The entry point for `main.swift`. Called from there, `main(_:)` resolves to
+    /// `ParsableCommand`'s synchronous overload, which (in debug builds) refuses an async root
+    /// command and exits with an "availability annotation" message; this does what
+    /// `AsyncParsableCommand.main(_:)` does, with no overload to pick.
+    public static func runCommandLine(_ arguments: [String]) async {
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 public enum WalletBridgeVersion {

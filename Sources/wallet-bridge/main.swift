@@ -15,4 +15,4 @@ if arguments.isEmpty || Caller.isBrowserLaunch(arguments) {
         exit(1)
     }
 }
-await WalletBridgeCommand.main(arguments)
+await WalletBridgeCommand.runCommandLine(arguments)
