@@ -43,5 +43,8 @@ let package = Package(
         .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge"]),
+        // The wallet: keystore, pinentry, policy, the keys subcommands. Reads the scripted
+        // pinentry in Tests/Support by path.
+        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI"]),
     ]
 )
