@@ -12,7 +12,7 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
             add-on ID) or with no arguments, it serves JSON-RPC 2.0 over stdin and stdout.
             """,
         version: WalletBridgeVersion.current,
-        subcommands: [ServeCommand.self]
+        subcommands: [ServeCommand.self, KeysCommand.self]
     )
 
     public init() {}
