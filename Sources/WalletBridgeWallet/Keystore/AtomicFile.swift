@@ -60,12 +60,27 @@ public enum AtomicFile {
             defer { close(fd) }
             // The mode given to open() is filtered by the umask; 0600 is wanted whatever it is.
             guard fchmod(fd, 0o600) == 0 else { throw failure(temporary, "set the mode of") }
-            try writeAll(fd, bytes, path: temporary)
+            try writeAll(fd, Array(bytes[..<(bytes.count / 2)]), path: temporary)
+            testPause()  // a half-written temporary file
+            try writeAll(fd, Array(bytes[(bytes.count / 2)...]), path: temporary)
             guard fsync(fd) == 0 else { throw failure(temporary, "flush") }
         }
+        testPause()  // a complete temporary file, not yet renamed
         guard rename(temporary, path) == 0 else { throw failure(path, "replace") }
         completed = true
+        testPause()  // renamed, folder not yet flushed
         try syncFolder(folder)
+    }
+
+    /// For the crash tests only: `WALLET_BRIDGE_TEST_SLOW_WRITE_MS` widens each step of a write
+    /// so that a SIGKILL at a random moment lands inside it often, instead of almost never.
+    private static let testPauseMicroseconds: UInt32 = {
+        guard let text = Environment.string("WALLET_BRIDGE_TEST_SLOW_WRITE_MS"), let ms = UInt32(text), ms <= 10_000 else { return 0 }
+        return ms * 1000
+    }()
+
+    private static func testPause() {
+        if testPauseMicroseconds > 0 { usleep(testPauseMicroseconds) }
     }
 
     /// Creates `folder` and any missing parents with mode 0700.
