@@ -10,8 +10,11 @@ import WalletBridge
 /// asks for the passphrase (one dialog at a time), unlocks the key and signs; any failure to
 /// get or use the passphrase is -3 with `data.reason`.
 public struct KeystoreWallet: WalletBackend {
+    /// Where the keys are.
     public let keystore: Keystore
+    /// More payloads in one request are refused with -6.
     public let maxPayloads: Int
+    /// Where the passphrase, and with it consent, comes from.
     public let passphrases: any PassphraseSource
     private let gate = SerialGate()
 
@@ -37,10 +40,12 @@ public struct KeystoreWallet: WalletBackend {
         self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
     }
 
+    /// The keystore's public keys in base64, in the order they were added.
     public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
         GetAccountsResult(addresses: try readKeystore()?.keys.map(\.address) ?? [])
     }
 
+    /// Each payload followed by its signature, after the person approves.
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let file = try readKeystore(), let entry = file.entry(address: params.address) else {
             throw RPCError(.invalidParams, data: .object([
@@ -123,5 +128,6 @@ public enum PassphraseSources {
     public static let fileVariable = "WALLET_BRIDGE_PASSPHRASE_FILE"
     /// The pinentry program; overrides `pinentry` in the configuration file.
     public static let pinentryVariable = "WALLET_BRIDGE_PINENTRY"
+    /// Used when neither the environment nor the configuration names a pinentry.
     public static let defaultPinentry = "pinentry"
 }

@@ -16,20 +16,29 @@ import WalletBridge
 /// }
 /// ```
 public struct WalletConfig: Sendable, Equatable {
+    /// Names the configuration file instead of the XDG location.
     public static let environmentVariable = "WALLET_BRIDGE_CONFIG"
+    /// A configuration is a few hundred bytes; anything near this is not one.
     public static let maxFileBytes = 1 << 20
+    /// What `max_payloads` may be.
     public static let maxPayloadsRange = 1...1_000_000
 
+    /// `allow`: who may call what. `.allowAll` when the member is absent.
     public var policy: CallerPolicy = .allowAll
+    /// `max_payloads`: more payloads in one SignPayloads are refused with -6.
     public var maxPayloads: Int = PayloadSigning.defaultMaxPayloads
+    /// `pinentry`: the program that asks for the passphrase (`WALLET_BRIDGE_PINENTRY` wins).
     public var pinentry: String?
+    /// `keystore`: the keystore file (`WALLET_BRIDGE_KEYSTORE` and `--keystore` win).
     public var keystore: String?
 
     public init() {}
 
     /// A configuration file that exists but cannot be used.
     public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file.
         public let path: String
+        /// What is wrong with it.
         public let reason: String
         public var description: String { "the configuration file \(path) is invalid: \(reason)" }
     }

@@ -2,10 +2,13 @@ import WalletBridge
 
 /// What the person is asked to approve: who asks, with which key, for how many signatures.
 public struct ConsentRequest: Sendable, Equatable {
+    /// Who asks: the identity the browser gave the host.
     public var caller: Caller
+    /// The key's label, as `keys list` shows it.
     public var keyLabel: String
     /// The key's address, shortened (`7xKX…3fGh`, base58 as Solana wallets show it).
     public var shortAddress: String
+    /// How many signatures approving makes.
     public var payloadCount: Int
 
     public init(caller: Caller, keyLabel: String, shortAddress: String, payloadCount: Int) {
@@ -15,6 +18,7 @@ public struct ConsentRequest: Sendable, Equatable {
         self.payloadCount = payloadCount
     }
 
+    /// The dialog's title.
     public var title: String { "wallet-bridge: signature request" }
 
     /// The dialog's text. The caller's identity comes from the browser (argv), so an extension
@@ -28,6 +32,7 @@ public struct ConsentRequest: Sendable, Equatable {
             """
     }
 
+    /// The label beside the passphrase field.
     public var prompt: String { "Passphrase:" }
 
     private var callerDescription: String {

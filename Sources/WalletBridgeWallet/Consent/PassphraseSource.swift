@@ -29,10 +29,12 @@ public protocol PassphraseSource: Sendable {
 /// The non-interactive source, for automation: the passphrase is read from a file, and nobody
 /// is asked. Whoever can start the host with this file configured signs without consent.
 public struct PassphraseFileSource: PassphraseSource {
+    /// The file holding the passphrase (one trailing newline is ignored).
     public let path: String
 
     public init(path: String) { self.path = path }
 
+    /// Reads the file and offers its contents once.
     public func obtain<T: Sendable>(
         for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?
     ) async throws -> T {
@@ -53,7 +55,9 @@ public enum PassphraseInput {
     /// Longer than any passphrase a person types; short enough to refuse a wrong file early.
     public static let maxBytes = 4096
 
+    /// Why no passphrase could be read; names the file, never its contents.
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The message.
         public let description: String
         public init(description: String) { self.description = description }
     }

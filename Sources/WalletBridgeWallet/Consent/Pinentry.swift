@@ -12,6 +12,7 @@ import WalletBridge
 public struct PinentrySource: PassphraseSource {
     /// The program: a path, or a name searched in PATH.
     public let program: String
+    /// Passphrases accepted before giving up with `wrongPassphrase`.
     public let maxAttempts: Int
 
     public init(program: String, maxAttempts: Int = 3) {
@@ -23,6 +24,7 @@ public struct PinentrySource: PassphraseSource {
     /// run here and never on the cooperative pool.
     private static let queue = DispatchQueue(label: "wallet-bridge.pinentry")
 
+    /// Starts pinentry, shows `request`, and offers each passphrase typed to `attempt`.
     public func obtain<T: Sendable>(
         for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?
     ) async throws -> T {

@@ -9,6 +9,7 @@ public enum Base58 {
         return table
     }()
 
+    /// The base58 text of `bytes`; each leading zero byte becomes a leading `1`.
     public static func encode(_ bytes: [UInt8]) -> String {
         let zeros = bytes.prefix { $0 == 0 }.count
         // log(256) / log(58) ≈ 1.37 digits per byte.

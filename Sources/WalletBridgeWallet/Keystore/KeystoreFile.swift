@@ -22,16 +22,21 @@ import WalletBridge
 /// seed, with associated data naming the version and the entry's public key (`keyAD`): an
 /// entry's ciphertext moved to another public key, or a public key edited, fails to decrypt.
 public struct KeystoreFile: Sendable, Equatable {
+    /// The `format` member every keystore file carries.
     public static let formatName = "wallet-bridge-keystore"
+    /// The one version this code reads and writes.
     public static let currentVersion = 1
     /// Larger than any real keystore (a key costs about 250 bytes), small enough that a
     /// hostile file cannot make the host read gigabytes.
     public static let maxFileBytes = 16 << 20
+    /// The longest label, in Unicode scalars.
     public static let maxLabelScalars = 64
 
     /// Salt and limits for Argon2id.
     public struct KDF: Sendable, Equatable {
+        /// 16 random bytes, new with every passphrase.
         public var salt: [UInt8]
+        /// The cost, read back from the file and bounded by `PasswordHash.Limits`.
         public var limits: PasswordHash.Limits
         public init(salt: [UInt8], limits: PasswordHash.Limits) {
             self.salt = salt
@@ -41,7 +46,9 @@ public struct KeystoreFile: Sendable, Equatable {
 
     /// A nonce and what XChaCha20-Poly1305 produced with it (ciphertext then tag).
     public struct Sealed: Sendable, Equatable {
+        /// 24 random bytes, new with every encryption.
         public var nonce: [UInt8]
+        /// The ciphertext followed by the 16-byte Poly1305 tag.
         public var ciphertext: [UInt8]
         public init(nonce: [UInt8], ciphertext: [UInt8]) {
             self.nonce = nonce
@@ -51,10 +58,13 @@ public struct KeystoreFile: Sendable, Equatable {
 
     /// One key pair: its public half in clear, its seed sealed.
     public struct Entry: Sendable, Equatable {
+        /// The 32-byte Ed25519 public key, in clear: it is the address.
         public var publicKey: [UInt8]
+        /// A unique name chosen by the user.
         public var label: String
         /// UTC, ISO 8601 (`2025-01-31T12:00:00Z`). Informational only.
         public var created: String
+        /// The 32-byte seed, sealed under the passphrase's key with `keyAD(publicKey:)`.
         public var sealedSeed: Sealed
 
         public init(publicKey: [UInt8], label: String, created: String, sealedSeed: Sealed) {
@@ -75,8 +85,11 @@ public struct KeystoreFile: Sendable, Equatable {
         }
     }
 
+    /// How the passphrase becomes the key.
     public var kdf: KDF
+    /// Nothing, sealed under that key: tells a wrong passphrase from a damaged entry.
     public var passphraseCheck: Sealed
+    /// The keys, in the order they were added.
     public var keys: [Entry]
 
     public init(kdf: KDF, passphraseCheck: Sealed, keys: [Entry]) {

@@ -9,7 +9,9 @@ import Glibc
 /// `~/.local/share/wallet-bridge/keystore.json`. A path naming an existing folder means
 /// `keystore.json` inside it.
 public enum KeystoreLocation {
+    /// The file's name inside the default folder, or inside a folder given as the location.
     public static let fileName = "keystore.json"
+    /// Overrides the location for the host and the command line.
     public static let environmentVariable = "WALLET_BRIDGE_KEYSTORE"
 
     /// The keystore file's path, or nil when there is no override and no home folder.

@@ -17,6 +17,7 @@ public enum CallerPolicy: Sendable, Equatable {
     /// The configuration is broken; `reason` went to the log.
     case denyAll(reason: String)
 
+    /// As a method: every method. As a caller: every caller the policy does not name.
     public static let wildcard = "*"
 
     /// Nil when the call may proceed, else the -1 error to answer with.

@@ -3,9 +3,13 @@ import CSodium
 /// XChaCha20-Poly1305 (IETF), libsodium's `crypto_aead_xchacha20poly1305_ietf_*`. Its 24-byte
 /// nonce is long enough to draw at random for every encryption without counting.
 public enum AEAD {
+    /// 32.
     public static let keyBytes = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    /// 24.
     public static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    /// 16: what sealing adds to the plaintext.
     public static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    /// The keystore file's name for it.
     public static let algorithmName = "xchacha20poly1305-ietf"
 
     /// Encrypts `plaintext` under `key`, authenticating `associatedData` with it. The result

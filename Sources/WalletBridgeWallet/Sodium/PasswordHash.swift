@@ -2,7 +2,9 @@ import CSodium
 
 /// Argon2id (libsodium's `crypto_pwhash`, algorithm `argon2id13`): passphrase to key.
 public enum PasswordHash {
+    /// 16.
     public static let saltBytes = Int(crypto_pwhash_SALTBYTES)
+    /// The keystore file's name for it.
     public static let algorithmName = "argon2id13"
 
     /// The cost of one derivation: passes over memory, and memory in bytes.
