@@ -30,9 +30,14 @@ public struct KeystoreWallet: WalletBackend {
     /// The wallet the shipped host serves with `config`: its keystore, its payload limit, and
     /// its passphrase source (`WALLET_BRIDGE_PASSPHRASE_FILE` if set, else pinentry).
     public init(config: WalletConfig) {
-        let path = KeystoreLocation.resolve(configured: config.keystore) ?? "/nonexistent/wallet-bridge/\(KeystoreLocation.fileName)"
+        let resolved = KeystoreLocation.resolve(configured: config.keystore)
+        if resolved == nil {
+            Log.error("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable)")
+        }
+        let path = resolved ?? "/nonexistent/wallet-bridge/\(KeystoreLocation.fileName)"
         let source: any PassphraseSource
         if let file = Environment.string(PassphraseSources.fileVariable) {
+            Log.warning("\(PassphraseSources.fileVariable) is set: signing with the passphrase from \(file), asking nobody (automation only)")
             source = PassphraseFileSource(path: file)
         } else {
             source = PinentrySource(program: Environment.string(PassphraseSources.pinentryVariable) ?? config.pinentry ?? PassphraseSources.defaultPinentry)
