@@ -46,5 +46,8 @@ let package = Package(
         // install, uninstall, doctor and call: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
         .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge"]),
+        // The wallet: keystore, pinentry, policy, the keys subcommands. Reads the scripted
+        // pinentry in Tests/Support by path.
+        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI"]),
     ]
 )

@@ -12,7 +12,10 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
             add-on ID) or with no arguments, it serves JSON-RPC 2.0 over stdin and stdout.
             """,
         version: WalletBridgeVersion.current,
-        subcommands: [ServeCommand.self, InstallCommand.self, UninstallCommand.self, DoctorCommand.self, CallCommand.self]
+        subcommands: [
+            ServeCommand.self, KeysCommand.self, InstallCommand.self, UninstallCommand.self,
+            DoctorCommand.self, CallCommand.self,
+        ]
     )
 
     public init() {}

@@ -26,8 +26,8 @@ final class CallProcessTests: XCTestCase {
 
     func testAnUnknownMethodPrintsMethodNotFoundAndExitsOne() throws {
         let sandbox = try Sandbox()
-        // The shipped host, the default: it registers no wallet methods yet.
-        let result = try call(sandbox, ["NATIVE_GET_ACCOUNTS_METHOD"])
+        // The shipped host, the default.
+        let result = try call(sandbox, ["no.such.method"])
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.stdout.contains("\"code\": -32601"), result.stdout)
         XCTAssertTrue(result.stdout.contains("\"message\": \"Method not found\""), result.stdout)

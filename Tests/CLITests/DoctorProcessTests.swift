@@ -64,8 +64,8 @@ final class DoctorProcessTests: XCTestCase {
             XCTAssertEqual(browser.verdict, .ok, browser.browser)
             XCTAssertEqual(browser.manifests.count, 1, browser.browser)
             XCTAssertEqual(browser.manifests.first?.faults, [], browser.browser)
-            // The shipped host has no wallet yet: "Method not found" is a well-formed answer.
-            XCTAssertEqual(browser.manifests.first?.answer, #"answers: NATIVE_GET_ACCOUNTS_METHOD -> error -32601 "Method not found""#, browser.browser)
+            // The shipped wallet answers GetAccounts from the (empty) scratch keystore.
+            XCTAssertEqual(browser.manifests.first?.answer, "answers: NATIVE_GET_ACCOUNTS_METHOD -> a result", browser.browser)
         }
         let text = try sandbox.walletBridge("doctor")
         XCTAssertEqual(text.status, 0)

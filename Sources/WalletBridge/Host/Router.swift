@@ -21,9 +21,20 @@ public struct Router: Sendable {
     /// A handler after type erasure: raw params in, encoded result out.
     typealias ErasedHandler = @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
 
+    /// Decides whether the caller may make this call at all; throws the error to answer with.
+    public typealias Authorization = @Sendable (RequestContext) throws(RPCError) -> Void
+
     private var handlers: [String: ErasedHandler] = [:]
+    private var authorization: Authorization?
 
     public init() {}
+
+    /// Installs a check that runs before every call, whether or not a handler is registered
+    /// for its method, so a policy covers custom methods too and a refused caller cannot probe
+    /// which methods exist. One check per router: installing a second replaces the first.
+    public mutating func authorize(with check: @escaping Authorization) {
+        authorization = check
+    }
 
     public var methodNames: [String] { handlers.keys.sorted() }
 
@@ -52,7 +63,9 @@ public struct Router: Sendable {
     /// Runs the request's handler and returns the response body, or nil for a notification.
     public func respond(to request: Request, context: RequestContext) async -> [UInt8]? {
         let outcome: Result<[UInt8], RPCError>
-        if let handler = handlers[request.method] {
+        if let refusal = refusal(of: context) {
+            outcome = .failure(refusal)
+        } else if let handler = handlers[request.method] {
             do {
                 outcome = .success(try await handler(request.params, context))
             } catch let error as RPCError {
@@ -72,6 +85,16 @@ public struct Router: Sendable {
         switch outcome {
         case .success(let encoded): return Response.success(id: id, encodedResult: encoded)
         case .failure(let error): return Response.failure(id: id, error: error)
+        }
+    }
+
+    private func refusal(of context: RequestContext) -> RPCError? {
+        guard let authorization else { return nil }
+        do throws(RPCError) {
+            try authorization(context)
+            return nil
+        } catch {
+            return error
         }
     }
 }

@@ -1,0 +1,122 @@
+import WalletBridge
+
+/// The wallet's configuration file, `$XDG_CONFIG_HOME/wallet-bridge/config.json` (or the path
+/// in `WALLET_BRIDGE_CONFIG`). Every member is optional; unknown members are errors, so that a
+/// misspelt `"allow"` cannot silently leave the wallet open.
+///
+/// ```json
+/// {
+///   "allow": {
+///     "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
+///     "wallet@example.org": ["NATIVE_GET_ACCOUNTS_METHOD"]
+///   },
+///   "max_payloads": 1024,
+///   "pinentry": "/usr/bin/pinentry-gnome3",
+///   "keystore": "/home/me/.local/share/wallet-bridge/keystore.json"
+/// }
+/// ```
+public struct WalletConfig: Sendable, Equatable {
+    /// Names the configuration file instead of the XDG location.
+    public static let environmentVariable = "WALLET_BRIDGE_CONFIG"
+    /// A configuration is a few hundred bytes; anything near this is not one.
+    public static let maxFileBytes = 1 << 20
+    /// What `max_payloads` may be.
+    public static let maxPayloadsRange = 1...1_000_000
+
+    /// `allow`: who may call what. `.allowAll` when the member is absent.
+    public var policy: CallerPolicy = .allowAll
+    /// `max_payloads`: more payloads in one SignPayloads are refused with -6.
+    public var maxPayloads: Int = PayloadSigning.defaultMaxPayloads
+    /// `pinentry`: the program that asks for the passphrase (`WALLET_BRIDGE_PINENTRY` wins).
+    public var pinentry: String?
+    /// `keystore`: the keystore file (`WALLET_BRIDGE_KEYSTORE` and `--keystore` win).
+    public var keystore: String?
+
+    public init() {}
+
+    /// A configuration file that exists but cannot be used.
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file.
+        public let path: String
+        /// What is wrong with it.
+        public let reason: String
+        public var description: String { "the configuration file \(path) is invalid: \(reason)" }
+    }
+
+    /// `$WALLET_BRIDGE_CONFIG`, else `$XDG_CONFIG_HOME/wallet-bridge/config.json`.
+    public static var defaultPath: String? {
+        Environment.string(environmentVariable) ?? Environment.configHome.map { "\($0)/wallet-bridge/config.json" }
+    }
+
+    /// The configuration at `path`; defaults when the file does not exist.
+    public static func load(path: String?) throws(Invalid) -> WalletConfig {
+        guard let path else { return WalletConfig() }
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path, maxBytes: maxFileBytes)
+        } catch {
+            throw Invalid(path: path, reason: "\(error)")
+        }
+        guard let bytes else { return WalletConfig() }
+        return try decode(bytes, path: path)
+    }
+
+    /// What the host runs with: the file's settings, or, when the file is invalid, defaults
+    /// with a policy that refuses every call (the reason is logged). Never fails open.
+    public static func loadForHost(path: String? = defaultPath) -> WalletConfig {
+        do {
+            return try load(path: path)
+        } catch {
+            Log.error("\(error); refusing every call until it is fixed")
+            var config = WalletConfig()
+            config.policy = .denyAll(reason: error.reason)
+            return config
+        }
+    }
+
+    static func decode(_ bytes: [UInt8], path: String) throws(Invalid) -> WalletConfig {
+        func invalid(_ reason: String) -> Invalid { Invalid(path: path, reason: reason) }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes, maxDepth: 8)
+        } catch {
+            throw invalid("not valid JSON (\(error.description))")
+        }
+        guard case .object(let members) = root else { throw invalid("the top level is not an object") }
+        var config = WalletConfig()
+        for (key, value) in members {
+            switch key {
+            case "allow":
+                guard case .object(let callers) = value else { throw invalid("\"allow\" is not an object") }
+                var allowed: [String: Set<String>] = [:]
+                for (caller, methods) in callers {
+                    guard !caller.isEmpty else { throw invalid("\"allow\" names an empty caller") }
+                    guard case .array(let list) = methods else { throw invalid("\"allow\".\"\(caller)\" is not an array of method names") }
+                    var names: Set<String> = []
+                    for method in list {
+                        guard case .string(let name) = method, !name.isEmpty else {
+                            throw invalid("\"allow\".\"\(caller)\" holds something that is not a method name")
+                        }
+                        names.insert(name)
+                    }
+                    allowed[caller] = names
+                }
+                config.policy = .allowList(allowed)
+            case "max_payloads":
+                guard case .number(let number) = value, let max = Int(number.literal), maxPayloadsRange.contains(max) else {
+                    throw invalid("\"max_payloads\" is not a whole number in \(maxPayloadsRange.lowerBound)...\(maxPayloadsRange.upperBound)")
+                }
+                config.maxPayloads = max
+            case "pinentry":
+                guard case .string(let program) = value, !program.isEmpty else { throw invalid("\"pinentry\" is not a program name or path") }
+                config.pinentry = program
+            case "keystore":
+                guard case .string(let keystore) = value, keystore.hasPrefix("/") else { throw invalid("\"keystore\" is not an absolute path") }
+                config.keystore = keystore
+            default:
+                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore)")
+            }
+        }
+        return config
+    }
+}

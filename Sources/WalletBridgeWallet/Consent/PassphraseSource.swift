@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+/// Why no passphrase was obtained for a request. Each becomes -3 "Payload not signed".
+public enum ConsentRefusal: Error, Sendable, Equatable {
+    /// The person pressed Cancel (or closed the dialog).
+    case declined
+    /// Every passphrase offered was wrong.
+    case wrongPassphrase
+    /// No way to ask: pinentry missing or unable to show a dialog, passphrase file unreadable.
+    /// The detail goes to the log, not the wire.
+    case unavailable(String)
+}
+
+/// Where the host gets the passphrase that unlocks a key, and with it the person's consent.
+public protocol PassphraseSource: Sendable {
+    /// Obtains a passphrase for `request` and hands it to `attempt`, which returns nil when it
+    /// is wrong (a source may then ask again) or a value to finish with. Throws
+    /// `ConsentRefusal` when no acceptable passphrase came, and `CancellationError` when the
+    /// task was cancelled (any dialog is closed first).
+    func obtain<T: Sendable>(
+        for request: ConsentRequest,
+        attempt: @Sendable (SecureBytes) async throws -> T?
+    ) async throws -> T
+}
+
+/// The non-interactive source, for automation: the passphrase is read from a file, and nobody
+/// is asked. Whoever can start the host with this file configured signs without consent.
+public struct PassphraseFileSource: PassphraseSource {
+    /// The file holding the passphrase (one trailing newline is ignored).
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// Reads the file and offers its contents once.
+    public func obtain<T: Sendable>(
+        for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?
+    ) async throws -> T {
+        let passphrase: SecureBytes
+        do {
+            passphrase = try PassphraseInput.read(path: path)
+        } catch {
+            throw ConsentRefusal.unavailable("\(error)")
+        }
+        // Asking again would read the same file: one attempt.
+        guard let result = try await attempt(passphrase) else { throw ConsentRefusal.wrongPassphrase }
+        return result
+    }
+}
+
+/// Passphrases from files and file descriptors, read straight into secure memory.
+public enum PassphraseInput {
+    /// Longer than any passphrase a person types; short enough to refuse a wrong file early.
+    public static let maxBytes = 4096
+
+    /// Why no passphrase could be read; names the file, never its contents.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The message.
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// The contents of the file at `path`, without one trailing line feed (LF or CR LF).
+    public static func read(path: String) throws(Failure) -> SecureBytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw Failure(description: "cannot open the passphrase file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        return try read(fd: fd, name: "the passphrase file \(path)")
+    }
+
+    /// Everything readable from `fd` until end of file, without one trailing line feed. `name`
+    /// labels errors.
+    public static func read(fd: Int32, name: String) throws(Failure) -> SecureBytes {
+        let buffer = try readAll(fd: fd, name: name, maxBytes: maxBytes)
+        let length = buffer.withUnsafeBytes { raw in
+            var length = raw.count
+            if length > 0, raw[length - 1] == 0x0A {
+                length -= 1
+                if length > 0, raw[length - 1] == 0x0D { length -= 1 }
+            }
+            return length
+        }
+        guard length > 0 else { throw Failure(description: "\(name) is empty") }
+        return buffer.prefix(length)
+    }
+
+    /// Every byte readable from `fd` until end of file, as read: for secrets whose last byte
+    /// may well be 0x0A. Refuses more than `maxBytes`.
+    public static func readAll(fd: Int32, name: String, maxBytes: Int) throws(Failure) -> SecureBytes {
+        let buffer = SecureBytes(count: maxBytes + 1)
+        var total = 0
+        let failure: Failure? = buffer.withUnsafeMutableBytes { raw in
+            while total < raw.count {
+                let count = Glibc.read(fd, raw.baseAddress! + total, raw.count - total)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return Failure(description: "cannot read \(name): \(String(cString: strerror(errno)))")
+                }
+                if count == 0 { return nil }
+                total += count
+            }
+            return Failure(description: "\(name) holds more than \(maxBytes) bytes")
+        }
+        if let failure { throw failure }
+        return buffer.prefix(total)
+    }
+}
+
+/// Runs blocking work (Argon2, pinentry's pipes) off Swift's cooperative pool, whose few
+/// threads (one per core) must stay free to serve other requests meanwhile.
+enum Blocking {
+    static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The file operations the keystore is built on, in plain POSIX so that their order (and so
+/// what a crash can leave behind) is explicit.
+///
+/// A change is written to a fresh temporary file in the keystore's own folder, fsynced, renamed
+/// over the keystore, and the folder fsynced. rename(2) within one file system is atomic: a
+/// process killed at any instant leaves the old file or the new one, never a mixture, and a
+/// power loss after the folder's fsync cannot bring the old one back. A killed writer can leave
+/// its temporary file behind; the next writer removes it.
+public enum AtomicFile {
+    /// The file's bytes, or nil when it does not exist. Refuses anything that is not a regular
+    /// file or that is larger than `maxBytes`, before reading it.
+    public static func read(_ path: String, maxBytes: Int) throws(KeystoreError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw failure(path, "open")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(path, "inspect") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .io(path: path, operation: "read", reason: "not a regular file")
+        }
+        guard Int(info.st_size) <= maxBytes else {
+            throw .damaged(path: path, reason: "\(info.st_size) bytes, more than the \(maxBytes) a keystore may have")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "read")
+            }
+            if count == 0 { break }
+            total += count
+        }
+        // The file grew while being read: someone is appending to it, not renaming over it.
+        guard total <= Int(info.st_size) else {
+            throw .damaged(path: path, reason: "the file changed size while being read")
+        }
+        bytes.removeSubrange(total...)
+        return bytes
+    }
+
+    /// Replaces `path` with `bytes` (mode 0600) so that a crash leaves the old or the new file.
+    public static func write(_ bytes: [UInt8], to path: String) throws(KeystoreError) {
+        let (folder, name) = split(path)
+        let temporary = "\(folder)/\(temporaryPrefix(name))\(getpid())-\(randomSuffix())"
+        // O_EXCL: never reuse a file someone else prepared; O_NOFOLLOW: never write through a link.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(temporary, "create") }
+        var completed = false
+        defer { if !completed { unlink(temporary) } }
+        do {
+            defer { close(fd) }
+            // The mode given to open() is filtered by the umask; 0600 is wanted whatever it is.
+            guard fchmod(fd, 0o600) == 0 else { throw failure(temporary, "set the mode of") }
+            try writeAll(fd, Array(bytes[..<(bytes.count / 2)]), path: temporary)
+            testPause()  // a half-written temporary file
+            try writeAll(fd, Array(bytes[(bytes.count / 2)...]), path: temporary)
+            guard fsync(fd) == 0 else { throw failure(temporary, "flush") }
+        }
+        testPause()  // a complete temporary file, not yet renamed
+        guard rename(temporary, path) == 0 else { throw failure(path, "replace") }
+        completed = true
+        testPause()  // renamed, folder not yet flushed
+        try syncFolder(folder)
+    }
+
+    /// For the crash tests only: `WALLET_BRIDGE_TEST_SLOW_WRITE_MS` widens each step of a write
+    /// so that a SIGKILL at a random moment lands inside it often, instead of almost never.
+    private static let testPauseMicroseconds: UInt32 = {
+        guard let text = Environment.string("WALLET_BRIDGE_TEST_SLOW_WRITE_MS"), let ms = UInt32(text), ms <= 10_000 else { return 0 }
+        return ms * 1000
+    }()
+
+    private static func testPause() {
+        if testPauseMicroseconds > 0 { usleep(testPauseMicroseconds) }
+    }
+
+    /// Creates `folder` and any missing parents with mode 0700.
+    public static func ensureFolder(_ folder: String) throws(KeystoreError) {
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw .io(path: folder, operation: "use", reason: "not a folder")
+            }
+            return
+        }
+        let parent = split(folder).folder
+        if parent != folder, !parent.isEmpty { try ensureFolder(parent) }
+        if mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(folder, "create the folder") }
+        // mkdir's mode is filtered by the umask too.
+        _ = chmod(folder, 0o700)
+    }
+
+    /// Why the permissions of `path` expose it to other users, or nil when they do not.
+    public static func exposure(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 != 0 else { return nil }
+        let octal = String(mode, radix: 8)
+        return "\(path) is accessible to other users (mode \(octal)); run: chmod \((info.st_mode & S_IFMT) == S_IFDIR ? "700" : "600") \(path)"
+    }
+
+    /// Holds an exclusive lock on `folder` while `body` runs, so that two writers (two
+    /// `keys` commands at once) take turns instead of one silently undoing the other's change.
+    /// Readers take no lock: rename makes every read see a whole file.
+    public static func withFolderLock<R>(_ folder: String, _ body: () throws(KeystoreError) -> R) throws(KeystoreError) -> R {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(folder, "open the folder") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw failure(folder, "lock") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Removes temporary files that a killed writer left next to `path`. Call only while
+    /// holding the folder lock: then no live writer has a temporary file there.
+    public static func removeLeftovers(of path: String) {
+        let (folder, name) = split(path)
+        let prefix = temporaryPrefix(name)
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        var leftovers: [String] = []
+        while let entry = readdir(directory) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if entryName.hasPrefix(prefix) { leftovers.append(entryName) }
+        }
+        for leftover in leftovers { unlink("\(folder)/\(leftover)") }
+    }
+
+    /// `path` split into its folder and its last component.
+    public static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    static func temporaryPrefix(_ name: String) -> String { ".\(name).tmp-" }
+
+    private static func randomSuffix() -> String {
+        Sodium.randomBytes(count: 6).map { String($0, radix: 16) }.joined()
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(KeystoreError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "write")
+            }
+            offset += written
+        }
+    }
+
+    private static func syncFolder(_ folder: String) throws(KeystoreError) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(folder, "open the folder") }
+        defer { close(fd) }
+        // Some file systems refuse fsync on a folder (EINVAL); the rename is done either way.
+        if fsync(fd) != 0 && errno != EINVAL { throw failure(folder, "flush the folder") }
+    }
+
+    private static func failure(_ path: String, _ operation: String) -> KeystoreError {
+        .io(path: path, operation: operation, reason: String(cString: strerror(errno)))
+    }
+}

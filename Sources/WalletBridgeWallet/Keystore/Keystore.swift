@@ -1,0 +1,261 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSodium
+
+/// The encrypted keystore at `path`: reading its public part, changing it, and unlocking keys.
+///
+/// Reads take no lock and no passphrase. Every change holds the folder lock from reading the
+/// current file to renaming the new one over it, and goes through `AtomicFile.write`.
+public struct Keystore: Sendable {
+    /// The keystore file. Its folder is created with mode 0700 on the first write.
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The current file, or nil when no keystore exists yet (no key was ever created).
+    public func read() throws(KeystoreError) -> KeystoreFile? {
+        guard let bytes = try AtomicFile.read(path, maxBytes: KeystoreFile.maxFileBytes) else { return nil }
+        return try KeystoreFile.decode(bytes, path: path)
+    }
+
+    /// The keys, in creation order; empty when there is no keystore yet.
+    public func keys() throws(KeystoreError) -> [KeystoreFile.Entry] {
+        try read()?.keys ?? []
+    }
+
+    /// True when a keystore file exists (and so has a passphrase already).
+    public var exists: Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Warnings about permissions that let other users read the keystore or its folder.
+    public func exposureWarnings() -> [String] {
+        [AtomicFile.split(path).folder, path].compactMap(AtomicFile.exposure(of:))
+    }
+
+    // MARK: Changes
+
+    /// Generates a new key pair and adds it. On a new keystore `passphrase` becomes its
+    /// passphrase; otherwise it must be the keystore's passphrase.
+    @discardableResult
+    public func create(label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+        let seed = SecureBytes(count: Ed25519.seedBytes)
+        seed.withUnsafeMutableBytes { Sodium.randomBytes(into: $0) }
+        return try add(seed: seed, label: label, passphrase: passphrase)
+    }
+
+    /// Adds an existing key: a 32-byte seed, or a 64-byte libsodium/Solana secret key (seed
+    /// then public key), whose second half must be the first half's public key.
+    @discardableResult
+    public func importKey(_ secret: SecureBytes, label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+        switch secret.count {
+        case Ed25519.seedBytes:
+            return try add(seed: secret, label: label, passphrase: passphrase)
+        case Ed25519.secretKeyBytes:
+            let seed = secret.prefix(Ed25519.seedBytes)
+            let claimed = secret.withUnsafeBytes { Array($0[Ed25519.seedBytes...]) }
+            guard try Self.keyPair(seed: seed).publicKey == claimed else {
+                throw .invalidSecretKey("its last 32 bytes are not the public key of its first 32 bytes")
+            }
+            return try add(seed: seed, label: label, passphrase: passphrase)
+        default:
+            throw .invalidSecretKey("expected 32 bytes (a seed) or 64 bytes (a secret key), got \(secret.count)")
+        }
+    }
+
+    /// Gives the key matching `query` a new label. Needs no passphrase: labels are not secret,
+    /// and anyone who can write the file can edit them anyway.
+    @discardableResult
+    public func rename(_ query: String, to label: String) throws(KeystoreError) -> KeystoreFile.Entry {
+        if let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
+        return try modify { file throws(KeystoreError) in
+            guard let current = file.entry(matching: query),
+                  let index = file.keys.firstIndex(where: { $0.publicKey == current.publicKey }) else {
+                throw .noSuchKey(query)
+            }
+            if file.keys.contains(where: { $0.label == label && $0.publicKey != current.publicKey }) {
+                throw .duplicateLabel(label)
+            }
+            file.keys[index].label = label
+            return file.keys[index]
+        }
+    }
+
+    /// Removes the key matching `query`, for good.
+    @discardableResult
+    public func delete(_ query: String) throws(KeystoreError) -> KeystoreFile.Entry {
+        try modify { file throws(KeystoreError) in
+            guard let entry = file.entry(matching: query) else { throw .noSuchKey(query) }
+            file.keys.removeAll { $0.publicKey == entry.publicKey }
+            return entry
+        }
+    }
+
+    /// Re-encrypts every key under `new`, with a fresh salt and fresh nonces. Every key is
+    /// decrypted and checked before anything is written: a damaged entry stops the change.
+    public func changePassphrase(from old: SecureBytes, to new: SecureBytes) throws(KeystoreError) {
+        guard new.count > 0 else { throw .emptyPassphrase }
+        try modify { file throws(KeystoreError) in
+            let oldKey = try Self.deriveKey(file, passphrase: old)
+            let seeds = try file.keys.map { entry throws(KeystoreError) in try Self.openSeed(entry, key: oldKey) }
+            let (kdf, newKey) = try Self.newKDF(passphrase: new)
+            file.kdf = kdf
+            file.passphraseCheck = Self.sealCheck(key: newKey)
+            for index in file.keys.indices {
+                file.keys[index].sealedSeed = Self.sealSeed(seeds[index], publicKey: file.keys[index].publicKey, key: newKey)
+            }
+        }
+    }
+
+    /// Checks `passphrase` against the keystore and every key in it. Returns the key count.
+    public func verify(passphrase: SecureBytes) throws(KeystoreError) -> Int {
+        guard let file = try read() else { return 0 }
+        let key = try Self.deriveKey(file, passphrase: passphrase)
+        for entry in file.keys { _ = try Self.openSeed(entry, key: key) }
+        return file.keys.count
+    }
+
+    // MARK: Unlocking
+
+    /// The 64-byte secret key (seed then public key) of `entry`, as stored in `file`, in
+    /// secure memory. Runs Argon2: seconds of CPU and up to the stored memlimit.
+    public static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
+        let key = try deriveKey(file, passphrase: passphrase)
+        let seed = try openSeed(entry, key: key)
+        return try keyPair(seed: seed).secretKey
+    }
+
+    // MARK: Internals
+
+    private func add(seed: SecureBytes, label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+        if let label, let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
+        let publicKey = try Self.keyPair(seed: seed).publicKey
+        return try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) in
+            let address = Base64.encode(publicKey)
+            if file.keys.contains(where: { $0.publicKey == publicKey }) { throw .duplicateKey(address: address) }
+            let chosen = label ?? Self.defaultLabel(among: file.keys)
+            if file.keys.contains(where: { $0.label == chosen }) { throw .duplicateLabel(chosen) }
+            let entry = KeystoreFile.Entry(
+                publicKey: publicKey, label: chosen, created: Self.timestampNow(),
+                sealedSeed: Self.sealSeed(seed, publicKey: publicKey, key: key))
+            file.keys.append(entry)
+            return entry
+        }
+    }
+
+    /// Runs `change` on the current file under the folder lock, then writes the result.
+    private func modify<R>(_ change: (inout KeystoreFile) throws(KeystoreError) -> R) throws(KeystoreError) -> R {
+        try AtomicFile.withFolderLock(AtomicFile.split(path).folder) { () throws(KeystoreError) -> R in
+            AtomicFile.removeLeftovers(of: path)
+            guard var file = try read() else { throw .io(path: path, operation: "open", reason: "no keystore exists yet; create a key first") }
+            let result = try change(&file)
+            try AtomicFile.write(file.encode(), to: path)
+            return result
+        }
+    }
+
+    /// Like `modify`, with the keystore's derived key; creates the keystore (with `passphrase`
+    /// as its passphrase) when there is none.
+    private func modifyOrCreate<R>(
+        passphrase: SecureBytes, _ change: (inout KeystoreFile, SecureBytes) throws(KeystoreError) -> R
+    ) throws(KeystoreError) -> R {
+        guard passphrase.count > 0 else { throw .emptyPassphrase }
+        let folder = AtomicFile.split(path).folder
+        try AtomicFile.ensureFolder(folder)
+        return try AtomicFile.withFolderLock(folder) { () throws(KeystoreError) -> R in
+            AtomicFile.removeLeftovers(of: path)
+            var file: KeystoreFile
+            let key: SecureBytes
+            if let existing = try read() {
+                file = existing
+                key = try Self.deriveKey(file, passphrase: passphrase)
+            } else {
+                let (kdf, newKey) = try Self.newKDF(passphrase: passphrase)
+                file = KeystoreFile(kdf: kdf, passphraseCheck: Self.sealCheck(key: newKey), keys: [])
+                key = newKey
+            }
+            let result = try change(&file, key)
+            try AtomicFile.write(file.encode(), to: path)
+            return result
+        }
+    }
+
+    static func deriveKey(_ file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
+        let key: SecureBytes
+        do {
+            key = try PasswordHash.deriveKey(keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: file.kdf.salt, limits: file.kdf.limits)
+        } catch {
+            switch error {
+            case .limitsOutOfRange(let reason): throw .unacceptableLimits(path: "", reason: reason)
+            case .derivationFailed: throw .keyDerivationFailed
+            }
+        }
+        guard AEAD.open(file.passphraseCheck.ciphertext, key: key, nonce: file.passphraseCheck.nonce, associatedData: KeystoreFile.checkAD()) != nil else {
+            throw .wrongPassphrase
+        }
+        return key
+    }
+
+    static func openSeed(_ entry: KeystoreFile.Entry, key: SecureBytes) throws(KeystoreError) -> SecureBytes {
+        let sealed = entry.sealedSeed
+        guard let seed = AEAD.open(sealed.ciphertext, key: key, nonce: sealed.nonce, associatedData: KeystoreFile.keyAD(publicKey: entry.publicKey)),
+              seed.count == Ed25519.seedBytes,
+              try keyPair(seed: seed).publicKey == entry.publicKey else {
+            throw .keyDamaged(address: entry.address)
+        }
+        return seed
+    }
+
+    private static func newKDF(passphrase: SecureBytes) throws(KeystoreError) -> (KeystoreFile.KDF, SecureBytes) {
+        let kdf = KeystoreFile.KDF(salt: Sodium.randomBytes(count: PasswordHash.saltBytes), limits: .forNewKeystores)
+        do {
+            return (kdf, try PasswordHash.deriveKey(keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: kdf.salt, limits: kdf.limits))
+        } catch {
+            throw .keyDerivationFailed
+        }
+    }
+
+    private static func sealCheck(key: SecureBytes) -> KeystoreFile.Sealed {
+        let nonce = Sodium.randomBytes(count: AEAD.nonceBytes)
+        return .init(nonce: nonce, ciphertext: AEAD.seal(SecureBytes(count: 0), key: key, nonce: nonce, associatedData: KeystoreFile.checkAD()))
+    }
+
+    private static func sealSeed(_ seed: SecureBytes, publicKey: [UInt8], key: SecureBytes) -> KeystoreFile.Sealed {
+        let nonce = Sodium.randomBytes(count: AEAD.nonceBytes)
+        return .init(nonce: nonce, ciphertext: AEAD.seal(seed, key: key, nonce: nonce, associatedData: KeystoreFile.keyAD(publicKey: publicKey)))
+    }
+
+    /// The key pair of a 32-byte seed; the secret half stays in secure memory.
+    static func keyPair(seed: SecureBytes) throws(KeystoreError) -> (publicKey: [UInt8], secretKey: SecureBytes) {
+        guard seed.count == Ed25519.seedBytes else { throw .invalidSecretKey("a seed is 32 bytes") }
+        Sodium.ensureInitialized()
+        var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
+        let secretKey = SecureBytes(count: Ed25519.secretKeyBytes)
+        let status: Int32 = seed.withUnsafeBytes { seedBuffer in
+            secretKey.withUnsafeMutableBytes { secretBuffer in
+                crypto_sign_seed_keypair(
+                    &publicKey, secretBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    seedBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+        guard status == 0 else { throw .invalidSecretKey("libsodium rejected the seed") }
+        return (publicKey, secretKey)
+    }
+
+    private static func defaultLabel(among keys: [KeystoreFile.Entry]) -> String {
+        var number = keys.count + 1
+        while keys.contains(where: { $0.label == "key \(number)" }) { number += 1 }
+        return "key \(number)"
+    }
+
+    static func timestampNow() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,289 @@
+import WalletBridge
+
+/// The keystore document, version 1: what is on disk, decoded and checked, with no secret in
+/// clear. Reading it needs no passphrase and runs no Argon2, so GetAccounts stays cheap.
+///
+/// ```json
+/// {
+///   "format": "wallet-bridge-keystore",
+///   "version": 1,
+///   "kdf": {"algorithm": "argon2id13", "salt": "<16 bytes>", "opslimit": 3, "memlimit": 268435456},
+///   "cipher": "xchacha20poly1305-ietf",
+///   "passphrase_check": {"nonce": "<24 bytes>", "ciphertext": "<16 bytes>"},
+///   "keys": [
+///     {"public_key": "<32 bytes>", "label": "main", "created": "2025-01-31T12:00:00Z",
+///      "nonce": "<24 bytes>", "ciphertext": "<32-byte seed + 16-byte tag>"}
+///   ]
+/// }
+/// ```
+/// Binary fields are standard base64. One passphrase opens the whole keystore: Argon2id turns
+/// it and `salt` into a 32-byte key. `passphrase_check` seals nothing under that key, so a
+/// wrong passphrase is told apart from a damaged entry. Each entry seals its 32-byte Ed25519
+/// seed, with associated data naming the version and the entry's public key (`keyAD`): an
+/// entry's ciphertext moved to another public key, or a public key edited, fails to decrypt.
+public struct KeystoreFile: Sendable, Equatable {
+    /// The `format` member every keystore file carries.
+    public static let formatName = "wallet-bridge-keystore"
+    /// The one version this code reads and writes.
+    public static let currentVersion = 1
+    /// Larger than any real keystore (a key costs about 250 bytes), small enough that a
+    /// hostile file cannot make the host read gigabytes.
+    public static let maxFileBytes = 16 << 20
+    /// The longest label, in Unicode scalars.
+    public static let maxLabelScalars = 64
+
+    /// Salt and limits for Argon2id.
+    public struct KDF: Sendable, Equatable {
+        /// 16 random bytes, new with every passphrase.
+        public var salt: [UInt8]
+        /// The cost, read back from the file and bounded by `PasswordHash.Limits`.
+        public var limits: PasswordHash.Limits
+        public init(salt: [UInt8], limits: PasswordHash.Limits) {
+            self.salt = salt
+            self.limits = limits
+        }
+    }
+
+    /// A nonce and what XChaCha20-Poly1305 produced with it (ciphertext then tag).
+    public struct Sealed: Sendable, Equatable {
+        /// 24 random bytes, new with every encryption.
+        public var nonce: [UInt8]
+        /// The ciphertext followed by the 16-byte Poly1305 tag.
+        public var ciphertext: [UInt8]
+        public init(nonce: [UInt8], ciphertext: [UInt8]) {
+            self.nonce = nonce
+            self.ciphertext = ciphertext
+        }
+    }
+
+    /// One key pair: its public half in clear, its seed sealed.
+    public struct Entry: Sendable, Equatable {
+        /// The 32-byte Ed25519 public key, in clear: it is the address.
+        public var publicKey: [UInt8]
+        /// A unique name chosen by the user.
+        public var label: String
+        /// UTC, ISO 8601 (`2025-01-31T12:00:00Z`). Informational only.
+        public var created: String
+        /// The 32-byte seed, sealed under the passphrase's key with `keyAD(publicKey:)`.
+        public var sealedSeed: Sealed
+
+        public init(publicKey: [UInt8], label: String, created: String, sealedSeed: Sealed) {
+            self.publicKey = publicKey
+            self.label = label
+            self.created = created
+            self.sealedSeed = sealedSeed
+        }
+
+        /// The protocol's address: standard base64 of the public key.
+        public var address: String { Base64.encode(publicKey) }
+        /// Solana's way of writing the same key.
+        public var base58Address: String { Base58.encode(publicKey) }
+        /// `7xKX…3fGh`: enough to recognise a key in a prompt.
+        public var shortAddress: String {
+            let full = base58Address
+            return full.count <= 12 ? full : "\(full.prefix(4))…\(full.suffix(4))"
+        }
+    }
+
+    /// How the passphrase becomes the key.
+    public var kdf: KDF
+    /// Nothing, sealed under that key: tells a wrong passphrase from a damaged entry.
+    public var passphraseCheck: Sealed
+    /// The keys, in the order they were added.
+    public var keys: [Entry]
+
+    public init(kdf: KDF, passphraseCheck: Sealed, keys: [Entry]) {
+        self.kdf = kdf
+        self.passphraseCheck = passphraseCheck
+        self.keys = keys
+    }
+
+    /// Associated data for the passphrase check.
+    public static func checkAD() -> [UInt8] { Array("wallet-bridge keystore v1 passphrase-check".utf8) + [0] }
+
+    /// Associated data for a key entry: the version and the public key the seed belongs to.
+    public static func keyAD(publicKey: [UInt8]) -> [UInt8] {
+        Array("wallet-bridge keystore v1 key".utf8) + [0] + publicKey
+    }
+
+    /// The entry whose address (base64 or base58) or label is `query`.
+    public func entry(matching query: String) -> Entry? {
+        if let decoded = Base64.decode(query), decoded.count == Ed25519.publicKeyBytes,
+           let entry = keys.first(where: { $0.publicKey == decoded }) {
+            return entry
+        }
+        if let decoded = Base58.decode(query), decoded.count == Ed25519.publicKeyBytes,
+           let entry = keys.first(where: { $0.publicKey == decoded }) {
+            return entry
+        }
+        return keys.first { $0.label == query }
+    }
+
+    /// The entry for a protocol address: base64 only, as GetAccounts gave it.
+    public func entry(address: String) -> Entry? {
+        guard let decoded = Base64.decode(address), decoded.count == Ed25519.publicKeyBytes else { return nil }
+        return keys.first { $0.publicKey == decoded }
+    }
+
+    /// Nil when `label` may name a key, else why not. Labels appear in the consent prompt and
+    /// on terminals, so control and bidirectional-override characters, which could disguise
+    /// one key as another, are refused.
+    public static func labelProblem(_ label: String) -> String? {
+        if label.isEmpty { return "it is empty" }
+        if label.unicodeScalars.count > maxLabelScalars { return "it is longer than \(maxLabelScalars) characters" }
+        for scalar in label.unicodeScalars {
+            if scalar.properties.generalCategory == .control { return "it contains a control character" }
+            if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                || scalar.value == 0x200E || scalar.value == 0x200F {
+                return "it contains a bidirectional formatting character"
+            }
+        }
+        if label != label.trimmingASCIIWhitespace() { return "it begins or ends with a space" }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
+
+// MARK: - Decoding
+
+extension KeystoreFile {
+    /// Decodes and checks a keystore file's bytes. `path` only labels errors.
+    public static func decode(_ bytes: [UInt8], path: String) throws(KeystoreError) -> KeystoreFile {
+        if bytes.isEmpty { throw .damaged(path: path, reason: "the file is empty") }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes, maxDepth: 8)
+        } catch {
+            throw .damaged(path: path, reason: "not valid JSON (\(error.description)); was it truncated?")
+        }
+        let reader = FieldReader(path: path)
+        let top = try reader.object(root, "the top level")
+        // Format and version first: a newer version may have a different shape, and deserves
+        // "use a newer wallet-bridge" rather than a complaint about some field.
+        guard case .string(let format)? = top["format"], format == formatName else {
+            throw .damaged(path: path, reason: "\"format\" is not \"\(formatName)\"")
+        }
+        guard let version = top["version"] else { throw .damaged(path: path, reason: "\"version\" is missing") }
+        guard case .number(let number) = version, number.literal == String(currentVersion) else {
+            let shown = version.jsonBytes.prefix(32)
+            throw .unsupportedVersion(path: path, version: String(decoding: shown, as: UTF8.self))
+        }
+
+        let kdfObject = try reader.object(top["kdf"], "kdf")
+        guard case .string(PasswordHash.algorithmName)? = kdfObject["algorithm"] else {
+            throw .damaged(path: path, reason: "kdf.algorithm is not \"\(PasswordHash.algorithmName)\"")
+        }
+        let limits = PasswordHash.Limits(
+            opslimit: try reader.unsigned(kdfObject["opslimit"], "kdf.opslimit"),
+            memlimit: try reader.unsigned(kdfObject["memlimit"], "kdf.memlimit"))
+        if let problem = limits.problem { throw .unacceptableLimits(path: path, reason: problem) }
+        let kdf = KDF(salt: try reader.bytes(kdfObject["salt"], "kdf.salt", count: PasswordHash.saltBytes), limits: limits)
+
+        guard case .string(AEAD.algorithmName)? = top["cipher"] else {
+            throw .damaged(path: path, reason: "\"cipher\" is not \"\(AEAD.algorithmName)\"")
+        }
+        let check = try reader.sealed(top["passphrase_check"], "passphrase_check", plaintextBytes: 0)
+
+        guard case .array(let rawKeys)? = top["keys"] else { throw .damaged(path: path, reason: "\"keys\" is not an array") }
+        var keys: [Entry] = []
+        keys.reserveCapacity(rawKeys.count)
+        for (index, rawKey) in rawKeys.enumerated() {
+            let name = "keys[\(index)]"
+            let object = try reader.object(rawKey, name)
+            let publicKey = try reader.bytes(object["public_key"], "\(name).public_key", count: Ed25519.publicKeyBytes)
+            let label = try reader.string(object["label"], "\(name).label")
+            if let problem = labelProblem(label) { throw .damaged(path: path, reason: "\(name).label is unusable: \(problem)") }
+            let created = try reader.string(object["created"], "\(name).created")
+            guard created.utf8.count <= 40, !created.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .damaged(path: path, reason: "\(name).created is not a timestamp")
+            }
+            let sealedSeed = try reader.sealed(rawKey, name, plaintextBytes: Ed25519.seedBytes)
+            if keys.contains(where: { $0.publicKey == publicKey }) {
+                throw .damaged(path: path, reason: "\(name) repeats the public key of an earlier entry")
+            }
+            if keys.contains(where: { $0.label == label }) {
+                throw .damaged(path: path, reason: "\(name) repeats the label of an earlier entry")
+            }
+            keys.append(Entry(publicKey: publicKey, label: label, created: created, sealedSeed: sealedSeed))
+        }
+        return KeystoreFile(kdf: kdf, passphraseCheck: check, keys: keys)
+    }
+
+    /// Typed access to decoded JSON, with errors that name the field.
+    private struct FieldReader {
+        let path: String
+
+        func object(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> [String: JSONValue] {
+            guard case .object(let members)? = value else { throw .damaged(path: path, reason: "\(name) is not an object") }
+            return members
+        }
+
+        func string(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> String {
+            guard case .string(let string)? = value else { throw .damaged(path: path, reason: "\(name) is not a string") }
+            return string
+        }
+
+        func unsigned(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> UInt64 {
+            guard case .number(let number)? = value, let integer = UInt64(number.literal) else {
+                throw .damaged(path: path, reason: "\(name) is not a whole number")
+            }
+            return integer
+        }
+
+        func bytes(_ value: JSONValue?, _ name: String, count: Int) throws(KeystoreError) -> [UInt8] {
+            let text = try string(value, name)
+            guard let bytes = Base64.decode(text), bytes.count == count else {
+                throw .damaged(path: path, reason: "\(name) is not \(count) bytes of base64")
+            }
+            return bytes
+        }
+
+        func sealed(_ value: JSONValue?, _ name: String, plaintextBytes: Int) throws(KeystoreError) -> Sealed {
+            let members = try object(value, name)
+            return Sealed(
+                nonce: try bytes(members["nonce"], "\(name).nonce", count: AEAD.nonceBytes),
+                ciphertext: try bytes(members["ciphertext"], "\(name).ciphertext", count: plaintextBytes + AEAD.tagBytes))
+        }
+    }
+}
+
+// MARK: - Encoding
+
+extension KeystoreFile {
+    /// The file's bytes: fixed member order and one key per line, so that a person reading the
+    /// file (or a diff of it) sees the structure at a glance.
+    public func encode() -> [UInt8] {
+        func string(_ text: String) -> String { String(decoding: JSONValue.string(text).jsonBytes, as: UTF8.self) }
+        func base64(_ bytes: [UInt8]) -> String { string(Base64.encode(bytes)) }
+        func sealed(_ value: Sealed) -> String {
+            "\"nonce\": \(base64(value.nonce)), \"ciphertext\": \(base64(value.ciphertext))"
+        }
+        var text = "{\n"
+        text += "  \"format\": \(string(Self.formatName)),\n"
+        text += "  \"version\": \(Self.currentVersion),\n"
+        text += "  \"kdf\": {\"algorithm\": \(string(PasswordHash.algorithmName)), \"salt\": \(base64(kdf.salt)), "
+        text += "\"opslimit\": \(kdf.limits.opslimit), \"memlimit\": \(kdf.limits.memlimit)},\n"
+        text += "  \"cipher\": \(string(AEAD.algorithmName)),\n"
+        text += "  \"passphrase_check\": {\(sealed(passphraseCheck))},\n"
+        if keys.isEmpty {
+            text += "  \"keys\": []\n"
+        } else {
+            text += "  \"keys\": [\n"
+            for (index, key) in keys.enumerated() {
+                text += "    {\"public_key\": \(base64(key.publicKey)), \"label\": \(string(key.label)), "
+                text += "\"created\": \(string(key.created)), \(sealed(key.sealedSeed))}"
+                text += index == keys.count - 1 ? "\n" : ",\n"
+            }
+            text += "  ]\n"
+        }
+        text += "}\n"
+        return Array(text.utf8)
+    }
+}

@@ -1,0 +1,138 @@
+import Dispatch
+import WalletBridge
+
+/// The shipped wallet: accounts from the encrypted keystore, signatures after the person
+/// approves with the keystore passphrase.
+///
+/// GetAccounts reads the keystore's public part on every call (so keys created while a port is
+/// open appear) and never needs the passphrase or runs Argon2. SignPayloads checks the request
+/// before asking anyone: unknown address -32602, bad payloads -2, too many payloads -6. Then it
+/// asks for the passphrase (one dialog at a time), unlocks the key and signs; any failure to
+/// get or use the passphrase is -3 with `data.reason`.
+public struct KeystoreWallet: WalletBackend {
+    /// Where the keys are.
+    public let keystore: Keystore
+    /// More payloads in one request are refused with -6.
+    public let maxPayloads: Int
+    /// Where the passphrase, and with it consent, comes from.
+    public let passphrases: any PassphraseSource
+    private let gate = SerialGate()
+
+    /// Argon2 takes up to a second of CPU: off the cooperative pool, like pinentry.
+    private static let unlockQueue = DispatchQueue(label: "wallet-bridge.unlock", attributes: .concurrent)
+
+    public init(keystore: Keystore, maxPayloads: Int = PayloadSigning.defaultMaxPayloads, passphrases: any PassphraseSource) {
+        self.keystore = keystore
+        self.maxPayloads = maxPayloads
+        self.passphrases = passphrases
+    }
+
+    /// The wallet the shipped host serves with `config`: its keystore, its payload limit, and
+    /// its passphrase source (`WALLET_BRIDGE_PASSPHRASE_FILE` if set, else pinentry).
+    public init(config: WalletConfig) {
+        let resolved = KeystoreLocation.resolve(configured: config.keystore)
+        if resolved == nil {
+            Log.error("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable)")
+        }
+        let path = resolved ?? "/nonexistent/wallet-bridge/\(KeystoreLocation.fileName)"
+        let source: any PassphraseSource
+        if let file = Environment.string(PassphraseSources.fileVariable) {
+            Log.warning("\(PassphraseSources.fileVariable) is set: signing with the passphrase from \(file), asking nobody (automation only)")
+            source = PassphraseFileSource(path: file)
+        } else {
+            source = PinentrySource(program: Environment.string(PassphraseSources.pinentryVariable) ?? config.pinentry ?? PassphraseSources.defaultPinentry)
+        }
+        self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
+    }
+
+    /// The keystore's public keys in base64, in the order they were added.
+    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+        GetAccountsResult(addresses: try readKeystore()?.keys.map(\.address) ?? [])
+    }
+
+    /// Each payload followed by its signature, after the person approves.
+    public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        guard let file = try readKeystore(), let entry = file.entry(address: params.address) else {
+            throw RPCError(.invalidParams, data: .object([
+                "field": .string("address"), "problem": .string("no account with this address"),
+            ]))
+        }
+        let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
+        let request = ConsentRequest(
+            caller: context.caller, keyLabel: entry.label, shortAddress: entry.shortAddress, payloadCount: payloads.count)
+        for warning in keystore.exposureWarnings() { Log.warning(warning) }
+
+        let secretKey: SecureBytes
+        do {
+            secretKey = try await gate.run {
+                try await passphrases.obtain(for: request) { passphrase in
+                    try await Self.unlock(entry, in: file, passphrase: passphrase)
+                }
+            }
+        } catch let refusal as ConsentRefusal {
+            throw Self.notSigned(refusal)
+        } catch UnlockFailure.keystore(let error) {
+            // Logged where it happened. A damaged entry is "key_damaged" so that someone
+            // debugging an extension knows retrying is pointless.
+            let reason = if case .keyDamaged = error { "key_damaged" } else { "unlock_failed" }
+            throw RPCError(.notSigned, data: .object(["reason": .string(reason)]))
+        }
+        let signed = secretKey.withUnsafeBytes { key in
+            payloads.map { PayloadSigning.signedPayload($0, signature: Ed25519.sign($0, secretKey: key)) }
+        }
+        return SignPayloadsResult(signed_payloads: signed)
+    }
+
+    /// The secret key, or nil for a wrong passphrase (the source may ask again). A damaged
+    /// entry is not something another attempt can fix: it ends the request.
+    private static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) async throws -> SecureBytes? {
+        try await Blocking.run(on: unlockQueue) { () throws -> SecureBytes? in
+            do throws(KeystoreError) {
+                return try Keystore.unlock(entry, in: file, passphrase: passphrase)
+            } catch .wrongPassphrase {
+                return nil
+            } catch {
+                Log.error("cannot unlock \(entry.address): \(error)")
+                throw UnlockFailure.keystore(error)
+            }
+        }
+    }
+
+    private enum UnlockFailure: Error { case keystore(KeystoreError) }
+
+    private func readKeystore() throws -> KeystoreFile? {
+        do {
+            return try keystore.read()
+        } catch {
+            Log.error("\(error)")
+            throw RPCError(.internalError, data: .object([
+                "problem": .string("the keystore cannot be read; run `wallet-bridge keys list` for details"),
+            ]))
+        }
+    }
+
+    private static func notSigned(_ refusal: ConsentRefusal) -> RPCError {
+        let reason: String
+        switch refusal {
+        case .declined:
+            reason = "declined"
+        case .wrongPassphrase:
+            Log.warning("signature refused: wrong passphrase")
+            reason = "wrong_passphrase"
+        case .unavailable(let detail):
+            Log.error("cannot ask for the passphrase: \(detail)")
+            reason = "no_passphrase_prompt"
+        }
+        return RPCError(.notSigned, data: .object(["reason": .string(reason)]))
+    }
+}
+
+/// The environment variables that choose how the host gets the passphrase.
+public enum PassphraseSources {
+    /// For automation only: sign with the passphrase in this file, asking nobody.
+    public static let fileVariable = "WALLET_BRIDGE_PASSPHRASE_FILE"
+    /// The pinentry program; overrides `pinentry` in the configuration file.
+    public static let pinentryVariable = "WALLET_BRIDGE_PINENTRY"
+    /// Used when neither the environment nor the configuration names a pinentry.
+    public static let defaultPinentry = "pinentry"
+}

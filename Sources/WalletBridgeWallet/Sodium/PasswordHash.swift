@@ -1,0 +1,90 @@
+import CSodium
+
+/// Argon2id (libsodium's `crypto_pwhash`, algorithm `argon2id13`): passphrase to key.
+public enum PasswordHash {
+    /// 16.
+    public static let saltBytes = Int(crypto_pwhash_SALTBYTES)
+    /// The keystore file's name for it.
+    public static let algorithmName = "argon2id13"
+
+    /// The cost of one derivation: passes over memory, and memory in bytes.
+    public struct Limits: Sendable, Hashable, CustomStringConvertible {
+        public var opslimit: UInt64
+        public var memlimit: UInt64
+
+        public init(opslimit: UInt64, memlimit: UInt64) {
+            self.opslimit = opslimit
+            self.memlimit = memlimit
+        }
+
+        /// libsodium's MODERATE preset (3 passes, 256 MiB): about a second on a laptop. A wallet
+        /// asks for the passphrase once per signature request, so a second is affordable, and
+        /// it multiplies an offline guesser's cost accordingly.
+        public static let moderate = Limits(
+            opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MODERATE),
+            memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_MODERATE))
+
+        /// libsodium's minimum (1 pass, 8 KiB). For tests only: see `forNewKeystores`.
+        public static let weakestForTests = Limits(
+            opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MIN),
+            memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_MIN))
+
+        /// The most a keystore file may ask for. The limits are read from the file, which an
+        /// attacker may have written: without a ceiling, one edited number would make every
+        /// unlock allocate 100 GiB or spin for hours. libsodium's SENSITIVE preset is 4 passes
+        /// and 1 GiB; the ceiling allows a little more time but no more memory.
+        public static let maximum = Limits(
+            opslimit: 16,
+            memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_SENSITIVE))
+
+        /// The least a keystore file may ask for: libsodium's own minimum.
+        public static let minimum = weakestForTests
+
+        /// The limits for a keystore created now: MODERATE, or the minimum when the test-only
+        /// `WALLET_BRIDGE_TEST_WEAK_KDF=1` is set (so tests can create hundreds of keystores).
+        /// Existing keystores keep the limits stored in them either way.
+        public static var forNewKeystores: Limits {
+            Environment.string("WALLET_BRIDGE_TEST_WEAK_KDF") == "1" ? weakestForTests : moderate
+        }
+
+        /// Nil when both limits are within `minimum...maximum`, else the reason they are not.
+        public var problem: String? {
+            if opslimit < Self.minimum.opslimit || opslimit > Self.maximum.opslimit {
+                return "opslimit \(opslimit) is outside \(Self.minimum.opslimit)...\(Self.maximum.opslimit)"
+            }
+            if memlimit < Self.minimum.memlimit || memlimit > Self.maximum.memlimit {
+                return "memlimit \(memlimit) is outside \(Self.minimum.memlimit)...\(Self.maximum.memlimit) bytes"
+            }
+            return nil
+        }
+
+        public var description: String { "opslimit \(opslimit), memlimit \(memlimit / 1024) KiB" }
+    }
+
+    public enum Failure: Error, Sendable, Equatable {
+        /// The limits are outside the accepted range; nothing was allocated.
+        case limitsOutOfRange(String)
+        /// libsodium could not derive (in practice: it could not allocate `memlimit`).
+        case derivationFailed
+    }
+
+    /// Derives a `keyBytes`-byte key from `passphrase` and `salt`, into secure memory.
+    public static func deriveKey(
+        keyBytes: Int, passphrase: SecureBytes, salt: [UInt8], limits: Limits
+    ) throws(Failure) -> SecureBytes {
+        if let problem = limits.problem { throw .limitsOutOfRange(problem) }
+        precondition(salt.count == saltBytes, "salt must be \(saltBytes) bytes")
+        Sodium.ensureInitialized()
+        let key = SecureBytes(count: keyBytes)
+        let status: Int32 = key.withUnsafeMutableBytes { out in
+            passphrase.withUnsafeBytes { secret in
+                crypto_pwhash(
+                    out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(keyBytes),
+                    secret.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(secret.count),
+                    salt, limits.opslimit, Int(limits.memlimit), crypto_pwhash_ALG_ARGON2ID13)
+            }
+        }
+        guard status == 0 else { throw .derivationFailed }
+        return key
+    }
+}

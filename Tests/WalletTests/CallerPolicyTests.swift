@@ -1,0 +1,118 @@
+import WalletBridge
+import WalletBridgeWallet
+import XCTest
+
+final class CallerPolicyTests: XCTestCase {
+    private let chrome = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
+    private let firefox = Caller.firefoxAddon(id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json")
+    private let stranger = Caller.chromeExtension(origin: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/")
+
+    private func allowed(_ policy: CallerPolicy, _ caller: Caller, _ method: String) -> Bool {
+        let refusal = policy.refusal(for: RequestContext(caller: caller, requestID: nil, method: method))
+        if let refusal { XCTAssertEqual(refusal.code, .authorizationFailed) }
+        return refusal == nil
+    }
+
+    func testWithoutAPolicyEveryoneIsAllowed() {
+        for caller in [chrome, firefox, stranger, .unidentified] {
+            XCTAssertTrue(allowed(.allowAll, caller, GetAccounts.name))
+            XCTAssertTrue(allowed(.allowAll, caller, "custom.method"))
+        }
+    }
+
+    func testAllowListIsStrict() {
+        let policy = CallerPolicy.allowList([
+            "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
+            "wallet@example.org": [GetAccounts.name],
+        ])
+        XCTAssertTrue(allowed(policy, chrome, SignPayloads.name))
+        XCTAssertTrue(allowed(policy, chrome, "custom.method"))
+        XCTAssertTrue(allowed(policy, firefox, GetAccounts.name))
+        XCTAssertFalse(allowed(policy, firefox, SignPayloads.name))
+        XCTAssertFalse(allowed(policy, firefox, "custom.method"))
+        XCTAssertFalse(allowed(policy, stranger, GetAccounts.name))
+        XCTAssertFalse(allowed(policy, .unidentified, GetAccounts.name))
+        XCTAssertFalse(allowed(.allowList([:]), chrome, GetAccounts.name), "an empty policy allows nobody")
+    }
+
+    func testWildcardCallerCoversEveryoneElseIncludingTheUnidentified() {
+        let policy = CallerPolicy.allowList(["*": [GetAccounts.name], "wallet@example.org": ["*"]])
+        XCTAssertTrue(allowed(policy, stranger, GetAccounts.name))
+        XCTAssertTrue(allowed(policy, .unidentified, GetAccounts.name))
+        XCTAssertFalse(allowed(policy, stranger, SignPayloads.name))
+        XCTAssertTrue(allowed(policy, firefox, SignPayloads.name), "a named caller uses its own entry")
+    }
+
+    func testChromeOriginsMatchWithOrWithoutTheTrailingSlashButIdsExactly() {
+        let policy = CallerPolicy.allowList(["chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["*"], "Wallet@Example.org": ["*"]])
+        XCTAssertTrue(allowed(policy, chrome, GetAccounts.name))
+        XCTAssertFalse(allowed(policy, firefox, GetAccounts.name))
+    }
+
+    func testBrokenConfigurationDeniesEverything() {
+        let policy = CallerPolicy.denyAll(reason: "not JSON")
+        for caller in [chrome, firefox, .unidentified] { XCTAssertFalse(allowed(policy, caller, GetAccounts.name)) }
+    }
+
+    func testPolicyThroughTheRouterCoversCustomMethods() async throws {
+        enum Custom: RPCMethod {
+            static let name = "custom.method"
+            typealias Result = String
+        }
+        var router = Router()
+        try router.register(Custom.self) { _, _ in "ran" }
+        let policy = CallerPolicy.allowList(["wallet@example.org": [GetAccounts.name]])
+        router.authorize { context throws(RPCError) in try policy.check(context) }
+        let parsed = Request.parse(.object(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)), "method": .string(Custom.name)]))
+        guard case .request(let request) = parsed else { return XCTFail("\(parsed)") }
+        let body = await router.respond(to: request, context: RequestContext(caller: firefox, requestID: request.id, method: Custom.name))
+        let reply = try JSONParser.parse(try XCTUnwrap(body))
+        guard case .object(let members) = reply, case .object(let error)? = members["error"] else { return XCTFail("\(reply)") }
+        XCTAssertEqual(error["code"], JSONValue.number(JSONNumber(-1)))
+    }
+}
+
+final class WalletConfigTests: XCTestCase {
+    private func decode(_ text: String) throws -> WalletConfig {
+        let folder = temporaryFolder(self)
+        writeBytes(Array(text.utf8), "\(folder)/config.json")
+        return try WalletConfig.load(path: "\(folder)/config.json")
+    }
+
+    func testMissingFileMeansDefaults() throws {
+        let config = try WalletConfig.load(path: "/nonexistent/wallet-bridge/config.json")
+        XCTAssertEqual(config, WalletConfig())
+        XCTAssertEqual(config.policy, .allowAll)
+        XCTAssertEqual(config.maxPayloads, 1024)
+    }
+
+    func testEveryMember() throws {
+        let config = try decode("""
+            {"allow": {"chrome-extension://a/": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]},
+             "max_payloads": 16, "pinentry": "/usr/bin/pinentry-gnome3", "keystore": "/keys/k.json"}
+            """)
+        XCTAssertEqual(config.policy, .allowList(["chrome-extension://a/": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]]))
+        XCTAssertEqual(config.maxPayloads, 16)
+        XCTAssertEqual(config.pinentry, "/usr/bin/pinentry-gnome3")
+        XCTAssertEqual(config.keystore, "/keys/k.json")
+        XCTAssertEqual(try decode("{}"), WalletConfig(), "a config without \"allow\" has no policy")
+    }
+
+    func testInvalidFilesAreErrorsAndTheHostThenDeniesEverything() throws {
+        let invalid = [
+            "", "{", "[]", #"{"alow": {}}"#, #"{"allow": []}"#, #"{"allow": {"x": "*"}}"#, #"{"allow": {"x": [1]}}"#,
+            #"{"max_payloads": 0}"#, #"{"max_payloads": "8"}"#, #"{"max_payloads": 1.5}"#, #"{"keystore": "relative.json"}"#,
+            #"{"pinentry": ""}"#, #"{"allow": {}, "allow": {}}"#,
+        ]
+        let folder = temporaryFolder(self)
+        for text in invalid {
+            XCTAssertThrowsError(try decode(text), text) { error in
+                XCTAssertTrue("\(error)".contains("is invalid"), "\(error)")
+            }
+            writeBytes(Array(text.utf8), "\(folder)/config.json")
+            guard case .denyAll = WalletConfig.loadForHost(path: "\(folder)/config.json").policy else {
+                return XCTFail("\(text) did not deny everything")
+            }
+        }
+    }
+}

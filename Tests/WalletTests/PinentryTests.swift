@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import WalletBridge
+import WalletBridgeWallet
+import XCTest
+
+/// The pinentry client against Tests/Support/fake-pinentry, which speaks real Assuan.
+final class PinentryTests: XCTestCase {
+    private var folder = ""
+    private var logPath: String { "\(folder)/pinentry.log" }
+
+    override func setUp() {
+        folder = temporaryFolder(self)
+        for name in ["FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG"] { unsetenv(name) }
+        setenv("FAKE_PINENTRY_LOG", logPath, 1)
+    }
+
+    override func tearDown() {
+        for name in ["FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG"] { unsetenv(name) }
+    }
+
+    private let request = ConsentRequest(
+        caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
+        keyLabel: "savings", shortAddress: "7xKX…3fGh", payloadCount: 3)
+
+    private func answers(_ lines: [String]) {
+        let path = "\(folder)/answers"
+        writeBytes(Array(lines.map { $0 + "\n" }.joined().utf8), path)
+        setenv("FAKE_PINENTRY_PASSPHRASES", path, 1)
+    }
+
+    private func log() throws -> [[String: Any]] {
+        let text = String(decoding: try readBytes(logPath), as: UTF8.self)
+        return try text.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    private func commands() throws -> [(String, String)] {
+        try log().compactMap { record in (record["command"] as? String).map { ($0, record["argument"] as? String ?? "") } }
+    }
+
+    func testAnswerIsPassedOnAndThePromptNamesCallerKeyAndCount() async throws {
+        answers(["correct horse %1\\"])
+        let got = try await PinentrySource(program: fakePinentryPath).obtain(for: request) { passphrase in
+            String(decoding: passphrase.bytes, as: UTF8.self)
+        }
+        XCTAssertEqual(got, "correct horse %1\\", "percent escapes decoded exactly")
+        let sent = try commands()
+        XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETPROMPT", "SETOK", "SETCANCEL", "GETPIN", "BYE"])
+        let description = try XCTUnwrap(sent.first { $0.0 == "SETDESC" }?.1)
+        XCTAssertTrue(description.contains("chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), description)
+        XCTAssertTrue(description.contains("\"savings\" (7xKX…3fGh)"), description)
+        XCTAssertTrue(description.contains("3 payloads"), description)
+        XCTAssertTrue(description.contains("\n\n"), "line breaks survive the escaping")
+        XCTAssertEqual(try log().last?["event"] as? String, "exit", "pinentry got BYE and exited by itself")
+    }
+
+    func testWrongPassphrasesAreAskedAgainWithAnErrorThenRefused() async throws {
+        answers(["one", "two", "three", "four"])
+        let seen = Recorder()
+        do {
+            _ = try await PinentrySource(program: fakePinentryPath, maxAttempts: 3).obtain(for: request) { passphrase -> Bool? in
+                seen.add(String(decoding: passphrase.bytes, as: UTF8.self))
+                return nil
+            }
+            XCTFail("accepted")
+        } catch {
+            XCTAssertEqual(error as? ConsentRefusal, .wrongPassphrase)
+        }
+        XCTAssertEqual(seen.values, ["one", "two", "three"])
+        let sent = try commands()
+        XCTAssertEqual(sent.filter { $0.0 == "GETPIN" }.count, 3)
+        XCTAssertEqual(sent.filter { $0.0 == "SETERROR" }.map(\.1), ["Wrong passphrase (attempt 2 of 3).", "Wrong passphrase (attempt 3 of 3)."])
+    }
+
+    func testSecondAttemptCanSucceed() async throws {
+        answers(["typo", "right"])
+        let got = try await PinentrySource(program: fakePinentryPath).obtain(for: request) { passphrase -> String? in
+            let text = String(decoding: passphrase.bytes, as: UTF8.self)
+            return text == "right" ? "unlocked" : nil
+        }
+        XCTAssertEqual(got, "unlocked")
+    }
+
+    func testCancelIsDeclined() async throws {
+        setenv("FAKE_PINENTRY_MODE", "cancel", 1)
+        await assertRefusal(.declined)
+    }
+
+    func testPinentryThatCannotShowADialogIsUnavailable() async throws {
+        setenv("FAKE_PINENTRY_MODE", "no-display", 1)
+        await assertRefusal(.unavailable("pinentry could not ask: ERR 83918950 Inappropriate ioctl for device <Pinentry>"))
+        setenv("FAKE_PINENTRY_MODE", "exit", 1)
+        await assertRefusal(nil)
+    }
+
+    func testMissingProgramIsUnavailable() async throws {
+        await assertRefusal(.unavailable("cannot start the pinentry program \"/nonexistent/pinentry\": No such file or directory"),
+                            program: "/nonexistent/pinentry")
+    }
+
+    private func assertRefusal(_ expected: ConsentRefusal?, program: String? = nil, line: UInt = #line) async {
+        do {
+            _ = try await PinentrySource(program: program ?? fakePinentryPath).obtain(for: request) { _ in true }
+            XCTFail("no refusal", line: line)
+        } catch let refusal as ConsentRefusal {
+            if let expected {
+                XCTAssertEqual(refusal, expected, line: line)
+            } else if case .unavailable = refusal {
+            } else {
+                XCTFail("\(refusal)", line: line)
+            }
+        } catch {
+            XCTFail("\(error)", line: line)
+        }
+    }
+
+    func testCancellingTheTaskTerminatesPinentry() async throws {
+        setenv("FAKE_PINENTRY_MODE", "hang", 1)
+        let source = PinentrySource(program: fakePinentryPath)
+        let request = self.request
+        let task = Task { try await source.obtain(for: request) { _ in true } }
+        let pid = try await waitForPinentryToAsk()
+        XCTAssertEqual(kill(pid, 0), 0, "pinentry is running")
+        let started = ContinuousClock.now
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("not cancelled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(3))
+        XCTAssertEqual(kill(pid, 0), -1, "pinentry is gone (and reaped)")
+        XCTAssertEqual(try log().last?["event"] as? String, "terminated")
+    }
+
+    private func waitForPinentryToAsk() async throws -> pid_t {
+        for _ in 0..<200 {
+            // Not log(): its XCTUnwrap would record a failure while the file does not exist yet.
+            if (try? AtomicFile.read(logPath, maxBytes: 1 << 20)) != nil, let records = try? log(),
+               records.contains(where: { $0["command"] as? String == "GETPIN" }),
+               let pid = records.first?["pid"] as? Int {
+                return pid_t(pid)
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw CancellationError()
+    }
+
+    func testPassphraseFileSourceTriesOnceAndStripsOneNewline() async throws {
+        let path = "\(folder)/passphrase"
+        writeBytes(Array("secret\n".utf8), path)
+        let got = try await PassphraseFileSource(path: path).obtain(for: request) { String(decoding: $0.bytes, as: UTF8.self) }
+        XCTAssertEqual(got, "secret")
+        let counter = Recorder()
+        do {
+            _ = try await PassphraseFileSource(path: path).obtain(for: request) { _ -> Bool? in
+                counter.add("tried")
+                return nil
+            }
+            XCTFail("accepted")
+        } catch {
+            XCTAssertEqual(error as? ConsentRefusal, .wrongPassphrase)
+        }
+        XCTAssertEqual(counter.values.count, 1)
+        do {
+            _ = try await PassphraseFileSource(path: "\(folder)/missing").obtain(for: request) { _ in true }
+            XCTFail("read a missing file")
+        } catch {
+            guard case .unavailable? = error as? ConsentRefusal else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testConsentTextForEachKindOfCaller() {
+        var request = self.request
+        request.caller = .firefoxAddon(id: "wallet@example.org", manifestPath: "/m.json")
+        request.payloadCount = 1
+        XCTAssertTrue(request.description.hasPrefix("The Firefox add-on wallet@example.org asks to sign 1 payload with"))
+        request.caller = .unidentified
+        XCTAssertTrue(request.description.hasPrefix("A program that was not started by a browser"))
+        request.caller = .firefoxAddon(id: "evil\nLine\u{202E}", manifestPath: "/m.json")
+        XCTAssertTrue(request.description.hasPrefix("The Firefox add-on evil?Line? asks"), request.description)
+    }
+}
+
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    func add(_ value: String) { lock.withLock { recorded.append(value) } }
+    var values: [String] { lock.withLock { recorded } }
+}

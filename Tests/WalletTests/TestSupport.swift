@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridgeWallet
+import XCTest
+
+/// A fresh folder under /tmp, removed when the test ends.
+func temporaryFolder(_ test: XCTestCase) -> String {
+    var template = Array("/tmp/wallet-tests-XXXXXX".utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    test.addTeardownBlock { _ = try? removeTree(path) }
+    return path
+}
+
+func removeTree(_ path: String) throws {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+        chmod(path, 0o700)
+        for name in directoryEntries(path) { try removeTree("\(path)/\(name)") }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}
+
+func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+func fileMode(_ path: String) -> mode_t? {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+}
+
+func readBytes(_ path: String) throws -> [UInt8] {
+    try XCTUnwrap(try AtomicFile.read(path, maxBytes: 1 << 24))
+}
+
+func writeBytes(_ bytes: [UInt8], _ path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    precondition(fd >= 0)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+}
+
+func secure(_ text: String) -> SecureBytes {
+    Array(text.utf8).withUnsafeBytes { SecureBytes(copying: $0) }
+}
+
+func secure(_ bytes: [UInt8]) -> SecureBytes {
+    bytes.withUnsafeBytes { SecureBytes(copying: $0) }
+}
+
+extension SecureBytes {
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+}
+
+/// Every test that creates a keystore uses libsodium's minimum Argon2 limits: the stored
+/// limits are read back from the file, so the code paths are the same, only faster.
+func useWeakKDF() {
+    setenv("WALLET_BRIDGE_TEST_WEAK_KDF", "1", 1)
+}
+
+/// Tests/Support/fake-pinentry, found from this file's location.
+let fakePinentryPath: String = {
+    let thisFile = #filePath
+    let testsFolder = thisFile[..<thisFile.range(of: "/WalletTests/")!.lowerBound]
+    return "\(testsFolder)/Support/fake-pinentry"
+}()
+
+/// Seeds that are public test vectors, never real keys.
+let testSeedA = [UInt8](repeating: 0xA1, count: 32)
+let testSeedB = [UInt8](repeating: 0xB2, count: 32)
+
+func publicKey(ofSeed seed: [UInt8]) -> [UInt8] {
+    var publicKey = [UInt8](repeating: 0, count: 32)
+    var secretKey = [UInt8](repeating: 0, count: 64)
+    Ed25519.initialize()
+    Ed25519.keyPair(seed: seed, publicKey: &publicKey, secretKey: &secretKey)
+    return publicKey
+}

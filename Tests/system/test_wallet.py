@@ -1,0 +1,360 @@
+"""The wallet through the real host over real pipes: GetAccounts, SignPayloads (every signature
+checked with an independent Ed25519, Python's `cryptography`), every documented error code,
+the caller policy, and pinentry's lifetime."""
+import base64
+import json
+import os
+import time
+
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from wallet_helpers import (CHROME_ORIGIN, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, b58encode, b64,
+                            error_of, process_alive, short_address)
+
+PASSPHRASE = "correct horse battery staple"
+
+
+@pytest.fixture
+def wallet(tmp_path):
+    return Wallet(tmp_path)
+
+
+@pytest.fixture
+def passphrase_file(wallet):
+    return wallet.secret_file("passphrase", PASSPHRASE + "\n")
+
+
+@pytest.fixture
+def answers(wallet):
+    """The fake pinentry's answers, one per GETPIN."""
+    def write(*lines):
+        return wallet.secret_file("answers", "".join(line + "\n" for line in lines))
+    return write
+
+
+def verify(public_key_b64, payload, signed_b64):
+    """Checks payload || signature with cryptography's Ed25519; raises InvalidSignature."""
+    signed = base64.b64decode(signed_b64, validate=True)
+    assert len(signed) == len(payload) + 64
+    assert signed[:len(payload)] == payload
+    Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key_b64)).verify(signed[len(payload):], payload)
+
+
+def test_a_key_is_created_and_listed(wallet, passphrase_file):
+    created = wallet.create(passphrase_file, label="main")
+    public_key = base64.b64decode(created["address"], validate=True)
+    assert len(public_key) == 32
+    assert created["base58"] == b58encode(public_key)
+    assert created["label"] == "main"
+
+    listed = wallet.keys_json("list")
+    assert listed["keystore"] == str(wallet.keystore_path)
+    assert listed["keys"] == [created]
+    human = wallet.keys("list", check=True).stdout.decode()
+    assert "main" in human and created["address"] in human and created["base58"] in human
+
+    assert oct(wallet.keystore_path.stat().st_mode & 0o777) == "0o600"
+    assert oct(wallet.keystore_path.parent.stat().st_mode & 0o777) == "0o700"
+    stored = json.loads(wallet.keystore_path.read_text())
+    assert stored["version"] == 1 and stored["kdf"]["algorithm"] == "argon2id13"
+    assert stored["kdf"]["opslimit"] == 1, "WALLET_BRIDGE_TEST_WEAK_KDF=1 stored the minimum limits"
+
+
+def test_get_accounts_and_sign_payloads_over_a_pipe_verified_independently(wallet, passphrase_file, answers):
+    first = wallet.create(passphrase_file, label="main")
+    second = wallet.create(passphrase_file, label="savings")
+    pinentry = answers(PASSPHRASE)
+    payloads = [b"hello", bytes(range(256)), b"\x00", os.urandom(3000)]
+
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=pinentry)
+    accounts = host.call(GET_ACCOUNTS)
+    assert accounts == {"jsonrpc": "2.0", "id": 1, "result": {"addresses": [first["address"], second["address"]]}}
+    for key in (first, second):
+        reply = host.sign(key["address"], [b64(p) for p in payloads])
+        signed = reply["result"]["signed_payloads"]
+        assert len(signed) == len(payloads)
+        for payload, signed_payload in zip(payloads, signed):
+            verify(key["address"], payload, signed_payload)
+        with pytest.raises(InvalidSignature):  # and the check itself is not a no-op
+            verify(second["address"] if key is first else first["address"], payloads[0], signed[0])
+    host.close()
+
+    descriptions = [argument for command, argument in wallet.pinentry_commands() if command == "SETDESC"]
+    assert len(descriptions) == 2, "one prompt per request"
+    for description, key in zip(descriptions, (first, second)):
+        assert CHROME_ORIGIN in description
+        assert f'"{key["label"]}"' in description
+        assert short_address(base64.b64decode(key["address"])) in description
+        assert "4 payloads" in description
+    exits = [r for r in wallet.pinentry_records() if r.get("event") == "exit"]
+    assert len(exits) == 2, "each pinentry was told BYE and exited"
+
+
+def test_the_prompt_names_a_firefox_add_on_and_a_single_payload(wallet, passphrase_file, answers):
+    key = wallet.create(passphrase_file, label="ff")
+    host = wallet.host(FIREFOX_ID, FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    reply = host.sign(key["address"], [b64(b"one")])
+    verify(key["address"], b"one", reply["result"]["signed_payloads"][0])
+    host.close()
+    (description,) = [a for c, a in wallet.pinentry_commands() if c == "SETDESC"]
+    assert f"The Firefox add-on {FIREFOX_ID} asks to sign 1 payload" in description
+
+
+def test_wrong_passphrase_is_not_signed_after_three_attempts(wallet, passphrase_file, answers):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers("wrong 1", "wrong 2", "wrong 3", PASSPHRASE))
+    error = error_of(host.sign(key["address"], [b64(b"x")]))
+    assert error == {"code": -3, "message": "Payload not signed", "data": {"reason": "wrong_passphrase"}}
+    host.close()
+    commands = wallet.pinentry_commands()
+    assert [c for c, _ in commands].count("GETPIN") == 3
+    assert [a for c, a in commands if c == "SETERROR"] == ["Wrong passphrase (attempt 2 of 3).", "Wrong passphrase (attempt 3 of 3)."]
+
+
+def test_a_typo_then_the_right_passphrase_signs(wallet, passphrase_file, answers):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers("typo", PASSPHRASE))
+    reply = host.sign(key["address"], [b64(b"x")])
+    verify(key["address"], b"x", reply["result"]["signed_payloads"][0])
+    host.close()
+
+
+def test_cancelled_pinentry_is_not_signed(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(FAKE_PINENTRY_MODE="cancel")
+    assert error_of(host.sign(key["address"], [b64(b"x")])) == {
+        "code": -3, "message": "Payload not signed", "data": {"reason": "declined"}}
+    host.close()
+
+
+@pytest.mark.parametrize("setting", [{"FAKE_PINENTRY_MODE": "no-display"}, {"WALLET_BRIDGE_PINENTRY": "/nonexistent/pinentry"}],
+                         ids=["pinentry-without-display", "no-pinentry-program"])
+def test_no_way_to_ask_is_not_signed_and_logged(wallet, passphrase_file, setting):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(**setting)
+    assert error_of(host.sign(key["address"], [b64(b"x")])) == {
+        "code": -3, "message": "Payload not signed", "data": {"reason": "no_passphrase_prompt"}}
+    stderr = host.close()
+    assert "cannot ask for the passphrase" in stderr
+
+
+def test_tampered_ciphertext_is_not_signed(wallet, passphrase_file, answers):
+    key = wallet.create(passphrase_file)
+    stored = json.loads(wallet.keystore_path.read_text())
+    sealed = bytearray(base64.b64decode(stored["keys"][0]["ciphertext"]))
+    sealed[5] ^= 0x01
+    stored["keys"][0]["ciphertext"] = b64(bytes(sealed))
+    wallet.keystore_path.write_text(json.dumps(stored))
+
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]], "listing needs no decryption"
+    assert error_of(host.sign(key["address"], [b64(b"x")])) == {
+        "code": -3, "message": "Payload not signed", "data": {"reason": "key_damaged"}}
+    assert "altered or corrupted" in host.close()
+    result = wallet.keys("verify", "--passphrase-file", passphrase_file, check=False)
+    assert "altered or corrupted" in result.stderr.decode()
+
+
+def test_swapped_entries_are_not_signed(wallet, passphrase_file, answers):
+    first = wallet.create(passphrase_file, label="a")
+    second = wallet.create(passphrase_file, label="b")
+    stored = json.loads(wallet.keystore_path.read_text())
+    keys = stored["keys"]
+    for field in ("nonce", "ciphertext"):
+        keys[0][field], keys[1][field] = keys[1][field], keys[0][field]
+    wallet.keystore_path.write_text(json.dumps(stored))
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    for key in (first, second):
+        assert error_of(host.sign(key["address"], [b64(b"x")]))["data"] == {"reason": "key_damaged"}
+    host.close()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "unknown-version", "hostile-limits", "not-json"])
+def test_unreadable_keystore_is_a_clear_error_everywhere(wallet, passphrase_file, damage):
+    wallet.create(passphrase_file)
+    text = wallet.keystore_path.read_text()
+    stored = json.loads(text)
+    if damage == "truncated":
+        wallet.keystore_path.write_text(text[: len(text) // 2])
+        expected = "was it truncated?"
+    elif damage == "unknown-version":
+        stored["version"] = 2
+        wallet.keystore_path.write_text(json.dumps(stored))
+        expected = "format version 2"
+    elif damage == "hostile-limits":
+        stored["kdf"]["memlimit"] = 100 * 1024 ** 3  # 100 GiB
+        wallet.keystore_path.write_text(json.dumps(stored))
+        expected = "memlimit 107374182400"
+    else:
+        wallet.keystore_path.write_bytes(b"\x00\xff garbage")
+        expected = "not valid JSON"
+
+    started = time.monotonic()
+    listed = wallet.keys("list", check=False)
+    assert listed.returncode == 1
+    assert expected in listed.stderr.decode()
+    verified = wallet.keys("verify", "--passphrase-file", passphrase_file, check=False)
+    assert expected in verified.stderr.decode()
+    assert time.monotonic() - started < 5, "refused without running Argon2 on hostile limits"
+
+    host = wallet.host()
+    error = error_of(host.call(GET_ACCOUNTS))
+    assert error["code"] == -32603
+    assert str(wallet.keystore_path) not in json.dumps(error), "no path on the wire"
+    assert expected in host.close(), "the reason is logged"
+
+
+def test_unknown_address_is_invalid_params(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    unknown = b64(bytes(32))
+    host = wallet.host()
+    expected = {"code": -32602, "message": "Invalid params", "data": {"field": "address", "problem": "no account with this address"}}
+    assert error_of(host.sign(unknown, [b64(b"x")])) == expected
+    assert error_of(host.sign(key["base58"], [b64(b"x")])) == expected, "the protocol takes base64 addresses"
+    host.close()
+    assert wallet.pinentry_records() == [], "nobody was asked"
+
+
+def test_bad_base64_and_empty_payloads_are_invalid_payloads(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host()
+    assert error_of(host.sign(key["address"], ["aGVsbG8=", "not base64!", "", "aGk"])) == {
+        "code": -2, "message": "Invalid payloads", "data": {"valid": [True, False, False, False]}}
+    assert error_of(host.sign(key["address"], [])) == {"code": -2, "message": "Invalid payloads", "data": {"valid": []}}
+    host.close()
+    assert wallet.pinentry_records() == []
+
+
+def test_too_many_payloads_default_and_configured(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host()
+    assert error_of(host.sign(key["address"], ["aGk="] * 1025)) == {
+        "code": -6, "message": "Too many payloads", "data": {"count": 1025, "max": 1024}}
+    host.close()
+
+    wallet.config_path.parent.mkdir(parents=True)
+    wallet.config_path.write_text(json.dumps({"max_payloads": 3}))
+    host = wallet.host()
+    assert error_of(host.sign(key["address"], ["aGk="] * 4))["data"] == {"count": 4, "max": 3}
+    host.close()
+    assert wallet.pinentry_records() == []
+
+
+def test_passphrase_file_signs_without_asking(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file, WALLET_BRIDGE_PINENTRY="/nonexistent/pinentry")
+    reply = host.sign(key["address"], [b64(b"automated")])
+    verify(key["address"], b"automated", reply["result"]["signed_payloads"][0])
+    host.close()
+
+    wrong = wallet.secret_file("wrong", "nope\n")
+    host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=wrong)
+    assert error_of(host.sign(key["address"], [b64(b"x")]))["data"] == {"reason": "wrong_passphrase"}
+    host.close()
+
+
+class TestPolicy:
+    def configure(self, wallet, config):
+        wallet.config_path.parent.mkdir(parents=True, exist_ok=True)
+        wallet.config_path.write_text(config if isinstance(config, str) else json.dumps(config))
+
+    def test_without_a_policy_every_caller_is_allowed(self, wallet):
+        for caller in (CHROME_ORIGIN, FIREFOX_ID, None):
+            host = wallet.host(caller)
+            assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}
+            host.close()
+
+    def test_allow_lists_are_enforced_on_the_browser_given_caller(self, wallet, passphrase_file):
+        key = wallet.create(passphrase_file)
+        self.configure(wallet, {"allow": {CHROME_ORIGIN: ["*"], FIREFOX_ID: [GET_ACCOUNTS]}})
+        refused = {"code": -1, "message": "Authorization failed"}
+
+        host = wallet.host(CHROME_ORIGIN, WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+        assert "result" in host.sign(key["address"], [b64(b"x")])
+        assert error_of(host.call("custom.method"))["code"] == -32601, "allowed, but no such method"
+        host.close()
+
+        host = wallet.host(FIREFOX_ID, WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+        assert "result" in host.call(GET_ACCOUNTS)
+        error = error_of(host.sign(key["address"], [b64(b"x")]))
+        assert {k: error[k] for k in ("code", "message")} == refused
+        assert error_of(host.call("custom.method"))["code"] == -1, "custom methods are covered too"
+        host.close()
+
+        for stranger in ("chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/", "other@example.org", None):
+            host = wallet.host(stranger)
+            error = error_of(host.call(GET_ACCOUNTS))
+            assert {k: error[k] for k in ("code", "message")} == refused
+            host.close()
+
+    def test_a_malformed_policy_file_refuses_everyone(self, wallet):
+        self.configure(wallet, '{"allow": {"' + CHROME_ORIGIN + '": ["*"]')  # truncated
+        host = wallet.host(CHROME_ORIGIN)
+        assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
+        stderr = host.close()
+        assert "is invalid" in stderr and "refusing every call" in stderr
+
+    def test_config_path_comes_from_the_environment(self, wallet):
+        elsewhere = wallet.root / "elsewhere.json"
+        elsewhere.write_text(json.dumps({"allow": {}}))
+        host = wallet.host(CHROME_ORIGIN, WALLET_BRIDGE_CONFIG=elsewhere)
+        assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
+        host.close()
+
+
+def test_sigterm_of_the_host_terminates_pinentry(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(FAKE_PINENTRY_MODE="hang")
+    host.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(b"x")]})
+    pid = wait_for_getpin(wallet)
+    assert process_alive(pid)
+    assert host.terminate() == 0
+    assert wait_until(lambda: not process_alive(pid)), "pinentry outlived the host"
+    assert any(r.get("event") == "terminated" and r.get("signal") == 15 for r in wallet.pinentry_records())
+
+
+def test_a_request_timeout_terminates_pinentry(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host(FAKE_PINENTRY_MODE="hang", WALLET_BRIDGE_REQUEST_TIMEOUT_MS=1500)
+    reply = host.sign(key["address"], [b64(b"x")], timeout=10)
+    assert error_of(reply)["code"] == -32001
+    pid = wallet.pinentry_records()[0]["pid"]
+    assert wait_until(lambda: not process_alive(pid)), "pinentry outlived its request"
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]], "the host keeps serving"
+    host.close()
+
+
+def test_get_accounts_runs_no_argon2_even_when_unlocking_would_take_minutes(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    stored = json.loads(wallet.keystore_path.read_text())
+    stored["kdf"]["opslimit"] = 16  # the accepted maximum: 16 passes over 1 GiB
+    stored["kdf"]["memlimit"] = 1024 ** 3
+    wallet.keystore_path.write_text(json.dumps(stored))
+    started = time.monotonic()
+    host = wallet.host()
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    elapsed = time.monotonic() - started
+    host.close()
+    assert elapsed < 1.0, f"GetAccounts took {elapsed:.2f}s from a cold start"
+
+
+def wait_for_getpin(wallet, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        records = wallet.pinentry_records()
+        if any(r.get("command") == "GETPIN" for r in records):
+            return records[0]["pid"]
+        time.sleep(0.02)
+    raise AssertionError("pinentry was never asked for the passphrase")
+
+
+def wait_until(condition, timeout=5):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()

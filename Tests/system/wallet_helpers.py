@@ -1,0 +1,221 @@
+"""Helpers for the wallet's system tests: the built `wallet-bridge` binary, run as a person runs
+it (the `keys` subcommands) and as a browser runs it (frames over pipes), in an isolated home.
+
+Nothing here builds anything: the binary comes from WALLET_BRIDGE_BIN, by default
+.build/debug/wallet-bridge under the repository root. A missing binary fails the tests; it is
+never a reason to skip them.
+"""
+import base64
+import json
+import os
+import select
+import signal
+import struct
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FAKE_PINENTRY = REPO / "Tests" / "Support" / "fake-pinentry"
+CHROME_ORIGIN = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+FIREFOX_ID = "wallet@example.org"
+GET_ACCOUNTS = "NATIVE_GET_ACCOUNTS_METHOD"
+SIGN_PAYLOADS = "NATIVE_SIGN_PAYLOADS_METHOD"
+B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def binary_path():
+    configured = os.environ.get("WALLET_BRIDGE_BIN")
+    path = Path(configured) if configured else REPO / ".build" / "debug" / "wallet-bridge"
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"wallet-bridge binary not found at {path}: run `swift build` first, "
+                    "or point WALLET_BRIDGE_BIN at the binary", pytrace=False)
+    return str(path)
+
+
+def b58encode(data):
+    """An independent base58 (Bitcoin alphabet), to check the binary's."""
+    number = int.from_bytes(data, "big")
+    text = ""
+    while number:
+        number, digit = divmod(number, 58)
+        text = B58_ALPHABET[digit] + text
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + text
+
+
+def short_address(public_key):
+    full = b58encode(public_key)
+    return f"{full[:4]}…{full[-4:]}"
+
+
+class Wallet:
+    """One isolated user: a home, a config folder, a keystore, a scripted pinentry, and the
+    record of every byte the binary wrote (so tests can search it for secrets)."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self.binary = binary_path()
+        self.home = self.root / "home"
+        self.home.mkdir()
+        self.config_path = self.home / ".config" / "wallet-bridge" / "config.json"
+        self.keystore_path = self.home / ".local" / "share" / "wallet-bridge" / "keystore.json"
+        self.pinentry_log = self.root / "pinentry.log"
+        self.outputs = []  # (what, bytes) for everything the binary printed
+
+    def env(self, **extra):
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_", "XDG_"))}
+        env.update({
+            "HOME": str(self.home),
+            "WALLET_BRIDGE_TEST_WEAK_KDF": "1",
+            "WALLET_BRIDGE_PINENTRY": str(FAKE_PINENTRY),
+            "FAKE_PINENTRY_LOG": str(self.pinentry_log),
+        })
+        env.update({key: str(value) for key, value in extra.items() if value is not None})
+        for key in [key for key, value in extra.items() if value is None]:
+            env.pop(key, None)
+        return env
+
+    def secret_file(self, name, content):
+        path = self.root / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        path.chmod(0o600)
+        return path
+
+    # The command line
+
+    def run(self, *args, input=None, env=None, check=None, pass_fds=(), timeout=60):
+        """Runs `wallet-bridge args…` in its own session, so it has no controlling terminal."""
+        result = subprocess.run(
+            [self.binary, *map(str, args)], input=input, capture_output=True, env=env or self.env(),
+            timeout=timeout, start_new_session=True, pass_fds=pass_fds)
+        self.outputs.append((f"stdout of {args}", result.stdout))
+        self.outputs.append((f"stderr of {args}", result.stderr))
+        assert result.returncode >= 0, f"{args} died of signal {-result.returncode}: {result.stderr!r}"
+        assert b"Fatal error" not in result.stderr and b"Traceback" not in result.stderr, result.stderr
+        if check is True:
+            assert result.returncode == 0, f"{args} failed: {result.stderr.decode()}"
+        if check is False:
+            assert result.returncode != 0, f"{args} succeeded: {result.stdout.decode()}"
+        return result
+
+    def keys(self, *args, **kwargs):
+        return self.run("keys", *args, **kwargs)
+
+    def keys_json(self, *args, **kwargs):
+        result = self.keys(*args, "--json", check=True, **kwargs)
+        return json.loads(result.stdout)
+
+    def create(self, passphrase_file, label=None):
+        args = ["create", "--passphrase-file", passphrase_file] + (["--label", label] if label else [])
+        return self.keys_json(*args)
+
+    def addresses(self):
+        return [key["address"] for key in self.keys_json("list")["keys"]]
+
+    # The host, as a browser starts it
+
+    def host(self, caller=CHROME_ORIGIN, **env):
+        args = []
+        if caller is not None:
+            args = [caller] if caller.startswith("chrome-extension://") else ["/tmp/manifest.json", caller]
+        return Host(self, args, self.env(**env))
+
+    def pinentry_records(self):
+        if not self.pinentry_log.exists():
+            return []
+        return [json.loads(line) for line in self.pinentry_log.read_text().splitlines()]
+
+    def pinentry_commands(self):
+        return [(r["command"], r["argument"]) for r in self.pinentry_records() if "command" in r]
+
+
+class Host:
+    """The host over real pipes. Stdin stays open until `close`, as a browser keeps it open
+    while it waits for replies."""
+
+    def __init__(self, wallet, args, env):
+        self.wallet = wallet
+        self.process = subprocess.Popen(
+            [wallet.binary, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=env, start_new_session=True)
+        self.buffer = b""
+        self.next_id = 1
+        self.stdout_record = b""
+
+    def send(self, method, params=None, request_id=None):
+        if request_id is None:
+            request_id = self.next_id
+            self.next_id += 1
+        request = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            request["params"] = params
+        body = json.dumps(request).encode()
+        self.process.stdin.write(struct.pack("=I", len(body)) + body)
+        self.process.stdin.flush()
+        return request_id
+
+    def receive(self, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            if len(self.buffer) >= 4:
+                (length,) = struct.unpack("=I", self.buffer[:4])
+                if len(self.buffer) >= 4 + length:
+                    body = self.buffer[4:4 + length]
+                    self.buffer = self.buffer[4 + length:]
+                    return json.loads(body)
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, "no reply from the host in time"
+            ready, _, _ = select.select([self.process.stdout], [], [], remaining)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 1 << 20)
+                assert chunk, f"the host closed stdout; stderr: {self.process.stderr.read()!r}"
+                self.stdout_record += chunk
+                self.buffer += chunk
+
+    def call(self, method, params=None, timeout=30):
+        request_id = self.send(method, params)
+        reply = self.receive(timeout)
+        assert reply.get("id") == request_id, reply
+        return reply
+
+    def sign(self, address, payloads, timeout=30):
+        return self.call(SIGN_PAYLOADS, {"address": address, "payloads": payloads}, timeout)
+
+    def close(self, timeout=10):
+        """Closes stdin and waits for a clean exit; returns stderr."""
+        self.process.stdin.close()
+        self.process.wait(timeout)
+        stderr = self.process.stderr.read()
+        self.wallet.outputs.append(("host stdout", self.stdout_record + self.buffer))
+        self.wallet.outputs.append(("host stderr", stderr))
+        assert self.process.returncode == 0, f"host exited with {self.process.returncode}: {stderr!r}"
+        return stderr.decode()
+
+    def terminate(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(10)
+        self.wallet.outputs.append(("host stderr", self.process.stderr.read()))
+        return self.process.returncode
+
+
+def error_of(reply):
+    assert "error" in reply, f"expected an error, got {reply}"
+    return reply["error"]
+
+
+def b64(data):
+    return base64.b64encode(data).decode()
+
+
+def process_alive(pid):
+    """True while `pid` runs (a zombie counts as gone: it no longer runs anything)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
