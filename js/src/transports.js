@@ -200,18 +200,17 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
 
   /**
    * By id when the reply has one (for a batch reply, the first entry with an id). A reply with
-   * no usable id (the host could not read the request) can only be matched when a single
+   * id null (the host could not read the request's id) can only be matched when a single
    * request is pending; otherwise it is reported, and the timeouts bound the wait.
    * @param {unknown} reply
    * @returns {Pending | undefined}
    */
   const matchReply = (reply) => {
-    const ids = idsOfReply(reply);
-    for (const id of ids) {
+    for (const id of idsOfReply(reply)) {
       const pending = byId.get(idKey(id));
       if (pending) return pending;
     }
-    if (ids.length === 0 && pendings.size === 1) return pendings.values().next().value;
+    if (hasOnlyNullIds(reply) && pendings.size === 1) return pendings.values().next().value;
     return undefined;
   };
 
@@ -274,6 +273,16 @@ function idsOfReply(reply) {
     if (isPlainObject(element) && (typeof element.id === 'string' || typeof element.id === 'number')) ids.push(element.id);
   }
   return ids;
+}
+
+/**
+ * True for what the host sends when it could not read an id: an object with `id: null`, or a
+ * batch reply made only of those.
+ * @param {unknown} reply
+ */
+function hasOnlyNullIds(reply) {
+  const elements = Array.isArray(reply) ? reply : [reply];
+  return elements.length > 0 && elements.every((element) => isPlainObject(element) && element.id === null);
 }
 
 /** @param {NativeMessagingPort} port */
