@@ -98,7 +98,8 @@ enum Large: RPCMethod {
 enum Context: RPCMethod {
     static let name = "test.context"
     struct Result: Codable, Sendable {
-        var caller: String?
+        /// JSON null when unidentified (an Optional would be left out of the object instead).
+        var caller: JSONValue
         var id: JSONValue
         var method: String
     }
@@ -129,6 +130,6 @@ func registerTestMethods(_ router: inout Router) throws {
         return String(repeating: "x", count: params.bytes)
     }
     try router.register(Context.self) { _, context in
-        .init(caller: context.caller.identity, id: context.requestID?.jsonValue ?? .null, method: context.method)
+        .init(caller: context.caller.identity.map(JSONValue.string) ?? .null, id: context.requestID?.jsonValue ?? .null, method: context.method)
     }
 }

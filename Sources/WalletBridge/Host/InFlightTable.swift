@@ -44,11 +44,15 @@ final class InFlightTable: Sendable {
         state.withLock { state in state.entries[key]?.task = task }
     }
 
-    /// Claims the right to answer `key`. False when a timeout already answered it.
-    func finish(_ key: UInt64) -> Bool {
-        let removed = state.withLock { $0.entries.removeValue(forKey: key) } != nil
-        if removed { idle.leave() }
-        return removed
+    /// Claims the right to answer `key`, and if granted runs `answer` before the call leaves
+    /// the table: shutdown waits for an empty table, so a reply must be written by then. False
+    /// when a timeout already answered the call.
+    @discardableResult
+    func finish(_ key: UInt64, answer: () -> Void) -> Bool {
+        guard state.withLock({ $0.entries.removeValue(forKey: key) }) != nil else { return false }
+        answer()
+        idle.leave()
+        return true
     }
 
     /// Removes every call whose deadline has passed, cancels its task and answers it.

@@ -83,7 +83,7 @@ enum ParamsDecoding {
             // Fast path for the common no-params call (GetAccounts on every cold start).
             switch raw {
             case nil, .object([:])?, .array([])?: return NoParams() as! P
-            default: throw RPCError(.invalidParams, data: .object(["problem": .string("this method takes no parameters")]))
+            default: throw RPCError(.invalidParams, data: problem("this method takes no parameters", at: []))
             }
         }
         // A missing `params` decodes like `{}`, so a struct whose fields are all optional works.
@@ -95,39 +95,49 @@ enum ParamsDecoding {
         }
     }
 
-    /// Which field was wrong and what was expected, without echoing the value itself.
+    /// Which field was wrong and what was expected, without echoing the value itself. The
+    /// wording is ours, not Foundation's, so the fixtures that pin it hold across toolchains.
     static func describe(_ error: DecodingError) -> JSONValue {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            var text = ""
-            for key in codingPath {
-                if let index = key.intValue {
-                    text += "[\(index)]"
-                } else {
-                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
-                }
-            }
-            return text
-        }
-        var members: [String: JSONValue] = [:]
         switch error {
         case .typeMismatch(let type, let context):
-            members["field"] = .string(path(context.codingPath))
-            members["expected"] = .string(String(describing: type))
-            members["problem"] = .string(context.debugDescription)
+            return problem("expected \(typeName(type))", at: context.codingPath)
         case .valueNotFound(let type, let context):
-            members["field"] = .string(path(context.codingPath))
-            members["expected"] = .string(String(describing: type))
-            members["problem"] = .string("value is missing or null")
+            return problem("expected \(typeName(type)), found null or nothing", at: context.codingPath)
         case .keyNotFound(let key, let context):
-            members["field"] = .string(path(context.codingPath + [key]))
-            members["problem"] = .string("required field is missing")
+            return problem("required field is missing", at: context.codingPath + [key])
         case .dataCorrupted(let context):
-            members["field"] = .string(path(context.codingPath))
-            members["problem"] = .string(context.debugDescription)
+            return problem(context.debugDescription, at: context.codingPath)
         @unknown default:
-            members["problem"] = .string("params do not match the method's parameters")
+            return problem("params do not match the method's parameters", at: [])
         }
+    }
+
+    /// `{"field": "payloads[1]", "problem": "…"}`; `field` is left out for the params as a whole.
+    static func problem(_ text: String, at codingPath: [any CodingKey]) -> JSONValue {
+        var field = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                field += "[\(index)]"
+            } else {
+                field += field.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        var members: [String: JSONValue] = ["problem": .string(text)]
+        if !field.isEmpty { members["field"] = .string(field) }
         return .object(members)
+    }
+
+    /// JSON's names for the Swift types params usually hold, so a JS developer reads
+    /// "expected string", not "expected String".
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is Character.Type: "string"
+        case is Bool.Type: "boolean"
+        case is any BinaryInteger.Type: "integer"
+        case is any BinaryFloatingPoint.Type: "number"
+        default:
+            String(describing: type).hasPrefix("Array<") ? "array" : "object"
+        }
     }
 }
 

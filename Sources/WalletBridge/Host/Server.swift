@@ -104,13 +104,13 @@ public final class Server: Sendable {
                 answer(id.map { Response.failure(id: $0, error: error) })
             }) else {
                 Log.warning("shedding \(request.method): \(configuration.maxInFlight) requests already in flight")
-                let detail = "\(configuration.maxInFlight) requests are already in flight"
+                let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
                 return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
             }
             let context = RequestContext(caller: caller, requestID: id, method: request.method)
             let task = Task { [router, inFlight] in
                 let body = await router.respond(to: request, context: context)
-                if inFlight.finish(key) { answer(body) }
+                inFlight.finish(key) { answer(body) }
             }
             inFlight.attach(task, to: key)
         }

@@ -8,6 +8,12 @@ public struct Request: Sendable, Hashable {
 
     public var isNotification: Bool { id == nil }
 
+    public init(id: RequestID?, method: String, params: JSONValue?) {
+        self.id = id
+        self.method = method
+        self.params = params
+    }
+
     /// What one element of a request (or one entry of a batch) turned out to be.
     public enum Parsed: Sendable, Hashable {
         case request(Request)

@@ -1,0 +1,190 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// A built executable of this package, run as a real child process over real pipes: the way a
+/// browser runs the host. Every read is bounded by a deadline.
+final class HostProcess {
+    enum Failure: Error, CustomStringConvertible {
+        case timedOut(String)
+        case spawnFailed(String)
+        var description: String {
+            switch self {
+            case .timedOut(let what): "timed out waiting for \(what)"
+            case .spawnFailed(let why): "could not start the host: \(why)"
+            }
+        }
+    }
+
+    let pid: pid_t
+    private(set) var stdinFD: Int32
+    let stdoutFD: Int32
+    let stderrFD: Int32
+    private var outBuffer: [UInt8] = []
+    private var exitStatus: Int32?
+
+    /// The folder holding the package's built executables (the test bundle sits beside them).
+    static var buildDirectory: URL {
+        if let override = ProcessInfo.processInfo.environment["WALLET_BRIDGE_BUILD_DIR"] {
+            return URL(fileURLWithPath: override)
+        }
+        let me = URL(fileURLWithPath: try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        return me.deletingLastPathComponent()
+    }
+
+    static func executable(_ name: String) throws -> String {
+        let path = buildDirectory.appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw Failure.spawnFailed("\(path) is missing: run `swift build` before `swift test`")
+        }
+        return path
+    }
+
+    init(executable: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        var env = ProcessInfo.processInfo.environment
+        env["WALLET_BRIDGE_LOG"] = env["WALLET_BRIDGE_LOG"] ?? "error"
+        for (key, value) in environment { env[key] = value }
+
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+            throw Failure.spawnFailed("pipe: errno \(errno)")
+        }
+        // Close-on-exec everywhere: the child gets only its dup2'd 0, 1 and 2, so it sees end of
+        // input when we close our end of its stdin.
+        for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        guard status == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            throw Failure.spawnFailed("posix_spawn: \(status)")
+        }
+        pid = child
+        stdinFD = inPipe[1]
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
+        // Drain stderr continuously so a chatty host never blocks on a full pipe.
+        stderrReader = Thread { [stderrFD, stderrBox, stderrDone] in
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(stderrFD, &chunk, chunk.count)
+                if count <= 0 { break }
+                stderrBox.append(chunk[0..<count])
+            }
+            stderrDone.signal()
+        }
+        stderrReader.start()
+    }
+
+    private var stderrReader: Thread!
+    private let stderrBox = ByteBox()
+    private let stderrDone = DispatchSemaphore(value: 0)
+
+    /// What the host wrote on stderr so far.
+    var stderrText: String { String(decoding: stderrBox.bytes, as: UTF8.self) }
+
+    deinit {
+        if exitStatus == nil { kill(pid, SIGKILL); _ = try? waitForExit(timeout: 5) }
+        if stdinFD >= 0 { close(stdinFD) }
+        close(stdoutFD)
+    }
+
+    static func frame(_ body: [UInt8]) -> [UInt8] {
+        var length = UInt32(body.count)
+        return withUnsafeBytes(of: &length) { Array($0) } + body
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress!, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure.spawnFailed("write to host stdin: errno \(errno)")
+            }
+            offset += written
+        }
+    }
+
+    func send(_ body: [UInt8]) throws { try write(Self.frame(body)) }
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func closeStdin() {
+        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+    }
+
+    /// Reads until `count` buffered bytes are available, or end of output (false).
+    private func fill(_ count: Int, deadline: Date, what: String) throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while outBuffer.count < count {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw Failure.timedOut(what) }
+            var descriptor = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000)) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 { continue }
+            let got = read(stdoutFD, &chunk, chunk.count)
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 { return false }
+            outBuffer.append(contentsOf: chunk[0..<got])
+        }
+        return true
+    }
+
+    /// The next frame body, or nil at end of output. Throws on timeout.
+    func readFrame(timeout: TimeInterval = 5) throws -> [UInt8]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        guard try fill(4, deadline: deadline, what: "a frame header") else {
+            XCTAssertTrue(outBuffer.isEmpty, "host wrote \(outBuffer.count) stray bytes that are not a frame")
+            return nil
+        }
+        let length = outBuffer.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        guard try fill(4 + Int(length), deadline: deadline, what: "a \(length)-byte frame body") else {
+            XCTFail("host output ended inside a frame (announced \(length) bytes, got \(outBuffer.count - 4))")
+            return nil
+        }
+        let body = Array(outBuffer[4..<4 + Int(length)])
+        outBuffer.removeFirst(4 + Int(length))
+        return body
+    }
+
+    /// Waits for the process to exit and returns its status (128+signal when killed).
+    @discardableResult
+    func waitForExit(timeout: TimeInterval = 5) throws -> Int32 {
+        if let exitStatus { return exitStatus }
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            if Date() > deadline { throw Failure.timedOut("the host to exit") }
+            usleep(2000)
+        }
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        exitStatus = code
+        // stderr reaches end of file once the host (and anything that inherited it) is gone.
+        _ = stderrDone.wait(timeout: .now() + 2)
+        return code
+    }
+}
+
+/// Bytes appended from one thread and read from another.
+final class ByteBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [UInt8] = []
+    func append(_ bytes: ArraySlice<UInt8>) { lock.lock(); storage.append(contentsOf: bytes); lock.unlock() }
+    var bytes: [UInt8] { lock.lock(); defer { lock.unlock() }; return storage }
+}

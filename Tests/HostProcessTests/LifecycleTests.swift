@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import WalletBridge
+import XCTest
+
+final class LifecycleTests: XCTestCase {
+    private func conformanceHost(_ environment: [String: String] = [:]) throws -> HostProcess {
+        try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"), environment: environment)
+    }
+
+    func testEndOfInputCancelsInFlightAndExitsZero() throws {
+        let host = try conformanceHost()
+        try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":60000},"id":9}"#)
+        usleep(100_000)
+        let started = Date()
+        host.closeStdin()
+        let reply = try XCTUnwrap(host.readFrame(timeout: 3))
+        XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":9,"error":{"code":-32002,"message":"Request cancelled"}}"#)
+        XCTAssertEqual(try host.waitForExit(timeout: 3), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the handler was cancelled, not waited for")
+    }
+
+    func testEndOfInputWithAHandlerThatIgnoresCancellationStillExits() throws {
+        let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
+        try host.send(#"{"jsonrpc":"2.0","method":"test.hang","id":1}"#)
+        usleep(100_000)
+        host.closeStdin()
+        XCTAssertNil(try host.readFrame(timeout: 3), "a handler that never returns gets no reply after shutdown")
+        XCTAssertEqual(try host.waitForExit(timeout: 3), 0)
+    }
+
+    func testRequestsReceivedBeforeEndOfInputAreStillAnswered() throws {
+        // `printf frames | host` closes stdin at once; quick handlers must still answer.
+        let host = try conformanceHost()
+        try host.send(#"{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}"#)
+        try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1,2,4],"id":2}"#)
+        host.closeStdin()
+        var ids: Set<String> = []
+        while let body = try host.readFrame() {
+            guard case .object(let reply) = try JSONParser.parse(body) else { return XCTFail() }
+            ids.insert(reply["id"]!.compactText)
+        }
+        XCTAssertEqual(ids, ["1", "2"])
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
+    func testSigtermExitsZeroPromptly() throws {
+        let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
+        try host.send(#"{"jsonrpc":"2.0","method":"test.hang","id":1}"#)
+        try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1],"id":2}"#)
+        _ = try XCTUnwrap(host.readFrame())
+        kill(host.pid, SIGTERM)
+        XCTAssertEqual(try host.waitForExit(timeout: 3), 0)
+    }
+
+    func testClosedStdoutIsACleanExitNotSigpipe() throws {
+        let host = try conformanceHost()
+        close(host.stdoutFD)
+        try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1],"id":1}"#)
+        let status = try host.waitForExit(timeout: 5)
+        XCTAssertEqual(status, 0, "128+13 would mean SIGPIPE killed it; stderr: \(host.stderrText)")
+    }
+
+    func testOversizedHeaderExitsNonzeroWithOneClearLine() throws {
+        let host = try conformanceHost()
+        try host.write([0xFF, 0xFF, 0xFF, 0x7F])
+        let reply = try XCTUnwrap(host.readFrame())
+        XCTAssertTrue(String(decoding: reply, as: UTF8.self).contains("-32004"))
+        XCTAssertEqual(try host.waitForExit(), 1)
+        let lines = host.stderrText.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, host.stderrText)
+        XCTAssertTrue(lines.first?.contains("exceeds the limit of 67108864 bytes") == true, host.stderrText)
+    }
+
+    func testRequestTimeoutAnswersAndOthersAreUnaffected() throws {
+        let host = try conformanceHost(["WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "300"])
+        try host.send(#"{"jsonrpc":"2.0","method":"test.hang","id":"hung"}"#)
+        try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[2,2],"id":"ok"}"#)
+        XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":"ok","result":4}"#)
+        XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) },
+                       #"{"jsonrpc":"2.0","id":"hung","error":{"code":-32001,"message":"Request timed out"}}"#)
+        try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[3],"id":"after"}"#)
+        XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":"after","result":3}"#)
+    }
+
+    /// The parent is SIGKILLed while the host's stdin stays open (another process holds the
+    /// pipe), so only the parent watch can notice. The host must not be orphaned.
+    func testHostExitsWhenItsParentIsKilled() throws {
+        let hostPath = try HostProcess.executable("wallet-bridge-conformance-host")
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID()).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        // sh starts `sleep | host` in the background and waits; $! is the host's pid.
+        let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", #"sleep 30 | "$0" & echo $! > "$1"; wait"#, hostPath, pidFile])
+        var hostPID: pid_t = 0
+        for _ in 0..<200 where hostPID == 0 {
+            hostPID = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            usleep(10_000)
+        }
+        XCTAssertGreaterThan(hostPID, 0)
+        XCTAssertTrue(Self.isRunning(hostPID))
+        kill(parent.pid, SIGKILL)
+        _ = try parent.waitForExit()
+        let deadline = Date().addingTimeInterval(5)
+        while Self.isRunning(hostPID) && Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(Self.isRunning(hostPID), "host \(hostPID) outlived its parent")
+        _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/pkill"), arguments: ["-f", "^sleep 30$"])
+    }
+
+    /// Running and not a zombie (an exited child of a non-reaping init stays a zombie).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import WalletBridge
+import XCTest
+
+private enum Double2: RPCMethod {
+    static let name = "double"
+    struct Params: Codable, Sendable { var value: Int }
+    typealias Result = Int
+}
+
+private enum Ping: RPCMethod {
+    static let name = "ping"
+    typealias Result = String
+}
+
+private enum Reserved: RPCMethod {
+    static let name = "rpc.secret"
+    typealias Result = String
+}
+
+final class RouterTests: XCTestCase {
+    private let context = RequestContext(caller: .unidentified, requestID: .number(JSONNumber(1)), method: "double")
+
+    private func respond(_ router: Router, _ text: String) async throws -> String? {
+        guard case .request(let request) = Request.parse(try JSONParser.parse(Array(text.utf8))) else {
+            XCTFail("not a valid request: \(text)")
+            return nil
+        }
+        return await router.respond(to: request, context: context).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func testRegisteringANameTwiceThrows() throws {
+        var router = Router()
+        try router.register(Double2.self) { params, _ in params.value * 2 }
+        XCTAssertThrowsError(try router.register(Double2.self) { params, _ in params.value * 3 }) { error in
+            XCTAssertEqual(error as? RouterError, .duplicateMethod("double"))
+        }
+    }
+
+    func testReservedNamesCannotBeRegistered() {
+        var router = Router()
+        XCTAssertThrowsError(try router.register(Reserved.self) { _, _ in "" }) { error in
+            XCTAssertEqual(error as? RouterError, .reservedName("rpc.secret"))
+        }
+    }
+
+    func testTypedParamsAndResult() async throws {
+        var router = Router()
+        try router.register(Double2.self) { params, _ in params.value * 2 }
+        let reply = try await respond(router, #"{"jsonrpc":"2.0","method":"double","params":{"value":21},"id":1}"#)
+        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"result":42}"#)
+    }
+
+    func testNotificationsGetNoReply() async throws {
+        var router = Router()
+        try router.register(Ping.self) { _, _ in "pong" }
+        let reply = try await respond(router, #"{"jsonrpc":"2.0","method":"ping"}"#)
+        XCTAssertNil(reply)
+    }
+
+    func testHandlerSeesItsContext() async throws {
+        var router = Router()
+        let seen = SendableBox<RequestContext?>(nil)
+        try router.register(Ping.self) { _, context in
+            seen.value = context
+            return "pong"
+        }
+        let request = Request(id: .string("x"), method: "ping", params: nil)
+        let context = RequestContext(caller: .firefoxAddon(id: "a@b", manifestPath: "/m.json"), requestID: .string("x"), method: "ping")
+        _ = await router.respond(to: request, context: context)
+        XCTAssertEqual(seen.value?.caller.identity, "a@b")
+        XCTAssertEqual(seen.value?.requestID, .string("x"))
+    }
+
+    func testCallerFromArguments() {
+        XCTAssertEqual(Caller(arguments: ["chrome-extension://abc/"]), .chromeExtension(origin: "chrome-extension://abc/"))
+        XCTAssertEqual(Caller(arguments: ["chrome-extension://abc/", "--parent-window=7"]).identity, "chrome-extension://abc/")
+        XCTAssertEqual(Caller(arguments: ["/home/u/.mozilla/native-messaging-hosts/x.json", "a@b"]),
+                       .firefoxAddon(id: "a@b", manifestPath: "/home/u/.mozilla/native-messaging-hosts/x.json"))
+        XCTAssertEqual(Caller(arguments: []), .unidentified)
+        XCTAssertEqual(Caller(arguments: ["keys", "list"]), .unidentified)
+        XCTAssertFalse(Caller.isBrowserLaunch(["install", "--browser", "firefox"]))
+    }
+
+    func testErrorCatalogueHasDistinctCodesWithCorrectSigns() {
+        let codes = ErrorCode.catalogue.map(\.code.rawValue)
+        XCTAssertEqual(Set(codes).count, codes.count)
+        XCTAssertTrue(codes.allSatisfy { $0 < 0 })
+        XCTAssertEqual(ErrorCode.parseError.rawValue, -32700)
+        XCTAssertEqual(ErrorCode.notSigned.standardMessage, "Payload not signed")
+    }
+}
+
+final class SendableBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Generates the shared conformance fixtures. Edit the cases here, run it, commit both."""
+import json, base64, os
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives import serialization
+
+# Writes Tests/Fixtures/*.json. Expected signatures come from Python's cryptography package, an
+# Ed25519 implementation independent of the libsodium the host uses.
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Tests', 'Fixtures')
+def b64(b): return base64.b64encode(b).decode()
+def key(seed):
+    k = Ed25519PrivateKey.from_private_bytes(seed)
+    pub = k.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return k, b64(pub)
+KA, A = key(bytes([1]*32)); KB, B = key(bytes([2]*32))
+def signed(k, payload): return b64(payload + k.sign(payload))
+
+def req(method, params=None, id=None, notify=False):
+    r = {"jsonrpc": "2.0", "method": method}
+    if params is not None: r["params"] = params
+    if not notify: r["id"] = id
+    return r
+def ok(id, result): return {"jsonrpc": "2.0", "id": id, "result": result}
+def err(id, code, message, data=None):
+    e = {"code": code, "message": message}
+    if data is not None: e["data"] = data
+    return {"jsonrpc": "2.0", "id": id, "error": e}
+def case(name, rule, response, **kw):
+    c = {"name": name, "rule": rule}
+    c.update(kw); c["response"] = response
+    return c
+def write(fname, description, cases):
+    names = [c["name"] for c in cases]; assert len(names) == len(set(names)), fname
+    with open(os.path.join(OUT, fname), 'w') as f:
+        json.dump({"description": description, "cases": cases}, f, indent=2, ensure_ascii=False); f.write('\n')
+    return len(cases)
+IR = lambda id, d: err(id, -32600, "Invalid Request", d)
+PE = lambda d: err(None, -32700, "Parse error", d)
+total = 0
+
+# --- jsonrpc-spec-examples.json: section 7 of jsonrpc.org/specification
+sp = []
+sp.append(case("positional-params", "7: rpc call with positional parameters", ok(1, 19), request=req("subtract", [42, 23], 1)))
+sp.append(case("positional-params-reversed", "7: rpc call with positional parameters", ok(2, -19), request=req("subtract", [23, 42], 2)))
+sp.append(case("named-params", "7: rpc call with named parameters", ok(3, 19), request=req("subtract", {"subtrahend": 23, "minuend": 42}, 3)))
+sp.append(case("named-params-other-order", "7: rpc call with named parameters", ok(4, 19), request=req("subtract", {"minuend": 42, "subtrahend": 23}, 4)))
+sp.append(case("notification", "7: a Notification is not answered", None, request=req("update", [1, 2, 3, 4, 5], notify=True)))
+sp.append(case("notification-unknown-method", "7: a Notification is not answered, even for a method that does not exist", None, request=req("foobar", notify=True)))
+sp.append(case("non-existent-method", "7: rpc call of non-existent method", err("1", -32601, "Method not found", 'no method named "foobar"'), request=req("foobar", id="1")))
+sp.append(case("invalid-json", "7: rpc call with invalid JSON", PE("expected ',' or '}' at byte 39"), request_text='{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]'))
+sp.append(case("invalid-request-object", "7: rpc call with invalid Request object", IR(None, "method must be a string, not number"), request_text='{"jsonrpc": "2.0", "method": 1, "params": "bar"}'))
+sp.append(case("batch-invalid-json", "7: rpc call Batch, invalid JSON", PE("expected ':' at byte 101"), request_text='[\n  {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n  {"jsonrpc": "2.0", "method"\n]'))
+sp.append(case("batch-empty", "7: rpc call with an empty Array gets one error, not an array", IR(None, "a batch must not be empty"), request=[]))
+sp.append(case("batch-invalid-not-empty", "7: rpc call with an invalid Batch (but not empty)", [IR(None, "a request must be an object, not number")], request=[1]))
+sp.append(case("batch-invalid", "7: rpc call with invalid Batch: one error per entry", [IR(None, "a request must be an object, not number")] * 3, request=[1, 2, 3]))
+sp.append(case("batch-mixed", "7: rpc call Batch: results, errors and notifications, one array in one frame", [
+    ok("1", 7), ok("2", 19), IR(None, "jsonrpc must be exactly \"2.0\""),
+    err("5", -32601, "Method not found", 'no method named "foo.get"'), ok("9", ["hello", 5])],
+    request=[req("sum", [1, 2, 4], "1"), req("notify_hello", [7], notify=True), req("subtract", [42, 23], "2"),
+             {"foo": "boo"}, req("foo.get", {"name": "myself"}, "5"), req("get_data", id="9")]))
+sp.append(case("batch-all-notifications", "7: rpc call Batch (all notifications) gets no reply", None,
+    request=[req("notify_sum", [1, 2, 4], notify=True), req("notify_hello", [7], notify=True)]))
+total += write("jsonrpc-spec-examples.json", "The examples of section 7 of the JSON-RPC 2.0 specification, word for word.", sp)
+
+# --- requests.json: request validation and id echo
+rq = []
+rq.append(case("id-string", "4: an id may be a string, echoed as is", ok("abc", 3), request=req("sum", [1, 2], "abc")))
+rq.append(case("id-integer", "4: an id may be a number", ok(1, 3), request=req("sum", [1, 2], 1)))
+rq.append(case("id-fraction", "4: a fractional id is echoed exactly, distinct from 1", ok(1.5, 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":1.5}', response_text_includes=['"id":1.5,']))
+rq.append(case("id-string-one", "4: \"1\" stays a string, distinct from the number 1", ok("1", 3), request=req("sum", [1, 2], "1"), response_text_includes=['"id":"1"']))
+rq.append(case("id-lexeme-kept", "4: a number id is echoed with its exact lexeme", ok(1.5, 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":1.50}', response_text_includes=['"id":1.50,']))
+rq.append(case("id-exponent", "4: an exponent id is echoed with its exact lexeme", ok(1000, 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":1e3}', response_text_includes=['"id":1e3,']))
+big = "1234567890" * 4
+rq.append(case("id-big-integer", "4: an integer id beyond 64 bits is echoed digit for digit", ok(int(big), 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":%s}' % big, response_text_includes=['"id":%s,' % big]))
+rq.append(case("id-negative", "4: a negative id is echoed", ok(-7, 3), request=req("sum", [1, 2], -7)))
+rq.append(case("id-null", "4: id null is a request, not a notification, and is answered", ok(None, 3), request=req("sum", [1, 2], None)))
+rq.append(case("id-empty-string", "4: an empty string is a valid id", ok("", 3), request=req("sum", [1, 2], "")))
+rq.append(case("id-unicode-string", "4: a string id keeps its characters", ok("ключ-🔑", 3), request=req("sum", [1, 2], "ключ-🔑")))
+for n, v in [("object", {"a": 1}), ("array", [1]), ("boolean", True)]:
+    rq.append(case("id-" + n, "4: an id that is not a string, number or null is an Invalid Request, answered with id null", IR(None, "id must be a string, a number or null, not " + n), request=req("sum", [1, 2], v)))
+rq.append(case("jsonrpc-wrong-version", "4: jsonrpc must be exactly \"2.0\"; the id is still echoed", IR(5, 'jsonrpc must be exactly "2.0"'), request={"jsonrpc": "1.0", "method": "sum", "params": [1], "id": 5}))
+rq.append(case("jsonrpc-missing", "4: a request without jsonrpc is invalid", IR(5, 'jsonrpc must be exactly "2.0"'), request={"method": "sum", "params": [1], "id": 5}))
+rq.append(case("jsonrpc-number", "4: jsonrpc must be the string \"2.0\", not a number", IR(5, 'jsonrpc must be exactly "2.0"'), request_text='{"jsonrpc":2.0,"method":"sum","params":[1],"id":5}'))
+rq.append(case("method-missing", "4: method is required", IR(6, "method is missing"), request={"jsonrpc": "2.0", "params": [1], "id": 6}))
+for n, v in [("null", None), ("number", 1), ("array", ["sum"]), ("object", {"name": "sum"}), ("boolean", False)]:
+    rq.append(case("method-" + n, "4: method must be a string", IR(7, "method must be a string, not " + n), request={"jsonrpc": "2.0", "method": v, "id": 7}))
+for n, v in [("string", "bar"), ("number", 3), ("null", None), ("boolean", True)]:
+    rq.append(case("params-" + n, "4.2: params must be an object or an array", IR(8, "params must be an object or an array, not " + n), request={"jsonrpc": "2.0", "method": "test.echo", "params": v, "id": 8}))
+rq.append(case("params-omitted", "4: params may be omitted", ok(9, ["hello", 5]), request=req("get_data", id=9)))
+rq.append(case("extra-member-ignored", "4: members the specification does not define are ignored", ok(10, 3), request={"jsonrpc": "2.0", "method": "sum", "params": [1, 2], "id": 10, "extra": True}))
+for n, v in [("string", "hello"), ("number", 42), ("null", None), ("boolean", True)]:
+    rq.append(case("top-level-" + n, "4: a request must be an object (or a batch array)", IR(None, "a request must be an object, not " + n), request=v))
+rq.append(case("reserved-rpc-method", "4: names beginning with rpc. are reserved; none is registered", err(11, -32601, "Method not found", 'no method named "rpc.discover"'), request=req("rpc.discover", id=11)))
+rq.append(case("method-case-sensitive", "method names are matched exactly, case included", err(12, -32601, "Method not found", 'no method named "Subtract"'), request=req("Subtract", [2, 1], 12)))
+rq.append(case("invalid-request-without-id-answered", "5: an invalid request is answered even without an id (it is not a valid notification)", IR(None, "params must be an object or an array, not string"), request={"jsonrpc": "2.0", "method": "sum", "params": "x"}))
+rq.append(case("notification-failing-handler", "4.1: a notification is never answered, even when its handler fails", None, request=req("test.fail", notify=True)))
+rq.append(case("notification-invalid-params", "4.1: a notification is never answered, even with params that do not decode", None, request=req("subtract", {"x": 1}, notify=True)))
+rq.append(case("echo-object", "params and result are real JSON values, not JSON strings", ok(13, {"a": [1, "two", None, True], "b": {"c": 1.25}}), request=req("test.echo", {"a": [1, "two", None, True], "b": {"c": 1.25}}, 13)))
+total += write("requests.json", "Request validation (JSON-RPC 2.0 section 4) and exact id echo.", rq)
+
+# --- params.json: -32602
+pa = []
+IP = lambda id, d: err(id, -32602, "Invalid params", d)
+pa.append(case("missing-field", "params that do not decode are -32602, naming the field", IP(1, {"field": "subtrahend", "problem": "required field is missing"}), request=req("subtract", {"minuend": 1}, 1)))
+pa.append(case("wrong-type-positional", "-32602 names the position and the expected type", IP(2, {"field": "[0]", "problem": "expected integer"}), request=req("subtract", ["a", 1], 2)))
+pa.append(case("object-for-array", "-32602 when an object comes where an array is expected", IP(3, {"problem": "expected array"}), request=req("sum", {"a": 1}, 3)))
+pa.append(case("wrong-type-field", "-32602 names the field", IP(4, {"field": "ms", "problem": "expected integer"}), request=req("test.sleep", {"ms": "x"}, 4)))
+pa.append(case("null-field", "-32602 for null where a value is required", IP(5, {"field": "ms", "problem": "expected integer, found null or nothing"}), request=req("test.sleep", {"ms": None}, 5)))
+pa.append(case("no-params-method-given-params", "-32602 when a method that takes no parameters gets some", IP(6, {"problem": "this method takes no parameters"}), request=req("get_data", [1], 6)))
+pa.append(case("sign-missing-address", "SignPayloads needs address", IP(7, {"field": "address", "problem": "required field is missing"}), request=req("NATIVE_SIGN_PAYLOADS_METHOD", {"payloads": ["AA=="]}, 7)))
+pa.append(case("sign-payloads-not-array", "SignPayloads payloads must be an array", IP(8, {"field": "payloads", "problem": "expected array"}), request=req("NATIVE_SIGN_PAYLOADS_METHOD", {"address": A, "payloads": "AA=="}, 8)))
+pa.append(case("sign-payload-not-string", "each payload must be a string", IP(9, {"field": "payloads[1]", "problem": "expected string"}), request=req("NATIVE_SIGN_PAYLOADS_METHOD", {"address": A, "payloads": ["AA==", 5]}, 9)))
+pa.append(case("get-accounts-with-params", "GetAccounts takes no parameters", IP(10, {"problem": "this method takes no parameters"}), request=req("NATIVE_GET_ACCOUNTS_METHOD", {"x": 1}, 10)))
+total += write("params.json", "Params that do not decode into the method's type: -32602 with the problem in error.data.", pa)
+
+# --- errors.json: the catalogue
+er = []
+er.append(case("unexpected-handler-error", "an unexpected handler error is -32603 and its details stay off the wire", err(1, -32603, "Internal error"), request=req("test.fail", id=1)))
+for code, msg in [(-3, "Payload not signed"), (-1, "Authorization failed"), (-6, "Too many payloads")]:
+    er.append(case("handler-error%d" % code, "a handler's RPCError goes out as thrown", err(2, code, msg), request=req("test.error", {"code": code, "message": msg}, 2)))
+er.append(case("handler-error-custom-with-data", "a custom code with data is passed through", err(3, 42, "Custom failure", {"why": ["a", 1]}), request=req("test.error", {"code": 42, "message": "Custom failure", "data": {"why": ["a", 1]}}, 3)))
+er.append(case("method-not-found", "-32601 names the method", err(4, -32601, "Method not found", 'no method named "nope"'), request=req("nope", id=4)))
+er.append(case("small-result", "a result within the limit is sent", ok(5, "x" * 10), request=req("test.large", {"bytes": 10}, 5)))
+er.append(case("response-too-large", "a reply over 1,048,576 bytes becomes -32000 for the same id", err(6, -32000, "Response too large", {"bytes": 1048576 + 36, "limit": 1048576}), request=req("test.large", {"bytes": 1048576}, 6)))
+er.append(case("response-too-large-in-batch", "an oversized batch entry is replaced by -32000 for its id", [ok(1, "x"), err(2, -32000, "Response too large", {"bytes": 1100000 + 36, "limit": 1048576})], request=[req("test.large", {"bytes": 1}, 1), req("test.large", {"bytes": 1100000}, 2)]))
+er.append(case("batch-reply-too-large", "a batch whose joined reply is over the limit gets one -32000 with id null", err(None, -32000, "Response too large", {"bytes": 2 * (600000 + 36) + 3, "limit": 1048576}), request=[req("test.large", {"bytes": 600000}, 1), req("test.large", {"bytes": 600000}, 2)]))
+er.append(case("request-timeout", "a handler still running after the request timeout is answered with -32001", err(7, -32001, "Request timed out"), request=req("test.hang", id=7), env={"WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "200"}))
+er.append(case("overloaded", "a request beyond the in-flight limit is shed with -32003", [ok(1, {"slept": 50}), err(2, -32003, "Host overloaded", "the limit of 1 requests in flight is reached")], request=[req("test.sleep", {"ms": 50}, 1), req("test.sleep", {"ms": 50}, 2)], env={"WALLET_BRIDGE_MAX_IN_FLIGHT": "1"}))
+er.append(case("batch-too-many-entries", "a batch above the configured size is one -32600", IR(None, "a batch of 3 requests exceeds the limit of 2"), request=[req("sum", [1], 1), req("sum", [2], 2), req("sum", [3], 3)], env={"WALLET_BRIDGE_MAX_BATCH": "2"}))
+er.append(case("context-chrome", "the handler's context names the Chrome caller from argv", ok("c1", {"caller": "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "id": "c1", "method": "test.context"}), request=req("test.context", id="c1"), args=["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+er.append(case("context-chrome-parent-window", "Chrome may add --parent-window after the origin", ok("c2", {"caller": "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "id": "c2", "method": "test.context"}), request=req("test.context", id="c2"), args=["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--parent-window=0"]))
+er.append(case("context-firefox", "the handler's context names the Firefox add-on from argv", ok(3, {"caller": "wallet@example.org", "id": 3, "method": "test.context"}), request=req("test.context", id=3), args=["/home/u/.mozilla/native-messaging-hosts/com.walletbridge.host.json", "wallet@example.org"]))
+er.append(case("context-unidentified", "started with no arguments the caller is unidentified", ok(4, {"caller": None, "id": 4, "method": "test.context"}), request=req("test.context", id=4)))
+total += write("errors.json", "The error catalogue: every code the host core sends, and the handler context.", er)
+
+# --- parse.json
+pr = []
+pr.append(case("trailing-comma", "RFC 8259: no trailing commas", PE("expected a string key at byte 17"), request_text='{"jsonrpc":"2.0",}'))
+pr.append(case("single-quotes", "RFC 8259: strings use double quotes", PE("expected a string key at byte 1"), request_text="{'jsonrpc':'2.0'}"))
+pr.append(case("nan", "RFC 8259: NaN is not JSON", PE("unexpected character at byte 12"), request_text='{"params":[NaN]}'.replace('{"params":[', '{"params": [')))
+pr.append(case("leading-zero", "RFC 8259: no leading zeros", PE("expected ',' or '}' at byte 7"), request_text='{"id":01}'))
+pr.append(case("trailing-garbage", "one JSON value per frame", PE("unexpected data after the JSON value at byte 3"), request_text='{} x'))
+pr.append(case("empty-body", "a zero-length frame is not JSON", PE("unexpected end of input at byte 0"), request_text=''))
+pr.append(case("whitespace-only", "whitespace alone is not JSON", PE("unexpected end of input at byte 3"), request_text=' \n\t'))
+pr.append(case("byte-order-mark", "RFC 8259 8.1: a BOM is rejected (browsers never send one)", PE("a UTF-8 byte-order mark is not allowed at byte 0"), request_base64=b64(b'\xef\xbb\xbf' + json.dumps(req("sum", [1], 1)).encode())))
+pr.append(case("invalid-utf8-in-string", "RFC 8259 8.1: text must be UTF-8", PE("invalid UTF-8 in string at byte 49"), request_base64=b64(b'{"jsonrpc":"2.0","method":"test.echo","params":["\xff\xfe"],"id":1}'.replace(b'"test.echo","params":["', b'"test.echo","params":["'))))
+pr.append(case("invalid-utf8-outside-string", "bytes outside strings must be JSON syntax", PE("unexpected character at byte 0"), request_base64=b64(b'\xc3\x28')))
+pr.append(case("lone-surrogate", "a lone UTF-16 surrogate escape cannot become text", PE("unpaired UTF-16 surrogate at byte 55"), request_text='{"jsonrpc":"2.0","method":"test.echo","params":["\\ud800"],"id":1}'))
+pr.append(case("surrogate-pair", "an escaped surrogate pair is one character", ok(1, ["😀"]), request_text='{"jsonrpc":"2.0","method":"test.echo","params":["\\ud83d\\ude00"],"id":1}'))
+pr.append(case("escapes", "every JSON escape decodes", ok(1, ["\"\\/\b\f\n\r\t\u0000é"]), request_text='{"jsonrpc":"2.0","method":"test.echo","params":["\\"\\\\\\/\\b\\f\\n\\r\\t\\u0000\\u00e9"],"id":1}'))
+pr.append(case("raw-control-character", "RFC 8259: control characters in strings must be escaped", PE("unescaped control character in string at byte 49"), request_base64=b64(b'{"jsonrpc":"2.0","method":"test.echo","params":["\x00"],"id":1}')))
+pr.append(case("duplicate-key", "duplicate keys are rejected: parsers disagree on which one wins", PE('duplicate key "method" at byte 32'), request_text='{"jsonrpc":"2.0","method":"sum","method":"subtract","params":[1,2],"id":1}'))
+pr.append(case("duplicate-key-nested", "duplicate keys are rejected at any depth", PE('duplicate key "a" at byte 54'), request_text='{"jsonrpc":"2.0","method":"test.echo","params":{"a":1,"a":2},"id":1}'))
+deep_ok = "[" * 126 + "]" * 126
+pr.append(case("nesting-at-limit", "nesting up to 128 levels (request object included) is accepted", ok(1, [json.loads(deep_ok)]), request_text='{"jsonrpc":"2.0","method":"test.echo","params":[%s],"id":1}' % deep_ok))
+deep_bad = "[" * 128 + "]" * 128
+pr.append(case("nesting-over-limit", "deeper nesting is a parse error, not a stack overflow", PE("nesting deeper than 128 levels at byte %d" % (47 + 127)), request_text='{"jsonrpc":"2.0","method":"test.echo","params":[%s],"id":1}' % deep_bad))
+digits = "9" * 1000
+pr.append(case("long-number-id", "a 1,000-digit id is echoed exactly", ok(int(digits), 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":%s}' % digits, response_text_includes=['"id":%s,' % digits]))
+pr.append(case("number-fraction-no-digits", "RFC 8259: a fraction needs digits", PE("invalid number: digit expected after '.' at byte 8"), request_text='{"id":1.}'))
+pr.append(case("truncated-literal", "literals must be complete", PE("invalid literal at byte 0"), request_text='nul '))
+total += write("parse.json", "Bodies that are not acceptable JSON: -32700 with id null, and the host keeps serving.", pr)
+
+# --- framing.json
+def frame(body): return len(body).to_bytes(4, 'little') + body
+fr = []
+fr.append(case("length-zero", "a zero-length frame is a parse error and the stream stays in sync", PE("unexpected end of input at byte 0"), stream_base64=b64(frame(b''))))
+fr.append(case("length-one", "a one-byte frame is read as such", IR(None, "a request must be an object, not number"), stream_base64=b64(frame(b'1'))))
+# Padded past the sentinel's 76 bytes, so the sentinel fits under the same limit.
+small = json.dumps(req("sum", [1, 2], 1), separators=(',', ':')).encode().ljust(80)
+fr.append(case("length-at-limit", "a frame exactly at the configured maximum is accepted", ok(1, 3), stream_base64=b64(frame(small)), env={"WALLET_BRIDGE_MAX_FRAME_BYTES": str(len(small))}))
+fr.append(case("length-over-limit", "a header above the maximum is refused before allocation: one error frame, then exit 1", err(None, -32004, "Request too large", "frame of %d bytes exceeds the limit of %d bytes" % (len(small), len(small) - 1)), stream_base64=b64(frame(small)), env={"WALLET_BRIDGE_MAX_FRAME_BYTES": str(len(small) - 1)}, exit_code=1))
+fr.append(case("length-max-uint32", "a header of 2^32-1 is refused at once", err(None, -32004, "Request too large", "frame of 4294967295 bytes exceeds the limit of 67108864 bytes"), stream_base64=b64(b'\xff\xff\xff\xff'), exit_code=1))
+fr.append(case("length-just-over-default", "64 MiB + 1 is over the default maximum", err(None, -32004, "Request too large", "frame of 67108865 bytes exceeds the limit of 67108864 bytes"), stream_base64=b64((64 * 1048576 + 1).to_bytes(4, 'little')), exit_code=1))
+fr.append(case("truncated-header", "end of input inside a header: no reply, exit 0", None, stream_base64=b64(b'\x10\x00'), exit_code=0))
+fr.append(case("truncated-body", "end of input inside a body: no reply, exit 0", None, stream_base64=b64((100).to_bytes(4, 'little') + b'{"jsonrpc"'), exit_code=0))
+fr.append(case("stray-text-as-length", "text where a header belongs reads as a huge length, as browsers see it", err(None, -32004, "Request too large", "frame of %d bytes exceeds the limit of 67108864 bytes" % int.from_bytes(b"/hom", "little")), stream_base64=b64(b'/home/user\n'), exit_code=1))
+total += write("framing.json", "Native-messaging framing: lengths, limits and truncation.", fr)
+
+# --- wallet.json
+wa = []
+GA, SP = "NATIVE_GET_ACCOUNTS_METHOD", "NATIVE_SIGN_PAYLOADS_METHOD"
+hello, world = b"hello", bytes(range(256))
+wa.append(case("get-accounts", "GetAccounts lists base64 public keys", ok(1, {"addresses": [A, B]}), request=req(GA, id=1)))
+wa.append(case("get-accounts-empty-object", "GetAccounts accepts params {}", ok(2, {"addresses": [A, B]}), request=req(GA, {}, 2)))
+wa.append(case("get-accounts-empty-array", "GetAccounts accepts params []", ok(3, {"addresses": [A, B]}), request=req(GA, [], 3)))
+wa.append(case("sign-one", "each signed payload is base64(payload || 64-byte Ed25519 signature)", ok(4, {"signed_payloads": [signed(KA, hello)]}), request=req(SP, {"address": A, "payloads": [b64(hello)]}, 4)))
+wa.append(case("sign-two-in-order", "signed payloads come back in request order", ok(5, {"signed_payloads": [signed(KB, hello), signed(KB, world)]}), request=req(SP, {"address": B, "payloads": [b64(hello), b64(world)]}, 5)))
+wa.append(case("sign-unknown-address", "an address not in the wallet is -32602", IP(6, {"field": "address", "problem": "no account with this address"}), request=req(SP, {"address": b64(bytes(32)), "payloads": [b64(hello)]}, 6)))
+wa.append(case("sign-empty-payloads", "no payloads is -2 with data.valid", err(7, -2, "Invalid payloads", {"valid": []}), request=req(SP, {"address": A, "payloads": []}, 7)))
+wa.append(case("sign-bad-base64", "a payload that is not base64 is -2; data.valid marks which", err(8, -2, "Invalid payloads", {"valid": [True, False, True]}), request=req(SP, {"address": A, "payloads": [b64(hello), "not base64!", b64(world)]}, 8)))
+wa.append(case("sign-empty-payload", "an empty payload is -2", err(9, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": [""]}, 9)))
+wa.append(case("sign-base64url", "payloads are standard base64, not base64url", err(10, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": ["-_-_"]}, 10)))
+wa.append(case("sign-unpadded", "payloads are padded base64", err(11, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": ["aGVsbG8"]}, 11)))
+wa.append(case("sign-too-many", "more payloads than the maximum is -6 (the test wallet allows 16)", err(12, -6, "Too many payloads", {"count": 17, "max": 16}), request=req(SP, {"address": A, "payloads": [b64(hello)] * 17}, 12)))
+wa.append(case("sign-as-notification", "a notification is never answered, even SignPayloads", None, request=req(SP, {"address": A, "payloads": [b64(hello)]}, notify=True)))
+wa.append(case("batch-accounts-then-sign", "the built-in methods work in a batch", [ok("a", {"addresses": [A, B]}), ok("s", {"signed_payloads": [signed(KA, world)]})], request=[req(GA, id="a"), req(SP, {"address": A, "payloads": [b64(world)]}, "s")]))
+total += write("wallet.json", "GetAccounts and SignPayloads against the in-memory test wallet (seeds 0x01 x32 and 0x02 x32); signatures computed with Python's cryptography package.", wa)
+print("cases:", total)
