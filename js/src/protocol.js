@@ -108,7 +108,6 @@ export function validateResponse(response, expected = {}) {
   if (id !== undefined && !(responseId === id || (hasError && responseId === null))) {
     throw fail('wrong-id', `${subject} carries id ${JSON.stringify(responseId)}, expected ${JSON.stringify(id)}`);
   }
-  if (hasResult && responseId === null) throw fail('invalid-response', `${subject} is a result with id null`);
   return /** @type {NativeRpcResponse} */ (/** @type {unknown} */ (response));
 }
 
