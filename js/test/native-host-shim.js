@@ -237,8 +237,9 @@ class ShimPort {
 
   /** @param {unknown} message */
   postMessage(message) {
-    if (!this.connected || !this.child) throw new Error('Attempt to postMessage on disconnected port');
-    this.child.stdin.write(encodeFrame(message));
+    if (!this.connected) throw new Error('Attempt to postMessage on disconnected port');
+    // Until the browser reports a failed connect, the port looks open and takes messages.
+    this.child?.stdin.write(encodeFrame(message));
   }
 
   disconnect() {
