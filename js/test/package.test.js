@@ -41,3 +41,16 @@ test('src/ imports nothing outside itself: no runtime dependency, no Node built-
     }
   }
 });
+
+test('every name the README imports from the package is exported', async () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  const exported = new Set(Object.keys(await import('../src/index.js')));
+  const imported = [];
+  for (const [, block] of readme.matchAll(/```js\n([\s\S]*?)```/g)) {
+    for (const [, names] of block.matchAll(/import \{([^}]*)\} from '[^']*wallet-bridge[^']*'/g)) {
+      imported.push(...names.split(',').map((name) => name.trim()).filter(Boolean));
+    }
+  }
+  assert.ok(imported.length >= 5, 'the README shows imports');
+  for (const name of imported) assert.ok(exported.has(name), `README imports ${name}, which is not exported`);
+});
