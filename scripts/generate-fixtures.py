@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Generates the shared conformance fixtures. Edit the cases here, run it, commit both."""
-import json, base64, os
+import json, base64, os, sys
+
+sys.set_int_max_str_digits(0)  # the corpus holds 10,000-digit numbers
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives import serialization
 
@@ -196,4 +198,119 @@ wa.append(case("sign-too-many", "more payloads than the maximum is -6 (the test 
 wa.append(case("sign-as-notification", "a notification is never answered, even SignPayloads", None, request=req(SP, {"address": A, "payloads": [b64(hello)]}, notify=True)))
 wa.append(case("batch-accounts-then-sign", "the built-in methods work in a batch", [ok("a", {"addresses": [A, B]}), ok("s", {"signed_payloads": [signed(KA, world)]})], request=[req(GA, id="a"), req(SP, {"address": A, "payloads": [b64(world)]}, "s")]))
 total += write("wallet.json", "GetAccounts and SignPayloads against the in-memory test wallet (seeds 0x01 x32 and 0x02 x32); signatures computed with Python's cryptography package.", wa)
+
+# --- custom-methods.json: a developer's own method, ported from walletlib's README
+cm = []
+cm.append(case("walletlib-ping", "a custom method with typed params and result", ok(1, {"pong": "pong: ping (2 more)"}), request=req("MY_CUSTOM_PING_RPC_METHOD", {"pingParam1": "ping", "pingParam2": ["a", "b"]}, 1)))
+cm.append(case("walletlib-ping-missing-field", "a custom method's params are checked like any other", IP(2, {"field": "pingParam2", "problem": "required field is missing"}), request=req("MY_CUSTOM_PING_RPC_METHOD", {"pingParam1": "ping"}, 2)))
+cm.append(case("walletlib-ping-as-string-params", "walletlib sent params as a JSON string; here that is an Invalid Request", IR(3, "params must be an object or an array, not string"), request=req("MY_CUSTOM_PING_RPC_METHOD", '{"pingParam1":"ping","pingParam2":[]}', 3)))
+total += write("custom-methods.json", "A developer's own method registered in one line (walletlib's MY_CUSTOM_PING_RPC_METHOD example).", cm)
+
+# --- hostile.json: inputs an attacker controls, each with its documented outcome
+ho = []
+valid = json.dumps(req("sum", [1, 2], 1), separators=(',', ':')).encode()
+def string_start(body, needle):
+    """Offset where the string holding `needle` begins (the parser reports invalid UTF-8 there)."""
+    at = body.index(needle)
+    return body.rindex(b'"', 0, at) + 1
+# truncation: end of input is the end of the session, never a crash; exit 0
+ho.append(case("truncated-header-1-byte", "end of input after 1 header byte: no reply, exit 0", None, stream_base64=b64(b'\x05'), exit_code=0))
+ho.append(case("truncated-header-3-bytes", "end of input after 3 header bytes: no reply, exit 0", None, stream_base64=b64(b'\x05\x00\x00'), exit_code=0))
+ho.append(case("truncated-body-one-short", "a body one byte short: no reply, exit 0", None, stream_base64=b64(frame(valid)[:-1]), exit_code=0))
+ho.append(case("truncated-after-a-whole-frame", "a whole frame is answered even when a truncated one follows", ok(1, 3), stream_base64=b64(frame(valid) + b'\x20\x00\x00\x00{"js'), exit_code=0))
+ho.append(case("empty-input", "no bytes at all: no reply, exit 0", None, stream_base64="", exit_code=0))
+# lengths
+ho.append(case("length-2-pow-31", "a header of 2^31 is refused before any allocation", err(None, -32004, "Request too large", "frame of 2147483648 bytes exceeds the limit of 67108864 bytes"), stream_base64=b64((2**31).to_bytes(4, 'little')), exit_code=1))
+ho.append(case("length-at-default-max-then-eof", "a header of exactly 64 MiB with no body reserves nothing and ends cleanly", None, stream_base64=b64((64 * 1048576).to_bytes(4, 'little') + b'{'), exit_code=0))
+ho.append(case("length-over-small-max", "the maximum is configurable", err(None, -32004, "Request too large", "frame of 1025 bytes exceeds the limit of 1024 bytes"), stream_base64=b64((1025).to_bytes(4, 'little')), env={"WALLET_BRIDGE_MAX_FRAME_BYTES": "1024"}, exit_code=1))
+# invalid UTF-8
+def bad_utf8(name, rule, raw_string):
+    body = b'{"jsonrpc":"2.0","method":"test.echo","params":["' + raw_string + b'"],"id":1}'
+    return case(name, rule, PE("invalid UTF-8 in string at byte %d" % string_start(body, raw_string)), request_base64=b64(body))
+ho.append(bad_utf8("utf8-overlong-slash", "overlong encodings are invalid UTF-8", b'a\xc0\xafb'))
+ho.append(bad_utf8("utf8-encoded-surrogate", "UTF-8-encoded surrogates are invalid", b'\xed\xa0\x80'))
+ho.append(bad_utf8("utf8-truncated-sequence", "a multi-byte sequence cut short is invalid", b'x\xe2\x82'))
+ho.append(bad_utf8("utf8-f5-byte", "bytes F5..FF never occur in UTF-8", b'\xf5\x80\x80\x80'))
+ho.append(bad_utf8("utf8-lone-continuation", "a continuation byte alone is invalid", b'\x80'))
+ho.append(bad_utf8("utf8-after-escape", "invalid UTF-8 after an escape is still caught", b'\\n\xff'))
+key_body = b'{"jsonrpc":"2.0","method":"sum","params":[1],"id":1,"\xff":1}'
+ho.append(case("utf8-invalid-in-key", "keys must be UTF-8 too", PE("invalid UTF-8 in string at byte %d" % string_start(key_body, b'\xff')), request_base64=b64(key_body)))
+method_body = b'{"jsonrpc":"2.0","method":"su\xffm","params":[1],"id":1}'
+ho.append(case("utf8-invalid-in-method", "method names must be UTF-8", PE("invalid UTF-8 in string at byte %d" % string_start(method_body, b'su\xff')), request_base64=b64(method_body)))
+ho.append(case("utf16le-body", "a UTF-16 body is not UTF-8 JSON", PE("expected a string key at byte 1"), request_base64=b64('{"jsonrpc":"2.0"}'.encode('utf-16-le'))))
+ho.append(case("bom-alone", "a lone byte-order mark is rejected", PE("a UTF-8 byte-order mark is not allowed at byte 0"), request_base64=b64(b'\xef\xbb\xbf')))
+ho.append(case("bom-inside-string", "U+FEFF inside a string is an ordinary character", ok(1, ["\ufeff"]), request_base64=b64(b'{"jsonrpc":"2.0","method":"test.echo","params":["\xef\xbb\xbf"],"id":1}')))
+# nesting
+ho.append(case("nested-arrays-100000", "100,000 nested arrays: a parse error at the limit, not a stack overflow", PE("nesting deeper than 128 levels at byte 128"), request_text="[" * 100000))
+ho.append(case("nested-objects-100000", "100,000 nested objects: a parse error at the limit", PE("nesting deeper than 128 levels at byte %d" % (128 * 5)), request_text='{"a":' * 100000))
+ho.append(case("nested-in-params-100000", "deep nesting inside params is refused the same way", PE("nesting deeper than 128 levels at byte %d" % (47 + 127)), request_text='{"jsonrpc":"2.0","method":"test.echo","params":' + "[" * 100000))
+# numbers
+d10k = "7" * 10000
+ho.append(case("number-10000-digit-id", "a 10,000-digit id is echoed digit for digit", ok(int(d10k), 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":%s}' % d10k, response_text_includes=['"id":%s,' % d10k]))
+ho.append(case("number-10000-digits-for-int", "a 10,000-digit number for an integer field is -32602, not a crash", IP(4, {"field": "[0]", "problem": "expected an integer in -9223372036854775808...9223372036854775807, found a 10000-character number"}), request_text='{"jsonrpc":"2.0","method":"sum","params":[%s],"id":4}' % d10k))
+ho.append(case("number-10000-digit-echo", "arbitrary JSON params keep their number lexemes", ok(5, [int(d10k)]), request_text='{"jsonrpc":"2.0","method":"test.echo","params":[%s],"id":5}' % d10k, response_text_includes=['"result":[%s]' % d10k]))
+ho.append(case("number-fraction-for-int", "1.5 for an integer field is refused, not rounded", IP(6, {"field": "[0]", "problem": "expected an integer in -9223372036854775808...9223372036854775807, found 1.5"}), request=req("sum", [1.5], 6)))
+ho.append(case("number-overflow-exponent-for-int", "1e400 for an integer field is refused", IP(7, {"field": "ms", "problem": "expected an integer in -9223372036854775808...9223372036854775807, found 1e400"}), request_text='{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":1e400},"id":7}'))
+ho.append(case("number-negative-zero-id", "-0 is echoed as -0", ok(0, 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":-0}', response_text_includes=['"id":-0,']))
+ho.append(case("number-huge-exponent-notification", "a huge exponent where an integer belongs, in a notification: no reply, no crash", None, request_text='{"jsonrpc":"2.0","method":"update","params":[1e99999999999999999999]}'))
+ho.append(case("number-plus-sign", "RFC 8259: no leading +", PE("unexpected character at byte 6"), request_text='{"id":+1}'))
+ho.append(case("number-hex", "RFC 8259: no hex", PE("expected ',' or '}' at byte 7"), request_text='{"id":0x1F}'))
+ho.append(case("number-infinity", "Infinity is not JSON", PE("unexpected character at byte 6"), request_text='{"id":Infinity}'))
+# duplicate keys: the parser reports the offset of the repeated key
+def dup(name, rule, text, key):
+    first = text.index('"%s"' % key) if '"%s"' % key in text else None
+    at = text.index('"%s"' % key, first + 1) if first is not None and text.count('"%s"' % key) > 1 else text.index('"\\u0069d"')
+    return case(name, rule, PE('duplicate key "%s" at byte %d' % (key, at)), request_text=text)
+ho.append(dup("duplicate-id", "a duplicate id key is rejected", '{"jsonrpc":"2.0","method":"sum","id":1,"id":2,"params":[1]}', "id"))
+ho.append(dup("duplicate-jsonrpc", "a duplicate jsonrpc key is rejected", '{"jsonrpc":"2.0","jsonrpc":"1.0","method":"sum","params":[1],"id":1}', "jsonrpc"))
+ho.append(dup("duplicate-params", "a duplicate params key is rejected", '{"jsonrpc":"2.0","method":"sum","params":[1],"params":[2],"id":1}', "params"))
+ho.append(dup("duplicate-key-by-escape", "keys that differ only in escaping are duplicates", '{"jsonrpc":"2.0","method":"sum","id":1,"\\u0069d":2,"params":[1]}', "id"))
+ho.append(dup("duplicate-in-batch-entry", "a duplicate key anywhere rejects the whole frame", '[{"jsonrpc":"2.0","method":"sum","params":[1],"id":1,"id":1}]', "id"))
+# huge strings
+big = "x" * 100000
+ho.append(case("huge-method-name", "a 100,000-character method name: -32601 quoting only its start", err(8, -32601, "Method not found", 'no method named "%s"' % ("x" * 128)), request=req(big, id=8)))
+ho.append(case("huge-string-for-int", "a 100,000-character string for an integer field", IP(9, {"field": "[0]", "problem": "expected integer"}), request=req("sum", [big], 9)))
+ho.append(case("huge-string-id", "a 100,000-character id is echoed", ok(big, 3), request=req("sum", [1, 2], big)))
+ho.append(case("huge-unknown-key", "a 100,000-character unknown member is ignored", ok(10, 3), request={"jsonrpc": "2.0", "method": "sum", "params": [1, 2], "id": 10, big: True}))
+ho.append(case("lots-of-whitespace", "whitespace around tokens is allowed in any amount", ok(11, 3), request_text=" " * 50000 + '{"jsonrpc" : "2.0" ,\n"method":"sum",\t"params":[1,2],"id":11}' + "\n" * 50000))
+# NUL bytes
+ho.append(case("nul-in-method", "an escaped NUL in a method name is just a character", err(12, -32601, "Method not found", 'no method named "a\u0000b"'), request=req("a\u0000b", id=12)))
+ho.append(case("nul-after-json", "a raw NUL after the value is trailing data", PE("unexpected data after the JSON value at byte %d" % len(valid)), request_base64=b64(valid + b'\x00')))
+ho.append(case("nul-before-json", "a raw NUL before the value", PE("unexpected character at byte 0"), request_base64=b64(b'\x00' + valid)))
+ho.append(case("nul-in-id", "an escaped NUL in a string id is echoed", ok("a\u0000b", 3), request=req("sum", [1, 2], "a\u0000b")))
+ho.append(case("nul-only-body", "a body of NUL bytes", PE("unexpected character at byte 0"), request_base64=b64(b'\x00' * 16)))
+# every wrong type in every field
+for n, v in [("null", None), ("true", True), ("array", ["2.0"]), ("object", {"v": "2.0"}), ("2.00", "2.00"), ("2", "2"), ("padded", " 2.0"), ("empty", "")]:
+    ho.append(case("jsonrpc-" + n, "jsonrpc must be exactly the string \"2.0\"", IR(13, 'jsonrpc must be exactly "2.0"'), request={"jsonrpc": v, "method": "sum", "params": [1], "id": 13}))
+ho.append(case("method-empty-string", "an empty method name is a string and simply not found", err(14, -32601, "Method not found", 'no method named ""'), request=req("", id=14)))
+ho.append(case("id-nested-object", "an object id is refused however deep", IR(None, "id must be a string, a number or null, not object"), request=req("sum", [1], {"a": {"b": [1]}})))
+SP_ = "NATIVE_SIGN_PAYLOADS_METHOD"
+for n, params, problem in [
+    ("sign-address-number", {"address": 5, "payloads": ["AA=="]}, {"field": "address", "problem": "expected string"}),
+    ("sign-address-null", {"address": None, "payloads": ["AA=="]}, {"field": "address", "problem": "expected string, found null or nothing"}),
+    ("sign-address-array", {"address": [A], "payloads": ["AA=="]}, {"field": "address", "problem": "expected string"}),
+    ("sign-payloads-null", {"address": A, "payloads": None}, {"field": "payloads", "problem": "expected array, found null or nothing"}),
+    ("sign-payloads-object", {"address": A, "payloads": {"0": "AA=="}}, {"field": "payloads", "problem": "expected array"}),
+    ("sign-payloads-nested", {"address": A, "payloads": [["AA=="]]}, {"field": "payloads[0]", "problem": "expected string"}),
+    ("sign-payload-null", {"address": A, "payloads": [None]}, {"field": "payloads[0]", "problem": "expected string, found null or nothing"}),
+    ("sign-payload-bool", {"address": A, "payloads": [True]}, {"field": "payloads[0]", "problem": "expected string"}),
+    ("sign-params-array", [A, ["AA=="]], {"problem": "expected object"}),
+]:
+    ho.append(case(n, "every field of SignPayloads refuses every wrong type with -32602", IP(15, problem), request=req(SP_, params, 15)))
+ho.append(case("sign-address-empty", "an empty address matches no account", IP(16, {"field": "address", "problem": "no account with this address"}), request=req(SP_, {"address": "", "payloads": ["AA=="]}, 16)))
+ho.append(case("sign-address-short-key", "a 31-byte key matches no account", IP(17, {"field": "address", "problem": "no account with this address"}), request=req(SP_, {"address": b64(bytes(31)), "payloads": ["AA=="]}, 17)))
+ho.append(case("sign-address-secret-looking", "an address is never treated as key material", IP(18, {"field": "address", "problem": "no account with this address"}), request=req(SP_, {"address": b64(bytes([1] * 64)), "payloads": ["AA=="]}, 18)))
+for n, v, problem in [("bool", True, "expected integer"), ("array", [1], "expected integer"), ("object", {"n": 1}, "expected integer"), ("string", "10", "expected integer")]:
+    ho.append(case("sleep-ms-" + n, "a wrong type for an integer field", IP(19, {"field": "ms", "problem": problem}), request=req("test.sleep", {"ms": v}, 19)))
+ho.append(case("subtract-too-few", "a missing positional param", IP(20, {"field": "[1]", "problem": "expected integer, found null or nothing"}), request=req("subtract", [1], 20)))
+ho.append(case("get-accounts-string-params", "params of the wrong kind are an Invalid Request before any method runs", IR(21, "params must be an object or an array, not string"), request=req("NATIVE_GET_ACCOUNTS_METHOD", "{}", 21)))
+# batches
+ho.append(case("batch-100000-entries", "a batch of 100,000 entries is refused whole, not run", IR(None, "a batch of 100000 requests exceeds the limit of 1024"), request_text="[" + ",".join(["1"] * 100000) + "]"))
+ho.append(case("batch-at-limit-notifications", "a batch of exactly 1024 notifications runs and gets no reply", None, request=[req("update", [1], notify=True)] * 1024))
+ho.append(case("batch-over-limit-by-one", "1025 entries is over the default limit", IR(None, "a batch of 1025 requests exceeds the limit of 1024"), request=[req("update", [1], notify=True)] * 1025))
+ho.append(case("batch-nested", "a batch inside a batch is an invalid entry", [IR(None, "a request must be an object, not array")], request=[[req("sum", [1], 1)]]))
+ho.append(case("batch-null-entry", "a null entry is invalid", [IR(None, "a request must be an object, not null")], request=[None]))
+ho.append(case("batch-duplicate-ids", "duplicate ids in a batch are each answered", [ok(1, 1), ok(1, 2)], request=[req("sum", [1], 1), req("sum", [2], 1)]))
+ho.append(case("batch-invalid-and-notification", "an invalid entry is answered while a notification beside it is not", [IR(None, "a request must be an object, not number")], request=[1, req("update", [1], notify=True)]))
+total += write("hostile.json", "Hostile input: truncation, extreme lengths, invalid UTF-8, deep nesting, huge numbers and strings, duplicate keys, NUL bytes, every wrong type in every field, huge batches. Each with its documented outcome; after every case that keeps the framing, the host goes on serving.", ho)
 print("cases:", total)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WalletBridge
 
 // Methods that exist only in the conformance host, to exercise every rule of the host core from
@@ -105,7 +108,40 @@ enum Context: RPCMethod {
     }
 }
 
+/// walletlib's own custom-method example, as a developer would port it.
+enum CustomPing: RPCMethod {
+    static let name = "MY_CUSTOM_PING_RPC_METHOD"
+    struct Params: Codable, Sendable {
+        var pingParam1: String
+        var pingParam2: [String]
+    }
+    struct Result: Codable, Sendable { var pong: String }
+}
+
+/// Appends its params as one JSON line to the file named by WALLET_BRIDGE_TEST_REPORT: how the
+/// end-to-end test gets results out of a headless browser without a WebDriver.
+enum Report: RPCMethod {
+    static let name = "test.report"
+    typealias Params = JSONValue
+    struct Result: Codable, Sendable { var written: Int }
+}
+
 func registerTestMethods(_ router: inout Router) throws {
+    try router.register(CustomPing.self) { params, _ in
+        .init(pong: "pong: \(params.pingParam1) (\(params.pingParam2.count) more)")
+    }
+    try router.register(Report.self) { params, _ in
+        guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {
+            throw RPCError(.internalError, detail: "WALLET_BRIDGE_TEST_REPORT is not set")
+        }
+        let line = params.jsonBytes + [UInt8(ascii: "\n")]
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard fd >= 0 else { throw RPCError(.internalError, detail: "cannot open the report file") }
+        defer { close(fd) }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        guard written == line.count else { throw RPCError(.internalError, detail: "short write to the report file") }
+        return .init(written: written)
+    }
     try router.register(Subtract.self) { params, _ in params.minuend - params.subtrahend }
     try router.register(Sum.self) { numbers, _ in numbers.reduce(0, +) }
     try router.register(NotifyHello.self) { _, _ in NoResult() }

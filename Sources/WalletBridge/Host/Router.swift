@@ -87,9 +87,8 @@ enum ParamsDecoding {
             }
         }
         // A missing `params` decodes like `{}`, so a struct whose fields are all optional works.
-        let bytes = (raw ?? .object([:])).jsonBytes
         do {
-            return try JSONDecoder().decode(P.self, from: Data(bytes))
+            return try JSONValueDecoder().decode(P.self, from: raw ?? .object([:]))
         } catch let error as DecodingError {
             throw RPCError(.invalidParams, data: describe(error))
         }
@@ -143,6 +142,8 @@ enum ParamsDecoding {
 
 enum ResultEncoding {
     static func encode<R: Encodable>(_ result: R) throws -> [UInt8] {
+        // Raw JSON goes out as parsed, number lexemes included; JSONEncoder would round them.
+        if let raw = result as? JSONValue { return raw.jsonBytes }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return Array(try encoder.encode(result))

@@ -1,0 +1,198 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes a `Decodable` straight from a parsed `JSONValue`.
+///
+/// Used for params instead of re-serialising them for `JSONDecoder`, which is slower and, for a
+/// number that does not fit the field (`1.5` or `1e400` for an `Int`), reports "The given data
+/// was not valid JSON" with no field at all. Here every error names its coding path, numbers
+/// are converted from their exact lexeme, and `Data` is read from base64 as `JSONDecoder` does.
+public struct JSONValueDecoder {
+    public init() {}
+
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try ValueDecoder(value: value, codingPath: []).decodeValue(type)
+    }
+}
+
+private struct IndexKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+    init(_ index: Int) { intValue = index; stringValue = "[\(index)]" }
+    init?(intValue: Int) { self.init(intValue) }
+    init?(stringValue: String) { return nil }
+}
+
+private struct ValueDecoder: Decoder {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if value == .null {
+            throw DecodingError.valueNotFound([String: Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
+        }
+        guard case .object(let members) = value else {
+            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.typeName)"))
+        }
+        return KeyedDecodingContainer(KeyedContainer(members: members, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        if value == .null {
+            throw DecodingError.valueNotFound([Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
+        }
+        guard case .array(let elements) = value else {
+            throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.typeName)"))
+        }
+        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleContainer(value: value, codingPath: codingPath) }
+
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == JSONValue.self { return value as! T }
+        if T.self == Data.self {
+            let text = try SingleContainer(value: value, codingPath: codingPath).decode(String.self)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected base64"))
+            }
+            return data as! T
+        }
+        if T.self == URL.self {
+            let text = try SingleContainer(value: value, codingPath: codingPath).decode(String.self)
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected a URL"))
+            }
+            return url as! T
+        }
+        return try T(from: self)
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let members: [String: JSONValue]
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+
+    private func value(for key: Key) throws -> JSONValue {
+        guard let value = members[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "required field is missing"))
+        }
+        return value
+    }
+
+    private func decoder(for key: Key) throws -> ValueDecoder {
+        ValueDecoder(value: try value(for: key), codingPath: codingPath + [key])
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try value(for: key) == .null }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder(for: key).decodeValue(type) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = members[key.stringValue], value != .null else { return nil }
+        return try ValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type)
+    }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder(for: key).container(keyedBy: type)
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try decoder(for: key).unkeyedContainer() }
+    func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), codingPath: codingPath) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
+}
+
+private struct UnkeyedContainer: UnkeyedDecodingContainer {
+    let elements: [JSONValue]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+        self.elements = elements
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private mutating func next(_ type: Any.Type) throws -> ValueDecoder {
+        let path = codingPath + [IndexKey(currentIndex)]
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
+        }
+        defer { currentIndex += 1 }
+        return ValueDecoder(value: elements[currentIndex], codingPath: path)
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, elements[currentIndex] == .null else { return false }
+        currentIndex += 1
+        return true
+    }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type).decodeValue(type) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next([String: Any].self).container(keyedBy: type)
+    }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next([Any].self).unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try next(Any.self) }
+}
+
+private struct SingleContainer: SingleValueDecodingContainer {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        if value == .null {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "found null"))
+        }
+        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "found \(value.typeName)"))
+    }
+
+    func decodeNil() -> Bool { value == .null }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch(type) }
+        return flag
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(type) }
+        return string
+    }
+
+    func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type) }
+    func decode(_ type: Float.Type) throws -> Float { try floatingPoint(type) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder(value: value, codingPath: codingPath).decodeValue(type) }
+
+    /// Integers must be written as integers that fit: `1.0`, `1e2` and out-of-range values are
+    /// refused rather than rounded, since a silently changed amount is worse than an error.
+    private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        guard case .number(let number) = value else { throw mismatch(type) }
+        guard let integer = T(number.literal) else {
+            let shown = number.literal.count > 40 ? "a \(number.literal.count)-character number" : number.literal
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected an integer in \(T.min)...\(T.max), found \(shown)"))
+        }
+        return integer
+    }
+
+    private func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws -> T {
+        guard case .number(let number) = value else { throw mismatch(type) }
+        guard let result = T(number.literal), result.isFinite else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected a finite number, found one out of range"))
+        }
+        return result
+    }
+}

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""End to end in real browsers: headless Chromium and Firefox ESR drive the real host.
+
+For each browser: a scratch HOME, profile and keystore; the host installed for that profile with
+`wallet-bridge install`; the example extension (examples/extension) loaded; every call goes
+extension -> JS package -> browser -> host -> browser -> extension. The extension reports its
+results through the test host's `test.report` method, and this script checks each one:
+signatures verify (Python's cryptography), error codes are the documented ones, the custom method
+round-trips, both transports work, an oversized reply arrives as -32000 without dropping the
+port. After the browser quits, no host process may be left. Every wait is bounded; a failure
+prints what the browser and the host said.
+
+    scripts/e2e.py [chromium] [firefox] [--self-test]
+
+--self-test also runs a copy of the extension broken on purpose (a wrong method name) and
+checks that the run fails and names the broken step.
+"""
+import argparse, base64, json, os, shutil, signal, subprocess, sys, tempfile, time, zipfile
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.exceptions import InvalidSignature
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("WALLET_BRIDGE_BUILD_DIR", os.path.join(ROOT, ".build", "debug"))
+CLI = os.path.join(BUILD, "wallet-bridge")
+HOST = os.path.join(BUILD, "wallet-bridge-conformance-host")
+APPLICATION = "com.walletbridge.host"
+CHROME_EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the Chromium manifest
+FIREFOX_ADDON_ID = "example@wallet-bridge.dev"
+REPORT_TIMEOUT_S = 90
+QUIT_TIMEOUT_S = 20
+HOST_EXIT_TIMEOUT_S = 10
+EXPECTED_STEPS = ["getAccounts", "signPayloads", "customMethod", "batch", "unknownMethod", "invalidPayloads",
+                  "largeReplyMessage", "portConcurrent", "largeReplyPort", "portAfterLargeReply"]
+
+
+class Failure(Exception):
+    pass
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(command, env=None, **kwargs):
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, **kwargs)
+    if result.returncode != 0:
+        raise Failure(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
+def host_processes():
+    """PIDs of live (not zombie) processes running the test host binary."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/exe") != os.path.realpath(HOST):
+                continue
+            with open(f"/proc/{entry}/stat") as stat:
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+            if state not in ("Z", "X"):
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def prepare(browser, scratch, extension_source):
+    """Scratch home, host install, extension and browser command line. Returns (command, env)."""
+    home = os.path.join(scratch, "home")
+    os.makedirs(home)
+    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               XDG_DATA_HOME=os.path.join(home, ".local", "share"), XDG_STATE_HOME=os.path.join(home, ".local", "state"),
+               WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, "report.jsonl"), WALLET_BRIDGE_LOG="warning")
+    extension = os.path.join(scratch, "extension")
+    run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
+    if extension_source:
+        shutil.copy(extension_source, os.path.join(extension, "background.js"))
+    if browser == "chromium":
+        profile = os.path.join(scratch, "profile")
+        run([CLI, "install", "--browser", "chromium", "--user-data-dir", profile,
+             "--chrome-extension", CHROME_EXTENSION_ID, "--binary", HOST], env=env)
+        command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                   f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch",
+                   "about:blank"]
+    else:
+        profile = os.path.join(scratch, "profile")
+        os.makedirs(os.path.join(profile, "extensions"))
+        with open(os.path.join(profile, "user.js"), "w") as prefs:
+            prefs.write('user_pref("xpinstall.signatures.required", false);\n'
+                        'user_pref("extensions.autoDisableScopes", 0);\n'
+                        'user_pref("extensions.enabledScopes", 15);\n')
+        with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON_ID + ".xpi"), "w") as xpi:
+            for folder, _, files in os.walk(extension):
+                for name in files:
+                    path = os.path.join(folder, name)
+                    xpi.write(path, os.path.relpath(path, extension))
+        run([CLI, "install", "--browser", "firefox", "--firefox-addon", FIREFOX_ADDON_ID, "--binary", HOST], env=env)
+        command = ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
+    return command, env
+
+
+def drive(browser, scratch, command, env):
+    """Starts the browser, waits for the report, quits the browser. Returns the report."""
+    report_path = env["WALLET_BRIDGE_TEST_REPORT"]
+    browser_log = open(os.path.join(scratch, "browser.log"), "w")
+    process = subprocess.Popen(command, env=env, stdout=browser_log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    report = None
+    try:
+        deadline = time.monotonic() + REPORT_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if os.path.exists(report_path) and os.path.getsize(report_path) > 0:
+                with open(report_path) as lines:
+                    report = json.loads(lines.readline())
+                break
+            if process.poll() is not None:
+                raise Failure(f"{browser} exited with status {process.returncode} before reporting")
+            time.sleep(0.25)
+        if report is None:
+            raise Failure(f"no report from the extension within {REPORT_TIMEOUT_S} s")
+    finally:
+        # Quit as a user would (SIGTERM to the browser alone), so the browser itself has to end
+        # its hosts; only a browser that will not quit gets its whole group killed.
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(QUIT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+            log(f"{browser} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM and was killed")
+        browser_log.close()
+    return report
+
+
+def b64bytes(text):
+    return base64.b64decode(text, validate=True)
+
+
+def check(report, browser):
+    """Each failed expectation, as a sentence naming the step."""
+    problems = []
+    steps = {entry["name"]: entry for entry in report.get("results", [])}
+    if report.get("browser") != browser:
+        problems.append(f"report came from {report.get('browser')!r}, expected {browser!r}")
+    for name in EXPECTED_STEPS:
+        if name not in steps:
+            problems.append(f"{name}: step missing from the report")
+
+    def ok(name):
+        entry = steps.get(name)
+        if entry is None:
+            return None
+        if not entry["ok"]:
+            error = entry["error"]
+            problems.append(f"{name}: failed with {error['class']} {error.get('code', '')} {error['message']!r}"
+                            f" (data: {json.dumps(error.get('data'))})")
+            return None
+        return entry["value"]
+
+    def rpc_error(name, code):
+        entry = steps.get(name)
+        if entry is None:
+            return None
+        if entry["ok"]:
+            problems.append(f"{name}: expected NativeRpcError {code}, got a result {json.dumps(entry['value'])[:200]}")
+            return None
+        error = entry["error"]
+        if error["class"] != "NativeRpcError" or error.get("code") != code:
+            problems.append(f"{name}: expected NativeRpcError {code}, got {error['class']} {error.get('code')} {error['message']!r}")
+            return None
+        return error
+
+    def expect(condition, message):
+        if not condition:
+            problems.append(message)
+
+    accounts = ok("getAccounts")
+    addresses = (accounts or {}).get("addresses", [])
+    expect(accounts is None or (addresses and all(len(b64bytes(a)) == 32 for a in addresses)),
+           f"getAccounts: addresses are not base64 32-byte keys: {addresses}")
+
+    signed = ok("signPayloads")
+    if signed:
+        public_key = Ed25519PublicKey.from_public_bytes(b64bytes(signed["address"]))
+        payloads = [b64bytes(p) for p in signed["payloads"]]
+        results = signed.get("signed_payloads", [])
+        expect(len(results) == len(payloads), f"signPayloads: {len(results)} signed payloads for {len(payloads)} payloads")
+        for index, (payload, signed_payload) in enumerate(zip(payloads, results)):
+            raw = b64bytes(signed_payload)
+            expect(raw[:-64] == payload, f"signPayloads: signed payload {index} does not start with its payload")
+            try:
+                public_key.verify(raw[-64:], payload)
+            except InvalidSignature:
+                problems.append(f"signPayloads: signature {index} does not verify")
+
+    custom = ok("customMethod")
+    expect(custom is None or custom == {"pong": "pong: ping (2 more)"}, f"customMethod: wrong result {custom!r}")
+
+    batch = ok("batch")
+    if batch is not None:
+        by_id = {entry["id"]: entry for entry in batch}
+        expect(len(batch) == 3, f"batch: expected 3 entries (the notification has none), got {len(batch)}")
+        expect(by_id.get("subtract", {}).get("result") == 19, f"batch: subtract entry is {by_id.get('subtract')}")
+        expect(by_id.get("accounts", {}).get("result", {}).get("addresses") == addresses, f"batch: accounts entry is {by_id.get('accounts')}")
+        expect(by_id.get("missing", {}).get("error", {}).get("code") == -32601, f"batch: missing-method entry is {by_id.get('missing')}")
+
+    rpc_error("unknownMethod", -32601)
+    invalid = rpc_error("invalidPayloads", -2)
+    expect(invalid is None or invalid.get("data") == {"valid": [True, False]}, f"invalidPayloads: data is {invalid and invalid.get('data')}")
+    for name in ("largeReplyMessage", "largeReplyPort"):
+        large = rpc_error(name, -32000)
+        expect(large is None or (large.get("data") or {}).get("bytes", 0) > 1048576, f"{name}: data is {large and large.get('data')}")
+
+    concurrent = ok("portConcurrent")
+    if concurrent:
+        order = concurrent["finished"]
+        expect(order.index("fast") < order.index("medium") < order.index("slow"),
+               f"portConcurrent: replies did not arrive as the handlers finished: {order}")
+        expect(concurrent["fast"] == 6 and concurrent["slow"] == {"slept": 600}, f"portConcurrent: results {concurrent}")
+        expect(concurrent["accounts"].get("addresses") == addresses, f"portConcurrent: accounts {concurrent['accounts']}")
+    after = ok("portAfterLargeReply")
+    expect(after is None or after == 2, f"portAfterLargeReply: {after!r}")
+    return problems
+
+
+def run_browser(browser, extension_source=None):
+    """Problems found for one browser run (empty when everything held)."""
+    scratch = tempfile.mkdtemp(prefix=f"wallet-bridge-e2e-{browser}-")
+    problems = []
+    try:
+        command, env = prepare(browser, scratch, extension_source)
+        report = drive(browser, scratch, command, env)
+        problems += check(report, browser)
+    except Failure as failure:
+        problems.append(str(failure))
+    deadline = time.monotonic() + HOST_EXIT_TIMEOUT_S
+    while host_processes() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    leftovers = host_processes()
+    if leftovers:
+        problems.append(f"host processes left running after {browser} quit: {leftovers}")
+        for pid in leftovers:
+            os.kill(pid, signal.SIGKILL)
+    if problems:
+        log_path = os.path.join(scratch, "browser.log")
+        if os.path.exists(log_path):
+            with open(log_path) as browser_log:
+                lines = [line for line in browser_log if "dbus" not in line.lower()]
+            log(f"--- {browser} and host stderr (D-Bus noise removed), last 60 lines:\n" + "".join(lines[-60:]))
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("browsers", nargs="*", metavar="chromium|firefox")
+    parser.add_argument("--self-test", action="store_true")
+    arguments = parser.parse_args()
+    browsers = arguments.browsers or ["chromium", "firefox"]
+    unknown = set(browsers) - {"chromium", "firefox"}
+    if unknown:
+        parser.error(f"unknown browser: {', '.join(sorted(unknown))}")
+    for path in (CLI, HOST):
+        if not os.access(path, os.X_OK):
+            sys.exit(f"{path} is missing: run `swift build` first")
+    if host_processes():
+        sys.exit(f"test host processes are already running: {host_processes()}")
+
+    passed = failed = 0
+    for browser in browsers:
+        log(f"== {browser}")
+        problems = run_browser(browser)
+        for problem in problems:
+            log(f"FAIL {browser}: {problem}")
+        if problems:
+            failed += 1
+        else:
+            passed += 1
+            log(f"ok   {browser}: {len(EXPECTED_STEPS)} steps checked, no host left running")
+
+    if arguments.self_test:
+        # The test of the test: a wrong method name must make the run fail, naming the step.
+        log("== self-test: chromium with the custom method's name broken on purpose")
+        with open(os.path.join(ROOT, "examples", "extension", "background.js")) as source:
+            broken = source.read().replace("'MY_CUSTOM_PING_RPC_METHOD'", "'MY_CUSTOM_PNG_RPC_METHOD'")
+        broken_path = os.path.join(tempfile.mkdtemp(prefix="wallet-bridge-e2e-broken-"), "background.js")
+        with open(broken_path, "w") as out:
+            out.write(broken)
+        problems = run_browser("chromium", extension_source=broken_path)
+        named = [p for p in problems if p.startswith("customMethod:") and "-32601" in p]
+        if named and len(problems) == 1:
+            passed += 1
+            log(f"ok   self-test: the broken extension was caught: {named[0]}")
+        else:
+            failed += 1
+            log(f"FAIL self-test: expected exactly one customMethod -32601 failure, got {problems}")
+
+    print(f"e2e: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
