@@ -39,8 +39,9 @@ export function buildRequest({ method, params, id }) {
  * @returns {import('./index.js').NativeRpcNotification<Params>}
  */
 export function buildNotification({ method, params }) {
-  if (typeof method !== 'string' || method === '') {
-    throw new TypeError(`method must be a non-empty string, not ${describe(method)}`);
+  if (typeof method !== 'string') {
+    // Any string: the host answers an unknown one (even "") with Method not found.
+    throw new TypeError(`method must be a string, not ${describe(method)}`);
   }
   if (params === undefined) return { jsonrpc: '2.0', method };
   if (typeof params === 'string') {

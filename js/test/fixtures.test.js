@@ -110,7 +110,14 @@ describe('fixtures from the extension\'s side', () => {
         if ('request' in fixture && Array.isArray(request) && request.length > 0 && request.every(isBuildable) && response !== null) {
           checks += 1;
           test(`${fixture.name}: the batch reply maps back to the batch's requests`, () => {
-            const batch = buildBatch(request.map((entry) => ('id' in entry ? { ...entry } : { ...entry, notification: true })));
+            const items = request.map((entry) => ('id' in entry ? { ...entry } : { ...entry, notification: true }));
+            const ids = request.filter((entry) => 'id' in entry).map((entry) => `${typeof entry.id}:${entry.id}`);
+            if (new Set(ids).size !== ids.length) {
+              // Replies are matched by id, so the client refuses to build such a batch at all.
+              assert.throws(() => buildBatch(items), /unique/);
+              return;
+            }
+            const batch = buildBatch(items);
             assert.deepEqual(batch, request.map(jsonRpcMembers));
             if (!Array.isArray(response)) {
               assert.throws(() => decodeBatchResponse(batch, response), (error) => error instanceof NativeRpcError && error.code === response.error.code);
