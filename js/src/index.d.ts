@@ -214,7 +214,8 @@ export interface NativeClientOptions {
   /** The native messaging host's name, as in its manifest (and the manifest's file name). */
   application: string;
   /**
-   * `"message"` (default): runtime.sendNativeMessage, one host process per request.
+   * `"message"` (default): runtime.sendNativeMessage, one host process per request (a batch
+   *   goes over a one-shot connectNative port, since Chrome's sendNativeMessage takes only objects).
    * `"port"`: one runtime.connectNative port shared by all requests, reopened after a disconnect.
    */
   transport?: 'message' | 'port';

@@ -79,16 +79,70 @@ function rejectClosed(pending, why) {
 /**
  * `runtime.sendNativeMessage`: the browser starts one host process per message and hands back
  * its first reply. Stateless, so it suits a service worker that may be stopped at any moment.
+ *
+ * Chrome's sendNativeMessage takes only an object ("No matching signature" for an array), so a
+ * batch, or any raw message that is not an object, goes over a port opened for that one message
+ * and closed after its reply: still one host process per message, and the same first-reply
+ * rule, in both browsers.
  * @param {{ runtime: NativeMessagingRuntime, application: string }} config
  * @returns {Transport}
  */
 export function createMessageTransport({ runtime: anyRuntime, application }) {
-  const runtime = /** @type {Required<Pick<NativeMessagingRuntime, 'sendNativeMessage'>>} */ (anyRuntime);
+  const runtime = /** @type {Required<Pick<NativeMessagingRuntime, 'sendNativeMessage'>> & NativeMessagingRuntime} */ (anyRuntime);
   if (typeof runtime.sendNativeMessage !== 'function') {
     throw new NativeConfigurationError('runtime.sendNativeMessage is not available: add "nativeMessaging" to the extension manifest\'s permissions');
   }
-  /** @type {Set<Pending>} */
-  const inFlight = new Set();
+  /** In flight, each with what stops it early (the one-shot port, if any). @type {Map<Pending, () => void>} */
+  const inFlight = new Map();
+
+  /**
+   * @param {unknown} message
+   * @param {Pending} pending
+   */
+  const sendMessage = (message, pending) => {
+    const context = { id: pending.options.id, method: pending.options.method };
+    /** @type {unknown} */
+    let reply;
+    try {
+      reply = runtime.sendNativeMessage(application, message);
+    } catch (error) {
+      return pending.reject(transportErrorFromBrowser(error, context));
+    }
+    if (!isThenable(reply)) {
+      return pending.reject(new NativeConfigurationError('runtime.sendNativeMessage did not return a promise: use browser.runtime in Firefox, and Manifest V3 in Chrome'));
+    }
+    reply.then(pending.resolve, (error) => pending.reject(transportErrorFromBrowser(error, context)));
+  };
+
+  /**
+   * @param {unknown} message
+   * @param {Pending} pending
+   */
+  const sendOverOneShotPort = (message, pending) => {
+    const context = { id: pending.options.id, method: pending.options.method };
+    if (typeof runtime.connectNative !== 'function') {
+      return pending.reject(new NativeConfigurationError('runtime.connectNative is not available, and Chrome\'s sendNativeMessage cannot carry a batch'));
+    }
+    /** @type {NativeMessagingPort} */
+    let port;
+    try {
+      port = runtime.connectNative(application);
+    } catch (error) {
+      return pending.reject(transportErrorFromBrowser(error, context));
+    }
+    // Settling by any path (reply, timeout, close) ends the port, and with it the host.
+    inFlight.set(pending, () => disconnectQuietly(port));
+    port.onMessage.addListener((reply) => pending.resolve(reply));
+    port.onDisconnect.addListener((eventPort) => {
+      pending.reject(transportErrorFromBrowser(runtime.lastError ?? eventPort?.error ?? port.error ?? null, context));
+    });
+    try {
+      port.postMessage(message);
+    } catch (error) {
+      pending.reject(transportErrorFromBrowser(error, context));
+    }
+  };
+
   return {
     kind: 'message',
     send(message, options) {
@@ -96,26 +150,18 @@ export function createMessageTransport({ runtime: anyRuntime, application }) {
         // The browser waits for a first reply that a notification never gets.
         return Promise.reject(new TypeError('notifications need the "port" transport: sendNativeMessage waits for a reply the host never sends'));
       }
-      const { pending, promise } = startPending(options, application, (done) => inFlight.delete(done));
-      inFlight.add(pending);
-      const context = { id: options.id, method: options.method };
-      /** @type {unknown} */
-      let reply;
-      try {
-        reply = runtime.sendNativeMessage(application, message);
-      } catch (error) {
-        pending.reject(transportErrorFromBrowser(error, context));
-        return promise;
-      }
-      if (!isThenable(reply)) {
-        pending.reject(new NativeConfigurationError('runtime.sendNativeMessage did not return a promise: use browser.runtime in Firefox, and Manifest V3 in Chrome'));
-        return promise;
-      }
-      reply.then(pending.resolve, (error) => pending.reject(transportErrorFromBrowser(error, context)));
+      const { pending, promise } = startPending(options, application, (done) => {
+        const stop = inFlight.get(done);
+        inFlight.delete(done);
+        stop?.();
+      });
+      inFlight.set(pending, () => {});
+      if (isPlainObject(message)) sendMessage(message, pending);
+      else sendOverOneShotPort(message, pending);
       return promise;
     },
     close() {
-      for (const pending of [...inFlight]) rejectClosed(pending, 'The native client was closed before the reply arrived');
+      for (const pending of [...inFlight.keys()]) rejectClosed(pending, 'The native client was closed before the reply arrived');
     },
   };
 }

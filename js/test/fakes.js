@@ -13,6 +13,8 @@ export const BROWSER_MESSAGES = Object.freeze({
     exited: 'Native host has exited.',
     communication: 'Error when communicating with the native messaging host.',
     forbidden: 'Access to the specified native messaging host is forbidden.',
+    /** Chrome validates sendNativeMessage's arguments: `message` must be an object. */
+    notAnObject: 'Error in invocation of runtime.sendNativeMessage([string|runtime.NativeMessageTarget] application, object message, optional function callback): No matching signature.',
   }),
   firefox: Object.freeze({
     notFound: (/** @type {string} */ application) => `No such native application ${application}`,
@@ -132,6 +134,9 @@ export class FakeRuntime {
    * @param {unknown} message
    */
   sendNativeMessage(application, message) {
+    if (this.flavor === 'chrome' && (typeof message !== 'object' || message === null || Array.isArray(message))) {
+      throw new TypeError(BROWSER_MESSAGES.chrome.notAnObject);
+    }
     const copy = structuredClone(message);
     this.sent.push(copy);
     const host = this.hosts[application];

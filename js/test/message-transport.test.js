@@ -8,7 +8,7 @@ import {
   NativeTransportError,
   createNativeClient,
 } from '../src/index.js';
-import { BROWSER_MESSAGES, FAKE_ADDRESSES, fakeChrome, fakeFirefox, fakeWalletHost } from './fakes.js';
+import { BROWSER_MESSAGES, FAKE_ADDRESSES, fakeChrome, fakeFirefox, fakeWalletHost, flush } from './fakes.js';
 
 const APP = 'com.example.wallet_bridge';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -123,7 +123,7 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
     await assert.rejects(client.signPayloads({ address: 'a', payloads: ['AQ==', 'Ag=='] }), (error) => error instanceof NativeProtocolError && error.kind === 'invalid-result' && /1 entries for 2 payloads/.test(error.message));
   });
 
-  test(`${flavor} message: a batch goes out as one array and comes back mapped by id`, async () => {
+  test(`${flavor} message: a batch goes out as one array over a one-shot port and comes back mapped by id`, async () => {
     const runtime = makeRuntime({ [APP]: fakeWalletHost });
     const client = createNativeClient({ application: APP, runtime });
     const entries = await client.batch([
@@ -132,12 +132,39 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
       { method: 'subtract', params: [42, 23], id: 'sub' },
       { method: 'nope', id: 5 },
     ]);
-    assert.equal(runtime.sent.length, 1);
-    assert.ok(Array.isArray(runtime.sent[0]) && runtime.sent[0].length === 4);
+    // Chrome's sendNativeMessage refuses arrays, so a batch takes a port of its own.
+    assert.equal(runtime.sent.length, 0);
+    assert.equal(runtime.ports.length, 1);
+    const posted = runtime.port.posted;
+    assert.ok(posted.length === 1 && Array.isArray(posted[0]) && posted[0].length === 4);
+    assert.ok(runtime.port.disconnectedByExtension, 'the one-shot port is closed after its reply');
     assert.equal(entries.length, 3);
     assert.equal(entries[0].result, 7);
     assert.deepEqual(entries[1], { id: 'sub', method: 'subtract', result: 19 });
     assert.ok(entries[2].error instanceof NativeRpcError && entries[2].error.code === -32601 && entries[2].error.id === 5);
+  });
+
+  test(`${flavor} message: a one-shot port is closed on timeout and on close(), and reports a missing host`, async () => {
+    const runtime = makeRuntime({ [APP]: () => undefined });
+    const client = createNativeClient({ application: APP, runtime, timeoutMs: 30 });
+    await assert.rejects(client.batch([{ method: 'a' }]), (error) => error instanceof NativeTransportError && error.kind === 'timeout');
+    assert.ok(runtime.ports[0].disconnectedByExtension);
+    const pending = client.sendRaw('not an object', { timeoutMs: 5000 });
+    await flush();
+    client.close();
+    await assert.rejects(pending, (error) => error instanceof NativeTransportError && error.kind === 'closed');
+    assert.ok(runtime.ports[1].disconnectedByExtension);
+    const missing = createNativeClient({ application: 'com.example.missing', runtime });
+    await assert.rejects(missing.batch([{ method: 'a' }]), (error) => error instanceof NativeTransportError && error.kind === 'host-not-found' && error.message === texts.notFound('com.example.missing'));
+  });
+
+  test(`${flavor} message: a host that exits before answering a batch is a disconnect with the browser's text`, async () => {
+    const runtime = makeRuntime({ [APP]: () => undefined });
+    const client = createNativeClient({ application: APP, runtime });
+    const pending = client.batch([{ method: 'a' }]);
+    await flush();
+    runtime.port.hostDisconnect(texts.exited);
+    await assert.rejects(pending, (error) => error instanceof NativeTransportError && error.kind === 'disconnected' && error.message === texts.exited);
   });
 
   test(`${flavor} message: notifications need a port and are refused before sending`, async () => {

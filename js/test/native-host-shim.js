@@ -127,6 +127,9 @@ export function createShimRuntime(options = {}) {
      * @returns {Promise<unknown>}
      */
     sendNativeMessage(name, message) {
+      if (flavor === 'chrome' && (typeof message !== 'object' || message === null || Array.isArray(message))) {
+        throw new TypeError(BROWSER_MESSAGES.chrome.notAnObject);
+      }
       if (name !== application) return Promise.reject(new Error(texts.notFound(name)));
       return new Promise((resolve, reject) => {
         const child = start();
