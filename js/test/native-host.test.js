@@ -209,10 +209,10 @@ for (const flavor of FLAVORS) {
     const { client, runtime } = hostClient({ flavor, transport: 'port' });
     /** @type {string[]} */
     const settled = [];
-    const slow = client.request({ method: 'test.sleep', params: { ms: 400 } }).then((r) => { settled.push('slow'); return r; });
+    const slow = client.request({ method: 'test.sleep', params: { ms: 1000 } }).then((r) => { settled.push('slow'); return r; });
     const quick = Array.from({ length: 20 }, (_, i) => client.request({ method: 'sum', params: [i, 1] }).then((r) => { settled.push('quick'); return r; }));
     assert.deepEqual(await Promise.all(quick), Array.from({ length: 20 }, (_, i) => i + 1));
-    assert.deepEqual(await slow, { slept: 400 });
+    assert.deepEqual(await slow, { slept: 1000 });
     assert.equal(settled[settled.length - 1], 'slow', 'the first request sent was answered last');
     assert.equal(runtime.processes.length, 1);
     client.close();
