@@ -1,0 +1,31 @@
+// The extension's side of MY_CUSTOM_PING_RPC_METHOD. The Swift side is
+// Sources/ping-host/main.swift; both define the same name and the same two shapes.
+// In an extension, import from wherever you copied the package, e.g. './vendor/wallet-bridge/src/index.js'.
+import { NativeProtocolError, sendNativeRpcRequest } from '../../js/src/index.js';
+
+/** 1. The method name: the same string as `Ping.name`. */
+export const MY_CUSTOM_PING_RPC_METHOD = 'MY_CUSTOM_PING_RPC_METHOD';
+
+/**
+ * 2. The params, field for field `Ping.Params`.
+ * @typedef {{ pingParam1: string, pingParam2: string[] }} MyCustomPingParams
+ */
+
+/**
+ * 3. The result, field for field `Ping.Result`.
+ * @typedef {{ pong: string }} MyCustomPingResult
+ */
+
+/**
+ * Sends the ping through the default client (configureNativeClient) and checks the result's
+ * shape before trusting it, as the built-in helpers do.
+ * @param {MyCustomPingParams} params
+ * @returns {Promise<MyCustomPingResult>}
+ */
+export async function sendMyCustomPing(params) {
+  const result = await sendNativeRpcRequest({ method: MY_CUSTOM_PING_RPC_METHOD, params });
+  if (typeof result?.pong !== 'string') {
+    throw new NativeProtocolError({ kind: 'invalid-result', message: `${MY_CUSTOM_PING_RPC_METHOD} returned no pong`, response: result, method: MY_CUSTOM_PING_RPC_METHOD });
+  }
+  return result;
+}

@@ -1,0 +1,349 @@
+/**
+ * The two ways an extension reaches a native host, behind one small interface:
+ * `send(message, options)` resolves with the raw reply (no validation here; the client does
+ * that) and `close()` rejects whatever is pending. Every pending request owns a timer, cleared
+ * on settle, on close and on disconnect, so nothing waits forever.
+ */
+import { NativeConfigurationError, NativeTransportError, transportErrorFromBrowser } from './errors.js';
+import { idKey, isPlainObject } from './protocol.js';
+
+/**
+ * @typedef {import('./index.js').NativeRpcId} NativeRpcId
+ * @typedef {import('./index.js').NativeMessagingRuntime} NativeMessagingRuntime
+ * @typedef {import('./index.js').NativeMessagingPort} NativeMessagingPort
+ * @typedef {import('./index.js').NativeClientWarning} NativeClientWarning
+ *
+ * @typedef {object} SendOptions
+ * @property {number} timeoutMs
+ * @property {boolean} expectsReply false for notifications (and batches of only notifications)
+ * @property {NativeRpcId[]} ids the ids a reply may carry; how the port finds the request
+ * @property {NativeRpcId | null} id reported in errors (null for batches and raw messages)
+ * @property {string} [method] reported in errors
+ *
+ * @typedef {object} Transport
+ * @property {'message' | 'port'} kind
+ * @property {(message: unknown, options: SendOptions) => Promise<unknown>} send
+ * @property {() => void} close
+ *
+ * @typedef {object} Pending
+ * @property {SendOptions} options
+ * @property {(reply: unknown) => void} resolve
+ * @property {(error: Error) => void} reject
+ */
+
+/**
+ * Starts a pending request: a promise whose settle functions clear its timer and run `forget`
+ * exactly once, whichever comes first (reply, failure, timeout, close).
+ * @param {SendOptions} options
+ * @param {string} application
+ * @param {(pending: Pending) => void} forget removes it from the transport's table
+ * @returns {{ pending: Pending, promise: Promise<unknown> }}
+ */
+function startPending(options, application, forget) {
+  /** @type {Pending} */
+  let pending = /** @type {any} */ (undefined);
+  const promise = new Promise((resolve, reject) => {
+    let settled = false;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    /** @template T @param {(value: T) => void} settle @returns {(value: T) => void} */
+    const once = (settle) => (value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      forget(pending);
+      settle(value);
+    };
+    pending = { options, resolve: once(resolve), reject: once(reject) };
+    timer = setTimeout(() => {
+      const what = options.method === undefined ? 'the message' : options.method;
+      pending.reject(new NativeTransportError({
+        kind: 'timeout',
+        message: `No reply from native host "${application}" to ${what} within ${options.timeoutMs} ms`,
+        id: options.id,
+        method: options.method,
+      }));
+    }, options.timeoutMs);
+  });
+  return { pending, promise };
+}
+
+/**
+ * @param {Pending} pending
+ * @param {string} why
+ */
+function rejectClosed(pending, why) {
+  pending.reject(new NativeTransportError({ kind: 'closed', message: why, id: pending.options.id, method: pending.options.method }));
+}
+
+/**
+ * `runtime.sendNativeMessage`: the browser starts one host process per message and hands back
+ * its first reply. Stateless, so it suits a service worker that may be stopped at any moment.
+ *
+ * Chrome's sendNativeMessage takes only an object ("No matching signature" for an array), so a
+ * batch, or any raw message that is not an object, goes over a port opened for that one message
+ * and closed after its reply: still one host process per message, and the same first-reply
+ * rule, in both browsers.
+ * @param {{ runtime: NativeMessagingRuntime, application: string }} config
+ * @returns {Transport}
+ */
+export function createMessageTransport({ runtime: anyRuntime, application }) {
+  const runtime = /** @type {Required<Pick<NativeMessagingRuntime, 'sendNativeMessage'>> & NativeMessagingRuntime} */ (anyRuntime);
+  if (typeof runtime.sendNativeMessage !== 'function') {
+    throw new NativeConfigurationError('runtime.sendNativeMessage is not available: add "nativeMessaging" to the extension manifest\'s permissions');
+  }
+  /** In flight, each with what stops it early (the one-shot port, if any). @type {Map<Pending, () => void>} */
+  const inFlight = new Map();
+
+  /**
+   * @param {unknown} message
+   * @param {Pending} pending
+   */
+  const sendMessage = (message, pending) => {
+    const context = { id: pending.options.id, method: pending.options.method };
+    /** @type {unknown} */
+    let reply;
+    try {
+      reply = runtime.sendNativeMessage(application, message);
+    } catch (error) {
+      return pending.reject(transportErrorFromBrowser(error, context));
+    }
+    if (!isThenable(reply)) {
+      return pending.reject(new NativeConfigurationError('runtime.sendNativeMessage did not return a promise: use browser.runtime in Firefox, and Manifest V3 in Chrome'));
+    }
+    reply.then(pending.resolve, (error) => pending.reject(transportErrorFromBrowser(error, context)));
+  };
+
+  /**
+   * @param {unknown} message
+   * @param {Pending} pending
+   */
+  const sendOverOneShotPort = (message, pending) => {
+    const context = { id: pending.options.id, method: pending.options.method };
+    if (typeof runtime.connectNative !== 'function') {
+      return pending.reject(new NativeConfigurationError('runtime.connectNative is not available, and Chrome\'s sendNativeMessage cannot carry a batch'));
+    }
+    /** @type {NativeMessagingPort} */
+    let port;
+    try {
+      port = runtime.connectNative(application);
+    } catch (error) {
+      return pending.reject(transportErrorFromBrowser(error, context));
+    }
+    // Settling by any path (reply, timeout, close) ends the port, and with it the host.
+    inFlight.set(pending, () => disconnectQuietly(port));
+    port.onMessage.addListener((reply) => pending.resolve(reply));
+    port.onDisconnect.addListener((eventPort) => {
+      pending.reject(transportErrorFromBrowser(runtime.lastError ?? eventPort?.error ?? port.error ?? null, context));
+    });
+    try {
+      port.postMessage(message);
+    } catch (error) {
+      pending.reject(transportErrorFromBrowser(error, context));
+    }
+  };
+
+  return {
+    kind: 'message',
+    send(message, options) {
+      if (!options.expectsReply) {
+        // The browser waits for a first reply that a notification never gets.
+        return Promise.reject(new TypeError('notifications need the "port" transport: sendNativeMessage waits for a reply the host never sends'));
+      }
+      const { pending, promise } = startPending(options, application, (done) => {
+        const stop = inFlight.get(done);
+        inFlight.delete(done);
+        stop?.();
+      });
+      inFlight.set(pending, () => {});
+      if (isPlainObject(message)) sendMessage(message, pending);
+      else sendOverOneShotPort(message, pending);
+      return promise;
+    },
+    close() {
+      for (const pending of [...inFlight.keys()]) rejectClosed(pending, 'The native client was closed before the reply arrived');
+    },
+  };
+}
+
+/**
+ * `runtime.connectNative`: one long-lived host process shared by every request. Replies come
+ * back in whatever order the host finishes and are matched by id; a reply nobody waits for
+ * (late after a timeout, or an id never sent) goes to `onWarning` instead of breaking anything.
+ * When the port drops, everything pending fails with the browser's reason, and the next request
+ * opens a new port.
+ * @param {{ runtime: NativeMessagingRuntime, application: string, onWarning: (warning: NativeClientWarning) => void }} config
+ * @returns {Transport}
+ */
+export function createPortTransport({ runtime: anyRuntime, application, onWarning }) {
+  const runtime = /** @type {NativeMessagingRuntime & Required<Pick<NativeMessagingRuntime, 'connectNative'>>} */ (anyRuntime);
+  if (typeof runtime.connectNative !== 'function') {
+    throw new NativeConfigurationError('runtime.connectNative is not available: add "nativeMessaging" to the extension manifest\'s permissions');
+  }
+  /** @type {NativeMessagingPort | null} */
+  let current = null;
+  /** Every pending request, oldest first. @type {Set<Pending>} */
+  const pendings = new Set();
+  /** The same requests by each id they wait for. @type {Map<string, Pending>} */
+  const byId = new Map();
+
+  /** @param {Pending} pending */
+  const forget = (pending) => {
+    pendings.delete(pending);
+    for (const id of pending.options.ids) {
+      if (byId.get(idKey(id)) === pending) byId.delete(idKey(id));
+    }
+  };
+
+  /** @param {NativeClientWarning} warning */
+  const warn = (warning) => {
+    try {
+      onWarning(warning);
+    } catch {
+      // A faulty hook must not take the transport down with it.
+    }
+  };
+
+  /** @returns {NativeMessagingPort} */
+  const connect = () => {
+    const port = runtime.connectNative(application);
+    port.onMessage.addListener((reply) => receive(port, reply));
+    port.onDisconnect.addListener((eventPort) => {
+      if (port !== current) return;  // closed on purpose, or replaced already
+      // Chrome puts the reason in runtime.lastError, readable only inside this listener (and
+      // logs "Unchecked runtime.lastError" if nobody reads it); Firefox puts it in port.error.
+      const failure = runtime.lastError ?? eventPort?.error ?? port.error ?? null;
+      drop(port, failure);
+    });
+    return port;
+  };
+
+  /**
+   * @param {NativeMessagingPort} port
+   * @param {unknown} failure
+   */
+  const drop = (port, failure) => {
+    if (port !== current) return;
+    current = null;
+    for (const pending of [...pendings]) {
+      pending.reject(transportErrorFromBrowser(failure, { id: pending.options.id, method: pending.options.method }));
+    }
+  };
+
+  /**
+   * @param {NativeMessagingPort} port
+   * @param {unknown} reply
+   */
+  const receive = (port, reply) => {
+    if (port !== current) return;
+    const target = matchReply(reply);
+    if (target) {
+      target.resolve(reply);
+    } else {
+      warn({ kind: 'unmatched-reply', message: `ignored a reply from "${application}" that no pending request is waiting for`, reply });
+    }
+  };
+
+  /**
+   * By id when the reply has one (for a batch reply, the first entry with an id). A reply with
+   * id null (the host could not read the request's id) can only be matched when a single
+   * request is pending; otherwise it is reported, and the timeouts bound the wait.
+   * @param {unknown} reply
+   * @returns {Pending | undefined}
+   */
+  const matchReply = (reply) => {
+    for (const id of idsOfReply(reply)) {
+      const pending = byId.get(idKey(id));
+      if (pending) return pending;
+    }
+    if (hasOnlyNullIds(reply) && pendings.size === 1) return pendings.values().next().value;
+    return undefined;
+  };
+
+  return {
+    kind: 'port',
+    send(message, options) {
+      for (const id of options.ids) {
+        if (byId.has(idKey(id))) {
+          return Promise.reject(new TypeError(`id ${JSON.stringify(id)} is already waiting for a reply on this port; ids must be unique`));
+        }
+      }
+      /** @type {NativeMessagingPort} */
+      let port;
+      try {
+        port = current ?? (current = connect());
+      } catch (error) {
+        return Promise.reject(transportErrorFromBrowser(error, { id: options.id, method: options.method }));
+      }
+      if (!options.expectsReply) {
+        try {
+          port.postMessage(message);
+        } catch (error) {
+          drop(port, error);
+          return Promise.reject(transportErrorFromBrowser(error, { id: options.id, method: options.method }));
+        }
+        return Promise.resolve(undefined);
+      }
+      const { pending, promise } = startPending(options, application, forget);
+      pendings.add(pending);
+      for (const id of options.ids) byId.set(idKey(id), pending);
+      try {
+        port.postMessage(message);
+      } catch (error) {
+        // "Attempt to postMessage on disconnected port": the port is gone even if its
+        // onDisconnect has not run yet. Fail everything on it; the next send reconnects.
+        drop(port, error);
+        disconnectQuietly(port);
+      }
+      return promise;
+    },
+    close() {
+      const port = current;
+      current = null;
+      if (port) disconnectQuietly(port);
+      for (const pending of [...pendings]) rejectClosed(pending, 'The native port was closed before the reply arrived');
+    },
+  };
+}
+
+/**
+ * The ids a reply carries: its own, or its entries' for a batch reply.
+ * @param {unknown} reply
+ * @returns {NativeRpcId[]}
+ */
+function idsOfReply(reply) {
+  const elements = Array.isArray(reply) ? reply : [reply];
+  /** @type {NativeRpcId[]} */
+  const ids = [];
+  for (const element of elements) {
+    if (isPlainObject(element) && (typeof element.id === 'string' || typeof element.id === 'number')) ids.push(element.id);
+  }
+  return ids;
+}
+
+/**
+ * True for what the host sends when it could not read an id: an object with `id: null`, or a
+ * batch reply made only of those.
+ * @param {unknown} reply
+ */
+function hasOnlyNullIds(reply) {
+  const elements = Array.isArray(reply) ? reply : [reply];
+  return elements.length > 0 && elements.every((element) => isPlainObject(element) && element.id === null);
+}
+
+/** @param {NativeMessagingPort} port */
+function disconnectQuietly(port) {
+  try {
+    port.disconnect();
+  } catch {
+    // Already disconnected: the goal is reached.
+  }
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is PromiseLike<unknown>}
+ */
+function isThenable(value) {
+  return typeof value === 'object' && value !== null && typeof (/** @type {any} */ (value).then) === 'function';
+}

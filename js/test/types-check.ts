@@ -1,0 +1,76 @@
+// Type-level tests, run by `tsc -p js/tsconfig.json` (not by node). Part one: the implementation
+// (typed by its JSDoc) must be assignable to what index.d.ts declares, export by export, so the
+// hand-written declarations cannot drift from the code. Part two: the declared API accepts
+// correct use and rejects wrong use (each @ts-expect-error fails the check if the line compiles).
+import type * as Declared from '../src/index.js';
+import * as client from '../src/client.js';
+import * as errors from '../src/errors.js';
+import * as models from '../src/models.js';
+import * as protocol from '../src/protocol.js';
+
+// ---- Part one: implementation against declaration ----
+const implementation: typeof Declared = {
+  ...client,
+  ...errors,
+  ...models,
+  ...protocol,
+};
+void implementation;
+
+// (That index.js exports exactly the names index.d.ts declares is checked at run time, by
+// test/package.test.js: TypeScript always reads index.d.ts for '../src/index.js'.)
+
+// ---- Part two: the declared API in use ----
+import {
+  createNativeClient,
+  NativeRpcError,
+  NativeRpcErrorCode,
+  NativeTransportError,
+  sendNativeRpcRequest,
+  sendNativeSignPayloadsRequest,
+  type NativeRpcBatchEntry,
+  type NativeSignPayloadsResult,
+} from '../src/index.js';
+
+async function usage(): Promise<void> {
+  const wallet = createNativeClient({ application: 'com.example.wallet_bridge', transport: 'port', timeoutMs: 5000 });
+  const accounts = await wallet.getAccounts();
+  const first: string | undefined = accounts.addresses[0];
+  const signed: NativeSignPayloadsResult = await sendNativeSignPayloadsRequest({ address: first ?? '', payloads: ['AQID'] });
+  const signatures: string[] = signed.signed_payloads;
+  const difference = await sendNativeRpcRequest<number>({ method: 'subtract', params: [42, 23] });
+  const n: number = difference;
+  const entries: NativeRpcBatchEntry[] = await wallet.batch([{ method: 'sum', params: [1, 2] }, { method: 'update', params: [1], notification: true }]);
+  for (const entry of entries) {
+    if (entry.error) {
+      const code: number = entry.error.code;
+      void code;
+    } else {
+      const value: Declared.JsonValue = entry.result;
+      void value;
+    }
+  }
+  try {
+    await wallet.request({ method: 'x' });
+  } catch (error) {
+    if (error instanceof NativeRpcError && error.code === NativeRpcErrorCode.authorizationFailed) void error.data;
+    if (error instanceof NativeTransportError && error.kind === 'host-not-found') void error.browserMessage;
+  }
+  void signatures;
+  void n;
+
+  // @ts-expect-error application is required
+  createNativeClient({ transport: 'message' });
+  // @ts-expect-error only two transports
+  createNativeClient({ application: 'a', transport: 'websocket' });
+  // @ts-expect-error params are real JSON, not a JSON string (walletlib sent strings)
+  await sendNativeRpcRequest({ method: 'x', params: '{"a":1}' });
+  // @ts-expect-error payloads is an array of strings
+  await sendNativeSignPayloadsRequest({ address: 'a', payloads: 'AQID' });
+  // @ts-expect-error the catalogue is read-only
+  NativeRpcErrorCode.parseError = 1;
+  // @ts-expect-error no such kind
+  const kind: NativeTransportError['kind'] = 'exploded';
+  void kind;
+}
+void usage;
