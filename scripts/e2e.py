@@ -71,9 +71,18 @@ def prepare(browser, scratch, extension_source):
     """Scratch home, host install, extension and browser command line. Returns (command, env)."""
     home = os.path.join(scratch, "home")
     os.makedirs(home)
+    passphrase_file = os.path.join(scratch, "passphrase")
+    with open(passphrase_file, "w") as out:
+        out.write("e2e passphrase, scratch keystore only\n")
+    # The browser passes its environment to the hosts it starts: that is how the host gets the
+    # scratch keystore, the non-interactive passphrase (standing in for the pinentry consent)
+    # and the report file.
     env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
                XDG_DATA_HOME=os.path.join(home, ".local", "share"), XDG_STATE_HOME=os.path.join(home, ".local", "state"),
-               WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, "report.jsonl"), WALLET_BRIDGE_LOG="warning")
+               WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, "report.jsonl"), WALLET_BRIDGE_LOG="warning",
+               WALLET_BRIDGE_TEST_WALLET="keystore", WALLET_BRIDGE_KEYSTORE=os.path.join(scratch, "keystore"),
+               WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+    run([CLI, "keys", "create", "--label", "e2e", "--passphrase-file", passphrase_file], env=env)
     extension = os.path.join(scratch, "extension")
     run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
     if extension_source:

@@ -13,6 +13,8 @@ swift test --disable-swift-testing  # XCTest only: no empty Swift Testing run
 
 if [[ -d js/test ]]; then
   echo "== js: type check and node --test" >&2
+  # The README's custom-method example, Swift side: the JS suite calls it.
+  swift build --package-path examples/custom-method
   tsc -p js/tsconfig.json
   node --test js/test/
 fi

@@ -2,12 +2,19 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeWallet
 
 // The host the shared fixtures run against: the real host core with test-only methods and an
 // in-memory test wallet. Started like the shipped host (argv from the browser, or none).
 var router = Router()
 do {
-    try router.registerWallet(InMemoryTestWallet())
+    // The end-to-end tests run the real keystore wallet (a scratch keystore, unlocked from a
+    // passphrase file) beside the test methods; everything else uses the fixed test keys.
+    if getenv("WALLET_BRIDGE_TEST_WALLET").map({ String(cString: $0) }) == "keystore" {
+        try router.installKeystoreWallet()
+    } else {
+        try router.registerWallet(InMemoryTestWallet())
+    }
     try registerTestMethods(&router)
 } catch {
     Log.writeStderr("wallet-bridge-conformance-host: \(error)\n")
