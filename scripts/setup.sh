@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Sets wallet-bridge up on a fresh Debian machine and shows it answering:
+#   1. installs the Debian packages it needs (libsodium, pinentry),
+#   2. builds the release binary (Swift standard library linked statically: faster start-up,
+#      and the binary runs without the toolchain),
+#   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local),
+#   4. writes the native-messaging manifests for Chromium and Firefox,
+#   5. checks them with `wallet-bridge doctor` and sends a real GetAccounts request.
+#
+# The manifests allow the example extension (examples/extension) unless you name your own:
+#   WALLET_BRIDGE_CHROME_EXTENSION=<32-letter ID>  WALLET_BRIDGE_FIREFOX_ADDON=<add-on ID>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=${PREFIX:-$HOME/.local}
+chrome_extension=${WALLET_BRIDGE_CHROME_EXTENSION:-oeloogpinfhebldicgpgcpochgkpponn}
+firefox_addon=${WALLET_BRIDGE_FIREFOX_ADDON:-example@wallet-bridge.dev}
+
+echo "== 1/5 system packages" >&2
+scripts/install-deps.sh
+
+echo "== 2/5 release build" >&2
+swift build -c release --static-swift-stdlib --product wallet-bridge
+
+echo "== 3/5 install $prefix/bin/wallet-bridge" >&2
+install -d "$prefix/bin"
+install -m 0755 .build/release/wallet-bridge "$prefix/bin/wallet-bridge"
+bin="$prefix/bin/wallet-bridge"
+
+echo "== 4/5 native-messaging manifests" >&2
+"$bin" install --binary "$bin" --browser chromium --browser firefox \
+  --chrome-extension "$chrome_extension" --firefox-addon "$firefox_addon"
+
+echo "== 5/5 the host answering" >&2
+# doctor starts the host through each manifest exactly as the browser would; a browser that is
+# not installed on this machine is reported as such, which is not a failure of the host.
+"$bin" doctor || true
+"$bin" call --as chrome --origin "chrome-extension://$chrome_extension/" NATIVE_GET_ACCOUNTS_METHOD
+
+cat >&2 <<NEXT
+
+wallet-bridge is installed as $bin.
+Next: create a key with \`wallet-bridge keys create --label main\`, then load the example
+extension (examples/extension/README.md) or your own.
+NEXT
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Note: $prefix/bin is not on your PATH." >&2 ;; esac
