@@ -227,6 +227,16 @@ class Wire:
         fill = body_bytes - (len(template.encode()) - len("@FILL@") - len("@ID@") + len("1"))
         return template, self.result('{"bytes":%d}' % fill), fill
 
+    def echo(self, n: int) -> tuple[str, str]:
+        """test.echo of ["x" * n] with id 1: the reply body is n + 38 bytes, or -32000 above 1 MiB.
+        Unlike test.large, whose time is mostly the test method building its string, this
+        exercises the host core both ways (params decoding, result encoding)."""
+        request = self.request("test.echo", ["x" * n], request_id=1)
+        reply = self.result('["%s"]' % ("x" * n), request_id=1)
+        if len(reply) > MAX_OUTBOUND:
+            reply = self.error(-32000, {"bytes": len(reply), "limit": MAX_OUTBOUND}, "Response too large", 1)
+        return request, reply
+
     def large(self, n: int) -> tuple[str, str]:
         """test.large with id 1: the reply body is n + 36 bytes, or a -32000 error above 1 MiB."""
         request = self.request("test.large", {"bytes": n}, request_id=1)
@@ -343,7 +353,7 @@ class Bench:
         self.results["meta"] = {
             "command": "bench/run.sh" + (" --quick" if self.quick else ""),
             "driver_argv": [rel(a) for a in sys.argv],
-            "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "started": now_iso(),
             "loadavg_start": loadavg(),
             "quick": self.quick,
             "machine": machine_info(),
@@ -384,26 +394,33 @@ class Bench:
 
     # -- correctness (every mode) --
 
+    def check_get_accounts(self, host: str) -> None:
+        w = self.wire
+        want = (w.method_not_found("NATIVE_GET_ACCOUNTS_METHOD", 1) if host == "swift-shipped"
+                else w.get_accounts_reply.replace("@ID@", "1"))
+        replies, code, err = exchange(self.hosts[host]["argv"], [w.get_accounts_request.replace("@ID@", "1").encode()])
+        self.check("get-accounts-bytes", host, replies == [want.encode()] and code == 0,
+                   "got %r exit %d %s" % (replies[:1], code, err[-300:]))
+
     def correctness(self) -> None:
         log("correctness: the same request gets the same bytes from every host")
         w = self.wire
         for host in self.hosts:
-            want = (w.method_not_found("NATIVE_GET_ACCOUNTS_METHOD", 1) if host == "swift-shipped"
-                    else w.get_accounts_reply.replace("@ID@", "1"))
-            replies, code, err = exchange(self.hosts[host]["argv"], [w.get_accounts_request.replace("@ID@", "1").encode()])
-            self.check("get-accounts-bytes", host, replies == [want.encode()] and code == 0,
-                       "got %r exit %d %s" % (replies[:1], code, err[-300:]))
+            self.check_get_accounts(host)
         under_request, under_reply = w.large(MAX_OUTBOUND - 36)
         over_request, over_reply = w.large(MAX_OUTBOUND - 35)
+        echo_under_request, echo_under_reply = w.echo(MAX_OUTBOUND - 38)
+        echo_over_request, echo_over_reply = w.echo(MAX_OUTBOUND - 37)
         measure_request, measure_reply, fill = w.measure(1000)
         for host in self.peers:
             # Many frames in one process, including both sides of the 1 MiB reply limit: the
             # reply just over must come back as -32000 and the host must keep serving.
             bodies = [w.get_accounts_request.replace("@ID@", str(i)) for i in (7, 8)]
             bodies += [under_request, over_request, measure_request.replace("@ID@", "9").replace("@FILL@", "x" * fill)]
-            bodies += [w.get_accounts_request.replace("@ID@", "10")]
+            bodies += [w.get_accounts_request.replace("@ID@", "10"), echo_under_request, echo_over_request]
             wants = [w.get_accounts_reply.replace("@ID@", str(i)) for i in (7, 8)]
             wants += [under_reply, over_reply, measure_reply.replace("@ID@", "9"), w.get_accounts_reply.replace("@ID@", "10")]
+            wants += [echo_under_reply, echo_over_reply]
             replies, code, err = exchange(self.hosts[host]["argv"], [b.encode() for b in bodies])
             got = [r.decode(errors="replace") for r in replies]
             self.check("many-frames-one-process", host, len(got) == len(wants) and code == 0,
@@ -411,7 +428,10 @@ class Bench:
             self.check("reply-exactly-1MiB", host, got[2] == wants[2] and len(replies[2]) == MAX_OUTBOUND,
                        "%d bytes" % len(replies[2]))
             self.check("reply-1MiB-plus-1-is-32000", host, got[3] == wants[3], got[3][:200])
-            self.check("measure-and-keeps-serving", host, got[4:] == wants[4:], repr(got[4:])[:300])
+            self.check("measure-and-keeps-serving", host, got[4:6] == wants[4:6], repr(got[4:6])[:300])
+            self.check("echo-exactly-1MiB", host, got[6] == wants[6] and len(replies[6]) == MAX_OUTBOUND,
+                       "%d bytes" % len(replies[6]))
+            self.check("echo-1MiB-plus-1-is-32000", host, got[7] == wants[7], got[7][:200])
 
     # -- 1. cold call --
 
@@ -596,14 +616,17 @@ class Bench:
             d["rss_over_frame"] = max(d["maxrss_kib"]) * 1024 / size
             d["idle_rss_mib"] = statistics.median(self.results["cold"]["hosts"][host]["maxrss_kib"]) / 1024 \
                 if "cold" in self.results else None
-        # The two sides of the 1 MiB reply limit, timed on a persistent port.
+        # Both sides of the 1 MiB reply limit, timed on a persistent port.
         limit = {}
         n = 5 if self.quick else self.args.limit_n
-        for name, bytes_ in (("under", MAX_OUTBOUND - 36), ("over", MAX_OUTBOUND - 35)):
-            request, expected = self.wire.large(bytes_)
-            q = self.write_tmp("large-%s.req" % name, request)
-            e = self.write_tmp("large-%s.expect" % name, expected)
-            limit[name] = {"n_param": bytes_, "reply_bytes": len(expected), "hosts": {}}
+        cases = (("under", "test.large", MAX_OUTBOUND - 36), ("over", "test.large", MAX_OUTBOUND - 35),
+                 ("echo-under", "test.echo", MAX_OUTBOUND - 38), ("echo-over", "test.echo", MAX_OUTBOUND - 37))
+        for name, method, bytes_ in cases:
+            request, expected = (self.wire.large if method == "test.large" else self.wire.echo)(bytes_)
+            q = self.write_tmp("limit-%s.req" % name, request)
+            e = self.write_tmp("limit-%s.expect" % name, expected)
+            limit[name] = {"method": method, "n_param": bytes_, "reply_bytes": len(expected),
+                           "request_bytes": len(request), "hosts": {}}
             for host in self.peers:
                 res, command = self.nmclient("rtt", host, ["--n", n, "--warmup", 2, "--req", q, "--expect", e])
                 limit[name]["hosts"][host] = {"rtt": summarize([x / 1e6 for x in res["rtt_ns"]]), "command": command}
@@ -678,7 +701,7 @@ class Bench:
                 step()
                 log("  (%s took %.1f s)" % (name, time.monotonic() - t0))
         self.goals()
-        self.results["meta"]["finished"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        self.results["meta"]["finished"] = now_iso()
         self.results["meta"]["loadavg_end"] = loadavg()
         path = os.path.join(self.out, "results-quick.json" if self.quick else "results.json")
         with open(path, "w") as f:
@@ -686,7 +709,11 @@ class Bench:
         log("wrote " + rel(path))
 
 
-def main() -> int:
+def now_iso() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny counts; check correctness, not timings")
     parser.add_argument("--out", default=os.path.join(BENCH, "out"), help="result folder (git-ignored)")
@@ -710,7 +737,11 @@ def main() -> int:
     parser.add_argument("--large-mib", type=int, default=60)
     parser.add_argument("--large-reps", type=int, default=3)
     parser.add_argument("--limit-n", type=int, default=50)
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def main() -> int:
+    args = parse_args()
     try:
         Bench(args).run()
     except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:

@@ -35,6 +35,12 @@ function handle(request) {
       return result(id, { addresses: ADDRESSES });
     case 'test.measure':
       return result(id, { bytes: Buffer.byteLength(params.data, 'utf8') });
+    case 'test.echo': {
+      const reply = result(id, request.params === undefined ? {} : request.params);
+      const bytes = Buffer.byteLength(reply, 'utf8');
+      if (bytes > MAX_OUTBOUND) return error(id, -32000, { bytes, limit: MAX_OUTBOUND }, 'Response too large');
+      return reply;
+    }
     case 'test.large': {
       const reply = result(id, 'x'.repeat(params.bytes));
       const bytes = Buffer.byteLength(reply, 'utf8');

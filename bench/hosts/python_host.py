@@ -51,12 +51,17 @@ def result(request_id, value):
 def handle(request):
     request_id = request.get("id")
     method = request.get("method")
-    params = request.get("params") or {}
+    params = request.get("params", {})
     if method == "NATIVE_GET_ACCOUNTS_METHOD":
         return result(request_id, {"addresses": ADDRESSES})
     if method == "test.measure":
         data = params["data"]
         return result(request_id, {"bytes": len(data) if data.isascii() else len(data.encode("utf-8"))})
+    if method == "test.echo":
+        reply = result(request_id, params)
+        if len(reply) > MAX_OUTBOUND:
+            return error(request_id, -32000, {"bytes": len(reply), "limit": MAX_OUTBOUND}, "Response too large")
+        return reply
     if method == "test.large":
         reply = result(request_id, "x" * params["bytes"])
         if len(reply) > MAX_OUTBOUND:
