@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -12,7 +15,11 @@ import WalletBridgeWallet
 struct InMemoryTestWallet: WalletBackend {
     /// Seeds 0x01 repeated and 0x02 repeated. Public test vectors, never real keys.
     static let seeds: [[UInt8]] = [[UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32)]
-    static let maxPayloads = 16
+    /// 16, or `WALLET_BRIDGE_TEST_MAX_PAYLOADS` (the signing benchmark sends hundreds at once).
+    static let maxPayloads: Int = {
+        guard let raw = getenv("WALLET_BRIDGE_TEST_MAX_PAYLOADS"), let value = Int(String(cString: raw)), value > 0 else { return 16 }
+        return value
+    }()
 
     private let keys: [(address: String, secretKey: [UInt8])]
 

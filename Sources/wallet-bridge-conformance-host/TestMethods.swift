@@ -97,6 +97,13 @@ enum Large: RPCMethod {
     typealias Result = String
 }
 
+/// Returns the UTF-8 length of `data`: a large request with a small reply, for the benchmarks.
+enum Measure: RPCMethod {
+    static let name = "test.measure"
+    struct Params: Codable, Sendable { var data: String }
+    struct Result: Codable, Sendable { var bytes: Int }
+}
+
 /// Reports the handler's context: caller, id and method.
 enum Context: RPCMethod {
     static let name = "test.context"
@@ -165,6 +172,7 @@ func registerTestMethods(_ router: inout Router) throws {
         }
         return String(repeating: "x", count: params.bytes)
     }
+    try router.register(Measure.self) { params, _ in .init(bytes: params.data.utf8.count) }
     try router.register(Context.self) { _, context in
         .init(caller: context.caller.identity.map(JSONValue.string) ?? .null, id: context.requestID?.jsonValue ?? .null, method: context.method)
     }

@@ -1,0 +1,754 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmarks of wallet-bridge against reference native-messaging hosts.
+
+Runs every benchmark on every host in one run, interleaving the hosts round by round so that
+a noisy machine slows all of them alike, and checks every reply byte for byte. The timed loops
+run in bench/tools/nmclient.c (nanosecond clock, posix_spawn, raw pipes); this script decides
+what to run, checks correctness, and writes bench/out/results.json. bench/report.py turns that
+into markdown and a plot. Stdlib only.
+
+    bench/run.sh            the full run (what BENCHMARKS.md is written from)
+    bench/run.sh --quick    every benchmark end to end with tiny counts; asserts correctness,
+                            never timings (for CI)
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime
+import hashlib
+import json
+import math
+import os
+import platform
+import random
+import shlex
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+MAX_OUTBOUND = 1_048_576  # browsers drop the port above this (docs/NATIVE-MESSAGING.md)
+MiB = 1_048_576
+
+
+class BenchError(Exception):
+    pass
+
+
+def rel(path: str) -> str:
+    """A path as the reader types it from the repository root."""
+    return os.path.relpath(path, ROOT) if os.path.isabs(path) and path.startswith(ROOT) else path
+
+
+def cmdline(argv: list[str]) -> str:
+    return " ".join(shlex.quote(rel(a)) for a in argv)
+
+
+def log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, cwd=ROOT, check=True, **kwargs)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """Nearest-rank percentile: the smallest sample with at least q% of samples at or below."""
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarize(samples: list[float]) -> dict:
+    return {
+        "n": len(samples),
+        "median": statistics.median(samples),
+        "p99": percentile(samples, 99),
+        "min": min(samples),
+        "max": max(samples),
+        "mean": statistics.fmean(samples),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Machine and build
+
+
+def machine_info() -> dict:
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+
+    def out(argv: list[str]) -> str:
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return "unavailable"
+
+    mem_kib = 0
+    try:
+        with open("/proc/meminfo") as f:
+            mem_kib = int(f.readline().split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return {
+        "nproc": os.cpu_count(),
+        "nproc_available": len(os.sched_getaffinity(0)),
+        "cpu_model": cpu,
+        "kernel": platform.release(),
+        "os": out(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
+        "memory_gib": round(mem_kib / 1024 / 1024, 1),
+        "swift": out(["swift", "--version"]).splitlines()[0] if shutil.which("swift") else "unavailable",
+        "cc": out(["cc", "--version"]).splitlines()[0] if shutil.which("cc") else "unavailable",
+        "libsodium": out(["pkg-config", "--modversion", "libsodium"]),
+        "git_commit": out(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]),
+        "git_dirty": bool(out(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"])),
+    }
+
+
+def loadavg() -> list[float]:
+    return list(os.getloadavg())
+
+
+def build(out: str, skip_swift: bool) -> dict:
+    """Builds what the run needs into `out` (ignored by git). Returns the paths."""
+    bin_dir = os.path.join(out, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    scratch = os.path.join(out, "swift")
+    commands = []
+    if not skip_swift:
+        for product in ("wallet-bridge-conformance-host", "wallet-bridge"):
+            argv = ["swift", "build", "-c", "release", "--static-swift-stdlib",
+                    "--scratch-path", scratch, "--product", product]
+            log("build: " + cmdline(argv))
+            run(argv, stdout=subprocess.DEVNULL)
+            commands.append(cmdline(argv))
+    release = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", scratch,
+                              "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    c_builds = [
+        (["cc", "-O2", "-o", os.path.join(bin_dir, "nmclient"), os.path.join(BENCH, "tools", "nmclient.c")]),
+        (["cc", "-O2", "-o", os.path.join(bin_dir, "c_host"), os.path.join(BENCH, "hosts", "c_host.c")]),
+        (["cc", "-O2", "-o", os.path.join(bin_dir, "rawsign"), os.path.join(BENCH, "tools", "rawsign.c"), "-lsodium"]),
+    ]
+    for argv in c_builds:
+        log("build: " + cmdline(argv))
+        run(argv)
+        commands.append(cmdline(argv))
+    return {
+        "conformance_host": os.path.join(release, "wallet-bridge-conformance-host"),
+        "shipped_host": os.path.join(release, "wallet-bridge"),
+        "nmclient": os.path.join(bin_dir, "nmclient"),
+        "c_host": os.path.join(bin_dir, "c_host"),
+        "rawsign": os.path.join(bin_dir, "rawsign"),
+        "commands": commands,
+    }
+
+
+def real_python() -> str:
+    """The interpreter a browser's `#!/usr/bin/env python3` finds on Debian, not a pyenv shim."""
+    if os.access("/usr/bin/python3", os.X_OK):
+        return os.path.realpath("/usr/bin/python3")
+    found = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"], capture_output=True, text=True)
+    return os.path.realpath(found.stdout.strip() or sys.executable)
+
+
+def version_of(argv: list[str]) -> str:
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+        return (r.stdout or r.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "unknown"
+
+
+# ---------------------------------------------------------------------------------------------
+# Requests and the replies they must get, byte for byte
+
+
+class Wire:
+    """The benchmark's requests and their exact expected replies.
+
+    GetAccounts' reply comes from the shared fixture (Tests/Fixtures/wallet.json), the wire
+    contract; the other replies are built the way the README specifies them.
+    """
+
+    def __init__(self) -> None:
+        with open(os.path.join(ROOT, "Tests", "Fixtures", "wallet.json")) as f:
+            cases = {c["name"]: c for c in json.load(f)["cases"]}
+        case = cases["get-accounts"]
+        self.addresses = case["response"]["result"]["addresses"]
+        self.get_accounts_request = self._templated(case["request"])
+        self.get_accounts_reply = self._templated(case["response"])
+
+    @staticmethod
+    def compact(value) -> str:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+    def _templated(self, message: dict) -> str:
+        """Compact JSON with the id replaced by the @ID@ placeholder nmclient fills in."""
+        copy = dict(message)
+        copy["id"] = "@ID@"
+        return self.compact(copy).replace('"@ID@"', "@ID@")
+
+    @staticmethod
+    def request(method: str, params=None, request_id="@ID@") -> str:
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        return Wire.compact(message).replace('"@ID@"', "@ID@")
+
+    @staticmethod
+    def result(result_json: str, request_id="@ID@") -> str:
+        return '{"jsonrpc":"2.0","id":%s,"result":%s}' % (request_id, result_json)
+
+    @staticmethod
+    def error(code: int, data, message: str, request_id="@ID@") -> str:
+        return '{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"data":%s,"message":%s}}' % (
+            request_id, code, Wire.compact(data), Wire.compact(message))
+
+    def method_not_found(self, method: str, request_id="@ID@") -> str:
+        return self.error(-32601, 'no method named "%s"' % method, "Method not found", request_id)
+
+    def measure(self, body_bytes: int) -> tuple[str, str, int]:
+        """test.measure whose frame body is body_bytes with id 1 (a few bytes more for longer
+        ids): (template, reply, fill)."""
+        template = self.request("test.measure", {"data": "@FILL@"})
+        fill = body_bytes - (len(template.encode()) - len("@FILL@") - len("@ID@") + len("1"))
+        return template, self.result('{"bytes":%d}' % fill), fill
+
+    def echo(self, n: int) -> tuple[str, str]:
+        """test.echo of ["x" * n] with id 1: the reply body is n + 38 bytes, or -32000 above 1 MiB.
+        Unlike test.large, whose time is mostly the test method building its string, this
+        exercises the host core both ways (params decoding, result encoding)."""
+        request = self.request("test.echo", ["x" * n], request_id=1)
+        reply = self.result('["%s"]' % ("x" * n), request_id=1)
+        if len(reply) > MAX_OUTBOUND:
+            reply = self.error(-32000, {"bytes": len(reply), "limit": MAX_OUTBOUND}, "Response too large", 1)
+        return request, reply
+
+    def large(self, n: int) -> tuple[str, str]:
+        """test.large with id 1: the reply body is n + 36 bytes, or a -32000 error above 1 MiB."""
+        request = self.request("test.large", {"bytes": n}, request_id=1)
+        reply = self.result('"%s"' % ("x" * n), request_id=1)
+        if len(reply) > MAX_OUTBOUND:
+            reply = self.error(-32000, {"bytes": len(reply), "limit": MAX_OUTBOUND}, "Response too large", 1)
+        return request, reply
+
+
+def frame(body: bytes) -> bytes:
+    return struct.pack("=I", len(body)) + body
+
+
+def exchange(argv: list[str], bodies: list[bytes], timeout: float = 60, env=None,
+             sequential: bool = True) -> tuple[list[bytes], int, bytes]:
+    """Starts a host, sends frames, reads one reply per frame, closes stdin, waits for the exit.
+
+    For correctness checks (not timed). Sequential: each reply is read before the next request
+    goes out, so replies line up with requests even from a host that answers concurrently.
+    Otherwise all frames are written at once (on a thread, so a host that answers while the
+    next frame is still going in cannot deadlock us) and replies come in the host's order.
+    """
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    sent = threading.Semaphore(0)
+    answered = threading.Semaphore(0)
+
+    def feed() -> None:
+        try:
+            for body in bodies:
+                proc.stdin.write(frame(body))
+                proc.stdin.flush()
+                sent.release()
+                if sequential:
+                    answered.acquire()
+        except OSError:  # a host that died shows up as a short read below
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    replies = []
+    try:
+        for _ in bodies:
+            header = proc.stdout.read(4)
+            if len(header) < 4:
+                break
+            (length,) = struct.unpack("=I", header)
+            replies.append(proc.stdout.read(length))
+            answered.release()
+        writer.join()
+        try:
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        rest = proc.stdout.read()
+        stderr = proc.stderr.read()
+        code = proc.wait()
+    finally:
+        timer.cancel()
+    if rest:
+        raise BenchError("%s wrote %d unexpected bytes after its replies" % (cmdline(argv), len(rest)))
+    return replies, code, stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+
+class Bench:
+    def __init__(self, args) -> None:
+        self.args = args
+        self.quick = args.quick
+        self.out = os.path.abspath(args.out)
+        self.tmp = os.path.join(self.out, "req")
+        os.makedirs(self.tmp, exist_ok=True)
+        self.wire = Wire()
+        self.results: dict = {"checks": []}
+        self.pin = args.host_cpu >= 0 and args.client_cpu >= 0
+
+    # -- helpers --
+
+    def write_tmp(self, name: str, text: str) -> str:
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def nmclient(self, mode: str, host: str, options: list, pinned: bool = True, timeout: float = 1800,
+                 env=None) -> tuple[dict, str]:
+        argv = [self.paths["nmclient"], mode] + [str(o) for o in options]
+        if pinned and self.pin:
+            argv += ["--host-cpu", str(self.args.host_cpu), "--client-cpu", str(self.args.client_cpu)]
+        argv += ["--"] + self.hosts[host]["argv"]
+        full_env = dict(os.environ, **(env or {}))
+        r = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=full_env)
+        if r.returncode != 0:
+            raise BenchError("%s failed (%d):\n%s" % (cmdline(argv), r.returncode, r.stderr.strip()))
+        env_prefix = " ".join("%s=%s" % kv for kv in (env or {}).items())
+        return json.loads(r.stdout), (env_prefix + " " if env_prefix else "") + cmdline(argv)
+
+    def check(self, name: str, host: str, ok: bool, detail: str = "") -> None:
+        self.results["checks"].append({"name": name, "host": host, "ok": ok, "detail": detail})
+        log("  check %-40s %-18s %s%s" % (name, host, "ok" if ok else "FAILED", (": " + detail) if detail and not ok else ""))
+        if not ok:
+            raise BenchError("check %s failed on %s: %s" % (name, host, detail))
+
+    def rounds(self, full: int) -> int:
+        return 1 if self.quick else full
+
+    # -- setup --
+
+    def setup(self) -> None:
+        self.results["meta"] = {
+            "command": "bench/run.sh" + (" --quick" if self.quick else ""),
+            "driver_argv": [rel(a) for a in sys.argv],
+            "started": now_iso(),
+            "loadavg_start": loadavg(),
+            "quick": self.quick,
+            "machine": machine_info(),
+            "pinning": ({"host_cpu": self.args.host_cpu, "client_cpu": self.args.client_cpu} if self.pin else None),
+        }
+        self.paths = build(os.path.abspath(self.args.build_dir), self.args.skip_build)
+        self.results["meta"]["build_commands"] = self.paths["commands"]
+        python = real_python()
+        node = shutil.which("node")
+        self.hosts = {
+            "c": {"label": "C (floor)", "argv": [self.paths["c_host"]], "version": self.results["meta"]["machine"]["cc"]},
+            "swift": {"label": "wallet-bridge (conformance host)", "argv": [self.paths["conformance_host"]],
+                      "version": self.results["meta"]["machine"]["swift"]},
+            "swift-shipped": {"label": "wallet-bridge (shipped binary)", "argv": [self.paths["shipped_host"]],
+                              "version": self.results["meta"]["machine"]["swift"]},
+            "python": {"label": "Python (MDN style)", "argv": [python, os.path.join(BENCH, "hosts", "python_host.py")],
+                       "version": version_of([python, "--version"])},
+        }
+        if node:
+            self.hosts["node"] = {"label": "Node", "argv": [os.path.realpath(node), os.path.join(BENCH, "hosts", "node_host.js")],
+                                  "version": version_of([node, "--version"])}
+        else:
+            log("warning: node not found; the Node host is left out")
+        for h in self.hosts.values():
+            h["command"] = cmdline(h["argv"])
+        self.results["hosts"] = self.hosts
+        # The hosts that answer every benchmark request. The shipped binary has no wallet yet, so it
+        # only takes part in the cold call (where its -32601 reply is still a full request/response).
+        self.peers = [h for h in ("c", "swift", "python", "node") if h in self.hosts]
+        self.cold_hosts = [h for h in ("c", "swift", "swift-shipped", "python", "node") if h in self.hosts]
+        self.signers = ["swift"]
+        self.ga_req = self.write_tmp("get-accounts.req", self.wire.get_accounts_request)
+        self.ga_exp = self.write_tmp("get-accounts.expect", self.wire.get_accounts_reply)
+        self.nf_exp = self.write_tmp("method-not-found.expect", self.wire.method_not_found("NATIVE_GET_ACCOUNTS_METHOD"))
+
+    def expected_get_accounts(self, host: str) -> str:
+        return self.nf_exp if host == "swift-shipped" else self.ga_exp
+
+    # -- correctness (every mode) --
+
+    def check_get_accounts(self, host: str) -> None:
+        w = self.wire
+        want = (w.method_not_found("NATIVE_GET_ACCOUNTS_METHOD", 1) if host == "swift-shipped"
+                else w.get_accounts_reply.replace("@ID@", "1"))
+        replies, code, err = exchange(self.hosts[host]["argv"], [w.get_accounts_request.replace("@ID@", "1").encode()])
+        self.check("get-accounts-bytes", host, replies == [want.encode()] and code == 0,
+                   "got %r exit %d %s" % (replies[:1], code, err[-300:]))
+
+    def correctness(self) -> None:
+        log("correctness: the same request gets the same bytes from every host")
+        w = self.wire
+        for host in self.hosts:
+            self.check_get_accounts(host)
+        under_request, under_reply = w.large(MAX_OUTBOUND - 36)
+        over_request, over_reply = w.large(MAX_OUTBOUND - 35)
+        echo_under_request, echo_under_reply = w.echo(MAX_OUTBOUND - 38)
+        echo_over_request, echo_over_reply = w.echo(MAX_OUTBOUND - 37)
+        measure_request, measure_reply, fill = w.measure(1000)
+        for host in self.peers:
+            # Many frames in one process, including both sides of the 1 MiB reply limit: the
+            # reply just over must come back as -32000 and the host must keep serving.
+            bodies = [w.get_accounts_request.replace("@ID@", str(i)) for i in (7, 8)]
+            bodies += [under_request, over_request, measure_request.replace("@ID@", "9").replace("@FILL@", "x" * fill)]
+            bodies += [w.get_accounts_request.replace("@ID@", "10"), echo_under_request, echo_over_request]
+            wants = [w.get_accounts_reply.replace("@ID@", str(i)) for i in (7, 8)]
+            wants += [under_reply, over_reply, measure_reply.replace("@ID@", "9"), w.get_accounts_reply.replace("@ID@", "10")]
+            wants += [echo_under_reply, echo_over_reply]
+            replies, code, err = exchange(self.hosts[host]["argv"], [b.encode() for b in bodies])
+            got = [r.decode(errors="replace") for r in replies]
+            self.check("many-frames-one-process", host, len(got) == len(wants) and code == 0,
+                       "%d replies of %d, exit %d %s" % (len(got), len(wants), code, err[-300:]))
+            self.check("reply-exactly-1MiB", host, got[2] == wants[2] and len(replies[2]) == MAX_OUTBOUND,
+                       "%d bytes" % len(replies[2]))
+            self.check("reply-1MiB-plus-1-is-32000", host, got[3] == wants[3], got[3][:200])
+            self.check("measure-and-keeps-serving", host, got[4:6] == wants[4:6], repr(got[4:6])[:300])
+            self.check("echo-exactly-1MiB", host, got[6] == wants[6] and len(replies[6]) == MAX_OUTBOUND,
+                       "%d bytes" % len(replies[6]))
+            self.check("echo-1MiB-plus-1-is-32000", host, got[7] == wants[7], got[7][:200])
+
+    # -- 1. cold call --
+
+    def cold(self) -> None:
+        rounds, per_round = (1, 3) if self.quick else (self.args.cold_rounds, self.args.cold_per_round)
+        hosts = self.cold_hosts
+        log("cold call: %d rounds x %d calls per host, hosts interleaved, not pinned" % (rounds, per_round))
+        data = {h: {"reply_ns": [], "exit_ns": [], "maxrss_kib": [], "host_cpu_us": []} for h in hosts}
+        for r in range(rounds):
+            for host in hosts:
+                res, command = self.nmclient("cold", host, ["--n", per_round, "--req", self.ga_req, "--expect",
+                                                           self.expected_get_accounts(host)], pinned=False)
+                for key in ("reply_ns", "exit_ns", "maxrss_kib", "host_cpu_us"):
+                    data[host][key] += res[key]
+                data[host]["command"] = command
+            log("  round %d/%d done" % (r + 1, rounds))
+        for host in hosts:
+            d = data[host]
+            d["exit"] = summarize([x / 1e6 for x in d["exit_ns"]])
+            d["reply"] = summarize([x / 1e6 for x in d["reply_ns"]])
+            d["maxrss"] = summarize(d["maxrss_kib"])
+            d["cpu"] = summarize([x / 1e3 for x in d["host_cpu_us"]])
+        self.results["cold"] = {"unit": "ms", "rounds": rounds, "per_round": per_round, "hosts": data}
+
+    # -- 2. round trip --
+
+    def rtt(self) -> None:
+        rounds, n, warmup = (1, 50, 10) if self.quick else (self.args.rtt_rounds, self.args.rtt_n, 500)
+        log("round trip: %d rounds x %d requests per host (+%d warm-up)" % (rounds, n, warmup))
+        data = {h: {"rtt_ns": []} for h in self.peers}
+        for r in range(rounds):
+            for host in self.peers:
+                res, command = self.nmclient("rtt", host, ["--n", n, "--warmup", warmup, "--req", self.ga_req,
+                                                          "--expect", self.ga_exp])
+                data[host]["rtt_ns"] += res["rtt_ns"]
+                data[host]["command"] = command
+        for host in self.peers:
+            data[host]["rtt"] = summarize([x / 1e3 for x in data[host]["rtt_ns"]])
+        self.results["rtt"] = {"unit": "us", "rounds": rounds, "per_round": n, "hosts": data}
+
+    # -- 3 and 6. pipelined throughput at 1, 16, 256 in flight --
+
+    def throughput(self) -> None:
+        windows = [1, 16, 256]
+        rounds = self.rounds(self.args.pipe_rounds)
+        n = 300 if self.quick else self.args.pipe_n
+        log("throughput: %d rounds x %d requests per host and window %s" % (rounds, n, windows))
+        data = {h: {str(w): {"runs": []} for w in windows} for h in self.peers}
+        for r in range(rounds):
+            for window in windows:
+                for host in self.peers:
+                    res, command = self.nmclient("pipe", host, ["--n", n, "--window", window, "--warmup", min(n, 1000),
+                                                               "--req", self.ga_req, "--expect", self.ga_exp])
+                    cpu_us = res["host_user_us"] + res["host_sys_us"]
+                    run_ = {"requests_per_s": res["n"] / (res["total_ns"] / 1e9),
+                            "host_cpu_us_per_request": cpu_us / (res["n"] + min(n, 1000)),
+                            "host_maxrss_kib": res["host_maxrss_kib"],
+                            "ctx_voluntary": res["host_ctx_voluntary"], "ctx_involuntary": res["host_ctx_involuntary"]}
+                    data[host][str(window)]["runs"].append(run_)
+                    data[host][str(window)]["command"] = command
+            log("  round %d/%d done" % (r + 1, rounds))
+        for host in self.peers:
+            for window in windows:
+                d = data[host][str(window)]
+                d["requests_per_s"] = statistics.median(x["requests_per_s"] for x in d["runs"])
+                d["host_cpu_us_per_request"] = statistics.median(x["host_cpu_us_per_request"] for x in d["runs"])
+        self.results["throughput"] = {"windows": windows, "rounds": rounds, "n": n, "hosts": data}
+
+    # -- 4. signing --
+
+    def signing(self) -> None:
+        count, size = self.args.sign_payloads, 1024
+        iterations, rounds = (1, 1) if self.quick else (self.args.sign_iterations, self.args.sign_rounds)
+        rng = random.Random(20240601)  # any payloads will do; fixed so runs are comparable
+        payloads = [rng.randbytes(size) for _ in range(count)]
+        payload_file = os.path.join(self.tmp, "payloads.bin")
+        with open(payload_file, "wb") as f:
+            f.write(b"".join(payloads))
+        encoded = [base64.b64encode(p).decode() for p in payloads]
+        address = self.wire.addresses[0]
+        # 1,000 signed 1 KiB payloads come to about 1.45 MB of base64: over the 1 MiB a reply may
+        # have. So the payloads go in as few requests as it takes for each reply to fit (split
+        # evenly), all written at once (in flight together); a single request with all of them
+        # is also timed, and must come back as -32000.
+        per_signed = len(base64.b64encode(bytes(size + 64))) + 3  # quotes and comma
+        per_request = max(1, (MAX_OUTBOUND - 200) // per_signed)
+        parts = math.ceil(count / per_request)
+        step = math.ceil(count / parts)
+        groups = [encoded[i:i + step] for i in range(0, count, step)]
+        env = {"WALLET_BRIDGE_TEST_MAX_PAYLOADS": str(count)}
+        requests = [Wire.request("NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": g}, request_id=i + 1)
+                    for i, g in enumerate(groups)]
+        raw_argv = [self.paths["rawsign"], payload_file, str(size), "1"]
+        raw_digest = json.loads(subprocess.run(raw_argv, capture_output=True, text=True, check=True).stdout)["signatures_sha256"]
+        options = {}
+        single_request = Wire.request("NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": encoded}, request_id=1)
+        sq = self.write_tmp("sign-single.req", single_request)
+        single = {}
+        for host in self.signers:
+            # Untimed: get the replies once and check every signature against libsodium's own.
+            replies, code, err = exchange(self.hosts[host]["argv"], [r.encode() for r in requests],
+                                          env=dict(os.environ, **env), timeout=300)
+            self.check("sign-replies", host, len(replies) == len(requests) and code == 0, err.decode()[-300:])
+            signatures = []
+            for i, reply in enumerate(replies):
+                message = json.loads(reply)
+                ok = message.get("id") == i + 1 and "result" in message
+                self.check("sign-reply-%d-is-a-result" % (i + 1), host, ok, reply[:300].decode())
+                for j, signed in enumerate(message["result"]["signed_payloads"]):
+                    raw_bytes = base64.b64decode(signed)
+                    if raw_bytes[:-64] != payloads[i * step + j]:
+                        self.check("signed-payload-is-payload-then-signature", host, False, "payload %d" % j)
+                    signatures.append(raw_bytes[-64:])
+            self.check("signatures-equal-libsodium", host, hashlib.sha256(b"".join(signatures)).hexdigest() == raw_digest,
+                       "SHA-256 of the host's signatures differs from libsodium's")
+            option = ["--n", iterations]
+            for i, (request, reply) in enumerate(zip(requests, replies)):
+                option += ["--req", self.write_tmp("sign-%d.req" % i, request),
+                           "--expect", self.write_tmp("sign-%s-%d.expect" % (host, i), reply.decode())]
+            options[host] = option
+            # The same payloads in one request: the signing happens, the reply does not fit.
+            full_reply_bytes = len('{"jsonrpc":"2.0","id":1,"result":{"signed_payloads":[]}}') + sum(
+                len(base64.b64encode(p + sig)) + 2 for p, sig in zip(payloads, signatures)) + (count - 1)
+            if full_reply_bytes > MAX_OUTBOUND:
+                se = self.write_tmp("sign-single.expect",
+                                    Wire.error(-32000, {"bytes": full_reply_bytes, "limit": MAX_OUTBOUND}, "Response too large", 1))
+                single[host] = ["--n", iterations, "--req", sq, "--expect", se]
+        log("signing: %d payloads of %d bytes as %d requests; %d rounds x %d iterations, raw libsodium interleaved"
+            % (count, size, len(requests), rounds, iterations))
+        host_ns = {h: [] for h in self.signers}
+        single_ns = {h: [] for h in self.signers}
+        commands = {h: {} for h in self.signers}
+        raw_ns, raw_cmd = [], None
+        for r in range(rounds):
+            pinned_raw = (["taskset", "-c", str(self.args.host_cpu)] if self.pin and shutil.which("taskset") else [])
+            raw_argv = pinned_raw + [self.paths["rawsign"], payload_file, str(size), str(iterations)]
+            raw_ns += json.loads(subprocess.run(raw_argv, capture_output=True, text=True, check=True).stdout)["round_ns"]
+            raw_cmd = cmdline(raw_argv)
+            for host in self.signers:
+                res, commands[host]["command"] = self.nmclient("batch", host, options[host], env=env)
+                host_ns[host] += res["iteration_ns"]
+                if host in single:
+                    res1, commands[host]["single_request_command"] = self.nmclient("batch", host, single[host], env=env)
+                    single_ns[host] += res1["iteration_ns"]
+        raw = summarize([x / 1e6 for x in raw_ns])
+        hosts = {}
+        for host in self.signers:
+            t = summarize([x / 1e6 for x in host_ns[host]])
+            hosts[host] = {"time": t, "ns": host_ns[host], "ratio": raw["median"] / t["median"],
+                           "signatures_per_s": count / (t["median"] / 1e3), **commands[host]}
+            if single_ns[host]:
+                hosts[host]["single_request"] = summarize([x / 1e6 for x in single_ns[host]])
+        self.results["signing"] = {
+            "unit": "ms", "payloads": count, "payload_bytes": size, "requests": len(requests),
+            "payloads_per_request": [len(g) for g in groups], "request_bytes": [len(r) for r in requests],
+            "single_request_reply_bytes": full_reply_bytes, "raw": raw, "raw_ns": raw_ns,
+            "raw_signatures_per_s": count / (raw["median"] / 1e3), "raw_command": raw_cmd, "hosts": hosts,
+        }
+
+    # -- 5. large frames --
+
+    def large(self) -> None:
+        size = (8 if self.quick else self.args.large_mib) * MiB
+        reps = 1 if self.quick else self.args.large_reps
+        template, reply, fill = self.wire.measure(size)
+        req = self.write_tmp("measure-large.req", template)
+        exp = self.write_tmp("measure-large.expect", reply.replace("@ID@", "1"))
+        log("large frames: a %d MiB test.measure request, %d per host (each in a fresh process)" % (size // MiB, reps))
+        data = {h: {"ns": [], "maxrss_kib": []} for h in self.peers}
+        # Baseline RSS of each host after one small request, for "peak over idle".
+        for r in range(reps):
+            for host in self.peers:
+                res, command = self.nmclient("cold", host, ["--n", 1, "--fill", fill, "--req", req, "--expect", exp,
+                                                           "--warm", self.ga_req, "--warm-expect", self.ga_exp])
+                data[host]["ns"] += res["reply_ns"]
+                data[host]["maxrss_kib"] += res["maxrss_kib"]
+                data[host]["command"] = command
+        for host in self.peers:
+            d = data[host]
+            d["time"] = summarize([x / 1e6 for x in d["ns"]])
+            d["peak_rss_mib"] = max(d["maxrss_kib"]) / 1024
+            d["rss_over_frame"] = max(d["maxrss_kib"]) * 1024 / size
+            d["idle_rss_mib"] = statistics.median(self.results["cold"]["hosts"][host]["maxrss_kib"]) / 1024 \
+                if "cold" in self.results else None
+        # Both sides of the 1 MiB reply limit, timed on a persistent port.
+        limit = {}
+        n = 5 if self.quick else self.args.limit_n
+        cases = (("under", "test.large", MAX_OUTBOUND - 36), ("over", "test.large", MAX_OUTBOUND - 35),
+                 ("echo-under", "test.echo", MAX_OUTBOUND - 38), ("echo-over", "test.echo", MAX_OUTBOUND - 37))
+        for name, method, bytes_ in cases:
+            request, expected = (self.wire.large if method == "test.large" else self.wire.echo)(bytes_)
+            q = self.write_tmp("limit-%s.req" % name, request)
+            e = self.write_tmp("limit-%s.expect" % name, expected)
+            limit[name] = {"method": method, "n_param": bytes_, "reply_bytes": len(expected),
+                           "request_bytes": len(request), "hosts": {}}
+            for host in self.peers:
+                res, command = self.nmclient("rtt", host, ["--n", n, "--warmup", 2, "--req", q, "--expect", e])
+                limit[name]["hosts"][host] = {"rtt": summarize([x / 1e6 for x in res["rtt_ns"]]), "command": command}
+        self.results["large"] = {"unit": "ms", "frame_bytes": size, "reps": reps, "hosts": data, "reply_limit": limit}
+
+    # -- 6. latency as the payload grows --
+
+    def payload_sweep(self) -> None:
+        sizes = [100, 1024, 10 * 1024, 100 * 1024, MiB]
+        counts = {100: 2000, 1024: 2000, 10 * 1024: 1000, 100 * 1024: 300, MiB: 60}
+        log("payload sweep: test.measure, request bodies %s bytes" % sizes)
+        data = {h: {} for h in self.peers}
+        for size in sizes:
+            template, reply, fill = self.wire.measure(size)
+            q = self.write_tmp("measure-%d.req" % size, template)
+            e = self.write_tmp("measure-%d.expect" % size, reply)
+            n = 5 if self.quick else counts[size]
+            for host in self.peers:
+                res, command = self.nmclient("rtt", host, ["--n", n, "--warmup", 2 if self.quick else 20, "--fill", fill,
+                                                          "--req", q, "--expect", e])
+                data[host][str(size)] = {"rtt": summarize([x / 1e3 for x in res["rtt_ns"]]), "command": command}
+        self.results["payload_sweep"] = {"unit": "us", "sizes": sizes, "hosts": data}
+
+    # -- goals --
+
+    def goals(self) -> None:
+        r = self.results
+        goals = []
+
+        def goal(name, target, value, met, detail):
+            goals.append({"goal": name, "target": target, "value": value, "met": bool(met), "detail": detail})
+
+        if "cold" in r:
+            c = r["cold"]["hosts"]
+            s, floor = c["swift"]["exit"]["median"], c["c"]["exit"]["median"]
+            goal("cold call median vs C floor", "<= 2x", s / floor, s / floor <= 2,
+                 "%.2f ms vs %.2f ms (spawn to exit)" % (s, floor))
+            for peer in ("python", "node"):
+                if peer in c:
+                    p = c[peer]["exit"]["median"]
+                    goal("cold call vs %s" % peer, ">= 10x faster", p / s, p / s >= 10, "%.2f ms vs %.2f ms" % (p, s))
+        if "rtt" in r:
+            h = r["rtt"]["hosts"]
+            s, floor = h["swift"]["rtt"]["median"], h["c"]["rtt"]["median"]
+            goal("round trip p50 vs C floor", "<= 2x", s / floor, s / floor <= 2, "%.1f us vs %.1f us" % (s, floor))
+        if "throughput" in r:
+            h = r["throughput"]["hosts"]
+            s = h["swift"]["256"]["requests_per_s"]
+            goal("pipelined throughput (256 in flight, host on one core)", ">= 100,000 req/s", s, s >= 100_000,
+                 "%.0f req/s" % s)
+            p = h["python"]["256"]["requests_per_s"]
+            goal("pipelined throughput vs Python", ">= 3x", s / p, s / p >= 3, "%.0f vs %.0f req/s" % (s, p))
+        if "signing" in r and "swift" in r["signing"]["hosts"]:
+            s = r["signing"]["hosts"]["swift"]
+            goal("signing rate vs raw libsodium", ">= 80%", s["ratio"], s["ratio"] >= 0.8,
+                 "%.0f vs %.0f signatures/s" % (s["signatures_per_s"], r["signing"]["raw_signatures_per_s"]))
+        if "large" in r:
+            x = r["large"]["hosts"]["swift"]["rss_over_frame"]
+            goal("peak RSS for a %d MiB request" % (r["large"]["frame_bytes"] // MiB), "<= 3x the frame", x, x <= 3,
+                 "%.0f MiB peak" % r["large"]["hosts"]["swift"]["peak_rss_mib"])
+        r["goals"] = goals
+
+    def run(self) -> None:
+        self.setup()
+        self.correctness()
+        steps = {"cold": self.cold, "rtt": self.rtt, "throughput": self.throughput, "signing": self.signing,
+                 "large": self.large, "sweep": self.payload_sweep}
+        only = set(self.args.only.split(",")) if self.args.only else set(steps)
+        for name, step in steps.items():
+            if name in only:
+                t0 = time.monotonic()
+                step()
+                log("  (%s took %.1f s)" % (name, time.monotonic() - t0))
+        self.goals()
+        self.results["meta"]["finished"] = now_iso()
+        self.results["meta"]["loadavg_end"] = loadavg()
+        path = os.path.join(self.out, "results-quick.json" if self.quick else "results.json")
+        with open(path, "w") as f:
+            json.dump(self.results, f, indent=1)
+        log("wrote " + rel(path))
+
+
+def now_iso() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="tiny counts; check correctness, not timings")
+    parser.add_argument("--out", default=os.path.join(BENCH, "out"), help="result folder (git-ignored)")
+    parser.add_argument("--build-dir", default=os.path.join(BENCH, "out"), help="build folder (git-ignored)")
+    parser.add_argument("--skip-build", action="store_true", help="reuse the Swift build already in --out")
+    parser.add_argument("--only", default="", help="comma list of: cold,rtt,throughput,signing,large,sweep")
+    cpus = sorted(os.sched_getaffinity(0))
+    parser.add_argument("--host-cpu", type=int, default=cpus[-1] if len(cpus) > 1 else -1,
+                        help="CPU the host is pinned to for the persistent-port benchmarks (-1: no pinning)")
+    parser.add_argument("--client-cpu", type=int, default=cpus[0] if len(cpus) > 1 else -1,
+                        help="CPU the load generator is pinned to")
+    parser.add_argument("--cold-rounds", type=int, default=10)
+    parser.add_argument("--cold-per-round", type=int, default=30)
+    parser.add_argument("--rtt-rounds", type=int, default=5)
+    parser.add_argument("--rtt-n", type=int, default=4000)
+    parser.add_argument("--pipe-rounds", type=int, default=3)
+    parser.add_argument("--pipe-n", type=int, default=200_000)
+    parser.add_argument("--sign-payloads", type=int, default=1000)
+    parser.add_argument("--sign-iterations", type=int, default=10)
+    parser.add_argument("--sign-rounds", type=int, default=3)
+    parser.add_argument("--large-mib", type=int, default=60)
+    parser.add_argument("--large-reps", type=int, default=3)
+    parser.add_argument("--limit-n", type=int, default=50)
+    return parser.parse_args(argv)
+
+
+def main() -> int:
+    args = parse_args()
+    try:
+        Bench(args).run()
+    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        log("bench: FAILED: %s" % e)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
