@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet"]),
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
         .executable(name: "wallet-bridge-conformance-host", targets: ["wallet-bridge-conformance-host"]),
+        .library(name: "WalletBridgeConformance", targets: ["WalletBridgeConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,11 +35,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeCLI"]),
-        // Registers the test-only methods and the in-memory test wallet that the shared
-        // fixtures, the JS suite and the end-to-end tests drive. Never installed for users.
+        // Test-only methods and the in-memory test wallet: what the shared fixtures, the JS
+        // suite, the end-to-end tests and the fuzzers (fuzz/) drive. Never installed for users.
+        .target(name: "WalletBridgeConformance", dependencies: ["WalletBridge", "WalletBridgeWallet"]),
         .executableTarget(
             name: "wallet-bridge-conformance-host",
-            dependencies: ["WalletBridge", "WalletBridgeWallet"]
+            dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
         .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.

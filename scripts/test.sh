@@ -24,6 +24,9 @@ if [[ -d Tests/system ]]; then
   python3 -m pytest -q Tests/system
 fi
 
+echo "== fuzzing, short mode" >&2
+scripts/fuzz.sh --short
+
 if [[ -x scripts/e2e.sh ]]; then
   echo "== end to end in headless Chromium and Firefox ESR" >&2
   scripts/e2e.sh

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeConformance
 import WalletBridgeWallet
 
 // The host the shared fixtures run against: the real host core with test-only methods and an

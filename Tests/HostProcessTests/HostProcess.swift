@@ -107,10 +107,19 @@ final class HostProcess {
         return withUnsafeBytes(of: &length) { Array($0) } + body
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ bytes: [UInt8]) throws { try Self.writeAll(bytes, to: stdinFD) }
+
+    /// Writes on another thread, so the test can read replies while a large input still goes in
+    /// (the host answers as it reads; both pipes would otherwise fill and deadlock).
+    func writeInBackground(_ bytes: [UInt8]) {
+        let fd = stdinFD
+        Thread { try? Self.writeAll(bytes, to: fd) }.start()
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress!, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw Failure.spawnFailed("write to host stdin: errno \(errno)")

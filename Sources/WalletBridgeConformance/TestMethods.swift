@@ -133,21 +133,18 @@ enum Report: RPCMethod {
     struct Result: Codable, Sendable { var written: Int }
 }
 
-func registerTestMethods(_ router: inout Router) throws {
+/// Which test methods to register.
+public enum TestMethodSet: Sendable {
+    /// Everything, for the conformance host.
+    case all
+    /// Only methods that answer at once and touch nothing outside the process: no sleeping,
+    /// hanging or file writing. For the fuzzer, which runs millions of calls in one process.
+    case immediate
+}
+
+public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .all) throws {
     try router.register(CustomPing.self) { params, _ in
         .init(pong: "pong: \(params.pingParam1) (\(params.pingParam2.count) more)")
-    }
-    try router.register(Report.self) { params, _ in
-        guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {
-            throw RPCError(.internalError, detail: "WALLET_BRIDGE_TEST_REPORT is not set")
-        }
-        let line = params.jsonBytes + [UInt8(ascii: "\n")]
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard fd >= 0 else { throw RPCError(.internalError, detail: "cannot open the report file") }
-        defer { close(fd) }
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-        guard written == line.count else { throw RPCError(.internalError, detail: "short write to the report file") }
-        return .init(written: written)
     }
     try router.register(Subtract.self) { params, _ in params.minuend - params.subtrahend }
     try router.register(Sum.self) { numbers, _ in numbers.reduce(0, +) }
@@ -155,13 +152,6 @@ func registerTestMethods(_ router: inout Router) throws {
     try router.register(Update.self) { _, _ in NoResult() }
     try router.register(GetData.self) { _, _ in .array([.string("hello"), .number(JSONNumber(5))]) }
     try router.register(Echo.self) { params, _ in params }
-    try router.register(Sleep.self) { params, _ in
-        try await Task.sleep(for: .milliseconds(params.ms))
-        return .init(slept: params.ms)
-    }
-    try router.register(Hang.self) { _, _ in
-        while true { try? await Task.sleep(for: .seconds(3600)) }
-    }
     try router.register(Fail.self) { _, _ in throw UnexpectedFailure() }
     try router.register(RaiseError.self) { params, _ in
         throw RPCError(code: ErrorCode(rawValue: params.code), message: params.message, data: params.data)
@@ -175,5 +165,25 @@ func registerTestMethods(_ router: inout Router) throws {
     try router.register(Measure.self) { params, _ in .init(bytes: params.data.utf8.count) }
     try router.register(Context.self) { _, context in
         .init(caller: context.caller.identity.map(JSONValue.string) ?? .null, id: context.requestID?.jsonValue ?? .null, method: context.method)
+    }
+    guard set == .all else { return }
+    try router.register(Sleep.self) { params, _ in
+        try await Task.sleep(for: .milliseconds(params.ms))
+        return .init(slept: params.ms)
+    }
+    try router.register(Hang.self) { _, _ in
+        while true { try? await Task.sleep(for: .seconds(3600)) }
+    }
+    try router.register(Report.self) { params, _ in
+        guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {
+            throw RPCError(.internalError, detail: "WALLET_BRIDGE_TEST_REPORT is not set")
+        }
+        let line = params.jsonBytes + [UInt8(ascii: "\n")]
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard fd >= 0 else { throw RPCError(.internalError, detail: "cannot open the report file") }
+        defer { close(fd) }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        guard written == line.count else { throw RPCError(.internalError, detail: "short write to the report file") }
+        return .init(written: written)
     }
 }

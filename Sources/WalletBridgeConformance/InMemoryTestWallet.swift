@@ -12,7 +12,7 @@ import WalletBridgeWallet
 /// A wallet for tests only: two fixed, publicly known keys held in memory, no passphrase, no
 /// consent. It exists so the fixtures can pin exact signatures (Ed25519 is deterministic). It is
 /// compiled into the conformance host alone; the shipped `wallet-bridge` never contains it.
-struct InMemoryTestWallet: WalletBackend {
+public struct InMemoryTestWallet: WalletBackend {
     /// Seeds 0x01 repeated and 0x02 repeated. Public test vectors, never real keys.
     static let seeds: [[UInt8]] = [[UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32)]
     /// 16, or `WALLET_BRIDGE_TEST_MAX_PAYLOADS` (the signing benchmark sends hundreds at once).
@@ -23,7 +23,7 @@ struct InMemoryTestWallet: WalletBackend {
 
     private let keys: [(address: String, secretKey: [UInt8])]
 
-    init() {
+    public init() {
         Ed25519.initialize()
         keys = Self.seeds.map { seed in
             var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
@@ -33,11 +33,11 @@ struct InMemoryTestWallet: WalletBackend {
         }
     }
 
-    func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
         GetAccountsResult(addresses: keys.map(\.address))
     }
 
-    func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+    public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let key = keys.first(where: { $0.address == params.address }) else {
             throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
         }

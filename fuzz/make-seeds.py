@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora: every small request body in Tests/Fixtures for fuzz-json-rpc, a few
+chunked streams for fuzz-frame-decoder. (The keystore seeds are real files made by
+`wallet-bridge keys`, committed as they are.) Run after changing the fixtures."""
+import base64, glob, json, os, struct, sys
+
+sys.set_int_max_str_digits(0)
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def write(folder, name, data):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as out:
+        out.write(data)
+
+
+def json_rpc_seeds():
+    folder = os.path.join(HERE, "corpus", "json-rpc")
+    count = 0
+    for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "*.json"))):
+        with open(path) as fixture:
+            cases = json.load(fixture)["cases"]
+        for case in cases:
+            if "request" in case:
+                body = json.dumps(case["request"], separators=(",", ":"), ensure_ascii=False).encode()
+            elif "request_text" in case:
+                body = case["request_text"].encode()
+            elif "request_base64" in case:
+                body = base64.b64decode(case["request_base64"])
+            else:
+                continue
+            if len(body) <= 16384:  # the fuzzer grows inputs itself; small seeds mutate faster
+                write(folder, os.path.basename(path)[:-5] + "-" + case["name"], body)
+                count += 1
+    return count
+
+
+def frame(body):
+    return struct.pack("<I", len(body)) + body
+
+
+def frame_decoder_seeds():
+    # Byte 0: read size - 1; byte 1: maximum / 4; then the stream (see FrameDecoderTarget.swift).
+    seeds = {
+        "one-frame-bytewise": bytes([0, 255]) + frame(b'{"jsonrpc":"2.0","method":"sum","params":[1],"id":1}'),
+        "two-frames-chunk-7": bytes([6, 255]) + frame(b"[]") + frame(b"{}"),
+        "empty-frame": bytes([15, 1]) + frame(b""),
+        "over-maximum": bytes([3, 2]) + frame(b"0123456789"),
+        "max-uint32-header": bytes([255, 255]) + b"\xff\xff\xff\xff",
+        "truncated-body": bytes([1, 100]) + struct.pack("<I", 50) + b"abc",
+        "split-header": bytes([1, 10]) + frame(b"x") + frame(b"yz") + b"\x03\x00",
+    }
+    for name, data in seeds.items():
+        write(os.path.join(HERE, "corpus", "frame-decoder"), name, data)
+    return len(seeds)
+
+
+if __name__ == "__main__":
+    print(f"json-rpc: {json_rpc_seeds()} seeds, frame-decoder: {frame_decoder_seeds()} seeds")
