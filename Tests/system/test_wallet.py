@@ -10,20 +10,11 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from conftest import PASSPHRASE
 from wallet_helpers import (CHROME_ORIGIN, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, b58encode, b64,
                             error_of, process_alive, short_address)
 
-PASSPHRASE = "correct horse battery staple"
 
-
-@pytest.fixture
-def wallet(tmp_path):
-    return Wallet(tmp_path)
-
-
-@pytest.fixture
-def passphrase_file(wallet):
-    return wallet.secret_file("passphrase", PASSPHRASE + "\n")
 
 
 @pytest.fixture

@@ -10,18 +10,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from wallet_helpers import Wallet, b58encode, b64
 
-PASSPHRASE = "first passphrase"
 SEED = bytes(range(100, 132))  # a test vector, never a real key
 
-
-@pytest.fixture
-def wallet(tmp_path):
-    return Wallet(tmp_path)
-
-
-@pytest.fixture
-def passphrase_file(wallet):
-    return wallet.secret_file("passphrase", PASSPHRASE + "\n")
 
 
 def public_key_of(seed):

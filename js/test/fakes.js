@@ -35,6 +35,28 @@ export class FakeEvent {
   emit(...args) { for (const listener of [...this.listeners]) listener(...args); }
 }
 
+/**
+ * Fires a port's onDisconnect the way each browser does: Chrome sets runtime.lastError only
+ * while the listeners run; Firefox puts an Error on port.error. `message` null is a clean close.
+ * @param {{ onDisconnect: FakeEvent, error?: Error | null }} port
+ * @param {{ lastError?: { message: string } }} runtime
+ * @param {'chrome' | 'firefox'} flavor
+ * @param {string | null} message
+ */
+export function emitDisconnect(port, runtime, flavor, message) {
+  if (flavor === 'chrome') {
+    runtime.lastError = message === null ? undefined : { message };
+    try {
+      port.onDisconnect.emit(port);
+    } finally {
+      runtime.lastError = undefined;
+    }
+  } else {
+    port.error = message === null ? null : new Error(message);
+    port.onDisconnect.emit(port);
+  }
+}
+
 /** A connectNative port. The test plays the host through reply() and hostDisconnect(). */
 export class FakePort {
   /**
@@ -95,17 +117,7 @@ export class FakePort {
   hostDisconnect(message) {
     if (!this.connected) return;
     this.connected = false;
-    if (this.runtime.flavor === 'chrome') {
-      this.runtime.lastError = message === null ? undefined : { message };
-      try {
-        this.onDisconnect.emit(this);
-      } finally {
-        this.runtime.lastError = undefined;
-      }
-    } else {
-      this.error = message === null ? null : new Error(message);
-      this.onDisconnect.emit(this);
-    }
+    emitDisconnect(this, this.runtime, this.runtime.flavor, message);
   }
 }
 

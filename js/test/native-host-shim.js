@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BROWSER_MESSAGES, FakeEvent } from './fakes.js';
+import { BROWSER_MESSAGES, FakeEvent, emitDisconnect } from './fakes.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const HOST_PATH = process.env.WALLET_BRIDGE_CONFORMANCE_HOST ?? join(REPO_ROOT, '.build/debug/wallet-bridge-conformance-host');
@@ -261,16 +261,6 @@ class ShimPort {
   #drop(message) {
     if (!this.connected) return;
     this.connected = false;
-    if (this.flavor === 'chrome') {
-      this.runtime.lastError = message === null ? undefined : { message };
-      try {
-        this.onDisconnect.emit(this);
-      } finally {
-        this.runtime.lastError = undefined;
-      }
-    } else {
-      this.error = message === null ? null : new Error(message);
-      this.onDisconnect.emit(this);
-    }
+    emitDisconnect(this, this.runtime, this.flavor, message);
   }
 }
