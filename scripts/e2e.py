@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """End to end in real browsers: headless Chromium and Firefox ESR drive the real host.
 
-For each browser: a scratch HOME, profile and keystore; the host installed for that profile with
-`wallet-bridge install`; the example extension (examples/extension) loaded; every call goes
+For each browser: a scratch HOME, profile and keystore; the host installed per user with
+`wallet-bridge install`, as a new user would; the example extension (examples/extension) loaded; every call goes
 extension -> JS package -> browser -> host -> browser -> extension. The extension reports its
 results through the test host's `test.report` method, and this script checks each one:
 signatures verify (Python's cryptography), error codes are the documented ones, the custom method
@@ -88,10 +88,12 @@ def prepare(browser, scratch, extension_source):
     if extension_source:
         shutil.copy(extension_source, os.path.join(extension, "background.js"))
     if browser == "chromium":
-        profile = os.path.join(scratch, "profile")
-        run([CLI, "install", "--browser", "chromium", "--user-data-dir", profile,
-             "--chrome-extension", CHROME_EXTENSION_ID, "--binary", HOST], env=env)
-        command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+        # The plain per-user install, as a new user would run it, must land where Chromium's
+        # default profile looks. Headless Chromium would use a throwaway profile, so it is
+        # pointed at the default location, $XDG_CONFIG_HOME/chromium, explicitly.
+        run([CLI, "install", "--browser", "chromium", "--chrome-extension", CHROME_EXTENSION_ID, "--binary", HOST], env=env)
+        default_profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium")
+        command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={default_profile}",
                    f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch",
                    "about:blank"]
     else:
