@@ -253,6 +253,10 @@ ho.append(case("number-fraction-for-int", "1.5 for an integer field is refused, 
 ho.append(case("number-overflow-exponent-for-int", "1e400 for an integer field is refused", IP(7, {"field": "ms", "problem": "expected an integer in -9223372036854775808...9223372036854775807, found 1e400"}), request_text='{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":1e400},"id":7}'))
 ho.append(case("number-negative-zero-id", "-0 is echoed as -0", ok(0, 3), request_text='{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":-0}', response_text_includes=['"id":-0,']))
 ho.append(case("number-huge-exponent-notification", "a huge exponent where an integer belongs, in a notification: no reply, no crash", None, request_text='{"jsonrpc":"2.0","method":"update","params":[1e99999999999999999999]}'))
+# Found by fuzz-json-rpc: a number that no Double holds, inside a struct result, once failed
+# with -32603 because the result went through JSONEncoder.
+big_id = 123456789012345678901234567890
+ho.append(case("number-huge-id-inside-result", "an id beyond 64 bits comes back digit for digit inside a handler's result too", ok(big_id, {"caller": None, "id": big_id, "method": "test.context"}), request_text='{"jsonrpc":"2.0","method":"test.context","id":%d}' % big_id, response_text_includes=['"result":{"caller":null,"id":%d,' % big_id]))
 ho.append(case("number-plus-sign", "RFC 8259: no leading +", PE("unexpected character at byte 6"), request_text='{"id":+1}'))
 ho.append(case("number-hex", "RFC 8259: no hex", PE("expected ',' or '}' at byte 7"), request_text='{"id":0x1F}'))
 ho.append(case("number-infinity", "Infinity is not JSON", PE("unexpected character at byte 6"), request_text='{"id":Infinity}'))

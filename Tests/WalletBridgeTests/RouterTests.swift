@@ -1,5 +1,5 @@
 import Foundation
-import WalletBridge
+@testable import WalletBridge
 import XCTest
 
 private enum Double2: RPCMethod {
@@ -98,5 +98,34 @@ final class SendableBox<T>: @unchecked Sendable {
     var value: T {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}
+
+private enum Describe: RPCMethod {
+    static let name = "describe"
+    typealias Params = JSONValue
+    struct Result: Codable, Sendable {
+        var echoed: JSONValue
+        var count: Int
+    }
+}
+
+final class ResultEncodingTests: XCTestCase {
+    /// Found by fuzz-json-rpc: raw JSON nested in a result used to go through Double, so 1e400
+    /// failed (-32603) and long integers were rounded.
+    func testRawJSONInsideAResultIsWrittenExactly() async throws {
+        var router = Router()
+        try router.register(Describe.self) { params, _ in .init(echoed: params, count: 1) }
+        let text = #"{"jsonrpc":"2.0","method":"describe","params":[1e400,123456789012345678901234567890,1.50],"id":1e400}"#
+        guard case .request(let request) = Request.parse(try JSONParser.parse(Array(text.utf8))) else { return XCTFail() }
+        let context = RequestContext(caller: .unidentified, requestID: request.id, method: request.method)
+        let reply = await router.respond(to: request, context: context).map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1e400,"result":{"echoed":[1e400,123456789012345678901234567890,1.50],"count":1}}"#)
+    }
+
+    func testStringsAreEscapedAsJSONRequires() throws {
+        var out: [UInt8] = []
+        JSONWriter.writeString("a\"b\\c\n\u{1}\u{8}é/", into: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), #""a\"b\\c\n\u0001\bé/""#)
     }
 }

@@ -165,10 +165,6 @@ enum ParamsDecoding {
 
 enum ResultEncoding {
     static func encode<R: Encodable>(_ result: R) throws -> [UInt8] {
-        // Raw JSON goes out as parsed, number lexemes included; JSONEncoder would round them.
-        if let raw = result as? JSONValue { return raw.jsonBytes }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Array(try encoder.encode(result))
+        try ResultEncoder.encode(result)
     }
 }
