@@ -7,6 +7,8 @@ import WalletBridgeWallet
 
 // The host the shared fixtures run against: the real host core with test-only methods and an
 // in-memory test wallet. Started like the shipped host (argv from the browser, or none).
+// First, before anything slow: the parent the host must not outlive (see StdioHost.run).
+let launchParent = getppid()
 var router = Router()
 do {
     // The end-to-end tests run the real keystore wallet (a scratch keystore, unlocked from a
@@ -21,4 +23,4 @@ do {
     Log.writeStderr("wallet-bridge-conformance-host: \(error)\n")
     exit(70)
 }
-StdioHost.run(router: router, arguments: Array(CommandLine.arguments.dropFirst()))
+StdioHost.run(router: router, arguments: Array(CommandLine.arguments.dropFirst()), parent: launchParent)

@@ -4,12 +4,14 @@ import Glibc
 import WalletBridge
 import WalletBridgeCLI
 
+// First, before anything slow: the parent the host must not outlive (see StdioHost.run).
+let launchParent = getppid()
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The browser's launch shapes (and no arguments at all) go straight to the host: no argument
 // parser on the path a browser takes on every message.
 if arguments.isEmpty || Caller.isBrowserLaunch(arguments) {
     do {
-        StdioHost.run(router: try ShippedHost.makeRouter(), arguments: arguments)
+        StdioHost.run(router: try ShippedHost.makeRouter(), arguments: arguments, parent: launchParent)
     } catch {
         Log.error("cannot start: \(error)")
         exit(1)

@@ -129,3 +129,22 @@ final class ResultEncodingTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), #""a\"b\\c\n\u0001\bé/""#)
     }
 }
+
+final class ByteScanTests: XCTestCase {
+    /// The word-at-a-time scan must find exactly what a byte loop finds, wherever the special
+    /// byte sits relative to the 8-byte words.
+    func testAgreesWithAByteLoopOnRandomInput() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x41]
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<count).map { _ in
+                Bool.random(using: &generator) ? UInt8(ascii: "a") : alphabet.randomElement(using: &generator)!
+            }
+            let start = Int.random(in: 0...count, using: &generator)
+            let expected = bytes[start...].firstIndex { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } ?? count
+            let found = bytes.withUnsafeBufferPointer { ByteScan.firstSpecial(in: $0, from: start) }
+            XCTAssertEqual(found, expected, "\(bytes) from \(start)")
+        }
+    }
+}

@@ -63,7 +63,13 @@ public enum ChildProcesses {
 /// input, on SIGTERM or SIGINT, when stdout's reader goes away, and when the parent dies.
 public enum StdioHost {
     /// Runs until the session ends, then exits the process.
-    public static func run(router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String]) -> Never {
+    ///
+    /// `parent` is the process whose death ends the session. Read it with `getppid()` as the
+    /// first thing `main` does: a browser that dies while the router is being built would
+    /// otherwise leave the host recording init as its parent, and orphaned.
+    public static func run(
+        router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
+    ) -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
         let caller = Caller(arguments: arguments)
         Log.debug("serving \(caller) with \(router.methodNames.count) methods")
@@ -72,7 +78,7 @@ public enum StdioHost {
         let writer = FrameWriter(fileDescriptor: 1) { session.end(status: 0, reason: "stdout closed") }
         let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
         session.server.withLock { $0 = server }
-        session.watchSignalsAndParent()
+        session.watchSignals(andParent: parent)
 
         var decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
         let chunkSize = 64 * 1024
@@ -117,7 +123,7 @@ private final class Session: Sendable {
 
     init(configuration: HostConfiguration) { self.configuration = configuration }
 
-    func watchSignalsAndParent() {
+    func watchSignals(andParent parent: pid_t) {
         var installed: [any DispatchSourceProtocol] = []
         for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
             signal(signalNumber, SIG_IGN)  // let the dispatch source, not the default action, see it
@@ -131,7 +137,6 @@ private final class Session: Sendable {
         // A browser that dies without closing our stdin (or a wrapper that keeps it open) must
         // not leave us orphaned. Polling getppid is used rather than PR_SET_PDEATHSIG, which
         // fires when the spawning *thread* exits, a normal event in a browser's launcher.
-        let parent = getppid()
         let timer = DispatchSource.makeTimerSource(queue: signalQueue)
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
         timer.setEventHandler { [self] in

@@ -177,6 +177,7 @@ public struct JSONParser {
         let start = position
         // Fast path: no escapes. Structural bytes are ASCII, so only string contents can hold
         // non-ASCII bytes, and they are validated here.
+        position = ByteScan.firstSpecial(in: bytes, from: position)
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -205,8 +206,9 @@ public struct JSONParser {
             case 0..<0x20:
                 throw fail("unescaped control character in string")
             default:
-                decoded.append(byte)
-                position += 1
+                let next = ByteScan.firstSpecial(in: bytes, from: position)
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<next]))
+                position = next
             }
         }
         throw fail("unterminated string")

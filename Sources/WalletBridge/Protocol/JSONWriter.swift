@@ -27,16 +27,17 @@ enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Copies runs of bytes that need no escape in one append each.
+    /// Copies runs of bytes that need no escape in one append each, found a word at a time.
     static func writeString(_ string: String, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
             out.reserveCapacity(out.count + bytes.count + 2)
             out.append(UInt8(ascii: "\""))
             var runStart = 0
-            for index in 0..<bytes.count {
+            while true {
+                let index = ByteScan.firstSpecial(in: bytes, from: runStart)
+                guard index < bytes.count else { break }
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 runStart = index + 1
                 switch byte {
