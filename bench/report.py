@@ -134,7 +134,8 @@ def render(results: dict, svg_name: str) -> str:
         t = results["throughput"]
         h = t["hosts"]
         out += ["### 3 and 6. Pipelined throughput (GetAccounts, host pinned to one core)", "",
-                f"{t['n']:,} requests per run with 1, 16 or 256 in flight, {t['rounds']} rounds, hosts interleaved; "
+                f"{t['n']:,} requests per run ({t['n'] // 4:,} with 1 in flight) with "
+                f"{', '.join(str(w) for w in t['windows'])} in flight, {t['rounds']} rounds, hosts interleaved; "
                 "median of the rounds. Host CPU per request is the host's user+system time (getrusage of the child) "
                 "over every request it served.", ""]
         rows = []
@@ -143,8 +144,8 @@ def render(results: dict, svg_name: str) -> str:
             row = [k]
             for w in t["windows"]:
                 row.append(fmt(h[k][str(w)]["requests_per_s"], 0))
-            row.append(fmt(h[k]["256"]["host_cpu_us_per_request"]))
-            row.append(ratio(h[k]["256"]["requests_per_s"] / py) if py else "–")
+            row.append(fmt(h[k]["256"]["host_cpu_us_per_request"]) if "256" in h[k] else "–")
+            row.append(ratio(h[k]["256"]["requests_per_s"] / py) if py and "256" in h[k] else "–")
             rows.append(row)
         out += table(["host"] + [f"req/s, {w} in flight" for w in t["windows"]] +
                      ["host CPU µs/req (256)", "÷ Python (256)"], rows)

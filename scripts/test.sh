@@ -22,6 +22,11 @@ if [[ -d Tests/system ]]; then
   python3 -m pytest -q Tests/system
 fi
 
+if [[ -x bench/run.sh ]]; then
+  echo "== benchmarks, quick: every benchmark end to end, replies checked, no timing asserted" >&2
+  bench/run.sh --quick
+fi
+
 if [[ -x scripts/e2e.sh ]]; then
   echo "== end to end in headless Chromium and Firefox ESR" >&2
   scripts/e2e.sh
