@@ -453,7 +453,8 @@ class Bench:
                 for key in ("reply_ns", "exit_ns", "maxrss_kib", "host_cpu_us"):
                     data[host][key] += res[key]
                 data[host]["command"] = command
-            log("  round %d/%d done" % (r + 1, rounds))
+            if (r + 1) % max(1, rounds // 5) == 0:
+                log("  round %d/%d done" % (r + 1, rounds))
         for host in hosts:
             d = data[host]
             d["exit"] = summarize([x / 1e6 for x in d["exit_ns"]])
@@ -749,8 +750,10 @@ def parse_args(argv=None):
                         help="CPU the host is pinned to for the persistent-port benchmarks (-1: no pinning)")
     parser.add_argument("--client-cpu", type=int, default=cpus[0] if len(cpus) > 1 else -1,
                         help="CPU the load generator is pinned to")
-    parser.add_argument("--cold-rounds", type=int, default=10)
-    parser.add_argument("--cold-per-round", type=int, default=30)
+    # Many short rounds: on a shared machine, load changes within seconds, and hosts that take
+    # their turns in long blocks would see different loads.
+    parser.add_argument("--cold-rounds", type=int, default=100)
+    parser.add_argument("--cold-per-round", type=int, default=3)
     parser.add_argument("--rtt-rounds", type=int, default=5)
     parser.add_argument("--rtt-n", type=int, default=4000)
     parser.add_argument("--pipe-rounds", type=int, default=3)
