@@ -454,7 +454,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default="startup,hotpath")
     parser.add_argument("--publish", action="store_true")
+    parser.add_argument("--publish-only", action="store_true", help="publish bench/out/investigation.md as it is")
     args = parser.parse_args()
+    if args.publish_only:
+        with open(os.path.join(OUT, "investigation.md")) as f:
+            publish(f.read())
+        return 0
     try:
         inv = Investigation(args)
         if "startup" in args.only:
@@ -466,20 +471,25 @@ def main() -> int:
         bench.log("investigate: FAILED: %s" % e)
         return 1
     if args.publish and not args.quick:
-        dest = os.path.join(ROOT, "bench", "results")
-        os.makedirs(dest, exist_ok=True)
-        with open(os.path.join(dest, "investigation.md"), "w") as f:
-            f.write(text)
-        doc = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(doc) as f:
-            content = f.read()
-        if BEGIN in content and END in content:
-            head, rest = content.split(BEGIN, 1)
-            _, tail = rest.split(END, 1)
-            with open(doc, "w") as f:
-                f.write(head + BEGIN + "\n\n" + text + "\n" + END + tail)
-            bench.log("updated BENCHMARKS.md and bench/results/investigation.md")
+        publish(text)
     return 0
+
+
+def publish(text: str) -> None:
+    """Copies the summary to bench/results/ and into BENCHMARKS.md between its markers."""
+    dest = os.path.join(ROOT, "bench", "results")
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, "investigation.md"), "w") as f:
+        f.write(text)
+    doc = os.path.join(ROOT, "BENCHMARKS.md")
+    with open(doc) as f:
+        content = f.read()
+    if BEGIN in content and END in content:
+        head, rest = content.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        with open(doc, "w") as f:
+            f.write(head + BEGIN + "\n\n" + text + "\n" + END + tail)
+        bench.log("updated BENCHMARKS.md and bench/results/investigation.md")
 
 
 if __name__ == "__main__":
