@@ -92,7 +92,7 @@ def render(results: dict, svg_name: str) -> str:
     ]
 
     if results.get("goals"):
-        out += ["### Goals", ""]
+        out += ["### Goals, checked on this run", ""]
         rows = []
         for g in results["goals"]:
             value = g["value"]
