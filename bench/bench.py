@@ -130,17 +130,19 @@ def build(out: str, skip_swift: bool) -> dict:
     commands = []
     if not skip_swift:
         for product in ("wallet-bridge-conformance-host", "wallet-bridge"):
-            argv = ["swift", "build", "-c", "release", "--static-swift-stdlib",
+            # The shipped build (scripts/setup.sh): fully static, no dynamic loading at start-up.
+            argv = ["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable",
                     "--scratch-path", scratch, "--product", product]
             log("build: " + cmdline(argv))
             run(argv, stdout=subprocess.DEVNULL)
             commands.append(cmdline(argv))
-    release = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", scratch,
+    release = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable", "--scratch-path", scratch,
                               "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or "cc"  # the Swift toolchain has clang
     c_builds = [
-        (["cc", "-O2", "-o", os.path.join(bin_dir, "nmclient"), os.path.join(BENCH, "tools", "nmclient.c")]),
-        (["cc", "-O2", "-o", os.path.join(bin_dir, "c_host"), os.path.join(BENCH, "hosts", "c_host.c")]),
-        (["cc", "-O2", "-o", os.path.join(bin_dir, "rawsign"), os.path.join(BENCH, "tools", "rawsign.c"), "-lsodium"]),
+        ([cc, "-O2", "-o", os.path.join(bin_dir, "nmclient"), os.path.join(BENCH, "tools", "nmclient.c")]),
+        ([cc, "-O2", "-o", os.path.join(bin_dir, "c_host"), os.path.join(BENCH, "hosts", "c_host.c")]),
+        ([cc, "-O2", "-o", os.path.join(bin_dir, "rawsign"), os.path.join(BENCH, "tools", "rawsign.c"), "-lsodium"]),
     ]
     for argv in c_builds:
         log("build: " + cmdline(argv))
@@ -392,6 +394,11 @@ class Bench:
     def expected_get_accounts(self, host: str) -> str:
         return self.nf_exp if host == "swift-shipped" else self.ga_exp
 
+    def setup_paths_only(self, paths: dict) -> None:
+        """Just enough of setup() to drive the conformance host (for bench/investigate.py)."""
+        self.paths = paths
+        self.hosts = {"swift": {"label": "wallet-bridge (conformance host)", "argv": [paths["conformance_host"]]}}
+
     # -- correctness (every mode) --
 
     def check_get_accounts(self, host: str) -> None:
@@ -447,7 +454,8 @@ class Bench:
                 for key in ("reply_ns", "exit_ns", "maxrss_kib", "host_cpu_us"):
                     data[host][key] += res[key]
                 data[host]["command"] = command
-            log("  round %d/%d done" % (r + 1, rounds))
+            if (r + 1) % max(1, rounds // 5) == 0:
+                log("  round %d/%d done" % (r + 1, rounds))
         for host in hosts:
             d = data[host]
             d["exit"] = summarize([x / 1e6 for x in d["exit_ns"]])
@@ -475,19 +483,21 @@ class Bench:
     # -- 3 and 6. pipelined throughput at 1, 16, 256 in flight --
 
     def throughput(self) -> None:
-        windows = [1, 16, 256]
+        windows = [int(w) for w in self.args.windows.split(",")]
         rounds = self.rounds(self.args.pipe_rounds)
         n = 300 if self.quick else self.args.pipe_n
         log("throughput: %d rounds x %d requests per host and window %s" % (rounds, n, windows))
         data = {h: {str(w): {"runs": []} for w in windows} for h in self.peers}
         for r in range(rounds):
             for window in windows:
+                # One request in flight is a round trip each: a quarter of the requests tells as much.
+                count = n if window > 1 or self.quick else max(1, n // 4)
                 for host in self.peers:
-                    res, command = self.nmclient("pipe", host, ["--n", n, "--window", window, "--warmup", min(n, 1000),
+                    res, command = self.nmclient("pipe", host, ["--n", count, "--window", window, "--warmup", min(count, 1000),
                                                                "--req", self.ga_req, "--expect", self.ga_exp])
                     cpu_us = res["host_user_us"] + res["host_sys_us"]
-                    run_ = {"requests_per_s": res["n"] / (res["total_ns"] / 1e9),
-                            "host_cpu_us_per_request": cpu_us / (res["n"] + min(n, 1000)),
+                    run_ = {"requests_per_s": res["n"] / (res["total_ns"] / 1e9), "n": count,
+                            "host_cpu_us_per_request": cpu_us / (res["n"] + min(count, 1000)),
                             "host_maxrss_kib": res["host_maxrss_kib"],
                             "ctx_voluntary": res["host_ctx_voluntary"], "ctx_involuntary": res["host_ctx_involuntary"]}
                     data[host][str(window)]["runs"].append(run_)
@@ -502,15 +512,15 @@ class Bench:
 
     # -- 4. signing --
 
-    def signing(self) -> None:
+    def prepare_signing(self) -> None:
+        """Payloads, requests and libsodium's own signatures, shared by every signing host."""
         count, size = self.args.sign_payloads, 1024
-        iterations, rounds = (1, 1) if self.quick else (self.args.sign_iterations, self.args.sign_rounds)
         rng = random.Random(20240601)  # any payloads will do; fixed so runs are comparable
-        payloads = [rng.randbytes(size) for _ in range(count)]
-        payload_file = os.path.join(self.tmp, "payloads.bin")
-        with open(payload_file, "wb") as f:
-            f.write(b"".join(payloads))
-        encoded = [base64.b64encode(p).decode() for p in payloads]
+        self.sign_payloads = [rng.randbytes(size) for _ in range(count)]
+        self.sign_payload_file = os.path.join(self.tmp, "payloads.bin")
+        with open(self.sign_payload_file, "wb") as f:
+            f.write(b"".join(self.sign_payloads))
+        encoded = [base64.b64encode(p).decode() for p in self.sign_payloads]
         address = self.wire.addresses[0]
         # 1,000 signed 1 KiB payloads come to about 1.45 MB of base64: over the 1 MiB a reply may
         # have. So the payloads go in as few requests as it takes for each reply to fit (split
@@ -519,46 +529,62 @@ class Bench:
         per_signed = len(base64.b64encode(bytes(size + 64))) + 3  # quotes and comma
         per_request = max(1, (MAX_OUTBOUND - 200) // per_signed)
         parts = math.ceil(count / per_request)
-        step = math.ceil(count / parts)
-        groups = [encoded[i:i + step] for i in range(0, count, step)]
-        env = {"WALLET_BRIDGE_TEST_MAX_PAYLOADS": str(count)}
-        requests = [Wire.request("NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": g}, request_id=i + 1)
-                    for i, g in enumerate(groups)]
-        raw_argv = [self.paths["rawsign"], payload_file, str(size), "1"]
-        raw_digest = json.loads(subprocess.run(raw_argv, capture_output=True, text=True, check=True).stdout)["signatures_sha256"]
-        options = {}
-        single_request = Wire.request("NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": encoded}, request_id=1)
-        sq = self.write_tmp("sign-single.req", single_request)
-        single = {}
+        self.sign_step = math.ceil(count / parts)
+        self.sign_groups = [encoded[i:i + self.sign_step] for i in range(0, count, self.sign_step)]
+        self.sign_env = {"WALLET_BRIDGE_TEST_MAX_PAYLOADS": str(count)}
+        self.sign_requests = [Wire.request("NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": g}, request_id=i + 1)
+                              for i, g in enumerate(self.sign_groups)]
+        self.sign_single_request = self.write_tmp("sign-single.req", Wire.request(
+            "NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": encoded}, request_id=1))
+        raw_argv = [self.paths["rawsign"], self.sign_payload_file, str(size), "1"]
+        self.sign_raw_digest = json.loads(subprocess.run(raw_argv, capture_output=True, text=True,
+                                                         check=True).stdout)["signatures_sha256"]
+
+    def sign_expectations(self, host: str) -> dict:
+        """Gets the host's replies once (untimed), checks every signature against libsodium's,
+        and writes the request and expected-reply files the timed runs compare against."""
+        replies, code, err = exchange(self.hosts[host]["argv"], [r.encode() for r in self.sign_requests],
+                                      env=dict(os.environ, **self.sign_env), timeout=300)
+        self.check("sign-replies", host, len(replies) == len(self.sign_requests) and code == 0, err.decode()[-300:])
+        signatures = []
+        for i, reply in enumerate(replies):
+            message = json.loads(reply)
+            ok = message.get("id") == i + 1 and "result" in message
+            self.check("sign-reply-%d-is-a-result" % (i + 1), host, ok, reply[:300].decode())
+            for j, signed in enumerate(message["result"]["signed_payloads"]):
+                raw_bytes = base64.b64decode(signed)
+                if raw_bytes[:-64] != self.sign_payloads[i * self.sign_step + j]:
+                    self.check("signed-payload-is-payload-then-signature", host, False, "payload %d" % j)
+                signatures.append(raw_bytes[-64:])
+        self.check("signatures-equal-libsodium", host, hashlib.sha256(b"".join(signatures)).hexdigest() == self.sign_raw_digest,
+                   "SHA-256 of the host's signatures differs from libsodium's")
+        pairs = [(self.write_tmp("sign-%d.req" % i, request), self.write_tmp("sign-%s-%d.expect" % (host, i), reply.decode()))
+                 for i, (request, reply) in enumerate(zip(self.sign_requests, replies))]
+        # The same payloads in one request: the signing happens, the reply does not fit.
+        full_reply_bytes = len('{"jsonrpc":"2.0","id":1,"result":{"signed_payloads":[]}}') + sum(
+            len(base64.b64encode(p + sig)) + 2 for p, sig in zip(self.sign_payloads, signatures)) + (len(signatures) - 1)
+        single = None
+        if full_reply_bytes > MAX_OUTBOUND:
+            single = self.write_tmp("sign-single-%s.expect" % host, Wire.error(
+                -32000, {"bytes": full_reply_bytes, "limit": MAX_OUTBOUND}, "Response too large", 1))
+        return {"pairs": pairs, "single_expect": single, "full_reply_bytes": full_reply_bytes,
+                "count": len(self.sign_payloads), "env": self.sign_env}
+
+    def signing(self) -> None:
+        count, size = self.args.sign_payloads, 1024
+        iterations, rounds = (1, 1) if self.quick else (self.args.sign_iterations, self.args.sign_rounds)
+        self.prepare_signing()
+        requests, groups, env, payload_file = self.sign_requests, self.sign_groups, self.sign_env, self.sign_payload_file
+        options, single = {}, {}
         for host in self.signers:
-            # Untimed: get the replies once and check every signature against libsodium's own.
-            replies, code, err = exchange(self.hosts[host]["argv"], [r.encode() for r in requests],
-                                          env=dict(os.environ, **env), timeout=300)
-            self.check("sign-replies", host, len(replies) == len(requests) and code == 0, err.decode()[-300:])
-            signatures = []
-            for i, reply in enumerate(replies):
-                message = json.loads(reply)
-                ok = message.get("id") == i + 1 and "result" in message
-                self.check("sign-reply-%d-is-a-result" % (i + 1), host, ok, reply[:300].decode())
-                for j, signed in enumerate(message["result"]["signed_payloads"]):
-                    raw_bytes = base64.b64decode(signed)
-                    if raw_bytes[:-64] != payloads[i * step + j]:
-                        self.check("signed-payload-is-payload-then-signature", host, False, "payload %d" % j)
-                    signatures.append(raw_bytes[-64:])
-            self.check("signatures-equal-libsodium", host, hashlib.sha256(b"".join(signatures)).hexdigest() == raw_digest,
-                       "SHA-256 of the host's signatures differs from libsodium's")
+            files = self.sign_expectations(host)
             option = ["--n", iterations]
-            for i, (request, reply) in enumerate(zip(requests, replies)):
-                option += ["--req", self.write_tmp("sign-%d.req" % i, request),
-                           "--expect", self.write_tmp("sign-%s-%d.expect" % (host, i), reply.decode())]
+            for q, e in files["pairs"]:
+                option += ["--req", q, "--expect", e]
             options[host] = option
-            # The same payloads in one request: the signing happens, the reply does not fit.
-            full_reply_bytes = len('{"jsonrpc":"2.0","id":1,"result":{"signed_payloads":[]}}') + sum(
-                len(base64.b64encode(p + sig)) + 2 for p, sig in zip(payloads, signatures)) + (count - 1)
-            if full_reply_bytes > MAX_OUTBOUND:
-                se = self.write_tmp("sign-single.expect",
-                                    Wire.error(-32000, {"bytes": full_reply_bytes, "limit": MAX_OUTBOUND}, "Response too large", 1))
-                single[host] = ["--n", iterations, "--req", sq, "--expect", se]
+            full_reply_bytes = files["full_reply_bytes"]
+            if files["single_expect"]:
+                single[host] = ["--n", iterations, "--req", self.sign_single_request, "--expect", files["single_expect"]]
         log("signing: %d payloads of %d bytes as %d requests; %d rounds x %d iterations, raw libsodium interleaved"
             % (count, size, len(requests), rounds, iterations))
         host_ns = {h: [] for h in self.signers}
@@ -725,12 +751,15 @@ def parse_args(argv=None):
                         help="CPU the host is pinned to for the persistent-port benchmarks (-1: no pinning)")
     parser.add_argument("--client-cpu", type=int, default=cpus[0] if len(cpus) > 1 else -1,
                         help="CPU the load generator is pinned to")
-    parser.add_argument("--cold-rounds", type=int, default=10)
-    parser.add_argument("--cold-per-round", type=int, default=30)
+    # Many short rounds: on a shared machine, load changes within seconds, and hosts that take
+    # their turns in long blocks would see different loads.
+    parser.add_argument("--cold-rounds", type=int, default=100)
+    parser.add_argument("--cold-per-round", type=int, default=3)
     parser.add_argument("--rtt-rounds", type=int, default=5)
     parser.add_argument("--rtt-n", type=int, default=4000)
     parser.add_argument("--pipe-rounds", type=int, default=3)
-    parser.add_argument("--pipe-n", type=int, default=200_000)
+    parser.add_argument("--pipe-n", type=int, default=200_000, help="requests per pipelined run (a quarter with 1 in flight)")
+    parser.add_argument("--windows", default="1,16,256", help="requests in flight for the throughput runs")
     parser.add_argument("--sign-payloads", type=int, default=1000)
     parser.add_argument("--sign-iterations", type=int, default=10)
     parser.add_argument("--sign-rounds", type=int, default=3)

@@ -2,9 +2,10 @@
 """Turns bench/out/results.json into markdown tables and an SVG plot. Stdlib only.
 
     python3 bench/report.py [RESULTS_JSON]            writes results.md and scaling.svg beside it
-    python3 bench/report.py --publish                 also copies results.json, results.md and
-                                                      scaling.svg to bench/results/ and puts the
-                                                      tables into BENCHMARKS.md between its markers
+    python3 bench/report.py --publish                 also copies results.json (summaries only, no
+                                                      raw samples), results.md and scaling.svg to
+                                                      bench/results/ and puts the tables into
+                                                      BENCHMARKS.md between its markers
 
 Every figure comes from the JSON; nothing here is typed in by hand.
 """
@@ -91,7 +92,7 @@ def render(results: dict, svg_name: str) -> str:
     ]
 
     if results.get("goals"):
-        out += ["### Goals", ""]
+        out += ["### Goals, checked on this run", ""]
         rows = []
         for g in results["goals"]:
             value = g["value"]
@@ -134,7 +135,8 @@ def render(results: dict, svg_name: str) -> str:
         t = results["throughput"]
         h = t["hosts"]
         out += ["### 3 and 6. Pipelined throughput (GetAccounts, host pinned to one core)", "",
-                f"{t['n']:,} requests per run with 1, 16 or 256 in flight, {t['rounds']} rounds, hosts interleaved; "
+                f"{t['n']:,} requests per run ({t['n'] // 4:,} with 1 in flight) with "
+                f"{', '.join(str(w) for w in t['windows'])} in flight, {t['rounds']} rounds, hosts interleaved; "
                 "median of the rounds. Host CPU per request is the host's user+system time (getrusage of the child) "
                 "over every request it served.", ""]
         rows = []
@@ -143,8 +145,8 @@ def render(results: dict, svg_name: str) -> str:
             row = [k]
             for w in t["windows"]:
                 row.append(fmt(h[k][str(w)]["requests_per_s"], 0))
-            row.append(fmt(h[k]["256"]["host_cpu_us_per_request"]))
-            row.append(ratio(h[k]["256"]["requests_per_s"] / py) if py else "–")
+            row.append(fmt(h[k]["256"]["host_cpu_us_per_request"]) if "256" in h[k] else "–")
+            row.append(ratio(h[k]["256"]["requests_per_s"] / py) if py and "256" in h[k] else "–")
             rows.append(row)
         out += table(["host"] + [f"req/s, {w} in flight" for w in t["windows"]] +
                      ["host CPU µs/req (256)", "÷ Python (256)"], rows)
@@ -326,6 +328,16 @@ def short_size(v: float) -> str:
     return f"{v:g}"
 
 
+def without_samples(value):
+    """The results without their raw per-sample lists (they stay in bench/out/), for committing."""
+    if isinstance(value, dict):
+        return {k: without_samples(v) for k, v in value.items()
+                if not (isinstance(v, list) and len(v) > 32 and all(isinstance(x, (int, float)) for x in v))}
+    if isinstance(value, list):
+        return [without_samples(v) for v in value]
+    return value
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="?", default=os.path.join(ROOT, "bench", "out", "results.json"))
@@ -349,7 +361,8 @@ def main() -> int:
             return 1
         dest = os.path.join(ROOT, "bench", "results")
         os.makedirs(dest, exist_ok=True)
-        shutil.copy(args.results, os.path.join(dest, "results.json"))
+        with open(os.path.join(dest, "results.json"), "w") as f:
+            json.dump(without_samples(results), f, indent=1)
         shutil.copy(os.path.join(folder, svg_name), os.path.join(dest, "scaling.svg"))
         with open(os.path.join(dest, "results.md"), "w") as f:
             f.write(render(results, "scaling.svg") + "\n")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets wallet-bridge up on a fresh Debian machine and shows it answering:
 #   1. installs the Debian packages it needs (libsodium, pinentry),
-#   2. builds the release binary (Swift standard library linked statically: faster start-up,
-#      and the binary runs without the toolchain),
+#   2. builds the release binary fully static (Swift's libraries, glibc and libsodium linked in):
+#      a browser may start it for every message, and no dynamic loading halves its start-up
+#      (BENCHMARKS.md); it also runs without the Swift toolchain,
 #   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local),
 #   4. writes the native-messaging manifests for Chromium and Firefox,
 #   5. checks them with `wallet-bridge doctor` and sends a real GetAccounts request.
@@ -20,7 +21,7 @@ echo "== 1/5 system packages" >&2
 scripts/install-deps.sh
 
 echo "== 2/5 release build" >&2
-swift build -c release --static-swift-stdlib --product wallet-bridge
+swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product wallet-bridge
 
 echo "== 3/5 install $prefix/bin/wallet-bridge" >&2
 install -d "$prefix/bin"

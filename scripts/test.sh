@@ -11,23 +11,20 @@ swift build
 echo "== swift test" >&2
 swift test --disable-swift-testing  # XCTest only: no empty Swift Testing run
 
-if [[ -d js/test ]]; then
-  echo "== js: type check and node --test" >&2
-  # The README's custom-method example, Swift side: the JS suite calls it.
-  swift build --package-path examples/custom-method
-  tsc -p js/tsconfig.json
-  node --test js/test/
-fi
+echo "== js: type check and node --test" >&2
+# The README's custom-method example, Swift side: the JS suite calls it.
+swift build --package-path examples/custom-method
+tsc -p js/tsconfig.json
+node --test js/test/
 
-if [[ -d Tests/system ]]; then
-  echo "== system tests (pytest)" >&2
-  python3 -m pytest -q Tests/system
-fi
+echo "== system tests (pytest)" >&2
+python3 -m pytest -q Tests/system
 
 echo "== fuzzing, short mode" >&2
 scripts/fuzz.sh --short
 
-if [[ -x scripts/e2e.sh ]]; then
-  echo "== end to end in headless Chromium and Firefox ESR" >&2
-  scripts/e2e.sh
-fi
+echo "== benchmarks, quick: every benchmark end to end, replies checked, no timing asserted" >&2
+bench/run.sh --quick
+
+echo "== end to end in headless Chromium and Firefox ESR" >&2
+scripts/e2e.sh

@@ -67,9 +67,6 @@ final class HostProcess {
     init(_ command: HostCommand) throws(NativeHostError) {
         // A host that dies before reading its input must give us EPIPE, not kill us.
         signal(SIGPIPE, SIG_IGN)
-        guard let addChdir = HostProcess.addChdir else {
-            throw NativeHostError(.cannotStart(path: command.path, reason: "this C library lacks posix_spawn_file_actions_addchdir_np (glibc 2.29 or later is needed)"))
-        }
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
             var ends: [Int32] = [-1, -1]
@@ -90,7 +87,7 @@ final class HostProcess {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        _ = addChdir(&actions, command.workingDirectory)
+        _ = posixSpawnFileActionsAddChdir(&actions, command.workingDirectory)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -186,16 +183,16 @@ final class HostProcess {
         return exitStatus!
     }
 
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-
-    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), looked up at run time: Swift's
-    /// Glibc module does not declare this GNU extension. It sets the child's working directory
-    /// without a `chdir` in this (possibly multi-threaded) process.
-    private static let addChdir: AddChdir? = {
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
-        return unsafeBitCast(symbol, to: AddChdir.self)
-    }()
 }
+
+/// glibc's `posix_spawn_file_actions_addchdir_np` (2.29; Debian 12 has 2.36), declared here
+/// because Swift's Glibc module leaves this GNU extension out. Linked directly rather than looked
+/// up with dlsym, which finds nothing in the fully static shipped binary. It sets the child's
+/// working directory without a `chdir` in this (possibly multi-threaded) process.
+@_silgen_name("posix_spawn_file_actions_addchdir_np")
+private func posixSpawnFileActionsAddChdir(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
+) -> Int32
 
 /// Runs `body` with a NULL-terminated C array of the strings, as execve wants.
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
