@@ -108,8 +108,8 @@ def render(results: dict, svg_name: str) -> str:
         out += ["### 1. Cold call (spawn, one GetAccounts, reply, close stdin, exit)", "",
                 f"{c['rounds']} rounds × {c['per_round']} calls per host, hosts interleaved round by round. "
                 "\"spawn→exit\" is what `runtime.sendNativeMessage` pays per message; \"spawn→reply\" is when the "
-                "reply is in. The shipped `wallet-bridge` has no wallet yet: it answers GetAccounts with -32601, "
-                "still a full request/response cycle.", ""]
+                "reply is in. The shipped `wallet-bridge` answers from a real keystore holding the same two test keys, "
+                "so every host sends the same bytes.", ""]
         rows = []
         for k in [x for x in ORDER if x in h]:
             d = h[k]
