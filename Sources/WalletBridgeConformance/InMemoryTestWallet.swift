@@ -1,11 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import WalletBridge
 import WalletBridgeWallet
 
@@ -29,7 +24,7 @@ public struct InMemoryTestWallet: WalletBackend {
             var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
             var secretKey = [UInt8](repeating: 0, count: Ed25519.secretKeyBytes)
             _ = Ed25519.keyPair(seed: seed, publicKey: &publicKey, secretKey: &secretKey)
-            return (Data(publicKey).base64EncodedString(), secretKey)
+            return (Base64.encode(publicKey), secretKey)
         }
     }
 

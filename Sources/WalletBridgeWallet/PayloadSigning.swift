@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import WalletBridge
 
 /// The SignPayloads rules every wallet shares: how payloads are checked before anything is
@@ -21,7 +16,7 @@ public enum PayloadSigning {
             ]))
         }
         guard !payloads.isEmpty else { throw RPCError.invalidPayloads(valid: []) }
-        let decoded = payloads.map { Data(base64Encoded: $0).map(Array.init) }
+        let decoded = payloads.map(Base64.decode)
         let valid = decoded.map { $0 != nil && !$0!.isEmpty }
         guard valid.allSatisfy({ $0 }) else { throw RPCError.invalidPayloads(valid: valid) }
         return decoded.map { $0! }
@@ -29,6 +24,6 @@ public enum PayloadSigning {
 
     /// Mobile Wallet Adapter's `sign_messages` layout: the payload, then its 64-byte signature.
     public static func signedPayload(_ payload: [UInt8], signature: [UInt8]) -> String {
-        Data(payload + signature).base64EncodedString()
+        Base64.encode(payload + signature)
     }
 }

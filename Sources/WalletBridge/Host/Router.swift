@@ -50,7 +50,7 @@ public struct Router: Sendable {
         handlers[name] = { rawParams, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             let result = try await handler(params, context)
-            return try ResultEncoding.encode(result)
+            return try ResultEncoder.encode(result)
         }
     }
 
@@ -160,11 +160,5 @@ enum ParamsDecoding {
         default:
             String(describing: type).hasPrefix("Array<") ? "array" : "object"
         }
-    }
-}
-
-enum ResultEncoding {
-    static func encode<R: Encodable>(_ result: R) throws -> [UInt8] {
-        try ResultEncoder.encode(result)
     }
 }
