@@ -1,6 +1,7 @@
-/// Lets a method take or return arbitrary JSON. Numbers decode as integers where they are
-/// integers and as doubles otherwise; use raw `JSONValue` from the router when exact lexemes
-/// matter (ids do not go through here).
+/// Lets `JSONValue` sit inside any `Codable` type. The host itself never goes through this:
+/// its params decoder and result encoder take a `JSONValue` as parsed, number lexemes included.
+/// Foundation's coders do, and there numbers become integers where they are integers and
+/// doubles otherwise.
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
