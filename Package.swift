@@ -20,7 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "WalletBridge"),
+        // signalfd(2), which Swift's Glibc module does not include: the host's read loop waits
+        // on stdin and signals in one poll(2), so serving needs no thread of its own.
+        .systemLibrary(name: "CLinux"),
+        .target(name: "WalletBridge", dependencies: ["CLinux"]),
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",

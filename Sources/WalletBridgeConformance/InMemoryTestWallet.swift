@@ -32,6 +32,9 @@ public struct InMemoryTestWallet: WalletBackend {
         GetAccountsResult(addresses: keys.map(\.address))
     }
 
+    /// Two strings from memory.
+    public var getAccountsExecution: Execution { .immediate }
+
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let key = keys.first(where: { $0.address == params.address }) else {
             throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))

@@ -50,6 +50,10 @@ public struct KeystoreWallet: WalletBackend {
         GetAccountsResult(addresses: try readKeystore()?.keys.map(\.address) ?? [])
     }
 
+    /// The public part of a small local file, no passphrase, no Argon2: quick enough to answer
+    /// on the reader thread, which is what a `sendNativeMessage` call mostly waits for.
+    public var getAccountsExecution: Execution { .immediate }
+
     /// Each payload followed by its signature, after the person approves.
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let file = try readKeystore(), let entry = file.entry(address: params.address) else {

@@ -16,15 +16,33 @@ public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Where a handler starts running.
+public enum Execution: Sendable, Hashable {
+    /// On Swift's concurrency pool, while the host goes on reading requests. The default: a
+    /// slow handler never holds up the others.
+    case concurrent
+    /// On the thread that reads requests, until the handler first suspends (then it continues
+    /// on the pool). Only for handlers that answer in microseconds without blocking, such as a
+    /// lookup: it saves the hop to the pool, which is a third of a `sendNativeMessage` call,
+    /// but the next request waits until the handler returns or suspends.
+    case immediate
+}
+
 /// Maps method names to typed handlers. Built before serving, then shared read-only.
 public struct Router: Sendable {
     /// A handler after type erasure: raw params in, encoded result out.
     typealias ErasedHandler = @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
 
+    /// A registered method: its handler and where it starts.
+    struct Route: Sendable {
+        let handler: ErasedHandler
+        let execution: Execution
+    }
+
     /// Decides whether the caller may make this call at all; throws the error to answer with.
     public typealias Authorization = @Sendable (RequestContext) throws(RPCError) -> Void
 
-    private var handlers: [String: ErasedHandler] = [:]
+    private var routes: [String: Route] = [:]
     private var authorization: Authorization?
 
     public init() {}
@@ -36,38 +54,53 @@ public struct Router: Sendable {
         authorization = check
     }
 
-    public var methodNames: [String] { handlers.keys.sorted() }
+    public var methodNames: [String] { routes.keys.sorted() }
 
     /// Registers `handler` for `method`. A name registered twice is a programmer error and
-    /// throws rather than silently replacing the first handler.
+    /// throws rather than silently replacing the first handler. Leave `execution` alone unless
+    /// the handler is a quick lookup (see `Execution.immediate`).
     public mutating func register<M: RPCMethod>(
         _ method: M.Type,
+        execution: Execution = .concurrent,
         handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) throws(RouterError) {
         let name = M.name
         guard !name.hasPrefix("rpc.") else { throw .reservedName(name) }
-        guard handlers[name] == nil else { throw .duplicateMethod(name) }
-        handlers[name] = { rawParams, context in
+        guard routes[name] == nil else { throw .duplicateMethod(name) }
+        let erased: ErasedHandler = { rawParams, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             let result = try await handler(params, context)
             return try ResultEncoder.encode(result)
         }
+        routes[name] = Route(handler: erased, execution: execution)
     }
 
-    /// Registers GetAccounts and SignPayloads, answered by `wallet`.
+    /// Registers GetAccounts and SignPayloads, answered by `wallet`. SignPayloads always runs
+    /// on the pool; GetAccounts where the wallet says (`WalletBackend.getAccountsExecution`).
     public mutating func registerWallet(_ wallet: some WalletBackend) throws(RouterError) {
-        try register(GetAccounts.self) { _, context in try await wallet.getAccounts(context: context) }
+        try register(GetAccounts.self, execution: wallet.getAccountsExecution) { _, context in
+            try await wallet.getAccounts(context: context)
+        }
         try register(SignPayloads.self) { params, context in try await wallet.signPayloads(params, context: context) }
     }
 
+    /// The registered method called `name`, if any.
+    func route(named name: String) -> Route? { routes[name] }
+
     /// Runs the request's handler and returns the response body, or nil for a notification.
     public func respond(to request: Request, context: RequestContext) async -> [UInt8]? {
+        await respond(to: request, via: route(named: request.method), context: context)
+    }
+
+    /// `respond(to:context:)` with the method already looked up, so the server that chose
+    /// where to run the call does not look it up twice.
+    func respond(to request: Request, via route: Route?, context: RequestContext) async -> [UInt8]? {
         let outcome: Result<[UInt8], RPCError>
         if let refusal = refusal(of: context) {
             outcome = .failure(refusal)
-        } else if let handler = handlers[request.method] {
+        } else if let route {
             do {
-                outcome = .success(try await handler(request.params, context))
+                outcome = .success(try await route.handler(request.params, context))
             } catch let error as RPCError {
                 outcome = .failure(error)
             } catch is CancellationError {

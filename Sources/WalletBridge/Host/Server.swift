@@ -1,4 +1,3 @@
-@preconcurrency import Dispatch
 import Synchronization
 
 /// Turns inbound frame bodies into handler calls and handler results into outbound frame
@@ -12,50 +11,49 @@ public final class Server: Sendable {
     let caller: Caller
     private let send: Send
     private let inFlight: InFlightTable
-    private let sweeper: DispatchSourceTimer?
 
     public init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
         self.router = router
         self.configuration = configuration
         self.caller = caller
         self.send = send
-        let inFlight = InFlightTable(limit: configuration.maxInFlight)
-        self.inFlight = inFlight
-        if let timeout = configuration.requestTimeout {
-            // One timer for all requests, instead of a sleeping task per request: the per-call
-            // cost stays a table insert. Granularity is a quarter of the timeout, at most 250 ms.
-            let interval = min(max(timeout / 4, .milliseconds(5)), .milliseconds(250))
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
-            timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
-            timer.setEventHandler { inFlight.expire(now: .now) }
-            timer.resume()
-            self.sweeper = timer
-        } else {
-            self.sweeper = nil
-        }
+        self.inFlight = InFlightTable(limit: configuration.maxInFlight)
     }
 
-    deinit { sweeper?.cancel() }
+    /// How often the owner should call `expireOverdueRequests`, or nil when requests never time
+    /// out: a quarter of the timeout, between 5 and 250 ms. One periodic sweep for all requests,
+    /// instead of a timer per request, keeps the per-call cost a table insert.
+    public var sweepInterval: Duration? {
+        configuration.requestTimeout.map { min(max($0 / 4, .milliseconds(5)), .milliseconds(250)) }
+    }
+
+    /// Answers every request that has run past its deadline with `requestTimedOut` and cancels
+    /// its handler. `StdioHost` calls this from its read loop every `sweepInterval`.
+    public func expireOverdueRequests() { inFlight.expire(now: .now) }
 
     /// Requests currently being handled.
     public var inFlightCount: Int { inFlight.count }
 
-    /// Handles one inbound frame body. Returns at once; handlers run concurrently and answer
-    /// through `send` in whatever order they finish.
+    /// Handles one inbound frame body. Returns once every handler it started has either
+    /// answered or moved to the pool (see `Execution`); they answer through `send` in whatever
+    /// order they finish.
     public func receive(_ body: [UInt8]) {
-        let value: JSONValue
+        let document: RequestDocument
         do {
-            value = try JSONParser.parse(body, maxDepth: configuration.maxJSONDepth)
+            document = try JSONParser.parseRequestDocument(body, maxDepth: configuration.maxJSONDepth)
         } catch {
             send(Response.failure(id: .null, error: RPCError(.parseError, detail: error.description)))
             return
         }
-        guard case .array(let entries) = value else {
-            dispatch(Request.parse(value)) { [self] reply in
+        let entries: [RequestElement]
+        switch document {
+        case .single(let element):
+            dispatch(Request.parse(element)) { [self] reply in
                 if let reply { send(reply) }
             }
             return
+        case .batch(let elements):
+            entries = elements
         }
         guard !entries.isEmpty else {
             send(Response.failure(id: .null, error: RPCError(.invalidRequest, detail: "a batch must not be empty")))
@@ -108,10 +106,15 @@ public final class Server: Sendable {
                 return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
             }
             let context = RequestContext(caller: caller, requestID: id, method: request.method)
-            let task = Task { [router, inFlight] in
-                let body = await router.respond(to: request, context: context)
+            let route = router.route(named: request.method)
+            let run: @Sendable () async -> Void = { [router, inFlight] in
+                let body = await router.respond(to: request, via: route, context: context)
                 inFlight.finish(key) { answer(body) }
             }
+            // An unknown method or a refused caller is answered on the spot, like a quick
+            // lookup: an error needs no pool thread. `Task.immediate` runs on this thread until
+            // the handler first suspends; when it returns, the call may already be answered.
+            let task = (route?.execution ?? .immediate) == .immediate ? Task.immediate(operation: run) : Task(operation: run)
             inFlight.attach(task, to: key)
         }
     }

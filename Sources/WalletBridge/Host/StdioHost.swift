@@ -1,14 +1,25 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@preconcurrency import Dispatch
+import CLinux
 import Synchronization
 
-/// Writes whole frames to a file descriptor: header and body in one buffer, under one lock, so
-/// concurrent replies never interleave. The only code in the host that writes to stdout.
+/// Writes whole frames to a file descriptor, under one lock, so concurrent replies never
+/// interleave. The only code in the host that writes to stdout.
+///
+/// Inside `batching`, frames are gathered and go out together in one `write(2)` (at the latest
+/// when the batch ends or 64 KiB have gathered): a reader that answers a burst of pipelined
+/// requests pays one system call and one wake-up of the browser, not one per reply.
 public final class FrameWriter: Sendable {
+    private struct State {
+        var broken = false
+        var batching = false
+        var pending: [UInt8] = []
+    }
+
+    private static let batchLimit = 64 * 1024
     private let fd: Int32
-    private let broken = Mutex(false)
+    private let state = Mutex(State())
     private let onBroken: @Sendable () -> Void
 
     /// `onBroken` runs once, when the reader has gone away (EPIPE and the like).
@@ -18,28 +29,74 @@ public final class FrameWriter: Sendable {
     }
 
     public func write(_ body: [UInt8]) {
-        guard let frame = try? Frame.encode(body) else { return }  // bodies are size-checked upstream
-        let failed: Bool = broken.withLock { broken in
-            guard !broken else { return false }
-            let ok = frame.withUnsafeBytes { raw -> Bool in
-                var offset = 0
-                while offset < raw.count {
-                    let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR || errno == EAGAIN { continue }
-                        return false
-                    }
-                    offset += written
-                }
-                return true
+        guard var length = UInt32(exactly: body.count) else { return }  // bodies are size-checked upstream
+        let failed: Bool = state.withLock { state in
+            guard !state.broken else { return false }
+            let gather = state.batching && state.pending.count + Frame.headerBytes + body.count <= Self.batchLimit
+            if gather {
+                withUnsafeBytes(of: &length) { state.pending.append(contentsOf: $0) }  // native byte order
+                state.pending.append(contentsOf: body)
+                return false
             }
-            if !ok { broken = true }
+            // Whatever was gathered, then this frame's header and body: one writev, no copy.
+            let ok = state.pending.withUnsafeBytes { pending in
+                withUnsafeBytes(of: &length) { header in
+                    body.withUnsafeBytes { body in writeAll([pending, header, body]) }
+                }
+            }
+            state.pending.removeAll(keepingCapacity: state.pending.capacity <= Self.batchLimit)
+            if !ok { state.broken = true }
             return !ok
         }
-        if failed {
-            Log.info("stdout closed by the reader; shutting down")
-            onBroken()
+        if failed { reportBroken() }
+    }
+
+    /// Runs `body`, gathering the frames written meanwhile (from any thread) and writing them
+    /// together when it returns.
+    public func batching<T>(_ body: () throws -> T) rethrows -> T {
+        state.withLock { $0.batching = true }
+        defer { endBatch() }
+        return try body()
+    }
+
+    private func endBatch() {
+        let failed: Bool = state.withLock { state in
+            state.batching = false
+            guard !state.broken, !state.pending.isEmpty else { return false }
+            let ok = state.pending.withUnsafeBytes { writeAll([$0]) }
+            state.pending.removeAll(keepingCapacity: true)
+            if !ok { state.broken = true }
+            return !ok
         }
+        if failed { reportBroken() }
+    }
+
+    private func reportBroken() {
+        Log.info("stdout closed by the reader; shutting down")
+        onBroken()
+    }
+
+    /// Writes every byte of `parts` in order, however the kernel splits the writes.
+    private func writeAll(_ parts: [UnsafeRawBufferPointer]) -> Bool {
+        var vectors = parts.filter { $0.count > 0 }.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+        var first = 0
+        while first < vectors.count {
+            let written = vectors.withUnsafeBufferPointer { writev(fd, $0.baseAddress! + first, Int32(vectors.count - first)) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            var remaining = written
+            while first < vectors.count, remaining >= vectors[first].iov_len {
+                remaining -= vectors[first].iov_len
+                first += 1
+            }
+            if remaining > 0 {
+                vectors[first].iov_base += remaining
+                vectors[first].iov_len -= remaining
+            }
+        }
+        return true
     }
 }
 
@@ -58,10 +115,16 @@ public enum ChildProcesses {
 
 /// Serves a router over stdin and stdout, the way a browser runs a native host.
 ///
-/// Stdin is read on the calling thread; handlers run on Swift's concurrency pool. The process
-/// ends (with cancellation of what is in flight and a bounded wait for their answers) on end of
-/// input, on SIGTERM or SIGINT, when stdout's reader goes away, and when the parent dies.
+/// The calling thread reads stdin and waits for signals in one `poll(2)`, and checks on the
+/// parent and on request deadlines between reads; handlers run on Swift's concurrency pool, or
+/// on this thread for quick ones (`Execution.immediate`). So a `sendNativeMessage` call that
+/// asks for accounts starts no thread at all. The process ends (with cancellation of what is in
+/// flight and a bounded wait for their answers) on end of input, on SIGTERM, SIGINT or SIGHUP,
+/// when stdout's reader goes away, and when the parent dies.
 public enum StdioHost {
+    /// How often the parent is checked when nothing else wakes the read loop.
+    static let parentCheckInterval: Duration = .milliseconds(500)
+
     /// Runs until the session ends, then exits the process.
     ///
     /// `parent` is the process whose death ends the session. Read it with `getppid()` as the
@@ -71,6 +134,7 @@ public enum StdioHost {
         router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
+        let signals = SignalInbox(SIGTERM, SIGINT, SIGHUP)
         let caller = Caller(arguments: arguments)
         Log.debug("serving \(caller) with \(router.methodNames.count) methods")
 
@@ -78,15 +142,34 @@ public enum StdioHost {
         let writer = FrameWriter(fileDescriptor: 1) { session.end(status: 0, reason: "stdout closed") }
         let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
         session.server.withLock { $0 = server }
-        session.watchSignals(andParent: parent)
 
         var decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
         let chunkSize = 64 * 1024
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        let clock = ContinuousClock()
+        var nextHousekeeping = clock.now + parentCheckInterval
+        var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         while true {
+            // Deadlines matter only while something runs; the parent is checked regardless.
+            let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
+            let wait = max(0, (min(nextHousekeeping, clock.now + interval) - clock.now) / .milliseconds(1))
+            let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
+            if ready < 0, errno != EINTR {
+                session.end(status: 1, reason: "poll failed (errno \(errno))")
+            }
+            if clock.now >= nextHousekeeping {
+                if getppid() != parent { session.end(status: 0, reason: "parent process exited") }
+                server.expireOverdueRequests()
+                nextHousekeeping = clock.now + interval
+            }
+            if ready <= 0 { continue }
+            if watched[1].revents != 0, let number = signals.next() {
+                session.end(status: 0, reason: "signal \(number)")
+            }
+            guard watched[0].revents != 0 else { continue }
             let count = read(0, chunk.baseAddress!, chunkSize)
             if count < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN { continue }
                 session.end(status: 0, reason: "stdin read failed (errno \(errno))")
             }
             if count == 0 {
@@ -97,17 +180,53 @@ public enum StdioHost {
                 session.end(status: 0, reason: "end of input")
             }
             decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-            do {
-                while let body = try decoder.nextFrame() {
-                    server.receive(body)
+            // Every request in this chunk is dispatched before the replies written meanwhile go
+            // out, together.
+            let framing: FramingError? = writer.batching {
+                do throws(FramingError) {
+                    while let body = try decoder.nextFrame() { server.receive(body) }
+                    return nil
+                } catch {
+                    return error
                 }
-            } catch {
+            }
+            if let framing {
                 // Tell the extension why before going: the browser shows nothing otherwise.
-                writer.write(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: error.description)))
-                Log.error("\(error); set WALLET_BRIDGE_MAX_FRAME_BYTES to accept larger requests")
+                writer.write(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: framing.description)))
+                Log.error("\(framing); set WALLET_BRIDGE_MAX_FRAME_BYTES to accept larger requests")
                 session.end(status: 1, reason: "framing error")
             }
         }
+    }
+}
+
+/// Signals taken as readable events on a file descriptor (signalfd) instead of by a handler,
+/// so the read loop's one `poll` sees them and no thread or async-signal-safe code is needed.
+private struct SignalInbox {
+    let fileDescriptor: Int32
+
+    /// Blocks `numbers` in this thread, and so in every thread started after it (call it before
+    /// any), and opens the descriptor that receives them.
+    init(_ numbers: Int32...) {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for number in numbers { sigaddset(&mask, number) }
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        fileDescriptor = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        if fileDescriptor < 0 {
+            // Without it the signals keep their default action, which ends the process at once
+            // (no grace period for running handlers) but still ends it.
+            Log.warning("signalfd failed (errno \(errno)); SIGTERM will end the host without a grace period")
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        }
+    }
+
+    /// The next pending signal's number, if any.
+    func next() -> Int32? {
+        var info = signalfd_siginfo()
+        let size = MemoryLayout<signalfd_siginfo>.size
+        guard withUnsafeMutableBytes(of: &info, { read(fileDescriptor, $0.baseAddress, size) }) == size else { return nil }
+        return Int32(info.ssi_signo)
     }
 }
 
@@ -116,36 +235,8 @@ private final class Session: Sendable {
     let configuration: HostConfiguration
     let server = Mutex<Server?>(nil)
     private let ending = Mutex(false)
-    private let signalQueue = DispatchQueue(label: "wallet-bridge.signals")
-    /// Kept only so the sources stay alive. Written once, on the main thread, before any of
-    /// them can fire, and never read.
-    private nonisolated(unsafe) var sources: [any DispatchSourceProtocol] = []
 
     init(configuration: HostConfiguration) { self.configuration = configuration }
-
-    func watchSignals(andParent parent: pid_t) {
-        var installed: [any DispatchSourceProtocol] = []
-        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
-            signal(signalNumber, SIG_IGN)  // let the dispatch source, not the default action, see it
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
-            source.setEventHandler { [self] in
-                end(status: 0, reason: "signal \(signalNumber)")
-            }
-            source.resume()
-            installed.append(source)
-        }
-        // A browser that dies without closing our stdin (or a wrapper that keeps it open) must
-        // not leave us orphaned. Polling getppid is used rather than PR_SET_PDEATHSIG, which
-        // fires when the spawning *thread* exits, a normal event in a browser's launcher.
-        let timer = DispatchSource.makeTimerSource(queue: signalQueue)
-        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
-        timer.setEventHandler { [self] in
-            if getppid() != parent { end(status: 0, reason: "parent process exited") }
-        }
-        timer.resume()
-        installed.append(timer)
-        sources = installed
-    }
 
     /// Cancels what is in flight, closes child processes, gives handlers `shutdownGrace` to
     /// answer, and exits. Only the first caller proceeds; the process is about to exit, so any

@@ -31,7 +31,11 @@ enum JSONWriter {
     static func writeString(_ string: String, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
-            out.reserveCapacity(out.count + bytes.count + 2)
+            // Grow geometrically: `reserveCapacity` reallocates to exactly what is asked, so
+            // reserving per string copied the whole reply once per string (quadratic for the
+            // 500 signed payloads of a SignPayloads reply).
+            let needed = out.count + bytes.count + 2
+            if out.capacity < needed { out.reserveCapacity(Swift.max(needed, out.capacity * 2)) }
             out.append(UInt8(ascii: "\""))
             var runStart = 0
             while true {

@@ -23,27 +23,35 @@ public struct Request: Sendable, Hashable {
 
     /// Validates one request object against section 4 of the JSON-RPC 2.0 specification.
     public static func parse(_ value: JSONValue) -> Parsed {
-        guard case .object(let members) = value else {
-            return .invalid(id: .null, reason: "a request must be an object, not \(value.typeName)")
+        guard case .object(let members) = value else { return parse(.other(value)) }
+        return parse(.object(Envelope(jsonrpc: members["jsonrpc"], id: members["id"], method: members["method"], params: members["params"])))
+    }
+
+    /// `parse(_:)` for what `JSONParser.parseRequestDocument` read.
+    static func parse(_ element: RequestElement) -> Parsed {
+        let members: Envelope
+        switch element {
+        case .object(let envelope): members = envelope
+        case .other(let value): return .invalid(id: .null, reason: "a request must be an object, not \(value.typeName)")
         }
         var id: RequestID?
-        if let rawID = members["id"] {
+        if let rawID = members.id {
             guard let parsedID = RequestID(rawID) else {
                 return .invalid(id: .null, reason: "id must be a string, a number or null, not \(rawID.typeName)")
             }
             id = parsedID
         }
         let idForErrors = id ?? .null
-        guard members["jsonrpc"] == .string("2.0") else {
+        guard members.jsonrpc == .string("2.0") else {
             return .invalid(id: idForErrors, reason: "jsonrpc must be exactly \"2.0\"")
         }
-        guard let rawMethod = members["method"] else {
+        guard let rawMethod = members.method else {
             return .invalid(id: idForErrors, reason: "method is missing")
         }
         guard case .string(let method) = rawMethod else {
             return .invalid(id: idForErrors, reason: "method must be a string, not \(rawMethod.typeName)")
         }
-        let params = members["params"]
+        let params = members.params
         switch params {
         case nil, .object?, .array?: break
         case let other?: return .invalid(id: idForErrors, reason: "params must be an object or an array, not \(other.typeName)")

@@ -22,17 +22,20 @@ enum ResultEncoder {
         return out
     }
 
-    fileprivate static func node<T: Encodable>(for value: T, codingPath: [any CodingKey]) throws -> Node {
+    /// `codingPath` is only evaluated when the value has containers of its own or fails: an
+    /// array of `any CodingKey` built for every string of a result cost more than the string.
+    fileprivate static func node<T: Encodable>(for value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Node {
         // The types JSONEncoder encodes its own way, or that are worth a direct path. Metatype
         // comparisons, not `as?` casts: a dynamic cast per value is what makes JSONEncoder slow.
         if T.self == JSONValue.self { return .raw(unsafeBitCast(value, to: JSONValue.self).jsonBytes) }
         if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == [String].self { return .strings(unsafeBitCast(value, to: [String].self)) }  // GetAccounts, SignPayloads
         if T.self == Int.self { return .literal(String(unsafeBitCast(value, to: Int.self))) }
         if T.self == Bool.self { return .literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false") }
-        if T.self == Double.self { return try .literal(format(unsafeBitCast(value, to: Double.self), codingPath)) }
+        if T.self == Double.self { return try .literal(format(unsafeBitCast(value, to: Double.self), codingPath())) }
         if T.self == Data.self { return .string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
         if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
-        let encoder = DirectEncoder(codingPath: codingPath)
+        let encoder = DirectEncoder(codingPath: codingPath())
         try value.encode(to: encoder)
         return encoder.root.node ?? .object(ObjectBox())
     }
@@ -51,6 +54,13 @@ enum ResultEncoder {
         case .literal(let text): out.append(contentsOf: text.utf8)
         case .raw(let bytes): out.append(contentsOf: bytes)
         case .string(let string): JSONWriter.writeString(string, into: &out)
+        case .strings(let strings):
+            out.append(UInt8(ascii: "["))
+            for (index, string) in strings.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(string, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .array(let box):
             out.append(UInt8(ascii: "["))
             for (index, element) in box.elements.enumerated() {
@@ -78,6 +88,8 @@ fileprivate enum Node {
     /// Already-serialised JSON (a `JSONValue`), written as is.
     case raw([UInt8])
     case string(String)
+    /// `[String]`, the commonest array in a result, without a slot per element.
+    case strings([String])
     case array(ArrayBox)
     case object(ObjectBox)
 }
