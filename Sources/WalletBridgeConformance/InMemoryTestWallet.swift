@@ -17,6 +17,7 @@ public struct InMemoryTestWallet: WalletBackend {
     }()
 
     private let keys: [(address: String, secretKey: [UInt8])]
+    private let addresses: [String]
 
     public init() {
         Ed25519.initialize()
@@ -26,10 +27,11 @@ public struct InMemoryTestWallet: WalletBackend {
             _ = Ed25519.keyPair(seed: seed, publicKey: &publicKey, secretKey: &secretKey)
             return (Base64.encode(publicKey), secretKey)
         }
+        addresses = keys.map(\.address)
     }
 
     public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
-        GetAccountsResult(addresses: keys.map(\.address))
+        GetAccountsResult(addresses: addresses)
     }
 
     /// Two strings from memory.

@@ -13,9 +13,22 @@ final class InFlightTable: Sendable {
         let abort: @Sendable (RPCError) -> Void
     }
 
+    /// Entries live in slots that are reused, so a call costs no hashing: a key is its slot
+    /// plus a generation, and an old key never matches a reused slot.
     private struct State {
-        var nextKey: UInt64 = 0
-        var entries: [UInt64: Entry] = [:]
+        var slots: [(key: UInt64, entry: Entry)?] = []
+        var freeSlots: [Int] = []
+        var count = 0
+        var generation: UInt64 = 0
+
+        mutating func remove(_ key: UInt64) -> Entry? {
+            let slot = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+            guard slot < slots.count, let occupant = slots[slot], occupant.key == key else { return nil }
+            slots[slot] = nil
+            freeSlots.append(slot)
+            count -= 1
+            return occupant.entry
+        }
     }
 
     private let state = Mutex(State())
@@ -24,15 +37,24 @@ final class InFlightTable: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.count } }
 
     /// Reserves a slot, or returns nil when `limit` calls are already running.
     func reserve(deadline: ContinuousClock.Instant?, abort: @escaping @Sendable (RPCError) -> Void) -> UInt64? {
         let key: UInt64? = state.withLock { state in
-            guard state.entries.count < limit else { return nil }
-            state.nextKey += 1
-            state.entries[state.nextKey] = Entry(task: nil, deadline: deadline, abort: abort)
-            return state.nextKey
+            guard state.count < limit else { return nil }
+            let slot: Int
+            if let free = state.freeSlots.popLast() {
+                slot = free
+            } else {
+                slot = state.slots.count
+                state.slots.append(nil)
+            }
+            state.generation &+= 1
+            let key = state.generation << 32 | UInt64(slot)
+            state.slots[slot] = (key, Entry(task: nil, deadline: deadline, abort: abort))
+            state.count += 1
+            return key
         }
         if key != nil { idle.enter() }
         return key
@@ -41,7 +63,10 @@ final class InFlightTable: Sendable {
     /// Records the task serving `key`, so that a timeout or shutdown can cancel it. If the task
     /// already finished, there is nothing to record.
     func attach(_ task: Task<Void, Never>, to key: UInt64) {
-        state.withLock { state in state.entries[key]?.task = task }
+        state.withLock { state in
+            let slot = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+            if slot < state.slots.count, state.slots[slot]?.key == key { state.slots[slot]?.entry.task = task }
+        }
     }
 
     /// Claims the right to answer `key`, and if granted runs `answer` before the call leaves
@@ -49,7 +74,7 @@ final class InFlightTable: Sendable {
     /// when a timeout already answered the call.
     @discardableResult
     func finish(_ key: UInt64, answer: () -> Void) -> Bool {
-        guard state.withLock({ $0.entries.removeValue(forKey: key) }) != nil else { return false }
+        guard state.withLock({ $0.remove(key) }) != nil else { return false }
         answer()
         idle.leave()
         return true
@@ -58,10 +83,10 @@ final class InFlightTable: Sendable {
     /// Removes every call whose deadline has passed, cancels its task and answers it.
     func expire(now: ContinuousClock.Instant) {
         let expired: [Entry] = state.withLock { state in
-            let keys = state.entries.compactMap { key, entry in
-                entry.deadline.map { $0 <= now } == true ? key : nil
+            let keys = state.slots.compactMap { occupant in
+                occupant.flatMap { $0.entry.deadline.map { $0 <= now } == true ? $0.key : nil }
             }
-            return keys.compactMap { state.entries.removeValue(forKey: $0) }
+            return keys.compactMap { state.remove($0) }
         }
         for entry in expired {
             entry.task?.cancel()
@@ -73,7 +98,7 @@ final class InFlightTable: Sendable {
     /// Cancels every running handler. Each still answers (with its result, or with
     /// `requestCancelled` when it honours cancellation) and then leaves the table.
     func cancelAll() {
-        let tasks = state.withLock { $0.entries.values.compactMap(\.task) }
+        let tasks = state.withLock { $0.slots.compactMap { $0?.entry.task } }
         for task in tasks { task.cancel() }
     }
 

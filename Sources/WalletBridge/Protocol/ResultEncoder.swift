@@ -18,8 +18,35 @@ import Foundation
 enum ResultEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var out: [UInt8] = []
-        try write(node(for: value, codingPath: []), into: &out)
+        out.reserveCapacity(256)  // most results are small: one allocation instead of five
+        // The wallet results every extension asks for, written straight out: the same bytes
+        // their synthesised `Encodable` gives, at a fifth of the cost (bench/).
+        if T.self == GetAccountsResult.self {
+            writeStringsObject(key: "addresses", unsafeBitCast(value, to: GetAccountsResult.self).addresses, into: &out)
+        } else if T.self == SignPayloadsResult.self {
+            writeStringsObject(key: "signed_payloads", unsafeBitCast(value, to: SignPayloadsResult.self).signed_payloads, into: &out)
+        } else {
+            try write(node(for: value, codingPath: []), into: &out)
+        }
         return out
+    }
+
+    private static func writeStrings(_ strings: [String], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(string, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `{"key":["…","…"]}`
+    private static func writeStringsObject(key: StaticString, _ strings: [String], into out: inout [UInt8]) {
+        out.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "\"")])
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        writeStrings(strings, into: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `codingPath` is only evaluated when the value has containers of its own or fails: an
@@ -54,13 +81,7 @@ enum ResultEncoder {
         case .literal(let text): out.append(contentsOf: text.utf8)
         case .raw(let bytes): out.append(contentsOf: bytes)
         case .string(let string): JSONWriter.writeString(string, into: &out)
-        case .strings(let strings):
-            out.append(UInt8(ascii: "["))
-            for (index, string) in strings.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(string, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+        case .strings(let strings): writeStrings(strings, into: &out)
         case .array(let box):
             out.append(UInt8(ascii: "["))
             for (index, element) in box.elements.enumerated() {
