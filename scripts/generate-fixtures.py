@@ -194,6 +194,8 @@ wa.append(case("sign-bad-base64", "a payload that is not base64 is -2; data.vali
 wa.append(case("sign-empty-payload", "an empty payload is -2", err(9, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": [""]}, 9)))
 wa.append(case("sign-base64url", "payloads are standard base64, not base64url", err(10, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": ["-_-_"]}, 10)))
 wa.append(case("sign-unpadded", "payloads are padded base64", err(11, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": ["aGVsbG8"]}, 11)))
+wa.append(case("sign-noncanonical-base64", "payloads are canonical base64: bits set after the last byte are refused", err(13, -2, "Invalid payloads", {"valid": [True, False]}), request=req(SP, {"address": A, "payloads": ["QQ==", "QR=="]}, 13)))
+wa.append(case("sign-extra-padding", "payloads are canonical base64: at most two '=' of padding", err(14, -2, "Invalid payloads", {"valid": [False]}), request=req(SP, {"address": A, "payloads": ["QUJD===="]}, 14)))
 wa.append(case("sign-too-many", "more payloads than the maximum is -6 (the test wallet allows 16)", err(12, -6, "Too many payloads", {"count": 17, "max": 16}), request=req(SP, {"address": A, "payloads": [b64(hello)] * 17}, 12)))
 wa.append(case("sign-as-notification", "a notification is never answered, even SignPayloads", None, request=req(SP, {"address": A, "payloads": [b64(hello)]}, notify=True)))
 wa.append(case("batch-accounts-then-sign", "the built-in methods work in a batch", [ok("a", {"addresses": [A, B]}), ok("s", {"signed_payloads": [signed(KA, world)]})], request=[req(GA, id="a"), req(SP, {"address": A, "payloads": [b64(world)]}, "s")]))

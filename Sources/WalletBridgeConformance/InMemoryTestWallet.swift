@@ -42,11 +42,7 @@ public struct InMemoryTestWallet: WalletBackend {
             throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: Self.maxPayloads)
-        let signed = payloads.map { payload in
-            key.secretKey.withUnsafeBytes { secretKey in
-                PayloadSigning.signedPayload(payload, signature: Ed25519.sign(payload, secretKey: secretKey))
-            }
-        }
+        let signed = key.secretKey.withUnsafeBytes { secretKey in PayloadSigning.sign(payloads, secretKey: secretKey) }
         return SignPayloadsResult(signed_payloads: signed)
     }
 }

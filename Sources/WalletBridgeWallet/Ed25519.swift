@@ -23,6 +23,18 @@ public enum Ed25519 {
         return signature
     }
 
+    /// Signs `message`, writing the 64-byte signature at `signature`.
+    public static func sign(_ message: UnsafeRawBufferPointer, secretKey: UnsafeRawBufferPointer, into signature: UnsafeMutableRawPointer) {
+        precondition(secretKey.count == secretKeyBytes)
+        var empty: UInt8 = 0  // libsodium wants a valid pointer even for an empty message
+        withUnsafePointer(to: &empty) { fallback in
+            _ = crypto_sign_detached(
+                signature.assumingMemoryBound(to: UInt8.self), nil,
+                message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? fallback, UInt64(message.count),
+                secretKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
     public static func verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         guard signature.count == signatureBytes, publicKey.count == publicKeyBytes else { return false }
         return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0

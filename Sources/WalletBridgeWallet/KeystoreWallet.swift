@@ -81,9 +81,7 @@ public struct KeystoreWallet: WalletBackend {
             let reason = if case .keyDamaged = error { "key_damaged" } else { "unlock_failed" }
             throw RPCError(.notSigned, data: .object(["reason": .string(reason)]))
         }
-        let signed = secretKey.withUnsafeBytes { key in
-            payloads.map { PayloadSigning.signedPayload($0, signature: Ed25519.sign($0, secretKey: key)) }
-        }
+        let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
         return SignPayloadsResult(signed_payloads: signed)
     }
 

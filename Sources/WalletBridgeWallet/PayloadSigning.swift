@@ -5,10 +5,16 @@ import WalletBridge
 public enum PayloadSigning {
     public static let defaultMaxPayloads = 1024
 
+    /// A payload as the request gave it (canonical base64, checked) and as bytes.
+    public struct Payload: Sendable {
+        public let bytes: [UInt8]
+        public let base64: String
+    }
+
     /// Decodes every payload, or throws the documented error: `tooManyPayloads` (-6) above the
     /// maximum; `invalidPayloads` (-2) with `data.valid` for an empty list or any payload that is
-    /// not standard base64 of at least one byte.
-    public static func decodePayloads(_ payloads: [String], maxPayloads: Int) throws(RPCError) -> [[UInt8]] {
+    /// not canonical standard base64 of at least one byte.
+    public static func decodePayloads(_ payloads: [String], maxPayloads: Int) throws(RPCError) -> [Payload] {
         guard payloads.count <= maxPayloads else {
             throw RPCError(.tooManyPayloads, data: .object([
                 "count": .number(JSONNumber(payloads.count)),
@@ -19,11 +25,33 @@ public enum PayloadSigning {
         let decoded = payloads.map(Base64.decode)
         let valid = decoded.map { $0 != nil && !$0!.isEmpty }
         guard valid.allSatisfy({ $0 }) else { throw RPCError.invalidPayloads(valid: valid) }
-        return decoded.map { $0! }
+        return zip(decoded, payloads).map { Payload(bytes: $0!, base64: $1) }
     }
 
-    /// Mobile Wallet Adapter's `sign_messages` layout: the payload, then its 64-byte signature.
-    public static func signedPayload(_ payload: [UInt8], signature: [UInt8]) -> String {
-        Base64.encode(payload + signature)
+    /// Signs each payload and returns it in Mobile Wallet Adapter's `sign_messages` layout:
+    /// base64 of the payload followed by its 64-byte signature.
+    ///
+    /// Each payload is laid out in one reused buffer and signed in place. Only its tail is
+    /// encoded: canonical base64 of a payload's whole 3-byte groups is the same text whatever
+    /// follows them, so those characters are copied from the request, and only the last one
+    /// or two bytes and the signature are encoded here. That took encoding from a fifth of the
+    /// host's own work per payload to almost nothing (bench/).
+    public static func sign(_ payloads: [Payload], secretKey: UnsafeRawBufferPointer) -> [String] {
+        let longest = payloads.lazy.map(\.bytes.count).max() ?? 0
+        var buffer = [UInt8](repeating: 0, count: longest + Ed25519.signatureBytes)
+        return buffer.withUnsafeMutableBytes { buffer in
+            payloads.map { payload in
+                let count = payload.bytes.count
+                payload.bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                Ed25519.sign(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), secretKey: secretKey, into: buffer.baseAddress! + count)
+                let wholeGroups = count / 3
+                var prefix = payload.base64
+                return prefix.withUTF8 { prefix in
+                    Base64.encode(
+                        UnsafeRawBufferPointer(rebasing: buffer[wholeGroups * 3..<count + Ed25519.signatureBytes]),
+                        after: UnsafeBufferPointer(rebasing: prefix[0..<wholeGroups * 4]))
+                }
+            }
+        }
     }
 }

@@ -66,14 +66,8 @@ public struct FrameDecoder: Sendable {
 
     /// The next complete frame body, nil if more bytes are needed.
     public mutating func nextFrame() throws(FramingError) -> [UInt8]? {
-        guard bufferedByteCount >= Frame.headerBytes else { return nil }
-        let length = readLength(at: readIndex)
-        guard length <= maxFrameBytes else {
-            throw .frameTooLarge(length: UInt64(length), limit: UInt64(maxFrameBytes))
-        }
-        let bodyStart = readIndex + Frame.headerBytes
-        guard buffer.count - bodyStart >= Int(length) else { return nil }
-        if readIndex == 0, buffer.count == bodyStart + Int(length), length >= 1 << 16 {
+        guard let range = try nextBodyRange() else { return nil }
+        if readIndex == 0, buffer.count == range.upperBound, range.count >= 1 << 16 {
             // The buffer holds exactly this frame (the usual case for a large message): hand
             // the buffer itself over instead of copying the body into a second allocation,
             // which for a 60 MiB request doubled the decoder's peak memory.
@@ -81,13 +75,39 @@ public struct FrameDecoder: Sendable {
             defer { buffer = [] }
             return buffer
         }
-        let body = Array(buffer[bodyStart..<bodyStart + Int(length)])
-        readIndex = bodyStart + Int(length)
+        let body = Array(buffer[range])
+        consume(through: range.upperBound)
+        return body
+    }
+
+    /// Hands the next complete frame body to `body` where it lies in the buffer, without
+    /// copying it out. False if more bytes are needed.
+    public mutating func withNextFrame(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(FramingError) -> Bool {
+        guard let range = try nextBodyRange() else { return false }
+        buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        consume(through: range.upperBound)
+        return true
+    }
+
+    /// Where the next frame's body lies in the buffer, nil if it has not all arrived.
+    private func nextBodyRange() throws(FramingError) -> Range<Int>? {
+        guard bufferedByteCount >= Frame.headerBytes else { return nil }
+        let length = readLength(at: readIndex)
+        guard length <= maxFrameBytes else {
+            throw .frameTooLarge(length: UInt64(length), limit: UInt64(maxFrameBytes))
+        }
+        let bodyStart = readIndex + Frame.headerBytes
+        guard buffer.count - bodyStart >= Int(length) else { return nil }
+        return bodyStart..<bodyStart + Int(length)
+    }
+
+    private mutating func consume(through end: Int) {
+        readIndex = end
         if readIndex == buffer.count {
+            // A large frame's buffer is let go rather than kept for the next small one.
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             readIndex = 0
         }
-        return body
     }
 
     private func readLength(at index: Int) -> UInt32 {

@@ -30,8 +30,9 @@ public enum Execution: Sendable, Hashable {
 
 /// Maps method names to typed handlers. Built before serving, then shared read-only.
 public struct Router: Sendable {
-    /// A handler after type erasure: raw params in, encoded result out.
-    typealias ErasedHandler = @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]
+    /// A handler after type erasure: raw params in, the whole success response out (nil for a
+    /// notification, whose result goes nowhere and so is never encoded).
+    typealias ErasedHandler = @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]?
 
     /// A registered method: its handler and where it starts.
     struct Route: Sendable {
@@ -70,7 +71,10 @@ public struct Router: Sendable {
         let erased: ErasedHandler = { rawParams, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             let result = try await handler(params, context)
-            return try ResultEncoder.encode(result)
+            guard let id = context.requestID else { return nil }
+            // Encoded straight after the response's opening, not copied into it afterwards: a
+            // signed batch is a megabyte.
+            return try Response.success(id: id) { out in try ResultEncoder.encode(result, into: &out) }
         }
         routes[name] = Route(handler: erased, execution: execution)
     }
@@ -95,7 +99,7 @@ public struct Router: Sendable {
     /// `respond(to:context:)` with the method already looked up, so the server that chose
     /// where to run the call does not look it up twice.
     func respond(to request: Request, via route: Route?, context: RequestContext) async -> [UInt8]? {
-        let outcome: Result<[UInt8], RPCError>
+        let outcome: Result<[UInt8]?, RPCError>
         if let refusal = refusal(of: context) {
             outcome = .failure(refusal)
         } else if let route {
@@ -116,7 +120,7 @@ public struct Router: Sendable {
         }
         guard let id = request.id else { return nil }
         switch outcome {
-        case .success(let encoded): return Response.success(id: id, encodedResult: encoded)
+        case .success(let response): return response
         case .failure(let error): return Response.failure(id: id, error: error)
         }
     }

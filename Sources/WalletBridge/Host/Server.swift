@@ -38,6 +38,11 @@ public final class Server: Sendable {
     /// answered or moved to the pool (see `Execution`); they answer through `send` in whatever
     /// order they finish.
     public func receive(_ body: [UInt8]) {
+        body.withUnsafeBufferPointer { receive($0) }
+    }
+
+    /// `receive(_:)` for a frame body still in the reader's buffer: nothing of it is kept.
+    public func receive(_ body: UnsafeBufferPointer<UInt8>) {
         let document: RequestDocument
         do {
             document = try JSONParser.parseRequestDocument(body, maxDepth: configuration.maxJSONDepth)

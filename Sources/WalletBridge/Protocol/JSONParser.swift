@@ -41,24 +41,17 @@ public struct JSONParser {
     /// or a batch's elements) come back as an `Envelope` instead of a dictionary. Hashing every
     /// key into a `Dictionary` only to look four of them up again was a tenth of the cost of a
     /// small request (bench/).
-    static func parseRequestDocument(_ input: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> RequestDocument {
-        let result: Result<RequestDocument, JSONParseError> = input.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
-            do throws(JSONParseError) {
-                try parser.skipByteOrderMarkAndWhitespace()
-                let document: RequestDocument
-                if parser.peek == UInt8(ascii: "[") {
-                    document = .batch(try parser.parseRequestArray())
-                } else {
-                    document = .single(try parser.parseRequestElement(depth: 0))
-                }
-                try parser.expectEnd()
-                return .success(document)
-            } catch {
-                return .failure(error)
-            }
+    static func parseRequestDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> RequestDocument {
+        var parser = JSONParser(bytes: input, maxDepth: maxDepth)
+        try parser.skipByteOrderMarkAndWhitespace()
+        let document: RequestDocument
+        if parser.peek == UInt8(ascii: "[") {
+            document = .batch(try parser.parseRequestArray())
+        } else {
+            document = .single(try parser.parseRequestElement(depth: 0))
         }
-        return try result.get()
+        try parser.expectEnd()
+        return document
     }
 
     private mutating func parseDocument() throws(JSONParseError) -> JSONValue {

@@ -12,6 +12,18 @@ public enum Response {
         return out
     }
 
+    /// A success response whose result `writeResult` appends in place.
+    static func success(id: RequestID, writingResult writeResult: (inout [UInt8]) throws -> Void) rethrows -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)  // most results are small: one allocation instead of five
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        JSONWriter.write(id.jsonValue, into: &out)
+        out.append(contentsOf: #","result":"#.utf8)
+        try writeResult(&out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     public static func failure(id: RequestID, error: RPCError) -> [UInt8] {
         var out: [UInt8] = []
         out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
