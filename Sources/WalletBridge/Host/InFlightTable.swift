@@ -16,18 +16,26 @@ final class InFlightTable: Sendable {
     /// Entries live in slots that are reused, so a call costs no hashing: a key is its slot
     /// plus a generation, and an old key never matches a reused slot.
     private struct State {
-        var slots: [(key: UInt64, entry: Entry)?] = []
+        /// The key each slot holds now, 0 when free (keys start at generation 1).
+        var keys: [UInt64] = []
+        var entries: [Entry?] = []
         var freeSlots: [Int] = []
         var count = 0
         var generation: UInt64 = 0
 
-        mutating func remove(_ key: UInt64) -> Entry? {
+        func slot(of key: UInt64) -> Int? {
             let slot = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-            guard slot < slots.count, let occupant = slots[slot], occupant.key == key else { return nil }
-            slots[slot] = nil
+            return slot < keys.count && keys[slot] == key ? slot : nil
+        }
+
+        mutating func remove(_ key: UInt64) -> Entry? {
+            guard let slot = slot(of: key) else { return nil }
+            var entry: Entry? = nil
+            swap(&entry, &entries[slot])
+            keys[slot] = 0
             freeSlots.append(slot)
             count -= 1
-            return occupant.entry
+            return entry
         }
     }
 
@@ -47,12 +55,14 @@ final class InFlightTable: Sendable {
             if let free = state.freeSlots.popLast() {
                 slot = free
             } else {
-                slot = state.slots.count
-                state.slots.append(nil)
+                slot = state.keys.count
+                state.keys.append(0)
+                state.entries.append(nil)
             }
             state.generation &+= 1
             let key = state.generation << 32 | UInt64(slot)
-            state.slots[slot] = (key, Entry(task: nil, deadline: deadline, abort: abort))
+            state.keys[slot] = key
+            state.entries[slot] = Entry(task: nil, deadline: deadline, abort: abort)
             state.count += 1
             return key
         }
@@ -64,8 +74,7 @@ final class InFlightTable: Sendable {
     /// already finished, there is nothing to record.
     func attach(_ task: Task<Void, Never>, to key: UInt64) {
         state.withLock { state in
-            let slot = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-            if slot < state.slots.count, state.slots[slot]?.key == key { state.slots[slot]?.entry.task = task }
+            if let slot = state.slot(of: key) { state.entries[slot]?.task = task }
         }
     }
 
@@ -83,10 +92,8 @@ final class InFlightTable: Sendable {
     /// Removes every call whose deadline has passed, cancels its task and answers it.
     func expire(now: ContinuousClock.Instant) {
         let expired: [Entry] = state.withLock { state in
-            let keys = state.slots.compactMap { occupant in
-                occupant.flatMap { $0.entry.deadline.map { $0 <= now } == true ? $0.key : nil }
-            }
-            return keys.compactMap { state.remove($0) }
+            let overdue = state.entries.indices.filter { state.entries[$0]?.deadline.map { $0 <= now } == true }
+            return overdue.compactMap { state.remove(state.keys[$0]) }
         }
         for entry in expired {
             entry.task?.cancel()
@@ -98,7 +105,7 @@ final class InFlightTable: Sendable {
     /// Cancels every running handler. Each still answers (with its result, or with
     /// `requestCancelled` when it honours cancellation) and then leaves the table.
     func cancelAll() {
-        let tasks = state.withLock { $0.slots.compactMap { $0?.entry.task } }
+        let tasks = state.withLock { $0.entries.compactMap { $0?.task } }
         for task in tasks { task.cancel() }
     }
 

@@ -32,7 +32,7 @@ public enum Execution: Sendable, Hashable {
 public struct Router: Sendable {
     /// A handler after type erasure: raw params in, the whole success response out (nil for a
     /// notification, whose result goes nowhere and so is never encoded).
-    typealias ErasedHandler = @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]?
+    typealias ErasedHandler = nonisolated(nonsending) @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]?
 
     /// A registered method: its handler and where it starts.
     struct Route: Sendable {
@@ -98,7 +98,7 @@ public struct Router: Sendable {
 
     /// `respond(to:context:)` with the method already looked up, so the server that chose
     /// where to run the call does not look it up twice.
-    func respond(to request: Request, via route: Route?, context: RequestContext) async -> [UInt8]? {
+    nonisolated(nonsending) func respond(to request: Request, via route: Route?, context: RequestContext) async -> [UInt8]? {
         let outcome: Result<[UInt8]?, RPCError>
         if let refusal = refusal(of: context) {
             outcome = .failure(refusal)

@@ -8,9 +8,6 @@
 /// (bench/, callgrind), about twice what these loops cost.
 public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    /// Two output characters for every 12 bits of input, first character in the low byte: a
-    /// 3-byte group is two lookups and two stores.
-    private static let pairs: [UInt16] = (0..<4096).map { UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 0x3F]) << 8 }
     /// Set in every table entry of a byte outside the alphabet, so one test on a whole quad
     /// finds any of them.
     private static let invalid: UInt32 = 0x0100_0000
@@ -42,24 +39,20 @@ public enum Base64 {
     }
 
     /// Writes the padded encoding of `bytes`, `(bytes.count + 2) / 3 * 4` characters, at `out`.
+    /// A plain loop: payloads are mostly copied, not encoded (see `PayloadSigning.sign`).
     private static func write(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutableRawPointer) {
-        pairs.withUnsafeBufferPointer { pairs in
+        alphabet.withUnsafeBufferPointer { alphabet in
             var input = 0
             var output = 0
-            while bytes.count - input >= 3 {
-                let group = Int(bytes[input]) << 16 | Int(bytes[input + 1]) << 8 | Int(bytes[input + 2])
-                out.storeBytes(of: pairs[group >> 12].littleEndian, toByteOffset: output, as: UInt16.self)
-                out.storeBytes(of: pairs[group & 0xFFF].littleEndian, toByteOffset: output + 2, as: UInt16.self)
+            while input < bytes.count {
+                let rest = bytes.count - input
+                let group = Int(bytes[input]) << 16 | (rest > 1 ? Int(bytes[input + 1]) << 8 : 0) | (rest > 2 ? Int(bytes[input + 2]) : 0)
+                out.storeBytes(of: alphabet[group >> 18], toByteOffset: output, as: UInt8.self)
+                out.storeBytes(of: alphabet[group >> 12 & 0x3F], toByteOffset: output + 1, as: UInt8.self)
+                out.storeBytes(of: rest > 1 ? alphabet[group >> 6 & 0x3F] : UInt8(ascii: "="), toByteOffset: output + 2, as: UInt8.self)
+                out.storeBytes(of: rest > 2 ? alphabet[group & 0x3F] : UInt8(ascii: "="), toByteOffset: output + 3, as: UInt8.self)
                 input += 3
                 output += 4
-            }
-            let rest = bytes.count - input
-            if rest > 0 {
-                let group = Int(bytes[input]) << 16 | (rest == 2 ? Int(bytes[input + 1]) << 8 : 0)
-                out.storeBytes(of: pairs[group >> 12].littleEndian, toByteOffset: output, as: UInt16.self)
-                let third = rest == 2 ? UInt8(truncatingIfNeeded: pairs[group & 0xFFF]) : UInt8(ascii: "=")
-                out.storeBytes(of: third, toByteOffset: output + 2, as: UInt8.self)
-                out.storeBytes(of: UInt8(ascii: "="), toByteOffset: output + 3, as: UInt8.self)
             }
         }
     }
