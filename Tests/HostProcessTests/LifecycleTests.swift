@@ -55,6 +55,53 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(try host.waitForExit(timeout: 10), 0)
     }
 
+    func testSigintAndSighupEndTheHostLikeSigterm() throws {
+        for signalNumber in [SIGINT, SIGHUP] {
+            let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
+            try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":60000},"id":1}"#)
+            usleep(100_000)
+            kill(host.pid, signalNumber)
+            let reply = try XCTUnwrap(host.readFrame(timeout: 5), "signal \(signalNumber)")
+            XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Request cancelled"}}"#)
+            XCTAssertEqual(try host.waitForExit(timeout: 10), 0, "signal \(signalNumber)")
+        }
+    }
+
+    func testAccountsAreServedWithoutStartingAThread() throws {
+        // GetAccounts is `.immediate`: answered on the reading thread, so a sendNativeMessage
+        // call pays for no thread. A pooled method still works beside it.
+        let host = try conformanceHost()
+        try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":1}"#)
+        _ = try XCTUnwrap(host.readFrame())
+        XCTAssertEqual(try Self.threadCount(host.pid), 1)
+        try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":1},"id":2}"#)
+        _ = try XCTUnwrap(host.readFrame())
+        XCTAssertGreaterThan(try Self.threadCount(host.pid), 1, "a concurrent method runs on the pool")
+        host.closeStdin()
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
+    func testPipesGrowToOneMebibyteOnlyForLargeMessages() throws {
+        let host = try conformanceHost()
+        let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ
+        try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1],"id":1}"#)
+        _ = try XCTUnwrap(host.readFrame())
+        XCTAssertEqual(fcntl(host.stdinFD, getPipeSize), 65_536, "small messages leave the pipe alone")
+        XCTAssertEqual(fcntl(host.stdoutFD, getPipeSize), 65_536)
+        let text = String(repeating: "x", count: 200_000)
+        try host.send(#"{"jsonrpc":"2.0","method":"test.echo","params":{"text":"\#(text)"},"id":2}"#)
+        let reply = try XCTUnwrap(host.readFrame())
+        XCTAssertGreaterThan(reply.count, 200_000)
+        XCTAssertEqual(fcntl(host.stdinFD, getPipeSize), 1 << 20)
+        XCTAssertEqual(fcntl(host.stdoutFD, getPipeSize), 1 << 20)
+        host.closeStdin()
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
+    static func threadCount(_ pid: pid_t) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count
+    }
+
     func testClosedStdoutIsACleanExitNotSigpipe() throws {
         let host = try conformanceHost()
         close(host.stdoutFD)
