@@ -237,11 +237,15 @@ class Investigation:
             linkage.append((name, os.path.getsize(path) / 1e6,
                             len(re.findall(r"\$s10Foundation\d", nm)), len(re.findall(r"20FoundationEssentials", nm)),
                             len(re.findall(r"(?i)_icu_|ucol_|ubrk_", nm))))
-        self.md += ["#### Loading and linking", "",
-                    f"`LD_DEBUG=statistics` (today's build): {stats['loader_cycles']:,} cycles in the dynamic loader, "
-                    f"{stats['relocation_cycles']:,} of them relocating; {stats['relocations']:,} symbol relocations and "
-                    f"{stats['relative']:,} relative relocations. Shared libraries loaded besides libc: "
-                    f"{', '.join('`' + l + '`' for l in libs if not l.startswith('libc.so'))}.", "",
+        if stats["loader_cycles"] is None:
+            # The shipped build is a fully static executable (finding S1): no loader runs at all.
+            loading = "`LD_DEBUG=statistics` (today's build): nothing to report, the executable is fully static and no dynamic loader runs."
+        else:
+            loading = (f"`LD_DEBUG=statistics` (today's build): {stats['loader_cycles']:,} cycles in the dynamic loader, "
+                       f"{stats['relocation_cycles'] or 0:,} of them relocating; {stats['relocations'] or 0:,} symbol relocations and "
+                       f"{stats['relative'] or 0:,} relative relocations. Shared libraries loaded besides libc: "
+                       f"{', '.join('`' + l + '`' for l in libs if not l.startswith('libc.so'))}.")
+        self.md += ["#### Loading and linking", "", loading, "",
                     "| binary | size (MB) | Foundation (full) symbols | FoundationEssentials symbols | ICU symbols |",
                     "|---|---|---|---|---|"]
         self.md += [f"| {n} | {s:.1f} | {f} | {e} | {i} |" for n, s, f, e, i in linkage]

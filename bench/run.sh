@@ -6,7 +6,7 @@
 #   bench/run.sh            full run (a few minutes; BENCHMARKS.md is written from one)
 #   bench/run.sh --quick    every benchmark end to end with tiny counts: a smoke test for CI that
 #                           fails on any wrong reply and never on a timing
-#   bench/run.sh --profile  also the start-up investigation and the hot-path profile (bench/profile.sh)
+#   bench/run.sh --profile  also the start-up anatomy and the hot-path profiles (bench/investigate.py)
 #
 # Other options go to bench/bench.py (see --help), e.g. --only cold,rtt or --skip-build.
 set -euo pipefail
@@ -28,5 +28,5 @@ else
   python3 bench/report.py bench/out/results.json
 fi
 if [[ $profile == 1 ]]; then
-  bash bench/profile.sh $([[ $quick == 1 ]] && echo --quick)
+  python3 bench/investigate.py $([[ $quick == 1 ]] && echo --quick)
 fi
