@@ -21,7 +21,7 @@ final class StdoutDisciplineTests: XCTestCase {
         #"[(,]\s*stdout\s*[),]"#,  // the C stream passed to a writer
         #"STDOUT_FILENO"#,
         #"\b(puts|putchar|printf|fputs|fwrite)\("#,
-        #"write\(\s*1\s*,"#,
+        #"writev?\(\s*1\s*,"#,
         #"fileDescriptor:\s*1\b"#,
     ].map { ($0, try! NSRegularExpression(pattern: $0, options: [.anchorsMatchLines])) }
 
