@@ -20,8 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // signalfd(2), which Swift's Glibc module does not include: the host's read loop waits
-        // on stdin and signals in one poll(2), so serving needs no thread of its own.
+        // What Swift's Glibc module leaves out: signalfd(2), so that the host's read loop waits
+        // on stdin and signals in one poll(2) and serving needs no thread of its own; and
+        // F_SETPIPE_SZ, to grow the pipes for large messages.
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridge", dependencies: ["CLinux"]),
         .systemLibrary(
