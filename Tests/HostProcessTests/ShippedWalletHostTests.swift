@@ -22,6 +22,17 @@ final class ShippedWalletHostTests: XCTestCase {
         XCTAssertEqual(replies, [#"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#])
     }
 
+    func testAccountsAreServedWithoutStartingAThread() throws {
+        // The shipped main has a top-level `await`, so it serves from inside the main task: the
+        // `.immediate` GetAccounts must still run right there, not on a pool thread.
+        var threads = 0
+        let replies = try exchange(caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", [
+            #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
+        ]) { pid in threads = try LifecycleTests.threadCount(pid) }
+        XCTAssertEqual(replies, [#"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#])
+        XCTAssertEqual(threads, 1)
+    }
+
     func testTheConfiguredPolicyRefusesOtherCallers() throws {
         try #"{"allow": {"chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"]}}"#
             .write(toFile: "\(home)/.config/wallet-bridge/config.json", atomically: true, encoding: .utf8)
@@ -46,8 +57,9 @@ final class ShippedWalletHostTests: XCTestCase {
         XCTAssertTrue(replies[0].contains(#""code":-1"#), replies[0])
     }
 
-    /// Sends each request as a frame, reads one reply per request, then closes stdin.
-    private func exchange(caller: String, _ requests: [String]) throws -> [String] {
+    /// Sends each request as a frame, reads one reply per request, hands the host's pid to
+    /// `afterReplies`, then closes stdin.
+    private func exchange(caller: String, _ requests: [String], afterReplies: (pid_t) throws -> Void = { _ in }) throws -> [String] {
         let process = Process()
         process.executableURL = try Self.shippedBinary()
         process.arguments = [caller]
@@ -71,6 +83,7 @@ final class ShippedWalletHostTests: XCTestCase {
             let length = header.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
             replies.append(String(decoding: try Self.read(reader, count: Int(length)), as: UTF8.self))
         }
+        try afterReplies(process.processIdentifier)
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
