@@ -112,9 +112,9 @@ public final class Server: Sendable {
             }
             let context = RequestContext(caller: caller, requestID: id, method: request.method)
             let route = router.route(named: request.method)
-            // An unknown method or a refused caller is answered on the spot, like a quick
-            // lookup: an error needs no pool thread. `Task.immediate` runs on this thread until
-            // the handler first suspends; when it returns, the call may already be answered.
+            // An unknown method is answered on the spot, like a quick lookup: an error needs no
+            // pool thread. `Task.immediate` runs on this thread until the handler first
+            // suspends; when it returns, the call may already be answered.
             // Closure literals, not one stored closure for both: converting a stored closure to
             // the task's operation type added three thunks to every call (bench/).
             let task = if (route?.execution ?? .immediate) == .immediate {
