@@ -21,8 +21,9 @@ let package = Package(
     ],
     targets: [
         // What Swift's Glibc module leaves out: signalfd(2), so that the host's read loop waits
-        // on stdin and signals in one poll(2) and serving needs no thread of its own; and
-        // F_SETPIPE_SZ, to grow the pipes for large messages.
+        // on stdin and signals in one poll(2) and serving needs no thread of its own;
+        // F_SETPIPE_SZ, to grow the pipes for large messages; statfs(2), to tell a network
+        // filesystem from a local one.
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridge", dependencies: ["CLinux"]),
         .systemLibrary(
@@ -30,7 +31,7 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium"]),
+        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CLinux"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [

@@ -1,3 +1,4 @@
+import CLinux
 import Dispatch
 import WalletBridge
 
@@ -25,6 +26,25 @@ public struct KeystoreWallet: WalletBackend {
         self.keystore = keystore
         self.maxPayloads = maxPayloads
         self.passphrases = passphrases
+        self.getAccountsExecution = Self.isOnNetworkFilesystem(keystore.path) ? .concurrent : .immediate
+    }
+
+    /// Looks at the nearest existing folder of `path` (the keystore may not exist yet).
+    static func isOnNetworkFilesystem(_ path: String) -> Bool {
+        // f_type values from statfs(2) and linux/magic.h.
+        let network: Set<Int> = [
+            0x6969,  // NFS
+            0x517B, 0xFF53_4D42, 0xFE53_4D42,  // SMB, CIFS, SMB2
+            0x6573_5546,  // FUSE: sshfs, rclone and the like
+            0x00C3_6400, 0x5346_414F, 0x7375_7245, 0x0102_1997, 0x0BD0_0BD0,  // Ceph, AFS, Coda, 9p, Lustre
+        ]
+        var folder = path
+        while true {
+            var info = statfs()
+            if statfs(folder, &info) == 0 { return network.contains(Int(info.f_type)) }
+            guard let slash = folder.lastIndex(of: "/"), slash != folder.startIndex else { return false }
+            folder = String(folder[..<slash])
+        }
     }
 
     /// The wallet the shipped host serves with `config`: its keystore, its payload limit, and
@@ -50,9 +70,12 @@ public struct KeystoreWallet: WalletBackend {
         GetAccountsResult(addresses: try readKeystore()?.keys.map(\.address) ?? [])
     }
 
-    /// The public part of a small local file, no passphrase, no Argon2: quick enough to answer
-    /// on the reader thread, which is what a `sendNativeMessage` call mostly waits for.
-    public var getAccountsExecution: Execution { .immediate }
+    /// `.immediate` when the keystore is on a local filesystem: GetAccounts reads the public
+    /// part of a small file, no passphrase, no Argon2, quick enough to answer on the reader
+    /// thread, which is most of what a `sendNativeMessage` call waits for. On NFS, SMB or FUSE
+    /// (sshfs) a read can hang, and on the reader thread it would hold up every other request,
+    /// signals and timeouts with it: there, GetAccounts runs on the pool.
+    public let getAccountsExecution: Execution
 
     /// Each payload followed by its signature, after the person approves.
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {

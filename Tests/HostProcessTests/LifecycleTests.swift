@@ -67,6 +67,34 @@ final class LifecycleTests: XCTestCase {
         }
     }
 
+    func testSigtermEndsAHostWhoseStdoutNobodyReads() throws {
+        // The reader thread handles signals, so it must never block on a full stdout pipe.
+        let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
+        let request = HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":1}"#.utf8))
+        host.writeInBackground(Array([[UInt8]](repeating: request, count: 20_000).joined()))
+        usleep(500_000)  // replies fill stdout's pipe; nobody reads them
+        kill(host.pid, SIGTERM)
+        XCTAssertEqual(try host.waitForExit(timeout: 10), 0, "SIGTERM was not acted on")
+    }
+
+    func testRepliesHeldUpByASlowReaderAllArrive() throws {
+        // 1,000 replies of 10 KB: twice what the pipe and the host's 4 MiB backlog hold, so
+        // the host stops reading requests until the browser catches up, then goes on.
+        let host = try conformanceHost()
+        let text = String(repeating: "y", count: 10_000)
+        let requests = (1...1_000).map { HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"test.echo","params":{"t":"\#(text)"},"id":\#($0)}"#.utf8)) }
+        host.writeInBackground(Array(requests.joined()))
+        usleep(500_000)
+        var ids: Set<String> = []
+        while ids.count < 1_000, let body = try host.readFrame(timeout: 10) {
+            guard case .object(let reply) = try JSONParser.parse(body), reply["result"] != nil else { return XCTFail("not a result") }
+            ids.insert(reply["id"]!.compactText)
+        }
+        XCTAssertEqual(ids.count, 1_000)
+        host.closeStdin()
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
     func testAccountsAreServedWithoutStartingAThread() throws {
         // GetAccounts is `.immediate`: answered on the reading thread, so a sendNativeMessage
         // call pays for no thread. A pooled method still works beside it.

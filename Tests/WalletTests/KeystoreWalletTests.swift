@@ -63,6 +63,14 @@ final class KeystoreWalletTests: XCTestCase {
         XCTAssertEqual(none.addresses, [])
     }
 
+    func testGetAccountsIsServedOnTheReaderThreadOnlyFromALocalFilesystem() throws {
+        let (wallet, _) = wallet([])
+        XCTAssertEqual(wallet.getAccountsExecution, .immediate, "a temporary folder is local")
+        // A keystore that does not exist yet is judged by the nearest folder that does.
+        let future = KeystoreWallet(keystore: Keystore(path: "/tmp/not/yet/there/keystore.json"), passphrases: PassphraseFileSource(path: "/dev/null"))
+        XCTAssertEqual(future.getAccountsExecution, .immediate)
+    }
+
     func testGetAccountsRunsNoArgon2EvenWithTheMostExpensiveStoredLimits() async throws {
         var file = try XCTUnwrap(try keystore.read())
         file.kdf.limits = .maximum  // 16 passes over 1 GiB: seconds per derivation if it ran

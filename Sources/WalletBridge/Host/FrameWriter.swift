@@ -7,69 +7,116 @@ import Synchronization
 /// Writes whole frames to a file descriptor, under one lock, so concurrent replies never
 /// interleave. The only code in the host that writes to stdout.
 ///
-/// Inside `batching`, frames are gathered and go out together in one `write(2)` (at the latest
-/// when the batch ends or 64 KiB have gathered): a reader that answers a burst of pipelined
-/// requests pays one system call and one wake-up of the browser, not one per reply.
+/// **Never stalls the reading thread.** A pipe (what a browser gives) is switched to
+/// non-blocking writes: what the pipe does not take now stays queued, and `StdioHost`'s read
+/// loop writes it out when `poll` says the pipe has room. The thread that created the writer
+/// (the reader, which also takes signals, watches the parent and times requests out) therefore
+/// never waits on a browser that stops reading. Other threads do wait, outside the lock, while
+/// more than `backlogLimit` is queued, and the reader stops taking requests meanwhile: memory
+/// stays bounded. Not a pipe or socket (a file, a terminal): plain blocking writes.
+///
+/// **Batches.** Inside `batching`, frames are gathered and go out together in one `writev(2)`
+/// (at the latest when the batch ends or 64 KiB have gathered): a reader that answers a burst of
+/// pipelined requests pays one system call and one wake-up of the browser, not one per reply.
 public final class FrameWriter: Sendable {
     private struct State {
         var broken = false
         var batching = false
+        /// Bytes queued for the pipe; `pending[sent...]` are still to go.
         var pending: [UInt8] = []
+        var sent = 0
+        var unsent: Int { pending.count - sent }
     }
 
     private static let batchLimit = 64 * 1024
+    /// Queued output above which the reader stops taking requests and other threads wait to
+    /// write: a megabyte reply and then some.
+    public static let backlogLimit = 4 * 1_048_576
     private let fd: Int32
+    private let nonBlocking: Bool
+    private let owner: pthread_t
     private let state = Mutex(State())
     private let onBroken: @Sendable () -> Void
 
-    /// `onBroken` runs once, when the reader has gone away (EPIPE and the like).
+    /// `onBroken` runs once, when the reader has gone away (EPIPE and the like). Create the
+    /// writer on the thread that will call `flush` when `poll` reports room.
     public init(fileDescriptor: Int32, onBroken: @escaping @Sendable () -> Void) {
         self.fd = fileDescriptor
         self.onBroken = onBroken
+        self.owner = pthread_self()
+        var info = stat()
+        let isPipe = fstat(fileDescriptor, &info) == 0
+            && (info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFSOCK)
+        let flags = fcntl(fileDescriptor, F_GETFL)
+        self.nonBlocking = isPipe && flags >= 0 && fcntl(fileDescriptor, F_SETFL, flags | O_NONBLOCK) == 0
     }
+
+    /// Bytes queued that the pipe has not taken yet. Poll for `POLLOUT` while this is nonzero.
+    public var unsentByteCount: Int { state.withLock { $0.unsent } }
+
+    /// True while the queue is over `backlogLimit`: the reader takes no requests meanwhile.
+    public var isBackedUp: Bool { state.withLock { $0.unsent > Self.backlogLimit } }
 
     public func write(_ body: [UInt8]) {
         guard var length = UInt32(exactly: body.count) else { return }  // bodies are size-checked upstream
         if body.count > PipeSize.defaultBytes { PipeSize.enlarge(fd) }
-        let failed: Bool = state.withLock { state in
-            guard !state.broken else { return false }
-            let gather = state.batching && state.pending.count + Frame.headerBytes + body.count <= Self.batchLimit
-            if gather {
-                withUnsafeBytes(of: &length) { state.pending.append(contentsOf: $0) }  // native byte order
-                state.pending.append(contentsOf: body)
-                return false
-            }
-            // Whatever was gathered, then this frame's header and body: one writev, no copy.
-            let ok = state.pending.withUnsafeBytes { pending in
-                withUnsafeBytes(of: &length) { header in
-                    body.withUnsafeBytes { body in writeAll([pending, header, body]) }
+        let mayWait = nonBlocking && pthread_equal(pthread_self(), owner) == 0
+        while true {
+            enum Outcome { case done, failed, wait }
+            let outcome: Outcome = state.withLock { state in
+                guard !state.broken else { return .done }
+                if mayWait, state.unsent > Self.backlogLimit { return .wait }
+                if state.batching, state.unsent + Frame.headerBytes + body.count <= Self.batchLimit {
+                    withUnsafeBytes(of: &length) { state.pending.append(contentsOf: $0) }  // native byte order
+                    state.pending.append(contentsOf: body)
+                    return .done
                 }
+                // What is queued, then this frame's header and body: one writev, and the body
+                // is copied only if the pipe does not take all of it.
+                let ok = withUnsafeBytes(of: &length) { header in
+                    body.withUnsafeBytes { body in send(&state, then: [header, body]) }
+                }
+                return ok ? .done : .failed
             }
-            state.pending.removeAll(keepingCapacity: state.pending.capacity <= Self.batchLimit)
-            if !ok { state.broken = true }
-            return !ok
+            switch outcome {
+            case .done: return
+            case .failed: return reportBroken()
+            case .wait: waitForRoom(milliseconds: 100)
+            }
         }
-        if failed { reportBroken() }
     }
 
     /// Runs `body`, gathering the frames written meanwhile (from any thread) and writing them
     /// together when it returns.
     public func batching<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.batching = true }
-        defer { endBatch() }
+        defer {
+            state.withLock { $0.batching = false }
+            flush()
+        }
         return try body()
     }
 
-    private func endBatch() {
-        let failed: Bool = state.withLock { state in
-            state.batching = false
-            guard !state.broken, !state.pending.isEmpty else { return false }
-            let ok = state.pending.withUnsafeBytes { writeAll([$0]) }
-            state.pending.removeAll(keepingCapacity: true)
-            if !ok { state.broken = true }
-            return !ok
-        }
+    /// Writes what is queued, as far as the pipe takes it now.
+    public func flush() {
+        let failed = state.withLock { state in !state.broken && state.unsent > 0 && !send(&state, then: []) }
         if failed { reportBroken() }
+    }
+
+    /// Keeps writing what is queued until it is all out, the reader is gone, or `deadline`.
+    /// For shutdown: replies already produced should reach the browser before the exit.
+    public func drain(until deadline: ContinuousClock.Instant) {
+        while unsentByteCount > 0, !state.withLock({ $0.broken }) {
+            let left = deadline - .now
+            guard left > .zero else { return }
+            waitForRoom(milliseconds: Int32(min(left / .milliseconds(1), 100).rounded(.up)))
+            flush()
+        }
+    }
+
+    private func waitForRoom(milliseconds: Int32) {
+        var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&room, 1, milliseconds)
     }
 
     private func reportBroken() {
@@ -77,16 +124,55 @@ public final class FrameWriter: Sendable {
         onBroken()
     }
 
-    /// Writes every byte of `parts` in order, however the kernel splits the writes.
-    private func writeAll(_ parts: [UnsafeRawBufferPointer]) -> Bool {
+    /// Writes the queue and then `extra`, as much as the pipe takes (all of it, when blocking).
+    /// What is left of `extra` joins the queue. False when the reader has gone away.
+    private func send(_ state: inout State, then extra: [UnsafeRawBufferPointer]) -> Bool {
+        let (written, ok) = state.pending.withUnsafeBytes { pending in
+            writeAll([UnsafeRawBufferPointer(rebasing: pending[state.sent...])] + extra)
+        }
+        guard ok else {
+            state.broken = true
+            return false
+        }
+        let queued = state.unsent
+        if written < queued {
+            state.sent += written
+            for part in extra { state.pending.append(contentsOf: part) }
+        } else {
+            state.pending.removeAll(keepingCapacity: state.pending.capacity <= Self.batchLimit)
+            state.sent = 0
+            var skip = written - queued
+            for part in extra {
+                if skip >= part.count {
+                    skip -= part.count
+                } else {
+                    state.pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: part[skip...]))
+                    skip = 0
+                }
+            }
+        }
+        if state.sent > 0, state.sent >= state.unsent {
+            // Drop what went out once it outweighs what is left: amortised O(1) per byte.
+            state.pending.removeSubrange(0..<state.sent)
+            state.sent = 0
+        }
+        return true
+    }
+
+    /// Writes `parts` in order until all is written or, on a non-blocking pipe, the pipe is full.
+    /// Returns how much was written, and false for an error that ends the session.
+    private func writeAll(_ parts: [UnsafeRawBufferPointer]) -> (written: Int, ok: Bool) {
         var vectors = parts.filter { $0.count > 0 }.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
         var first = 0
+        var total = 0
         while first < vectors.count {
             let written = vectors.withUnsafeBufferPointer { writev(fd, $0.baseAddress! + first, Int32(vectors.count - first)) }
             if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return false
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return (total, true) }  // full: the rest waits for POLLOUT
+                return (total, false)
             }
+            total += written
             var remaining = written
             while first < vectors.count, remaining >= vectors[first].iov_len {
                 remaining -= vectors[first].iov_len
@@ -97,7 +183,7 @@ public final class FrameWriter: Sendable {
                 vectors[first].iov_len -= remaining
             }
         }
-        return true
+        return (total, true)
     }
 }
 

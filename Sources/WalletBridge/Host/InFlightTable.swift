@@ -13,27 +13,32 @@ final class InFlightTable: Sendable {
         let abort: @Sendable (RPCError) -> Void
     }
 
-    /// Entries live in slots that are reused, so a call costs no hashing: a key is its slot
-    /// plus a generation, and an old key never matches a reused slot.
+    /// A call's place in the table. Slots are reused; the generation (a 64-bit count of calls,
+    /// which does not wrap in practice) tells this call from earlier ones in the same slot.
+    struct Key: Sendable, Hashable {
+        let slot: Int
+        let generation: UInt64
+    }
+
+    /// Entries live in slots that are reused, so a call costs no hashing.
     private struct State {
-        /// The key each slot holds now, 0 when free (keys start at generation 1).
-        var keys: [UInt64] = []
+        /// The generation each slot holds now, 0 when free (generations start at 1).
+        var generations: [UInt64] = []
         var entries: [Entry?] = []
         var freeSlots: [Int] = []
         var count = 0
         var generation: UInt64 = 0
 
-        func slot(of key: UInt64) -> Int? {
-            let slot = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-            return slot < keys.count && keys[slot] == key ? slot : nil
+        func holds(_ key: Key) -> Bool {
+            key.slot < generations.count && generations[key.slot] == key.generation
         }
 
-        mutating func remove(_ key: UInt64) -> Entry? {
-            guard let slot = slot(of: key) else { return nil }
+        mutating func remove(_ key: Key) -> Entry? {
+            guard holds(key) else { return nil }
             var entry: Entry? = nil
-            swap(&entry, &entries[slot])
-            keys[slot] = 0
-            freeSlots.append(slot)
+            swap(&entry, &entries[key.slot])
+            generations[key.slot] = 0
+            freeSlots.append(key.slot)
             count -= 1
             return entry
         }
@@ -48,23 +53,22 @@ final class InFlightTable: Sendable {
     var count: Int { state.withLock { $0.count } }
 
     /// Reserves a slot, or returns nil when `limit` calls are already running.
-    func reserve(deadline: ContinuousClock.Instant?, abort: @escaping @Sendable (RPCError) -> Void) -> UInt64? {
-        let key: UInt64? = state.withLock { state in
+    func reserve(deadline: ContinuousClock.Instant?, abort: @escaping @Sendable (RPCError) -> Void) -> Key? {
+        let key: Key? = state.withLock { state in
             guard state.count < limit else { return nil }
             let slot: Int
             if let free = state.freeSlots.popLast() {
                 slot = free
             } else {
-                slot = state.keys.count
-                state.keys.append(0)
+                slot = state.generations.count
+                state.generations.append(0)
                 state.entries.append(nil)
             }
-            state.generation &+= 1
-            let key = state.generation << 32 | UInt64(slot)
-            state.keys[slot] = key
+            state.generation += 1
+            state.generations[slot] = state.generation
             state.entries[slot] = Entry(task: nil, deadline: deadline, abort: abort)
             state.count += 1
-            return key
+            return Key(slot: slot, generation: state.generation)
         }
         if key != nil { idle.enter() }
         return key
@@ -72,9 +76,9 @@ final class InFlightTable: Sendable {
 
     /// Records the task serving `key`, so that a timeout or shutdown can cancel it. If the task
     /// already finished, there is nothing to record.
-    func attach(_ task: Task<Void, Never>, to key: UInt64) {
+    func attach(_ task: Task<Void, Never>, to key: Key) {
         state.withLock { state in
-            if let slot = state.slot(of: key) { state.entries[slot]?.task = task }
+            if state.holds(key) { state.entries[key.slot]?.task = task }
         }
     }
 
@@ -82,7 +86,7 @@ final class InFlightTable: Sendable {
     /// the table: shutdown waits for an empty table, so a reply must be written by then. False
     /// when a timeout already answered the call.
     @discardableResult
-    func finish(_ key: UInt64, answer: () -> Void) -> Bool {
+    func finish(_ key: Key, answer: () -> Void) -> Bool {
         guard state.withLock({ $0.remove(key) }) != nil else { return false }
         answer()
         idle.leave()
@@ -93,7 +97,7 @@ final class InFlightTable: Sendable {
     func expire(now: ContinuousClock.Instant) {
         let expired: [Entry] = state.withLock { state in
             let overdue = state.entries.indices.filter { state.entries[$0]?.deadline.map { $0 <= now } == true }
-            return overdue.compactMap { state.remove(state.keys[$0]) }
+            return overdue.compactMap { state.remove(Key(slot: $0, generation: state.generations[$0])) }
         }
         for entry in expired {
             entry.task?.cancel()

@@ -30,9 +30,10 @@ public enum Execution: Sendable, Hashable {
 
 /// Maps method names to typed handlers. Built before serving, then shared read-only.
 public struct Router: Sendable {
-    /// A handler after type erasure: raw params in, the whole success response out (nil for a
-    /// notification, whose result goes nowhere and so is never encoded).
-    typealias ErasedHandler = nonisolated(nonsending) @Sendable (JSONValue?, RequestContext) async throws -> [UInt8]?
+    /// A handler after type erasure: raw params in, the whole success response for the
+    /// request's id out (nil for a notification, whose result goes nowhere and so is never
+    /// encoded).
+    typealias ErasedHandler = nonisolated(nonsending) @Sendable (JSONValue?, RequestID?, RequestContext) async throws -> [UInt8]?
 
     /// A registered method: its handler and where it starts.
     struct Route: Sendable {
@@ -68,10 +69,10 @@ public struct Router: Sendable {
         let name = M.name
         guard !name.hasPrefix("rpc.") else { throw .reservedName(name) }
         guard routes[name] == nil else { throw .duplicateMethod(name) }
-        let erased: ErasedHandler = { rawParams, context in
+        let erased: ErasedHandler = { rawParams, id, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             let result = try await handler(params, context)
-            guard let id = context.requestID else { return nil }
+            guard let id else { return nil }
             // Encoded straight after the response's opening, not copied into it afterwards: a
             // signed batch is a megabyte.
             return try Response.success(id: id) { out in try ResultEncoder.encode(result, into: &out) }
@@ -104,7 +105,7 @@ public struct Router: Sendable {
             outcome = .failure(refusal)
         } else if let route {
             do {
-                outcome = .success(try await route.handler(request.params, context))
+                outcome = .success(try await route.handler(request.params, request.id, context))
             } catch let error as RPCError {
                 outcome = .failure(error)
             } catch is CancellationError {

@@ -127,7 +127,7 @@ public final class Server: Sendable {
     }
 
     /// Runs the handler and answers, unless a timeout or shutdown answered first.
-    private nonisolated(nonsending) func run(_ request: Request, via route: Router.Route?, context: RequestContext, key: UInt64, answer: ([UInt8]?) -> Void) async {
+    private nonisolated(nonsending) func run(_ request: Request, via route: Router.Route?, context: RequestContext, key: InFlightTable.Key, answer: ([UInt8]?) -> Void) async {
         let body = await router.respond(to: request, via: route, context: context)
         inFlight.finish(key) { answer(body) }
     }

@@ -19,12 +19,14 @@ public enum ChildProcesses {
 
 /// Serves a router over stdin and stdout, the way a browser runs a native host.
 ///
-/// The calling thread reads stdin and waits for signals in one `poll(2)`, and checks on the
-/// parent and on request deadlines between reads; handlers run on Swift's concurrency pool, or
-/// on this thread for quick ones (`Execution.immediate`). So a `sendNativeMessage` call that
-/// asks for accounts starts no thread at all. The process ends (with cancellation of what is in
-/// flight and a bounded wait for their answers) on end of input, on SIGTERM, SIGINT or SIGHUP,
-/// when stdout's reader goes away, and when the parent dies.
+/// The calling thread reads stdin, waits for signals and for room in stdout's pipe in one
+/// `poll(2)`, and checks on the parent and on request deadlines between reads; it never blocks
+/// anywhere else, so a browser that stops reading cannot keep SIGTERM or a dead parent from
+/// ending the host. Handlers run on Swift's concurrency pool, or on this thread for quick ones
+/// (`Execution.immediate`): a `sendNativeMessage` call that asks for accounts starts no thread
+/// at all. The process ends (with cancellation of what is in flight and a bounded wait for their
+/// answers) on end of input, on SIGTERM, SIGINT or SIGHUP, when stdout's reader goes away, and
+/// when the parent dies.
 public enum StdioHost {
     /// How often the parent is checked when nothing else wakes the read loop.
     static let parentCheckInterval: Duration = .milliseconds(500)
@@ -33,7 +35,10 @@ public enum StdioHost {
     ///
     /// `parent` is the process whose death ends the session. Read it with `getppid()` as the
     /// first thing `main` does: a browser that dies while the router is being built would
-    /// otherwise leave the host recording init as its parent, and orphaned.
+    /// otherwise leave the host recording init as its parent, and orphaned. Call `run` before
+    /// anything starts a thread (a `Task`, Dispatch work): SIGTERM, SIGINT and SIGHUP are blocked
+    /// here and read from a signalfd, and a thread started earlier would still take them with
+    /// their default action, ending the process without its grace period.
     public static func run(
         router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
@@ -45,18 +50,27 @@ public enum StdioHost {
         let session = Session(configuration: configuration)
         let writer = FrameWriter(fileDescriptor: 1) { session.end(status: 0, reason: "stdout closed") }
         let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
-        session.server.withLock { $0 = server }
+        session.serving.withLock { $0 = (server, writer) }
 
         var decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
         let chunkSize = 64 * 1024
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
         let clock = ContinuousClock()
         var nextHousekeeping = clock.now + parentCheckInterval
-        var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
+        var framesLeft = false
+        var watched = [pollfd](repeating: pollfd(), count: 3)
         while true {
             // Deadlines matter only while something runs; the parent is checked regardless.
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
-            let wait = max(0, (min(nextHousekeeping, clock.now + interval) - clock.now) / .milliseconds(1))
+            nextHousekeeping = min(nextHousekeeping, clock.now + interval)
+            let backedUp = writer.isBackedUp
+            // A negative descriptor is skipped by poll: no requests are read while the browser
+            // is not taking replies, and stdout is watched only while something waits to go out.
+            watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
+            watched[1] = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            watched[2] = pollfd(fd: writer.unsentByteCount > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
+            let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
             let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
             if ready < 0, errno != EINTR {
                 session.end(status: 1, reason: "poll failed (errno \(errno))")
@@ -66,41 +80,60 @@ public enum StdioHost {
                 server.expireOverdueRequests()
                 nextHousekeeping = clock.now + interval
             }
-            if ready <= 0 { continue }
             if watched[1].revents != 0, let number = signals.next() {
                 session.end(status: 0, reason: "signal \(number)")
             }
-            guard watched[0].revents != 0 else { continue }
-            let count = read(0, chunk.baseAddress!, chunkSize)
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                session.end(status: 0, reason: "stdin read failed (errno \(errno))")
-            }
-            if count == 0 {
-                if decoder.bufferedByteCount > 0 {
-                    let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
-                    Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
+            if watched[2].revents != 0 { writer.flush() }
+            if watched[0].revents != 0 {
+                let count = read(0, chunk.baseAddress!, chunkSize)
+                if count < 0, errno != EINTR, errno != EAGAIN {
+                    session.end(status: 0, reason: "stdin read failed (errno \(errno))")
                 }
-                session.end(status: 0, reason: "end of input")
-            }
-            decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-            if let length = decoder.pendingFrameLength, length > PipeSize.defaultBytes { PipeSize.enlarge(0) }
-            // Every request in this chunk is dispatched before the replies written meanwhile go
-            // out, together.
-            let framing: FramingError? = writer.batching {
-                do throws(FramingError) {
-                    while try decoder.withNextFrame({ server.receive($0) }) {}
-                    return nil
-                } catch {
-                    return error
+                if count == 0 {
+                    // Requests already here are still answered, backlog or not.
+                    dispatchFrames(from: &decoder, to: server, writer: writer, session: session, stopWhenBackedUp: false)
+                    if decoder.bufferedByteCount > 0 {
+                        let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
+                        Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
+                    }
+                    session.end(status: 0, reason: "end of input")
+                }
+                if count > 0 {
+                    decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                    if let length = decoder.pendingFrameLength, length > PipeSize.defaultBytes { PipeSize.enlarge(0) }
+                    framesLeft = true
                 }
             }
-            if let framing {
-                // Tell the extension why before going: the browser shows nothing otherwise.
-                writer.write(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: framing.description)))
-                Log.error("\(framing); set WALLET_BRIDGE_MAX_FRAME_BYTES to accept larger requests")
-                session.end(status: 1, reason: "framing error")
+            if framesLeft, !writer.isBackedUp {
+                framesLeft = dispatchFrames(from: &decoder, to: server, writer: writer, session: session, stopWhenBackedUp: true)
             }
+        }
+    }
+
+    /// Hands every complete frame in `decoder` to `server`; the replies written meanwhile go out
+    /// together. Returns true if it stopped early because the output backlog is full.
+    @discardableResult
+    private static func dispatchFrames(
+        from decoder: inout FrameDecoder, to server: Server, writer: FrameWriter, session: Session, stopWhenBackedUp: Bool
+    ) -> Bool {
+        let outcome: Result<Bool, FramingError> = writer.batching {
+            do throws(FramingError) {
+                while try decoder.withNextFrame({ server.receive($0) }) {
+                    if stopWhenBackedUp, writer.isBackedUp { return .success(true) }
+                }
+                return .success(false)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let stopped):
+            return stopped
+        case .failure(let framing):
+            // Tell the extension why before going: the browser shows nothing otherwise.
+            writer.write(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: framing.description)))
+            Log.error("\(framing); set WALLET_BRIDGE_MAX_FRAME_BYTES to accept larger requests")
+            session.end(status: 1, reason: "framing error")
         }
     }
 }
@@ -138,14 +171,14 @@ private struct SignalInbox {
 /// The one place the process ends, whichever event ends it first.
 private final class Session: Sendable {
     let configuration: HostConfiguration
-    let server = Mutex<Server?>(nil)
+    let serving = Mutex<(server: Server, writer: FrameWriter)?>(nil)
     private let ending = Mutex(false)
 
     init(configuration: HostConfiguration) { self.configuration = configuration }
 
     /// Cancels what is in flight, closes child processes, gives handlers `shutdownGrace` to
-    /// answer, and exits. Only the first caller proceeds; the process is about to exit, so any
-    /// later caller just waits for that.
+    /// answer and their replies the rest of it to reach the browser, and exits. Only the first
+    /// caller proceeds; the process is about to exit, so any later caller just waits for that.
     func end(status: Int32, reason: String) -> Never {
         let first = ending.withLock { ending in
             defer { ending = true }
@@ -157,11 +190,13 @@ private final class Session: Sendable {
         }
         Log.info("shutting down: \(reason)")
         ChildProcesses.terminateAll()
-        if let server = server.withLock({ $0 }) {
+        let deadline = ContinuousClock.now + configuration.shutdownGrace
+        if let (server, writer) = serving.withLock({ $0 }) {
             server.cancelAll()
             if !server.waitUntilIdle(timeout: configuration.shutdownGrace) {
                 Log.warning("\(server.inFlightCount) requests did not finish within the shutdown grace period")
             }
+            writer.drain(until: deadline)
         }
         // `_exit`, not `exit`: everything the host writes goes out by write(2) as it happens, so
         // there is no stdio buffer to flush, and running the runtime's exit handlers and static
