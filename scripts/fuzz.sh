@@ -15,7 +15,7 @@ targets=("$@")
 ((${#targets[@]})) || targets=(frame-decoder json-rpc keystore)
 
 if [[ "$mode" == "--replay" ]]; then
-  swift build --package-path fuzz
+  swift build --package-path fuzz --disable-build-manifest-caching
   for target in "${targets[@]}"; do
     inputs=(fuzz/corpus/"$target")
     [[ -n "$(ls -A fuzz/regressions/"$target" 2>/dev/null)" ]] && inputs+=(fuzz/regressions/"$target")
@@ -37,7 +37,9 @@ scratch=fuzz/.build-fuzz
 mkdir -p "$scratch"
 linker="$(dirname "$(readlink -f "$(command -v swift)")")/ld.lld"
 printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$linker" > "$scratch/toolset.json"
-swift build --package-path fuzz --scratch-path "$scratch" -c release \
+# Without the build-manifest cache: it misses files added to the path dependency (the package
+# under test) since the last build.
+swift build --package-path fuzz --scratch-path "$scratch" -c release --disable-build-manifest-caching \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --toolset "$scratch/toolset.json"
 
 export SWIFT_BACKTRACE=enable=no  # let libFuzzer, not Swift's backtracer, handle a crash

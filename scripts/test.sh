@@ -12,8 +12,10 @@ echo "== swift test" >&2
 swift test --disable-swift-testing  # XCTest only: no empty Swift Testing run
 
 echo "== js: type check and node --test" >&2
-# The README's custom-method example, Swift side: the JS suite calls it.
-swift build --package-path examples/custom-method
+# The README's custom-method example, Swift side: the JS suite calls it. It depends on this
+# package by path, and SwiftPM's cached build manifest misses source files added to a path
+# dependency since the last build ("cannot find ... in scope"): build without that cache.
+swift build --package-path examples/custom-method --disable-build-manifest-caching
 tsc -p js/tsconfig.json
 node --test js/test/
 
