@@ -14,12 +14,10 @@ public enum Ed25519 {
 
     /// Signs `message` with a 64-byte libsodium secret key (seed followed by public key).
     public static func sign(_ message: [UInt8], secretKey: UnsafeRawBufferPointer) -> [UInt8] {
-        precondition(secretKey.count == secretKeyBytes)
         var signature = [UInt8](repeating: 0, count: signatureBytes)
-        // Array-to-pointer conversion passes a valid pointer even for an empty message.
-        crypto_sign_detached(
-            &signature, nil, message, UInt64(message.count),
-            secretKey.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        signature.withUnsafeMutableBytes { signature in
+            message.withUnsafeBytes { sign($0, secretKey: secretKey, into: signature.baseAddress!) }
+        }
         return signature
     }
 

@@ -2,14 +2,7 @@
 /// `Encodable` result), so they are spliced in rather than parsed and re-serialised.
 public enum Response {
     public static func success(id: RequestID, encodedResult: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(encodedResult.count + 48)
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
-        JSONWriter.write(id.jsonValue, into: &out)
-        out.append(contentsOf: #","result":"#.utf8)
-        out.append(contentsOf: encodedResult)
-        out.append(UInt8(ascii: "}"))
-        return out
+        success(id: id) { $0.append(contentsOf: encodedResult) }
     }
 
     /// A success response whose result `writeResult` appends in place.
