@@ -55,7 +55,7 @@ public final class FrameWriter: Sendable {
     public var unsentByteCount: Int { state.withLock { $0.unsent } }
 
     /// True while the queue is over `backlogLimit`: the reader takes no requests meanwhile.
-    public var isBackedUp: Bool { state.withLock { $0.unsent > Self.backlogLimit } }
+    public var isBackedUp: Bool { unsentByteCount > Self.backlogLimit }
 
     public func write(_ body: [UInt8]) {
         guard var length = UInt32(exactly: body.count) else { return }  // bodies are size-checked upstream

@@ -64,12 +64,13 @@ public enum StdioHost {
             // Deadlines matter only while something runs; the parent is checked regardless.
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
             nextHousekeeping = min(nextHousekeeping, clock.now + interval)
-            let backedUp = writer.isBackedUp
+            let unsent = writer.unsentByteCount
+            let backedUp = unsent > FrameWriter.backlogLimit
             // A negative descriptor is skipped by poll: no requests are read while the browser
             // is not taking replies, and stdout is watched only while something waits to go out.
             watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
             watched[1] = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            watched[2] = pollfd(fd: writer.unsentByteCount > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
+            watched[2] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
             let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
             let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
             if ready < 0, errno != EINTR {
