@@ -23,7 +23,7 @@ let package = Package(
         // What Swift's Glibc module leaves out: signalfd(2), so that the host's read loop waits
         // on stdin and signals in one poll(2) and serving needs no thread of its own;
         // F_SETPIPE_SZ, to grow the pipes for large messages; statfs(2), to tell a network
-        // filesystem from a local one.
+        // filesystem from a local one; posix_spawn_file_actions_addchdir_np, for `call`.
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridge", dependencies: ["CLinux"]),
         .systemLibrary(
@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet",
+                "WalletBridge", "WalletBridgeWallet", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,3 +7,9 @@
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ 1031
 #endif
+
+// posix_spawn_file_actions_addchdir_np (glibc 2.29; Debian 12 has 2.36) is declared by spawn.h
+// only under _GNU_SOURCE. It sets a child's working directory without a chdir in this
+// (possibly multi-threaded) process.
+#include <spawn.h>
+int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// How a browser starts a native host: the arguments after the path.
 enum BrowserLaunch: Sendable, Equatable, CustomStringConvertible {
@@ -87,7 +88,9 @@ final class HostProcess {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        _ = posixSpawnFileActionsAddChdir(&actions, command.workingDirectory)
+        // Linked directly (declared in CLinux), not looked up with dlsym, which finds nothing
+        // in the fully static shipped binary.
+        _ = posix_spawn_file_actions_addchdir_np(&actions, command.workingDirectory)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -184,15 +187,6 @@ final class HostProcess {
     }
 
 }
-
-/// glibc's `posix_spawn_file_actions_addchdir_np` (2.29; Debian 12 has 2.36), declared here
-/// because Swift's Glibc module leaves this GNU extension out. Linked directly rather than looked
-/// up with dlsym, which finds nothing in the fully static shipped binary. It sets the child's
-/// working directory without a `chdir` in this (possibly multi-threaded) process.
-@_silgen_name("posix_spawn_file_actions_addchdir_np")
-private func posixSpawnFileActionsAddChdir(
-    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
-) -> Int32
 
 /// Runs `body` with a NULL-terminated C array of the strings, as execve wants.
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
