@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
 # Installs the Debian packages wallet-bridge needs, skipping what is already there.
-#   scripts/install-deps.sh            build and run: libsodium, pinentry
-#   scripts/install-deps.sh --test     also what the tests use: TypeScript, Python's cryptography
-#                                      and pytest, and the headless browsers for end-to-end tests
+#   scripts/install-deps.sh            build and run: libsodium, a graphical pinentry
+#   scripts/install-deps.sh --test     also what the tests use: TypeScript, Debian's Python with
+#                                      cryptography and pytest, and the headless browsers for
+#                                      end-to-end tests
+#
+# Everything comes from Debian's archive, Python's packages included: Debian's python3 refuses
+# `pip install` outside a virtual environment (PEP 668), and the system tests run on
+# /usr/bin/python3, so they pass whatever other python3 comes first on PATH.
 set -euo pipefail
 
-packages=(libsodium-dev pkg-config pinentry-tty)
+if ! command -v swift >/dev/null 2>&1; then
+  cat >&2 <<'MISSING'
+install-deps: the Swift toolchain is not on PATH.
+wallet-bridge needs Swift 6.1 or newer (it is tested with 6.3.1). Debian does not package it for
+bookworm: download the toolchain for Debian 12 from swift.org (Install > Linux), unpack it, put
+its usr/bin on PATH, and run this again.
+MISSING
+  exit 1
+fi
+
+# pinentry-gtk2 asks for the passphrase in a window: a browser starts the host with no
+# terminal, so a terminal pinentry (pinentry-tty, pinentry-curses) cannot ask there.
+packages=(libsodium-dev pkg-config pinentry-gtk2)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(node-typescript nodejs python3 zip chromium firefox-esr)
+  packages+=(node-typescript nodejs python3 python3-cryptography python3-pytest zip chromium firefox-esr)
 fi
 
 missing=()
@@ -20,9 +37,4 @@ if ((${#missing[@]})); then
   echo "installing: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
-fi
-
-if [[ "${1:-}" == "--test" ]]; then
-  # The independent Ed25519 used to verify signatures, and the runner of the system tests.
-  python3 -c 'import cryptography, pytest' 2>/dev/null || python3 -m pip install -q cryptography pytest >&2
 fi
