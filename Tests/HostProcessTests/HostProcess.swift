@@ -18,7 +18,7 @@ final class HostProcess {
 
     let pid: pid_t
     private(set) var stdinFD: Int32
-    let stdoutFD: Int32
+    private(set) var stdoutFD: Int32
     let stderrFD: Int32
     private var outBuffer: [UInt8] = []
     private var exitStatus: Int32?
@@ -99,7 +99,7 @@ final class HostProcess {
     deinit {
         if exitStatus == nil { kill(pid, SIGKILL); _ = try? waitForExit(timeout: 5) }
         if stdinFD >= 0 { close(stdinFD) }
-        close(stdoutFD)
+        if stdoutFD >= 0 { close(stdoutFD) }
     }
 
     static func frame(_ body: [UInt8]) -> [UInt8] {
@@ -133,6 +133,12 @@ final class HostProcess {
 
     func closeStdin() {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+    }
+
+    /// Closes our end of the host's stdout, as a browser that goes away does: the host's next
+    /// write meets EPIPE.
+    func closeStdout() {
+        if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
     }
 
     /// Reads until `count` buffered bytes are available, or end of output (false).

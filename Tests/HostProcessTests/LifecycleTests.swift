@@ -132,10 +132,40 @@ final class LifecycleTests: XCTestCase {
 
     func testClosedStdoutIsACleanExitNotSigpipe() throws {
         let host = try conformanceHost()
-        close(host.stdoutFD)
+        host.closeStdout()
         try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1],"id":1}"#)
         let status = try host.waitForExit(timeout: 5)
         XCTAssertEqual(status, 0, "128+13 would mean SIGPIPE killed it; stderr: \(host.stderrText)")
+    }
+
+    /// EPIPE met while a request is still in the in-flight table (its reply being written) must
+    /// end the host at once: the request leaves the table right after, so there is nothing to
+    /// wait for. A grace of 3 s makes a host that waits it out unmistakable.
+    func testEPIPEEndsTheHostAtOnceWhereverTheReplyIsWritten() throws {
+        let unknownMethods = (1...1024).map { #"{"jsonrpc":"2.0","method":"no.such.method","id":\#($0)}"# }
+        let cases: [(what: String, environment: [String: String], request: String, delay: TimeInterval)] = [
+            // The reply is written by the handler's own pool thread, after the reader's batch.
+            ("a pool handler's reply", [:], #"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":50},"id":1}"#, 0.05),
+            // `.immediate` entries answered on the reader thread; the joined reply (80 KB) is
+            // too large to gather, so it is written from inside the last entry's answer.
+            ("a batch answered on the reader thread", [:], "[" + unknownMethods.joined(separator: ",") + "]", 0),
+            // The timeout sweep answers on the reader thread, before the call leaves the table.
+            ("a timeout's answer", ["WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "50"], #"{"jsonrpc":"2.0","method":"test.hang","id":1}"#, 0.05),
+        ]
+        for (what, environment, request, delay) in cases {
+            var environment = environment
+            environment["WALLET_BRIDGE_SHUTDOWN_GRACE_MS"] = "3000"
+            environment["WALLET_BRIDGE_LOG"] = "warning"
+            let host = try conformanceHost(environment)
+            host.closeStdout()
+            let sent = Date()
+            try host.send(request)
+            XCTAssertEqual(try host.waitForExit(timeout: 10), 0, what)
+            // `delay` until the reply is written and meets EPIPE, then at most 100 ms.
+            let elapsed = Date().timeIntervalSince(sent)
+            XCTAssertLessThan(elapsed, delay + 0.1, "\(what): the host waited after EPIPE; stderr: \(host.stderrText)")
+            XCTAssertFalse(host.stderrText.contains("did not finish"), "\(what): \(host.stderrText)")
+        }
     }
 
     func testOversizedHeaderExitsNonzeroWithOneClearLine() throws {
