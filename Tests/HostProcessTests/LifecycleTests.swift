@@ -67,6 +67,24 @@ final class LifecycleTests: XCTestCase {
         }
     }
 
+    func testSigtermEndsTheHostWithinTheGraceWhateverHandlersAreBlockedOn() throws {
+        // Handlers stuck in read(2), deaf to cancellation, on more threads than the pool has
+        // (it is as wide as the machine has cores): only the reader thread is left to act on
+        // SIGTERM, and it must, within the grace.
+        let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "300"])
+        let blocked = ProcessInfo.processInfo.activeProcessorCount + 2
+        for id in 1...blocked { try host.send(#"{"jsonrpc":"2.0","method":"test.block","id":\#(id)}"#) }
+        try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":"alive"}"#)
+        XCTAssertTrue(String(decoding: try XCTUnwrap(host.readFrame()), as: UTF8.self).contains(#""id":"alive""#))
+        usleep(100_000)  // every blocking handler that could start has started
+        let signalled = Date()
+        kill(host.pid, SIGTERM)
+        XCTAssertEqual(try host.waitForExit(timeout: 10), 0, host.stderrText)
+        let elapsed = Date().timeIntervalSince(signalled)
+        XCTAssertLessThan(elapsed, 0.3 + 0.2, "the grace is 300 ms; stderr: \(host.stderrText)")
+        XCTAssertNil(try host.readFrame(timeout: 1), "a handler that never returns gets no reply")
+    }
+
     func testSigtermEndsAHostWhoseStdoutNobodyReads() throws {
         // The reader thread handles signals, so it must never block on a full stdout pipe.
         let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
