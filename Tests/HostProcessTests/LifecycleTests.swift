@@ -212,15 +212,24 @@ final class LifecycleTests: XCTestCase {
     /// pipe), so only the parent watch can notice. The host must not be orphaned.
     func testHostExitsWhenItsParentIsKilled() throws {
         let hostPath = try HostProcess.executable("wallet-bridge-conformance-host")
-        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID()).pid").path
-        defer { try? FileManager.default.removeItem(atPath: pidFile) }
-        // sh starts `sleep | host` in the background and waits; $! is the host's pid.
-        let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", #"sleep 30 | "$0" & echo $! > "$1"; wait"#, hostPath, pidFile])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // sh starts `sleep | host` in the background and waits; $! is the host's pid. The sleep
+        // writes its own pid first, so that exactly it is ended afterwards (it outlives sh).
+        let script = #"sh -c 'echo $$ > "$0"; exec sleep 30' "$1/sleep.pid" | "$0" & echo $! > "$1/host.pid"; wait"#
+        let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", script, hostPath, folder])
+        func pid(_ name: String) -> pid_t {
+            pid_t((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        }
         var hostPID: pid_t = 0
-        for _ in 0..<200 where hostPID == 0 {
-            hostPID = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        var sleepPID: pid_t = 0
+        for _ in 0..<200 where hostPID == 0 || sleepPID == 0 {
+            hostPID = pid("host.pid")
+            sleepPID = pid("sleep.pid")
             usleep(10_000)
         }
+        defer { if sleepPID > 0 { kill(sleepPID, SIGKILL) } }
         XCTAssertGreaterThan(hostPID, 0)
         XCTAssertTrue(Self.isRunning(hostPID))
         kill(parent.pid, SIGKILL)
@@ -228,7 +237,6 @@ final class LifecycleTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while Self.isRunning(hostPID) && Date() < deadline { usleep(20_000) }
         XCTAssertFalse(Self.isRunning(hostPID), "host \(hostPID) outlived its parent")
-        _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/pkill"), arguments: ["-f", "^sleep 30$"])
     }
 
     /// Running and not a zombie (an exited child of a non-reaping init stays a zombie).
