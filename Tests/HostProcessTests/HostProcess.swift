@@ -40,8 +40,11 @@ final class HostProcess {
         return path
     }
 
-    init(executable: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `isolated` leaves out the `WALLET_BRIDGE_*` and `XDG_*` variables of the test's own
+    /// environment, for the shipped binary run against a scratch `HOME`.
+    init(executable: String, arguments: [String] = [], environment: [String: String] = [:], isolated: Bool = false) throws {
         var env = ProcessInfo.processInfo.environment
+        if isolated { env = env.filter { !$0.key.hasPrefix("WALLET_BRIDGE_") && !$0.key.hasPrefix("XDG_") } }
         env["WALLET_BRIDGE_LOG"] = env["WALLET_BRIDGE_LOG"] ?? "error"
         for (key, value) in environment { env[key] = value }
 
