@@ -1,8 +1,9 @@
 import ArgumentParser
 import WalletBridge
 
-/// `wallet-bridge` as a person runs it. A browser never gets here: `main.swift` serves the
-/// protocol directly when argv has the browser's shape, before any argument parsing.
+/// `wallet-bridge` as a person runs it. A browser never gets here, and neither does `serve`:
+/// `main.swift` serves the protocol directly when argv has the browser's shape, before any
+/// argument parsing, or is a `serve` command line (`serveArguments`).
 public struct WalletBridgeCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "wallet-bridge",
@@ -19,27 +20,50 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// The host's argv when `arguments` is a valid `serve` command line; nil for anything else,
+    /// `serve --help` and `serve` with a bad option included, which `main` leaves to the parser.
+    /// `main` serves before `main(_:)` runs: `StdioHost.run` must be called before any thread
+    /// starts, and the async `main(_:)` runs commands on the concurrency pool.
+    public static func serveArguments(_ arguments: [String]) -> [String]? {
+        guard arguments.first == "serve", let serve = try? parseAsRoot(arguments) as? ServeCommand else { return nil }
+        return serve.hostArguments
+    }
 }
 
 public enum WalletBridgeVersion {
     public static let current = "0.1.0"
 }
 
-/// Serves over stdio, as the browser would start it; for debugging by hand.
+/// Serves over stdio, as the browser would start it; for debugging by hand. `main` serves it
+/// directly, exactly like a browser launch (see `WalletBridgeCommand.serveArguments`).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve JSON-RPC over stdin/stdout (what a browser does with no subcommand)."
+        abstract: "Serve JSON-RPC over stdin/stdout (what a browser does with no subcommand).",
+        discussion: """
+            Ends like a browser-started host: on end of input, SIGTERM, SIGINT or SIGHUP, or when \
+            stdout's reader goes away, with exit status 0 after at most \
+            WALLET_BRIDGE_SHUTDOWN_GRACE_MS for the requests in flight.
+            """
     )
 
     @Option(help: "Pretend to be started by this caller: a chrome-extension:// origin or a Firefox add-on ID.")
     var caller: String?
 
-    func run() throws {
-        var arguments: [String] = []
-        if let caller {
-            arguments = caller.hasPrefix("chrome-extension://") ? [caller] : ["/dev/null/manifest.json", caller]
-        }
-        StdioHost.run(router: try ShippedHost.makeRouter(), arguments: arguments)
+    /// The argv a browser would have given for `caller`.
+    var hostArguments: [String] {
+        guard let caller else { return [] }
+        return caller.hasPrefix("chrome-extension://") ? [caller] : ["/dev/null/manifest.json", caller]
     }
+
+    func run() throws {
+        // Only reached when `main` did not serve first. Serving from here, on a pool thread of
+        // the async command, would leave SIGTERM's default action to the threads already running.
+        throw ServeNotFromMain()
+    }
+}
+
+private struct ServeNotFromMain: Error, CustomStringConvertible {
+    var description: String { "serve must be started by main before any thread (WalletBridgeCommand.serveArguments)" }
 }

@@ -69,6 +69,13 @@ enum Hang: RPCMethod {
     typealias Result = NoResult
 }
 
+/// Blocks its pool thread in read(2) on a pipe nobody writes: a handler stuck in a system call,
+/// which neither cancellation nor a timeout can reach. Only the end of the process ends it.
+enum Block: RPCMethod {
+    static let name = "test.block"
+    typealias Result = NoResult
+}
+
 /// Throws an error that is not an RPCError, whose text must not reach the wire.
 enum Fail: RPCMethod {
     static let name = "test.fail"
@@ -175,6 +182,16 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
     }
     try router.register(Hang.self) { _, _ in
         while true { try? await Task.sleep(for: .seconds(3600)) }
+    }
+    try router.register(Block.self) { _, _ in
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw RPCError(.internalError, detail: "pipe failed") }
+        // Close-on-exec, so that a child started meanwhile does not hold the pipe too.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var byte: UInt8 = 0
+        // The write end stays open and unwritten, so this read never returns.
+        _ = read(ends[0], &byte, 1)
+        throw RPCError(.internalError, detail: "test.block returned")
     }
     try router.register(Report.self) { params, _ in
         guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {

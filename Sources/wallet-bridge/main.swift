@@ -8,10 +8,13 @@ import WalletBridgeCLI
 let launchParent = getppid()
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The browser's launch shapes (and no arguments at all) go straight to the host: no argument
-// parser on the path a browser takes on every message.
-if arguments.isEmpty || Caller.isBrowserLaunch(arguments) {
+// parser on the path a browser takes on every message. `serve` takes the same path, parsed here
+// synchronously: the host must start on this thread before any other exists (see StdioHost.run),
+// and the async command below runs on the concurrency pool, where SIGTERM killed it outright.
+let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : WalletBridgeCommand.serveArguments(arguments)
+if let hostArguments {
     do {
-        StdioHost.run(router: try ShippedHost.makeRouter(), arguments: arguments, parent: launchParent)
+        StdioHost.run(router: try ShippedHost.makeRouter(), arguments: hostArguments, parent: launchParent)
     } catch {
         Log.error("cannot start: \(error)")
         exit(1)

@@ -18,7 +18,7 @@ final class HostProcess {
 
     let pid: pid_t
     private(set) var stdinFD: Int32
-    let stdoutFD: Int32
+    private(set) var stdoutFD: Int32
     let stderrFD: Int32
     private var outBuffer: [UInt8] = []
     private var exitStatus: Int32?
@@ -40,8 +40,11 @@ final class HostProcess {
         return path
     }
 
-    init(executable: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `isolated` leaves out the `WALLET_BRIDGE_*` and `XDG_*` variables of the test's own
+    /// environment, for the shipped binary run against a scratch `HOME`.
+    init(executable: String, arguments: [String] = [], environment: [String: String] = [:], isolated: Bool = false) throws {
         var env = ProcessInfo.processInfo.environment
+        if isolated { env = env.filter { !$0.key.hasPrefix("WALLET_BRIDGE_") && !$0.key.hasPrefix("XDG_") } }
         env["WALLET_BRIDGE_LOG"] = env["WALLET_BRIDGE_LOG"] ?? "error"
         for (key, value) in environment { env[key] = value }
 
@@ -99,7 +102,7 @@ final class HostProcess {
     deinit {
         if exitStatus == nil { kill(pid, SIGKILL); _ = try? waitForExit(timeout: 5) }
         if stdinFD >= 0 { close(stdinFD) }
-        close(stdoutFD)
+        if stdoutFD >= 0 { close(stdoutFD) }
     }
 
     static func frame(_ body: [UInt8]) -> [UInt8] {
@@ -133,6 +136,12 @@ final class HostProcess {
 
     func closeStdin() {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+    }
+
+    /// Closes our end of the host's stdout, as a browser that goes away does: the host's next
+    /// write meets EPIPE.
+    func closeStdout() {
+        if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
     }
 
     /// Reads until `count` buffered bytes are available, or end of output (false).

@@ -67,6 +67,24 @@ final class LifecycleTests: XCTestCase {
         }
     }
 
+    func testSigtermEndsTheHostWithinTheGraceWhateverHandlersAreBlockedOn() throws {
+        // Handlers stuck in read(2), deaf to cancellation, on more threads than the pool has
+        // (it is as wide as the machine has cores): only the reader thread is left to act on
+        // SIGTERM, and it must, within the grace.
+        let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "300"])
+        let blocked = ProcessInfo.processInfo.activeProcessorCount + 2
+        for id in 1...blocked { try host.send(#"{"jsonrpc":"2.0","method":"test.block","id":\#(id)}"#) }
+        try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":"alive"}"#)
+        XCTAssertTrue(String(decoding: try XCTUnwrap(host.readFrame()), as: UTF8.self).contains(#""id":"alive""#))
+        usleep(100_000)  // every blocking handler that could start has started
+        let signalled = Date()
+        kill(host.pid, SIGTERM)
+        XCTAssertEqual(try host.waitForExit(timeout: 10), 0, host.stderrText)
+        let elapsed = Date().timeIntervalSince(signalled)
+        XCTAssertLessThan(elapsed, 0.3 + 0.2, "the grace is 300 ms; stderr: \(host.stderrText)")
+        XCTAssertNil(try host.readFrame(timeout: 1), "a handler that never returns gets no reply")
+    }
+
     func testSigtermEndsAHostWhoseStdoutNobodyReads() throws {
         // The reader thread handles signals, so it must never block on a full stdout pipe.
         let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
@@ -132,10 +150,40 @@ final class LifecycleTests: XCTestCase {
 
     func testClosedStdoutIsACleanExitNotSigpipe() throws {
         let host = try conformanceHost()
-        close(host.stdoutFD)
+        host.closeStdout()
         try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1],"id":1}"#)
         let status = try host.waitForExit(timeout: 5)
         XCTAssertEqual(status, 0, "128+13 would mean SIGPIPE killed it; stderr: \(host.stderrText)")
+    }
+
+    /// EPIPE met while a request is still in the in-flight table (its reply being written) must
+    /// end the host at once: the request leaves the table right after, so there is nothing to
+    /// wait for. A grace of 3 s makes a host that waits it out unmistakable.
+    func testEPIPEEndsTheHostAtOnceWhereverTheReplyIsWritten() throws {
+        let unknownMethods = (1...1024).map { #"{"jsonrpc":"2.0","method":"no.such.method","id":\#($0)}"# }
+        let cases: [(what: String, environment: [String: String], request: String, delay: TimeInterval)] = [
+            // The reply is written by the handler's own pool thread, after the reader's batch.
+            ("a pool handler's reply", [:], #"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":50},"id":1}"#, 0.05),
+            // `.immediate` entries answered on the reader thread; the joined reply (80 KB) is
+            // too large to gather, so it is written from inside the last entry's answer.
+            ("a batch answered on the reader thread", [:], "[" + unknownMethods.joined(separator: ",") + "]", 0),
+            // The timeout sweep answers on the reader thread, before the call leaves the table.
+            ("a timeout's answer", ["WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "50"], #"{"jsonrpc":"2.0","method":"test.hang","id":1}"#, 0.05),
+        ]
+        for (what, environment, request, delay) in cases {
+            var environment = environment
+            environment["WALLET_BRIDGE_SHUTDOWN_GRACE_MS"] = "3000"
+            environment["WALLET_BRIDGE_LOG"] = "warning"
+            let host = try conformanceHost(environment)
+            host.closeStdout()
+            let sent = Date()
+            try host.send(request)
+            XCTAssertEqual(try host.waitForExit(timeout: 10), 0, what)
+            // `delay` until the reply is written and meets EPIPE, then at most 100 ms.
+            let elapsed = Date().timeIntervalSince(sent)
+            XCTAssertLessThan(elapsed, delay + 0.1, "\(what): the host waited after EPIPE; stderr: \(host.stderrText)")
+            XCTAssertFalse(host.stderrText.contains("did not finish"), "\(what): \(host.stderrText)")
+        }
     }
 
     func testOversizedHeaderExitsNonzeroWithOneClearLine() throws {
@@ -164,15 +212,24 @@ final class LifecycleTests: XCTestCase {
     /// pipe), so only the parent watch can notice. The host must not be orphaned.
     func testHostExitsWhenItsParentIsKilled() throws {
         let hostPath = try HostProcess.executable("wallet-bridge-conformance-host")
-        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID()).pid").path
-        defer { try? FileManager.default.removeItem(atPath: pidFile) }
-        // sh starts `sleep | host` in the background and waits; $! is the host's pid.
-        let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", #"sleep 30 | "$0" & echo $! > "$1"; wait"#, hostPath, pidFile])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // sh starts `sleep | host` in the background and waits; $! is the host's pid. The sleep
+        // writes its own pid first, so that exactly it is ended afterwards (it outlives sh).
+        let script = #"sh -c 'echo $$ > "$0"; exec sleep 30' "$1/sleep.pid" | "$0" & echo $! > "$1/host.pid"; wait"#
+        let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", script, hostPath, folder])
+        func pid(_ name: String) -> pid_t {
+            pid_t((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        }
         var hostPID: pid_t = 0
-        for _ in 0..<200 where hostPID == 0 {
-            hostPID = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        var sleepPID: pid_t = 0
+        for _ in 0..<200 where hostPID == 0 || sleepPID == 0 {
+            hostPID = pid("host.pid")
+            sleepPID = pid("sleep.pid")
             usleep(10_000)
         }
+        defer { if sleepPID > 0 { kill(sleepPID, SIGKILL) } }
         XCTAssertGreaterThan(hostPID, 0)
         XCTAssertTrue(Self.isRunning(hostPID))
         kill(parent.pid, SIGKILL)
@@ -180,7 +237,6 @@ final class LifecycleTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while Self.isRunning(hostPID) && Date() < deadline { usleep(20_000) }
         XCTAssertFalse(Self.isRunning(hostPID), "host \(hostPID) outlived its parent")
-        _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/pkill"), arguments: ["-f", "^sleep 30$"])
     }
 
     /// Running and not a zombie (an exited child of a non-reaping init stays a zombie).

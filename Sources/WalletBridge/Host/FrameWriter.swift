@@ -38,8 +38,10 @@ public final class FrameWriter: Sendable {
     private let state = Mutex(State())
     private let onBroken: @Sendable () -> Void
 
-    /// `onBroken` runs once, when the reader has gone away (EPIPE and the like). Create the
-    /// writer on the thread that will call `flush` when `poll` reports room.
+    /// `onBroken` runs once, when the reader has gone away (EPIPE and the like), on whichever
+    /// thread was writing: often a handler's, inside its reply. It must return promptly, not end
+    /// the process there (`StdioHost` asks its reader thread to). Create the writer on the
+    /// thread that will call `flush` when `poll` reports room.
     public init(fileDescriptor: Int32, onBroken: @escaping @Sendable () -> Void) {
         self.fd = fileDescriptor
         self.onBroken = onBroken

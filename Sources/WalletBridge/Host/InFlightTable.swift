@@ -83,8 +83,9 @@ final class InFlightTable: Sendable {
     }
 
     /// Claims the right to answer `key`, and if granted runs `answer` before the call leaves
-    /// the table: shutdown waits for an empty table, so a reply must be written by then. False
-    /// when a timeout already answered the call.
+    /// the table: shutdown waits for an empty table, so a reply must be written by then. So
+    /// `answer` (like `abort`) must never wait for the table to empty, as performing a shutdown
+    /// does: it would wait for its own call. False when a timeout already answered the call.
     @discardableResult
     func finish(_ key: Key, answer: () -> Void) -> Bool {
         guard state.withLock({ $0.remove(key) }) != nil else { return false }

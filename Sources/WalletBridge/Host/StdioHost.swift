@@ -26,7 +26,7 @@ public enum ChildProcesses {
 /// (`Execution.immediate`): a `sendNativeMessage` call that asks for accounts starts no thread
 /// at all. The process ends (with cancellation of what is in flight and a bounded wait for their
 /// answers) on end of input, on SIGTERM, SIGINT or SIGHUP, when stdout's reader goes away, and
-/// when the parent dies.
+/// when the parent dies. Whatever the event, this thread ends it (see `Session`).
 public enum StdioHost {
     /// How often the parent is checked when nothing else wakes the read loop.
     static let parentCheckInterval: Duration = .milliseconds(500)
@@ -48,7 +48,9 @@ public enum StdioHost {
         Log.debug("serving \(caller) with \(router.methodNames.count) methods")
 
         let session = Session(configuration: configuration)
-        let writer = FrameWriter(fileDescriptor: 1) { session.end(status: 0, reason: "stdout closed") }
+        // EPIPE can meet any thread that writes a reply, often from inside that reply's own
+        // `InFlightTable.finish`: it only asks this thread to end the session.
+        let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
         let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
         session.serving.withLock { $0 = (server, writer) }
 
@@ -59,7 +61,7 @@ public enum StdioHost {
         var nextHousekeeping = clock.now + parentCheckInterval
         /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
         var framesLeft = false
-        var watched = [pollfd](repeating: pollfd(), count: 3)
+        var watched = [pollfd](repeating: pollfd(), count: 4)
         while true {
             // Deadlines matter only while something runs; the parent is checked regardless.
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
@@ -71,12 +73,16 @@ public enum StdioHost {
             watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
             watched[1] = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
             watched[2] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
+            watched[3] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
             let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
             let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
             if ready < 0, errno != EINTR {
                 session.end(status: 1, reason: "poll failed (errno \(errno))")
             }
+            // First: an end another thread asked for is not put off by more input.
+            if watched[3].revents != 0 { session.endIfRequested() }
             if clock.now >= nextHousekeeping {
+                session.endIfRequested()  // in case the wake-up pipe could not be made
                 if getppid() != parent { session.end(status: 0, reason: "parent process exited") }
                 server.expireOverdueRequests()
                 nextHousekeeping = clock.now + interval
@@ -170,24 +176,64 @@ private struct SignalInbox {
 }
 
 /// The one place the process ends, whichever event ends it first.
+///
+/// Shutdown has one owner, the reader thread: any thread may *request* the end (`requestEnd`),
+/// and only the reader *performs* it (`end`), from its loop, never from inside a handler or a
+/// reply. A request can come from deep inside a handler's answer (a reply meets EPIPE while its
+/// call is still in the in-flight table, on a pool thread or the reader's own), and ending from
+/// there waited the whole grace for a call that could leave the table only once the end returned.
 private final class Session: Sendable {
     let configuration: HostConfiguration
     let serving = Mutex<(server: Server, writer: FrameWriter)?>(nil)
-    private let ending = Mutex(false)
+    /// The first end asked for: its status and its reason. Later ones are dropped.
+    private let requested = Mutex<(status: Int32, reason: String)?>(nil)
+    /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
+    /// the pipe could not be made: requests are then seen at the next housekeeping pass.
+    let wakeFileDescriptor: Int32
+    private let wakeWriteEnd: Int32
 
-    init(configuration: HostConfiguration) { self.configuration = configuration }
-
-    /// Cancels what is in flight, closes child processes, gives handlers `shutdownGrace` to
-    /// answer and their replies the rest of it to reach the browser, and exits. Only the first
-    /// caller proceeds; the process is about to exit, so any later caller just waits for that.
-    func end(status: Int32, reason: String) -> Never {
-        let first = ending.withLock { ending in
-            defer { ending = true }
-            return !ending
+    init(configuration: HostConfiguration) {
+        self.configuration = configuration
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)  // not inherited by pinentry
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)  // a request never blocks its thread
+            }
+        } else {
+            Log.warning("cannot make the shutdown wake-up pipe (errno \(errno)); a closed stdout may take \(StdioHost.parentCheckInterval) to notice")
+            ends = [-1, -1]
         }
-        guard first else {
-            // Another thread is already ending the process; park this one until it does.
-            while true { pause() }
+        (wakeFileDescriptor, wakeWriteEnd) = (ends[0], ends[1])
+    }
+
+    /// Asks the reader thread to end the session. Safe from any thread, from inside a handler
+    /// or a reply: it records the first request, wakes the reader and returns at once.
+    func requestEnd(status: Int32, reason: String) {
+        let first = requested.withLock { requested in
+            guard requested == nil else { return false }
+            requested = (status, reason)
+            return true
+        }
+        if first, wakeWriteEnd >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wakeWriteEnd, &byte, 1)
+        }
+    }
+
+    /// Reader thread only: ends the session if another thread asked for it.
+    func endIfRequested() {
+        if let (status, reason) = requested.withLock({ $0 }) { end(status: status, reason: reason) }
+    }
+
+    /// Reader thread only, and never from inside a handler or a reply: cancels what is in
+    /// flight, closes child processes, gives handlers `shutdownGrace` to answer and their
+    /// replies the rest of it to reach the browser, and exits. An end requested earlier keeps
+    /// its status and reason: the first event decides.
+    func end(status: Int32, reason: String) -> Never {
+        let (status, reason) = requested.withLock { requested in
+            if requested == nil { requested = (status, reason) }
+            return requested!
         }
         Log.info("shutting down: \(reason)")
         ChildProcesses.terminateAll()
