@@ -20,6 +20,15 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ value: Int) { self.literal = String(value) }
 
+    /// A number written exactly as `literal`, such as `"1.50"`, `"1e400"` or a 40-digit integer,
+    /// which no Swift number type holds; nil unless `literal` is one JSON number and nothing else.
+    public init?(_ literal: String) {
+        guard case .number(let number)? = try? JSONParser.parse(Array(literal.utf8)), number.literal.utf8.count == literal.utf8.count else {
+            return nil
+        }
+        self = number
+    }
+
     public var description: String { literal }
 }
 
