@@ -94,7 +94,7 @@ struct CallCommand: ParsableCommand {
     }
 
     private func callOnce(_ command: HostCommand, params: JSONValue?, wait: Duration) throws {
-        let requestID = notify ? nil : CallRequest.id(from: id)
+        let requestID: JSONValue? = notify ? nil : CallRequest.id(from: id)
         let connection: HostConnection
         do {
             connection = try HostConnection(command)
