@@ -59,7 +59,8 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByStringInterpolation,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     /// JSON null. Where a `JSONValue?` is expected, `nil` is still Optional's nil (no value):
-    /// write `.null` there for JSON null.
+    /// write `.null` there for JSON null. But `flag ? nil : value` is a `JSONValue` ternary
+    /// even when assigned to a `JSONValue?`, so its nil is JSON null: use an `if` expression.
     public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
