@@ -303,6 +303,7 @@ for n, params, problem in [
     ("sign-params-array", [A, ["AA=="]], {"problem": "expected object"}),
 ]:
     ho.append(case(n, "every field of SignPayloads refuses every wrong type with -32602", IP(15, problem), request=req(SP_, params, 15)))
+ho.append(case("sign-params-empty-array", "params [] for object-shaped params reads as {}: accepted exactly when {} is, so here the missing address is named", IP(15, {"field": "address", "problem": "required field is missing"}), request=req(SP_, [], 15)))
 ho.append(case("sign-address-empty", "an empty address matches no account", IP(16, {"field": "address", "problem": "no account with this address"}), request=req(SP_, {"address": "", "payloads": ["AA=="]}, 16)))
 ho.append(case("sign-address-short-key", "a 31-byte key matches no account", IP(17, {"field": "address", "problem": "no account with this address"}), request=req(SP_, {"address": b64(bytes(31)), "payloads": ["AA=="]}, 17)))
 ho.append(case("sign-address-secret-looking", "an address is never treated as key material", IP(18, {"field": "address", "problem": "no account with this address"}), request=req(SP_, {"address": b64(bytes([1] * 64)), "payloads": ["AA=="]}, 18)))

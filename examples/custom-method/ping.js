@@ -7,7 +7,8 @@ import { NativeProtocolError, sendNativeRpcRequest } from '../../js/src/index.js
 export const MY_CUSTOM_PING_RPC_METHOD = 'MY_CUSTOM_PING_RPC_METHOD';
 
 /**
- * 2. The params, field for field `Ping.Params`.
+ * 2. The params, field for field `Ping.Params`. (The host also takes them positionally,
+ * `['hi', ['a']]`; this side sends them named, as walletlib does.)
  * @typedef {{ pingParam1: string, pingParam2: string[] }} MyCustomPingParams
  */
 

@@ -137,6 +137,15 @@ public struct Router: Sendable {
     }
 }
 
+/// `Optional`, seen through a metatype: how `ParamsDecoding` tells `Params = Inner?`.
+protocol OptionalParams {
+    static var absent: Self { get }
+}
+
+extension Optional: OptionalParams {
+    static var absent: Self { nil }
+}
+
 /// Params arrive as a `JSONValue`; a method wants its own `Decodable` type.
 enum ParamsDecoding {
     static func decode<P: Decodable>(_ type: P.Type, from raw: JSONValue?) throws -> P {
@@ -147,9 +156,18 @@ enum ParamsDecoding {
             default: throw RPCError(.invalidParams, data: problem("this method takes no parameters", at: []))
             }
         }
-        // A missing `params` decodes like `{}`, so a struct whose fields are all optional works.
+        let value: JSONValue
+        if let raw {
+            value = raw
+        } else if let optional = P.self as? any OptionalParams.Type {
+            // `Params = Inner?`: "params may be left out", and left out they are.
+            return optional.absent as! P
+        } else {
+            // A missing `params` decodes like `{}`, so a struct whose fields are all optional works.
+            value = .object([:])
+        }
         do {
-            return try JSONValueDecoder().decode(P.self, from: raw ?? .object([:]))
+            return try JSONValueDecoder().decodeParams(P.self, from: value)
         } catch let error as DecodingError {
             throw RPCError(.invalidParams, data: describe(error))
         }

@@ -20,6 +20,15 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ value: Int) { self.literal = String(value) }
 
+    /// A number written exactly as `literal`, such as `"1.50"`, `"1e400"` or a 40-digit integer,
+    /// which no Swift number type holds; nil unless `literal` is one JSON number and nothing else.
+    public init?(_ literal: String) {
+        guard case .number(let number)? = try? JSONParser.parse(Array(literal.utf8)), number.literal.utf8.count == literal.utf8.count else {
+            return nil
+        }
+        self = number
+    }
+
     public var description: String { literal }
 }
 
@@ -41,5 +50,32 @@ extension JSONValue {
         var out: [UInt8] = []
         JSONWriter.write(self, into: &out)
         return out
+    }
+}
+
+// Literals, so a handler can write `RPCError(.notSigned, data: ["reason": "declined"])` or
+// return `["ok": true, "ratio": 1.5, "tags": ["a", "b"], "next": nil]`.
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByStringInterpolation,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// JSON null. Where a `JSONValue?` is expected, `nil` is still Optional's nil (no value):
+    /// write `.null` there for JSON null. But `flag ? nil : value` is a `JSONValue` ternary
+    /// even when assigned to a `JSONValue?`, so its nil is JSON null: use an `if` expression.
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    /// A float literal, written as the shortest decimal of the `Double` it makes (`1.50` is
+    /// written `1.5`). For an exact spelling, or a number no `Double` holds, use
+    /// `.number(JSONNumber("1e400")!)`.
+    public init(floatLiteral value: Double) {
+        precondition(value.isFinite, "JSON has no number for \(value)")
+        self = .number(JSONNumber(validatedLiteral: value.description))
+    }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A key written twice is a programmer error and traps, as it does in a `Dictionary`
+    /// literal (the parser refuses duplicate keys on the wire for the same reason).
+    public init(dictionaryLiteral members: (String, JSONValue)...) {
+        self = .object(Dictionary(members, uniquingKeysWith: { _, _ in preconditionFailure("a key appears twice in a JSONValue literal") }))
     }
 }

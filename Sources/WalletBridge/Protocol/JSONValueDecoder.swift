@@ -16,6 +16,85 @@ public struct JSONValueDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ValueDecoder(value: value, codingPath: []).decodeValue(type)
     }
+
+    /// `decode` for a request's params as a whole, with two rules for array params that only
+    /// make sense there (README, "Your own methods"):
+    /// - `[]` where the type asks for an object reads as `{}`: clients send `params: []` for
+    ///   "no params", so an object-shaped type accepts `[]` exactly when it accepts `{}`;
+    /// - a non-empty array that the type never looked at (an empty `struct Params {}`, whose
+    ///   synthesised `init(from:)` asks for nothing) is refused as "expected object", instead
+    ///   of any array being silently accepted.
+    /// Object params, the wallet methods' and the common case, take the plain path unchanged.
+    func decodeParams<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        guard case .array(let elements) = value else { return try decode(type, from: value) }
+        let root = ParamsArrayDecoder(elements: elements)
+        let result = try root.decodeValue(type)
+        guard root.read || elements.isEmpty else {
+            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: [], debugDescription: "expected an object, found a non-empty array"))
+        }
+        return result
+    }
+}
+
+/// The decoder for array params as a whole: the plain decoder, plus the two rules of
+/// `decodeParams`. A class, so that a type reaching it through a single-value container
+/// (`Optional<Inner>`) marks the same `read`.
+private final class ParamsArrayDecoder: Decoder {
+    let elements: [JSONValue]
+    /// Whether the type asked for the params' contents (as an array, an object or a value).
+    var read = false
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(elements: [JSONValue]) { self.elements = elements }
+
+    private var plain: ValueDecoder { ValueDecoder(value: .array(elements), codingPath: []) }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        read = true
+        if elements.isEmpty { return KeyedDecodingContainer(KeyedContainer(members: [:], codingPath: [])) }
+        return try plain.container(keyedBy: type)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        read = true
+        return try plain.unkeyedContainer()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { ParamsArrayContainer(root: self) }
+
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == JSONValue.self || T.self == Data.self || T.self == URL.self {
+            read = true
+            return try plain.decodeValue(type)
+        }
+        return try T(from: self)
+    }
+}
+
+/// The single-value view of array params: no primitive is an array, so those fail as the
+/// plain decoder fails; a `Decodable` (the `Inner` of `Optional<Inner>`) goes back to the root.
+private struct ParamsArrayContainer: SingleValueDecodingContainer {
+    let root: ParamsArrayDecoder
+    var codingPath: [any CodingKey] { [] }
+    private var plain: SingleContainer { SingleContainer(value: .array(root.elements), codingPath: []) }
+
+    func decodeNil() -> Bool { false }
+    func decode(_ type: Bool.Type) throws -> Bool { try plain.decode(type) }
+    func decode(_ type: String.Type) throws -> String { try plain.decode(type) }
+    func decode(_ type: Double.Type) throws -> Double { try plain.decode(type) }
+    func decode(_ type: Float.Type) throws -> Float { try plain.decode(type) }
+    func decode(_ type: Int.Type) throws -> Int { try plain.decode(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try plain.decode(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try plain.decode(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try plain.decode(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try plain.decode(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try plain.decode(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try plain.decode(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try plain.decode(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try plain.decode(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try plain.decode(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try root.decodeValue(type) }
 }
 
 private struct IndexKey: CodingKey {

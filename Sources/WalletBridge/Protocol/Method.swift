@@ -8,6 +8,10 @@
 /// }
 /// try router.register(Ping.self) { params, context in .init(pong: params.pingParam1) }
 /// ```
+///
+/// `Params` left at `NoParams` takes none; `Params = Inner?` may be left out (the handler gets
+/// nil). An object-shaped `Params` accepts `params: []` exactly when it accepts `{}`, and never a
+/// non-empty array it does not read. README.md, "Your own methods", has the whole table.
 public protocol RPCMethod: Sendable {
     associatedtype Params: Codable & Sendable = NoParams
     associatedtype Result: Codable & Sendable

@@ -139,7 +139,7 @@ fileprivate final class ObjectBox {
     }
 }
 
-fileprivate final class DirectEncoder: Encoder {
+fileprivate final class DirectEncoder: RawJSONEncoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     let root: Slot
@@ -162,6 +162,9 @@ fileprivate final class DirectEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(slot: root, codingPath: codingPath) }
+
+    /// A `JSONValue` handed this encoder by a hand-written `encode(to:)`: written as parsed.
+    func encodeRawJSON(_ bytes: [UInt8]) { root.node = .raw(bytes) }
 }
 
 fileprivate struct IndexKey: CodingKey {
