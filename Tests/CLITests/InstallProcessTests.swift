@@ -222,3 +222,32 @@ final class InstallProcessTests: XCTestCase {
         XCTAssertEqual(try sandbox.snapshot(), before)
     }
 }
+
+/// Item 14, 15, 17, 23 of issue 12: permissions and the record, under conditions a plain run
+/// does not meet.
+final class InstallPermissionTests: XCTestCase {
+    private let ids = ["--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID]
+
+    /// Runs the built wallet-bridge under `umask`, which a child inherits from its shell.
+    private func walletBridge(_ sandbox: Sandbox, umask: String, _ arguments: [String]) throws -> Run {
+        try runProcess("/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", try Built.walletBridge()] + arguments, environment: sandbox.variables, in: sandbox.base)
+    }
+
+    func testSystemInstallUnderUmask077MakesFoldersOthersCanEnterAndManifestsTheyCanRead() throws {
+        let sandbox = try Sandbox()
+        let before = try sandbox.snapshot()
+        let result = try walletBridge(sandbox, umask: "077", ["install", "--system", "--browser", "firefox", "--browser", "chrome"] + ids)
+        XCTAssertEqual(result.status, 0, result.output)
+        for manifest in ["/usr/lib/mozilla/native-messaging-hosts", "/etc/opt/chrome/native-messaging-hosts"] {
+            var folder = sandbox.root + manifest
+            while folder != sandbox.root {
+                XCTAssertEqual(FileSystem.status(folder).map { String($0.mode, radix: 8) }, "755", folder)
+                folder = Path.parent(folder)
+            }
+            XCTAssertEqual(FileSystem.status(sandbox.root + manifest + "/com.walletbridge.host.json")?.mode, 0o644, manifest)
+        }
+        let uninstall = try walletBridge(sandbox, umask: "077", ["uninstall"])
+        XCTAssertEqual(uninstall.status, 0, uninstall.output)
+        XCTAssertEqual(try sandbox.snapshot(), before)
+    }
+}

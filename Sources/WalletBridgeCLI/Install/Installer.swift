@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the user asked `install` for, already validated.
 struct InstallRequest: Sendable {
     /// Explicit `--browser` values; empty means every installed browser.
@@ -33,6 +37,9 @@ struct InstallPlan: Sendable {
     var targets: [InstallTarget]
     /// Lines for the user that are not about a file: what was detected, what was ignored.
     var notes: [String]
+    /// The mode of the folders install creates: 0755 for the system-wide ones, which browsers
+    /// run by every user must enter; nil (the umask decides) for the user's own.
+    var folderMode: mode_t? = nil
 }
 
 enum Installer {
@@ -133,7 +140,7 @@ enum Installer {
         for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
             notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
         }
-        return InstallPlan(targets: targets, notes: notes)
+        return InstallPlan(targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil)
     }
 
     /// Writes the plan's files and records them. The record is saved even when a write fails
@@ -150,7 +157,7 @@ enum Installer {
                 continue
             }
             do {
-                record.folders += try FileSystem.makeDirectories(Path.parent(target.path))
+                record.folders += try FileSystem.makeDirectories(Path.parent(target.path), mode: plan.folderMode)
                 try FileSystem.writeAtomically(target.path, contents: target.content, mode: 0o644)
             } catch {
                 failure = error

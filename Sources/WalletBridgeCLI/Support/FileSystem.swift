@@ -82,7 +82,12 @@ enum FileSystem {
 
     /// Creates `path` and any missing parents. Returns the folders it created, outermost first,
     /// so that an uninstall can remove exactly those.
-    static func makeDirectories(_ path: String) throws(FileSystemError) -> [String] {
+    ///
+    /// With `mode`, each created folder gets exactly that mode, whatever the umask: a
+    /// system-wide manifest folder made under `umask 077` would otherwise be 0700, and no
+    /// browser run by another user could read it. Without, the umask decides, as it should for
+    /// the user's own folders.
+    static func makeDirectories(_ path: String, mode: mode_t? = nil) throws(FileSystemError) -> [String] {
         var missing: [String] = []
         var current = path
         while !exists(current), current != "/", current != "." {
@@ -91,10 +96,15 @@ enum FileSystem {
         }
         var created: [String] = []
         for folder in missing.reversed() {
-            if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            if mkdir(folder, mode ?? 0o755) != 0 {
+                // Someone else made it meanwhile: not ours to record, nor to chmod.
+                if errno == EEXIST { continue }
                 throw FileSystemError(operation: "create folder", path: folder, code: errno)
             }
             created.append(folder)
+            if let mode, chmod(folder, mode) != 0 {
+                throw FileSystemError(operation: "set the mode of", path: folder, code: errno)
+            }
         }
         return created
     }
