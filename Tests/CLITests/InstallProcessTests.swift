@@ -121,6 +121,39 @@ final class InstallProcessTests: XCTestCase {
         XCTAssertEqual(try sandbox.snapshot(), before, "the replaced file is back, with its mode")
     }
 
+    func testForceOverAManifestInstallWroteAndSomeoneBrokeIsNotRestoredByUninstall() throws {
+        let sandbox = try Sandbox()
+        let before = try sandbox.snapshot()
+        XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(["firefox"])).status, 0)
+        let path = sandbox.base + "/" + Self.expectedUserPaths["firefox"]!
+        try sandbox.write(path, "{\"broken by hand\": ", mode: 0o600)
+
+        let forced = try sandbox.walletBridge(["install", "--force"] + installArguments(["firefox"]))
+        XCTAssertEqual(forced.status, 0, forced.output)
+        XCTAssertFalse(forced.stdout.contains("uninstall puts the previous file back"), forced.stdout)
+        XCTAssertEqual(try ManifestFile.load(path).string("type"), "stdio")
+
+        let uninstall = try sandbox.walletBridge("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.output)
+        XCTAssertTrue(uninstall.stdout.contains("removed \(path)"), uninstall.stdout)
+        XCTAssertEqual(try sandbox.snapshot(), before, "the broken file is not put back; folders and record are gone")
+    }
+
+    func testAFolderHoldingARestoredFileIsLeftAndForgotten() throws {
+        let sandbox = try Sandbox()
+        // A foreign manifest in a folder install then also creates files in: after uninstall the
+        // folder holds only the user's file, so it stays, and nothing is left in the record.
+        XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(["chromium"])).status, 0)
+        let own = sandbox.config + "/chromium/NativeMessagingHosts/someone.else.json"
+        try sandbox.write(own, "{}\n")
+        let uninstall = try sandbox.walletBridge("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.output)
+        XCTAssertEqual(sandbox.read(own), "{}\n")
+        XCTAssertTrue(uninstall.stdout.contains("left folder \(sandbox.config)/chromium/NativeMessagingHosts: it holds files install did not write"), uninstall.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.local/state/wallet-bridge/installed.json"), "nothing recorded is left")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.local"), "the record's folders are gone too")
+    }
+
     func testUninstallForOneBrowserLeavesTheOthers() throws {
         let sandbox = try Sandbox()
         XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(["firefox", "brave"])).status, 0)

@@ -25,6 +25,9 @@ struct InstallTarget: Sendable {
         case update
         /// Someone else's file, replaced because of `--force`; uninstall puts it back.
         case replace(previous: [UInt8], mode: UInt32)
+        /// A file install wrote, changed since by someone, rewritten because of `--force`. It
+        /// was install's own, so there is nothing to put back: uninstall removes it.
+        case repair
     }
 
     var path: String
@@ -119,7 +122,11 @@ enum Installer {
                     action = .unchanged(recorded: recorded != nil)
                 } else if let recorded, let existing, existing == Array(recorded.content.utf8) {
                     action = .update
+                } else if request.force, let recorded, recorded.replaced == nil {
+                    action = .repair
                 } else if request.force {
+                    // Recorded with a `replaced`: install --force'd a foreign file before, and
+                    // apply keeps that first one, the file to put back.
                     action = .replace(previous: existing ?? [], mode: status.mode)
                 } else {
                     conflicts.append(path)
@@ -170,6 +177,7 @@ enum Installer {
             switch target.action {
             case .create: lines.append("wrote \(label)")
             case .update: lines.append("updated \(label)")
+            case .repair: lines.append("replaced \(label); install wrote it and it had changed since, so uninstall removes it")
             case .replace(let previous, let mode):
                 // Keep the first replaced content: that is what was there before any install.
                 if entry.replaced == nil { entry.replaced = .init(content: .init(previous), mode: mode) }
