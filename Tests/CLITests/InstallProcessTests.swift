@@ -283,4 +283,75 @@ final class InstallPermissionTests: XCTestCase {
         XCTAssertEqual(uninstall.status, 0, uninstall.output)
         XCTAssertEqual(try sandbox.snapshot(), before)
     }
+
+    /// A sandbox whose own folder others may enter (mkdtemp makes it 0700), with `host` in
+    /// `folder` under the given modes.
+    private func hostIn(_ sandbox: Sandbox, folder: String, folderMode: Int, fileMode: Int, script: String = "#!/bin/sh\n") throws -> String {
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.base)
+        let host = try sandbox.write(sandbox.base + "/" + folder + "/host", script, mode: fileMode)
+        try FileManager.default.setAttributes([.posixPermissions: folderMode], ofItemAtPath: sandbox.base + "/" + folder)
+        return host
+    }
+
+    func testSystemInstallRefusesABinaryInAFolderOtherUsersCannotEnter() throws {
+        let sandbox = try Sandbox()
+        let host = try hostIn(sandbox, folder: "private", folderMode: 0o700, fileMode: 0o755)
+        let before = try sandbox.snapshot()
+        let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
+        XCTAssertNotEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stderr.contains("other users' browsers could not start \(host): \(sandbox.base)/private is mode 0700"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("/usr/local/bin"), result.stderr)
+        XCTAssertEqual(try sandbox.snapshot(), before, "nothing written")
+        // The same binary is fine for the user's own browsers.
+        let user = try sandbox.walletBridge(["install", "--browser", "chromium", "--binary", host] + ids)
+        XCTAssertEqual(user.status, 0, user.output)
+    }
+
+    func testSystemInstallRefusesABinaryOtherUsersMayNotExecute() throws {
+        let sandbox = try Sandbox()
+        let binary = try hostIn(sandbox, folder: "opt", folderMode: 0o755, fileMode: 0o750)
+        let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", binary] + ids)
+        XCTAssertNotEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stderr.contains("\(binary) is mode 0750: other users may not execute it"), result.stderr)
+
+        // A script must be readable as well: the kernel reads its #! line as the user.
+        let script = try hostIn(sandbox, folder: "scripts", folderMode: 0o755, fileMode: 0o711)
+        let unreadable = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", script] + ids)
+        XCTAssertNotEqual(unreadable.status, 0, unreadable.output)
+        XCTAssertTrue(unreadable.stderr.contains("\(script) is mode 0711: other users may not read it"), unreadable.stderr)
+    }
+
+    func testSystemInstallAcceptsAReachableBinaryAndWarnsWhenAUserCanChangeIt() throws {
+        let sandbox = try Sandbox()
+        let host = try hostIn(sandbox, folder: "opt", folderMode: 0o755, fileMode: 0o755)
+        let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertFalse(result.stderr.contains("warning"), result.stderr)
+        XCTAssertEqual(try ManifestFile.load(sandbox.root + "/etc/chromium/native-messaging-hosts/com.walletbridge.host.json").string("path"), host)
+
+        // Owned by someone other than root: every user's browser would run what they put there.
+        guard getuid() == 0 else { throw XCTSkip("chown needs root") }
+        let nobody = try XCTUnwrap(getpwnam("nobody")).pointee.pw_uid
+        XCTAssertEqual(chown(sandbox.base + "/opt", nobody, 0), 0)
+        let warned = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
+        XCTAssertEqual(warned.status, 0, warned.output)
+        XCTAssertTrue(warned.stderr.contains("warning: \(sandbox.base)/opt can be changed by nobody, so \(host) can be replaced"), warned.stderr)
+    }
+
+    func testSystemInstallWarnsOfAnExistingManifestFolderOthersCannotEnter() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/etc/chromium", withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(sandbox.root + "/etc/chromium", 0o700), 0)
+        let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stderr.contains("warning: other users' browsers will not find the manifest in \(sandbox.root)/etc/chromium/native-messaging-hosts: \(sandbox.root)/etc/chromium is mode 0700"), result.stderr)
+    }
+
+    func testAFolderOnlyRootMayEnterIsNamedAsItsHomeFolder() throws {
+        guard let root = getpwuid(0), let home = root.pointee.pw_dir.map({ String(cString: $0) }),
+              FileSystem.status(home)?.mode == 0o700 else { throw XCTSkip("needs root's home to be 0700, as on Debian") }
+        // Where scripts/setup.sh puts the binary when run as root. Only read, never written.
+        let problem = SystemReach.problem(forBinary: home + "/.local/bin/wallet-bridge")
+        XCTAssertTrue(problem?.contains("\(home) is mode 0700 (the home folder of root)") ?? false, problem ?? "nil")
+    }
 }

@@ -50,6 +50,14 @@ enum Installer {
     static func plan(_ request: InstallRequest, environment: CLIEnvironment, record: InstallRecord?) throws(CLIFailure) -> InstallPlan {
         var notes: [String] = []
         if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
+        if request.system {
+            // Refused, not warned: the manifest would be broken for every user but root, whose
+            // own browser a per-user install serves just as well.
+            if let problem = SystemReach.problem(forBinary: request.binaryPath) {
+                throw CLIFailure("--system: \(problem). " + SystemReach.remedy)
+            }
+            if let warning = SystemReach.changeableBy(request.binaryPath) { notes.append(warning) }
+        }
 
         var browsers = unique(request.browsers)
         if browsers.isEmpty {
@@ -143,6 +151,11 @@ enum Installer {
                 \(conflicts.joined(separator: ", ")). Look at \(conflicts.count == 1 ? "it" : "them") first; --force replaces \
                 \(conflicts.count == 1 ? "it" : "them"), and uninstall then puts the old content back.
                 """)
+        }
+        if request.system {
+            for folder in Set(targets.map { Path.parent($0.path) }).sorted() {
+                if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot) { notes.append(warning) }
+            }
         }
         for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
             notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")

@@ -9,6 +9,7 @@ struct FileStatus: Sendable, Equatable {
     /// Permission bits only (`0o755`).
     var mode: UInt32
     var owner: UInt32
+    var group: UInt32 = 0
 }
 
 /// A failed system call, with the path and the C library's words for the error.
@@ -27,7 +28,7 @@ enum FileSystem {
         guard stat(path, &info) == 0 else { return nil }
         let type = info.st_mode & S_IFMT
         let kind: FileStatus.Kind = type == S_IFREG ? .file : type == S_IFDIR ? .directory : .other
-        return FileStatus(kind: kind, mode: UInt32(info.st_mode & 0o7777), owner: info.st_uid)
+        return FileStatus(kind: kind, mode: UInt32(info.st_mode & 0o7777), owner: info.st_uid, group: info.st_gid)
     }
 
     static func exists(_ path: String) -> Bool { status(path) != nil }
@@ -137,6 +138,25 @@ enum FileSystem {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `path` with every symbolic link resolved (realpath(3)), or nil when it cannot be.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// The folders on the way to an absolute `path`, outermost first, then `path` itself:
+    /// `/a/b/c` gives `/`, `/a`, `/a/b`, `/a/b/c`.
+    static func chain(_ path: String) -> [String] {
+        var paths = [path]
+        var current = path
+        while current != "/" && current != "." {
+            current = Path.parent(current)
+            paths.append(current)
+        }
+        return paths.reversed()
     }
 
     /// Whether the calling process may read / execute `path` (real user, as the browser runs).
