@@ -354,4 +354,37 @@ final class InstallPermissionTests: XCTestCase {
         let problem = SystemReach.problem(forBinary: home + "/.local/bin/wallet-bridge")
         XCTAssertTrue(problem?.contains("\(home) is mode 0700 (the home folder of root)") ?? false, problem ?? "nil")
     }
+
+    func testInstallingForABrowserThatIsNotFoundSaysSoAndWritesAnyway() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("firefox")
+        let result = try sandbox.walletBridge(["install", "--browser", "firefox", "--browser", "brave"] + ids)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stderr.contains("brave (Brave) was not found on this machine"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("`wallet-bridge doctor` reports it as NOT INSTALLED"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("wallet-bridge uninstall --browser brave"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("firefox (Firefox) was not found"), result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.config + "/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.walletbridge.host.json"))
+    }
+
+    /// What doctor reads from the record: for each file, its browsers, and how it was installed.
+    func testTheRecordSaysForEachFileItsBrowsersAndWhetherSystemOrUserDataDir() throws {
+        let sandbox = try Sandbox()
+        XCTAssertEqual(try sandbox.walletBridge(["install", "--browser", "firefox"] + ids).status, 0)
+        XCTAssertEqual(try sandbox.walletBridge(["install", "--browser", "brave", "--user-data-dir", "profile"] + ids).status, 0)
+        XCTAssertEqual(try sandbox.walletBridge(["install", "--system", "--browser", "chrome", "--browser", "brave"] + ids).status, 0)
+        let record = try XCTUnwrap(try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
+        func entry(_ path: String) throws -> InstallRecord.File { try XCTUnwrap(record.files.first { $0.path == path }, path) }
+        let user = try entry(sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
+        XCTAssertEqual(user.browsers, ["firefox"])
+        XCTAssertNil(user.userDataDir)
+        XCTAssertNil(user.system)
+        let dataDir = try entry(sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
+        XCTAssertEqual(dataDir.browsers, ["brave"])
+        XCTAssertEqual(dataDir.userDataDir, sandbox.base + "/profile")
+        let system = try entry(sandbox.root + "/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json")
+        XCTAssertEqual(system.browsers, ["brave", "chrome"])
+        XCTAssertEqual(system.system, true)
+        XCTAssertNil(system.userDataDir)
+    }
 }

@@ -43,6 +43,9 @@ struct InstallPlan: Sendable {
     /// The mode of the folders install creates: 0755 for the system-wide ones, which browsers
     /// run by every user must enter; nil (the umask decides) for the user's own.
     var folderMode: mode_t? = nil
+    /// Recorded with each file, for doctor: how it was installed.
+    var system = false
+    var userDataDir: String? = nil
 }
 
 enum Installer {
@@ -157,10 +160,24 @@ enum Installer {
                 if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot) { notes.append(warning) }
             }
         }
+        // Named with --browser but not on this machine: written anyway (the browser may come
+        // later, or live where detection does not look), and said so.
+        if request.userDataDir == nil {
+            for browser in unique(request.browsers) where !BrowserDetection.presence(of: browser, in: environment).isInstalled {
+                notes.append("""
+                    note: \(browser.id) (\(browser.displayName)) was not found on this machine (no profile, binary, Snap or Flatpak); \
+                    its manifest is written anyway, for when it is installed. Until then `wallet-bridge doctor` reports it as NOT INSTALLED; \
+                    `wallet-bridge uninstall --browser \(browser.id)` removes the file.
+                    """)
+            }
+        }
         for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
             notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
         }
-        return InstallPlan(targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil)
+        return InstallPlan(
+            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil,
+            system: request.system, userDataDir: request.userDataDir.map(environment.absolute)
+        )
     }
 
     /// Writes the plan's files and records them. The record is saved even when a write fails
@@ -172,7 +189,12 @@ enum Installer {
             let label = "\(target.path) (\(target.browsers.map(\.id).joined(separator: ", ")))"
             let index = record.files.firstIndex { $0.path == target.path }
             if case .unchanged(let recorded) = target.action {
-                if let index { record.files[index].browsers = merged(record.files[index].browsers, target.browsers) }
+                if let index {
+                    record.files[index].browsers = merged(record.files[index].browsers, target.browsers)
+                    // A record from before these fields existed gets them now.
+                    record.files[index].system = plan.system ? true : nil
+                    record.files[index].userDataDir = plan.userDataDir
+                }
                 lines.append("unchanged \(label)" + (recorded ? "" : "; not written by install, so uninstall will leave it"))
                 continue
             }
@@ -187,6 +209,8 @@ enum Installer {
                 ?? InstallRecord.File(path: target.path, browsers: [], content: "", replaced: nil)
             entry.content = String(decoding: target.content, as: UTF8.self)
             entry.browsers = merged(entry.browsers, target.browsers)
+            entry.system = plan.system ? true : nil
+            entry.userDataDir = plan.userDataDir
             switch target.action {
             case .create: lines.append("wrote \(label)")
             case .update: lines.append("updated \(label)")
