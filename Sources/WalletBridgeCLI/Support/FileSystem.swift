@@ -51,6 +51,16 @@ enum FileSystem {
         }
     }
 
+    /// Why `path` cannot be opened for reading, in the C library's words; nil if it can.
+    static func openError(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd < 0 else {
+            close(fd)
+            return nil
+        }
+        return String(cString: strerror(errno))
+    }
+
     /// Replaces `path` in one step: a reader sees the old file or the new one, never half of
     /// one. The temporary file sits in the same folder, so the rename stays on one file system.
     static func writeAtomically(_ path: String, contents: [UInt8], mode: mode_t = 0o644) throws(FileSystemError) {
