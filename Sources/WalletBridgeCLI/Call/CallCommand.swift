@@ -32,10 +32,10 @@ struct CallCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The params: a JSON object or array.", valueName: "params-json"))
     var params: String?
 
-    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"))
+    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"), completion: .file(extensions: ["json"]))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("Start this host binary.", valueName: "path"))
+    @Option(help: ArgumentHelp("Start this host binary.", valueName: "path"), completion: .file())
     var hostPath: String?
 
     @Option(name: .customLong("as"), help: ArgumentHelp("Start the host as this browser family would. Default: the manifest's family, else chrome.", valueName: "family"))
