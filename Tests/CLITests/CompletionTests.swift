@@ -85,5 +85,8 @@ final class CompletionTests: XCTestCase {
         let help = try sandbox.walletBridge("call", "--help")
         XCTAssertTrue(help.stdout.contains("--as <family>"), help.stdout)
         XCTAssertFalse(help.stdout.contains("<as>"), help.stdout)
+        for name in ["--repeat <n>", "--concurrency <n>", "--timeout <seconds>"] {
+            XCTAssertTrue(help.stdout.contains(name), "\(name): \(help.stdout)")
+        }
     }
 }

@@ -56,13 +56,13 @@ struct CallCommand: ParsableCommand {
     @Flag(help: "Print the reply's exact bytes instead of indented JSON.")
     var raw = false
 
-    @Option(name: .customLong("repeat"), help: "Send this many requests in total, and print a summary instead of replies.")
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Send this many requests in total, and print a summary instead of replies.", valueName: "n"))
     var repeatCount = 1
 
-    @Option(help: "Keep this many host processes, each with one request in flight.")
+    @Option(help: ArgumentHelp("Keep this many host processes, each with one request in flight.", valueName: "n"))
     var concurrency = 1
 
-    @Option(help: "Seconds to wait for each reply (and for the host to read).")
+    @Option(help: ArgumentHelp("Seconds to wait for each reply (and for the host to read).", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {
