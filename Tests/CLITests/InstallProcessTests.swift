@@ -338,6 +338,20 @@ final class InstallPermissionTests: XCTestCase {
         XCTAssertTrue(warned.stderr.contains("warning: \(sandbox.base)/opt can be changed by nobody, so \(host) can be replaced"), warned.stderr)
     }
 
+    func testSystemInstallReopensFoldersItCreatedThatAnOlderVersionLeft0700() throws {
+        let sandbox = try Sandbox()
+        XCTAssertEqual(try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids).status, 0)
+        // What an install under umask 077 used to leave.
+        for folder in ["/etc", "/etc/chromium", "/etc/chromium/native-messaging-hosts"] { XCTAssertEqual(chmod(sandbox.root + folder, 0o700), 0) }
+        let again = try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids)
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertFalse(again.stderr.contains("will not find"), again.stderr)
+        XCTAssertTrue(again.stdout.contains("made \(sandbox.root)/etc/chromium/native-messaging-hosts readable by every user (0755)"), again.stdout)
+        for folder in ["/etc", "/etc/chromium", "/etc/chromium/native-messaging-hosts"] {
+            XCTAssertEqual(FileSystem.status(sandbox.root + folder)?.mode, 0o755, folder)
+        }
+    }
+
     func testSystemInstallWarnsOfAnExistingManifestFolderOthersCannotEnter() throws {
         let sandbox = try Sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.root + "/etc/chromium", withIntermediateDirectories: true)

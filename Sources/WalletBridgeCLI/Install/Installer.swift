@@ -157,7 +157,9 @@ enum Installer {
         }
         if request.system {
             for folder in Set(targets.map { Path.parent($0.path) }).sorted() {
-                if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot) { notes.append(warning) }
+                if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot, reopened: Set(record?.folders ?? [])) {
+                    notes.append(warning)
+                }
             }
         }
         // Named with --browser but not on this machine: written anyway (the browser may come
@@ -185,8 +187,21 @@ enum Installer {
     static func apply(_ plan: InstallPlan, recordPath: String, record: inout InstallRecord) throws(FileSystemError) -> [String] {
         var lines: [String] = []
         var failure: FileSystemError?
+        var reopened: Set<String> = []
         for target in plan.targets {
             let label = "\(target.path) (\(target.browsers.map(\.id).joined(separator: ", ")))"
+            // Folders an earlier install created under a restrictive umask (before folders got
+            // an explicit mode): install made them, so install may open them.
+            if let mode = plan.folderMode {
+                let folder = Path.parent(target.path)
+                for created in Set(record.folders).sorted() where (created == folder || folder.hasPrefix(created + "/")) && !reopened.contains(created) {
+                    guard let status = FileSystem.status(created), status.kind == .directory, status.mode != UInt32(mode) else { continue }
+                    if chmod(created, mode) == 0 {
+                        reopened.insert(created)
+                        lines.append("made \(created) readable by every user (0\(String(mode, radix: 8)))")
+                    }
+                }
+            }
             let index = record.files.firstIndex { $0.path == target.path }
             if case .unchanged(let recorded) = target.action {
                 if let index {

@@ -66,9 +66,12 @@ enum SystemReach {
     }
 
     /// Existing folders on the way to a manifest that other users may not enter, as warnings:
-    /// install did not make them, so it does not change them.
-    static func manifestFolderBarrier(_ folder: String, systemRoot: String) -> String? {
-        let chain = FileSystem.chain(folder).filter { systemRoot == "/" || $0 == systemRoot || $0.hasPrefix(systemRoot + "/") }
+    /// install did not make them, so it does not change them. `reopened` are folders install
+    /// did make, which it sets to 0755 itself.
+    static func manifestFolderBarrier(_ folder: String, systemRoot: String, reopened: Set<String> = []) -> String? {
+        let chain = FileSystem.chain(folder).filter {
+            (systemRoot == "/" || $0 == systemRoot || $0.hasPrefix(systemRoot + "/")) && !reopened.contains($0)
+        }
         guard let barrier = folderBarrier(chain) else { return nil }
         return "warning: other users' browsers will not find the manifest in \(folder): \(barrier)"
     }
