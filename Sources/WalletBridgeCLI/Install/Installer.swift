@@ -57,7 +57,7 @@ enum Installer {
             // Refused, not warned: the manifest would be broken for every user but root, whose
             // own browser a per-user install serves just as well.
             if let problem = SystemReach.problem(forBinary: request.binaryPath) {
-                throw CLIFailure("--system: \(problem). " + SystemReach.remedy)
+                throw CLIFailure("--system: \(problem). " + SystemReach.remedy(for: request.binaryPath))
             }
             if let warning = SystemReach.changeableBy(request.binaryPath) { notes.append(warning) }
         }

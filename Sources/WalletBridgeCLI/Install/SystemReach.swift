@@ -26,18 +26,21 @@ enum SystemReach {
             return "other users' browsers could not start \(binary): \(binary) is mode \(octal(status.mode)): other users may not execute it"
         }
         // A script is read by the kernel, as the browser's user, to find its interpreter.
-        if status.mode & 0o004 == 0, FileSystem.read(binary).map({ $0.starts(with: Array("#!".utf8)) }) ?? false {
+        if status.mode & 0o004 == 0, FileSystem.read(binary, limit: 2) == Array("#!".utf8) {
             return "other users' browsers could not start \(binary): \(binary) is mode \(octal(status.mode)): other users may not read it, and the kernel must read a script's #! line"
         }
         return nil
     }
 
-    /// The advice that goes with `problem(forBinary:)`.
-    static let remedy = """
-        A system-wide manifest serves every user's browser: put the binary where all users can \
-        run it (install -m 0755 BINARY /usr/local/bin/wallet-bridge, then --binary \
-        /usr/local/bin/wallet-bridge), or install per user, without --system.
-        """
+    /// The advice that goes with `problem(forBinary:)`, with commands that work as printed.
+    static func remedy(for binary: String) -> String {
+        let target = "/usr/local/bin/" + Path.fileName(binary)
+        return """
+            A system-wide manifest serves every user's browser: put the binary where all users can \
+            run it (install -m 0755 \(binary) \(target), then --binary \(target)), or install per \
+            user, without --system.
+            """
+    }
 
     /// Who other than root could replace what `binary` runs, or nil: every user's browser
     /// would then run code of that user's choosing. A warning, not a refusal: on a machine

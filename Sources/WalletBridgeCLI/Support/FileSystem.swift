@@ -33,8 +33,8 @@ enum FileSystem {
 
     static func exists(_ path: String) -> Bool { status(path) != nil }
 
-    /// The whole file, or nil when it cannot be read.
-    static func read(_ path: String) -> [UInt8]? {
+    /// The whole file (or its first `limit` bytes), or nil when it cannot be read.
+    static func read(_ path: String, limit: Int = .max) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -48,6 +48,7 @@ enum FileSystem {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count >= limit { return Array(bytes.prefix(limit)) }
         }
     }
 
