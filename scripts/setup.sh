@@ -4,7 +4,8 @@
 #   2. builds the release binary fully static (Swift's libraries, glibc and libsodium linked in):
 #      a browser may start it for every message, and no dynamic loading halves its start-up
 #      (BENCHMARKS.md); it also runs without the Swift toolchain,
-#   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local),
+#   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local), with its bash
+#      completion in ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions/,
 #   4. writes the native-messaging manifests for Chromium and Firefox,
 #   5. checks them with `wallet-bridge doctor` and sends a real GetAccounts request.
 #
@@ -27,6 +28,13 @@ echo "== 3/5 install $prefix/bin/wallet-bridge" >&2
 install -d "$prefix/bin"
 install -m 0755 .build/release/wallet-bridge "$prefix/bin/wallet-bridge"
 bin="$prefix/bin/wallet-bridge"
+# Where bash-completion looks for a user's own completions, loaded the first time the command
+# is completed: nothing to add to ~/.bashrc.
+completions=${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion/completions
+install -d "$completions"
+"$bin" --generate-completion-script bash > "$completions/wallet-bridge.tmp"
+mv "$completions/wallet-bridge.tmp" "$completions/wallet-bridge"
+echo "bash completion: $completions/wallet-bridge (open a new shell)" >&2
 
 echo "== 4/5 native-messaging manifests" >&2
 "$bin" install --binary "$bin" --browser chromium --browser firefox \

@@ -17,7 +17,7 @@ struct KeysChangePassphraseCommand: ParsableCommand {
     @OptionGroup var keystoreOptions: KeystoreOptions
     @OptionGroup var passphraseOptions: PassphraseOptions
 
-    @Option(help: ArgumentHelp("Read the new passphrase from this file (for automation).", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the new passphrase from this file (for automation).", valueName: "path"), completion: .file())
     var newPassphraseFile: String?
 
     @Option(name: .customLong("new-passphrase-fd"), help: ArgumentHelp(

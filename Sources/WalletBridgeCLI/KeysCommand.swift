@@ -28,7 +28,7 @@ struct KeysCommand: ParsableCommand {
 /// Where the keystore is, and how to print.
 struct KeystoreOptions: ParsableArguments {
     @Option(name: .customLong("keystore"), help: ArgumentHelp(
-        "The keystore file (or a folder to hold keystore.json).", valueName: "path"))
+        "The keystore file (or a folder to hold keystore.json).", valueName: "path"), completion: .file())
     var path: String?
 
     @Flag(help: "Print JSON for scripts instead of text for people.")
@@ -64,7 +64,7 @@ struct KeystoreOptions: ParsableArguments {
 struct PassphraseOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Read the passphrase from this file instead of the terminal (for automation; one trailing newline is ignored).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var passphraseFile: String?
 
     @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp(

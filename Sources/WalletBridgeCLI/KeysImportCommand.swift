@@ -22,7 +22,7 @@ struct KeysImportCommand: ParsableCommand {
     @Option(help: "A name for the key, unique in the keystore (default: \"key N\").")
     var label: String?
 
-    @Option(help: ArgumentHelp("Read the key from this file instead of stdin.", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the key from this file instead of stdin.", valueName: "path"), completion: .file())
     var file: String?
 
     @Option(help: "How the key is written: auto, raw, hex, base64 or json.")

@@ -135,8 +135,43 @@ final class CallProcessTests: XCTestCase {
         ]
         for (arguments, expected) in cases {
             let result = try sandbox.walletBridge(["call"] + arguments)
-            XCTAssertNotEqual(result.status, 0, arguments.joined(separator: " "))
+            // Not 1, which means a JSON-RPC error reply: a script must tell the two apart.
+            XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
+    }
+
+    func testAManifestThatCannotBeUsedExitsThreeWithAPlainMessage() throws {
+        let sandbox = try Sandbox()
+        let cases: [(String, String, String)] = [
+            ("bad.json", "{oops", "not valid JSON: expected a string key at byte 1"),
+            ("array.json", "[1]", "a JSON array, not an object"),
+            ("relative.json", #"{"path": "host"}"#, "\"path\" \"host\" is not absolute"),
+            ("pathless.json", "{}", "no \"path\" string"),
+        ]
+        for (name, content, expected) in cases {
+            let path = try sandbox.write(sandbox.base + "/" + name, content)
+            let result = try call(sandbox, ["--manifest", path, "m"])
+            XCTAssertEqual(result.status, 3, result.output)
+            XCTAssertTrue(result.stderr.contains("--manifest \(path): \(expected)"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("invalidJSON") || result.stderr.contains("notAnObject"), result.stderr)
+        }
+        let missing = try call(sandbox, ["--manifest", sandbox.base + "/none.json", "m"])
+        XCTAssertEqual(missing.status, 3, missing.output)
+        XCTAssertTrue(missing.stderr.contains("--manifest \(sandbox.base)/none.json: cannot be read: No such file or directory"), missing.stderr)
+    }
+
+    func testRepeatClosesHungHostsTogetherNotOneAfterAnother() throws {
+        let sandbox = try Sandbox()
+        // Reads nothing, ignores SIGTERM: each must be killed, after the grace and SIGTERM's.
+        let host = try sandbox.write(sandbox.base + "/hung-host", "#!/bin/sh\ntrap '' TERM\nexec /bin/sleep 60\n", mode: 0o755)
+        let start = Date()
+        let result = try sandbox.walletBridge("call", "--host-path", host, "--repeat", "3", "--concurrency", "3", "--timeout", "1", "ping")
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.status, 2, result.output)
+        XCTAssertTrue(result.stdout.contains("requests: 3 over 3 host processes; 0 results, 0 errors, 3 failed, 0 not sent"), result.stdout)
+        // One timeout, then the hosts closed at once (a short grace, SIGTERM ignored for 1 s,
+        // SIGKILL); closed one after another, it took 1 + 3 × 3 s.
+        XCTAssertLessThan(elapsed, 4.5, result.output)
     }
 }

@@ -19,8 +19,10 @@ struct CallCommand: ParsableCommand {
             browser would check it: a frame over 1 MiB, stray bytes on stdout, or an exit without \
             a reply are reported as such.
 
-            Exit status: 0 for a result, 1 for a JSON-RPC error response, 2 when the host gave no \
-            usable reply.
+            Exit status: 0 for a result (or, with --notify, for no reply); 1 for a JSON-RPC \
+            error response; 2 when the host gave no usable reply (it could not be started, \
+            crashed, timed out, or wrote something else); 3 when the --manifest cannot be used; \
+            64 for a usage error (options, PARAMS_JSON).
             """
     )
 
@@ -30,13 +32,13 @@ struct CallCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The params: a JSON object or array.", valueName: "params-json"))
     var params: String?
 
-    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"))
+    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"), completion: .file(extensions: ["json"]))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("Start this host binary.", valueName: "path"))
+    @Option(help: ArgumentHelp("Start this host binary.", valueName: "path"), completion: .file())
     var hostPath: String?
 
-    @Option(name: .customLong("as"), help: "Start the host as this browser family would. Default: the manifest's family, else chrome.")
+    @Option(name: .customLong("as"), help: ArgumentHelp("Start the host as this browser family would. Default: the manifest's family, else chrome.", valueName: "family"))
     var caller: CallerKind?
 
     @Option(help: "The chrome-extension://ID/ origin to pass (with --as chrome).")
@@ -54,13 +56,13 @@ struct CallCommand: ParsableCommand {
     @Flag(help: "Print the reply's exact bytes instead of indented JSON.")
     var raw = false
 
-    @Option(name: .customLong("repeat"), help: "Send this many requests in total, and print a summary instead of replies.")
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Send this many requests in total, and print a summary instead of replies.", valueName: "n"))
     var repeatCount = 1
 
-    @Option(help: "Keep this many host processes, each with one request in flight.")
+    @Option(help: ArgumentHelp("Keep this many host processes, each with one request in flight.", valueName: "n"))
     var concurrency = 1
 
-    @Option(help: "Seconds to wait for each reply (and for the host to read).")
+    @Option(help: ArgumentHelp("Seconds to wait for each reply (and for the host to read).", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {
@@ -73,11 +75,35 @@ struct CallCommand: ParsableCommand {
         let load = repeatCount > 1 || concurrency > 1
         if load && notify { throw ValidationError("--notify sends one notification; it does not combine with --repeat or --concurrency") }
         if load && raw { throw ValidationError("--raw prints one reply; --repeat and --concurrency print a summary") }
+        // Checked here, with the options, so that it exits as the usage error it is.
+        if let params {
+            do {
+                _ = try CallRequest.params(from: params)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
+    /// The exit statuses, as documented in docs/install.md. A script must be able to tell a
+    /// host's JSON-RPC error (1) from a call that was never made (3, 64).
+    enum Status {
+        static let errorResponse: Int32 = 1
+        static let noUsableReply: Int32 = 2
+        static let unusableManifest: Int32 = 3
+        /// ArgumentParser's own status for command-line errors (EX_USAGE).
+        static let usage: Int32 = ExitCode.validationFailure.rawValue
     }
 
     func run() throws {
         let environment = CLIEnvironment.current()
-        let command = try hostCommand(environment: environment)
+        let command: HostCommand
+        do {
+            command = try hostCommand(environment: environment)
+        } catch {
+            Console.err("Error: \(error)")
+            throw ExitCode(Status.unusableManifest)
+        }
         let parsedParams = try params.map(CallRequest.params(from:))
         let wait = Duration.milliseconds(Int64((timeout * 1000).rounded()))
 
@@ -86,8 +112,8 @@ struct CallCommand: ParsableCommand {
             for line in summary.lines { Console.out(line) }
             if let firstError = summary.firstError { Console.err("first error response: \(firstError)") }
             if let firstFailure = summary.firstFailure { Console.err("first failure: \(firstFailure)") }
-            if summary.failed > 0 || summary.notSent > 0 { throw ExitCode(2) }
-            if summary.errors > 0 { throw ExitCode(1) }
+            if summary.failed > 0 || summary.notSent > 0 { throw ExitCode(Status.noUsableReply) }
+            if summary.errors > 0 { throw ExitCode(Status.errorResponse) }
             return
         }
         try callOnce(command, params: parsedParams, wait: wait)
@@ -102,7 +128,7 @@ struct CallCommand: ParsableCommand {
             connection = try HostConnection(command)
         } catch {
             Console.err(error.description)
-            throw ExitCode(2)
+            throw ExitCode(Status.noUsableReply)
         }
         defer {
             let tail = connection.stderrTail.trimmingTrailingNewlines
@@ -118,7 +144,7 @@ struct CallCommand: ParsableCommand {
                 connection.close(grace: wait)
                 if let unexpected = try connection.nextFrame() {
                     Console.err("the host replied to a notification, which JSON-RPC 2.0 forbids: \(JSONText.preview(unexpected, limit: 200))")
-                    throw ExitCode(2)
+                    throw ExitCode(Status.noUsableReply)
                 }
                 return
             }
@@ -129,13 +155,13 @@ struct CallCommand: ParsableCommand {
             if !raw { Console.out(JSONText.pretty(body)) }
             guard reply.id == requestID else {
                 Console.err("the reply's id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) is not the request's \(String(decoding: requestID.jsonBytes, as: UTF8.self)): an extension would not match it")
-                throw ExitCode(2)
+                throw ExitCode(Status.noUsableReply)
             }
-            if case .error = reply.outcome { throw ExitCode(1) }
+            if case .error = reply.outcome { throw ExitCode(Status.errorResponse) }
         } catch let failure as NativeHostError {
             connection.close(grace: .milliseconds(200))
             Console.err(NativeHostError(failure.kind, stderrTail: "").description)
-            throw ExitCode(2)
+            throw ExitCode(Status.noUsableReply)
         }
     }
 
@@ -150,8 +176,10 @@ struct CallCommand: ParsableCommand {
             let file: ManifestFile
             do {
                 file = try ManifestFile.load(absolute)
+            } catch .unreadable {
+                throw CLIFailure("--manifest \(absolute): cannot be read: \(FileSystem.openError(absolute) ?? "not a readable file")")
             } catch {
-                throw CLIFailure("--manifest \(absolute): cannot be used (\(error)); `wallet-bridge doctor` says what is wrong with it")
+                throw CLIFailure("--manifest \(absolute): \(error); `wallet-bridge doctor` says what else is wrong with it")
             }
             guard let named = file.string("path") else { throw CLIFailure("--manifest \(absolute): no \"path\" string") }
             guard named.hasPrefix("/") else {

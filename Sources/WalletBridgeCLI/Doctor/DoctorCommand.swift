@@ -20,7 +20,7 @@ struct DoctorCommand: ParsableCommand {
     @Option(name: .customLong("browser"), help: "Check only this browser (repeatable).")
     var browsers: [Browser] = []
 
-    @Option(help: ArgumentHelp("Also check DIR/NativeMessagingHosts, for a Chromium-family browser run with --user-data-dir (repeatable).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Also check DIR/NativeMessagingHosts, for a Chromium-family browser run with --user-data-dir (repeatable).", valueName: "dir"), completion: .directory)
     var userDataDir: [String] = []
 
     @Option(help: "Seconds to wait for each host's answer.")

@@ -10,6 +10,10 @@ extension Browser: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { BrowserCatalog.ids }
+
+    /// Shell completion offers the browser names (ArgumentParser lists values by itself only
+    /// for CaseIterable types).
+    static var defaultCompletionKind: CompletionKind { .list(BrowserCatalog.ids) }
 }
 
 /// `wallet-bridge install`: writes the host manifest where each browser looks for it.
@@ -38,13 +42,13 @@ struct InstallCommand: ParsableCommand {
     @Flag(help: "Write to the system-wide folders (needs root) instead of the user's.")
     var system = false
 
-    @Option(help: ArgumentHelp("For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.", valueName: "dir"))
+    @Option(help: ArgumentHelp("For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.", valueName: "dir"), completion: .directory)
     var userDataDir: String?
 
     @Option(help: "The host name: lowercase letters, digits and _, in dot-separated segments.")
     var name = ManifestIdentifiers.defaultHostName
 
-    @Option(help: ArgumentHelp("The host binary the manifest points to. Default: this wallet-bridge binary.", valueName: "path"))
+    @Option(help: ArgumentHelp("The host binary the manifest points to. Default: this wallet-bridge binary.", valueName: "path"), completion: .file())
     var binary: String?
 
     @Flag(help: "Print the files that would be written, and write nothing.")

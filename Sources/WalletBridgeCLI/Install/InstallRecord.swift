@@ -16,6 +16,11 @@ struct InstallRecord: Codable, Equatable, Sendable {
         var content: String
         /// What was at `path` before `install --force` replaced it.
         var replaced: Replaced?
+        /// The `--user-data-dir` folder (absolute) the file was installed into, if any: doctor
+        /// checks that folder too, which it could not otherwise know of.
+        var userDataDir: String? = nil
+        /// True for a `--system` install; absent for the user's own folders.
+        var system: Bool? = nil
     }
 
     struct Replaced: Codable, Equatable, Sendable {

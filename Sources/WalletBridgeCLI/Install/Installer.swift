@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the user asked `install` for, already validated.
 struct InstallRequest: Sendable {
     /// Explicit `--browser` values; empty means every installed browser.
@@ -21,6 +25,9 @@ struct InstallTarget: Sendable {
         case update
         /// Someone else's file, replaced because of `--force`; uninstall puts it back.
         case replace(previous: [UInt8], mode: UInt32)
+        /// A file install wrote, changed since by someone, rewritten because of `--force`. It
+        /// was install's own, so there is nothing to put back: uninstall removes it.
+        case repair
     }
 
     var path: String
@@ -33,6 +40,12 @@ struct InstallPlan: Sendable {
     var targets: [InstallTarget]
     /// Lines for the user that are not about a file: what was detected, what was ignored.
     var notes: [String]
+    /// The mode of the folders install creates: 0755 for the system-wide ones, which browsers
+    /// run by every user must enter; nil (the umask decides) for the user's own.
+    var folderMode: mode_t? = nil
+    /// Recorded with each file, for doctor: how it was installed.
+    var system = false
+    var userDataDir: String? = nil
 }
 
 enum Installer {
@@ -40,6 +53,14 @@ enum Installer {
     static func plan(_ request: InstallRequest, environment: CLIEnvironment, record: InstallRecord?) throws(CLIFailure) -> InstallPlan {
         var notes: [String] = []
         if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
+        if request.system {
+            // Refused, not warned: the manifest would be broken for every user but root, whose
+            // own browser a per-user install serves just as well.
+            if let problem = SystemReach.problem(forBinary: request.binaryPath) {
+                throw CLIFailure("--system: \(problem). " + SystemReach.remedy(for: request.binaryPath))
+            }
+            if let warning = SystemReach.changeableBy(request.binaryPath) { notes.append(warning) }
+        }
 
         var browsers = unique(request.browsers)
         if browsers.isEmpty {
@@ -112,7 +133,11 @@ enum Installer {
                     action = .unchanged(recorded: recorded != nil)
                 } else if let recorded, let existing, existing == Array(recorded.content.utf8) {
                     action = .update
+                } else if request.force, let recorded, recorded.replaced == nil {
+                    action = .repair
                 } else if request.force {
+                    // Recorded with a `replaced`: install --force'd a foreign file before, and
+                    // apply keeps that first one, the file to put back.
                     action = .replace(previous: existing ?? [], mode: status.mode)
                 } else {
                     conflicts.append(path)
@@ -130,10 +155,31 @@ enum Installer {
                 \(conflicts.count == 1 ? "it" : "them"), and uninstall then puts the old content back.
                 """)
         }
+        if request.system {
+            for folder in Set(targets.map { Path.parent($0.path) }).sorted() {
+                if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot, reopened: Set(record?.folders ?? [])) {
+                    notes.append(warning)
+                }
+            }
+        }
+        // Named with --browser but not on this machine: written anyway (the browser may come
+        // later, or live where detection does not look), and said so.
+        if request.userDataDir == nil {
+            for browser in unique(request.browsers) where !BrowserDetection.presence(of: browser, in: environment).isInstalled {
+                notes.append("""
+                    note: \(browser.id) (\(browser.displayName)) was not found on this machine (no profile, binary, Snap or Flatpak); \
+                    its manifest is written anyway, for when it is installed. Until then `wallet-bridge doctor` reports it as NOT INSTALLED; \
+                    `wallet-bridge uninstall --browser \(browser.id)` removes the file.
+                    """)
+            }
+        }
         for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
             notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
         }
-        return InstallPlan(targets: targets, notes: notes)
+        return InstallPlan(
+            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil,
+            system: request.system, userDataDir: request.userDataDir.map(environment.absolute)
+        )
     }
 
     /// Writes the plan's files and records them. The record is saved even when a write fails
@@ -141,16 +187,34 @@ enum Installer {
     static func apply(_ plan: InstallPlan, recordPath: String, record: inout InstallRecord) throws(FileSystemError) -> [String] {
         var lines: [String] = []
         var failure: FileSystemError?
+        var reopened: Set<String> = []
         for target in plan.targets {
             let label = "\(target.path) (\(target.browsers.map(\.id).joined(separator: ", ")))"
+            // Folders an earlier install created under a restrictive umask (before folders got
+            // an explicit mode): install made them, so install may open them.
+            if let mode = plan.folderMode {
+                let folder = Path.parent(target.path)
+                for created in Set(record.folders).sorted() where (created == folder || folder.hasPrefix(created + "/")) && !reopened.contains(created) {
+                    guard let status = FileSystem.status(created), status.kind == .directory, status.mode != UInt32(mode) else { continue }
+                    if chmod(created, mode) == 0 {
+                        reopened.insert(created)
+                        lines.append("made \(created) readable by every user (0\(String(mode, radix: 8)))")
+                    }
+                }
+            }
             let index = record.files.firstIndex { $0.path == target.path }
             if case .unchanged(let recorded) = target.action {
-                if let index { record.files[index].browsers = merged(record.files[index].browsers, target.browsers) }
+                if let index {
+                    record.files[index].browsers = merged(record.files[index].browsers, target.browsers)
+                    // A record from before these fields existed gets them now.
+                    record.files[index].system = plan.system ? true : nil
+                    record.files[index].userDataDir = plan.userDataDir
+                }
                 lines.append("unchanged \(label)" + (recorded ? "" : "; not written by install, so uninstall will leave it"))
                 continue
             }
             do {
-                record.folders += try FileSystem.makeDirectories(Path.parent(target.path))
+                record.folders += try FileSystem.makeDirectories(Path.parent(target.path), mode: plan.folderMode)
                 try FileSystem.writeAtomically(target.path, contents: target.content, mode: 0o644)
             } catch {
                 failure = error
@@ -160,9 +224,12 @@ enum Installer {
                 ?? InstallRecord.File(path: target.path, browsers: [], content: "", replaced: nil)
             entry.content = String(decoding: target.content, as: UTF8.self)
             entry.browsers = merged(entry.browsers, target.browsers)
+            entry.system = plan.system ? true : nil
+            entry.userDataDir = plan.userDataDir
             switch target.action {
             case .create: lines.append("wrote \(label)")
             case .update: lines.append("updated \(label)")
+            case .repair: lines.append("replaced \(label); install wrote it and it had changed since, so uninstall removes it")
             case .replace(let previous, let mode):
                 // Keep the first replaced content: that is what was there before any install.
                 if entry.replaced == nil { entry.replaced = .init(content: .init(previous), mode: mode) }

@@ -47,3 +47,14 @@ struct ManifestFile: Sendable {
         return nil
     }
 }
+
+extension ManifestFile.LoadError: CustomStringConvertible {
+    /// For people: what is wrong, without Swift's spelling of the case.
+    var description: String {
+        switch self {
+        case .unreadable: "cannot be read"
+        case .invalidJSON(let error): "not valid JSON: \(error)"
+        case .notAnObject(let typeName): "a JSON \(typeName), not an object"
+        }
+    }
+}

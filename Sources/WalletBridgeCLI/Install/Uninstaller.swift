@@ -70,15 +70,25 @@ enum Uninstaller {
         if dryRun { return outcome }
         record.files = remaining
 
-        // Deepest first, so a folder's children go before it. A folder that still holds
-        // anything (a kept file, the user's own) stays, and stays recorded for next time.
+        // Deepest first, so a folder's children go before it. A folder that still holds a
+        // recorded file (kept, or installed for another browser) stays recorded for next time.
+        // One that holds only what install did not write (the user's own file, one that
+        // uninstall put back) is left, and forgotten: no later uninstall could remove it
+        // either, and keeping it would keep the record alive for nothing.
         var folders: [String] = []
+        var left: [String] = []
         for folder in Set(record.folders).sorted(by: { $0.count > $1.count }) {
             if !FileSystem.exists(folder) { continue }
             if FileSystem.removeDirectoryIfEmpty(folder) {
                 outcome.lines.append("removed folder \(folder)")
-            } else {
+            } else if record.files.contains(where: { $0.path.hasPrefix(folder + "/") }) {
                 folders.append(folder)
+            } else {
+                // Name only the deepest: its parents are not empty because of it.
+                if !left.contains(where: { $0.hasPrefix(folder + "/") }) {
+                    outcome.lines.append("left folder \(folder): it holds files install did not write")
+                }
+                left.append(folder)
             }
         }
         record.folders = folders

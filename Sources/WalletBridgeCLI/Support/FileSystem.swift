@@ -9,6 +9,7 @@ struct FileStatus: Sendable, Equatable {
     /// Permission bits only (`0o755`).
     var mode: UInt32
     var owner: UInt32
+    var group: UInt32 = 0
 }
 
 /// A failed system call, with the path and the C library's words for the error.
@@ -27,13 +28,13 @@ enum FileSystem {
         guard stat(path, &info) == 0 else { return nil }
         let type = info.st_mode & S_IFMT
         let kind: FileStatus.Kind = type == S_IFREG ? .file : type == S_IFDIR ? .directory : .other
-        return FileStatus(kind: kind, mode: UInt32(info.st_mode & 0o7777), owner: info.st_uid)
+        return FileStatus(kind: kind, mode: UInt32(info.st_mode & 0o7777), owner: info.st_uid, group: info.st_gid)
     }
 
     static func exists(_ path: String) -> Bool { status(path) != nil }
 
-    /// The whole file, or nil when it cannot be read.
-    static func read(_ path: String) -> [UInt8]? {
+    /// The whole file (or its first `limit` bytes), or nil when it cannot be read.
+    static func read(_ path: String, limit: Int = .max) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -47,7 +48,18 @@ enum FileSystem {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count >= limit { return Array(bytes.prefix(limit)) }
         }
+    }
+
+    /// Why `path` cannot be opened for reading, in the C library's words; nil if it can.
+    static func openError(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd < 0 else {
+            close(fd)
+            return nil
+        }
+        return String(cString: strerror(errno))
     }
 
     /// Replaces `path` in one step: a reader sees the old file or the new one, never half of
@@ -82,7 +94,12 @@ enum FileSystem {
 
     /// Creates `path` and any missing parents. Returns the folders it created, outermost first,
     /// so that an uninstall can remove exactly those.
-    static func makeDirectories(_ path: String) throws(FileSystemError) -> [String] {
+    ///
+    /// With `mode`, each created folder gets exactly that mode, whatever the umask: a
+    /// system-wide manifest folder made under `umask 077` would otherwise be 0700, and no
+    /// browser run by another user could read it. Without, the umask decides, as it should for
+    /// the user's own folders.
+    static func makeDirectories(_ path: String, mode: mode_t? = nil) throws(FileSystemError) -> [String] {
         var missing: [String] = []
         var current = path
         while !exists(current), current != "/", current != "." {
@@ -91,10 +108,15 @@ enum FileSystem {
         }
         var created: [String] = []
         for folder in missing.reversed() {
-            if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            if mkdir(folder, mode ?? 0o755) != 0 {
+                // Someone else made it meanwhile: not ours to record, nor to chmod.
+                if errno == EEXIST { continue }
                 throw FileSystemError(operation: "create folder", path: folder, code: errno)
             }
             created.append(folder)
+            if let mode, chmod(folder, mode) != 0 {
+                throw FileSystemError(operation: "set the mode of", path: folder, code: errno)
+            }
         }
         return created
     }
@@ -127,6 +149,25 @@ enum FileSystem {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `path` with every symbolic link resolved (realpath(3)), or nil when it cannot be.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// The folders on the way to an absolute `path`, outermost first, then `path` itself:
+    /// `/a/b/c` gives `/`, `/a`, `/a/b`, `/a/b/c`.
+    static func chain(_ path: String) -> [String] {
+        var paths = [path]
+        var current = path
+        while current != "/" && current != "." {
+            current = Path.parent(current)
+            paths.append(current)
+        }
+        return paths.reversed()
     }
 
     /// Whether the calling process may read / execute `path` (real user, as the browser runs).
