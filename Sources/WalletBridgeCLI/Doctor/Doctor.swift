@@ -32,12 +32,13 @@ enum Doctor {
         }
 
         var checked: [String: (faults: [DoctorFault], answer: String?)] = [:]
-        func check(_ path: String, family: BrowserFamily, scope: String) -> ManifestReport {
+        func check(_ path: String, family: BrowserFamily, scope: String, target: [String]) -> ManifestReport {
             let key = "\(family.rawValue):\(path)"
             if checked[key] == nil {
                 checked[key] = ManifestCheck(
                     path: path, family: family, hostName: options.hostName, inUserFolder: scope != "system",
-                    environment: environment, timeout: options.timeout, probe: options.probe
+                    environment: environment, timeout: options.timeout, probe: options.probe,
+                    installTarget: target + (scope == "system" ? ["--system"] : [])
                 ).run()
             }
             return ManifestReport(path: path, scope: scope, faults: checked[key]!.faults, answer: checked[key]!.answer)
@@ -53,7 +54,7 @@ enum Doctor {
                 // A folder shared with an installed browser is reported under that browser.
                 if !presence.isInstalled && !readBy.isEmpty { continue }
                 for path in candidates(in: location.folder, hostName: options.hostName) {
-                    var report = check(path, family: browser.family, scope: location.scope)
+                    var report = check(path, family: browser.family, scope: location.scope, target: ["--browser", browser.id])
                     if readBy.isEmpty {
                         report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, hostName: options.hostName), at: 0)
                     }
@@ -81,7 +82,7 @@ enum Doctor {
 
         for directory in options.userDataDirs {
             let folder = Path.join(environment.absolute(directory), Browser.userDataHostFolder)
-            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir") }
+            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", environment.absolute(directory)]) }
             reports.append(BrowserReport(
                 browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(environment.absolute(directory))",
                 verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,

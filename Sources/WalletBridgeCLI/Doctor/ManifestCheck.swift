@@ -14,6 +14,9 @@ struct ManifestCheck {
     var environment: CLIEnvironment
     var timeout: Duration
     var probe = true
+    /// The `install` arguments that rewrite this manifest where it is: `--browser chromium`,
+    /// `--user-data-dir DIR`, plus `--system` for a system folder.
+    var installTarget: [String] = []
 
     /// The method every host answers somehow: the wallet's own if it has one, else
     /// "Method not found". Either is a well-formed answer, which is all the probe asks.
@@ -25,7 +28,7 @@ struct ManifestCheck {
         func fault(_ check: String, _ message: String, fix: String, _ severity: DoctorFault.Severity = .problem) {
             faults.append(DoctorFault(check: check, severity: severity, message: message, fix: fix))
         }
-        let reinstall = "wallet-bridge install --browser NAME \(family.idOption) ID rewrites it correctly"
+        let reinstall = "\(reinstallCommand()) rewrites it correctly"
 
         guard let status = FileSystem.status(path) else {
             fault("unreadable", "the file vanished while being checked", fix: "run doctor again")
@@ -63,18 +66,18 @@ struct ManifestCheck {
             if name != fileStem {
                 fault(
                     "name-mismatch", "\"name\" is \(JSONText.quoted(name)) but the file is \(Path.fileName(path)); browsers look up \(hostName).json and require the name inside to be \(JSONText.quoted(hostName))",
-                    fix: fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName))" : "rename the file to \(hostName).json, or \(reinstall)")
+                    fix: fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName)), or: \(reinstall)" : "rename the file to \(hostName).json, or \(reinstall)")
             }
         } else {
-            fault("missing-field", "no \"name\" string", fix: "add \"name\": \(JSONText.quoted(hostName))")
+            fault("missing-field", "no \"name\" string", fix: "add \"name\": \(JSONText.quoted(hostName)), or: \(reinstall)")
         }
         if manifest.string("description") == nil {
-            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", fix: "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription))")
+            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", fix: "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription)), or: \(reinstall)")
         }
         switch manifest.members["type"] {
         case .string("stdio")?: break
-        case nil: fault("missing-field", "no \"type\"", fix: "add \"type\": \"stdio\"")
-        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", fix: "set \"type\": \"stdio\"")
+        case nil: fault("missing-field", "no \"type\"", fix: "add \"type\": \"stdio\", or: \(reinstall)")
+        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", fix: "set \"type\": \"stdio\", or: \(reinstall)")
         }
 
         let hostPath = checkHostPath(manifest, fault: fault)
@@ -173,6 +176,36 @@ struct ManifestCheck {
             }
         }
         return wellFormed
+    }
+
+    /// A command that rewrites this manifest correctly, as printed: the binary running doctor
+    /// (the one install would write into "path"), the browser or folder, the IDs the manifest
+    /// (or, when it no longer parses, the install record) names, and `--force`, since install
+    /// refuses to replace a file changed since it wrote it.
+    func reinstallCommand() -> String {
+        var ids: [String] = []
+        let family = family
+        func wellFormed(_ id: String) -> Bool {
+            family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
+        }
+        if let manifest = try? ManifestFile.load(path) {
+            ids = (manifest.strings(family.allowKey) ?? []).filter(wellFormed)
+        }
+        if ids.isEmpty, let record = try? InstallRecord.load(from: InstallRecord.location(in: environment)),
+           let written = record.files.first(where: { $0.path == path }),
+           case .object(let members)? = try? JSONParser.parse(Array(written.content.utf8)),
+           case .array(let entries)? = members[family.allowKey] {
+            for case .string(let text) in entries where wellFormed(text) { ids.append(text) }
+        }
+        var arguments = [FileSystem.currentExecutable() ?? "wallet-bridge", "install"] + installTarget
+        if ids.isEmpty {
+            arguments += [family.idOption, "ID"]
+        } else {
+            for id in ids { arguments += [family.idOption, id] }
+        }
+        if hostName != ManifestIdentifiers.defaultHostName { arguments += ["--name", hostName] }
+        arguments.append("--force")
+        return arguments.map(Shell.quoted).joined(separator: " ")
     }
 
     /// May the checked user read (or execute) this file? Asks the kernel when the checked user
