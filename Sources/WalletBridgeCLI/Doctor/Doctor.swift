@@ -53,7 +53,14 @@ enum Doctor {
                 let readBy = readers(of: location.folder)
                 // A folder shared with an installed browser is reported under that browser.
                 if !presence.isInstalled && !readBy.isEmpty { continue }
+                let expected = Path.join(location.folder, options.hostName + ".json")
                 for path in candidates(in: location.folder, hostName: options.hostName) {
+                    // Browsers open <host>.json only: beside it, another file carrying the
+                    // host's name is never read. It is clutter, not a broken manifest.
+                    if path != expected && FileSystem.exists(expected) {
+                        manifests.append(ManifestReport(path: path, scope: location.scope, faults: [strayFile(path, expected: expected)], answer: nil))
+                        continue
+                    }
                     var report = check(path, family: browser.family, scope: location.scope, target: ["--browser", browser.id])
                     if readBy.isEmpty {
                         report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, hostName: options.hostName), at: 0)
@@ -103,6 +110,13 @@ enum Doctor {
             let path = Path.join(folder, name)
             return (try? ManifestFile.load(path))?.string("name") == hostName
         }.map { Path.join(folder, $0) }
+    }
+
+    private static func strayFile(_ path: String, expected: String) -> DoctorFault {
+        DoctorFault(
+            check: "stray-file", severity: .warning,
+            message: "another file with the host's \"name\"; browsers never open it (they open \(Path.fileName(expected)), which is here)",
+            fix: "remove it if nothing else uses it: rm \(Shell.quoted(path))")
     }
 
     private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, hostName: String) -> DoctorFault {

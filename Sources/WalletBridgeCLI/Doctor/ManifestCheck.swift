@@ -52,7 +52,7 @@ struct ManifestCheck {
             switch error {
             case .unreadable: fault("unreadable", "cannot read it", fix: "chmod 644 \(path)")
             case .invalidJSON(let parse): fault("bad-json", "not valid JSON: \(parse)", fix: "correct the syntax; \(reinstall)")
-            case .notAnObject(let type): fault("bad-json", "the JSON is a \(type), not an object", fix: reinstall)
+            case .notAnObject(let type): fault("bad-json", "the JSON is \(type == "array" || type == "object" ? "an" : "a") \(type), not an object", fix: reinstall)
             }
             return (faults, nil)
         }
