@@ -5,7 +5,7 @@ import XCTest
 
 /// Hosts that fail in ways the browser reports only vaguely: doctor must say what is wrong.
 final class DoctorProbeDiagnosisTests: XCTestCase {
-    private func sandboxWithHost(_ script: String) throws -> (sandbox: Sandbox, host: String) {
+    func sandboxWithHost(_ script: String) throws -> (sandbox: Sandbox, host: String) {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
         let host = try sandbox.write(sandbox.base + "/host", script, mode: 0o755)
@@ -14,7 +14,7 @@ final class DoctorProbeDiagnosisTests: XCTestCase {
         return (sandbox, host)
     }
 
-    private func noAnswer(_ sandbox: Sandbox, timeout: String = "20") throws -> DoctorFault {
+    func noAnswer(_ sandbox: Sandbox, timeout: String = "20") throws -> DoctorFault {
         let result = try sandbox.walletBridge("doctor", "--json", "--browser", "chromium", "--timeout", timeout)
         XCTAssertEqual(result.status, 1, result.output)
         let report = try JSONDecoder().decode(DoctorReport.self, from: Data(result.stdout.utf8))
@@ -33,5 +33,23 @@ final class DoctorProbeDiagnosisTests: XCTestCase {
         let fault = try noAnswer(sandbox)
         XCTAssertTrue(fault.message.contains("\"/bin/sh\\r\""), fault.message)
         XCTAssertTrue(fault.message.contains("carriage return"), fault.message)
+    }
+}
+
+extension DoctorProbeDiagnosisTests {
+    func testOneStrayByteThenSilenceIsShownAndBlamedOnStrayOutput() throws {
+        let (sandbox, _) = try sandboxWithHost("#!/bin/sh\nprintf 'x'\nexec /bin/sleep 30\n")
+        let fault = try noAnswer(sandbox, timeout: "1")
+        XCTAssertTrue(fault.message.contains("\"x\""), fault.message)
+        XCTAssertTrue(fault.message.contains("stray output"), fault.message)
+        XCTAssertFalse(fault.fix.contains("TTY"), fault.fix)
+        XCTAssertTrue(fault.fix.contains("stdout"), fault.fix)
+    }
+
+    func testAHeaderWithoutItsBodyShowsTheBytes() throws {
+        let (sandbox, _) = try sandboxWithHost("#!/bin/sh\nprintf '\\005\\000\\000\\000{'\nexec /bin/sleep 30\n")
+        let fault = try noAnswer(sandbox, timeout: "1")
+        XCTAssertTrue(fault.message.contains(#""\x05\x00\x00\x00{""#), fault.message)
+        XCTAssertTrue(fault.message.contains("frame of 5 bytes that never came"), fault.message)
     }
 }

@@ -248,6 +248,8 @@ struct ManifestCheck {
         case .fault(.strayOutput), .fault(.truncated), .notJSON: return "something in the host writes to stdout besides frames: send it to stderr; \(reproduce)"
         case .notJSONRPC: return "the host must answer with a JSON-RPC 2.0 response; \(reproduce)"
         case .exitedWithoutReply: return "the host ended without answering; its stderr (above) usually says why; \(reproduce)"
+        case .timedOut(_, _, let received) where !received.isEmpty:
+            return "something in the host writes to stdout besides frames (the bytes above): send it to stderr; \(reproduce)"
         case .timedOut: return "the host did not answer in time: is it waiting for something (a TTY, D-Bus)? \(reproduce)"
         }
     }
