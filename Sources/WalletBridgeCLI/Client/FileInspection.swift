@@ -34,3 +34,14 @@ extension FileSystem {
         return stat(path, &info) == 0 ? nil : errno
     }
 }
+
+extension FileSystem {
+    /// Names in a folder, sorted, or the errno that stopped opendir (ENOENT for no folder).
+    static func listing(_ path: String) -> Result<[String], ListingError> {
+        guard let directory = opendir(path) else { return .failure(ListingError(code: errno)) }
+        closedir(directory)
+        return .success(list(path))
+    }
+
+    struct ListingError: Error { var code: Int32 }
+}

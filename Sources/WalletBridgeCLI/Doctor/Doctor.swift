@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What `doctor` looks at.
 struct DoctorOptions: Sendable {
     var hostName = ManifestIdentifiers.defaultHostName
@@ -54,6 +58,9 @@ enum Doctor {
                 // A folder shared with an installed browser is reported under that browser.
                 if !presence.isInstalled && !readBy.isEmpty { continue }
                 let expected = Path.join(location.folder, options.hostName + ".json")
+                if let denied = folderDenied(location.folder, hostName: options.hostName) {
+                    manifests.append(ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
+                }
                 for path in candidates(in: location.folder, hostName: options.hostName) {
                     // Browsers open <host>.json only: beside it, another file carrying the
                     // host's name is never read. It is clutter, not a broken manifest.
@@ -104,12 +111,32 @@ enum Doctor {
     /// wrong file name is the classic "host not found".
     private static func candidates(in folder: String, hostName: String) -> [String] {
         let expected = hostName + ".json"
+        // A folder that may be entered but not listed (mode 0711): the browser still opens
+        // <host>.json by name.
+        if case .failure = FileSystem.listing(folder) {
+            return FileSystem.status(Path.join(folder, expected)) != nil ? [Path.join(folder, expected)] : []
+        }
         return FileSystem.list(folder).filter { name in
             guard name.hasSuffix(".json") else { return false }
             if name == expected { return true }
             let path = Path.join(folder, name)
             return (try? ManifestFile.load(path))?.string("name") == hostName
         }.map { Path.join(folder, $0) }
+    }
+
+    /// A manifest folder that exists but that this user may not enter: the browser, run by the
+    /// same user, cannot open the manifest in it either. A folder that can be entered but not
+    /// listed still lets the browser open <host>.json by name, so that is checked as usual.
+    private static func folderDenied(_ folder: String, hostName: String) -> DoctorFault? {
+        guard case .failure(let error) = FileSystem.listing(folder), error.code == EACCES else { return nil }
+        let expected = Path.join(folder, hostName + ".json")
+        guard FileSystem.statError(expected) == EACCES else { return nil }
+        let blocked = FileSystem.untraversableAncestor(of: expected) ?? folder
+        return DoctorFault(
+            check: "unreadable",
+            severity: .problem,
+            message: "permission denied: you (uid \(getuid())) may not enter \(blocked)/, so neither can your browser; whatever manifest is in \(folder)/ is out of its reach",
+            fix: "chmod 755 \(Shell.quoted(blocked))   (as its owner, or with sudo for a system folder)")
     }
 
     private static func strayFile(_ path: String, expected: String) -> DoctorFault {

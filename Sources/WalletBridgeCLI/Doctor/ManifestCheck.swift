@@ -109,6 +109,12 @@ struct ManifestCheck {
             return nil
         }
         guard let status = FileSystem.status(hostPath) else {
+            if FileSystem.statError(hostPath) == EACCES {
+                let blocked = FileSystem.untraversableAncestor(of: hostPath) ?? Path.parent(hostPath)
+                fault("path-denied", "\"path\" \(JSONText.quoted(hostPath)) cannot be reached: permission denied on the folder \(blocked)/, which you (uid \(getuid())) may not enter",
+                      "let the browser's user through: chmod o+x \(Shell.quoted(blocked)) (as its owner), or install the binary somewhere readable (e.g. /usr/local/bin) and reinstall", .problem)
+                return nil
+            }
             fault("path-missing", "\"path\" \(JSONText.quoted(hostPath)) does not exist (moved, or a build folder cleaned?)",
                   "reinstall from where the binary now is: <binary> install …", .problem)
             return nil
