@@ -120,7 +120,7 @@ enum Doctor {
             guard name.hasSuffix(".json") else { return false }
             if name == expected { return true }
             let path = Path.join(folder, name)
-            return (try? ManifestFile.load(path))?.string("name") == hostName
+            return (try? BrowserJSON.load(path))?.manifest.string("name") == hostName
         }.map { Path.join(folder, $0) }
     }
 

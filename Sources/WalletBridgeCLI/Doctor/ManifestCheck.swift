@@ -47,7 +47,20 @@ struct ManifestCheck {
         }
         let manifest: ManifestFile
         do {
-            manifest = try ManifestFile.load(path)
+            let loaded = try BrowserJSON.load(path)
+            manifest = loaded.manifest
+            // Both browsers load these; strict JSON tools may not, and which duplicate wins
+            // is easy to misread, so they are worth a warning, never a problem.
+            for leniency in loaded.leniencies {
+                switch leniency {
+                case .byteOrderMark:
+                    fault("strict-json", "the file starts with a UTF-8 byte-order mark; browsers skip it, stricter JSON tools refuse it",
+                          fix: "save it without the BOM, or: \(reinstall)", .warning)
+                case .duplicateKey(let key):
+                    fault("strict-json", "key \(key) appears more than once; browsers use the last one, and only that one is checked here",
+                          fix: "keep one \(key); \(reinstall)", .warning)
+                }
+            }
         } catch {
             switch error {
             case .unreadable: fault("unreadable", "cannot read it", fix: "chmod 644 \(path)")
@@ -194,7 +207,7 @@ struct ManifestCheck {
         func wellFormed(_ id: String) -> Bool {
             family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
         }
-        if let manifest = try? ManifestFile.load(path) {
+        if let manifest = try? BrowserJSON.load(path).manifest {
             ids = (manifest.strings(family.allowKey) ?? []).filter(wellFormed)
         }
         if ids.isEmpty, let record = try? InstallRecord.load(from: InstallRecord.location(in: environment)),
