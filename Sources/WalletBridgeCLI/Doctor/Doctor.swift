@@ -1,3 +1,4 @@
+import WalletBridge
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,6 +49,18 @@ enum Doctor {
             return ManifestReport(path: path, scope: scope, faults: checked[key]!.faults, answer: checked[key]!.answer)
         }
 
+        // What install wrote (read only): its IDs make suggested commands complete, and its
+        // --user-data-dir manifests are checked like the folders named with --user-data-dir.
+        let record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
+        var userDataDirs = options.userDataDirs.map(environment.absolute)
+        let knownFolders = Set(BrowserCatalog.all.flatMap { locations(of: $0).map(\.folder) })
+        for file in record?.files ?? [] where Path.fileName(file.path) == options.hostName + ".json" {
+            let folder = Path.parent(file.path)
+            guard !knownFolders.contains(folder), Path.fileName(folder) == Browser.userDataHostFolder else { continue }
+            let directory = Path.parent(folder)
+            if !userDataDirs.contains(directory) { userDataDirs.append(directory) }
+        }
+
         var reports: [BrowserReport] = []
         let selected = options.browsers.isEmpty ? BrowserCatalog.all : options.browsers
         for browser in selected {
@@ -58,7 +71,8 @@ enum Doctor {
                 // A folder shared with an installed browser is reported under that browser.
                 if !presence.isInstalled && !readBy.isEmpty { continue }
                 let expected = Path.join(location.folder, options.hostName + ".json")
-                if let denied = folderDenied(location.folder, hostName: options.hostName) {
+                if var denied = folderDenied(location.folder, hostName: options.hostName) {
+                    if readBy.isEmpty { denied.severity = .warning }
                     manifests.append(ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
                 }
                 for path in candidates(in: location.folder, hostName: options.hostName) {
@@ -70,7 +84,10 @@ enum Doctor {
                     }
                     var report = check(path, family: browser.family, scope: location.scope, target: ["--browser", browser.id])
                     if readBy.isEmpty {
-                        report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, hostName: options.hostName), at: 0)
+                        // No browser on this machine reads it: whatever is wrong inside cannot
+                        // break anything today. Worth a note, never a failing verdict.
+                        report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
+                        report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, options: options, record: record), at: 0)
                     }
                     manifests.append(report)
                 }
@@ -81,11 +98,13 @@ enum Doctor {
                 verdict = .notInstalled
                 let folders = locations(of: browser).map(\.folder).joined(separator: ", ")
                 summary = presence.isInstalled
-                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: wallet-bridge install --browser \(browser.id) \(browser.family.idOption) ID"
+                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, options: options, record: record))"
                     : "browser not found"
+            } else if !presence.isInstalled {
+                verdict = .notInstalled
+                summary = "browser not found; a manifest for it is in place (see below)"
             } else {
                 verdict = manifests.contains(where: \.hasProblem) ? .problem : .ok
-                if !presence.isInstalled { summary = "browser not found" }
             }
             reports.append(BrowserReport(
                 browser: browser.id, name: browser.displayName, verdict: verdict, browserFound: presence.isInstalled,
@@ -94,11 +113,11 @@ enum Doctor {
             ))
         }
 
-        for directory in options.userDataDirs {
-            let folder = Path.join(environment.absolute(directory), Browser.userDataHostFolder)
-            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", environment.absolute(directory)]) }
+        for directory in userDataDirs {
+            let folder = Path.join(directory, Browser.userDataHostFolder)
+            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", directory]) }
             reports.append(BrowserReport(
-                browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(environment.absolute(directory))",
+                browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(directory)",
                 verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
                 browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(options.hostName).json in \(folder)" : nil,
                 manifests: manifests, advice: []
@@ -146,19 +165,47 @@ enum Doctor {
             fix: "remove it if nothing else uses it: rm \(Shell.quoted(path))")
     }
 
-    private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, hostName: String) -> DoctorFault {
+    private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, options: DoctorOptions, record: InstallRecord?) -> DoctorFault {
         let family = installed.filter { $0.family == browser.family }
-        let fix: String
-        if family.isEmpty {
-            fix = "install a \(browser.family.displayName) browser, or remove this file"
-        } else {
-            fix = family.map { "\($0.displayName) reads \($0.userHostFolder(in: environment))/: wallet-bridge install --browser \($0.id) \($0.family.idOption) ID" }
-                .joined(separator: "\n") + "\nthen remove this file"
+        // Our own file goes with uninstall (which keeps the record right); anyone else's by hand.
+        let remove = record?.files.contains { $0.path == path && $0.browsers.contains(browser.id) } == true
+            ? "\(executable) uninstall --browser \(browser.id)"
+            : "rm \(Shell.quoted(path))"
+        var lines: [String] = []
+        for other in family {
+            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(installCommand(["--browser", other.id], family: other.family, options: options, record: record, manifest: path))")
         }
+        lines.append("if you do not use \(browser.displayName), remove this manifest: \(remove)")
         return DoctorFault(
             check: "wrong-folder",
-            severity: .problem,
-            message: "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/",
-            fix: fix)
+            severity: .warning,
+            message: "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/: this manifest reaches nobody",
+            fix: lines.joined(separator: "\n"))
+    }
+
+    private static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
+
+    /// An install command that works as printed: the IDs come from `manifest` when it names
+    /// well-formed ones, else from what install recorded for this family; `ID` only when
+    /// neither knows any.
+    static func installCommand(_ target: [String], family: BrowserFamily, options: DoctorOptions, record: InstallRecord?, manifest: String? = nil) -> String {
+        func wellFormed(_ id: String) -> Bool {
+            family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
+        }
+        var ids: [String] = []
+        if let manifest, let loaded = try? BrowserJSON.load(manifest) {
+            ids = (loaded.manifest.strings(family.allowKey) ?? []).filter(wellFormed)
+        }
+        if ids.isEmpty {
+            for file in record?.files ?? [] where Path.fileName(file.path) == options.hostName + ".json" {
+                guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
+                      case .array(let entries)? = members[family.allowKey] else { continue }
+                for case .string(let id) in entries where wellFormed(id) && !ids.contains(id) { ids.append(id) }
+            }
+        }
+        var words = ["install"] + target
+        if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
+        if options.hostName != ManifestIdentifiers.defaultHostName { words += ["--name", options.hostName] }
+        return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
     }
 }
