@@ -89,6 +89,9 @@ enum Doctor {
                         report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
                         report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, options: options, record: record), at: 0)
                     }
+                    if presence.isFlatpakOnly, let sandbox = flatpakFault(browser, presence: presence, environment: environment) {
+                        report.faults.insert(sandbox, at: 0)
+                    }
                     manifests.append(report)
                 }
             }
@@ -141,6 +144,34 @@ enum Doctor {
             let path = Path.join(folder, name)
             return (try? BrowserJSON.load(path))?.manifest.string("name") == hostName
         }.map { Path.join(folder, $0) }
+    }
+
+    /// Where xdg-native-messaging-proxy is installed, if it is.
+    private static func nativeMessagingProxy(_ environment: CLIEnvironment) -> String? {
+        [
+            "/usr/libexec/xdg-native-messaging-proxy", "/usr/lib/xdg-native-messaging-proxy",
+            "/usr/lib/systemd/user/xdg-native-messaging-proxy.service",
+        ].map(environment.system).first(where: FileSystem.exists)
+    }
+
+    /// A browser installed only as a Flatpak sees none of the ordinary folders. Only
+    /// xdg-native-messaging-proxy can bridge that, and only for the folders it searches.
+    private static func flatpakFault(_ browser: Browser, presence: BrowserPresence, environment: CLIEnvironment) -> DoctorFault? {
+        guard let flatpak = presence.flatpak.first else { return nil }
+        let sees = Path.join(environment.home, ".var/app/\(flatpak.id)")
+        if browser.proxySearchesFolders, let proxy = nativeMessagingProxy(environment) {
+            return DoctorFault(
+                check: "sandbox", severity: .warning,
+                message: "\(browser.displayName) is only a Flatpak (\(flatpak.id)): it reaches this manifest only through xdg-native-messaging-proxy (\(proxy)), which searches this folder",
+                fix: "make sure the proxy runs in your session (systemctl --user enable --now xdg-native-messaging-proxy.service) and that this Flatpak uses it; see the note below")
+        }
+        let why = browser.proxySearchesFolders
+            ? "xdg-native-messaging-proxy, which would search this folder, is not installed"
+            : "xdg-native-messaging-proxy searches only the Google Chrome, Chromium and Mozilla folders, not this one"
+        return DoctorFault(
+            check: "sandbox", severity: .problem,
+            message: "\(browser.displayName) is only a Flatpak (\(flatpak.id)): inside its sandbox it sees \(sees)/, not this manifest, and \(why)",
+            fix: "see the note below: the proxy, or a manifest and wrapper inside the sandbox")
     }
 
     /// A manifest folder that exists but that this user may not enter: the browser, run by the
