@@ -64,6 +64,27 @@ final class DoctorFixCommandTests: XCTestCase {
         }
     }
 
+    func testFixForAChromeManifestInTheFirefoxFolderWorksAsPrinted() throws {
+        let (sandbox, chromium, firefox) = try healthySandbox()
+        try assertSuggestedCommandRepairs(sandbox) {
+            try sandbox.write(firefox, try XCTUnwrap(sandbox.read(chromium)))
+        }
+    }
+
+    func testFixForAMissingHostPathWorksAsPrinted() throws {
+        let (sandbox, chromium, _) = try healthySandbox()
+        try assertSuggestedCommandRepairs(sandbox) {
+            try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: "/nonexistent/wallet-bridge"))
+        }
+    }
+
+    func testFixForAnEmptyAllowListWorksAsPrinted() throws {
+        let (sandbox, chromium, _) = try healthySandbox()
+        try assertSuggestedCommandRepairs(sandbox) {
+            try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: "\"\(TestIDs.chromeOrigin)\"", with: ""))
+        }
+    }
+
     func testReinstallFixForAUserDataDirInstall() throws {
         let sandbox = try Sandbox()
         XCTAssertEqual(try sandbox.walletBridge("install", "--user-data-dir", "profile dir", "--chrome-extension", TestIDs.chromeID).status, 0)

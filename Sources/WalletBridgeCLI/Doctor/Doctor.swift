@@ -101,7 +101,7 @@ enum Doctor {
                 verdict = .notInstalled
                 let folders = locations(of: browser).map(\.folder).joined(separator: ", ")
                 summary = presence.isInstalled
-                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, options: options, record: record))"
+                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, hostName: options.hostName, record: record))"
                     : "browser not found"
             } else if !presence.isInstalled {
                 verdict = .notInstalled
@@ -204,7 +204,7 @@ enum Doctor {
             : "rm \(Shell.quoted(path))"
         var lines: [String] = []
         for other in family {
-            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(installCommand(["--browser", other.id], family: other.family, options: options, record: record, manifest: path))")
+            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(installCommand(["--browser", other.id], family: other.family, hostName: options.hostName, record: record, manifest: path))")
         }
         lines.append("if you do not use \(browser.displayName), remove this manifest: \(remove)")
         return DoctorFault(
@@ -214,12 +214,12 @@ enum Doctor {
             fix: lines.joined(separator: "\n"))
     }
 
-    private static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
+    static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
 
     /// An install command that works as printed: the IDs come from `manifest` when it names
     /// well-formed ones, else from what install recorded for this family; `ID` only when
     /// neither knows any.
-    static func installCommand(_ target: [String], family: BrowserFamily, options: DoctorOptions, record: InstallRecord?, manifest: String? = nil) -> String {
+    static func installCommand(_ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil) -> String {
         func wellFormed(_ id: String) -> Bool {
             family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
         }
@@ -228,7 +228,9 @@ enum Doctor {
             ids = (loaded.manifest.strings(family.allowKey) ?? []).filter(wellFormed)
         }
         if ids.isEmpty {
-            for file in record?.files ?? [] where Path.fileName(file.path) == options.hostName + ".json" {
+            // The file at this very path first, then the rest, in record order.
+            let files = (record?.files ?? []).filter { $0.path == manifest } + (record?.files ?? []).filter { $0.path != manifest }
+            for file in files where Path.fileName(file.path) == hostName + ".json" {
                 guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
                       case .array(let entries)? = members[family.allowKey] else { continue }
                 for case .string(let id) in entries where wellFormed(id) && !ids.contains(id) { ids.append(id) }
@@ -236,7 +238,7 @@ enum Doctor {
         }
         var words = ["install"] + target
         if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
-        if options.hostName != ManifestIdentifiers.defaultHostName { words += ["--name", options.hostName] }
+        if hostName != ManifestIdentifiers.defaultHostName { words += ["--name", hostName] }
         return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
     }
 }

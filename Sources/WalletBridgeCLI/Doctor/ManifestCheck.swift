@@ -129,7 +129,7 @@ struct ManifestCheck {
                 return nil
             }
             fault("path-missing", "\"path\" \(JSONText.quoted(hostPath)) does not exist (moved, or a build folder cleaned?)",
-                  "reinstall from where the binary now is: <binary> install …", .problem)
+                  "run install from where the binary now is (it writes its own path): \(reinstallCommand()), with that binary in place of this one if it is another", .problem)
             return nil
         }
         guard status.kind == .file else {
@@ -159,10 +159,10 @@ struct ManifestCheck {
             if manifest.members[otherKey] != nil {
                 fault("wrong-family",
                       "this is a \(family.otherFamily.displayName) manifest (\(otherKey), no \(key)) in a folder the \(family.displayName) browsers read; \(browserName) rejects it",
-                      "here a manifest needs \(key): wallet-bridge install --browser <this browser> \(family.idOption) ID; the \(family.otherFamily.displayName) manifest belongs in that family's folder",
+                      "here a manifest needs \(key): \(reinstallCommand()); the \(family.otherFamily.displayName) manifest belongs in that family's folder",
                       .problem)
             } else {
-                fault("missing-field", "no \"\(key)\": no extension may connect", "add \(family.idOption) ID to wallet-bridge install", .problem)
+                fault("missing-field", "no \"\(key)\": no extension may connect", "name the extensions that may connect: \(reinstallCommand())", .problem)
             }
             return []
         }
@@ -175,7 +175,7 @@ struct ManifestCheck {
             return []
         }
         if entries.isEmpty {
-            fault("bad-ids", "\"\(key)\" is empty: no extension may connect", "add \(family.idOption) ID to wallet-bridge install", .problem)
+            fault("bad-ids", "\"\(key)\" is empty: no extension may connect", "name the extensions that may connect: \(reinstallCommand())", .problem)
         }
         var wellFormed: [String] = []
         for entry in entries {
@@ -202,29 +202,8 @@ struct ManifestCheck {
     /// (or, when it no longer parses, the install record) names, and `--force`, since install
     /// refuses to replace a file changed since it wrote it.
     func reinstallCommand() -> String {
-        var ids: [String] = []
-        let family = family
-        func wellFormed(_ id: String) -> Bool {
-            family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
-        }
-        if let manifest = try? BrowserJSON.load(path).manifest {
-            ids = (manifest.strings(family.allowKey) ?? []).filter(wellFormed)
-        }
-        if ids.isEmpty, let record = try? InstallRecord.load(from: InstallRecord.location(in: environment)),
-           let written = record.files.first(where: { $0.path == path }),
-           case .object(let members)? = try? JSONParser.parse(Array(written.content.utf8)),
-           case .array(let entries)? = members[family.allowKey] {
-            for case .string(let text) in entries where wellFormed(text) { ids.append(text) }
-        }
-        var arguments = [FileSystem.currentExecutable() ?? "wallet-bridge", "install"] + installTarget
-        if ids.isEmpty {
-            arguments += [family.idOption, "ID"]
-        } else {
-            for id in ids { arguments += [family.idOption, id] }
-        }
-        if hostName != ManifestIdentifiers.defaultHostName { arguments += ["--name", hostName] }
-        arguments.append("--force")
-        return arguments.map(Shell.quoted).joined(separator: " ")
+        let record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
+        return Doctor.installCommand(installTarget, family: family, hostName: hostName, record: record, manifest: path) + " --force"
     }
 
     /// May the checked user read (or execute) this file? Asks the kernel when the checked user
