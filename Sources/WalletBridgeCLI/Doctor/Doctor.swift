@@ -105,7 +105,7 @@ enum Doctor {
                     : "browser not found"
             } else if !presence.isInstalled {
                 verdict = .notInstalled
-                summary = "browser not found; a manifest for it is in place (see below)"
+                summary = "browser not found; a manifest for it is in place, see below"
             } else {
                 verdict = manifests.contains(where: \.hasProblem) ? .problem : .ok
             }
