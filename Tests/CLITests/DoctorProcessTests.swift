@@ -168,11 +168,45 @@ final class DoctorProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
         XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chrome", "--chrome-extension", TestIDs.chromeID).status, 0)
-        try assertFault("wrong-folder", for: "chrome", in: sandbox)
-        let (_, report) = try doctor(sandbox)
-        let fault = try XCTUnwrap(try browser(report, "chrome").manifests.first?.faults.first { $0.check == "wrong-folder" })
+        // Nobody reads that manifest: a note on an absent browser, not a failing verdict.
+        let (result, report) = try doctor(sandbox)
+        XCTAssertEqual(result.status, 0, result.output)
+        let chrome = try browser(report, "chrome")
+        XCTAssertEqual(chrome.verdict, .notInstalled)
+        let fault = try XCTUnwrap(chrome.manifests.first?.faults.first { $0.check == "wrong-folder" })
+        XCTAssertEqual(fault.severity, .warning)
         XCTAssertTrue(fault.fix.contains("Chromium reads \(sandbox.config)/chromium/NativeMessagingHosts/"), fault.fix)
         XCTAssertEqual(try browser(report, "chromium").verdict, .notInstalled)
+
+        // The fix, as printed: install for Chromium, uninstall for Chrome (install wrote it).
+        let binary = try Built.walletBridge()
+        let commands = fault.fix.split(separator: "\n").compactMap { line in line.range(of: binary).map { String(line[$0.lowerBound...]) } }
+        XCTAssertEqual(commands, [
+            "\(binary) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin)",
+            "\(binary) uninstall --browser chrome",
+        ])
+        for command in commands {
+            let run = try runProcess("/bin/sh", ["-c", command], environment: sandbox.variables, in: sandbox.base)
+            XCTAssertEqual(run.status, 0, "\(command)\n\(run.output)")
+        }
+        let (after, fixed) = try doctor(sandbox)
+        XCTAssertEqual(after.status, 0, after.output)
+        XCTAssertEqual(try browser(fixed, "chromium").verdict, .ok)
+        XCTAssertEqual(try browser(fixed, "chrome").manifests.count, 0)
+    }
+
+    func testAUserDataDirInstallIsCheckedFromTheRecord() throws {
+        let sandbox = try Sandbox()
+        XCTAssertEqual(try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID).status, 0)
+        let manifest = sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json"
+        try edit(sandbox, manifest) { $0.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#) }
+        // No --user-data-dir: doctor finds the folder in the install record.
+        let (result, report) = try doctor(sandbox)
+        XCTAssertEqual(result.status, 1, result.output)
+        let entry = try browser(report, "user-data-dir")
+        XCTAssertEqual(entry.verdict, .problem)
+        XCTAssertEqual(entry.manifests.first?.path, manifest)
+        XCTAssertTrue(entry.manifests.flatMap(\.faults).map(\.check).contains("wrong-type"))
     }
 
     func testAHostThatPrintsToStdoutDoesNotAnswer() throws {

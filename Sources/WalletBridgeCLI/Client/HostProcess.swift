@@ -63,6 +63,34 @@ final class HostProcess {
     private(set) var stderrFD: Int32
     private(set) var exitStatus: ExitStatus?
 
+    /// Why the kernel refused to run `path`. ENOENT for a file that exists means its `#!`
+    /// interpreter is missing: name that interpreter (and a carriage return at the end of the
+    /// line, a script saved with Windows line ends), not "No such file or directory".
+    static func startFailure(_ path: String, code: Int32) -> String {
+        let reason = String(cString: strerror(code))
+        guard code == ENOENT || code == EACCES, FileSystem.status(path)?.kind == .file,
+              let bytes = FileSystem.readPrefix(path, limit: 256), bytes.starts(with: Array("#!".utf8)) else {
+            if code == EACCES, let blocked = FileSystem.untraversableAncestor(of: path) {
+                return "\(reason): you may not enter the folder \(blocked)"
+            }
+            return reason
+        }
+        let line = bytes.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }
+        let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let interpreterBytes = trimmed.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        let endsInCR = line.last == UInt8(ascii: "\r")
+        var words = "its #! line names the interpreter \(JSONText.preview(interpreterBytes, limit: 200))"
+        if endsInCR {
+            let bare = String(decoding: interpreterBytes.filter { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+            words += ", and the line ends in a carriage return (\\r: the script has Windows line ends), so the kernel looks for \(JSONText.quoted(bare + "\r")), which does not exist; convert the script to Unix line ends (dos2unix, or sed -i 's/\\r$//')"
+        } else if code == ENOENT {
+            words += ", which does not exist; install it or correct the #! line"
+        } else {
+            words += ", which you may not execute"
+        }
+        return "\(reason) (\(words))"
+    }
+
     /// Starts `command` with posix_spawn. Fails, with the C library's reason, when the kernel
     /// refuses to run the file (missing, not executable, a folder, a bad `#!` line).
     init(_ command: HostCommand) throws(NativeHostError) {
@@ -121,7 +149,7 @@ final class HostProcess {
             _ = close(input[1])
             _ = close(output[0])
             _ = close(errors[0])
-            throw NativeHostError(.cannotStart(path: command.path, reason: String(cString: strerror(result))))
+            throw NativeHostError(.cannotStart(path: command.path, reason: Self.startFailure(command.path, code: result)))
         }
         pid = child
         stdinFD = input[1]

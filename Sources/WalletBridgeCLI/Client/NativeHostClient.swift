@@ -54,7 +54,7 @@ final class HostConnection {
             if stdoutEnded { throw failure(.exitedWithoutReply(waitForExit(until: .now + .seconds(2)))) }
             if !Self.pump([self], until: deadline) {
                 if let fault = reader.faultAtTimeout() { throw failure(.fault(fault)) }
-                throw failure(.timedOut(timeout, waitingFor: "reply"))
+                throw failure(.timedOut(timeout, waitingFor: "reply", received: reader.pendingBytes))
             }
         }
     }

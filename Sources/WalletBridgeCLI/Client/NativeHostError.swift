@@ -8,7 +8,8 @@ struct NativeHostError: Error, CustomStringConvertible {
         case notJSON(reason: String, bytes: [UInt8])
         case notJSONRPC(reason: String, bytes: [UInt8])
         case exitedWithoutReply(ExitStatus?)
-        case timedOut(Duration, waitingFor: String)
+        /// `received`: the bytes of stdout that never became a whole frame (at most 256).
+        case timedOut(Duration, waitingFor: String, received: [UInt8] = [])
     }
 
     var kind: Kind
@@ -37,9 +38,10 @@ struct NativeHostError: Error, CustomStringConvertible {
                 every byte on stdout must be part of a frame: send logs to stderr.
                 """
         case .fault(.truncated(let announced, let received, let bytes)):
-            let what = announced.map { "a frame of \($0) bytes after \(received)" } ?? "after \(received) stray bytes"
+            let what = announced.map { "in the middle of a frame of \($0) bytes, after \(received)" }
+                ?? "after \(received) byte\(received == 1 ? "" : "s"), fewer than a frame's 4-byte length"
             return """
-                the host closed stdout in the middle of \(what) (\(JSONText.preview(bytes))); \
+                the host closed stdout \(what) (\(JSONText.preview(bytes))); \
                 the browser would report a broken port. If these bytes are text, something printed to stdout.
                 """
         case .notJSON(let reason, let bytes):
@@ -51,7 +53,22 @@ struct NativeHostError: Error, CustomStringConvertible {
             return "the reply is JSON but not a JSON-RPC 2.0 response (\(reason)): \(JSONText.preview(bytes, limit: 200))"
         case .exitedWithoutReply(let status):
             return "the host \(status.map(\.description) ?? "closed its stdout") without replying"
-        case .timedOut(let duration, let waitingFor):
+        case .timedOut(let duration, let waitingFor, let received) where !received.isEmpty:
+            // A browser reads these bytes as the start of a frame and waits for the rest: the
+            // usual cause is stray output, not a slow host.
+            let what: String
+            if received.count < Frame.headerBytes {
+                what = "only \(received.count) byte\(received.count == 1 ? "" : "s") on stdout, \(JSONText.preview(received)), fewer than the 4-byte length a frame starts with"
+            } else {
+                let announced = Int(received.prefix(Frame.headerBytes).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                what = "\(JSONText.preview(received)) on stdout, read as a frame of \(announced) bytes that never came"
+            }
+            return """
+                no \(waitingFor) within \(Self.seconds(duration)) s (--timeout): the host wrote \(what). \
+                Most likely something in the host printed stray output to stdout; the browser waits for \
+                the rest of that "frame" and never sees the reply.
+                """
+        case .timedOut(let duration, let waitingFor, _):
             return "no \(waitingFor) within \(Self.seconds(duration)) s (--timeout)"
         }
     }

@@ -79,6 +79,9 @@ struct ReplyReader: Sendable {
 
     private var pending: [UInt8] { Array(buffer[start..<min(buffer.count, start + 256)]) }
 
+    /// The first bytes (at most 256) read but not yet part of a whole frame.
+    var pendingBytes: [UInt8] { pending }
+
     private static func isText(_ byte: UInt8) -> Bool {
         (0x20...0x7E).contains(byte) || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }

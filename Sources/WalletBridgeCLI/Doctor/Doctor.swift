@@ -1,3 +1,8 @@
+import WalletBridge
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What `doctor` looks at.
 struct DoctorOptions: Sendable {
     var hostName = ManifestIdentifiers.defaultHostName
@@ -32,15 +37,28 @@ enum Doctor {
         }
 
         var checked: [String: (faults: [DoctorFault], answer: String?)] = [:]
-        func check(_ path: String, family: BrowserFamily, scope: String) -> ManifestReport {
+        func check(_ path: String, family: BrowserFamily, scope: String, target: [String]) -> ManifestReport {
             let key = "\(family.rawValue):\(path)"
             if checked[key] == nil {
                 checked[key] = ManifestCheck(
                     path: path, family: family, hostName: options.hostName, inUserFolder: scope != "system",
-                    environment: environment, timeout: options.timeout, probe: options.probe
+                    environment: environment, timeout: options.timeout, probe: options.probe,
+                    installTarget: target + (scope == "system" ? ["--system"] : [])
                 ).run()
             }
             return ManifestReport(path: path, scope: scope, faults: checked[key]!.faults, answer: checked[key]!.answer)
+        }
+
+        // What install wrote (read only): its IDs make suggested commands complete, and its
+        // --user-data-dir manifests are checked like the folders named with --user-data-dir.
+        let record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
+        var userDataDirs = options.userDataDirs.map(environment.absolute)
+        let knownFolders = Set(BrowserCatalog.all.flatMap { locations(of: $0).map(\.folder) })
+        for file in record?.files ?? [] where Path.fileName(file.path) == options.hostName + ".json" {
+            let folder = Path.parent(file.path)
+            guard !knownFolders.contains(folder), Path.fileName(folder) == Browser.userDataHostFolder else { continue }
+            let directory = Path.parent(folder)
+            if !userDataDirs.contains(directory) { userDataDirs.append(directory) }
         }
 
         var reports: [BrowserReport] = []
@@ -52,10 +70,27 @@ enum Doctor {
                 let readBy = readers(of: location.folder)
                 // A folder shared with an installed browser is reported under that browser.
                 if !presence.isInstalled && !readBy.isEmpty { continue }
+                let expected = Path.join(location.folder, options.hostName + ".json")
+                if var denied = folderDenied(location.folder, hostName: options.hostName) {
+                    if readBy.isEmpty { denied.severity = .warning }
+                    manifests.append(ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
+                }
                 for path in candidates(in: location.folder, hostName: options.hostName) {
-                    var report = check(path, family: browser.family, scope: location.scope)
+                    // Browsers open <host>.json only: beside it, another file carrying the
+                    // host's name is never read. It is clutter, not a broken manifest.
+                    if path != expected && FileSystem.exists(expected) {
+                        manifests.append(ManifestReport(path: path, scope: location.scope, faults: [strayFile(path, expected: expected)], answer: nil))
+                        continue
+                    }
+                    var report = check(path, family: browser.family, scope: location.scope, target: ["--browser", browser.id])
                     if readBy.isEmpty {
-                        report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, hostName: options.hostName), at: 0)
+                        // No browser on this machine reads it: whatever is wrong inside cannot
+                        // break anything today. Worth a note, never a failing verdict.
+                        report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
+                        report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, options: options, record: record), at: 0)
+                    }
+                    if presence.isFlatpakOnly, let sandbox = flatpakFault(browser, presence: presence, environment: environment) {
+                        report.faults.insert(sandbox, at: 0)
                     }
                     manifests.append(report)
                 }
@@ -66,11 +101,13 @@ enum Doctor {
                 verdict = .notInstalled
                 let folders = locations(of: browser).map(\.folder).joined(separator: ", ")
                 summary = presence.isInstalled
-                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: wallet-bridge install --browser \(browser.id) \(browser.family.idOption) ID"
+                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, hostName: options.hostName, record: record))"
                     : "browser not found"
+            } else if !presence.isInstalled {
+                verdict = .notInstalled
+                summary = "browser not found; a manifest for it is in place, see below"
             } else {
                 verdict = manifests.contains(where: \.hasProblem) ? .problem : .ok
-                if !presence.isInstalled { summary = "browser not found" }
             }
             reports.append(BrowserReport(
                 browser: browser.id, name: browser.displayName, verdict: verdict, browserFound: presence.isInstalled,
@@ -79,11 +116,11 @@ enum Doctor {
             ))
         }
 
-        for directory in options.userDataDirs {
-            let folder = Path.join(environment.absolute(directory), Browser.userDataHostFolder)
-            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir") }
+        for directory in userDataDirs {
+            let folder = Path.join(directory, Browser.userDataHostFolder)
+            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", directory]) }
             reports.append(BrowserReport(
-                browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(environment.absolute(directory))",
+                browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(directory)",
                 verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
                 browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(options.hostName).json in \(folder)" : nil,
                 manifests: manifests, advice: []
@@ -96,27 +133,112 @@ enum Doctor {
     /// wrong file name is the classic "host not found".
     private static func candidates(in folder: String, hostName: String) -> [String] {
         let expected = hostName + ".json"
+        // A folder that may be entered but not listed (mode 0711): the browser still opens
+        // <host>.json by name.
+        if case .failure = FileSystem.listing(folder) {
+            return FileSystem.status(Path.join(folder, expected)) != nil ? [Path.join(folder, expected)] : []
+        }
         return FileSystem.list(folder).filter { name in
             guard name.hasSuffix(".json") else { return false }
             if name == expected { return true }
             let path = Path.join(folder, name)
-            return (try? ManifestFile.load(path))?.string("name") == hostName
+            return (try? BrowserJSON.load(path))?.manifest.string("name") == hostName
         }.map { Path.join(folder, $0) }
     }
 
-    private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, hostName: String) -> DoctorFault {
-        let family = installed.filter { $0.family == browser.family }
-        let fix: String
-        if family.isEmpty {
-            fix = "install a \(browser.family.displayName) browser, or remove this file"
-        } else {
-            fix = family.map { "\($0.displayName) reads \($0.userHostFolder(in: environment))/: wallet-bridge install --browser \($0.id) \($0.family.idOption) ID" }
-                .joined(separator: "\n") + "\nthen remove this file"
+    /// Where xdg-native-messaging-proxy is installed, if it is.
+    private static func nativeMessagingProxy(_ environment: CLIEnvironment) -> String? {
+        [
+            "/usr/libexec/xdg-native-messaging-proxy", "/usr/lib/xdg-native-messaging-proxy",
+            "/usr/lib/systemd/user/xdg-native-messaging-proxy.service",
+        ].map(environment.system).first(where: FileSystem.exists)
+    }
+
+    /// A browser installed only as a Flatpak sees none of the ordinary folders. Only
+    /// xdg-native-messaging-proxy can bridge that, and only for the folders it searches.
+    private static func flatpakFault(_ browser: Browser, presence: BrowserPresence, environment: CLIEnvironment) -> DoctorFault? {
+        guard let flatpak = presence.flatpak.first else { return nil }
+        let sees = Path.join(environment.home, ".var/app/\(flatpak.id)")
+        if browser.proxySearchesFolders, let proxy = nativeMessagingProxy(environment) {
+            return DoctorFault(
+                check: "sandbox", severity: .warning,
+                message: "\(browser.displayName) is only a Flatpak (\(flatpak.id)): it reaches this manifest only through xdg-native-messaging-proxy (\(proxy)), which searches this folder",
+                fix: "make sure the proxy runs in your session (systemctl --user enable --now xdg-native-messaging-proxy.service) and that this Flatpak uses it; see the note below")
         }
+        let why = browser.proxySearchesFolders
+            ? "xdg-native-messaging-proxy, which would search this folder, is not installed"
+            : "xdg-native-messaging-proxy searches only the Google Chrome, Chromium and Mozilla folders, not this one"
+        return DoctorFault(
+            check: "sandbox", severity: .problem,
+            message: "\(browser.displayName) is only a Flatpak (\(flatpak.id)): inside its sandbox it sees \(sees)/, not this manifest, and \(why)",
+            fix: "see the note below: the proxy, or a manifest and wrapper inside the sandbox")
+    }
+
+    /// A manifest folder that exists but that this user may not enter: the browser, run by the
+    /// same user, cannot open the manifest in it either. A folder that can be entered but not
+    /// listed still lets the browser open <host>.json by name, so that is checked as usual.
+    private static func folderDenied(_ folder: String, hostName: String) -> DoctorFault? {
+        guard case .failure(let error) = FileSystem.listing(folder), error.code == EACCES else { return nil }
+        let expected = Path.join(folder, hostName + ".json")
+        guard FileSystem.statError(expected) == EACCES else { return nil }
+        let blocked = FileSystem.untraversableAncestor(of: expected) ?? folder
+        return DoctorFault(
+            check: "unreadable",
+            severity: .problem,
+            message: "permission denied: you (uid \(getuid())) may not enter \(blocked)/, so neither can your browser; whatever manifest is in \(folder)/ is out of its reach",
+            fix: "chmod 755 \(Shell.quoted(blocked))   (as its owner, or with sudo for a system folder)")
+    }
+
+    private static func strayFile(_ path: String, expected: String) -> DoctorFault {
+        DoctorFault(
+            check: "stray-file", severity: .warning,
+            message: "another file with the host's \"name\"; browsers never open it (they open \(Path.fileName(expected)), which is here)",
+            fix: "remove it if nothing else uses it: rm \(Shell.quoted(path))")
+    }
+
+    private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, options: DoctorOptions, record: InstallRecord?) -> DoctorFault {
+        let family = installed.filter { $0.family == browser.family }
+        // Our own file goes with uninstall (which keeps the record right); anyone else's by hand.
+        let remove = record?.files.contains { $0.path == path && $0.browsers.contains(browser.id) } == true
+            ? "\(executable) uninstall --browser \(browser.id)"
+            : "rm \(Shell.quoted(path))"
+        var lines: [String] = []
+        for other in family {
+            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(installCommand(["--browser", other.id], family: other.family, hostName: options.hostName, record: record, manifest: path))")
+        }
+        lines.append("if you do not use \(browser.displayName), remove this manifest: \(remove)")
         return DoctorFault(
             check: "wrong-folder",
-            severity: .problem,
-            message: "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/",
-            fix: fix)
+            severity: .warning,
+            message: "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/: this manifest reaches nobody",
+            fix: lines.joined(separator: "\n"))
+    }
+
+    static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
+
+    /// An install command that works as printed: the IDs come from `manifest` when it names
+    /// well-formed ones, else from what install recorded for this family; `ID` only when
+    /// neither knows any.
+    static func installCommand(_ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil) -> String {
+        func wellFormed(_ id: String) -> Bool {
+            family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
+        }
+        var ids: [String] = []
+        if let manifest, let loaded = try? BrowserJSON.load(manifest) {
+            ids = (loaded.manifest.strings(family.allowKey) ?? []).filter(wellFormed)
+        }
+        if ids.isEmpty {
+            // The file at this very path first, then the rest, in record order.
+            let files = (record?.files ?? []).filter { $0.path == manifest } + (record?.files ?? []).filter { $0.path != manifest }
+            for file in files where Path.fileName(file.path) == hostName + ".json" {
+                guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
+                      case .array(let entries)? = members[family.allowKey] else { continue }
+                for case .string(let id) in entries where wellFormed(id) && !ids.contains(id) { ids.append(id) }
+            }
+        }
+        var words = ["install"] + target
+        if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
+        if hostName != ManifestIdentifiers.defaultHostName { words += ["--name", hostName] }
+        return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
     }
 }

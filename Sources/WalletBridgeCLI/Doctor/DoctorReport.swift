@@ -78,27 +78,31 @@ struct DoctorReport: Codable, Sendable {
     var text: String {
         var lines = ["wallet-bridge doctor: host \(hostName)", ""]
         for browser in browsers {
-            lines.append("\(browser.name): \(browser.verdict.rawValue)" + (browser.summary.map { " (\($0))" } ?? ""))
+            lines += Self.indented("\(browser.name): \(browser.verdict.rawValue)" + (browser.summary.map { " (\($0))" } ?? ""), first: "", rest: "  ")
             if browser.browserFound { lines.append("  found: \(browser.evidence)") }
             for manifest in browser.manifests {
                 lines.append("  manifest \(manifest.path)")
                 for fault in manifest.faults {
-                    lines.append("    \(fault.severity.rawValue) [\(fault.check)]: \(fault.message)")
-                    lines.append(contentsOf: fault.fix.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-                        (index == 0 ? "      fix: " : "           ") + line
-                    })
+                    lines += Self.indented(fault.message, first: "    \(fault.severity.rawValue) [\(fault.check)]: ", rest: "      ")
+                    lines += Self.indented(fault.fix, first: "      fix: ", rest: "           ")
                 }
-                if let answer = manifest.answer { lines.append("    \(answer)") }
+                if let answer = manifest.answer { lines += Self.indented(answer, first: "    ", rest: "    ") }
             }
             for advice in browser.advice {
-                lines.append(contentsOf: advice.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-                    (index == 0 ? "  note: " : "        ") + line
-                })
+                lines += Self.indented(advice, first: "  note: ", rest: "        ")
             }
         }
         let problems = browsers.flatMap(\.manifests).filter(\.hasProblem).count
         lines.append("")
         lines.append(problems == 0 ? "no problems found" : "\(problems) manifest\(problems == 1 ? " has" : "s have") problems")
         return lines.joined(separator: "\n")
+    }
+
+    /// A text of one or more lines under a heading: every line after the first keeps the
+    /// indentation, so a host's stderr or a multi-line fix stays inside its entry.
+    private static func indented(_ text: String, first: String, rest: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            (index == 0 ? first : rest) + line
+        }
     }
 }

@@ -14,6 +14,9 @@ struct ManifestCheck {
     var environment: CLIEnvironment
     var timeout: Duration
     var probe = true
+    /// The `install` arguments that rewrite this manifest where it is: `--browser chromium`,
+    /// `--user-data-dir DIR`, plus `--system` for a system folder.
+    var installTarget: [String] = []
 
     /// The method every host answers somehow: the wallet's own if it has one, else
     /// "Method not found". Either is a well-formed answer, which is all the probe asks.
@@ -25,7 +28,7 @@ struct ManifestCheck {
         func fault(_ check: String, _ message: String, fix: String, _ severity: DoctorFault.Severity = .problem) {
             faults.append(DoctorFault(check: check, severity: severity, message: message, fix: fix))
         }
-        let reinstall = "wallet-bridge install --browser NAME \(family.idOption) ID rewrites it correctly"
+        let reinstall = "\(reinstallCommand()) rewrites it correctly"
 
         guard let status = FileSystem.status(path) else {
             fault("unreadable", "the file vanished while being checked", fix: "run doctor again")
@@ -44,12 +47,25 @@ struct ManifestCheck {
         }
         let manifest: ManifestFile
         do {
-            manifest = try ManifestFile.load(path)
+            let loaded = try BrowserJSON.load(path)
+            manifest = loaded.manifest
+            // Both browsers load these; strict JSON tools may not, and which duplicate wins
+            // is easy to misread, so they are worth a warning, never a problem.
+            for leniency in loaded.leniencies {
+                switch leniency {
+                case .byteOrderMark:
+                    fault("strict-json", "the file starts with a UTF-8 byte-order mark; browsers skip it, stricter JSON tools refuse it",
+                          fix: "save it without the BOM, or: \(reinstall)", .warning)
+                case .duplicateKey(let key):
+                    fault("strict-json", "key \(key) appears more than once; browsers use the last one, and only that one is checked here",
+                          fix: "keep one \(key); \(reinstall)", .warning)
+                }
+            }
         } catch {
             switch error {
             case .unreadable: fault("unreadable", "cannot read it", fix: "chmod 644 \(path)")
             case .invalidJSON(let parse): fault("bad-json", "not valid JSON: \(parse)", fix: "correct the syntax; \(reinstall)")
-            case .notAnObject(let type): fault("bad-json", "the JSON is a \(type), not an object", fix: reinstall)
+            case .notAnObject(let type): fault("bad-json", "the JSON is \(type == "array" || type == "object" ? "an" : "a") \(type), not an object", fix: reinstall)
             }
             return (faults, nil)
         }
@@ -63,18 +79,18 @@ struct ManifestCheck {
             if name != fileStem {
                 fault(
                     "name-mismatch", "\"name\" is \(JSONText.quoted(name)) but the file is \(Path.fileName(path)); browsers look up \(hostName).json and require the name inside to be \(JSONText.quoted(hostName))",
-                    fix: fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName))" : "rename the file to \(hostName).json, or \(reinstall)")
+                    fix: fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName)), or: \(reinstall)" : "rename the file to \(hostName).json, or \(reinstall)")
             }
         } else {
-            fault("missing-field", "no \"name\" string", fix: "add \"name\": \(JSONText.quoted(hostName))")
+            fault("missing-field", "no \"name\" string", fix: "add \"name\": \(JSONText.quoted(hostName)), or: \(reinstall)")
         }
         if manifest.string("description") == nil {
-            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", fix: "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription))")
+            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", fix: "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription)), or: \(reinstall)")
         }
         switch manifest.members["type"] {
         case .string("stdio")?: break
-        case nil: fault("missing-field", "no \"type\"", fix: "add \"type\": \"stdio\"")
-        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", fix: "set \"type\": \"stdio\"")
+        case nil: fault("missing-field", "no \"type\"", fix: "add \"type\": \"stdio\", or: \(reinstall)")
+        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", fix: "set \"type\": \"stdio\", or: \(reinstall)")
         }
 
         let hostPath = checkHostPath(manifest, fault: fault)
@@ -106,8 +122,14 @@ struct ManifestCheck {
             return nil
         }
         guard let status = FileSystem.status(hostPath) else {
+            if FileSystem.statError(hostPath) == EACCES {
+                let blocked = FileSystem.untraversableAncestor(of: hostPath) ?? Path.parent(hostPath)
+                fault("path-denied", "\"path\" \(JSONText.quoted(hostPath)) cannot be reached: permission denied on the folder \(blocked)/, which you (uid \(getuid())) may not enter",
+                      "let the browser's user through: chmod o+x \(Shell.quoted(blocked)) (as its owner), or install the binary somewhere readable (e.g. /usr/local/bin) and reinstall", .problem)
+                return nil
+            }
             fault("path-missing", "\"path\" \(JSONText.quoted(hostPath)) does not exist (moved, or a build folder cleaned?)",
-                  "reinstall from where the binary now is: <binary> install …", .problem)
+                  "run install from where the binary now is (it writes its own path): \(reinstallCommand()), with that binary in place of this one if it is another", .problem)
             return nil
         }
         guard status.kind == .file else {
@@ -137,10 +159,10 @@ struct ManifestCheck {
             if manifest.members[otherKey] != nil {
                 fault("wrong-family",
                       "this is a \(family.otherFamily.displayName) manifest (\(otherKey), no \(key)) in a folder the \(family.displayName) browsers read; \(browserName) rejects it",
-                      "here a manifest needs \(key): wallet-bridge install --browser <this browser> \(family.idOption) ID; the \(family.otherFamily.displayName) manifest belongs in that family's folder",
+                      "here a manifest needs \(key): \(reinstallCommand()); the \(family.otherFamily.displayName) manifest belongs in that family's folder",
                       .problem)
             } else {
-                fault("missing-field", "no \"\(key)\": no extension may connect", "add \(family.idOption) ID to wallet-bridge install", .problem)
+                fault("missing-field", "no \"\(key)\": no extension may connect", "name the extensions that may connect: \(reinstallCommand())", .problem)
             }
             return []
         }
@@ -153,7 +175,7 @@ struct ManifestCheck {
             return []
         }
         if entries.isEmpty {
-            fault("bad-ids", "\"\(key)\" is empty: no extension may connect", "add \(family.idOption) ID to wallet-bridge install", .problem)
+            fault("bad-ids", "\"\(key)\" is empty: no extension may connect", "name the extensions that may connect: \(reinstallCommand())", .problem)
         }
         var wellFormed: [String] = []
         for entry in entries {
@@ -173,6 +195,15 @@ struct ManifestCheck {
             }
         }
         return wellFormed
+    }
+
+    /// A command that rewrites this manifest correctly, as printed: the binary running doctor
+    /// (the one install would write into "path"), the browser or folder, the IDs the manifest
+    /// (or, when it no longer parses, the install record) names, and `--force`, since install
+    /// refuses to replace a file changed since it wrote it.
+    func reinstallCommand() -> String {
+        let record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
+        return Doctor.installCommand(installTarget, family: family, hostName: hostName, record: record, manifest: path) + " --force"
     }
 
     /// May the checked user read (or execute) this file? Asks the kernel when the checked user
@@ -215,6 +246,8 @@ struct ManifestCheck {
         case .fault(.strayOutput), .fault(.truncated), .notJSON: return "something in the host writes to stdout besides frames: send it to stderr; \(reproduce)"
         case .notJSONRPC: return "the host must answer with a JSON-RPC 2.0 response; \(reproduce)"
         case .exitedWithoutReply: return "the host ended without answering; its stderr (above) usually says why; \(reproduce)"
+        case .timedOut(_, _, let received) where !received.isEmpty:
+            return "something in the host writes to stdout besides frames (the bytes above): send it to stderr; \(reproduce)"
         case .timedOut: return "the host did not answer in time: is it waiting for something (a TTY, D-Bus)? \(reproduce)"
         }
     }

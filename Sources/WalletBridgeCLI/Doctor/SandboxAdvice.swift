@@ -29,15 +29,22 @@ enum SandboxAdvice {
         }
         for flatpak in presence.flatpak.prefix(1) {
             let inside = Path.join(environment.home, ".var/app/\(flatpak.id)")
+            // Inside, HOME is the app folder and XDG_CONFIG_HOME its config/: LibreWolf reads
+            // .librewolf/native-messaging-hosts there, Firefox .mozilla/native-messaging-hosts.
             let folder = browser.family == .firefox
-                ? Path.join(inside, ".mozilla/native-messaging-hosts")
+                ? Path.join(inside, browser.userHostFolder)
                 : Path.join(inside, "config/\(browser.profileFolder)/NativeMessagingHosts")
+            let proxy = browser.proxySearchesFolders
+                ? "it would find the manifest in \(browser.userHostFolder(in: environment))/"
+                : "it does not search \(browser.displayName)'s folders, so the manifest would have to be in one of those as well"
             advice.append("""
                 \(browser.displayName) is a Flatpak (\(flatpak.id)): inside its sandbox it sees \(inside)/ but \
                 not ~/.mozilla, ~/.config or the wallet-bridge binary, so the ordinary manifest is invisible to it.
-                - Browsers that support xdg-native-messaging-proxy find hosts in the ordinary folders when \
-                the proxy runs on the host (systemctl --user enable --now xdg-native-messaging-proxy.service); \
-                this is the clean way, where available.
+                - Where the browser supports xdg-native-messaging-proxy, run the proxy on the host \
+                (systemctl --user enable --now xdg-native-messaging-proxy.service). It searches only the \
+                Google Chrome, Chromium and Mozilla folders (~/.config/google-chrome/NativeMessagingHosts, \
+                ~/.config/chromium/NativeMessagingHosts, ~/.mozilla/native-messaging-hosts and their \
+                system-wide counterparts): \(proxy). This is the clean way, where available.
                 - Otherwise the manifest must be inside the sandbox (\(folder)/\(hostName).json), and its \
                 "path" a wrapper script, also inside, that runs: flatpak-spawn --host <absolute path of \
                 wallet-bridge> "$@". That needs `flatpak override --user --talk-name=org.freedesktop.Flatpak \

@@ -39,6 +39,12 @@ struct Browser: Sendable, Hashable, CustomStringConvertible {
     let installPaths: [String]
     let snapNames: [String]
     let flatpakIDs: [String]
+    /// Profile markers under `$XDG_CONFIG_HOME` for a browser whose `userBase` is home:
+    /// Firefox 147 and later keep new profiles in `~/.config/mozilla/firefox`.
+    var configProfileMarkers: [String] = []
+    /// Whether xdg-native-messaging-proxy searches this browser's folders: it reads only the
+    /// Google Chrome, Chromium and Mozilla ones.
+    var proxySearchesFolders = false
 
     var description: String { id }
 
@@ -54,7 +60,8 @@ struct Browser: Sendable, Hashable, CustomStringConvertible {
             profileFolder: folder, userHostFolder: folder + "/" + userDataHostFolder,
             systemHostFolders: [system],
             profileMarkers: [folder + "/Local State", folder + "/Default"],
-            executables: executables, installPaths: installPaths, snapNames: snaps, flatpakIDs: flatpaks
+            executables: executables, installPaths: installPaths, snapNames: snaps, flatpakIDs: flatpaks,
+            proxySearchesFolders: ["google-chrome", "chromium"].contains(folder)
         )
     }
 }
@@ -69,7 +76,8 @@ enum BrowserCatalog {
             profileMarkers: [".mozilla/firefox"],
             executables: ["firefox", "firefox-esr"],
             installPaths: ["/usr/lib/firefox/firefox", "/usr/lib/firefox-esr/firefox-esr", "/opt/firefox/firefox"],
-            snapNames: ["firefox"], flatpakIDs: ["org.mozilla.firefox"]
+            snapNames: ["firefox"], flatpakIDs: ["org.mozilla.firefox"],
+            configProfileMarkers: ["mozilla/firefox"], proxySearchesFolders: true
         ),
         Browser(
             id: "librewolf", displayName: "LibreWolf", family: .firefox, userBase: .home,

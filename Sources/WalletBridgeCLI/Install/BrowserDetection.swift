@@ -16,6 +16,9 @@ struct BrowserPresence: Sendable, Equatable {
 
     var isInstalled: Bool { profile != nil || executable != nil || !snap.isEmpty || !flatpak.isEmpty }
     var isSandboxed: Bool { !snap.isEmpty || !flatpak.isEmpty }
+    /// Installed as a Flatpak and in no other way: the ordinary manifest folders are outside
+    /// everything it can see.
+    var isFlatpakOnly: Bool { !flatpak.isEmpty && profile == nil && executable == nil && snap.isEmpty }
 
     /// One line on how it was found, for reports.
     var evidence: String {
@@ -32,7 +35,8 @@ enum BrowserDetection {
     static func presence(of browser: Browser, in environment: CLIEnvironment) -> BrowserPresence {
         var presence = BrowserPresence()
         let base = browser.userBasePath(in: environment)
-        presence.profile = browser.profileMarkers.map { Path.join(base, $0) }.first(where: FileSystem.exists)
+        presence.profile = (browser.profileMarkers.map { Path.join(base, $0) } + browser.configProfileMarkers.map { Path.join(environment.configHome, $0) })
+            .first(where: FileSystem.exists)
 
         let onPath = browser.executables.lazy.flatMap { name in environment.searchPath.map { Path.join($0, name) } }
         let installed = browser.installPaths.lazy.map(environment.system)
