@@ -175,10 +175,11 @@ class Client {
   }
 
   /**
-   * @param {{ id?: NativeRpcId, timeoutMs?: number }} [options]
+   * @param {NativeRpcId | { id?: NativeRpcId, timeoutMs?: number }} [idOrOptions]
    * @returns {Promise<NativeGetAccountsResult>}
    */
-  async getAccounts(options = {}) {
+  async getAccounts(idOrOptions) {
+    const options = getAccountsOptions(idOrOptions);
     const message = buildRequest({ method: NATIVE_GET_ACCOUNTS_METHOD, id: options.id });
     const reply = await this.#send(message, options.timeoutMs, [message.id], message.id, message.method);
     return checkGetAccountsResult(decodeResponse(reply, { id: message.id, method: message.method }), { id: message.id });
@@ -210,6 +211,22 @@ class Client {
   #send(message, timeoutMs, ids, id, method) {
     return this.#transport.send(message, { timeoutMs: this.#timeout(timeoutMs), expectsReply: true, ids, id, method });
   }
+}
+
+/**
+ * What getAccounts takes: the options object, or a bare id, which is walletlib 0.2.0's
+ * signature (`sendNativeGetAccountsRequest(id)`). Anything else is refused rather than ignored,
+ * so a ported call never sends a request without the id its caller chose.
+ * @param {unknown} idOrOptions
+ * @returns {{ id?: NativeRpcId, timeoutMs?: number }}
+ */
+function getAccountsOptions(idOrOptions) {
+  if (idOrOptions === undefined) return {};
+  if (typeof idOrOptions === 'string' || (typeof idOrOptions === 'number' && Number.isFinite(idOrOptions))) return { id: idOrOptions };
+  if (idOrOptions !== null && typeof idOrOptions === 'object' && !Array.isArray(idOrOptions)) {
+    return /** @type {{ id?: NativeRpcId, timeoutMs?: number }} */ (idOrOptions);
+  }
+  throw new TypeError(`getAccounts takes an id (a string or a finite number) or { id?, timeoutMs? }, not ${describe(idOrOptions)}`);
 }
 
 /** @type {NativeClient | null} */
@@ -288,12 +305,13 @@ export async function sendNativeNotification(notification) {
 }
 
 /**
- * Lists the wallet's accounts with the default client; the result's shape is checked.
- * @param {{ id?: NativeRpcId, timeoutMs?: number }} [options]
+ * Lists the wallet's accounts with the default client; the result's shape is checked. Takes
+ * walletlib 0.2.0's positional id as well as `{ id?, timeoutMs? }`.
+ * @param {NativeRpcId | { id?: NativeRpcId, timeoutMs?: number }} [idOrOptions]
  * @returns {Promise<NativeGetAccountsResult>}
  */
-export async function sendNativeGetAccountsRequest(options) {
-  return getNativeClient().getAccounts(options);
+export async function sendNativeGetAccountsRequest(idOrOptions) {
+  return getNativeClient().getAccounts(idOrOptions);
 }
 
 /**

@@ -269,7 +269,8 @@ export interface NativeClient {
   batch(items: ReadonlyArray<NativeRpcBatchItem>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntry[]>;
   /** Sends any JSON value as is and resolves with the raw reply, unchecked. For tests and tools. */
   sendRaw(message: unknown, options?: { timeoutMs?: number; expectsReply?: boolean }): Promise<unknown>;
-  getAccounts(options?: NativeRequestOptions): Promise<NativeGetAccountsResult>;
+  /** Takes `{ id?, timeoutMs? }`, or a bare id (walletlib 0.2.0's form); anything else is a TypeError. */
+  getAccounts(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
   signPayloads(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
   /** Disconnects the port (if any) and rejects everything pending with kind "closed". Later requests reconnect. */
   close(): void;
@@ -289,7 +290,8 @@ export function resetNativeClient(): void;
 export function sendNativeRpcRequest<Result = any>(request: NativeRpcRequestArgs): Promise<Result>;
 export function sendNativeRpcBatch(items: ReadonlyArray<NativeRpcBatchItem>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntry[]>;
 export function sendNativeNotification(notification: { method: string; params?: NativeRpcParams; timeoutMs?: number }): Promise<void>;
-export function sendNativeGetAccountsRequest(options?: NativeRequestOptions): Promise<NativeGetAccountsResult>;
+/** `sendNativeGetAccountsRequest('my-id')` (walletlib 0.2.0) or `sendNativeGetAccountsRequest({ id, timeoutMs })`. */
+export function sendNativeGetAccountsRequest(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
 export function sendNativeSignPayloadsRequest(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
 
 // ---- Messages without I/O (what the fixtures check) ------------------------------------------
