@@ -265,6 +265,8 @@ export interface NativeClient {
   /**
    * Sends one array and maps the array reply back by id: one entry per request, in the order
    * given (notifications have none). A single error for the whole batch rejects with NativeRpcError.
+   * On the port transport batches go out one at a time (a later one is held until the earlier
+   * settles), so that whole-batch refusal, which carries id null, is known to be this batch's.
    */
   batch(items: ReadonlyArray<NativeRpcBatchItem>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntry[]>;
   /** Sends any JSON value as is and resolves with the raw reply, unchecked. For tests and tools. */

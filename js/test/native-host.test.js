@@ -193,6 +193,21 @@ for (const flavor of FLAVORS) {
       client.close();
     });
 
+    test(`${label}: a batch refused as a whole rejects at once while other requests are pending`, TEST_TIMEOUT, async () => {
+      const { client } = hostClient({ flavor, transport, env: { WALLET_BRIDGE_MAX_BATCH: '2' } });
+      const slow = client.request({ method: 'test.sleep', params: { ms: 1500 } });
+      const started = Date.now();
+      await assert.rejects(client.batch([{ method: 'sum', params: [1] }, { method: 'sum', params: [2] }, { method: 'sum', params: [3] }], { timeoutMs: 5000 }), (error) =>
+        error instanceof NativeRpcError && error.code === NativeRpcErrorCode.invalidRequest);
+      await assert.rejects(client.batch([
+        { method: 'test.large', params: { bytes: 600_000 } },
+        { method: 'test.large', params: { bytes: 600_000 } },
+      ], { timeoutMs: 5000 }), (error) => error instanceof NativeRpcError && error.code === NativeRpcErrorCode.responseTooLarge);
+      assert.ok(Date.now() - started < 1500, 'both refusals arrive before the slow request ends');
+      assert.deepEqual(await slow, { slept: 1500 });
+      client.close();
+    });
+
     test(`${label}: a request over the host's frame limit gets "Request too large" (-32004), then the host exits`, TEST_TIMEOUT, async () => {
       const { client, runtime } = hostClient({ flavor, transport, env: { WALLET_BRIDGE_MAX_FRAME_BYTES: '256' } });
       await assert.rejects(client.request({ method: 'test.echo', params: ['x'.repeat(1000)], id: 'big' }), (error) =>
