@@ -108,23 +108,27 @@ class Client {
   }
 
   /**
-   * @param {{ method: string, params?: NativeRpcParams, id?: NativeRpcId, timeoutMs?: number }} request
-   * @returns {Promise<any>}
+   * The result's type is the method's declared one (NativeMethod): a promise of the caller's,
+   * checked by nothing here, so the decoded JSON is cast to it.
+   * @template {string} Method
+   * @param {import('./index.js').NativeRpcRequestArgs<Method>} request
+   * @returns {Promise<import('./index.js').NativeMethodResult<Method>>}
    */
   async request(request) {
-    const message = buildRequest(request);
+    const message = buildRequest(/** @type {{ method: string, params?: NativeRpcParams, id?: NativeRpcId }} */ (request));
     const reply = await this.#send(message, request.timeoutMs, [message.id], message.id, message.method);
-    return decodeResponse(reply, { id: message.id, method: message.method });
+    return /** @type {any} */ (decodeResponse(reply, { id: message.id, method: message.method }));
   }
 
   /**
-   * @param {{ method: string, params?: NativeRpcParams, id?: NativeRpcId, timeoutMs?: number }} request
-   * @returns {Promise<NativeRpcResponse>}
+   * @template {string} Method
+   * @param {import('./index.js').NativeRpcRequestArgs<Method>} request
+   * @returns {Promise<import('./index.js').NativeRpcResponse<import('./index.js').NativeMethodResult<Method>>>}
    */
   async requestResponse(request) {
-    const message = buildRequest(request);
+    const message = buildRequest(/** @type {{ method: string, params?: NativeRpcParams, id?: NativeRpcId }} */ (request));
     const reply = await this.#send(message, request.timeoutMs, [message.id], message.id, message.method);
-    return validateResponse(reply, { id: message.id, method: message.method });
+    return /** @type {any} */ (validateResponse(reply, { id: message.id, method: message.method }));
   }
 
   /**
@@ -137,11 +141,23 @@ class Client {
   }
 
   /**
-   * @param {ReadonlyArray<NativeRpcBatchItem>} items
+   * Entries are typed by their items' methods (see index.d.ts); at run time they are what
+   * decodeBatchResponse built.
+   * @template {ReadonlyArray<NativeRpcBatchItem> | []} Items
+   * @param {import('./index.js').NativeRpcBatchItems<Items>} items
    * @param {{ timeoutMs?: number }} [options]
-   * @returns {Promise<NativeRpcBatchEntry[]>}
+   * @returns {Promise<import('./index.js').NativeRpcBatchEntries<Items>>}
    */
   async batch(items, options = {}) {
+    return /** @type {any} */ (this.#batch(/** @type {ReadonlyArray<NativeRpcBatchItem>} */ (items), options));
+  }
+
+  /**
+   * @param {ReadonlyArray<NativeRpcBatchItem>} items
+   * @param {{ timeoutMs?: number }} options
+   * @returns {Promise<NativeRpcBatchEntry[]>}
+   */
+  async #batch(items, options) {
     const messages = buildBatch(items);
     const ids = messages.flatMap((message) => ('id' in message ? [message.id] : []));
     const timeoutMs = this.#timeout(options.timeoutMs);
@@ -186,7 +202,7 @@ class Client {
   }
 
   /**
-   * @param {{ address: string, payloads: string[], id?: NativeRpcId, timeoutMs?: number }} request
+   * @param {{ address: string, payloads: readonly string[], id?: NativeRpcId, timeoutMs?: number }} request
    * @returns {Promise<NativeSignPayloadsResult>}
    */
   async signPayloads(request) {
@@ -277,8 +293,9 @@ function isClient(value) {
 /**
  * Sends a request with the default client and resolves to its `result`; an error reply rejects
  * with NativeRpcError.
- * @param {{ method: string, params?: NativeRpcParams, id?: NativeRpcId, timeoutMs?: number }} request
- * @returns {Promise<any>}
+ * @template {string} Method
+ * @param {import('./index.js').NativeRpcRequestArgs<Method>} request
+ * @returns {Promise<import('./index.js').NativeMethodResult<Method>>}
  */
 export async function sendNativeRpcRequest(request) {
   if (request === null || typeof request !== 'object') throw new TypeError(`sendNativeRpcRequest needs { method, params?, id? }, not ${describe(request)}`);
@@ -287,9 +304,10 @@ export async function sendNativeRpcRequest(request) {
 
 /**
  * Sends a batch with the default client. See NativeClient.batch.
- * @param {ReadonlyArray<NativeRpcBatchItem>} items
+ * @template {ReadonlyArray<NativeRpcBatchItem> | []} Items
+ * @param {import('./index.js').NativeRpcBatchItems<Items>} items
  * @param {{ timeoutMs?: number }} [options]
- * @returns {Promise<NativeRpcBatchEntry[]>}
+ * @returns {Promise<import('./index.js').NativeRpcBatchEntries<Items>>}
  */
 export async function sendNativeRpcBatch(items, options) {
   return getNativeClient().batch(items, options);
@@ -316,7 +334,7 @@ export async function sendNativeGetAccountsRequest(idOrOptions) {
 
 /**
  * Signs payloads with the default client; the result's shape and length are checked.
- * @param {{ address: string, payloads: string[], id?: NativeRpcId, timeoutMs?: number }} request
+ * @param {{ address: string, payloads: readonly string[], id?: NativeRpcId, timeoutMs?: number }} request
  * @returns {Promise<NativeSignPayloadsResult>}
  */
 export async function sendNativeSignPayloadsRequest(request) {
