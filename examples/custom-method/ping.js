@@ -3,19 +3,23 @@
 // In an extension, import from wherever you copied the package, e.g. './vendor/wallet-bridge/src/index.js'.
 import { NativeProtocolError, sendNativeRpcRequest } from '../../js/src/index.js';
 
-/** 1. The method name: the same string as `Ping.name`. */
-export const MY_CUSTOM_PING_RPC_METHOD = 'MY_CUSTOM_PING_RPC_METHOD';
-
 /**
- * 2. The params, field for field `Ping.Params`. (The host also takes them positionally,
+ * 1. The params, field for field `Ping.Params`. (The host also takes them positionally,
  * `['hi', ['a']]`; this side sends them named, as walletlib does.)
- * @typedef {{ pingParam1: string, pingParam2: string[] }} MyCustomPingParams
+ * @typedef {{ pingParam1: string, pingParam2: readonly string[] }} MyCustomPingParams
  */
 
 /**
- * 3. The result, field for field `Ping.Result`.
+ * 2. The result, field for field `Ping.Result`.
  * @typedef {{ pong: string }} MyCustomPingResult
  */
+
+/**
+ * 3. The method name, the same string as `Ping.name`, typed with its params and result: the one
+ * declaration that makes `sendNativeRpcRequest` check the params and type the result.
+ * @type {import('../../js/src/index.js').NativeMethod<'MY_CUSTOM_PING_RPC_METHOD', MyCustomPingParams, MyCustomPingResult>}
+ */
+export const MY_CUSTOM_PING_RPC_METHOD = 'MY_CUSTOM_PING_RPC_METHOD';
 
 /**
  * Sends the ping through the default client (configureNativeClient) and checks the result's
@@ -25,6 +29,7 @@ export const MY_CUSTOM_PING_RPC_METHOD = 'MY_CUSTOM_PING_RPC_METHOD';
  */
 export async function sendMyCustomPing(params) {
   const result = await sendNativeRpcRequest({ method: MY_CUSTOM_PING_RPC_METHOD, params });
+  // The type is the extension's promise; the host's answer is checked before it is trusted.
   if (typeof result?.pong !== 'string') {
     throw new NativeProtocolError({ kind: 'invalid-result', message: `${MY_CUSTOM_PING_RPC_METHOD} returned no pong`, response: result, method: MY_CUSTOM_PING_RPC_METHOD });
   }

@@ -108,23 +108,27 @@ class Client {
   }
 
   /**
-   * @param {{ method: string, params?: NativeRpcParams, id?: NativeRpcId, timeoutMs?: number }} request
-   * @returns {Promise<any>}
+   * The result's type is the method's declared one (NativeMethod): a promise of the caller's,
+   * checked by nothing here, so the decoded JSON is cast to it.
+   * @template {string} Method
+   * @param {import('./index.js').NativeRpcRequestArgs<Method>} request
+   * @returns {Promise<import('./index.js').NativeMethodResult<Method>>}
    */
   async request(request) {
-    const message = buildRequest(request);
+    const message = buildRequest(/** @type {{ method: string, params?: NativeRpcParams, id?: NativeRpcId }} */ (request));
     const reply = await this.#send(message, request.timeoutMs, [message.id], message.id, message.method);
-    return decodeResponse(reply, { id: message.id, method: message.method });
+    return /** @type {any} */ (decodeResponse(reply, { id: message.id, method: message.method }));
   }
 
   /**
-   * @param {{ method: string, params?: NativeRpcParams, id?: NativeRpcId, timeoutMs?: number }} request
-   * @returns {Promise<NativeRpcResponse>}
+   * @template {string} Method
+   * @param {import('./index.js').NativeRpcRequestArgs<Method>} request
+   * @returns {Promise<import('./index.js').NativeRpcResponse<import('./index.js').NativeMethodResult<Method>>>}
    */
   async requestResponse(request) {
-    const message = buildRequest(request);
+    const message = buildRequest(/** @type {{ method: string, params?: NativeRpcParams, id?: NativeRpcId }} */ (request));
     const reply = await this.#send(message, request.timeoutMs, [message.id], message.id, message.method);
-    return validateResponse(reply, { id: message.id, method: message.method });
+    return /** @type {any} */ (validateResponse(reply, { id: message.id, method: message.method }));
   }
 
   /**
@@ -137,11 +141,23 @@ class Client {
   }
 
   /**
-   * @param {ReadonlyArray<NativeRpcBatchItem>} items
+   * Entries are typed by their items' methods (see index.d.ts); at run time they are what
+   * decodeBatchResponse built.
+   * @template {ReadonlyArray<NativeRpcBatchItem> | []} Items
+   * @param {import('./index.js').NativeRpcBatchItems<Items>} items
    * @param {{ timeoutMs?: number }} [options]
-   * @returns {Promise<NativeRpcBatchEntry[]>}
+   * @returns {Promise<import('./index.js').NativeRpcBatchEntries<Items>>}
    */
   async batch(items, options = {}) {
+    return /** @type {any} */ (this.#batch(/** @type {ReadonlyArray<NativeRpcBatchItem>} */ (items), options));
+  }
+
+  /**
+   * @param {ReadonlyArray<NativeRpcBatchItem>} items
+   * @param {{ timeoutMs?: number }} options
+   * @returns {Promise<NativeRpcBatchEntry[]>}
+   */
+  async #batch(items, options) {
     const messages = buildBatch(items);
     const ids = messages.flatMap((message) => ('id' in message ? [message.id] : []));
     const timeoutMs = this.#timeout(options.timeoutMs);
@@ -175,17 +191,18 @@ class Client {
   }
 
   /**
-   * @param {{ id?: NativeRpcId, timeoutMs?: number }} [options]
+   * @param {NativeRpcId | { id?: NativeRpcId, timeoutMs?: number }} [idOrOptions]
    * @returns {Promise<NativeGetAccountsResult>}
    */
-  async getAccounts(options = {}) {
+  async getAccounts(idOrOptions) {
+    const options = getAccountsOptions(idOrOptions);
     const message = buildRequest({ method: NATIVE_GET_ACCOUNTS_METHOD, id: options.id });
     const reply = await this.#send(message, options.timeoutMs, [message.id], message.id, message.method);
     return checkGetAccountsResult(decodeResponse(reply, { id: message.id, method: message.method }), { id: message.id });
   }
 
   /**
-   * @param {{ address: string, payloads: string[], id?: NativeRpcId, timeoutMs?: number }} request
+   * @param {{ address: string, payloads: readonly string[], id?: NativeRpcId, timeoutMs?: number }} request
    * @returns {Promise<NativeSignPayloadsResult>}
    */
   async signPayloads(request) {
@@ -210,6 +227,22 @@ class Client {
   #send(message, timeoutMs, ids, id, method) {
     return this.#transport.send(message, { timeoutMs: this.#timeout(timeoutMs), expectsReply: true, ids, id, method });
   }
+}
+
+/**
+ * What getAccounts takes: the options object, or a bare id, which is walletlib 0.2.0's
+ * signature (`sendNativeGetAccountsRequest(id)`). Anything else is refused rather than ignored,
+ * so a ported call never sends a request without the id its caller chose.
+ * @param {unknown} idOrOptions
+ * @returns {{ id?: NativeRpcId, timeoutMs?: number }}
+ */
+function getAccountsOptions(idOrOptions) {
+  if (idOrOptions === undefined) return {};
+  if (typeof idOrOptions === 'string' || (typeof idOrOptions === 'number' && Number.isFinite(idOrOptions))) return { id: idOrOptions };
+  if (idOrOptions !== null && typeof idOrOptions === 'object' && !Array.isArray(idOrOptions)) {
+    return /** @type {{ id?: NativeRpcId, timeoutMs?: number }} */ (idOrOptions);
+  }
+  throw new TypeError(`getAccounts takes an id (a string or a finite number) or { id?, timeoutMs? }, not ${describe(idOrOptions)}`);
 }
 
 /** @type {NativeClient | null} */
@@ -260,8 +293,9 @@ function isClient(value) {
 /**
  * Sends a request with the default client and resolves to its `result`; an error reply rejects
  * with NativeRpcError.
- * @param {{ method: string, params?: NativeRpcParams, id?: NativeRpcId, timeoutMs?: number }} request
- * @returns {Promise<any>}
+ * @template {string} Method
+ * @param {import('./index.js').NativeRpcRequestArgs<Method>} request
+ * @returns {Promise<import('./index.js').NativeMethodResult<Method>>}
  */
 export async function sendNativeRpcRequest(request) {
   if (request === null || typeof request !== 'object') throw new TypeError(`sendNativeRpcRequest needs { method, params?, id? }, not ${describe(request)}`);
@@ -270,9 +304,10 @@ export async function sendNativeRpcRequest(request) {
 
 /**
  * Sends a batch with the default client. See NativeClient.batch.
- * @param {ReadonlyArray<NativeRpcBatchItem>} items
+ * @template {ReadonlyArray<NativeRpcBatchItem> | []} Items
+ * @param {import('./index.js').NativeRpcBatchItems<Items>} items
  * @param {{ timeoutMs?: number }} [options]
- * @returns {Promise<NativeRpcBatchEntry[]>}
+ * @returns {Promise<import('./index.js').NativeRpcBatchEntries<Items>>}
  */
 export async function sendNativeRpcBatch(items, options) {
   return getNativeClient().batch(items, options);
@@ -288,17 +323,18 @@ export async function sendNativeNotification(notification) {
 }
 
 /**
- * Lists the wallet's accounts with the default client; the result's shape is checked.
- * @param {{ id?: NativeRpcId, timeoutMs?: number }} [options]
+ * Lists the wallet's accounts with the default client; the result's shape is checked. Takes
+ * walletlib 0.2.0's positional id as well as `{ id?, timeoutMs? }`.
+ * @param {NativeRpcId | { id?: NativeRpcId, timeoutMs?: number }} [idOrOptions]
  * @returns {Promise<NativeGetAccountsResult>}
  */
-export async function sendNativeGetAccountsRequest(options) {
-  return getNativeClient().getAccounts(options);
+export async function sendNativeGetAccountsRequest(idOrOptions) {
+  return getNativeClient().getAccounts(idOrOptions);
 }
 
 /**
  * Signs payloads with the default client; the result's shape and length are checked.
- * @param {{ address: string, payloads: string[], id?: NativeRpcId, timeoutMs?: number }} request
+ * @param {{ address: string, payloads: readonly string[], id?: NativeRpcId, timeoutMs?: number }} request
  * @returns {Promise<NativeSignPayloadsResult>}
  */
 export async function sendNativeSignPayloadsRequest(request) {

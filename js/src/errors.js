@@ -1,9 +1,9 @@
 /**
  * The one error hierarchy of the package. Every failure a caller can meet is a
  * WalletBridgeError subclass with a stable discriminant (`code` or `kind`), so an extension can
- * decide what to show without parsing message text. safari-extension-walletlib replaced every
- * failure with `new Error('Error sending native message')`; this file exists so that never
- * happens again.
+ * decide what to show without parsing message text. safari-extension-walletlib 0.2.0 threw a
+ * plain `new Error('Error sending native message')` for every browser failure, losing the
+ * browser's text; this file exists so that never happens again.
  */
 
 /**
@@ -31,7 +31,8 @@ export const NativeRpcErrorCode = Object.freeze({
   requestCancelled: -32002,
   overloaded: -32003,
   requestTooLarge: -32004,
-  // Wallet codes, numbered as Mobile Wallet Adapter and safari-extension-walletlib number them
+  // Wallet codes, numbered as in Mobile Wallet Adapter; safari-extension-walletlib 0.2.0 defines
+  // only -3 of them
   authorizationFailed: -1,
   invalidPayloads: -2,
   notSigned: -3,

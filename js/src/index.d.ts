@@ -2,6 +2,10 @@
 // which checks the JSDoc-typed implementation (checkJs) and js/test/types-check.ts, where every
 // export of the implementation is assigned to the type declared here.
 
+// Only what is marked `export` is exported (a declaration file without this would export
+// every top-level declaration, nativeMethodTypes included).
+export {};
+
 // ---- JSON-RPC 2.0 on the wire -------------------------------------------------------------
 
 /** Any JSON value. Params and results are real JSON, never JSON inside a string. */
@@ -10,8 +14,44 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** A request id. Null is legal in JSON-RPC but not sent by this package (see buildRequest). */
 export type NativeRpcId = string | number;
 
-/** `params`: by position or by name. Leave it out for a method that takes none. */
-export type NativeRpcParams = JsonValue[] | { [key: string]: JsonValue };
+/**
+ * `params`: by position (an array, readonly arrays and `as const` tuples included) or by name
+ * (an object, interfaces included), sent as JSON. Leave it out for a method that takes none.
+ * Strings and null are refused: walletlib sent `JSON.stringify(params)`.
+ */
+export type NativeRpcParams = object;
+
+// ---- Typed methods: one declaration for name, params and result ----------------------------
+
+declare const nativeMethodTypes: unique symbol;
+
+/**
+ * A method name that carries its params and result types: the one declaration that types a
+ * method end to end, for `sendNativeRpcRequest`, the client and batches. At run time it is
+ * just the name.
+ *
+ *     const PING: NativeMethod<'MY_CUSTOM_PING_RPC_METHOD', PingParams, PingResult> = 'MY_CUSTOM_PING_RPC_METHOD';
+ *     const { pong } = await sendNativeRpcRequest({ method: PING, params: { … } }); // checked both ways
+ *
+ * `Params` is `undefined` for a method that takes none (and `Params | undefined` for optional
+ * ones). The types are the extension's promise, not a check: check the result's shape before
+ * trusting it, as the built-in helpers do.
+ */
+export type NativeMethod<Name extends string = string, Params extends NativeRpcParams | undefined = NativeRpcParams | undefined, Result = JsonValue> =
+  Name & { readonly [nativeMethodTypes]?: { params: Params; result: Result } };
+
+/** The params a method takes: declared for a NativeMethod, any object or array otherwise. */
+export type NativeMethodParams<Method extends string> =
+  Method extends { readonly [nativeMethodTypes]?: { params: infer Params; result: unknown } } ? Params : NativeRpcParams | undefined;
+
+/** What a method resolves to: declared for a NativeMethod, a JsonValue otherwise (never `any`). */
+export type NativeMethodResult<Method extends string> =
+  Method extends { readonly [nativeMethodTypes]?: { params: unknown; result: infer Result } } ? Result : JsonValue;
+
+/** `params` required, optional or absent, as the method declares. */
+export type NativeParamsField<Params> = undefined extends Params
+  ? { params?: Exclude<Params, undefined> }
+  : { params: Params };
 
 export interface NativeRpcRequest<Params extends NativeRpcParams = NativeRpcParams> {
   jsonrpc: '2.0';
@@ -51,12 +91,14 @@ export type NativeRpcResponse<Result = JsonValue> = NativeRpcSuccessResponse<Res
 
 // ---- Built-in wallet methods (Sources/WalletBridge/Protocol/WalletMethods.swift) -----------
 
-export const NATIVE_GET_ACCOUNTS_METHOD: 'NATIVE_GET_ACCOUNTS_METHOD';
-export const NATIVE_SIGN_PAYLOADS_METHOD: 'NATIVE_SIGN_PAYLOADS_METHOD';
+/** GetAccounts: no params, NativeGetAccountsResult. */
+export const NATIVE_GET_ACCOUNTS_METHOD: NativeMethod<'NATIVE_GET_ACCOUNTS_METHOD', undefined, NativeGetAccountsResult>;
+/** SignPayloads: NativeSignPayloadsParams, NativeSignPayloadsResult. */
+export const NATIVE_SIGN_PAYLOADS_METHOD: NativeMethod<'NATIVE_SIGN_PAYLOADS_METHOD', NativeSignPayloadsParams, NativeSignPayloadsResult>;
 /** safari-extension-walletlib's name for NATIVE_GET_ACCOUNTS_METHOD (same string). */
-export const NATIVE_GET_ACCOUNTS_RPC_METHOD: 'NATIVE_GET_ACCOUNTS_METHOD';
+export const NATIVE_GET_ACCOUNTS_RPC_METHOD: typeof NATIVE_GET_ACCOUNTS_METHOD;
 /** safari-extension-walletlib's name for NATIVE_SIGN_PAYLOADS_METHOD (same string). */
-export const NATIVE_SIGN_PAYLOADS_RPC_METHOD: 'NATIVE_SIGN_PAYLOADS_METHOD';
+export const NATIVE_SIGN_PAYLOADS_RPC_METHOD: typeof NATIVE_SIGN_PAYLOADS_METHOD;
 
 /** Swift `GetAccountsResult`. */
 export interface NativeGetAccountsResult {
@@ -68,8 +110,8 @@ export interface NativeGetAccountsResult {
 export interface NativeSignPayloadsParams {
   /** A base64 public key, as NATIVE_GET_ACCOUNTS_METHOD returned it. */
   address: string;
-  /** Base64 byte strings to sign. */
-  payloads: string[];
+  /** Base64 byte strings to sign (a readonly array or `as const` tuple is fine). */
+  payloads: readonly string[];
 }
 
 /** Swift `SignPayloadsResult`. */
@@ -234,42 +276,70 @@ export interface NativeRequestOptions {
   timeoutMs?: number;
 }
 
-export interface NativeRpcRequestArgs<Params extends NativeRpcParams = NativeRpcParams> extends NativeRequestOptions {
-  method: string;
-  params?: Params;
-}
+/** A request to `Method`, with the params it declares. */
+export type NativeRpcRequestArgs<Method extends string = string> =
+  NativeRequestOptions & { method: Method } & NativeParamsField<NativeMethodParams<Method>>;
+
+/** A notification to `Method`, with the params it declares. */
+export type NativeRpcNotificationArgs<Method extends string = string> =
+  { method: Method; timeoutMs?: number } & NativeParamsField<NativeMethodParams<Method>>;
 
 /** One request of a batch; `notification: true` sends it without an id, and it gets no entry. */
-export interface NativeRpcBatchItem {
-  method: string;
-  params?: NativeRpcParams;
-  id?: NativeRpcId;
-  notification?: boolean;
-}
+export type NativeRpcBatchItem<Method extends string = string> = Method extends unknown
+  ? { method: Method; id?: NativeRpcId; notification?: boolean } & NativeParamsField<NativeMethodParams<Method>>
+  : never;
 
-/** The outcome of one batch request: `result`, or `error` (never both). */
-export type NativeRpcBatchEntry =
-  | { id: NativeRpcId; method: string; result: JsonValue; error?: undefined }
-  | { id: NativeRpcId; method: string; error: NativeRpcError; result?: undefined };
+/** The outcome of one batch request to `Method`: its `result`, or `error` (never both). */
+export type NativeRpcBatchEntry<Method extends string = string> = Method extends unknown
+  ? | { id: NativeRpcId; method: Method; result: NativeMethodResult<Method>; error?: undefined }
+    | { id: NativeRpcId; method: Method; error: NativeRpcError; result?: undefined }
+  : never;
+
+/** Each item checked against its own method's params. */
+export type NativeRpcBatchChecked<Items extends ReadonlyArray<NativeRpcBatchItem>> = {
+  readonly [Index in keyof Items]: Items[Index] extends { method: infer Method extends string } ? NativeRpcBatchItem<Method> : never;
+};
+
+/** The entries of a batch: one per request in order, typed by its method; notifications have none. */
+export type NativeRpcBatchEntries<Items> =
+  Items extends readonly [infer Head, ...infer Tail]
+    ? Head extends { notification: true }
+      ? NativeRpcBatchEntries<Tail>
+      : [NativeRpcBatchEntry<Head extends { method: infer Method extends string } ? Method : string>, ...NativeRpcBatchEntries<Tail>]
+    : Items extends readonly []
+      ? []
+      : Items extends ReadonlyArray<infer Item>
+        ? Array<NativeRpcBatchEntry<Item extends { method: infer Method extends string } ? Method : string>>
+        : never;
+
+/**
+ * The items a batch accepts: the array as written (so each entry's type follows its item),
+ * provided every item's params match its method.
+ */
+export type NativeRpcBatchItems<Items extends ReadonlyArray<NativeRpcBatchItem>> =
+  Items extends NativeRpcBatchChecked<Items> ? Items : NativeRpcBatchChecked<Items>;
 
 export interface NativeClient {
   readonly application: string;
   readonly transport: 'message' | 'port';
   readonly timeoutMs: number;
   /** Resolves to `result`; rejects with NativeRpcError, NativeTransportError or NativeProtocolError. */
-  request<Result = any>(request: NativeRpcRequestArgs): Promise<Result>;
+  request<Method extends string>(request: NativeRpcRequestArgs<Method>): Promise<NativeMethodResult<Method>>;
   /** The validated response object, an error response included (not thrown). */
-  requestResponse(request: NativeRpcRequestArgs): Promise<NativeRpcResponse>;
+  requestResponse<Method extends string>(request: NativeRpcRequestArgs<Method>): Promise<NativeRpcResponse<NativeMethodResult<Method>>>;
   /** Port transport only: posts a notification; resolves once posted. */
-  notify(notification: { method: string; params?: NativeRpcParams; timeoutMs?: number }): Promise<void>;
+  notify<Method extends string>(notification: NativeRpcNotificationArgs<Method>): Promise<void>;
   /**
    * Sends one array and maps the array reply back by id: one entry per request, in the order
    * given (notifications have none). A single error for the whole batch rejects with NativeRpcError.
+   * On the port transport batches go out one at a time (a later one is held until the earlier
+   * settles), so that whole-batch refusal, which carries id null, is known to be this batch's.
    */
-  batch(items: ReadonlyArray<NativeRpcBatchItem>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntry[]>;
+  batch<Items extends ReadonlyArray<NativeRpcBatchItem> | []>(items: NativeRpcBatchItems<Items>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntries<Items>>;
   /** Sends any JSON value as is and resolves with the raw reply, unchecked. For tests and tools. */
   sendRaw(message: unknown, options?: { timeoutMs?: number; expectsReply?: boolean }): Promise<unknown>;
-  getAccounts(options?: NativeRequestOptions): Promise<NativeGetAccountsResult>;
+  /** Takes `{ id?, timeoutMs? }`, or a bare id (walletlib 0.2.0's form); anything else is a TypeError. */
+  getAccounts(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
   signPayloads(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
   /** Disconnects the port (if any) and rejects everything pending with kind "closed". Later requests reconnect. */
   close(): void;
@@ -285,11 +355,12 @@ export function getNativeClient(): NativeClient;
 /** Closes and forgets the default client. */
 export function resetNativeClient(): void;
 
-/** Resolves to the `result`; an error response rejects with NativeRpcError. */
-export function sendNativeRpcRequest<Result = any>(request: NativeRpcRequestArgs): Promise<Result>;
-export function sendNativeRpcBatch(items: ReadonlyArray<NativeRpcBatchItem>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntry[]>;
-export function sendNativeNotification(notification: { method: string; params?: NativeRpcParams; timeoutMs?: number }): Promise<void>;
-export function sendNativeGetAccountsRequest(options?: NativeRequestOptions): Promise<NativeGetAccountsResult>;
+/** Resolves to the `result`, typed by the method (see NativeMethod); an error response rejects with NativeRpcError. */
+export function sendNativeRpcRequest<Method extends string>(request: NativeRpcRequestArgs<Method>): Promise<NativeMethodResult<Method>>;
+export function sendNativeRpcBatch<Items extends ReadonlyArray<NativeRpcBatchItem> | []>(items: NativeRpcBatchItems<Items>, options?: { timeoutMs?: number }): Promise<NativeRpcBatchEntries<Items>>;
+export function sendNativeNotification<Method extends string>(notification: NativeRpcNotificationArgs<Method>): Promise<void>;
+/** `sendNativeGetAccountsRequest('my-id')` (walletlib 0.2.0) or `sendNativeGetAccountsRequest({ id, timeoutMs })`. */
+export function sendNativeGetAccountsRequest(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
 export function sendNativeSignPayloadsRequest(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
 
 // ---- Messages without I/O (what the fixtures check) ------------------------------------------

@@ -182,16 +182,60 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
   }
   /** @type {NativeMessagingPort | null} */
   let current = null;
-  /** Every pending request, oldest first. @type {Set<Pending>} */
+  /** Every pending request, oldest first, held batches included. @type {Set<Pending>} */
   const pendings = new Set();
   /** The same requests by each id they wait for. @type {Map<string, Pending>} */
   const byId = new Map();
+  /**
+   * The one batch posted and not yet answered. The host refuses a batch as a whole with a
+   * single error object carrying id null (-32600 too many entries, at once; -32000 the joined
+   * reply over 1 MiB, once every entry has run, so at any later moment). Nothing in that
+   * reply names the batch, so batches go out one at a time: the refusal then belongs to the
+   * batch on the wire.
+   * @type {Pending | null}
+   */
+  let batchOnWire = null;
+  /** Batches waiting for the one on the wire to settle, oldest first. @type {Map<Pending, unknown>} */
+  const heldBatches = new Map();
 
   /** @param {Pending} pending */
   const forget = (pending) => {
     pendings.delete(pending);
+    heldBatches.delete(pending);
     for (const id of pending.options.ids) {
       if (byId.get(idKey(id)) === pending) byId.delete(idKey(id));
+    }
+    if (pending === batchOnWire) {
+      batchOnWire = null;
+      releaseHeldBatch();
+    }
+  };
+
+  /** Posts the oldest held batch, if the port is still up (a drop or close rejects them all). */
+  const releaseHeldBatch = () => {
+    const port = current;
+    if (port === null) return;
+    const next = heldBatches.entries().next();
+    if (next.done) return;
+    const [pending, message] = next.value;
+    heldBatches.delete(pending);
+    post(port, pending, message);
+  };
+
+  /**
+   * @param {NativeMessagingPort} port
+   * @param {Pending} pending
+   * @param {unknown} message
+   */
+  const post = (port, pending, message) => {
+    if (Array.isArray(message)) batchOnWire = pending;
+    try {
+      port.postMessage(message);
+    } catch (error) {
+      // "Attempt to postMessage on disconnected port": the port is gone even if its
+      // onDisconnect has not run yet. Fail everything on it; the next send reconnects.
+      drop(port, error);
+      disconnectQuietly(port);
     }
   };
 
@@ -246,8 +290,13 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
 
   /**
    * By id when the reply has one (for a batch reply, the first entry with an id). A reply with
-   * id null (the host could not read the request's id) can only be matched when a single
-   * request is pending; otherwise it is reported, and the timeouts bound the wait.
+   * id null names no request, so:
+   * - a whole-batch refusal (one error object, code -32600 or -32000) goes to the batch on the
+   *   wire: a request this client builds always has an id the host can read, so only a batch
+   *   is refused that way;
+   * - any other (-32700 a frame the host could not parse, -32004 a frame over its cap, after
+   *   which it exits) goes to the request that was sent, if exactly one was; otherwise it is
+   *   reported, and the host's exit or the timeouts end the wait.
    * @param {unknown} reply
    * @returns {Pending | undefined}
    */
@@ -256,7 +305,10 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
       const pending = byId.get(idKey(id));
       if (pending) return pending;
     }
-    if (hasOnlyNullIds(reply) && pendings.size === 1) return pendings.values().next().value;
+    if (batchOnWire && isWholeBatchRefusal(reply)) return batchOnWire;
+    if (hasOnlyNullIds(reply) && pendings.size - heldBatches.size === 1) {
+      for (const pending of pendings) if (!heldBatches.has(pending)) return pending;
+    }
     return undefined;
   };
 
@@ -287,14 +339,10 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
       const { pending, promise } = startPending(options, application, forget);
       pendings.add(pending);
       for (const id of options.ids) byId.set(idKey(id), pending);
-      try {
-        port.postMessage(message);
-      } catch (error) {
-        // "Attempt to postMessage on disconnected port": the port is gone even if its
-        // onDisconnect has not run yet. Fail everything on it; the next send reconnects.
-        drop(port, error);
-        disconnectQuietly(port);
-      }
+      // A batch waits its turn behind the one on the wire; its timer already runs, so a batch
+      // that times out while held is never sent.
+      if (Array.isArray(message) && batchOnWire !== null) heldBatches.set(pending, message);
+      else post(port, pending, message);
       return promise;
     },
     close() {
@@ -329,6 +377,16 @@ function idsOfReply(reply) {
 function hasOnlyNullIds(reply) {
   const elements = Array.isArray(reply) ? reply : [reply];
   return elements.length > 0 && elements.every((element) => isPlainObject(element) && element.id === null);
+}
+
+/**
+ * The host's answer to a batch it refused as a whole: one error object, id null, code -32600
+ * (more entries than its limit) or -32000 (the joined reply over 1 MiB).
+ * @param {unknown} reply
+ */
+function isWholeBatchRefusal(reply) {
+  return isPlainObject(reply) && reply.id === null && isPlainObject(reply.error)
+    && (reply.error.code === -32600 || reply.error.code === -32000);
 }
 
 /** @param {NativeMessagingPort} port */

@@ -88,3 +88,19 @@ test('createNativeClient checks its options', () => {
   assert.ok(DEFAULT_TIMEOUTS.requestMs > 300_000);
   assert.equal(client.application, APP);
 });
+
+test('sendNativeGetAccountsRequest takes walletlib 0.2.0\'s positional id, or the options object', async () => {
+  const runtime = fakeFirefox({ [APP]: fakeWalletHost });
+  configureNativeClient({ application: APP, runtime });
+  assert.deepEqual(await sendNativeGetAccountsRequest('my-id'), { addresses: FAKE_ADDRESSES });
+  assert.deepEqual(await sendNativeGetAccountsRequest(7), { addresses: FAKE_ADDRESSES });
+  await sendNativeGetAccountsRequest({ id: 'from-options' });
+  await getNativeClient().getAccounts('client-id');
+  assert.deepEqual(runtime.sent.map((message) => /** @type {any} */ (message).id), ['my-id', 7, 'from-options', 'client-id']);
+  // Anything else is a mistake, said at once, never sent.
+  for (const wrong of [null, true, NaN, [], () => 'id']) {
+    await assert.rejects(sendNativeGetAccountsRequest(/** @type {any} */ (wrong)), TypeError, String(wrong));
+    await assert.rejects(getNativeClient().getAccounts(/** @type {any} */ (wrong)), TypeError, String(wrong));
+  }
+  assert.equal(runtime.sent.length, 4);
+});

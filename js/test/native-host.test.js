@@ -193,6 +193,21 @@ for (const flavor of FLAVORS) {
       client.close();
     });
 
+    test(`${label}: a batch refused as a whole rejects at once while other requests are pending`, TEST_TIMEOUT, async () => {
+      const { client } = hostClient({ flavor, transport, env: { WALLET_BRIDGE_MAX_BATCH: '2' } });
+      // The slow request outlives the batches' own timeouts: a refusal that did not reach its
+      // batch would show as a timeout.
+      const slow = client.request({ method: 'test.sleep', params: { ms: 4000 } });
+      await assert.rejects(client.batch([{ method: 'sum', params: [1] }, { method: 'sum', params: [2] }, { method: 'sum', params: [3] }], { timeoutMs: 3000 }), (error) =>
+        error instanceof NativeRpcError && error.code === NativeRpcErrorCode.invalidRequest);
+      await assert.rejects(client.batch([
+        { method: 'test.large', params: { bytes: 600_000 } },
+        { method: 'test.large', params: { bytes: 600_000 } },
+      ], { timeoutMs: 3000 }), (error) => error instanceof NativeRpcError && error.code === NativeRpcErrorCode.responseTooLarge);
+      assert.deepEqual(await slow, { slept: 4000 });
+      client.close();
+    });
+
     test(`${label}: a request over the host's frame limit gets "Request too large" (-32004), then the host exits`, TEST_TIMEOUT, async () => {
       const { client, runtime } = hostClient({ flavor, transport, env: { WALLET_BRIDGE_MAX_FRAME_BYTES: '256' } });
       await assert.rejects(client.request({ method: 'test.echo', params: ['x'.repeat(1000)], id: 'big' }), (error) =>

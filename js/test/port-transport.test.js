@@ -197,6 +197,76 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
     client.close();
   });
 
+  test(`${flavor} port: a batch refused as a whole gets the refusal even while other requests wait`, async () => {
+    const runtime = makeRuntime({ [APP]: () => undefined });
+    const { client, warnings } = manualPortClient(runtime);
+    const single = client.request({ method: 'test.sleep', id: 'single' });
+    const batch = client.batch([{ method: 'sum', params: [1] }, { method: 'sum', params: [2] }, { method: 'sum', params: [3] }], { timeoutMs: 2000 });
+    await flush();
+    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'a batch of 3 requests exceeds the limit of 2' } });
+    await assert.rejects(batch, (error) => error instanceof NativeRpcError && error.code === -32600 && error.data === 'a batch of 3 requests exceeds the limit of 2');
+    runtime.port.reply(answer(runtime.port.posted[0], 'still mine'));
+    assert.equal(await single, 'still mine');
+    assert.deepEqual(warnings, []);
+    client.close();
+  });
+
+  test(`${flavor} port: batches go out one at a time, so a whole-batch refusal names its batch`, async () => {
+    const runtime = makeRuntime({ [APP]: () => undefined });
+    const { client, warnings } = manualPortClient(runtime);
+    const first = client.batch([{ method: 'test.large', id: 'a1' }, { method: 'test.large', id: 'a2' }]);
+    const second = client.batch([{ method: 'sum', params: [1, 2], id: 'b1' }]);
+    const single = client.request({ method: 'sum', params: [5], id: 's' });
+    await flush();
+    assert.deepEqual(runtime.port.posted.map((m) => (Array.isArray(m) ? m.map((e) => e.id) : /** @type {any} */ (m).id)), [['a1', 'a2'], 's'], 'the second batch waits for the first');
+    // The joined reply of the first batch was too large: the host says so with id null.
+    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Response too large', data: { bytes: 2_000_000, limit: 1_048_576 } } });
+    await assert.rejects(first, (error) => error instanceof NativeRpcError && error.code === -32000);
+    await flush();
+    assert.equal(runtime.port.posted.length, 3, 'then the second batch goes out');
+    runtime.port.reply([answer({ id: 'b1' }, 3)]);
+    runtime.port.reply(answer({ id: 's' }, 5));
+    assert.deepEqual((await second).map((entry) => entry.result), [3]);
+    assert.equal(await single, 5);
+    assert.deepEqual(warnings, []);
+    client.close();
+  });
+
+  test(`${flavor} port: a held batch times out without ever being sent, and close() rejects it`, async () => {
+    const runtime = makeRuntime({ [APP]: () => undefined });
+    const { client } = manualPortClient(runtime);
+    const first = client.batch([{ method: 'a', id: 1 }]);
+    const held = client.batch([{ method: 'b', id: 2 }], { timeoutMs: 30 });
+    await assert.rejects(held, (error) => error instanceof NativeTransportError && error.kind === 'timeout');
+    const heldToo = client.batch([{ method: 'c', id: 3 }]);
+    runtime.port.reply([answer({ id: 1 }, 'one')]);
+    assert.equal((await first)[0].result, 'one');
+    await flush();
+    assert.deepEqual(runtime.port.posted.map((m) => /** @type {any[]} */ (m)[0].id), [1, 3], 'the timed-out batch was never sent');
+    const last = client.batch([{ method: 'd', id: 4 }]);
+    client.close();
+    for (const outcome of await Promise.allSettled([heldToo, last])) {
+      assert.ok(outcome.status === 'rejected' && outcome.reason instanceof NativeTransportError && outcome.reason.kind === 'closed');
+    }
+  });
+
+  test(`${flavor} port: an id-null error that is not a whole-batch refusal is not given to the batch`, async () => {
+    const runtime = makeRuntime({ [APP]: () => undefined });
+    const { client, warnings } = manualPortClient(runtime);
+    const batch = client.batch([{ method: 'a', id: 1 }], { timeoutMs: 5000 });
+    const single = client.request({ method: 'b', id: 2, timeoutMs: 5000 });
+    await flush();
+    // A parse error answers a frame the host could not read: the single request as well as the batch.
+    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: 'nesting deeper than 64' } });
+    await flush();
+    assert.equal(warnings.length, 1);
+    runtime.port.reply([answer({ id: 1 }, 'batch')]);
+    runtime.port.reply(answer({ id: 2 }, 'single'));
+    assert.equal((await batch)[0].result, 'batch');
+    assert.equal(await single, 'single');
+    client.close();
+  });
+
   test(`${flavor} port: ids must be unique among pending requests`, async () => {
     const runtime = makeRuntime({ [APP]: () => undefined });
     const { client } = manualPortClient(runtime);

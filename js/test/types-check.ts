@@ -2,6 +2,7 @@
 // (typed by its JSDoc) must be assignable to what index.d.ts declares, export by export, so the
 // hand-written declarations cannot drift from the code. Part two: the declared API accepts
 // correct use and rejects wrong use (each @ts-expect-error fails the check if the line compiles).
+// The full consumer, under its own strict tsconfig, is test/types/consumer.ts.
 import type * as Declared from '../src/index.js';
 import * as client from '../src/client.js';
 import * as errors from '../src/errors.js';
@@ -38,7 +39,8 @@ async function usage(): Promise<void> {
   const first: string | undefined = accounts.addresses[0];
   const signed: NativeSignPayloadsResult = await sendNativeSignPayloadsRequest({ address: first ?? '', payloads: ['AQID'] });
   const signatures: string[] = signed.signed_payloads;
-  const difference = await sendNativeRpcRequest<number>({ method: 'subtract', params: [42, 23] });
+  const SUBTRACT: Declared.NativeMethod<'subtract', readonly [number, number], number> = 'subtract';
+  const difference = await sendNativeRpcRequest({ method: SUBTRACT, params: [42, 23] });
   const n: number = difference;
   const entries: NativeRpcBatchEntry[] = await wallet.batch([{ method: 'sum', params: [1, 2] }, { method: 'update', params: [1], notification: true }]);
   for (const entry of entries) {
