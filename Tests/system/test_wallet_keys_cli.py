@@ -114,7 +114,7 @@ def test_export_public_rename_and_human_output(wallet, passphrase_file):
     assert wallet.keys("export-public", key["base58"], "--encoding", "hex", check=True).stdout.decode() == public_key.hex() + "\n"
     assert wallet.keys_json("export-public", "main") == key
     missing = wallet.keys("export-public", "nobody", check=False)
-    assert 'no key matches "nobody"' in missing.stderr.decode()
+    assert missing.returncode != 0 and "no key has that address or label" in missing.stderr.decode()
 
     renamed = wallet.keys_json("rename", "main", "savings")
     assert renamed["label"] == "savings" and renamed["address"] == key["address"]
@@ -169,3 +169,17 @@ def test_empty_keystore_listing_and_exposed_permissions_warning(wallet, passphra
     assert "accessible to other users (mode 644)" in result.stderr.decode()
     wallet.keys("rename", "key 1", "renamed", check=True)
     assert oct(wallet.keystore_path.stat().st_mode & 0o777) == "0o600", "every write restores 0600"
+
+
+def test_a_secret_key_pasted_where_a_key_is_named_is_never_echoed(wallet, passphrase_file):
+    # Someone pastes a seed where an address or label belongs: the error must not repeat it, in
+    # any encoding, on stdout or stderr, whichever command it was given to.
+    wallet.create(passphrase_file, label="main")
+    seed = bytes(range(7, 39))
+    for pasted in (base64.b64encode(seed).decode(), seed.hex()):
+        for command in (("export-public", pasted), ("rename", pasted, "x"), ("delete", pasted, "--force")):
+            result = wallet.keys(*command, check=False)
+            output = result.stdout.decode() + result.stderr.decode()
+            assert result.returncode != 0, command
+            assert "no key has that address or label" in output, (command, output)
+            assert pasted not in output and pasted[:12] not in output, (command, output)

@@ -43,8 +43,10 @@ public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the key \(address) does not decrypt with the right passphrase: its entry in the keystore was altered or corrupted"
         case .keyDerivationFailed:
             "Argon2 key derivation failed (not enough memory for the keystore's limits?)"
-        case .noSuchKey(let query):
-            "no key matches \"\(query.prefix(100))\" (give an address in base64 or base58, or a label; see `wallet-bridge keys list`)"
+        case .noSuchKey:
+            // The query is not repeated: a person who pastes a secret key where an address
+            // belongs must not see it echoed into a terminal's scrollback or a log.
+            "no key has that address or label (give an address in base64 or base58, or a label; see `wallet-bridge keys list`)"
         case .duplicateKey(let address):
             "the keystore already holds the key \(address)"
         case .duplicateLabel(let label):
