@@ -6,24 +6,13 @@ import XCTest
 /// Doctor judges a manifest by what the browsers load: a BOM or a duplicated key is a
 /// warning, not a broken manifest.
 final class DoctorBrowserJSONTests: XCTestCase {
-    private func healthySandbox() throws -> (sandbox: Sandbox, chromium: String, firefox: String) {
-        let sandbox = try Sandbox()
-        try sandbox.installBrowser("firefox")
-        try sandbox.installBrowser("chromium")
-        let install = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
-        XCTAssertEqual(install.status, 0, install.output)
-        return (sandbox,
-                sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json",
-                sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
-    }
-
     private func report(_ sandbox: Sandbox) throws -> (Run, DoctorReport) {
         let run = try sandbox.walletBridge("doctor", "--json", "--timeout", "20")
         return (run, try JSONDecoder().decode(DoctorReport.self, from: Data(run.stdout.utf8)))
     }
 
     func testAByteOrderMarkIsAWarning() throws {
-        let (sandbox, chromium, firefox) = try healthySandbox()
+        let (sandbox, chromium, firefox) = try Sandbox.healthy()
         for path in [chromium, firefox] { try sandbox.write(path, "\u{FEFF}" + (try XCTUnwrap(sandbox.read(path)))) }
         let (run, report) = try report(sandbox)
         XCTAssertEqual(run.status, 0, run.output)
@@ -36,7 +25,7 @@ final class DoctorBrowserJSONTests: XCTestCase {
     }
 
     func testADuplicatedKeyIsAWarningAndTheLastOneIsChecked() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         let text = try XCTUnwrap(sandbox.read(chromium))
         // The first "type" is wrong, the last right: browsers use the last.
         try sandbox.write(chromium, text.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe", "type": "stdio""#))

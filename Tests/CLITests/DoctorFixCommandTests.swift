@@ -6,17 +6,6 @@ import XCTest
 /// Every command doctor suggests must work as printed: run it in the sandbox, then doctor
 /// must find nothing wrong.
 final class DoctorFixCommandTests: XCTestCase {
-    private func healthySandbox() throws -> (sandbox: Sandbox, chromium: String, firefox: String) {
-        let sandbox = try Sandbox()
-        try sandbox.installBrowser("firefox")
-        try sandbox.installBrowser("chromium")
-        let install = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
-        XCTAssertEqual(install.status, 0, install.output)
-        return (sandbox,
-                sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json",
-                sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
-    }
-
     /// The `wallet-bridge install … --force` commands in the report's fixes, exactly as printed.
     private func suggestedInstalls(_ report: DoctorReport) throws -> [String] {
         let binary = try Built.walletBridge()
@@ -51,35 +40,35 @@ final class DoctorFixCommandTests: XCTestCase {
     }
 
     func testReinstallFixForABrokenChromiumManifestWorksAsPrinted() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
             try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#))
         }
     }
 
     func testReinstallFixForAManifestThatNoLongerParsesTakesTheIDsFromTheRecord() throws {
-        let (sandbox, _, firefox) = try healthySandbox()
+        let (sandbox, _, firefox) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
             try sandbox.write(firefox, "[1, 2]")
         }
     }
 
     func testFixForAChromeManifestInTheFirefoxFolderWorksAsPrinted() throws {
-        let (sandbox, chromium, firefox) = try healthySandbox()
+        let (sandbox, chromium, firefox) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
             try sandbox.write(firefox, try XCTUnwrap(sandbox.read(chromium)))
         }
     }
 
     func testFixForAMissingHostPathWorksAsPrinted() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
             try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: "/nonexistent/wallet-bridge"))
         }
     }
 
     func testFixForAnEmptyAllowListWorksAsPrinted() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
             try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: "\"\(TestIDs.chromeOrigin)\"", with: ""))
         }

@@ -12,18 +12,6 @@ final class DoctorProcessTests: XCTestCase {
         return (result, report)
     }
 
-    /// Firefox and Chromium installed, the host installed for both.
-    private func healthySandbox() throws -> (sandbox: Sandbox, chromium: String, firefox: String) {
-        let sandbox = try Sandbox()
-        try sandbox.installBrowser("firefox")
-        try sandbox.installBrowser("chromium")
-        let install = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
-        XCTAssertEqual(install.status, 0, install.output)
-        return (sandbox,
-                sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json",
-                sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
-    }
-
     private func browser(_ report: DoctorReport, _ id: String) throws -> BrowserReport {
         try XCTUnwrap(report.browsers.first { $0.browser == id }, id)
     }
@@ -88,19 +76,19 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     func testWrongName() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: #""name": "com.walletbridge.host""#, with: #""name": "com.walletbridge.other""#) }
         try assertFault("name-mismatch", for: "chromium", in: sandbox)
     }
 
     func testManifestUnderTheWrongFileName() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try FileManager.default.moveItem(atPath: chromium, toPath: Path.parent(chromium) + "/wallet-bridge.json")
         try assertFault("name-mismatch", for: "chromium", in: sandbox)
     }
 
     func testRelativePath() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: "wallet-bridge") }
         try assertFault("relative-path", for: "chromium", in: sandbox)
     }
@@ -118,7 +106,7 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     func testPathThatIsMissingOrADirectory() throws {
-        let (sandbox, chromium, firefox) = try healthySandbox()
+        let (sandbox, chromium, firefox) = try Sandbox.healthy()
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: "/nonexistent/wallet-bridge") }
         try edit(sandbox, firefox) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: sandbox.base) }
         try assertFault("path-missing", for: "chromium", in: sandbox)
@@ -126,39 +114,39 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     func testBadJSON() throws {
-        let (sandbox, _, firefox) = try healthySandbox()
+        let (sandbox, _, firefox) = try Sandbox.healthy()
         try edit(sandbox, firefox) { $0.replacingOccurrences(of: #""type": "stdio","#, with: #""type": "stdio""#) }
         try assertFault("bad-json", for: "firefox", in: sandbox)
     }
 
     func testWrongType() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#) }
         try assertFault("wrong-type", for: "chromium", in: sandbox)
     }
 
     func testMalformedOrigins() throws {
         for broken in ["chrome-extension://\(TestIDs.chromeID)", "chrome-extension://*/", TestIDs.chromeID, "chrome-extension://ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP/"] {
-            let (sandbox, chromium, _) = try healthySandbox()
+            let (sandbox, chromium, _) = try Sandbox.healthy()
             try edit(sandbox, chromium) { $0.replacingOccurrences(of: TestIDs.chromeOrigin, with: broken) }
             try assertFault("bad-origin", for: "chromium", in: sandbox)
         }
     }
 
     func testMalformedAddonID() throws {
-        let (sandbox, _, firefox) = try healthySandbox()
+        let (sandbox, _, firefox) = try Sandbox.healthy()
         try edit(sandbox, firefox) { $0.replacingOccurrences(of: TestIDs.firefoxID, with: "wallet") }
         try assertFault("bad-addon-id", for: "firefox", in: sandbox)
     }
 
     func testChromeManifestInTheFirefoxFolder() throws {
-        let (sandbox, chromium, firefox) = try healthySandbox()
+        let (sandbox, chromium, firefox) = try Sandbox.healthy()
         try sandbox.write(firefox, try XCTUnwrap(sandbox.read(chromium)))
         try assertFault("wrong-family", for: "firefox", in: sandbox)
     }
 
     func testFirefoxManifestInAChromeFolder() throws {
-        let (sandbox, chromium, firefox) = try healthySandbox()
+        let (sandbox, chromium, firefox) = try Sandbox.healthy()
         try sandbox.write(chromium, try XCTUnwrap(sandbox.read(firefox)))
         try assertFault("wrong-family", for: "chromium", in: sandbox)
     }
@@ -210,7 +198,7 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     func testAHostThatPrintsToStdoutDoesNotAnswer() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         let host = try sandbox.write(sandbox.base + "/chatty-host", "#!/bin/sh\necho 'starting up'\nexec sleep 30\n", mode: 0o755)
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: host) }
         try assertFault("no-answer", for: "chromium", in: sandbox)
@@ -222,7 +210,7 @@ final class DoctorProcessTests: XCTestCase {
 
     func testTheProbeUsesTheBrowsersArgvShape() throws {
         // A host that answers only when started like Firefox: manifest path, then add-on ID.
-        let (sandbox, _, firefox) = try healthySandbox()
+        let (sandbox, _, firefox) = try Sandbox.healthy()
         let host = try sandbox.write(sandbox.base + "/firefox-only-host", """
             #!/bin/sh
             [ "$1" = "\(firefox)" ] && [ "$2" = "\(TestIDs.firefoxID)" ] || { echo "argv: $*" >&2; exit 3; }
@@ -237,7 +225,7 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     func testBothFamilyKeysIsOnlyAWarning() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: #""type": "stdio","#, with: #""type": "stdio", "allowed_extensions": ["a@b"],"#) }
         let (result, report) = try doctor(sandbox)
         XCTAssertEqual(result.status, 0, "a warning does not fail doctor")

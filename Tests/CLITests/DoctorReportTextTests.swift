@@ -5,19 +5,8 @@ import XCTest
 
 /// The text report: readable, grammatical, and a stray file does not fail a good manifest.
 final class DoctorReportTextTests: XCTestCase {
-    private func healthySandbox() throws -> (sandbox: Sandbox, chromium: String, firefox: String) {
-        let sandbox = try Sandbox()
-        try sandbox.installBrowser("firefox")
-        try sandbox.installBrowser("chromium")
-        let install = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
-        XCTAssertEqual(install.status, 0, install.output)
-        return (sandbox,
-                sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json",
-                sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
-    }
-
     func testMultiLineMessagesStayIndentedUnderTheirEntry() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         let host = try sandbox.write(sandbox.base + "/failing-host", "#!/bin/sh\necho 'first complaint' >&2\necho 'second complaint' >&2\nexit 3\n", mode: 0o755)
         try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: host))
         let text = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
@@ -32,7 +21,7 @@ final class DoctorReportTextTests: XCTestCase {
     }
 
     func testAnArrayManifestIsCalledAnArray() throws {
-        let (sandbox, _, firefox) = try healthySandbox()
+        let (sandbox, _, firefox) = try Sandbox.healthy()
         try sandbox.write(firefox, "[]")
         let text = try sandbox.walletBridge("doctor", "--browser", "firefox")
         XCTAssertTrue(text.stdout.contains("the JSON is an array, not an object"), text.stdout)
@@ -40,7 +29,7 @@ final class DoctorReportTextTests: XCTestCase {
     }
 
     func testAStrayFileBesideACorrectManifestDoesNotFailIt() throws {
-        let (sandbox, chromium, _) = try healthySandbox()
+        let (sandbox, chromium, _) = try Sandbox.healthy()
         let stray = Path.parent(chromium) + "/com.walletbridge.host.json.bak.json"
         try sandbox.write(stray, try XCTUnwrap(sandbox.read(chromium)))
         let result = try sandbox.walletBridge("doctor", "--json", "--browser", "chromium", "--timeout", "20")
