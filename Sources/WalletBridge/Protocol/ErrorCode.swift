@@ -29,7 +29,8 @@ extension ErrorCode {
     public static let overloaded = ErrorCode(rawValue: -32003)
     public static let requestTooLarge = ErrorCode(rawValue: -32004)
 
-    // Wallet codes, as Mobile Wallet Adapter and safari-extension-walletlib number them
+    // Wallet codes, numbered as Mobile Wallet Adapter numbers them (safari-extension-walletlib
+    // 0.2.0 defines only -3, with the same meaning)
     public static let authorizationFailed = ErrorCode(rawValue: -1)
     public static let invalidPayloads = ErrorCode(rawValue: -2)
     public static let notSigned = ErrorCode(rawValue: -3)
