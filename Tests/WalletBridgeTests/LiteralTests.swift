@@ -14,7 +14,7 @@ final class LiteralTests: XCTestCase {
     private let context = RequestContext(caller: .unidentified, requestID: .number(JSONNumber(1)), method: "decline")
 
     func testJSONValueFromLiterals() {
-        let value: JSONValue = ["reason": "declined", "ratio": 1.5, "ok": true, "none": nil, "list": [1, 2], "text": "x"]
+        let value: JSONValue = ["reason": "declined", "ratio": 1.5, "ok": true, "none": .null, "list": [1, 2], "text": "x"]
         XCTAssertEqual(value, .object([
             "reason": .string("declined"), "ratio": .number(JSONNumber(validatedLiteral: "1.5")), "ok": .bool(true),
             "none": .null, "list": .array([.number(JSONNumber(1)), .number(JSONNumber(2))]), "text": .string("x"),

@@ -54,14 +54,13 @@ extension JSONValue {
 }
 
 // Literals, so a handler can write `RPCError(.notSigned, data: ["reason": "declined"])` or
-// return `["ok": true, "ratio": 1.5, "tags": ["a", "b"], "next": nil]`.
-extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+// return `["ok": true, "ratio": 1.5, "tags": ["a", "b"], "next": .null]`. There is no `nil`
+// literal, on purpose: with one, `flag ? nil : value` would silently mean JSON null where a
+// `JSONValue?` wants "no value" (the standard library advises against `nil` literals on
+// non-Optional types for this reason). JSON null is `.null`.
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByStringInterpolation,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    /// JSON null. Where a `JSONValue?` is expected, `nil` is still Optional's nil (no value):
-    /// write `.null` there for JSON null. But `flag ? nil : value` is a `JSONValue` ternary
-    /// even when assigned to a `JSONValue?`, so its nil is JSON null: use an `if` expression.
-    public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
     /// A float literal, written as the shortest decimal of the `Double` it makes (`1.50` is

@@ -120,9 +120,7 @@ struct CallCommand: ParsableCommand {
     }
 
     private func callOnce(_ command: HostCommand, params: JSONValue?, wait: Duration) throws {
-        // Not `notify ? nil : …`: with JSONValue nil-literal convertible, that ternary is a
-        // JSONValue, and nil in it JSON null (`"id": null`, a request, not a notification).
-        let requestID: JSONValue? = if notify { nil } else { CallRequest.id(from: id) }
+        let requestID: JSONValue? = notify ? nil : CallRequest.id(from: id)
         let connection: HostConnection
         do {
             connection = try HostConnection(command)
