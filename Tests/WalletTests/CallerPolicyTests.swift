@@ -20,11 +20,11 @@ final class CallerPolicyTests: XCTestCase {
         }
     }
 
-    func testAllowListIsStrict() {
-        let policy = CallerPolicy.allowList([
+    func testAllowListIsStrict() throws {
+        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList([
             "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
             "wallet@example.org": [GetAccounts.name],
-        ])
+        ]))
         XCTAssertTrue(allowed(policy, chrome, SignPayloads.name))
         XCTAssertTrue(allowed(policy, chrome, "custom.method"))
         XCTAssertTrue(allowed(policy, firefox, GetAccounts.name))
@@ -32,21 +32,32 @@ final class CallerPolicyTests: XCTestCase {
         XCTAssertFalse(allowed(policy, firefox, "custom.method"))
         XCTAssertFalse(allowed(policy, stranger, GetAccounts.name))
         XCTAssertFalse(allowed(policy, .unidentified, GetAccounts.name))
-        XCTAssertFalse(allowed(.allowList([:]), chrome, GetAccounts.name), "an empty policy allows nobody")
+        XCTAssertFalse(allowed(.allowList(try CallerPolicy.AllowList([:])), chrome, GetAccounts.name), "an empty policy allows nobody")
     }
 
-    func testWildcardCallerCoversEveryoneElseIncludingTheUnidentified() {
-        let policy = CallerPolicy.allowList(["*": [GetAccounts.name], "wallet@example.org": ["*"]])
+    func testWildcardCallerCoversEveryoneElseIncludingTheUnidentified() throws {
+        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList(["*": [GetAccounts.name], "wallet@example.org": ["*"]]))
         XCTAssertTrue(allowed(policy, stranger, GetAccounts.name))
         XCTAssertTrue(allowed(policy, .unidentified, GetAccounts.name))
         XCTAssertFalse(allowed(policy, stranger, SignPayloads.name))
         XCTAssertTrue(allowed(policy, firefox, SignPayloads.name), "a named caller uses its own entry")
     }
 
-    func testChromeOriginsMatchWithOrWithoutTheTrailingSlashButIdsExactly() {
-        let policy = CallerPolicy.allowList(["chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["*"], "Wallet@Example.org": ["*"]])
+    func testChromeOriginsMatchWithOrWithoutTheTrailingSlashButIdsExactly() throws {
+        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList(["chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["*"], "Wallet@Example.org": ["*"]]))
         XCTAssertTrue(allowed(policy, chrome, GetAccounts.name))
         XCTAssertFalse(allowed(policy, firefox, GetAccounts.name))
+    }
+
+    func testTwoNamesForOneCallerAreRefusedInsteadOfPickedAtRandom() {
+        // With both, which entry applied used to follow a Dictionary's hash order: the same
+        // configuration allowed everything in some runs and only GetAccounts in others.
+        XCTAssertThrowsError(try CallerPolicy.AllowList([
+            "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
+            "chrome-extension://abcdefghijklmnopabcdefghijklmnop": [GetAccounts.name],
+        ])) { error in
+            XCTAssertEqual("\(error)", #""chrome-extension://abcdefghijklmnopabcdefghijklmnop" and "chrome-extension://abcdefghijklmnopabcdefghijklmnop/" name the same caller; keep one of them"#)
+        }
     }
 
     func testBrokenConfigurationDeniesEverything() {
@@ -61,7 +72,7 @@ final class CallerPolicyTests: XCTestCase {
         }
         var router = Router()
         try router.register(Custom.self) { _, _ in "ran" }
-        let policy = CallerPolicy.allowList(["wallet@example.org": [GetAccounts.name]])
+        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList(["wallet@example.org": [GetAccounts.name]]))
         router.authorize { context throws(RPCError) in try policy.check(context) }
         let parsed = Request.parse(.object(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)), "method": .string(Custom.name)]))
         guard case .request(let request) = parsed else { return XCTFail("\(parsed)") }
@@ -91,7 +102,7 @@ final class WalletConfigTests: XCTestCase {
             {"allow": {"chrome-extension://a/": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]},
              "max_payloads": 16, "pinentry": "/usr/bin/pinentry-gnome3", "keystore": "/keys/k.json"}
             """)
-        XCTAssertEqual(config.policy, .allowList(["chrome-extension://a/": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]]))
+        XCTAssertEqual(config.policy, .allowList(try CallerPolicy.AllowList(["chrome-extension://a": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]])))
         XCTAssertEqual(config.maxPayloads, 16)
         XCTAssertEqual(config.pinentry, "/usr/bin/pinentry-gnome3")
         XCTAssertEqual(config.keystore, "/keys/k.json")
@@ -103,6 +114,7 @@ final class WalletConfigTests: XCTestCase {
             "", "{", "[]", #"{"alow": {}}"#, #"{"allow": []}"#, #"{"allow": {"x": "*"}}"#, #"{"allow": {"x": [1]}}"#,
             #"{"max_payloads": 0}"#, #"{"max_payloads": "8"}"#, #"{"max_payloads": 1.5}"#, #"{"keystore": "relative.json"}"#,
             #"{"pinentry": ""}"#, #"{"allow": {}, "allow": {}}"#,
+            #"{"allow": {"chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"], "chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["NATIVE_GET_ACCOUNTS_METHOD"]}}"#,
         ]
         let folder = temporaryFolder(self)
         for text in invalid {

@@ -101,7 +101,11 @@ public struct WalletConfig: Sendable, Equatable {
                     }
                     allowed[caller] = names
                 }
-                config.policy = .allowList(allowed)
+                do {
+                    config.policy = .allowList(try CallerPolicy.AllowList(allowed))
+                } catch {
+                    throw invalid("\"allow\": \(error)")
+                }
             case "max_payloads":
                 guard case .number(let number) = value, let max = Int(number.literal), maxPayloadsRange.contains(max) else {
                     throw invalid("\"max_payloads\" is not a whole number in \(maxPayloadsRange.lowerBound)...\(maxPayloadsRange.upperBound)")
