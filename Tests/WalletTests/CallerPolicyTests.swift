@@ -127,4 +127,42 @@ final class WalletConfigTests: XCTestCase {
             }
         }
     }
+
+    func testAFileOthersCanChangeIsNotUsedButAStickyFolderIsFine() throws {
+        let folder = temporaryFolder(self)
+        let path = "\(folder)/config.json"
+        writeBytes(Array("{}".utf8), path)
+        XCTAssertEqual(try WalletConfig.load(path: path), WalletConfig())
+
+        chmod(path, 0o646)
+        XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
+            let invalid = error as? WalletConfig.Invalid
+            XCTAssertEqual(invalid?.isUnsafe, true)
+            XCTAssertEqual("\(error)", "the configuration file \(path) is not used, because other users can write to the file \(path) (mode 0646); run: chmod go-w \(path)")
+        }
+        chmod(path, 0o600)
+
+        // A symlink is judged by what it points at, and by both folders.
+        let elsewhere = temporaryFolder(self)
+        chmod(elsewhere, 0o777)
+        writeBytes(Array("{}".utf8), "\(elsewhere)/real.json")
+        XCTAssertEqual(symlink("\(elsewhere)/real.json", "\(folder)/linked.json"), 0)
+        XCTAssertThrowsError(try WalletConfig.load(path: "\(folder)/linked.json")) { error in
+            XCTAssertTrue("\(error)".contains("other users can write to the folder \(elsewhere) (mode 0777)"), "\(error)")
+        }
+        // The sticky bit (as on /tmp) keeps others from replacing a file this user owns.
+        chmod(elsewhere, 0o1777)
+        XCTAssertEqual(try WalletConfig.load(path: "\(folder)/linked.json"), WalletConfig())
+    }
+
+    func testAFileOwnedByAnotherUserIsNotUsed() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to give a file to another user") }
+        let folder = temporaryFolder(self)
+        let path = "\(folder)/config.json"
+        writeBytes(Array("{}".utf8), path)
+        XCTAssertEqual(chown(path, 65534, 65534), 0)
+        XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("belongs to another user (uid 65534)"), "\(error)")
+        }
+    }
 }

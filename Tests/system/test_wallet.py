@@ -288,6 +288,27 @@ class TestPolicy:
         stderr = host.close()
         assert "is invalid" in stderr and "refusing every call" in stderr
 
+    def test_a_config_other_users_can_change_is_refused_like_ssh_does(self, wallet):
+        # `{}` alone allows everyone: only the permissions can make these calls fail. Whoever
+        # can change the file picks the program that is given the passphrase.
+        self.configure(wallet, {})
+        folder = wallet.config_path.parent
+        for target, mode in ((wallet.config_path, 0o666), (wallet.config_path, 0o620), (folder, 0o777)):
+            os.chmod(target, mode)
+            host = wallet.host(CHROME_ORIGIN)
+            assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
+            stderr = host.close()
+            assert f"other users can write to the {'folder' if target == folder else 'file'} {target}" in stderr
+            assert f"run: chmod go-w {target}" in stderr
+
+            listed = wallet.keys("list", check=False)
+            assert listed.returncode != 0 and f"chmod go-w {target}" in listed.stderr.decode()
+            os.chmod(target, 0o700 if target == folder else 0o600)
+
+        host = wallet.host(CHROME_ORIGIN)
+        assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}, "fixed permissions are used again"
+        host.close()
+
     def test_config_path_comes_from_the_environment(self, wallet):
         elsewhere = wallet.root / "elsewhere.json"
         elsewhere.write_text(json.dumps({"allow": {}}))

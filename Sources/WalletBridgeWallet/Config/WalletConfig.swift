@@ -34,13 +34,26 @@ public struct WalletConfig: Sendable, Equatable {
 
     public init() {}
 
-    /// A configuration file that exists but cannot be used.
+    /// A configuration file that exists but cannot be used: malformed, or open to changes by
+    /// other users.
     public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
         /// The file.
         public let path: String
         /// What is wrong with it.
         public let reason: String
-        public var description: String { "the configuration file \(path) is invalid: \(reason)" }
+        /// True when the file may be fine but other users can change it.
+        public let isUnsafe: Bool
+
+        public init(path: String, reason: String, isUnsafe: Bool = false) {
+            self.path = path
+            self.reason = reason
+            self.isUnsafe = isUnsafe
+        }
+
+        public var description: String {
+            isUnsafe ? "the configuration file \(path) is not used, because \(reason)"
+                     : "the configuration file \(path) is invalid: \(reason)"
+        }
     }
 
     /// `$WALLET_BRIDGE_CONFIG`, else `$XDG_CONFIG_HOME/wallet-bridge/config.json`.
@@ -49,8 +62,11 @@ public struct WalletConfig: Sendable, Equatable {
     }
 
     /// The configuration at `path`; defaults when the file does not exist.
+    /// Refused, whatever it says, when other users can change it or its folder: it names the
+    /// program that is given the passphrase, and the keystore that is signed from.
     public static func load(path: String?) throws(Invalid) -> WalletConfig {
         guard let path else { return WalletConfig() }
+        if let reason = ChangeableByOthers.reason(for: path) { throw Invalid(path: path, reason: reason, isUnsafe: true) }
         let bytes: [UInt8]?
         do {
             bytes = try AtomicFile.read(path, maxBytes: maxFileBytes)

@@ -27,7 +27,7 @@ public enum CallerPolicy: Sendable, Equatable {
             return nil
         case .denyAll:
             return RPCError(.authorizationFailed, data: .object([
-                "problem": .string("the wallet's configuration file is invalid, so every call is refused until it is fixed"),
+                "problem": .string("the wallet's configuration file cannot be used (the host's log says why), so every call is refused until it is fixed"),
             ]))
         case .allowList(let list):
             let methods = list.methods(for: context.caller)
