@@ -238,7 +238,8 @@ def test_passphrase_file_signs_without_asking(wallet, passphrase_file):
     host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file, WALLET_BRIDGE_PINENTRY="/nonexistent/pinentry")
     reply = host.sign(key["address"], [b64(b"automated")])
     verify(key["address"], b"automated", reply["result"]["signed_payloads"][0])
-    host.close()
+    # Signing with nobody asked is said at the default log level (WALLET_BRIDGE_LOG unset).
+    assert f"WALLET_BRIDGE_PASSPHRASE_FILE is set: signing with the passphrase from {passphrase_file}" in host.close()
 
     wrong = wallet.secret_file("wrong", "nope\n")
     host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=wrong)

@@ -7,7 +7,9 @@ import Darwin
 /// Diagnostics on stderr, never stdout: stdout carries frames only.
 ///
 /// The level comes from `WALLET_BRIDGE_LOG` (`off`, `error`, `warning`, `info`, `debug`) and is
-/// `error` by default, so a healthy host says nothing. Firefox shows these lines in its Browser
+/// `warning` by default: a healthy host says nothing, and a dangerous setting (signing with no
+/// one asked, a keystore others can read) is said where the person will look, not only when
+/// someone thought to raise the level. Firefox shows these lines in its Browser
 /// Console; Chrome in its own log. Never log secrets, params or payloads.
 public enum Log {
     public enum Level: Int, Sendable, Comparable {
@@ -25,13 +27,14 @@ public enum Log {
     }
 
     public static let level: Level = {
-        guard let raw = getenv("WALLET_BRIDGE_LOG").map({ String(cString: $0).lowercased() }) else { return .error }
+        guard let raw = getenv("WALLET_BRIDGE_LOG").map({ String(cString: $0).lowercased() }) else { return .warning }
         switch raw {
         case "off", "none", "quiet": return .off
         case "warning", "warn": return .warning
         case "info": return .info
         case "debug", "trace": return .debug
-        default: return .error
+        case "error": return .error
+        default: return .warning
         }
     }()
 
