@@ -195,6 +195,8 @@ final class LifecycleTests: XCTestCase {
         let lines = host.stderrText.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, host.stderrText)
         XCTAssertTrue(lines.first?.contains("exceeds the limit of 67108864 bytes") == true, host.stderrText)
+        // Under the executable's own name: a developer's custom host is not "wallet-bridge".
+        XCTAssertTrue(lines.first?.hasPrefix("wallet-bridge-conformance-host: error: ") == true, host.stderrText)
     }
 
     func testRequestTimeoutAnswersAndOthersAreUnaffected() throws {

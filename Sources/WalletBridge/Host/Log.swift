@@ -45,8 +45,17 @@ public enum Log {
 
     private static func write(_ messageLevel: Level, _ message: () -> String) {
         guard messageLevel <= level else { return }
-        writeStderr("wallet-bridge: \(messageLevel.label): \(message())\n")
+        writeStderr("\(programName): \(messageLevel.label): \(message())\n")
     }
+
+    /// The name lines start with: the running executable's, so that a developer's own host
+    /// (built on this package, under its own name) is not mistaken for the shipped one in a
+    /// browser's log.
+    static let programName: String = {
+        let path = CommandLine.arguments.first ?? ""
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? "wallet-bridge" : name
+    }()
 
     /// One write(2) per line, so concurrent lines do not interleave mid-line.
     public static func writeStderr(_ text: String) {
