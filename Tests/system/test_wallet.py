@@ -4,6 +4,7 @@ the caller policy, and pinentry's lifetime."""
 import base64
 import json
 import os
+import struct
 import time
 
 import pytest
@@ -316,6 +317,24 @@ class TestPolicy:
         host = wallet.host(CHROME_ORIGIN, WALLET_BRIDGE_CONFIG=elsewhere)
         assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
         host.close()
+
+
+def test_no_one_is_asked_to_approve_signatures_that_could_never_be_returned(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    host = wallet.host()  # the scripted pinentry would approve, and logs every dialog
+    # As a notification (no id): JSON-RPC forbids a reply, so the signatures would be lost.
+    body = json.dumps({"jsonrpc": "2.0", "method": SIGN_PAYLOADS,
+                       "params": {"address": key["address"], "payloads": [b64(b"x")]}}).encode()
+    host.process.stdin.write(struct.pack("=I", len(body)) + body)
+    host.process.stdin.flush()
+    # A reply that would exceed the 1 MiB browsers accept: 800,000 bytes sign to about 1.07 MB.
+    reply = host.sign(key["address"], [b64(bytes(800_000))])
+    assert error_of(reply)["code"] == -32000
+    assert error_of(reply)["data"]["limit"] == 1048576 and error_of(reply)["data"]["bytes"] > 1048576
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]], "the host keeps serving"
+    stderr = host.close()
+    assert wallet.pinentry_records() == [], "a dialog was opened for work that is thrown away"
+    assert "sent as a notification (no id) is ignored" in stderr
 
 
 def test_sigterm_of_the_host_terminates_pinentry(wallet, passphrase_file):

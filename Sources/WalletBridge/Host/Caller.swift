@@ -42,10 +42,15 @@ public struct RequestContext: Sendable {
     /// Nil for a notification.
     public var requestID: RequestID?
     public var method: String
+    /// The largest reply body the host will send; a larger one is replaced by -32000. A
+    /// handler whose reply size is known in advance can refuse before doing costly work (or,
+    /// for SignPayloads, before asking anyone to approve it).
+    public var maxReplyBytes: Int
 
-    public init(caller: Caller, requestID: RequestID?, method: String) {
+    public init(caller: Caller, requestID: RequestID?, method: String, maxReplyBytes: Int = Frame.maxOutboundBytes) {
         self.caller = caller
         self.requestID = requestID
         self.method = method
+        self.maxReplyBytes = maxReplyBytes
     }
 }

@@ -86,7 +86,25 @@ public struct Router: Sendable {
         try register(GetAccounts.self, execution: wallet.getAccountsExecution) { _, context in
             try await wallet.getAccounts(context: context)
         }
-        try register(SignPayloads.self) { params, context in try await wallet.signPayloads(params, context: context) }
+        try register(SignPayloads.self) { params, context in
+            try Self.refuseUselessSigning(params, context: context)
+            return try await wallet.signPayloads(params, context: context)
+        }
+    }
+
+    /// Refuses, before the wallet asks anyone, a signature nobody could receive: one requested
+    /// as a notification (no id, so no reply may be sent), or one whose reply is bound to be
+    /// over the size the browsers accept. Approving either would be consent thrown away.
+    static func refuseUselessSigning(_ params: SignPayloadsParams, context: RequestContext) throws(RPCError) {
+        guard let id = context.requestID else {
+            Log.warning("\(SignPayloads.name) sent as a notification (no id) is ignored: its signatures could not be returned, so nobody is asked")
+            throw RPCError(.invalidRequest, detail: "a notification cannot return signatures")
+        }
+        let bytes = SignPayloadsResult.replyBytes(id: id, payloads: params.payloads)
+        guard bytes <= context.maxReplyBytes else {
+            Log.warning("\(SignPayloads.name) refused before asking: its reply would be \(bytes) bytes, over the \(context.maxReplyBytes) browsers accept")
+            throw .responseTooLarge(bytes: bytes, limit: context.maxReplyBytes)
+        }
     }
 
     /// The registered method called `name`, if any.

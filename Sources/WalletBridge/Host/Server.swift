@@ -110,7 +110,7 @@ public final class Server: Sendable {
                 let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
                 return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
             }
-            let context = RequestContext(caller: caller, requestID: id, method: request.method)
+            let context = RequestContext(caller: caller, requestID: id, method: request.method, maxReplyBytes: limit)
             let route = router.route(named: request.method)
             // An unknown method is answered on the spot, like a quick lookup: an error needs no
             // pool thread. `Task.immediate` runs on this thread until the handler first
@@ -134,11 +134,7 @@ public final class Server: Sendable {
 
     private func tooLarge(id: RequestID, bytes: Int) -> [UInt8] {
         Log.warning("reply of \(bytes) bytes replaced by an error: browsers drop the port above \(configuration.maxOutboundFrameBytes)")
-        let data: JSONValue = .object([
-            "bytes": .number(JSONNumber(bytes)),
-            "limit": .number(JSONNumber(configuration.maxOutboundFrameBytes)),
-        ])
-        return Response.failure(id: id, error: RPCError(.responseTooLarge, data: data))
+        return Response.failure(id: id, error: .responseTooLarge(bytes: bytes, limit: configuration.maxOutboundFrameBytes))
     }
 }
 

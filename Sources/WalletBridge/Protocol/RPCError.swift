@@ -25,6 +25,11 @@ public struct RPCError: Error, Sendable, Hashable {
         RPCError(.invalidPayloads, data: .object(["valid": .array(valid.map(JSONValue.bool))]))
     }
 
+    /// -32000: a reply of `bytes` would exceed the `limit` the browsers accept.
+    public static func responseTooLarge(bytes: Int, limit: Int) -> RPCError {
+        RPCError(.responseTooLarge, data: .object(["bytes": .number(JSONNumber(bytes)), "limit": .number(JSONNumber(limit))]))
+    }
+
     /// The `error` member of a response.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [

@@ -39,6 +39,20 @@ public struct SignPayloadsResult: Codable, Sendable, Hashable {
     /// signature (Mobile Wallet Adapter's `sign_messages` convention).
     public var signed_payloads: [String]
     public init(signed_payloads: [String]) { self.signed_payloads = signed_payloads }
+
+    /// The size of the reply body that signing `payloads` gives, known before anything is
+    /// signed: each entry is the base64 of the payload and a 64-byte signature. Exact for
+    /// canonical base64 payloads (the only ones a wallet signs).
+    public static func replyBytes(id: RequestID, payloads: [String]) -> Int {
+        let empty = Response.success(id: id, encodedResult: Array(#"{"signed_payloads":[]}"#.utf8)).count
+        let entries = payloads.reduce(0) { total, payload in
+            let text = payload.utf8
+            let padding = text.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+            let payloadBytes = text.count / 4 * 3 - padding
+            return total + 4 * ((payloadBytes + 64 + 2) / 3) + 2  // the entry and its quotes
+        }
+        return empty + entries + max(0, payloads.count - 1)  // and the commas between entries
+    }
 }
 
 /// What answers the built-in wallet methods: the keystore wallet, or a developer's own.
