@@ -76,6 +76,13 @@ enum Block: RPCMethod {
     typealias Result = NoResult
 }
 
+/// `test.block` on the reader thread (`.immediate`): a quick handler that turns out not to be,
+/// like a keystore read that never answers. Only the signal backstop can end the host then.
+enum BlockReader: RPCMethod {
+    static let name = "test.blockReader"
+    typealias Result = NoResult
+}
+
 /// Throws an error that is not an RPCError, whose text must not reach the wire.
 enum Fail: RPCMethod {
     static let name = "test.fail"
@@ -183,16 +190,8 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
     try router.register(Hang.self) { _, _ in
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
-    try router.register(Block.self) { _, _ in
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw RPCError(.internalError, detail: "pipe failed") }
-        // Close-on-exec, so that a child started meanwhile does not hold the pipe too.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var byte: UInt8 = 0
-        // The write end stays open and unwritten, so this read never returns.
-        _ = read(ends[0], &byte, 1)
-        throw RPCError(.internalError, detail: "test.block returned")
-    }
+    try router.register(Block.self) { _, _ in try blockForever() }
+    try router.register(BlockReader.self, execution: .immediate) { _, _ in try blockForever() }
     try router.register(Report.self) { params, _ in
         guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {
             throw RPCError(.internalError, detail: "WALLET_BRIDGE_TEST_REPORT is not set")
@@ -205,4 +204,16 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
         guard written == line.count else { throw RPCError(.internalError, detail: "short write to the report file") }
         return .init(written: written)
     }
+}
+
+/// Blocks the calling thread in read(2) on a pipe nobody writes.
+private func blockForever() throws -> NoResult {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw RPCError(.internalError, detail: "pipe failed") }
+    // Close-on-exec, so that a child started meanwhile does not hold the pipe too.
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    var byte: UInt8 = 0
+    // The write end stays open and unwritten, so this read never returns.
+    _ = read(ends[0], &byte, 1)
+    throw RPCError(.internalError, detail: "a blocking test method returned")
 }

@@ -85,6 +85,21 @@ final class LifecycleTests: XCTestCase {
         XCTAssertNil(try host.readFrame(timeout: 1), "a handler that never returns gets no reply")
     }
 
+    func testSigtermEndsTheHostWithinTheGraceEvenWhenTheReaderThreadIsBlocked() throws {
+        // A quick (`.immediate`) handler runs on the reader thread, the one that reads signals.
+        // Stuck in read(2), it used to keep SIGTERM unanswered for good.
+        let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "300"])
+        try host.send(#"{"jsonrpc":"2.0","method":"test.blockReader","id":1}"#)
+        usleep(100_000)  // the reader is inside the handler
+        let signalled = Date()
+        kill(host.pid, SIGTERM)
+        XCTAssertEqual(try host.waitForExit(timeout: 10), 0, host.stderrText)
+        let elapsed = Date().timeIntervalSince(signalled)
+        XCTAssertGreaterThan(elapsed, 0.25, "the grace is counted from the signal")
+        XCTAssertLessThan(elapsed, 0.3 + 0.2, "the grace is 300 ms; stderr: \(host.stderrText)")
+        XCTAssertTrue(host.stderrText.contains("a signal arrived while a handler blocked the reader thread"), host.stderrText)
+    }
+
     func testSigtermEndsAHostWhoseStdoutNobodyReads() throws {
         // The reader thread handles signals, so it must never block on a full stdout pipe.
         let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
@@ -115,11 +130,12 @@ final class LifecycleTests: XCTestCase {
 
     func testAccountsAreServedWithoutStartingAThread() throws {
         // GetAccounts is `.immediate`: answered on the reading thread, so a sendNativeMessage
-        // call pays for no thread. A pooled method still works beside it.
+        // call pays for no pool thread. The only other thread is the signal backstop, which
+        // waits in poll(2) for a signal the reader cannot take. A pooled method still works.
         let host = try conformanceHost()
         try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":1}"#)
         _ = try XCTUnwrap(host.readFrame())
-        XCTAssertEqual(try Self.threadCount(host.pid), 1)
+        XCTAssertEqual(try Self.threadCount(host.pid), 2)
         try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":1},"id":2}"#)
         _ = try XCTUnwrap(host.readFrame())
         XCTAssertGreaterThan(try Self.threadCount(host.pid), 1, "a concurrent method runs on the pool")

@@ -48,6 +48,7 @@ public enum StdioHost {
         Log.debug("serving \(caller) with \(router.methodNames.count) methods")
 
         let session = Session(configuration: configuration)
+        if signals.fileDescriptor >= 0 { SignalBackstop.start(watching: signals.fileDescriptor, session: session) }
         // EPIPE can meet any thread that writes a reply, often from inside that reply's own
         // `InFlightTable.finish`: it only asks this thread to end the session.
         let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
@@ -175,6 +176,71 @@ private struct SignalInbox {
     }
 }
 
+/// Ends the process on a signal when the reader thread cannot: a quick (`.immediate`) handler
+/// runs on the reader thread, and one stuck in a system call (a read of a file that never
+/// answers) would keep SIGTERM waiting in the signalfd forever.
+///
+/// Its own thread sees a pending signal in the same signalfd without consuming it. If the reader
+/// has not begun the end within `readerResponseTime`, the reader is taken to be stuck: this
+/// thread closes child processes (pinentry) at once and exits at the end of the grace period,
+/// counted from the signal, as the reader's own end would have. It never ends the process while
+/// the reader's end is under way: that end is bounded already.
+private enum SignalBackstop {
+    static let readerResponseTime: Duration = .milliseconds(100)
+
+    static func start(watching signalDescriptor: Int32, session: Session) {
+        let body = Unmanaged.passRetained(Watch(signalDescriptor: signalDescriptor, session: session)).toOpaque()
+        var thread = pthread_t()
+        // A small stack: it runs a few calls deep, and a default 8 MiB mapping is wasted work
+        // on a host the browser may start for a single message.
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 64 * 1024)
+        // Started after SignalInbox blocked the signals, so this thread never takes them itself.
+        guard pthread_create(&thread, &attributes, { raw in
+            Unmanaged<Watch>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, body) == 0 else {
+            Unmanaged<Watch>.fromOpaque(body).release()
+            Log.warning("cannot start the signal backstop thread (errno \(errno)); a handler stuck on the reader thread can delay SIGTERM")
+            return
+        }
+        pthread_detach(thread)
+    }
+
+    private final class Watch {
+        let signalDescriptor: Int32
+        let session: Session
+        init(signalDescriptor: Int32, session: Session) {
+            self.signalDescriptor = signalDescriptor
+            self.session = session
+        }
+
+        func run() {
+            var watched = pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&watched, 1, -1) != 1 || watched.revents & Int16(POLLIN) == 0 {}
+            let signalled = ContinuousClock.now
+            let grace = session.configuration.shutdownGrace
+            Thread.sleep(until: signalled + min(SignalBackstop.readerResponseTime, grace))
+            guard !session.isEnding else { return }
+            Log.error("a signal arrived while a handler blocked the reader thread; ending without it")
+            ChildProcesses.terminateAll()
+            Thread.sleep(until: signalled + grace)
+            _exit(0)
+        }
+    }
+
+    private enum Thread {
+        /// usleep(3) in a loop: a signal's EINTR only shortens one round.
+        static func sleep(until deadline: ContinuousClock.Instant) {
+            while case let left = deadline - .now, left > .zero {
+                usleep(UInt32(min(left / .microseconds(1), 1_000_000).rounded(.up)))
+            }
+        }
+    }
+}
+
 /// The one place the process ends, whichever event ends it first.
 ///
 /// Shutdown has one owner, the reader thread: any thread may *request* the end (`requestEnd`),
@@ -185,6 +251,9 @@ private struct SignalInbox {
 private final class Session: Sendable {
     let configuration: HostConfiguration
     let serving = Mutex<(server: Server, writer: FrameWriter)?>(nil)
+    /// Set when the reader begins the end (see `SignalBackstop`).
+    private let ending = Atomic<Bool>(false)
+    var isEnding: Bool { ending.load(ordering: .acquiring) }
     /// The first end asked for: its status and its reason. Later ones are dropped.
     private let requested = Mutex<(status: Int32, reason: String)?>(nil)
     /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
@@ -231,6 +300,7 @@ private final class Session: Sendable {
     /// replies the rest of it to reach the browser, and exits. An end requested earlier keeps
     /// its status and reason: the first event decides.
     func end(status: Int32, reason: String) -> Never {
+        ending.store(true, ordering: .releasing)
         let (status, reason) = requested.withLock { requested in
             if requested == nil { requested = (status, reason) }
             return requested!
