@@ -58,12 +58,11 @@ final class ServeCommandTests: XCTestCase {
 
     func testServeRunsOnTheReadingThreadLikeABrowserLaunch() throws {
         // Served before the argument parser's async main, like a browser launch: GetAccounts
-        // (`.immediate`) is answered on the reading thread, with the signals blocked; the only
-        // other thread is the signal backstop.
+        // (`.immediate`) is answered on the one thread there is, with the signals blocked.
         let host = try serve()
         try host.send(Self.getAccounts)
         _ = try XCTUnwrap(host.readFrame())
-        XCTAssertEqual(try LifecycleTests.threadCount(host.pid), 2)
+        XCTAssertEqual(try LifecycleTests.threadCount(host.pid), 1)
         host.closeStdin()
         XCTAssertEqual(try host.waitForExit(), 0)
     }

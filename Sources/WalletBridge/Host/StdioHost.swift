@@ -206,6 +206,8 @@ private enum SignalBackstop {
             Log.warning("cannot start the signal backstop thread (errno \(errno)); a handler stuck on the reader thread can delay SIGTERM")
             return
         }
+        // Named here, before any request is read, for ps, gdb and the tests.
+        _ = pthread_setname_np(thread, "signal-backstop")
         pthread_detach(thread)
     }
 
