@@ -67,7 +67,9 @@ public struct KeystoreWallet: WalletBackend {
 
     /// The keystore's public keys in base64, in the order they were added.
     public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
-        GetAccountsResult(addresses: try readKeystore()?.keys.map(\.address) ?? [])
+        let file = try readKeystore()
+        if file != nil { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
+        return GetAccountsResult(addresses: file?.keys.map(\.address) ?? [])
     }
 
     /// `.immediate` when the keystore is on a local filesystem: GetAccounts reads the public
@@ -79,6 +81,12 @@ public struct KeystoreWallet: WalletBackend {
 
     /// Each payload followed by its signature, after the person approves.
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        if let reason = ChangeableByOthers.reason(for: keystore.path) {
+            // Whoever can change the keystore can put their own key under this address, and
+            // the person's approval would sign with it.
+            Log.error("not signing: \(reason)")
+            throw RPCError(.notSigned, data: .object(["reason": .string("keystore_writable_by_others")]))
+        }
         guard let file = try readKeystore(), let entry = file.entry(address: params.address) else {
             throw RPCError(.invalidParams, data: .object([
                 "field": .string("address"), "problem": .string("no account with this address"),

@@ -136,8 +136,7 @@ final class WalletConfigTests: XCTestCase {
 
         chmod(path, 0o646)
         XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
-            let invalid = error as? WalletConfig.Invalid
-            XCTAssertEqual(invalid?.isUnsafe, true)
+            XCTAssertEqual((error as? WalletConfig.Invalid)?.kind, .changeableByOthers)
             XCTAssertEqual("\(error)", "the configuration file \(path) is not used, because other users can write to the file \(path) (mode 0646); run: chmod go-w \(path)")
         }
         chmod(path, 0o600)
@@ -163,6 +162,18 @@ final class WalletConfigTests: XCTestCase {
         XCTAssertEqual(chown(path, 65534, 65534), 0)
         XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
             XCTAssertTrue("\(error)".contains("belongs to another user (uid 65534)"), "\(error)")
+        }
+    }
+
+    func testAConfigurationThatCannotBeReadIsNotCalledAKeystore() throws {
+        let folder = temporaryFolder(self)
+        writeBytes([UInt8](repeating: 0x20, count: WalletConfig.maxFileBytes + 1), "\(folder)/huge.json")
+        XCTAssertThrowsError(try WalletConfig.load(path: "\(folder)/huge.json")) { error in
+            XCTAssertEqual("\(error)", "the configuration file \(folder)/huge.json is invalid: it is 1048577 bytes, more than the 1048576 a configuration file may have")
+        }
+        XCTAssertEqual(mkfifo("\(folder)/fifo.json", 0o600), 0)
+        XCTAssertThrowsError(try WalletConfig.load(path: "\(folder)/fifo.json")) { error in
+            XCTAssertEqual("\(error)", "the configuration file \(folder)/fifo.json cannot be read: it is a FIFO (named pipe), not a regular file")
         }
     }
 }

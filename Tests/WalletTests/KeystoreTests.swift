@@ -228,4 +228,41 @@ final class KeystoreTests: XCTestCase {
             guard case .damaged? = error as? KeystoreError else { return XCTFail("\(error)") }
         }
     }
+
+    func testAFIFOAtTheKeystorePathIsRefusedAtOnceInsteadOfWaitedOn() throws {
+        // Opening a FIFO for reading waits for a writer: GetAccounts and `keys list` hung.
+        XCTAssertEqual(mkfifo("\(folder)/keystore.json", 0o600), 0)
+        let started = ContinuousClock.now
+        XCTAssertThrowsError(try Keystore(path: "\(folder)/keystore.json").keys()) { error in
+            XCTAssertEqual("\(error)", "cannot read \(folder)/keystore.json: it is a FIFO (named pipe), not a regular file")
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(1))
+    }
+
+    func testASymlinkedKeystoreIsWrittenThroughAndStaysALink() throws {
+        // Say the real file lives in a synced folder and the usual path links to it.
+        let synced = "\(folder)/synced"
+        mkdir(synced, 0o700)
+        let real = Keystore(path: "\(synced)/keystore.json")
+        let created = try real.create(label: "main", passphrase: secure("pass"))
+        mkdir("\(folder)/store", 0o700)
+        XCTAssertEqual(symlink("\(synced)/keystore.json", keystore.path), 0)
+
+        try keystore.rename("main", to: "renamed")
+        try keystore.create(label: "second", passphrase: secure("pass"))
+        var info = stat()
+        XCTAssertEqual(lstat(keystore.path, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK, "the link was replaced by a plain file")
+        XCTAssertEqual(try real.keys().map(\.label), ["renamed", "second"], "the link's target got the changes")
+        XCTAssertEqual(try real.keys().first?.publicKey, created.publicKey)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "\(folder)/store"), ["keystore.json"], "nothing left beside the link")
+
+        // A link to nowhere is an error, not a plain file put in its place.
+        unlink("\(synced)/keystore.json")
+        XCTAssertThrowsError(try keystore.create(label: "x", passphrase: secure("pass"))) { error in
+            XCTAssertTrue("\(error)".contains("cannot follow the symbolic link \(keystore.path)"), "\(error)")
+        }
+        XCTAssertEqual(lstat(keystore.path, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK)
+    }
 }

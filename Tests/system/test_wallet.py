@@ -319,6 +319,41 @@ class TestPolicy:
         host.close()
 
 
+def test_a_keystore_others_can_change_is_never_signed_from_but_still_listed(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    folder = wallet.keystore_path.parent
+    for target, mode, restore in ((wallet.keystore_path, 0o622, 0o600), (folder, 0o773, 0o700)):
+        os.chmod(target, mode)
+        host = wallet.host()  # the scripted pinentry would approve
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]], "reading only warns"
+        error = error_of(host.sign(key["address"], [b64(b"x")]))
+        assert (error["code"], error["data"]) == (-3, {"reason": "keystore_writable_by_others"})
+        stderr = host.close()
+        assert f"is accessible to other users (mode {mode:o})" in stderr, "the read warns at the default level"
+        assert f"not signing: other users can write to the {'folder' if target == folder else 'file'} {target}" in stderr
+        assert f"run: chmod go-w {target}" in stderr
+        assert wallet.pinentry_records() == [], "nobody is asked to approve a signature from such a keystore"
+        os.chmod(target, restore)
+
+    host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+    assert "result" in host.sign(key["address"], [b64(b"x")]), "fixed permissions sign again"
+    host.close()
+
+
+def test_a_fifo_at_the_keystore_path_is_refused_at_once(wallet):
+    # Opening a FIFO for reading waits for a writer: this used to hang GetAccounts, `keys list`
+    # and, with the reader thread stuck, SIGTERM too.
+    wallet.keystore_path.parent.mkdir(parents=True)
+    os.mkfifo(wallet.keystore_path, 0o600)
+    host = wallet.host()
+    started = time.monotonic()
+    error = error_of(host.call(GET_ACCOUNTS, timeout=5))
+    assert error["code"] == -32603 and time.monotonic() - started < 2
+    assert "it is a FIFO (named pipe), not a regular file" in host.close()
+    listed = wallet.keys("list", check=False, timeout=5)
+    assert f"cannot read {wallet.keystore_path}: it is a FIFO (named pipe), not a regular file" in listed.stderr.decode()
+
+
 def test_no_one_is_asked_to_approve_signatures_that_could_never_be_returned(wallet, passphrase_file):
     key = wallet.create(passphrase_file)
     host = wallet.host()  # the scripted pinentry would approve, and logs every dialog

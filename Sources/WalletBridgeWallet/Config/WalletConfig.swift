@@ -34,25 +34,35 @@ public struct WalletConfig: Sendable, Equatable {
 
     public init() {}
 
-    /// A configuration file that exists but cannot be used: malformed, or open to changes by
-    /// other users.
+    /// A configuration file that exists but cannot be used.
     public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public enum Kind: Sendable, Equatable {
+            /// Not JSON, or not a configuration.
+            case malformed
+            /// It could not be read at all.
+            case unreadable
+            /// It may be fine, but other users can change it.
+            case changeableByOthers
+        }
+
         /// The file.
         public let path: String
         /// What is wrong with it.
         public let reason: String
-        /// True when the file may be fine but other users can change it.
-        public let isUnsafe: Bool
+        public let kind: Kind
 
-        public init(path: String, reason: String, isUnsafe: Bool = false) {
+        public init(path: String, reason: String, kind: Kind = .malformed) {
             self.path = path
             self.reason = reason
-            self.isUnsafe = isUnsafe
+            self.kind = kind
         }
 
         public var description: String {
-            isUnsafe ? "the configuration file \(path) is not used, because \(reason)"
-                     : "the configuration file \(path) is invalid: \(reason)"
+            switch kind {
+            case .malformed: "the configuration file \(path) is invalid: \(reason)"
+            case .unreadable: "the configuration file \(path) cannot be read: \(reason)"
+            case .changeableByOthers: "the configuration file \(path) is not used, because \(reason)"
+            }
         }
     }
 
@@ -66,12 +76,15 @@ public struct WalletConfig: Sendable, Equatable {
     /// program that is given the passphrase, and the keystore that is signed from.
     public static func load(path: String?) throws(Invalid) -> WalletConfig {
         guard let path else { return WalletConfig() }
-        if let reason = ChangeableByOthers.reason(for: path) { throw Invalid(path: path, reason: reason, isUnsafe: true) }
+        if let reason = ChangeableByOthers.reason(for: path) { throw Invalid(path: path, reason: reason, kind: .changeableByOthers) }
         let bytes: [UInt8]?
         do {
             bytes = try AtomicFile.read(path, maxBytes: maxFileBytes)
         } catch {
-            throw Invalid(path: path, reason: "\(error)")
+            if case .tooLarge(let size, let limit) = error.problem {
+                throw Invalid(path: path, reason: "it is \(size) bytes, more than the \(limit) a configuration file may have")
+            }
+            throw Invalid(path: path, reason: error.reason, kind: .unreadable)
         }
         guard let bytes else { return WalletConfig() }
         return try decode(bytes, path: path)

@@ -11,22 +11,57 @@ import Glibc
 /// power loss after the folder's fsync cannot bring the old one back. A killed writer can leave
 /// its temporary file behind; the next writer removes it.
 public enum AtomicFile {
+    /// Why `read` could not read a file: in neutral words, so that the keystore and the
+    /// configuration can each say it in their own.
+    public struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        public enum Problem: Sendable, Equatable {
+            /// A system call failed: `operation` with `reason` (strerror).
+            case system(operation: String, reason: String)
+            /// A FIFO, a folder, a device or a socket, named by `kind`.
+            case notARegularFile(kind: String)
+            case tooLarge(bytes: Int, limit: Int)
+            /// It grew while being read: someone is appending to it, not renaming over it.
+            case changedWhileRead
+        }
+
+        public let path: String
+        public let problem: Problem
+
+        /// The problem, without the path.
+        public var reason: String {
+            switch problem {
+            case .system(let operation, let reason): "cannot \(operation) it: \(reason)"
+            case .notARegularFile(let kind): "it is \(kind), not a regular file"
+            case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) allowed"
+            case .changedWhileRead: "it changed size while being read"
+            }
+        }
+
+        public var description: String { "cannot read \(path): \(reason)" }
+    }
+
     /// The file's bytes, or nil when it does not exist. Refuses anything that is not a regular
     /// file or that is larger than `maxBytes`, before reading it.
-    public static func read(_ path: String, maxBytes: Int) throws(KeystoreError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    public static func read(_ path: String, maxBytes: Int) throws(ReadFailure) -> [UInt8]? {
+        func failure(_ operation: String) -> ReadFailure {
+            ReadFailure(path: path, problem: .system(operation: operation, reason: String(cString: strerror(errno))))
+        }
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, for ever, and
+        // held up every request and SIGTERM with it. It changes nothing for a regular file,
+        // the only kind read below. O_NOCTTY: a terminal device never becomes ours.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw failure(path, "open")
+            throw failure("open")
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(path, "inspect") }
+        guard fstat(fd, &info) == 0 else { throw failure("inspect") }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .io(path: path, operation: "read", reason: "not a regular file")
+            throw ReadFailure(path: path, problem: .notARegularFile(kind: kind(of: info.st_mode)))
         }
         guard Int(info.st_size) <= maxBytes else {
-            throw .damaged(path: path, reason: "\(info.st_size) bytes, more than the \(maxBytes) a keystore may have")
+            throw ReadFailure(path: path, problem: .tooLarge(bytes: Int(info.st_size), limit: maxBytes))
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var total = 0
@@ -34,17 +69,38 @@ public enum AtomicFile {
             let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(path, "read")
+                throw failure("read")
             }
             if count == 0 { break }
             total += count
         }
-        // The file grew while being read: someone is appending to it, not renaming over it.
-        guard total <= Int(info.st_size) else {
-            throw .damaged(path: path, reason: "the file changed size while being read")
-        }
+        guard total <= Int(info.st_size) else { throw ReadFailure(path: path, problem: .changedWhileRead) }
         bytes.removeSubrange(total...)
         return bytes
+    }
+
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFDIR: "a folder"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
+    }
+
+    /// The file a change must replace: `path`, or, when `path` is a symbolic link, the file it
+    /// leads to. Renaming over the link itself would turn it into a plain file and leave its
+    /// target (a keystore kept in a synced or backed-up folder, say) silently stale.
+    public static func replacementTarget(of path: String) throws(KeystoreError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw .io(path: path, operation: "follow the symbolic link", reason: String(cString: strerror(errno)))
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Replaces `path` with `bytes` (mode 0600) so that a crash leaves the old or the new file.

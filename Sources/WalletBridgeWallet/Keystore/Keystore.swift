@@ -15,7 +15,18 @@ public struct Keystore: Sendable {
 
     /// The current file, or nil when no keystore exists yet (no key was ever created).
     public func read() throws(KeystoreError) -> KeystoreFile? {
-        guard let bytes = try AtomicFile.read(path, maxBytes: KeystoreFile.maxFileBytes) else { return nil }
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path, maxBytes: KeystoreFile.maxFileBytes)
+        } catch {
+            switch error.problem {
+            case .system(let operation, let reason): throw .io(path: path, operation: operation, reason: reason)
+            case .notARegularFile: throw .io(path: path, operation: "read", reason: error.reason)
+            case .tooLarge(let size, let limit): throw .damaged(path: path, reason: "\(size) bytes, more than the \(limit) a keystore may have")
+            case .changedWhileRead: throw .damaged(path: path, reason: error.reason)
+            }
+        }
+        guard let bytes else { return nil }
         return try KeystoreFile.decode(bytes, path: path)
     }
 
@@ -145,13 +156,16 @@ public struct Keystore: Sendable {
         }
     }
 
-    /// Runs `change` on the current file under the folder lock, then writes the result.
+    /// Runs `change` on the current file under the folder lock, then writes the result. A
+    /// symbolic link at `path` is written through (see `AtomicFile.replacementTarget`): the lock,
+    /// the temporary file and the rename are in the folder of the file it leads to.
     private func modify<R>(_ change: (inout KeystoreFile) throws(KeystoreError) -> R) throws(KeystoreError) -> R {
-        try AtomicFile.withFolderLock(AtomicFile.split(path).folder) { () throws(KeystoreError) -> R in
-            AtomicFile.removeLeftovers(of: path)
+        let target = try AtomicFile.replacementTarget(of: path)
+        return try AtomicFile.withFolderLock(AtomicFile.split(target).folder) { () throws(KeystoreError) -> R in
+            AtomicFile.removeLeftovers(of: target)
             guard var file = try read() else { throw .io(path: path, operation: "open", reason: "no keystore exists yet; create a key first") }
             let result = try change(&file)
-            try AtomicFile.write(file.encode(), to: path)
+            try AtomicFile.write(file.encode(), to: target)
             return result
         }
     }
@@ -162,10 +176,11 @@ public struct Keystore: Sendable {
         passphrase: SecureBytes, _ change: (inout KeystoreFile, SecureBytes) throws(KeystoreError) -> R
     ) throws(KeystoreError) -> R {
         guard passphrase.count > 0 else { throw .emptyPassphrase }
-        let folder = AtomicFile.split(path).folder
+        let target = try AtomicFile.replacementTarget(of: path)
+        let folder = AtomicFile.split(target).folder
         try AtomicFile.ensureFolder(folder)
         return try AtomicFile.withFolderLock(folder) { () throws(KeystoreError) -> R in
-            AtomicFile.removeLeftovers(of: path)
+            AtomicFile.removeLeftovers(of: target)
             var file: KeystoreFile
             let key: SecureBytes
             if let existing = try read() {
@@ -177,7 +192,7 @@ public struct Keystore: Sendable {
                 key = newKey
             }
             let result = try change(&file, key)
-            try AtomicFile.write(file.encode(), to: path)
+            try AtomicFile.write(file.encode(), to: target)
             return result
         }
     }
