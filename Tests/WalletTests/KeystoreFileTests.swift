@@ -71,6 +71,24 @@ final class KeystoreFileTests: XCTestCase {
         assertDamaged(text(sampleFile()).replacingFirst("wallet-bridge-keystore", with: "something-else"), mentioning: "format")
     }
 
+    func testLimitsBelowInteractiveAreRefusedOutsideTheTests() throws {
+        // An edited keystore with 1 pass over 8 KiB makes every offline guess almost free.
+        let weakened = text(sampleFile())
+            .replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 1").replacingFirst("\"memlimit\": 268435456", with: "\"memlimit\": 8192")
+        let interactive = text(sampleFile())
+            .replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 2").replacingFirst("\"memlimit\": 268435456", with: "\"memlimit\": 67108864")
+        unsetenv(PasswordHash.Limits.testVariable)
+        defer { useWeakKDF() }
+        XCTAssertThrowsError(try decode(weakened)) { error in
+            guard case KeystoreError.unacceptableLimits(_, let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "opslimit 1 is outside 2...16 (libsodium's INTERACTIVE; weaker limits are for tests only, with WALLET_BRIDGE_TEST_WEAK_KDF=1)")
+        }
+        XCTAssertEqual(try decode(interactive).kdf.limits, .interactive, "INTERACTIVE itself is accepted")
+
+        useWeakKDF()
+        XCTAssertEqual(try decode(weakened).kdf.limits, .weakestForTests, "the test suites' own keystores")
+    }
+
     func testHostileLimitsAreRefused() {
         let hostile = text(sampleFile()).replacingFirst("\"memlimit\": 268435456", with: "\"memlimit\": 107374182400")
         XCTAssertThrowsError(try decode(hostile)) { error in

@@ -2,6 +2,8 @@ import WalletBridgeWallet
 import XCTest
 
 final class SodiumTests: XCTestCase {
+    override func setUp() { useWeakKDF() }  // the derivations below use the weakest limits
+
     func testSecureBytesStartZeroedAndCopy() {
         let zeroed = SecureBytes(count: 48)
         XCTAssertEqual(zeroed.bytes, [UInt8](repeating: 0, count: 48))

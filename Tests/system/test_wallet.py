@@ -340,6 +340,19 @@ def test_a_keystore_others_can_change_is_never_signed_from_but_still_listed(wall
     host.close()
 
 
+def test_a_keystore_with_test_only_argon2_limits_is_refused_outside_the_tests(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)  # WALLET_BRIDGE_TEST_WEAK_KDF=1: 1 pass, 8 KiB
+    before = wallet.keystore_path.read_bytes()
+    real_user = wallet.env(WALLET_BRIDGE_TEST_WEAK_KDF=None)
+    listed = wallet.keys("list", env=real_user, check=False)
+    assert "opslimit 1 is outside 2...16 (libsodium's INTERACTIVE" in listed.stderr.decode()
+    host = wallet.host(WALLET_BRIDGE_TEST_WEAK_KDF=None, WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+    assert error_of(host.call(GET_ACCOUNTS))["code"] == -32603
+    assert error_of(host.sign(key["address"], [b64(b"x")]))["code"] == -32603
+    host.close()
+    assert wallet.keystore_path.read_bytes() == before, "refusing never changes the file"
+
+
 def test_a_fifo_at_the_keystore_path_is_refused_at_once(wallet):
     # Opening a FIFO for reading waits for a writer: this used to hang GetAccounts, `keys list`
     # and, with the reader thread stuck, SIGTERM too.

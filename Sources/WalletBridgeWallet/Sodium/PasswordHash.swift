@@ -24,6 +24,11 @@ public enum PasswordHash {
             opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MODERATE),
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_MODERATE))
 
+        /// libsodium's INTERACTIVE preset (2 passes, 64 MiB): the least any real keystore has.
+        public static let interactive = Limits(
+            opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_INTERACTIVE),
+            memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_INTERACTIVE))
+
         /// libsodium's minimum (1 pass, 8 KiB). For tests only: see `forNewKeystores`.
         public static let weakestForTests = Limits(
             opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MIN),
@@ -37,23 +42,30 @@ public enum PasswordHash {
             opslimit: 16,
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_SENSITIVE))
 
-        /// The least a keystore file may ask for: libsodium's own minimum.
-        public static let minimum = weakestForTests
+        /// Set to 1 by the test suites only, so they can create hundreds of keystores quickly.
+        public static let testVariable = "WALLET_BRIDGE_TEST_WEAK_KDF"
+        static var testsAllowWeakLimits: Bool { Environment.string(testVariable) == "1" }
 
-        /// The limits for a keystore created now: MODERATE, or the minimum when the test-only
-        /// `WALLET_BRIDGE_TEST_WEAK_KDF=1` is set (so tests can create hundreds of keystores).
-        /// Existing keystores keep the limits stored in them either way.
-        public static var forNewKeystores: Limits {
-            Environment.string("WALLET_BRIDGE_TEST_WEAK_KDF") == "1" ? weakestForTests : moderate
-        }
+        /// The least a keystore file may ask for: INTERACTIVE. The limits are read from the file,
+        /// and one edited down to libsodium's minimum (1 pass, 8 KiB) would let an offline
+        /// guesser try passphrases tens of thousands of times faster. Only with
+        /// `WALLET_BRIDGE_TEST_WEAK_KDF=1` is the minimum accepted, so a keystore made by a test
+        /// is refused everywhere else.
+        public static var minimum: Limits { testsAllowWeakLimits ? weakestForTests : interactive }
+
+        /// The limits for a keystore created now: MODERATE, or the weakest with
+        /// `WALLET_BRIDGE_TEST_WEAK_KDF=1`. Existing keystores keep the limits stored in them.
+        public static var forNewKeystores: Limits { testsAllowWeakLimits ? weakestForTests : moderate }
 
         /// Nil when both limits are within `minimum...maximum`, else the reason they are not.
         public var problem: String? {
-            if opslimit < Self.minimum.opslimit || opslimit > Self.maximum.opslimit {
-                return "opslimit \(opslimit) is outside \(Self.minimum.opslimit)...\(Self.maximum.opslimit)"
+            let minimum = Self.minimum
+            let floor = minimum == Self.interactive ? " (libsodium's INTERACTIVE; weaker limits are for tests only, with \(Self.testVariable)=1)" : ""
+            if opslimit < minimum.opslimit || opslimit > Self.maximum.opslimit {
+                return "opslimit \(opslimit) is outside \(minimum.opslimit)...\(Self.maximum.opslimit)\(opslimit < minimum.opslimit ? floor : "")"
             }
-            if memlimit < Self.minimum.memlimit || memlimit > Self.maximum.memlimit {
-                return "memlimit \(memlimit) is outside \(Self.minimum.memlimit)...\(Self.maximum.memlimit) bytes"
+            if memlimit < minimum.memlimit || memlimit > Self.maximum.memlimit {
+                return "memlimit \(memlimit) is outside \(minimum.memlimit)...\(Self.maximum.memlimit) bytes\(memlimit < minimum.memlimit ? floor : "")"
             }
             return nil
         }
