@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets wallet-bridge up on a fresh Debian machine and shows it answering:
-#   1. installs the Debian packages it needs (libsodium, pinentry),
+#   1. installs the Debian packages it needs (libsodium, a graphical pinentry),
 #   2. builds the release binary fully static (Swift's libraries, glibc and libsodium linked in):
 #      a browser may start it for every message, and no dynamic loading halves its start-up
 #      (BENCHMARKS.md); it also runs without the Swift toolchain,

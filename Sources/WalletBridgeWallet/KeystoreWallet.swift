@@ -60,7 +60,8 @@ public struct KeystoreWallet: WalletBackend {
             Log.warning("\(PassphraseSources.fileVariable) is set: signing with the passphrase from \(file), asking nobody (automation only)")
             source = PassphraseFileSource(path: file)
         } else {
-            source = PinentrySource(program: Environment.string(PassphraseSources.pinentryVariable) ?? config.pinentry ?? PassphraseSources.defaultPinentry)
+            let configured = Environment.string(PassphraseSources.pinentryVariable) ?? config.pinentry
+            source = PinentrySource(PinentryChoice.forThisProcess(configured: configured))
         }
         self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
     }
@@ -152,9 +153,11 @@ public struct KeystoreWallet: WalletBackend {
         case .wrongPassphrase:
             Log.warning("signature refused: wrong passphrase")
             reason = "wrong_passphrase"
-        case .unavailable(let detail):
-            Log.error("cannot ask for the passphrase: \(detail)")
-            reason = "no_passphrase_prompt"
+        case .unavailable(let detail, let fix):
+            Log.error("cannot ask for the passphrase: \(detail)" + (fix.map { "; \($0)" } ?? ""))
+            var data: [String: JSONValue] = ["reason": "no_passphrase_prompt"]
+            if let fix { data["fix"] = .string(fix) }
+            return RPCError(.notSigned, data: .object(data))
         }
         return RPCError(.notSigned, data: .object(["reason": .string(reason)]))
     }

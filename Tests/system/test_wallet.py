@@ -12,7 +12,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
-from wallet_helpers import (CHROME_ORIGIN, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, b58encode, b64,
+from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, b58encode, b64,
                             error_of, process_alive, short_address)
 
 
@@ -351,6 +351,44 @@ def test_a_keystore_with_test_only_argon2_limits_is_refused_outside_the_tests(wa
     assert error_of(host.sign(key["address"], [b64(b"x")]))["code"] == -32603
     host.close()
     assert wallet.keystore_path.read_bytes() == before, "refusing never changes the file"
+
+
+def fake_pinentry_named(wallet, name):
+    """A copy of the scripted pinentry under a real pinentry's name, in a folder of its own."""
+    folder = wallet.root / "bin"
+    folder.mkdir(exist_ok=True)
+    copy = folder / name
+    copy.write_bytes(FAKE_PINENTRY.read_bytes())
+    copy.chmod(0o755)
+    return folder, copy
+
+
+def test_a_terminal_pinentry_without_a_terminal_is_no_prompt_not_a_refusal(wallet, passphrase_file):
+    # pinentry-tty with no terminal answers GETPIN exactly like the Cancel button, so the
+    # extension was told the person declined. The host (run here, like a browser runs it,
+    # without a controlling terminal) must not start it at all.
+    key = wallet.create(passphrase_file)
+    _, tty = fake_pinentry_named(wallet, "pinentry-tty")
+    host = wallet.host(WALLET_BRIDGE_PINENTRY=tty, FAKE_PINENTRY_MODE="cancel")
+    error = error_of(host.sign(key["address"], [b64(b"x")]))
+    assert (error["code"], error["data"]["reason"]) == (-3, "no_passphrase_prompt")
+    assert "sudo apt install pinentry-gtk2" in error["data"]["fix"]
+    stderr = host.close()
+    assert f"{tty} asks only in a terminal, and the host has none" in stderr and "sudo apt install pinentry-gtk2" in stderr
+    assert wallet.pinentry_records() == []
+
+
+def test_with_a_display_an_installed_graphical_pinentry_is_chosen(wallet, passphrase_file):
+    key = wallet.create(passphrase_file)
+    folder, _ = fake_pinentry_named(wallet, "pinentry-gtk-2")
+    fake_pinentry_named(wallet, "pinentry-gnome3")
+    path = f"{folder}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+    # No D-Bus session: pinentry-gnome3 would fall back to curses, so gtk-2 is preferred.
+    host = wallet.host(WALLET_BRIDGE_PINENTRY=None, DISPLAY=":99", DBUS_SESSION_BUS_ADDRESS=None, PATH=path,
+                       FAKE_PINENTRY_PASSPHRASES=passphrase_file)
+    assert "result" in host.sign(key["address"], [b64(b"x")])
+    host.close()
+    assert [r["program"] for r in wallet.pinentry_records() if r.get("event") == "start"] == ["pinentry-gtk-2"]
 
 
 def test_a_fifo_at_the_keystore_path_is_refused_at_once(wallet):

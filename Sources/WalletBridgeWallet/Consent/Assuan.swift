@@ -9,6 +9,8 @@ public enum Assuan {
     public static let cancelledCode: UInt32 = 83_886_179
     /// GPG_ERR_NOT_CONFIRMED (114) from pinentry: a confirmation dialog was declined.
     public static let notConfirmedCode: UInt32 = 83_886_194
+    /// GPG_ERR_ENOTTY: a terminal pinentry with no terminal ("Inappropriate ioctl for device").
+    public static let noTerminalCode: UInt32 = 83_918_950
 
     /// One line from the server, with the payload of `D` lines left to the caller (they may
     /// hold the passphrase and are decoded into secure memory, never into a `String`).

@@ -10,8 +10,9 @@ public enum ConsentRefusal: Error, Sendable, Equatable {
     /// Every passphrase offered was wrong.
     case wrongPassphrase
     /// No way to ask: pinentry missing or unable to show a dialog, passphrase file unreadable.
-    /// The detail goes to the log, not the wire.
-    case unavailable(String)
+    /// The detail goes to the log, not the wire; `fix`, what the person can do about it, goes
+    /// to both.
+    case unavailable(String, fix: String? = nil)
 }
 
 /// Where the host gets the passphrase that unlocks a key, and with it the person's consent.

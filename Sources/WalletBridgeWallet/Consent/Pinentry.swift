@@ -15,9 +15,18 @@ public struct PinentrySource: PassphraseSource {
     /// Passphrases accepted before giving up with `wrongPassphrase`.
     public let maxAttempts: Int
 
-    public init(program: String, maxAttempts: Int = 3) {
+    /// What to tell the person when `program` cannot ask (see `PinentryChoice`).
+    public let fix: String?
+
+    public init(program: String, maxAttempts: Int = 3, fix: String? = nil) {
         self.program = program
         self.maxAttempts = maxAttempts
+        self.fix = fix
+    }
+
+    /// The source for `choice`.
+    public init(_ choice: PinentryChoice) {
+        self.init(program: choice.program, fix: choice.fix)
     }
 
     /// Pinentry conversations block on a pipe for as long as a person takes to answer, so they
@@ -30,11 +39,14 @@ public struct PinentrySource: PassphraseSource {
     ) async throws -> T {
         try Task.checkCancellation()
         let program = self.program
+        if PinentryChoice.needsTerminal(program), !PinentryChoice.hasTerminal {
+            throw ConsentRefusal.unavailable("\(program) asks only in a terminal, and the host has none (a browser starts it without one)", fix: fix)
+        }
         let conversation: PinentryConversation
         do {
             conversation = try await Blocking.run(on: Self.queue) { try PinentryConversation.start(program) }
         } catch let failure as PinentryConversation.Failure {
-            throw failure.refusal
+            throw refusal(failure)
         }
         do {
             let result = try await withTaskCancellationHandler {
@@ -47,8 +59,19 @@ public struct PinentrySource: PassphraseSource {
         } catch {
             await conversation.finish(on: Self.queue)
             if Task.isCancelled { throw CancellationError() }
-            if let failure = error as? PinentryConversation.Failure { throw failure.refusal }
+            if let failure = error as? PinentryConversation.Failure { throw refusal(failure) }
             throw error
+        }
+    }
+
+    private func refusal(_ failure: PinentryConversation.Failure) -> ConsentRefusal {
+        switch failure {
+        case .cannotStart(let detail): .unavailable(detail, fix: fix)
+        case .broken(let detail) where detail.contains("ERR \(Assuan.noTerminalCode)"):
+            // pinentry-curses with no terminal, often as Debian's default `pinentry`.
+            .unavailable("\(program) could not ask: it needs a terminal or a display, and has neither (\(detail))", fix: fix)
+        case .broken(let detail): .unavailable(detail, fix: fix)
+        case .aborted: .declined
         }
     }
 
@@ -88,12 +111,6 @@ final class PinentryConversation: Sendable {
         /// `abort` was called.
         case aborted
 
-        var refusal: ConsentRefusal {
-            switch self {
-            case .cannotStart(let detail), .broken(let detail): .unavailable(detail)
-            case .aborted: .declined
-            }
-        }
     }
 
     private let process: ChildProcess
