@@ -126,10 +126,13 @@ def test_cancelled_pinentry_is_not_signed(wallet, passphrase_file):
 def test_no_way_to_ask_is_not_signed_and_logged(wallet, passphrase_file, setting):
     key = wallet.create(passphrase_file)
     host = wallet.host(**setting)
-    assert error_of(host.sign(key["address"], [b64(b"x")])) == {
-        "code": -3, "message": "Payload not signed", "data": {"reason": "no_passphrase_prompt"}}
+    error = error_of(host.sign(key["address"], [b64(b"x")]))
+    assert {k: error[k] for k in ("code", "message")} == {"code": -3, "message": "Payload not signed"}
+    assert error["data"]["reason"] == "no_passphrase_prompt"
+    # What to do, on the wire and in the log alike.
+    assert "set WALLET_BRIDGE_PINENTRY" in error["data"]["fix"] and "sudo apt install pinentry-gtk2" in error["data"]["fix"]
     stderr = host.close()
-    assert "cannot ask for the passphrase" in stderr
+    assert "cannot ask for the passphrase" in stderr and error["data"]["fix"] in stderr
 
 
 def test_tampered_ciphertext_is_not_signed(wallet, passphrase_file, answers):

@@ -30,7 +30,7 @@ public struct PinentryChoice: Sendable, Equatable {
         configured: String?, environment: (String) -> String?, isInstalled: (String) -> Bool
     ) -> PinentryChoice {
         if let configured {
-            return PinentryChoice(program: configured, fix: "install \(configured), or point WALLET_BRIDGE_PINENTRY (or \"pinentry\" in the configuration file) at an installed graphical pinentry: \(installAdvice)")
+            return PinentryChoice(program: configured, fix: "\(configured) is the configured pinentry: make it work here, or set WALLET_BRIDGE_PINENTRY (or \"pinentry\" in the configuration file) to a graphical pinentry: \(installAdvice)")
         }
         let hasDisplay = environment("DISPLAY") != nil || environment("WAYLAND_DISPLAY") != nil
         guard hasDisplay else {
