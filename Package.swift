@@ -1,11 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, from the wire inwards:
-//   WalletBridge        protocol model, framing and the stdio host (no crypto, no CLI)
-//   WalletBridgeWallet  the default wallet: libsodium keystore, pinentry, caller policy
-//   WalletBridgeCLI     the `wallet-bridge` subcommands (keys, install, doctor, call)
-//   wallet-bridge       the shipped executable: a thin main over the three above
+// Layers, in the order a request's bytes meet them (each depends only on the ones above it):
+//   WalletBridgeFraming   the 4-byte length and the body: one encoder and one decoder
+//   WalletBridgeProtocol  JSON values and parser, requests, ids, responses, errors, method types; no I/O
+//   WalletBridgeHost      router, server, in-flight table, timeouts, caller, log
+//   WalletBridgeStdio     the stdio transport: read loop, frame writer, signals, parent watch, shutdown
+//   WalletBridge          the library extension developers import: re-exports the four above
+//   WalletBridgeWallet    the default wallet: libsodium keystore, pinentry, caller policy
+//   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call)
+//   wallet-bridge         the shipped executable: the browser launch path never touches the CLI
 let package = Package(
     name: "wallet-bridge",
     platforms: [.macOS(.v15)],
@@ -25,7 +29,11 @@ let package = Package(
         // F_SETPIPE_SZ, to grow the pipes for large messages; statfs(2), to tell a network
         // filesystem from a local one; posix_spawn_file_actions_addchdir_np, for `call`.
         .systemLibrary(name: "CLinux"),
-        .target(name: "WalletBridge", dependencies: ["CLinux"]),
+        .target(name: "WalletBridgeFraming"),
+        .target(name: "WalletBridgeProtocol"),
+        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol"]),
+        .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
+        .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -47,7 +55,7 @@ let package = Package(
             name: "wallet-bridge-conformance-host",
             dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
-        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge"]),
+        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge"]),
         // install, uninstall, doctor and call: unit tests over a temporary root, and process

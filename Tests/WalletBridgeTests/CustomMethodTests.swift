@@ -1,5 +1,7 @@
 import Foundation
 @testable import WalletBridge
+@testable import WalletBridgeHost
+@testable import WalletBridgeProtocol
 import XCTest
 
 // What a developer writing a method of their own relies on (issue 12, items 4 and 31): literals

@@ -1,5 +1,7 @@
 import Foundation
 @testable import WalletBridge
+@testable import WalletBridgeHost
+@testable import WalletBridgeProtocol
 import XCTest
 
 // Issue 12, item 4: a JSONValue number given to `encode(to:)` is written exactly as parsed, or,

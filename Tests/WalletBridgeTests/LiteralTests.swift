@@ -1,5 +1,7 @@
 import Foundation
 @testable import WalletBridge
+@testable import WalletBridgeHost
+@testable import WalletBridgeProtocol
 import XCTest
 
 // Issue 12, item 31: JSONValue and ErrorCode from literals, as a custom method's handler writes

@@ -1,4 +1,6 @@
 @testable import WalletBridge
+@testable import WalletBridgeHost
+@testable import WalletBridgeProtocol
 import XCTest
 
 /// The server reads request objects into slots (`JSONParser.parseRequestDocument`) instead of a

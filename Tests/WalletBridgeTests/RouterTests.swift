@@ -1,5 +1,7 @@
 import Foundation
 @testable import WalletBridge
+@testable import WalletBridgeHost
+@testable import WalletBridgeProtocol
 import XCTest
 
 private enum Double2: RPCMethod {

@@ -15,9 +15,9 @@ import Foundation
 /// differs from one process to the next), and that a `JSONValue` anywhere in the result is
 /// written exactly as parsed: `JSONEncoder` would turn its numbers into `Double`s, rounding a
 /// 20-digit integer and failing on `1e400`.
-enum ResultEncoder {
+package enum ResultEncoder {
     /// Appends `value`'s JSON to `out`.
-    static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
+    package static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
         // The wallet results every extension asks for, written straight out: the same bytes
         // their synthesised `Encodable` gives, at a fifth of the cost (bench/).
         if T.self == GetAccountsResult.self {

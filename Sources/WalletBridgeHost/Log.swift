@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WalletBridgeFraming
+import WalletBridgeProtocol
 
 /// Diagnostics on stderr, never stdout: stdout carries frames only.
 ///
@@ -58,7 +60,7 @@ public enum Log {
     }()
 
     /// One write(2) per line, so concurrent lines do not interleave mid-line.
-    public static func writeStderr(_ text: String) {
+    package static func writeStderr(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0

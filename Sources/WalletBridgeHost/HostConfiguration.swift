@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridgeFraming
+import WalletBridgeProtocol
 
 /// The host's limits. Each can be set from the environment, because a browser starts the host
 /// with no arguments of ours; the names are in README.md.

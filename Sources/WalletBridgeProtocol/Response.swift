@@ -1,12 +1,12 @@
 /// Builds response bodies as bytes. Results arrive already encoded (by the method's
 /// `Encodable` result), so they are spliced in rather than parsed and re-serialised.
-public enum Response {
-    public static func success(id: RequestID, encodedResult: [UInt8]) -> [UInt8] {
+package enum Response {
+    package static func success(id: RequestID, encodedResult: [UInt8]) -> [UInt8] {
         success(id: id) { $0.append(contentsOf: encodedResult) }
     }
 
     /// A success response whose result `writeResult` appends in place.
-    static func success(id: RequestID, writingResult writeResult: (inout [UInt8]) throws -> Void) rethrows -> [UInt8] {
+    package static func success(id: RequestID, writingResult writeResult: (inout [UInt8]) throws -> Void) rethrows -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)  // most results are small: one allocation instead of five
         out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
@@ -17,7 +17,7 @@ public enum Response {
         return out
     }
 
-    public static func failure(id: RequestID, error: RPCError) -> [UInt8] {
+    package static func failure(id: RequestID, error: RPCError) -> [UInt8] {
         var out: [UInt8] = []
         out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         JSONWriter.write(id.jsonValue, into: &out)
@@ -28,7 +28,7 @@ public enum Response {
     }
 
     /// A batch reply: the elements' bodies joined into one array.
-    public static func batch(_ elements: [[UInt8]]) -> [UInt8] {
+    package static func batch(_ elements: [[UInt8]]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "[")]
         out.reserveCapacity(elements.reduce(2) { $0 + $1.count + 1 })
         for (index, element) in elements.enumerated() {

@@ -1,5 +1,7 @@
 import Dispatch
 import Synchronization
+import WalletBridgeFraming
+import WalletBridgeProtocol
 
 /// The requests being handled right now.
 ///

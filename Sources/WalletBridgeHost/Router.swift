@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WalletBridgeFraming
+import WalletBridgeProtocol
 
 public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateMethod(String)

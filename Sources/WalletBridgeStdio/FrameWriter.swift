@@ -3,6 +3,9 @@ import Glibc
 #endif
 import CLinux
 import Synchronization
+import WalletBridgeFraming
+import WalletBridgeHost
+import WalletBridgeProtocol
 
 /// Writes whole frames to a file descriptor, under one lock, so concurrent replies never
 /// interleave. The only code in the host that writes to stdout.
@@ -18,7 +21,7 @@ import Synchronization
 /// **Batches.** Inside `batching`, frames are gathered and go out together in one `writev(2)`
 /// (at the latest when the batch ends or 64 KiB have gathered): a reader that answers a burst of
 /// pipelined requests pays one system call and one wake-up of the browser, not one per reply.
-public final class FrameWriter: Sendable {
+package final class FrameWriter: Sendable {
     private struct State {
         var broken = false
         var batching = false
@@ -31,7 +34,7 @@ public final class FrameWriter: Sendable {
     private static let batchLimit = 64 * 1024
     /// Queued output above which the reader stops taking requests and other threads wait to
     /// write: a megabyte reply and then some.
-    public static let backlogLimit = 4 * 1_048_576
+    package static let backlogLimit = 4 * 1_048_576
     private let fd: Int32
     private let nonBlocking: Bool
     private let owner: pthread_t
@@ -42,7 +45,7 @@ public final class FrameWriter: Sendable {
     /// thread was writing: often a handler's, inside its reply. It must return promptly, not end
     /// the process there (`StdioHost` asks its reader thread to). Create the writer on the
     /// thread that will call `flush` when `poll` reports room.
-    public init(fileDescriptor: Int32, onBroken: @escaping @Sendable () -> Void) {
+    package init(fileDescriptor: Int32, onBroken: @escaping @Sendable () -> Void) {
         self.fd = fileDescriptor
         self.onBroken = onBroken
         self.owner = pthread_self()
@@ -54,12 +57,12 @@ public final class FrameWriter: Sendable {
     }
 
     /// Bytes queued that the pipe has not taken yet. Poll for `POLLOUT` while this is nonzero.
-    public var unsentByteCount: Int { state.withLock { $0.unsent } }
+    package var unsentByteCount: Int { state.withLock { $0.unsent } }
 
     /// True while the queue is over `backlogLimit`: the reader takes no requests meanwhile.
-    public var isBackedUp: Bool { unsentByteCount > Self.backlogLimit }
+    package var isBackedUp: Bool { unsentByteCount > Self.backlogLimit }
 
-    public func write(_ body: [UInt8]) {
+    package func write(_ body: [UInt8]) {
         guard var length = UInt32(exactly: body.count) else { return }  // bodies are size-checked upstream
         if body.count > PipeSize.defaultBytes { PipeSize.enlarge(fd) }
         let mayWait = nonBlocking && pthread_equal(pthread_self(), owner) == 0
@@ -90,7 +93,7 @@ public final class FrameWriter: Sendable {
 
     /// Runs `body`, gathering the frames written meanwhile (from any thread) and writing them
     /// together when it returns.
-    public func batching<T>(_ body: () throws -> T) rethrows -> T {
+    package func batching<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.batching = true }
         defer {
             state.withLock { $0.batching = false }
@@ -100,14 +103,14 @@ public final class FrameWriter: Sendable {
     }
 
     /// Writes what is queued, as far as the pipe takes it now.
-    public func flush() {
+    package func flush() {
         let failed = state.withLock { state in !state.broken && state.unsent > 0 && !send(&state, then: []) }
         if failed { reportBroken() }
     }
 
     /// Keeps writing what is queued until it is all out, the reader is gone, or `deadline`.
     /// For shutdown: replies already produced should reach the browser before the exit.
-    public func drain(until deadline: ContinuousClock.Instant) {
+    package func drain(until deadline: ContinuousClock.Instant) {
         while unsentByteCount > 0, !state.withLock({ $0.broken }) {
             let left = deadline - .now
             guard left > .zero else { return }

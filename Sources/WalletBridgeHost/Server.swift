@@ -1,4 +1,6 @@
 import Synchronization
+import WalletBridgeFraming
+import WalletBridgeProtocol
 
 /// Turns inbound frame bodies into handler calls and handler results into outbound frame
 /// bodies. It does no I/O of its own: `send` writes one frame, atomically, and must be safe to
@@ -23,16 +25,16 @@ public final class Server: Sendable {
     /// How often the owner should call `expireOverdueRequests`, or nil when requests never time
     /// out: a quarter of the timeout, between 5 and 250 ms. One periodic sweep for all requests,
     /// instead of a timer per request, keeps the per-call cost a table insert.
-    public var sweepInterval: Duration? {
+    package var sweepInterval: Duration? {
         configuration.requestTimeout.map { min(max($0 / 4, .milliseconds(5)), .milliseconds(250)) }
     }
 
     /// Answers every request that has run past its deadline with `requestTimedOut` and cancels
     /// its handler. `StdioHost` calls this from its read loop every `sweepInterval`.
-    public func expireOverdueRequests() { inFlight.expire(now: .now) }
+    package func expireOverdueRequests() { inFlight.expire(now: .now) }
 
     /// Requests currently being handled.
-    public var inFlightCount: Int { inFlight.count }
+    package var inFlightCount: Int { inFlight.count }
 
     /// Handles one inbound frame body. Returns once every handler it started has either
     /// answered or moved to the pool (see `Execution`); they answer through `send` in whatever

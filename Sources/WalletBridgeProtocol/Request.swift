@@ -15,20 +15,20 @@ public struct Request: Sendable, Hashable {
     }
 
     /// What one element of a request (or one entry of a batch) turned out to be.
-    public enum Parsed: Sendable, Hashable {
+    package enum Parsed: Sendable, Hashable {
         case request(Request)
         /// Not a valid request. `id` is the request's own id when it could be read, else null.
         case invalid(id: RequestID, reason: String)
     }
 
     /// Validates one request object against section 4 of the JSON-RPC 2.0 specification.
-    public static func parse(_ value: JSONValue) -> Parsed {
+    package static func parse(_ value: JSONValue) -> Parsed {
         guard case .object(let members) = value else { return parse(.other(value)) }
         return parse(.object(Envelope(jsonrpc: members["jsonrpc"], id: members["id"], method: members["method"], params: members["params"])))
     }
 
     /// `parse(_:)` for what `JSONParser.parseRequestDocument` read.
-    static func parse(_ element: RequestElement) -> Parsed {
+    package static func parse(_ element: RequestElement) -> Parsed {
         let members: Envelope
         switch element {
         case .object(let envelope): members = envelope

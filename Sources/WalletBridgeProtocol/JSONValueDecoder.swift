@@ -25,7 +25,7 @@ public struct JSONValueDecoder {
     ///   synthesised `init(from:)` asks for nothing) is refused as "expected object", instead
     ///   of any array being silently accepted.
     /// Object params, the wallet methods' and the common case, take the plain path unchanged.
-    func decodeParams<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package func decodeParams<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         guard case .array(let elements) = value else { return try decode(type, from: value) }
         let root = ParamsArrayDecoder(elements: elements)
         let result = try root.decodeValue(type)

@@ -47,10 +47,10 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet returned as a frame.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// The length the pending header announces, once all four header bytes have arrived.
-    public var pendingFrameLength: Int? {
+    package var pendingFrameLength: Int? {
         guard bufferedByteCount >= Frame.headerBytes else { return nil }
         return Int(readLength(at: readIndex))
     }
@@ -82,7 +82,7 @@ public struct FrameDecoder: Sendable {
 
     /// Hands the next complete frame body to `body` where it lies in the buffer, without
     /// copying it out. False if more bytes are needed.
-    public mutating func withNextFrame(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(FramingError) -> Bool {
+    package mutating func withNextFrame(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(FramingError) -> Bool {
         guard let range = try nextBodyRange() else { return false }
         buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
         consume(through: range.upperBound)

@@ -1,3 +1,6 @@
+import WalletBridgeFraming
+import WalletBridgeProtocol
+
 /// Who started the host, as the browser told it in argv. This is the identity the policy checks:
 /// the browser sets it, so an extension cannot forge it.
 public enum Caller: Sendable, Hashable, CustomStringConvertible {
@@ -20,7 +23,7 @@ public enum Caller: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when these arguments are the ones a browser passes to a native host.
-    public static func isBrowserLaunch(_ arguments: [String]) -> Bool {
+    package static func isBrowserLaunch(_ arguments: [String]) -> Bool {
         Caller(arguments: arguments) != .unidentified
     }
 

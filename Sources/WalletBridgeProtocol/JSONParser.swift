@@ -41,7 +41,7 @@ public struct JSONParser {
     /// or a batch's elements) come back as an `Envelope` instead of a dictionary. Hashing every
     /// key into a `Dictionary` only to look four of them up again was a tenth of the cost of a
     /// small request (bench/).
-    static func parseRequestDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> RequestDocument {
+    package static func parseRequestDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> RequestDocument {
         var parser = JSONParser(bytes: input, maxDepth: maxDepth)
         try parser.skipByteOrderMarkAndWhitespace()
         let document: RequestDocument
@@ -422,13 +422,13 @@ public struct JSONParser {
 }
 
 /// A request body as `JSONParser.parseRequestDocument` reads it.
-enum RequestDocument {
+package enum RequestDocument {
     case single(RequestElement)
     case batch([RequestElement])
 }
 
 /// One request, or one entry of a batch.
-enum RequestElement {
+package enum RequestElement {
     /// An object: its JSON-RPC members.
     case object(Envelope)
     /// Anything else, which is not a request.
@@ -436,7 +436,7 @@ enum RequestElement {
 }
 
 /// The members of a request object that JSON-RPC 2.0 defines; nil when absent.
-struct Envelope {
+package struct Envelope {
     var jsonrpc: JSONValue?
     var id: JSONValue?
     var method: JSONValue?

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import WalletBridgeHost
+import WalletBridgeFraming
+import WalletBridgeProtocol
+
+/// The one place the process ends, whichever event ends it first.
+///
+/// Shutdown has one owner, the reader thread: any thread may *request* the end (`requestEnd`),
+/// and only the reader *performs* it (`end`), from its loop, never from inside a handler or a
+/// reply. A request can come from deep inside a handler's answer (a reply meets EPIPE while its
+/// call is still in the in-flight table, on a pool thread or the reader's own), and ending from
+/// there waited the whole grace for a call that could leave the table only once the end returned.
+final class Session: Sendable {
+    let configuration: HostConfiguration
+    let serving = Mutex<(server: Server, writer: FrameWriter)?>(nil)
+    /// Set when the reader begins the end (see `SignalBackstop`).
+    private let ending = Atomic<Bool>(false)
+    var isEnding: Bool { ending.load(ordering: .acquiring) }
+    /// The first end asked for: its status and its reason. Later ones are dropped.
+    private let requested = Mutex<(status: Int32, reason: String)?>(nil)
+    /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
+    /// the pipe could not be made: requests are then seen at the next housekeeping pass.
+    let wakeFileDescriptor: Int32
+    private let wakeWriteEnd: Int32
+
+    init(configuration: HostConfiguration) {
+        self.configuration = configuration
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)  // not inherited by pinentry
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)  // a request never blocks its thread
+            }
+        } else {
+            Log.warning("cannot make the shutdown wake-up pipe (errno \(errno)); a closed stdout may take \(StdioHost.parentCheckInterval) to notice")
+            ends = [-1, -1]
+        }
+        (wakeFileDescriptor, wakeWriteEnd) = (ends[0], ends[1])
+    }
+
+    /// Asks the reader thread to end the session. Safe from any thread, from inside a handler
+    /// or a reply: it records the first request, wakes the reader and returns at once.
+    func requestEnd(status: Int32, reason: String) {
+        let first = requested.withLock { requested in
+            guard requested == nil else { return false }
+            requested = (status, reason)
+            return true
+        }
+        if first, wakeWriteEnd >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wakeWriteEnd, &byte, 1)
+        }
+    }
+
+    /// Reader thread only: ends the session if another thread asked for it.
+    func endIfRequested() {
+        if let (status, reason) = requested.withLock({ $0 }) { end(status: status, reason: reason) }
+    }
+
+    /// Reader thread only, and never from inside a handler or a reply: cancels what is in
+    /// flight, closes child processes, gives handlers `shutdownGrace` to answer and their
+    /// replies the rest of it to reach the browser, and exits. An end requested earlier keeps
+    /// its status and reason: the first event decides.
+    func end(status: Int32, reason: String) -> Never {
+        ending.store(true, ordering: .releasing)
+        let (status, reason) = requested.withLock { requested in
+            if requested == nil { requested = (status, reason) }
+            return requested!
+        }
+        Log.info("shutting down: \(reason)")
+        ChildProcesses.terminateAll()
+        let deadline = ContinuousClock.now + configuration.shutdownGrace
+        if let (server, writer) = serving.withLock({ $0 }) {
+            server.cancelAll()
+            if !server.waitUntilIdle(timeout: configuration.shutdownGrace) {
+                Log.warning("\(server.inFlightCount) requests did not finish within the shutdown grace period")
+            }
+            writer.drain(until: deadline)
+        }
+        // `_exit`, not `exit`: everything the host writes goes out by write(2) as it happens, so
+        // there is no stdio buffer to flush, and running the runtime's exit handlers and static
+        // destructors only delayed the exit a browser waits for on every sendNativeMessage.
+        _exit(status)
+    }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Synchronization
+import WalletBridgeFraming
+import WalletBridgeHost
+import WalletBridgeProtocol
+
+/// Serves a router over stdin and stdout, the way a browser runs a native host.
+///
+/// The calling thread reads stdin, waits for signals and for room in stdout's pipe in one
+/// `poll(2)`, and checks on the parent and on request deadlines between reads; it never blocks
+/// anywhere else, so a browser that stops reading cannot keep SIGTERM or a dead parent from
+/// ending the host. Handlers run on Swift's concurrency pool, or on this thread for quick ones
+/// (`Execution.immediate`): a `sendNativeMessage` call that asks for accounts starts no thread
+/// at all. The process ends (with cancellation of what is in flight and a bounded wait for their
+/// answers) on end of input, on SIGTERM, SIGINT or SIGHUP, when stdout's reader goes away, and
+/// when the parent dies. Whatever the event, this thread ends it (see `Session`).
+public enum StdioHost {
+    /// How often the parent is checked when nothing else wakes the read loop.
+    static let parentCheckInterval: Duration = .milliseconds(500)
+
+    /// Runs until the session ends, then exits the process.
+    ///
+    /// `parent` is the process whose death ends the session. Read it with `getppid()` as the
+    /// first thing `main` does: a browser that dies while the router is being built would
+    /// otherwise leave the host recording init as its parent, and orphaned. Call `run` before
+    /// anything starts a thread (a `Task`, Dispatch work): SIGTERM, SIGINT and SIGHUP are blocked
+    /// here and read from a signalfd, and a thread started earlier would still take them with
+    /// their default action, ending the process without its grace period.
+    public static func run(
+        router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
+    ) -> Never {
+        signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
+        let signals = SignalInbox(SIGTERM, SIGINT, SIGHUP)
+        let caller = Caller(arguments: arguments)
+        Log.debug("serving \(caller) with \(router.methodNames.count) methods")
+
+        let session = Session(configuration: configuration)
+        if signals.fileDescriptor >= 0 { SignalBackstop.start(watching: signals.fileDescriptor, session: session) }
+        // EPIPE can meet any thread that writes a reply, often from inside that reply's own
+        // `InFlightTable.finish`: it only asks this thread to end the session.
+        let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
+        let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
+        session.serving.withLock { $0 = (server, writer) }
+
+        var decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
+        let chunkSize = 64 * 1024
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        let clock = ContinuousClock()
+        var nextHousekeeping = clock.now + parentCheckInterval
+        /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
+        var framesLeft = false
+        var watched = [pollfd](repeating: pollfd(), count: 4)
+        while true {
+            // Deadlines matter only while something runs; the parent is checked regardless.
+            let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
+            nextHousekeeping = min(nextHousekeeping, clock.now + interval)
+            let unsent = writer.unsentByteCount
+            let backedUp = unsent > FrameWriter.backlogLimit
+            // A negative descriptor is skipped by poll: no requests are read while the browser
+            // is not taking replies, and stdout is watched only while something waits to go out.
+            watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
+            watched[1] = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            watched[2] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
+            watched[3] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
+            let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
+            let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
+            if ready < 0, errno != EINTR {
+                session.end(status: 1, reason: "poll failed (errno \(errno))")
+            }
+            // First: an end another thread asked for is not put off by more input.
+            if watched[3].revents != 0 { session.endIfRequested() }
+            if clock.now >= nextHousekeeping {
+                session.endIfRequested()  // in case the wake-up pipe could not be made
+                if getppid() != parent { session.end(status: 0, reason: "parent process exited") }
+                server.expireOverdueRequests()
+                nextHousekeeping = clock.now + interval
+            }
+            if watched[1].revents != 0, let number = signals.next() {
+                session.end(status: 0, reason: "signal \(number)")
+            }
+            if watched[2].revents != 0 { writer.flush() }
+            if watched[0].revents != 0 {
+                let count = read(0, chunk.baseAddress!, chunkSize)
+                if count < 0, errno != EINTR, errno != EAGAIN {
+                    session.end(status: 0, reason: "stdin read failed (errno \(errno))")
+                }
+                if count == 0 {
+                    // Requests already here are still answered, backlog or not.
+                    dispatchFrames(from: &decoder, to: server, writer: writer, session: session, stopWhenBackedUp: false)
+                    if decoder.bufferedByteCount > 0 {
+                        let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
+                        Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
+                    }
+                    session.end(status: 0, reason: "end of input")
+                }
+                if count > 0 {
+                    decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                    if let length = decoder.pendingFrameLength, length > PipeSize.defaultBytes { PipeSize.enlarge(0) }
+                    framesLeft = true
+                }
+            }
+            if framesLeft, !writer.isBackedUp {
+                framesLeft = dispatchFrames(from: &decoder, to: server, writer: writer, session: session, stopWhenBackedUp: true)
+            }
+        }
+    }
+
+    /// Hands every complete frame in `decoder` to `server`; the replies written meanwhile go out
+    /// together. Returns true if it stopped early because the output backlog is full.
+    @discardableResult
+    private static func dispatchFrames(
+        from decoder: inout FrameDecoder, to server: Server, writer: FrameWriter, session: Session, stopWhenBackedUp: Bool
+    ) -> Bool {
+        let outcome: Result<Bool, FramingError> = writer.batching {
+            do throws(FramingError) {
+                while try decoder.withNextFrame({ server.receive($0) }) {
+                    if stopWhenBackedUp, writer.isBackedUp { return .success(true) }
+                }
+                return .success(false)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let stopped):
+            return stopped
+        case .failure(let framing):
+            // Tell the extension why before going: the browser shows nothing otherwise.
+            writer.write(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: framing.description)))
+            Log.error("\(framing); set WALLET_BRIDGE_MAX_FRAME_BYTES to accept larger requests")
+            session.end(status: 1, reason: "framing error")
+        }
+    }
+}
