@@ -43,6 +43,9 @@ final class HostProcess {
     /// `isolated` leaves out the `WALLET_BRIDGE_*` and `XDG_*` variables of the test's own
     /// environment, for the shipped binary run against a scratch `HOME`.
     init(executable: String, arguments: [String] = [], environment: [String: String] = [:], isolated: Bool = false) throws {
+        // A host that exits while a background writer still feeds its stdin must give that
+        // writer EPIPE, not SIGPIPE: the signal's default action killed the whole test run.
+        signal(SIGPIPE, SIG_IGN)
         var env = ProcessInfo.processInfo.environment
         if isolated { env = env.filter { !$0.key.hasPrefix("WALLET_BRIDGE_") && !$0.key.hasPrefix("XDG_") } }
         env["WALLET_BRIDGE_LOG"] = env["WALLET_BRIDGE_LOG"] ?? "error"
