@@ -47,10 +47,10 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet returned as a frame.
-    package var bufferedByteCount: Int { buffer.count - readIndex }
+    public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// The length the pending header announces, once all four header bytes have arrived.
-    package var pendingFrameLength: Int? {
+    public var pendingFrameLength: Int? {
         guard bufferedByteCount >= Frame.headerBytes else { return nil }
         return Int(readLength(at: readIndex))
     }

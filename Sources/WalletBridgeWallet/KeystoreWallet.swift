@@ -15,6 +15,8 @@ public struct KeystoreWallet: WalletBackend {
     public let keystore: Keystore
     /// More payloads in one request are refused with -6.
     public let maxPayloads: Int
+    /// The payload limit unless the config sets one (`max_payloads`).
+    public static let defaultMaxPayloads = 1024
     /// Where the passphrase, and with it consent, comes from.
     public let passphrases: any PassphraseSource
     private let gate = SerialGate()
@@ -22,7 +24,7 @@ public struct KeystoreWallet: WalletBackend {
     /// Argon2 takes up to a second of CPU: off the cooperative pool, like pinentry.
     private static let unlockQueue = DispatchQueue(label: "wallet-bridge.unlock", attributes: .concurrent)
 
-    public init(keystore: Keystore, maxPayloads: Int = PayloadSigning.defaultMaxPayloads, passphrases: any PassphraseSource) {
+    public init(keystore: Keystore, maxPayloads: Int = defaultMaxPayloads, passphrases: any PassphraseSource) {
         self.keystore = keystore
         self.maxPayloads = maxPayloads
         self.passphrases = passphrases
@@ -164,11 +166,11 @@ public struct KeystoreWallet: WalletBackend {
 }
 
 /// The environment variables that choose how the host gets the passphrase.
-public enum PassphraseSources {
+package enum PassphraseSources {
     /// For automation only: sign with the passphrase in this file, asking nobody.
-    public static let fileVariable = "WALLET_BRIDGE_PASSPHRASE_FILE"
+    package static let fileVariable = "WALLET_BRIDGE_PASSPHRASE_FILE"
     /// The pinentry program; overrides `pinentry` in the configuration file.
-    public static let pinentryVariable = "WALLET_BRIDGE_PINENTRY"
+    package static let pinentryVariable = "WALLET_BRIDGE_PINENTRY"
     /// Used when neither the environment nor the configuration names a pinentry.
-    public static let defaultPinentry = "pinentry"
+    package static let defaultPinentry = "pinentry"
 }

@@ -2,19 +2,17 @@ import WalletBridge
 
 /// The SignPayloads rules every wallet shares: how payloads are checked before anything is
 /// signed, and how a signed payload is laid out.
-public enum PayloadSigning {
-    public static let defaultMaxPayloads = 1024
-
+package enum PayloadSigning {
     /// A payload as the request gave it (canonical base64, checked) and as bytes.
-    public struct Payload: Sendable {
-        public let bytes: [UInt8]
-        public let base64: String
+    package struct Payload: Sendable {
+        package let bytes: [UInt8]
+        package let base64: String
     }
 
     /// Decodes every payload, or throws the documented error: `tooManyPayloads` (-6) above the
     /// maximum; `invalidPayloads` (-2) with `data.valid` for an empty list or any payload that is
     /// not canonical standard base64 of at least one byte.
-    public static func decodePayloads(_ payloads: [String], maxPayloads: Int) throws(RPCError) -> [Payload] {
+    package static func decodePayloads(_ payloads: [String], maxPayloads: Int) throws(RPCError) -> [Payload] {
         guard payloads.count <= maxPayloads else {
             throw RPCError(.tooManyPayloads, data: .object([
                 "count": .number(JSONNumber(payloads.count)),
@@ -36,7 +34,7 @@ public enum PayloadSigning {
     /// follows them, so those characters are copied from the request, and only the last one
     /// or two bytes and the signature are encoded here. That took encoding from a fifth of the
     /// host's own work per payload to almost nothing (bench/).
-    public static func sign(_ payloads: [Payload], secretKey: UnsafeRawBufferPointer) -> [String] {
+    package static func sign(_ payloads: [Payload], secretKey: UnsafeRawBufferPointer) -> [String] {
         let longest = payloads.lazy.map(\.bytes.count).max() ?? 0
         var buffer = [UInt8](repeating: 0, count: longest + Ed25519.signatureBytes)
         return buffer.withUnsafeMutableBytes { buffer in

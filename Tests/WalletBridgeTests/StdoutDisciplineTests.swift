@@ -11,7 +11,7 @@ final class StdoutDisciplineTests: XCTestCase {
 
     /// File → why it may write to fd 1.
     static let allowed: [String: String] = [
-        "WalletBridge/Host/StdioHost.swift": "FrameWriter, the only writer of frames",
+        "WalletBridgeStdio/StdioHost.swift": "FrameWriter, the only writer of frames",
         "WalletBridgeCLI/Console.swift": "output of the command-line subcommands",
     ]
 
@@ -49,7 +49,7 @@ final class StdoutDisciplineTests: XCTestCase {
     /// Within an allowed file, only the lines that do the sanctioned write.
     static func isAllowedLine(_ code: String, in file: String) -> Bool {
         switch file {
-        case "WalletBridge/Host/StdioHost.swift":
+        case "WalletBridgeStdio/StdioHost.swift":
             return code.contains("FrameWriter(fileDescriptor: 1)") || code.contains("stdout closed")
                 || code.contains("stdout's reader")
         case "WalletBridgeCLI/Console.swift":

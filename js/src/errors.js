@@ -14,7 +14,7 @@
  */
 
 /**
- * The host's error catalogue, mirrored from Sources/WalletBridge/Protocol/ErrorCode.swift with
+ * The host's error catalogue, mirrored from Sources/WalletBridgeProtocol/ErrorCode.swift with
  * the same names, so a developer reading either side finds the other. The test
  * js/test/errors.test.js parses the Swift file and fails if the two drift apart.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in wallet methods, mirroring Sources/WalletBridge/Protocol/WalletMethods.swift
+ * The built-in wallet methods, mirroring Sources/WalletBridgeProtocol/WalletMethods.swift
  * field for field. Results are checked before they reach the caller: safari-extension-walletlib
  * defined such validators too, but its results were JSON strings parsed on trust.
  */

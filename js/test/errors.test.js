@@ -14,7 +14,7 @@ import {
 import { transportErrorFromBrowser, transportErrorKind } from '../src/errors.js';
 import { BROWSER_MESSAGES } from './fakes.js';
 
-const errorCodeSwift = fileURLToPath(new URL('../../Sources/WalletBridge/Protocol/ErrorCode.swift', import.meta.url));
+const errorCodeSwift = fileURLToPath(new URL('../../Sources/WalletBridgeProtocol/ErrorCode.swift', import.meta.url));
 
 test('the JS catalogue equals the host catalogue in ErrorCode.swift: names, codes and messages', () => {
   const swift = readFileSync(errorCodeSwift, 'utf8');

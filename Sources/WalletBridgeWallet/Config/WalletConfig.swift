@@ -26,7 +26,7 @@ public struct WalletConfig: Sendable, Equatable {
     /// `allow`: who may call what. `.allowAll` when the member is absent.
     public var policy: CallerPolicy = .allowAll
     /// `max_payloads`: more payloads in one SignPayloads are refused with -6.
-    public var maxPayloads: Int = PayloadSigning.defaultMaxPayloads
+    public var maxPayloads: Int = KeystoreWallet.defaultMaxPayloads
     /// `pinentry`: the program that asks for the passphrase (`WALLET_BRIDGE_PINENTRY` wins).
     public var pinentry: String?
     /// `keystore`: the keystore file (`WALLET_BRIDGE_KEYSTORE` and `--keystore` win).

@@ -1,20 +1,20 @@
 /// The parts of the Assuan protocol (GnuPG's IPC, which pinentry speaks) that a pinentry
 /// client needs. Lines are at most 1000 bytes including the line feed; in parameters and in
 /// data lines `%`, CR and LF must be written `%25`, `%0D`, `%0A`.
-public enum Assuan {
+package enum Assuan {
     /// The protocol's line limit, line feed included.
-    public static let maxLineBytes = 1000
+    package static let maxLineBytes = 1000
 
     /// libgpg-error's GPG_ERR_CANCELED (99) from source 5 (pinentry): the user pressed Cancel.
-    public static let cancelledCode: UInt32 = 83_886_179
+    package static let cancelledCode: UInt32 = 83_886_179
     /// GPG_ERR_NOT_CONFIRMED (114) from pinentry: a confirmation dialog was declined.
-    public static let notConfirmedCode: UInt32 = 83_886_194
+    package static let notConfirmedCode: UInt32 = 83_886_194
     /// GPG_ERR_ENOTTY: a terminal pinentry with no terminal ("Inappropriate ioctl for device").
-    public static let noTerminalCode: UInt32 = 83_918_950
+    package static let noTerminalCode: UInt32 = 83_918_950
 
     /// One line from the server, with the payload of `D` lines left to the caller (they may
     /// hold the passphrase and are decoded into secure memory, never into a `String`).
-    public enum Response: Equatable, Sendable {
+    package enum Response: Equatable, Sendable {
         case ok(String)
         case error(code: UInt32, message: String)
         /// A `D` line; its percent-encoded payload starts at byte 2 of the line.
@@ -28,7 +28,7 @@ public enum Assuan {
     }
 
     /// Classifies a line (without its line feed).
-    public static func classify(_ line: UnsafeRawBufferPointer) -> Response {
+    package static func classify(_ line: UnsafeRawBufferPointer) -> Response {
         func rest(after count: Int) -> String {
             guard line.count > count else { return "" }
             return String(decoding: line[(count + 1)...], as: UTF8.self)
@@ -55,7 +55,7 @@ public enum Assuan {
     /// `text` escaped for a command parameter: `%`, every control character and DEL become
     /// `%XX`, so a newline in a description reaches pinentry as a line break, not as the end
     /// of the command. Truncated (never inside an escape) to fit `maxBytes`.
-    public static func escape(_ text: String, maxBytes: Int = 900) -> String {
+    package static func escape(_ text: String, maxBytes: Int = 900) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for scalar in text.unicodeScalars {
@@ -79,7 +79,7 @@ public enum Assuan {
 
     /// Decodes the percent-encoded payload of a `D` line into `output` from `offset`.
     /// Returns the new offset, or nil when the payload is malformed or does not fit.
-    public static func decodeData(
+    package static func decodeData(
         _ payload: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, at offset: Int
     ) -> Int? {
         var position = offset

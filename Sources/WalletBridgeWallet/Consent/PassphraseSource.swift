@@ -52,19 +52,19 @@ public struct PassphraseFileSource: PassphraseSource {
 }
 
 /// Passphrases from files and file descriptors, read straight into secure memory.
-public enum PassphraseInput {
+package enum PassphraseInput {
     /// Longer than any passphrase a person types; short enough to refuse a wrong file early.
-    public static let maxBytes = 4096
+    package static let maxBytes = 4096
 
     /// Why no passphrase could be read; names the file, never its contents.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    package struct Failure: Error, CustomStringConvertible, Sendable {
         /// The message.
-        public let description: String
-        public init(description: String) { self.description = description }
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// The contents of the file at `path`, without one trailing line feed (LF or CR LF).
-    public static func read(path: String) throws(Failure) -> SecureBytes {
+    package static func read(path: String) throws(Failure) -> SecureBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw Failure(description: "cannot open the passphrase file \(path): \(String(cString: strerror(errno)))")
@@ -75,7 +75,7 @@ public enum PassphraseInput {
 
     /// Everything readable from `fd` until end of file, without one trailing line feed. `name`
     /// labels errors.
-    public static func read(fd: Int32, name: String) throws(Failure) -> SecureBytes {
+    package static func read(fd: Int32, name: String) throws(Failure) -> SecureBytes {
         let buffer = try readAll(fd: fd, name: name, maxBytes: maxBytes)
         let length = buffer.withUnsafeBytes { raw in
             var length = raw.count
@@ -91,7 +91,7 @@ public enum PassphraseInput {
 
     /// Every byte readable from `fd` until end of file, as read: for secrets whose last byte
     /// may well be 0x0A. Refuses more than `maxBytes`.
-    public static func readAll(fd: Int32, name: String, maxBytes: Int) throws(Failure) -> SecureBytes {
+    package static func readAll(fd: Int32, name: String, maxBytes: Int) throws(Failure) -> SecureBytes {
         let buffer = SecureBytes(count: maxBytes + 1)
         var total = 0
         let failure: Failure? = buffer.withUnsafeMutableBytes { raw in

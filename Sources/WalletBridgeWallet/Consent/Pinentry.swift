@@ -25,7 +25,7 @@ public struct PinentrySource: PassphraseSource {
     }
 
     /// The source for `choice`.
-    public init(_ choice: PinentryChoice) {
+    package init(_ choice: PinentryChoice) {
         self.init(program: choice.program, fix: choice.fix)
     }
 

@@ -7,12 +7,12 @@ import Glibc
 /// A browser starts the host with no terminal, so Debian's default `pinentry` (curses, through
 /// the alternatives system) and `pinentry-tty` cannot ask there. When nothing is configured and
 /// there is a display, an installed graphical pinentry is picked instead.
-public struct PinentryChoice: Sendable, Equatable {
+package struct PinentryChoice: Sendable, Equatable {
     /// A name searched in PATH, or a path.
-    public let program: String
+    package let program: String
     /// What the person can do when `program` cannot ask: shown in the log and in the -3
     /// error's `data.fix`.
-    public let fix: String
+    package let fix: String
 
     /// Debian's package for a graphical pinentry, named in every fix that asks to install one.
     static let installAdvice = "sudo apt install pinentry-gtk2 (or pinentry-gnome3, or pinentry-qt)"
@@ -26,7 +26,7 @@ public struct PinentryChoice: Sendable, Equatable {
     ///   D-Bus prompter; with no session bus it falls back to curses, so without
     ///   `DBUS_SESSION_BUS_ADDRESS` it comes last.
     /// - Otherwise `pinentry`: with no display, only a terminal can ask.
-    public static func choose(
+    package static func choose(
         configured: String?, environment: (String) -> String?, isInstalled: (String) -> Bool
     ) -> PinentryChoice {
         if let configured {
@@ -46,7 +46,7 @@ public struct PinentryChoice: Sendable, Equatable {
     }
 
     /// The choice for this process: its environment, and programs found in its PATH.
-    public static func forThisProcess(configured: String?) -> PinentryChoice {
+    package static func forThisProcess(configured: String?) -> PinentryChoice {
         choose(configured: configured, environment: Environment.string, isInstalled: isInPath)
     }
 

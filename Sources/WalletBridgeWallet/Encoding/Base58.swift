@@ -1,7 +1,7 @@
 /// Base58 with the Bitcoin alphabet, which Solana uses to write addresses.
 ///
 /// Quadratic in the input length, which is fine for 32-byte keys; not for bulk data.
-public enum Base58 {
+package enum Base58 {
     private static let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".utf8)
     private static let indexes: [Int8] = {
         var table = [Int8](repeating: -1, count: 128)
@@ -10,7 +10,7 @@ public enum Base58 {
     }()
 
     /// The base58 text of `bytes`; each leading zero byte becomes a leading `1`.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         let zeros = bytes.prefix { $0 == 0 }.count
         // log(256) / log(58) ≈ 1.37 digits per byte.
         var digits = [UInt8](repeating: 0, count: (bytes.count - zeros) * 138 / 100 + 1)
@@ -33,7 +33,7 @@ public enum Base58 {
     }
 
     /// The bytes `text` encodes, or nil when it holds a character outside the alphabet.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let characters = Array(text.utf8)
         let ones = characters.prefix { $0 == alphabet[0] }.count
         var bytes = [UInt8](repeating: 0, count: (characters.count - ones) * 733 / 1000 + 1)

@@ -6,7 +6,7 @@
 /// different strings could stand for one payload. And a SignPayloads request is mostly base64:
 /// Foundation's encoder and decoder were a third of the host's own work per signed payload
 /// (bench/, callgrind), about twice what these loops cost.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     /// Set in every table entry of a byte outside the alphabet, so one test on a whole quad
     /// finds any of them.
@@ -19,10 +19,10 @@ public enum Base64 {
     }
 
     /// Padded standard base64.
-    public static func encode(_ bytes: [UInt8]) -> String { bytes.withUnsafeBytes { encode($0) } }
+    package static func encode(_ bytes: [UInt8]) -> String { bytes.withUnsafeBytes { encode($0) } }
 
     /// Padded standard base64, written straight into the string's storage.
-    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         encode(bytes, after: UnsafeBufferPointer(start: nil, count: 0))
     }
 
@@ -60,12 +60,12 @@ public enum Base64 {
     /// The bytes, or nil for anything that is not canonical padded standard base64: a length
     /// that is not a multiple of four, a byte outside the alphabet (whitespace included),
     /// padding anywhere but at the end or more than two `=`, or bits set after the last byte.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode($0) }
     }
 
-    public static func decode(_ characters: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func decode(_ characters: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let count = characters.count
         guard count % 4 == 0 else { return nil }
         guard count > 0 else { return [] }

@@ -10,11 +10,11 @@ import Glibc
 /// process killed at any instant leaves the old file or the new one, never a mixture, and a
 /// power loss after the folder's fsync cannot bring the old one back. A killed writer can leave
 /// its temporary file behind; the next writer removes it.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Why `read` could not read a file: in neutral words, so that the keystore and the
     /// configuration can each say it in their own.
-    public struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        public enum Problem: Sendable, Equatable {
+    package struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        package enum Problem: Sendable, Equatable {
             /// A system call failed: `operation` with `reason` (strerror).
             case system(operation: String, reason: String)
             /// A FIFO, a folder, a device or a socket, named by `kind`.
@@ -24,11 +24,11 @@ public enum AtomicFile {
             case changedWhileRead
         }
 
-        public let path: String
-        public let problem: Problem
+        package let path: String
+        package let problem: Problem
 
         /// The problem, without the path.
-        public var reason: String {
+        package var reason: String {
             switch problem {
             case .system(let operation, let reason): "cannot \(operation) it: \(reason)"
             case .notARegularFile(let kind): "it is \(kind), not a regular file"
@@ -37,12 +37,12 @@ public enum AtomicFile {
             }
         }
 
-        public var description: String { "cannot read \(path): \(reason)" }
+        package var description: String { "cannot read \(path): \(reason)" }
     }
 
     /// The file's bytes, or nil when it does not exist. Refuses anything that is not a regular
     /// file or that is larger than `maxBytes`, before reading it.
-    public static func read(_ path: String, maxBytes: Int) throws(ReadFailure) -> [UInt8]? {
+    package static func read(_ path: String, maxBytes: Int) throws(ReadFailure) -> [UInt8]? {
         func failure(_ operation: String) -> ReadFailure {
             ReadFailure(path: path, problem: .system(operation: operation, reason: String(cString: strerror(errno))))
         }
@@ -93,7 +93,7 @@ public enum AtomicFile {
     /// The file a change must replace: `path`, or, when `path` is a symbolic link, the file it
     /// leads to. Renaming over the link itself would turn it into a plain file and leave its
     /// target (a keystore kept in a synced or backed-up folder, say) silently stale.
-    public static func replacementTarget(of path: String) throws(KeystoreError) -> String {
+    package static func replacementTarget(of path: String) throws(KeystoreError) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
         guard let resolved = realpath(path, nil) else {
@@ -104,7 +104,7 @@ public enum AtomicFile {
     }
 
     /// Replaces `path` with `bytes` (mode 0600) so that a crash leaves the old or the new file.
-    public static func write(_ bytes: [UInt8], to path: String) throws(KeystoreError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(KeystoreError) {
         let (folder, name) = split(path)
         let temporary = "\(folder)/\(temporaryPrefix(name))\(getpid())-\(randomSuffix())"
         // O_EXCL: never reuse a file someone else prepared; O_NOFOLLOW: never write through a link.
@@ -140,7 +140,7 @@ public enum AtomicFile {
     }
 
     /// Creates `folder` and any missing parents with mode 0700.
-    public static func ensureFolder(_ folder: String) throws(KeystoreError) {
+    package static func ensureFolder(_ folder: String) throws(KeystoreError) {
         var info = stat()
         if stat(folder, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -156,7 +156,7 @@ public enum AtomicFile {
     }
 
     /// Why the permissions of `path` expose it to other users, or nil when they do not.
-    public static func exposure(of path: String) -> String? {
+    package static func exposure(of path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         let mode = info.st_mode & 0o777
@@ -168,7 +168,7 @@ public enum AtomicFile {
     /// Holds an exclusive lock on `folder` while `body` runs, so that two writers (two
     /// `keys` commands at once) take turns instead of one silently undoing the other's change.
     /// Readers take no lock: rename makes every read see a whole file.
-    public static func withFolderLock<R>(_ folder: String, _ body: () throws(KeystoreError) -> R) throws(KeystoreError) -> R {
+    package static func withFolderLock<R>(_ folder: String, _ body: () throws(KeystoreError) -> R) throws(KeystoreError) -> R {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(folder, "open the folder") }
         defer { close(fd) }
@@ -181,7 +181,7 @@ public enum AtomicFile {
 
     /// Removes temporary files that a killed writer left next to `path`. Call only while
     /// holding the folder lock: then no live writer has a temporary file there.
-    public static func removeLeftovers(of path: String) {
+    package static func removeLeftovers(of path: String) {
         let (folder, name) = split(path)
         let prefix = temporaryPrefix(name)
         guard let directory = opendir(folder) else { return }
@@ -197,7 +197,7 @@ public enum AtomicFile {
     }
 
     /// `path` split into its folder and its last component.
-    public static func split(_ path: String) -> (folder: String, name: String) {
+    package static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let folder = String(path[..<slash])
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))

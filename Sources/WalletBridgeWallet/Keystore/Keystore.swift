@@ -14,7 +14,7 @@ public struct Keystore: Sendable {
     public init(path: String) { self.path = path }
 
     /// The current file, or nil when no keystore exists yet (no key was ever created).
-    public func read() throws(KeystoreError) -> KeystoreFile? {
+    package func read() throws(KeystoreError) -> KeystoreFile? {
         let bytes: [UInt8]?
         do {
             bytes = try AtomicFile.read(path, maxBytes: KeystoreFile.maxFileBytes)
@@ -31,18 +31,18 @@ public struct Keystore: Sendable {
     }
 
     /// The keys, in creation order; empty when there is no keystore yet.
-    public func keys() throws(KeystoreError) -> [KeystoreFile.Entry] {
+    package func keys() throws(KeystoreError) -> [KeystoreFile.Entry] {
         try read()?.keys ?? []
     }
 
     /// True when a keystore file exists (and so has a passphrase already).
-    public var exists: Bool {
+    package var exists: Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// Warnings about permissions that let other users read the keystore or its folder.
-    public func exposureWarnings() -> [String] {
+    package func exposureWarnings() -> [String] {
         [AtomicFile.split(path).folder, path].compactMap(AtomicFile.exposure(of:))
     }
 
@@ -51,7 +51,7 @@ public struct Keystore: Sendable {
     /// Generates a new key pair and adds it. On a new keystore `passphrase` becomes its
     /// passphrase; otherwise it must be the keystore's passphrase.
     @discardableResult
-    public func create(label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func create(label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
         let seed = SecureBytes(count: Ed25519.seedBytes)
         seed.withUnsafeMutableBytes { Sodium.randomBytes(into: $0) }
         return try add(seed: seed, label: label, passphrase: passphrase)
@@ -60,7 +60,7 @@ public struct Keystore: Sendable {
     /// Adds an existing key: a 32-byte seed, or a 64-byte libsodium/Solana secret key (seed
     /// then public key), whose second half must be the first half's public key.
     @discardableResult
-    public func importKey(_ secret: SecureBytes, label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func importKey(_ secret: SecureBytes, label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
         switch secret.count {
         case Ed25519.seedBytes:
             return try add(seed: secret, label: label, passphrase: passphrase)
@@ -79,7 +79,7 @@ public struct Keystore: Sendable {
     /// Gives the key matching `query` a new label. Needs no passphrase: labels are not secret,
     /// and anyone who can write the file can edit them anyway.
     @discardableResult
-    public func rename(_ query: String, to label: String) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func rename(_ query: String, to label: String) throws(KeystoreError) -> KeystoreFile.Entry {
         if let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
         return try modify { file throws(KeystoreError) in
             guard let current = file.entry(matching: query),
@@ -96,7 +96,7 @@ public struct Keystore: Sendable {
 
     /// Removes the key matching `query`, for good.
     @discardableResult
-    public func delete(_ query: String) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func delete(_ query: String) throws(KeystoreError) -> KeystoreFile.Entry {
         try modify { file throws(KeystoreError) in
             guard let entry = file.entry(matching: query) else { throw .noSuchKey(query) }
             file.keys.removeAll { $0.publicKey == entry.publicKey }
@@ -106,7 +106,7 @@ public struct Keystore: Sendable {
 
     /// Re-encrypts every key under `new`, with a fresh salt and fresh nonces. Every key is
     /// decrypted and checked before anything is written: a damaged entry stops the change.
-    public func changePassphrase(from old: SecureBytes, to new: SecureBytes) throws(KeystoreError) {
+    package func changePassphrase(from old: SecureBytes, to new: SecureBytes) throws(KeystoreError) {
         guard new.count > 0 else { throw .emptyPassphrase }
         try modify { file throws(KeystoreError) in
             let oldKey = try Self.deriveKey(file, passphrase: old)
@@ -121,7 +121,7 @@ public struct Keystore: Sendable {
     }
 
     /// Checks `passphrase` against the keystore and every key in it. Returns the key count.
-    public func verify(passphrase: SecureBytes) throws(KeystoreError) -> Int {
+    package func verify(passphrase: SecureBytes) throws(KeystoreError) -> Int {
         guard let file = try read() else { return 0 }
         let key = try Self.deriveKey(file, passphrase: passphrase)
         for entry in file.keys { _ = try Self.openSeed(entry, key: key) }
@@ -132,7 +132,7 @@ public struct Keystore: Sendable {
 
     /// The 64-byte secret key (seed then public key) of `entry`, as stored in `file`, in
     /// secure memory. Runs Argon2: seconds of CPU and up to the stored memlimit.
-    public static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
+    package static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
         let key = try deriveKey(file, passphrase: passphrase)
         let seed = try openSeed(entry, key: key)
         return try keyPair(seed: seed).secretKey

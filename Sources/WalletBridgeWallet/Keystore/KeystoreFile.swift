@@ -21,53 +21,53 @@ import WalletBridge
 /// wrong passphrase is told apart from a damaged entry. Each entry seals its 32-byte Ed25519
 /// seed, with associated data naming the version and the entry's public key (`keyAD`): an
 /// entry's ciphertext moved to another public key, or a public key edited, fails to decrypt.
-public struct KeystoreFile: Sendable, Equatable {
+package struct KeystoreFile: Sendable, Equatable {
     /// The `format` member every keystore file carries.
-    public static let formatName = "wallet-bridge-keystore"
+    package static let formatName = "wallet-bridge-keystore"
     /// The one version this code reads and writes.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
     /// Larger than any real keystore (a key costs about 250 bytes), small enough that a
     /// hostile file cannot make the host read gigabytes.
-    public static let maxFileBytes = 16 << 20
+    package static let maxFileBytes = 16 << 20
     /// The longest label, in Unicode scalars.
-    public static let maxLabelScalars = 64
+    package static let maxLabelScalars = 64
 
     /// Salt and limits for Argon2id.
-    public struct KDF: Sendable, Equatable {
+    package struct KDF: Sendable, Equatable {
         /// 16 random bytes, new with every passphrase.
-        public var salt: [UInt8]
+        package var salt: [UInt8]
         /// The cost, read back from the file and bounded by `PasswordHash.Limits`.
-        public var limits: PasswordHash.Limits
-        public init(salt: [UInt8], limits: PasswordHash.Limits) {
+        package var limits: PasswordHash.Limits
+        package init(salt: [UInt8], limits: PasswordHash.Limits) {
             self.salt = salt
             self.limits = limits
         }
     }
 
     /// A nonce and what XChaCha20-Poly1305 produced with it (ciphertext then tag).
-    public struct Sealed: Sendable, Equatable {
+    package struct Sealed: Sendable, Equatable {
         /// 24 random bytes, new with every encryption.
-        public var nonce: [UInt8]
+        package var nonce: [UInt8]
         /// The ciphertext followed by the 16-byte Poly1305 tag.
-        public var ciphertext: [UInt8]
-        public init(nonce: [UInt8], ciphertext: [UInt8]) {
+        package var ciphertext: [UInt8]
+        package init(nonce: [UInt8], ciphertext: [UInt8]) {
             self.nonce = nonce
             self.ciphertext = ciphertext
         }
     }
 
     /// One key pair: its public half in clear, its seed sealed.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The 32-byte Ed25519 public key, in clear: it is the address.
-        public var publicKey: [UInt8]
+        package var publicKey: [UInt8]
         /// A unique name chosen by the user.
-        public var label: String
+        package var label: String
         /// UTC, ISO 8601 (`2025-01-31T12:00:00Z`). Informational only.
-        public var created: String
+        package var created: String
         /// The 32-byte seed, sealed under the passphrase's key with `keyAD(publicKey:)`.
-        public var sealedSeed: Sealed
+        package var sealedSeed: Sealed
 
-        public init(publicKey: [UInt8], label: String, created: String, sealedSeed: Sealed) {
+        package init(publicKey: [UInt8], label: String, created: String, sealedSeed: Sealed) {
             self.publicKey = publicKey
             self.label = label
             self.created = created
@@ -75,39 +75,39 @@ public struct KeystoreFile: Sendable, Equatable {
         }
 
         /// The protocol's address: standard base64 of the public key.
-        public var address: String { Base64.encode(publicKey) }
+        package var address: String { Base64.encode(publicKey) }
         /// Solana's way of writing the same key.
-        public var base58Address: String { Base58.encode(publicKey) }
+        package var base58Address: String { Base58.encode(publicKey) }
         /// `7xKX…3fGh`: enough to recognise a key in a prompt.
-        public var shortAddress: String {
+        package var shortAddress: String {
             let full = base58Address
             return full.count <= 12 ? full : "\(full.prefix(4))…\(full.suffix(4))"
         }
     }
 
     /// How the passphrase becomes the key.
-    public var kdf: KDF
+    package var kdf: KDF
     /// Nothing, sealed under that key: tells a wrong passphrase from a damaged entry.
-    public var passphraseCheck: Sealed
+    package var passphraseCheck: Sealed
     /// The keys, in the order they were added.
-    public var keys: [Entry]
+    package var keys: [Entry]
 
-    public init(kdf: KDF, passphraseCheck: Sealed, keys: [Entry]) {
+    package init(kdf: KDF, passphraseCheck: Sealed, keys: [Entry]) {
         self.kdf = kdf
         self.passphraseCheck = passphraseCheck
         self.keys = keys
     }
 
     /// Associated data for the passphrase check.
-    public static func checkAD() -> [UInt8] { Array("wallet-bridge keystore v1 passphrase-check".utf8) + [0] }
+    package static func checkAD() -> [UInt8] { Array("wallet-bridge keystore v1 passphrase-check".utf8) + [0] }
 
     /// Associated data for a key entry: the version and the public key the seed belongs to.
-    public static func keyAD(publicKey: [UInt8]) -> [UInt8] {
+    package static func keyAD(publicKey: [UInt8]) -> [UInt8] {
         Array("wallet-bridge keystore v1 key".utf8) + [0] + publicKey
     }
 
     /// The entry whose address (base64 or base58) or label is `query`.
-    public func entry(matching query: String) -> Entry? {
+    package func entry(matching query: String) -> Entry? {
         if let decoded = Base64.decode(query), decoded.count == Ed25519.publicKeyBytes,
            let entry = keys.first(where: { $0.publicKey == decoded }) {
             return entry
@@ -120,7 +120,7 @@ public struct KeystoreFile: Sendable, Equatable {
     }
 
     /// The entry for a protocol address: base64 only, as GetAccounts gave it.
-    public func entry(address: String) -> Entry? {
+    package func entry(address: String) -> Entry? {
         guard let decoded = Base64.decode(address), decoded.count == Ed25519.publicKeyBytes else { return nil }
         return keys.first { $0.publicKey == decoded }
     }
@@ -128,7 +128,7 @@ public struct KeystoreFile: Sendable, Equatable {
     /// Nil when `label` may name a key, else why not. Labels appear in the consent prompt and
     /// on terminals, so control and bidirectional-override characters, which could disguise
     /// one key as another, are refused.
-    public static func labelProblem(_ label: String) -> String? {
+    package static func labelProblem(_ label: String) -> String? {
         if label.isEmpty { return "it is empty" }
         if label.unicodeScalars.count > maxLabelScalars { return "it is longer than \(maxLabelScalars) characters" }
         for scalar in label.unicodeScalars {
@@ -155,7 +155,7 @@ extension String {
 
 extension KeystoreFile {
     /// Decodes and checks a keystore file's bytes. `path` only labels errors.
-    public static func decode(_ bytes: [UInt8], path: String) throws(KeystoreError) -> KeystoreFile {
+    package static func decode(_ bytes: [UInt8], path: String) throws(KeystoreError) -> KeystoreFile {
         if bytes.isEmpty { throw .damaged(path: path, reason: "the file is empty") }
         let root: JSONValue
         do {
@@ -259,7 +259,7 @@ extension KeystoreFile {
 extension KeystoreFile {
     /// The file's bytes: fixed member order and one key per line, so that a person reading the
     /// file (or a diff of it) sees the structure at a glance.
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         func string(_ text: String) -> String { String(decoding: JSONValue.string(text).jsonBytes, as: UTF8.self) }
         func base64(_ bytes: [UInt8]) -> String { string(Base64.encode(bytes)) }
         func sealed(_ value: Sealed) -> String {
@@ -285,5 +285,17 @@ extension KeystoreFile {
         }
         text += "}\n"
         return Array(text.utf8)
+    }
+}
+
+/// The keystore parser's entry for the fuzzers (fuzz/), which live in a package of their own and
+/// so cannot see `package` declarations. Not API: `@_spi(Fuzzing) import` only.
+@_spi(Fuzzing) public enum KeystoreFileFuzzing {
+    /// Decodes `bytes` as a keystore file. Nil when they are not one; otherwise whether the
+    /// decoded file survives encode and decode unchanged.
+    public static func decodedSurvivesRoundTrip(_ bytes: [UInt8]) -> Bool? {
+        let path = "fuzz/keystore.json"
+        guard let file = try? KeystoreFile.decode(bytes, path: path) else { return nil }
+        return (try? KeystoreFile.decode(file.encode(), path: path)) == file
     }
 }

@@ -8,14 +8,14 @@ import Glibc
 /// in the configuration file, `$XDG_DATA_HOME/wallet-bridge/keystore.json`,
 /// `~/.local/share/wallet-bridge/keystore.json`. A path naming an existing folder means
 /// `keystore.json` inside it.
-public enum KeystoreLocation {
+package enum KeystoreLocation {
     /// The file's name inside the default folder, or inside a folder given as the location.
-    public static let fileName = "keystore.json"
+    package static let fileName = "keystore.json"
     /// Overrides the location for the host and the command line.
-    public static let environmentVariable = "WALLET_BRIDGE_KEYSTORE"
+    package static let environmentVariable = "WALLET_BRIDGE_KEYSTORE"
 
     /// The keystore file's path, or nil when there is no override and no home folder.
-    public static func resolve(option: String? = nil, configured: String? = nil) -> String? {
+    package static func resolve(option: String? = nil, configured: String? = nil) -> String? {
         if let chosen = option ?? Environment.string(environmentVariable) ?? configured {
             return isFolder(chosen) ? "\(chosen.hasSuffix("/") ? String(chosen.dropLast()) : chosen)/\(fileName)" : chosen
         }

@@ -3,9 +3,9 @@ import CSodium
 /// Reads a secret key someone wants to import, in whichever form they have it, straight into
 /// secure memory: libsodium's own hex and base64 decoders write into the destination buffer,
 /// so the decoded secret never sits in an ordinary Swift array.
-public enum SecretKeyInput {
+package enum SecretKeyInput {
     /// How the input is written.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// Try, in order: a JSON array of byte values (Solana CLI keypair files), hex, base64,
         /// and finally the raw bytes.
         case auto
@@ -21,7 +21,7 @@ public enum SecretKeyInput {
 
     /// The 32- or 64-byte secret in `input`, or an error that says what was expected (and
     /// never what was found).
-    public static func decode(_ input: SecureBytes, format: Format) throws(KeystoreError) -> SecureBytes {
+    package static func decode(_ input: SecureBytes, format: Format) throws(KeystoreError) -> SecureBytes {
         switch format {
         case .raw:
             guard input.count == Ed25519.seedBytes || input.count == Ed25519.secretKeyBytes else {

@@ -2,19 +2,19 @@ import CSodium
 
 /// XChaCha20-Poly1305 (IETF), libsodium's `crypto_aead_xchacha20poly1305_ietf_*`. Its 24-byte
 /// nonce is long enough to draw at random for every encryption without counting.
-public enum AEAD {
+package enum AEAD {
     /// 32.
-    public static let keyBytes = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    package static let keyBytes = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
     /// 24.
-    public static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    package static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
     /// 16: what sealing adds to the plaintext.
-    public static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    package static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
     /// The keystore file's name for it.
-    public static let algorithmName = "xchacha20poly1305-ietf"
+    package static let algorithmName = "xchacha20poly1305-ietf"
 
     /// Encrypts `plaintext` under `key`, authenticating `associatedData` with it. The result
     /// is the ciphertext followed by the 16-byte tag. Ciphertext is not secret.
-    public static func seal(
+    package static func seal(
         _ plaintext: SecureBytes, key: SecureBytes, nonce: [UInt8], associatedData: [UInt8]
     ) -> [UInt8] {
         precondition(key.count == keyBytes && nonce.count == nonceBytes)
@@ -36,7 +36,7 @@ public enum AEAD {
 
     /// Decrypts and verifies into secure memory, or returns nil when the key is wrong or the
     /// ciphertext, nonce or associated data were altered (the two cannot be told apart).
-    public static func open(
+    package static func open(
         _ sealed: [UInt8], key: SecureBytes, nonce: [UInt8], associatedData: [UInt8]
     ) -> SecureBytes? {
         guard key.count == keyBytes, nonce.count == nonceBytes, sealed.count >= tagBytes else { return nil }

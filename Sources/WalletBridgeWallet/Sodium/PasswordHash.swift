@@ -1,18 +1,18 @@
 import CSodium
 
 /// Argon2id (libsodium's `crypto_pwhash`, algorithm `argon2id13`): passphrase to key.
-public enum PasswordHash {
+package enum PasswordHash {
     /// 16.
-    public static let saltBytes = Int(crypto_pwhash_SALTBYTES)
+    package static let saltBytes = Int(crypto_pwhash_SALTBYTES)
     /// The keystore file's name for it.
-    public static let algorithmName = "argon2id13"
+    package static let algorithmName = "argon2id13"
 
     /// The cost of one derivation: passes over memory, and memory in bytes.
-    public struct Limits: Sendable, Hashable, CustomStringConvertible {
-        public var opslimit: UInt64
-        public var memlimit: UInt64
+    package struct Limits: Sendable, Hashable, CustomStringConvertible {
+        package var opslimit: UInt64
+        package var memlimit: UInt64
 
-        public init(opslimit: UInt64, memlimit: UInt64) {
+        package init(opslimit: UInt64, memlimit: UInt64) {
             self.opslimit = opslimit
             self.memlimit = memlimit
         }
@@ -20,17 +20,17 @@ public enum PasswordHash {
         /// libsodium's MODERATE preset (3 passes, 256 MiB): about a second on a laptop. A wallet
         /// asks for the passphrase once per signature request, so a second is affordable, and
         /// it multiplies an offline guesser's cost accordingly.
-        public static let moderate = Limits(
+        package static let moderate = Limits(
             opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MODERATE),
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_MODERATE))
 
         /// libsodium's INTERACTIVE preset (2 passes, 64 MiB): the least any real keystore has.
-        public static let interactive = Limits(
+        package static let interactive = Limits(
             opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_INTERACTIVE),
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_INTERACTIVE))
 
         /// libsodium's minimum (1 pass, 8 KiB). For tests only: see `forNewKeystores`.
-        public static let weakestForTests = Limits(
+        package static let weakestForTests = Limits(
             opslimit: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MIN),
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_MIN))
 
@@ -38,12 +38,12 @@ public enum PasswordHash {
         /// attacker may have written: without a ceiling, one edited number would make every
         /// unlock allocate 100 GiB or spin for hours. libsodium's SENSITIVE preset is 4 passes
         /// and 1 GiB; the ceiling allows a little more time but no more memory.
-        public static let maximum = Limits(
+        package static let maximum = Limits(
             opslimit: 16,
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_SENSITIVE))
 
         /// Set to 1 by the test suites only, so they can create hundreds of keystores quickly.
-        public static let testVariable = "WALLET_BRIDGE_TEST_WEAK_KDF"
+        package static let testVariable = "WALLET_BRIDGE_TEST_WEAK_KDF"
         static var testsAllowWeakLimits: Bool { Environment.string(testVariable) == "1" }
 
         /// The least a keystore file may ask for: INTERACTIVE. The limits are read from the file,
@@ -51,14 +51,14 @@ public enum PasswordHash {
         /// guesser try passphrases tens of thousands of times faster. Only with
         /// `WALLET_BRIDGE_TEST_WEAK_KDF=1` is the minimum accepted, so a keystore made by a test
         /// is refused everywhere else.
-        public static var minimum: Limits { testsAllowWeakLimits ? weakestForTests : interactive }
+        package static var minimum: Limits { testsAllowWeakLimits ? weakestForTests : interactive }
 
         /// The limits for a keystore created now: MODERATE, or the weakest with
         /// `WALLET_BRIDGE_TEST_WEAK_KDF=1`. Existing keystores keep the limits stored in them.
-        public static var forNewKeystores: Limits { testsAllowWeakLimits ? weakestForTests : moderate }
+        package static var forNewKeystores: Limits { testsAllowWeakLimits ? weakestForTests : moderate }
 
         /// Nil when both limits are within `minimum...maximum`, else the reason they are not.
-        public var problem: String? {
+        package var problem: String? {
             let minimum = Self.minimum
             let floor = minimum == Self.interactive ? " (libsodium's INTERACTIVE; weaker limits are for tests only, with \(Self.testVariable)=1)" : ""
             if opslimit < minimum.opslimit || opslimit > Self.maximum.opslimit {
@@ -70,10 +70,10 @@ public enum PasswordHash {
             return nil
         }
 
-        public var description: String { "opslimit \(opslimit), memlimit \(memlimit / 1024) KiB" }
+        package var description: String { "opslimit \(opslimit), memlimit \(memlimit / 1024) KiB" }
     }
 
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// The limits are outside the accepted range; nothing was allocated.
         case limitsOutOfRange(String)
         /// libsodium could not derive (in practice: it could not allocate `memlimit`).
@@ -81,7 +81,7 @@ public enum PasswordHash {
     }
 
     /// Derives a `keyBytes`-byte key from `passphrase` and `salt`, into secure memory.
-    public static func deriveKey(
+    package static func deriveKey(
         keyBytes: Int, passphrase: SecureBytes, salt: [UInt8], limits: Limits
     ) throws(Failure) -> SecureBytes {
         if let problem = limits.problem { throw .limitsOutOfRange(problem) }

@@ -47,7 +47,7 @@ public final class SecureBytes: @unchecked Sendable {
     }
 
     /// The first `length` bytes, as a new secure buffer.
-    public func prefix(_ length: Int) -> SecureBytes {
+    package func prefix(_ length: Int) -> SecureBytes {
         precondition(length >= 0 && length <= count)
         let copy = SecureBytes(count: length)
         if length > 0 { copy.pointer.copyMemory(from: pointer, byteCount: length) }
@@ -55,7 +55,7 @@ public final class SecureBytes: @unchecked Sendable {
     }
 
     /// Bytes `range` of this buffer, as a new secure buffer.
-    public func slice(_ range: Range<Int>) -> SecureBytes {
+    package func slice(_ range: Range<Int>) -> SecureBytes {
         precondition(range.lowerBound >= 0 && range.upperBound <= count)
         let copy = SecureBytes(count: range.count)
         if !range.isEmpty { copy.pointer.copyMemory(from: pointer + range.lowerBound, byteCount: range.count) }
@@ -63,7 +63,7 @@ public final class SecureBytes: @unchecked Sendable {
     }
 
     /// True when both hold the same bytes; compared in constant time.
-    public func constantTimeEquals(_ other: SecureBytes) -> Bool {
+    package func constantTimeEquals(_ other: SecureBytes) -> Bool {
         withUnsafeBytes { mine in other.withUnsafeBytes { theirs in Sodium.constantTimeEqual(mine, theirs) } }
     }
 }
