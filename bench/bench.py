@@ -144,6 +144,10 @@ def build(out: str, skip_swift: bool) -> dict:
         ([cc, "-O2", "-o", os.path.join(bin_dir, "c_host"), os.path.join(BENCH, "hosts", "c_host.c")]),
         ([cc, "-O2", "-o", os.path.join(bin_dir, "rawsign"), os.path.join(BENCH, "tools", "rawsign.c"), "-lsodium"]),
     ]
+    # The bare Swift host, static like the shipped binary: Swift's own start-up, the yardstick
+    # for the shipped binary's cold call.
+    c_builds.append(["swiftc", "-O", "-static-executable", "-module-cache-path", os.path.join(out, "module-cache"),
+                     "-o", os.path.join(bin_dir, "bare_swift_host"), os.path.join(BENCH, "hosts", "bare_swift_host.swift")])
     for argv in c_builds:
         log("build: " + cmdline(argv))
         run(argv)
@@ -153,6 +157,7 @@ def build(out: str, skip_swift: bool) -> dict:
         "shipped_host": os.path.join(release, "wallet-bridge"),
         "nmclient": os.path.join(bin_dir, "nmclient"),
         "c_host": os.path.join(bin_dir, "c_host"),
+        "bare_swift_host": os.path.join(bin_dir, "bare_swift_host"),
         "rawsign": os.path.join(bin_dir, "rawsign"),
         "commands": commands,
     }
@@ -367,6 +372,8 @@ class Bench:
         node = shutil.which("node")
         self.hosts = {
             "c": {"label": "C (floor)", "argv": [self.paths["c_host"]], "version": self.results["meta"]["machine"]["cc"]},
+            "swift-bare": {"label": "bare Swift (static, GetAccounts only)", "argv": [self.paths["bare_swift_host"]],
+                           "version": self.results["meta"]["machine"]["swift"]},
             "swift": {"label": "wallet-bridge (conformance host)", "argv": [self.paths["conformance_host"]],
                       "version": self.results["meta"]["machine"]["swift"]},
             "swift-shipped": {"label": "wallet-bridge (shipped binary, keystore wallet)", "argv": [self.paths["shipped_host"]],
@@ -386,7 +393,10 @@ class Bench:
         # The hosts that answer every benchmark request. The shipped binary takes part in the cold
         # call, the cost a browser pays per sendNativeMessage, reading its real keystore.
         self.peers = [h for h in ("c", "swift", "python", "node") if h in self.hosts]
-        self.cold_hosts = [h for h in ("c", "swift", "swift-shipped", "python", "node") if h in self.hosts]
+        self.cold_hosts = [h for h in ("c", "swift-bare", "swift", "swift-shipped", "python", "node") if h in self.hosts]
+        # GetAccounts on a persistent port: the peers, and the shipped binary reading its real
+        # keystore (what a `connectNative` port to an installed wallet-bridge does).
+        self.port_hosts = [h for h in ("c", "swift", "swift-shipped", "python", "node") if h in self.hosts]
         self.signers = ["swift"]
         self.ga_req = self.write_tmp("get-accounts.req", self.wire.get_accounts_request)
         self.ga_exp = self.write_tmp("get-accounts.expect", self.wire.get_accounts_reply)
@@ -493,14 +503,14 @@ class Bench:
     def rtt(self) -> None:
         rounds, n, warmup = (1, 50, 10) if self.quick else (self.args.rtt_rounds, self.args.rtt_n, 500)
         log("round trip: %d rounds x %d requests per host (+%d warm-up)" % (rounds, n, warmup))
-        data = {h: {"rtt_ns": []} for h in self.peers}
+        data = {h: {"rtt_ns": []} for h in self.port_hosts}
         for r in range(rounds):
-            for host in self.peers:
+            for host in self.port_hosts:
                 res, command = self.nmclient("rtt", host, ["--n", n, "--warmup", warmup, "--req", self.ga_req,
                                                           "--expect", self.ga_exp])
                 data[host]["rtt_ns"] += res["rtt_ns"]
                 data[host]["command"] = command
-        for host in self.peers:
+        for host in self.port_hosts:
             data[host]["rtt"] = summarize([x / 1e3 for x in data[host]["rtt_ns"]])
         self.results["rtt"] = {"unit": "us", "rounds": rounds, "per_round": n, "hosts": data}
 
@@ -511,12 +521,12 @@ class Bench:
         rounds = self.rounds(self.args.pipe_rounds)
         n = 300 if self.quick else self.args.pipe_n
         log("throughput: %d rounds x %d requests per host and window %s" % (rounds, n, windows))
-        data = {h: {str(w): {"runs": []} for w in windows} for h in self.peers}
+        data = {h: {str(w): {"runs": []} for w in windows} for h in self.port_hosts}
         for r in range(rounds):
             for window in windows:
                 # One request in flight is a round trip each: a quarter of the requests tells as much.
                 count = n if window > 1 or self.quick else max(1, n // 4)
-                for host in self.peers:
+                for host in self.port_hosts:
                     res, command = self.nmclient("pipe", host, ["--n", count, "--window", window, "--warmup", min(count, 1000),
                                                                "--req", self.ga_req, "--expect", self.ga_exp])
                     cpu_us = res["host_user_us"] + res["host_sys_us"]
@@ -527,7 +537,7 @@ class Bench:
                     data[host][str(window)]["runs"].append(run_)
                     data[host][str(window)]["command"] = command
             log("  round %d/%d done" % (r + 1, rounds))
-        for host in self.peers:
+        for host in self.port_hosts:
             for window in windows:
                 d = data[host][str(window)]
                 d["requests_per_s"] = statistics.median(x["requests_per_s"] for x in d["runs"])
@@ -711,6 +721,10 @@ class Bench:
 
         if "cold" in r:
             c = r["cold"]["hosts"]
+            if "swift-shipped" in c and "swift-bare" in c:
+                s, bare = c["swift-shipped"]["exit"]["median"], c["swift-bare"]["exit"]["median"]
+                goal("cold call, shipped binary vs bare Swift", "<= 1.3x", s / bare, s / bare <= 1.3,
+                     "%.2f ms vs %.2f ms (spawn to exit)" % (s, bare))
             s, floor = c["swift"]["exit"]["median"], c["c"]["exit"]["median"]
             goal("cold call median vs C floor", "<= 2x", s / floor, s / floor <= 2,
                  "%.2f ms vs %.2f ms (spawn to exit)" % (s, floor))
@@ -722,6 +736,10 @@ class Bench:
             h = r["rtt"]["hosts"]
             s, floor = h["swift"]["rtt"]["median"], h["c"]["rtt"]["median"]
             goal("round trip p50 vs C floor", "<= 2x", s / floor, s / floor <= 2, "%.1f us vs %.1f us" % (s, floor))
+            if "swift-shipped" in h:
+                s = h["swift-shipped"]["rtt"]["median"]
+                goal("round trip p50, shipped binary vs C floor", "<= 1.5x", s / floor, s / floor <= 1.5,
+                     "%.1f us vs %.1f us" % (s, floor))
         if "throughput" in r:
             h = r["throughput"]["hosts"]
             s = h["swift"]["256"]["requests_per_s"]
@@ -729,6 +747,10 @@ class Bench:
                  "%.0f req/s" % s)
             p = h["python"]["256"]["requests_per_s"]
             goal("pipelined throughput vs Python", ">= 3x", s / p, s / p >= 3, "%.0f vs %.0f req/s" % (s, p))
+            if "swift-shipped" in h:
+                s = h["swift-shipped"]["256"]["requests_per_s"]
+                goal("pipelined throughput, shipped binary (real keystore) vs Python", ">= 3x", s / p, s / p >= 3,
+                     "%.0f vs %.0f req/s" % (s, p))
         if "signing" in r and "swift" in r["signing"]["hosts"]:
             s = r["signing"]["hosts"]["swift"]
             goal("signing rate vs raw libsodium", ">= 80%", s["ratio"], s["ratio"] >= 0.8,

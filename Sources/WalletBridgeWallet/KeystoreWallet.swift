@@ -20,6 +20,8 @@ public struct KeystoreWallet: WalletBackend {
     /// Where the passphrase, and with it consent, comes from.
     public let passphrases: any PassphraseSource
     private let gate = SerialGate()
+    /// GetAccounts' copy of the keystore, checked with one stat per call.
+    private let readCache = KeystoreReadCache()
 
     /// Argon2 takes up to a second of CPU: off the cooperative pool, like pinentry.
     private static let unlockQueue = DispatchQueue(label: "wallet-bridge.unlock", attributes: .concurrent)
@@ -70,8 +72,9 @@ public struct KeystoreWallet: WalletBackend {
 
     /// The keystore's public keys in base64, in the order they were added.
     public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
-        let file = try readKeystore()
-        if file != nil { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
+        let (file, fresh) = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore) }
+        // Said when the file was read anew, not on every call of a persistent port.
+        if file != nil, fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
         return GetAccountsResult(addresses: file?.keys.map(\.address) ?? [])
     }
 
@@ -90,7 +93,8 @@ public struct KeystoreWallet: WalletBackend {
             Log.error("not signing: \(reason)")
             throw RPCError(.notSigned, data: .object(["reason": .string("keystore_writable_by_others")]))
         }
-        guard let file = try readKeystore(), let entry = file.entry(address: params.address) else {
+        // Read anew: signing is rare and slow, and must use the file as it is now.
+        guard let file = try readKeystore({ () throws(KeystoreError) in try keystore.read() }), let entry = file.entry(address: params.address) else {
             throw RPCError(.invalidParams, data: .object([
                 "field": .string("address"), "problem": .string("no account with this address"),
             ]))
@@ -136,9 +140,10 @@ public struct KeystoreWallet: WalletBackend {
 
     private enum UnlockFailure: Error { case keystore(KeystoreError) }
 
-    private func readKeystore() throws -> KeystoreFile? {
+    /// `read`'s result; its failure becomes an internal error that names no path (logged).
+    private func readKeystore<T>(_ read: () throws(KeystoreError) -> T) throws -> T {
         do {
-            return try keystore.read()
+            return try read()
         } catch {
             Log.error("\(error)")
             throw RPCError(.internalError, data: .object([

@@ -84,6 +84,21 @@ def test_get_accounts_and_sign_payloads_over_a_pipe_verified_independently(walle
     assert len(exits) == 2, "each pinentry was told BYE and exited"
 
 
+def test_an_open_port_sees_every_change_to_the_keystore(wallet, passphrase_file):
+    """GetAccounts answers from a copy checked with one stat per call (the pipelined benchmark's
+    lever): keys added, renamed away or deleted by `keys` while a port is open show on the next
+    call of that same port."""
+    first = wallet.create(passphrase_file, label="main")
+    host = wallet.host()
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    second = wallet.create(passphrase_file, label="savings")
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
+    wallet.keys("delete", first["address"], "--force", check=True)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"]]
+    host.close()
+
+
 def test_the_prompt_names_a_firefox_add_on_and_a_single_payload(wallet, passphrase_file, answers):
     key = wallet.create(passphrase_file, label="ff")
     host = wallet.host(FIREFOX_ID, FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The keystore file as last read, kept with the identity of the file it came from, so that
+/// GetAccounts on a persistent port costs one `stat(2)` instead of an open, a read and a JSON
+/// parse per request. Reading the whole file again was most of a pipelined GetAccounts.
+///
+/// A change is seen on the next call: every writer (`AtomicFile.write`) renames a new file into
+/// place, which changes the inode; an edit in place changes the size, the mtime or the ctime.
+/// The stat comes before the read, so a change racing the read is read again next time rather
+/// than missed. Anything that is not a regular file goes to `Keystore.read`, which refuses it.
+package final class KeystoreReadCache: Sendable {
+    /// What tells one version of the file from another.
+    struct FileIdentity: Equatable {
+        var device: UInt
+        var inode: UInt
+        var size: Int
+        var modified: timespec
+        var changed: timespec
+        var mode: UInt32
+
+        init(_ info: stat) {
+            device = UInt(info.st_dev)
+            inode = UInt(info.st_ino)
+            size = Int(info.st_size)
+            modified = info.st_mtim
+            changed = info.st_ctim
+            mode = UInt32(info.st_mode)
+        }
+
+        static func == (a: FileIdentity, b: FileIdentity) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size && a.mode == b.mode
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+    }
+
+    private let last = Mutex<(identity: FileIdentity, file: KeystoreFile)?>(nil)
+
+    package init() {}
+
+    /// The keystore's current contents (nil when there is none yet), and whether they were
+    /// read from the file on this call rather than taken from the cache.
+    package func read(_ keystore: Keystore) throws(KeystoreError) -> (file: KeystoreFile?, fresh: Bool) {
+        var info = stat()
+        guard stat(keystore.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            // Missing, unreadable or not a file: no cache, and `read` says what is wrong.
+            last.withLock { $0 = nil }
+            return (try keystore.read(), true)
+        }
+        let identity = FileIdentity(info)
+        if let cached = last.withLock({ $0 }), cached.identity == identity { return (cached.file, false) }
+        let file = try keystore.read()
+        last.withLock { $0 = file.map { (identity, $0) } }
+        return (file, true)
+    }
+}

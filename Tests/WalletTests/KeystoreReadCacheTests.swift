@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+import WalletBridgeWallet
+import XCTest
+
+/// GetAccounts' cache of the keystore: one stat per call, and every kind of change seen on the
+/// next call.
+final class KeystoreReadCacheTests: XCTestCase {
+    private var keystore = Keystore(path: "")
+
+    override func setUpWithError() throws {
+        useWeakKDF()
+        keystore = Keystore(path: "\(temporaryFolder(self))/keystore.json")
+    }
+
+    private func addresses(_ read: (file: KeystoreFile?, fresh: Bool)) -> [String] {
+        read.file?.keys.map(\.address) ?? []
+    }
+
+    func testASecondReadOfAnUnchangedFileComesFromTheCache() throws {
+        let cache = KeystoreReadCache()
+        let entry = try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let first = try cache.read(keystore)
+        XCTAssertTrue(first.fresh)
+        XCTAssertEqual(addresses(first), [entry.address])
+        let second = try cache.read(keystore)
+        XCTAssertFalse(second.fresh, "the file did not change, so it was not read again")
+        XCTAssertEqual(addresses(second), [entry.address])
+    }
+
+    func testAKeyAddedByAnotherWriterIsSeenOnTheNextRead() throws {
+        let cache = KeystoreReadCache()
+        XCTAssertEqual(addresses(try cache.read(keystore)), [], "no keystore yet")
+        let first = try keystore.importKey(secure(testSeedA), label: "one", passphrase: secure("right"))
+        XCTAssertEqual(addresses(try cache.read(keystore)), [first.address])
+        // A writer replaces the file by rename: a new inode.
+        let second = try keystore.importKey(secure(testSeedB), label: "two", passphrase: secure("right"))
+        let read = try cache.read(keystore)
+        XCTAssertTrue(read.fresh)
+        XCTAssertEqual(addresses(read), [first.address, second.address])
+    }
+
+    func testAnEditInPlaceOfTheSameSizeIsSeen() throws {
+        let cache = KeystoreReadCache()
+        try keystore.importKey(secure(testSeedA), label: "aaaa", passphrase: secure("right"))
+        XCTAssertEqual(try cache.read(keystore).file?.keys.map(\.label), ["aaaa"])
+        // Same size, same inode, written in place (as an editor might): mtime and ctime move.
+        let original = try readBytes(keystore.path)
+        let edited = Array(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8)
+        XCTAssertEqual(edited.count, original.count)
+        var before = stat()
+        stat(keystore.path, &before)
+        usleep(20_000)  // past the filesystem's timestamp granularity
+        let fd = open(keystore.path, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = edited.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        close(fd)
+        var after = stat()
+        stat(keystore.path, &after)
+        XCTAssertEqual(before.st_ino, after.st_ino, "the edit kept the inode")
+        let read = try cache.read(keystore)
+        XCTAssertTrue(read.fresh)
+        XCTAssertEqual(read.file?.keys.map(\.label), ["bbbb"])
+    }
+
+    func testADeletedKeystoreIsNoLongerServed() throws {
+        let cache = KeystoreReadCache()
+        try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        XCTAssertEqual(addresses(try cache.read(keystore)).count, 1)
+        unlink(keystore.path)
+        XCTAssertNil(try cache.read(keystore).file)
+    }
+
+    func testAFIFOPutInPlaceIsRefusedNotServedFromTheCache() throws {
+        let cache = KeystoreReadCache()
+        try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        XCTAssertEqual(addresses(try cache.read(keystore)).count, 1)
+        unlink(keystore.path)
+        XCTAssertEqual(mkfifo(keystore.path, 0o600), 0)
+        XCTAssertThrowsError(try cache.read(keystore))
+    }
+}
