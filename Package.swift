@@ -12,7 +12,8 @@ import PackageDescription
 //   wallet-bridge         the shipped executable: the browser launch path never touches the CLI
 let package = Package(
     name: "wallet-bridge",
-    platforms: [.macOS(.v15)],
+    // Linux only (signalfd, Glibc, /proc, native-messaging folders), so no Apple platform is
+    // claimed: `platforms` sets only minimum Apple versions, and naming one promised a build there.
     products: [
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
         .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet"]),

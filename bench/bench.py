@@ -130,14 +130,13 @@ def build(out: str, skip_swift: bool) -> dict:
     commands = []
     if not skip_swift:
         for product in ("wallet-bridge-conformance-host", "wallet-bridge"):
-            # The shipped build (scripts/setup.sh): fully static, no dynamic loading at start-up.
-            argv = ["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable",
-                    "--scratch-path", scratch, "--product", product]
+            # The shipped build (scripts/build-release.sh, as scripts/setup.sh installs it).
+            argv = [os.path.join(ROOT, "scripts", "build-release.sh"), "--scratch-path", scratch, "--product", product]
             log("build: " + cmdline(argv))
             run(argv, stdout=subprocess.DEVNULL)
             commands.append(cmdline(argv))
-    release = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-static-executable", "--scratch-path", scratch,
-                              "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    release = subprocess.run([os.path.join(ROOT, "scripts", "build-release.sh"), "--scratch-path", scratch, "--product", "wallet-bridge"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip().rsplit("/", 1)[0]
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or "cc"  # the Swift toolchain has clang
     c_builds = [
         ([cc, "-O2", "-o", os.path.join(bin_dir, "nmclient"), os.path.join(BENCH, "tools", "nmclient.c")]),

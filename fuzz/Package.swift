@@ -7,7 +7,6 @@ import PackageDescription
 // and every past crash stay regression tests.
 let package = Package(
     name: "wallet-bridge-fuzz",
-    platforms: [.macOS(.v15)],
     dependencies: [.package(name: "wallet-bridge", path: "..")],
     targets: [
         .target(name: "FuzzSupport"),

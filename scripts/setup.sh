@@ -22,11 +22,11 @@ echo "== 1/5 system packages" >&2
 scripts/install-deps.sh
 
 echo "== 2/5 release build" >&2
-swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product wallet-bridge
+built=$(scripts/build-release.sh)
 
 echo "== 3/5 install $prefix/bin/wallet-bridge" >&2
 install -d "$prefix/bin"
-install -m 0755 .build/release/wallet-bridge "$prefix/bin/wallet-bridge"
+install -m 0755 "$built" "$prefix/bin/wallet-bridge"
 bin="$prefix/bin/wallet-bridge"
 # Where bash-completion looks for a user's own completions, loaded the first time the command
 # is completed: nothing to add to ~/.bashrc.

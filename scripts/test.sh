@@ -9,7 +9,7 @@ scripts/install-deps.sh --test
 echo "== swift build" >&2
 swift build
 echo "== swift test" >&2
-swift test --disable-swift-testing  # XCTest only: no empty Swift Testing run
+swift test  # XCTest, then Swift Testing (each fixture case is its own test case)
 
 echo "== js: type check and node --test" >&2
 # The README's custom-method example, Swift side: the JS suite calls it. It depends on this

@@ -1,5 +1,6 @@
 import Foundation
 import WalletBridge
+import Testing
 import XCTest
 
 /// Runs every case in Tests/Fixtures through the real conformance host over real pipes, as
@@ -9,10 +10,11 @@ final class FixtureTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let sentinel = #"{"jsonrpc":"2.0","method":"test.echo","params":["sentinel"],"id":"sentinel"}"#
 
-    struct Case {
+    struct Case: Sendable, CustomTestStringConvertible {
         let file: String
         let members: [String: JSONValue]
         var name: String { "\(file)#\(members["name"].flatMap(\.stringValue) ?? "?")" }
+        var testDescription: String { name }
     }
 
     static func loadCases() throws -> [Case] {
@@ -40,15 +42,16 @@ final class FixtureTests: XCTestCase {
         XCTAssertEqual(Set(cases.map(\.name)).count, cases.count, "case names must be unique per file")
     }
 
-    func testEveryFixtureAgainstTheRealHost() throws {
-        let host = try HostProcess.executable("wallet-bridge-conformance-host")
-        let cases = try Self.loadCases()
-        for fixture in cases {
-            try run(fixture, host: host)
-        }
-    }
+}
 
-    private func run(_ fixture: Case, host: String) throws {
+/// Runs one fixture case against a host over real pipes and returns what went wrong (nothing,
+/// when the host answered as the fixture says).
+enum FixtureRunner {
+    static func run(_ fixture: FixtureTests.Case, host: String) throws -> [String] {
+        var problems: [String] = []
+        func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+            if !condition { problems.append(message()) }
+        }
         let m = fixture.members
         let arguments = m["args"]?.arrayValue?.compactMap(\.stringValue) ?? []
         var environment: [String: String] = [:]
@@ -66,7 +69,7 @@ final class FixtureTests: XCTestCase {
         } else if let base64 = m["stream_base64"]?.stringValue {
             try process.write(Array(Data(base64Encoded: base64)!))
         } else {
-            return XCTFail("\(fixture.name): no input")
+            return ["\(fixture.name): no input"]
         }
 
         let expected = m["response"] ?? .null
@@ -74,43 +77,60 @@ final class FixtureTests: XCTestCase {
         if let exitCode = m["exit_code"] {
             process.closeStdin()
             let reply = try process.readFrame()
-            check(reply, expected: expected, includes: includes, fixture)
-            if reply != nil { XCTAssertNil(try process.readFrame(), "\(fixture.name): more than one reply") }
+            problems += check(reply, expected: expected, includes: includes, fixture)
+            if reply != nil { expect(try process.readFrame() == nil, "\(fixture.name): more than one reply") }
             let status = try process.waitForExit()
-            XCTAssertEqual(JSONValue.number(JSONNumber(Int(status))), exitCode, "\(fixture.name): exit status; stderr: \(process.stderrText)")
-            return
+            expect(JSONValue.number(JSONNumber(Int(status))) == exitCode, "\(fixture.name): exit status \(status), expected \(exitCode.compactText); stderr: \(process.stderrText)")
+            return problems
         }
 
         // The sentinel goes out only after the case's reply is in, so a slow reply cannot race it.
         if expected != .null {
-            check(try process.readFrame(), expected: expected, includes: includes, fixture)
+            problems += check(try process.readFrame(), expected: expected, includes: includes, fixture)
         }
-        try process.send(Self.sentinel)
+        try process.send(FixtureTests.sentinel)
         let sentinelReply = try process.readFrame()
-        XCTAssertEqual(sentinelReply.map { String(decoding: $0, as: UTF8.self) },
-                       #"{"jsonrpc":"2.0","id":"sentinel","result":["sentinel"]}"#,
-                       "\(fixture.name): the next frame must be the sentinel's reply (no reply expected before it, and the host keeps serving)")
+        expect(sentinelReply.map { String(decoding: $0, as: UTF8.self) } == #"{"jsonrpc":"2.0","id":"sentinel","result":["sentinel"]}"#,
+               "\(fixture.name): the next frame must be the sentinel's reply (no reply expected before it, and the host keeps serving)")
         process.closeStdin()
-        XCTAssertEqual(try process.waitForExit(), 0, "\(fixture.name): exit status after end of input; stderr: \(process.stderrText)")
+        let status = try process.waitForExit()
+        expect(status == 0, "\(fixture.name): exit status \(status) after end of input; stderr: \(process.stderrText)")
+        return problems
     }
 
-    private func check(_ reply: [UInt8]?, expected: JSONValue, includes: [String], _ fixture: Case) {
+    private static func check(_ reply: [UInt8]?, expected: JSONValue, includes: [String], _ fixture: FixtureTests.Case) -> [String] {
         guard let reply else {
-            if expected != .null { XCTFail("\(fixture.name): no reply, expected \(expected.compactText)") }
-            return
+            return expected == .null ? [] : ["\(fixture.name): no reply, expected \(expected.compactText)"]
         }
         guard expected != .null else {
-            return XCTFail("\(fixture.name): expected no reply, got \(String(decoding: reply.prefix(300), as: UTF8.self))")
+            return ["\(fixture.name): expected no reply, got \(String(decoding: reply.prefix(300), as: UTF8.self))"]
         }
         let text = String(decoding: reply, as: UTF8.self)
         guard let actual = try? JSONParser.parse(reply, maxDepth: 512) else {
-            return XCTFail("\(fixture.name): reply is not JSON: \(text.prefix(300))")
+            return ["\(fixture.name): reply is not JSON: \(text.prefix(300))"]
         }
-        XCTAssertTrue(JSONSemantics.equal(actual, expected),
-                      "\(fixture.name):\n  expected \(expected.compactText.prefix(400))\n  actual   \(text.prefix(400))")
-        for fragment in includes {
-            XCTAssertTrue(text.contains(fragment), "\(fixture.name): reply lacks \(fragment): \(text.prefix(300))")
+        var problems: [String] = []
+        if !JSONSemantics.equal(actual, expected) {
+            problems.append("\(fixture.name):\n  expected \(expected.compactText.prefix(400))\n  actual   \(text.prefix(400))")
         }
+        for fragment in includes where !text.contains(fragment) {
+            problems.append("\(fixture.name): reply lacks \(fragment): \(text.prefix(300))")
+        }
+        return problems
+    }
+}
+
+/// Every fixture case is its own test case (Swift Testing's arguments), named `file#case`, so a
+/// failure names the case and `swift test --filter` can run one. Serialized: some cases time
+/// requests out, and 200 hosts at once on two cores would make their timing the test.
+@Suite(.serialized) struct FixtureCases {
+    static let cases = (try? FixtureTests.loadCases()) ?? []
+
+    @Test("a fixture case against the real conformance host", arguments: cases)
+    func fixture(_ fixture: FixtureTests.Case) throws {
+        let host = try HostProcess.executable("wallet-bridge-conformance-host")
+        let problems = try FixtureRunner.run(fixture, host: host)
+        #expect(problems.isEmpty, Comment(rawValue: problems.joined(separator: "\n")))
     }
 }
 

@@ -5,7 +5,6 @@ import PackageDescription
 // Build: `swift build` in this folder; the binary is .build/debug/ping-host.
 let package = Package(
     name: "custom-method-example",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "wallet-bridge", path: "../.."),
     ],
