@@ -2,16 +2,20 @@
 import Glibc
 #endif
 import WalletBridge
-import WalletBridgeCLI
+import WalletBridgeWallet
+
+// The browser-launch path: this file, the host layers and the wallet. It does not import the
+// CLI module; only a command line a person typed goes there (CommandLineEntry.swift).
 
 // First, before anything slow: the parent the host must not outlive (see StdioHost.run).
 let launchParent = getppid()
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The browser's launch shapes (and no arguments at all) go straight to the host: no argument
-// parser on the path a browser takes on every message. `serve` takes the same path, parsed here
-// synchronously: the host must start on this thread before any other exists (see StdioHost.run),
-// and the async command below runs on the concurrency pool, where SIGTERM killed it outright.
-let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : WalletBridgeCommand.serveArguments(arguments)
+// parser on the path a browser takes on every message. `serve` takes the same path, parsed
+// synchronously: the host must start on this thread before any other exists (see
+// StdioHost.run), and the async command line runs on the concurrency pool, where SIGTERM killed
+// it outright.
+let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : CommandLineEntry.serveArguments(arguments)
 if let hostArguments {
     do {
         StdioHost.run(router: try ShippedHost.makeRouter(), arguments: hostArguments, parent: launchParent)
@@ -20,10 +24,4 @@ if let hostArguments {
         exit(1)
     }
 }
-// Called from an `async` function so that overload resolution picks AsyncParsableCommand's
-// `main`: from top-level code it picked ParsableCommand's synchronous one, whose debug-build
-// check stops every subcommand with "Asynchronous root command needs availability annotation".
-func runCommand(_ arguments: [String]) async {
-    await WalletBridgeCommand.main(arguments)
-}
-await runCommand(arguments)
+await CommandLineEntry.run(arguments)
