@@ -2,8 +2,6 @@
 import Glibc
 #endif
 import Synchronization
-import WalletBridgeFraming
-import WalletBridgeProtocol
 
 /// Child processes (pinentry) that must not outlive the host.
 package enum ChildProcesses {

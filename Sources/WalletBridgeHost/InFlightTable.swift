@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import WalletBridgeFraming
 import WalletBridgeProtocol
 
 /// The requests being handled right now.

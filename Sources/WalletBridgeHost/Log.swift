@@ -3,8 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WalletBridgeFraming
-import WalletBridgeProtocol
 
 /// Diagnostics on stderr, never stdout: stdout carries frames only.
 ///

@@ -1,5 +1,4 @@
 import Synchronization
-import WalletBridgeFraming
 import WalletBridgeProtocol
 
 /// Turns inbound frame bodies into handler calls and handler results into outbound frame

@@ -5,7 +5,6 @@ import CLinux
 import Synchronization
 import WalletBridgeFraming
 import WalletBridgeHost
-import WalletBridgeProtocol
 
 /// Writes whole frames to a file descriptor, under one lock, so concurrent replies never
 /// interleave. The only code in the host that writes to stdout.

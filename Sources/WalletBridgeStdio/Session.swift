@@ -3,8 +3,6 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridgeHost
-import WalletBridgeFraming
-import WalletBridgeProtocol
 
 /// The one place the process ends, whichever event ends it first.
 ///

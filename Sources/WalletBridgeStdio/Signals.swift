@@ -4,8 +4,6 @@ import Glibc
 import CLinux
 import Synchronization
 import WalletBridgeHost
-import WalletBridgeFraming
-import WalletBridgeProtocol
 
 /// Signals taken as readable events on a file descriptor (signalfd) instead of by a handler,
 /// so the read loop's one `poll` sees them and no thread or async-signal-safe code is needed.
