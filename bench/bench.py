@@ -128,32 +128,34 @@ def build(out: str, skip_swift: bool) -> dict:
     os.makedirs(bin_dir, exist_ok=True)
     scratch = os.path.join(out, "swift")
     commands = []
-    if not skip_swift:
-        for product in ("wallet-bridge-conformance-host", "wallet-bridge"):
-            # The shipped build (scripts/build-release.sh, as scripts/setup.sh installs it).
-            argv = [os.path.join(ROOT, "scripts", "build-release.sh"), "--scratch-path", scratch, "--product", product]
+    built = {}
+    for product in ("wallet-bridge-conformance-host", "wallet-bridge"):
+        # The shipped build (scripts/build-release.sh, as scripts/setup.sh installs it); it
+        # prints the binary's path. With --skip-build, only the path.
+        argv = [os.path.join(ROOT, "scripts", "build-release.sh"), "--scratch-path", scratch, "--product", product]
+        if skip_swift:
+            argv.append("--path-only")
+        else:
             log("build: " + cmdline(argv))
-            run(argv, stdout=subprocess.DEVNULL)
             commands.append(cmdline(argv))
-    release = subprocess.run([os.path.join(ROOT, "scripts", "build-release.sh"), "--scratch-path", scratch, "--product", "wallet-bridge"],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip().rsplit("/", 1)[0]
+        built[product] = run(argv, capture_output=True, text=True).stdout.strip()
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or "cc"  # the Swift toolchain has clang
-    c_builds = [
+    tool_builds = [
         ([cc, "-O2", "-o", os.path.join(bin_dir, "nmclient"), os.path.join(BENCH, "tools", "nmclient.c")]),
         ([cc, "-O2", "-o", os.path.join(bin_dir, "c_host"), os.path.join(BENCH, "hosts", "c_host.c")]),
         ([cc, "-O2", "-o", os.path.join(bin_dir, "rawsign"), os.path.join(BENCH, "tools", "rawsign.c"), "-lsodium"]),
     ]
     # The bare Swift host, static like the shipped binary: Swift's own start-up, the yardstick
     # for the shipped binary's cold call.
-    c_builds.append(["swiftc", "-O", "-static-executable", "-module-cache-path", os.path.join(out, "module-cache"),
+    tool_builds.append(["swiftc", "-O", "-static-executable", "-module-cache-path", os.path.join(out, "module-cache"),
                      "-o", os.path.join(bin_dir, "bare_swift_host"), os.path.join(BENCH, "hosts", "bare_swift_host.swift")])
-    for argv in c_builds:
+    for argv in tool_builds:
         log("build: " + cmdline(argv))
         run(argv)
         commands.append(cmdline(argv))
     return {
-        "conformance_host": os.path.join(release, "wallet-bridge-conformance-host"),
-        "shipped_host": os.path.join(release, "wallet-bridge"),
+        "conformance_host": built["wallet-bridge-conformance-host"],
+        "shipped_host": built["wallet-bridge"],
         "nmclient": os.path.join(bin_dir, "nmclient"),
         "c_host": os.path.join(bin_dir, "c_host"),
         "bare_swift_host": os.path.join(bin_dir, "bare_swift_host"),

@@ -5,7 +5,8 @@
 #
 #   scripts/build-release.sh [swift build options, e.g. --scratch-path DIR --product NAME]
 #
-# With no --product it builds `wallet-bridge`. Prints nothing on stdout but the binary's path.
+# With no --product it builds `wallet-bridge`. Prints nothing on stdout but the binary's path;
+# with --path-only it builds nothing and prints only that.
 #
 # Two flags serve start-up, and neither changes behaviour:
 # - `-disable-concrete-type-metadata-mangled-name-accessors`: generic types such as
@@ -19,7 +20,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-args=("$@")
+path_only=0
+args=()
+for a in "$@"; do
+  if [[ "$a" == --path-only ]]; then path_only=1; else args+=("$a"); fi
+done
 [[ " ${args[*]-} " == *" --product "* ]] || args+=(--product wallet-bridge)
 order="$PWD/scripts/link-order.txt"
 
@@ -29,5 +34,5 @@ if command -v "$(dirname "$(readlink -f "$(command -v swift)")")/ld.lld" >/dev/n
   flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
     -Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
 fi
-swift build "${flags[@]}" "${args[@]}" >&2
+((path_only)) || swift build "${flags[@]}" "${args[@]}" >&2
 echo "$(swift build "${flags[@]}" "${args[@]}" --show-bin-path)/$(printf '%s\n' "${args[@]}" | grep -A1 -x -- --product | tail -1)"
