@@ -12,7 +12,7 @@ import PackageDescription
 //   wallet-bridge         the shipped executable: the browser launch path never touches the CLI
 let package = Package(
     name: "wallet-bridge",
-    // Linux only (signalfd, Glibc, /proc, native-messaging folders), so no Apple platform is
+    // Linux only (Glibc, /proc, statfs, native-messaging folders), so no Apple platform is
     // claimed: `platforms` sets only minimum Apple versions, and naming one promised a build there.
     products: [
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
@@ -25,10 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // What Swift's Glibc module leaves out: signalfd(2), so that the host's read loop waits
-        // on stdin and signals in one poll(2) and serving needs no thread of its own;
-        // F_SETPIPE_SZ, to grow the pipes for large messages; statfs(2), to tell a network
-        // filesystem from a local one; posix_spawn_file_actions_addchdir_np, for `call`.
+        // What Swift's Glibc module leaves out: F_SETPIPE_SZ, to grow the pipes for large
+        // messages; statfs(2), to tell a network filesystem from a local one;
+        // posix_spawn_file_actions_addchdir_np, for `call`.
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),

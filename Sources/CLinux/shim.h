@@ -1,5 +1,4 @@
 // Linux interfaces that Swift's Glibc module leaves out.
-#include <sys/signalfd.h>
 #include <fcntl.h>
 #include <sys/vfs.h>
 
@@ -13,8 +12,3 @@
 // (possibly multi-threaded) process.
 #include <spawn.h>
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
-
-// pthread_setname_np is declared by pthread.h only under _GNU_SOURCE (glibc 2.12). It names a
-// thread in /proc/PID/task/TID/comm, which ps, gdb and the tests read.
-#include <pthread.h>
-int pthread_setname_np(pthread_t thread, const char *name);

@@ -7,7 +7,7 @@ import WalletBridgeWallet
 /// A wallet for tests only: two fixed, publicly known keys held in memory, no passphrase, no
 /// consent. It exists so the fixtures can pin exact signatures (Ed25519 is deterministic). It is
 /// compiled into the conformance host alone; the shipped `wallet-bridge` never contains it.
-public struct InMemoryTestWallet: WalletBackend {
+public struct InMemoryTestWallet: AccountsAtHand {
     /// Seeds 0x01 repeated and 0x02 repeated. Public test vectors, never real keys.
     static let seeds: [[UInt8]] = [[UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32)]
     /// 16, or `WALLET_BRIDGE_TEST_MAX_PAYLOADS` (the signing benchmark sends hundreds at once).
@@ -30,7 +30,7 @@ public struct InMemoryTestWallet: WalletBackend {
         addresses = keys.map(\.address)
     }
 
-    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+    public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
         GetAccountsResult(addresses: addresses)
     }
 

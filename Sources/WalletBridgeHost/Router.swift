@@ -30,11 +30,25 @@ public struct Router: Sendable {
     /// request's id out (nil for a notification, whose result goes nowhere and so is never
     /// encoded).
     typealias ErasedHandler = nonisolated(nonsending) @Sendable (JSONValue?, RequestID?, RequestContext) async throws -> [UInt8]?
+    /// The same for a handler that never suspends.
+    typealias SynchronousHandler = @Sendable (JSONValue?, RequestID?, RequestContext) throws -> [UInt8]?
 
     /// A registered method: its handler and where it starts.
     struct Route: Sendable {
-        let handler: ErasedHandler
+        enum Handler: Sendable {
+            case synchronous(SynchronousHandler)
+            case asynchronous(ErasedHandler)
+        }
+        let handler: Handler
         let execution: Execution
+
+        /// A synchronous handler that runs where the request is read is a plain call: no task
+        /// is made for it, so a `sendNativeMessage` call that asks for accounts never starts
+        /// Swift's concurrency runtime (a tenth of a cold call, bench/).
+        var isPlainCall: Bool {
+            guard execution == .immediate, case .synchronous = handler else { return false }
+            return true
+        }
     }
 
     /// Decides whether the caller may make this call at all; throws the error to answer with.
@@ -62,18 +76,37 @@ public struct Router: Sendable {
         execution: Execution = .concurrent,
         handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) throws(RouterError) {
-        let name = M.name
+        try add(M.name, Route(handler: .asynchronous { rawParams, id, context in
+            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
+            return try Self.success(id: id, result: try await handler(params, context))
+        }, execution: execution))
+    }
+
+    /// Registers a handler that never suspends. With `.immediate` it runs as a plain call on the
+    /// thread that reads requests, which is the cheapest way to answer; with `.concurrent` it
+    /// runs on the pool like any other.
+    public mutating func register<M: RPCMethod>(
+        _ method: M.Type,
+        execution: Execution = .concurrent,
+        handler: @escaping @Sendable (M.Params, RequestContext) throws -> M.Result
+    ) throws(RouterError) {
+        try add(M.name, Route(handler: .synchronous { rawParams, id, context in
+            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
+            return try Self.success(id: id, result: try handler(params, context))
+        }, execution: execution))
+    }
+
+    private mutating func add(_ name: String, _ route: Route) throws(RouterError) {
         guard !name.hasPrefix("rpc.") else { throw .reservedName(name) }
         guard routes[name] == nil else { throw .duplicateMethod(name) }
-        let erased: ErasedHandler = { rawParams, id, context in
-            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
-            let result = try await handler(params, context)
-            guard let id else { return nil }
-            // Encoded straight after the response's opening, not copied into it afterwards: a
-            // signed batch is a megabyte.
-            return try Response.success(id: id) { out in try ResultEncoder.encode(result, into: &out) }
-        }
-        routes[name] = Route(handler: erased, execution: execution)
+        routes[name] = route
+    }
+
+    /// The success response for `id`, or nil for a notification. The result is encoded straight
+    /// after the response's opening, not copied into it afterwards: a signed batch is a megabyte.
+    private static func success(id: RequestID?, result: some Encodable) throws -> [UInt8]? {
+        guard let id else { return nil }
+        return try Response.success(id: id) { out in try ResultEncoder.encode(result, into: &out) }
     }
 
     /// Registers GetAccounts and SignPayloads, answered by `wallet`. SignPayloads always runs
@@ -82,6 +115,19 @@ public struct Router: Sendable {
         try register(GetAccounts.self, execution: wallet.getAccountsExecution) { _, context in
             try await wallet.getAccounts(context: context)
         }
+        try registerSignPayloads(wallet)
+    }
+
+    /// `registerWallet` for a wallet that has its accounts at hand: GetAccounts is a plain call
+    /// when the wallet says `.immediate`.
+    public mutating func registerWallet(_ wallet: some AccountsAtHand) throws(RouterError) {
+        try register(GetAccounts.self, execution: wallet.getAccountsExecution) { _, context in
+            try wallet.accountsAtHand(context: context)
+        }
+        try registerSignPayloads(wallet)
+    }
+
+    private mutating func registerSignPayloads(_ wallet: some WalletBackend) throws(RouterError) {
         try register(SignPayloads.self) { params, context in
             try Self.refuseUselessSigning(params, context: context)
             return try await wallet.signPayloads(params, context: context)
@@ -114,30 +160,52 @@ public struct Router: Sendable {
     /// `respond(to:context:)` with the method already looked up, so the server that chose
     /// where to run the call does not look it up twice.
     nonisolated(nonsending) func respond(to request: Request, via route: Route?, context: RequestContext) async -> [UInt8]? {
-        let outcome: Result<[UInt8]?, RPCError>
-        if let refusal = refusal(of: context) {
-            outcome = .failure(refusal)
-        } else if let route {
+        if let refusal = refusal(of: context) { return failure(refusal, answering: request) }
+        guard case .asynchronous(let handler)? = route?.handler else { return answerWithoutSuspending(request, via: route, context: context) }
+        do {
+            return try await handler(request.params, request.id, context)
+        } catch {
+            return failure(error, answering: request)
+        }
+    }
+
+    /// The answer when no handler needs to suspend: a refused caller, an unknown method or a
+    /// synchronous handler (`Route.isPlainCall`).
+    func respondNow(to request: Request, via route: Route?, context: RequestContext) -> [UInt8]? {
+        if let refusal = refusal(of: context) { return failure(refusal, answering: request) }
+        return answerWithoutSuspending(request, via: route, context: context)
+    }
+
+    private func answerWithoutSuspending(_ request: Request, via route: Route?, context: RequestContext) -> [UInt8]? {
+        switch route?.handler {
+        case .synchronous(let handler)?:
             do {
-                outcome = .success(try await route.handler(request.params, request.id, context))
-            } catch let error as RPCError {
-                outcome = .failure(error)
-            } catch is CancellationError {
-                outcome = .failure(RPCError(.requestCancelled))
+                return try handler(request.params, request.id, context)
             } catch {
-                // The detail may hold anything (paths, key material in a careless message), so
-                // only the error's type reaches the log, and nothing reaches the wire.
-                Log.error("\(request.method) failed with \(String(reflecting: type(of: error)))")
-                outcome = .failure(RPCError(.internalError))
+                return failure(error, answering: request)
             }
-        } else {
-            outcome = .failure(RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""))
+        case .asynchronous?:
+            preconditionFailure("an asynchronous handler cannot answer without suspending")
+        case nil:
+            return failure(RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""), answering: request)
         }
-        guard let id = request.id else { return nil }
-        switch outcome {
-        case .success(let response): return response
-        case .failure(let error): return Response.failure(id: id, error: error)
+    }
+
+    /// The error response to `request` for what a handler threw, or nil for a notification.
+    private func failure(_ error: any Error, answering request: Request) -> [UInt8]? {
+        let rpcError: RPCError
+        switch error {
+        case let error as RPCError:
+            rpcError = error
+        case is CancellationError:
+            rpcError = RPCError(.requestCancelled)
+        default:
+            // The detail may hold anything (paths, key material in a careless message), so
+            // only the error's type reaches the log, and nothing reaches the wire.
+            Log.error("\(request.method) failed with \(String(reflecting: type(of: error)))")
+            rpcError = RPCError(.internalError)
         }
+        return request.id.map { Response.failure(id: $0, error: rpcError) }
     }
 
     private func refusal(of context: RequestContext) -> RPCError? {

@@ -98,11 +98,15 @@ public final class Server: Sendable {
             reply(Response.failure(id: id, error: RPCError(.invalidRequest, detail: reason)))
         case .request(let request):
             let id = request.id
-            let limit = configuration.maxOutboundFrameBytes
-            let answer: @Sendable ([UInt8]?) -> Void = { [self] body in
-                guard let id, let body else { return reply(nil) }
-                reply(body.count <= limit ? body : tooLarge(id: id, bytes: body.count))
+            let context = RequestContext(caller: caller, requestID: id, method: request.method, maxReplyBytes: configuration.maxOutboundFrameBytes)
+            let route = router.route(named: request.method)
+            // An unknown method and a synchronous `.immediate` handler are answered by a plain
+            // call, right here: no task, no table entry (nothing can time out or be cancelled
+            // before the call returns).
+            if route?.isPlainCall ?? true {
+                return reply(fitted(router.respondNow(to: request, via: route, context: context), id: id))
             }
+            let answer: @Sendable ([UInt8]?) -> Void = { [self] body in reply(fitted(body, id: id)) }
             let deadline = configuration.requestTimeout.map { ContinuousClock.now + $0 }
             guard let key = inFlight.reserve(deadline: deadline, abort: { error in
                 answer(id.map { Response.failure(id: $0, error: error) })
@@ -111,14 +115,11 @@ public final class Server: Sendable {
                 let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
                 return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
             }
-            let context = RequestContext(caller: caller, requestID: id, method: request.method, maxReplyBytes: limit)
-            let route = router.route(named: request.method)
-            // An unknown method is answered on the spot, like a quick lookup: an error needs no
-            // pool thread. `Task.immediate` runs on this thread until the handler first
-            // suspends; when it returns, the call may already be answered.
+            // `Task.immediate` runs on this thread until the handler first suspends; when it
+            // returns, the call may already be answered.
             // Closure literals, not one stored closure for both: converting a stored closure to
             // the task's operation type added three thunks to every call (bench/).
-            let task = if (route?.execution ?? .immediate) == .immediate {
+            let task = if route?.execution == .immediate {
                 Task.immediate { await self.run(request, via: route, context: context, key: key, answer: answer) }
             } else {
                 Task { await self.run(request, via: route, context: context, key: key, answer: answer) }
@@ -131,6 +132,12 @@ public final class Server: Sendable {
     private nonisolated(nonsending) func run(_ request: Request, via route: Router.Route?, context: RequestContext, key: InFlightTable.Key, answer: ([UInt8]?) -> Void) async {
         let body = await router.respond(to: request, via: route, context: context)
         inFlight.finish(key) { answer(body) }
+    }
+
+    /// `body` if it fits in a frame, else the error that says it did not; nil for a notification.
+    private func fitted(_ body: [UInt8]?, id: RequestID?) -> [UInt8]? {
+        guard let id, let body else { return nil }
+        return body.count <= configuration.maxOutboundFrameBytes ? body : tooLarge(id: id, bytes: body.count)
     }
 
     private func tooLarge(id: RequestID, bytes: Int) -> [UInt8] {

@@ -13,3 +13,16 @@ public protocol WalletBackend: Sendable {
 extension WalletBackend {
     public var getAccountsExecution: Execution { .concurrent }
 }
+
+/// A wallet that has its accounts at hand: in memory, or in a small local file. Its GetAccounts
+/// never suspends, so with `.immediate` the router answers it as a plain call on the reading
+/// thread, and a `sendNativeMessage` call that asks for accounts starts no task at all.
+public protocol AccountsAtHand: WalletBackend {
+    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult
+}
+
+extension AccountsAtHand {
+    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+        try accountsAtHand(context: context)
+    }
+}

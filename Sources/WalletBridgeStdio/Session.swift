@@ -14,15 +14,13 @@ import WalletBridgeHost
 final class Session: Sendable {
     let configuration: HostConfiguration
     let serving = Mutex<(server: Server, writer: FrameWriter)?>(nil)
-    /// Set when the reader begins the end (see `SignalBackstop`).
-    private let ending = Atomic<Bool>(false)
-    var isEnding: Bool { ending.load(ordering: .acquiring) }
     /// The first end asked for: its status and its reason. Later ones are dropped.
     private let requested = Mutex<(status: Int32, reason: String)?>(nil)
     /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
     /// the pipe could not be made: requests are then seen at the next housekeeping pass.
     let wakeFileDescriptor: Int32
-    private let wakeWriteEnd: Int32
+    /// Also written by the signal handler (see `Signals`).
+    let wakeWriteEnd: Int32
 
     init(configuration: HostConfiguration) {
         self.configuration = configuration
@@ -53,9 +51,10 @@ final class Session: Sendable {
         }
     }
 
-    /// Reader thread only: ends the session if another thread asked for it.
+    /// Reader thread only: ends the session if another thread or a signal asked for it.
     func endIfRequested() {
         if let (status, reason) = requested.withLock({ $0 }) { end(status: status, reason: reason) }
+        if let number = Signals.caught { end(status: 0, reason: "signal \(number)") }
     }
 
     /// Reader thread only, and never from inside a handler or a reply: cancels what is in
@@ -63,7 +62,7 @@ final class Session: Sendable {
     /// replies the rest of it to reach the browser, and exits. An end requested earlier keeps
     /// its status and reason: the first event decides.
     func end(status: Int32, reason: String) -> Never {
-        ending.store(true, ordering: .releasing)
+        Signals.readerIsEnding()
         let (status, reason) = requested.withLock { requested in
             if requested == nil { requested = (status, reason) }
             return requested!

@@ -9,7 +9,7 @@ import WalletBridgeProtocol
 
 /// Serves a router over stdin and stdout, the way a browser runs a native host.
 ///
-/// The calling thread reads stdin, waits for signals and for room in stdout's pipe in one
+/// The calling thread reads stdin, waits for a wake-up and for room in stdout's pipe in one
 /// `poll(2)`, and checks on the parent and on request deadlines between reads; it never blocks
 /// anywhere else, so a browser that stops reading cannot keep SIGTERM or a dead parent from
 /// ending the host. Handlers run on Swift's concurrency pool, or on this thread for quick ones
@@ -25,20 +25,17 @@ public enum StdioHost {
     ///
     /// `parent` is the process whose death ends the session. Read it with `getppid()` as the
     /// first thing `main` does: a browser that dies while the router is being built would
-    /// otherwise leave the host recording init as its parent, and orphaned. Call `run` before
-    /// anything starts a thread (a `Task`, Dispatch work): SIGTERM, SIGINT and SIGHUP are blocked
-    /// here and read from a signalfd, and a thread started earlier would still take them with
-    /// their default action, ending the process without its grace period.
+    /// otherwise leave the host recording init as its parent, and orphaned. SIGTERM, SIGINT and
+    /// SIGHUP end the session from here on (see `Signals`).
     public static func run(
         router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
-        let signals = SignalInbox(SIGTERM, SIGINT, SIGHUP)
         let caller = Caller(arguments: arguments)
         Log.debug("serving \(caller) with \(router.methodNames.count) methods")
 
         let session = Session(configuration: configuration)
-        if signals.fileDescriptor >= 0 { SignalBackstop.start(watching: signals.fileDescriptor, session: session) }
+        Signals.install(wakeDescriptor: session.wakeWriteEnd, grace: configuration.shutdownGrace)
         // EPIPE can meet any thread that writes a reply, often from inside that reply's own
         // `InFlightTable.finish`: it only asks this thread to end the session.
         let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
@@ -52,7 +49,7 @@ public enum StdioHost {
         var nextHousekeeping = clock.now + parentCheckInterval
         /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
         var framesLeft = false
-        var watched = [pollfd](repeating: pollfd(), count: 4)
+        var watched = [pollfd](repeating: pollfd(), count: 3)
         while true {
             // Deadlines matter only while something runs; the parent is checked regardless.
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
@@ -62,26 +59,23 @@ public enum StdioHost {
             // A negative descriptor is skipped by poll: no requests are read while the browser
             // is not taking replies, and stdout is watched only while something waits to go out.
             watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
-            watched[1] = pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            watched[2] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
-            watched[3] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
+            watched[1] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
+            // Written to by another thread's end request and by the signal handler.
+            watched[2] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
             let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
             let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
             if ready < 0, errno != EINTR {
                 session.end(status: 1, reason: "poll failed (errno \(errno))")
             }
-            // First: an end another thread asked for is not put off by more input.
-            if watched[3].revents != 0 { session.endIfRequested() }
+            // First: an end asked for by a signal or another thread is not put off by more input.
+            if watched[2].revents != 0 { session.endIfRequested() }
             if clock.now >= nextHousekeeping {
                 session.endIfRequested()  // in case the wake-up pipe could not be made
                 if getppid() != parent { session.end(status: 0, reason: "parent process exited") }
                 server.expireOverdueRequests()
                 nextHousekeeping = clock.now + interval
             }
-            if watched[1].revents != 0, let number = signals.next() {
-                session.end(status: 0, reason: "signal \(number)")
-            }
-            if watched[2].revents != 0 { writer.flush() }
+            if watched[1].revents != 0 { writer.flush() }
             if watched[0].revents != 0 {
                 let count = read(0, chunk.baseAddress!, chunkSize)
                 if count < 0, errno != EINTR, errno != EAGAIN {

@@ -10,7 +10,7 @@ import WalletBridge
 /// before asking anyone: unknown address -32602, bad payloads -2, too many payloads -6. Then it
 /// asks for the passphrase (one dialog at a time), unlocks the key and signs; any failure to
 /// get or use the passphrase is -3 with `data.reason`.
-public struct KeystoreWallet: WalletBackend {
+public struct KeystoreWallet: AccountsAtHand {
     /// Where the keys are.
     public let keystore: Keystore
     /// More payloads in one request are refused with -6.
@@ -35,17 +35,23 @@ public struct KeystoreWallet: WalletBackend {
 
     /// Looks at the nearest existing folder of `path` (the keystore may not exist yet).
     static func isOnNetworkFilesystem(_ path: String) -> Bool {
-        // f_type values from statfs(2) and linux/magic.h.
-        let network: Set<Int> = [
-            0x6969,  // NFS
-            0x517B, 0xFF53_4D42, 0xFE53_4D42,  // SMB, CIFS, SMB2
-            0x6573_5546,  // FUSE: sshfs, rclone and the like
-            0x00C3_6400, 0x5346_414F, 0x7375_7245, 0x0102_1997, 0x0BD0_0BD0,  // Ceph, AFS, Coda, 9p, Lustre
-        ]
+        // f_type values from statfs(2) and linux/magic.h. A switch, not a Set: this runs on
+        // every cold start, and a Set's first use costs more than the statfs.
+        func isNetwork(_ type: Int) -> Bool {
+            switch type {
+            case 0x6969,  // NFS
+                0x517B, 0xFF53_4D42, 0xFE53_4D42,  // SMB, CIFS, SMB2
+                0x6573_5546,  // FUSE: sshfs, rclone and the like
+                0x00C3_6400, 0x5346_414F, 0x7375_7245, 0x0102_1997, 0x0BD0_0BD0:  // Ceph, AFS, Coda, 9p, Lustre
+                true
+            default:
+                false
+            }
+        }
         var folder = path
         while true {
             var info = statfs()
-            if statfs(folder, &info) == 0 { return network.contains(Int(info.f_type)) }
+            if statfs(folder, &info) == 0 { return isNetwork(Int(info.f_type)) }
             guard let slash = folder.lastIndex(of: "/"), slash != folder.startIndex else { return false }
             folder = String(folder[..<slash])
         }
@@ -71,11 +77,11 @@ public struct KeystoreWallet: WalletBackend {
     }
 
     /// The keystore's public keys in base64, in the order they were added.
-    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
-        let (file, fresh) = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore) }
+    public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
+        let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore) }
         // Said when the file was read anew, not on every call of a persistent port.
-        if file != nil, fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
-        return GetAccountsResult(addresses: file?.keys.map(\.address) ?? [])
+        if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
+        return GetAccountsResult(addresses: contents.addresses)
     }
 
     /// `.immediate` when the keystore is on a local filesystem: GetAccounts reads the public

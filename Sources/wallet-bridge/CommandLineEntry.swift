@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import WalletBridgeCLI
 
 /// The subcommands a person runs (`keys`, `install`, `doctor`, `call`, `serve`). The only file
@@ -8,10 +12,16 @@ enum CommandLineEntry {
         WalletBridgeCommand.serveArguments(arguments)
     }
 
-    /// Called from an `async` function so that overload resolution picks AsyncParsableCommand's
-    /// `main`: from top-level code it picked ParsableCommand's synchronous one, whose debug-build
-    /// check stops every subcommand with "Asynchronous root command needs availability annotation".
-    static func run(_ arguments: [String]) async {
-        await WalletBridgeCommand.main(arguments)
+    /// Runs the command line and exits. `main` stays synchronous so that a browser launch never
+    /// starts Swift's concurrency runtime (an async `main` cost a cold call a tenth of its
+    /// time, bench/); the command line runs in a task, and this thread serves the main queue.
+    /// Inside the task, overload resolution picks AsyncParsableCommand's `main`, not
+    /// ParsableCommand's synchronous one.
+    static func run(_ arguments: [String]) -> Never {
+        Task {
+            await WalletBridgeCommand.main(arguments)
+            exit(0)
+        }
+        dispatchMain()
     }
 }

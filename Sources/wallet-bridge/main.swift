@@ -24,4 +24,4 @@ if let hostArguments {
         exit(1)
     }
 }
-await CommandLineEntry.run(arguments)
+CommandLineEntry.run(arguments)

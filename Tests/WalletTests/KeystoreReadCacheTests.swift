@@ -15,8 +15,10 @@ final class KeystoreReadCacheTests: XCTestCase {
         keystore = Keystore(path: "\(temporaryFolder(self))/keystore.json")
     }
 
-    private func addresses(_ read: (file: KeystoreFile?, fresh: Bool)) -> [String] {
-        read.file?.keys.map(\.address) ?? []
+    /// The addresses served, checked against the file they were encoded from.
+    private func addresses(_ read: KeystoreReadCache.Contents) -> [String] {
+        XCTAssertEqual(read.addresses, read.file?.keys.map(\.address) ?? [], "the cached addresses are the file's")
+        return read.addresses
     }
 
     func testASecondReadOfAnUnchangedFileComesFromTheCache() throws {

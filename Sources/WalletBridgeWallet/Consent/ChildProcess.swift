@@ -46,9 +46,9 @@ final class ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // The host ignores SIGPIPE and blocks SIGTERM, SIGINT and SIGHUP (it reads them from a
-        // signalfd), and both an ignored disposition and a blocked mask survive exec: without
-        // this the helper would never see the very SIGTERM meant to stop it.
+        // The host ignores SIGPIPE, and a host built from the library may block or ignore other
+        // signals; an ignored disposition and a blocked mask survive exec. Without this the
+        // helper might never see the very SIGTERM meant to stop it.
         var defaults = sigset_t()
         sigemptyset(&defaults)
         for signalNumber in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signalNumber) }

@@ -37,23 +37,42 @@ package final class KeystoreReadCache: Sendable {
         }
     }
 
-    private let last = Mutex<(identity: FileIdentity, file: KeystoreFile)?>(nil)
+    /// The file as read, and its addresses in base64 (encoded once per version, not per call).
+    package struct Contents: Sendable {
+        package let file: KeystoreFile?
+        package let addresses: [String]
+        /// Read from the file on this call rather than taken from the cache.
+        package let fresh: Bool
+
+        init(_ file: KeystoreFile?, fresh: Bool) {
+            self.file = file
+            addresses = file?.keys.map(\.address) ?? []
+            self.fresh = fresh
+        }
+
+        init(cached: Contents) {
+            (file, addresses, fresh) = (cached.file, cached.addresses, false)
+        }
+    }
+
+    private let last = Mutex<(identity: FileIdentity, contents: Contents)?>(nil)
 
     package init() {}
 
-    /// The keystore's current contents (nil when there is none yet), and whether they were
-    /// read from the file on this call rather than taken from the cache.
-    package func read(_ keystore: Keystore) throws(KeystoreError) -> (file: KeystoreFile?, fresh: Bool) {
+    /// The keystore's current contents (no file when there is none yet).
+    package func read(_ keystore: Keystore) throws(KeystoreError) -> Contents {
         var info = stat()
         guard stat(keystore.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             // Missing, unreadable or not a file: no cache, and `read` says what is wrong.
             last.withLock { $0 = nil }
-            return (try keystore.read(), true)
+            return Contents(try keystore.read(), fresh: true)
         }
         let identity = FileIdentity(info)
-        if let cached = last.withLock({ $0 }), cached.identity == identity { return (cached.file, false) }
-        let file = try keystore.read()
-        last.withLock { $0 = file.map { (identity, $0) } }
-        return (file, true)
+        if let cached = last.withLock({ $0 }), cached.identity == identity {
+            return Contents(cached: cached.contents)
+        }
+        let contents = Contents(try keystore.read(), fresh: true)
+        last.withLock { $0 = contents.file == nil ? nil : (identity, contents) }
+        return contents
     }
 }
