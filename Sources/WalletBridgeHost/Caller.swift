@@ -49,11 +49,19 @@ public struct RequestContext: Sendable {
     /// handler whose reply size is known in advance can refuse before doing costly work (or,
     /// for SignPayloads, before asking anyone to approve it).
     public var maxReplyBytes: Int
+    /// When the request's bytes were read (or a moment after). A handler that caches what it
+    /// reads may answer from anything it saw at or after this instant: that is still an answer
+    /// given between the request and the reply. Requests read together share it.
+    public var receivedAt: ContinuousClock.Instant
 
-    public init(caller: Caller, requestID: RequestID?, method: String, maxReplyBytes: Int = Frame.maxOutboundBytes) {
+    public init(
+        caller: Caller, requestID: RequestID?, method: String, maxReplyBytes: Int = Frame.maxOutboundBytes,
+        receivedAt: ContinuousClock.Instant = .now
+    ) {
         self.caller = caller
         self.requestID = requestID
         self.method = method
         self.maxReplyBytes = maxReplyBytes
+        self.receivedAt = receivedAt
     }
 }

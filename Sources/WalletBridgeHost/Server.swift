@@ -38,12 +38,13 @@ public final class Server: Sendable {
     /// Handles one inbound frame body. Returns once every handler it started has either
     /// answered or moved to the pool (see `Execution`); they answer through `send` in whatever
     /// order they finish.
-    public func receive(_ body: [UInt8]) {
-        body.withUnsafeBufferPointer { receive($0) }
+    public func receive(_ body: [UInt8], receivedAt: ContinuousClock.Instant = .now) {
+        body.withUnsafeBufferPointer { receive($0, receivedAt: receivedAt) }
     }
 
     /// `receive(_:)` for a frame body still in the reader's buffer: nothing of it is kept.
-    public func receive(_ body: UnsafeBufferPointer<UInt8>) {
+    /// `receivedAt` is when its bytes were read (see `RequestContext.receivedAt`).
+    public func receive(_ body: UnsafeBufferPointer<UInt8>, receivedAt: ContinuousClock.Instant = .now) {
         let document: RequestDocument
         do {
             document = try JSONParser.parseRequestDocument(body, maxDepth: configuration.maxJSONDepth)
@@ -54,7 +55,7 @@ public final class Server: Sendable {
         let entries: [RequestElement]
         switch document {
         case .single(let element):
-            dispatch(Request.parse(element)) { [self] reply in
+            dispatch(Request.parse(element), receivedAt: receivedAt) { [self] reply in
                 if let reply { send(reply) }
             }
             return
@@ -80,7 +81,7 @@ public final class Server: Sendable {
             }
         }
         for (index, entry) in entries.enumerated() {
-            dispatch(Request.parse(entry)) { reply in batch.fill(index, with: reply) }
+            dispatch(Request.parse(entry), receivedAt: receivedAt) { reply in batch.fill(index, with: reply) }
         }
     }
 
@@ -92,13 +93,14 @@ public final class Server: Sendable {
 
     /// Answers an invalid entry at once, or starts the handler for a valid one. `reply` gets
     /// exactly one call: a body that fits in a frame, or nil for a notification.
-    private func dispatch(_ parsed: Request.Parsed, reply: @escaping @Sendable ([UInt8]?) -> Void) {
+    private func dispatch(_ parsed: Request.Parsed, receivedAt: ContinuousClock.Instant, reply: @escaping @Sendable ([UInt8]?) -> Void) {
         switch parsed {
         case .invalid(let id, let reason):
             reply(Response.failure(id: id, error: RPCError(.invalidRequest, detail: reason)))
         case .request(let request):
             let id = request.id
-            let context = RequestContext(caller: caller, requestID: id, method: request.method, maxReplyBytes: configuration.maxOutboundFrameBytes)
+            let context = RequestContext(
+                caller: caller, requestID: id, method: request.method, maxReplyBytes: configuration.maxOutboundFrameBytes, receivedAt: receivedAt)
             let route = router.route(named: request.method)
             // An unknown method and a synchronous `.immediate` handler are answered by a plain
             // call, right here: no task, no table entry (nothing can time out or be cancelled

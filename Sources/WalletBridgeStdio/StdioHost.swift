@@ -49,6 +49,8 @@ public enum StdioHost {
         var nextHousekeeping = clock.now + parentCheckInterval
         /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
         var framesLeft = false
+        /// When stdin was last read: every frame in the decoder had arrived by then.
+        var lastRead = clock.now
         var watched = [pollfd](repeating: pollfd(), count: 3)
         while true {
             // Deadlines matter only while something runs; the parent is checked regardless.
@@ -78,12 +80,13 @@ public enum StdioHost {
             if watched[1].revents != 0 { writer.flush() }
             if watched[0].revents != 0 {
                 let count = read(0, chunk.baseAddress!, chunkSize)
+                lastRead = clock.now
                 if count < 0, errno != EINTR, errno != EAGAIN {
                     session.end(status: 0, reason: "stdin read failed (errno \(errno))")
                 }
                 if count == 0 {
                     // Requests already here are still answered, backlog or not.
-                    dispatchFrames(from: &decoder, to: server, writer: writer, session: session, stopWhenBackedUp: false)
+                    dispatchFrames(from: &decoder, readAt: lastRead, to: server, writer: writer, session: session, stopWhenBackedUp: false)
                     if decoder.bufferedByteCount > 0 {
                         let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
                         Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
@@ -97,7 +100,7 @@ public enum StdioHost {
                 }
             }
             if framesLeft, !writer.isBackedUp {
-                framesLeft = dispatchFrames(from: &decoder, to: server, writer: writer, session: session, stopWhenBackedUp: true)
+                framesLeft = dispatchFrames(from: &decoder, readAt: lastRead, to: server, writer: writer, session: session, stopWhenBackedUp: true)
             }
         }
     }
@@ -106,11 +109,12 @@ public enum StdioHost {
     /// together. Returns true if it stopped early because the output backlog is full.
     @discardableResult
     private static func dispatchFrames(
-        from decoder: inout FrameDecoder, to server: Server, writer: FrameWriter, session: Session, stopWhenBackedUp: Bool
+        from decoder: inout FrameDecoder, readAt: ContinuousClock.Instant, to server: Server, writer: FrameWriter, session: Session,
+        stopWhenBackedUp: Bool
     ) -> Bool {
         let outcome: Result<Bool, FramingError> = writer.batching {
             do throws(FramingError) {
-                while try decoder.withNextFrame({ server.receive($0) }) {
+                while try decoder.withNextFrame({ server.receive($0, receivedAt: readAt) }) {
                     if stopWhenBackedUp, writer.isBackedUp { return .success(true) }
                 }
                 return .success(false)

@@ -78,7 +78,7 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// The keystore's public keys in base64, in the order they were added.
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
-        let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore) }
+        let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
         // Said when the file was read anew, not on every call of a persistent port.
         if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
         return GetAccountsResult(addresses: contents.addresses)

@@ -44,6 +44,22 @@ final class KeystoreReadCacheTests: XCTestCase {
         XCTAssertEqual(addresses(read), [first.address, second.address])
     }
 
+    func testRequestsReadBeforeTheLastCheckShareItAndLaterOnesCheckAgain() throws {
+        let cache = KeystoreReadCache()
+        let first = try keystore.importKey(secure(testSeedA), label: "one", passphrase: secure("right"))
+        let arrived = ContinuousClock.now  // a batch of requests read at this instant
+        XCTAssertEqual(addresses(try cache.read(keystore, notBefore: arrived)), [first.address])
+        let second = try keystore.importKey(secure(testSeedB), label: "two", passphrase: secure("right"))
+        // Checked after the batch arrived: still a valid answer to it, and no stat is made.
+        let sameBatch = try cache.read(keystore, notBefore: arrived)
+        XCTAssertFalse(sameBatch.fresh)
+        XCTAssertEqual(addresses(sameBatch), [first.address])
+        // A request that arrives after the change is checked again and sees it.
+        let later = try cache.read(keystore, notBefore: .now)
+        XCTAssertTrue(later.fresh)
+        XCTAssertEqual(addresses(later), [first.address, second.address])
+    }
+
     func testAnEditInPlaceOfTheSameSizeIsSeen() throws {
         let cache = KeystoreReadCache()
         try keystore.importKey(secure(testSeedA), label: "aaaa", passphrase: secure("right"))
