@@ -27,11 +27,11 @@ let package = Package(
     targets: [
         // What Swift's Glibc module leaves out: F_SETPIPE_SZ, to grow the pipes for large
         // messages; statfs(2), to tell a network filesystem from a local one;
-        // posix_spawn_file_actions_addchdir_np, for `call`.
+        // posix_spawn_file_actions_addchdir_np and pipe2, for child processes.
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),
-        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol"]),
+        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
         .systemLibrary(
@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet", "CLinux",
+                "WalletBridge", "WalletBridgeWallet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

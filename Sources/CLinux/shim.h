@@ -12,3 +12,9 @@
 // (possibly multi-threaded) process.
 #include <spawn.h>
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+
+// pipe2 (Linux 2.6.27, glibc 2.9) is declared by unistd.h only under _GNU_SOURCE. It makes a
+// pipe with close-on-exec and non-blocking set in one call, so no child can inherit it between
+// the pipe and a later fcntl.
+#include <unistd.h>
+int pipe2(int pipefd[2], int flags);

@@ -24,17 +24,14 @@ final class Session: Sendable {
 
     init(configuration: HostConfiguration) {
         self.configuration = configuration
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)  // not inherited by pinentry
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)  // a request never blocks its thread
-            }
-        } else {
-            Log.warning("cannot make the shutdown wake-up pipe (errno \(errno)); a closed stdout may take \(StdioHost.parentCheckInterval) to notice")
-            ends = [-1, -1]
+        // Non-blocking: a request or a signal handler never blocks on a full pipe.
+        var ends: (read: Int32, write: Int32) = (-1, -1)
+        do {
+            ends = try Spawn.pipe(nonBlocking: true)
+        } catch {
+            Log.warning("cannot make the shutdown wake-up pipe (\(error.reason)); a closed stdout may take \(StdioHost.parentCheckInterval) to notice")
         }
-        (wakeFileDescriptor, wakeWriteEnd) = (ends[0], ends[1])
+        (wakeFileDescriptor, wakeWriteEnd) = ends
     }
 
     /// Asks the reader thread to end the session. Safe from any thread, from inside a handler

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WalletBridgeHost
 import XCTest
 
 /// A built executable of this package, run as a real child process over real pipes: the way a
@@ -51,37 +52,19 @@ final class HostProcess {
         env["WALLET_BRIDGE_LOG"] = env["WALLET_BRIDGE_LOG"] ?? "error"
         for (key, value) in environment { env[key] = value }
 
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-            throw Failure.spawnFailed("pipe: errno \(errno)")
+        let input = try Spawn.pipe(), output = try Spawn.pipe(), errors = try Spawn.pipe()
+        let started = Result { () throws(Spawn.Failure) in
+            try Spawn.start(executable, arguments: arguments, standardStreams: [input.read, output.write, errors.write], environment: env)
         }
-        // Close-on-exec everywhere: the child gets only its dup2'd 0, 1 and 2, so it sees end of
-        // input when we close our end of its stdin.
-        for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
-        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
-        guard status == 0 else {
-            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
-            throw Failure.spawnFailed("posix_spawn: \(status)")
+        close(input.read); close(output.write); close(errors.write)
+        guard case .success(let child) = started else {
+            close(input.write); close(output.read); close(errors.read)
+            throw Failure.spawnFailed("posix_spawn: \(started)")
         }
         pid = child
-        stdinFD = inPipe[1]
-        stdoutFD = outPipe[0]
-        stderrFD = errPipe[0]
+        stdinFD = input.write
+        stdoutFD = output.read
+        stderrFD = errors.read
         // Drain stderr continuously so a chatty host never blocks on a full pipe.
         stderrReader = Thread { [stderrFD, stderrBox, stderrDone] in
             var chunk = [UInt8](repeating: 0, count: 4096)

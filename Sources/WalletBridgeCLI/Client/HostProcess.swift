@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
+import WalletBridge
 
 /// How a browser starts a native host: the arguments after the path.
 enum BrowserLaunch: Sendable, Equatable, CustomStringConvertible {
@@ -96,65 +96,38 @@ final class HostProcess {
     init(_ command: HostCommand) throws(NativeHostError) {
         // A host that dies before reading its input must give us EPIPE, not kill us.
         signal(SIGPIPE, SIG_IGN)
-        var pipes: [[Int32]] = []
+        var pipes: [(read: Int32, write: Int32)] = []
         for _ in 0..<3 {
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
-                let code = errno
-                for pair in pipes { pair.forEach { _ = close($0) } }
-                throw NativeHostError(.cannotStart(path: command.path, reason: String(cString: strerror(code))))
+            do {
+                pipes.append(try Spawn.pipe())
+            } catch {
+                for pair in pipes { _ = close(pair.read); _ = close(pair.write) }
+                throw NativeHostError(.cannotStart(path: command.path, reason: error.reason))
             }
-            // Close-on-exec everywhere: the child gets only the dup2'd copies as 0, 1 and 2.
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            pipes.append(ends)
         }
         let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        // Linked directly (declared in CLinux), not looked up with dlsym, which finds nothing
-        // in the fully static shipped binary.
-        _ = posix_spawn_file_actions_addchdir_np(&actions, command.workingDirectory)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Browsers start hosts with default signal handling; we ignore SIGPIPE, and an ignored
-        // disposition would otherwise survive exec.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = [command.path] + command.launch.arguments
-        let envp = command.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        var child: pid_t = 0
-        let result = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnvp in
-                posix_spawn(&child, command.path, &actions, &attributes, cArgv, cEnvp)
-            }
+        let started: Result<pid_t, Spawn.Failure> = Result { () throws(Spawn.Failure) in
+            try Spawn.start(
+                command.path, arguments: command.launch.arguments, standardStreams: [input.read, output.write, errors.write],
+                environment: command.environment, workingDirectory: command.workingDirectory)
         }
-        _ = close(input[0])
-        _ = close(output[1])
-        _ = close(errors[1])
-        guard result == 0 else {
-            _ = close(input[1])
-            _ = close(output[0])
-            _ = close(errors[0])
-            throw NativeHostError(.cannotStart(path: command.path, reason: Self.startFailure(command.path, code: result)))
+        _ = close(input.read)
+        _ = close(output.write)
+        _ = close(errors.write)
+        let child: pid_t
+        switch started {
+        case .success(let pid):
+            child = pid
+        case .failure(let failure):
+            _ = close(input.write)
+            _ = close(output.read)
+            _ = close(errors.read)
+            throw NativeHostError(.cannotStart(path: command.path, reason: Self.startFailure(command.path, code: failure.code)))
         }
         pid = child
-        stdinFD = input[1]
-        stdoutFD = output[0]
-        stderrFD = errors[0]
+        stdinFD = input.write
+        stdoutFD = output.read
+        stderrFD = errors.read
         for fd in [stdinFD, stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
     }
 
@@ -214,12 +187,4 @@ final class HostProcess {
         return exitStatus!
     }
 
-}
-
-/// Runs `body` with a NULL-terminated C array of the strings, as execve wants.
-private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(pointer) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -35,38 +35,15 @@ final class ChildProcess: Sendable {
             throw .failed(program: program, errno: errno)
         }
         let (ours, theirs) = (sockets[0], sockets[1])
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the copies: the child keeps fd 0 and 1 and nothing else.
-        posix_spawn_file_actions_adddup2(&actions, theirs, 0)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 1)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The host ignores SIGPIPE, and a host built from the library may block or ignore other
-        // signals; an ignored disposition and a blocked mask survive exec. Without this the
-        // helper might never see the very SIGTERM meant to stop it.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
-        Glibc.close(theirs)
-        guard status == 0 else {
+        let pid: pid_t
+        do {
+            pid = try Spawn.start(program, arguments: arguments, standardStreams: [theirs, theirs], searchPath: true)
+        } catch {
+            Glibc.close(theirs)
             Glibc.close(ours)
-            throw .failed(program: program, errno: status)
+            throw .failed(program: program, errno: error.code)
         }
+        Glibc.close(theirs)
         ChildProcesses.register(pid)
         return ChildProcess(pid: pid, fd: ours)
     }
