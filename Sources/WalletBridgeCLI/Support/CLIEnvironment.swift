@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import WalletBridgeWallet
 
 /// What decides where manifests go and what the checks see: the process environment, the user,
 /// and the file-system root. Commands use `current()`; tests build one around a temporary
@@ -34,21 +35,19 @@ struct CLIEnvironment: Sendable {
         return CLIEnvironment(variables: variables, systemRoot: root)
     }
 
-    /// `$HOME`, or the password database's home folder when HOME is unset (as under some sudo).
-    var home: String {
-        if let home = variables["HOME"], home.hasPrefix("/") { return Path.normalized(home) }
-        if let entry = getpwuid(userID), let directory = entry.pointee.pw_dir {
-            return String(cString: directory)
-        }
-        return "/"
+    /// The home and XDG folders, by the same rule as the host's (`UserFolders`).
+    private var folders: UserFolders {
+        UserFolders(variable: { [variables] name in variables[name].flatMap { $0.isEmpty ? nil : $0 } }, userID: userID)
     }
 
-    /// `$XDG_CONFIG_HOME`, default `~/.config`. The XDG spec says relative values are ignored.
-    var configHome: String { xdg("XDG_CONFIG_HOME", default: ".config") }
+    /// `$HOME` if absolute, else the password database's home folder, else `/`.
+    var home: String { folders.home.map(Path.normalized) ?? "/" }
+    /// `$XDG_CONFIG_HOME`, default `~/.config`.
+    var configHome: String { folders.configHome.map(Path.normalized) ?? Path.join(home, ".config") }
     /// `$XDG_STATE_HOME`, default `~/.local/state`: where the install record lives.
-    var stateHome: String { xdg("XDG_STATE_HOME", default: ".local/state") }
+    var stateHome: String { folders.stateHome.map(Path.normalized) ?? Path.join(home, ".local/state") }
     /// `$XDG_DATA_HOME`, default `~/.local/share`: where per-user Flatpak apps live.
-    var dataHome: String { xdg("XDG_DATA_HOME", default: ".local/share") }
+    var dataHome: String { folders.dataHome.map(Path.normalized) ?? Path.join(home, ".local/share") }
 
     /// The folders of `$PATH`, in order.
     var searchPath: [String] {
@@ -63,11 +62,6 @@ struct CLIEnvironment: Sendable {
     /// `path` made absolute against the working directory, with `.` and `..` resolved.
     func absolute(_ path: String) -> String {
         Path.normalized(path.hasPrefix("/") ? path : Path.join(workingDirectory, path))
-    }
-
-    private func xdg(_ name: String, default relative: String) -> String {
-        if let value = variables[name], value.hasPrefix("/") { return Path.normalized(value) }
-        return Path.join(home, relative)
     }
 }
 

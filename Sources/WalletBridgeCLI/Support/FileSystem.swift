@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridgeWallet
 
 /// What `stat(2)` says about a path, following symbolic links as a browser does.
 struct FileStatus: Sendable, Equatable {
@@ -13,12 +14,7 @@ struct FileStatus: Sendable, Equatable {
 }
 
 /// A failed system call, with the path and the C library's words for the error.
-struct FileSystemError: Error, CustomStringConvertible {
-    let operation: String
-    let path: String
-    let code: Int32
-    var description: String { "cannot \(operation) \(path): \(String(cString: strerror(code)))" }
-}
+typealias FileSystemError = FileOperationError
 
 /// The few file operations install, uninstall and doctor need, on Glibc directly: modes,
 /// owners and atomic renames are the point here, and FileManager would hide them.
@@ -65,31 +61,7 @@ enum FileSystem {
     /// Replaces `path` in one step: a reader sees the old file or the new one, never half of
     /// one. The temporary file sits in the same folder, so the rename stays on one file system.
     static func writeAtomically(_ path: String, contents: [UInt8], mode: mode_t = 0o644) throws(FileSystemError) {
-        let temporary = Path.join(Path.parent(path), ".\(Path.fileName(path)).\(getpid()).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw FileSystemError(operation: "create", path: temporary, code: errno) }
-        var failure: FileSystemError?
-        contents.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileSystemError(operation: "write", path: temporary, code: errno)
-                    return
-                }
-                offset += written
-            }
-        }
-        // The umask must not decide the mode: browsers need the manifest readable.
-        if failure == nil, fchmod(fd, mode) != 0 { failure = FileSystemError(operation: "chmod", path: temporary, code: errno) }
-        if failure == nil, fsync(fd) != 0 { failure = FileSystemError(operation: "sync", path: temporary, code: errno) }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = FileSystemError(operation: "rename into", path: path, code: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
+        try AtomicFile.replace(path, with: contents, mode: mode)
     }
 
     /// Creates `path` and any missing parents. Returns the folders it created, outermost first,

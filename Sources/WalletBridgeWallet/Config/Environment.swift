@@ -11,23 +11,45 @@ package enum Environment {
         return value.isEmpty ? nil : value
     }
 
-    /// The user's home folder: `$HOME`, else the password database.
-    package static var home: String? {
-        if let home = string("HOME") { return home }
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let path = String(cString: directory)
-        return path.isEmpty ? nil : path
+    /// This process's folders.
+    package static var folders: UserFolders { UserFolders(variable: string, userID: getuid()) }
+    package static var home: String? { folders.home }
+    package static var dataHome: String? { folders.dataHome }
+    package static var configHome: String? { folders.configHome }
+}
+
+/// The user's home and XDG base folders, by one rule for the host and the command line.
+///
+/// Only absolute values count: the XDG specification says a relative `XDG_*` value is invalid
+/// and must be ignored, and a relative `HOME` is treated the same way, since it would put the
+/// keystore wherever the browser happened to start the host.
+package struct UserFolders {
+    /// Looks up an environment variable (nil when unset or empty).
+    let variable: (String) -> String?
+    let userID: uid_t
+
+    package init(variable: @escaping (String) -> String?, userID: uid_t) {
+        self.variable = variable
+        self.userID = userID
     }
 
-    /// `$XDG_DATA_HOME`, else `~/.local/share`. The XDG specification says a relative value is
-    /// invalid and must be ignored.
-    package static var dataHome: String? { xdg("XDG_DATA_HOME", fallback: ".local/share") }
+    /// An absolute `$HOME`, else the password database's home folder (as under some sudo).
+    package var home: String? {
+        if let home = variable("HOME"), home.hasPrefix("/") { return home }
+        guard let entry = getpwuid(userID), let directory = entry.pointee.pw_dir else { return nil }
+        let path = String(cString: directory)
+        return path.hasPrefix("/") ? path : nil
+    }
 
+    /// `$XDG_DATA_HOME`, else `~/.local/share`.
+    package var dataHome: String? { xdg("XDG_DATA_HOME", fallback: ".local/share") }
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    package static var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
+    package var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
+    /// `$XDG_STATE_HOME`, else `~/.local/state`.
+    package var stateHome: String? { xdg("XDG_STATE_HOME", fallback: ".local/state") }
 
-    private static func xdg(_ name: String, fallback: String) -> String? {
-        if let value = string(name), value.hasPrefix("/") { return value }
-        return home.map { "\($0)/\(fallback)" }
+    private func xdg(_ name: String, fallback: String) -> String? {
+        if let value = variable(name), value.hasPrefix("/") { return value }
+        return home.map { $0 == "/" ? "/\(fallback)" : "\($0)/\(fallback)" }
     }
 }

@@ -105,24 +105,35 @@ package enum AtomicFile {
 
     /// Replaces `path` with `bytes` (mode 0600) so that a crash leaves the old or the new file.
     package static func write(_ bytes: [UInt8], to path: String) throws(KeystoreError) {
+        do {
+            try replace(path, with: bytes, mode: 0o600)
+        } catch {
+            throw .io(path: error.path, operation: error.operation, reason: error.reason)
+        }
+    }
+
+    /// Replaces `path` with `bytes`, with exactly `mode` whatever the umask, so that a crash
+    /// leaves the old or the new file: a temporary file beside it, flushed, renamed over it, and
+    /// the folder flushed. The one atomic write of the package (keystore, manifests, records).
+    package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(FileOperationError) {
         let (folder, name) = split(path)
         let temporary = "\(folder)/\(temporaryPrefix(name))\(getpid())-\(randomSuffix())"
         // O_EXCL: never reuse a file someone else prepared; O_NOFOLLOW: never write through a link.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure(temporary, "create") }
+        guard fd >= 0 else { throw FileOperationError("create", temporary) }
         var completed = false
         defer { if !completed { unlink(temporary) } }
         do {
             defer { close(fd) }
-            // The mode given to open() is filtered by the umask; 0600 is wanted whatever it is.
-            guard fchmod(fd, 0o600) == 0 else { throw failure(temporary, "set the mode of") }
+            // The mode given to open() is filtered by the umask.
+            guard fchmod(fd, mode) == 0 else { throw FileOperationError("set the mode of", temporary) }
             try writeAll(fd, Array(bytes[..<(bytes.count / 2)]), path: temporary)
             testPause()  // a half-written temporary file
             try writeAll(fd, Array(bytes[(bytes.count / 2)...]), path: temporary)
-            guard fsync(fd) == 0 else { throw failure(temporary, "flush") }
+            guard fsync(fd) == 0 else { throw FileOperationError("flush", temporary) }
         }
         testPause()  // a complete temporary file, not yet renamed
-        guard rename(temporary, path) == 0 else { throw failure(path, "replace") }
+        guard rename(temporary, path) == 0 else { throw FileOperationError("replace", path) }
         completed = true
         testPause()  // renamed, folder not yet flushed
         try syncFolder(folder)
@@ -209,27 +220,46 @@ package enum AtomicFile {
         Sodium.randomBytes(count: 6).map { String($0, radix: 16) }.joined()
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(KeystoreError) {
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileOperationError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw failure(path, "write")
+                throw FileOperationError("write", path)
             }
             offset += written
         }
     }
 
-    private static func syncFolder(_ folder: String) throws(KeystoreError) {
+    private static func syncFolder(_ folder: String) throws(FileOperationError) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(folder, "open the folder") }
+        guard fd >= 0 else { throw FileOperationError("open the folder", folder) }
         defer { close(fd) }
         // Some file systems refuse fsync on a folder (EINVAL); the rename is done either way.
-        if fsync(fd) != 0 && errno != EINVAL { throw failure(folder, "flush the folder") }
+        if fsync(fd) != 0 && errno != EINVAL { throw FileOperationError("flush the folder", folder) }
     }
 
     private static func failure(_ path: String, _ operation: String) -> KeystoreError {
         .io(path: path, operation: operation, reason: String(cString: strerror(errno)))
     }
+}
+
+/// A file operation that failed: what was done, to which path, and errno.
+package struct FileOperationError: Error, Sendable, CustomStringConvertible {
+    package let operation: String
+    package let path: String
+    package let code: Int32
+
+    package init(operation: String, path: String, code: Int32) {
+        (self.operation, self.path, self.code) = (operation, path, code)
+    }
+
+    /// With the current errno.
+    init(_ operation: String, _ path: String) {
+        self.init(operation: operation, path: path, code: errno)
+    }
+
+    package var reason: String { String(cString: strerror(code)) }
+    package var description: String { "cannot \(operation) \(path): \(reason)" }
 }
