@@ -24,15 +24,7 @@ public enum Console {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        bytes.withUnsafeBytes { _ = SystemCall.writeAll(fd, $0) }
     }
 }
 

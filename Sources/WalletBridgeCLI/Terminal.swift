@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridge
 import WalletBridgeWallet
 
 /// The controlling terminal (`/dev/tty`), for prompts: a passphrase typed with echo off, a
@@ -52,23 +53,16 @@ final class Terminal {
     }
 
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        var text = text
+        text.withUTF8 { _ = SystemCall.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     private func readLine(into buffer: SecureBytes) throws(CLIFailure) -> Int {
         try buffer.withUnsafeMutableBytes { raw throws(CLIFailure) -> Int in
             var length = 0
             while true {
-                let count = Glibc.read(fd, raw.baseAddress! + length, 1)
+                let count = SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress! + length, 1) }
                 if count < 0 {
-                    if errno == EINTR { continue }
                     throw CLIFailure("cannot read from the terminal: \(String(cString: strerror(errno)))")
                 }
                 if count == 0 {

@@ -59,15 +59,7 @@ public enum Log {
 
     /// One write(2) per line, so concurrent lines do not interleave mid-line.
     package static func writeStderr(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        var text = text
+        text.withUTF8 { _ = SystemCall.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }

@@ -170,9 +170,10 @@ package final class FrameWriter: Sendable {
         var first = 0
         var total = 0
         while first < vectors.count {
-            let written = vectors.withUnsafeBufferPointer { writev(fd, $0.baseAddress! + first, Int32(vectors.count - first)) }
+            let written = vectors.withUnsafeBufferPointer { buffer in
+                SystemCall.retryingInterrupts { writev(fd, buffer.baseAddress! + first, Int32(vectors.count - first)) }
+            }
             if written < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN { return (total, true) }  // full: the rest waits for POLLOUT
                 return (total, false)
             }

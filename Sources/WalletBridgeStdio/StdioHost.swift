@@ -79,9 +79,9 @@ public enum StdioHost {
             }
             if watched[1].revents != 0 { writer.flush() }
             if watched[0].revents != 0 {
-                let count = read(0, chunk.baseAddress!, chunkSize)
+                let count = SystemCall.retryingInterrupts { read(0, chunk.baseAddress!, chunkSize) }
                 lastRead = clock.now
-                if count < 0, errno != EINTR, errno != EAGAIN {
+                if count < 0, errno != EAGAIN {
                     session.end(status: 0, reason: "stdin read failed (errno \(errno))")
                 }
                 if count == 0 {

@@ -138,7 +138,7 @@ final class HostProcess {
         if exitStatus == nil {
             kill(pid, SIGKILL)
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = SystemCall.retryingInterrupts { waitpid(pid, &status, 0) }
         }
     }
 
@@ -182,7 +182,7 @@ final class HostProcess {
     func waitForExit() -> ExitStatus {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = SystemCall.retryingInterrupts { waitpid(pid, &status, 0) }
         exitStatus = ExitStatus(raw: status)
         return exitStatus!
     }

@@ -148,10 +148,9 @@ final class HostConnection {
     private func writePending() {
         while hasPendingOutput {
             let written = output.withUnsafeBytes { raw in
-                write(process.stdinFD, raw.baseAddress! + outputOffset, raw.count - outputOffset)
+                SystemCall.retryingInterrupts { write(process.stdinFD, raw.baseAddress! + outputOffset, raw.count - outputOffset) }
             }
             if written < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN { return }
                 inputBroken = true  // EPIPE: the host is gone or closed stdin
                 return
@@ -167,13 +166,12 @@ final class HostConnection {
         var collected: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { read(fd, raw.baseAddress, raw.count) } }
             if count > 0 {
                 collected.append(contentsOf: chunk[0..<count])
                 if collected.count >= 4 << 20 { return collected }  // let the reader look at it
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
             if count < 0 && errno == EAGAIN { return collected }
             return collected.isEmpty ? nil : collected  // EOF (reported on the next read)
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridge
 import WalletBridgeWallet
 
 /// What `stat(2)` says about a path, following symbolic links as a browser does.
@@ -37,11 +38,8 @@ enum FileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
+            let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress, raw.count) } }
+            if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
             if bytes.count >= limit { return Array(bytes.prefix(limit)) }

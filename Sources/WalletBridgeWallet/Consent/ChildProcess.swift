@@ -91,16 +91,7 @@ final class ChildProcess: Sendable {
 
     /// Writes all of `bytes`. False when the helper has gone away.
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += sent
-        }
-        return true
+        SystemCall.writeAll(bytes) { pointer, count in Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL)) } == nil
     }
 
     func close() { _ = Glibc.close(fd) }

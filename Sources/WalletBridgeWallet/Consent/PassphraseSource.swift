@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridge
 import Dispatch
 
 /// Why no passphrase was obtained for a request. Each becomes -3 "Payload not signed".
@@ -96,9 +97,8 @@ package enum PassphraseInput {
         var total = 0
         let failure: Failure? = buffer.withUnsafeMutableBytes { raw in
             while total < raw.count {
-                let count = Glibc.read(fd, raw.baseAddress! + total, raw.count - total)
+                let count = SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress! + total, raw.count - total) }
                 if count < 0 {
-                    if errno == EINTR { continue }
                     return Failure(description: "cannot read \(name): \(String(cString: strerror(errno)))")
                 }
                 if count == 0 { return nil }

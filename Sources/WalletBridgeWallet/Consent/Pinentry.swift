@@ -250,9 +250,9 @@ final class PinentryConversation: Sendable {
                     throw .broken("poll failed: \(String(cString: strerror(errno)))")
                 }
                 if ready == 0 { continue }
-                let count = Glibc.read(process.fd, raw.baseAddress! + length, 1)
+                let count = SystemCall.retryingInterrupts { Glibc.read(process.fd, raw.baseAddress! + length, 1) }
                 if count < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
+                    if errno == EAGAIN { continue }
                     throw .broken("reading from pinentry failed: \(String(cString: strerror(errno)))")
                 }
                 if count == 0 {

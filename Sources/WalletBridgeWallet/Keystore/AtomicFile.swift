@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridge
 
 /// The file operations the keystore is built on, in plain POSIX so that their order (and so
 /// what a crash can leave behind) is explicit.
@@ -66,11 +67,8 @@ package enum AtomicFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var total = 0
         while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("read")
-            }
+            let count = bytes.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress! + total, raw.count - total) } }
+            if count < 0 { throw failure("read") }
             if count == 0 { break }
             total += count
         }
@@ -183,9 +181,7 @@ package enum AtomicFile {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(folder, "open the folder") }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw failure(folder, "lock") }
-        }
+        guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else { throw failure(folder, "lock") }
         defer { flock(fd, LOCK_UN) }
         return try body()
     }
@@ -221,14 +217,8 @@ package enum AtomicFile {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileOperationError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileOperationError("write", path)
-            }
-            offset += written
+        if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
+            throw FileOperationError(operation: "write", path: path, code: code == 0 ? EIO : code)
         }
     }
 

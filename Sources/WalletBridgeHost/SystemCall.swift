@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The two loops every POSIX caller writes, written once: retry a call a signal interrupted
+/// (EINTR), and write a whole buffer through short writes. Poll loops keep their own EINTR
+/// handling, since they recompute their timeout.
+package enum SystemCall {
+    /// `call()`, again while it fails with EINTR. Its result otherwise, with errno as it left it.
+    @inline(__always)
+    package static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// Writes all of `bytes` with `write` (a `write(2)` or `send(2)` of a pointer and a count).
+    /// Nil when all went out, else the errno of the failure (0 for a write that wrote nothing).
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, with write: (UnsafeRawPointer, Int) -> Int) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = retryingInterrupts { write(bytes.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 { return errno }
+            if written == 0 { return 0 }
+            offset += written
+        }
+        return nil
+    }
+
+    /// `writeAll` to `fd` with write(2).
+    @discardableResult
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        writeAll(bytes) { pointer, count in Glibc.write(fd, pointer, count) }
+    }
+}
