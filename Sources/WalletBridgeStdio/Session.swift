@@ -22,8 +22,16 @@ final class Session: Sendable {
     /// Also written by the signal handler (see `Signals`).
     let wakeWriteEnd: Int32
 
-    init(configuration: HostConfiguration) {
+    /// How the process ends: `_exit` in the host; a test passes its own (that ends its thread).
+    private let exit: @Sendable (Int32) -> Never
+
+    /// `exit` defaults to `_exit`, not `exit`: everything the host writes goes out by write(2)
+    /// as it happens, so there is no stdio buffer to flush, and running the runtime's exit
+    /// handlers and static destructors only delayed the exit a browser waits for on every
+    /// sendNativeMessage.
+    init(configuration: HostConfiguration, exit: @escaping @Sendable (Int32) -> Never = { _exit($0) }) {
         self.configuration = configuration
+        self.exit = exit
         // Non-blocking: a request or a signal handler never blocks on a full pipe.
         var ends: (read: Int32, write: Int32) = (-1, -1)
         do {
@@ -74,9 +82,6 @@ final class Session: Sendable {
             }
             writer.drain(until: deadline)
         }
-        // `_exit`, not `exit`: everything the host writes goes out by write(2) as it happens, so
-        // there is no stdio buffer to flush, and running the runtime's exit handlers and static
-        // destructors only delayed the exit a browser waits for on every sendNativeMessage.
-        _exit(status)
+        exit(status)
     }
 }
