@@ -1,0 +1,53 @@
+import Dispatch
+import Synchronization
+import WalletBridgeHost
+import WalletBridgeProtocol
+
+/// A channel in memory, in the style of ChimeHQ/JSONRPC's predefined-messages channel: it plays
+/// a script of inbound messages to a `Server` and keeps every frame body the server sends, so
+/// the server is tested without a process, a pipe or a clock of its own.
+final class ScriptedChannel: Sendable {
+    /// What the server sent, kept apart from the channel so that its `send` can hold it.
+    private final class Outbox: Sendable {
+        let sent = Mutex<[[UInt8]]>([])
+        let arrivals = DispatchSemaphore(value: 0)
+    }
+
+    private let outbox = Outbox()
+    let server: Server
+
+    init(router: Router, configuration: HostConfiguration = HostConfiguration(), caller: Caller = Caller(arguments: [])) {
+        let outbox = outbox
+        server = Server(router: router, configuration: configuration, caller: caller) { body in
+            outbox.sent.withLock { $0.append(body) }
+            outbox.arrivals.signal()
+        }
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        let expected: Int
+        let got: [String]
+        var description: String { "expected \(expected) frames within the time, got \(got.count): \(got)" }
+    }
+
+    /// Hands each message (a JSON text) to the server in order, then waits until `replies`
+    /// frames have been sent in all, and returns them parsed, in the order they were sent.
+    func play(_ messages: [String], expecting replies: Int, within timeout: Duration = .seconds(5)) throws -> [JSONValue] {
+        for message in messages { server.receive(Array(message.utf8)) }
+        return try waitFor(replies, within: timeout)
+    }
+
+    /// Waits until `count` frames have been sent in all.
+    func waitFor(_ count: Int, within timeout: Duration = .seconds(5)) throws -> [JSONValue] {
+        let deadline = DispatchTime.now() + .milliseconds(Int(timeout / .milliseconds(1)))
+        while outbox.sent.withLock({ $0.count }) < count {
+            guard outbox.arrivals.wait(timeout: deadline) == .success else { break }
+        }
+        let bodies = outbox.sent.withLock { $0 }
+        guard bodies.count >= count else { throw Timeout(expected: count, got: bodies.map { String(decoding: $0, as: UTF8.self) }) }
+        return try bodies.map { try JSONParser.parse($0) }
+    }
+
+    /// Every frame sent so far.
+    var frames: [JSONValue] { get throws { try outbox.sent.withLock { $0 }.map { try JSONParser.parse($0) } } }
+}

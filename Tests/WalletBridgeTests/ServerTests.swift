@@ -1,0 +1,109 @@
+import Synchronization
+import WalletBridgeHost
+import WalletBridgeProtocol
+import XCTest
+
+/// The server alone, over a scripted in-memory channel: ordering, notifications, batches,
+/// load shedding and timeouts, with no process and no pipe.
+final class ServerTests: XCTestCase {
+    private enum Sleep: RPCMethod {
+        static let name = "sleep"
+        typealias Params = [Int]
+        typealias Result = Int
+    }
+
+    private enum Quick: RPCMethod {
+        static let name = "quick"
+        typealias Params = NoParams
+        typealias Result = String
+    }
+
+    private enum Hang: RPCMethod {
+        static let name = "hang"
+        typealias Params = NoParams
+        typealias Result = NoResult
+    }
+
+    private func router() throws -> Router {
+        var router = Router()
+        try router.register(Sleep.self) { milliseconds, _ in
+            try await Task.sleep(for: .milliseconds(milliseconds.first ?? 0))
+            return milliseconds.first ?? 0
+        }
+        try router.register(Quick.self, execution: .immediate) { _, _ in "at once" }
+        try router.register(Hang.self) { _, _ in
+            try await Task.sleep(for: .seconds(60))
+            return NoResult()
+        }
+        return router
+    }
+
+    private func id(_ reply: JSONValue) -> JSONValue? {
+        guard case .object(let members) = reply else { return nil }
+        return members["id"]
+    }
+
+    private func errorCode(_ reply: JSONValue) -> JSONValue? {
+        guard case .object(let members) = reply, case .object(let error)? = members["error"] else { return nil }
+        return error["code"]
+    }
+
+    func testAQuickHandlerIsAnsweredBeforeTheCallReturnsAndASlowOneLater() throws {
+        let channel = ScriptedChannel(router: try router())
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"sleep","params":[100],"id":1}"#.utf8))
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"quick","id":2}"#.utf8))
+        XCTAssertEqual(try channel.frames.map(id), [.number(JSONNumber(2))], "the plain call answered inside receive")
+        let replies = try channel.waitFor(2)
+        XCTAssertEqual(replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))], "replies go out as handlers finish")
+    }
+
+    func testANotificationGetsNoReplyAndTheRequestAfterItDoes() throws {
+        let channel = ScriptedChannel(router: try router())
+        let replies = try channel.play([
+            #"{"jsonrpc":"2.0","method":"quick"}"#,
+            #"{"jsonrpc":"2.0","method":"no.such.method"}"#,
+            #"{"jsonrpc":"2.0","method":"sleep","params":[5],"id":"last"}"#,
+        ], expecting: 1)
+        XCTAssertEqual(replies.map(id), [.string("last")])
+        usleep(50_000)
+        XCTAssertEqual(try channel.frames.count, 1, "nothing else was sent")
+    }
+
+    func testABatchIsAnsweredInRequestOrderWhateverOrderItsHandlersFinishIn() throws {
+        let channel = ScriptedChannel(router: try router())
+        let replies = try channel.play([
+            #"[{"jsonrpc":"2.0","method":"sleep","params":[80],"id":1},{"jsonrpc":"2.0","method":"quick","id":2},"#
+                + #"{"jsonrpc":"2.0","method":"sleep","params":[10],"id":3},{"jsonrpc":"2.0","method":"quick"}]"#,
+        ], expecting: 1)
+        guard case .array(let entries) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
+        XCTAssertEqual(entries.map(id), [1, 2, 3].map { .number(JSONNumber($0)) }, "the notification has no entry")
+    }
+
+    func testCallsOverTheInFlightLimitAreShedWithOverloaded() throws {
+        var configuration = HostConfiguration()
+        configuration.maxInFlight = 1
+        let channel = ScriptedChannel(router: try router(), configuration: configuration)
+        let replies = try channel.play([
+            #"{"jsonrpc":"2.0","method":"sleep","params":[100],"id":1}"#,
+            #"{"jsonrpc":"2.0","method":"sleep","params":[1],"id":2}"#,
+        ], expecting: 2)
+        XCTAssertEqual(replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))])
+        XCTAssertEqual(errorCode(replies[0]), .number(JSONNumber(Int(ErrorCode.overloaded.rawValue))))
+        XCTAssertNil(errorCode(replies[1]), "the call in flight still answers")
+    }
+
+    func testTheSweepAnswersAnOverdueCallAndCancelsItsHandler() throws {
+        var configuration = HostConfiguration()
+        configuration.requestTimeout = .milliseconds(20)
+        let channel = ScriptedChannel(router: try router(), configuration: configuration)
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"hang","id":9}"#.utf8))
+        XCTAssertEqual(channel.server.inFlightCount, 1)
+        usleep(40_000)
+        channel.server.expireOverdueRequests()  // what the stdio loop does every sweep interval
+        let replies = try channel.waitFor(1)
+        XCTAssertEqual(errorCode(replies[0]), .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue))))
+        XCTAssertTrue(channel.server.waitUntilIdle(timeout: .seconds(5)), "the cancelled handler left the table")
+        usleep(50_000)
+        XCTAssertEqual(try channel.frames.count, 1, "the cancelled handler's own answer is dropped")
+    }
+}
