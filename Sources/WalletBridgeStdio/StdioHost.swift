@@ -42,33 +42,44 @@ public enum StdioHost {
         let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
         session.serving.withLock { $0 = (server, writer) }
 
-        var decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
-        let chunkSize = 64 * 1024
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        let clock = ContinuousClock()
-        var nextHousekeeping = clock.now + parentCheckInterval
-        /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
-        var framesLeft = false
-        /// When stdin was last read: every frame in the decoder had arrived by then.
-        var lastRead = clock.now
-        var watched = [pollfd](repeating: pollfd(), count: 3)
+        var loop = ReadLoop(server: server, writer: writer, session: session, parent: parent, configuration: configuration)
+        loop.run()
+    }
+}
+
+/// The reader thread's loop: one `poll(2)` on stdin, stdout (while replies wait) and the
+/// session's wake-up pipe, then whatever became ready, then the housekeeping that is due.
+private struct ReadLoop {
+    let server: Server
+    let writer: FrameWriter
+    let session: Session
+    let parent: pid_t
+    var decoder: FrameDecoder
+    static let chunkSize = 64 * 1024
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+    let clock = ContinuousClock()
+    var nextHousekeeping: ContinuousClock.Instant
+    /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
+    var framesLeft = false
+    /// When stdin was last read: every frame in the decoder had arrived by then.
+    var lastRead: ContinuousClock.Instant
+    /// stdin, stdout and the wake-up pipe, in that order.
+    var watched = [pollfd](repeating: pollfd(), count: 3)
+
+    init(server: Server, writer: FrameWriter, session: Session, parent: pid_t, configuration: HostConfiguration) {
+        (self.server, self.writer, self.session, self.parent) = (server, writer, session, parent)
+        decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
+        nextHousekeeping = clock.now + StdioHost.parentCheckInterval
+        lastRead = clock.now
+    }
+
+    mutating func run() -> Never {
         while true {
             // Deadlines matter only while something runs; the parent is checked regardless.
-            let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheckInterval, parentCheckInterval) : parentCheckInterval
+            let parentCheck = StdioHost.parentCheckInterval
+            let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
             nextHousekeeping = min(nextHousekeeping, clock.now + interval)
-            let unsent = writer.unsentByteCount
-            let backedUp = unsent > FrameWriter.backlogLimit
-            // A negative descriptor is skipped by poll: no requests are read while the browser
-            // is not taking replies, and stdout is watched only while something waits to go out.
-            watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
-            watched[1] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
-            // Written to by another thread's end request and by the signal handler.
-            watched[2] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
-            let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
-            let ready = poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up)))
-            if ready < 0, errno != EINTR {
-                session.end(status: 1, reason: "poll failed (errno \(errno))")
-            }
+            waitForEvents()
             // First: an end asked for by a signal or another thread is not put off by more input.
             if watched[2].revents != 0 { session.endIfRequested() }
             if clock.now >= nextHousekeeping {
@@ -78,40 +89,57 @@ public enum StdioHost {
                 nextHousekeeping = clock.now + interval
             }
             if watched[1].revents != 0 { writer.flush() }
-            if watched[0].revents != 0 {
-                let count = SystemCall.retryingInterrupts { read(0, chunk.baseAddress!, chunkSize) }
-                lastRead = clock.now
-                if count < 0, errno != EAGAIN {
-                    session.end(status: 0, reason: "stdin read failed (errno \(errno))")
-                }
-                if count == 0 {
-                    // Requests already here are still answered, backlog or not.
-                    dispatchFrames(from: &decoder, readAt: lastRead, to: server, writer: writer, session: session, stopWhenBackedUp: false)
-                    if decoder.bufferedByteCount > 0 {
-                        let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
-                        Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
-                    }
-                    session.end(status: 0, reason: "end of input")
-                }
-                if count > 0 {
-                    decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-                    if let length = decoder.pendingFrameLength, length > PipeSize.defaultBytes { PipeSize.enlarge(0) }
-                    framesLeft = true
-                }
-            }
-            if framesLeft, !writer.isBackedUp {
-                framesLeft = dispatchFrames(from: &decoder, readAt: lastRead, to: server, writer: writer, session: session, stopWhenBackedUp: true)
-            }
+            if watched[0].revents != 0 { readInput() }
+            if framesLeft, !writer.isBackedUp { framesLeft = dispatchFrames(stopWhenBackedUp: true) }
         }
     }
 
-    /// Hands every complete frame in `decoder` to `server`; the replies written meanwhile go out
-    /// together. Returns true if it stopped early because the output backlog is full.
+    /// Waits until something is ready or housekeeping is due.
+    private mutating func waitForEvents() {
+        let unsent = writer.unsentByteCount
+        let backedUp = unsent > FrameWriter.backlogLimit
+        // A negative descriptor is skipped by poll: no requests are read while the browser is
+        // not taking replies, and stdout is watched only while something waits to go out.
+        watched[0] = pollfd(fd: backedUp ? -1 : 0, events: Int16(POLLIN), revents: 0)
+        watched[1] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
+        // Written to by another thread's end request and by the signal handler.
+        watched[2] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
+        let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
+        if poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up))) < 0 {
+            // EINTR: a signal's handler ran here; its wake-up byte is seen on the next round.
+            if errno != EINTR { session.end(status: 1, reason: "poll failed (errno \(errno))") }
+            for index in watched.indices { watched[index].revents = 0 }
+        }
+    }
+
+    /// Reads what stdin has; at its end, answers what is complete and ends the session.
+    private mutating func readInput() {
+        let count = SystemCall.retryingInterrupts { read(0, chunk.baseAddress!, Self.chunkSize) }
+        lastRead = clock.now
+        if count < 0, errno != EAGAIN {
+            session.end(status: 0, reason: "stdin read failed (errno \(errno))")
+        }
+        if count == 0 {
+            // Requests already here are still answered, backlog or not.
+            dispatchFrames(stopWhenBackedUp: false)
+            if decoder.bufferedByteCount > 0 {
+                let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
+                Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
+            }
+            session.end(status: 0, reason: "end of input")
+        }
+        if count > 0 {
+            decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            if let length = decoder.pendingFrameLength, length > PipeSize.defaultBytes { PipeSize.enlarge(0) }
+            framesLeft = true
+        }
+    }
+
+    /// Hands every complete frame in the decoder to the server; the replies written meanwhile
+    /// go out together. Returns true if it stopped early because the output backlog is full.
     @discardableResult
-    private static func dispatchFrames(
-        from decoder: inout FrameDecoder, readAt: ContinuousClock.Instant, to server: Server, writer: FrameWriter, session: Session,
-        stopWhenBackedUp: Bool
-    ) -> Bool {
+    private mutating func dispatchFrames(stopWhenBackedUp: Bool) -> Bool {
+        let (server, writer, readAt) = (server, writer, lastRead)
         let outcome: Result<Bool, FramingError> = writer.batching {
             do throws(FramingError) {
                 while try decoder.withNextFrame({ server.receive($0, receivedAt: readAt) }) {
