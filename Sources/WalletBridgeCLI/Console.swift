@@ -18,10 +18,16 @@ public enum Console {
         writeAll(1, bytes)
     }
 
-    /// A line on stderr: prompts, warnings, progress.
+    /// A line on stderr: prompts, progress, details.
     public static func err(_ text: String) {
         Log.writeStderr(text + "\n")
     }
+
+    /// The command line's one style for diagnostics on stderr: `Error: …`, as ArgumentParser
+    /// prints a thrown `CLIFailure` (use this only when a command ends by throwing `ExitCode`
+    /// with a status of its own), and `Warning: …` for what does not stop the command.
+    public static func error(_ text: String) { err("Error: \(text)") }
+    public static func warning(_ text: String) { err("Warning: \(text)") }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = SystemCall.writeAll(fd, $0) }

@@ -50,7 +50,7 @@ struct KeystoreOptions: ParsableArguments {
             throw CLIFailure("cannot tell where the keystore is: HOME is not set; use --keystore")
         }
         let keystore = Keystore(path: resolved)
-        for warning in keystore.exposureWarnings() { Console.err("warning: \(warning)") }
+        for warning in keystore.exposureWarnings() { Console.warning(warning) }
         return keystore
     }
 
@@ -142,6 +142,6 @@ func keystoreStep<R>(_ body: () throws(KeystoreError) -> R) throws(CLIFailure) -
 /// Says so on stderr when a keystore was just written with the test-only weak Argon2 limits.
 func warnIfWeakKDF() {
     if PasswordHash.Limits.forNewKeystores == .weakestForTests {
-        Console.err("warning: WALLET_BRIDGE_TEST_WEAK_KDF=1 is set: the keystore was encrypted with the weakest Argon2 limits. For tests only.")
+        Console.warning("WALLET_BRIDGE_TEST_WEAK_KDF=1 is set: the keystore was encrypted with the weakest Argon2 limits. For tests only.")
     }
 }

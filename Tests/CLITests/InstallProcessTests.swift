@@ -326,7 +326,7 @@ final class InstallPermissionTests: XCTestCase {
         let host = try hostIn(sandbox, folder: "opt", folderMode: 0o755, fileMode: 0o755)
         let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertFalse(result.stderr.contains("warning"), result.stderr)
+        XCTAssertFalse(result.stderr.lowercased().contains("warning"), result.stderr)
         XCTAssertEqual(try ManifestFile.load(sandbox.root + "/etc/chromium/native-messaging-hosts/com.walletbridge.host.json").string("path"), host)
 
         // Owned by someone other than root: every user's browser would run what they put there.
@@ -335,7 +335,7 @@ final class InstallPermissionTests: XCTestCase {
         XCTAssertEqual(chown(sandbox.base + "/opt", nobody, 0), 0)
         let warned = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
         XCTAssertEqual(warned.status, 0, warned.output)
-        XCTAssertTrue(warned.stderr.contains("warning: \(sandbox.base)/opt can be changed by nobody, so \(host) can be replaced"), warned.stderr)
+        XCTAssertTrue(warned.stderr.contains("Warning: \(sandbox.base)/opt can be changed by nobody, so \(host) can be replaced"), warned.stderr)
     }
 
     func testSystemInstallReopensFoldersItCreatedThatAnOlderVersionLeft0700() throws {
@@ -358,7 +358,7 @@ final class InstallPermissionTests: XCTestCase {
         XCTAssertEqual(chmod(sandbox.root + "/etc/chromium", 0o700), 0)
         let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.stderr.contains("warning: other users' browsers will not find the manifest in \(sandbox.root)/etc/chromium/native-messaging-hosts: \(sandbox.root)/etc/chromium is mode 0700"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Warning: other users' browsers will not find the manifest in \(sandbox.root)/etc/chromium/native-messaging-hosts: \(sandbox.root)/etc/chromium is mode 0700"), result.stderr)
     }
 
     func testAFolderOnlyRootMayEnterIsNamedAsItsHomeFolder() throws {

@@ -101,7 +101,7 @@ struct CallCommand: ParsableCommand {
         do {
             command = try hostCommand(environment: environment)
         } catch {
-            Console.err("Error: \(error)")
+            Console.error("\(error)")
             throw ExitCode(Status.unusableManifest)
         }
         let parsedParams = try params.map(CallRequest.params(from:))
@@ -125,7 +125,7 @@ struct CallCommand: ParsableCommand {
         do {
             connection = try HostConnection(command)
         } catch {
-            Console.err(error.description)
+            Console.error(error.description)
             throw ExitCode(Status.noUsableReply)
         }
         defer {
@@ -141,7 +141,7 @@ struct CallCommand: ParsableCommand {
                 // did not answer anyway (a reply to a notification breaks JSON-RPC clients).
                 connection.close(grace: wait)
                 if let unexpected = try connection.nextFrame() {
-                    Console.err("the host replied to a notification, which JSON-RPC 2.0 forbids: \(JSONText.preview(unexpected, limit: 200))")
+                    Console.error("the host replied to a notification, which JSON-RPC 2.0 forbids: \(JSONText.preview(unexpected, limit: 200))")
                     throw ExitCode(Status.noUsableReply)
                 }
                 return
@@ -152,13 +152,13 @@ struct CallCommand: ParsableCommand {
             let reply = try RPCReply(parsing: body)
             if !raw { Console.out(JSONText.pretty(body)) }
             guard reply.id == requestID else {
-                Console.err("the reply's id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) is not the request's \(String(decoding: requestID.jsonBytes, as: UTF8.self)): an extension would not match it")
+                Console.error("the reply's id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) is not the request's \(String(decoding: requestID.jsonBytes, as: UTF8.self)): an extension would not match it")
                 throw ExitCode(Status.noUsableReply)
             }
             if case .error = reply.outcome { throw ExitCode(Status.errorResponse) }
         } catch let failure as NativeHostError {
             connection.close(grace: .milliseconds(200))
-            Console.err(NativeHostError(failure.kind, stderrTail: "").description)
+            Console.error(NativeHostError(failure.kind, stderrTail: "").description)
             throw ExitCode(Status.noUsableReply)
         }
     }

@@ -61,7 +61,7 @@ enum SystemReach {
                 if status.mode & 0o002 != 0, !sticky { writers.append("every user") }
                 if !writers.isEmpty {
                     let what = isFile ? "" : ", so \(binary) can be replaced"
-                    return "warning: \(element) can be changed by \(writers.joined(separator: " and "))\(what): every user's browser would run what is put there. A system-wide install should point to a binary only root can change, such as /usr/local/bin/wallet-bridge."
+                    return "Warning: \(element) can be changed by \(writers.joined(separator: " and "))\(what): every user's browser would run what is put there. A system-wide install should point to a binary only root can change, such as /usr/local/bin/wallet-bridge."
                 }
             }
         }
@@ -76,7 +76,7 @@ enum SystemReach {
             (systemRoot == "/" || $0 == systemRoot || $0.hasPrefix(systemRoot + "/")) && !reopened.contains($0)
         }
         guard let barrier = folderBarrier(chain) else { return nil }
-        return "warning: other users' browsers will not find the manifest in \(folder): \(barrier)"
+        return "Warning: other users' browsers will not find the manifest in \(folder): \(barrier)"
     }
 
     /// The first existing folder of `chain` that others may not enter, described.

@@ -41,7 +41,7 @@ struct UninstallCommand: ParsableCommand {
         }
         if record.isEmpty { Console.out("nothing left installed; removed \(recordPath)") }
         if !outcome.kept.isEmpty {
-            Console.err("warning: kept \(outcome.kept.count) file(s); see above")
+            Console.warning("kept \(outcome.kept.count) file(s); see above")
             throw ExitCode.failure
         }
     }
