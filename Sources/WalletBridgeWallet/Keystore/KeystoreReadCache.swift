@@ -59,7 +59,15 @@ package final class KeystoreReadCache: Sendable {
         }
     }
 
-    private let last = Mutex<(identity: FileIdentity, contents: Contents, checkedAt: ContinuousClock.Instant)?>(nil)
+    /// The last read. A struct, not a tuple: a tuple's type is built at run time, on the cold
+    /// start of every `sendNativeMessage` call.
+    private struct Entry {
+        var identity: FileIdentity
+        var contents: Contents
+        var checkedAt: ContinuousClock.Instant
+    }
+
+    private let last = Mutex<Entry?>(nil)
 
     package init() {}
 
@@ -81,7 +89,7 @@ package final class KeystoreReadCache: Sendable {
         }
         if let cached { return Contents(cached: cached) }
         let contents = Contents(try keystore.read(), fresh: true)
-        last.withLock { $0 = contents.file == nil ? nil : (identity, contents, checkedAt) }
+        last.withLock { $0 = contents.file == nil ? nil : Entry(identity: identity, contents: contents, checkedAt: checkedAt) }
         return contents
     }
 }

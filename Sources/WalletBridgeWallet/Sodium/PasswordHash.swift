@@ -60,12 +60,16 @@ package enum PasswordHash {
         /// Nil when both limits are within `minimum...maximum`, else the reason they are not.
         package var problem: String? {
             let minimum = Self.minimum
-            let floor = minimum == Self.interactive ? " (libsodium's INTERACTIVE; weaker limits are for tests only, with \(Self.testVariable)=1)" : ""
+            // Only built when there is a problem: a keystore is checked on every cold start.
+            func floor(_ below: Bool) -> String {
+                guard below, minimum == Self.interactive else { return "" }
+                return " (libsodium's INTERACTIVE; weaker limits are for tests only, with \(Self.testVariable)=1)"
+            }
             if opslimit < minimum.opslimit || opslimit > Self.maximum.opslimit {
-                return "opslimit \(opslimit) is outside \(minimum.opslimit)...\(Self.maximum.opslimit)\(opslimit < minimum.opslimit ? floor : "")"
+                return "opslimit \(opslimit) is outside \(minimum.opslimit)...\(Self.maximum.opslimit)\(floor(opslimit < minimum.opslimit))"
             }
             if memlimit < minimum.memlimit || memlimit > Self.maximum.memlimit {
-                return "memlimit \(memlimit) is outside \(minimum.memlimit)...\(Self.maximum.memlimit) bytes\(memlimit < minimum.memlimit ? floor : "")"
+                return "memlimit \(memlimit) is outside \(minimum.memlimit)...\(Self.maximum.memlimit) bytes\(floor(memlimit < minimum.memlimit))"
             }
             return nil
         }
