@@ -49,86 +49,126 @@ struct LoadSummary: Sendable {
 /// thread drives every connection with a single poll().
 enum LoadRun {
     static func run(command: HostCommand, method: String, params: JSONValue?, total: Int, concurrency: Int, timeout: Duration) -> LoadSummary {
-        var summary = LoadSummary()
-        summary.total = total
         let clock = ContinuousClock()
         let start = clock.now
+        var load = Load(method: method, params: params, total: total, timeout: timeout, clock: clock)
+        let workers = load.connect(command, count: min(concurrency, total))
+        for worker in workers { load.sendNext(worker) }
+        while load.pumpOnce(workers) {}
+        load.summary.notSent = total - (load.nextID - 1)
+        load.summary.wallTime = clock.now - start
+        // All at once: closed one after another, N hung hosts took N graces. A host that failed
+        // (timed out, broke the protocol) gets only a moment: its request is already lost.
+        HostConnection.close(workers.map { ($0.connection, $0.alive ? .seconds(2) : .milliseconds(200)) })
+        return load.summary
+    }
 
-        final class Worker {
-            let connection: HostConnection
-            var inFlight: (id: Int, sent: ContinuousClock.Instant)?
-            var alive = true
-            init(_ connection: HostConnection) { self.connection = connection }
-        }
+    /// One host process, with at most one request in flight.
+    private final class Worker {
+        let connection: HostConnection
+        var inFlight: (id: Int, sent: ContinuousClock.Instant)?
+        var alive = true
+        init(_ connection: HostConnection) { self.connection = connection }
+    }
 
-        var workers: [Worker] = []
-        for _ in 0..<min(concurrency, total) {
-            do {
-                workers.append(Worker(try HostConnection(command)))
-            } catch {
-                summary.firstFailure = summary.firstFailure ?? error.description
-            }
-        }
-        summary.connections = workers.count
+    /// The run so far: the next request's id, and what has been measured.
+    private struct Load {
+        let method: String
+        let params: JSONValue?
+        let total: Int
+        let timeout: Duration
+        let clock: ContinuousClock
+        var summary = LoadSummary()
         var nextID = 1
 
-        func sendNext(_ worker: Worker) {
+        init(method: String, params: JSONValue?, total: Int, timeout: Duration, clock: ContinuousClock) {
+            self.method = method
+            self.params = params
+            self.total = total
+            self.timeout = timeout
+            self.clock = clock
+            summary.total = total
+        }
+
+        /// Starts `count` hosts; one that fails to start is counted as a failure, not a connection.
+        mutating func connect(_ command: HostCommand, count: Int) -> [Worker] {
+            var workers: [Worker] = []
+            for _ in 0..<count {
+                do {
+                    workers.append(Worker(try HostConnection(command)))
+                } catch {
+                    summary.firstFailure = summary.firstFailure ?? error.description
+                }
+            }
+            summary.connections = workers.count
+            return workers
+        }
+
+        mutating func sendNext(_ worker: Worker) {
             guard nextID <= total, worker.alive else { return }
             worker.connection.enqueue(CallRequest.body(id: .number(JSONNumber(nextID)), method: method, params: params))
             worker.inFlight = (nextID, clock.now)
             nextID += 1
         }
-        func fail(_ worker: Worker, _ error: NativeHostError) {
+
+        mutating func fail(_ worker: Worker, _ error: NativeHostError) {
             if worker.inFlight != nil { summary.failed += 1 }
             worker.inFlight = nil
             worker.alive = false
             summary.firstFailure = summary.firstFailure ?? error.description
         }
 
-        workers.forEach(sendNext)
-        while true {
+        /// Waits (one poll over every live connection) until a reply arrives or the earliest
+        /// request times out, then handles every busy worker. False once nothing is in flight.
+        mutating func pumpOnce(_ workers: [Worker]) -> Bool {
             let live = workers.filter(\.alive)
             let busy = live.filter { $0.inFlight != nil }
-            if busy.isEmpty { break }
+            if busy.isEmpty { return false }
             let deadline = busy.map { $0.inFlight!.sent + timeout }.min()!
             _ = HostConnection.pump(live.map(\.connection), until: deadline)
             let now = clock.now
             for worker in busy {
                 do throws(NativeHostError) {
-                    while let body = try worker.connection.nextFrame() {
-                        guard let (id, sent) = worker.inFlight else {
-                            throw NativeHostError(.notJSONRPC(reason: "a reply nobody asked for", bytes: body), stderrTail: worker.connection.stderrTail)
-                        }
-                        let reply = try RPCReply(parsing: body)
-                        guard reply.id == .number(JSONNumber(id)) else {
-                            throw NativeHostError(.notJSONRPC(reason: "id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) answers no request in flight (expected \(id))", bytes: body))
-                        }
-                        summary.latencies.append(now - sent)
-                        switch reply.outcome {
-                        case .result: summary.results += 1
-                        case .error(let code, let message):
-                            summary.errors += 1
-                            summary.firstError = summary.firstError ?? "\(code) \(message)"
-                        }
-                        worker.inFlight = nil
-                        sendNext(worker)
-                    }
-                    if worker.connection.stdoutEnded, worker.inFlight != nil {
-                        throw worker.connection.failure(.exitedWithoutReply(worker.connection.waitForExit(until: .now + .seconds(1))))
-                    }
-                    if let (_, sent) = worker.inFlight, now >= sent + timeout {
-                        throw worker.connection.failure(.timedOut(timeout, waitingFor: "reply"))
-                    }
+                    try collect(worker, now: now)
                 } catch {
                     fail(worker, error)
                 }
             }
+            return true
         }
-        summary.notSent = total - (nextID - 1)
-        summary.wallTime = clock.now - start
-        // All at once: closed one after another, N hung hosts took N graces. A host that failed
-        // (timed out, broke the protocol) gets only a moment: its request is already lost.
-        HostConnection.close(workers.map { ($0.connection, $0.alive ? .seconds(2) : .milliseconds(200)) })
-        return summary
+
+        /// Takes every reply `worker` has ready, sending the next request after each; throws
+        /// when the host broke the protocol, or ended or timed out with a request in flight.
+        mutating func collect(_ worker: Worker, now: ContinuousClock.Instant) throws(NativeHostError) {
+            while let body = try worker.connection.nextFrame() {
+                guard let (id, sent) = worker.inFlight else {
+                    throw NativeHostError(.notJSONRPC(reason: "a reply nobody asked for", bytes: body), stderrTail: worker.connection.stderrTail)
+                }
+                let reply = try RPCReply(parsing: body)
+                guard reply.id == .number(JSONNumber(id)) else {
+                    throw NativeHostError(.notJSONRPC(reason: "id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) answers no request in flight (expected \(id))", bytes: body))
+                }
+                tally(reply, latency: now - sent)
+                worker.inFlight = nil
+                sendNext(worker)
+            }
+            if worker.connection.stdoutEnded, worker.inFlight != nil {
+                throw worker.connection.failure(.exitedWithoutReply(worker.connection.waitForExit(until: .now + .seconds(1))))
+            }
+            if let (_, sent) = worker.inFlight, now >= sent + timeout {
+                throw worker.connection.failure(.timedOut(timeout, waitingFor: "reply"))
+            }
+        }
+
+        /// Counts one answered request: its latency, and whether it was a result or an error.
+        mutating func tally(_ reply: RPCReply, latency: Duration) {
+            summary.latencies.append(latency)
+            switch reply.outcome {
+            case .result: summary.results += 1
+            case .error(let code, let message):
+                summary.errors += 1
+                summary.firstError = summary.firstError ?? "\(code) \(message)"
+            }
+        }
     }
 }

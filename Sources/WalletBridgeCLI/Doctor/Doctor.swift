@@ -23,21 +23,38 @@ enum Doctor {
         var scope: String
     }
 
-    static func run(_ options: DoctorOptions, environment: CLIEnvironment) -> DoctorReport {
-        let presences = Dictionary(uniqueKeysWithValues: BrowserCatalog.all.map { ($0.id, BrowserDetection.presence(of: $0, in: environment)) })
-        let installed = BrowserCatalog.all.filter { presences[$0.id]!.isInstalled }
+    /// What one run knows of the machine, and the manifests it has checked so far: a file
+    /// several browsers read is checked (and its host started) once per family.
+    private struct Survey {
+        let options: DoctorOptions
+        let environment: CLIEnvironment
+        let presences: [String: BrowserPresence]
+        let installed: [Browser]
+        /// What install wrote (read only): its IDs make suggested commands complete, and its
+        /// --user-data-dir manifests are checked like the folders named with --user-data-dir.
+        let record: InstallRecord?
+        var checked: [String: (faults: [DoctorFault], answer: String?)] = [:]
+
+        init(options: DoctorOptions, environment: CLIEnvironment) {
+            self.options = options
+            self.environment = environment
+            let presences = Dictionary(uniqueKeysWithValues: BrowserCatalog.all.map { ($0.id, BrowserDetection.presence(of: $0, in: environment)) })
+            self.presences = presences
+            installed = BrowserCatalog.all.filter { presences[$0.id]!.isInstalled }
+            record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
+        }
 
         func locations(of browser: Browser) -> [Location] {
             [Location(folder: browser.userHostFolder(in: environment), scope: "user")]
                 + browser.systemHostFolders(in: environment).map { Location(folder: $0, scope: "system") }
         }
+
         /// Installed browsers that read `folder`: a manifest anywhere else reaches nobody.
         func readers(of folder: String) -> [Browser] {
             installed.filter { browser in locations(of: browser).contains { $0.folder == folder } }
         }
 
-        var checked: [String: (faults: [DoctorFault], answer: String?)] = [:]
-        func check(_ path: String, family: BrowserFamily, scope: String, target: [String]) -> ManifestReport {
+        mutating func check(_ path: String, family: BrowserFamily, scope: String, target: [String]) -> ManifestReport {
             let key = "\(family.rawValue):\(path)"
             if checked[key] == nil {
                 checked[key] = ManifestCheck(
@@ -48,85 +65,118 @@ enum Doctor {
             }
             return ManifestReport(path: path, scope: scope, faults: checked[key]!.faults, answer: checked[key]!.answer)
         }
+    }
 
-        // What install wrote (read only): its IDs make suggested commands complete, and its
-        // --user-data-dir manifests are checked like the folders named with --user-data-dir.
-        let record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
-        var userDataDirs = options.userDataDirs.map(environment.absolute)
-        let knownFolders = Set(BrowserCatalog.all.flatMap { locations(of: $0).map(\.folder) })
-        for file in record?.files ?? [] where Path.fileName(file.path) == options.hostName + ".json" {
+    static func run(_ options: DoctorOptions, environment: CLIEnvironment) -> DoctorReport {
+        var survey = Survey(options: options, environment: environment)
+        let userDataDirs = userDataDirsToCheck(survey)
+        var reports: [BrowserReport] = []
+        let selected = options.browsers.isEmpty ? BrowserCatalog.all : options.browsers
+        for browser in selected {
+            reports.append(browserReport(browser, survey: &survey))
+        }
+        for directory in userDataDirs {
+            reports.append(userDataDirReport(directory, survey: &survey))
+        }
+        return DoctorReport(hostName: options.hostName, browsers: reports)
+    }
+
+    /// The folders named with --user-data-dir, then those install wrote a manifest into:
+    /// a `NativeMessagingHosts` folder that is none of the browsers' own.
+    private static func userDataDirsToCheck(_ survey: Survey) -> [String] {
+        let hostName = survey.options.hostName
+        var userDataDirs = survey.options.userDataDirs.map(survey.environment.absolute)
+        let knownFolders = Set(BrowserCatalog.all.flatMap { survey.locations(of: $0).map(\.folder) })
+        for file in survey.record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" {
             let folder = Path.parent(file.path)
             guard !knownFolders.contains(folder), Path.fileName(folder) == Browser.userDataHostFolder else { continue }
             let directory = Path.parent(folder)
             if !userDataDirs.contains(directory) { userDataDirs.append(directory) }
         }
+        return userDataDirs
+    }
 
-        var reports: [BrowserReport] = []
-        let selected = options.browsers.isEmpty ? BrowserCatalog.all : options.browsers
-        for browser in selected {
-            let presence = presences[browser.id]!
-            var manifests: [ManifestReport] = []
-            for location in locations(of: browser) {
-                let readBy = readers(of: location.folder)
-                // A folder shared with an installed browser is reported under that browser.
-                if !presence.isInstalled && !readBy.isEmpty { continue }
-                let expected = Path.join(location.folder, options.hostName + ".json")
-                if var denied = folderDenied(location.folder, hostName: options.hostName) {
-                    if readBy.isEmpty { denied.severity = .warning }
-                    manifests.append(ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
-                }
-                for path in candidates(in: location.folder, hostName: options.hostName) {
-                    // Browsers open <host>.json only: beside it, another file carrying the
-                    // host's name is never read. It is clutter, not a broken manifest.
-                    if path != expected && FileSystem.exists(expected) {
-                        manifests.append(ManifestReport(path: path, scope: location.scope, faults: [strayFile(path, expected: expected)], answer: nil))
-                        continue
-                    }
-                    var report = check(path, family: browser.family, scope: location.scope, target: ["--browser", browser.id])
-                    if readBy.isEmpty {
-                        // No browser on this machine reads it: whatever is wrong inside cannot
-                        // break anything today. Worth a note, never a failing verdict.
-                        report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
-                        report.faults.insert(wrongFolder(path, browser: browser, installed: installed, environment: environment, options: options, record: record), at: 0)
-                    }
-                    if presence.isFlatpakOnly, let sandbox = flatpakFault(browser, presence: presence, environment: environment) {
-                        report.faults.insert(sandbox, at: 0)
-                    }
-                    manifests.append(report)
-                }
-            }
-            var summary: String?
-            let verdict: BrowserReport.Verdict
-            if manifests.isEmpty {
-                verdict = .notInstalled
-                let folders = locations(of: browser).map(\.folder).joined(separator: ", ")
-                summary = presence.isInstalled
-                    ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, hostName: options.hostName, record: record))"
-                    : "browser not found"
-            } else if !presence.isInstalled {
-                verdict = .notInstalled
-                summary = "browser not found; a manifest for it is in place, see below"
-            } else {
-                verdict = manifests.contains(where: \.hasProblem) ? .problem : .ok
-            }
-            reports.append(BrowserReport(
-                browser: browser.id, name: browser.displayName, verdict: verdict, browserFound: presence.isInstalled,
-                evidence: presence.evidence, summary: summary, manifests: manifests,
-                advice: SandboxAdvice.advice(for: browser, presence: presence, hostName: options.hostName, environment: environment)
-            ))
+    /// One browser's verdict, from the manifests in the folders it reads.
+    private static func browserReport(_ browser: Browser, survey: inout Survey) -> BrowserReport {
+        let options = survey.options
+        let presence = survey.presences[browser.id]!
+        let manifests = manifestReports(for: browser, presence: presence, survey: &survey)
+        var summary: String?
+        let verdict: BrowserReport.Verdict
+        if manifests.isEmpty {
+            verdict = .notInstalled
+            let folders = survey.locations(of: browser).map(\.folder).joined(separator: ", ")
+            summary = presence.isInstalled
+                ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, hostName: options.hostName, record: survey.record))"
+                : "browser not found"
+        } else if !presence.isInstalled {
+            verdict = .notInstalled
+            summary = "browser not found; a manifest for it is in place, see below"
+        } else {
+            verdict = manifests.contains(where: \.hasProblem) ? .problem : .ok
         }
+        return BrowserReport(
+            browser: browser.id, name: browser.displayName, verdict: verdict, browserFound: presence.isInstalled,
+            evidence: presence.evidence, summary: summary, manifests: manifests,
+            advice: SandboxAdvice.advice(for: browser, presence: presence, hostName: options.hostName, environment: survey.environment)
+        )
+    }
 
-        for directory in userDataDirs {
-            let folder = Path.join(directory, Browser.userDataHostFolder)
-            let manifests = candidates(in: folder, hostName: options.hostName).map { check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", directory]) }
-            reports.append(BrowserReport(
-                browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(directory)",
-                verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
-                browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(options.hostName).json in \(folder)" : nil,
-                manifests: manifests, advice: []
-            ))
+    /// Every manifest (and every folder it cannot be read in) among the folders `browser` reads.
+    private static func manifestReports(for browser: Browser, presence: BrowserPresence, survey: inout Survey) -> [ManifestReport] {
+        let hostName = survey.options.hostName
+        var manifests: [ManifestReport] = []
+        for location in survey.locations(of: browser) {
+            let readBy = survey.readers(of: location.folder)
+            // A folder shared with an installed browser is reported under that browser.
+            if !presence.isInstalled && !readBy.isEmpty { continue }
+            let expected = Path.join(location.folder, hostName + ".json")
+            if var denied = folderDenied(location.folder, hostName: hostName) {
+                if readBy.isEmpty { denied.severity = .warning }
+                manifests.append(ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
+            }
+            for path in candidates(in: location.folder, hostName: hostName) {
+                // Browsers open <host>.json only: beside it, another file carrying the
+                // host's name is never read. It is clutter, not a broken manifest.
+                if path != expected && FileSystem.exists(expected) {
+                    manifests.append(ManifestReport(path: path, scope: location.scope, faults: [strayFile(path, expected: expected)], answer: nil))
+                    continue
+                }
+                manifests.append(checkedManifest(path, browser: browser, presence: presence, scope: location.scope, readByNobody: readBy.isEmpty, survey: &survey))
+            }
         }
-        return DoctorReport(hostName: options.hostName, browsers: reports)
+        return manifests
+    }
+
+    /// Checks one manifest for `browser`, adding what the manifest's place means: a folder no
+    /// installed browser reads, a browser that is only a Flatpak.
+    private static func checkedManifest(
+        _ path: String, browser: Browser, presence: BrowserPresence, scope: String, readByNobody: Bool, survey: inout Survey
+    ) -> ManifestReport {
+        var report = survey.check(path, family: browser.family, scope: scope, target: ["--browser", browser.id])
+        if readByNobody {
+            // No browser on this machine reads it: whatever is wrong inside cannot
+            // break anything today. Worth a note, never a failing verdict.
+            report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
+            report.faults.insert(wrongFolder(path, browser: browser, installed: survey.installed, environment: survey.environment, options: survey.options, record: survey.record), at: 0)
+        }
+        if presence.isFlatpakOnly, let sandbox = flatpakFault(browser, presence: presence, environment: survey.environment) {
+            report.faults.insert(sandbox, at: 0)
+        }
+        return report
+    }
+
+    /// The verdict for a Chromium-family browser run with `--user-data-dir=directory`.
+    private static func userDataDirReport(_ directory: String, survey: inout Survey) -> BrowserReport {
+        let hostName = survey.options.hostName
+        let folder = Path.join(directory, Browser.userDataHostFolder)
+        let manifests = candidates(in: folder, hostName: hostName).map { survey.check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", directory]) }
+        return BrowserReport(
+            browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(directory)",
+            verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
+            browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(hostName).json in \(folder)" : nil,
+            manifests: manifests, advice: []
+        )
     }
 
     /// `<host>.json`, plus any other `.json` whose "name" is the host's: a manifest under the

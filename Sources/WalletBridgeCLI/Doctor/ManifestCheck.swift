@@ -30,83 +30,104 @@ struct ManifestCheck {
         }
         let reinstall = "\(reinstallCommand()) rewrites it correctly"
 
+        guard checkAccess(fault: fault), let manifest = loadManifest(reinstall: reinstall, fault: fault) else { return (faults, nil) }
+        checkFields(manifest, reinstall: reinstall, fault: fault)
+        let hostPath = checkHostPath(manifest, fault: fault)
+        let allowed = checkAllowList(manifest, fault: fault)
+
+        guard probe, let hostPath else { return (faults, nil) }
+        let answer = probeHost(hostPath, allowed: allowed, fault: fault)
+        return (faults, answer)
+    }
+
+    /// Checks that the file is there and readable by the checked user, and warns when someone
+    /// else owns it in the user's own folder. False when it cannot be read.
+    private func checkAccess(fault: (String, String, String, DoctorFault.Severity) -> Void) -> Bool {
         guard let status = FileSystem.status(path) else {
-            fault("unreadable", "the file vanished while being checked", fix: "run doctor again")
-            return (faults, nil)
+            fault("unreadable", "the file vanished while being checked", "run doctor again", .problem)
+            return false
         }
         if inUserFolder && status.owner != environment.userID {
             let owner = status.owner == 0 ? "root" : "user \(status.owner)"
             fault(
                 "owner", "owned by \(owner), in your own folder: you cannot change or remove it without sudo",
-                fix: "sudo chown \(environment.userID) \(path)   (a manifest written with sudo belongs to root; install without sudo writes your own)",
+                "sudo chown \(environment.userID) \(path)   (a manifest written with sudo belongs to root; install without sudo writes your own)",
                 .warning)
         }
         guard permits(path, status, read: true) else {
-            fault("unreadable", "you (uid \(environment.userID)) cannot read it, so neither can your browser", fix: "chmod 644 \(path)")
-            return (faults, nil)
+            fault("unreadable", "you (uid \(environment.userID)) cannot read it, so neither can your browser", "chmod 644 \(path)", .problem)
+            return false
         }
-        let manifest: ManifestFile
+        return true
+    }
+
+    /// Parses the file as the browsers do; returns nil when it is no JSON object.
+    private func loadManifest(reinstall: String, fault: (String, String, String, DoctorFault.Severity) -> Void) -> ManifestFile? {
         do {
             let loaded = try BrowserJSON.load(path)
-            manifest = loaded.manifest
             // Both browsers load these; strict JSON tools may not, and which duplicate wins
             // is easy to misread, so they are worth a warning, never a problem.
             for leniency in loaded.leniencies {
                 switch leniency {
                 case .byteOrderMark:
                     fault("strict-json", "the file starts with a UTF-8 byte-order mark; browsers skip it, stricter JSON tools refuse it",
-                          fix: "save it without the BOM, or: \(reinstall)", .warning)
+                          "save it without the BOM, or: \(reinstall)", .warning)
                 case .duplicateKey(let key):
                     fault("strict-json", "key \(key) appears more than once; browsers use the last one, and only that one is checked here",
-                          fix: "keep one \(key); \(reinstall)", .warning)
+                          "keep one \(key); \(reinstall)", .warning)
                 }
             }
+            return loaded.manifest
         } catch {
             switch error {
-            case .unreadable: fault("unreadable", "cannot read it", fix: "chmod 644 \(path)")
-            case .invalidJSON(let parse): fault("bad-json", "not valid JSON: \(parse)", fix: "correct the syntax; \(reinstall)")
-            case .notAnObject(let type): fault("bad-json", "the JSON is \(type == "array" || type == "object" ? "an" : "a") \(type), not an object", fix: reinstall)
+            case .unreadable: fault("unreadable", "cannot read it", "chmod 644 \(path)", .problem)
+            case .invalidJSON(let parse): fault("bad-json", "not valid JSON: \(parse)", "correct the syntax; \(reinstall)", .problem)
+            case .notAnObject(let type): fault("bad-json", "the JSON is \(type == "array" || type == "object" ? "an" : "a") \(type), not an object", reinstall, .problem)
             }
-            return (faults, nil)
+            return nil
         }
+    }
 
+    /// Checks "name", "description" and "type".
+    private func checkFields(_ manifest: ManifestFile, reinstall: String, fault: (String, String, String, DoctorFault.Severity) -> Void) {
         // name: the browser opens <name>.json, then insists the name inside matches.
         let fileStem = Path.fileName(path).hasSuffix(".json") ? String(Path.fileName(path).dropLast(5)) : Path.fileName(path)
         if let name = manifest.string("name") {
             if let problem = ManifestIdentifiers.hostNameProblem(name) {
-                fault("bad-name", "\"name\": \(problem)", fix: "use lowercase letters, digits, _ and . only; \(reinstall)")
+                fault("bad-name", "\"name\": \(problem)", "use lowercase letters, digits, _ and . only; \(reinstall)", .problem)
             }
             if name != fileStem {
                 fault(
                     "name-mismatch", "\"name\" is \(JSONText.quoted(name)) but the file is \(Path.fileName(path)); browsers look up \(hostName).json and require the name inside to be \(JSONText.quoted(hostName))",
-                    fix: fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName)), or: \(reinstall)" : "rename the file to \(hostName).json, or \(reinstall)")
+                    fileStem == hostName ? "set \"name\" to \(JSONText.quoted(hostName)), or: \(reinstall)" : "rename the file to \(hostName).json, or \(reinstall)",
+                    .problem)
             }
         } else {
-            fault("missing-field", "no \"name\" string", fix: "add \"name\": \(JSONText.quoted(hostName)), or: \(reinstall)")
+            fault("missing-field", "no \"name\" string", "add \"name\": \(JSONText.quoted(hostName)), or: \(reinstall)", .problem)
         }
         if manifest.string("description") == nil {
-            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", fix: "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription)), or: \(reinstall)")
+            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription)), or: \(reinstall)", .problem)
         }
         switch manifest.members["type"] {
         case .string("stdio")?: break
-        case nil: fault("missing-field", "no \"type\"", fix: "add \"type\": \"stdio\", or: \(reinstall)")
-        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", fix: "set \"type\": \"stdio\", or: \(reinstall)")
+        case nil: fault("missing-field", "no \"type\"", "add \"type\": \"stdio\", or: \(reinstall)", .problem)
+        case let other?: fault("wrong-type", "\"type\" is \(String(decoding: other.jsonBytes, as: UTF8.self)), not \"stdio\"", "set \"type\": \"stdio\", or: \(reinstall)", .problem)
         }
+    }
 
-        let hostPath = checkHostPath(manifest, fault: fault)
-        let allowed = checkAllowList(manifest, fault: fault)
-
-        guard probe, let hostPath else { return (faults, nil) }
+    /// Starts the host through this manifest as a browser of `family` would, with the first
+    /// well-formed ID as the caller; returns its answer.
+    private func probeHost(_ hostPath: String, allowed: [String], fault: (String, String, String, DoctorFault.Severity) -> Void) -> String? {
         let launch: BrowserLaunch = switch family {
         case .chromium: .chrome(origin: allowed.first ?? BrowserLaunch.placeholderOrigin)
         case .firefox: .firefox(manifestPath: path, addonID: allowed.first ?? BrowserLaunch.placeholderAddonID)
         }
         switch Self.probe(HostCommand(path: hostPath, launch: launch, environment: environment.variables), timeout: timeout) {
         case .success(let answer):
-            return (faults, answer)
+            return answer
         case .failure(let error):
-            fault("no-answer", "started \(launch), the host gave no usable answer: \(error)", fix: Self.fix(for: error, manifest: path))
-            return (faults, nil)
+            fault("no-answer", "started \(launch), the host gave no usable answer: \(error)", Self.fix(for: error, manifest: path), .problem)
+            return nil
         }
     }
 

@@ -51,6 +51,21 @@ struct InstallPlan: Sendable {
 enum Installer {
     /// Works out every file, and refuses (before anything is written) what cannot be done.
     static func plan(_ request: InstallRequest, environment: CLIEnvironment, record: InstallRecord?) throws(CLIFailure) -> InstallPlan {
+        var notes = try checkNameAndBinary(request)
+        let browsers = try chooseBrowsers(request, environment: environment, notes: &notes)
+        let allowed = try allowLists(request, browsers: browsers, notes: &notes)
+        let files = manifestFiles(request, browsers: browsers, environment: environment)
+        let targets = try installTargets(files, request: request, allowed: allowed, record: record)
+        notes += closingNotes(request, browsers: browsers, targets: targets, environment: environment, record: record)
+        return InstallPlan(
+            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil,
+            system: request.system, userDataDir: request.userDataDir.map(environment.absolute)
+        )
+    }
+
+    /// Refuses a malformed host name, and a `--system` binary other users could not start;
+    /// returns the warnings about the binary that do not refuse it.
+    private static func checkNameAndBinary(_ request: InstallRequest) throws(CLIFailure) -> [String] {
         var notes: [String] = []
         if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
         if request.system {
@@ -61,7 +76,13 @@ enum Installer {
             }
             if let warning = SystemReach.changeableBy(request.binaryPath) { notes.append(warning) }
         }
+        return notes
+    }
 
+    /// The browsers to install for: those named with `--browser`, else Chromium for
+    /// `--user-data-dir`, else every browser found here. Refuses `--user-data-dir` where it
+    /// means nothing.
+    private static func chooseBrowsers(_ request: InstallRequest, environment: CLIEnvironment, notes: inout [String]) throws(CLIFailure) -> [Browser] {
         var browsers = unique(request.browsers)
         if browsers.isEmpty {
             if request.userDataDir != nil {
@@ -84,7 +105,12 @@ enum Installer {
                 throw CLIFailure("--user-data-dir is for Chromium-family browsers; \(firefoxFamily.map(\.id).joined(separator: ", ")) has no such folder")
             }
         }
+        return browsers
+    }
 
+    /// The extension IDs each family's manifest allows. Refuses a family among the targets
+    /// with no IDs; drops (and says so) the IDs of a family with no browser among them.
+    private static func allowLists(_ request: InstallRequest, browsers: [Browser], notes: inout [String]) throws(CLIFailure) -> [BrowserFamily: [String]] {
         var allowed: [BrowserFamily: [String]] = [.chromium: request.chromeOrigins, .firefox: request.firefoxAddons]
         for family in BrowserFamily.allCases {
             let members = browsers.filter { $0.family == family }
@@ -100,8 +126,12 @@ enum Installer {
                 allowed[family] = []
             }
         }
+        return allowed
+    }
 
-        // Several browsers may share a folder (Chrome's system folder serves Brave too).
+    /// The manifest path of each browser, in order, with the browsers that read it. Several
+    /// browsers may share a folder (Chrome's system folder serves Brave too).
+    private static func manifestFiles(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment) -> [(path: String, browsers: [Browser])] {
         var byPath: [(path: String, browsers: [Browser])] = []
         for browser in browsers {
             let folder: String
@@ -119,32 +149,23 @@ enum Installer {
                 byPath.append((path, [browser]))
             }
         }
+        return byPath
+    }
 
+    /// What to write at each path, and what to do with the file already there. Refuses, naming
+    /// them all, files install may not replace.
+    private static func installTargets(
+        _ files: [(path: String, browsers: [Browser])], request: InstallRequest, allowed: [BrowserFamily: [String]], record: InstallRecord?
+    ) throws(CLIFailure) -> [InstallTarget] {
         var targets: [InstallTarget] = []
         var conflicts: [String] = []
-        for (path, sharing) in byPath {
+        for (path, sharing) in files {
             let manifest = HostManifest(name: request.hostName, path: request.binaryPath, family: sharing[0].family, allowed: allowed[sharing[0].family]!)
             let content = manifest.rendered()
             let recorded = record?.files.first { $0.path == path }
-            let action: InstallTarget.Action
-            if let status = FileSystem.status(path) {
-                let existing = FileSystem.read(path)
-                if existing == content {
-                    action = .unchanged(recorded: recorded != nil)
-                } else if let recorded, let existing, existing == Array(recorded.content.utf8) {
-                    action = .update
-                } else if request.force, let recorded, recorded.replaced == nil {
-                    action = .repair
-                } else if request.force {
-                    // Recorded with a `replaced`: install --force'd a foreign file before, and
-                    // apply keeps that first one, the file to put back.
-                    action = .replace(previous: existing ?? [], mode: status.mode)
-                } else {
-                    conflicts.append(path)
-                    continue
-                }
-            } else {
-                action = .create
+            guard let action = action(at: path, content: content, recorded: recorded, force: request.force) else {
+                conflicts.append(path)
+                continue
             }
             targets.append(InstallTarget(path: path, browsers: sharing, content: content, action: action))
         }
@@ -155,6 +176,34 @@ enum Installer {
                 \(conflicts.count == 1 ? "it" : "them"), and uninstall then puts the old content back.
                 """)
         }
+        return targets
+    }
+
+    /// What to do with the file at `path`, which should hold `content`; nil when it is a file
+    /// install may not replace (someone else's, or changed since) and `force` is off.
+    private static func action(at path: String, content: [UInt8], recorded: InstallRecord.File?, force: Bool) -> InstallTarget.Action? {
+        guard let status = FileSystem.status(path) else { return .create }
+        let existing = FileSystem.read(path)
+        if existing == content {
+            return .unchanged(recorded: recorded != nil)
+        } else if let recorded, let existing, existing == Array(recorded.content.utf8) {
+            return .update
+        } else if force, let recorded, recorded.replaced == nil {
+            return .repair
+        } else if force {
+            // Recorded with a `replaced`: install --force'd a foreign file before, and
+            // apply keeps that first one, the file to put back.
+            return .replace(previous: existing ?? [], mode: status.mode)
+        }
+        return nil
+    }
+
+    /// Warnings about what will be written that refuse nothing: system folders other users
+    /// cannot enter, named browsers not found here, sandboxed browsers.
+    private static func closingNotes(
+        _ request: InstallRequest, browsers: [Browser], targets: [InstallTarget], environment: CLIEnvironment, record: InstallRecord?
+    ) -> [String] {
+        var notes: [String] = []
         if request.system {
             for folder in Set(targets.map { Path.parent($0.path) }).sorted() {
                 if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot, reopened: Set(record?.folders ?? [])) {
@@ -176,10 +225,7 @@ enum Installer {
         for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
             notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
         }
-        return InstallPlan(
-            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil,
-            system: request.system, userDataDir: request.userDataDir.map(environment.absolute)
-        )
+        return notes
     }
 
     /// Writes the plan's files and records them. The record is saved even when a write fails
