@@ -77,6 +77,15 @@ function rejectClosed(pending, why) {
 }
 
 /**
+ * @typedef {Required<Pick<NativeMessagingRuntime, 'sendNativeMessage'>> & NativeMessagingRuntime} MessageRuntime
+ *
+ * @typedef {object} MessageState what one message transport keeps between calls
+ * @property {MessageRuntime} runtime
+ * @property {string} application
+ * @property {Map<Pending, () => void>} inFlight In flight, each with what stops it early (the one-shot port, if any).
+ */
+
+/**
  * `runtime.sendNativeMessage`: the browser starts one host process per message and hands back
  * its first reply. Stateless, so it suits a service worker that may be stopped at any moment.
  *
@@ -88,60 +97,12 @@ function rejectClosed(pending, why) {
  * @returns {Transport}
  */
 export function createMessageTransport({ runtime: anyRuntime, application }) {
-  const runtime = /** @type {Required<Pick<NativeMessagingRuntime, 'sendNativeMessage'>> & NativeMessagingRuntime} */ (anyRuntime);
+  const runtime = /** @type {MessageRuntime} */ (anyRuntime);
   if (typeof runtime.sendNativeMessage !== 'function') {
     throw new NativeConfigurationError('runtime.sendNativeMessage is not available: add "nativeMessaging" to the extension manifest\'s permissions');
   }
-  /** In flight, each with what stops it early (the one-shot port, if any). @type {Map<Pending, () => void>} */
-  const inFlight = new Map();
-
-  /**
-   * @param {unknown} message
-   * @param {Pending} pending
-   */
-  const sendMessage = (message, pending) => {
-    const context = { id: pending.options.id, method: pending.options.method };
-    /** @type {unknown} */
-    let reply;
-    try {
-      reply = runtime.sendNativeMessage(application, message);
-    } catch (error) {
-      return pending.reject(transportErrorFromBrowser(error, context));
-    }
-    if (!isThenable(reply)) {
-      return pending.reject(new NativeConfigurationError('runtime.sendNativeMessage did not return a promise: use browser.runtime in Firefox, and Manifest V3 in Chrome'));
-    }
-    reply.then(pending.resolve, (error) => pending.reject(transportErrorFromBrowser(error, context)));
-  };
-
-  /**
-   * @param {unknown} message
-   * @param {Pending} pending
-   */
-  const sendOverOneShotPort = (message, pending) => {
-    const context = { id: pending.options.id, method: pending.options.method };
-    if (typeof runtime.connectNative !== 'function') {
-      return pending.reject(new NativeConfigurationError('runtime.connectNative is not available, and Chrome\'s sendNativeMessage cannot carry a batch'));
-    }
-    /** @type {NativeMessagingPort} */
-    let port;
-    try {
-      port = runtime.connectNative(application);
-    } catch (error) {
-      return pending.reject(transportErrorFromBrowser(error, context));
-    }
-    // Settling by any path (reply, timeout, close) ends the port, and with it the host.
-    inFlight.set(pending, () => disconnectQuietly(port));
-    port.onMessage.addListener((reply) => pending.resolve(reply));
-    port.onDisconnect.addListener((eventPort) => {
-      pending.reject(transportErrorFromBrowser(runtime.lastError ?? eventPort?.error ?? port.error ?? null, context));
-    });
-    try {
-      port.postMessage(message);
-    } catch (error) {
-      pending.reject(transportErrorFromBrowser(error, context));
-    }
-  };
+  /** @type {MessageState} */
+  const state = { runtime, application, inFlight: new Map() };
 
   return {
     kind: 'message',
@@ -150,21 +111,102 @@ export function createMessageTransport({ runtime: anyRuntime, application }) {
         // The browser waits for a first reply that a notification never gets.
         return Promise.reject(new TypeError('notifications need the "port" transport: sendNativeMessage waits for a reply the host never sends'));
       }
-      const { pending, promise } = startPending(options, application, (done) => {
-        const stop = inFlight.get(done);
-        inFlight.delete(done);
-        stop?.();
-      });
-      inFlight.set(pending, () => {});
-      if (isPlainObject(message)) sendMessage(message, pending);
-      else sendOverOneShotPort(message, pending);
+      const { pending, promise } = startInFlight(state, options);
+      if (isPlainObject(message)) sendMessage(state, message, pending);
+      else sendOverOneShotPort(state, message, pending);
       return promise;
     },
     close() {
-      for (const pending of [...inFlight.keys()]) rejectClosed(pending, 'The native client was closed before the reply arrived');
+      for (const pending of [...state.inFlight.keys()]) rejectClosed(pending, 'The native client was closed before the reply arrived');
     },
   };
 }
+
+/**
+ * Starts a pending request of the message transport and records it as in flight; settling it
+ * forgets it and runs whatever stops it early.
+ * @param {MessageState} state
+ * @param {SendOptions} options
+ * @returns {{ pending: Pending, promise: Promise<unknown> }}
+ */
+function startInFlight(state, options) {
+  const { pending, promise } = startPending(options, state.application, (done) => {
+    const stop = state.inFlight.get(done);
+    state.inFlight.delete(done);
+    stop?.();
+  });
+  state.inFlight.set(pending, () => {});
+  return { pending, promise };
+}
+
+/**
+ * @param {MessageState} state
+ * @param {unknown} message
+ * @param {Pending} pending
+ */
+function sendMessage({ runtime, application }, message, pending) {
+  const context = { id: pending.options.id, method: pending.options.method };
+  /** @type {unknown} */
+  let reply;
+  try {
+    reply = runtime.sendNativeMessage(application, message);
+  } catch (error) {
+    return pending.reject(transportErrorFromBrowser(error, context));
+  }
+  if (!isThenable(reply)) {
+    return pending.reject(new NativeConfigurationError('runtime.sendNativeMessage did not return a promise: use browser.runtime in Firefox, and Manifest V3 in Chrome'));
+  }
+  reply.then(pending.resolve, (error) => pending.reject(transportErrorFromBrowser(error, context)));
+}
+
+/**
+ * @param {MessageState} state
+ * @param {unknown} message
+ * @param {Pending} pending
+ */
+function sendOverOneShotPort({ runtime, application, inFlight }, message, pending) {
+  const context = { id: pending.options.id, method: pending.options.method };
+  if (typeof runtime.connectNative !== 'function') {
+    return pending.reject(new NativeConfigurationError('runtime.connectNative is not available, and Chrome\'s sendNativeMessage cannot carry a batch'));
+  }
+  /** @type {NativeMessagingPort} */
+  let port;
+  try {
+    port = runtime.connectNative(application);
+  } catch (error) {
+    return pending.reject(transportErrorFromBrowser(error, context));
+  }
+  // Settling by any path (reply, timeout, close) ends the port, and with it the host.
+  inFlight.set(pending, () => disconnectQuietly(port));
+  port.onMessage.addListener((reply) => pending.resolve(reply));
+  port.onDisconnect.addListener((eventPort) => {
+    pending.reject(transportErrorFromBrowser(runtime.lastError ?? eventPort?.error ?? port.error ?? null, context));
+  });
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    pending.reject(transportErrorFromBrowser(error, context));
+  }
+}
+
+/**
+ * @typedef {NativeMessagingRuntime & Required<Pick<NativeMessagingRuntime, 'connectNative'>>} PortRuntime
+ *
+ * @typedef {object} PortState what one port transport keeps between calls
+ * @property {PortRuntime} runtime
+ * @property {string} application
+ * @property {(warning: NativeClientWarning) => void} onWarning
+ * @property {NativeMessagingPort | null} current
+ * @property {Set<Pending>} pendings Every pending request, oldest first, held batches included.
+ * @property {Map<string, Pending>} byId The same requests by each id they wait for.
+ * @property {Pending | null} batchOnWire The one batch posted and not yet answered. The host
+ *   refuses a batch as a whole with a single error object carrying id null (-32600 too many
+ *   entries, at once; -32000 the joined reply over 1 MiB, once every entry has run, so at any
+ *   later moment). Nothing in that reply names the batch, so batches go out one at a time: the
+ *   refusal then belongs to the batch on the wire.
+ * @property {Map<Pending, unknown>} heldBatches Batches waiting for the one on the wire to
+ *   settle, oldest first.
+ */
 
 /**
  * `runtime.connectNative`: one long-lived host process shared by every request. Replies come
@@ -176,182 +218,233 @@ export function createMessageTransport({ runtime: anyRuntime, application }) {
  * @returns {Transport}
  */
 export function createPortTransport({ runtime: anyRuntime, application, onWarning }) {
-  const runtime = /** @type {NativeMessagingRuntime & Required<Pick<NativeMessagingRuntime, 'connectNative'>>} */ (anyRuntime);
+  const runtime = /** @type {PortRuntime} */ (anyRuntime);
   if (typeof runtime.connectNative !== 'function') {
     throw new NativeConfigurationError('runtime.connectNative is not available: add "nativeMessaging" to the extension manifest\'s permissions');
   }
-  /** @type {NativeMessagingPort | null} */
-  let current = null;
-  /** Every pending request, oldest first, held batches included. @type {Set<Pending>} */
-  const pendings = new Set();
-  /** The same requests by each id they wait for. @type {Map<string, Pending>} */
-  const byId = new Map();
-  /**
-   * The one batch posted and not yet answered. The host refuses a batch as a whole with a
-   * single error object carrying id null (-32600 too many entries, at once; -32000 the joined
-   * reply over 1 MiB, once every entry has run, so at any later moment). Nothing in that
-   * reply names the batch, so batches go out one at a time: the refusal then belongs to the
-   * batch on the wire.
-   * @type {Pending | null}
-   */
-  let batchOnWire = null;
-  /** Batches waiting for the one on the wire to settle, oldest first. @type {Map<Pending, unknown>} */
-  const heldBatches = new Map();
-
-  /** @param {Pending} pending */
-  const forget = (pending) => {
-    pendings.delete(pending);
-    heldBatches.delete(pending);
-    for (const id of pending.options.ids) {
-      if (byId.get(idKey(id)) === pending) byId.delete(idKey(id));
-    }
-    if (pending === batchOnWire) {
-      batchOnWire = null;
-      releaseHeldBatch();
-    }
+  /** @type {PortState} */
+  const state = {
+    runtime,
+    application,
+    onWarning,
+    current: null,
+    pendings: new Set(),
+    byId: new Map(),
+    batchOnWire: null,
+    heldBatches: new Map(),
   };
-
-  /** Posts the oldest held batch, if the port is still up (a drop or close rejects them all). */
-  const releaseHeldBatch = () => {
-    const port = current;
-    if (port === null) return;
-    const next = heldBatches.entries().next();
-    if (next.done) return;
-    const [pending, message] = next.value;
-    heldBatches.delete(pending);
-    post(port, pending, message);
-  };
-
-  /**
-   * @param {NativeMessagingPort} port
-   * @param {Pending} pending
-   * @param {unknown} message
-   */
-  const post = (port, pending, message) => {
-    if (Array.isArray(message)) batchOnWire = pending;
-    try {
-      port.postMessage(message);
-    } catch (error) {
-      // "Attempt to postMessage on disconnected port": the port is gone even if its
-      // onDisconnect has not run yet. Fail everything on it; the next send reconnects.
-      drop(port, error);
-      disconnectQuietly(port);
-    }
-  };
-
-  /** @param {NativeClientWarning} warning */
-  const warn = (warning) => {
-    try {
-      onWarning(warning);
-    } catch {
-      // A faulty hook must not take the transport down with it.
-    }
-  };
-
-  /** @returns {NativeMessagingPort} */
-  const connect = () => {
-    const port = runtime.connectNative(application);
-    port.onMessage.addListener((reply) => receive(port, reply));
-    port.onDisconnect.addListener((eventPort) => {
-      if (port !== current) return;  // closed on purpose, or replaced already
-      // Chrome puts the reason in runtime.lastError, readable only inside this listener (and
-      // logs "Unchecked runtime.lastError" if nobody reads it); Firefox puts it in port.error.
-      const failure = runtime.lastError ?? eventPort?.error ?? port.error ?? null;
-      drop(port, failure);
-    });
-    return port;
-  };
-
-  /**
-   * @param {NativeMessagingPort} port
-   * @param {unknown} failure
-   */
-  const drop = (port, failure) => {
-    if (port !== current) return;
-    current = null;
-    for (const pending of [...pendings]) {
-      pending.reject(transportErrorFromBrowser(failure, { id: pending.options.id, method: pending.options.method }));
-    }
-  };
-
-  /**
-   * @param {NativeMessagingPort} port
-   * @param {unknown} reply
-   */
-  const receive = (port, reply) => {
-    if (port !== current) return;
-    const target = matchReply(reply);
-    if (target) {
-      target.resolve(reply);
-    } else {
-      warn({ kind: 'unmatched-reply', message: `ignored a reply from "${application}" that no pending request is waiting for`, reply });
-    }
-  };
-
-  /**
-   * By id when the reply has one (for a batch reply, the first entry with an id). A reply with
-   * id null names no request, so:
-   * - a whole-batch refusal (one error object, code -32600 or -32000) goes to the batch on the
-   *   wire: a request this client builds always has an id the host can read, so only a batch
-   *   is refused that way;
-   * - any other (-32700 a frame the host could not parse, -32004 a frame over its cap, after
-   *   which it exits) goes to the request that was sent, if exactly one was; otherwise it is
-   *   reported, and the host's exit or the timeouts end the wait.
-   * @param {unknown} reply
-   * @returns {Pending | undefined}
-   */
-  const matchReply = (reply) => {
-    for (const id of idsOfReply(reply)) {
-      const pending = byId.get(idKey(id));
-      if (pending) return pending;
-    }
-    if (batchOnWire && isWholeBatchRefusal(reply)) return batchOnWire;
-    if (hasOnlyNullIds(reply) && pendings.size - heldBatches.size === 1) {
-      for (const pending of pendings) if (!heldBatches.has(pending)) return pending;
-    }
-    return undefined;
-  };
-
   return {
     kind: 'port',
     send(message, options) {
-      for (const id of options.ids) {
-        if (byId.has(idKey(id))) {
-          return Promise.reject(new TypeError(`id ${JSON.stringify(id)} is already waiting for a reply on this port; ids must be unique`));
-        }
-      }
-      /** @type {NativeMessagingPort} */
-      let port;
-      try {
-        port = current ?? (current = connect());
-      } catch (error) {
-        return Promise.reject(transportErrorFromBrowser(error, { id: options.id, method: options.method }));
-      }
-      if (!options.expectsReply) {
-        try {
-          port.postMessage(message);
-        } catch (error) {
-          drop(port, error);
-          return Promise.reject(transportErrorFromBrowser(error, { id: options.id, method: options.method }));
-        }
-        return Promise.resolve(undefined);
-      }
-      const { pending, promise } = startPending(options, application, forget);
-      pendings.add(pending);
-      for (const id of options.ids) byId.set(idKey(id), pending);
-      // A batch waits its turn behind the one on the wire; its timer already runs, so a batch
-      // that times out while held is never sent.
-      if (Array.isArray(message) && batchOnWire !== null) heldBatches.set(pending, message);
-      else post(port, pending, message);
-      return promise;
+      return sendOverPort(state, message, options);
     },
     close() {
-      const port = current;
-      current = null;
-      if (port) disconnectQuietly(port);
-      for (const pending of [...pendings]) rejectClosed(pending, 'The native port was closed before the reply arrived');
+      closePort(state);
     },
   };
+}
+
+/**
+ * The port transport's `send`: refuses an id already waiting, connects if need be, then posts
+ * a notification or starts a request.
+ * @param {PortState} state
+ * @param {unknown} message
+ * @param {SendOptions} options
+ * @returns {Promise<unknown>}
+ */
+function sendOverPort(state, message, options) {
+  for (const id of options.ids) {
+    if (state.byId.has(idKey(id))) {
+      return Promise.reject(new TypeError(`id ${JSON.stringify(id)} is already waiting for a reply on this port; ids must be unique`));
+    }
+  }
+  /** @type {NativeMessagingPort} */
+  let port;
+  try {
+    port = state.current ?? (state.current = openPort(state));
+  } catch (error) {
+    return Promise.reject(transportErrorFromBrowser(error, { id: options.id, method: options.method }));
+  }
+  if (!options.expectsReply) return postNotification(state, port, message, options);
+  return startPortRequest(state, port, message, options);
+}
+
+/**
+ * @param {PortState} state
+ * @param {NativeMessagingPort} port
+ * @param {unknown} message
+ * @param {SendOptions} options
+ * @returns {Promise<undefined>}
+ */
+function postNotification(state, port, message, options) {
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    dropPort(state, port, error);
+    return Promise.reject(transportErrorFromBrowser(error, { id: options.id, method: options.method }));
+  }
+  return Promise.resolve(undefined);
+}
+
+/**
+ * Records a request that expects a reply under each of its ids, then posts it, or holds it if
+ * it is a batch and another batch is on the wire.
+ * @param {PortState} state
+ * @param {NativeMessagingPort} port
+ * @param {unknown} message
+ * @param {SendOptions} options
+ * @returns {Promise<unknown>}
+ */
+function startPortRequest(state, port, message, options) {
+  const { pending, promise } = startPending(options, state.application, (done) => forgetPending(state, done));
+  state.pendings.add(pending);
+  for (const id of options.ids) state.byId.set(idKey(id), pending);
+  // A batch waits its turn behind the one on the wire; its timer already runs, so a batch
+  // that times out while held is never sent.
+  if (Array.isArray(message) && state.batchOnWire !== null) state.heldBatches.set(pending, message);
+  else postRequest(state, port, pending, message);
+  return promise;
+}
+
+/** @param {PortState} state */
+function closePort(state) {
+  const port = state.current;
+  state.current = null;
+  if (port) disconnectQuietly(port);
+  for (const pending of [...state.pendings]) rejectClosed(pending, 'The native port was closed before the reply arrived');
+}
+
+/**
+ * Removes a settled request from the port's tables; if it was the batch on the wire, the next
+ * held batch goes out.
+ * @param {PortState} state
+ * @param {Pending} pending
+ */
+function forgetPending(state, pending) {
+  state.pendings.delete(pending);
+  state.heldBatches.delete(pending);
+  for (const id of pending.options.ids) {
+    if (state.byId.get(idKey(id)) === pending) state.byId.delete(idKey(id));
+  }
+  if (pending === state.batchOnWire) {
+    state.batchOnWire = null;
+    releaseHeldBatch(state);
+  }
+}
+
+/**
+ * Posts the oldest held batch, if the port is still up (a drop or close rejects them all).
+ * @param {PortState} state
+ */
+function releaseHeldBatch(state) {
+  const port = state.current;
+  if (port === null) return;
+  const next = state.heldBatches.entries().next();
+  if (next.done) return;
+  const [pending, message] = next.value;
+  state.heldBatches.delete(pending);
+  postRequest(state, port, pending, message);
+}
+
+/**
+ * @param {PortState} state
+ * @param {NativeMessagingPort} port
+ * @param {Pending} pending
+ * @param {unknown} message
+ */
+function postRequest(state, port, pending, message) {
+  if (Array.isArray(message)) state.batchOnWire = pending;
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    // "Attempt to postMessage on disconnected port": the port is gone even if its
+    // onDisconnect has not run yet. Fail everything on it; the next send reconnects.
+    dropPort(state, port, error);
+    disconnectQuietly(port);
+  }
+}
+
+/**
+ * @param {PortState} state
+ * @param {NativeClientWarning} warning
+ */
+function reportWarning(state, warning) {
+  try {
+    state.onWarning(warning);
+  } catch {
+    // A faulty hook must not take the transport down with it.
+  }
+}
+
+/**
+ * @param {PortState} state
+ * @returns {NativeMessagingPort}
+ */
+function openPort(state) {
+  const { runtime } = state;
+  const port = runtime.connectNative(state.application);
+  port.onMessage.addListener((reply) => receiveReply(state, port, reply));
+  port.onDisconnect.addListener((eventPort) => {
+    if (port !== state.current) return;  // closed on purpose, or replaced already
+    // Chrome puts the reason in runtime.lastError, readable only inside this listener (and
+    // logs "Unchecked runtime.lastError" if nobody reads it); Firefox puts it in port.error.
+    const failure = runtime.lastError ?? eventPort?.error ?? port.error ?? null;
+    dropPort(state, port, failure);
+  });
+  return port;
+}
+
+/**
+ * @param {PortState} state
+ * @param {NativeMessagingPort} port
+ * @param {unknown} failure
+ */
+function dropPort(state, port, failure) {
+  if (port !== state.current) return;
+  state.current = null;
+  for (const pending of [...state.pendings]) {
+    pending.reject(transportErrorFromBrowser(failure, { id: pending.options.id, method: pending.options.method }));
+  }
+}
+
+/**
+ * @param {PortState} state
+ * @param {NativeMessagingPort} port
+ * @param {unknown} reply
+ */
+function receiveReply(state, port, reply) {
+  if (port !== state.current) return;
+  const target = matchReply(state, reply);
+  if (target) {
+    target.resolve(reply);
+  } else {
+    reportWarning(state, { kind: 'unmatched-reply', message: `ignored a reply from "${state.application}" that no pending request is waiting for`, reply });
+  }
+}
+
+/**
+ * By id when the reply has one (for a batch reply, the first entry with an id). A reply with
+ * id null names no request, so:
+ * - a whole-batch refusal (one error object, code -32600 or -32000) goes to the batch on the
+ *   wire: a request this client builds always has an id the host can read, so only a batch
+ *   is refused that way;
+ * - any other (-32700 a frame the host could not parse, -32004 a frame over its cap, after
+ *   which it exits) goes to the request that was sent, if exactly one was; otherwise it is
+ *   reported, and the host's exit or the timeouts end the wait.
+ * @param {PortState} state
+ * @param {unknown} reply
+ * @returns {Pending | undefined}
+ */
+function matchReply({ byId, batchOnWire, pendings, heldBatches }, reply) {
+  for (const id of idsOfReply(reply)) {
+    const pending = byId.get(idKey(id));
+    if (pending) return pending;
+  }
+  if (batchOnWire && isWholeBatchRefusal(reply)) return batchOnWire;
+  if (hasOnlyNullIds(reply) && pendings.size - heldBatches.size === 1) {
+    for (const pending of pendings) if (!heldBatches.has(pending)) return pending;
+  }
+  return undefined;
 }
 
 /**
