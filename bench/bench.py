@@ -409,7 +409,12 @@ class Bench:
         """A scratch keystore holding the two test keys (seeds 0x01 and 0x02 repeated), so the
         shipped binary answers GetAccounts with the same bytes as every other host. Its hosts
         inherit WALLET_BRIDGE_KEYSTORE; the others ignore it."""
-        keystore = os.path.join(out, "keystore.json")
+        # In a folder of its own with mode 0700, as `keys` makes one for a user: in a folder
+        # other users can read, the host would log a warning on every cold call.
+        folder = os.path.join(out, "keystore")
+        os.makedirs(folder, exist_ok=True)
+        os.chmod(folder, 0o700)
+        keystore = os.path.join(folder, "keystore.json")
         if os.path.exists(keystore):
             os.remove(keystore)
         secrets = os.path.join(out, "keystore-secrets")

@@ -126,7 +126,7 @@ class Investigation:
         hosts["wallet-bridge shipped (static-exe)"] = (static["shipped-static-exe"], static["shipped-static-exe:cmd"])
         # bench/run.sh left a keystore with the two test keys: the shipped binary answers
         # GetAccounts from it with the same bytes as the conformance host.
-        os.environ["WALLET_BRIDGE_KEYSTORE"] = os.path.join(os.path.dirname(self.req_dir), "keystore.json")
+        os.environ["WALLET_BRIDGE_KEYSTORE"] = os.path.join(os.path.dirname(self.req_dir), "keystore", "keystore.json")
         rounds, per = (1, 3) if self.quick else (60, 3)  # short rounds: the machine's load drifts
         bench.log("start-up: cold calls, %d rounds x %d, %d binaries interleaved" % (rounds, per, len(hosts)))
         data = {k: {"exit": [], "reply": [], "cpu": [], "rss": []} for k in hosts}
