@@ -9,7 +9,7 @@ import Synchronization
 /// signal handler (the signal backstop), where taking a lock or allocating is not.
 package enum ChildProcesses {
     /// Pinentry runs one at a time; a handful of slots is plenty.
-    package static let capacity = 16
+    private static let capacity = 16
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<pid_t>> = {
         let slots = UnsafeMutablePointer<Atomic<pid_t>>.allocate(capacity: capacity)
         for index in 0..<capacity { (slots + index).initialize(to: Atomic(0)) }

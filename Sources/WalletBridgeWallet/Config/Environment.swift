@@ -13,7 +13,6 @@ package enum Environment {
 
     /// This process's folders.
     package static var folders: UserFolders { UserFolders(variable: string, userID: getuid()) }
-    package static var home: String? { folders.home }
     package static var dataHome: String? { folders.dataHome }
     package static var configHome: String? { folders.configHome }
 }
