@@ -12,9 +12,37 @@
 // (possibly multi-threaded) process.
 #include <spawn.h>
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from
+// the given one up, including those this process inherited without close-on-exec.
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 // pipe2 (Linux 2.6.27, glibc 2.9) is declared by unistd.h only under _GNU_SOURCE. It makes a
 // pipe with close-on-exec and non-blocking set in one call, so no child can inherit it between
 // the pipe and a later fcntl.
 #include <unistd.h>
 int pipe2(int pipefd[2], int flags);
+
+// accept4 (Linux 2.6.28) is declared by sys/socket.h only under _GNU_SOURCE. It accepts a
+// connection with close-on-exec set, so no child started meanwhile inherits it.
+#include <sys/socket.h>
+int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+// SO_PEERCRED's answer: `struct ucred` is defined only under _GNU_SOURCE; this is its layout
+// (socket(7)).
+#include <sys/types.h>
+struct wallet_bridge_peer_credentials {
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+};
+
+// POSIX_SPAWN_SETSID (glibc 2.26) is defined by spawn.h only under _GNU_SOURCE: the agent a host
+// starts gets its own session, out of reach of signals a browser sends the host's group.
+#ifndef POSIX_SPAWN_SETSID
+#define POSIX_SPAWN_SETSID 0x80
+#endif
+
+// prctl(PR_SET_DUMPABLE, 0): no core dump and no ptrace by other processes of the same user,
+// for the process that holds unlocked keys. prctl is variadic, which Swift cannot call.
+#include <sys/prctl.h>
+static inline int wallet_bridge_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }

@@ -6,7 +6,9 @@ import CLinux
 /// The one way this package starts a child process: pinentry for the wallet, a host for `call`,
 /// the hosts under test. posix_spawn, with the given descriptors as the child's stdin, stdout and
 /// stderr, the default disposition for the signals a parent may ignore or block, an empty signal
-/// mask, and nothing else inherited (every other descriptor here is close-on-exec).
+/// mask, and no other descriptor: ours are close-on-exec, and any this process inherited without
+/// it (a test runner's pipes, say) are closed in the child too. An agent that kept a copy of a
+/// pipe's write end would keep its reader waiting for the end of the output.
 package enum Spawn {
     /// posix_spawn or pipe2 failed; `code` is the errno value (ENOENT: no such program).
     package struct Failure: Error, Equatable {
@@ -20,9 +22,12 @@ package enum Spawn {
     /// - `environment`: nil passes this process's own.
     /// - `searchPath`: look `program` up in PATH when it has no slash, as a shell would.
     /// - `workingDirectory`: nil keeps this process's.
+    /// - `newSession`: the child leads a session of its own (setsid), so that no signal sent to
+    ///   this process's group or session reaches it: for the agent a host starts, which must
+    ///   outlive the host.
     package static func start(
         _ program: String, arguments: [String] = [], standardStreams: [Int32], environment: [String: String]? = nil,
-        searchPath: Bool = false, workingDirectory: String? = nil
+        searchPath: Bool = false, workingDirectory: String? = nil, newSession: Bool = false
     ) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -32,6 +37,7 @@ package enum Spawn {
         // Linked directly (declared in CLinux), not looked up with dlsym, which finds nothing in
         // the fully static shipped binary; and no chdir in this multi-threaded process.
         if let workingDirectory { _ = posix_spawn_file_actions_addchdir_np(&actions, workingDirectory) }
+        _ = posix_spawn_file_actions_addclosefrom_np(&actions, Int32(max(standardStreams.count, 3)))
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -47,7 +53,7 @@ package enum Spawn {
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newSession ? POSIX_SPAWN_SETSID : 0)))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { variables in
