@@ -3,13 +3,17 @@ import Dispatch
 import WalletBridge
 
 /// The shipped wallet: accounts from the encrypted keystore, signatures after the person
-/// approves with the keystore passphrase.
+/// approves, with the keystore passphrase or, while the keys are unlocked, with a confirmation.
+///
+/// The agent runs it with an `UnlockCache`: after one passphrase the keystore key stays in
+/// secure memory for a while, and each request needs only the person's confirmation. A wallet
+/// without one (a host that signs by itself) asks for the passphrase every time.
 ///
 /// GetAccounts reads the keystore's public part on every call (so keys created while a port is
 /// open appear) and never needs the passphrase or runs Argon2. SignPayloads checks the request
 /// before asking anyone: unknown address -32602, bad payloads -2, too many payloads -6. Then it
-/// asks for the passphrase (one dialog at a time), unlocks the key and signs; any failure to
-/// get or use the passphrase is -3 with `data.reason`.
+/// asks (one dialog at a time, in arrival order), unlocks the key and signs; any failure to get
+/// consent or use the passphrase is -3 with `data.reason`. Each answer goes to the audit log.
 public struct KeystoreWallet: AccountsAtHand {
     /// Where the keys are.
     public let keystore: Keystore
@@ -19,7 +23,14 @@ public struct KeystoreWallet: AccountsAtHand {
     public static let defaultMaxPayloads = 1024
     /// Where the passphrase, and with it consent, comes from.
     public let passphrases: any PassphraseSource
-    private let gate = SerialGate()
+    /// Keeps the keys unlocked between requests; nil asks for the passphrase every time.
+    package var unlockCache: UnlockCache?
+    /// Where each approval and refusal is recorded.
+    package var auditLog = AuditLog(path: AuditLog.defaultPath)
+    /// The process that started the caller's host (the browser), to find the extension's name
+    /// in its profile; nil when unknown.
+    package var browserProcess: Int32?
+    private let consentQueue = ConsentQueue()
     /// GetAccounts' copy of the keystore, checked with one stat per call.
     private let readCache = KeystoreReadCache()
 
@@ -57,10 +68,11 @@ public struct KeystoreWallet: AccountsAtHand {
         }
     }
 
-    /// The wallet the shipped host serves with `config`: its keystore, its payload limit, and
-    /// its passphrase source (`WALLET_BRIDGE_PASSPHRASE_FILE` if set, else pinentry).
-    public init(config: WalletConfig) {
-        let resolved = KeystoreLocation.resolve(configured: config.keystore)
+    /// The wallet the shipped host serves with `config`: its keystore (`keystorePath`, else the
+    /// configured one), its payload limit, and its passphrase source
+    /// (`WALLET_BRIDGE_PASSPHRASE_FILE` if set, else pinentry).
+    public init(config: WalletConfig, keystorePath: String? = nil) {
+        let resolved = keystorePath ?? KeystoreLocation.resolve(configured: config.keystore)
         if resolved == nil {
             Log.error("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable)")
         }
@@ -107,40 +119,95 @@ public struct KeystoreWallet: AccountsAtHand {
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
         let request = ConsentRequest(
-            caller: context.caller, keyLabel: entry.label, shortAddress: entry.shortAddress, payloadCount: payloads.count)
+            caller: context.caller, callerName: browserProcess.flatMap { ExtensionNames.name(of: context.caller, browserProcess: $0) },
+            keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
         for warning in keystore.exposureWarnings() { Log.warning(warning) }
 
+        var audit = AuditLog.Entry(
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: params.address,
+            label: entry.label, payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
         let secretKey: SecureBytes
         do {
-            secretKey = try await gate.run {
-                try await passphrases.obtain(for: request) { passphrase in
-                    try await Self.unlock(entry, in: file, passphrase: passphrase)
-                }
-            }
+            let approval: ConsentRequest.Approval
+            (secretKey, approval) = try await consentQueue.run { try await approve(request, entry: entry, in: file) }
+            audit.approval = approval == .passphrase ? "passphrase" : "confirmation"
         } catch let refusal as ConsentRefusal {
+            // A refusal by the person is recorded; no way to ask anyone is only logged.
+            switch refusal {
+            case .declined: audit.decision = .declined
+            case .wrongPassphrase: audit.decision = .wrongPassphrase
+            case .unavailable: throw Self.notSigned(refusal)
+            }
+            auditLog.record(audit)
             throw Self.notSigned(refusal)
+        } catch is ConsentQueue.Full {
+            Log.warning("signature refused before asking: \(consentQueue.limit) requests already wait for the person")
+            throw RPCError(.notSigned, data: .object(["reason": .string("too_many_waiting")]))
         } catch UnlockFailure.keystore(let error) {
             // Logged where it happened. A damaged entry is "key_damaged" so that someone
             // debugging an extension knows retrying is pointless.
             let reason = if case .keyDamaged = error { "key_damaged" } else { "unlock_failed" }
             throw RPCError(.notSigned, data: .object(["reason": .string(reason)]))
+        } catch is CancellationError {
+            audit.decision = .cancelled
+            auditLog.record(audit)
+            throw CancellationError()
         }
+        auditLog.record(audit)
         let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
         return SignPayloadsResult(signed_payloads: signed)
     }
 
-    /// The secret key, or nil for a wrong passphrase (the source may ask again). A damaged
-    /// entry is not something another attempt can fix: it ends the request.
-    private static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) async throws -> SecureBytes? {
+    /// The person's consent to `request`, and with it the secret key of `entry`: a confirmation
+    /// while the keys are unlocked, else the passphrase (which unlocks them, when there is a
+    /// cache). Runs in the consent queue, so an unlock by the request before counts here.
+    private func approve(
+        _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile
+    ) async throws -> (SecureBytes, ConsentRequest.Approval) {
+        if let unlockCache, unlockCache.isUnlocked(for: file) {
+            try await passphrases.confirm(request)
+            // Nil if the keys were locked while the dialog was up: then the passphrase after all.
+            if let key = try Self.keystoreCall(entry, { () throws(KeystoreError) in
+                try unlockCache.withKey(for: file) { key throws(KeystoreError) in try Keystore.secretKey(entry, key: key) }
+            }) {
+                return (key, .confirmation)
+            }
+        }
+        let cache = unlockCache
+        let key = try await passphrases.obtain(for: request) { passphrase in
+            try await Self.unlock(entry, in: file, passphrase: passphrase, keepingKeyIn: cache)
+        }
+        return (key, .passphrase)
+    }
+
+    /// The secret key, or nil for a wrong passphrase (the source may ask again). With a
+    /// cache, the keystore key is kept there. A damaged entry is not something another attempt
+    /// can fix: it ends the request.
+    private static func unlock(
+        _ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes, keepingKeyIn cache: UnlockCache?
+    ) async throws -> SecureBytes? {
         try await Blocking.run(on: unlockQueue) { () throws -> SecureBytes? in
             do throws(KeystoreError) {
-                return try Keystore.unlock(entry, in: file, passphrase: passphrase)
+                let key = try Keystore.deriveKey(file, passphrase: passphrase)
+                let secretKey = try Keystore.secretKey(entry, key: key)
+                cache?.store(key, for: file)
+                return secretKey
             } catch .wrongPassphrase {
                 return nil
             } catch {
                 Log.error("cannot unlock \(entry.address): \(error)")
                 throw UnlockFailure.keystore(error)
             }
+        }
+    }
+
+    /// `call`'s result, with a keystore failure logged and turned into `UnlockFailure`.
+    private static func keystoreCall<T>(_ entry: KeystoreFile.Entry, _ call: () throws(KeystoreError) -> T) throws -> T {
+        do {
+            return try call()
+        } catch {
+            Log.error("cannot unlock \(entry.address): \(error)")
+            throw UnlockFailure.keystore(error)
         }
     }
 

@@ -11,13 +11,18 @@ private struct ScriptedSource: PassphraseSource {
 
     func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?) async throws -> T {
         for answer in answers {
-            asked.add(request.description)
+            asked.add(request.description(for: .passphrase))
             switch answer {
             case .cancel: throw ConsentRefusal.declined
             case .passphrase(let text): if let result = try await attempt(secure(text)) { return result }
             }
         }
         throw ConsentRefusal.wrongPassphrase
+    }
+
+    func confirm(_ request: ConsentRequest) async throws {
+        asked.add(request.description(for: .confirmation))
+        if case .cancel? = answers.first { throw ConsentRefusal.declined }
     }
 }
 
@@ -159,6 +164,7 @@ final class KeystoreWalletTests: XCTestCase {
                 guard let result = try await attempt(secure("right")) else { throw ConsentRefusal.wrongPassphrase }
                 return result
             }
+            func confirm(_ request: ConsentRequest) async throws {}
         }
         let overlap = Overlap()
         let wallet = KeystoreWallet(keystore: keystore, passphrases: SlowSource(overlap: overlap))

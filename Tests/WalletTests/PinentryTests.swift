@@ -23,7 +23,8 @@ final class PinentryTests: XCTestCase {
 
     private let request = ConsentRequest(
         caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
-        keyLabel: "savings", shortAddress: "7xKX…3fGh", payloadCount: 3)
+        keyLabel: "savings", shortAddress: "7xKX…3fGh",
+        payloads: [.text("Sign in to example.com"), .binary(byteCount: 40, sha256Prefix: "0123456789abcdef"), .text("three")])
 
     private func answers(_ lines: [String]) {
         let path = "\(folder)/answers"
@@ -49,11 +50,31 @@ final class PinentryTests: XCTestCase {
         let sent = try commands()
         XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETPROMPT", "SETOK", "SETCANCEL", "GETPIN", "BYE"])
         let description = try XCTUnwrap(sent.first { $0.0 == "SETDESC" }?.1)
-        XCTAssertTrue(description.contains("chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), description)
+        XCTAssertTrue(description.contains("(ID abcdefghijklmnopabcdefghijklmnop)"), description)
         XCTAssertTrue(description.contains("\"savings\" (7xKX…3fGh)"), description)
         XCTAssertTrue(description.contains("3 payloads"), description)
         XCTAssertTrue(description.contains("\n\n"), "line breaks survive the escaping")
         XCTAssertEqual(try log().last?["event"] as? String, "exit", "pinentry got BYE and exited by itself")
+    }
+
+    func testConfirmationShowsSignAndRefuseAndAsksNoPassphrase() async throws {
+        try await PinentrySource(program: fakePinentryPath).confirm(request)
+        let sent = try commands()
+        XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETOK", "SETCANCEL", "CONFIRM", "BYE"])
+        XCTAssertEqual(sent.first { $0.0 == "SETOK" }?.1, "_Sign")
+        XCTAssertEqual(sent.first { $0.0 == "SETCANCEL" }?.1, "_Refuse")
+        let description = try XCTUnwrap(sent.first { $0.0 == "SETDESC" }?.1)
+        XCTAssertTrue(description.contains("1. Text: \"Sign in to example.com\""), description)
+        XCTAssertTrue(description.hasSuffix("Sign, or Refuse."), description)
+
+        setenv("FAKE_PINENTRY_CONFIRM", "refuse", 1)
+        defer { unsetenv("FAKE_PINENTRY_CONFIRM") }
+        do {
+            try await PinentrySource(program: fakePinentryPath).confirm(request)
+            XCTFail("a refused confirmation approved")
+        } catch {
+            XCTAssertEqual(error as? ConsentRefusal, .declined)
+        }
     }
 
     func testWrongPassphrasesAreAskedAgainWithAnErrorThenRefused() async throws {
@@ -177,12 +198,15 @@ final class PinentryTests: XCTestCase {
     func testConsentTextForEachKindOfCaller() {
         var request = self.request
         request.caller = .firefoxAddon(id: "wallet@example.org", manifestPath: "/m.json")
-        request.payloadCount = 1
-        XCTAssertTrue(request.description.hasPrefix("The Firefox add-on wallet@example.org asks to sign 1 payload with"))
+        request.payloads = [.text("hello")]
+        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on (ID wallet@example.org)\nasks to sign 1 payload with"))
+        request.callerName = "My Wallet"
+        XCTAssertTrue(request.description(for: .confirmation).hasPrefix("The Firefox add-on \"My Wallet\" (ID wallet@example.org)\n"))
         request.caller = .unidentified
-        XCTAssertTrue(request.description.hasPrefix("A program that was not started by a browser"))
+        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("A program that was not started by a browser"))
         request.caller = .firefoxAddon(id: "evil\nLine\u{202E}", manifestPath: "/m.json")
-        XCTAssertTrue(request.description.hasPrefix("The Firefox add-on evil?Line? asks"), request.description)
+        request.callerName = nil
+        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on (ID evil?Line?)\nasks"), request.description(for: .passphrase))
     }
 }
 

@@ -15,6 +15,7 @@ package enum Environment {
     package static var folders: UserFolders { UserFolders(variable: string, userID: getuid()) }
     package static var dataHome: String? { folders.dataHome }
     package static var configHome: String? { folders.configHome }
+    package static var stateHome: String? { folders.stateHome }
 }
 
 /// The user's home and XDG base folders, by one rule for the host and the command line.
@@ -44,6 +45,11 @@ package struct UserFolders {
     package var dataHome: String? { xdg("XDG_DATA_HOME", fallback: ".local/share") }
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
     package var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
+    /// `$XDG_RUNTIME_DIR`, if set to an absolute path: there is no fallback in the home folder,
+    /// since a socket must not live on a disk that outlives the session (or on NFS).
+    package var runtimeHome: String? {
+        variable("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
     package var stateHome: String? { xdg("XDG_STATE_HOME", fallback: ".local/state") }
 

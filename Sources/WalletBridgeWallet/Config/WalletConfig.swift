@@ -12,7 +12,11 @@ import WalletBridge
 ///   },
 ///   "max_payloads": 1024,
 ///   "pinentry": "/usr/bin/pinentry-gnome3",
-///   "keystore": "/home/me/.local/share/wallet-bridge/keystore.json"
+///   "keystore": "/home/me/.local/share/wallet-bridge/keystore.json",
+///   "agent": true,
+///   "cache_ttl": 600,
+///   "max_cache_ttl": 7200,
+///   "agent_idle_exit": 600
 /// }
 /// ```
 public struct WalletConfig: Sendable, Equatable {
@@ -31,6 +35,17 @@ public struct WalletConfig: Sendable, Equatable {
     public var pinentry: String?
     /// `keystore`: the keystore file (`WALLET_BRIDGE_KEYSTORE` and `--keystore` win).
     public var keystore: String?
+    /// `agent`: whether the shipped host leaves the keys to the agent (the default), or signs by
+    /// itself, asking for the passphrase every time.
+    public var useAgent = true
+    /// `cache_ttl` and `max_cache_ttl` (seconds): how long the agent keeps the keys unlocked
+    /// after their last use, and at most after the unlock (gpg-agent's settings and defaults).
+    package var unlockLifetimes = UnlockCache.Lifetimes()
+    /// `agent_idle_exit` (seconds): the agent ends after this long with the keys locked and no
+    /// client connected.
+    package var agentIdleExit: Duration = .seconds(600)
+    /// What the durations may be, in seconds: up to a week.
+    static let secondsRange = 1...604_800
 
     public init() {}
 
@@ -146,8 +161,20 @@ public struct WalletConfig: Sendable, Equatable {
             case "keystore":
                 guard case .string(let keystore) = value, keystore.hasPrefix("/") else { throw invalid("\"keystore\" is not an absolute path") }
                 config.keystore = keystore
+            case "agent":
+                guard case .bool(let flag) = value else { throw invalid("\"agent\" is not true or false") }
+                config.useAgent = flag
+            case "cache_ttl", "max_cache_ttl", "agent_idle_exit":
+                guard case .number(let number) = value, let seconds = Int(number.literal), secondsRange.contains(seconds) else {
+                    throw invalid("\"\(key)\" is not a whole number of seconds in \(secondsRange.lowerBound)...\(secondsRange.upperBound)")
+                }
+                switch key {
+                case "cache_ttl": config.unlockLifetimes.idle = .seconds(seconds)
+                case "max_cache_ttl": config.unlockLifetimes.maximum = .seconds(seconds)
+                default: config.agentIdleExit = .seconds(seconds)
+                }
             default:
-                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore)")
+                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit)")
             }
         }
         return config

@@ -1,54 +1,157 @@
+import CSodium
 import WalletBridge
 
-/// What the person is asked to approve: who asks, with which key, for how many signatures.
+/// What the person is asked to approve: who asks, with which key, and what is signed.
 public struct ConsentRequest: Sendable, Equatable {
     /// Who asks: the identity the browser gave the host.
     public var caller: Caller
+    /// The extension's name as the person installed it (from the browser's profile), if found.
+    public var callerName: String?
     /// The key's label, as `keys list` shows it.
     public var keyLabel: String
     /// The key's address, shortened (`7xKX…3fGh`, base58 as Solana wallets show it).
     public var shortAddress: String
-    /// How many signatures approving makes.
-    public var payloadCount: Int
+    /// What each payload is, in request order.
+    public var payloads: [PayloadSummary]
 
-    public init(caller: Caller, keyLabel: String, shortAddress: String, payloadCount: Int) {
+    public init(caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary]) {
         self.caller = caller
+        self.callerName = callerName
         self.keyLabel = keyLabel
         self.shortAddress = shortAddress
-        self.payloadCount = payloadCount
+        self.payloads = payloads
+    }
+
+    /// How many signatures approving makes.
+    public var payloadCount: Int { payloads.count }
+
+    /// How the person approves: with the passphrase (the keys are locked), or with a button
+    /// (they are unlocked, and only consent is needed).
+    public enum Approval: Sendable {
+        case passphrase, confirmation
     }
 
     /// The dialog's title.
     public var title: String { "wallet-bridge: signature request" }
 
-    /// The dialog's text. The caller's identity comes from the browser (argv), so an extension
-    /// cannot pose as another one here.
-    public var description: String {
-        let payloads = payloadCount == 1 ? "1 payload" : "\(payloadCount) payloads"
+    /// The dialog's text. The caller's identity comes from the browser (argv) and its name from
+    /// the browser's own profile, so an extension cannot pose as another one here.
+    public func description(for approval: Approval) -> String {
+        let count = payloads.count == 1 ? "1 payload" : "\(payloads.count) payloads"
+        let action = switch approval {
+        case .passphrase: "Enter the keystore passphrase to sign (the keys then stay unlocked for a while), or Cancel to refuse."
+        case .confirmation: "Sign, or Refuse."
+        }
         return """
-            \(callerDescription) asks to sign \(payloads) with your key "\(keyLabel)" (\(shortAddress)).
-
-            Enter the keystore passphrase to sign, or Cancel to refuse.
+            \(callerDescription)
+            asks to sign \(count) with your key "\(Self.printable(keyLabel, maxBytes: 64))" (\(Self.printable(shortAddress, maxBytes: 24))):
+            \(previews)
+            \(action)
             """
     }
 
     /// The label beside the passphrase field.
     public var prompt: String { "Passphrase:" }
 
+    /// The first few payloads, each as text or as its size and hash, within what a dialog
+    /// (and one Assuan line) can hold.
+    var previews: String {
+        let shown = payloads.prefix(Self.maxPreviews)
+        var lines = shown.enumerated().map { index, payload in "\(index + 1). \(payload.preview)" }
+        if payloads.count > shown.count { lines.append("…and \(payloads.count - shown.count) more.") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static let maxPreviews = 3
+
     private var callerDescription: String {
+        let named = callerName.map { "\"\(Self.printable($0, maxBytes: 80))\" " } ?? ""
         switch caller {
-        case .chromeExtension(let origin): "The extension \(Self.printable(origin))"
-        case .firefoxAddon(let id, _): "The Firefox add-on \(Self.printable(id))"
-        case .unidentified: "A program that was not started by a browser"
+        case .chromeExtension(let origin):
+            let id = origin.dropFirst("chrome-extension://".count).split(separator: "/").first.map(String.init) ?? origin
+            return "The extension \(named)(ID \(Self.printable(id, maxBytes: 80)))"
+        case .firefoxAddon(let id, _):
+            return "The Firefox add-on \(named)(ID \(Self.printable(id, maxBytes: 80)))"
+        case .unidentified:
+            return "A program that was not started by a browser"
         }
     }
 
-    /// Argv is the browser's, but a person can start the host with anything: keep the
-    /// dialog's layout out of its reach.
-    private static func printable(_ text: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map {
+    /// Argv and profiles are the browser's, but a person can start the host with anything, and
+    /// an extension names itself: keep the dialog's layout out of their reach. Control and
+    /// format characters become "?", and the text is cut to `maxBytes` (see `fitted`).
+    static func printable(_ text: String, maxBytes: Int) -> String {
+        let cleaned = String.UnicodeScalarView(text.unicodeScalars.map {
             $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "?" : $0
-        }))
-        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : cleaned
+        })
+        return fitted(cleaned, maxBytes: maxBytes)
+    }
+
+    /// `text` cut, with "…", to at most `maxBytes` as pinentry receives it: the whole dialog
+    /// text must fit in one Assuan line (1000 bytes after escaping, `%` taking three), so each
+    /// part that others choose has a budget in those bytes. Counting characters would not do:
+    /// one character can carry any number of combining marks.
+    static func fitted(_ text: String.UnicodeScalarView, maxBytes: Int) -> String {
+        func cost(_ scalar: Unicode.Scalar) -> Int { scalar == "%" ? 3 : UTF8.width(scalar) }
+        guard text.reduce(0, { $0 + cost($1) }) > maxBytes else { return String(text) }
+        var kept = String.UnicodeScalarView()
+        var used = 3  // the ellipsis
+        for scalar in text {
+            used += cost(scalar)
+            if used > maxBytes { break }
+            kept.append(scalar)
+        }
+        return String(kept) + "…"
+    }
+}
+
+/// What a person can judge of one payload: its text when it is printable UTF-8 (a
+/// Sign-In-With-Solana message is), otherwise its length and a short hash.
+public enum PayloadSummary: Sendable, Equatable {
+    case text(String)
+    case binary(byteCount: Int, sha256Prefix: String)
+
+    /// The most of a text shown, in bytes as pinentry receives them (see
+    /// `ConsentRequest.fitted`); the rest is cut with an ellipsis.
+    static let maxTextBytes = 150
+
+    public init(bytes: [UInt8]) {
+        if let text = Self.printableText(bytes) {
+            self = .text(text)
+        } else {
+            self = .binary(byteCount: bytes.count, sha256Prefix: String(Self.sha256Hex(bytes).prefix(16)))
+        }
+    }
+
+    /// The payload's full SHA-256, in hex: what the audit log records.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        _ = crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+
+    var preview: String {
+        switch self {
+        case .text(let text):
+            let flat = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).joined(separator: " ⏎ ")
+            return "Text: \"\(ConsentRequest.printable(flat, maxBytes: Self.maxTextBytes))\""
+        case .binary(let count, let hash):
+            return "\(count) bytes of binary data, SHA-256 \(hash)…"
+        }
+    }
+
+    /// The text, when every scalar is printable or a line break or tab, and there is some.
+    private static func printableText(_ bytes: [UInt8]) -> String? {
+        guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n", "\r", "\t": continue
+            default:
+                let category = scalar.properties.generalCategory
+                if category == .control || category == .format || category == .unassigned || category == .privateUse { return nil }
+            }
+        }
+        return text
     }
 }

@@ -16,7 +16,8 @@ public enum ConsentRefusal: Error, Sendable, Equatable {
     case unavailable(String, fix: String? = nil)
 }
 
-/// Where the host gets the passphrase that unlocks a key, and with it the person's consent.
+/// Where the wallet gets the person's consent: with the passphrase that unlocks a key, or, while
+/// the keys are unlocked (in the agent), with a confirmation alone.
 public protocol PassphraseSource: Sendable {
     /// Obtains a passphrase for `request` and hands it to `attempt`, which returns nil when it
     /// is wrong (a source may then ask again) or a value to finish with. Throws
@@ -26,6 +27,11 @@ public protocol PassphraseSource: Sendable {
         for request: ConsentRequest,
         attempt: @Sendable (SecureBytes) async throws -> T?
     ) async throws -> T
+
+    /// Asks the person to approve `request` without a passphrase. Returns when approved; throws
+    /// `ConsentRefusal` when refused or when nobody can be asked, and `CancellationError` when
+    /// the task was cancelled (any dialog is closed first).
+    func confirm(_ request: ConsentRequest) async throws
 }
 
 /// The non-interactive source, for automation: the passphrase is read from a file, and nobody
@@ -50,6 +56,9 @@ public struct PassphraseFileSource: PassphraseSource {
         guard let result = try await attempt(passphrase) else { throw ConsentRefusal.wrongPassphrase }
         return result
     }
+
+    /// Approves at once: whoever configured the file chose to be asked nothing.
+    public func confirm(_ request: ConsentRequest) async throws {}
 }
 
 /// Passphrases from files and file descriptors, read straight into secure memory.
@@ -113,8 +122,8 @@ package enum PassphraseInput {
 
 /// Runs blocking work (Argon2, pinentry's pipes) off Swift's cooperative pool, whose few
 /// threads (one per core) must stay free to serve other requests meanwhile.
-enum Blocking {
-    static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+package enum Blocking {
+    package static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }

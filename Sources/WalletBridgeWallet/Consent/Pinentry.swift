@@ -37,6 +37,28 @@ public struct PinentrySource: PassphraseSource {
     public func obtain<T: Sendable>(
         for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?
     ) async throws -> T {
+        try await withConversation { conversation in
+            try await converse(conversation, request: request, attempt: attempt)
+        }
+    }
+
+    /// Shows `request` with Sign and Refuse buttons (Assuan's CONFIRM): consent while the keys
+    /// are unlocked, with no passphrase.
+    public func confirm(_ request: ConsentRequest) async throws {
+        try await withConversation { conversation in
+            try await Blocking.run(on: Self.queue) {
+                try conversation.command("SETTITLE", request.title)
+                try conversation.command("SETDESC", request.description(for: .confirmation))
+                try? conversation.command("SETOK", "_Sign")
+                try? conversation.command("SETCANCEL", "_Refuse")
+                guard try conversation.confirm() else { throw ConsentRefusal.declined }
+            }
+        }
+    }
+
+    /// Starts pinentry, runs `body` with the conversation, and ends it whatever happens: on
+    /// cancellation the dialog is closed at once.
+    private func withConversation<T: Sendable>(_ body: (PinentryConversation) async throws -> T) async throws -> T {
         try Task.checkCancellation()
         let program = self.program
         if PinentryChoice.needsTerminal(program), !PinentryChoice.hasTerminal {
@@ -50,7 +72,7 @@ public struct PinentrySource: PassphraseSource {
         }
         do {
             let result = try await withTaskCancellationHandler {
-                try await converse(conversation, request: request, attempt: attempt)
+                try await body(conversation)
             } onCancel: {
                 conversation.abort()
             }
@@ -80,7 +102,7 @@ public struct PinentrySource: PassphraseSource {
     ) async throws -> T {
         try await Blocking.run(on: Self.queue) {
             try conversation.command("SETTITLE", request.title)
-            try conversation.command("SETDESC", request.description)
+            try conversation.command("SETDESC", request.description(for: .passphrase))
             try conversation.command("SETPROMPT", request.prompt)
             // Older pinentries lack these; they only label the buttons, so a refusal is fine.
             try? conversation.command("SETOK", "_Sign")
@@ -168,6 +190,18 @@ final class PinentryConversation: Sendable {
                 return nil
             }
             throw .broken("pinentry could not ask: \(detail)")
+        }
+    }
+
+    /// Shows a confirmation (CONFIRM) and returns true when the person approved, false when they
+    /// refused or closed the dialog.
+    func confirm() throws(Failure) -> Bool {
+        try send("CONFIRM\n")
+        do {
+            _ = try readUntilDone(collecting: nil)
+            return true
+        } catch .broken(let detail) where detail.hasPrefix("ERR \(Assuan.cancelledCode)") || detail.hasPrefix("ERR \(Assuan.notConfirmedCode)") {
+            return false
         }
     }
 

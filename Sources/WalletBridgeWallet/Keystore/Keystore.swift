@@ -133,9 +133,18 @@ public struct Keystore: Sendable {
     /// The 64-byte secret key (seed then public key) of `entry`, as stored in `file`, in
     /// secure memory. Runs Argon2: seconds of CPU and up to the stored memlimit.
     package static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
-        let key = try deriveKey(file, passphrase: passphrase)
-        let seed = try openSeed(entry, key: key)
-        return try keyPair(seed: seed).secretKey
+        try secretKey(entry, key: deriveKey(file, passphrase: passphrase))
+    }
+
+    /// The 64-byte secret key of `entry` under the keystore key `key` (from `deriveKey`, or kept
+    /// by the agent's `UnlockCache`). Fast: no Argon2.
+    package static func secretKey(_ entry: KeystoreFile.Entry, key: SecureBytes) throws(KeystoreError) -> SecureBytes {
+        try keyPair(seed: openSeed(entry, key: key)).secretKey
+    }
+
+    /// True when `key` is the keystore key of `file`: it opens the passphrase check.
+    package static func isKey(_ key: SecureBytes, of file: KeystoreFile) -> Bool {
+        AEAD.open(file.passphraseCheck.ciphertext, key: key, nonce: file.passphraseCheck.nonce, associatedData: KeystoreFile.checkAD()) != nil
     }
 
     // MARK: Internals
@@ -197,7 +206,9 @@ public struct Keystore: Sendable {
         }
     }
 
-    static func deriveKey(_ file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
+    /// The keystore key that `passphrase` derives for `file` (Argon2: seconds of CPU), or
+    /// `wrongPassphrase`.
+    package static func deriveKey(_ file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
         let key: SecureBytes
         do {
             key = try PasswordHash.deriveKey(keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: file.kdf.salt, limits: file.kdf.limits)
@@ -207,9 +218,7 @@ public struct Keystore: Sendable {
             case .derivationFailed: throw .keyDerivationFailed
             }
         }
-        guard AEAD.open(file.passphraseCheck.ciphertext, key: key, nonce: file.passphraseCheck.nonce, associatedData: KeystoreFile.checkAD()) != nil else {
-            throw .wrongPassphrase
-        }
+        guard isKey(key, of: file) else { throw .wrongPassphrase }
         return key
     }
 

@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+
+/// The name a person installed an extension under, read from the browser's own profile: a
+/// person recognises "Phantom", not `bfnaelmomeimhlpmgjnjophhpkkoljpa`. The browser is the
+/// process that started the host; its profile is found from its command line or its open
+/// files, so a browser run with its own profile folder (as the end-to-end tests run it) is
+/// read as well as the default one. Nil when the name cannot be found: the dialog then shows
+/// the ID alone (it always shows the ID).
+///
+/// Chromium family: `Extensions/<id>/<version>/manifest.json` in a profile, or, for an unpacked
+/// extension, the folder that `Preferences` or `Secure Preferences` records for the ID; a
+/// `__MSG_name__` is looked up in the extension's default locale. Firefox: `extensions.json`
+/// in the profile, the add-on's `defaultLocale.name`.
+package enum ExtensionNames {
+    /// The name of `caller`'s extension as installed in the browser with pid `browserProcess`.
+    package static func name(of caller: Caller, browserProcess: Int32) -> String? {
+        let name: String? = switch caller {
+        case .chromeExtension(let origin):
+            chromiumName(id: String(origin.dropFirst("chrome-extension://".count).prefix { $0 != "/" }), browserProcess: browserProcess)
+        case .firefoxAddon(let id, _):
+            firefoxName(id: id, browserProcess: browserProcess)
+        case .unidentified:
+            nil
+        }
+        guard let name, !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// The most any profile file read here may hold: Preferences files run to a few megabytes.
+    static let maxFileBytes = 32 << 20
+
+    // MARK: Chromium
+
+    static func chromiumName(id: String, browserProcess: Int32) -> String? {
+        guard !id.isEmpty, !id.contains("/"), !id.contains(".") else { return nil }
+        let arguments = commandLine(of: browserProcess)
+        guard let userData = argumentValue("--user-data-dir=", in: arguments) ?? defaultChromiumFolder(browserProcess) else { return nil }
+        let profiles = argumentValue("--profile-directory=", in: arguments).map { [$0] }
+            ?? entries(of: userData).filter { $0 == "Default" || $0.hasPrefix("Profile ") }.sorted()
+        for profile in profiles {
+            let folder = "\(userData)/\(profile)"
+            for version in entries(of: "\(folder)/Extensions/\(id)").sorted().reversed() {
+                if let name = manifestName(in: "\(folder)/Extensions/\(id)/\(version)") { return name }
+            }
+            for preferences in ["Secure Preferences", "Preferences"] {
+                guard let settings = json("\(folder)/\(preferences)")?["extensions"]?["settings"]?[id] else { continue }
+                if case .string(let path)? = settings["path"], path.hasPrefix("/"), let name = manifestName(in: path) { return name }
+                if case .string(let name)? = settings["manifest"]?["name"], !name.hasPrefix("__MSG_") { return name }
+            }
+        }
+        return nil
+    }
+
+    /// The browser's default profile folder, told by its executable.
+    private static func defaultChromiumFolder(_ pid: Int32) -> String? {
+        guard let executable = link("/proc/\(pid)/exe"), let config = Environment.configHome else { return nil }
+        let folders: [(marker: String, folder: String)] = [
+            ("chrome-beta", "google-chrome-beta"), ("chrome-unstable", "google-chrome-unstable"),
+            ("/google/chrome", "google-chrome"), ("brave", "BraveSoftware/Brave-Browser"),
+            ("vivaldi", "vivaldi"), ("msedge", "microsoft-edge"), ("chromium", "chromium"),
+        ]
+        return folders.first { executable.contains($0.marker) }.map { "\(config)/\($0.folder)" }
+    }
+
+    /// `name` from the manifest in `folder`, with a `__MSG_key__` resolved in the default locale.
+    static func manifestName(in folder: String) -> String? {
+        guard let manifest = json("\(folder)/manifest.json"), case .string(let name)? = manifest["name"] else { return nil }
+        guard name.hasPrefix("__MSG_"), name.hasSuffix("__"), name.count > 8 else { return name }
+        let key = name.dropFirst(6).dropLast(2).lowercased()
+        guard case .string(let locale)? = manifest["default_locale"], !locale.contains("/"),
+              case .object(let messages)? = json("\(folder)/_locales/\(locale)/messages.json") else { return nil }
+        // Message names are case-insensitive.
+        guard let entry = messages.first(where: { $0.key.lowercased() == key })?.value,
+              case .string(let message)? = entry["message"] else { return nil }
+        return message
+    }
+
+    // MARK: Firefox
+
+    static func firefoxName(id: String, browserProcess: Int32) -> String? {
+        guard let profile = firefoxProfile(browserProcess), case .array(let addons)? = json("\(profile)/extensions.json")?["addons"] else {
+            return nil
+        }
+        guard let addon = addons.first(where: { $0["id"] == .string(id) }) else { return nil }
+        if case .string(let name)? = addon["defaultLocale"]?["name"] { return name }
+        return nil
+    }
+
+    /// The profile folder: `-profile DIR` on the command line, else the folder of the
+    /// profile database the browser has open.
+    private static func firefoxProfile(_ pid: Int32) -> String? {
+        let arguments = commandLine(of: pid)
+        if let index = arguments.firstIndex(where: { $0 == "-profile" || $0 == "--profile" }), index + 1 < arguments.count {
+            return arguments[index + 1]
+        }
+        for descriptor in entries(of: "/proc/\(pid)/fd") {
+            if let path = link("/proc/\(pid)/fd/\(descriptor)"), path.hasSuffix("/places.sqlite") {
+                return String(path.dropLast("/places.sqlite".count))
+            }
+        }
+        return nil
+    }
+
+    // MARK: Reading
+
+    /// The process's arguments. Read to the end of the file, not by its size: /proc files say
+    /// they hold 0 bytes.
+    private static func commandLine(of pid: Int32) -> [String] {
+        let fd = open("/proc/\(pid)/cmdline", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let count = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func argumentValue(_ prefix: String, in arguments: [String]) -> String? {
+        arguments.last { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func json(_ path: String) -> JSONValue? {
+        guard let bytes = try? AtomicFile.read(path, maxBytes: maxFileBytes) else { return nil }
+        // A UTF-8 byte order mark, which some messages.json files carry.
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        return try? JSONParser.parse(body)
+    }
+
+    private static func entries(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    private static func link(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+private extension JSONValue {
+    /// The member `key` of an object; nil for anything else.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members[key]
+    }
+}

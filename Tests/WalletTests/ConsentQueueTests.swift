@@ -1,0 +1,231 @@
+@testable import WalletBridgeWallet
+import XCTest
+
+/// One consent dialog at a time, in arrival order; a bounded queue; a cancelled waiter leaves
+/// without being shown. Each body waits on a gate the test opens, so nothing depends on timing:
+/// the test waits for the queue's own `waiting` count before it starts the next request.
+final class ConsentQueueTests: XCTestCase {
+    /// What the bodies did, in order, and how many ran at once at most.
+    private actor Recorder {
+        private(set) var events: [String] = []
+        private(set) var running = 0
+        private(set) var mostRunning = 0
+
+        func start(_ name: String) {
+            events.append("start \(name)")
+            running += 1
+            mostRunning = max(mostRunning, running)
+        }
+
+        func end(_ name: String) {
+            events.append("end \(name)")
+            running -= 1
+        }
+    }
+
+    /// A body blocks on `wait()` until the test calls `open()`.
+    private struct Gate: Sendable {
+        private let stream: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (stream, continuation) = AsyncStream<Void>.makeStream()
+        }
+
+        func open() { continuation.finish() }
+
+        func wait() async {
+            for await _ in stream {}
+        }
+    }
+
+    /// Starts a request whose body records its start, waits for `gate`, and records its end.
+    private func request(_ name: String, _ queue: ConsentQueue, _ recorder: Recorder, _ gate: Gate) -> Task<String, any Error> {
+        Task {
+            try await queue.run {
+                await recorder.start(name)
+                await gate.wait()
+                await recorder.end(name)
+                return name
+            }
+        }
+    }
+
+    /// Waits (up to a generous bound) until `condition` holds.
+    private func eventually(
+        _ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () async -> Bool
+    ) async throws {
+        for _ in 0..<2000 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        XCTFail("timed out waiting until \(what)", file: file, line: line)
+        throw CancellationError()
+    }
+
+    func testBodiesRunOneAtATimeInArrivalOrder() async throws {
+        let queue = ConsentQueue()
+        let recorder = Recorder()
+        let gates = (0..<4).map { _ in Gate() }
+
+        var tasks: [Task<String, any Error>] = []
+        tasks.append(request("0", queue, recorder, gates[0]))
+        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        for index in 1..<4 {
+            tasks.append(request("\(index)", queue, recorder, gates[index]))
+            try await eventually("\(index) requests wait") { await queue.waiting == index }
+        }
+        let waitingWhileBlocked = await queue.waiting
+        XCTAssertEqual(waitingWhileBlocked, 3)
+        let eventsWhileBlocked = await recorder.events
+        XCTAssertEqual(eventsWhileBlocked, ["start 0"], "nobody else starts while the first dialog is shown")
+
+        // Opened last to first: each body still waits for its turn.
+        for gate in gates.reversed() { gate.open() }
+        var results: [String] = []
+        for task in tasks { results.append(try await task.value) }
+
+        XCTAssertEqual(results, ["0", "1", "2", "3"])
+        let events = await recorder.events
+        XCTAssertEqual(events, ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2", "start 3", "end 3"])
+        let mostRunning = await recorder.mostRunning
+        XCTAssertEqual(mostRunning, 1, "two bodies overlapped")
+        let waiting = await queue.waiting
+        XCTAssertEqual(waiting, 0)
+    }
+
+    func testAFailingBodyPassesItsErrorOnAndTheQueueGoesOn() async throws {
+        struct Refused: Error, Equatable {}
+        let queue = ConsentQueue()
+        do {
+            _ = try await queue.run { () async throws -> Int in throw Refused() }
+            XCTFail("the body's error was not thrown")
+        } catch {
+            XCTAssertTrue(error is Refused, "\(error)")
+        }
+        let value = try await queue.run { 42 }
+        XCTAssertEqual(value, 42, "the queue was left busy by a failing body")
+    }
+
+    func testPastTheLimitARequestIsRefusedAtOnce() async throws {
+        let queue = ConsentQueue(limit: 2)
+        XCTAssertEqual(queue.limit, 2)
+        let recorder = Recorder()
+        let gates = (0..<3).map { _ in Gate() }
+
+        let first = request("0", queue, recorder, gates[0])
+        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        let second = request("1", queue, recorder, gates[1])
+        try await eventually("one request waits") { await queue.waiting == 1 }
+        let third = request("2", queue, recorder, gates[2])
+        try await eventually("two requests wait") { await queue.waiting == 2 }
+
+        do {
+            _ = try await queue.run {
+                await recorder.start("refused")
+                return "refused"
+            }
+            XCTFail("a third waiter was accepted past the limit of 2")
+        } catch {
+            XCTAssertTrue(error is ConsentQueue.Full, "\(error)")
+        }
+        let waiting = await queue.waiting
+        XCTAssertEqual(waiting, 2, "the refused request did not join the queue")
+
+        for gate in gates { gate.open() }
+        let results = [try await first.value, try await second.value, try await third.value]
+        XCTAssertEqual(results, ["0", "1", "2"])
+        let events = await recorder.events
+        XCTAssertFalse(events.contains("start refused"), "the refused body ran: \(events)")
+        XCTAssertEqual(events, ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2"])
+
+        // Once drained, the queue takes requests again.
+        let value = try await queue.run { "again" }
+        XCTAssertEqual(value, "again")
+    }
+
+    func testACancelledWaiterLeavesWithoutBeingShown() async throws {
+        let queue = ConsentQueue()
+        let recorder = Recorder()
+        let gates = (0..<3).map { _ in Gate() }
+
+        let first = request("0", queue, recorder, gates[0])
+        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        let second = request("1", queue, recorder, gates[1])
+        try await eventually("one request waits") { await queue.waiting == 1 }
+        let third = request("2", queue, recorder, gates[2])
+        try await eventually("two requests wait") { await queue.waiting == 2 }
+
+        second.cancel()
+        try await eventually("the cancelled request leaves the queue") { await queue.waiting == 1 }
+        do {
+            _ = try await second.value
+            XCTFail("a cancelled waiter returned a result")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        let eventsAfterCancel = await recorder.events
+        XCTAssertEqual(eventsAfterCancel, ["start 0"], "the first dialog is still the only one shown")
+
+        for gate in gates { gate.open() }
+        let results = [try await first.value, try await third.value]
+        XCTAssertEqual(results, ["0", "2"])
+        let events = await recorder.events
+        XCTAssertEqual(events, ["start 0", "end 0", "start 2", "end 2"], "the cancelled body never ran")
+        let waiting = await queue.waiting
+        XCTAssertEqual(waiting, 0)
+    }
+
+    func testARequestCancelledBeforeItArrivesAtABusyQueueNeverWaits() async throws {
+        let queue = ConsentQueue()
+        let recorder = Recorder()
+        let gate = Gate()
+        let first = request("0", queue, recorder, gate)
+        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await queue.run {
+                await recorder.start("late")
+                return "late"
+            }
+        }
+        do {
+            _ = try await late.value
+            XCTFail("a cancelled request ran")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        let waiting = await queue.waiting
+        XCTAssertEqual(waiting, 0)
+
+        gate.open()
+        let result = try await first.value
+        XCTAssertEqual(result, "0")
+        let events = await recorder.events
+        XCTAssertEqual(events, ["start 0", "end 0"])
+    }
+
+    func testARequestCancelledOnAnIdleQueueIsNotShownAndFreesTheQueue() async throws {
+        let queue = ConsentQueue()
+        let recorder = Recorder()
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await queue.run {
+                await recorder.start("cancelled")
+                return "cancelled"
+            }
+        }
+        do {
+            _ = try await cancelled.value
+            XCTFail("a cancelled request ran")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        let events = await recorder.events
+        XCTAssertEqual(events, [], "nobody is asked for a request whose caller left")
+        // The turn it took was given back.
+        let value = try await queue.run { "next" }
+        XCTAssertEqual(value, "next")
+    }
+}

@@ -1,0 +1,287 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import WalletBridge
+@testable import WalletBridgeWallet
+import XCTest
+
+/// The extension's installed name, read from a browser profile found through the browser's
+/// command line. A stand-in "browser" is a shell that waits on its standard input, started
+/// with the flags a browser would have; the profiles are fake folders.
+final class ExtensionNamesTests: XCTestCase {
+    private var standIns: [Process] = []
+    private var root = ""
+    /// XDG_CONFIG_HOME before a test changed it (nil: the test did not).
+    private var savedConfigHome: String??
+
+    private let phantomID = "bfnaelmomeimhlpmgjnjophhpkkoljpa"
+    private let solflareID = "bhhhlbepdkbapadjdnnojkbgioiodbic"
+    private let unpackedID = "abcdefghijklmnopabcdefghijklmnop"
+
+    override func setUp() {
+        root = temporaryFolder(self)
+    }
+
+    override func tearDown() {
+        if let savedConfigHome {
+            if let value = savedConfigHome { setenv("XDG_CONFIG_HOME", value, 1) } else { unsetenv("XDG_CONFIG_HOME") }
+            self.savedConfigHome = nil
+        }
+        for process in standIns where process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        standIns = []
+    }
+
+    // MARK: Helpers
+
+    /// Starts a process whose command line ends with `arguments`, and waits until
+    /// /proc/<pid>/cmdline shows them. It has no child: `read` is a shell builtin.
+    private func startBrowser(_ arguments: [String], executable: String = "/bin/sh", script: String = "read line") throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-c", script, "fake-browser"] + arguments
+        process.standardInput = Pipe()  // never written: `read` waits until terminate()
+        try process.run()
+        standIns.append(process)
+        let pid = process.processIdentifier
+        for _ in 0..<1000 {
+            if commandLine(of: pid).suffix(arguments.count) == ArraySlice(arguments) { return pid }
+            usleep(5_000)
+        }
+        XCTFail("the stand-in's command line never showed \(arguments): \(commandLine(of: pid))")
+        return pid
+    }
+
+    private func commandLine(of pid: Int32) -> [String] {
+        let fd = open("/proc/\(pid)/cmdline", O_RDONLY)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        if bytes.last == 0 { bytes.removeLast() }
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func write(_ text: String, to path: String) {
+        makeFolder(String(path[..<path.lastIndex(of: "/")!]))
+        writeBytes(Array(text.utf8), path)
+    }
+
+    private func makeFolder(_ path: String) {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/\(component)"
+            mkdir(partial, 0o700)
+        }
+    }
+
+    private func chrome(_ id: String) -> Caller { .chromeExtension(origin: "chrome-extension://\(id)/") }
+
+    private func firefox(_ id: String) -> Caller {
+        .firefoxAddon(id: id, manifestPath: "/usr/lib/mozilla/native-messaging-hosts/wallet_bridge.json")
+    }
+
+    /// A Chromium user-data folder with a packed extension in Default, a localized one in
+    /// Profile 2, and an unpacked one recorded in Profile 1's Secure Preferences.
+    private func chromiumUserData() -> String {
+        let userData = "\(root)/chromium"
+        write(#"{"name":"Phantom","version":"1.2.3","manifest_version":3}"#,
+              to: "\(userData)/Default/Extensions/\(phantomID)/1.2.3_0/manifest.json")
+        write(#"{"name":"__MSG_appName__","default_locale":"en","version":"2.0"}"#,
+              to: "\(userData)/Profile 2/Extensions/\(solflareID)/2.0_0/manifest.json")
+        write(#"{"appName":{"message":"Solflare Wallet","description":"the name"}}"#,
+              to: "\(userData)/Profile 2/Extensions/\(solflareID)/2.0_0/_locales/en/messages.json")
+        let unpacked = "\(root)/source/unpacked-wallet"
+        write(#"{"name":"My Unpacked Wallet","version":"0.1"}"#, to: "\(unpacked)/manifest.json")
+        write(#"{"extensions":{"settings":{"\#(unpackedID)":{"path":"\#(unpacked)","location":4}}}}"#,
+              to: "\(userData)/Profile 1/Secure Preferences")
+        return userData
+    }
+
+    // MARK: Chromium
+
+    func testAPackedExtensionsName() throws {
+        let pid = try startBrowser(["--user-data-dir=\(chromiumUserData())"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom")
+        XCTAssertEqual(ExtensionNames.chromiumName(id: phantomID, browserProcess: pid), "Phantom")
+    }
+
+    func testTheNewestVersionWins() throws {
+        let userData = chromiumUserData()
+        write(#"{"name":"Phantom 2"}"#, to: "\(userData)/Default/Extensions/\(phantomID)/1.3.0_0/manifest.json")
+        let pid = try startBrowser(["--user-data-dir=\(userData)"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom 2")
+    }
+
+    func testALocalizedName() throws {
+        let pid = try startBrowser(["--user-data-dir=\(chromiumUserData())"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(solflareID), browserProcess: pid), "Solflare Wallet")
+    }
+
+    func testMessageNamesAreCaseInsensitive() throws {
+        let folder = "\(root)/upper"
+        write(#"{"name":"__MSG_APPNAME__","default_locale":"en"}"#, to: "\(folder)/manifest.json")
+        write(#"{"appName":{"message":"Solflare Wallet"}}"#, to: "\(folder)/_locales/en/messages.json")
+        XCTAssertEqual(ExtensionNames.manifestName(in: folder), "Solflare Wallet")
+
+        let mixed = "\(root)/mixed"
+        write(#"{"name":"__MSG_appname__","default_locale":"en_US"}"#, to: "\(mixed)/manifest.json")
+        write("\u{FEFF}" + #"{"AppName":{"message":"With a byte order mark"}}"#, to: "\(mixed)/_locales/en_US/messages.json")
+        XCTAssertEqual(ExtensionNames.manifestName(in: mixed), "With a byte order mark")
+    }
+
+    func testAMessageThatCannotBeResolvedGivesNoName() {
+        let noLocale = "\(root)/no-locale"
+        write(#"{"name":"__MSG_appName__"}"#, to: "\(noLocale)/manifest.json")
+        XCTAssertNil(ExtensionNames.manifestName(in: noLocale), "no default_locale")
+
+        let missing = "\(root)/missing-message"
+        write(#"{"name":"__MSG_appName__","default_locale":"en"}"#, to: "\(missing)/manifest.json")
+        write(#"{"other":{"message":"Other"}}"#, to: "\(missing)/_locales/en/messages.json")
+        XCTAssertNil(ExtensionNames.manifestName(in: missing), "no such message")
+
+        let escaping = "\(root)/escaping-locale"
+        write(#"{"name":"Outside"}"#, to: "\(root)/manifest.json")
+        write(#"{"name":"__MSG_appName__","default_locale":"../../x"}"#, to: "\(escaping)/manifest.json")
+        XCTAssertNil(ExtensionNames.manifestName(in: escaping), "a locale with a slash is not followed")
+
+        XCTAssertNil(ExtensionNames.manifestName(in: "\(root)/nothing-here"))
+    }
+
+    func testAnUnpackedExtensionsName() throws {
+        let pid = try startBrowser(["--user-data-dir=\(chromiumUserData())"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(unpackedID), browserProcess: pid), "My Unpacked Wallet")
+    }
+
+    func testTheProfileDirectoryFlagLimitsTheSearch() throws {
+        let userData = chromiumUserData()
+        let pid = try startBrowser(["--user-data-dir=\(userData)", "--profile-directory=Profile 1"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(unpackedID), browserProcess: pid), "My Unpacked Wallet")
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom is installed in Default only")
+    }
+
+    func testAnUnknownExtensionHasNoName() throws {
+        let pid = try startBrowser(["--user-data-dir=\(chromiumUserData())"])
+        XCTAssertNil(ExtensionNames.name(of: chrome("pppppppppppppppppppppppppppppppp"), browserProcess: pid))
+        XCTAssertNil(ExtensionNames.name(of: .unidentified, browserProcess: pid))
+    }
+
+    func testAnIDCannotLeaveTheExtensionsFolder() throws {
+        let userData = chromiumUserData()
+        // What Extensions/../1.0/manifest.json would reach.
+        write(#"{"name":"Not An Extension"}"#, to: "\(userData)/Default/1.0/manifest.json")
+        let pid = try startBrowser(["--user-data-dir=\(userData)"])
+        XCTAssertNil(ExtensionNames.name(of: .chromeExtension(origin: "chrome-extension://../"), browserProcess: pid))
+        XCTAssertNil(ExtensionNames.chromiumName(id: "..", browserProcess: pid))
+        XCTAssertNil(ExtensionNames.chromiumName(id: "", browserProcess: pid))
+    }
+
+    func testAnEmptyNameIsNoName() throws {
+        let userData = chromiumUserData()
+        write(#"{"name":""}"#, to: "\(userData)/Default/Extensions/\(phantomID)/9.9.9_0/manifest.json")
+        let pid = try startBrowser(["--user-data-dir=\(userData)"])
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid))
+    }
+
+    func testAMissingProfileGivesNoName() throws {
+        let missing = try startBrowser(["--user-data-dir=\(root)/does-not-exist"])
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: missing))
+        // No flag, and /bin/sh is no browser whose default folder is known.
+        let plain = try startBrowser(["--some-other-flag"])
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: plain))
+        XCTAssertNil(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: plain))
+    }
+
+    func testAProcessThatIsGoneGivesNoName() throws {
+        let pid = try startBrowser(["--user-data-dir=\(chromiumUserData())"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom")
+        let process = try XCTUnwrap(standIns.last)
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid))
+    }
+
+    // MARK: Without flags: the browser's default folder
+
+    /// A copy of /bin/sh named like a Chromium executable, so /proc/<pid>/exe says "chromium",
+    /// with XDG_CONFIG_HOME pointing at a folder whose `chromium` is the fake user-data folder.
+    private func startDefaultChromium() throws -> Int32 {
+        let config = "\(root)/config"
+        makeFolder(config)
+        XCTAssertEqual(rename(chromiumUserData(), "\(config)/chromium"), 0)
+        savedConfigHome = .some(getenv("XDG_CONFIG_HOME").map { String(cString: $0) })
+        setenv("XDG_CONFIG_HOME", config, 1)
+        let executable = "\(root)/bin/chromium"
+        makeFolder("\(root)/bin")
+        writeBytes(try readBytes("/bin/sh"), executable)
+        chmod(executable, 0o700)
+        return try startBrowser(["--no-user-data-dir-flag"], executable: executable)
+    }
+
+    func testTheDefaultChromiumFolderIsFoundFromTheExecutable() throws {
+        let pid = try startDefaultChromium()
+        XCTAssertEqual(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom")
+        XCTAssertEqual(ExtensionNames.name(of: chrome(solflareID), browserProcess: pid), "Solflare Wallet")
+        XCTAssertEqual(ExtensionNames.name(of: chrome(unpackedID), browserProcess: pid), "My Unpacked Wallet")
+        XCTAssertNil(ExtensionNames.name(of: chrome("pppppppppppppppppppppppppppppppp"), browserProcess: pid))
+        XCTAssertNil(ExtensionNames.name(of: .unidentified, browserProcess: pid))
+    }
+
+    func testAFirefoxProfileIsFoundFromItsOpenPlacesDatabase() throws {
+        let profile = firefoxProfile()
+        writeBytes([], "\(profile)/places.sqlite")
+        let pid = try startBrowser(["\(profile)/places.sqlite"], script: #"exec 3<"$1"; read line"#)
+        for _ in 0..<1000 where !directoryEntries("/proc/\(pid)/fd").contains("3") { usleep(5_000) }
+        XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
+        XCTAssertNil(ExtensionNames.name(of: firefox("unknown@example.org"), browserProcess: pid))
+    }
+
+    // MARK: Firefox
+
+    private func firefoxProfile() -> String {
+        let profile = "\(root)/firefox/abcd1234.default-release"
+        write("""
+            {"schemaVersion":36,"addons":[
+              {"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}},
+              {"id":"wallet@example.org","type":"extension","defaultLocale":{"name":"My Firefox Wallet","creator":"Someone"}},
+              {"id":"nameless@example.org","defaultLocale":{}}
+            ]}
+            """, to: "\(profile)/extensions.json")
+        return profile
+    }
+
+    func testAFirefoxAddOnsName() throws {
+        let pid = try startBrowser(["-profile", firefoxProfile()])
+        XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
+        XCTAssertEqual(ExtensionNames.name(of: firefox("other@example.org"), browserProcess: pid), "Another Add-on")
+        XCTAssertEqual(ExtensionNames.firefoxName(id: "wallet@example.org", browserProcess: pid), "My Firefox Wallet")
+    }
+
+    func testTheLongProfileFlagToo() throws {
+        let pid = try startBrowser(["--profile", firefoxProfile()])
+        XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
+    }
+
+    func testAnUnknownOrNamelessAddOnHasNoName() throws {
+        let pid = try startBrowser(["-profile", firefoxProfile()])
+        XCTAssertNil(ExtensionNames.name(of: firefox("unknown@example.org"), browserProcess: pid))
+        XCTAssertNil(ExtensionNames.name(of: firefox("nameless@example.org"), browserProcess: pid))
+        // A Firefox profile says nothing about a Chromium extension.
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid))
+    }
+
+    func testAMissingFirefoxProfileGivesNoName() throws {
+        let pid = try startBrowser(["-profile", "\(root)/no-such-profile"])
+        XCTAssertNil(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid))
+        let dangling = try startBrowser(["-profile"])
+        XCTAssertNil(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: dangling))
+    }
+}
