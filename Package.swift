@@ -8,6 +8,7 @@ import PackageDescription
 //   WalletBridgeStdio     the stdio transport: read loop, frame writer, signals, parent watch, shutdown
 //   WalletBridge          the library extension developers import: re-exports the four above
 //   WalletBridgeWallet    the default wallet: libsodium keystore, pinentry, caller policy
+//   WalletBridgeAgent     the agent that keeps keys unlocked, and the host's client of it
 //   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call)
 //   wallet-bridge         the shipped executable: the browser launch path never touches the CLI
 let package = Package(
@@ -40,14 +41,15 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]
         ),
         .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CLinux"]),
+        .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet",
+                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeCLI"]),
+        .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeCLI"]),
         // Test-only methods and the in-memory test wallet: what the shared fixtures, the JS
         // suite, the end-to-end tests and the fuzzers (fuzz/) drive. Never installed for users.
         .target(name: "WalletBridgeConformance", dependencies: ["WalletBridge", "WalletBridgeWallet"]),

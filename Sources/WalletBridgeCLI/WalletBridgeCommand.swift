@@ -15,7 +15,7 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
         version: WalletBridgeVersion.current,
         subcommands: [
             ServeCommand.self, KeysCommand.self, InstallCommand.self, UninstallCommand.self,
-            DoctorCommand.self, CallCommand.self,
+            DoctorCommand.self, CallCommand.self, AgentCommand.self, LockCommand.self, LogCommand.self,
         ]
     )
 
@@ -28,6 +28,16 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
     public static func serveArguments(_ arguments: [String]) -> [String]? {
         guard arguments.first == "serve", let serve = try? parseAsRoot(arguments) as? ServeCommand else { return nil }
         return serve.hostArguments
+    }
+}
+
+extension WalletBridgeCommand {
+    /// For a valid `agent` or `agent run` command line: the `--keystore` it names (nil inside
+    /// when none). Nil for anything else, which `main` leaves to the parser. Like `serve`, the
+    /// agent runs from `main` before any thread starts (its signal handling needs that).
+    public static func agentKeystore(_ arguments: [String]) -> String?? {
+        guard arguments.first == "agent", let run = try? parseAsRoot(arguments) as? AgentRunCommand else { return nil }
+        return .some(run.keystore)
     }
 }
 

@@ -28,6 +28,7 @@ extension ErrorCode {
     public static let requestCancelled = ErrorCode(rawValue: -32002)
     public static let overloaded = ErrorCode(rawValue: -32003)
     public static let requestTooLarge = ErrorCode(rawValue: -32004)
+    public static let agentUnavailable = ErrorCode(rawValue: -32005)
 
     // Wallet codes, numbered as Mobile Wallet Adapter numbers them (safari-extension-walletlib
     // 0.2.0 defines only -3, with the same meaning)
@@ -48,6 +49,7 @@ extension ErrorCode {
         (.requestCancelled, "Request cancelled"),
         (.overloaded, "Host overloaded"),
         (.requestTooLarge, "Request too large"),
+        (.agentUnavailable, "Agent unavailable"),
         (.authorizationFailed, "Authorization failed"),
         (.invalidPayloads, "Invalid payloads"),
         (.notSigned, "Payload not signed"),

@@ -21,12 +21,12 @@ import WalletBridgeHost
 /// cannot take a signal with its default action. Everything the handlers touch is made before
 /// they are installed, and they only load and store atomics and make async-signal-safe calls
 /// (write, setitimer, kill, _exit).
-enum Signals {
+package enum Signals {
     static let readerResponseTime: Duration = .milliseconds(100)
 
     /// Installs the handlers. `wakeDescriptor` is the write end of the reader's wake-up pipe (-1
     /// if there is none: the reader then sees the signal at its next housekeeping pass).
-    static func install(wakeDescriptor: Int32, grace: Duration) {
+    package static func install(wakeDescriptor: Int32, grace: Duration) {
         ChildProcesses.prepare()
         state.wakeDescriptor.store(wakeDescriptor, ordering: .releasing)
         let response = min(readerResponseTime, grace)
@@ -37,13 +37,13 @@ enum Signals {
     }
 
     /// The first signal caught, if any.
-    static var caught: Int32? {
+    package static var caught: Int32? {
         let number = state.caught.load(ordering: .acquiring)
         return number == 0 ? nil : number
     }
 
     /// Tells the backstop that the reader is ending the session itself.
-    static func readerIsEnding() { state.readerEnding.store(true, ordering: .releasing) }
+    package static func readerIsEnding() { state.readerEnding.store(true, ordering: .releasing) }
 
     private static func install(_ handler: @convention(c) (Int32) -> Void, for numbers: Int32...) {
         var action = sigaction()

@@ -12,6 +12,12 @@ enum CommandLineEntry {
         WalletBridgeCommand.serveArguments(arguments)
     }
 
+    /// For an `agent` command line that runs the agent: the keystore it names (nil inside when
+    /// none).
+    static func agentKeystore(_ arguments: [String]) -> String?? {
+        WalletBridgeCommand.agentKeystore(arguments)
+    }
+
     /// Runs the command line and exits. `main` stays synchronous so that a browser launch never
     /// starts Swift's concurrency runtime (an async `main` cost a cold call a tenth of its
     /// time, bench/); the command line runs in a task, and this thread serves the main queue.

@@ -2,10 +2,11 @@
 import Glibc
 #endif
 import WalletBridge
-import WalletBridgeWallet
+import WalletBridgeAgent
 
-// The browser-launch path: this file, the host layers and the wallet. It does not import the
-// CLI module; only a command line a person typed goes there (CommandLineEntry.swift).
+// The browser-launch path: this file, the host layers, the agent's client and the wallet. It
+// does not import the CLI module; only a command line a person typed goes there
+// (CommandLineEntry.swift).
 
 // First, before anything slow: the parent the host must not outlive (see StdioHost.run).
 let launchParent = getppid()
@@ -14,14 +15,19 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // parser on the path a browser takes on every message. `serve` takes the same path, parsed
 // synchronously: the host must start on this thread before any other exists (see
 // StdioHost.run), and the async command line runs on the concurrency pool, where SIGTERM killed
-// it outright.
+// it outright. `agent` runs from here for the same reason.
 let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : CommandLineEntry.serveArguments(arguments)
 if let hostArguments {
     do {
-        StdioHost.run(router: try ShippedHost.makeRouter(), arguments: hostArguments, parent: launchParent)
+        StdioHost.run(
+            router: try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent), arguments: hostArguments,
+            parent: launchParent)
     } catch {
         Log.error("cannot start: \(error)")
         exit(1)
     }
+}
+if let keystore = CommandLineEntry.agentKeystore(arguments) {
+    Agent.run(keystoreOption: keystore)
 }
 CommandLineEntry.run(arguments)

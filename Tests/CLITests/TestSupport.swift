@@ -12,6 +12,9 @@ final class Sandbox {
     var config: String { base + "/config" }
     var bin: String { base + "/bin" }
     var root: String { base + "/root" }
+    /// XDG_RUNTIME_DIR: a host started here starts its agent with its socket here, and the
+    /// agent ends within a second of the sandbox's removal (its socket is gone).
+    var runtime: String { base + "/run" }
 
     init() throws {
         let template = NSTemporaryDirectory() + "wallet-bridge-cli-tests.XXXXXX"
@@ -19,13 +22,14 @@ final class Sandbox {
         guard let created = mkdtemp(&buffer) else { throw CLIFailure("mkdtemp failed") }
         base = String(cString: created)
         for folder in [home, config, bin, root] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? FileManager.default.removeItem(atPath: base) }
 
     /// The variables a child process gets: only these, so the caller's environment cannot leak in.
     var variables: [String: String] {
-        ["HOME": home, "XDG_CONFIG_HOME": config, "PATH": bin, CLIEnvironment.systemRootVariable: root]
+        ["HOME": home, "XDG_CONFIG_HOME": config, "XDG_RUNTIME_DIR": runtime, "PATH": bin, CLIEnvironment.systemRootVariable: root]
     }
 
     /// The same, for calling the code in-process.

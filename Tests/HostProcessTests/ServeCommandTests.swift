@@ -10,8 +10,9 @@ final class ServeCommandTests: XCTestCase {
     private static let noAccounts = #"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#
 
     override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     override func tearDownWithError() throws {
@@ -21,6 +22,7 @@ final class ServeCommandTests: XCTestCase {
     private func serve(_ options: [String] = [], environment: [String: String] = [:]) throws -> HostProcess {
         var environment = environment
         environment["HOME"] = home
+        environment["XDG_RUNTIME_DIR"] = "\(home)/run"  // this test's own agent, gone with the home
         return try HostProcess(executable: HostProcess.executable("wallet-bridge"), arguments: ["serve"] + options,
                                environment: environment, isolated: true)
     }

@@ -7,10 +7,13 @@ final class ShippedWalletHostTests: XCTestCase {
     private var home = ""
 
     override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shipped-wallet-\(UUID().uuidString)").path
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("shipped-wallet-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
+    /// Removing the home removes the agent's socket too, and an agent whose socket is gone ends
+    /// within a second.
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(atPath: home)
     }
@@ -65,6 +68,7 @@ final class ShippedWalletHostTests: XCTestCase {
         process.arguments = [caller]
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WALLET_BRIDGE_") && !$0.key.hasPrefix("XDG_") }
         environment["HOME"] = home
+        environment["XDG_RUNTIME_DIR"] = "\(home)/run"  // this test's own agent
         process.environment = environment
         let input = Pipe()
         let output = Pipe()

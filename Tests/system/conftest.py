@@ -9,7 +9,9 @@ PASSPHRASE = "correct horse battery staple"
 @pytest.fixture
 def wallet(tmp_path):
     """A scratch HOME, keystore and configuration around the built wallet-bridge binary."""
-    return Wallet(tmp_path)
+    wallet = Wallet(tmp_path)
+    yield wallet
+    wallet.clean_up()
 
 
 @pytest.fixture

@@ -29,6 +29,13 @@ def encodings(secret):
 
 def test_no_secret_reaches_any_output_or_log(tmp_path):
     wallet = Wallet(tmp_path)
+    try:
+        check_no_secret_reaches_any_output_or_log(wallet)
+    finally:
+        wallet.clean_up()
+
+
+def check_no_secret_reaches_any_output_or_log(wallet):
     public_key = Ed25519PrivateKey.from_private_bytes(SEED).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
     secret_key = SEED + public_key
     first, second, wrong = (wallet.secret_file(f"passphrase-{i}", p + "\n") for i, p in enumerate(PASSPHRASES))
@@ -57,6 +64,7 @@ def test_no_secret_reaches_any_output_or_log(tmp_path):
     assert "error" in host.sign(b64(public_key), ["not base64"])
     host.close()
     for env in ({"FAKE_PINENTRY_MODE": "cancel"}, {"WALLET_BRIDGE_PASSPHRASE_FILE": wrong}, {"WALLET_BRIDGE_PASSPHRASE_FILE": second}):
+        wallet.stop_agent()  # each passphrase source in an agent of its own, started locked
         host = wallet.host(**env, **debug)
         host.sign(b64(public_key), [b64(b"x")])
         host.close()

@@ -64,6 +64,10 @@ class Wallet:
         self.config_path = self.home / ".config" / "wallet-bridge" / "config.json"
         self.keystore_path = self.home / ".local" / "share" / "wallet-bridge" / "keystore.json"
         self.pinentry_log = self.root / "pinentry.log"
+        # XDG_RUNTIME_DIR, the agent's socket folder: private to this test, so that each test
+        # has its own agent. pytest's folders keep the socket path under its 107 bytes.
+        self.runtime = self.root / "run"
+        self.runtime.mkdir(mode=0o700)
         self.outputs = []  # (what, bytes) for everything the binary printed
 
     def env(self, **extra):
@@ -71,6 +75,7 @@ class Wallet:
                if not key.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_", "XDG_"))}
         env.update({
             "HOME": str(self.home),
+            "XDG_RUNTIME_DIR": str(self.runtime),
             "WALLET_BRIDGE_TEST_WEAK_KDF": "1",
             "WALLET_BRIDGE_PINENTRY": str(FAKE_PINENTRY),
             "FAKE_PINENTRY_LOG": str(self.pinentry_log),
@@ -79,6 +84,22 @@ class Wallet:
         for key in [key for key, value in extra.items() if value is None]:
             env.pop(key, None)
         return env
+
+    def agent_log_text(self):
+        """Everything the agents this test's hosts started have logged so far."""
+        folder = self.home / ".local" / "state" / "wallet-bridge"
+        return b"".join(path.read_bytes() for path in sorted(folder.glob("agent*.log")))
+
+    def stop_agent(self):
+        """Ends the test's agent, if one runs, and waits until it has gone."""
+        subprocess.run([self.binary, "agent", "stop"], env=self.env(), capture_output=True, timeout=30)
+        deadline = time.monotonic() + 10
+        while any(self.runtime.glob("wallet-bridge/*.sock")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def clean_up(self):
+        """The end of a test: no agent left running."""
+        self.stop_agent()
 
     def secret_file(self, name, content):
         path = self.root / name
@@ -143,6 +164,9 @@ class Host:
         self.process = subprocess.Popen(
             [wallet.binary, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=env, start_new_session=True)
+        # What the agent logs for this host's requests goes to its log file, not to the host's
+        # stderr: `close` returns both, in that order, as a person debugging would read them.
+        self.agent_log_start = len(wallet.agent_log_text())
         self.buffer = b""
         self.next_id = 1
         self.stdout_record = b""
@@ -187,14 +211,17 @@ class Host:
         return self.call(SIGN_PAYLOADS, {"address": address, "payloads": payloads}, timeout)
 
     def close(self, timeout=10):
-        """Closes stdin and waits for a clean exit; returns stderr."""
+        """Closes stdin and waits for a clean exit; returns stderr and what the agent logged
+        meanwhile."""
         self.process.stdin.close()
         self.process.wait(timeout)
         stderr = self.process.stderr.read()
+        agent_log = self.wallet.agent_log_text()[self.agent_log_start:]
         self.wallet.outputs.append(("host stdout", self.stdout_record + self.buffer))
         self.wallet.outputs.append(("host stderr", stderr))
+        self.wallet.outputs.append(("agent log", agent_log))
         assert self.process.returncode == 0, f"host exited with {self.process.returncode}: {stderr!r}"
-        return stderr.decode()
+        return (stderr + agent_log).decode()
 
     def terminate(self):
         self.process.send_signal(signal.SIGTERM)

@@ -31,6 +31,7 @@ export const NativeRpcErrorCode = Object.freeze({
   requestCancelled: -32002,
   overloaded: -32003,
   requestTooLarge: -32004,
+  agentUnavailable: -32005,
   // Wallet codes, numbered as in Mobile Wallet Adapter; safari-extension-walletlib 0.2.0 defines
   // only -3 of them
   authorizationFailed: -1,
@@ -55,6 +56,7 @@ export const NATIVE_RPC_ERROR_MESSAGES = Object.freeze({
   [-32002]: 'Request cancelled',
   [-32003]: 'Host overloaded',
   [-32004]: 'Request too large',
+  [-32005]: 'Agent unavailable',
   [-1]: 'Authorization failed',
   [-2]: 'Invalid payloads',
   [-3]: 'Payload not signed',

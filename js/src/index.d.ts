@@ -139,6 +139,7 @@ export const NativeRpcErrorCode: Readonly<{
   requestCancelled: -32002;
   overloaded: -32003;
   requestTooLarge: -32004;
+  agentUnavailable: -32005;
   authorizationFailed: -1;
   invalidPayloads: -2;
   notSigned: -3;

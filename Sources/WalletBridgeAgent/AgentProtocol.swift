@@ -1,0 +1,79 @@
+import WalletBridge
+
+/// The agent's socket protocol: the native-messaging framing (4-byte native-endian length, then
+/// JSON) carrying JSON-RPC 2.0, as between a browser and a host.
+///
+/// A client's first request must be `agent.hello`, naming the protocol version it speaks, the
+/// arguments its browser started it with (the caller, as the host's own argv shows it), the
+/// browser's pid and the keystore it expects. The agent answers with its version, or refuses
+/// (another version: -32602 "Unsupported protocol version" with `data.supported`; another
+/// keystore: -32602 "Another keystore" with `data.serves`) and closes. A client may send its first request right behind the hello without
+/// waiting. After the hello, the wallet's methods (GetAccounts, SignPayloads) have their
+/// native-messaging names and shapes, and the agent's own methods are below. Closing the
+/// connection cancels what the client had in flight: a dialog it caused is closed.
+package enum AgentProtocol {
+    /// The version this build speaks. A change a client of the last version could misread
+    /// takes a new number.
+    package static let version = 1
+    /// The hello's refusal when the client expects another keystore.
+    package static let otherKeystore = "Another keystore"
+
+    /// Opens a connection.
+    package enum Hello: RPCMethod {
+        package static let name = "agent.hello"
+        package struct Params: Codable, Sendable, Equatable {
+            package var version: Int
+            /// The host's arguments after argv[0], as the browser gave them: the caller.
+            package var arguments: [String]
+            /// The browser's process, whose profile names the extension; nil if unknown.
+            package var browser_pid: Int32?
+            /// The keystore the client expects the agent to serve.
+            package var keystore: String
+        }
+        package struct Result: Codable, Sendable, Equatable {
+            package var version: Int
+            package var pid: Int32
+        }
+    }
+
+    /// What the agent holds, never a secret.
+    package enum Status: RPCMethod {
+        package static let name = "agent.status"
+        package typealias Result = AgentStatus
+    }
+
+    /// Wipes the unlocked keys now.
+    package enum Lock: RPCMethod {
+        package static let name = "agent.lock"
+        package struct Result: Codable, Sendable, Equatable {
+            package var was_unlocked: Bool
+        }
+    }
+
+    /// Ends the agent (after wiping the keys).
+    package enum Stop: RPCMethod {
+        package static let name = "agent.stop"
+        package typealias Result = NoResult
+    }
+}
+
+/// `agent.status`'s answer. Times are seconds since the Unix epoch.
+package struct AgentStatus: Codable, Sendable, Equatable {
+    package var pid: Int32
+    package var keystore: String
+    package var socket: String
+    package var protocol_version: Int
+    package var started_at: Int
+    package var unlocked: Bool
+    package var unlocked_at: Int?
+    /// When the keys lock if unused before then.
+    package var locks_at: Int?
+    /// When they lock whatever happens.
+    package var locks_at_latest: Int?
+    package var cache_ttl: Int
+    package var max_cache_ttl: Int
+    /// Connections open now, this one included.
+    package var clients: Int
+    /// When the agent ends if it stays idle with the keys locked and nobody connected.
+    package var idle_exit_after: Int
+}

@@ -1,0 +1,328 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import WalletBridge
+import WalletBridgeWallet
+
+/// A client of the agent: a host that hands it the wallet's requests, or a command (`agent
+/// status`, `lock`). Starts the agent on first need, as gpg-agent is started by its first
+/// client, when it was made with a program to start it with.
+package final class AgentClient: Sendable {
+    package let paths: AgentPaths
+    package let keystorePath: String
+    /// The `wallet-bridge` executable that runs `agent`; nil: never start one.
+    let agentProgram: String?
+    /// What every connection says first.
+    let hello: AgentProtocol.Hello.Params
+    /// The connection for synchronous calls, kept open while this process lives.
+    private let kept = Mutex<Connection?>(nil)
+    /// An agent this process started and has not yet reaped.
+    private let startedAgent = Mutex<pid_t?>(nil)
+
+    /// How long starting an agent may take, and an answer to a call that asks no person.
+    static let startTimeout: Duration = .seconds(5)
+    static let answerTimeout: Duration = .seconds(10)
+
+    package init(keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?) {
+        self.keystorePath = keystorePath
+        paths = AgentPaths.forKeystore(keystorePath)
+        self.agentProgram = agentProgram
+        hello = .init(version: AgentProtocol.version, arguments: arguments, browser_pid: browserProcess, keystore: keystorePath)
+    }
+
+    /// Why a call got no answer from the agent.
+    package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
+        /// `cannot_start`, `not_responding`, `protocol_mismatch` or `other_keystore` (README,
+        /// error -32005); `not_running` for a client that may not start one.
+        package let reason: String
+        package let problem: String
+        package let fix: String?
+        package var description: String { problem + (fix.map { "; \($0)" } ?? "") }
+
+        /// The error an extension gets.
+        package var rpcError: RPCError {
+            var data: [String: JSONValue] = ["reason": .string(reason), "problem": .string(problem)]
+            if let fix { data["fix"] = .string(fix) }
+            return RPCError(.agentUnavailable, data: .object(data))
+        }
+    }
+
+    /// A call's failure: no answer, or the agent's error answer.
+    package enum CallError: Error, Sendable {
+        case unavailable(Unavailable)
+        case answered(RPCError)
+    }
+
+    /// Calls `method` on the kept connection and waits for the answer (at most
+    /// `answerTimeout`). For calls that ask no person. A connection the agent closed (it was
+    /// restarted, say) is replaced once.
+    package func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(CallError) -> M.Result {
+        try kept.withLock { kept throws(CallError) -> M.Result in
+            for attempt in 1...2 {
+                let fresh = kept == nil
+                if kept == nil { kept = try open() }
+                do throws(Connection.Failure) {
+                    return try kept!.exchange(method, params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
+                } catch {
+                    switch error {
+                    case .answered(let error):
+                        throw .answered(error)
+                    case .mismatch(let problem):
+                        kept?.close()
+                        kept = nil
+                        throw .unavailable(mismatch(problem))
+                    case .otherKeystore(let serves):
+                        kept?.close()
+                        kept = nil
+                        throw .unavailable(otherKeystore(serves))
+                    case .broken(let problem):
+                        kept?.close()
+                        kept = nil
+                        if attempt == 2 || fresh { throw .unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice)) }
+                    }
+                }
+            }
+            throw .unavailable(Unavailable(reason: "not_responding", problem: "no answer", fix: restartAdvice))
+        }
+    }
+
+    /// Calls `method` on a connection of its own, waiting as long as it takes (a person may be
+    /// asked). Cancelling the task closes the connection, and with it the agent's dialog.
+    package func callOnOwnConnection<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
+        let connection = Mutex<(fd: Int32?, cancelled: Bool)>((nil, false))
+        return try await withTaskCancellationHandler {
+            try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> M.Result in
+                var opened = try open()
+                defer { opened.close() }
+                let cancelled = connection.withLock { state in
+                    state.fd = opened.fd
+                    return state.cancelled
+                }
+                if cancelled { throw CancellationError() }
+                do throws(Connection.Failure) {
+                    return try opened.exchange(method, params, hello: hello, deadline: nil)
+                } catch {
+                    switch error {
+                    case .answered(let error):
+                        throw CallError.answered(error)
+                    case .mismatch(let problem):
+                        throw CallError.unavailable(mismatch(problem))
+                    case .otherKeystore(let serves):
+                        throw CallError.unavailable(otherKeystore(serves))
+                    case .broken(let problem):
+                        if connection.withLock({ $0.cancelled }) { throw CancellationError() }
+                        throw CallError.unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice))
+                    }
+                }
+            }
+        } onCancel: {
+            connection.withLock { state in
+                state.cancelled = true
+                if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+            }
+        }
+    }
+
+    /// Waits for answers that a person may take minutes to give: off Swift's pool.
+    private static let waitingQueue = DispatchQueue(label: "wallet-bridge.agent-calls", attributes: .concurrent)
+
+    private func mismatch(_ problem: String) -> Unavailable {
+        Unavailable(
+            reason: "protocol_mismatch", problem: problem,
+            fix: "an agent from another version of wallet-bridge is running: `wallet-bridge agent stop` ends it, and the next request starts this version's")
+    }
+
+    private func otherKeystore(_ serves: String) -> Unavailable {
+        Unavailable(
+            reason: "other_keystore", problem: "the agent at \(paths.socket) serves \(serves), not \(keystorePath)",
+            fix: "the two share a socket folder but not a home: give each its own XDG_RUNTIME_DIR")
+    }
+
+    private var restartAdvice: String {
+        "run `wallet-bridge agent status`; `wallet-bridge agent stop` ends a stuck agent, and the next request starts a new one"
+    }
+
+    // MARK: Connecting
+
+    /// A connection to the agent, starting one if none listens and this client may.
+    private func open() throws(CallError) -> Connection {
+        reapStartedAgent()
+        do {
+            return Connection(fd: try UnixSocket.connect(to: paths.socket))
+        } catch {
+            guard error.code == ENOENT || error.code == ECONNREFUSED else {
+                throw .unavailable(Unavailable(reason: "not_responding", problem: error.description, fix: nil))
+            }
+            guard let agentProgram else {
+                throw .unavailable(Unavailable(reason: "not_running", problem: "no agent is running for \(keystorePath)", fix: nil))
+            }
+            return try start(agentProgram)
+        }
+    }
+
+    /// Starts `wallet-bridge agent` for this keystore, detached, and connects to it.
+    private func start(_ program: String) throws(CallError) -> Connection {
+        func cannotStart(_ problem: String) -> CallError {
+            .unavailable(Unavailable(reason: "cannot_start", problem: problem, fix: "see \(paths.log ?? "the agent's log"); `wallet-bridge agent` runs it in a terminal"))
+        }
+        let pid: pid_t
+        do {
+            pid = try AgentLaunch.start(program, keystorePath: keystorePath, log: paths.log)
+        } catch {
+            throw cannotStart("cannot start the agent \(program): \(error.reason)")
+        }
+        startedAgent.withLock { $0 = pid }
+        let deadline = ContinuousClock.now + Self.startTimeout
+        var pause = Duration.microseconds(500)
+        while ContinuousClock.now < deadline {
+            if let fd = try? UnixSocket.connect(to: paths.socket) { return Connection(fd: fd) }
+            // Status 0 means another agent won the lock: its socket appears in a moment.
+            if let status = reapStartedAgent(), status != 0 {
+                throw cannotStart("the agent exited with status \(status) before listening")
+            }
+            var pauseTime = timespec(tv_sec: 0, tv_nsec: Int(pause / .nanoseconds(1)))
+            nanosleep(&pauseTime, nil)
+            pause = min(pause * 2, .milliseconds(50))
+        }
+        throw cannotStart("the agent did not listen at \(paths.socket) within \(Self.startTimeout)")
+    }
+
+    /// Reaps the agent this process started if it has exited; returns its exit status then.
+    @discardableResult
+    private func reapStartedAgent() -> Int32? {
+        startedAgent.withLock { pid -> Int32? in
+            guard let current = pid else { return nil }
+            var status: Int32 = 0
+            guard waitpid(current, &status, WNOHANG) == current else { return nil }
+            pid = nil
+            return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        }
+    }
+}
+
+/// One connection: its socket, its reader, and the next request id.
+struct Connection {
+    let fd: Int32
+    var reader: FrameReader
+    var nextID = 1
+
+    init(fd: Int32) {
+        self.fd = fd
+        reader = FrameReader(fd: fd, maxFrameBytes: Frame.defaultMaxInboundBytes)
+    }
+
+    func close() { _ = Glibc.close(fd) }
+
+    enum Failure: Error {
+        /// The connection failed or the agent broke the protocol: try another connection.
+        case broken(String)
+        /// The agent answered with an error.
+        case answered(RPCError)
+        /// The agent refused the hello, or answered it with another version.
+        case mismatch(String)
+        /// The agent at the socket serves this other keystore.
+        case otherKeystore(String)
+    }
+
+    /// Sends `hello` (on a new connection) and the call, in one write, then reads the answers.
+    mutating func exchange<M: RPCMethod>(
+        _ method: M.Type, _ params: M.Params, hello: AgentProtocol.Hello.Params?, deadline: ContinuousClock.Instant?
+    ) throws(Failure) -> M.Result {
+        let id = nextID
+        nextID += 1
+        var frames: [UInt8] = []
+        do {
+            if let hello { frames += try Frame.encode(Self.request(id: 0, method: AgentProtocol.Hello.name, params: hello)) }
+            frames += try Frame.encode(Self.request(id: id, method: M.name, params: params))
+        } catch {
+            throw .broken("cannot encode the request: \(error)")
+        }
+        let sent = frames.withUnsafeBytes { bytes in
+            SystemCall.writeAll(bytes) { pointer, count in send(fd, pointer, count, Int32(MSG_NOSIGNAL)) }
+        }
+        if let code = sent { throw .broken("the agent went away (\(String(cString: strerror(code))))") }
+        if hello != nil {
+            let answer: AgentProtocol.Hello.Result
+            do {
+                answer = try decode(AgentProtocol.Hello.Result.self, id: 0, deadline: deadline)
+            } catch .answered(let error) {
+                if error.message == AgentProtocol.otherKeystore, case .object(let data)? = error.data, case .string(let serves)? = data["serves"] {
+                    throw .otherKeystore(serves)
+                }
+                throw .mismatch("the agent refused protocol version \(AgentProtocol.version): \(error.message)")
+            }
+            guard answer.version == AgentProtocol.version else {
+                throw .mismatch("the agent speaks protocol version \(answer.version), this host \(AgentProtocol.version)")
+            }
+        }
+        return try decode(M.Result.self, id: id, deadline: deadline)
+    }
+
+    private mutating func decode<R: Decodable>(_ type: R.Type, id: Int, deadline: ContinuousClock.Instant?) throws(Failure) -> R {
+        let body: [UInt8]
+        do {
+            body = try reader.next(deadline: deadline)
+        } catch {
+            switch error {
+            case .closed: throw .broken("the agent closed the connection")
+            case .timedOut: throw .broken("the agent did not answer in time")
+            case .framing(let problem): throw .broken("the agent sent a bad frame: \(problem)")
+            case .system(let code): throw .broken("reading from the agent failed: \(String(cString: strerror(code)))")
+            }
+        }
+        guard case .object(let reply)? = try? JSONParser.parse(body), reply["id"] == .number(JSONNumber(id)) else {
+            throw .broken("the agent's answer is not a reply to request \(id)")
+        }
+        if case .object(let error)? = reply["error"] {
+            guard case .number(let number)? = error["code"], let code = Int(number.literal), case .string(let message)? = error["message"] else {
+                throw .broken("the agent's error answer is malformed")
+            }
+            throw .answered(RPCError(code: ErrorCode(rawValue: code), message: message, data: error["data"]))
+        }
+        guard let result = reply["result"], let decoded = try? JSONValueDecoder().decode(R.self, from: result) else {
+            throw .broken("the agent's answer has no acceptable result")
+        }
+        return decoded
+    }
+
+    private static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
+        var body = Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"#.utf8) + JSONValue.string(method).jsonBytes
+        body += Array(#","params":"#.utf8)
+        try ResultEncoder.encode(params, into: &body)
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+}
+
+/// How a host starts the agent: detached, as `gpg-agent --daemon` detaches.
+enum AgentLaunch {
+    /// Runs `program agent --keystore PATH` in a session of its own (out of reach of the
+    /// signals a browser sends the host's group), with stdin and stdout on /dev/null (a browser
+    /// waits for the host's stdout to close, and must not wait for the agent) and stderr
+    /// appended to `log`.
+    static func start(_ program: String, keystorePath: String, log: String?) throws(Spawn.Failure) -> pid_t {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        var logFD: Int32 = -1
+        if let log {
+            try? AtomicFile.ensureFolder(AtomicFile.split(log).folder)
+            logFD = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        defer { if logFD >= 0 { close(logFD) } }
+        return try Spawn.start(
+            program, arguments: ["agent", "--keystore", keystorePath], standardStreams: [null, null, logFD >= 0 ? logFD : null],
+            newSession: true)
+    }
+
+    /// The running executable, for a host that starts the agent from its own binary.
+    static func currentExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // An upgrade replaced the binary under a running host: the new one is at the same path.
+        return path.hasSuffix(" (deleted)") ? String(path.dropLast(" (deleted)".count)) : path
+    }
+}

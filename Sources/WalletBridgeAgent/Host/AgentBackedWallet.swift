@@ -1,0 +1,73 @@
+import Synchronization
+import WalletBridge
+import WalletBridgeWallet
+
+/// The wallet of a host started by a browser: GetAccounts and SignPayloads go to the agent,
+/// which holds the keys, asks the person, and signs (`Agent`). The host holds no secret.
+///
+/// GetAccounts is a plain call on the host's reading thread over one connection kept for the
+/// host's life. Requests read together share one answer: an answer the agent gave after a
+/// request arrived is still an answer given between that request and its reply (see
+/// `RequestContext.receivedAt`), so a burst of pipelined requests costs one round trip to the
+/// agent, not one each. SignPayloads has a connection of its own, closed when the request ends
+/// for any reason: a request the extension gave up on (a timeout, a closed port) closes its
+/// dialog in the agent.
+///
+/// When the agent cannot be reached or started, both get -32005 "Agent unavailable" with
+/// `data.reason`, `data.problem` and `data.fix`.
+public struct AgentBackedWallet: AccountsAtHand {
+    let client: AgentClient
+    private let lastAccounts = LastAnswer()
+
+    package init(client: AgentClient) {
+        self.client = client
+    }
+
+    public var getAccountsExecution: Execution { .immediate }
+
+    public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
+        if let answer = lastAccounts.answer(notBefore: context.receivedAt) { return answer }
+        let askedAt = ContinuousClock.now
+        do {
+            let answer = try client.call(GetAccounts.self, NoParams())
+            lastAccounts.store(answer, askedAt: askedAt)
+            return answer
+        } catch {
+            throw Self.rpcError(error)
+        }
+    }
+
+    public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        do {
+            return try await client.callOnOwnConnection(SignPayloads.self, params)
+        } catch let error as AgentClient.CallError {
+            throw Self.rpcError(error)
+        }
+    }
+
+    private static func rpcError(_ error: AgentClient.CallError) -> RPCError {
+        switch error {
+        case .answered(let error):
+            return error
+        case .unavailable(let unavailable):
+            Log.error("the wallet agent is unavailable: \(unavailable)")
+            return unavailable.rpcError
+        }
+    }
+}
+
+/// The agent's last GetAccounts answer and when it was asked for.
+private final class LastAnswer: Sendable {
+    private let stored = Mutex<(askedAt: ContinuousClock.Instant, answer: GetAccountsResult)?>(nil)
+
+    func answer(notBefore instant: ContinuousClock.Instant) -> GetAccountsResult? {
+        stored.withLock { stored in
+            guard let stored, stored.askedAt >= instant else { return nil }
+            return stored.answer
+        }
+    }
+
+    func store(_ answer: GetAccountsResult, askedAt: ContinuousClock.Instant) {
+        stored.withLock { $0 = (askedAt, answer) }
+    }
+}

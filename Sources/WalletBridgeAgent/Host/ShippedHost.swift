@@ -1,0 +1,28 @@
+import WalletBridge
+import WalletBridgeWallet
+
+/// The router of the shipped `wallet-bridge` binary: the caller policy from the configuration
+/// file, and the wallet behind GetAccounts and SignPayloads: the agent (the default), or, with
+/// `"agent": false`, the keystore wallet in the host itself, asking for the passphrase on
+/// every signature.
+///
+/// Cheap on purpose (the browser may start a process per message): it reads the small
+/// configuration file and nothing else. The agent is reached, or started, when a call needs it.
+public enum ShippedHost {
+    /// - `arguments`: the host's arguments after argv[0] (the caller, as the browser gave it).
+    /// - `browserProcess`: the process that started the host, whose profile names the extension.
+    public static func makeRouter(arguments: [String], browserProcess: Int32) throws -> Router {
+        let config = WalletConfig.loadForHost()
+        var router = Router()
+        guard config.useAgent, let keystorePath = KeystoreLocation.resolve(configured: config.keystore) else {
+            try router.installKeystoreWallet(config: config, browserProcess: browserProcess)
+            return router
+        }
+        let policy = config.policy
+        router.authorize { context throws(RPCError) in try policy.check(context) }
+        let client = AgentClient(
+            keystorePath: keystorePath, agentProgram: AgentLaunch.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
+        try router.registerWallet(AgentBackedWallet(client: client))
+        return router
+    }
+}

@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Synchronization
+import WalletBridge
+import WalletBridgeWallet
+
+/// `wallet-bridge agent`: the one process per user and keystore that keeps the keys unlocked
+/// between requests, asks for every consent in one queue, and signs. Hosts started by the
+/// browsers hand it GetAccounts and SignPayloads over its socket (see `AgentProtocol`); it
+/// never hands a secret key to anyone.
+///
+/// The main thread accepts connections and keeps house once a second: it wipes keys whose time
+/// ran out, ends the agent when its socket was removed or replaced, and ends it after
+/// `agent_idle_exit` with the keys locked and nobody connected. Each connection has a thread
+/// (`AgentConnection`). SIGTERM, SIGINT and SIGHUP wipe the keys and end it.
+package enum Agent {
+    /// Connections served at once; more are closed at once (and logged).
+    static let maxClients = 128
+
+    /// Runs the agent for the keystore at `keystoreOption` (nil: the configured one) until it
+    /// is stopped, idle or signalled, then exits the process. Exits at once, with status 0,
+    /// when another agent already serves that keystore.
+    package static func run(keystoreOption: String?) -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        protectMemory()
+        let config = WalletConfig.loadForHost()
+        guard let keystorePath = KeystoreLocation.resolve(option: keystoreOption, configured: config.keystore) else {
+            fail("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable) or pass --keystore")
+        }
+        let paths = AgentPaths.forKeystore(keystorePath)
+        do {
+            try paths.prepareFolder()
+        } catch {
+            fail(error.description)
+        }
+        holdLock(paths, keystorePath: keystorePath)
+        let (listener, socketIdentity) = listen(paths)
+
+        let cache = UnlockCache(lifetimes: config.unlockLifetimes)
+        var wallet = KeystoreWallet(config: config, keystorePath: keystorePath)
+        wallet.unlockCache = cache
+        let state = AgentState(paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit)
+        let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router = { [wallet] hello in
+            var wallet = wallet
+            wallet.browserProcess = hello.browser_pid
+            // Registration fails only for a name registered twice, and these are fixed.
+            return (try? state.router(for: wallet)) ?? Router()
+        }
+        Log.info("agent \(getpid()) serves \(keystorePath) at \(paths.socket)")
+        var loop = AcceptLoop(listener: listener, socketIdentity: socketIdentity, state: state, makeRouter: makeRouter)
+        loop.run()
+    }
+
+    /// No core dumps and no ptrace by this user's other processes: the unlocked keys (in
+    /// `sodium_malloc` memory, locked into RAM) must not be read out of the process.
+    private static func protectMemory() {
+        if wallet_bridge_set_undumpable() != 0 { Log.warning("cannot make the agent non-dumpable (errno \(errno))") }
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+    }
+
+    /// Takes the agent's lock for the life of the process (the descriptor is never closed), or
+    /// exits: with 0 when another agent holds it, which is how two hosts starting an agent at
+    /// the same moment end up with one.
+    private static func holdLock(_ paths: AgentPaths, keystorePath: String) {
+        let fd = open(paths.lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { fail("cannot open the agent's lock \(paths.lock): \(String(cString: strerror(errno)))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            if errno == EWOULDBLOCK {
+                Log.info("an agent already serves \(keystorePath) at \(paths.socket)")
+                exit(0)
+            }
+            fail("cannot take the agent's lock \(paths.lock): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The listening socket: systemd's, when the agent was socket-activated (LISTEN_FDS), else
+    /// a new one at the socket path, replacing any a crashed agent left. With it, the identity
+    /// (device, inode) of the socket file this agent made, or nil for systemd's.
+    private static func listen(_ paths: AgentPaths) -> (Int32, (UInt, UInt)?) {
+        if let fd = systemdSocket() { return (fd, nil) }
+        do {
+            let fd = try UnixSocket.listen(at: paths.socket)
+            return (fd, socketIdentity(paths.socket))
+        } catch {
+            fail(error.description)
+        }
+    }
+
+    /// The socket systemd passed (sd_listen_fds: fd 3, LISTEN_PID is this process), if any.
+    private static func systemdSocket() -> Int32? {
+        defer {
+            // Not for pinentry or any other child.
+            unsetenv("LISTEN_PID")
+            unsetenv("LISTEN_FDS")
+            unsetenv("LISTEN_FDNAMES")
+        }
+        guard let pid = Environment.string("LISTEN_PID").flatMap({ Int32($0) }), pid == getpid(),
+              Environment.string("LISTEN_FDS") == "1" else { return nil }
+        _ = fcntl(3, F_SETFD, FD_CLOEXEC)
+        return 3
+    }
+
+    static func socketIdentity(_ path: String) -> (UInt, UInt)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt(info.st_dev), UInt(info.st_ino))
+    }
+
+    static func fail(_ message: String) -> Never {
+        Log.error(message)
+        exit(1)
+    }
+}
+
+/// The agent's main thread: accepts connections, and keeps house between them.
+private struct AcceptLoop {
+    let listener: Int32
+    let socketIdentity: (UInt, UInt)?
+    let state: AgentState
+    let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router
+    let wake: (read: Int32, write: Int32)
+    let clock = ContinuousClock()
+    /// Since when the agent has had nobody connected and nothing unlocked.
+    var idleSince: ContinuousClock.Instant
+
+    init(listener: Int32, socketIdentity: (UInt, UInt)?, state: AgentState, makeRouter: @escaping @Sendable (AgentProtocol.Hello.Params) -> Router) {
+        (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
+        wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
+        state.wakeDescriptor = wake.write
+        idleSince = clock.now
+        Signals.install(wakeDescriptor: wake.write, grace: .seconds(1))
+    }
+
+    mutating func run() -> Never {
+        var watched = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        while true {
+            var wait = Duration.seconds(1)
+            if let expiry = state.cache.nextExpiry { wait = max(.zero, min(wait, expiry - clock.now)) }
+            for index in watched.indices { watched[index].revents = 0 }
+            if poll(&watched, nfds_t(watched.count), Int32((wait / .milliseconds(1)).rounded(.up))) < 0, errno != EINTR {
+                end("poll failed (errno \(errno))")
+            }
+            if let number = Signals.caught { end("signal \(number)") }
+            if state.stopRequested.load(ordering: .acquiring) { end("asked to stop") }
+            if watched[0].revents != 0 { acceptOne() }
+            keepHouse()
+        }
+    }
+
+    private func acceptOne() {
+        guard let fd = UnixSocket.accept(listener) else { return }
+        // Only this user's processes; the folder's mode says so too, but the kernel's word on
+        // who is at the other end is the check.
+        guard let uid = UnixSocket.peerUserID(fd), uid == getuid() else {
+            Log.warning("refused a connection from another user (uid \(UnixSocket.peerUserID(fd).map(String.init) ?? "unknown"))")
+            close(fd)
+            return
+        }
+        guard state.clientArrived(limit: Agent.maxClients) else {
+            Log.warning("refused a connection: \(Agent.maxClients) clients are connected already")
+            close(fd)
+            return
+        }
+        let connection = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter)
+        let state = self.state
+        let started = Threads.start {
+            connection.serve()
+            state.clientLeft()
+        }
+        if !started {
+            Log.error("cannot start a thread for a connection; closing it")
+            state.clientLeft()
+            close(fd)
+        }
+    }
+
+    private mutating func keepHouse() {
+        if state.cache.expire() { Log.info("keys locked: their time ran out") }
+        if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current != socketIdentity {
+            end("another agent's socket replaced this one's")
+        }
+        if socketIdentity != nil, Agent.socketIdentity(state.paths.socket) == nil { end("the socket was removed") }
+        let now = clock.now
+        if state.clientCount > 0 || state.cache.nextExpiry != nil { idleSince = now }
+        if now - idleSince >= state.idleExit { end("idle for \(state.idleExit) with the keys locked and nobody connected") }
+    }
+
+    /// Wipes the keys, closes pinentry, removes the socket if it is this agent's, and exits.
+    private func end(_ reason: String) -> Never {
+        Signals.readerIsEnding()
+        state.cache.lock()
+        ChildProcesses.terminateAll()
+        if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current == socketIdentity {
+            unlink(state.paths.socket)
+        }
+        Log.info("agent ending: \(reason)")
+        _exit(0)
+    }
+}
+
+/// What the agent's threads share: its paths, its keys, its clients, and whether it should stop.
+final class AgentState: Sendable {
+    let paths: AgentPaths
+    let keystorePath: String
+    let cache: UnlockCache
+    let idleExit: Duration
+    let startedAt = Int(time(nil))
+    let stopRequested = Atomic<Bool>(false)
+    private let clients = Atomic<Int>(0)
+    private let wake = Atomic<Int32>(-1)
+
+    init(paths: AgentPaths, keystorePath: String, cache: UnlockCache, idleExit: Duration) {
+        (self.paths, self.keystorePath, self.cache, self.idleExit) = (paths, keystorePath, cache, idleExit)
+    }
+
+    /// The main thread's wake-up pipe, written by `agent.stop`.
+    var wakeDescriptor: Int32 {
+        get { wake.load(ordering: .acquiring) }
+        set { wake.store(newValue, ordering: .releasing) }
+    }
+
+    var clientCount: Int { clients.load(ordering: .acquiring) }
+
+    /// Counts a new client; false (uncounted) when `limit` are connected.
+    func clientArrived(limit: Int) -> Bool {
+        var current = clients.load(ordering: .acquiring)
+        while current < limit {
+            let (exchanged, original) = clients.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func clientLeft() { clients.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// The router for one connection: the wallet, and the agent's own methods.
+    func router(for wallet: KeystoreWallet) throws(RouterError) -> Router {
+        var router = Router()
+        try router.registerWallet(wallet)
+        try router.register(AgentProtocol.Status.self, execution: .immediate) { [self] _, _ in status() }
+        try router.register(AgentProtocol.Lock.self, execution: .immediate) { [cache] _, _ in
+            let wasUnlocked = cache.lock()
+            if wasUnlocked { Log.info("keys locked on request") }
+            return .init(was_unlocked: wasUnlocked)
+        }
+        try router.register(AgentProtocol.Stop.self, execution: .immediate) { [self] _, _ in
+            stopRequested.store(true, ordering: .releasing)
+            var byte: UInt8 = 1
+            _ = write(wakeDescriptor, &byte, 1)
+            return NoResult()
+        }
+        return router
+    }
+
+    func status() -> AgentStatus {
+        let unlocked = cache.status()
+        return AgentStatus(
+            pid: getpid(), keystore: keystorePath, socket: paths.socket, protocol_version: AgentProtocol.version,
+            started_at: startedAt, unlocked: unlocked != nil, unlocked_at: unlocked?.unlockedAt, locks_at: unlocked?.locksAt,
+            locks_at_latest: unlocked?.locksAtLatest, cache_ttl: Int(cache.lifetimes.idle / .seconds(1)),
+            max_cache_ttl: Int(cache.lifetimes.maximum / .seconds(1)), clients: clientCount,
+            idle_exit_after: Int(idleExit / .seconds(1)))
+    }
+}
+
+/// Detached POSIX threads, for work that blocks for as long as a client stays (Swift's pool
+/// has one thread per core, and Dispatch's would grow without bound).
+enum Threads {
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on a new thread; false if none could be made (`body` is dropped).
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}

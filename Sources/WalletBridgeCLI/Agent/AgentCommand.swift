@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import WalletBridge
+import WalletBridgeAgent
+import WalletBridgeWallet
+
+/// `wallet-bridge agent`: run the agent, see what it holds, stop it.
+struct AgentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agent",
+        abstract: "The agent that keeps the keys unlocked for a while and asks for every signature.",
+        discussion: """
+            A browser-started host starts the agent by itself the first time it is needed; \
+            nobody has to. See docs/agent.md.
+            """,
+        subcommands: [AgentRunCommand.self, AgentStatusCommand.self, AgentStopCommand.self],
+        defaultSubcommand: AgentRunCommand.self
+    )
+}
+
+/// `agent run` (the default): the agent in the foreground. `main` runs it directly, like
+/// `serve`, on the main thread before any other exists (see `WalletBridgeCommand.agentKeystore`).
+struct AgentRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the agent in the foreground (what a host starts, detached, on first need).",
+        discussion: """
+            Ends on SIGTERM, SIGINT or SIGHUP, on `wallet-bridge agent stop`, when its socket is \
+            removed, and after `agent_idle_exit` seconds (default 600) with the keys locked and \
+            no client connected. Exits at once, with status 0, when an agent already serves the \
+            keystore. Logs go to stderr.
+            """
+    )
+
+    @Option(name: .customLong("keystore"), help: ArgumentHelp("The keystore to serve (default: the configured one).", valueName: "path"), completion: .file())
+    var keystore: String?
+
+    func run() throws {
+        throw CLIFailure("the agent must be started by main before any thread (WalletBridgeCommand.agentKeystore)")
+    }
+}
+
+/// `agent status`: what the running agent holds, never a secret.
+struct AgentStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show whether an agent runs, whether the keys are unlocked, and until when.",
+        discussion: "Exit status: 0 when an agent runs, 3 when none does, 1 on error."
+    )
+
+    @OptionGroup var keystoreOptions: KeystoreOptions
+
+    func run() throws {
+        let client = try AgentCommandSupport.client(keystoreOptions)
+        guard let status = try AgentCommandSupport.ask(client, AgentProtocol.Status.self) else {
+            if keystoreOptions.json {
+                keystoreOptions.printJSON(.object(["running": false, "keystore": .string(client.keystorePath), "socket": .string(client.paths.socket)]))
+            } else {
+                Console.out("No agent is running for \(client.keystorePath).")
+                Console.out("The first request from a browser starts one (its socket: \(client.paths.socket)).")
+            }
+            throw ExitCode(3)
+        }
+        if keystoreOptions.json {
+            var bytes: [UInt8] = []
+            try ResultEncoder.encode(status, into: &bytes)
+            guard case .object(var members) = try JSONParser.parse(bytes) else { throw CLIFailure("the agent's status is not an object") }
+            members["running"] = true
+            keystoreOptions.printJSON(.object(members))
+            return
+        }
+        for line in AgentCommandSupport.describe(status) { Console.out(line) }
+    }
+}
+
+/// `agent stop`: wipe the keys and end the agent.
+struct AgentStopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop", abstract: "Wipe the unlocked keys and end the agent. The next request starts a new one.")
+
+    @OptionGroup var keystoreOptions: KeystoreOptions
+
+    func run() throws {
+        let client = try AgentCommandSupport.client(keystoreOptions)
+        guard try AgentCommandSupport.ask(client, AgentProtocol.Stop.self) != nil else {
+            Console.out("No agent was running for \(client.keystorePath).")
+            return
+        }
+        Console.out("The agent for \(client.keystorePath) is ending; its keys are wiped.")
+    }
+}
+
+/// `wallet-bridge lock`: wipe the unlocked keys now, as `ssh-add -D` or `gpgconf --reload`.
+struct LockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock", abstract: "Wipe the unlocked keys now: the next signature asks for the passphrase again.")
+
+    @OptionGroup var keystoreOptions: KeystoreOptions
+
+    func run() throws {
+        let client = try AgentCommandSupport.client(keystoreOptions)
+        guard let answer = try AgentCommandSupport.ask(client, AgentProtocol.Lock.self) else {
+            Console.out("No agent is running for \(client.keystorePath): nothing is unlocked.")
+            return
+        }
+        Console.out(answer.was_unlocked ? "Locked: the keys are wiped from the agent's memory." : "The keys were locked already.")
+    }
+}
+
+enum AgentCommandSupport {
+    /// A client of the agent for the keystore the options name; it never starts an agent.
+    static func client(_ options: KeystoreOptions) throws -> AgentClient {
+        let keystore = try options.keystore()
+        return AgentClient(keystorePath: keystore.path, agentProgram: nil, arguments: [], browserProcess: nil)
+    }
+
+    /// The agent's answer, or nil when no agent runs.
+    static func ask<M: RPCMethod>(_ client: AgentClient, _ method: M.Type) throws -> M.Result? where M.Params == NoParams {
+        do {
+            return try client.call(method, NoParams())
+        } catch .unavailable(let unavailable) where unavailable.reason == "not_running" {
+            return nil
+        } catch .unavailable(let unavailable) {
+            throw CLIFailure(unavailable.description)
+        } catch .answered(let error) {
+            throw CLIFailure("the agent refused: \(error.message)")
+        }
+    }
+
+    static func describe(_ status: AgentStatus) -> [String] {
+        var lines = [
+            "Agent \(status.pid) serves \(status.keystore)",
+            "  socket: \(status.socket) (protocol \(status.protocol_version)), started \(localTime(status.started_at))",
+        ]
+        if status.unlocked, let since = status.unlocked_at, let idle = status.locks_at, let latest = status.locks_at_latest {
+            lines.append("  keys: unlocked since \(localTime(since)); they lock at \(localTime(idle)) if unused, at \(localTime(latest)) at the latest")
+        } else {
+            lines.append("  keys: locked (the next signature asks for the passphrase)")
+        }
+        lines.append("  clients connected: \(status.clients - 1) besides this command")
+        lines.append("  unlocked for \(status.cache_ttl) s after the last use, \(status.max_cache_ttl) s at most; ends after \(status.idle_exit_after) s idle with the keys locked and nobody connected")
+        return lines
+    }
+
+    static func localTime(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

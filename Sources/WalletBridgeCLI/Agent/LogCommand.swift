@@ -1,0 +1,58 @@
+import ArgumentParser
+import WalletBridge
+import WalletBridgeWallet
+
+/// `wallet-bridge log`: the audit log of approvals and refusals.
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Show every signature approved or refused: when, for whom, with which key, and the payloads' SHA-256.",
+        discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line. It never holds payloads or secrets."
+    )
+
+    @Flag(help: "Print the log's JSON lines as they are.")
+    var json = false
+
+    @Option(help: "Show only the last N entries.")
+    var last: Int?
+
+    func run() throws {
+        guard let path = AuditLog.defaultPath else { throw CLIFailure("cannot tell where the log is: HOME is not set") }
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path, maxBytes: 256 << 20)
+        } catch {
+            throw CLIFailure("\(error)")
+        }
+        guard let bytes, !bytes.isEmpty else {
+            if !json { Console.out("Nothing approved or refused yet (\(path) is empty or absent).") }
+            return
+        }
+        var lines = bytes.split(separator: 0x0A).map(Array.init)
+        if let last { lines = Array(lines.suffix(max(0, last))) }
+        for line in lines {
+            if json {
+                Console.write(line + [0x0A])
+            } else {
+                Console.out(Self.describe(line))
+            }
+        }
+    }
+
+    /// One entry for people: `2026-11-23T10:00:00Z approved (confirmation) "Name" chrome-extension://…/ key "main" 2 payloads [3f9a…, …]`.
+    static func describe(_ line: [UInt8]) -> String {
+        guard case .object(let entry)? = try? JSONParser.parse(line) else { return "(unreadable line) \(String(decoding: line.prefix(200), as: UTF8.self))" }
+        func text(_ key: String) -> String? {
+            if case .string(let value)? = entry[key] { return value }
+            return nil
+        }
+        let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0))" } ?? "")
+        let caller = (text("caller_name").map { "\"\($0)\" " } ?? "") + (text("caller") ?? "?")
+        var hashes: [String] = []
+        if case .array(let values)? = entry["payload_sha256"] {
+            hashes = values.compactMap { if case .string(let hash) = $0 { String(hash.prefix(12)) + "…" } else { nil } }
+        }
+        let count = hashes.count == 1 ? "1 payload" : "\(hashes.count) payloads"
+        return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(count) [\(hashes.joined(separator: ", "))]"
+    }
+}
