@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
         .executable(name: "wallet-bridge-conformance-host", targets: ["wallet-bridge-conformance-host"]),
         .library(name: "WalletBridgeConformance", targets: ["WalletBridgeConformance"]),
+        // For the fuzzers (fuzz/): the agent's socket protocol, through `@_spi(Fuzzing)`.
+        .library(name: "WalletBridgeAgent", targets: ["WalletBridgeAgent"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// libFuzzer targets for the host's three parsers of untrusted bytes. Built and run by
+// libFuzzer targets for the parsers of untrusted bytes: the host's three, and the agent's socket. Built and run by
 // scripts/fuzz.sh: with `-sanitize=fuzzer,address -DFUZZING` each target is a libFuzzer binary;
 // built plainly (as the test command does) each replays corpus files once, so the seed corpus
 // and every past crash stay regression tests.
@@ -21,6 +21,10 @@ let package = Package(
                 .product(name: "WalletBridge", package: "wallet-bridge"),
                 .product(name: "WalletBridgeConformance", package: "wallet-bridge"),
             ]
+        ),
+        .executableTarget(
+            name: "fuzz-agent-protocol",
+            dependencies: ["FuzzSupport", .product(name: "WalletBridgeAgent", package: "wallet-bridge")]
         ),
         .executableTarget(
             name: "fuzz-keystore",

@@ -56,5 +56,38 @@ def frame_decoder_seeds():
     return len(seeds)
 
 
+def agent_protocol_seeds():
+    # One client's whole stream to the agent (see AgentProtocolTarget.swift): the hello first.
+    def message(value):
+        return frame(value if isinstance(value, bytes) else json.dumps(value, separators=(",", ":")).encode())
+
+    def hello(version=1, keystore="/fuzz/keystore.json"):
+        return message({"jsonrpc": "2.0", "id": 0, "method": "agent.hello", "params": {
+            "version": version, "arguments": ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            "browser_pid": None, "keystore": keystore}})
+
+    accounts = message({"jsonrpc": "2.0", "id": 1, "method": "NATIVE_GET_ACCOUNTS_METHOD"})
+    seeds = {
+        "hello-only": hello(),
+        "hello-then-get-accounts": hello() + accounts,
+        "hello-then-batch": hello() + message([{"jsonrpc": "2.0", "id": 1, "method": "NATIVE_GET_ACCOUNTS_METHOD"},
+                                               {"jsonrpc": "2.0", "method": "x"}]),
+        "hello-then-unknown-and-status": hello() + message({"jsonrpc": "2.0", "id": "s", "method": "agent.status"})
+        + message({"jsonrpc": "2.0", "id": 2, "method": "nope", "params": []}),
+        "hello-wrong-version": hello(99) + accounts,
+        "hello-wrong-keystore": hello(1, "/elsewhere/keystore.json") + accounts,
+        "no-hello": accounts,
+        "hello-no-params": message({"jsonrpc": "2.0", "id": 0, "method": "agent.hello"}),
+        "hello-then-partial-frame": hello() + struct.pack("<I", 100) + b'{"jsonrpc"',
+        "hello-then-huge-header": hello() + b"\xff\xff\xff\x7f",
+        "garbage": b"GET / HTTP/1.1\r\n\r\n",
+        "hello-then-not-json": hello() + message(b"{not json"),
+    }
+    for name, data in seeds.items():
+        write(os.path.join(HERE, "corpus", "agent-protocol"), name, data)
+    return len(seeds)
+
+
 if __name__ == "__main__":
-    print(f"json-rpc: {json_rpc_seeds()} seeds, frame-decoder: {frame_decoder_seeds()} seeds")
+    print(f"json-rpc: {json_rpc_seeds()} seeds, frame-decoder: {frame_decoder_seeds()} seeds, "
+          f"agent-protocol: {agent_protocol_seeds()} seeds")
