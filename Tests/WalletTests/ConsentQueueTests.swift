@@ -183,19 +183,7 @@ final class ConsentQueueTests: XCTestCase {
         let first = request("0", queue, recorder, gate)
         try await eventually("the first body runs") { await recorder.events == ["start 0"] }
 
-        let late = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return try await queue.run {
-                await recorder.start("late")
-                return "late"
-            }
-        }
-        do {
-            _ = try await late.value
-            XCTFail("a cancelled request ran")
-        } catch {
-            XCTAssertTrue(error is CancellationError, "\(error)")
-        }
+        try await assertCancelledBeforeItsTurn("late", queue, recorder)
         let waiting = await queue.waiting
         XCTAssertEqual(waiting, 0)
 
@@ -209,11 +197,22 @@ final class ConsentQueueTests: XCTestCase {
     func testARequestCancelledOnAnIdleQueueIsNotShownAndFreesTheQueue() async throws {
         let queue = ConsentQueue()
         let recorder = Recorder()
+        try await assertCancelledBeforeItsTurn("cancelled", queue, recorder)
+        let events = await recorder.events
+        XCTAssertEqual(events, [], "nobody is asked for a request whose caller left")
+        // The turn it took was given back.
+        let value = try await queue.run { "next" }
+        XCTAssertEqual(value, "next")
+    }
+
+    /// A request whose task is cancelled before it asks: it throws CancellationError and its
+    /// body never runs.
+    private func assertCancelledBeforeItsTurn(_ name: String, _ queue: ConsentQueue, _ recorder: Recorder) async throws {
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await queue.run {
-                await recorder.start("cancelled")
-                return "cancelled"
+                await recorder.start(name)
+                return name
             }
         }
         do {
@@ -222,10 +221,5 @@ final class ConsentQueueTests: XCTestCase {
         } catch {
             XCTAssertTrue(error is CancellationError, "\(error)")
         }
-        let events = await recorder.events
-        XCTAssertEqual(events, [], "nobody is asked for a request whose caller left")
-        // The turn it took was given back.
-        let value = try await queue.run { "next" }
-        XCTAssertEqual(value, "next")
     }
 }

@@ -316,13 +316,4 @@ enum AgentLaunch {
             newSession: true)
     }
 
-    /// The running executable, for a host that starts the agent from its own binary.
-    static func currentExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // An upgrade replaced the binary under a running host: the new one is at the same path.
-        return path.hasSuffix(" (deleted)") ? String(path.dropLast(" (deleted)".count)) : path
-    }
 }

@@ -21,7 +21,7 @@ public enum ShippedHost {
         let policy = config.policy
         router.authorize { context throws(RPCError) in try policy.check(context) }
         let client = AgentClient(
-            keystorePath: keystorePath, agentProgram: AgentLaunch.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
+            keystorePath: keystorePath, agentProgram: Files.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
         try router.registerWallet(AgentBackedWallet(client: client))
         return router
     }

@@ -145,11 +145,6 @@ enum AgentCommandSupport {
     }
 
     static func localTime(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let length = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Files.timeText(seconds, format: "%Y-%m-%d %H:%M:%S", utc: false)
     }
 }

@@ -100,26 +100,10 @@ enum FileSystem {
     static func removeDirectoryIfEmpty(_ path: String) -> Bool { rmdir(path) == 0 }
 
     /// Names in a folder, sorted; empty when it cannot be read.
-    static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    static func list(_ path: String) -> [String] { Files.names(in: path).sorted() }
 
     /// The running binary, as the kernel knows it: what `install` puts in `path` by default.
-    static func currentExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func currentExecutable() -> String? { Files.currentExecutable() }
 
     /// `path` with every symbolic link resolved (realpath(3)), or nil when it cannot be.
     static func resolved(_ path: String) -> String? {

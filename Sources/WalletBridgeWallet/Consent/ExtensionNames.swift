@@ -39,10 +39,10 @@ package enum ExtensionNames {
         let arguments = commandLine(of: browserProcess)
         guard let userData = argumentValue("--user-data-dir=", in: arguments) ?? defaultChromiumFolder(browserProcess) else { return nil }
         let profiles = argumentValue("--profile-directory=", in: arguments).map { [$0] }
-            ?? entries(of: userData).filter { $0 == "Default" || $0.hasPrefix("Profile ") }.sorted()
+            ?? Files.names(in: userData).filter { $0 == "Default" || $0.hasPrefix("Profile ") }.sorted()
         for profile in profiles {
             let folder = "\(userData)/\(profile)"
-            for version in entries(of: "\(folder)/Extensions/\(id)").sorted().reversed() {
+            for version in Files.names(in: "\(folder)/Extensions/\(id)").sorted().reversed() {
                 if let name = manifestName(in: "\(folder)/Extensions/\(id)/\(version)") { return name }
             }
             for preferences in ["Secure Preferences", "Preferences"] {
@@ -56,7 +56,7 @@ package enum ExtensionNames {
 
     /// The browser's default profile folder, told by its executable.
     private static func defaultChromiumFolder(_ pid: Int32) -> String? {
-        guard let executable = link("/proc/\(pid)/exe"), let config = Environment.configHome else { return nil }
+        guard let executable = Files.linkTarget("/proc/\(pid)/exe"), let config = Environment.configHome else { return nil }
         let folders: [(marker: String, folder: String)] = [
             ("chrome-beta", "google-chrome-beta"), ("chrome-unstable", "google-chrome-unstable"),
             ("/google/chrome", "google-chrome"), ("brave", "BraveSoftware/Brave-Browser"),
@@ -96,8 +96,8 @@ package enum ExtensionNames {
         if let index = arguments.firstIndex(where: { $0 == "-profile" || $0 == "--profile" }), index + 1 < arguments.count {
             return arguments[index + 1]
         }
-        for descriptor in entries(of: "/proc/\(pid)/fd") {
-            if let path = link("/proc/\(pid)/fd/\(descriptor)"), path.hasSuffix("/places.sqlite") {
+        for descriptor in Files.names(in: "/proc/\(pid)/fd") {
+            if let path = Files.linkTarget("/proc/\(pid)/fd/\(descriptor)"), path.hasSuffix("/places.sqlite") {
                 return String(path.dropLast("/places.sqlite".count))
             }
         }
@@ -131,26 +131,6 @@ package enum ExtensionNames {
         // A UTF-8 byte order mark, which some messages.json files carry.
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         return try? JSONParser.parse(body)
-    }
-
-    private static func entries(of folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    private static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -275,11 +275,6 @@ public struct Keystore: Sendable {
     }
 
     static func timestampNow() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Files.timeText(Int(time(nil)), format: "%Y-%m-%dT%H:%M:%SZ", utc: true)
     }
 }
