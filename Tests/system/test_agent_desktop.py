@@ -1,0 +1,200 @@
+"""The real consent dialog: Debian's pinentry-gtk2 on an Xvfb display, shown by the agent that a
+browser-started host reached, answered with xdotool as a person would (typing the passphrase,
+pressing Sign or Refuse), photographed for the record.
+
+The extension's name must come from a real Chromium profile: headless Chromium loads the example
+extension into a fresh profile first, and the host is then started by a stand-in for that browser
+whose command line names the profile (`--user-data-dir`), as Chromium's own does. The screenshots
+are kept in .build/artifacts/ (and named in the test output).
+"""
+import base64
+import hashlib
+import json
+import os
+import shutil
+import struct
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from wallet_helpers import REPO
+
+PASSPHRASE = "desktop test passphrase"
+EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the example's Chromium manifest
+EXTENSION_NAME = "wallet-bridge example"
+ARTIFACTS = REPO / ".build" / "artifacts"
+SIWS = ("example.com wants you to sign in with your Solana account:\n"
+        "DsPfRkNhuusTtUsWzoKwfoYEn4sVmQvVmyEcqPxK1zq1\n\nNonce: 4815162342").encode()
+TOOLS = ["Xvfb", "xdotool", "import", "identify", "pinentry-gtk-2", "chromium"]
+
+
+def require_tools():
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        pytest.fail(f"missing {missing}: run `bash scripts/install-deps.sh --test`", pytrace=False)
+
+
+@pytest.fixture
+def display():
+    """A private X display; its number comes from Xvfb itself (-displayfd)."""
+    require_tools()
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                              pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as numbers:
+        number = numbers.readline().strip()
+    assert number, "Xvfb did not start"
+    yield f":{number}"
+    server.terminate()
+    server.wait(10)
+
+
+@pytest.fixture
+def chromium_profile(tmp_path):
+    """A real Chromium profile with the example extension loaded (unpacked), made by Chromium."""
+    require_tools()
+    extension = tmp_path / "extension"
+    subprocess.run([str(REPO / "scripts" / "build-example-extension.sh"), "chromium", str(extension)],
+                   check=True, capture_output=True)
+    profile = tmp_path / "chromium-profile"
+    browser = subprocess.Popen(
+        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+         f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    preferences = profile / "Default" / "Preferences"
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            if preferences.exists() and EXTENSION_ID in preferences.read_text(errors="replace"):
+                break
+            time.sleep(0.2)
+    finally:
+        browser.terminate()
+        browser.wait(20)
+    settings = json.loads(preferences.read_text())["extensions"]["settings"]
+    assert settings[EXTENSION_ID]["path"] == str(extension), "Chromium recorded the unpacked extension"
+    return profile
+
+
+class BrowserStandIn:
+    """The host, started by a stand-in for Chromium whose command line names the real profile:
+    the host's parent is what the host asks for the extension's name."""
+
+    def __init__(self, wallet, profile, env):
+        stand_in = "import subprocess, sys; sys.exit(subprocess.call(sys.argv[2:]))"
+        self.process = subprocess.Popen(
+            ["python3", "-c", stand_in, f"--user-data-dir={profile}", wallet.binary, f"chrome-extension://{EXTENSION_ID}/"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+        self.next_id = 1
+
+    def send(self, method, params):
+        body = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
+        self.next_id += 1
+        self.process.stdin.write(struct.pack("=I", len(body)) + body)
+        self.process.stdin.flush()
+
+    def receive(self):
+        (length,) = struct.unpack("=I", self.process.stdout.read(4))
+        return json.loads(self.process.stdout.read(length))
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(15)
+        return self.process.stderr.read().decode()
+
+
+def wait_for_window(display, timeout=30):
+    """The id of pinentry's window, once it is mapped."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "signature request"],
+                               env=dict(os.environ, DISPLAY=display), capture_output=True, text=True)
+        if found.returncode == 0 and found.stdout.split():
+            time.sleep(0.5)  # let GTK finish drawing before the photograph
+            return found.stdout.split()[0]
+        time.sleep(0.1)
+    raise AssertionError("no pinentry window appeared")
+
+
+def photograph(display, name):
+    """A screenshot of the whole display, kept in .build/artifacts/; asserts it shows something."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    subprocess.run(["import", "-display", display, "-window", "root", str(path)], check=True, capture_output=True)
+    colours = subprocess.run(["identify", "-format", "%k", str(path)], check=True, capture_output=True, text=True).stdout
+    assert int(colours) > 8, f"the screenshot {path} is blank"
+    print(f"screenshot: {path}")
+    return path
+
+
+def xdotool(display, *args):
+    subprocess.run(["xdotool", *args], env=dict(os.environ, DISPLAY=display), check=True, capture_output=True)
+
+
+def verify(address, payload, signed_payload):
+    signed = base64.b64decode(signed_payload)
+    assert signed[:-64] == payload
+    Ed25519PublicKey.from_public_bytes(base64.b64decode(address)).verify(signed[-64:], payload)
+
+
+def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a_person(
+        wallet, chromium_profile, display):
+    passphrase_file = wallet.secret_file("passphrase", PASSPHRASE + "\n")
+    key = wallet.create(passphrase_file, label="desktop")
+    # pinentry-gtk2 itself, behind a tee that keeps what the agent told it (the dialog's text;
+    # the passphrase travels the other way and is not kept).
+    told = wallet.root / "told-pinentry.log"
+    wrapper = wallet.root / "pinentry-gtk2-recorded"
+    wrapper.write_text(f"#!/bin/sh\ntee -a '{told}' | exec {shutil.which('pinentry-gtk-2')}\n")
+    wrapper.chmod(0o755)
+    env = wallet.env(DISPLAY=display, WALLET_BRIDGE_PINENTRY=str(wrapper), FAKE_PINENTRY_LOG=None)
+    host = BrowserStandIn(wallet, chromium_profile, env)
+
+    # Locked: the dialog asks for the passphrase. Typed as a person types it.
+    host.send("NATIVE_SIGN_PAYLOADS_METHOD", {"address": key["address"], "payloads": [base64.b64encode(SIWS).decode()]})
+    window = wait_for_window(display)
+    photograph(display, "consent-passphrase.png")
+    xdotool(display, "windowfocus", "--sync", window)
+    xdotool(display, "type", "--delay", "15", PASSPHRASE)
+    xdotool(display, "key", "Return")
+    verify(key["address"], SIWS, host.receive()["result"]["signed_payloads"][0])
+
+    # Unlocked: a confirmation. Refuse, then Sign, each by its button's mnemonic (_Refuse, _Sign):
+    # pinentry-gtk2 puts the focus on Refuse, so Return would refuse too.
+    second = b"second payload \x00\x01 binary"
+    for answer in ("alt+r", "alt+s"):
+        host.send("NATIVE_SIGN_PAYLOADS_METHOD", {"address": key["address"], "payloads": [base64.b64encode(second).decode()]})
+        window = wait_for_window(display)
+        photograph(display, f"consent-confirm-{'refuse' if answer == 'alt+r' else 'sign'}.png")
+        xdotool(display, "windowfocus", "--sync", window)
+        xdotool(display, "key", answer)
+        reply = host.receive()
+        if answer == "alt+r":
+            assert reply["error"] == {"code": -3, "message": "Payload not signed", "data": {"reason": "declined"}}
+        else:
+            verify(key["address"], second, reply["result"]["signed_payloads"][0])
+    host.close()
+
+    # What the dialogs said: the name from the real profile, the ID, the key, the text.
+    descriptions = [line[len("SETDESC "):] for line in told.read_text().splitlines() if line.startswith("SETDESC ")]
+    assert len(descriptions) == 3
+    first = descriptions[0].replace("%0A", "\n")
+    assert first.startswith(f'The extension "{EXTENSION_NAME}" (ID {EXTENSION_ID})\nasks to sign 1 payload with your key "desktop"'), first
+    assert '1. Text: "example.com wants you to sign in with your Solana account: ⏎ DsPf' in first, first
+    assert "Enter the keystore passphrase" in first
+    assert "bytes of binary data, SHA-256 " + hashlib.sha256(second).hexdigest()[:16] in descriptions[1]
+    assert descriptions[1].endswith("Sign, or Refuse.")
+    assert PASSPHRASE not in told.read_text()
+
+    # And as the audit log recorded it.
+    entries = [json.loads(line) for line in wallet.run("log", "--json", check=True).stdout.splitlines()]
+    assert [(e["decision"], e.get("approval")) for e in entries] == [
+        ("approved", "passphrase"), ("declined", None), ("approved", "confirmation")]
+    for entry in entries:
+        assert entry["caller_name"] == EXTENSION_NAME
+        assert entry["caller"] == f"chrome-extension://{EXTENSION_ID}/"
+    assert entries[0]["payload_sha256"] == [hashlib.sha256(SIWS).hexdigest()]
