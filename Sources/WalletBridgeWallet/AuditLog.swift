@@ -30,6 +30,18 @@ package struct AuditLog: Sendable {
         case cancelled
     }
 
+    /// How a signature was approved.
+    package enum Approval: String, Sendable {
+        /// The passphrase, typed while the keys were locked.
+        case passphrase
+        /// The Sign button, while they were unlocked.
+        case confirmation
+        /// "Sign and allow": this request, and the caller's requests with this key for a while.
+        case confirmationAndAllow = "confirmation_and_allow"
+        /// Within a while the person allowed before: nobody was asked.
+        case allowedBefore = "allowed_before"
+    }
+
     /// One line.
     package struct Entry: Sendable, Equatable {
         package var decision: Decision
@@ -40,8 +52,8 @@ package struct AuditLog: Sendable {
         package var label: String
         /// SHA-256 of each payload, in hex, in request order.
         package var payloadHashes: [String]
-        /// How the person approved: "passphrase" or "confirmation"; nil for a refusal.
-        package var approval: String?
+        /// How the person approved; nil for a refusal.
+        package var approval: Approval?
     }
 
     /// Appends `entry` with the current time. A log that cannot be written is reported on
@@ -58,7 +70,7 @@ package struct AuditLog: Sendable {
             "payload_sha256": .array(entry.payloadHashes.map { .string($0) }),
         ]
         if let name = entry.callerName { members["caller_name"] = .string(name) }
-        if let approval = entry.approval { members["approval"] = .string(approval) }
+        if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
         let line = JSONValue.object(members).jsonBytes + [0x0A]
         do {
             try AtomicFile.ensureFolder(AtomicFile.split(path).folder)

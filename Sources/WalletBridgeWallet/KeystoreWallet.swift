@@ -30,6 +30,9 @@ public struct KeystoreWallet: AccountsAtHand {
     /// The process that started the caller's host (the browser), to find the extension's name
     /// in its profile; nil when unknown.
     package var browserProcess: Int32?
+    /// `approve_for_minutes`: when set (and the keys are kept unlocked), a confirmation also
+    /// offers to sign what this caller asks of this key for that long without asking.
+    package var allowMinutes: Int?
     private let consentQueue = ConsentQueue()
     /// GetAccounts' copy of the keystore, checked with one stat per call.
     private let readCache = KeystoreReadCache()
@@ -128,9 +131,9 @@ public struct KeystoreWallet: AccountsAtHand {
             label: entry.label, payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
         let secretKey: SecureBytes
         do {
-            let approval: ConsentRequest.Approval
+            let approval: AuditLog.Approval
             (secretKey, approval) = try await consentQueue.run { try await approve(request, entry: entry, in: file) }
-            audit.approval = approval == .passphrase ? "passphrase" : "confirmation"
+            audit.approval = approval
         } catch let refusal as ConsentRefusal {
             // A refusal by the person is recorded; no way to ask anyone is only logged.
             switch refusal {
@@ -158,19 +161,32 @@ public struct KeystoreWallet: AccountsAtHand {
         return SignPayloadsResult(signed_payloads: signed)
     }
 
-    /// The person's consent to `request`, and with it the secret key of `entry`: a confirmation
-    /// while the keys are unlocked, else the passphrase (which unlocks them, when there is a
-    /// cache). Runs in the consent queue, so an unlock by the request before counts here.
+    /// The person's consent to `request`, and with it the secret key of `entry`: while the keys
+    /// are unlocked, an approval the person allowed for a while, or a confirmation; else the
+    /// passphrase (which unlocks them, when there is a cache). Runs in the consent queue, so an
+    /// unlock or an allowance by the request before counts here.
     private func approve(
         _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile
-    ) async throws -> (SecureBytes, ConsentRequest.Approval) {
+    ) async throws -> (SecureBytes, AuditLog.Approval) {
         if let unlockCache, unlockCache.isUnlocked(for: file) {
-            try await passphrases.confirm(request)
+            let heldKey = { () throws -> SecureBytes? in
+                try Self.keystoreCall(entry) { () throws(KeystoreError) in
+                    try unlockCache.withKey(for: file) { key throws(KeystoreError) in try Keystore.secretKey(entry, key: key) }
+                }
+            }
+            let identity = request.caller.identity
+            if let identity, allowMinutes != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
+               let key = try heldKey() {
+                return (key, .allowedBefore)
+            }
+            var offer = request
+            offer.rememberMinutes = identity == nil ? nil : allowMinutes
+            let answer = try await passphrases.confirm(offer)
             // Nil if the keys were locked while the dialog was up: then the passphrase after all.
-            if let key = try Self.keystoreCall(entry, { () throws(KeystoreError) in
-                try unlockCache.withKey(for: file) { key throws(KeystoreError) in try Keystore.secretKey(entry, key: key) }
-            }) {
-                return (key, .confirmation)
+            if let key = try heldKey() {
+                guard answer == .remember, let identity, let minutes = offer.rememberMinutes else { return (key, .confirmation) }
+                unlockCache.remember(caller: identity, address: entry.address, until: .now + .seconds(minutes * 60))
+                return (key, .confirmationAndAllow)
             }
         }
         let cache = unlockCache

@@ -30,7 +30,7 @@ final class AuditLogTests: XCTestCase {
         let hashes = payloads.map(PayloadSummary.sha256Hex)
         log.record(AuditLog.Entry(
             decision: .approved, caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
-            callerName: "Phantom", address: address, label: "main", payloadHashes: hashes, approval: "passphrase"))
+            callerName: "Phantom", address: address, label: "main", payloadHashes: hashes, approval: .passphrase))
         log.record(AuditLog.Entry(
             decision: .declined, caller: .firefoxAddon(id: "wallet@example.org", manifestPath: "/m.json"),
             callerName: nil, address: address, label: "savings", payloadHashes: [hashes[1]], approval: nil))
@@ -72,7 +72,7 @@ final class AuditLogTests: XCTestCase {
         for decision in decisions {
             log.record(AuditLog.Entry(
                 decision: decision, caller: .unidentified, callerName: nil, address: address, label: "main",
-                payloadHashes: [], approval: decision == .approved ? "confirmation" : nil))
+                payloadHashes: [], approval: decision == .approved ? .confirmation : nil))
         }
         let records = try lines(path)
         XCTAssertEqual(records.map { $0["decision"] as? String }, ["approved", "declined", "wrong_passphrase", "cancelled"])
@@ -91,7 +91,7 @@ final class AuditLogTests: XCTestCase {
         defer { umask(oldMask) }
         AuditLog(path: path).record(AuditLog.Entry(
             decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "main",
-            payloadHashes: [PayloadSummary.sha256Hex([1])], approval: "passphrase"))
+            payloadHashes: [PayloadSummary.sha256Hex([1])], approval: .passphrase))
         XCTAssertEqual(fileMode(path), 0o600)
         XCTAssertEqual(fileMode(folder), 0o700)
         XCTAssertEqual(fileMode("\(root)/state"), 0o700)
@@ -104,7 +104,7 @@ final class AuditLogTests: XCTestCase {
         let payload = Array(secretText.utf8)
         AuditLog(path: path).record(AuditLog.Entry(
             decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "main",
-            payloadHashes: [PayloadSummary.sha256Hex(payload)], approval: "confirmation"))
+            payloadHashes: [PayloadSummary.sha256Hex(payload)], approval: .confirmation))
         let text = String(decoding: try readBytes(path), as: UTF8.self)
         XCTAssertFalse(text.contains("Mallory"), text)
         XCTAssertFalse(text.contains("transfer"), text)
@@ -145,7 +145,7 @@ final class AuditLogTests: XCTestCase {
         XCTAssertNil(log.path)
         log.record(AuditLog.Entry(
             decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "main",
-            payloadHashes: [], approval: "passphrase"))
+            payloadHashes: [], approval: .passphrase))
         XCTAssertEqual(directoryEntries(folder), [], "nothing was written anywhere we can see")
     }
 
@@ -155,7 +155,7 @@ final class AuditLogTests: XCTestCase {
         mkdir("\(folder)/audit.log", 0o700)
         AuditLog(path: "\(folder)/audit.log").record(AuditLog.Entry(
             decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "main",
-            payloadHashes: [], approval: "passphrase"))
+            payloadHashes: [], approval: .passphrase))
         XCTAssertEqual(directoryEntries("\(folder)/audit.log"), [])
     }
 }

@@ -20,9 +20,10 @@ private struct ScriptedSource: PassphraseSource {
         throw ConsentRefusal.wrongPassphrase
     }
 
-    func confirm(_ request: ConsentRequest) async throws {
+    func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation {
         asked.add(request.description(for: .confirmation))
         if case .cancel? = answers.first { throw ConsentRefusal.declined }
+        return .once
     }
 }
 
@@ -164,7 +165,7 @@ final class KeystoreWalletTests: XCTestCase {
                 guard let result = try await attempt(secure("right")) else { throw ConsentRefusal.wrongPassphrase }
                 return result
             }
-            func confirm(_ request: ConsentRequest) async throws {}
+            func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation { .once }
         }
         let overlap = Overlap()
         let wallet = KeystoreWallet(keystore: keystore, passphrases: SlowSource(overlap: overlap))

@@ -58,7 +58,8 @@ final class PinentryTests: XCTestCase {
     }
 
     func testConfirmationShowsSignAndRefuseAndAsksNoPassphrase() async throws {
-        try await PinentrySource(program: fakePinentryPath).confirm(request)
+        let answer = try await PinentrySource(program: fakePinentryPath).confirm(request)
+        XCTAssertEqual(answer, .once)
         let sent = try commands()
         XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETOK", "SETCANCEL", "CONFIRM", "BYE"])
         XCTAssertEqual(sent.first { $0.0 == "SETOK" }?.1, "_Sign")
@@ -70,11 +71,30 @@ final class PinentryTests: XCTestCase {
         setenv("FAKE_PINENTRY_CONFIRM", "refuse", 1)
         defer { unsetenv("FAKE_PINENTRY_CONFIRM") }
         do {
-            try await PinentrySource(program: fakePinentryPath).confirm(request)
+            _ = try await PinentrySource(program: fakePinentryPath).confirm(request)
             XCTFail("a refused confirmation approved")
         } catch {
             XCTAssertEqual(error as? ConsentRefusal, .declined)
         }
+    }
+
+    func testTheThirdButtonIsOfferedOnlyWhenAllowingIsOnAndAnswersRemember() async throws {
+        setenv("FAKE_PINENTRY_CONFIRM", "allow", 1)
+        defer { unsetenv("FAKE_PINENTRY_CONFIRM") }
+        // Not offered: "not confirmed" is a refusal.
+        do {
+            _ = try await PinentrySource(program: fakePinentryPath).confirm(request)
+            XCTFail("not confirmed, without the offer, approved")
+        } catch {
+            XCTAssertEqual(error as? ConsentRefusal, .declined)
+        }
+        XCTAssertFalse(try commands().contains { $0.0 == "SETNOTOK" })
+        var offering = request
+        offering.rememberMinutes = 5
+        let answer = try await PinentrySource(program: fakePinentryPath).confirm(offering)
+        XCTAssertEqual(answer, .remember)
+        XCTAssertEqual(try commands().filter { $0.0 == "SETNOTOK" }.map(\.1), ["Sign and _allow 5 min"])
+        XCTAssertTrue(offering.description(for: .confirmation).contains("for the next 5 minutes without asking"))
     }
 
     func testWrongPassphrasesAreAskedAgainWithAnErrorThenRefused() async throws {

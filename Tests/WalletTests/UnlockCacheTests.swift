@@ -156,6 +156,23 @@ final class UnlockCacheTests: XCTestCase {
         XCTAssertFalse(cache.lock())
     }
 
+    func testAnAllowanceLastsItsTimeForItsCallerAndKeyAndNoLongerThanTheUnlock() throws {
+        let cache = UnlockCache()
+        let now = ContinuousClock.now
+        let caller = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+        cache.remember(caller: caller, address: entry.address, until: now + .seconds(60))
+        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now), "nothing is remembered while locked")
+        cache.store(key, for: file, now: now)
+        cache.remember(caller: caller, address: entry.address, until: now + .seconds(60))
+        XCTAssertTrue(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now + .seconds(59)))
+        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now + .seconds(60)), "its time is up")
+        XCTAssertFalse(cache.isRemembered(caller: "other@example.org", address: entry.address, for: file, now: now), "another caller")
+        XCTAssertFalse(cache.isRemembered(caller: caller, address: "another", for: file, now: now), "another key")
+        cache.lock()
+        cache.store(key, for: file, now: now)
+        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now), "locking forgets it")
+    }
+
     func testLockReturnsTrueThenFalse() throws {
         let cache = UnlockCache()
         let now = ContinuousClock.now

@@ -143,6 +143,8 @@ def verify(address, payload, signed_payload):
 
 def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a_person(
         wallet, chromium_profile, display):
+    wallet.config_path.parent.mkdir(parents=True)
+    wallet.config_path.write_text(json.dumps({"approve_for_minutes": 5}))  # the opt-in third button
     passphrase_file = wallet.secret_file("passphrase", PASSPHRASE + "\n")
     key = wallet.create(passphrase_file, label="desktop")
     # pinentry-gtk2 itself, behind a tee that keeps what the agent told it (the dialog's text;
@@ -163,13 +165,14 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
     xdotool(display, "key", "Return")
     verify(key["address"], SIWS, host.receive()["result"]["signed_payloads"][0])
 
-    # Unlocked: a confirmation. Refuse, then Sign, each by its button's mnemonic (_Refuse, _Sign):
-    # pinentry-gtk2 puts the focus on Refuse, so Return would refuse too.
+    # Unlocked: a confirmation. Refuse, Sign, then "Sign and allow", each by its button's
+    # mnemonic (_Refuse, _Sign, _allow): pinentry-gtk2 puts the focus on Refuse, so Return would
+    # refuse too.
     second = b"second payload \x00\x01 binary"
-    for answer in ("alt+r", "alt+s"):
+    for answer in ("alt+r", "alt+s", "alt+a"):
         host.send("NATIVE_SIGN_PAYLOADS_METHOD", {"address": key["address"], "payloads": [base64.b64encode(second).decode()]})
         window = wait_for_window(display)
-        photograph(display, f"consent-confirm-{'refuse' if answer == 'alt+r' else 'sign'}.png")
+        photograph(display, f"consent-confirm-{ {'alt+r': 'refuse', 'alt+s': 'sign', 'alt+a': 'allow'}[answer] }.png")
         xdotool(display, "windowfocus", "--sync", window)
         xdotool(display, "key", answer)
         reply = host.receive()
@@ -177,23 +180,27 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
             assert reply["error"] == {"code": -3, "message": "Payload not signed", "data": {"reason": "declined"}}
         else:
             verify(key["address"], second, reply["result"]["signed_payloads"][0])
+    # Allowed: the same extension and key sign for 5 minutes with nobody asked, and no window.
+    host.send("NATIVE_SIGN_PAYLOADS_METHOD", {"address": key["address"], "payloads": [base64.b64encode(b"allowed").decode()]})
+    verify(key["address"], b"allowed", host.receive()["result"]["signed_payloads"][0])
     host.close()
 
     # What the dialogs said: the name from the real profile, the ID, the key, the text.
     descriptions = [line[len("SETDESC "):] for line in told.read_text().splitlines() if line.startswith("SETDESC ")]
-    assert len(descriptions) == 3
+    assert len(descriptions) == 4, "no dialog for the allowed request"
     first = descriptions[0].replace("%0A", "\n")
     assert first.startswith(f'The extension "{EXTENSION_NAME}" (ID {EXTENSION_ID})\nasks to sign 1 payload with your key "desktop"'), first
     assert '1. Text: "example.com wants you to sign in with your Solana account: ⏎ DsPf' in first, first
     assert "Enter the keystore passphrase" in first
     assert "bytes of binary data, SHA-256 " + hashlib.sha256(second).hexdigest()[:16] in descriptions[1]
-    assert descriptions[1].endswith("Sign, or Refuse.")
+    assert 'Sign, or Refuse. "Sign and allow" also signs what this extension asks of this key for the next 5 minutes' in descriptions[1]
     assert PASSPHRASE not in told.read_text()
 
     # And as the audit log recorded it.
     entries = [json.loads(line) for line in wallet.run("log", "--json", check=True).stdout.splitlines()]
     assert [(e["decision"], e.get("approval")) for e in entries] == [
-        ("approved", "passphrase"), ("declined", None), ("approved", "confirmation")]
+        ("approved", "passphrase"), ("declined", None), ("approved", "confirmation"),
+        ("approved", "confirmation_and_allow"), ("approved", "allowed_before")]
     for entry in entries:
         assert entry["caller_name"] == EXTENSION_NAME
         assert entry["caller"] == f"chrome-extension://{EXTENSION_ID}/"

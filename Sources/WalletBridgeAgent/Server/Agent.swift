@@ -41,6 +41,7 @@ package enum Agent {
         let cache = UnlockCache(lifetimes: config.unlockLifetimes)
         var wallet = KeystoreWallet(config: config, keystorePath: keystorePath)
         wallet.unlockCache = cache
+        wallet.allowMinutes = config.approveForMinutes
         let state = AgentState(paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit)
         let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router = { [wallet] hello in
             var wallet = wallet

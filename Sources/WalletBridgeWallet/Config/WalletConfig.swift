@@ -44,6 +44,12 @@ public struct WalletConfig: Sendable, Equatable {
     /// `agent_idle_exit` (seconds): the agent ends after this long with the keys locked and no
     /// client connected.
     package var agentIdleExit: Duration = .seconds(600)
+    /// `approve_for_minutes` (opt-in, off by default): a confirmation also offers to sign what
+    /// the same extension asks of the same key for this many minutes without asking, while the
+    /// keys stay unlocked.
+    package var approveForMinutes: Int?
+    /// What `approve_for_minutes` may be: up to a day.
+    static let approvalMinutesRange = 1...1440
     /// What the durations may be, in seconds: up to a week.
     static let secondsRange = 1...604_800
 
@@ -164,6 +170,11 @@ public struct WalletConfig: Sendable, Equatable {
             case "agent":
                 guard case .bool(let flag) = value else { throw invalid("\"agent\" is not true or false") }
                 config.useAgent = flag
+            case "approve_for_minutes":
+                guard case .number(let number) = value, let minutes = Int(number.literal), approvalMinutesRange.contains(minutes) else {
+                    throw invalid("\"approve_for_minutes\" is not a whole number of minutes in \(approvalMinutesRange.lowerBound)...\(approvalMinutesRange.upperBound)")
+                }
+                config.approveForMinutes = minutes
             case "cache_ttl", "max_cache_ttl", "agent_idle_exit":
                 guard case .number(let number) = value, let seconds = Int(number.literal), secondsRange.contains(seconds) else {
                     throw invalid("\"\(key)\" is not a whole number of seconds in \(secondsRange.lowerBound)...\(secondsRange.upperBound)")
@@ -174,7 +185,7 @@ public struct WalletConfig: Sendable, Equatable {
                 default: config.agentIdleExit = .seconds(seconds)
                 }
             default:
-                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit)")
+                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes)")
             }
         }
         return config

@@ -13,13 +13,28 @@ public struct ConsentRequest: Sendable, Equatable {
     public var shortAddress: String
     /// What each payload is, in request order.
     public var payloads: [PayloadSummary]
+    /// When set, a confirmation also offers "this extension, this key, for N minutes" (the
+    /// opt-in `approve_for_minutes` setting).
+    public var rememberMinutes: Int?
 
-    public init(caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary]) {
+    public init(
+        caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary],
+        rememberMinutes: Int? = nil
+    ) {
         self.caller = caller
         self.callerName = callerName
         self.keyLabel = keyLabel
         self.shortAddress = shortAddress
         self.payloads = payloads
+        self.rememberMinutes = rememberMinutes
+    }
+
+    /// A confirmation's answer, when it approves.
+    public enum Confirmation: Sendable, Equatable {
+        /// This request only.
+        case once
+        /// This request, and this caller's requests with this key for `rememberMinutes`.
+        case remember
     }
 
     /// How many signatures approving makes.
@@ -40,6 +55,8 @@ public struct ConsentRequest: Sendable, Equatable {
         let count = payloads.count == 1 ? "1 payload" : "\(payloads.count) payloads"
         let action = switch approval {
         case .passphrase: "Enter the keystore passphrase to sign (the keys then stay unlocked for a while), or Cancel to refuse."
+        case .confirmation where rememberMinutes != nil:
+            "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
         case .confirmation: "Sign, or Refuse."
         }
         return """

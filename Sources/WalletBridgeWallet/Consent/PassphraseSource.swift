@@ -28,10 +28,11 @@ public protocol PassphraseSource: Sendable {
         attempt: @Sendable (SecureBytes) async throws -> T?
     ) async throws -> T
 
-    /// Asks the person to approve `request` without a passphrase. Returns when approved; throws
-    /// `ConsentRefusal` when refused or when nobody can be asked, and `CancellationError` when
-    /// the task was cancelled (any dialog is closed first).
-    func confirm(_ request: ConsentRequest) async throws
+    /// Asks the person to approve `request` without a passphrase. Returns how they approved
+    /// (`.remember` only when the request offered it); throws `ConsentRefusal` when refused or
+    /// when nobody can be asked, and `CancellationError` when the task was cancelled (any
+    /// dialog is closed first).
+    func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation
 }
 
 /// The non-interactive source, for automation: the passphrase is read from a file, and nobody
@@ -57,8 +58,8 @@ public struct PassphraseFileSource: PassphraseSource {
         return result
     }
 
-    /// Approves at once: whoever configured the file chose to be asked nothing.
-    public func confirm(_ request: ConsentRequest) async throws {}
+    /// Approves at once, for this request: whoever configured the file chose to be asked nothing.
+    public func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation { .once }
 }
 
 /// Passphrases from files and file descriptors, read straight into secure memory.

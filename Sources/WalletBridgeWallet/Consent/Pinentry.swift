@@ -43,15 +43,22 @@ public struct PinentrySource: PassphraseSource {
     }
 
     /// Shows `request` with Sign and Refuse buttons (Assuan's CONFIRM): consent while the keys
-    /// are unlocked, with no passphrase.
-    public func confirm(_ request: ConsentRequest) async throws {
+    /// are unlocked, with no passphrase. When the request offers remembering, a third button
+    /// (SETNOTOK, "Sign and allow") answers `.remember`.
+    public func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation {
         try await withConversation { conversation in
             try await Blocking.run(on: Self.queue) {
                 try conversation.command("SETTITLE", request.title)
                 try conversation.command("SETDESC", request.description(for: .confirmation))
                 try? conversation.command("SETOK", "_Sign")
                 try? conversation.command("SETCANCEL", "_Refuse")
-                guard try conversation.confirm() else { throw ConsentRefusal.declined }
+                // Without the offer there is no third button, and "not confirmed" is a refusal.
+                let offered = request.rememberMinutes.map { (try? conversation.command("SETNOTOK", "Sign and _allow \($0) min")) != nil } ?? false
+                switch try conversation.confirm() {
+                case .approved: return .once
+                case .notConfirmed where offered: return .remember
+                case .notConfirmed, .cancelled: throw ConsentRefusal.declined
+                }
             }
         }
     }
@@ -193,15 +200,20 @@ final class PinentryConversation: Sendable {
         }
     }
 
-    /// Shows a confirmation (CONFIRM) and returns true when the person approved, false when they
-    /// refused or closed the dialog.
-    func confirm() throws(Failure) -> Bool {
+    /// A confirmation's outcome: OK, the NOTOK button ("not confirmed"), or Cancel (or a closed
+    /// dialog).
+    enum ConfirmOutcome { case approved, notConfirmed, cancelled }
+
+    /// Shows a confirmation (CONFIRM) and returns which button the person pressed.
+    func confirm() throws(Failure) -> ConfirmOutcome {
         try send("CONFIRM\n")
         do {
             _ = try readUntilDone(collecting: nil)
-            return true
-        } catch .broken(let detail) where detail.hasPrefix("ERR \(Assuan.cancelledCode)") || detail.hasPrefix("ERR \(Assuan.notConfirmedCode)") {
-            return false
+            return .approved
+        } catch .broken(let detail) where detail.hasPrefix("ERR \(Assuan.notConfirmedCode)") {
+            return .notConfirmed
+        } catch .broken(let detail) where detail.hasPrefix("ERR \(Assuan.cancelledCode)") {
+            return .cancelled
         }
     }
 

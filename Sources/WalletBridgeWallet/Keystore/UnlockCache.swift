@@ -35,6 +35,8 @@ package final class UnlockCache: Sendable {
 
     private struct Unlocked {
         let key: SecureBytes
+        /// Approvals the person gave "for N minutes": caller identity and address, until when.
+        var remembered: [Remembered: ContinuousClock.Instant] = [:]
         /// The keystore's KDF salt: a new passphrase comes with a new salt.
         let salt: [UInt8]
         let unlockedAt: ContinuousClock.Instant
@@ -45,8 +47,29 @@ package final class UnlockCache: Sendable {
         }
     }
 
+    private struct Remembered: Hashable {
+        let caller: String
+        let address: String
+    }
+
     package let lifetimes: Lifetimes
     private let unlocked = Mutex<Unlocked?>(nil)
+
+    /// Remembers that the person approved what `caller` asks of the key at `address` until
+    /// `until`, for as long as the keys stay unlocked: locking forgets it.
+    package func remember(caller: String, address: String, until: ContinuousClock.Instant) {
+        unlocked.withLock { $0?.remembered[Remembered(caller: caller, address: address)] = until }
+    }
+
+    /// True while an approval remembered for `caller` and `address` lasts (and the keys for
+    /// `file` are unlocked).
+    package func isRemembered(caller: String, address: String, for file: KeystoreFile, now: ContinuousClock.Instant = .now) -> Bool {
+        unlocked.withLock { held in
+            Self.dropIfStale(&held, file: file, now: now, lifetimes: lifetimes)
+            guard let until = held?.remembered[Remembered(caller: caller, address: address)] else { return false }
+            return now < until
+        }
+    }
 
     package init(lifetimes: Lifetimes = Lifetimes()) {
         self.lifetimes = lifetimes
