@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSodium
 import WalletBridge
 import WalletBridgeWallet
 
@@ -11,12 +10,13 @@ import WalletBridgeWallet
 /// systemd login session: a container, su, cron), `/tmp/wallet-bridge-<uid>/`, as tmux and
 /// ssh-agent fall back to /tmp. Either way it is 0700 and must belong to this user.
 ///
-/// As with gpg-agent and its home folders, each keystore has its own agent: the default one
-/// (`~/.local/share/wallet-bridge/keystore.json` in the home folder the password database
-/// names, with no variable changing it) at `agent.sock`, where a systemd socket unit can name
-/// it, and any other at `agent-<16 hex digits of a hash of its path>.sock`. A host started
-/// with another keystore, or another HOME, never reaches keys it was not meant to; the hello
-/// names the keystore too, and an agent refuses a client that expects another.
+/// As with gpg-agent and its home folders, each keystore has its own agent: in a login session
+/// (`XDG_RUNTIME_DIR` set) the default keystore (`$XDG_DATA_HOME/wallet-bridge/keystore.json`)
+/// at `agent.sock`, where a systemd socket unit can name it; any other keystore, and every
+/// keystore in the /tmp folder, at `agent-<16 hex digits of a hash of its path>.sock`. The
+/// hello names the keystore too, and an agent refuses a client that expects another, so a host
+/// never reaches keys it was not meant to (two homes sharing one runtime folder get a clear
+/// error, `other_keystore`).
 package struct AgentPaths: Sendable, Equatable {
     package let folder: String
     package let socket: String
@@ -34,9 +34,9 @@ package struct AgentPaths: Sendable, Equatable {
 
     /// The paths of the agent that serves the keystore at `keystore`.
     package static func forKeystore(_ keystore: String, folders: UserFolders = Environment.folders) -> AgentPaths {
-        let folder = folders.runtimeHome.map { "\($0)/wallet-bridge" } ?? "/tmp/wallet-bridge-\(getuid())"
-        let unchanged = UserFolders(variable: { _ in nil }, userID: getuid())
-        let isDefault = unchanged.dataHome.map { "\($0)/wallet-bridge/\(KeystoreLocation.fileName)" } == keystore
+        let runtime = folders.runtimeHome
+        let folder = runtime.map { "\($0)/wallet-bridge" } ?? "/tmp/wallet-bridge-\(getuid())"
+        let isDefault = runtime != nil && folders.dataHome.map { "\($0)/wallet-bridge/\(KeystoreLocation.fileName)" } == keystore
         let name = isDefault ? "agent" : "agent-\(shortHash(keystore))"
         return AgentPaths(folder: folder, name: name, log: folders.stateHome.map { "\($0)/wallet-bridge/\(name).log" })
     }
@@ -64,13 +64,13 @@ package struct AgentPaths: Sendable, Equatable {
         }
     }
 
-    /// 8 bytes of BLAKE2b of `text`, in hex: a name, not a secret.
+    /// FNV-1a (64 bits) of `text`, in hex: a name, not a secret, so not a cryptographic hash,
+    /// which would cost a cold call libsodium's start-up. Two keystores whose names collide
+    /// meet at one socket, and the hello's keystore check turns that into a clear error.
     private static func shortHash(_ text: String) -> String {
-        Sodium.ensureInitialized()
-        var digest = [UInt8](repeating: 0, count: 8)
-        let bytes = Array(text.utf8)
-        _ = crypto_generichash(&digest, digest.count, bytes, UInt64(bytes.count), nil, 0)
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

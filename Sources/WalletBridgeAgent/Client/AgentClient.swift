@@ -14,8 +14,9 @@ package final class AgentClient: Sendable {
     package let keystorePath: String
     /// The `wallet-bridge` executable that runs `agent`; nil: never start one.
     let agentProgram: String?
-    /// What every connection says first.
-    let hello: AgentProtocol.Hello.Params
+    /// What every connection says first: the hello's frame body, made once (by hand, not with
+    /// Codable: this is on the path of every cold GetAccounts).
+    let hello: [UInt8]
     /// The connection for synchronous calls, kept open while this process lives.
     private let kept = Mutex<Connection?>(nil)
     /// An agent this process started and has not yet reaped.
@@ -29,7 +30,12 @@ package final class AgentClient: Sendable {
         self.keystorePath = keystorePath
         paths = AgentPaths.forKeystore(keystorePath)
         self.agentProgram = agentProgram
-        hello = .init(version: AgentProtocol.version, arguments: arguments, browser_pid: browserProcess, keystore: keystorePath)
+        hello = Connection.request(id: 0, method: AgentProtocol.Hello.name, params: JSONValue.object([
+            "version": .number(JSONNumber(AgentProtocol.version)),
+            "arguments": .array(arguments.map { .string($0) }),
+            "browser_pid": browserProcess.map { .number(JSONNumber(Int($0))) } ?? .null,
+            "keystore": .string(keystorePath),
+        ]).jsonBytes)
     }
 
     /// Why a call got no answer from the agent.
@@ -59,12 +65,22 @@ package final class AgentClient: Sendable {
     /// `answerTimeout`). For calls that ask no person. A connection the agent closed (it was
     /// restarted, say) is replaced once.
     package func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(CallError) -> M.Result {
-        try kept.withLock { kept throws(CallError) -> M.Result in
+        let result = try call(M.name, params: try Self.encoded(params))
+        guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
+            throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
+        }
+        return decoded
+    }
+
+    /// `call` with the params already encoded, returning the result as it came: for the cold
+    /// GetAccounts, which the generic encoder and decoder would slow.
+    package func call(_ method: String, params: [UInt8]) throws(CallError) -> JSONValue {
+        try kept.withLock { kept throws(CallError) -> JSONValue in
             for attempt in 1...2 {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
                 do throws(Connection.Failure) {
-                    return try kept!.exchange(method, params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
+                    return try kept!.exchange(method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
                 } catch {
                     switch error {
                     case .answered(let error):
@@ -92,8 +108,9 @@ package final class AgentClient: Sendable {
     /// asked). Cancelling the task closes the connection, and with it the agent's dialog.
     package func callOnOwnConnection<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
         let connection = Mutex<(fd: Int32?, cancelled: Bool)>((nil, false))
-        return try await withTaskCancellationHandler {
-            try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> M.Result in
+        let params = try Self.encoded(params)
+        let result = try await withTaskCancellationHandler {
+            try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> JSONValue in
                 var opened = try open()
                 defer { opened.close() }
                 let cancelled = connection.withLock { state in
@@ -102,7 +119,7 @@ package final class AgentClient: Sendable {
                 }
                 if cancelled { throw CancellationError() }
                 do throws(Connection.Failure) {
-                    return try opened.exchange(method, params, hello: hello, deadline: nil)
+                    return try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
                 } catch {
                     switch error {
                     case .answered(let error):
@@ -123,6 +140,20 @@ package final class AgentClient: Sendable {
                 if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
             }
         }
+        guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
+            throw CallError.unavailable(Unavailable(reason: "not_responding", problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
+        }
+        return decoded
+    }
+
+    private static func encoded(_ params: some Encodable) throws(CallError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        do {
+            try ResultEncoder.encode(params, into: &bytes)
+        } catch {
+            throw .unavailable(Unavailable(reason: "not_responding", problem: "cannot encode the request: \(error)", fix: nil))
+        }
+        return bytes
     }
 
     /// Waits for answers that a person may take minutes to give: off Swift's pool.
@@ -226,16 +257,15 @@ struct Connection {
         case otherKeystore(String)
     }
 
-    /// Sends `hello` (on a new connection) and the call, in one write, then reads the answers.
-    mutating func exchange<M: RPCMethod>(
-        _ method: M.Type, _ params: M.Params, hello: AgentProtocol.Hello.Params?, deadline: ContinuousClock.Instant?
-    ) throws(Failure) -> M.Result {
+    /// Sends `hello` (a body, on a new connection) and the call, in one write, then reads the
+    /// answers; returns the call's result.
+    mutating func exchange(_ method: String, params: [UInt8], hello: [UInt8]?, deadline: ContinuousClock.Instant?) throws(Failure) -> JSONValue {
         let id = nextID
         nextID += 1
         var frames: [UInt8] = []
         do {
-            if let hello { frames += try Frame.encode(Self.request(id: 0, method: AgentProtocol.Hello.name, params: hello)) }
-            frames += try Frame.encode(Self.request(id: id, method: M.name, params: params))
+            if let hello { frames += try Frame.encode(hello) }
+            frames += try Frame.encode(Self.request(id: id, method: method, params: params))
         } catch {
             throw .broken("cannot encode the request: \(error)")
         }
@@ -244,23 +274,24 @@ struct Connection {
         }
         if let code = sent { throw .broken("the agent went away (\(String(cString: strerror(code))))") }
         if hello != nil {
-            let answer: AgentProtocol.Hello.Result
+            let answer: JSONValue
             do {
-                answer = try decode(AgentProtocol.Hello.Result.self, id: 0, deadline: deadline)
+                answer = try result(id: 0, deadline: deadline)
             } catch .answered(let error) {
                 if error.message == AgentProtocol.otherKeystore, case .object(let data)? = error.data, case .string(let serves)? = data["serves"] {
                     throw .otherKeystore(serves)
                 }
                 throw .mismatch("the agent refused protocol version \(AgentProtocol.version): \(error.message)")
             }
-            guard answer.version == AgentProtocol.version else {
-                throw .mismatch("the agent speaks protocol version \(answer.version), this host \(AgentProtocol.version)")
+            guard case .object(let members) = answer, members["version"] == .number(JSONNumber(AgentProtocol.version)) else {
+                throw .mismatch("the agent speaks another protocol version than this host's \(AgentProtocol.version)")
             }
         }
-        return try decode(M.Result.self, id: id, deadline: deadline)
+        return try result(id: id, deadline: deadline)
     }
 
-    private mutating func decode<R: Decodable>(_ type: R.Type, id: Int, deadline: ContinuousClock.Instant?) throws(Failure) -> R {
+    /// The result of the reply to `id`, the next frame to arrive.
+    private mutating func result(id: Int, deadline: ContinuousClock.Instant?) throws(Failure) -> JSONValue {
         let body: [UInt8]
         do {
             body = try reader.next(deadline: deadline)
@@ -281,18 +312,14 @@ struct Connection {
             }
             throw .answered(RPCError(code: ErrorCode(rawValue: code), message: message, data: error["data"]))
         }
-        guard let result = reply["result"], let decoded = try? JSONValueDecoder().decode(R.self, from: result) else {
-            throw .broken("the agent's answer has no acceptable result")
-        }
-        return decoded
+        guard let result = reply["result"] else { throw .broken("the agent's answer has no result") }
+        return result
     }
 
-    private static func request(id: Int, method: String, params: some Encodable) throws -> [UInt8] {
-        var body = Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"#.utf8) + JSONValue.string(method).jsonBytes
-        body += Array(#","params":"#.utf8)
-        try ResultEncoder.encode(params, into: &body)
-        body.append(UInt8(ascii: "}"))
-        return body
+    /// A request's frame body, with `params` already encoded.
+    static func request(id: Int, method: String, params: [UInt8]) -> [UInt8] {
+        Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"#.utf8) + JSONValue.string(method).jsonBytes + Array(#","params":"#.utf8) + params
+            + [UInt8(ascii: "}")]
     }
 }
 

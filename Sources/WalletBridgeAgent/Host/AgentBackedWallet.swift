@@ -28,13 +28,26 @@ public struct AgentBackedWallet: AccountsAtHand {
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
         if let answer = lastAccounts.answer(notBefore: context.receivedAt) { return answer }
         let askedAt = ContinuousClock.now
+        let result: JSONValue
         do {
-            let answer = try client.call(GetAccounts.self, NoParams())
-            lastAccounts.store(answer, askedAt: askedAt)
-            return answer
+            result = try client.call(GetAccounts.name, params: Array("{}".utf8))
         } catch {
             throw Self.rpcError(error)
         }
+        // Read by hand, not with Codable: this is the cold call's path (bench/).
+        guard case .object(let members) = result, case .array(let values)? = members["addresses"] else {
+            throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
+        }
+        var addresses: [String] = []
+        for value in values {
+            guard case .string(let address) = value else {
+                throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
+            }
+            addresses.append(address)
+        }
+        let answer = GetAccountsResult(addresses: addresses)
+        lastAccounts.store(answer, askedAt: askedAt)
+        return answer
     }
 
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {

@@ -165,7 +165,10 @@ private struct AcceptLoop {
             close(fd)
             return
         }
-        let connection = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter)
+        var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter)
+        // `agent.stop` ends the agent once its reply is written, not before.
+        setUp.afterEachRequest = { [state] in state.wakeIfStopRequested() }
+        let connection = setUp
         let state = self.state
         let started = Threads.start {
             connection.serve()
@@ -248,13 +251,20 @@ final class AgentState: Sendable {
             if wasUnlocked { Log.info("keys locked on request") }
             return .init(was_unlocked: wasUnlocked)
         }
+        // The main thread ends the agent when the connection has written this reply
+        // (`wakeIfStopRequested`); ending it from here raced the reply.
         try router.register(AgentProtocol.Stop.self, execution: .immediate) { [self] _, _ in
             stopRequested.store(true, ordering: .releasing)
-            var byte: UInt8 = 1
-            _ = write(wakeDescriptor, &byte, 1)
             return NoResult()
         }
         return router
+    }
+
+    /// Wakes the main thread if a stop was asked for, so that it ends the agent now.
+    func wakeIfStopRequested() {
+        guard stopRequested.load(ordering: .acquiring) else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeDescriptor, &byte, 1)
     }
 
     func status() -> AgentStatus {

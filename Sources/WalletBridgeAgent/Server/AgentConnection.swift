@@ -16,6 +16,8 @@ struct AgentConnection {
     let keystorePath: String
     /// Makes the router for a client whose hello said this.
     let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router
+    /// Runs after each frame is handled, when what it answered at once has been written.
+    var afterEachRequest: @Sendable () -> Void = {}
     /// How long a new connection may take to say hello.
     static let helloTimeout: Duration = .seconds(5)
     /// How long a reply may wait for a client that does not read.
@@ -51,6 +53,7 @@ struct AgentConnection {
                 break
             }
             server.receive(body)
+            afterEachRequest()
         }
         server.cancelAll()
         _ = server.waitUntilIdle(timeout: .seconds(2))
