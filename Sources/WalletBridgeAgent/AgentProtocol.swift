@@ -18,10 +18,11 @@ package enum AgentProtocol {
     /// The hello's refusal when the client expects another keystore.
     package static let otherKeystore = "Another keystore"
 
-    /// Opens a connection.
-    package enum Hello: RPCMethod {
+    /// Opens a connection. Both ends build and read it by hand, not with Codable: it is on the
+    /// path of every cold GetAccounts (bench/).
+    package enum Hello {
         package static let name = "agent.hello"
-        package struct Params: Codable, Sendable, Equatable {
+        package struct Params: Sendable, Equatable {
             package var version: Int
             /// The host's arguments after argv[0], as the browser gave them: the caller.
             package var arguments: [String]
@@ -29,10 +30,27 @@ package enum AgentProtocol {
             package var browser_pid: Int32?
             /// The keystore the client expects the agent to serve.
             package var keystore: String
-        }
-        package struct Result: Codable, Sendable, Equatable {
-            package var version: Int
-            package var pid: Int32
+
+            /// The params of a hello, or nil when `value` is not one (`browser_pid` may be null).
+            package init?(_ value: JSONValue?) {
+                guard case .object(let members)? = value, case .number(let version)? = members["version"],
+                      let versionNumber = Int(version.literal), case .array(let values)? = members["arguments"],
+                      case .string(let keystore)? = members["keystore"] else { return nil }
+                var arguments: [String] = []
+                for value in values {
+                    guard case .string(let argument) = value else { return nil }
+                    arguments.append(argument)
+                }
+                var browserProcess: Int32?
+                switch members["browser_pid"] {
+                case nil, .null?: browserProcess = nil
+                case .number(let number)?:
+                    guard let pid = Int32(number.literal) else { return nil }
+                    browserProcess = pid
+                default: return nil
+                }
+                (self.version, self.arguments, browser_pid, self.keystore) = (versionNumber, arguments, browserProcess, keystore)
+            }
         }
     }
 

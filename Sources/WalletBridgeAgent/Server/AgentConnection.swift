@@ -72,7 +72,7 @@ struct AgentConnection {
               let idValue = members["id"], let id = RequestID(idValue) else {
             return refuse(RPCError(.invalidRequest, detail: "the first request must be \(AgentProtocol.Hello.name)"))
         }
-        guard let params = try? JSONValueDecoder().decode(AgentProtocol.Hello.Params.self, from: members["params"] ?? .null) else {
+        guard let params = AgentProtocol.Hello.Params(members["params"]) else {
             return refuse(RPCError(.invalidParams, detail: "\(AgentProtocol.Hello.name) takes version, arguments, browser_pid and keystore"), id: id)
         }
         guard params.version == AgentProtocol.version else {
@@ -85,9 +85,8 @@ struct AgentConnection {
                 "serves": .string(keystorePath),
             ])), id: id)
         }
-        let result = AgentProtocol.Hello.Result(version: AgentProtocol.version, pid: getpid())
-        guard let reply = try? Response.success(id: id, writingResult: { try ResultEncoder.encode(result, into: &$0) }) else { return nil }
-        writer.send(reply)
+        let result = JSONValue.object(["version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid())))])
+        writer.send(Response.success(id: id, encodedResult: result.jsonBytes))
         return params
     }
 }

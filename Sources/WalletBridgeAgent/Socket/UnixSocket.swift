@@ -112,8 +112,10 @@ package struct FrameReader {
 
     package let fd: Int32
     private var decoder: FrameDecoder
-    /// Reused for every read.
-    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Reused for every read: 4 KiB at first (most messages are small, and a cold call pays
+    /// for every page it touches), twice as large after each read that fills it, up to 64 KiB.
+    private var chunk = [UInt8](repeating: 0, count: 4096)
+    private static let maxChunkBytes = 64 * 1024
 
     package init(fd: Int32, maxFrameBytes: Int = Frame.defaultMaxInboundBytes) {
         self.fd = fd
@@ -143,6 +145,7 @@ package struct FrameReader {
             }
             if count == 0 { throw .closed }
             chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            if count == chunk.count, chunk.count < Self.maxChunkBytes { chunk = [UInt8](repeating: 0, count: chunk.count * 2) }
         }
     }
 }
