@@ -80,7 +80,9 @@ package final class AgentClient: Sendable {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
                 do throws(Connection.Failure) {
-                    return try kept!.exchange(method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
+                    let result = try kept!.exchange(method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
+                    if fresh { settleStartedAgent(serving: kept!.agentProcess) }
+                    return result
                 } catch {
                     switch error {
                     case .answered(let error):
@@ -119,7 +121,9 @@ package final class AgentClient: Sendable {
                 }
                 if cancelled { throw CancellationError() }
                 do throws(Connection.Failure) {
-                    return try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
+                    let result = try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
+                    settleStartedAgent(serving: opened.agentProcess)
+                    return result
                 } catch {
                     switch error {
                     case .answered(let error):
@@ -220,6 +224,18 @@ package final class AgentClient: Sendable {
         throw cannotStart("the agent did not listen at \(paths.socket) within \(Self.startTimeout)")
     }
 
+    /// Once connected: when the agent that answered is not the one this process started, that
+    /// one lost the race for the lock and exits at once; it is reaped now (waiting up to a
+    /// second), so that a host with a long-lived port leaves no zombie behind.
+    private func settleStartedAgent(serving agentProcess: pid_t?) {
+        guard let started = startedAgent.withLock({ $0 }), let agentProcess, agentProcess != started else { return }
+        let deadline = ContinuousClock.now + .seconds(1)
+        while reapStartedAgent() == nil, ContinuousClock.now < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
+
     /// Reaps the agent this process started if it has exited; returns its exit status then.
     @discardableResult
     private func reapStartedAgent() -> Int32? {
@@ -238,6 +254,8 @@ struct Connection {
     let fd: Int32
     var reader: FrameReader
     var nextID = 1
+    /// The agent's pid, from its answer to the hello.
+    var agentProcess: pid_t?
 
     init(fd: Int32) {
         self.fd = fd
@@ -286,6 +304,7 @@ struct Connection {
             guard case .object(let members) = answer, members["version"] == .number(JSONNumber(AgentProtocol.version)) else {
                 throw .mismatch("the agent speaks another protocol version than this host's \(AgentProtocol.version)")
             }
+            if case .number(let pid)? = members["pid"] { agentProcess = pid_t(pid.literal) }
         }
         return try result(id: id, deadline: deadline)
     }
