@@ -24,6 +24,7 @@ import platform
 import random
 import shlex
 import shutil
+import signal
 import statistics
 import struct
 import subprocess
@@ -311,6 +312,155 @@ def exchange(argv: list[str], bodies: list[bytes], timeout: float = 60, env=None
 
 
 # ---------------------------------------------------------------------------------------------
+# The agent of the shipped binary, kept inside the run
+
+
+class AgentSandbox:
+    """Where the shipped binary's agent lives during a run, and the end of it.
+
+    The shipped `wallet-bridge` hands GetAccounts and SignPayloads to a per-user agent
+    (docs/agent.md), starting `wallet-bridge agent` detached on first need; the agent outlives
+    the host. So every shipped-host run gets a runtime folder of the run's own
+    (XDG_RUNTIME_DIR=<out>/run, made fresh, 0700: the socket is there), a state folder (the
+    agent's log and the audit log, not the user's ~/.local/state), and a configuration file:
+    {"agent": true} (the default, spelt out) or {"agent": false} (the host reads the keystore
+    itself, as before the agent). `stop()` ends the agent at the end of the run, on failure too.
+    """
+
+    SUN_PATH_MAX = 107  # sockaddr_un.sun_path is 108 bytes with its NUL
+
+    def __init__(self, out: str, binary: str, keystore: str, passphrase_file: str | None = None) -> None:
+        self.binary = binary
+        self.keystore = keystore
+        self.passphrase_file = passphrase_file
+        self.runtime = os.path.join(out, "run")
+        self.state = os.path.join(out, "state")
+        self.config_folder = os.path.join(out, "config")
+        # The agent of a keystore other than the default one: agent-<FNV-1a 64 of its path>.sock
+        # (AgentPaths.forKeystore).
+        digest = 0xcbf29ce484222325
+        for byte in keystore.encode():
+            digest = ((digest ^ byte) * 0x100000001b3) % (1 << 64)
+        name = "agent-%016x" % digest
+        self.socket = os.path.join(self.runtime, "wallet-bridge", name + ".sock")
+        self.configs = {"agent": os.path.join(self.config_folder, "agent.json"),
+                        "direct": os.path.join(self.config_folder, "direct.json")}
+        self.pid = None  # the agent's, once it runs
+
+    def prepare(self) -> None:
+        """Fresh folders and the two configuration files. An agent a killed run left behind is
+        stopped first (it would also end by itself within a second of its socket's removal)."""
+        if len(self.socket.encode()) > self.SUN_PATH_MAX:
+            raise BenchError("the agent's socket path %s is %d bytes, more than a Unix socket takes (%d): use a shorter --out"
+                             % (self.socket, len(self.socket.encode()), self.SUN_PATH_MAX))
+        if os.path.exists(self.socket) and os.access(self.binary, os.X_OK):
+            self.stop(quiet=True)
+        for folder in (self.runtime, self.state):
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder, mode=0o700)
+            os.chmod(folder, 0o700)
+        os.makedirs(self.config_folder, mode=0o700, exist_ok=True)
+        os.chmod(self.config_folder, 0o700)  # the host ignores a config others can change
+        for key, value in (("agent", True), ("direct", False)):
+            with open(self.configs[key], "w") as f:
+                f.write(json.dumps({"agent": value}) + "\n")
+            os.chmod(self.configs[key], 0o600)
+
+    def env(self, agent: bool, passphrase: bool = False) -> dict:
+        """What a shipped host (or command) runs with, on top of the run's environment (which
+        has WALLET_BRIDGE_KEYSTORE). The agent reads WALLET_BRIDGE_PASSPHRASE_FILE when it
+        starts, so the hosts that may start it pass it on; the direct host reads it only when
+        it signs (it warns on stderr whenever it is set, so its GetAccounts runs go without)."""
+        env = {"XDG_RUNTIME_DIR": self.runtime, "XDG_STATE_HOME": self.state,
+               "WALLET_BRIDGE_CONFIG": self.configs["agent" if agent else "direct"]}
+        if (agent or passphrase) and self.passphrase_file:
+            env["WALLET_BRIDGE_PASSPHRASE_FILE"] = self.passphrase_file
+        return env
+
+    def command(self, args: list[str], timeout: float = 30) -> subprocess.CompletedProcess:
+        env = dict(os.environ, WALLET_BRIDGE_KEYSTORE=self.keystore, **self.env(agent=True))
+        return subprocess.run([self.binary] + args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+
+    def status(self) -> dict:
+        """`agent status --json`: {"running": false, …} when none runs."""
+        r = self.command(["agent", "status", "--json"])
+        if r.returncode not in (0, 3):
+            raise BenchError("wallet-bridge agent status failed (%d): %s" % (r.returncode, r.stderr.strip()))
+        return json.loads(r.stdout)
+
+    def up(self, get_accounts_body: bytes, expected_reply: bytes) -> int:
+        """Makes sure the agent listens, the way a browser's first GetAccounts starts it, and
+        returns its pid: the timed calls after it all find it running."""
+        env = dict(os.environ, WALLET_BRIDGE_KEYSTORE=self.keystore, **self.env(agent=True))
+        replies, code, err = exchange([self.binary], [get_accounts_body], env=env)
+        if replies != [expected_reply] or code != 0:
+            raise BenchError("GetAccounts through the agent failed: %r exit %d %s" % (replies[:1], code, err[-300:]))
+        status = self.status()
+        if not status.get("running"):
+            raise BenchError("no agent runs after a GetAccounts through it: %r" % status)
+        self.pid = status["pid"]
+        return self.pid
+
+    def lock(self) -> bool:
+        r = self.command(["lock"])
+        if r.returncode != 0:
+            raise BenchError("wallet-bridge lock failed (%d): %s" % (r.returncode, r.stderr.strip()))
+        return "wiped" in r.stdout
+
+    def cpu_ms(self) -> float | None:
+        """The agent's user+system CPU so far (clock ticks of /proc/PID/stat), or None."""
+        try:
+            with open("/proc/%d/stat" % self.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+        except (OSError, TypeError, IndexError, ValueError):
+            return None
+
+    def stop(self, quiet: bool = False) -> None:
+        """`wallet-bridge agent stop` with the run's environment, then waits until no agent
+        answers; an agent that does not end in 5 s is killed by its pid."""
+        try:
+            r = self.command(["agent", "stop"])
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                status = self.status()
+                if not status.get("running"):
+                    break
+                self.pid = status["pid"]
+                time.sleep(0.05)
+            else:
+                log("agent: %s did not end after `agent stop`; killing it" % self.pid)
+                os.kill(self.pid, 9)
+            if not quiet:
+                said = (r.stdout.strip() or r.stderr.strip()).splitlines()
+                # `agent stop` can lose the race with the agent's exit and report an error
+                # although the agent ended: what counts is that none answers any more.
+                log("agent: stopped (`wallet-bridge agent stop` exited %d: %s)" % (r.returncode, said[0] if said else ""))
+        except (OSError, subprocess.SubprocessError, BenchError, ValueError) as e:
+            log("agent: stopping it failed: %s" % e)
+            if self.pid:
+                try:
+                    os.kill(self.pid, 15)
+                except OSError:
+                    pass
+        # Its pid must be gone (a zombie counts as gone: the host that started it has exited).
+        if self.pid:
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and self._alive(self.pid):
+                time.sleep(0.05)
+            if self._alive(self.pid):
+                log("agent: %d is still running" % self.pid)
+
+    @staticmethod
+    def _alive(pid: int) -> bool:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+
+# ---------------------------------------------------------------------------------------------
 # The run
 
 
@@ -339,11 +489,12 @@ class Bench:
         if pinned and self.pin:
             argv += ["--host-cpu", str(self.args.host_cpu), "--client-cpu", str(self.args.client_cpu)]
         argv += ["--"] + self.hosts[host]["argv"]
-        full_env = dict(os.environ, **(env or {}))
+        env = dict(self.hosts[host].get("env", {}), **(env or {}))
+        full_env = dict(os.environ, **env)
         r = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=full_env)
         if r.returncode != 0:
             raise BenchError("%s failed (%d):\n%s" % (cmdline(argv), r.returncode, r.stderr.strip()))
-        env_prefix = " ".join("%s=%s" % kv for kv in (env or {}).items())
+        env_prefix = " ".join("%s=%s" % (k, shlex.quote(rel(v))) for k, v in env.items())
         return json.loads(r.stdout), (env_prefix + " " if env_prefix else "") + cmdline(argv)
 
     def check(self, name: str, host: str, ok: bool, detail: str = "") -> None:
@@ -377,8 +528,10 @@ class Bench:
                            "version": self.results["meta"]["machine"]["swift"]},
             "swift": {"label": "wallet-bridge (conformance host)", "argv": [self.paths["conformance_host"]],
                       "version": self.results["meta"]["machine"]["swift"]},
-            "swift-shipped": {"label": "wallet-bridge (shipped binary, keystore wallet)", "argv": [self.paths["shipped_host"]],
-                              "version": self.results["meta"]["machine"]["swift"]},
+            "swift-shipped": {"label": "wallet-bridge (shipped binary, through its running agent)",
+                              "argv": [self.paths["shipped_host"]], "version": self.results["meta"]["machine"]["swift"]},
+            "swift-shipped-direct": {"label": "wallet-bridge (shipped binary, {\"agent\": false}: reads the keystore itself)",
+                                     "argv": [self.paths["shipped_host"]], "version": self.results["meta"]["machine"]["swift"]},
             "python": {"label": "Python (MDN style)", "argv": [python, os.path.join(BENCH, "hosts", "python_host.py")],
                        "version": version_of([python, "--version"])},
         }
@@ -387,17 +540,28 @@ class Bench:
                                   "version": version_of([node, "--version"])}
         else:
             log("warning: node not found; the Node host is left out")
-        for h in self.hosts.values():
-            h["command"] = cmdline(h["argv"])
-        self.results["hosts"] = self.hosts
         self.give_shipped_host_the_test_keys(os.path.abspath(self.args.build_dir))
+        # The shipped binary's agent runs in the run's own runtime folder, and ends with the run.
+        self.agent = AgentSandbox(self.out, self.paths["shipped_host"], os.environ["WALLET_BRIDGE_KEYSTORE"],
+                                  self.passphrase_file)
+        self.agent.prepare()
+        self.hosts["swift-shipped"]["env"] = self.agent.env(agent=True)
+        self.hosts["swift-shipped-direct"]["env"] = self.agent.env(agent=False)
+        for h in self.hosts.values():
+            h["command"] = " ".join(["%s=%s" % (k, shlex.quote(rel(v))) for k, v in h.get("env", {}).items()]
+                                    + [cmdline(h["argv"])])
+        self.results["hosts"] = self.hosts
+        self.results["meta"]["agent"] = {"runtime_dir": rel(self.agent.runtime), "socket": rel(self.agent.socket),
+                                         "state_dir": rel(self.agent.state)}
         # The hosts that answer every benchmark request. The shipped binary takes part in the cold
         # call, the cost a browser pays per sendNativeMessage, reading its real keystore.
         self.peers = [h for h in ("c", "swift", "python", "node") if h in self.hosts]
-        self.cold_hosts = [h for h in ("c", "swift-bare", "swift", "swift-shipped", "python", "node") if h in self.hosts]
+        self.cold_hosts = [h for h in ("c", "swift-bare", "swift", "swift-shipped", "swift-shipped-direct", "python", "node")
+                           if h in self.hosts]
         # GetAccounts on a persistent port: the peers, and the shipped binary reading its real
         # keystore (what a `connectNative` port to an installed wallet-bridge does).
-        self.port_hosts = [h for h in ("c", "swift", "swift-shipped", "python", "node") if h in self.hosts]
+        self.port_hosts = [h for h in ("c", "swift", "swift-shipped", "swift-shipped-direct", "python", "node")
+                           if h in self.hosts]
         self.signers = ["swift"]
         self.ga_req = self.write_tmp("get-accounts.req", self.wire.get_accounts_request)
         self.ga_exp = self.write_tmp("get-accounts.expect", self.wire.get_accounts_reply)
@@ -422,6 +586,7 @@ class Bench:
         passphrase = os.path.join(secrets, "passphrase")
         with open(passphrase, "w") as f:
             f.write("bench only\n")
+        self.passphrase_file = passphrase
         # A keystore with the limits users get (MODERATE): the host refuses the test-only weak
         # ones, and GetAccounts never derives a key, so they would not change what is measured.
         env = dict(os.environ)
@@ -445,13 +610,15 @@ class Bench:
     def check_get_accounts(self, host: str) -> None:
         w = self.wire
         want = w.get_accounts_reply.replace("@ID@", "1")
-        replies, code, err = exchange(self.hosts[host]["argv"], [w.get_accounts_request.replace("@ID@", "1").encode()])
+        replies, code, err = exchange(self.hosts[host]["argv"], [w.get_accounts_request.replace("@ID@", "1").encode()],
+                                      env=dict(os.environ, **self.hosts[host].get("env", {})))
         self.check("get-accounts-bytes", host, replies == [want.encode()] and code == 0,
                    "got %r exit %d %s" % (replies[:1], code, err[-300:]))
 
     def correctness(self) -> None:
         log("correctness: the same request gets the same bytes from every host")
         w = self.wire
+        self.ensure_agent()
         for host in self.hosts:
             self.check_get_accounts(host)
         under_request, under_reply = w.large(MAX_OUTBOUND - 36)
@@ -482,20 +649,65 @@ class Bench:
 
     # -- 1. cold call --
 
+    def ensure_agent(self) -> int:
+        """The shipped binary's agent, listening (started by one GetAccounts if it is not): the
+        timed calls through it must find it running, as every call after a browser's first
+        does. Returns its pid."""
+        if "swift-shipped" not in self.hosts:
+            return 0
+        before = self.agent.pid
+        pid = self.agent.up(self.wire.get_accounts_request.replace("@ID@", "1").encode(),
+                            self.wire.get_accounts_reply.replace("@ID@", "1").encode())
+        if before is not None and pid != before:
+            log("warning: the agent was restarted (pid %d, was %d)" % (pid, before))
+            self.results["meta"]["agent"]["restarts"] = self.results["meta"]["agent"].get("restarts", 0) + 1
+        self.results["meta"]["agent"]["pid"] = pid
+        return pid
+
     def cold(self) -> None:
         rounds, per_round = (1, 3) if self.quick else (self.args.cold_rounds, self.args.cold_per_round)
         hosts = self.cold_hosts
         log("cold call: %d rounds x %d calls per host, hosts interleaved, not pinned" % (rounds, per_round))
-        data = {h: {"reply_ns": [], "exit_ns": [], "maxrss_kib": [], "host_cpu_us": []} for h in hosts}
+        data = {h: {"reply_ns": [], "exit_ns": [], "maxrss_kib": [], "host_cpu_us": [], "round_exit_ms": [],
+                    "round_reply_ms": []} for h in hosts}
+        agent_pid = self.ensure_agent()
+        agent_cpu_before = self.agent.cpu_ms()
+        pair = [h for h in ("swift-shipped", "swift-shipped-direct") if h in hosts]
         for r in range(rounds):
-            for host in hosts:
+            order = list(hosts)
+            if len(pair) == 2 and r % 2:  # the two shipped variants swap places every other round
+                i, j = order.index(pair[0]), order.index(pair[1])
+                order[i], order[j] = order[j], order[i]
+            for host in order:
                 res, command = self.nmclient("cold", host, ["--n", per_round, "--req", self.ga_req, "--expect",
                                                            self.expected_get_accounts(host)], pinned=False)
                 for key in ("reply_ns", "exit_ns", "maxrss_kib", "host_cpu_us"):
                     data[host][key] += res[key]
+                data[host]["round_exit_ms"].append(statistics.median(res["exit_ns"]) / 1e6)
+                data[host]["round_reply_ms"].append(statistics.median(res["reply_ns"]) / 1e6)
                 data[host]["command"] = command
             if (r + 1) % max(1, rounds // 5) == 0:
                 log("  round %d/%d done" % (r + 1, rounds))
+        if len(pair) == 2:
+            agent_cpu_after = self.agent.cpu_ms()
+            status = self.agent.status()
+            a, d = data["swift-shipped"], data["swift-shipped-direct"]
+            calls = len(a["exit_ns"])
+            self.results["cold_agent"] = {
+                "unit": "ms", "calls": calls, "agent_pid": agent_pid,
+                # Every timed call through the agent found the same agent listening.
+                "agent_pid_same": bool(status.get("running")) and status.get("pid") == agent_pid,
+                "exit_added": statistics.median(x / 1e6 for x in a["exit_ns"]) - statistics.median(x / 1e6 for x in d["exit_ns"]),
+                "reply_added": statistics.median(x / 1e6 for x in a["reply_ns"]) - statistics.median(x / 1e6 for x in d["reply_ns"]),
+                "exit_added_per_round": summarize([x - y for x, y in zip(a["round_exit_ms"], d["round_exit_ms"])]),
+                "reply_added_per_round": summarize([x - y for x, y in zip(a["round_reply_ms"], d["round_reply_ms"])]),
+                "host_cpu_added": statistics.median(x / 1e3 for x in a["host_cpu_us"]) - statistics.median(x / 1e3 for x in d["host_cpu_us"]),
+                # The agent's own CPU per call (clock ticks of /proc/PID/stat over the whole benchmark,
+                # its once-a-second housekeeping included): not in the host's CPU time.
+                "agent_cpu_per_call": ((agent_cpu_after - agent_cpu_before) / calls
+                                       if agent_cpu_before is not None and agent_cpu_after is not None else None),
+                "agent_cpu_resolution": 1000 / os.sysconf("SC_CLK_TCK") / calls,  # one clock tick over the calls
+            }
         for host in hosts:
             d = data[host]
             d["exit"] = summarize([x / 1e6 for x in d["exit_ns"]])
@@ -509,6 +721,7 @@ class Bench:
     def rtt(self) -> None:
         rounds, n, warmup = (1, 50, 10) if self.quick else (self.args.rtt_rounds, self.args.rtt_n, 500)
         log("round trip: %d rounds x %d requests per host (+%d warm-up)" % (rounds, n, warmup))
+        self.ensure_agent()
         data = {h: {"rtt_ns": []} for h in self.port_hosts}
         for r in range(rounds):
             for host in self.port_hosts:
@@ -527,6 +740,7 @@ class Bench:
         rounds = self.rounds(self.args.pipe_rounds)
         n = 300 if self.quick else self.args.pipe_n
         log("throughput: %d rounds x %d requests per host and window %s" % (rounds, n, windows))
+        self.ensure_agent()
         data = {h: {str(w): {"runs": []} for w in windows} for h in self.port_hosts}
         for r in range(rounds):
             for window in windows:
@@ -657,6 +871,133 @@ class Bench:
             "raw_signatures_per_s": count / (raw["median"] / 1e3), "raw_command": raw_cmd, "hosts": hosts,
         }
 
+    # -- 4b. signatures in fresh processes: one unlock against Argon2id per signature --
+
+    def sign_after_unlock(self) -> None:
+        """SignPayloads with one payload, each in a fresh shipped host (as sendNativeMessage
+        starts one per message), against the real keystore (MODERATE Argon2id limits, as users
+        get them): through the agent, which the first signature unlocks (one Argon2id, then
+        signatures with the cached key after a confirmation that the passphrase-file source
+        gives), against {"agent": false} (Argon2id in every host). Interleaved call by call.
+
+        Every reply is compared byte for byte (nmclient) with the conformance host's reply to
+        the same request, whose signatures are checked first against libsodium's (rawsign, the
+        same key) and, when python3-cryptography is there, verified with the public key."""
+        n_agent, n_direct = (self.args.unlock_quick_agent, self.args.unlock_quick_direct) if self.quick else (
+            self.args.unlock_signatures, self.args.unlock_signatures)
+        count, size = max(n_agent, n_direct), 1024
+        rng = random.Random(20240602)
+        payloads = [rng.randbytes(size) for _ in range(count)]
+        payload_file = os.path.join(self.tmp, "unlock-payloads.bin")
+        with open(payload_file, "wb") as f:
+            f.write(b"".join(payloads))
+        address = self.wire.addresses[0]
+        requests = [Wire.request("NATIVE_SIGN_PAYLOADS_METHOD", {"address": address, "payloads": [base64.b64encode(p).decode()]})
+                    for p in payloads]
+        # The expected replies: the conformance host's (no keystore, no Argon2), checked here.
+        replies, code, err = exchange(self.hosts["swift"]["argv"], [q.replace("@ID@", str(i + 1)).encode()
+                                                                    for i, q in enumerate(requests)], timeout=300)
+        self.check("unlock-expected-replies", "swift", len(replies) == count and code == 0, err.decode()[-300:])
+        signatures, expects = [], []
+        for i, reply in enumerate(replies):
+            prefix = ('{"jsonrpc":"2.0","id":%d,' % (i + 1)).encode()
+            message = json.loads(reply)
+            signed = base64.b64decode(message["result"]["signed_payloads"][0]) if "result" in message else b""
+            if not (reply.startswith(prefix) and signed[:-64] == payloads[i]):
+                self.check("unlock-reply-is-payload-then-signature", "swift", False, reply[:300].decode())
+            signatures.append(signed[-64:])
+            expects.append(self.write_tmp("unlock-%d.expect" % i, '{"jsonrpc":"2.0","id":@ID@,' + reply[len(prefix):].decode()))
+        raw = json.loads(subprocess.run([self.paths["rawsign"], payload_file, str(size), "1"], capture_output=True,
+                                        text=True, check=True).stdout)["signatures_sha256"]
+        self.check("unlock-signatures-equal-libsodium", "swift", hashlib.sha256(b"".join(signatures)).hexdigest() == raw,
+                   "SHA-256 of the signatures differs from libsodium's")
+        verified = "libsodium's signatures (equal bytes)"
+        try:
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+            key = Ed25519PublicKey.from_public_bytes(base64.b64decode(address))
+            for p, sig in zip(payloads, signatures):
+                key.verify(sig, p)  # raises InvalidSignature
+            verified += " and Ed25519 verification with the public key (python3-cryptography)"
+            self.check("unlock-signatures-verify", "swift", True)
+        except ImportError:
+            pass
+        except Exception as e:  # InvalidSignature
+            self.check("unlock-signatures-verify", "swift", False, repr(e))
+        reqs = [self.write_tmp("unlock-%d.req" % i, q) for i, q in enumerate(requests)]
+
+        variants = {"agent": ("swift-shipped", self.agent.env(agent=True), n_agent),
+                    "direct": ("swift-shipped-direct", self.agent.env(agent=False, passphrase=True), n_direct)}
+        # The agent runs (GetAccounts started it, as in a browser) with its keys locked: the
+        # first signature through it asks for the passphrase and runs Argon2id.
+        agent_pid = self.ensure_agent()
+        self.agent.lock()
+        if self.agent.status().get("unlocked"):
+            raise BenchError("the agent is still unlocked after `wallet-bridge lock`")
+        audit = os.path.join(self.agent.state, "wallet-bridge", "audit.log")
+        audit_start = os.path.getsize(audit) if os.path.exists(audit) else 0
+        log("signatures after one unlock: %d through the agent, %d with {\"agent\": false}, one payload each, "
+            "each in a fresh host, interleaved" % (n_agent, n_direct))
+        data = {v: {"reply_ns": [], "exit_ns": [], "host_cpu_us": []} for v in variants}
+        commands = {}
+        wall = {v: 0.0 for v in variants}
+        for i in range(count):
+            order = list(variants) if i % 2 == 0 else list(reversed(list(variants)))
+            for v in order:
+                host, env, n = variants[v]
+                if i >= n:
+                    continue
+                started = time.monotonic()
+                res, command = self.nmclient("cold", host, ["--n", 1, "--req", reqs[i], "--expect", expects[i]],
+                                             pinned=False, timeout=600, env=env)
+                wall[v] += time.monotonic() - started
+                for key in ("reply_ns", "exit_ns", "host_cpu_us"):
+                    data[v][key] += res[key]
+                commands[v] = command
+            if (i + 1) % max(1, count // 5) == 0:
+                log("  signature %d/%d done" % (i + 1, count))
+        status = self.agent.status()
+        # The audit log says how each was approved: the agent's first with the passphrase and
+        # the rest by confirmation (the cached key); every direct one with the passphrase.
+        approvals = {}
+        with open(audit, "rb") as f:
+            f.seek(audit_start)
+            for line in f.read().splitlines():
+                entry = json.loads(line)
+                key = "%s/%s" % (entry.get("decision"), entry.get("approval"))
+                approvals[key] = approvals.get(key, 0) + 1
+        want = {"approved/passphrase": 1 + n_direct}
+        if n_agent > 1:
+            want["approved/confirmation"] = n_agent - 1
+        self.check("unlock-one-argon2-in-the-agent", "swift-shipped", approvals == want,
+                   "audit log: %r, expected %r" % (approvals, want))
+        self.check("unlock-same-agent-and-unlocked", "swift-shipped",
+                   status.get("pid") == agent_pid and bool(status.get("unlocked")), repr(status))
+        out = {}
+        for v, (host, env, n) in variants.items():
+            d = data[v]
+            exit_ms = [x / 1e6 for x in d["exit_ns"]]
+            out[v] = {"host": host, "signatures": n, "total": sum(exit_ms), "driver_wall": wall[v] * 1e3,
+                      "exit": summarize(exit_ms), "reply": summarize([x / 1e6 for x in d["reply_ns"]]),
+                      "host_cpu": summarize([x / 1e3 for x in d["host_cpu_us"]]), "exit_ms": exit_ms,
+                      "command": commands[v] + "  # the request and expected reply change with each signature"}
+        a = out["agent"]
+        out["agent"]["first"] = a["exit_ms"][0]
+        if n_agent > 1:
+            out["agent"]["cached"] = summarize(a["exit_ms"][1:])
+        direct = out["direct"]
+        self.results["sign_after_unlock"] = {
+            "unit": "ms", "payload_bytes": size, "verified_against": verified, "variants": out,
+            "kdf": self.keystore_kdf(), "agent_pid": agent_pid, "audit": approvals,
+            # Per signature: the medians, and the means (the total over the count).
+            "median_ratio": direct["exit"]["median"] / a["exit"]["median"],
+            "mean_ratio": (direct["total"] / direct["signatures"]) / (a["total"] / a["signatures"]),
+        }
+
+    def keystore_kdf(self) -> dict:
+        with open(os.environ["WALLET_BRIDGE_KEYSTORE"]) as f:
+            kdf = json.load(f)["kdf"]
+        return {k: kdf.get(k) for k in ("algorithm", "opslimit", "memlimit")}
+
     # -- 5. large frames --
 
     def large(self) -> None:
@@ -731,6 +1072,16 @@ class Bench:
                 s, bare = c["swift-shipped"]["exit"]["median"], c["swift-bare"]["exit"]["median"]
                 goal("cold call, shipped binary vs bare Swift", "<= 1.3x", s / bare, s / bare <= 1.3,
                      "%.2f ms vs %.2f ms (spawn to exit)" % (s, bare))
+            if "swift-shipped-direct" in c and "swift-bare" in c:
+                s, bare = c["swift-shipped-direct"]["exit"]["median"], c["swift-bare"]["exit"]["median"]
+                goal("cold call, shipped binary without the agent vs bare Swift", "<= 1.3x", s / bare, s / bare <= 1.3,
+                     "%.2f ms vs %.2f ms (spawn to exit)" % (s, bare))
+        if "cold_agent" in r:
+            a = r["cold_agent"]
+            goal("cold GetAccounts: time the agent adds (spawn to exit, medians)", "<= 0.2 ms", a["exit_added"],
+                 a["exit_added"] <= 0.2, "%.2f ms through the agent vs %.2f ms direct; per-round difference median %.2f ms"
+                 % (r["cold"]["hosts"]["swift-shipped"]["exit"]["median"], r["cold"]["hosts"]["swift-shipped-direct"]["exit"]["median"],
+                    a["exit_added_per_round"]["median"]))
             s, floor = c["swift"]["exit"]["median"], c["c"]["exit"]["median"]
             goal("cold call median vs C floor", "<= 2x", s / floor, s / floor <= 2,
                  "%.2f ms vs %.2f ms (spawn to exit)" % (s, floor))
@@ -768,10 +1119,18 @@ class Bench:
         r["goals"] = goals
 
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            # Every agent the run started ends with it, failed or not.
+            if getattr(self, "agent", None) is not None:
+                self.agent.stop()
+
+    def _run(self) -> None:
         self.setup()
         self.correctness()
         steps = {"cold": self.cold, "rtt": self.rtt, "throughput": self.throughput, "signing": self.signing,
-                 "large": self.large, "sweep": self.payload_sweep}
+                 "unlock": self.sign_after_unlock, "large": self.large, "sweep": self.payload_sweep}
         only = set(self.args.only.split(",")) if self.args.only else set(steps)
         for name, step in steps.items():
             if name in only:
@@ -797,7 +1156,7 @@ def parse_args(argv=None):
     parser.add_argument("--out", default=os.path.join(BENCH, "out"), help="result folder (git-ignored)")
     parser.add_argument("--build-dir", default=os.path.join(BENCH, "out"), help="build folder (git-ignored)")
     parser.add_argument("--skip-build", action="store_true", help="reuse the Swift build already in --out")
-    parser.add_argument("--only", default="", help="comma list of: cold,rtt,throughput,signing,large,sweep")
+    parser.add_argument("--only", default="", help="comma list of: cold,rtt,throughput,signing,unlock,large,sweep")
     cpus = sorted(os.sched_getaffinity(0))
     parser.add_argument("--host-cpu", type=int, default=cpus[-1] if len(cpus) > 1 else -1,
                         help="CPU the host is pinned to for the persistent-port benchmarks (-1: no pinning)")
@@ -815,6 +1174,10 @@ def parse_args(argv=None):
     parser.add_argument("--sign-payloads", type=int, default=1000)
     parser.add_argument("--sign-iterations", type=int, default=10)
     parser.add_argument("--sign-rounds", type=int, default=3)
+    parser.add_argument("--unlock-signatures", type=int, default=100,
+                        help="signatures each way in the unlock benchmark (one payload each, a fresh host each)")
+    parser.add_argument("--unlock-quick-agent", type=int, default=20, help="--quick: signatures through the agent")
+    parser.add_argument("--unlock-quick-direct", type=int, default=5, help="--quick: signatures with Argon2id each")
     parser.add_argument("--large-mib", type=int, default=60)
     parser.add_argument("--large-reps", type=int, default=3)
     parser.add_argument("--limit-n", type=int, default=50)
@@ -823,6 +1186,8 @@ def parse_args(argv=None):
 
 def main() -> int:
     args = parse_args()
+    # SIGTERM (a CI job's timeout) unwinds like Ctrl-C, so the run still stops its agent.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         Bench(args).run()
     except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:

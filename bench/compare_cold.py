@@ -5,7 +5,9 @@ reply, end of input), interleaved in alternating order so that a noisy machine s
     python3 bench/compare_cold.py BEFORE_BINARY AFTER_BINARY [ROUNDS]
 
 Each binary runs with an empty scratch HOME (no keystore, no configuration). Prints the median
-and quartiles of each and the ratio of the medians. For judging one change to start-up, e.g.
+and quartiles of each and the ratio of the medians. A build with the agent (docs/agent.md) hands
+GetAccounts to it: the agent runs in the scratch runtime folder, is started by one untimed call
+per binary, and is stopped (`wallet-bridge agent stop`) at the end, failed or not. For judging one change to start-up, e.g.
 a release build of main against one of the commit before it (git worktree add).
 """
 import json
@@ -43,12 +45,22 @@ def main():
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "NATIVE_GET_ACCOUNTS_METHOD"}).encode()
     frame = struct.pack("=I", len(body)) + body
     with tempfile.TemporaryDirectory() as home:
-        env = {"HOME": home, "PATH": "/usr/bin:/bin"}
+        # The agent's socket and log stay in the scratch folder (XDG_RUNTIME_DIR must be 0700).
+        runtime, state = os.path.join(home, "run"), os.path.join(home, "state")
+        os.mkdir(runtime, 0o700)
+        os.mkdir(state, 0o700)
+        env = {"HOME": home, "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state}
         times = {name: [] for name in binaries}
-        for round_number in range(rounds):
-            order = list(binaries.items())
-            for name, binary in order if round_number % 2 == 0 else reversed(order):
-                times[name].append(cold_call(binary, env, frame))
+        try:
+            for binary in binaries.values():
+                cold_call(binary, env, frame)  # starts the agent, if the build has one
+            for round_number in range(rounds):
+                order = list(binaries.items())
+                for name, binary in order if round_number % 2 == 0 else reversed(order):
+                    times[name].append(cold_call(binary, env, frame))
+        finally:
+            for binary in binaries.values():  # a build without the agent just fails here
+                subprocess.run([binary, "agent", "stop"], env=env, capture_output=True, timeout=30)
     for name, samples in times.items():
         quartiles = statistics.quantiles(samples, n=4)
         print(f"{name}: median {statistics.median(samples) * 1e3:.3f} ms, "

@@ -127,6 +127,13 @@ class Investigation:
         # bench/run.sh left a keystore with the two test keys: the shipped binary answers
         # GetAccounts from it with the same bytes as the conformance host.
         os.environ["WALLET_BRIDGE_KEYSTORE"] = os.path.join(os.path.dirname(self.req_dir), "keystore", "keystore.json")
+        # It hands GetAccounts to its agent (docs/agent.md): one in a runtime folder of this
+        # script's own, started before the timed calls and stopped at the end (main).
+        self.agent = bench.AgentSandbox(INV, self.shipped, os.environ["WALLET_BRIDGE_KEYSTORE"])
+        self.agent.prepare()
+        os.environ.update(self.agent.env(agent=True))
+        self.agent.up(self.wire.get_accounts_request.replace("@ID@", "1").encode(),
+                      self.wire.get_accounts_reply.replace("@ID@", "1").encode())
         rounds, per = (1, 3) if self.quick else (60, 3)  # short rounds: the machine's load drifts
         bench.log("start-up: cold calls, %d rounds x %d, %d binaries interleaved" % (rounds, per, len(hosts)))
         data = {k: {"exit": [], "reply": [], "cpu": [], "rss": []} for k in hosts}
@@ -464,6 +471,7 @@ def main() -> int:
         with open(os.path.join(OUT, "investigation.md")) as f:
             publish(f.read())
         return 0
+    inv = None
     try:
         inv = Investigation(args)
         if "startup" in args.only:
@@ -474,6 +482,9 @@ def main() -> int:
     except (bench.BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
         bench.log("investigate: FAILED: %s" % e)
         return 1
+    finally:
+        if getattr(inv, "agent", None) is not None:
+            inv.agent.stop()  # the shipped binary's agent ends with the script
     if args.publish and not args.quick:
         publish(text)
     return 0
