@@ -246,3 +246,144 @@ def process_alive(pid):
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+# The agent (test_agent.py): its status, its processes, its socket, and raw clients of it.
+
+def wait_until(condition, timeout=5, interval=0.02):
+    """Polls `condition` until it is true or `timeout` seconds pass; returns its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    return condition()
+
+
+def configure(wallet, config):
+    """Writes the configuration file (0600, folder 0700): the agent reads it when it starts."""
+    wallet.config_path.parent.mkdir(parents=True, exist_ok=True)
+    wallet.config_path.parent.chmod(0o700)
+    wallet.config_path.write_text(json.dumps(config))
+    wallet.config_path.chmod(0o600)
+
+
+def agent_status(wallet):
+    """`wallet-bridge agent status --json`: the agent's status, or None when none runs (exit 3)."""
+    result = wallet.run("agent", "status", "--json", timeout=30)
+    status = json.loads(result.stdout)
+    if result.returncode == 3:
+        assert status["running"] is False, status
+        return None
+    assert result.returncode == 0, result.stderr
+    assert status["running"] is True, status
+    return status
+
+
+def audit_entries(wallet):
+    """`wallet-bridge log --json`: one dict per approval or refusal, oldest first."""
+    result = wallet.run("log", "--json", check=True)
+    return [json.loads(line) for line in result.stdout.decode().splitlines() if line.strip()]
+
+
+def proc_stat(pid):
+    """(state, ppid) of `pid`, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def proc_arguments(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return [part.decode(errors="replace") for part in cmdline.read().split(b"\0") if part]
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+
+
+def all_pids():
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def agent_pids(keystore_path):
+    """Running (not zombie) `wallet-bridge agent` processes whose command line names the keystore."""
+    pids = []
+    for pid in all_pids():
+        arguments = proc_arguments(pid)
+        if "agent" in arguments[1:] and str(keystore_path) in arguments and process_alive(pid):
+            pids.append(pid)
+    return sorted(pids)
+
+
+def zombie_children(parents):
+    """Zombie processes whose parent is one of `parents`."""
+    parents = set(parents)
+    zombies = []
+    for pid in all_pids():
+        stat = proc_stat(pid)
+        if stat and stat[0] == "Z" and stat[1] in parents:
+            zombies.append(pid)
+    return zombies
+
+
+def agent_sockets(wallet):
+    """The socket files in the test's agent folder."""
+    return sorted((wallet.runtime / "wallet-bridge").glob("*.sock"))
+
+
+def encode_frame(message):
+    """A native-messaging frame: 4-byte native-endian length, then the UTF-8 JSON (or raw bytes)."""
+    body = message if isinstance(message, bytes) else json.dumps(message).encode()
+    return struct.pack("=I", len(body)) + body
+
+
+def read_frame(sock, timeout=10):
+    """The next frame's JSON from a raw socket, or None when the peer closed it first."""
+    sock.settimeout(timeout)
+    data = b""
+    while True:
+        if len(data) >= 4:
+            (length,) = struct.unpack("=I", data[:4])
+            if len(data) >= 4 + length:
+                return json.loads(data[4:4 + length])
+        try:
+            chunk = sock.recv(1 << 16)
+        except ConnectionResetError:  # closed with bytes of ours unread: Linux says ECONNRESET
+            chunk = b""
+        if not chunk:
+            return None
+        data += chunk
+
+
+def wait_for_eof(sock, timeout, started=None):
+    """Reads and drops until the peer closes; returns the seconds since `started` (default: now)
+    when it did. Raises socket.timeout when it has not closed `timeout` seconds after `started`."""
+    started = time.monotonic() if started is None else started
+    while True:
+        sock.settimeout(max(0.01, timeout - (time.monotonic() - started)))
+        try:
+            if not sock.recv(1 << 16):
+                break
+        except ConnectionResetError:  # closed with bytes of ours unread: Linux says ECONNRESET
+            break
+    return time.monotonic() - started
+
+
+def process_gone(pid):
+    """True once every thread of `pid` has exited. After SIGKILL the thread-group leader shows
+    as a zombie while other threads still run their exit and hold the process's descriptors
+    (a listening socket still takes connections, then resets them): `process_alive` is already
+    False then, this is not."""
+    stat = proc_stat(pid)
+    if stat is None:
+        return True
+    if stat[0] != "Z":
+        return False
+    try:
+        return os.listdir(f"/proc/{pid}/task") == [str(pid)]
+    except FileNotFoundError:
+        return True

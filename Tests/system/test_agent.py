@@ -1,0 +1,584 @@
+"""The wallet agent through the real binary: the hosts a browser starts hand GetAccounts and
+SignPayloads to one long-lived `wallet-bridge agent` per keystore, which keeps the keys unlocked
+for a while after one passphrase and asks for a confirmation for each later signature.
+
+Each test has its own HOME and XDG_RUNTIME_DIR, so its own agent; the `wallet` fixture stops it at
+the end. The agent keeps the environment of the host that started it: the scripted pinentry's
+variables go to the first host of a test (or of a test's phase, after `wallet.stop_agent()`)."""
+import base64
+import hashlib
+import os
+import random
+import re
+import signal
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import PASSPHRASE
+from test_wallet import verify
+from wallet_helpers import (CHROME_ORIGIN, GET_ACCOUNTS, SIGN_PAYLOADS, agent_pids, agent_sockets, agent_status, audit_entries,
+                            b64, configure, encode_frame, error_of, process_alive, process_gone, proc_stat, read_frame, wait_for_eof,
+                            wait_until, zombie_children)
+
+EXTENSION_ID = CHROME_ORIGIN.split("//")[1].strip("/")
+
+
+@pytest.fixture
+def answers(wallet):
+    """The fake pinentry's answers, one per GETPIN."""
+    def write(*lines):
+        return wallet.secret_file("answers", "".join(line + "\n" for line in lines))
+    return write
+
+
+@pytest.fixture
+def key(wallet, passphrase_file):
+    return wallet.create(passphrase_file, label="main")
+
+
+def commands(wallet, name):
+    return [record for record in wallet.pinentry_records() if record.get("command") == name]
+
+
+def count(wallet, name):
+    return len(commands(wallet, name))
+
+
+def signs(host, key, payloads, timeout=30):
+    """Signs `payloads` through `host` and checks every signature independently."""
+    reply = host.sign(key["address"], [b64(p) for p in payloads], timeout)
+    assert "result" in reply, reply
+    signed = reply["result"]["signed_payloads"]
+    assert len(signed) == len(payloads)
+    for payload, signed_payload in zip(payloads, signed):
+        verify(key["address"], payload, signed_payload)
+
+
+def dialogs_by_pid(wallet):
+    """pid -> the commands that pinentry process was sent, in order."""
+    dialogs = {}
+    for record in wallet.pinentry_records():
+        if "command" in record:
+            dialogs.setdefault(record["pid"], []).append((record["command"], record["argument"]))
+    return dialogs
+
+
+def the_agent(wallet):
+    """The one running agent's pid, from its status; checked against /proc."""
+    status = agent_status(wallet)
+    assert status is not None, "no agent runs"
+    assert agent_pids(wallet.keystore_path) == [status["pid"]]
+    return status["pid"]
+
+
+# 1. Unlock once, confirm each signature; `lock` wipes the key.
+
+def test_one_passphrase_then_a_confirmation_for_each_signature_and_lock_asks_again(wallet, key, answers):
+    pinentry = answers(PASSPHRASE)
+    requests = [[f"request {n}".encode(), os.urandom(40 + n)] for n in range(11)]
+    # The unlocking signature, then ten more through three hosts in a row.
+    hosts = [wallet.host(FAKE_PINENTRY_PASSPHRASES=pinentry)] + [wallet.host() for _ in range(2)]
+    for number, payloads in enumerate(requests):
+        host = hosts[min(number // 4, 2)]
+        signs(host, key, payloads)
+        if number == 0:
+            assert (count(wallet, "GETPIN"), count(wallet, "CONFIRM")) == (1, 0)
+        if number in (3, 7):
+            host.close()
+    hosts[2].close()
+
+    assert count(wallet, "GETPIN") == 1, "one passphrase for all eleven signatures"
+    assert count(wallet, "CONFIRM") == 10, "a confirmation for each signature after the unlock"
+    dialogs = dialogs_by_pid(wallet)
+    assert len(dialogs) == 11, "one dialog per signature"
+    confirmations = [sent for sent in dialogs.values() if ("CONFIRM", "") in sent]
+    for sent in confirmations:
+        assert ("SETOK", "_Sign") in sent and ("SETCANCEL", "_Refuse") in sent, sent
+        assert "GETPIN" not in [command for command, _ in sent]
+        (description,) = [argument for command, argument in sent if command == "SETDESC"]
+        assert EXTENSION_ID in description and '"main"' in description and "2 payloads" in description
+
+    entries = audit_entries(wallet)
+    assert len(entries) == 11, entries
+    assert [entry["approval"] for entry in entries] == ["passphrase"] + ["confirmation"] * 10
+    for entry, payloads in zip(entries, requests):
+        assert entry["decision"] == "approved"
+        assert EXTENSION_ID in entry["caller"]
+        assert (entry["address"], entry["label"], entry["payload_count"]) == (key["address"], "main", 2)
+        assert entry["payload_sha256"] == [hashlib.sha256(p).hexdigest() for p in payloads]
+
+    assert agent_status(wallet)["unlocked"] is True
+    locked = wallet.run("lock", check=True).stdout.decode()
+    assert locked.startswith("Locked"), locked
+    assert agent_status(wallet)["unlocked"] is False
+    host = wallet.host()
+    signs(host, key, [b"after the lock"])
+    host.close()
+    assert count(wallet, "GETPIN") == 2, "the passphrase is asked again after `lock`"
+    assert count(wallet, "CONFIRM") == 10
+    assert audit_entries(wallet)[-1]["approval"] == "passphrase"
+
+
+# 2. The unlock's lifetimes.
+
+def test_the_keys_lock_after_cache_ttl_without_use(wallet, key, answers):
+    configure(wallet, {"cache_ttl": 1})
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    signs(host, key, [b"first"])
+    status = agent_status(wallet)
+    assert (status["cache_ttl"], status["max_cache_ttl"]) == (1, 7200)
+    assert status["unlocked"] is True and status["locks_at"] <= status["unlocked_at"] + 2, status
+    assert wait_until(lambda: agent_status(wallet)["unlocked"] is False, timeout=5), "still unlocked 5 s after a 1 s cache_ttl"
+    signs(host, key, [b"second"])
+    host.close()
+    assert count(wallet, "GETPIN") == 2 and count(wallet, "CONFIRM") == 0
+
+
+def test_the_keys_lock_after_max_cache_ttl_even_in_use(wallet, key, answers):
+    configure(wallet, {"cache_ttl": 600, "max_cache_ttl": 2})
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    signs(host, key, [b"unlock"])
+    unlocked = time.monotonic()
+    status = agent_status(wallet)
+    assert status["locks_at_latest"] - status["unlocked_at"] == 2, status
+    relocked_after = None
+    while time.monotonic() - unlocked < 6:
+        time.sleep(0.5)
+        signs(host, key, [b"in use"])
+        if count(wallet, "GETPIN") == 2:
+            relocked_after = time.monotonic() - unlocked
+            break
+    host.close()
+    assert relocked_after is not None, "no passphrase asked again within 6 s of a 2 s max_cache_ttl"
+    assert relocked_after >= 1.9, f"asked again after {relocked_after:.1f} s, before max_cache_ttl"
+    assert count(wallet, "CONFIRM") >= 2, "the keys were in use (confirmed) before the maximum passed"
+    assert [e["approval"] for e in audit_entries(wallet)][-1] == "passphrase"
+
+
+# 3. Refusing the confirmation.
+
+def test_refusing_the_confirmation_is_declined_and_recorded(wallet, key, answers):
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE), FAKE_PINENTRY_CONFIRM="refuse")
+    signs(host, key, [b"unlock"])
+    assert error_of(host.sign(key["address"], [b64(b"refused")])) == {
+        "code": -3, "message": "Payload not signed", "data": {"reason": "declined"}}
+    host.close()
+    assert count(wallet, "GETPIN") == 1 and count(wallet, "CONFIRM") == 1, "the keys were unlocked: only a confirmation"
+    entries = audit_entries(wallet)
+    assert [e["decision"] for e in entries] == ["approved", "declined"], entries
+    assert entries[1]["payload_sha256"] == [hashlib.sha256(b"refused").hexdigest()]
+    assert "approval" not in entries[1]
+    human = wallet.run("log", check=True).stdout.decode()
+    assert "declined" in human
+
+
+# 4. One agent only.
+
+def test_eight_hosts_starting_at_once_share_one_agent(wallet, key):
+    hosts = [wallet.host() for _ in range(8)]
+    gate = threading.Barrier(len(hosts))
+    errors = []
+
+    def ask(host):
+        try:
+            gate.wait(10)
+            host.send(GET_ACCOUNTS)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=ask, args=(host,)) for host in hosts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert not errors, errors
+    for host in hosts:
+        reply = host.receive(timeout=15)
+        assert reply.get("result") == {"addresses": [key["address"]]}, reply
+    answered = time.monotonic()
+    # Agents that lost the race for the lock exit at once (status 0); one serves.
+    assert wait_until(lambda: len(agent_pids(wallet.keystore_path)) == 1, timeout=2), \
+        f"agents serving the keystore: {agent_pids(wallet.keystore_path)}"
+    agents = agent_pids(wallet.keystore_path)
+    assert agent_status(wallet)["pid"] == agents[0]
+    time.sleep(max(0.0, 2 - (time.monotonic() - answered)))
+    assert agent_pids(wallet.keystore_path) == agents, "an extra agent appeared or the agent went away"
+    host_pids = [host.process.pid for host in hosts]
+    zombies = {pid: proc_stat(pid) for pid in zombie_children(host_pids + agents)}  # looked at while the hosts run
+    for host in hosts:
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+        host.close()
+    assert agent_pids(wallet.keystore_path) == agents
+    assert len(agent_sockets(wallet)) == 1
+    assert zombies == {}, (f"2 s after the race, {len(zombies)} exited agents were left unreaped (zombies) by the hosts "
+                           f"that started them: pid -> (state, parent) {zombies}; hosts {host_pids}")
+
+
+# 5. Detached from its host.
+
+def test_the_agent_outlives_its_host_in_a_session_of_its_own(wallet, key):
+    host = wallet.host()
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    host_pid = host.process.pid
+    host_sid = os.getsid(host_pid)
+    host_pipes = {os.readlink(f"/proc/{host_pid}/fd/{fd}") for fd in (0, 1, 2)}
+    assert all(target.startswith("pipe:") for target in host_pipes), host_pipes
+    pid = the_agent(wallet)
+
+    def descriptors():
+        folder = f"/proc/{pid}/fd"
+        return {int(fd): os.readlink(f"{folder}/{fd}") for fd in os.listdir(folder)}
+
+    fds = descriptors()
+    assert fds[0] == "/dev/null" and fds[1] == "/dev/null", fds
+    log_prefix = str(wallet.home / ".local" / "state" / "wallet-bridge" / "agent")
+    assert fds[2].startswith(log_prefix) and fds[2].endswith(".log"), f"stderr is not the agent's log: {fds}"
+    assert not host_pipes & set(fds.values()), f"the agent holds the host's pipes: {fds}"
+    host.close()
+
+    assert process_alive(pid), "the agent ended with its host"
+    assert os.getsid(pid) != host_sid and os.getsid(pid) == pid, "the agent leads a session of its own"
+    assert os.getpgid(pid) != os.getpgid(os.getpid())
+    assert not host_pipes & set(descriptors().values())
+    assert agent_status(wallet)["pid"] == pid
+
+    # A browser may kill the host's whole process group: the agent is not in it.
+    other = wallet.host()
+    assert "result" in other.call(GET_ACCOUNTS)
+    os.killpg(other.process.pid, signal.SIGKILL)
+    other.process.wait(10)
+    time.sleep(0.2)
+    assert process_alive(pid)
+    again = wallet.host()
+    assert again.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    again.close()
+    assert agent_status(wallet)["pid"] == pid
+
+
+# 6. SIGKILL of the agent at random moments.
+
+def test_sigkill_of_the_agent_at_random_moments_never_hangs_or_damages_the_keystore(wallet, key, passphrase_file, answers):
+    pinentry = answers(PASSPHRASE)
+    keys_before = wallet.keys_json("list")["keys"]
+    seed = int(os.environ.get("WALLET_BRIDGE_CRASH_SEED", time.time_ns() % 1_000_000))
+    rng = random.Random(seed)
+    outcomes = {"signed": 0, "listed": 0, "agent unavailable": 0, "not signed": 0}
+    previous = None
+    for iteration in range(10):
+        where = f"seed {seed}, iteration {iteration}"
+        host = wallet.host(FAKE_PINENTRY_PASSPHRASES=pinentry)  # whichever host starts the agent
+        reply = host.call(GET_ACCOUNTS, timeout=15)
+        assert reply.get("result") == {"addresses": [key["address"]]}, \
+            f"{where}: {reply}; agents {agent_pids(wallet.keystore_path)}; agent log: {wallet.agent_log_text()[-3000:]!r}"
+        agents = agent_pids(wallet.keystore_path)
+        assert len(agents) == 1, f"{where}: {agents}"
+        pid = agents[0]
+        assert pid != previous, f"{where}: the killed agent still answers"
+        payload = os.urandom(24)
+        signing = iteration % 3 != 2
+        if signing:
+            host.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(payload)]})
+        else:
+            host.send(GET_ACCOUNTS)
+        time.sleep(rng.uniform(0, 0.05))
+        os.kill(pid, signal.SIGKILL)
+        reply = host.receive(timeout=15)  # never hangs
+        if "result" in reply:
+            if signing:
+                verify(key["address"], payload, reply["result"]["signed_payloads"][0])
+                outcomes["signed"] += 1
+            else:
+                assert reply["result"] == {"addresses": [key["address"]]}, where
+                outcomes["listed"] += 1
+        else:
+            code = error_of(reply)["code"]
+            assert code in (-32005, -3), f"{where}: {reply}"
+            outcomes["agent unavailable" if code == -32005 else "not signed"] += 1
+            if code == -32005:
+                assert reply["error"]["message"] == "Agent unavailable", reply
+        host.close()
+        # Every thread gone: a host that connects while the killed agent's threads still exit
+        # reaches its dying listener (ECONNRESET, -32005 not_responding, no retry).
+        assert wait_until(lambda: process_gone(pid), timeout=5), f"{where}: SIGKILL did not end the agent"
+        previous = pid
+    print(f"\nkills: seed {seed}, {outcomes}")
+
+    # A stale socket, left by an agent killed while idle, is replaced by the next one.
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=pinentry)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    pid = the_agent(wallet)
+    assert pid != previous
+    host.close()
+    os.kill(pid, signal.SIGKILL)
+    assert wait_until(lambda: process_gone(pid), timeout=5)
+    (stale,) = agent_sockets(wallet)
+    raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with pytest.raises(ConnectionRefusedError):
+        raw.connect(str(stale))
+    raw.close()
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=pinentry)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    signs(host, key, [b"after the kills"])
+    host.close()
+    new = the_agent(wallet)
+    assert new != pid
+    assert agent_sockets(wallet) == [stale]
+
+    wallet.keys("verify", "--passphrase-file", passphrase_file, check=True)
+    assert wallet.keys_json("list")["keys"] == keys_before, "the keystore changed"
+
+
+# 7. Idle exit.
+
+def test_an_idle_agent_with_locked_keys_exits_and_removes_its_socket(wallet, key):
+    configure(wallet, {"agent_idle_exit": 1})
+    host = wallet.host()
+    assert "result" in host.call(GET_ACCOUNTS)
+    pid = the_agent(wallet)
+    assert agent_status(wallet)["idle_exit_after"] == 1
+    (sock,) = agent_sockets(wallet)
+    time.sleep(1.5)
+    assert process_alive(pid), "the agent ended while a host was connected"
+    host.close()
+    assert wait_until(lambda: not process_alive(pid), timeout=3.5), "idle agent still runs 3.5 s after its last host left"
+    assert not sock.exists(), "the idle agent left its socket"
+    assert agent_status(wallet) is None
+
+
+def test_an_idle_agent_with_unlocked_keys_stays_until_they_are_locked(wallet, key, answers):
+    configure(wallet, {"agent_idle_exit": 1, "cache_ttl": 600})
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    signs(host, key, [b"unlock"])
+    pid = the_agent(wallet)
+    host.close()
+    time.sleep(2.5)
+    assert process_alive(pid), "the agent ended with the keys unlocked"
+    assert agent_status(wallet)["unlocked"] is True
+    assert wallet.run("lock", check=True).stdout.decode().startswith("Locked")
+    assert wait_until(lambda: not process_alive(pid), timeout=3.5), "idle agent still runs 3.5 s after the lock"
+    assert agent_sockets(wallet) == []
+
+
+# 8. A bad client blocks nobody.
+
+def test_garbage_and_silent_clients_block_no_one_and_are_closed(wallet, key):
+    host = wallet.host()
+    assert "result" in host.call(GET_ACCOUNTS)
+    (path,) = agent_sockets(wallet)
+    opened = time.monotonic()
+    clients = {}
+    for name, data in (("garbage", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"), ("not json", encode_frame(b"\x00\xffnot json")),
+                       ("silent", b""), ("100 MB header", (100 * 1024 * 1024).to_bytes(4, "little"))):
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(str(path))
+        if data:
+            client.sendall(data)
+        clients[name] = client
+
+    started = time.monotonic()
+    other = wallet.host()
+    assert other.call(GET_ACCOUNTS, timeout=5)["result"]["addresses"] == [key["address"]]
+    elapsed = time.monotonic() - started
+    assert elapsed < 2, f"a new host's GetAccounts took {elapsed:.2f} s beside bad clients"
+    started = time.monotonic()
+    assert host.call(GET_ACCOUNTS, timeout=5)["result"]["addresses"] == [key["address"]]
+    assert time.monotonic() - started < 2
+    other.close()
+
+    reply = read_frame(clients["not json"], timeout=6)
+    assert reply is not None and reply["error"]["code"] == -32600, reply
+    for name, client in clients.items():
+        try:
+            closed_after = wait_for_eof(client, timeout=7, started=opened)
+        except socket.timeout:
+            pytest.fail(f"the agent kept the {name} connection open for 7 s")
+        if name == "silent":
+            assert closed_after >= 4, f"the silent client was closed after {closed_after:.1f} s, before the hello timeout"
+        client.close()
+    assert "result" in host.call(GET_ACCOUNTS)
+    host.close()
+
+
+# 9. The versioned hello.
+
+def hello(client, keystore, version=1, request_id=0):
+    client.sendall(encode_frame({"jsonrpc": "2.0", "id": request_id, "method": "agent.hello", "params": {
+        "version": version, "arguments": [CHROME_ORIGIN], "browser_pid": None, "keystore": keystore}}))
+    return read_frame(client)
+
+
+def test_the_hello_names_a_version_and_a_keystore(wallet, key):
+    host = wallet.host()
+    assert "result" in host.call(GET_ACCOUNTS)
+    host.close()
+    status = agent_status(wallet)
+    keystore = status["keystore"]
+    assert keystore == str(wallet.keystore_path)
+
+    def connect():
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(status["socket"])
+        return client
+
+    client = connect()
+    reply = hello(client, keystore, version=99)
+    assert reply["id"] == 0 and reply["error"]["code"] == -32602, reply
+    assert reply["error"]["message"] == "Unsupported protocol version"
+    assert reply["error"]["data"] == {"supported": 1}
+    wait_for_eof(client, timeout=3)
+    client.close()
+
+    client = connect()
+    reply = hello(client, str(wallet.root / "other" / "keystore.json"))
+    assert reply["error"]["code"] == -32602 and reply["error"]["message"] == "Another keystore", reply
+    assert reply["error"]["data"] == {"serves": keystore}
+    wait_for_eof(client, timeout=3)
+    client.close()
+
+    client = connect()  # and the right one is served
+    assert hello(client, keystore) == {"jsonrpc": "2.0", "id": 0, "result": {"version": 1, "pid": status["pid"]}}
+    client.sendall(encode_frame({"jsonrpc": "2.0", "id": 1, "method": GET_ACCOUNTS}))
+    assert read_frame(client) == {"jsonrpc": "2.0", "id": 1, "result": {"addresses": [key["address"]]}}
+    client.close()
+
+
+# 10. One dialog at a time.
+
+def assert_no_overlap(records):
+    alive = set()
+    for record in records:
+        if record.get("event") == "start":
+            assert not alive, f"pinentry {record['pid']} started while {alive} still ran"
+            alive.add(record["pid"])
+        elif record.get("event") in ("exit", "terminated"):
+            alive.discard(record["pid"])
+    assert not alive
+
+
+@pytest.mark.parametrize("initially", ["locked", "unlocked"])
+def test_dialogs_of_concurrent_hosts_never_overlap(wallet, key, answers, initially):
+    hosts = [wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))] + [wallet.host() for _ in range(2)]
+    for host in hosts:
+        assert "result" in host.call(GET_ACCOUNTS)
+    if initially == "unlocked":
+        signs(hosts[0], key, [b"unlock"])
+    before = len(wallet.pinentry_records())
+    payloads = {}
+    for number, host in enumerate(hosts):
+        payloads[host] = f"from host {number}".encode()
+        host.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(payloads[host])]})
+    for host in hosts:
+        reply = host.receive(timeout=30)
+        assert "result" in reply, reply
+        verify(key["address"], payloads[host], reply["result"]["signed_payloads"][0])
+        host.close()
+
+    records = wallet.pinentry_records()
+    assert_no_overlap(records)
+    round_records = records[before:]
+    assert [r["event"] for r in round_records if r.get("event") == "start"] == ["start"] * 3
+    expected = (1, 2) if initially == "locked" else (0, 3)
+    got = tuple(sum(1 for r in round_records if r.get("command") == c) for c in ("GETPIN", "CONFIRM"))
+    assert got == expected, f"(GETPIN, CONFIRM) = {got}"
+
+
+# 11. An abandoned request closes its dialog.
+
+def test_a_host_that_leaves_or_times_out_closes_its_dialog_in_the_agent(wallet, key, answers):
+    first = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE), FAKE_PINENTRY_CONFIRM="hang")
+    signs(first, key, [b"unlock"])
+    first.close()
+    pid = the_agent(wallet)
+
+    def confirm_dialog(shown_before):
+        dialogs = wait_until(lambda: commands(wallet, "CONFIRM")[shown_before:], timeout=10)
+        assert dialogs, "no confirmation was shown"
+        return dialogs[0]["pid"]
+
+    def closed(dialog):
+        return any(r["pid"] == dialog and r.get("event") in ("terminated", "exit") for r in wallet.pinentry_records())
+
+    leaving = wallet.host()
+    leaving.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(b"abandoned")]})
+    dialog = confirm_dialog(0)
+    assert process_alive(dialog)
+    leaving.close()
+    assert wait_until(lambda: closed(dialog), timeout=3), "the dialog stayed open after its host left"
+    assert wait_until(lambda: not process_alive(dialog), timeout=3)
+    assert [r for r in wallet.pinentry_records() if r["pid"] == dialog and r.get("event") == "terminated"][0]["signal"] == 15
+
+    timing_out = wallet.host(WALLET_BRIDGE_REQUEST_TIMEOUT_MS=1000)
+    started = time.monotonic()
+    assert error_of(timing_out.sign(key["address"], [b64(b"too slow")], timeout=10))["code"] == -32001
+    assert time.monotonic() - started < 5
+    dialog = confirm_dialog(1)
+    assert wait_until(lambda: closed(dialog), timeout=3), "the dialog stayed open after its request timed out"
+    assert wait_until(lambda: not process_alive(dialog), timeout=3)
+    assert timing_out.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    timing_out.close()
+
+    assert agent_status(wallet)["pid"] == pid, "the agent went away"
+    another = wallet.host()
+    assert another.call(GET_ACCOUNTS, timeout=5)["result"]["addresses"] == [key["address"]]
+    another.close()
+
+
+# 12. No agent.
+
+def test_without_the_agent_the_host_signs_by_itself_asking_every_time(wallet, key, answers):
+    configure(wallet, {"agent": False})
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    for number in range(3):
+        signs(host, key, [f"payload {number}".encode()])
+        assert count(wallet, "GETPIN") == number + 1
+    assert agent_pids(wallet.keystore_path) == [], "an agent was started"
+    assert agent_sockets(wallet) == []
+    host.close()
+    assert count(wallet, "CONFIRM") == 0
+    assert agent_status(wallet) is None
+    assert agent_pids(wallet.keystore_path) == []
+
+
+# 13. No agent can start.
+
+@pytest.mark.parametrize("problem", ["missing-parent", "open-to-others"])
+def test_an_agent_that_cannot_start_is_agent_unavailable_and_the_host_keeps_serving(wallet, key, problem):
+    # Short, so that the socket path fits in sun_path and the agent's folder is what fails.
+    scratch = tempfile.TemporaryDirectory(prefix="wb-")
+    try:
+        check_an_agent_that_cannot_start(wallet, key, problem, Path(scratch.name))
+    finally:
+        scratch.cleanup()
+
+
+def check_an_agent_that_cannot_start(wallet, key, problem, scratch):
+    if problem == "missing-parent":
+        runtime = scratch / "no-such-folder" / "run"
+        expected_log = "cannot create the agent's folder"
+    else:
+        runtime = scratch / "run"
+        (runtime / "wallet-bridge").mkdir(parents=True)
+        (runtime / "wallet-bridge").chmod(0o777)
+        expected_log = "other users can reach the agent's folder"
+    log_folder = wallet.home / ".local" / "state" / "wallet-bridge"
+    host = wallet.host(XDG_RUNTIME_DIR=runtime)
+    started = time.monotonic()
+    for request in (GET_ACCOUNTS, SIGN_PAYLOADS):
+        params = {"address": key["address"], "payloads": [b64(b"x")]} if request == SIGN_PAYLOADS else None
+        error = error_of(host.call(request, params, timeout=15))
+        assert (error["code"], error["message"]) == (-32005, "Agent unavailable"), error
+        assert error["data"]["reason"] == "cannot_start", error
+        assert re.search(re.escape(str(log_folder)) + r"/agent(-[0-9a-f]{16})?\.log", error["data"]["fix"]), error
+        assert error["data"]["problem"], error
+    assert time.monotonic() - started < 10
+    assert error_of(host.call("custom.method"))["code"] == -32601, "the host keeps serving"
+    stderr = host.close()
+    assert expected_log in stderr or expected_log in wallet.agent_log_text().decode(), stderr
+    assert agent_pids(wallet.keystore_path) == []
+    assert wallet.pinentry_records() == []
