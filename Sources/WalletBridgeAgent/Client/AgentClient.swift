@@ -84,22 +84,11 @@ package final class AgentClient: Sendable {
                     if fresh { settleStartedAgent(serving: kept!.agentProcess) }
                     return result
                 } catch {
-                    switch error {
-                    case .answered(let error):
-                        throw .answered(error)
-                    case .mismatch(let problem):
-                        kept?.close()
-                        kept = nil
-                        throw .unavailable(mismatch(problem))
-                    case .otherKeystore(let serves):
-                        kept?.close()
-                        kept = nil
-                        throw .unavailable(otherKeystore(serves))
-                    case .broken(let problem):
-                        kept?.close()
-                        kept = nil
-                        if attempt == 2 || fresh { throw .unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice)) }
-                    }
+                    if case .answered = error { throw callError(error) }
+                    kept?.close()
+                    kept = nil
+                    // A kept connection the agent closed (it was restarted): one more, new one.
+                    guard case .broken = error, attempt == 1, !fresh else { throw callError(error) }
                 }
             }
             throw .unavailable(Unavailable(reason: "not_responding", problem: "no answer", fix: restartAdvice))
@@ -125,17 +114,9 @@ package final class AgentClient: Sendable {
                     settleStartedAgent(serving: opened.agentProcess)
                     return result
                 } catch {
-                    switch error {
-                    case .answered(let error):
-                        throw CallError.answered(error)
-                    case .mismatch(let problem):
-                        throw CallError.unavailable(mismatch(problem))
-                    case .otherKeystore(let serves):
-                        throw CallError.unavailable(otherKeystore(serves))
-                    case .broken(let problem):
-                        if connection.withLock({ $0.cancelled }) { throw CancellationError() }
-                        throw CallError.unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice))
-                    }
+                    // A connection shut down by the cancellation handler reads as broken.
+                    if case .broken = error, connection.withLock({ $0.cancelled }) { throw CancellationError() }
+                    throw callError(error)
                 }
             }
         } onCancel: {
@@ -162,6 +143,16 @@ package final class AgentClient: Sendable {
 
     /// Waits for answers that a person may take minutes to give: off Swift's pool.
     private static let waitingQueue = DispatchQueue(label: "wallet-bridge.agent-calls", attributes: .concurrent)
+
+    /// What the caller of `call` learns of a connection's failure.
+    private func callError(_ failure: Connection.Failure) -> CallError {
+        switch failure {
+        case .answered(let error): .answered(error)
+        case .mismatch(let problem): .unavailable(mismatch(problem))
+        case .otherKeystore(let serves): .unavailable(otherKeystore(serves))
+        case .broken(let problem): .unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice))
+        }
+    }
 
     private func mismatch(_ problem: String) -> Unavailable {
         Unavailable(
