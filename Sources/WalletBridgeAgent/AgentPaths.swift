@@ -52,8 +52,15 @@ package struct AgentPaths: Sendable, Equatable {
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
             throw Unsafe(description: "cannot create the agent's folder \(folder): \(String(cString: strerror(errno)))")
         }
+        try checkFolder(missingIsFine: false)
+    }
+
+    /// Refuses a folder that is not this user's alone: a client must not talk to a socket that
+    /// someone else could have put there (in /tmp, anyone can make the folder first).
+    package func checkFolder(missingIsFine: Bool) throws(Unsafe) {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
+            if missingIsFine, errno == ENOENT { return }
             throw Unsafe(description: "cannot use the agent's folder \(folder): \(String(cString: strerror(errno)))")
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {

@@ -40,6 +40,8 @@ package struct AuditLog: Sendable {
         case confirmationAndAllow = "confirmation_and_allow"
         /// Within a while the person allowed before: nobody was asked.
         case allowedBefore = "allowed_before"
+        /// By the passphrase file (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was asked.
+        case unattended
     }
 
     /// One line.

@@ -121,9 +121,10 @@ public struct KeystoreWallet: AccountsAtHand {
             ]))
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
-        let request = ConsentRequest(
+        var request = ConsentRequest(
             caller: context.caller, callerName: browserProcess.flatMap { ExtensionNames.name(of: context.caller, browserProcess: $0) },
             keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
+        request.keysStayUnlocked = unlockCache != nil
         for warning in keystore.exposureWarnings() { Log.warning(warning) }
 
         var audit = AuditLog.Entry(
@@ -133,7 +134,7 @@ public struct KeystoreWallet: AccountsAtHand {
         do {
             let approval: AuditLog.Approval
             (secretKey, approval) = try await consentQueue.run { try await approve(request, entry: entry, in: file) }
-            audit.approval = approval
+            audit.approval = passphrases.asksAPerson ? approval : .unattended
         } catch let refusal as ConsentRefusal {
             // A refusal by the person is recorded; no way to ask anyone is only logged.
             switch refusal {

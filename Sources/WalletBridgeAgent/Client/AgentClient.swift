@@ -40,8 +40,9 @@ package final class AgentClient: Sendable {
 
     /// Why a call got no answer from the agent.
     package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
-        /// `cannot_start`, `not_responding`, `protocol_mismatch` or `other_keystore` (README,
-        /// error -32005); `not_running` for a client that may not start one.
+        /// `cannot_start`, `not_responding`, `protocol_mismatch`, `other_keystore` or
+        /// `unsafe_socket` (README, error -32005); `not_running` for a client that may not
+        /// start one.
         package let reason: String
         package let problem: String
         package let fix: String?
@@ -176,7 +177,14 @@ package final class AgentClient: Sendable {
     private func open() throws(CallError) -> Connection {
         reapStartedAgent()
         do {
-            return Connection(fd: try UnixSocket.connect(to: paths.socket))
+            // A missing folder is fine: the agent this client starts makes it.
+            try paths.checkFolder(missingIsFine: true)
+        } catch {
+            throw .unavailable(Unavailable(reason: "unsafe_socket", problem: error.description, fix: nil))
+        }
+        let fd: Int32
+        do {
+            fd = try UnixSocket.connect(to: paths.socket)
         } catch {
             guard error.code == ENOENT || error.code == ECONNREFUSED else {
                 throw .unavailable(Unavailable(reason: "not_responding", problem: error.description, fix: nil))
@@ -186,6 +194,7 @@ package final class AgentClient: Sendable {
             }
             return try start(agentProgram)
         }
+        return try verified(fd)
     }
 
     /// Starts `wallet-bridge agent` for this keystore, detached, and connects to it.
@@ -203,10 +212,11 @@ package final class AgentClient: Sendable {
         let deadline = ContinuousClock.now + Self.startTimeout
         var pause = Duration.microseconds(500)
         while ContinuousClock.now < deadline {
-            if let fd = try? UnixSocket.connect(to: paths.socket) { return Connection(fd: fd) }
+            if let fd = try? UnixSocket.connect(to: paths.socket) { return try verified(fd) }
             // Status 0 means another agent won the lock: its socket appears in a moment.
             if let status = reapStartedAgent(), status != 0 {
-                throw cannotStart("the agent exited with status \(status) before listening")
+                let said = lastLogLine().map { ": \($0)" } ?? ""
+                throw cannotStart("the agent exited with status \(status) before listening\(said)")
             }
             var pauseTime = timespec(tv_sec: 0, tv_nsec: Int(pause / .nanoseconds(1)))
             nanosleep(&pauseTime, nil)
@@ -225,6 +235,25 @@ package final class AgentClient: Sendable {
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             nanosleep(&pause, nil)
         }
+    }
+
+    /// The connection on `fd`, if the process listening is this user's: the kernel says who
+    /// it is (SO_PEERCRED), and only an agent of ours may see what we ask to sign.
+    private func verified(_ fd: Int32) throws(CallError) -> Connection {
+        guard let uid = UnixSocket.peerUserID(fd), uid == getuid() else {
+            close(fd)
+            throw .unavailable(Unavailable(
+                reason: "unsafe_socket", problem: "the process listening at \(paths.socket) is not this user's",
+                fix: "remove \(paths.folder); someone else made it"))
+        }
+        return Connection(fd: fd)
+    }
+
+    /// The agent log's last line, where an agent that could not start says why (its stderr).
+    private func lastLogLine() -> String? {
+        guard let log = paths.log, let bytes = try? AtomicFile.read(log, maxBytes: 1 << 24) else { return nil }
+        let line = bytes.split(separator: 0x0A).last.map { String(decoding: $0, as: UTF8.self) }
+        return line.map { String($0.prefix(300)) }
     }
 
     /// Reaps the agent this process started if it has exited; returns its exit status then.

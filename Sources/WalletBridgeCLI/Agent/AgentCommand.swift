@@ -111,9 +111,18 @@ struct LockCommand: ParsableCommand {
 
 enum AgentCommandSupport {
     /// A client of the agent for the keystore the options name; it never starts an agent.
+    /// An invalid configuration file does not stop `lock` or `agent stop`: they then use the
+    /// keystore named without it (option, environment, default), with a warning.
     static func client(_ options: KeystoreOptions) throws -> AgentClient {
-        let keystore = try options.keystore()
-        return AgentClient(keystorePath: keystore.path, agentProgram: nil, arguments: [], browserProcess: nil)
+        let path: String
+        do {
+            path = try options.keystore().path
+        } catch {
+            guard let fallback = KeystoreLocation.resolve(option: options.path) else { throw error }
+            Console.warning("\(error); using \(fallback)")
+            path = fallback
+        }
+        return AgentClient(keystorePath: path, agentProgram: nil, arguments: [], browserProcess: nil)
     }
 
     /// The agent's answer, or nil when no agent runs.

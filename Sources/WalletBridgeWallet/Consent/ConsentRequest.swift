@@ -16,6 +16,9 @@ public struct ConsentRequest: Sendable, Equatable {
     /// When set, a confirmation also offers "this extension, this key, for N minutes" (the
     /// opt-in `approve_for_minutes` setting).
     public var rememberMinutes: Int?
+    /// Whether the passphrase unlocks the keys for a while (in the agent), or for this request
+    /// only: the dialog says which.
+    public var keysStayUnlocked = false
 
     public init(
         caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary],
@@ -54,7 +57,9 @@ public struct ConsentRequest: Sendable, Equatable {
     public func description(for approval: Approval) -> String {
         let count = payloads.count == 1 ? "1 payload" : "\(payloads.count) payloads"
         let action = switch approval {
-        case .passphrase: "Enter the keystore passphrase to sign (the keys then stay unlocked for a while), or Cancel to refuse."
+        case .passphrase where keysStayUnlocked:
+            "Enter the keystore passphrase to sign (the keys then stay unlocked for a while), or Cancel to refuse."
+        case .passphrase: "Enter the keystore passphrase to sign, or Cancel to refuse."
         case .confirmation where rememberMinutes != nil:
             "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
         case .confirmation: "Sign, or Refuse."

@@ -33,6 +33,14 @@ public protocol PassphraseSource: Sendable {
     /// when nobody can be asked, and `CancellationError` when the task was cancelled (any
     /// dialog is closed first).
     func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation
+
+    /// False for a source that answers without asking anyone (the passphrase file): the audit
+    /// log then says `unattended`, not that a person approved.
+    var asksAPerson: Bool { get }
+}
+
+extension PassphraseSource {
+    public var asksAPerson: Bool { true }
 }
 
 /// The non-interactive source, for automation: the passphrase is read from a file, and nobody
@@ -60,6 +68,8 @@ public struct PassphraseFileSource: PassphraseSource {
 
     /// Approves at once, for this request: whoever configured the file chose to be asked nothing.
     public func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation { .once }
+
+    public var asksAPerson: Bool { false }
 }
 
 /// Passphrases from files and file descriptors, read straight into secure memory.
