@@ -40,8 +40,6 @@ package struct AuditLog: Sendable {
         case confirmationAndAllow = "confirmation_and_allow"
         /// Within a while the person allowed before: nobody was asked.
         case allowedBefore = "allowed_before"
-        /// By the passphrase file (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was asked.
-        case unattended
     }
 
     /// One line.
@@ -56,6 +54,9 @@ package struct AuditLog: Sendable {
         package var payloadHashes: [String]
         /// How the person approved; nil for a refusal.
         package var approval: Approval?
+        /// True when the passphrase file answered (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was
+        /// asked, whatever `approval` says.
+        package var unattended = false
     }
 
     /// Appends `entry` with the current time. A log that cannot be written is reported on
@@ -73,6 +74,7 @@ package struct AuditLog: Sendable {
         ]
         if let name = entry.callerName { members["caller_name"] = .string(name) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
+        if entry.unattended { members["unattended"] = true }
         let line = JSONValue.object(members).jsonBytes + [0x0A]
         do {
             try AtomicFile.ensureFolder(AtomicFile.split(path).folder)

@@ -130,11 +130,12 @@ public struct KeystoreWallet: AccountsAtHand {
         var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: params.address,
             label: entry.label, payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
+        audit.unattended = !passphrases.asksAPerson
         let secretKey: SecureBytes
         do {
             let approval: AuditLog.Approval
             (secretKey, approval) = try await consentQueue.run { try await approve(request, entry: entry, in: file) }
-            audit.approval = passphrases.asksAPerson ? approval : .unattended
+            audit.approval = approval
         } catch let refusal as ConsentRefusal {
             // A refusal by the person is recorded; no way to ask anyone is only logged.
             switch refusal {

@@ -11,6 +11,7 @@ import XCTest
 final class AuditLogTests: XCTestCase {
     private let documentedMembers: Set<String> = [
         "time", "decision", "caller", "caller_name", "address", "label", "payload_count", "payload_sha256", "approval",
+        "unattended",
     ]
     private let address = "oVzR0TLbZ+jdTG+8nZFLMpF4Eb1bhOmodb3zmQ0Tj7k="
 
@@ -47,7 +48,7 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual((first["payload_count"] as? NSNumber)?.intValue, 2)
         XCTAssertEqual(first["payload_sha256"] as? [String], hashes)
         XCTAssertEqual(first["approval"] as? String, "passphrase")
-        XCTAssertEqual(Set(first.keys), documentedMembers)
+        XCTAssertEqual(Set(first.keys), documentedMembers.subtracting(["unattended"]), "a person answered")
 
         let second = records[1]
         XCTAssertEqual(second["decision"] as? String, "declined")
@@ -57,7 +58,15 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual(second["label"] as? String, "savings")
         XCTAssertEqual((second["payload_count"] as? NSNumber)?.intValue, 1)
         XCTAssertEqual(second["payload_sha256"] as? [String], [hashes[1]])
-        XCTAssertEqual(Set(second.keys), documentedMembers.subtracting(["caller_name", "approval"]))
+        XCTAssertEqual(Set(second.keys), documentedMembers.subtracting(["caller_name", "approval", "unattended"]))
+
+        var unattended = AuditLog.Entry(
+            decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "main",
+            payloadHashes: [hashes[0]], approval: .passphrase)
+        unattended.unattended = true
+        log.record(unattended)
+        let third = try XCTUnwrap(try lines(path).last)
+        XCTAssertEqual(third["unattended"] as? Bool, true, "the passphrase file answered: nobody was asked")
 
         for record in records {
             let time = try XCTUnwrap(record["time"] as? String)

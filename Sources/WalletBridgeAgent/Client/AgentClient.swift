@@ -63,8 +63,8 @@ package final class AgentClient: Sendable {
     }
 
     /// Calls `method` on the kept connection and waits for the answer (at most
-    /// `answerTimeout`). For calls that ask no person. A connection the agent closed (it was
-    /// restarted, say) is replaced once.
+    /// `answerTimeout`). For calls that ask no person, which may be sent twice: a connection
+    /// the agent closed (it was restarted, say) is replaced once.
     package func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(CallError) -> M.Result {
         let result = try call(M.name, params: try Self.encoded(params))
         guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
@@ -88,8 +88,9 @@ package final class AgentClient: Sendable {
                     if case .answered = error { throw callError(error) }
                     kept?.close()
                     kept = nil
-                    // A kept connection the agent closed (it was restarted): one more, new one.
-                    guard case .broken = error, attempt == 1, !fresh else { throw callError(error) }
+                    // A connection the agent closed (it was restarted, or was killed as this one
+                    // connected): one more, new one, which starts an agent if none listens.
+                    guard case .broken = error, attempt == 1 else { throw callError(error) }
                 }
             }
             throw .unavailable(Unavailable(reason: "not_responding", problem: "no answer", fix: restartAdvice))

@@ -46,7 +46,8 @@ struct LogCommand: ParsableCommand {
             if case .string(let value)? = entry[key] { return value }
             return nil
         }
-        let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0))" } ?? "")
+        let unattended = entry["unattended"] == .bool(true) ? ", unattended" : ""
+        let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0)\(unattended))" } ?? "")
         let caller = (text("caller_name").map { "\"\($0)\" " } ?? "") + (text("caller") ?? "?")
         var hashes: [String] = []
         if case .array(let values)? = entry["payload_sha256"] {

@@ -35,7 +35,7 @@ public protocol PassphraseSource: Sendable {
     func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation
 
     /// False for a source that answers without asking anyone (the passphrase file): the audit
-    /// log then says `unattended`, not that a person approved.
+    /// log then marks the entry `unattended`.
     var asksAPerson: Bool { get }
 }
 
