@@ -28,7 +28,7 @@ struct KeysExportPublicCommand: ParsableCommand {
         switch encoding {
         case "base64"?: Console.out(entry.address)
         case "base58"?: Console.out(entry.base58Address)
-        case "hex"?: Console.out(entry.publicKey.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        case "hex"?: Console.out(Hex.encode(entry.publicKey))
         default:
             if keystoreOptions.json {
                 keystoreOptions.printJSON(entry.json)

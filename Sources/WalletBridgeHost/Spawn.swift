@@ -81,3 +81,20 @@ package enum Spawn {
         return (ends[0], ends[1])
     }
 }
+
+/// How a child process ended, from `waitpid`'s status word.
+package struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
+    package let raw: Int32
+
+    package init(raw: Int32) { self.raw = raw }
+
+    package var exitCode: Int32? { raw & 0x7F == 0 ? (raw >> 8) & 0xFF : nil }
+    package var signal: Int32? { raw & 0x7F == 0 ? nil : raw & 0x7F }
+
+    package var description: String {
+        if let exitCode { return "exited with status \(exitCode)" }
+        let number = signal ?? 0
+        let name = strsignal(number).map { String(cString: $0) } ?? "signal"
+        return "was killed by signal \(number) (\(name))"
+    }
+}

@@ -28,6 +28,13 @@ package enum SystemCall {
         return nil
     }
 
+    /// `writeAll` to the socket `fd` with send(2) and MSG_NOSIGNAL: a peer that went away is an
+    /// EPIPE here, not a SIGPIPE that ends the process.
+    @discardableResult
+    package static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        writeAll(bytes) { pointer, count in Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL)) }
+    }
+
     /// `writeAll` to `fd` with write(2).
     @discardableResult
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {

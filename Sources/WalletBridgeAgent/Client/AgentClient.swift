@@ -66,11 +66,7 @@ package final class AgentClient: Sendable {
     /// `answerTimeout`). For calls that ask no person, which may be sent twice: a connection
     /// the agent closed (it was restarted, say) is replaced once.
     package func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(CallError) -> M.Result {
-        let result = try call(M.name, params: try Self.encoded(params))
-        guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
-            throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
-        }
-        return decoded
+        try decoded(M.self, from: call(M.name, params: try Self.encoded(params)))
     }
 
     /// `call` with the params already encoded, returning the result as it came: for the cold
@@ -127,8 +123,13 @@ package final class AgentClient: Sendable {
                 if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
             }
         }
+        return try decoded(M.self, from: result)
+    }
+
+    /// `result` as `M`'s result type, or the failure of an agent that answered nonsense.
+    private func decoded<M: RPCMethod>(_ method: M.Type, from result: JSONValue) throws(CallError) -> M.Result {
         guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
-            throw CallError.unavailable(Unavailable(reason: "not_responding", problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
+            throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
         }
         return decoded
     }
@@ -215,9 +216,9 @@ package final class AgentClient: Sendable {
         while ContinuousClock.now < deadline {
             if let fd = try? UnixSocket.connect(to: paths.socket) { return try verified(fd) }
             // Status 0 means another agent won the lock: its socket appears in a moment.
-            if let status = reapStartedAgent(), status != 0 {
+            if let status = reapStartedAgent(), status.exitCode != 0 {
                 let said = lastLogLine().map { ": \($0)" } ?? ""
-                throw cannotStart("the agent exited with status \(status) before listening\(said)")
+                throw cannotStart("the agent \(status) before listening\(said)")
             }
             var pauseTime = timespec(tv_sec: 0, tv_nsec: Int(pause / .nanoseconds(1)))
             nanosleep(&pauseTime, nil)
@@ -257,15 +258,15 @@ package final class AgentClient: Sendable {
         return line.map { String($0.prefix(300)) }
     }
 
-    /// Reaps the agent this process started if it has exited; returns its exit status then.
+    /// Reaps the agent this process started if it has exited; returns how it ended then.
     @discardableResult
-    private func reapStartedAgent() -> Int32? {
-        startedAgent.withLock { pid -> Int32? in
+    private func reapStartedAgent() -> ExitStatus? {
+        startedAgent.withLock { pid -> ExitStatus? in
             guard let current = pid else { return nil }
             var status: Int32 = 0
             guard waitpid(current, &status, WNOHANG) == current else { return nil }
             pid = nil
-            return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            return ExitStatus(raw: status)
         }
     }
 }
@@ -308,10 +309,7 @@ struct Connection {
         } catch {
             throw .broken("cannot encode the request: \(error)")
         }
-        let sent = frames.withUnsafeBytes { bytes in
-            SystemCall.writeAll(bytes) { pointer, count in send(fd, pointer, count, Int32(MSG_NOSIGNAL)) }
-        }
-        if let code = sent { throw .broken("the agent went away (\(String(cString: strerror(code))))") }
+        if let code = frames.withUnsafeBytes({ SystemCall.sendAll(fd, $0) }) { throw .broken("the agent went away (\(String(cString: strerror(code))))") }
         if hello != nil {
             let answer: JSONValue
             do {

@@ -35,15 +35,10 @@ public struct AgentBackedWallet: AccountsAtHand {
             throw Self.rpcError(error)
         }
         // Read by hand, not with Codable: this is the cold call's path (bench/).
-        guard case .object(let members) = result, case .array(let values)? = members["addresses"] else {
+        guard case .object(let members) = result, case .array(let values)? = members["addresses"],
+              case let addresses = values.compactMap({ value -> String? in if case .string(let address) = value { address } else { nil } }),
+              addresses.count == values.count else {
             throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
-        }
-        var addresses: [String] = []
-        for value in values {
-            guard case .string(let address) = value else {
-                throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
-            }
-            addresses.append(address)
         }
         let answer = GetAccountsResult(addresses: addresses)
         lastAccounts.store(answer, askedAt: askedAt)

@@ -183,10 +183,10 @@ private struct AcceptLoop {
 
     private mutating func keepHouse() {
         if state.cache.expire() { Log.info("keys locked: their time ran out") }
-        if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current != socketIdentity {
-            end("another agent's socket replaced this one's")
+        if let socketIdentity {
+            guard let current = Agent.socketIdentity(state.paths.socket) else { end("the socket was removed") }
+            if current != socketIdentity { end("another agent's socket replaced this one's") }
         }
-        if socketIdentity != nil, Agent.socketIdentity(state.paths.socket) == nil { end("the socket was removed") }
         let now = clock.now
         if state.clientCount > 0 || state.cache.nextExpiry != nil { idleSince = now }
         if now - idleSince >= state.idleExit { end("idle for \(state.idleExit) with the keys locked and nobody connected") }

@@ -29,7 +29,6 @@ struct AgentConnection {
         var configuration = HostConfiguration()
         configuration.requestTimeout = nil
         configuration.maxInFlight = 64
-        configuration.maxInboundFrameBytes = Frame.defaultMaxInboundBytes
         return configuration
     }()
 

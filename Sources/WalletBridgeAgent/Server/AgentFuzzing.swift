@@ -19,7 +19,7 @@ import WalletBridge
         // The client writes from its own thread (the input may exceed the socket's buffer),
         // then closes its writing half, as a client that has said everything.
         let written = Threads.start {
-            _ = bytes.withUnsafeBytes { SystemCall.writeAll($0) { send(client, $0, $1, Int32(MSG_NOSIGNAL)) } }
+            _ = bytes.withUnsafeBytes { SystemCall.sendAll(client, $0) }
             _ = shutdown(client, Int32(SHUT_WR))
         }
         guard written else { return [] }

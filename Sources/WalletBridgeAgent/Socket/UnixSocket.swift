@@ -69,11 +69,7 @@ package enum UnixSocket {
     /// Writes one frame (header and body). False if the peer is gone or the send timed out.
     package static func sendFrame(_ fd: Int32, _ body: [UInt8]) -> Bool {
         guard let frame = try? Frame.encode(body) else { return false }
-        // MSG_NOSIGNAL: a peer that went away is an EPIPE here, not a SIGPIPE.
-        let failure = frame.withUnsafeBytes { bytes in
-            SystemCall.writeAll(bytes) { pointer, count in send(fd, pointer, count, Int32(MSG_NOSIGNAL)) }
-        }
-        return failure == nil
+        return frame.withUnsafeBytes { SystemCall.sendAll(fd, $0) } == nil
     }
 
     private static func makeSocket(_ path: String) throws(Failure) -> Int32 {

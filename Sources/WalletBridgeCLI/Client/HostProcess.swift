@@ -39,21 +39,6 @@ struct HostCommand: Sendable {
     var workingDirectory: String { Path.parent(path) }
 }
 
-/// How a process ended, from `waitpid`'s status word.
-struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
-    let raw: Int32
-
-    var exitCode: Int32? { raw & 0x7F == 0 ? (raw >> 8) & 0xFF : nil }
-    var signal: Int32? { raw & 0x7F == 0 ? nil : raw & 0x7F }
-
-    var description: String {
-        if let exitCode { return "exited with status \(exitCode)" }
-        let number = signal ?? 0
-        let name = strsignal(number).map { String(cString: $0) } ?? "signal"
-        return "was killed by signal \(number) (\(name))"
-    }
-}
-
 /// A started host with pipes on stdin, stdout and stderr. The descriptors are non-blocking;
 /// `HostConnection` does the reading and writing.
 final class HostProcess {

@@ -91,7 +91,7 @@ final class ChildProcess: Sendable {
 
     /// Writes all of `bytes`. False when the helper has gone away.
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        SystemCall.writeAll(bytes) { pointer, count in Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL)) } == nil
+        SystemCall.sendAll(fd, bytes) == nil
     }
 
     func close() { _ = Glibc.close(fd) }

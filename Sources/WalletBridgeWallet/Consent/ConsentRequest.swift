@@ -147,10 +147,10 @@ public enum PayloadSummary: Sendable, Equatable {
 
     /// The payload's full SHA-256, in hex: what the audit log records.
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
+        Sodium.ensureInitialized()
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         _ = crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
+        return Hex.encode(digest)
     }
 
     var preview: String {
