@@ -92,6 +92,9 @@ package struct AgentStatus: Codable, Sendable, Equatable {
     package var max_cache_ttl: Int
     /// Connections open now, this one included.
     package var clients: Int
+    /// Signature requests waiting for the person, the one in a dialog now included. Optional
+    /// because an agent of an earlier build (same protocol version) does not send it.
+    package var signature_requests: Int?
     /// When the agent ends if it stays idle with the keys locked and nobody connected.
     package var idle_exit_after: Int
 }

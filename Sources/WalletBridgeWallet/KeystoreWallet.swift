@@ -34,6 +34,9 @@ public struct KeystoreWallet: AccountsAtHand {
     /// offers to sign what this caller asks of this key for that long without asking.
     package var allowMinutes: Int?
     private let consentQueue = ConsentQueue()
+    /// Signature requests waiting for the person, the one in a dialog included (every copy of
+    /// this wallet shares one queue).
+    package var signatureRequestsInLine: Int { consentQueue.inLine.load(ordering: .relaxed) }
     /// GetAccounts' copy of the keystore, checked with one stat per call.
     private let readCache = KeystoreReadCache()
 

@@ -513,8 +513,15 @@ def test_a_host_that_leaves_or_times_out_closes_its_dialog_in_the_agent(wallet, 
     leaving.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(b"abandoned")]})
     dialog = confirm_dialog(0)
     assert process_alive(dialog)
+    waiting = wallet.host()  # behind the hanging dialog
+    waiting.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(b"waits its turn")]})
+    assert wait_until(lambda: agent_status(wallet)["signature_requests"] == 2, timeout=5), agent_status(wallet)
+    waiting.close()
+    assert wait_until(lambda: agent_status(wallet)["signature_requests"] == 1, timeout=5), "a waiter whose host left stayed in line"
+    assert process_alive(dialog) and commands(wallet, "CONFIRM")[1:] == [], "the waiter that left was shown"
     leaving.close()
     assert wait_until(lambda: closed(dialog), timeout=3), "the dialog stayed open after its host left"
+    assert wait_until(lambda: agent_status(wallet)["signature_requests"] == 0, timeout=5)
     assert wait_until(lambda: not process_alive(dialog), timeout=3)
     assert [r for r in wallet.pinentry_records() if r["pid"] == dialog and r.get("event") == "terminated"][0]["signal"] == 15
 

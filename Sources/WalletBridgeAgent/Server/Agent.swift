@@ -42,7 +42,9 @@ package enum Agent {
         var wallet = KeystoreWallet(config: config, keystorePath: keystorePath)
         wallet.unlockCache = cache
         wallet.allowMinutes = config.approveForMinutes
-        let state = AgentState(paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit)
+        let state = AgentState(
+            paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit,
+            signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
         let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router = { [wallet] hello in
             var wallet = wallet
             wallet.browserProcess = hello.browser_pid
@@ -212,12 +214,17 @@ final class AgentState: Sendable {
     let cache: UnlockCache
     let idleExit: Duration
     let startedAt = Int(time(nil))
+    let signatureRequestsInLine: @Sendable () -> Int
     let stopRequested = Atomic<Bool>(false)
     private let clients = Atomic<Int>(0)
     private let wake = Atomic<Int32>(-1)
 
-    init(paths: AgentPaths, keystorePath: String, cache: UnlockCache, idleExit: Duration) {
+    init(
+        paths: AgentPaths, keystorePath: String, cache: UnlockCache, idleExit: Duration,
+        signatureRequestsInLine: @escaping @Sendable () -> Int = { 0 }
+    ) {
         (self.paths, self.keystorePath, self.cache, self.idleExit) = (paths, keystorePath, cache, idleExit)
+        self.signatureRequestsInLine = signatureRequestsInLine
     }
 
     /// The main thread's wake-up pipe, written by `agent.stop`.
@@ -274,6 +281,7 @@ final class AgentState: Sendable {
             started_at: startedAt, unlocked: unlocked != nil, unlocked_at: unlocked?.unlockedAt, locks_at: unlocked?.locksAt,
             locks_at_latest: unlocked?.locksAtLatest, cache_ttl: Int(cache.lifetimes.idle / .seconds(1)),
             max_cache_ttl: Int(cache.lifetimes.maximum / .seconds(1)), clients: clientCount,
+            signature_requests: signatureRequestsInLine(),
             idle_exit_after: Int(idleExit / .seconds(1)))
     }
 }

@@ -149,6 +149,9 @@ enum AgentCommandSupport {
             lines.append("  keys: locked (the next signature asks for the passphrase)")
         }
         lines.append("  clients connected: \(status.clients - 1) besides this command")
+        if let waiting = status.signature_requests, waiting > 0 {
+            lines.append("  signature requests: \(waiting) in line for the person (one dialog at a time)")
+        }
         lines.append("  unlocked for \(status.cache_ttl) s after the last use, \(status.max_cache_ttl) s at most; ends after \(status.idle_exit_after) s idle with the keys locked and nobody connected")
         return lines
     }

@@ -3,12 +3,17 @@
 /// every browser and port. Past `limit` waiting requests, a new one is refused at once rather
 /// than stacking dialogs; a request cancelled while it waits (its caller left, its timeout
 /// passed) leaves the queue at once and is never shown.
+import Synchronization
+
 actor ConsentQueue {
     /// Thrown by `run` when `limit` requests already wait.
     struct Full: Error {}
 
     /// Requests that may wait behind the one being shown.
     nonisolated let limit: Int
+    /// Requests in line: waiting, or in a dialog now. Read without waiting for the actor, so
+    /// that `agent status` answers while a dialog is shown.
+    nonisolated let inLine = Atomic<Int>(0)
     private var busy = false
     private var waiters: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextTicket = 0
@@ -19,6 +24,8 @@ actor ConsentQueue {
 
     /// Runs `body` once every earlier caller's body has finished.
     nonisolated func run<T>(_ body: () async throws -> T) async throws -> T {
+        inLine.add(1, ordering: .relaxed)
+        defer { inLine.subtract(1, ordering: .relaxed) }
         try await acquire()
         do {
             try Task.checkCancellation()  // cancelled as its turn came: ask nobody
