@@ -10,7 +10,16 @@ round-trips, both transports work, an oversized reply arrives as -32000 without 
 port. After the browser quits, no host process may be left. Every wait is bounded; a failure
 prints what the browser and the host said.
 
-    scripts/e2e.py [chromium] [firefox] [--self-test]
+    scripts/e2e.py [chromium] [firefox] [--together] [--self-test]
+
+--together runs both browsers at once against the shipped `wallet-bridge` host and its agent
+(one HOME, one keystore, one agent), with the scripted pinentry (Tests/Support/fake-pinentry)
+as the person: each browser's extension (Tests/e2e/signing-together) asks for several
+signatures at the same time. The first dialog is held until all of them wait in the agent's
+queue; then the test checks that one passphrase and a confirmation for each other request were
+asked, that no two dialogs were ever open at once, that each dialog named its extension as
+that browser's own profile names it, that every signature verifies, and that no host is left
+running and `agent stop` ends the agent.
 
 --self-test also runs a copy of the extension broken on purpose (a wrong method name) and
 checks that the run fails and names the broken step.
@@ -27,6 +36,11 @@ HOST = os.path.join(BUILD, "wallet-bridge-conformance-host")
 APPLICATION = "com.walletbridge.host"
 CHROME_EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the Chromium manifest
 FIREFOX_ADDON_ID = "example@wallet-bridge.dev"
+REPORT_APPLICATION = "com.walletbridge.e2e_report"  # the together run's second host, for test.report
+TOGETHER_EXTENSION = os.path.join(ROOT, "Tests", "e2e", "signing-together", "background.js")
+TOGETHER_SIGNATURES = 3  # per browser, as in that extension
+FAKE_PINENTRY = os.path.join(ROOT, "Tests", "Support", "fake-pinentry")
+EXTENSION_NAME = "wallet-bridge example"  # the name in both example manifests
 REPORT_TIMEOUT_S = 90
 QUIT_TIMEOUT_S = 20
 HOST_EXIT_TIMEOUT_S = 10
@@ -49,15 +63,20 @@ def run(command, env=None, **kwargs):
     return result.stdout
 
 
-def host_processes():
-    """PIDs of live (not zombie) processes running the test host binary."""
+def host_processes(binary=HOST, home=None):
+    """PIDs of live (not zombie) processes running `binary` (the test host by default), only
+    those whose HOME is `home` when given."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            if os.readlink(f"/proc/{entry}/exe") != os.path.realpath(HOST):
+            if os.readlink(f"/proc/{entry}/exe") != os.path.realpath(binary):
                 continue
+            if home is not None:
+                with open(f"/proc/{entry}/environ", "rb") as environ:
+                    if f"HOME={home}".encode() not in environ.read().split(b"\0"):
+                        continue
             with open(f"/proc/{entry}/stat") as stat:
                 state = stat.read().rsplit(")", 1)[1].split()[0]
             if state not in ("Z", "X"):
@@ -266,12 +285,201 @@ def run_browser(browser, extension_source=None):
     return problems
 
 
+def browser_command(browser, env, extension, profile):
+    """The headless command line for `browser` with `extension` loaded, as `prepare` builds it."""
+    if browser == "chromium":
+        return ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"]
+    os.makedirs(os.path.join(profile, "extensions"))
+    with open(os.path.join(profile, "user.js"), "w") as prefs:
+        prefs.write('user_pref("xpinstall.signatures.required", false);\n'
+                    'user_pref("extensions.autoDisableScopes", 0);\n'
+                    'user_pref("extensions.enabledScopes", 15);\n')
+    with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON_ID + ".xpi"), "w") as xpi:
+        for folder, _, files in os.walk(extension):
+            for name in files:
+                path = os.path.join(folder, name)
+                xpi.write(path, os.path.relpath(path, extension))
+    return ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
+
+
+def wait_for(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise Failure(f"timed out after {timeout} s waiting for {what}")
+
+
+def read_lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def check_together(reports, dialogs, address):
+    """Each failed expectation of the together run, as a sentence."""
+    problems = []
+    for browser, report in reports.items():
+        steps = {entry["name"]: entry for entry in report.get("results", [])}
+        accounts = steps.get("getAccounts", {})
+        if not accounts.get("ok") or accounts["value"].get("addresses") != [address]:
+            problems.append(f"{browser} getAccounts: {accounts}")
+        for number in range(1, TOGETHER_SIGNATURES + 1):
+            entry = steps.get(f"sign{number}")
+            if not entry or not entry["ok"]:
+                problems.append(f"{browser} sign{number}: {entry}")
+                continue
+            signed = entry["value"]
+            payload = b64bytes(signed["payloads"][0])
+            raw = b64bytes(signed["signed_payloads"][0])
+            if payload != f"{browser} signature {number}".encode() or raw[:-64] != payload:
+                problems.append(f"{browser} sign{number}: signed the wrong payload")
+                continue
+            try:
+                Ed25519PublicKey.from_public_bytes(b64bytes(address)).verify(raw[-64:], payload)
+            except InvalidSignature:
+                problems.append(f"{browser} sign{number}: the signature does not verify")
+
+    # One dialog at a time, for both browsers together.
+    open_dialogs = set()
+    for record in dialogs:
+        if record.get("event") == "start":
+            if open_dialogs:
+                problems.append(f"pinentry {record['pid']} started while {sorted(open_dialogs)} was still open")
+            open_dialogs.add(record["pid"])
+        elif record.get("event") in ("exit", "terminated"):
+            open_dialogs.discard(record["pid"])
+    asked = [r["command"] for r in dialogs if r.get("command") in ("GETPIN", "CONFIRM")]
+    total = 2 * TOGETHER_SIGNATURES
+    if sorted(asked) != ["CONFIRM"] * (total - 1) + ["GETPIN"]:
+        problems.append(f"expected 1 passphrase and {total - 1} confirmations, the dialogs asked {asked}")
+    if asked and asked[0] != "GETPIN":
+        problems.append(f"the first dialog was {asked[0]}, not the passphrase")
+    # Each dialog names its extension: the name from that browser's profile, and its ID.
+    texts = [r["argument"] for r in dialogs if r.get("command") == "SETDESC"]
+    for browser, identity in (("chromium", f"The extension \"{EXTENSION_NAME}\" (ID {CHROME_EXTENSION_ID})"),
+                              ("firefox", f"The Firefox add-on \"{EXTENSION_NAME}\" (ID {FIREFOX_ADDON_ID})")):
+        named = [text for text in texts if text.startswith(identity)]
+        if len(named) != TOGETHER_SIGNATURES:
+            problems.append(f"{len(named)} dialogs began with {identity!r}, expected {TOGETHER_SIGNATURES}; the texts: {texts}")
+        previews = [number for number in range(1, TOGETHER_SIGNATURES + 1)
+                    if any(f"{browser} signature {number}" in text for text in named)]
+        if len(previews) != TOGETHER_SIGNATURES:
+            problems.append(f"{browser}: the dialogs showed the text of signatures {previews} only")
+    return problems
+
+
+def run_together():
+    """Both browsers sign at the same time through the shipped host and one agent."""
+    scratch = tempfile.mkdtemp(prefix="wallet-bridge-e2e-together-")
+    home = os.path.join(scratch, "home")
+    runtime = os.path.join(scratch, "run")
+    os.makedirs(home)
+    os.makedirs(runtime, mode=0o700)
+    passphrase = os.path.join(scratch, "passphrase")
+    with open(passphrase, "w") as out:
+        out.write("e2e together, scratch keystore only\n")
+    dialogs_log = os.path.join(scratch, "pinentry.jsonl")
+    release = os.path.join(scratch, "release-the-dialogs")
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
+    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+               XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_RUNTIME_DIR=runtime,
+               WALLET_BRIDGE_KEYSTORE=os.path.join(scratch, "keystore"), WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY,
+               FAKE_PINENTRY_PASSPHRASES=passphrase, FAKE_PINENTRY_LOG=dialogs_log,
+               FAKE_PINENTRY_HOLD_FILE=release, FAKE_PINENTRY_DELAY="0.2")
+    problems = []
+    processes = {}
+    logs = []
+    try:
+        created = json.loads(run([CLI, "keys", "create", "--label", "together", "--passphrase-file", passphrase, "--json"], env=env))
+        address = created["address"]
+        commands = {}
+        for browser in ("chromium", "firefox"):
+            extension = os.path.join(scratch, f"extension-{browser}")
+            run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
+            shutil.copy(TOGETHER_EXTENSION, os.path.join(extension, "background.js"))
+            allowed = ["--chrome-extension", CHROME_EXTENSION_ID] if browser == "chromium" else ["--firefox-addon", FIREFOX_ADDON_ID]
+            run([CLI, "install", "--browser", browser, *allowed], env=env)  # the shipped host
+            run([CLI, "install", "--browser", browser, *allowed, "--name", REPORT_APPLICATION, "--binary", HOST], env=env)
+            profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium" else os.path.join(scratch, "profile")
+            commands[browser] = browser_command(browser, env, extension, profile)
+        for browser, command in commands.items():
+            browser_log = open(os.path.join(scratch, f"{browser}.log"), "w")
+            logs.append(browser_log)
+            browser_env = dict(env, WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, f"report-{browser}.jsonl"))
+            processes[browser] = subprocess.Popen(command, env=browser_env, stdout=browser_log, stderr=subprocess.STDOUT,
+                                                  stdin=subprocess.DEVNULL, start_new_session=True)
+
+        def all_waiting():
+            for browser, process in processes.items():
+                if process.poll() is not None:
+                    raise Failure(f"{browser} exited with status {process.returncode} before signing")
+            status = subprocess.run([CLI, "agent", "status", "--json"], env=env, capture_output=True, text=True, timeout=30)
+            return status.returncode == 0 and json.loads(status.stdout).get("signature_requests") == 2 * TOGETHER_SIGNATURES
+        wait_for(all_waiting, REPORT_TIMEOUT_S, f"{2 * TOGETHER_SIGNATURES} signature requests in the agent's queue")
+        with open(release, "w"):
+            pass  # the person starts answering
+
+        def reported():
+            return all(read_lines(os.path.join(scratch, f"report-{browser}.jsonl")) for browser in processes)
+        wait_for(reported, REPORT_TIMEOUT_S, "both browsers' reports")
+        reports = {browser: read_lines(os.path.join(scratch, f"report-{browser}.jsonl"))[0] for browser in processes}
+        problems += check_together(reports, read_lines(dialogs_log), address)
+    except Failure as failure:
+        problems.append(str(failure))
+    finally:
+        for browser, process in processes.items():
+            process.send_signal(signal.SIGTERM)
+        for browser, process in processes.items():
+            try:
+                process.wait(QUIT_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(5)
+                problems.append(f"{browser} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM")
+        for browser_log in logs:
+            browser_log.close()
+
+    # The agent outlives the browsers by design; every host must not.
+    agents = subprocess.run([CLI, "agent", "status", "--json"], env=env, capture_output=True, text=True, timeout=30)
+    agent_pid = json.loads(agents.stdout).get("pid") if agents.returncode == 0 else None
+    try:
+        wait_for(lambda: set(host_processes(CLI, home)) <= {agent_pid}, HOST_EXIT_TIMEOUT_S, "the hosts to exit")
+        wait_for(lambda: not host_processes(HOST, home), HOST_EXIT_TIMEOUT_S, "the report hosts to exit")
+    except Failure:
+        problems.append(f"hosts left running after both browsers quit: {sorted(set(host_processes(CLI, home)) - {agent_pid})}"
+                        f" and {host_processes(HOST, home)}")
+    run([CLI, "agent", "stop"], env=env)
+    try:
+        wait_for(lambda: not host_processes(CLI, home), HOST_EXIT_TIMEOUT_S, "the agent to end")
+    except Failure:
+        problems.append(f"the agent {agent_pid} still runs after `agent stop`")
+    for pid in host_processes(CLI, home) + host_processes(HOST, home):
+        os.kill(pid, signal.SIGKILL)
+
+    if problems:
+        for name in ("chromium.log", "firefox.log", "home/.local/state/wallet-bridge/agent.log", "pinentry.jsonl"):
+            path = os.path.join(scratch, name)
+            if os.path.exists(path):
+                with open(path, errors="replace") as text:
+                    lines = [line for line in text if "dbus" not in line.lower()]
+                log(f"--- {name} (D-Bus noise removed), last 40 lines:\n" + "".join(lines[-40:]))
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("browsers", nargs="*", metavar="chromium|firefox")
+    parser.add_argument("--together", action="store_true")
     parser.add_argument("--self-test", action="store_true")
     arguments = parser.parse_args()
-    browsers = arguments.browsers or ["chromium", "firefox"]
+    browsers = arguments.browsers or ([] if arguments.together else ["chromium", "firefox"])
     unknown = set(browsers) - {"chromium", "firefox"}
     if unknown:
         parser.error(f"unknown browser: {', '.join(sorted(unknown))}")
@@ -292,6 +500,17 @@ def main():
         else:
             passed += 1
             log(f"ok   {browser}: {len(EXPECTED_STEPS)} steps checked, no host left running")
+
+    if arguments.together:
+        log("== together: chromium and firefox sign at once through the shipped host and one agent")
+        problems = run_together()
+        for problem in problems:
+            log(f"FAIL together: {problem}")
+        if problems:
+            failed += 1
+        else:
+            passed += 1
+            log(f"ok   together: {2 * TOGETHER_SIGNATURES} signatures, 1 passphrase, never two dialogs, no host left running")
 
     if arguments.self_test:
         # The test of the test: a wrong method name must make the run fail, naming the step.

@@ -161,6 +161,32 @@ final class ExtensionNamesTests: XCTestCase {
         XCTAssertEqual(ExtensionNames.name(of: chrome(unpackedID), browserProcess: pid), "My Unpacked Wallet")
     }
 
+    /// Both IDs were read from a real Chromium's Preferences after it loaded the extension with
+    /// --load-extension: the example extension (its manifest has a `key`), and a manifest
+    /// without one in /tmp/wb-unpacked.
+    func testUnpackedIDsAreChromiumsOwn() throws {
+        let manifest = try String(contentsOfFile: "\(packageRoot)/examples/extension/chromium/manifest.json", encoding: .utf8)
+        guard case .object(let members) = try JSONParser.parse(Array(manifest.utf8)), case .string(let key)? = members["key"] else {
+            return XCTFail("the example manifest has no key")
+        }
+        XCTAssertEqual(ExtensionNames.chromiumID(key: key, folder: "/anywhere"), "oeloogpinfhebldicgpgcpochgkpponn")
+        XCTAssertEqual(ExtensionNames.chromiumID(key: nil, folder: "/tmp/wb-unpacked"), "icobfjejhnkmkhjoagjfmnecmejjfndm")
+        XCTAssertNil(ExtensionNames.chromiumID(key: "not base64!", folder: "/anywhere"))
+    }
+
+    /// Chromium writes an extension loaded from its command line into Preferences only seconds
+    /// after start-up: until then the name comes from the folder the command line names.
+    func testAnExtensionLoadedFromTheCommandLineBeforePreferencesRecordIt() throws {
+        let unpacked = "\(root)/source/loaded wallet"
+        write(#"{"name":"Loaded Wallet","version":"0.1"}"#, to: "\(unpacked)/manifest.json")
+        let other = "\(root)/source/other"
+        write(#"{"name":"Other","version":"0.1"}"#, to: "\(other)/manifest.json")
+        let id = try XCTUnwrap(ExtensionNames.unpackedChromiumID(unpacked))
+        let pid = try startBrowser(["--user-data-dir=\(root)/empty-profile", "--load-extension=\(other),\(unpacked)"])
+        XCTAssertEqual(ExtensionNames.name(of: chrome(id), browserProcess: pid), "Loaded Wallet")
+        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "an ID no loaded folder has")
+    }
+
     func testTheProfileDirectoryFlagLimitsTheSearch() throws {
         let userData = chromiumUserData()
         let pid = try startBrowser(["--user-data-dir=\(userData)", "--profile-directory=Profile 1"])

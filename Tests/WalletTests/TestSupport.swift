@@ -69,12 +69,14 @@ func useWeakKDF() {
     setenv("WALLET_BRIDGE_TEST_WEAK_KDF", "1", 1)
 }
 
-/// Tests/Support/fake-pinentry, found from this file's location.
-let fakePinentryPath: String = {
+/// The package's root folder, found from this file's location.
+let packageRoot: String = {
     let thisFile = #filePath
-    let testsFolder = thisFile[..<thisFile.range(of: "/WalletTests/")!.lowerBound]
-    return "\(testsFolder)/Support/fake-pinentry"
+    return String(thisFile[..<thisFile.range(of: "/Tests/WalletTests/")!.lowerBound])
 }()
+
+/// Tests/Support/fake-pinentry.
+let fakePinentryPath = "\(packageRoot)/Tests/Support/fake-pinentry"
 
 /// Seeds that are public test vectors, never real keys.
 let testSeedA = [UInt8](repeating: 0xA1, count: 32)

@@ -147,10 +147,7 @@ public enum PayloadSummary: Sendable, Equatable {
 
     /// The payload's full SHA-256, in hex: what the audit log records.
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
-        Sodium.ensureInitialized()
-        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        _ = crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
-        return Hex.encode(digest)
+        Hex.encode(Sodium.sha256(bytes))
     }
 
     var preview: String {

@@ -11,8 +11,9 @@ import WalletBridge
 /// the ID alone (it always shows the ID).
 ///
 /// Chromium family: `Extensions/<id>/<version>/manifest.json` in a profile, or, for an unpacked
-/// extension, the folder that `Preferences` or `Secure Preferences` records for the ID; a
-/// `__MSG_name__` is looked up in the extension's default locale. Firefox: `extensions.json`
+/// extension, the folder that `Preferences` or `Secure Preferences` records for the ID, or a
+/// folder named by the browser's `--load-extension` whose ID is this one; a `__MSG_name__` is
+/// looked up in the extension's default locale. Firefox: `extensions.json`
 /// in the profile, the add-on's `defaultLocale.name`.
 package enum ExtensionNames {
     /// The name of `caller`'s extension as installed in the browser with pid `browserProcess`.
@@ -51,7 +52,40 @@ package enum ExtensionNames {
                 if case .string(let name)? = settings["manifest"]?["name"], !name.hasPrefix("__MSG_") { return name }
             }
         }
+        // Chromium records an extension loaded from its command line in Preferences only on
+        // its next write of that file, seconds after start-up: its first requests come sooner.
+        for folder in argumentValue("--load-extension=", in: arguments)?.split(separator: ",").map(String.init) ?? []
+        where folder.hasPrefix("/") && unpackedChromiumID(folder) == id {
+            if let name = manifestName(in: folder) { return name }
+        }
         return nil
+    }
+
+    /// The ID Chromium gives the unpacked extension in `folder`.
+    static func unpackedChromiumID(_ folder: String) -> String? {
+        guard let manifest = json("\(folder)/manifest.json") else { return nil }
+        if case .string(let key)? = manifest["key"] { return chromiumID(key: key, folder: folder) }
+        return chromiumID(key: nil, folder: folder)
+    }
+
+    /// Chromium's ID for an unpacked extension: from the manifest's `key` (the public key,
+    /// base64 DER) when it has one, else from the folder's path; either way the first 16 bytes
+    /// of a SHA-256, each hex digit written as a letter from "a" to "p".
+    static func chromiumID(key: String?, folder: String) -> String? {
+        let hashed: [UInt8]
+        if let key {
+            guard let der = Base64.decode(key) else { return nil }
+            hashed = der
+        } else {
+            hashed = Array(folder.utf8)
+        }
+        let letters = Array("abcdefghijklmnop".unicodeScalars)
+        var id = String.UnicodeScalarView()
+        for byte in Sodium.sha256(hashed).prefix(16) {
+            id.append(letters[Int(byte >> 4)])
+            id.append(letters[Int(byte & 0x0F)])
+        }
+        return String(id)
     }
 
     /// The browser's default profile folder, told by its executable.

@@ -25,6 +25,14 @@ package enum Sodium {
         return bytes
     }
 
+    /// SHA-256 of `bytes`.
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        ensureInitialized()
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        _ = crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
+        return digest
+    }
+
     /// Overwrites `buffer` with zeros in a way the compiler may not optimise away.
     package static func memzero(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
