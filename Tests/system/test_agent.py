@@ -219,6 +219,32 @@ def test_eight_hosts_starting_at_once_share_one_agent(wallet, key):
                            f"that started them: pid -> (state, parent) {zombies}; hosts {host_pids}")
 
 
+def test_connections_one_after_another_reuse_the_agents_threads(wallet, key):
+    """A thread that served a connection serves the next: thirty cold calls one after another
+    are served by the threads the agent already had (each is looked at while its host is
+    connected), and eight held at once still get eight."""
+    first = wallet.host()
+    assert "result" in first.call(GET_ACCOUNTS)
+    pid = the_agent(wallet)
+
+    def threads():
+        return set(os.listdir(f"/proc/{pid}/task"))
+    seen = threads()  # the one that served `first` included
+    first.close()
+    for _ in range(30):
+        host = wallet.host()
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+        seen |= threads()
+        host.close()
+    assert len(seen) <= len(threads()) + 1, f"{len(seen)} threads served 30 connections one after another"
+    held = [wallet.host() for _ in range(8)]
+    for host in held:
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+    assert len(threads()) >= 8, "eight connections held at once need eight threads"
+    for host in held:
+        host.close()
+
+
 # 5. Detached from its host.
 
 def test_the_agent_outlives_its_host_in_a_session_of_its_own(wallet, key):

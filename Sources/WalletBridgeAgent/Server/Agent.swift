@@ -172,7 +172,7 @@ private struct AcceptLoop {
         setUp.afterEachRequest = { [state] in state.wakeIfStopRequested() }
         let connection = setUp
         let state = self.state
-        let started = Threads.start {
+        let started = Threads.connections.run {
             connection.serve()
             state.clientLeft()
         }
@@ -294,6 +294,9 @@ enum Threads {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
+    /// The connections' threads: a thread that has served a client waits a while for the next.
+    static let connections = Pool(keepIdleFor: 30)
+
     /// Runs `body` on a new thread; false if none could be made (`body` is dropped).
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
@@ -309,5 +312,63 @@ enum Threads {
         }
         pthread_detach(thread)
         return true
+    }
+
+    /// Threads kept for reuse. Each cold GetAccounts is one connection, and making and ending a
+    /// thread for it was a large part of the agent's CPU per connection (clone, its stack, exit).
+    /// A body never waits for a thread: with none idle, a new one is made, so one client that
+    /// stays cannot hold up another. An idle thread ends after `keepIdleFor` seconds.
+    final class Pool: @unchecked Sendable {
+        // pthread objects must not move: allocated once, never freed (the pool lives as long
+        // as the process). Every member below them is guarded by `lock`.
+        private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let workArrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        private let keepIdleFor: Int
+        private var work: [@Sendable () -> Void] = []
+        /// Threads waiting for work that no body has been handed to yet.
+        private var idle = 0
+
+        init(keepIdleFor seconds: Int) {
+            keepIdleFor = seconds
+            pthread_mutex_init(lock, nil)
+            pthread_cond_init(workArrived, nil)
+        }
+
+        /// Runs `body` on an idle thread, or a new one; false if none could be made.
+        func run(_ body: @escaping @Sendable () -> Void) -> Bool {
+            pthread_mutex_lock(lock)
+            if idle > 0 {
+                idle -= 1
+                work.append(body)
+                pthread_cond_signal(workArrived)
+                pthread_mutex_unlock(lock)
+                return true
+            }
+            pthread_mutex_unlock(lock)
+            return Threads.start { [self] in
+                var next: (@Sendable () -> Void)? = body
+                while let body = next {
+                    body()
+                    next = nextWork()
+                }
+            }
+        }
+
+        /// The next body for a thread that finished one; nil when none came in time.
+        private func nextWork() -> (@Sendable () -> Void)? {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            idle += 1
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            deadline.tv_sec += keepIdleFor
+            while work.isEmpty {
+                if pthread_cond_timedwait(workArrived, lock, &deadline) == ETIMEDOUT, work.isEmpty {
+                    idle -= 1
+                    return nil
+                }
+            }
+            return work.removeFirst()
+        }
     }
 }
