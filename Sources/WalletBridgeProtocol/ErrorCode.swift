@@ -37,6 +37,26 @@ extension ErrorCode {
     public static let notSigned = ErrorCode(rawValue: -3)
     public static let tooManyPayloads = ErrorCode(rawValue: -6)
 
+    // Session codes (docs/sessions.md): WalletConnect Sign's numbers, and EIP-1193's for a
+    // request inside a session that the person declines or that names an account the session
+    // does not hold.
+    public static let unauthorizedMethod = ErrorCode(rawValue: 3001)
+    public static let unauthorizedChain = ErrorCode(rawValue: 3005)
+    public static let userRejectedRequest = ErrorCode(rawValue: 4001)
+    public static let unauthorized = ErrorCode(rawValue: 4100)
+    public static let userRejected = ErrorCode(rawValue: 5000)
+    public static let userRejectedChains = ErrorCode(rawValue: 5001)
+    public static let userRejectedMethods = ErrorCode(rawValue: 5002)
+    public static let userRejectedEvents = ErrorCode(rawValue: 5003)
+    public static let unsupportedChains = ErrorCode(rawValue: 5100)
+    public static let unsupportedMethods = ErrorCode(rawValue: 5101)
+    public static let unsupportedEvents = ErrorCode(rawValue: 5102)
+    public static let unsupportedAccounts = ErrorCode(rawValue: 5103)
+    public static let unsupportedNamespaceKey = ErrorCode(rawValue: 5104)
+    public static let userDisconnected = ErrorCode(rawValue: 6000)
+    public static let noSessionForTopic = ErrorCode(rawValue: 7001)
+    public static let sessionRequestExpired = ErrorCode(rawValue: 8000)
+
     /// Every code above with its fixed message, in catalogue order.
     public static let catalogue: [(code: ErrorCode, message: String)] = [
         (.parseError, "Parse error"),
@@ -54,6 +74,22 @@ extension ErrorCode {
         (.invalidPayloads, "Invalid payloads"),
         (.notSigned, "Payload not signed"),
         (.tooManyPayloads, "Too many payloads"),
+        (.unauthorizedMethod, "Unauthorized method"),
+        (.unauthorizedChain, "Unauthorized chain"),
+        (.userRejectedRequest, "User rejected the request"),
+        (.unauthorized, "Unauthorized"),
+        (.userRejected, "User rejected"),
+        (.userRejectedChains, "User rejected chains"),
+        (.userRejectedMethods, "User rejected methods"),
+        (.userRejectedEvents, "User rejected events"),
+        (.unsupportedChains, "Unsupported chains"),
+        (.unsupportedMethods, "Unsupported methods"),
+        (.unsupportedEvents, "Unsupported events"),
+        (.unsupportedAccounts, "Unsupported accounts"),
+        (.unsupportedNamespaceKey, "Unsupported namespace key"),
+        (.userDisconnected, "User disconnected"),
+        (.noSessionForTopic, "No session for topic"),
+        (.sessionRequestExpired, "Session request expired"),
     ]
 
     /// The fixed message for a catalogue code, or nil for a code the catalogue does not know.
