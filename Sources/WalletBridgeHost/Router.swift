@@ -57,6 +57,23 @@ public struct Router: Sendable {
     private var routes: [String: Route] = [:]
     private var authorization: Authorization?
 
+    /// Something that pushes notifications to the extension: started once, with the function
+    /// that sends one, when the host has written its first reply (see `addEventSource`).
+    public typealias EventSource = @Sendable (_ notify: @escaping Notify) -> Void
+    /// Sends one JSON-RPC notification (a request without an id) to the extension.
+    public typealias Notify = @Sendable (_ method: String, _ params: JSONValue) -> Void
+    private(set) var eventSources: [EventSource] = []
+
+    /// Registers `source`, which the server starts after its first reply. Not before: a host
+    /// started by `runtime.sendNativeMessage` answers one message, and the browser takes the
+    /// first message it writes as that answer, so a notification written first would be
+    /// taken for the reply. On a port (`runtime.connectNative`), events then flow for as long
+    /// as the port stays open; after a one-message host's reply, the browser reads nothing
+    /// more, and what is written is lost harmlessly.
+    public mutating func addEventSource(_ source: @escaping EventSource) {
+        eventSources.append(source)
+    }
+
     public init() {}
 
     /// Installs a check that runs before every call, whether or not a handler is registered

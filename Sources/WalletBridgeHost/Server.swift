@@ -10,15 +10,32 @@ public final class Server: Sendable {
     let router: Router
     let configuration: HostConfiguration
     let caller: Caller
-    private let send: Send
+    private let transmit: Send
     private let inFlight: InFlightTable
+    /// Set by the first reply, which starts the router's event sources.
+    private let replied = Atomic<Bool>(false)
 
     public init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
         self.router = router
         self.configuration = configuration
         self.caller = caller
-        self.send = send
+        self.transmit = send
         self.inFlight = InFlightTable(limit: configuration.maxInFlight)
+    }
+
+    /// Writes a reply; the first one starts the event sources (`Router.addEventSource`).
+    private func send(_ reply: [UInt8]) {
+        transmit(reply)
+        guard !router.eventSources.isEmpty, !replied.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let notify: Router.Notify = { [transmit, configuration] method, params in
+            let body = JSONValue.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]).jsonBytes
+            guard body.count <= configuration.maxOutboundFrameBytes else {
+                Log.warning("notification \(method) of \(body.count) bytes dropped: browsers drop the port above \(configuration.maxOutboundFrameBytes)")
+                return
+            }
+            transmit(body)
+        }
+        for source in router.eventSources { source(notify) }
     }
 
     /// How often the owner should call `expireOverdueRequests`, or nil when requests never time

@@ -106,4 +106,47 @@ final class ServerTests: XCTestCase {
         usleep(50_000)
         XCTAssertEqual(try channel.frames.count, 1, "the cancelled handler's own answer is dropped")
     }
+
+    // MARK: Events
+
+    /// An event source starts after the first reply, once, and its notifications follow that
+    /// reply: a one-message host's first frame must be its reply.
+    func testEventSourcesStartAfterTheFirstReplyAndPushNotifications() throws {
+        let notify = Mutex<Router.Notify?>(nil)
+        let starts = Atomic<Int>(0)
+        var router = try router()
+        router.addEventSource { send in
+            starts.add(1, ordering: .relaxed)
+            notify.withLock { $0 = send }
+        }
+        let channel = ScriptedChannel(router: router)
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"quick"}"#.utf8))  // a notification: no reply
+        XCTAssertEqual(starts.load(ordering: .relaxed), 0, "started before any reply")
+        _ = try channel.play([#"{"jsonrpc":"2.0","id":1,"method":"quick"}"#], expecting: 1)
+        _ = try channel.play([#"{"jsonrpc":"2.0","id":2,"method":"quick"}"#], expecting: 2)
+        XCTAssertEqual(starts.load(ordering: .relaxed), 1, "started once, at the first reply")
+        let send = try XCTUnwrap(notify.withLock { $0 })
+        send("session_expire", .object(["topic": .string("ab")]))
+        let frames = try channel.waitFor(3)
+        guard case .object(let first) = frames[0] else { return XCTFail("not an object: \(frames[0])") }
+        XCTAssertEqual(first["id"], .number(JSONNumber(1)))
+        XCTAssertEqual(frames[2], .object(["jsonrpc": .string("2.0"), "method": .string("session_expire"), "params": .object(["topic": .string("ab")])]))
+    }
+
+    func testANotificationTooLargeForABrowserIsDropped() throws {
+        let notify = Mutex<Router.Notify?>(nil)
+        var router = try router()
+        router.addEventSource { send in notify.withLock { $0 = send } }
+        var configuration = HostConfiguration()
+        configuration.maxOutboundFrameBytes = 200
+        let channel = ScriptedChannel(router: router, configuration: configuration)
+        _ = try channel.play([#"{"jsonrpc":"2.0","id":1,"method":"quick"}"#], expecting: 1)
+        let send = try XCTUnwrap(notify.withLock { $0 })
+        send("big", .string(String(repeating: "x", count: 300)))
+        send("small", .null)
+        let frames = try channel.waitFor(2)
+        XCTAssertEqual(frames.count, 2)
+        guard case .object(let second) = frames[1] else { return XCTFail("not an object: \(frames[1])") }
+        XCTAssertEqual(second["method"], .string("small"))
+    }
 }
