@@ -25,6 +25,12 @@ private struct ScriptedSource: PassphraseSource {
         if case .cancel? = answers.first { throw ConsentRefusal.declined }
         return .once
     }
+
+    func ask(_ question: ConsentQuestion) async throws -> Bool {
+        asked.add(question.description)
+        if case .cancel? = answers.first { return false }
+        return true
+    }
 }
 
 final class KeystoreWalletTests: XCTestCase {
@@ -166,6 +172,7 @@ final class KeystoreWalletTests: XCTestCase {
                 return result
             }
             func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation { .once }
+            func ask(_ question: ConsentQuestion) async throws -> Bool { true }
         }
         let overlap = Overlap()
         let wallet = KeystoreWallet(keystore: keystore, passphrases: SlowSource(overlap: overlap))

@@ -78,6 +78,22 @@ final class PinentryTests: XCTestCase {
         }
     }
 
+    func testAQuestionShowsItsTextAndButtonsAndAnswersWhichWasPressed() async throws {
+        let question = ConsentQuestion(title: "wallet-bridge: connect", description: "Connect?\nIt says: 100% fine", approve: "_Connect", reject: "_Reject")
+        let approved = try await PinentrySource(program: fakePinentryPath).ask(question)
+        XCTAssertTrue(approved)
+        let sent = try commands()
+        XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETOK", "SETCANCEL", "CONFIRM", "BYE"])
+        XCTAssertEqual(sent.map(\.1).prefix(4), ["wallet-bridge: connect", "Connect?\nIt says: 100% fine", "_Connect", "_Reject"])
+
+        setenv("FAKE_PINENTRY_CONFIRM", "refuse", 1)
+        defer { unsetenv("FAKE_PINENTRY_CONFIRM") }
+        let rejected = try await PinentrySource(program: fakePinentryPath).ask(question)
+        XCTAssertFalse(rejected)
+        let fromFile = try await PassphraseFileSource(path: "/nonexistent").ask(question)
+        XCTAssertTrue(fromFile, "the passphrase file's automation approves without asking")
+    }
+
     func testTheThirdButtonIsOfferedOnlyWhenAllowingIsOnAndAnswersRemember() async throws {
         setenv("FAKE_PINENTRY_CONFIRM", "allow", 1)
         defer { unsetenv("FAKE_PINENTRY_CONFIRM") }

@@ -34,9 +34,29 @@ public protocol PassphraseSource: Sendable {
     /// dialog is closed first).
     func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation
 
+    /// Asks the person a yes-or-no question that needs no passphrase (connecting an extension).
+    /// True when they approved; throws `ConsentRefusal.unavailable` when nobody can be asked,
+    /// and `CancellationError` when the task was cancelled (any dialog is closed first).
+    func ask(_ question: ConsentQuestion) async throws -> Bool
+
     /// False for a source that answers without asking anyone (the passphrase file): the audit
     /// log then marks the entry `unattended`.
     var asksAPerson: Bool { get }
+}
+
+/// A question for the person with two buttons, such as "connect this extension?".
+public struct ConsentQuestion: Sendable, Equatable {
+    public var title: String
+    /// The dialog's text: whoever builds it keeps what others chose (names, metadata) within
+    /// one Assuan line (`ConsentRequest.printable`).
+    public var description: String
+    /// The buttons' labels, with `_` before the access key, as pinentry takes them.
+    public var approve: String
+    public var reject: String
+
+    public init(title: String, description: String, approve: String, reject: String) {
+        (self.title, self.description, self.approve, self.reject) = (title, description, approve, reject)
+    }
 }
 
 extension PassphraseSource {
@@ -68,6 +88,9 @@ public struct PassphraseFileSource: PassphraseSource {
 
     /// Approves at once, for this request: whoever configured the file chose to be asked nothing.
     public func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation { .once }
+
+    /// Approves at once, for the same reason.
+    public func ask(_ question: ConsentQuestion) async throws -> Bool { true }
 
     public var asksAPerson: Bool { false }
 }

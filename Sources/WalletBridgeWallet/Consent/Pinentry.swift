@@ -63,6 +63,19 @@ public struct PinentrySource: PassphraseSource {
         }
     }
 
+    /// Shows `question` with its two buttons (Assuan's CONFIRM).
+    public func ask(_ question: ConsentQuestion) async throws -> Bool {
+        try await withConversation { conversation in
+            try await Blocking.run(on: Self.queue) {
+                try conversation.command("SETTITLE", question.title)
+                try conversation.command("SETDESC", question.description)
+                try? conversation.command("SETOK", question.approve)
+                try? conversation.command("SETCANCEL", question.reject)
+                return try conversation.confirm() == .approved
+            }
+        }
+    }
+
     /// Starts pinentry, runs `body` with the conversation, and ends it whatever happens: on
     /// cancellation the dialog is closed at once.
     private func withConversation<T: Sendable>(_ body: (PinentryConversation) async throws -> T) async throws -> T {
