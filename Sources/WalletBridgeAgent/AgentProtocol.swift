@@ -60,6 +60,14 @@ package enum AgentProtocol {
         package typealias Result = AgentStatus
     }
 
+    /// This connection hears the events of the extension its hello names, as notifications,
+    /// until it closes. Only these names are passed on to an extension.
+    package enum Subscribe: RPCMethod {
+        package static let name = "agent.subscribe"
+        package typealias Result = NoResult
+        package static let events: Set<String> = ["session_event", "session_update", "session_delete", "session_expire"]
+    }
+
     /// Wipes the unlocked keys now.
     package enum Lock: RPCMethod {
         package static let name = "agent.lock"

@@ -126,6 +126,47 @@ package final class AgentClient: Sendable {
         return try decoded(M.self, from: result)
     }
 
+    /// Hears the agent's events for this host's extension and hands each to `deliver`, until
+    /// the process ends: on a connection of its own, which says `agent.subscribe` after its
+    /// hello. A connection that breaks (the agent was restarted) is replaced after a second,
+    /// starting an agent if none listens; after `maxResubscribeFailures` failures in a row the
+    /// host gives up, with a log line.
+    ///
+    /// It begins `delay` after it is asked to: a host started for one message
+    /// (`runtime.sendNativeMessage`) is ended by the browser right after its reply, and so
+    /// never costs the agent a connection; a port's host is still there.
+    package func listen(after delay: Duration, deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
+        let start = DispatchTime.now() + .milliseconds(Int(delay / .milliseconds(1)))
+        Self.waitingQueue.asyncAfter(deadline: start) { [self] in
+            var failures = 0
+            while failures < Self.maxResubscribeFailures {
+                do throws(CallError) {
+                    var connection = try open()
+                    defer { connection.close() }
+                    do throws(Connection.Failure) {
+                        _ = try connection.exchange(AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello, deadline: .now + Self.answerTimeout)
+                    } catch {
+                        throw callError(error)
+                    }
+                    settleStartedAgent(serving: connection.agentProcess)
+                    failures = 0
+                    while let (method, params) = connection.nextNotification() {
+                        guard AgentProtocol.Subscribe.events.contains(method) else { continue }
+                        deliver(method, params)
+                    }
+                    Log.info("the agent closed the events connection; subscribing again")
+                } catch {
+                    failures += 1
+                    Log.warning("cannot hear the agent's events: \(error)")
+                }
+                sleep(1)
+            }
+            Log.warning("gave up hearing the agent's events after \(Self.maxResubscribeFailures) failures in a row")
+        }
+    }
+
+    static let maxResubscribeFailures = 5
+
     /// `result` as `M`'s result type, or the failure of an agent that answered nonsense.
     private func decoded<M: RPCMethod>(_ method: M.Type, from result: JSONValue) throws(CallError) -> M.Result {
         guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
@@ -352,6 +393,17 @@ struct Connection {
         }
         guard let result = reply["result"] else { throw .broken("the agent's answer has no result") }
         return result
+    }
+
+    /// The next notification the agent sends (a frame without an id), skipping anything else;
+    /// nil when the connection ends or breaks.
+    mutating func nextNotification() -> (method: String, params: JSONValue)? {
+        while true {
+            guard let body = try? reader.next(deadline: nil) else { return nil }
+            guard case .object(let message)? = try? JSONParser.parse(body), message["id"] == nil,
+                  case .string(let method)? = message["method"] else { continue }
+            return (method, message["params"] ?? .null)
+        }
     }
 
     /// A request's frame body, with `params` already encoded.

@@ -45,11 +45,11 @@ package enum Agent {
         let state = AgentState(
             paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit,
             signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
-        let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router = { [wallet] hello in
+        let makeRouter: AgentConnection.RouterMaker = { [wallet] hello, writer in
             var wallet = wallet
             wallet.browserProcess = hello.browser_pid
             // Registration fails only for a name registered twice, and these are fixed.
-            return (try? state.router(for: wallet)) ?? Router()
+            return (try? state.router(for: wallet, caller: Caller(arguments: hello.arguments), writer: writer)) ?? Router()
         }
         Log.info("agent \(getpid()) serves \(keystorePath) at \(paths.socket)")
         var loop = AcceptLoop(listener: listener, socketIdentity: socketIdentity, state: state, makeRouter: makeRouter)
@@ -123,13 +123,13 @@ private struct AcceptLoop {
     let listener: Int32
     let socketIdentity: (UInt, UInt)?
     let state: AgentState
-    let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router
+    let makeRouter: AgentConnection.RouterMaker
     let wake: (read: Int32, write: Int32)
     let clock = ContinuousClock()
     /// Since when the agent has had nobody connected and nothing unlocked.
     var idleSince: ContinuousClock.Instant
 
-    init(listener: Int32, socketIdentity: (UInt, UInt)?, state: AgentState, makeRouter: @escaping @Sendable (AgentProtocol.Hello.Params) -> Router) {
+    init(listener: Int32, socketIdentity: (UInt, UInt)?, state: AgentState, makeRouter: @escaping AgentConnection.RouterMaker) {
         (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
         wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
         state.wakeDescriptor = wake.write
@@ -167,7 +167,7 @@ private struct AcceptLoop {
             close(fd)
             return
         }
-        var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter)
+        var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, events: state.events)
         // `agent.stop` ends the agent once its reply is written, not before.
         setUp.afterEachRequest = { [state] in state.wakeIfStopRequested() }
         let connection = setUp
@@ -215,6 +215,8 @@ final class AgentState: Sendable {
     let idleExit: Duration
     let startedAt = Int(time(nil))
     let signatureRequestsInLine: @Sendable () -> Int
+    /// The extensions' events, to the connections that subscribed.
+    let events = EventHub()
     let stopRequested = Atomic<Bool>(false)
     private let clients = Atomic<Int>(0)
     private let wake = Atomic<Int32>(-1)
@@ -249,9 +251,13 @@ final class AgentState: Sendable {
     func clientLeft() { clients.subtract(1, ordering: .acquiringAndReleasing) }
 
     /// The router for one connection: the wallet, and the agent's own methods.
-    func router(for wallet: KeystoreWallet) throws(RouterError) -> Router {
+    func router(for wallet: KeystoreWallet, caller: Caller, writer: SocketWriter) throws(RouterError) -> Router {
         var router = Router()
         try router.registerWallet(wallet)
+        try router.register(AgentProtocol.Subscribe.self, execution: .immediate) { [events] _, _ in
+            events.subscribe(writer, caller: caller)
+            return NoResult()
+        }
         try router.register(AgentProtocol.Status.self, execution: .immediate) { [self] _, _ in status() }
         try router.register(AgentProtocol.Lock.self, execution: .immediate) { [cache] _, _ in
             let wasUnlocked = cache.lock()

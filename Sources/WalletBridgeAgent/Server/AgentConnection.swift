@@ -14,8 +14,11 @@ struct AgentConnection {
     let fd: Int32
     /// The keystore this agent serves: a client that expects another is refused.
     let keystorePath: String
-    /// Makes the router for a client whose hello said this.
-    let makeRouter: @Sendable (AgentProtocol.Hello.Params) -> Router
+    /// Makes the router for a client whose hello said this, answering on this writer.
+    let makeRouter: RouterMaker
+    typealias RouterMaker = @Sendable (AgentProtocol.Hello.Params, SocketWriter) -> Router
+    /// Where a connection that said `agent.subscribe` hears events; left when it closes.
+    let events: EventHub
     /// Runs after each frame is handled, when what it answered at once has been written.
     var afterEachRequest: @Sendable () -> Void = {}
     /// How long a new connection may take to say hello.
@@ -37,10 +40,11 @@ struct AgentConnection {
         defer { close(fd) }
         UnixSocket.setSendTimeout(fd, Self.sendTimeout)
         let writer = SocketWriter(fd: fd)
+        defer { events.unsubscribe(writer) }
         var reader = FrameReader(fd: fd, maxFrameBytes: Self.configuration.maxInboundFrameBytes)
         guard let hello = greet(&reader, writer: writer) else { return }
         let server = Server(
-            router: makeRouter(hello), configuration: Self.configuration, caller: Caller(arguments: hello.arguments), send: writer.send)
+            router: makeRouter(hello, writer), configuration: Self.configuration, caller: Caller(arguments: hello.arguments), send: writer.send)
         while true {
             let body: [UInt8]
             do {

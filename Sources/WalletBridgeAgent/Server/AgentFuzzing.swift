@@ -24,7 +24,7 @@ import WalletBridge
         }
         guard written else { return [] }
         let served = Threads.start {
-            AgentConnection(fd: agent, keystorePath: "/fuzz/keystore.json") { _ in router }.serve()
+            AgentConnection(fd: agent, keystorePath: "/fuzz/keystore.json", makeRouter: { _, _ in router }, events: EventHub()).serve()
         }
         guard served else { return [] }
         var reader = FrameReader(fd: client)
