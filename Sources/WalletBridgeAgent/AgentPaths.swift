@@ -43,14 +43,24 @@ package struct AgentPaths: Sendable, Equatable {
 
     /// What is wrong with the agent's folder.
     package struct Unsafe: Error, Sendable, CustomStringConvertible {
-        package let description: String
+        /// What is wrong, and what to do about it.
+        package let problem: String
+        package let fix: String?
+        package var description: String { problem + (fix.map { ": \($0)" } ?? "") }
     }
 
     /// Makes the folder (0700) if it is missing, and refuses one that another user could
     /// reach: a socket there could be replaced by someone else's.
     package func prepareFolder() throws(Unsafe) {
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
-            throw Unsafe(description: "cannot create the agent's folder \(folder): \(String(cString: strerror(errno)))")
+            let code = errno
+            let parent = AtomicFile.split(folder).folder
+            // A runtime folder that is gone (the session ended, or XDG_RUNTIME_DIR was copied
+            // from another): the agent never makes it, as only the login manager should.
+            let fix = code == ENOENT && parent != "/tmp"
+                ? "XDG_RUNTIME_DIR names \(parent), which does not exist; unset XDG_RUNTIME_DIR (the agent then uses /tmp/wallet-bridge-\(getuid())) or log in again"
+                : nil
+            throw Unsafe(problem: "cannot create the agent's folder \(folder) (\(String(cString: strerror(code))))", fix: fix)
         }
         try checkFolder(missingIsFine: false)
     }
@@ -61,13 +71,13 @@ package struct AgentPaths: Sendable, Equatable {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
             if missingIsFine, errno == ENOENT { return }
-            throw Unsafe(description: "cannot use the agent's folder \(folder): \(String(cString: strerror(errno)))")
+            throw Unsafe(problem: "cannot use the agent's folder \(folder) (\(String(cString: strerror(errno))))", fix: nil)
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {
-            throw Unsafe(description: "the agent's folder \(folder) is not a folder of this user; remove it")
+            throw Unsafe(problem: "the agent's folder \(folder) is not a folder of this user", fix: "remove it; the next request makes a new one")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw Unsafe(description: "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8))); run `chmod 700 \(folder)`")
+            throw Unsafe(problem: "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8)))", fix: "run `chmod 700 \(folder)`")
         }
     }
 

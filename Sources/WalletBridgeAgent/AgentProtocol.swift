@@ -103,6 +103,9 @@ package struct AgentStatus: Codable, Sendable, Equatable {
     /// Signature requests waiting for the person, the one in a dialog now included. Optional
     /// because an agent of an earlier build (same protocol version) does not send it.
     package var signature_requests: Int?
+    /// True when the agent signs without asking anyone (it was started with
+    /// `WALLET_BRIDGE_PASSPHRASE_FILE`). Optional for the same reason.
+    package var unattended: Bool?
     /// When the agent ends if it stays idle with the keys locked and nobody connected.
     package var idle_exit_after: Int
 }

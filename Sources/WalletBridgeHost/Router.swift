@@ -64,12 +64,12 @@ public struct Router: Sendable {
     public typealias Notify = @Sendable (_ method: String, _ params: JSONValue) -> Void
     private(set) var eventSources: [EventSource] = []
 
-    /// Registers `source`, which the server starts after its first reply. Not before: a host
+    /// Registers `source`, which the server starts after its first reply (`Server.eventQuietPeriod`
+    /// after it, if the browser has not closed the host's input by then). Not before: a host
     /// started by `runtime.sendNativeMessage` answers one message, and the browser takes the
-    /// first message it writes as that answer, so a notification written first would be
-    /// taken for the reply. On a port (`runtime.connectNative`), events then flow for as long
-    /// as the port stays open; after a one-message host's reply, the browser reads nothing
-    /// more, and what is written is lost harmlessly.
+    /// first message it writes as that answer, so a notification written first would be taken
+    /// for the reply; and such a host is ended right after its reply, so it never starts them.
+    /// On a port (`runtime.connectNative`), events then flow for as long as the port stays open.
     public mutating func addEventSource(_ source: @escaping EventSource) {
         eventSources.append(source)
     }

@@ -12,8 +12,9 @@ public final class Server: Sendable {
     let caller: Caller
     private let transmit: Send
     private let inFlight: InFlightTable
-    /// Set by the first reply, which starts the router's event sources.
-    private let replied = Atomic<Bool>(false)
+    /// When the first reply went out (nil before it), and whether the event sources started.
+    private let firstReplyAt = Mutex<ContinuousClock.Instant?>(nil)
+    private let eventsStarted = Atomic<Bool>(false)
 
     public init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
         self.router = router
@@ -23,10 +24,32 @@ public final class Server: Sendable {
         self.inFlight = InFlightTable(limit: configuration.maxInFlight)
     }
 
-    /// Writes a reply; the first one starts the event sources (`Router.addEventSource`).
+    /// Writes a reply, noting when the first one went out (see `eventSourcesDueAt`).
     private func send(_ reply: [UInt8]) {
         transmit(reply)
-        guard !router.eventSources.isEmpty, !replied.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !router.eventSources.isEmpty else { return }
+        firstReplyAt.withLock { if $0 == nil { $0 = .now } }
+    }
+
+    /// How long after its first reply a host waits before it starts its event sources: a host
+    /// started for one message (`runtime.sendNativeMessage`) has its input closed by the browser
+    /// by then, and ends without them; a port's host is still there.
+    public static let eventQuietPeriod: Duration = .milliseconds(200)
+
+    /// When the owner should call `startEventSources`: `eventQuietPeriod` after the first
+    /// reply; nil before that reply, once they started, or when the router has none.
+    package var eventSourcesDueAt: ContinuousClock.Instant? {
+        guard !eventsStarted.load(ordering: .acquiring) else { return nil }
+        return firstReplyAt.withLock { $0 }.map { $0 + Self.eventQuietPeriod }
+    }
+
+    /// Starts the router's event sources, once (`Router.addEventSource`). Never before a reply:
+    /// the browser takes a one-message host's first frame as its reply. `StdioHost` calls it at
+    /// `eventSourcesDueAt` if its input is still open; an owner that knows it serves a port may
+    /// call it after the first reply.
+    public func startEventSources() {
+        guard !router.eventSources.isEmpty, firstReplyAt.withLock({ $0 }) != nil,
+              !eventsStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let notify: Router.Notify = { [transmit, configuration] method, params in
             let body = JSONValue.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]).jsonBytes
             guard body.count <= configuration.maxOutboundFrameBytes else {

@@ -79,6 +79,8 @@ private struct ReadLoop {
             let parentCheck = StdioHost.parentCheckInterval
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
             nextHousekeeping = min(nextHousekeeping, clock.now + interval)
+            let eventsDue = server.eventSourcesDueAt
+            if let eventsDue { nextHousekeeping = min(nextHousekeeping, eventsDue) }
             waitForEvents()
             // First: an end asked for by a signal or another thread is not put off by more input.
             if watched[2].revents != 0 { session.endIfRequested() }
@@ -86,6 +88,8 @@ private struct ReadLoop {
                 session.endIfRequested()  // in case the wake-up pipe could not be made
                 if getppid() != parent { session.end(status: 0, reason: "parent process exited") }
                 server.expireOverdueRequests()
+                // Still connected a while after the first reply: a port, which hears events.
+                if let eventsDue, clock.now >= eventsDue { server.startEventSources() }
                 nextHousekeeping = clock.now + interval
             }
             if watched[1].revents != 0 { writer.flush() }

@@ -109,8 +109,8 @@ final class ServerTests: XCTestCase {
 
     // MARK: Events
 
-    /// An event source starts after the first reply, once, and its notifications follow that
-    /// reply: a one-message host's first frame must be its reply.
+    /// An event source starts once, when its owner says, and never before the first reply: a
+    /// one-message host's first frame must be its reply.
     func testEventSourcesStartAfterTheFirstReplyAndPushNotifications() throws {
         let notify = Mutex<Router.Notify?>(nil)
         let starts = Atomic<Int>(0)
@@ -121,10 +121,18 @@ final class ServerTests: XCTestCase {
         }
         let channel = ScriptedChannel(router: router)
         channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"quick"}"#.utf8))  // a notification: no reply
+        channel.server.startEventSources()
         XCTAssertEqual(starts.load(ordering: .relaxed), 0, "started before any reply")
+        XCTAssertNil(channel.server.eventSourcesDueAt)
         _ = try channel.play([#"{"jsonrpc":"2.0","id":1,"method":"quick"}"#], expecting: 1)
         _ = try channel.play([#"{"jsonrpc":"2.0","id":2,"method":"quick"}"#], expecting: 2)
-        XCTAssertEqual(starts.load(ordering: .relaxed), 1, "started once, at the first reply")
+        XCTAssertEqual(starts.load(ordering: .relaxed), 0, "started by the owner, not by the reply")
+        let due = try XCTUnwrap(channel.server.eventSourcesDueAt)
+        XCTAssertLessThanOrEqual(due, .now + Server.eventQuietPeriod)
+        channel.server.startEventSources()
+        channel.server.startEventSources()
+        XCTAssertEqual(starts.load(ordering: .relaxed), 1, "started once")
+        XCTAssertNil(channel.server.eventSourcesDueAt)
         let send = try XCTUnwrap(notify.withLock { $0 })
         send("session_expire", .object(["topic": .string("ab")]))
         let frames = try channel.waitFor(3)
@@ -141,6 +149,7 @@ final class ServerTests: XCTestCase {
         configuration.maxOutboundFrameBytes = 200
         let channel = ScriptedChannel(router: router, configuration: configuration)
         _ = try channel.play([#"{"jsonrpc":"2.0","id":1,"method":"quick"}"#], expecting: 1)
+        channel.server.startEventSources()
         let send = try XCTUnwrap(notify.withLock { $0 })
         send("big", .string(String(repeating: "x", count: 300)))
         send("small", .null)

@@ -59,7 +59,9 @@ final class WalletConfigAgentTests: XCTestCase {
     func testTheBoundsAreAccepted() throws {
         for key in ["cache_ttl", "max_cache_ttl", "agent_idle_exit"] {
             for seconds in [1, 604_800] {
-                let config = try load(#"{"\#(key)": \#(seconds)}"#)
+                // The two lifetimes together: one alone at a bound would pass the other.
+                let text = key == "agent_idle_exit" ? #"{"\#(key)": \#(seconds)}"# : #"{"cache_ttl": \#(seconds), "max_cache_ttl": \#(seconds)}"#
+                let config = try load(text)
                 let value = switch key {
                 case "cache_ttl": config.unlockLifetimes.idle
                 case "max_cache_ttl": config.unlockLifetimes.maximum
@@ -68,6 +70,16 @@ final class WalletConfigAgentTests: XCTestCase {
                 XCTAssertEqual(value, .seconds(seconds), "\(key): \(seconds)")
             }
         }
+    }
+
+    func testAnIdleLifetimeLongerThanTheMaximumIsRefused() throws {
+        for text in [#"{"cache_ttl": 100, "max_cache_ttl": 50}"#, #"{"cache_ttl": 7201}"#, #"{"max_cache_ttl": 599}"#] {
+            XCTAssertThrowsError(try load(text), text) { error in
+                let description = "\(error)"
+                XCTAssertTrue(description.contains("\"cache_ttl\"") && description.contains("longer than \"max_cache_ttl\""), "\(text): \(description)")
+            }
+        }
+        XCTAssertEqual(try load(#"{"cache_ttl": 50, "max_cache_ttl": 50}"#).unlockLifetimes, UnlockCache.Lifetimes(idle: .seconds(50), maximum: .seconds(50)))
     }
 
     func testInvalidDurationsAreRefusedByName() throws {

@@ -7,6 +7,7 @@ the end. The agent keeps the environment of the host that started it: the script
 variables go to the first host of a test (or of a test's phase, after `wallet.stop_agent()`)."""
 import base64
 import hashlib
+import json
 import os
 import random
 import re
@@ -116,12 +117,18 @@ def test_one_passphrase_then_a_confirmation_for_each_signature_and_lock_asks_aga
     locked = wallet.run("lock", check=True).stdout.decode()
     assert locked.startswith("Locked"), locked
     assert agent_status(wallet)["unlocked"] is False
+    assert json.loads(wallet.run("lock", "--json", check=True).stdout) == {
+        "agent_running": True, "was_unlocked": False, "keystore": str(wallet.keystore_path)}
     host = wallet.host()
     signs(host, key, [b"after the lock"])
     host.close()
     assert count(wallet, "GETPIN") == 2, "the passphrase is asked again after `lock`"
     assert count(wallet, "CONFIRM") == 10
     assert audit_entries(wallet)[-1]["approval"] == "passphrase"
+    assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout) == {"was_running": True, "keystore": str(wallet.keystore_path)}
+    assert wait_until(lambda: agent_status(wallet) is None, timeout=5)
+    assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout)["was_running"] is False
+    assert json.loads(wallet.run("lock", "--json", check=True).stdout)["agent_running"] is False
 
 
 # 2. The unlock's lifetimes.
@@ -140,7 +147,7 @@ def test_the_keys_lock_after_cache_ttl_without_use(wallet, key, answers):
 
 
 def test_the_keys_lock_after_max_cache_ttl_even_in_use(wallet, key, answers):
-    configure(wallet, {"cache_ttl": 600, "max_cache_ttl": 2})
+    configure(wallet, {"cache_ttl": 2, "max_cache_ttl": 2})  # used every half second: only the maximum can lock
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
     signs(host, key, [b"unlock"])
     unlocked = time.monotonic()
@@ -621,8 +628,10 @@ def check_an_agent_that_cannot_start(wallet, key, problem, scratch):
         assert error["data"]["problem"], error
         if reason == "cannot_start":
             assert re.search(re.escape(str(log_folder)) + r"/agent(-[0-9a-f]{16})?\.log", error["data"]["fix"]), error
+            # The agent's own reason, with what to do about a runtime folder that is gone.
+            assert f"XDG_RUNTIME_DIR names {runtime}, which does not exist" in error["data"]["problem"], error
         else:
-            assert logged in error["data"]["problem"], error
+            assert logged in error["data"]["fix"], error
     assert time.monotonic() - started < 10
     assert error_of(host.call("custom.method"))["code"] == -32601, "the host keeps serving"
     stderr = host.close()
@@ -632,3 +641,35 @@ def check_an_agent_that_cannot_start(wallet, key, problem, scratch):
         assert list(folder.iterdir()) == []
     assert agent_pids(wallet.keystore_path) == []
     assert wallet.pinentry_records() == []
+
+
+# 13. What a person sees of how the agent runs.
+
+def test_an_agent_started_with_a_passphrase_file_says_it_signs_unattended(wallet, key, passphrase_file):
+    host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+    assert "result" in host.call(GET_ACCOUNTS)
+    host.close()
+    assert agent_status(wallet)["unattended"] is True
+    text = wallet.run("agent", "status", check=True).stdout.decode()
+    assert "signs without asking anyone" in text, text
+    wallet.stop_agent()
+    plain = wallet.host()
+    assert "result" in plain.call(GET_ACCOUNTS)
+    plain.close()
+    assert agent_status(wallet)["unattended"] is False
+    assert "signs without asking" not in wallet.run("agent", "status", check=True).stdout.decode()
+
+
+def test_a_configuration_file_named_on_purpose_that_is_missing_refuses_every_call(wallet, key):
+    missing = wallet.root / "no-such-config.json"
+    host = wallet.host(WALLET_BRIDGE_CONFIG=str(missing))
+    error = error_of(host.call(GET_ACCOUNTS))
+    assert error["code"] == -1, error
+    stderr = host.close()
+    assert f"{missing}" in stderr and "does not exist, and WALLET_BRIDGE_CONFIG names it" in stderr, stderr
+    off = wallet.root / "off.json"
+    off.write_text('{"agent": false}')
+    off.chmod(0o600)
+    result = wallet.run("agent", "status", env=wallet.env(WALLET_BRIDGE_CONFIG=str(off)))
+    assert result.returncode == 3
+    assert 'turns the agent off ("agent": false)' in result.stdout.decode(), result.stdout

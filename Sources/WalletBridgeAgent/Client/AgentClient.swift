@@ -131,13 +131,8 @@ package final class AgentClient: Sendable {
     /// hello. A connection that breaks (the agent was restarted) is replaced after a second,
     /// starting an agent if none listens; after `maxResubscribeFailures` failures in a row the
     /// host gives up, with a log line.
-    ///
-    /// It begins `delay` after it is asked to: a host started for one message
-    /// (`runtime.sendNativeMessage`) is ended by the browser right after its reply, and so
-    /// never costs the agent a connection; a port's host is still there.
-    package func listen(after delay: Duration, deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
-        let start = DispatchTime.now() + .milliseconds(Int(delay / .milliseconds(1)))
-        Self.waitingQueue.asyncAfter(deadline: start) { [self] in
+    package func listen(deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
+        Self.waitingQueue.async { [self] in
             var failures = 0
             while failures < Self.maxResubscribeFailures {
                 do throws(CallError) {
@@ -223,7 +218,7 @@ package final class AgentClient: Sendable {
             // A missing folder is fine: the agent this client starts makes it.
             try paths.checkFolder(missingIsFine: true)
         } catch {
-            throw .unavailable(Unavailable(reason: "unsafe_socket", problem: error.description, fix: nil))
+            throw .unavailable(Unavailable(reason: "unsafe_socket", problem: error.problem, fix: error.fix))
         }
         let fd: Int32
         do {

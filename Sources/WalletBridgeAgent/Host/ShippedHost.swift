@@ -23,7 +23,7 @@ public enum ShippedHost {
         let client = AgentClient(
             keystorePath: keystorePath, agentProgram: Files.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
         try router.registerWallet(AgentBackedWallet(client: client))
-        router.addEventSource { notify in client.listen(after: .milliseconds(200), deliver: notify) }
+        router.addEventSource { notify in client.listen(deliver: notify) }
         return router
     }
 }

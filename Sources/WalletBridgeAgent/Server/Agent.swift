@@ -44,7 +44,7 @@ package enum Agent {
         wallet.allowMinutes = config.approveForMinutes
         let state = AgentState(
             paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit,
-            signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
+            unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
         let makeRouter: AgentConnection.RouterMaker = { [wallet] hello, writer in
             var wallet = wallet
             wallet.browserProcess = hello.browser_pid
@@ -215,6 +215,8 @@ final class AgentState: Sendable {
     let idleExit: Duration
     let startedAt = Int(time(nil))
     let signatureRequestsInLine: @Sendable () -> Int
+    /// The agent signs without asking anyone (the passphrase file).
+    let unattended: Bool
     /// The extensions' events, to the connections that subscribed.
     let events = EventHub()
     let stopRequested = Atomic<Bool>(false)
@@ -222,10 +224,11 @@ final class AgentState: Sendable {
     private let wake = Atomic<Int32>(-1)
 
     init(
-        paths: AgentPaths, keystorePath: String, cache: UnlockCache, idleExit: Duration,
+        paths: AgentPaths, keystorePath: String, cache: UnlockCache, idleExit: Duration, unattended: Bool = false,
         signatureRequestsInLine: @escaping @Sendable () -> Int = { 0 }
     ) {
         (self.paths, self.keystorePath, self.cache, self.idleExit) = (paths, keystorePath, cache, idleExit)
+        self.unattended = unattended
         self.signatureRequestsInLine = signatureRequestsInLine
     }
 
@@ -287,7 +290,7 @@ final class AgentState: Sendable {
             started_at: startedAt, unlocked: unlocked != nil, unlocked_at: unlocked?.unlockedAt, locks_at: unlocked?.locksAt,
             locks_at_latest: unlocked?.locksAtLatest, cache_ttl: Int(cache.lifetimes.idle / .seconds(1)),
             max_cache_ttl: Int(cache.lifetimes.maximum / .seconds(1)), clients: clientCount,
-            signature_requests: signatureRequestsInLine(),
+            signature_requests: signatureRequestsInLine(), unattended: unattended,
             idle_exit_after: Int(idleExit / .seconds(1)))
     }
 }

@@ -59,7 +59,11 @@ struct AgentStatusCommand: ParsableCommand {
                 keystoreOptions.printJSON(.object(["running": false, "keystore": .string(client.keystorePath), "socket": .string(client.paths.socket)]))
             } else {
                 Console.out("No agent is running for \(client.keystorePath).")
-                Console.out("The first request from a browser starts one (its socket: \(client.paths.socket)).")
+                if (try? WalletConfig.load(path: WalletConfig.defaultPath))?.useAgent == false {
+                    Console.out("None will start: the configuration file turns the agent off (\"agent\": false).")
+                } else {
+                    Console.out("The first request from a browser starts one (its socket: \(client.paths.socket)).")
+                }
             }
             throw ExitCode(3)
         }
@@ -84,11 +88,14 @@ struct AgentStopCommand: ParsableCommand {
 
     func run() throws {
         let client = try AgentCommandSupport.client(keystoreOptions)
-        guard try AgentCommandSupport.ask(client, AgentProtocol.Stop.self) != nil else {
+        let wasRunning = try AgentCommandSupport.ask(client, AgentProtocol.Stop.self) != nil
+        if keystoreOptions.json {
+            keystoreOptions.printJSON(.object(["was_running": .bool(wasRunning), "keystore": .string(client.keystorePath)]))
+        } else if wasRunning {
+            Console.out("The agent for \(client.keystorePath) is ending; its keys are wiped.")
+        } else {
             Console.out("No agent was running for \(client.keystorePath).")
-            return
         }
-        Console.out("The agent for \(client.keystorePath) is ending; its keys are wiped.")
     }
 }
 
@@ -101,11 +108,17 @@ struct LockCommand: ParsableCommand {
 
     func run() throws {
         let client = try AgentCommandSupport.client(keystoreOptions)
-        guard let answer = try AgentCommandSupport.ask(client, AgentProtocol.Lock.self) else {
+        let answer = try AgentCommandSupport.ask(client, AgentProtocol.Lock.self)
+        if keystoreOptions.json {
+            keystoreOptions.printJSON(.object([
+                "agent_running": .bool(answer != nil), "was_unlocked": .bool(answer?.was_unlocked ?? false),
+                "keystore": .string(client.keystorePath),
+            ]))
+        } else if let answer {
+            Console.out(answer.was_unlocked ? "Locked: the keys are wiped from the agent's memory." : "The keys were locked already.")
+        } else {
             Console.out("No agent is running for \(client.keystorePath): nothing is unlocked.")
-            return
         }
-        Console.out(answer.was_unlocked ? "Locked: the keys are wiped from the agent's memory." : "The keys were locked already.")
     }
 }
 
@@ -149,6 +162,9 @@ enum AgentCommandSupport {
             lines.append("  keys: locked (the next signature asks for the passphrase)")
         }
         lines.append("  clients connected: \(status.clients - 1) besides this command")
+        if status.unattended == true {
+            lines.append("  consent: none; it was started with WALLET_BRIDGE_PASSPHRASE_FILE and signs without asking anyone")
+        }
         if let waiting = status.signature_requests, waiting > 0 {
             lines.append("  signature requests: \(waiting) in line for the person (one dialog at a time)")
         }

@@ -92,7 +92,8 @@ public struct WalletConfig: Sendable, Equatable {
         Environment.string(environmentVariable) ?? Environment.configHome.map { "\($0)/wallet-bridge/config.json" }
     }
 
-    /// The configuration at `path`; defaults when the file does not exist.
+    /// The configuration at `path`; defaults when the file does not exist, unless
+    /// `WALLET_BRIDGE_CONFIG` names it.
     /// Refused, whatever it says, when other users can change it or its folder: it names the
     /// program that is given the passphrase, and the keystore that is signed from.
     public static func load(path: String?) throws(Invalid) -> WalletConfig {
@@ -107,7 +108,14 @@ public struct WalletConfig: Sendable, Equatable {
             }
             throw Invalid(path: path, reason: error.reason, kind: .unreadable)
         }
-        guard let bytes else { return WalletConfig() }
+        guard let bytes else {
+            // A file named on purpose that is not there is a mistake (a typo would drop the
+            // policy without a word): refused. The default path may well be missing.
+            if path == Environment.string(environmentVariable) {
+                throw Invalid(path: path, reason: "it does not exist, and \(environmentVariable) names it", kind: .unreadable)
+            }
+            return WalletConfig()
+        }
         return try decode(bytes, path: path)
     }
 
@@ -187,6 +195,11 @@ public struct WalletConfig: Sendable, Equatable {
             default:
                 throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes)")
             }
+        }
+        // Either would be a mistake: the keys lock at the maximum whatever the idle time says.
+        let lifetimes = config.unlockLifetimes
+        guard lifetimes.idle <= lifetimes.maximum else {
+            throw invalid("\"cache_ttl\" (\(lifetimes.idle / .seconds(1)) s) is longer than \"max_cache_ttl\" (\(lifetimes.maximum / .seconds(1)) s)")
         }
         return config
     }
