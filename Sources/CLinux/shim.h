@@ -46,3 +46,12 @@ struct wallet_bridge_peer_credentials {
 // for the process that holds unlocked keys. prctl is variadic, which Swift cannot call.
 #include <sys/prctl.h>
 static inline int wallet_bridge_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+// pidfd_open (Linux 5.3): a descriptor that becomes readable when the process exits, so one
+// poll can wait for a child's exit and for something else. The syscall has no glibc wrapper
+// before 2.36 in every header set, and syscall() is variadic, which Swift cannot call.
+#include <sys/syscall.h>
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+static inline int wallet_bridge_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

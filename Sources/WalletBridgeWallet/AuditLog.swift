@@ -28,6 +28,10 @@ package struct AuditLog: Sendable {
         case wrongPassphrase = "wrong_passphrase"
         /// The caller left, or its timeout passed, before the person answered.
         case cancelled
+        /// Nobody could be asked (no pinentry that can show a dialog): refused unasked.
+        case noPrompt = "no_prompt"
+        /// Too many requests already waited for the person: refused unasked.
+        case tooManyWaiting = "too_many_waiting"
     }
 
     /// How a signature was approved.

@@ -77,7 +77,9 @@ public struct KeystoreWallet: AccountsAtHand {
     /// The wallet the shipped host serves with `config`: its keystore (`keystorePath`, else the
     /// configured one), its payload limit, and its passphrase source
     /// (`WALLET_BRIDGE_PASSPHRASE_FILE` if set, else pinentry).
-    public init(config: WalletConfig, keystorePath: String? = nil) {
+    /// `pinentryGuard`: the `wallet-bridge` executable, which runs pinentry under
+    /// `PinentryGuard` (a process that may be killed outright, the agent, passes it).
+    public init(config: WalletConfig, keystorePath: String? = nil, pinentryGuard: String? = nil) {
         let resolved = keystorePath ?? KeystoreLocation.resolve(configured: config.keystore)
         if resolved == nil {
             Log.error("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable)")
@@ -89,7 +91,7 @@ public struct KeystoreWallet: AccountsAtHand {
             source = PassphraseFileSource(path: file)
         } else {
             let configured = Environment.string(PassphraseSources.pinentryVariable) ?? config.pinentry
-            source = PinentrySource(PinentryChoice.forThisProcess(configured: configured))
+            source = PinentrySource(PinentryChoice.forThisProcess(configured: configured), guardExecutable: pinentryGuard)
         }
         self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
     }
@@ -144,12 +146,14 @@ public struct KeystoreWallet: AccountsAtHand {
             switch refusal {
             case .declined: audit.decision = .declined
             case .wrongPassphrase: audit.decision = .wrongPassphrase
-            case .unavailable: throw Self.notSigned(refusal)
+            case .unavailable: audit.decision = .noPrompt
             }
             auditLog.record(audit)
             throw Self.notSigned(refusal)
         } catch is ConsentQueue.Full {
             Log.warning("signature refused before asking: \(consentQueue.limit) requests already wait for the person")
+            audit.decision = .tooManyWaiting
+            auditLog.record(audit)
             throw RPCError(.notSigned, data: .object(["reason": .string("too_many_waiting")]))
         } catch UnlockFailure.keystore(let error) {
             // Logged where it happened. A damaged entry is "key_damaged" so that someone

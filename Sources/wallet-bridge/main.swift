@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 import WalletBridgeAgent
+import WalletBridgeWallet
 
 // The browser-launch path: this file, the host layers, the agent's client and the wallet. It
 // does not import the CLI module; only a command line a person typed goes there
@@ -26,6 +27,9 @@ if let hostArguments {
         Log.error("cannot start: \(error)")
         exit(1)
     }
+}
+if arguments.first == PinentryGuard.commandName {
+    PinentryGuard.run(Array(arguments.dropFirst()))
 }
 if let keystore = CommandLineEntry.agentKeystore(arguments) {
     Agent.run(keystoreOption: keystore)

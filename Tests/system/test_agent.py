@@ -673,3 +673,21 @@ def test_a_configuration_file_named_on_purpose_that_is_missing_refuses_every_cal
     result = wallet.run("agent", "status", env=wallet.env(WALLET_BRIDGE_CONFIG=str(off)))
     assert result.returncode == 3
     assert 'turns the agent off ("agent": false)' in result.stdout.decode(), result.stdout
+
+
+def test_a_killed_agent_takes_its_open_dialog_with_it(wallet, key, answers):
+    """An agent killed outright cannot close its dialog; pinentry runs under a guard that ends
+    it when the agent's end of its socket closes (a dialog answering nobody must not stay up)."""
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE), FAKE_PINENTRY_CONFIRM="hang")
+    signs(host, key, [b"unlock"])
+    pid = the_agent(wallet)
+    host.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(b"left open")]})
+    dialogs = wait_until(lambda: commands(wallet, "CONFIRM"), timeout=10)
+    assert dialogs, "no confirmation was shown"
+    dialog = dialogs[0]["pid"]
+    assert process_alive(dialog)
+    os.kill(pid, signal.SIGKILL)
+    assert error_of(host.receive(timeout=15))["code"] == -32005
+    assert wait_until(lambda: not process_alive(dialog), timeout=3), f"pinentry {dialog} outlived the agent killed under it"
+    assert [r for r in wallet.pinentry_records() if r["pid"] == dialog and r.get("event") == "terminated"][0]["signal"] == 15
+    host.close()

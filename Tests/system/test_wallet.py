@@ -12,7 +12,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
-from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, b58encode, b64,
+from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, audit_entries, b58encode, b64,
                             error_of, process_alive, short_address)
 
 
@@ -148,6 +148,8 @@ def test_no_way_to_ask_is_not_signed_and_logged(wallet, passphrase_file, setting
     assert "set WALLET_BRIDGE_PINENTRY" in error["data"]["fix"] and "sudo apt install pinentry-gtk2" in error["data"]["fix"]
     stderr = host.close()
     assert "cannot ask for the passphrase" in stderr and error["data"]["fix"] in stderr
+    # A refusal nobody chose is recorded too.
+    assert audit_entries(wallet)[-1]["decision"] == "no_prompt"
 
 
 def test_tampered_ciphertext_is_not_signed(wallet, passphrase_file, answers):

@@ -24,6 +24,8 @@ package final class AgentClient: Sendable {
 
     /// How long starting an agent may take, and an answer to a call that asks no person.
     static let startTimeout: Duration = .seconds(5)
+    /// Tries of a call that asks no person, each on a new connection after a broken one.
+    static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
     package init(keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?) {
@@ -63,8 +65,8 @@ package final class AgentClient: Sendable {
     }
 
     /// Calls `method` on the kept connection and waits for the answer (at most
-    /// `answerTimeout`). For calls that ask no person, which may be sent twice: a connection
-    /// the agent closed (it was restarted, say) is replaced once.
+    /// `answerTimeout`). For calls that ask no person, which may be sent again: a connection
+    /// the agent closed (it was restarted, say) is replaced, up to `callAttempts` tries.
     package func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(CallError) -> M.Result {
         try decoded(M.self, from: call(M.name, params: try Self.encoded(params)))
     }
@@ -73,7 +75,13 @@ package final class AgentClient: Sendable {
     /// GetAccounts, which the generic encoder and decoder would slow.
     package func call(_ method: String, params: [UInt8]) throws(CallError) -> JSONValue {
         try kept.withLock { kept throws(CallError) -> JSONValue in
-            for attempt in 1...2 {
+            for attempt in 1...Self.callAttempts {
+                if attempt == Self.callAttempts {
+                    // An agent killed a moment ago may still accept on its socket until the
+                    // kernel has torn it down: wait for that before the last try.
+                    var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                    nanosleep(&pause, nil)
+                }
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
                 do throws(Connection.Failure) {
@@ -85,8 +93,8 @@ package final class AgentClient: Sendable {
                     kept?.close()
                     kept = nil
                     // A connection the agent closed (it was restarted, or was killed as this one
-                    // connected): one more, new one, which starts an agent if none listens.
-                    guard case .broken = error, attempt == 1 else { throw callError(error) }
+                    // connected): a new one, which starts an agent if none listens.
+                    guard case .broken = error, attempt < Self.callAttempts else { throw callError(error) }
                 }
             }
             throw .unavailable(Unavailable(reason: "not_responding", problem: "no answer", fix: restartAdvice))

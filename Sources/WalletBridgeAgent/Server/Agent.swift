@@ -39,7 +39,7 @@ package enum Agent {
         let (listener, socketIdentity) = listen(paths)
 
         let cache = UnlockCache(lifetimes: config.unlockLifetimes)
-        var wallet = KeystoreWallet(config: config, keystorePath: keystorePath)
+        var wallet = KeystoreWallet(config: config, keystorePath: keystorePath, pinentryGuard: Files.currentExecutable())
         wallet.unlockCache = cache
         wallet.allowMinutes = config.approveForMinutes
         let state = AgentState(

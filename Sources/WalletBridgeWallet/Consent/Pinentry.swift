@@ -18,6 +18,10 @@ public struct PinentrySource: PassphraseSource {
     /// What to tell the person when `program` cannot ask (see `PinentryChoice`).
     public let fix: String?
 
+    /// The `wallet-bridge` executable that runs pinentry under `PinentryGuard`, which ends it
+    /// if this process is killed; nil runs pinentry directly.
+    package var guardExecutable: String?
+
     public init(program: String, maxAttempts: Int = 3, fix: String? = nil) {
         self.program = program
         self.maxAttempts = maxAttempts
@@ -25,8 +29,9 @@ public struct PinentrySource: PassphraseSource {
     }
 
     /// The source for `choice`.
-    package init(_ choice: PinentryChoice) {
+    package init(_ choice: PinentryChoice, guardExecutable: String? = nil) {
         self.init(program: choice.program, fix: choice.fix)
+        self.guardExecutable = guardExecutable
     }
 
     /// Pinentry conversations block on a pipe for as long as a person takes to answer, so they
@@ -86,7 +91,9 @@ public struct PinentrySource: PassphraseSource {
         }
         let conversation: PinentryConversation
         do {
-            conversation = try await Blocking.run(on: Self.queue) { try PinentryConversation.start(program) }
+            conversation = try await Blocking.run(on: Self.queue) { [guardExecutable] in
+                try PinentryConversation.start(program, guardedBy: guardExecutable)
+            }
         } catch let failure as PinentryConversation.Failure {
             throw refusal(failure)
         }
@@ -166,10 +173,14 @@ final class PinentryConversation: Sendable {
         self.program = program
     }
 
-    static func start(_ program: String) throws(Failure) -> PinentryConversation {
+    static func start(_ program: String, guardedBy guardExecutable: String? = nil) throws(Failure) -> PinentryConversation {
         let process: ChildProcess
         do {
-            process = try ChildProcess.spawn(program)
+            process = if let guardExecutable {
+                try ChildProcess.spawn(guardExecutable, arguments: PinentryGuard.arguments(for: program))
+            } else {
+                try ChildProcess.spawn(program)
+            }
         } catch {
             guard case .failed(_, let code) = error else { throw .cannotStart(program) }
             throw .cannotStart("cannot start the pinentry program \"\(program)\": \(String(cString: strerror(code)))")
