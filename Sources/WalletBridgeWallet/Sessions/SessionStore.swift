@@ -1,0 +1,267 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import WalletBridge
+
+/// The sessions, in memory and in one file beside the keystore (`keystore.sessions.json`), so
+/// that they survive agent and browser restarts.
+///
+/// Every change is written at once, atomically (`AtomicFile.replace`, mode 0600), while the
+/// lock is held: changes reach the file in the order they were made. A change whose write
+/// fails is undone and its error thrown, so that memory never holds a session the file would
+/// lose at the next start, nor the file one that was disconnected.
+///
+/// Every lookup sees live sessions only (`expiry` still ahead). An expired one stays in memory
+/// until `expire()` takes it out, so that the agent can announce its end; the file, written
+/// with live sessions only, drops it at the next write.
+///
+/// Sessions hold no secret, but they decide who may ask for signatures: the file has the
+/// keystore's mode, and a file that cannot be read as sessions is set aside, never trusted in
+/// part.
+package final class SessionStore: Sendable {
+    /// Each session was approved by the person in a dialog, so real use stays far below this.
+    /// The bound is for the file: every change rewrites all of it, and a file larger than
+    /// `maxFileBytes` would be refused at the next start. Adding beyond it is refused (-32603)
+    /// rather than dropping an older session that an extension still relies on.
+    package static let maxSessions = 256
+    /// A file larger than this is not one this store wrote (it never writes one): it is set
+    /// aside unread.
+    package static let maxFileBytes = 4 << 20
+    /// The `version` of the file's format.
+    package static let fileVersion = 1
+
+    package let path: String
+    private let now: @Sendable () -> Int
+    /// In the order added, which is oldest first: the file keeps that order.
+    private let held: Mutex<[Session]>
+
+    /// The sessions file for the keystore at `keystorePath`: `keystore.json` →
+    /// `keystore.sessions.json`; a path without `.json` gets `.sessions.json` appended.
+    package static func path(forKeystore keystorePath: String) -> String {
+        keystorePath.hasSuffix(".json") ? "\(keystorePath.dropLast(".json".count)).sessions.json" : "\(keystorePath).sessions.json"
+    }
+
+    /// Loads the file at `path` when there is one. One that cannot be read or is not a sessions
+    /// file is renamed to `<path>.damaged-<unix time>`, with a warning in the log, and the store
+    /// starts empty: the extensions connect again, and the file is kept for a person to look at.
+    /// `now` is the time in seconds since the epoch (tests pass their own clock).
+    package init(path: String, now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+        self.path = path
+        self.now = now
+        held = Mutex(Self.load(path, now: now()))
+    }
+
+    // MARK: Reading
+
+    /// The live sessions of `caller`, oldest first.
+    package func sessions(of caller: SessionCaller) -> [Session] {
+        let time = now()
+        return held.withLock { sessions in sessions.filter { $0.caller == caller && $0.isLive(at: time) } }
+    }
+
+    /// Every live session, oldest first.
+    package func all() -> [Session] {
+        let time = now()
+        return held.withLock { sessions in sessions.filter { $0.isLive(at: time) } }
+    }
+
+    /// The live session `topic` of `caller`; nil for an unknown or expired topic and for
+    /// another caller's session, which the caller cannot tell apart (7001 for all three).
+    package func session(topic: String, caller: SessionCaller) -> Session? {
+        let time = now()
+        return held.withLock { sessions in sessions.first { $0.topic == topic && $0.caller == caller && $0.isLive(at: time) } }
+    }
+
+    /// When the next held session expires (seconds since the epoch), expired ones included:
+    /// when the agent should next call `expire()`. Nil with no session.
+    package func nextExpiry() -> Int? {
+        held.withLock { sessions in sessions.map(\.expiry).min() }
+    }
+
+    // MARK: Changing
+
+    /// Keeps `session`. Throws -32603 when `maxSessions` live sessions are held, or when the
+    /// file cannot be written (nothing is kept then).
+    package func add(_ session: Session) throws(RPCError) {
+        try change { sessions, time throws(RPCError) in
+            guard sessions.count(where: { $0.isLive(at: time) }) < Self.maxSessions else {
+                throw RPCError(.internalError, data: .object(["problem": .string(
+                    "the wallet already holds \(Self.maxSessions) sessions, the most it keeps; disconnect some (`wallet-bridge sessions revoke`) and connect again"
+                )]))
+            }
+            // 32 random bytes do not collide; a repeated topic is a caller's mistake.
+            guard !sessions.contains(where: { $0.topic == session.topic }) else {
+                throw RPCError(.internalError, data: .object(["problem": .string("a session with this topic exists already")]))
+            }
+            sessions.append(session)
+        }
+    }
+
+    /// Makes the live session `topic` of `caller` last `lifetime` seconds from now, and
+    /// returns it; nil (and nothing written) when `caller` has no such session.
+    package func extend(topic: String, caller: SessionCaller, lifetime: Int) throws(RPCError) -> Session? {
+        try change { sessions, time in
+            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.caller == caller && $0.isLive(at: time) }) else {
+                return nil
+            }
+            let (expiry, overflow) = time.addingReportingOverflow(max(lifetime, 0))
+            sessions[index].expiry = overflow ? Int.max : expiry
+            return sessions[index]
+        }
+    }
+
+    /// Ends the live session `topic` of `caller` and returns it; nil when `caller` has none.
+    package func remove(topic: String, caller: SessionCaller) throws(RPCError) -> Session? {
+        try change { sessions, time in
+            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.caller == caller && $0.isLive(at: time) }) else {
+                return nil
+            }
+            return sessions.remove(at: index)
+        }
+    }
+
+    /// Ends the live session `topic` whoever holds it: for `wallet-bridge sessions revoke`,
+    /// which the person runs, never for an extension.
+    package func remove(topic: String) throws(RPCError) -> Session? {
+        try change { sessions, time in
+            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.isLive(at: time) }) else { return nil }
+            return sessions.remove(at: index)
+        }
+    }
+
+    /// Ends every live session and returns them, oldest first. Expired ones are left for
+    /// `expire()`, which announces them as expired rather than deleted.
+    package func removeAll() throws(RPCError) -> [Session] {
+        try change { sessions, time in
+            let live = sessions.filter { $0.isLive(at: time) }
+            sessions.removeAll { $0.isLive(at: time) }
+            return live
+        }
+    }
+
+    /// Takes out and returns the sessions whose expiry has come, oldest first.
+    ///
+    /// Unlike the other changes it does not throw: the file already leaves expired sessions
+    /// out at every write, and one read back with them is no different, since nothing sees an
+    /// expired session. A failed write is only logged, and the sessions are gone from memory
+    /// either way, so that the agent announces each end once.
+    @discardableResult
+    package func expire() -> [Session] {
+        let time = now()
+        return held.withLock { sessions in
+            let expired = sessions.filter { !$0.isLive(at: time) }
+            guard !expired.isEmpty else { return [] }
+            sessions.removeAll { !$0.isLive(at: time) }
+            // `write` has logged why it failed.
+            if (try? write(sessions, now: time)) == nil {
+                Log.warning("expired sessions stay in \(path) until its next write")
+            }
+            return expired
+        }
+    }
+
+    /// Applies `body` to a copy of the sessions, writes the copy when it differs, and only
+    /// then keeps it: a failed write leaves memory as it was.
+    private func change<Result: Sendable>(_ body: (inout [Session], Int) throws(RPCError) -> Result) throws(RPCError) -> Result {
+        let time = now()
+        return try held.withLock { sessions throws(RPCError) -> Result in
+            var changed = sessions
+            let result = try body(&changed, time)
+            if changed != sessions {
+                try write(changed, now: time)
+                sessions = changed
+            }
+            return result
+        }
+    }
+
+    // MARK: The file
+
+    /// Writes the live ones of `sessions`. Errors are -32603, with the reason but not the path:
+    /// the answer goes to an extension, the whole of it to the log.
+    private func write(_ sessions: [Session], now time: Int) throws(RPCError) {
+        let document: JSONValue = .object([
+            "version": .number(JSONNumber(Self.fileVersion)),
+            "sessions": .array(sessions.filter { $0.isLive(at: time) }.map { $0.stored() }),
+        ])
+        let bytes = document.jsonBytes
+        // Never write a file that the next start would refuse to read.
+        guard bytes.count <= Self.maxFileBytes else {
+            Log.error("not saving the sessions: they would take \(bytes.count) bytes, more than the \(Self.maxFileBytes) a sessions file may hold")
+            throw RPCError(.internalError, data: .object(["problem": .string("the wallet's sessions would exceed the size of its sessions file; disconnect some and connect again")]))
+        }
+        do {
+            try AtomicFile.replace(path, with: bytes, mode: 0o600)
+        } catch {
+            Log.error("cannot save the sessions: \(error)")
+            throw RPCError(.internalError, data: .object(["problem": .string("the wallet cannot save its sessions (\(error.reason)); its log says more")]))
+        }
+    }
+
+    /// Why a file is not a sessions file.
+    private struct Damage: Error {
+        let reason: String
+    }
+
+    private static func load(_ path: String, now: Int) -> [Session] {
+        let bytes: [UInt8]
+        do {
+            guard let read = try AtomicFile.read(path, maxBytes: maxFileBytes) else { return [] }
+            bytes = read
+        } catch {
+            setAside(path, because: error.reason, now: now)
+            return []
+        }
+        do {
+            return try decode(bytes)
+        } catch {
+            setAside(path, because: error.reason, now: now)
+            return []
+        }
+    }
+
+    private static func decode(_ bytes: [UInt8]) throws(Damage) -> [Session] {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw Damage(reason: "not JSON: \(error)")
+        }
+        guard case .object(let members) = document else { throw Damage(reason: "not a JSON object") }
+        guard case .number(let version)? = members["version"], version.literal == String(fileVersion) else {
+            throw Damage(reason: "not version \(fileVersion) of the sessions file")
+        }
+        guard case .array(let entries)? = members["sessions"] else { throw Damage(reason: "no array of sessions") }
+        var sessions: [Session] = []
+        var topics = Set<String>()
+        for (index, entry) in entries.enumerated() {
+            let session: Session
+            do {
+                session = try Session(stored: entry)
+            } catch {
+                let detail = error.data.map { String(decoding: $0.jsonBytes, as: UTF8.self) } ?? error.message
+                throw Damage(reason: "session \(index) cannot be read: \(detail)")
+            }
+            guard topics.insert(session.topic).inserted else { throw Damage(reason: "session \(index) repeats a topic") }
+            sessions.append(session)
+        }
+        return sessions
+    }
+
+    /// Renames a file that cannot be used to `<path>.damaged-<now>` (with a counter if that
+    /// exists), so that the next write does not destroy what a person may want to look at.
+    private static func setAside(_ path: String, because reason: String, now: Int) {
+        var aside = "\(path).damaged-\(now)"
+        var attempt = 1
+        while access(aside, F_OK) == 0, attempt < 100 {
+            aside = "\(path).damaged-\(now)-\(attempt)"
+            attempt += 1
+        }
+        if rename(path, aside) == 0 {
+            Log.warning("the sessions file \(path) cannot be used (\(reason)); it was moved to \(aside), and the extensions must connect again")
+        } else {
+            Log.warning("the sessions file \(path) cannot be used (\(reason)), nor moved aside (\(String(cString: strerror(errno)))); starting with no sessions")
+        }
+    }
+}
