@@ -6,7 +6,27 @@
  */
 import { NativeConfigurationError } from './errors.js';
 import { checkGetAccountsResult, checkSignPayloadsParams, checkSignPayloadsResult, NATIVE_GET_ACCOUNTS_METHOD, NATIVE_SIGN_PAYLOADS_METHOD } from './models.js';
-import { buildBatch, buildNotification, buildRequest, decodeBatchResponse, decodeResponse, describe, validateResponse } from './protocol.js';
+import { buildBatch, buildNotification, buildRequest, decodeBatchResponse, decodeResponse, describe, isPlainObject, validateResponse } from './protocol.js';
+import {
+  SESSION_CONNECT_METHOD,
+  SESSION_DISCONNECT_METHOD,
+  SESSION_EVENT_NAMES,
+  SESSION_EXTEND_METHOD,
+  SESSION_LIST_METHOD,
+  SESSION_REQUEST_METHOD,
+  checkConnectParams,
+  checkReason,
+  checkSession,
+  checkSessionDisconnectResult,
+  checkSessionExtendResult,
+  checkSessionListResult,
+  checkSessionRequestParams,
+  checkSessionRequestResult,
+  checkTopic,
+  isSessionEventName,
+  sessionEventProblem,
+  signMessage,
+} from './sessions.js';
 import { createMessageTransport, createPortTransport } from './transports.js';
 
 /**
@@ -21,7 +41,17 @@ import { createMessageTransport, createPortTransport } from './transports.js';
  * @typedef {import('./index.js').NativeRpcBatchEntry} NativeRpcBatchEntry
  * @typedef {import('./index.js').NativeGetAccountsResult} NativeGetAccountsResult
  * @typedef {import('./index.js').NativeSignPayloadsResult} NativeSignPayloadsResult
+ * @typedef {import('./index.js').NativeRequestOptions} NativeRequestOptions
+ * @typedef {import('./index.js').NativeClientWarning} NativeClientWarning
+ * @typedef {import('./index.js').Session} Session
+ * @typedef {import('./index.js').SessionConnectParams} SessionConnectParams
+ * @typedef {import('./index.js').SessionListResult} SessionListResult
+ * @typedef {import('./index.js').SessionExtendResult} SessionExtendResult
+ * @typedef {import('./index.js').SessionErrorReason} SessionErrorReason
+ * @typedef {import('./index.js').SessionEventName} SessionEventName
+ * @typedef {import('./index.js').SignMessageArgs} SignMessageArgs
  * @typedef {import('./transports.js').Transport} Transport
+ * @typedef {(params: any) => unknown} AnyEventHandler
  */
 
 /**
@@ -53,10 +83,141 @@ export function createNativeClient(options) {
   checkTimeout(timeoutMs);
   if (typeof onWarning !== 'function') throw new TypeError('onWarning must be a function');
   const runtime = options.runtime ?? findRuntime();
+  /** @param {NativeClientWarning} warning */
+  const warn = (warning) => {
+    try {
+      onWarning(warning);
+    } catch {
+      // A faulty hook must not take the client down with it.
+    }
+  };
+  const events = new SessionEvents(application, warn);
   const transport = transportKind === 'port'
-    ? createPortTransport({ runtime, application, onWarning })
+    ? createPortTransport({
+      runtime,
+      application,
+      onWarning,
+      onNotification: (notification) => events.dispatch(notification),
+      hasEventHandlers: () => events.size > 0,
+    })
     : createMessageTransport({ runtime, application });
-  return new Client(application, transport, timeoutMs);
+  return new Client(application, transport, timeoutMs, events);
+}
+
+/** Why `on` throws on the message transport (docs/sessions.md, Events). */
+const MESSAGE_TRANSPORT_HAS_NO_EVENTS = 'the message transport cannot receive events: runtime.sendNativeMessage starts the host for one message and ends it at the reply, '
+  + 'so nothing can arrive later. Create the client with transport: "port" (runtime.connectNative) to hear '
+  + `${SESSION_EVENT_NAMES.join(', ')}`;
+
+/**
+ * The handlers of the four session notifications, and their delivery: each notification's
+ * params are checked first (a malformed one is reported, not delivered), then every handler
+ * runs in the order added; one that throws or rejects is reported and the others still run.
+ */
+class SessionEvents {
+  /** @type {Map<SessionEventName, Set<AnyEventHandler>>} */
+  #handlers = new Map();
+  #application;
+  #warn;
+
+  /**
+   * @param {string} application
+   * @param {(warning: NativeClientWarning) => void} warn never throws
+   */
+  constructor(application, warn) {
+    this.#application = application;
+    this.#warn = warn;
+  }
+
+  /** How many handlers are registered, over all names. */
+  get size() {
+    let count = 0;
+    for (const handlers of this.#handlers.values()) count += handlers.size;
+    return count;
+  }
+
+  /**
+   * A handler added twice is registered once, as with addEventListener.
+   * @param {SessionEventName} name
+   * @param {AnyEventHandler} handler
+   * @returns {() => void} removes it; calling it again does nothing
+   */
+  add(name, handler) {
+    let handlers = this.#handlers.get(name);
+    if (!handlers) this.#handlers.set(name, (handlers = new Set()));
+    handlers.add(handler);
+    return () => this.remove(name, handler);
+  }
+
+  /**
+   * @param {SessionEventName} name
+   * @param {AnyEventHandler} handler
+   */
+  remove(name, handler) {
+    const handlers = this.#handlers.get(name);
+    handlers?.delete(handler);
+    if (handlers?.size === 0) this.#handlers.delete(name);
+  }
+
+  /**
+   * @param {{ jsonrpc: '2.0', method: string, params?: unknown }} notification
+   */
+  dispatch(notification) {
+    const { method: name, params } = notification;
+    if (!isSessionEventName(name)) {
+      this.#warn({ kind: 'unknown-notification', message: `ignored a notification "${name}" from "${this.#application}": not a session event`, reply: notification });
+      return;
+    }
+    const problem = sessionEventProblem(name, params);
+    if (problem !== null) {
+      this.#warn({ kind: 'invalid-notification', message: `ignored a malformed ${name} from "${this.#application}": ${problem}`, reply: notification });
+      return;
+    }
+    // A copy: a handler that unsubscribes (itself or another) does not change this delivery.
+    for (const handler of [...(this.#handlers.get(name) ?? [])]) {
+      /** @param {unknown} error */
+      const report = (error) => this.#warn({
+        kind: 'event-handler-error',
+        message: `a ${name} handler failed: ${error instanceof Error ? error.message : String(error)}`,
+        reply: notification,
+        event: name,
+        error,
+      });
+      try {
+        const outcome = handler(params);
+        if (outcome !== null && typeof outcome === 'object' && typeof (/** @type {any} */ (outcome).then) === 'function') {
+          /** @type {PromiseLike<unknown>} */ (outcome).then(undefined, report);
+        }
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+}
+
+/**
+ * @param {unknown} name
+ * @param {unknown} handler
+ * @param {string} what
+ * @returns {asserts name is SessionEventName}
+ */
+function checkSubscription(name, handler, what) {
+  if (!isSessionEventName(name)) {
+    throw new TypeError(`${what} takes one of ${SESSION_EVENT_NAMES.map((event) => JSON.stringify(event)).join(', ')}, not ${typeof name === 'string' ? JSON.stringify(name) : describe(name)}`);
+  }
+  if (typeof handler !== 'function') throw new TypeError(`${what}'s handler must be a function, not ${describe(handler)}`);
+}
+
+/**
+ * The per-call options of the session methods that take them apart from their params.
+ * @param {unknown} options
+ * @param {string} what
+ * @returns {NativeRequestOptions}
+ */
+function callOptions(options, what) {
+  if (options === undefined) return {};
+  if (!isPlainObject(options)) throw new TypeError(`${what}'s options must be { id?, timeoutMs? }, not ${describe(options)}`);
+  return /** @type {NativeRequestOptions} */ (options);
 }
 
 /**
@@ -82,13 +243,15 @@ function checkTimeout(timeoutMs) {
 /** @implements {NativeClient} */
 class Client {
   #transport;
+  #events;
 
   /**
    * @param {string} application
    * @param {Transport} transport
    * @param {number} timeoutMs
+   * @param {SessionEvents} events
    */
-  constructor(application, transport, timeoutMs) {
+  constructor(application, transport, timeoutMs, events) {
     /** @readonly */
     this.application = application;
     /** @readonly */
@@ -96,6 +259,7 @@ class Client {
     /** @readonly */
     this.timeoutMs = timeoutMs;
     this.#transport = transport;
+    this.#events = events;
   }
 
   /**
@@ -213,8 +377,117 @@ class Client {
     return checkSignPayloadsResult(decodeResponse(reply, { id: message.id, method: message.method }), params, { id: message.id });
   }
 
+  /**
+   * @param {SessionConnectParams & NativeRequestOptions} params
+   * @returns {Promise<Session>}
+   */
+  async connect(params) {
+    const wire = checkConnectParams(params);
+    const { result, id } = await this.#call(SESSION_CONNECT_METHOD, wire, params);
+    return checkSession(result, { id, method: SESSION_CONNECT_METHOD });
+  }
+
+  /**
+   * @param {NativeRequestOptions} [options]
+   * @returns {Promise<SessionListResult>}
+   */
+  async listSessions(options) {
+    const { result, id } = await this.#call(SESSION_LIST_METHOD, {}, callOptions(options, 'listSessions'));
+    return checkSessionListResult(result, { id });
+  }
+
+  /**
+   * The inner method's result, checked for the Solana methods (see index.d.ts for its type).
+   * @template {string} Method
+   * @param {import('./index.js').SessionRequest<Method> & NativeRequestOptions} request
+   * @returns {Promise<import('./index.js').SessionMethodResult<Method>>}
+   */
+  async sessionRequest(request) {
+    const wire = checkSessionRequestParams(request);
+    const { result, id } = await this.#call(SESSION_REQUEST_METHOD, wire, request);
+    return /** @type {any} */ (checkSessionRequestResult(wire.request.method, result, { id }));
+  }
+
+  /**
+   * @param {string} topic
+   * @param {NativeRequestOptions} [options]
+   * @returns {Promise<SessionExtendResult>}
+   */
+  async extend(topic, options) {
+    checkTopic(topic);
+    const { result, id } = await this.#call(SESSION_EXTEND_METHOD, { topic }, callOptions(options, 'extend'));
+    return checkSessionExtendResult(result, { id });
+  }
+
+  /**
+   * @param {string} topic
+   * @param {SessionErrorReason} [reason] left out, the host's default: 6000 "User disconnected"
+   * @param {NativeRequestOptions} [options]
+   * @returns {Promise<void>}
+   */
+  async disconnect(topic, reason, options) {
+    checkTopic(topic);
+    checkReason(reason);
+    const params = reason === undefined ? { topic } : { topic, reason };
+    const { result, id } = await this.#call(SESSION_DISCONNECT_METHOD, params, callOptions(options, 'disconnect'));
+    checkSessionDisconnectResult(result, { id });
+  }
+
+  /**
+   * Port transport only: calls `handler` with the params of each such notification. Opens the
+   * port if none is open, and then sends it one session_list, whose answer is dropped: the
+   * host starts sending events only after its first reply (a host started for one message must
+   * write nothing before that reply, and it cannot tell which kind it is).
+   * @template {SessionEventName} Name
+   * @param {Name} name
+   * @param {import('./index.js').SessionEventHandler<Name>} handler
+   * @returns {() => void} unsubscribes
+   */
+  on(name, handler) {
+    if (!this.#transport.listen) throw new NativeConfigurationError(MESSAGE_TRANSPORT_HAS_NO_EVENTS);
+    checkSubscription(name, handler, 'on');
+    const unsubscribe = this.#events.add(name, handler);
+    /** @type {boolean} */
+    let opened;
+    try {
+      opened = this.#transport.listen();
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    // Any reply will do, an error too (-32601 from a host without the agent); a failure of the
+    // port itself is reported by the port.
+    if (opened) this.#call(SESSION_LIST_METHOD, {}, {}).catch(() => {});
+    return unsubscribe;
+  }
+
+  /**
+   * Removes a handler `on` added; one never added is ignored (so on the message transport this
+   * does nothing).
+   * @template {SessionEventName} Name
+   * @param {Name} name
+   * @param {import('./index.js').SessionEventHandler<Name>} handler
+   */
+  off(name, handler) {
+    checkSubscription(name, handler, 'off');
+    this.#events.remove(name, handler);
+  }
+
   close() {
     this.#transport.close();
+  }
+
+  /**
+   * Sends one built-in request and decodes its reply; the caller checks the result's shape.
+   * @param {string} method
+   * @param {import('./index.js').NativeRpcParams} params
+   * @param {NativeRequestOptions} options
+   * @returns {Promise<{ result: JsonValue, id: NativeRpcId }>}
+   */
+  async #call(method, params, options) {
+    const message = buildRequest({ method, params, id: options.id });
+    const reply = await this.#send(message, options.timeoutMs, [message.id], message.id, message.method);
+    return { result: decodeResponse(reply, { id: message.id, method: message.method }), id: message.id };
   }
 
   /**
@@ -339,4 +612,62 @@ export async function sendNativeGetAccountsRequest(idOrOptions) {
  */
 export async function sendNativeSignPayloadsRequest(request) {
   return getNativeClient().signPayloads(request);
+}
+
+/**
+ * Proposes a session with the default client; resolves to the session, shape checked.
+ * @param {SessionConnectParams & NativeRequestOptions} params
+ * @returns {Promise<Session>}
+ */
+export async function sendNativeSessionConnectRequest(params) {
+  return getNativeClient().connect(params);
+}
+
+/**
+ * The calling extension's live sessions, with the default client.
+ * @param {NativeRequestOptions} [options]
+ * @returns {Promise<SessionListResult>}
+ */
+export async function sendNativeSessionListRequest(options) {
+  return getNativeClient().listSessions(options);
+}
+
+/**
+ * A request within a session, with the default client; resolves to the inner method's result.
+ * @template {string} Method
+ * @param {import('./index.js').SessionRequest<Method> & NativeRequestOptions} request
+ * @returns {Promise<import('./index.js').SessionMethodResult<Method>>}
+ */
+export async function sendNativeSessionRequest(request) {
+  return getNativeClient().sessionRequest(request);
+}
+
+/**
+ * Extends a session by its lifetime from now, with the default client.
+ * @param {string} topic
+ * @param {NativeRequestOptions} [options]
+ * @returns {Promise<SessionExtendResult>}
+ */
+export async function sendNativeSessionExtendRequest(topic, options) {
+  return getNativeClient().extend(topic, options);
+}
+
+/**
+ * Ends a session, with the default client.
+ * @param {string} topic
+ * @param {SessionErrorReason} [reason]
+ * @param {NativeRequestOptions} [options]
+ * @returns {Promise<void>}
+ */
+export async function sendNativeSessionDisconnectRequest(topic, reason, options) {
+  return getNativeClient().disconnect(topic, reason, options);
+}
+
+/**
+ * signMessage with the default client: resolves to the 64-byte signature.
+ * @param {SignMessageArgs} args
+ * @returns {Promise<Uint8Array>}
+ */
+export async function sendNativeSignMessageRequest(args) {
+  return signMessage(getNativeClient(), args);
 }

@@ -38,6 +38,25 @@ export const NativeRpcErrorCode = Object.freeze({
   invalidPayloads: -2,
   notSigned: -3,
   tooManyPayloads: -6,
+  // Session codes (docs/sessions.md): WalletConnect Sign's numbers, and EIP-1193's for a
+  // request inside a session that the person declines or that names an account the session
+  // does not hold
+  unauthorizedMethod: 3001,
+  unauthorizedChain: 3005,
+  userRejectedRequest: 4001,
+  unauthorized: 4100,
+  userRejected: 5000,
+  userRejectedChains: 5001,
+  userRejectedMethods: 5002,
+  userRejectedEvents: 5003,
+  unsupportedChains: 5100,
+  unsupportedMethods: 5101,
+  unsupportedEvents: 5102,
+  unsupportedAccounts: 5103,
+  unsupportedNamespaceKey: 5104,
+  userDisconnected: 6000,
+  noSessionForTopic: 7001,
+  sessionRequestExpired: 8000,
 });
 
 /**
@@ -61,6 +80,22 @@ export const NATIVE_RPC_ERROR_MESSAGES = Object.freeze({
   [-2]: 'Invalid payloads',
   [-3]: 'Payload not signed',
   [-6]: 'Too many payloads',
+  3001: 'Unauthorized method',
+  3005: 'Unauthorized chain',
+  4001: 'User rejected the request',
+  4100: 'Unauthorized',
+  5000: 'User rejected',
+  5001: 'User rejected chains',
+  5002: 'User rejected methods',
+  5003: 'User rejected events',
+  5100: 'Unsupported chains',
+  5101: 'Unsupported methods',
+  5102: 'Unsupported events',
+  5103: 'Unsupported accounts',
+  5104: 'Unsupported namespace key',
+  6000: 'User disconnected',
+  7001: 'No session for topic',
+  8000: 'Session request expired',
 });
 
 /**

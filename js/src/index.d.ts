@@ -125,6 +125,248 @@ export function checkGetAccountsResult(result: unknown, context?: { id?: NativeR
 /** Throws NativeProtocolError (kind "invalid-result") unless `result` has the SignPayloads shape and one entry per payload. */
 export function checkSignPayloadsResult(result: unknown, params: NativeSignPayloadsParams, context?: { id?: NativeRpcId | null }): NativeSignPayloadsResult;
 
+// ---- Sessions (docs/sessions.md) ------------------------------------------------------------
+// WalletConnect Sign's model (CAIP-25 namespaces, CAIP-10 accounts) over native messaging. Chain
+// ids, account ids and topics are plain strings here: parseChainId and parseAccountId split
+// them, and every session call checks them before sending.
+
+/**
+ * What a proposal asks for under one key of its namespaces. Keyed by a CAIP-2 namespace
+ * (`"solana"`), `chains` is required and non-empty, each chain of that namespace; keyed by a
+ * whole chain id (`"solana:5eykt…"`), there is no `chains`: the key is the one chain.
+ */
+export interface Namespace {
+  chains?: readonly string[];
+  methods: readonly string[];
+  events: readonly string[];
+}
+
+/** CAIP-25 namespaces: `{ solana: { chains, methods, events } }`. */
+export type Namespaces = { [key: string]: Namespace };
+
+/** A session's namespace: what was approved, plus its accounts. */
+export interface SessionNamespace {
+  /** Absent only under a key that is itself a chain id. */
+  chains?: string[];
+  /**
+   * CAIP-10 ids, `chain:address`, each on one of `chains` (checked): every key of the
+   * keystore on every approved chain, so it changes when keys do (see `session_update`).
+   * A Solana address is the base58 public key. May be empty when the keystore has no key.
+   */
+  accounts: string[];
+  methods: string[];
+  events: string[];
+}
+
+export type SessionNamespaces = { [key: string]: SessionNamespace };
+
+/** What a side says about itself. The extension's is shown to the person marked as self-declared. */
+export interface PeerMetadata {
+  /** 1 to 100 characters (checked when proposing). */
+  name: string;
+  description?: string;
+  url?: string;
+  icons?: readonly string[];
+}
+
+/** An approved session, as session_connect and session_list answer it. */
+export interface Session {
+  /** 64 lowercase hex digits: the session's id in every later call. */
+  topic: string;
+  namespaces: SessionNamespaces;
+  /** As proposed. Optional here because a host may leave out what was not proposed. */
+  requiredNamespaces?: Namespaces;
+  optionalNamespaces?: Namespaces;
+  /** Seconds since the Unix epoch. */
+  expiry: number;
+  /** The caller (the extension), as in WalletConnect. */
+  self: { metadata: PeerMetadata };
+  /** The wallet. */
+  peer: { metadata: PeerMetadata };
+}
+
+/** session_connect's params. Together the namespaces must ask for at least one chain. */
+export interface SessionConnectParams {
+  requiredNamespaces?: Namespaces;
+  optionalNamespaces?: Namespaces;
+  metadata: PeerMetadata;
+}
+
+/** session_list's params: none (`{}` on the wire). */
+export type SessionListParams = { [key: string]: never };
+
+export interface SessionListResult {
+  /** The calling extension's live sessions, oldest first. */
+  sessions: Session[];
+}
+
+export interface SessionExtendParams {
+  topic: string;
+}
+
+export interface SessionExtendResult {
+  /** The new expiry: the configured lifetime (7 days by default) from now, in seconds since the epoch. */
+  expiry: number;
+}
+
+/** A JSON-RPC-style error object: session_disconnect's `reason`, session_delete's. */
+export interface SessionErrorReason {
+  code: number;
+  message: string;
+}
+
+export interface SessionDisconnectParams {
+  topic: string;
+  /** Left out: 6000 "User disconnected". */
+  reason?: SessionErrorReason;
+}
+
+/** `solana_signMessage`'s params: both base58. */
+export interface SolanaSignMessageParams {
+  /** The bytes to sign, base58. */
+  message: string;
+  /** One of the session's accounts: the address part of its CAIP-10 id. */
+  pubkey: string;
+}
+
+export interface SolanaSignMessageResult {
+  /** The 64-byte Ed25519 signature of the message bytes, base58 (checked). */
+  signature: string;
+}
+
+export interface SolanaAccount {
+  /** A base58 32-byte public key (checked). */
+  pubkey: string;
+}
+
+/** The methods a Solana session can hold, with their params and results. */
+export interface SolanaSessionMethods {
+  solana_signMessage: { params: SolanaSignMessageParams; result: SolanaSignMessageResult };
+  solana_getAccounts: { params: undefined; result: SolanaAccount[] };
+  solana_requestAccounts: { params: undefined; result: SolanaAccount[] };
+}
+
+/** The params of a method inside a session: the Solana ones' above, else as for NativeMethodParams. */
+export type SessionMethodParams<Method extends string> =
+  Method extends keyof SolanaSessionMethods ? SolanaSessionMethods[Method]['params'] : NativeMethodParams<Method>;
+
+/** The result of a method inside a session: the Solana ones' above, else as for NativeMethodResult. */
+export type SessionMethodResult<Method extends string> =
+  Method extends keyof SolanaSessionMethods ? SolanaSessionMethods[Method]['result'] : NativeMethodResult<Method>;
+
+/** session_request's params. */
+export interface SessionRequest<Method extends string = string> {
+  /** A live session of this extension. */
+  topic: string;
+  /** CAIP-2; the session must hold it (else 3005). */
+  chainId: string;
+  /** The inner request; the session must allow its method on that chain (else 3001). */
+  request: { method: Method } & NativeParamsField<SessionMethodParams<Method>>;
+  /**
+   * Whole seconds since the Unix epoch, 5 minutes to 7 days from now (the host checks the
+   * window): when it passes while the person has not answered, the answer is 8000.
+   */
+  expiry?: number;
+}
+
+/** session_event: a key was created, imported, deleted or renamed. */
+export interface SessionEventParams {
+  topic: string;
+  chainId: string;
+  event: {
+    /** `accountsChanged` for a Solana session. */
+    name: string;
+    /** For `accountsChanged`: the chain's CAIP-10 accounts (checked). */
+    data: JsonValue;
+  };
+}
+
+/** session_update: the session was extended, or its accounts changed. */
+export interface SessionUpdateParams {
+  topic: string;
+  namespaces: SessionNamespaces;
+  expiry: number;
+}
+
+/** session_delete: disconnected on another of the extension's ports, or revoked (6000). */
+export interface SessionDeleteParams {
+  topic: string;
+  reason: SessionErrorReason;
+}
+
+/** session_expire: the session's expiry passed. */
+export interface SessionExpireParams {
+  topic: string;
+}
+
+/** Each session notification with its params. */
+export interface SessionEventMap {
+  session_event: SessionEventParams;
+  session_update: SessionUpdateParams;
+  session_delete: SessionDeleteParams;
+  session_expire: SessionExpireParams;
+}
+
+export type SessionEventName = keyof SessionEventMap;
+
+/** Called with the notification's params, checked. May be async; a throw or rejection is reported to onWarning. */
+export type SessionEventHandler<Name extends SessionEventName = SessionEventName> = (params: SessionEventMap[Name]) => unknown;
+
+/** signMessage's arguments: the message as bytes, the rest as for session_request. */
+export interface SignMessageArgs extends NativeRequestOptions {
+  topic: string;
+  chainId: string;
+  /** The bytes to sign (for text: `new TextEncoder().encode(text)`); at least one. */
+  message: Uint8Array;
+  /** The account's base58 public key (the address of its CAIP-10 id). */
+  pubkey: string;
+  expiry?: number;
+}
+
+export const SESSION_CONNECT_METHOD: NativeMethod<'session_connect', SessionConnectParams, Session>;
+export const SESSION_LIST_METHOD: NativeMethod<'session_list', SessionListParams | undefined, SessionListResult>;
+export const SESSION_REQUEST_METHOD: NativeMethod<'session_request', SessionRequest, JsonValue>;
+export const SESSION_EXTEND_METHOD: NativeMethod<'session_extend', SessionExtendParams, SessionExtendResult>;
+export const SESSION_DISCONNECT_METHOD: NativeMethod<'session_disconnect', SessionDisconnectParams, { [key: string]: never }>;
+export const SESSION_EVENT_NOTIFICATION: 'session_event';
+export const SESSION_UPDATE_NOTIFICATION: 'session_update';
+export const SESSION_DELETE_NOTIFICATION: 'session_delete';
+export const SESSION_EXPIRE_NOTIFICATION: 'session_expire';
+/** The four notifications `client.on` delivers. */
+export const SESSION_EVENT_NAMES: readonly ['session_event', 'session_update', 'session_delete', 'session_expire'];
+
+export const SOLANA_NAMESPACE: 'solana';
+export const SOLANA_MAINNET_CHAIN_ID: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
+export const SOLANA_DEVNET_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1';
+export const SOLANA_TESTNET_CHAIN_ID: 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z';
+export const SOLANA_CHAINS: Readonly<{
+  mainnet: typeof SOLANA_MAINNET_CHAIN_ID;
+  devnet: typeof SOLANA_DEVNET_CHAIN_ID;
+  testnet: typeof SOLANA_TESTNET_CHAIN_ID;
+}>;
+export const SOLANA_SIGN_MESSAGE_METHOD: 'solana_signMessage';
+export const SOLANA_GET_ACCOUNTS_METHOD: 'solana_getAccounts';
+export const SOLANA_REQUEST_ACCOUNTS_METHOD: 'solana_requestAccounts';
+export const SOLANA_ACCOUNTS_CHANGED_EVENT: 'accountsChanged';
+
+/** Splits a CAIP-2 chain id; a TypeError for anything else. */
+export function parseChainId(chainId: string): { namespace: string; reference: string };
+/** Splits a CAIP-10 account id (for Solana, `address` is the base58 public key); a TypeError for anything else. */
+export function parseAccountId(accountId: string): { chainId: string; namespace: string; reference: string; address: string };
+/** Throws NativeProtocolError (kind "invalid-result") unless `result` is a session, accounts consistent with chains. */
+export function checkSession(result: unknown, context?: { id?: NativeRpcId | null; method?: string }): Session;
+
+/**
+ * Signs bytes through `client.sessionRequest` (solana_signMessage): base58-encodes the message
+ * and resolves to the decoded 64-byte signature. Declined: NativeRpcError 4001.
+ */
+export function signMessage(client: NativeClient, args: SignMessageArgs): Promise<Uint8Array>;
+
+/** Base58, Bitcoin alphabet (Solana's keys and signatures); leading zero bytes are leading "1"s. */
+export function base58Encode(bytes: Uint8Array): string;
+/** The bytes of a base58 string; a TypeError naming the first character outside the alphabet. */
+export function base58Decode(text: string): Uint8Array;
+
 // ---- Errors ---------------------------------------------------------------------------------
 
 /** The host's error catalogue (Sources/WalletBridge/Protocol/ErrorCode.swift), same names. */
@@ -144,6 +386,22 @@ export const NativeRpcErrorCode: Readonly<{
   invalidPayloads: -2;
   notSigned: -3;
   tooManyPayloads: -6;
+  unauthorizedMethod: 3001;
+  unauthorizedChain: 3005;
+  userRejectedRequest: 4001;
+  unauthorized: 4100;
+  userRejected: 5000;
+  userRejectedChains: 5001;
+  userRejectedMethods: 5002;
+  userRejectedEvents: 5003;
+  unsupportedChains: 5100;
+  unsupportedMethods: 5101;
+  unsupportedEvents: 5102;
+  unsupportedAccounts: 5103;
+  unsupportedNamespaceKey: 5104;
+  userDisconnected: 6000;
+  noSessionForTopic: 7001;
+  sessionRequestExpired: 8000;
 }>;
 
 /** The fixed message the host sends with each catalogue code. */
@@ -246,11 +504,26 @@ export interface NativeMessagingRuntime {
 
 // ---- Client ------------------------------------------------------------------------------------
 
+/**
+ * - `unmatched-reply`: a reply no pending request waits for (late after a timeout, unknown id).
+ * - `unknown-notification`: a notification that is not one of the four session events.
+ * - `invalid-notification`: a session event whose params do not have the model's shape; not delivered.
+ * - `event-handler-error`: an `on` handler threw or rejected (`event`, `error`); the others still ran.
+ * - `port-disconnected`: the port dropped while `on` handlers were registered (`error`): events
+ *   stop until the next request or `on` opens a new port.
+ */
+export type NativeClientWarningKind = 'unmatched-reply' | 'unknown-notification' | 'invalid-notification' | 'event-handler-error' | 'port-disconnected';
+
 /** Something the port transport noticed but that does not fail a request. */
 export interface NativeClientWarning {
-  kind: 'unmatched-reply';
+  kind: NativeClientWarningKind;
   message: string;
+  /** What arrived from the host (the reply or the notification); undefined for `port-disconnected`. */
   reply: unknown;
+  /** `event-handler-error`: the notification being delivered. */
+  event?: SessionEventName;
+  /** `event-handler-error`: what the handler threw; `port-disconnected`: the NativeTransportError. */
+  error?: unknown;
 }
 
 export interface NativeClientOptions {
@@ -266,7 +539,11 @@ export interface NativeClientOptions {
   timeoutMs?: number;
   /** Default: globalThis.browser?.runtime ?? globalThis.chrome?.runtime, at creation. */
   runtime?: NativeMessagingRuntime;
-  /** Port transport: called for replies no pending request waits for. Default: ignore them. */
+  /**
+   * Port transport: called for replies no pending request waits for, notifications that are
+   * not session events or are malformed, event handlers that throw, and a port dropped under
+   * event handlers. Default: ignore them.
+   */
   onWarning?: (warning: NativeClientWarning) => void;
 }
 
@@ -342,7 +619,29 @@ export interface NativeClient {
   /** Takes `{ id?, timeoutMs? }`, or a bare id (walletlib 0.2.0's form); anything else is a TypeError. */
   getAccounts(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
   signPayloads(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
-  /** Disconnects the port (if any) and rejects everything pending with kind "closed". Later requests reconnect. */
+  /** session_connect: proposes a session; resolves once the person approves (5000 rejected, 8000 unanswered in 5 minutes). */
+  connect(params: SessionConnectParams & NativeRequestOptions): Promise<Session>;
+  /** session_list: this extension's live sessions, oldest first. */
+  listSessions(options?: NativeRequestOptions): Promise<SessionListResult>;
+  /**
+   * session_request: a request within a session, resolving to the inner method's result
+   * (checked for the Solana methods). Named apart from `request`, which sends any method.
+   */
+  sessionRequest<Method extends string>(request: SessionRequest<Method> & NativeRequestOptions): Promise<SessionMethodResult<Method>>;
+  /** session_extend: the session now lasts its lifetime from now. */
+  extend(topic: string, options?: NativeRequestOptions): Promise<SessionExtendResult>;
+  /** session_disconnect: ends the session (the extension's other ports hear session_delete). Not `close()`, which ends the port. */
+  disconnect(topic: string, reason?: SessionErrorReason, options?: NativeRequestOptions): Promise<void>;
+  /**
+   * Port transport only (the message transport throws NativeConfigurationError: its host ends
+   * at each reply). Calls `handler` with each notification's params. Opens the port if none is
+   * open, and then sends it one session_list (answer dropped), since the host sends events only
+   * after its first reply. Returns a function that unsubscribes. A handler added twice is called once.
+   */
+  on<Name extends SessionEventName>(name: Name, handler: SessionEventHandler<Name>): () => void;
+  /** Removes a handler added with `on`; one never added is ignored. */
+  off<Name extends SessionEventName>(name: Name, handler: SessionEventHandler<Name>): void;
+  /** Disconnects the port (if any) and rejects everything pending with kind "closed". Later requests reconnect. Event handlers stay. */
   close(): void;
 }
 
@@ -363,6 +662,13 @@ export function sendNativeNotification<Method extends string>(notification: Nati
 /** `sendNativeGetAccountsRequest('my-id')` (walletlib 0.2.0) or `sendNativeGetAccountsRequest({ id, timeoutMs })`. */
 export function sendNativeGetAccountsRequest(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
 export function sendNativeSignPayloadsRequest(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
+export function sendNativeSessionConnectRequest(params: SessionConnectParams & NativeRequestOptions): Promise<Session>;
+export function sendNativeSessionListRequest(options?: NativeRequestOptions): Promise<SessionListResult>;
+export function sendNativeSessionRequest<Method extends string>(request: SessionRequest<Method> & NativeRequestOptions): Promise<SessionMethodResult<Method>>;
+export function sendNativeSessionExtendRequest(topic: string, options?: NativeRequestOptions): Promise<SessionExtendResult>;
+export function sendNativeSessionDisconnectRequest(topic: string, reason?: SessionErrorReason, options?: NativeRequestOptions): Promise<void>;
+/** signMessage with the default client. */
+export function sendNativeSignMessageRequest(args: SignMessageArgs): Promise<Uint8Array>;
 
 // ---- Messages without I/O (what the fixtures check) ------------------------------------------
 

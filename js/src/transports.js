@@ -24,6 +24,8 @@ import { idKey, isPlainObject } from './protocol.js';
  * @property {'message' | 'port'} kind
  * @property {(message: unknown, options: SendOptions) => Promise<unknown>} send
  * @property {() => void} close
+ * @property {() => boolean} [listen] Port only: opens the port now if none is open, and says
+ *   whether it did. Throws the browser's error as a NativeTransportError if connectNative throws.
  *
  * @typedef {object} Pending
  * @property {SendOptions} options
@@ -196,6 +198,11 @@ function sendOverOneShotPort({ runtime, application, inFlight }, message, pendin
  * @property {PortRuntime} runtime
  * @property {string} application
  * @property {(warning: NativeClientWarning) => void} onWarning
+ * @property {((notification: { jsonrpc: '2.0', method: string, params?: unknown }) => void) | undefined} onNotification
+ *   Receives every JSON-RPC notification (an object with a method and no id); without it they
+ *   are reported as unmatched replies, as before sessions had events.
+ * @property {(() => boolean) | undefined} hasEventHandlers When it says yes, a dropped port is
+ *   reported to onWarning, since events stop until a new port opens.
  * @property {NativeMessagingPort | null} current
  * @property {Set<Pending>} pendings Every pending request, oldest first, held batches included.
  * @property {Map<string, Pending>} byId The same requests by each id they wait for.
@@ -212,12 +219,14 @@ function sendOverOneShotPort({ runtime, application, inFlight }, message, pendin
  * `runtime.connectNative`: one long-lived host process shared by every request. Replies come
  * back in whatever order the host finishes and are matched by id; a reply nobody waits for
  * (late after a timeout, or an id never sent) goes to `onWarning` instead of breaking anything.
- * When the port drops, everything pending fails with the browser's reason, and the next request
+ * Notifications from the host (session events) go to `onNotification`. When the port drops,
+ * everything pending fails with the browser's reason, and the next request (or `listen()`)
  * opens a new port.
- * @param {{ runtime: NativeMessagingRuntime, application: string, onWarning: (warning: NativeClientWarning) => void }} config
+ * @param {{ runtime: NativeMessagingRuntime, application: string, onWarning: (warning: NativeClientWarning) => void,
+ *   onNotification?: (notification: { jsonrpc: '2.0', method: string, params?: unknown }) => void, hasEventHandlers?: () => boolean }} config
  * @returns {Transport}
  */
-export function createPortTransport({ runtime: anyRuntime, application, onWarning }) {
+export function createPortTransport({ runtime: anyRuntime, application, onWarning, onNotification, hasEventHandlers }) {
   const runtime = /** @type {PortRuntime} */ (anyRuntime);
   if (typeof runtime.connectNative !== 'function') {
     throw new NativeConfigurationError('runtime.connectNative is not available: add "nativeMessaging" to the extension manifest\'s permissions');
@@ -227,6 +236,8 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
     runtime,
     application,
     onWarning,
+    onNotification,
+    hasEventHandlers,
     current: null,
     pendings: new Set(),
     byId: new Map(),
@@ -240,6 +251,15 @@ export function createPortTransport({ runtime: anyRuntime, application, onWarnin
     },
     close() {
       closePort(state);
+    },
+    listen() {
+      if (state.current) return false;
+      try {
+        state.current = openPort(state);
+      } catch (error) {
+        throw transportErrorFromBrowser(error);
+      }
+      return true;
     },
   };
 }
@@ -405,6 +425,15 @@ function dropPort(state, port, failure) {
   for (const pending of [...state.pendings]) {
     pending.reject(transportErrorFromBrowser(failure, { id: pending.options.id, method: pending.options.method }));
   }
+  if (state.hasEventHandlers?.()) {
+    const error = transportErrorFromBrowser(failure);
+    reportWarning(state, {
+      kind: 'port-disconnected',
+      message: `the port to "${state.application}" disconnected (${error.message}): session events stop until the next request or on() opens a new port`,
+      reply: undefined,
+      error,
+    });
+  }
 }
 
 /**
@@ -414,12 +443,30 @@ function dropPort(state, port, failure) {
  */
 function receiveReply(state, port, reply) {
   if (port !== state.current) return;
+  if (state.onNotification && isNotification(reply)) {
+    try {
+      state.onNotification(reply);
+    } catch {
+      // The client's dispatcher reports its own failures; nothing may take the port down.
+    }
+    return;
+  }
   const target = matchReply(state, reply);
   if (target) {
     target.resolve(reply);
   } else {
     reportWarning(state, { kind: 'unmatched-reply', message: `ignored a reply from "${state.application}" that no pending request is waiting for`, reply });
   }
+}
+
+/**
+ * A JSON-RPC 2.0 notification: an object with a method and no id member at all (a reply the
+ * host could not give an id has `id: null`, and stays a reply).
+ * @param {unknown} message
+ * @returns {message is { jsonrpc: '2.0', method: string, params?: unknown }}
+ */
+function isNotification(message) {
+  return isPlainObject(message) && message.jsonrpc === '2.0' && typeof message.method === 'string' && !('id' in message);
 }
 
 /**

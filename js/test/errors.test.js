@@ -15,6 +15,7 @@ import { transportErrorFromBrowser, transportErrorKind } from '../src/errors.js'
 import { BROWSER_MESSAGES } from './fakes.js';
 
 const errorCodeSwift = fileURLToPath(new URL('../../Sources/WalletBridgeProtocol/ErrorCode.swift', import.meta.url));
+const sessionsDoc = fileURLToPath(new URL('../../docs/sessions.md', import.meta.url));
 
 test('the JS catalogue equals the host catalogue in ErrorCode.swift: names, codes and messages', () => {
   const swift = readFileSync(errorCodeSwift, 'utf8');
@@ -25,10 +26,53 @@ test('the JS catalogue equals the host catalogue in ErrorCode.swift: names, code
   const messages = {};
   for (const [, name, message] of swift.matchAll(/\(\.(\w+), "([^"]*)"\)/g)) messages[codes[name]] = message;
 
-  assert.ok(Object.keys(codes).length >= 15, `expected the 15 catalogue codes in ${errorCodeSwift}`);
+  assert.ok(Object.keys(codes).length >= 31, `expected the 31 catalogue codes in ${errorCodeSwift}`);
   assert.deepEqual({ ...NativeRpcErrorCode }, codes);
   assert.deepEqual({ ...NATIVE_RPC_ERROR_MESSAGES }, messages);
   assert.ok(Object.isFrozen(NativeRpcErrorCode) && Object.isFrozen(NATIVE_RPC_ERROR_MESSAGES));
+});
+
+test('the session codes: the names of ErrorCode.swift, and the codes and messages of docs/sessions.md', () => {
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(NativeRpcErrorCode).filter(([, code]) => code >= 3000)),
+    {
+      unauthorizedMethod: 3001,
+      unauthorizedChain: 3005,
+      userRejectedRequest: 4001,
+      unauthorized: 4100,
+      userRejected: 5000,
+      userRejectedChains: 5001,
+      userRejectedMethods: 5002,
+      userRejectedEvents: 5003,
+      unsupportedChains: 5100,
+      unsupportedMethods: 5101,
+      unsupportedEvents: 5102,
+      unsupportedAccounts: 5103,
+      unsupportedNamespaceKey: 5104,
+      userDisconnected: 6000,
+      noSessionForTopic: 7001,
+      sessionRequestExpired: 8000,
+    },
+  );
+  // The doc's Errors table: "| 3001 | Unauthorized method | ... |", and two rows for a range,
+  // "| 5001–5003 | User rejected chains / methods / events | ... |".
+  const doc = readFileSync(sessionsDoc, 'utf8');
+  const table = doc.slice(doc.indexOf('## Errors'));
+  /** @type {Record<number, string>} */
+  const documented = {};
+  for (const [, first, last, message] of table.matchAll(/^\| (\d+)(?:–(\d+))? \| ([^|]+?) \|/gm)) {
+    if (last === undefined) {
+      documented[Number(first)] = message;
+    } else {
+      const [head, ...tails] = message.split(' / ');
+      const prefix = head.slice(0, head.lastIndexOf(' ') + 1);
+      [head, ...tails.map((tail) => prefix + tail)].forEach((text, index) => { documented[Number(first) + index] = text; });
+    }
+  }
+  assert.equal(Object.keys(documented).length, 16, 'the doc lists 16 session codes');
+  for (const [code, message] of Object.entries(documented)) {
+    assert.equal(NATIVE_RPC_ERROR_MESSAGES[Number(code)], message, `code ${code}`);
+  }
 });
 
 test('every error class is a WalletBridgeError with its own name', () => {

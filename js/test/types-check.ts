@@ -4,10 +4,12 @@
 // correct use and rejects wrong use (each @ts-expect-error fails the check if the line compiles).
 // The full consumer, under its own strict tsconfig, is test/types/consumer.ts.
 import type * as Declared from '../src/index.js';
+import * as base58 from '../src/base58.js';
 import * as client from '../src/client.js';
 import * as errors from '../src/errors.js';
 import * as models from '../src/models.js';
 import * as protocol from '../src/protocol.js';
+import * as sessions from '../src/sessions.js';
 
 // ---- Part one: implementation against declaration ----
 const implementation: typeof Declared = {
@@ -15,6 +17,8 @@ const implementation: typeof Declared = {
   ...errors,
   ...models,
   ...protocol,
+  ...sessions,
+  ...base58,
 };
 void implementation;
 

@@ -3,6 +3,25 @@
 import {
   NATIVE_GET_ACCOUNTS_METHOD,
   NATIVE_SIGN_PAYLOADS_METHOD,
+  NativeRpcErrorCode,
+  SESSION_CONNECT_METHOD,
+  SESSION_LIST_METHOD,
+  SOLANA_CHAINS,
+  SOLANA_GET_ACCOUNTS_METHOD,
+  SOLANA_MAINNET_CHAIN_ID,
+  SOLANA_SIGN_MESSAGE_METHOD,
+  base58Decode,
+  base58Encode,
+  getNativeClient,
+  parseAccountId,
+  sendNativeSessionRequest,
+  sendNativeSignMessageRequest,
+  signMessage,
+  type NativeClientWarning,
+  type Namespaces,
+  type Session,
+  type SessionEventHandler,
+  type SessionUpdateParams,
   createNativeClient,
   sendNativeGetAccountsRequest,
   sendNativeRpcBatch,
@@ -127,3 +146,63 @@ export async function wrongUse(): Promise<void> {
 }
 
 void [wireName, paramsOfPing, resultOfPing];
+
+// ---- Sessions ----
+export async function sessionUse(): Promise<void> {
+  const client = createNativeClient({ application: 'com.example.wallet_bridge', transport: 'port', onWarning: (warning: NativeClientWarning) => void warning.error });
+  const required: Namespaces = { solana: { chains: [SOLANA_MAINNET_CHAIN_ID, SOLANA_CHAINS.devnet], methods: [SOLANA_SIGN_MESSAGE_METHOD], events: ['accountsChanged'] } as const };
+  const session: Session = await client.connect({ requiredNamespaces: required, optionalNamespaces: { [SOLANA_CHAINS.testnet]: { methods: [], events: [] } }, metadata: { name: 'Example dApp', icons: ['https://example.org/icon.png'] }, timeoutMs: 300_000 });
+  const { topic } = session;
+  const accounts: string[] = session.namespaces['solana']?.accounts ?? [];
+  const pubkey = parseAccountId(accounts[0] ?? '').address;
+  const expiry: number = session.expiry + (await client.extend(topic)).expiry;
+
+  // Inner methods typed by name: the Solana ones' params and results, anything else as JSON.
+  const { signature } = await client.sessionRequest({ topic, chainId: SOLANA_MAINNET_CHAIN_ID, request: { method: 'solana_signMessage', params: { message: base58Encode(new Uint8Array([1])), pubkey } }, expiry: 1_795_000_600 });
+  const signatureText: string = signature;
+  const keys = await client.sessionRequest({ topic, chainId: SOLANA_MAINNET_CHAIN_ID, request: { method: SOLANA_GET_ACCOUNTS_METHOD } });
+  const firstKey: string | undefined = keys[0]?.pubkey;
+  const custom: JsonValue = await sendNativeSessionRequest({ topic, chainId: 'eip155:1', request: { method: 'eth_chainId' } });
+  const signatureBytes: Uint8Array = await signMessage(client, { topic, chainId: SOLANA_MAINNET_CHAIN_ID, message: new TextEncoder().encode('hi'), pubkey });
+  const viaDefault: Uint8Array = await sendNativeSignMessageRequest({ topic, chainId: SOLANA_MAINNET_CHAIN_ID, message: base58Decode('2g'), pubkey, id: 'sign-1' });
+  const sessions: Session[] = (await getNativeClient().listSessions({ timeoutMs: 5000 })).sessions;
+  const viaGeneric: Session = await client.request({ method: SESSION_CONNECT_METHOD, params: { metadata: { name: 'n' }, requiredNamespaces: required } });
+  const listed: Session[] = (await client.request({ method: SESSION_LIST_METHOD, params: {} })).sessions;
+  await client.disconnect(topic);
+  await client.disconnect(topic, { code: NativeRpcErrorCode.userDisconnected, message: 'User disconnected' }, { id: 1 });
+
+  // Events: each handler gets its notification's params.
+  const unsubscribe: () => void = client.on('session_delete', ({ topic: deleted, reason }) => {
+    const code: number = reason.code;
+    void [deleted, code];
+  });
+  client.on('session_event', async (params) => {
+    const name: string = params.event.name;
+    void name;
+  });
+  const onUpdate: SessionEventHandler<'session_update'> = (params: SessionUpdateParams) => void params.namespaces;
+  client.on('session_update', onUpdate);
+  client.off('session_update', onUpdate);
+  unsubscribe();
+  const rejected: 5000 = NativeRpcErrorCode.userRejected;
+
+  void [expiry, signatureText, firstKey, custom, signatureBytes, viaDefault, sessions, viaGeneric, listed, rejected];
+
+  // @ts-expect-error solana_signMessage needs a pubkey
+  await client.sessionRequest({ topic, chainId: SOLANA_MAINNET_CHAIN_ID, request: { method: 'solana_signMessage', params: { message: '2g' } } });
+  // @ts-expect-error the result's signature is base58 text, not bytes (signMessage decodes it)
+  const notBytes: Uint8Array = (await client.sessionRequest({ topic, chainId: SOLANA_MAINNET_CHAIN_ID, request: { method: 'solana_signMessage', params: { message: '2g', pubkey } } })).signature;
+  // @ts-expect-error no such event
+  client.on('session_ping', () => {});
+  // @ts-expect-error session_delete's params have no namespaces
+  client.on('session_delete', (params) => params.namespaces);
+  // @ts-expect-error metadata is required
+  await client.connect({ requiredNamespaces: required });
+  // @ts-expect-error the message is bytes; encode text first
+  await signMessage(client, { topic, chainId: SOLANA_MAINNET_CHAIN_ID, message: 'hello', pubkey });
+  // @ts-expect-error a reason is { code, message }
+  await client.disconnect(topic, 'bye');
+  // @ts-expect-error methods are required in a namespace
+  const incomplete: Namespaces = { solana: { chains: [SOLANA_MAINNET_CHAIN_ID], events: [] } };
+  void [notBytes, incomplete];
+}

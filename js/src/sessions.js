@@ -1,0 +1,635 @@
+/**
+ * Sessions (docs/sessions.md): the method and notification names, the Solana chains and
+ * methods, the CAIP-2 / CAIP-10 grammars, and the checks every session call runs. Params are
+ * checked before anything is sent (TypeError or RangeError naming the field); results and
+ * event params are checked before they reach the caller, as the walletlib methods' are.
+ */
+import { base58Decode, base58Encode, isUint8Array } from './base58.js';
+import { NativeProtocolError } from './errors.js';
+import { describe, isPlainObject } from './protocol.js';
+
+/**
+ * @typedef {import('./index.js').JsonValue} JsonValue
+ * @typedef {import('./index.js').NativeRpcId} NativeRpcId
+ * @typedef {import('./index.js').NativeClient} NativeClient
+ * @typedef {import('./index.js').Namespaces} Namespaces
+ * @typedef {import('./index.js').PeerMetadata} PeerMetadata
+ * @typedef {import('./index.js').Session} Session
+ * @typedef {import('./index.js').SessionConnectParams} SessionConnectParams
+ * @typedef {import('./index.js').SessionListResult} SessionListResult
+ * @typedef {import('./index.js').SessionExtendResult} SessionExtendResult
+ * @typedef {import('./index.js').SessionErrorReason} SessionErrorReason
+ * @typedef {import('./index.js').SessionEventName} SessionEventName
+ * @typedef {import('./index.js').SessionEventMap} SessionEventMap
+ * @typedef {import('./index.js').SignMessageArgs} SignMessageArgs
+ */
+
+// ---- Names ----------------------------------------------------------------------------------
+
+/** Proposes a session: SessionConnectParams → Session. */
+export const SESSION_CONNECT_METHOD = 'session_connect';
+/** The caller's live sessions, oldest first: `{}` → SessionListResult. */
+export const SESSION_LIST_METHOD = 'session_list';
+/** A request within a session: SessionRequest → the inner method's result. */
+export const SESSION_REQUEST_METHOD = 'session_request';
+/** Restarts a session's lifetime from now: `{ topic }` → `{ expiry }`. */
+export const SESSION_EXTEND_METHOD = 'session_extend';
+/** Ends a session: `{ topic, reason? }` → `{}`. */
+export const SESSION_DISCONNECT_METHOD = 'session_disconnect';
+
+/** Notification: an event within a session (`accountsChanged`). */
+export const SESSION_EVENT_NOTIFICATION = 'session_event';
+/** Notification: the session was extended, or its accounts changed. */
+export const SESSION_UPDATE_NOTIFICATION = 'session_update';
+/** Notification: the session was disconnected (on another port) or revoked. */
+export const SESSION_DELETE_NOTIFICATION = 'session_delete';
+/** Notification: the session's expiry passed. */
+export const SESSION_EXPIRE_NOTIFICATION = 'session_expire';
+/** The four notifications a port delivers to `client.on` handlers. */
+export const SESSION_EVENT_NAMES = /** @type {readonly ['session_event', 'session_update', 'session_delete', 'session_expire']} */ (
+  Object.freeze([SESSION_EVENT_NOTIFICATION, SESSION_UPDATE_NOTIFICATION, SESSION_DELETE_NOTIFICATION, SESSION_EXPIRE_NOTIFICATION])
+);
+
+/** The CAIP-2 namespace of the chains the wallet supports. */
+export const SOLANA_NAMESPACE = 'solana';
+/** CAIP-2: `solana:` and the first 32 characters of the genesis hash. */
+export const SOLANA_MAINNET_CHAIN_ID = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
+export const SOLANA_DEVNET_CHAIN_ID = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1';
+export const SOLANA_TESTNET_CHAIN_ID = 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z';
+/** The three chains by name. */
+export const SOLANA_CHAINS = Object.freeze({
+  mainnet: SOLANA_MAINNET_CHAIN_ID,
+  devnet: SOLANA_DEVNET_CHAIN_ID,
+  testnet: SOLANA_TESTNET_CHAIN_ID,
+});
+
+/** Inner method: `{ message, pubkey }` (base58) → `{ signature }` (base58, 64 bytes). */
+export const SOLANA_SIGN_MESSAGE_METHOD = 'solana_signMessage';
+/** Inner method: no params → `[{ pubkey }]`. */
+export const SOLANA_GET_ACCOUNTS_METHOD = 'solana_getAccounts';
+/** Inner method: no params → `[{ pubkey }]`. */
+export const SOLANA_REQUEST_ACCOUNTS_METHOD = 'solana_requestAccounts';
+/** The one event a Solana session holds: `data` is the chain's CAIP-10 accounts. */
+export const SOLANA_ACCOUNTS_CHANGED_EVENT = 'accountsChanged';
+
+// ---- Grammars ---------------------------------------------------------------------------------
+
+/** CAIP-2 namespace: 3 to 8 of [-a-z0-9] (as ChainID.isNamespace in CAIP.swift). */
+const NAMESPACE = /^[-a-z0-9]{3,8}$/;
+/** CAIP-2 chain id: namespace, colon, reference of 1 to 32 of [-_a-zA-Z0-9]. */
+const CHAIN_ID = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32})$/;
+/** CAIP-10 account id: chain id, colon, address of 1 to 128 of [-.%a-zA-Z0-9]. */
+const ACCOUNT_ID = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{1,128})$/;
+/** A session's topic: 32 random bytes in lowercase hex, as WalletConnect's. */
+const TOPIC = /^[0-9a-f]{64}$/;
+/** Above this an "expiry in seconds" is almost surely milliseconds (1e11 s is the year 5138). */
+const LARGEST_PLAUSIBLE_SECONDS = 1e11;
+const METADATA_NAME_MAX = 100;
+const EXAMPLE_CHAIN = `e.g. "${SOLANA_MAINNET_CHAIN_ID}"`;
+
+/**
+ * Splits a CAIP-2 chain id; throws a TypeError for anything else.
+ * @param {string} chainId
+ * @returns {{ namespace: string, reference: string }}
+ */
+export function parseChainId(chainId) {
+  const match = typeof chainId === 'string' ? CHAIN_ID.exec(chainId) : null;
+  if (!match) throw new TypeError(`${shown(chainId)} is not a CAIP-2 chain id (namespace:reference, ${EXAMPLE_CHAIN})`);
+  return { namespace: match[1], reference: match[2] };
+}
+
+/**
+ * Splits a CAIP-10 account id (`solana:5eykt…:7S3P…`); throws a TypeError for anything else.
+ * For Solana the address is the account's base58 public key, the `pubkey` of solana_signMessage.
+ * @param {string} accountId
+ * @returns {{ chainId: string, namespace: string, reference: string, address: string }}
+ */
+export function parseAccountId(accountId) {
+  const match = typeof accountId === 'string' ? ACCOUNT_ID.exec(accountId) : null;
+  if (!match) throw new TypeError(`${shown(accountId)} is not a CAIP-10 account id (namespace:reference:address)`);
+  return { chainId: `${match[1]}:${match[2]}`, namespace: match[1], reference: match[2], address: match[3] };
+}
+
+/**
+ * A value for an error message: chain ids and namespace keys are public names and worth
+ * showing (shortened); anything else only by its type, as describe() does.
+ * @param {unknown} value
+ */
+function shown(value) {
+  if (typeof value !== 'string') return describe(value);
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+}
+
+/**
+ * `record.key` for a namespace-like key, `record["solana:…"]` for any other.
+ * @param {string} record
+ * @param {string} key
+ */
+function member(record, key) {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${record}.${key}` : `${record}[${JSON.stringify(key)}]`;
+}
+
+// ---- Params: checked before sending (TypeError, RangeError) -----------------------------------
+
+/**
+ * @param {unknown} topic
+ * @param {string} [field]
+ * @returns {asserts topic is string}
+ */
+export function checkTopic(topic, field = 'topic') {
+  if (typeof topic !== 'string') throw new TypeError(`${field} must be a session topic (64 lowercase hex digits), not ${describe(topic)}`);
+  if (!TOPIC.test(topic)) {
+    const hint = /^[0-9a-fA-F]{64}$/.test(topic) ? ': it has uppercase digits, and topics are lowercase' : `, not a string of ${topic.length} characters`;
+    throw new TypeError(`${field} must be a session topic, 64 lowercase hex digits as session_connect returned it${hint}`);
+  }
+}
+
+/**
+ * @param {unknown} chainId
+ * @param {string} field
+ * @returns {asserts chainId is string}
+ */
+function checkChainId(chainId, field) {
+  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId)) {
+    throw new TypeError(`${field} must be a CAIP-2 chain id (namespace:reference, ${EXAMPLE_CHAIN}), not ${shown(chainId)}`);
+  }
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {asserts value is string[]}
+ */
+function checkStringArray(value, field) {
+  if (!Array.isArray(value)) throw new TypeError(`${field} must be an array of strings, not ${describe(value)}`);
+  value.forEach((element, index) => {
+    if (typeof element !== 'string') throw new TypeError(`${field}[${index}] must be a string, not ${describe(element)}`);
+  });
+}
+
+/**
+ * A proposal's namespaces (CAIP-25): keys are CAIP-2 namespaces with a non-empty `chains` of
+ * that namespace, or whole chain ids with no `chains`; each has `methods` and `events`. Whether
+ * the wallet supports them is the host's to say (5100 to 5104), not checked here.
+ * @param {unknown} namespaces
+ * @param {string} field
+ * @returns {number} how many chains they ask for
+ */
+function checkNamespaces(namespaces, field) {
+  if (namespaces === undefined) return 0;
+  if (!isPlainObject(namespaces)) {
+    throw new TypeError(`${field} must be an object of namespaces (e.g. { solana: { chains: [...], methods: [...], events: [...] } }), not ${describe(namespaces)}`);
+  }
+  let chainCount = 0;
+  for (const [key, namespace] of Object.entries(namespaces)) {
+    const path = member(field, key);
+    const keyIsChain = CHAIN_ID.test(key);
+    if (!NAMESPACE.test(key) && !keyIsChain) {
+      throw new TypeError(`${field} has the key ${shown(key)}, which is neither a CAIP-2 namespace (3 to 8 of [-a-z0-9], e.g. "solana") nor a CAIP-2 chain id (${EXAMPLE_CHAIN})`);
+    }
+    if (!isPlainObject(namespace)) throw new TypeError(`${path} must be an object ({ chains, methods, events }), not ${describe(namespace)}`);
+    if (keyIsChain) {
+      if (namespace.chains !== undefined) {
+        throw new TypeError(`${path} is keyed by a chain id, so it has no chains member: key it by its namespace (${JSON.stringify(key.split(':')[0])}) to list chains`);
+      }
+      chainCount += 1;
+    } else {
+      checkStringArray(namespace.chains, `${path}.chains`);
+      if (namespace.chains.length === 0) throw new TypeError(`${path}.chains must not be empty`);
+      namespace.chains.forEach((chain, index) => {
+        checkChainId(chain, `${path}.chains[${index}]`);
+        if (!chain.startsWith(`${key}:`)) throw new TypeError(`${path}.chains[${index}] is ${shown(chain)}, a chain outside the namespace ${JSON.stringify(key)}`);
+      });
+      chainCount += namespace.chains.length;
+    }
+    checkStringArray(namespace.methods, `${path}.methods`);
+    checkStringArray(namespace.events, `${path}.events`);
+  }
+  return chainCount;
+}
+
+/**
+ * @param {unknown} metadata
+ * @param {string} field
+ * @returns {asserts metadata is PeerMetadata}
+ */
+function checkMetadata(metadata, field) {
+  if (!isPlainObject(metadata)) throw new TypeError(`${field} must be an object ({ name, description?, url?, icons? }), not ${describe(metadata)}`);
+  if (typeof metadata.name !== 'string') throw new TypeError(`${field}.name must be a string, not ${describe(metadata.name)}`);
+  // Characters as code points: "1 to 100 characters" (docs/sessions.md).
+  const length = [...metadata.name].length;
+  if (length < 1 || length > METADATA_NAME_MAX) {
+    throw new RangeError(`${field}.name must be 1 to ${METADATA_NAME_MAX} characters, not ${length}`);
+  }
+  for (const key of /** @type {const} */ (['description', 'url'])) {
+    if (metadata[key] !== undefined && typeof metadata[key] !== 'string') throw new TypeError(`${field}.${key} must be a string, not ${describe(metadata[key])}`);
+  }
+  if (metadata.icons !== undefined) checkStringArray(metadata.icons, `${field}.icons`);
+}
+
+/**
+ * session_connect's params, without the call options.
+ * @param {unknown} params
+ * @returns {SessionConnectParams}
+ */
+export function checkConnectParams(params) {
+  if (!isPlainObject(params)) throw new TypeError(`connect takes { requiredNamespaces?, optionalNamespaces?, metadata }, not ${describe(params)}`);
+  const chains = checkNamespaces(params.requiredNamespaces, 'requiredNamespaces') + checkNamespaces(params.optionalNamespaces, 'optionalNamespaces');
+  if (chains === 0) throw new TypeError('requiredNamespaces and optionalNamespaces together must ask for at least one chain');
+  checkMetadata(params.metadata, 'metadata');
+  /** @type {SessionConnectParams} */
+  const wire = { metadata: params.metadata };
+  if (params.requiredNamespaces !== undefined) wire.requiredNamespaces = /** @type {Namespaces} */ (params.requiredNamespaces);
+  if (params.optionalNamespaces !== undefined) wire.optionalNamespaces = /** @type {Namespaces} */ (params.optionalNamespaces);
+  return wire;
+}
+
+/**
+ * A whole number of seconds since the Unix epoch. Its window (5 minutes to 7 days from now) is
+ * the host's to check, with its clock and its configured lifetime.
+ * @param {unknown} expiry
+ * @param {string} [field]
+ * @returns {asserts expiry is number}
+ */
+export function checkExpiry(expiry, field = 'expiry') {
+  if (typeof expiry !== 'number') throw new TypeError(`${field} must be a number of seconds since the Unix epoch, not ${describe(expiry)}`);
+  if (!Number.isInteger(expiry) || expiry <= 0) {
+    throw new RangeError(`${field} must be a positive whole number of seconds since the Unix epoch, not ${expiry}`);
+  }
+  if (expiry > LARGEST_PLAUSIBLE_SECONDS) {
+    throw new RangeError(`${field} is ${expiry}, which looks like milliseconds: it is in seconds since the Unix epoch (e.g. Math.floor(Date.now() / 1000) + 600)`);
+  }
+}
+
+/**
+ * @param {unknown} text
+ * @param {string} field
+ * @param {number} [length] the byte count it must decode to
+ */
+function checkBase58(text, field, length) {
+  if (typeof text !== 'string') throw new TypeError(`${field} must be a base58 string, not ${describe(text)}`);
+  /** @type {Uint8Array} */
+  let bytes;
+  try {
+    bytes = base58Decode(text);
+  } catch (error) {
+    throw new TypeError(`${field}: ${/** @type {Error} */ (error).message}`);
+  }
+  if (length !== undefined && bytes.length !== length) throw new TypeError(`${field} must be base58 of ${length} bytes, not of ${bytes.length}`);
+  if (length === undefined && bytes.length === 0) throw new TypeError(`${field} must not be empty`);
+}
+
+/**
+ * session_request's params, without the call options. The inner params of solana_signMessage
+ * are checked too; other methods' inner params go as given.
+ * @param {unknown} args
+ * @returns {import('./index.js').SessionRequest}
+ */
+export function checkSessionRequestParams(args) {
+  if (!isPlainObject(args)) throw new TypeError(`sessionRequest takes { topic, chainId, request: { method, params? }, expiry? }, not ${describe(args)}`);
+  checkTopic(args.topic);
+  checkChainId(args.chainId, 'chainId');
+  const inner = args.request;
+  if (!isPlainObject(inner)) throw new TypeError(`request must be { method, params? }, not ${describe(inner)}`);
+  if (typeof inner.method !== 'string' || inner.method === '') throw new TypeError(`request.method must be a method name such as "${SOLANA_SIGN_MESSAGE_METHOD}", not ${describe(inner.method)}`);
+  if (inner.params !== undefined && (inner.params === null || typeof inner.params !== 'object')) {
+    throw new TypeError(`request.params must be an object or an array (leave it out for none), not ${describe(inner.params)}`);
+  }
+  if (inner.method === SOLANA_SIGN_MESSAGE_METHOD) {
+    if (!isPlainObject(inner.params)) throw new TypeError(`request.params of ${SOLANA_SIGN_MESSAGE_METHOD} must be { message, pubkey }, not ${describe(inner.params)}`);
+    checkBase58(inner.params.message, 'request.params.message');
+    checkBase58(inner.params.pubkey, 'request.params.pubkey', 32);
+  }
+  if (args.expiry !== undefined) checkExpiry(args.expiry);
+  /** @type {import('./index.js').SessionRequest} */
+  const wire = {
+    topic: args.topic,
+    chainId: args.chainId,
+    request: inner.params === undefined ? { method: inner.method } : { method: inner.method, params: /** @type {object} */ (inner.params) },
+  };
+  if (args.expiry !== undefined) wire.expiry = args.expiry;
+  return wire;
+}
+
+/**
+ * session_disconnect's optional reason.
+ * @param {unknown} reason
+ * @returns {asserts reason is SessionErrorReason | undefined}
+ */
+export function checkReason(reason) {
+  if (reason === undefined) return;
+  if (!isPlainObject(reason)) throw new TypeError(`reason must be { code, message }, not ${describe(reason)}`);
+  if (typeof reason.code !== 'number') throw new TypeError(`reason.code must be a number, not ${describe(reason.code)}`);
+  if (!Number.isSafeInteger(reason.code)) throw new RangeError(`reason.code must be an integer, not ${reason.code}`);
+  if (typeof reason.message !== 'string') throw new TypeError(`reason.message must be a string, not ${describe(reason.message)}`);
+}
+
+// ---- Results and event params: checked on arrival (NativeProtocolError) -----------------------
+// Each *Problem function returns what is wrong, naming the field, or null.
+
+/**
+ * @param {(() => void)} check a params check reused on a reply
+ * @returns {string | null}
+ */
+function problemOf(check) {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    return /** @type {Error} */ (error).message;
+  }
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {string | null}
+ */
+function stringArrayProblem(value, field) {
+  return problemOf(() => checkStringArray(value, field));
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} field
+ */
+function topicProblem(value, field) {
+  return typeof value === 'string' && TOPIC.test(value) ? null : `${field} is not a session topic (64 lowercase hex digits)`;
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} field
+ */
+function expiryProblem(value, field) {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? null : `${field} is ${describe(value)}, not a positive whole number of seconds`;
+}
+
+/**
+ * A session's namespaces: as a proposal's, plus `accounts`, CAIP-10 ids each on one of the
+ * namespace's chains (a Solana address being a 32-byte base58 key). A namespace keyed by a
+ * chain id holds that one chain. Accounts may be empty: a keystore can lose its last key.
+ * @param {unknown} namespaces
+ * @param {string} field
+ * @returns {string | null}
+ */
+function sessionNamespacesProblem(namespaces, field) {
+  if (!isPlainObject(namespaces)) return `${field} is ${describe(namespaces)}, not an object`;
+  const entries = Object.entries(namespaces);
+  if (entries.length === 0) return `${field} holds no namespace`;
+  for (const [key, namespace] of entries) {
+    const path = member(field, key);
+    if (!isPlainObject(namespace)) return `${path} is ${describe(namespace)}, not an object`;
+    /** @type {string[]} */
+    let chains;
+    if (CHAIN_ID.test(key) && namespace.chains === undefined) {
+      chains = [key];
+    } else if (NAMESPACE.test(key) || CHAIN_ID.test(key)) {
+      const problem = stringArrayProblem(namespace.chains, `${path}.chains`);
+      if (problem) return problem;
+      chains = /** @type {string[]} */ (namespace.chains);
+      const namespaceName = key.split(':')[0];
+      const stray = chains.find((chain) => CHAIN_ID.exec(chain)?.[1] !== namespaceName);
+      if (stray !== undefined) return `${path}.chains holds ${shown(stray)}, not a CAIP-2 chain id of the namespace ${JSON.stringify(namespaceName)}`;
+    } else {
+      return `${field} has the key ${shown(key)}, neither a CAIP-2 namespace nor a chain id`;
+    }
+    const problem = stringArrayProblem(namespace.accounts, `${path}.accounts`)
+      ?? accountsProblem(/** @type {string[]} */ (namespace.accounts), chains, `${path}.accounts`)
+      ?? stringArrayProblem(namespace.methods, `${path}.methods`)
+      ?? stringArrayProblem(namespace.events, `${path}.events`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * @param {readonly string[]} accounts
+ * @param {readonly string[]} chains the chains they must be on
+ * @param {string} field
+ * @returns {string | null}
+ */
+function accountsProblem(accounts, chains, field) {
+  for (const [index, account] of accounts.entries()) {
+    const match = ACCOUNT_ID.exec(account);
+    if (!match) return `${field}[${index}] is ${shown(account)}, not a CAIP-10 account id`;
+    const chain = `${match[1]}:${match[2]}`;
+    if (!chains.includes(chain)) return `${field}[${index}] is on ${shown(chain)}, which is not one of the namespace's chains`;
+    if (match[1] === SOLANA_NAMESPACE && !isBase58OfLength(match[3], 32)) return `${field}[${index}] has an address that is not a base58 32-byte public key`;
+  }
+  return null;
+}
+
+/**
+ * @param {string} text
+ * @param {number} length
+ */
+function isBase58OfLength(text, length) {
+  try {
+    return base58Decode(text).length === length;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Lenient on what a reply may add; only the types the model promises are checked.
+ * @param {unknown} metadata
+ * @param {string} field
+ * @returns {string | null}
+ */
+function metadataProblem(metadata, field) {
+  if (!isPlainObject(metadata)) return `${field} is ${describe(metadata)}, not an object`;
+  if (typeof metadata.name !== 'string') return `${field}.name is ${describe(metadata.name)}, not a string`;
+  for (const key of ['description', 'url']) {
+    if (metadata[key] !== undefined && typeof metadata[key] !== 'string') return `${field}.${key} is ${describe(metadata[key])}, not a string`;
+  }
+  return metadata.icons === undefined ? null : stringArrayProblem(metadata.icons, `${field}.icons`);
+}
+
+/**
+ * @param {unknown} session
+ * @param {string} field
+ * @returns {string | null}
+ */
+function sessionProblem(session, field) {
+  if (!isPlainObject(session)) return `${field} is ${describe(session)}, not an object`;
+  return topicProblem(session.topic, `${field}.topic`)
+    ?? sessionNamespacesProblem(session.namespaces, `${field}.namespaces`)
+    ?? problemOf(() => checkNamespaces(session.requiredNamespaces, `${field}.requiredNamespaces`))
+    ?? problemOf(() => checkNamespaces(session.optionalNamespaces, `${field}.optionalNamespaces`))
+    ?? expiryProblem(session.expiry, `${field}.expiry`)
+    ?? (isPlainObject(session.self) ? metadataProblem(session.self.metadata, `${field}.self.metadata`) : `${field}.self is ${describe(session.self)}, not an object`)
+    ?? (isPlainObject(session.peer) ? metadataProblem(session.peer.metadata, `${field}.peer.metadata`) : `${field}.peer is ${describe(session.peer)}, not an object`);
+}
+
+/**
+ * @param {string} method what the error names (the wire method, or "session_request (inner)")
+ * @param {string | null} problem
+ * @param {unknown} result
+ * @param {{ id?: NativeRpcId | null, method?: string }} context
+ */
+function throwIfProblem(method, problem, result, context) {
+  if (problem === null) return;
+  throw new NativeProtocolError({
+    kind: 'invalid-result',
+    message: `${method} returned a malformed result: ${problem}`,
+    response: result,
+    id: context.id ?? null,
+    method: context.method ?? method,
+  });
+}
+
+/**
+ * Throws NativeProtocolError (kind "invalid-result") unless `result` is a session as
+ * docs/sessions.md describes it: a topic, namespaces whose CAIP-10 accounts are on their
+ * chains, an expiry in seconds, and both sides' metadata.
+ * @param {unknown} result
+ * @param {{ id?: NativeRpcId | null, method?: string }} [context]
+ * @returns {Session}
+ */
+export function checkSession(result, context = {}) {
+  throwIfProblem(context.method ?? SESSION_CONNECT_METHOD, sessionProblem(result, 'session'), result, context);
+  return /** @type {Session} */ (result);
+}
+
+/**
+ * @param {unknown} result
+ * @param {{ id?: NativeRpcId | null }} context
+ * @returns {SessionListResult}
+ */
+export function checkSessionListResult(result, context) {
+  let problem = isPlainObject(result) ? null : `the result is ${describe(result)}, not an object`;
+  if (problem === null) {
+    const { sessions } = /** @type {Record<string, unknown>} */ (result);
+    if (!Array.isArray(sessions)) problem = `sessions is ${describe(sessions)}, not an array`;
+    else for (const [index, session] of sessions.entries()) problem ??= sessionProblem(session, `sessions[${index}]`);
+  }
+  throwIfProblem(SESSION_LIST_METHOD, problem, result, { ...context, method: SESSION_LIST_METHOD });
+  return /** @type {SessionListResult} */ (result);
+}
+
+/**
+ * @param {unknown} result
+ * @param {{ id?: NativeRpcId | null }} context
+ * @returns {SessionExtendResult}
+ */
+export function checkSessionExtendResult(result, context) {
+  const problem = isPlainObject(result) ? expiryProblem(result.expiry, 'expiry') : `the result is ${describe(result)}, not an object`;
+  throwIfProblem(SESSION_EXTEND_METHOD, problem, result, { ...context, method: SESSION_EXTEND_METHOD });
+  return /** @type {SessionExtendResult} */ (result);
+}
+
+/**
+ * session_disconnect answers `{}`.
+ * @param {unknown} result
+ * @param {{ id?: NativeRpcId | null }} context
+ */
+export function checkSessionDisconnectResult(result, context) {
+  const problem = isPlainObject(result) ? null : `the result is ${describe(result)}, not an object`;
+  throwIfProblem(SESSION_DISCONNECT_METHOD, problem, result, { ...context, method: SESSION_DISCONNECT_METHOD });
+}
+
+/**
+ * The inner result of session_request, checked for the Solana methods the doc defines and
+ * returned as is for any other.
+ * @param {string} method the inner method
+ * @param {unknown} result
+ * @param {{ id?: NativeRpcId | null }} context
+ * @returns {JsonValue}
+ */
+export function checkSessionRequestResult(method, result, context) {
+  /** @type {string | null} */
+  let problem = null;
+  if (method === SOLANA_SIGN_MESSAGE_METHOD) {
+    problem = !isPlainObject(result)
+      ? `the result is ${describe(result)}, not an object`
+      : typeof result.signature !== 'string'
+        ? `signature is ${describe(result.signature)}, not a base58 string`
+        : isBase58OfLength(result.signature, 64) ? null : 'signature is not base58 of 64 bytes (an Ed25519 signature)';
+  } else if (method === SOLANA_GET_ACCOUNTS_METHOD || method === SOLANA_REQUEST_ACCOUNTS_METHOD) {
+    if (!Array.isArray(result)) problem = `the result is ${describe(result)}, not an array of { pubkey }`;
+    else {
+      const index = result.findIndex((account) => !isPlainObject(account) || typeof account.pubkey !== 'string' || !isBase58OfLength(account.pubkey, 32));
+      if (index >= 0) problem = `[${index}] is not { pubkey } with a base58 32-byte public key`;
+    }
+  }
+  throwIfProblem(`${SESSION_REQUEST_METHOD} (${method})`, problem, result, { ...context, method: SESSION_REQUEST_METHOD });
+  return /** @type {JsonValue} */ (result);
+}
+
+/**
+ * What is wrong with a session notification's params, or null. `accountsChanged` data must be
+ * CAIP-10 accounts on the event's chain; other events' data is passed on as is.
+ * @param {SessionEventName} name
+ * @param {unknown} params
+ * @returns {string | null}
+ */
+export function sessionEventProblem(name, params) {
+  if (!isPlainObject(params)) return `${name} params are ${describe(params)}, not an object`;
+  const topic = topicProblem(params.topic, `${name} params.topic`);
+  if (topic) return topic;
+  switch (name) {
+    case SESSION_EVENT_NOTIFICATION: {
+      if (typeof params.chainId !== 'string' || !CHAIN_ID.test(params.chainId)) return `${name} params.chainId is ${shown(params.chainId)}, not a CAIP-2 chain id`;
+      const { event } = params;
+      if (!isPlainObject(event)) return `${name} params.event is ${describe(event)}, not an object`;
+      if (typeof event.name !== 'string') return `${name} params.event.name is ${describe(event.name)}, not a string`;
+      if (!('data' in event)) return `${name} params.event has no data`;
+      if (event.name !== SOLANA_ACCOUNTS_CHANGED_EVENT) return null;
+      return stringArrayProblem(event.data, `${name} params.event.data`)
+        ?? accountsProblem(/** @type {string[]} */ (event.data), [params.chainId], `${name} params.event.data`);
+    }
+    case SESSION_UPDATE_NOTIFICATION:
+      return sessionNamespacesProblem(params.namespaces, `${name} params.namespaces`) ?? expiryProblem(params.expiry, `${name} params.expiry`);
+    case SESSION_DELETE_NOTIFICATION: {
+      const { reason } = params;
+      if (!isPlainObject(reason)) return `${name} params.reason is ${describe(reason)}, not an object`;
+      if (typeof reason.code !== 'number' || !Number.isSafeInteger(reason.code)) return `${name} params.reason.code is ${describe(reason.code)}, not an integer`;
+      return typeof reason.message === 'string' ? null : `${name} params.reason.message is ${describe(reason.message)}, not a string`;
+    }
+    case SESSION_EXPIRE_NOTIFICATION:
+      return null;
+    default:
+      return `${String(name)} is not a session notification`;
+  }
+}
+
+/**
+ * @param {unknown} name
+ * @returns {name is SessionEventName}
+ */
+export function isSessionEventName(name) {
+  return typeof name === 'string' && /** @type {readonly string[]} */ (SESSION_EVENT_NAMES).includes(name);
+}
+
+// ---- solana_signMessage -------------------------------------------------------------------------
+
+/**
+ * Signs bytes with one of a session's accounts: base58-encodes `message`, sends
+ * solana_signMessage through `client.sessionRequest`, and resolves to the 64-byte Ed25519
+ * signature, decoded. The person is asked first; declining rejects with NativeRpcError 4001.
+ * @param {NativeClient} client
+ * @param {SignMessageArgs} args
+ * @returns {Promise<Uint8Array>}
+ */
+export async function signMessage(client, args) {
+  if (client === null || typeof client !== 'object' || typeof client.sessionRequest !== 'function') {
+    throw new TypeError(`signMessage needs a client from createNativeClient as its first argument, not ${describe(client)}`);
+  }
+  if (!isPlainObject(args)) throw new TypeError(`signMessage takes { topic, chainId, message, pubkey, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, message, pubkey, expiry, id, timeoutMs } = /** @type {SignMessageArgs} */ (args);
+  if (!isUint8Array(message)) {
+    const hint = typeof message === 'string' ? ': for text, pass new TextEncoder().encode(text)' : '';
+    throw new TypeError(`message must be a Uint8Array of the bytes to sign, not ${describe(message)}${hint}`);
+  }
+  if (message.length === 0) throw new RangeError('message must hold at least one byte');
+  checkBase58(pubkey, 'pubkey', 32);
+  /** @type {import('./index.js').SessionRequest<'solana_signMessage'> & import('./index.js').NativeRequestOptions} */
+  const request = { topic, chainId, request: { method: SOLANA_SIGN_MESSAGE_METHOD, params: { message: base58Encode(message), pubkey } } };
+  if (expiry !== undefined) request.expiry = expiry;
+  if (id !== undefined) request.id = id;
+  if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+  const { signature } = await client.sessionRequest(request);
+  return base58Decode(signature);
+}
