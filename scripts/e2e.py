@@ -373,6 +373,23 @@ def check_together(reports, dialogs, address):
     return problems
 
 
+def connect_before(keystore, callers):
+    """Writes sessions for `callers` beside the keystore, as the agent stores approved ones
+    (docs/sessions.md): the extensions were connected before, and this run is about signing."""
+    now = int(time.time())
+    namespaces = {"solana": {"chains": ["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"], "methods": ["solana_signMessage"],
+                             "events": ["accountsChanged"]}}
+    sessions = [{"topic": os.urandom(32).hex(), "caller": {"kind": kind, "id": identity},
+                 "metadata": {"name": "e2e", "description": "", "url": "", "icons": []},
+                 "requiredNamespaces": namespaces, "optionalNamespaces": {}, "namespaces": namespaces,
+                 "created": now, "expiry": now + 3600} for kind, identity in callers]
+    # Beside the keystore file: keystore.json -> keystore.sessions.json, any other name + .sessions.json.
+    path = (keystore[:-len(".json")] if keystore.endswith(".json") else keystore) + ".sessions.json"
+    with open(path, "w") as out:
+        json.dump({"version": 1, "sessions": sessions}, out)
+    os.chmod(path, 0o600)
+
+
 def run_together():
     """Both browsers sign at the same time through the shipped host and one agent."""
     scratch = tempfile.mkdtemp(prefix="wallet-bridge-e2e-together-")
@@ -397,6 +414,8 @@ def run_together():
     try:
         created = json.loads(run([CLI, "keys", "create", "--label", "together", "--passphrase-file", passphrase, "--json"], env=env))
         address = created["address"]
+        connect_before(env["WALLET_BRIDGE_KEYSTORE"], [("chrome-extension", f"chrome-extension://{CHROME_EXTENSION_ID}/"),
+                                                       ("firefox-addon", FIREFOX_ADDON_ID)])
         commands = {}
         for browser in ("chromium", "firefox"):
             extension = os.path.join(scratch, f"extension-{browser}")

@@ -68,6 +68,46 @@ package enum AgentProtocol {
         package static let events: Set<String> = ["session_event", "session_update", "session_delete", "session_expire"]
     }
 
+    /// GetAccounts that never asks the person: the addresses when the caller has a session,
+    /// else the error `consentNeeded` at once. A host asks this on its kept connection, and
+    /// only a caller without a session waits for GetAccounts' dialog, on a connection of its
+    /// own.
+    package enum AccountsIfConnected: RPCMethod {
+        package static let name = "agent.accountsIfConnected"
+        package typealias Result = GetAccountsResult
+    }
+
+    /// `AccountsIfConnected`'s answer for a caller without a session. Between host and agent
+    /// only: an extension never sees it.
+    package static let consentNeeded = ErrorCode(rawValue: -32010)
+
+    /// Every live session, of every extension, for `wallet-bridge sessions list`.
+    package enum Sessions: RPCMethod {
+        package static let name = "agent.sessions"
+        package typealias Result = JSONValue
+    }
+
+    /// Ends one session (`wallet-bridge sessions revoke`); its extension's ports hear
+    /// `session_delete` with reason 6000.
+    package enum Revoke: RPCMethod {
+        package static let name = "agent.revoke"
+        package struct Params: Codable, Sendable {
+            package var topic: String
+            package init(topic: String) { self.topic = topic }
+        }
+        package struct Result: Codable, Sendable {
+            package var revoked: Bool
+        }
+    }
+
+    /// Ends every session (`wallet-bridge sessions revoke-all`).
+    package enum RevokeAll: RPCMethod {
+        package static let name = "agent.revokeAll"
+        package struct Result: Codable, Sendable {
+            package var revoked: Int
+        }
+    }
+
     /// Wipes the unlocked keys now.
     package enum Lock: RPCMethod {
         package static let name = "agent.lock"

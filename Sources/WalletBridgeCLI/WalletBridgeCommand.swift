@@ -15,7 +15,7 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
         version: WalletBridgeVersion.current,
         subcommands: [
             ServeCommand.self, KeysCommand.self, InstallCommand.self, UninstallCommand.self,
-            DoctorCommand.self, CallCommand.self, AgentCommand.self, LockCommand.self, LogCommand.self,
+            DoctorCommand.self, CallCommand.self, AgentCommand.self, LockCommand.self, LogCommand.self, SessionsCommand.self,
         ]
     )
 

@@ -36,7 +36,9 @@ public struct Router: Sendable {
     /// A registered method: its handler and where it starts.
     struct Route: Sendable {
         enum Handler: Sendable {
-            case synchronous(SynchronousHandler)
+            /// With a fallback, the synchronous handler may throw `Router.Deferred` to have the
+            /// call answered by the fallback, on the pool, instead.
+            case synchronous(SynchronousHandler, fallback: ErasedHandler? = nil)
             case asynchronous(ErasedHandler)
         }
         let handler: Handler
@@ -49,6 +51,19 @@ public struct Router: Sendable {
             guard execution == .immediate, case .synchronous = handler else { return false }
             return true
         }
+    }
+
+    /// Thrown by the quick half of a handler registered with a fallback
+    /// (`registerWallet(_: some AccountsAtHand)`): this call needs the slow half, which may
+    /// suspend (a wallet that must ask the person first).
+    public struct Deferred: Error, Sendable {
+        public init() {}
+    }
+
+    /// What `respondNow` made of a call: the answer, or a deferral to the fallback.
+    enum ImmediateAnswer {
+        case answered([UInt8]?)
+        case deferred
     }
 
     /// Decides whether the caller may make this call at all; throws the error to answer with.
@@ -136,11 +151,16 @@ public struct Router: Sendable {
     }
 
     /// `registerWallet` for a wallet that has its accounts at hand: GetAccounts is a plain call
-    /// when the wallet says `.immediate`.
+    /// when the wallet says `.immediate`. When `accountsAtHand` throws `Router.Deferred`, the
+    /// call is answered by `getAccounts` on the pool instead (the wallet must ask first).
     public mutating func registerWallet(_ wallet: some AccountsAtHand) throws(RouterError) {
-        try register(GetAccounts.self, execution: wallet.getAccountsExecution) { _, context in
-            try wallet.accountsAtHand(context: context)
-        }
+        try add(GetAccounts.name, Route(handler: .synchronous({ rawParams, id, context in
+            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+            return try Self.success(id: id, result: try wallet.accountsAtHand(context: context))
+        }, fallback: { rawParams, id, context in
+            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+            return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
+        }), execution: wallet.getAccountsExecution))
         try registerSignPayloads(wallet)
     }
 
@@ -171,14 +191,26 @@ public struct Router: Sendable {
 
     /// Runs the request's handler and returns the response body, or nil for a notification.
     public func respond(to request: Request, context: RequestContext) async -> [UInt8]? {
-        await respond(to: request, via: route(named: request.method), context: context)
+        await respond(to: request, via: route(named: request.method), context: context, skippingQuickHalf: false)
     }
 
     /// `respond(to:context:)` with the method already looked up, so the server that chose
     /// where to run the call does not look it up twice.
-    nonisolated(nonsending) func respond(to request: Request, via route: Route?, context: RequestContext) async -> [UInt8]? {
+    /// `skippingQuickHalf`: the server already ran a quick handler's synchronous half, which
+    /// deferred; only its fallback runs.
+    nonisolated(nonsending) func respond(to request: Request, via route: Route?, context: RequestContext, skippingQuickHalf: Bool) async -> [UInt8]? {
         if let refusal = refusal(of: context) { return failure(refusal, answering: request) }
-        guard case .asynchronous(let handler)? = route?.handler else { return answerWithoutSuspending(request, via: route, context: context) }
+        let handler: ErasedHandler
+        switch route?.handler {
+        case .asynchronous(let asynchronous)?:
+            handler = asynchronous
+        case .synchronous(_, let fallback?)?:
+            if !skippingQuickHalf, case .answered(let body) = answerWithoutSuspending(request, via: route, context: context) { return body }
+            handler = fallback
+        default:
+            guard case .answered(let body) = answerWithoutSuspending(request, via: route, context: context) else { return nil }
+            return body
+        }
         do {
             return try await handler(request.params, request.id, context)
         } catch {
@@ -188,23 +220,25 @@ public struct Router: Sendable {
 
     /// The answer when no handler needs to suspend: a refused caller, an unknown method or a
     /// synchronous handler (`Route.isPlainCall`).
-    func respondNow(to request: Request, via route: Route?, context: RequestContext) -> [UInt8]? {
-        if let refusal = refusal(of: context) { return failure(refusal, answering: request) }
+    func respondNow(to request: Request, via route: Route?, context: RequestContext) -> ImmediateAnswer {
+        if let refusal = refusal(of: context) { return .answered(failure(refusal, answering: request)) }
         return answerWithoutSuspending(request, via: route, context: context)
     }
 
-    private func answerWithoutSuspending(_ request: Request, via route: Route?, context: RequestContext) -> [UInt8]? {
+    private func answerWithoutSuspending(_ request: Request, via route: Route?, context: RequestContext) -> ImmediateAnswer {
         switch route?.handler {
-        case .synchronous(let handler)?:
+        case .synchronous(let handler, let fallback)?:
             do {
-                return try handler(request.params, request.id, context)
+                return .answered(try handler(request.params, request.id, context))
+            } catch is Deferred where fallback != nil {
+                return .deferred
             } catch {
-                return failure(error, answering: request)
+                return .answered(failure(error, answering: request))
             }
         case .asynchronous?:
             preconditionFailure("an asynchronous handler cannot answer without suspending")
         case nil:
-            return failure(RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""), answering: request)
+            return .answered(failure(RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""), answering: request))
         }
     }
 

@@ -146,33 +146,48 @@ public final class Server: Sendable {
             // call, right here: no task, no table entry (nothing can time out or be cancelled
             // before the call returns).
             if route?.isPlainCall ?? true {
-                return reply(fitted(router.respondNow(to: request, via: route, context: context), id: id))
+                guard case .answered(let body) = router.respondNow(to: request, via: route, context: context) else {
+                    // The quick half asked for its fallback, which runs like any asynchronous handler.
+                    return dispatchToTask(request, route: route, context: context, deferred: true, reply: reply)
+                }
+                return reply(fitted(body, id: id))
             }
-            let answer: @Sendable ([UInt8]?) -> Void = { [self] body in reply(fitted(body, id: id)) }
-            let deadline = configuration.requestTimeout.map { ContinuousClock.now + $0 }
-            guard let key = inFlight.reserve(deadline: deadline, abort: { error in
-                answer(id.map { Response.failure(id: $0, error: error) })
-            }) else {
-                Log.warning("shedding \(request.method): \(configuration.maxInFlight) requests already in flight")
-                let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
-                return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
-            }
-            // `Task.immediate` runs on this thread until the handler first suspends; when it
-            // returns, the call may already be answered.
-            // Closure literals, not one stored closure for both: converting a stored closure to
-            // the task's operation type added three thunks to every call (bench/).
-            let task = if route?.execution == .immediate {
-                Task.immediate { await self.run(request, via: route, context: context, key: key, answer: answer) }
-            } else {
-                Task { await self.run(request, via: route, context: context, key: key, answer: answer) }
-            }
-            inFlight.attach(task, to: key)
+            dispatchToTask(request, route: route, context: context, deferred: false, reply: reply)
         }
     }
 
+    /// Starts the handler in a task, with a deadline and a place in the in-flight table.
+    /// `deferred`: the quick half already ran and asked for the fallback.
+    private func dispatchToTask(
+        _ request: Request, route: Router.Route?, context: RequestContext, deferred: Bool, reply: @escaping @Sendable ([UInt8]?) -> Void
+    ) {
+        let id = request.id
+        let answer: @Sendable ([UInt8]?) -> Void = { [self] body in reply(fitted(body, id: id)) }
+        let deadline = configuration.requestTimeout.map { ContinuousClock.now + $0 }
+        guard let key = inFlight.reserve(deadline: deadline, abort: { error in
+            answer(id.map { Response.failure(id: $0, error: error) })
+        }) else {
+            Log.warning("shedding \(request.method): \(configuration.maxInFlight) requests already in flight")
+            let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
+            return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
+        }
+        // `Task.immediate` runs on this thread until the handler first suspends; when it
+        // returns, the call may already be answered.
+        // Closure literals, not one stored closure for both: converting a stored closure to
+        // the task's operation type added three thunks to every call (bench/).
+        let task = if route?.execution == .immediate {
+            Task.immediate { await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer) }
+        } else {
+            Task { await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer) }
+        }
+        inFlight.attach(task, to: key)
+    }
+
     /// Runs the handler and answers, unless a timeout or shutdown answered first.
-    private nonisolated(nonsending) func run(_ request: Request, via route: Router.Route?, context: RequestContext, key: InFlightTable.Key, answer: ([UInt8]?) -> Void) async {
-        let body = await router.respond(to: request, via: route, context: context)
+    private nonisolated(nonsending) func run(
+        _ request: Request, via route: Router.Route?, context: RequestContext, deferred: Bool, key: InFlightTable.Key, answer: ([UInt8]?) -> Void
+    ) async {
+        let body = await router.respond(to: request, via: route, context: context, skippingQuickHalf: deferred)
         inFlight.finish(key) { answer(body) }
     }
 

@@ -96,6 +96,25 @@ public struct KeystoreWallet: AccountsAtHand {
         self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
     }
 
+    /// Asks `question` in its turn: one dialog at a time with the signatures' (`ConsentQueue`).
+    /// Nil when nobody could be asked (the reason is logged; `fix` says what to do).
+    package func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {
+        do {
+            return .success(try await consentQueue.run { try await passphrases.ask(question) })
+        } catch let refusal as ConsentRefusal {
+            if case .unavailable(let detail, _) = refusal { Log.error("cannot ask the person: \(detail)") }
+            return .failure(refusal)
+        } catch is ConsentQueue.Full {
+            Log.warning("not asked: \(consentQueue.limit) requests already wait for the person")
+            return .failure(.unavailable("too many requests wait for the person"))
+        }
+    }
+
+    /// The keystore's public keys, raw, in the order they were added.
+    package func publicKeys(context: RequestContext) throws -> [[UInt8]] {
+        try accountsAtHand(context: context).addresses.compactMap(Base64.decode)
+    }
+
     /// The keystore's public keys in base64, in the order they were added.
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
         let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }

@@ -116,7 +116,6 @@ final class SessionStoreTests: XCTestCase {
         ])
         XCTAssertEqual(Session.walletMetadata.name, "wallet-bridge")
         XCTAssertFalse(Session.walletMetadata.description.isEmpty)
-        XCTAssertFalse(Session.walletMetadata.url.isEmpty)
     }
 
     func testStoredRoundTrip() throws {
@@ -317,9 +316,16 @@ final class SessionStoreTests: XCTestCase {
         let onDisk = try readBytes(path)
 
         // Two ways to make every write fail: a read-only folder (which root ignores, so not
-        // when the tests run as root), and the folder moved away while the store runs.
+        // when the tests run as root), and the folder moved away with a file put in its place
+        // (a missing folder alone is made again).
         var breakages: [(name: String, break: () -> Void, repair: () -> Void)] = [
-            ("folder moved away", { XCTAssertEqual(rename(folder, parent + "/away"), 0) }, { XCTAssertEqual(rename(parent + "/away", folder), 0) }),
+            ("folder replaced by a file", {
+                XCTAssertEqual(rename(folder, parent + "/away"), 0)
+                writeBytes([1], folder)
+            }, {
+                XCTAssertEqual(unlink(folder), 0)
+                XCTAssertEqual(rename(parent + "/away", folder), 0)
+            }),
         ]
         if geteuid() != 0 {
             breakages.append(("read-only folder", { XCTAssertEqual(chmod(folder, 0o500), 0) }, { XCTAssertEqual(chmod(folder, 0o700), 0) }))
@@ -346,11 +352,18 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [kept, added])
     }
 
-    func testAPathInAMissingFolderFailsEveryChange() {
-        let path = temporaryFolder(self) + "/missing/s.json"
-        let store = SessionStore(path: path)
-        XCTAssertThrowsError(try store.add(session(chrome, created: Int(time(nil)))))
-        XCTAssertEqual(store.all(), [])
+    func testAMissingFolderIsMadePrivateAndAFileInItsWayFailsEveryChange() throws {
+        let root = temporaryFolder(self)
+        let made = SessionStore(path: root + "/missing/deeper/s.json")
+        try made.add(session(chrome, created: Int(time(nil))))
+        var info = stat()
+        XCTAssertEqual(stat(root + "/missing/deeper", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700, "made as the keystore's folder is made")
+
+        writeBytes([1], root + "/file")
+        let blocked = SessionStore(path: root + "/file/s.json")
+        XCTAssertThrowsError(try blocked.add(session(chrome, created: Int(time(nil)))))
+        XCTAssertEqual(blocked.all(), [])
     }
 
     func testTheNumberOfSessionsIsCapped() throws {

@@ -146,7 +146,7 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
     wallet.config_path.parent.mkdir(parents=True)
     wallet.config_path.write_text(json.dumps({"approve_for_minutes": 5}))  # the opt-in third button
     passphrase_file = wallet.secret_file("passphrase", PASSPHRASE + "\n")
-    key = wallet.create(passphrase_file, label="desktop")
+    key = wallet.create(passphrase_file, label="desktop", connect=[f"chrome-extension://{EXTENSION_ID}/"])
     # pinentry-gtk2 itself, behind a tee that keeps what the agent told it (the dialog's text;
     # the passphrase travels the other way and is not kept).
     told = wallet.root / "told-pinentry.log"

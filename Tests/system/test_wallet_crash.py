@@ -25,7 +25,7 @@ def test_sigkill_during_create_and_change_passphrase_leaves_the_old_or_the_new_k
     wallet = Wallet(tmp_path)
     passphrases = [wallet.secret_file("alpha", "alpha passphrase\n"), wallet.secret_file("bravo", "bravo passphrase\n")]
     current = 0
-    wallet.create(passphrases[current], label="initial")
+    wallet.create(passphrases[current], label="initial", connect=())  # only the keystore in its folder
     key_count = 1
     env = wallet.env(WALLET_BRIDGE_TEST_SLOW_WRITE_MS=PAUSE_MS)
     folder = wallet.keystore_path.parent

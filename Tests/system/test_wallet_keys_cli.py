@@ -150,7 +150,7 @@ def test_keystore_location_option_environment_and_config(wallet, passphrase_file
     config_path = wallet.root / "by-config.json"
     wallet.config_path.parent.mkdir(parents=True)
     wallet.config_path.write_text(json.dumps({"keystore": str(config_path)}))
-    wallet.create(passphrase_file)
+    wallet.create(passphrase_file, connect=())  # the sessions file is the default keystore's, not this one's
     assert config_path.exists()
     assert not wallet.keystore_path.exists(), "the default location was not used"
 

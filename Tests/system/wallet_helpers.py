@@ -20,6 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 FAKE_PINENTRY = REPO / "Tests" / "Support" / "fake-pinentry"
 CHROME_ORIGIN = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+SOLANA_MAINNET = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 FIREFOX_ID = "wallet@example.org"
 GET_ACCOUNTS = "NATIVE_GET_ACCOUNTS_METHOD"
 SIGN_PAYLOADS = "NATIVE_SIGN_PAYLOADS_METHOD"
@@ -131,9 +132,35 @@ class Wallet:
         result = self.keys(*args, "--json", check=True, **kwargs)
         return json.loads(result.stdout)
 
-    def create(self, passphrase_file, label=None):
+    def create(self, passphrase_file, label=None, connect=(CHROME_ORIGIN, FIREFOX_ID)):
+        """A key, and the test's extensions connected to the wallet as a person would have
+        connected them before (docs/sessions.md): GetAccounts and SignPayloads then ask no one to
+        connect. `connect=()` leaves every extension unconnected."""
         args = ["create", "--passphrase-file", passphrase_file] + (["--label", label] if label else [])
-        return self.keys_json(*args)
+        key = self.keys_json(*args)
+        for caller in connect:
+            self.connect(caller)
+        return key
+
+    @property
+    def sessions_path(self):
+        return self.keystore_path.with_name(self.keystore_path.stem + ".sessions.json")
+
+    def connect(self, caller, lifetime=86400, methods=("solana_signMessage",), events=("accountsChanged",)):
+        """Writes a session for `caller` into the sessions file, as the agent stores an approved
+        one. Only before the agent starts: a running agent keeps its own copy."""
+        kind = "chrome-extension" if caller.startswith("chrome-extension://") else "firefox-addon"
+        namespaces = {"solana": {"chains": [SOLANA_MAINNET], "methods": list(methods), "events": list(events)}}
+        now = int(time.time())
+        session = {"topic": os.urandom(32).hex(), "caller": {"kind": kind, "id": caller},
+                   "metadata": {"name": "test extension", "description": "", "url": "", "icons": []},
+                   "requiredNamespaces": namespaces, "optionalNamespaces": {}, "namespaces": namespaces,
+                   "created": now, "expiry": now + lifetime}
+        stored = json.loads(self.sessions_path.read_text()) if self.sessions_path.exists() else {"version": 1, "sessions": []}
+        stored["sessions"].append(session)
+        self.sessions_path.write_text(json.dumps(stored))
+        self.sessions_path.chmod(0o600)
+        return session
 
     def addresses(self):
         return [key["address"] for key in self.keys_json("list")["keys"]]

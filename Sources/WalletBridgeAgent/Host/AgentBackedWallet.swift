@@ -6,7 +6,8 @@ import WalletBridgeWallet
 /// which holds the keys, asks the person, and signs (`Agent`). The host holds no secret.
 ///
 /// GetAccounts is a plain call on the host's reading thread over one connection kept for the
-/// host's life. Requests read together share one answer: an answer the agent gave after a
+/// host's life, for an extension with a session (docs/sessions.md); one without is asked about
+/// on the pool (`Router.Deferred`), as SignPayloads is. Requests read together share one answer: an answer the agent gave after a
 /// request arrived is still an answer given between that request and its reply (see
 /// `RequestContext.receivedAt`), so a burst of pipelined requests costs one round trip to the
 /// agent, not one each. SignPayloads has a connection of its own, closed when the request ends
@@ -30,7 +31,9 @@ public struct AgentBackedWallet: AccountsAtHand {
         let askedAt = ContinuousClock.now
         let result: JSONValue
         do {
-            result = try client.call(GetAccounts.name, params: Array("{}".utf8))
+            result = try client.call(AgentProtocol.AccountsIfConnected.name, params: Array("{}".utf8))
+        } catch .answered(let error) where error.code == AgentProtocol.consentNeeded {
+            throw Router.Deferred()  // no session yet: `getAccounts` asks, off this thread
         } catch {
             throw Self.rpcError(error)
         }
@@ -45,9 +48,33 @@ public struct AgentBackedWallet: AccountsAtHand {
         return answer
     }
 
+    /// GetAccounts for a caller without a session: the agent asks the person to connect it
+    /// (docs/sessions.md), on a connection of its own whose closing closes the dialog.
+    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+        do {
+            return try await client.callOnOwnConnection(GetAccounts.self, NoParams())
+        } catch let error as AgentClient.CallError {
+            throw Self.rpcError(error)
+        }
+    }
+
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         do {
             return try await client.callOnOwnConnection(SignPayloads.self, params)
+        } catch let error as AgentClient.CallError {
+            throw Self.rpcError(error)
+        }
+    }
+
+    /// Passes a session method on to the agent (docs/sessions.md): those that may ask the
+    /// person on a connection of their own, like SignPayloads, whose closing closes the dialog;
+    /// the others on the kept connection.
+    package func forward<M: RPCMethod>(_ method: M.Type, _ params: JSONValue?, asksThePerson: Bool) async throws -> JSONValue
+    where M.Params == JSONValue?, M.Result == JSONValue {
+        let params: JSONValue? = params ?? .object([:])
+        do {
+            if asksThePerson { return try await client.callOnOwnConnection(M.self, params) }
+            return try client.call(M.self, params)
         } catch let error as AgentClient.CallError {
             throw Self.rpcError(error)
         }

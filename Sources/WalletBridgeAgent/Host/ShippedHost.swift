@@ -22,7 +22,23 @@ public enum ShippedHost {
         router.authorize { context throws(RPCError) in try policy.check(context) }
         let client = AgentClient(
             keystorePath: keystorePath, agentProgram: Files.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
-        try router.registerWallet(AgentBackedWallet(client: client))
+        let wallet = AgentBackedWallet(client: client)
+        try router.registerWallet(wallet)
+        try router.register(SessionService.Connect.self) { params, _ in
+            try await wallet.forward(SessionService.Connect.self, params, asksThePerson: true)
+        }
+        try router.register(SessionService.Request.self) { params, _ in
+            try await wallet.forward(SessionService.Request.self, params, asksThePerson: true)
+        }
+        try router.register(SessionService.List.self) { params, _ in
+            try await wallet.forward(SessionService.List.self, params, asksThePerson: false)
+        }
+        try router.register(SessionService.Extend.self) { params, _ in
+            try await wallet.forward(SessionService.Extend.self, params, asksThePerson: false)
+        }
+        try router.register(SessionService.Disconnect.self) { params, _ in
+            try await wallet.forward(SessionService.Disconnect.self, params, asksThePerson: false)
+        }
         router.addEventSource { notify in client.listen(deliver: notify) }
         return router
     }

@@ -45,14 +45,16 @@ package enum Agent {
         let state = AgentState(
             paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit,
             unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
-        let makeRouter: AgentConnection.RouterMaker = { [wallet] hello, writer in
-            var wallet = wallet
-            wallet.browserProcess = hello.browser_pid
+        var sessions = SessionService(store: SessionStore(path: SessionStore.path(forKeystore: keystorePath)), wallet: wallet, lifetime: config.sessionLifetime)
+        sessions.announce = { [events = state.events] caller, method, params in events.publish(to: caller, method: method, params: params) }
+        let makeRouter: AgentConnection.RouterMaker = { [sessions] hello, writer in
+            var sessions = sessions
+            sessions.wallet.browserProcess = hello.browser_pid
             // Registration fails only for a name registered twice, and these are fixed.
-            return (try? state.router(for: wallet, caller: Caller(arguments: hello.arguments), writer: writer)) ?? Router()
+            return (try? state.router(for: sessions, caller: Caller(arguments: hello.arguments), writer: writer)) ?? Router()
         }
         Log.info("agent \(getpid()) serves \(keystorePath) at \(paths.socket)")
-        var loop = AcceptLoop(listener: listener, socketIdentity: socketIdentity, state: state, makeRouter: makeRouter)
+        var loop = AcceptLoop(listener: listener, socketIdentity: socketIdentity, state: state, sessions: sessions, makeRouter: makeRouter)
         loop.run()
     }
 
@@ -70,12 +72,20 @@ package enum Agent {
     private static func holdLock(_ paths: AgentPaths, keystorePath: String) {
         let fd = open(paths.lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { fail("cannot open the agent's lock \(paths.lock): \(String(cString: strerror(errno)))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            if errno == EWOULDBLOCK {
+        // The lock is taken by an agent that serves, or by one on its way out: an ending agent
+        // removes its socket, then exits, and only its exit frees the lock. A socket there means
+        // one serves; no socket means wait a moment for the lock, rather than exit and leave
+        // the host that started this agent waiting for a socket nobody will make.
+        let deadline = ContinuousClock.now + .seconds(3)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                fail("cannot take the agent's lock \(paths.lock): \(String(cString: strerror(errno)))")
+            }
+            if socketIdentity(paths.socket) != nil || ContinuousClock.now >= deadline {
                 Log.info("an agent already serves \(keystorePath) at \(paths.socket)")
                 exit(0)
             }
-            fail("cannot take the agent's lock \(paths.lock): \(String(cString: strerror(errno)))")
+            usleep(10_000)
         }
     }
 
@@ -124,13 +134,24 @@ private struct AcceptLoop {
     let socketIdentity: (UInt, UInt)?
     let state: AgentState
     let makeRouter: AgentConnection.RouterMaker
+    /// The sessions, whose expiries and whose accounts' changes this loop announces.
+    let sessions: SessionService
+    let keystoreWatch: KeystoreWatch?
+    /// The keys the extensions last heard of.
+    var announcedKeys: [[UInt8]]
     let wake: (read: Int32, write: Int32)
     let clock = ContinuousClock()
     /// Since when the agent has had nobody connected and nothing unlocked.
     var idleSince: ContinuousClock.Instant
 
-    init(listener: Int32, socketIdentity: (UInt, UInt)?, state: AgentState, makeRouter: @escaping AgentConnection.RouterMaker) {
+    init(
+        listener: Int32, socketIdentity: (UInt, UInt)?, state: AgentState, sessions: SessionService,
+        makeRouter: @escaping AgentConnection.RouterMaker
+    ) {
         (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
+        self.sessions = sessions
+        keystoreWatch = KeystoreWatch(keystorePath: state.keystorePath)
+        announcedKeys = sessions.currentKeys()
         wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
         state.wakeDescriptor = wake.write
         idleSince = clock.now
@@ -138,7 +159,10 @@ private struct AcceptLoop {
     }
 
     mutating func run() -> Never {
-        var watched = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        var watched = [
+            pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: keystoreWatch?.fd ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             var wait = Duration.seconds(1)
             if let expiry = state.cache.nextExpiry { wait = max(.zero, min(wait, expiry - clock.now)) }
@@ -149,6 +173,7 @@ private struct AcceptLoop {
             if let number = Signals.caught { end("signal \(number)") }
             if state.stopRequested.load(ordering: .acquiring) { end("asked to stop") }
             if watched[0].revents != 0 { acceptOne() }
+            if watched[2].revents != 0, keystoreWatch?.drain() == true { announceKeyChanges() }
             keepHouse()
         }
     }
@@ -183,8 +208,19 @@ private struct AcceptLoop {
         }
     }
 
+    /// Tells every session's ports that its accounts changed, when the keys did.
+    private mutating func announceKeyChanges() {
+        let keys = sessions.currentKeys()
+        guard keys != announcedKeys else { return }
+        announcedKeys = keys
+        sessions.announceAccounts(keys)
+    }
+
     private mutating func keepHouse() {
         if state.cache.expire() { Log.info("keys locked: their time ran out") }
+        for session in sessions.store.expire() {
+            sessions.announce(session.caller, "session_expire", .object(["topic": .string(session.topic)]))
+        }
         if let socketIdentity {
             guard let current = Agent.socketIdentity(state.paths.socket) else { end("the socket was removed") }
             if current != socketIdentity { end("another agent's socket replaced this one's") }
@@ -254,11 +290,34 @@ final class AgentState: Sendable {
     func clientLeft() { clients.subtract(1, ordering: .acquiringAndReleasing) }
 
     /// The router for one connection: the wallet, and the agent's own methods.
-    func router(for wallet: KeystoreWallet, caller: Caller, writer: SocketWriter) throws(RouterError) -> Router {
+    func router(for sessions: SessionService, caller: Caller, writer: SocketWriter) throws(RouterError) -> Router {
         var router = Router()
-        try router.registerWallet(wallet)
+        try router.registerSessions(sessions)
+        try router.register(AgentProtocol.AccountsIfConnected.self, execution: .immediate) { _, context in
+            guard let accounts = try sessions.accountsIfConnected(context: context) else {
+                throw RPCError(code: AgentProtocol.consentNeeded, message: "Consent needed")
+            }
+            return accounts
+        }
+        try router.register(AgentProtocol.Sessions.self, execution: .immediate) { _, _ in
+            .object(["sessions": .array(sessions.store.all().map(\.summary))])
+        }
+        try router.register(AgentProtocol.Revoke.self, execution: .immediate) { params, _ in
+            guard let session = try sessions.store.remove(topic: params.topic) else { return .init(revoked: false) }
+            sessions.announce(session.caller, "session_delete", .object(["topic": .string(session.topic), "reason": SessionService.userDisconnected]))
+            Log.info("session \(session.topic.prefix(8))… of \(session.caller) revoked")
+            return .init(revoked: true)
+        }
+        try router.register(AgentProtocol.RevokeAll.self, execution: .immediate) { _, _ in
+            let removed = try sessions.store.removeAll()
+            for session in removed {
+                sessions.announce(session.caller, "session_delete", .object(["topic": .string(session.topic), "reason": SessionService.userDisconnected]))
+            }
+            Log.info("\(removed.count) sessions revoked")
+            return .init(revoked: removed.count)
+        }
         try router.register(AgentProtocol.Subscribe.self, execution: .immediate) { [events] _, _ in
-            events.subscribe(writer, caller: caller)
+            events.subscribe(writer, caller: SessionCaller(caller))
             return NoResult()
         }
         try router.register(AgentProtocol.Status.self, execution: .immediate) { [self] _, _ in status() }

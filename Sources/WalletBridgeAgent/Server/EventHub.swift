@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeWallet
 
 /// The agent's events on their way to the extensions: each host with a port open asks, on a
 /// connection of its own, to hear its extension's events (`agent.subscribe`), and the agent
@@ -11,13 +12,13 @@ import WalletBridge
 final class EventHub: Sendable {
     /// A subscriber: one connection, and the extension it speaks for.
     private struct Subscriber: Sendable {
-        let caller: Caller
+        let caller: SessionCaller
         let writer: SocketWriter
     }
 
     private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
 
-    func subscribe(_ writer: SocketWriter, caller: Caller) {
+    func subscribe(_ writer: SocketWriter, caller: SessionCaller) {
         subscribers.withLock { $0[ObjectIdentifier(writer)] = Subscriber(caller: caller, writer: writer) }
     }
 
@@ -26,15 +27,15 @@ final class EventHub: Sendable {
     }
 
     /// How many connections hear `caller`'s events.
-    func subscriberCount(of caller: Caller) -> Int {
-        subscribers.withLock { $0.values.count { $0.caller.identity == caller.identity } }
+    func subscriberCount(of caller: SessionCaller) -> Int {
+        subscribers.withLock { $0.values.count { $0.caller == caller } }
     }
 
     /// Sends the notification to every connection that hears `caller`'s events. The writes
     /// happen outside the lock: a host slow to read holds up only its own delivery (a send
     /// times out and shuts that connection, `SocketWriter`).
-    func publish(to caller: Caller, method: String, params: JSONValue) {
-        let writers = subscribers.withLock { $0.values.filter { $0.caller.identity == caller.identity }.map(\.writer) }
+    func publish(to caller: SessionCaller, method: String, params: JSONValue) {
+        let writers = subscribers.withLock { $0.values.filter { $0.caller == caller }.map(\.writer) }
         guard !writers.isEmpty else { return }
         let body = JSONValue.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]).jsonBytes
         for writer in writers { writer.send(body) }

@@ -17,6 +17,8 @@ struct KeystoreWatch {
     init?(keystorePath: String) {
         let (folder, name) = AtomicFile.split(keystorePath)
         fileName = name
+        // A wallet with no key yet has no folder; the first `keys create` would make it (0700).
+        try? AtomicFile.ensureFolder(folder)
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
             Log.warning("cannot watch the keystore for changes (inotify_init1: errno \(errno)): extensions will not hear of new keys")

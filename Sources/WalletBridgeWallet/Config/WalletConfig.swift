@@ -41,6 +41,11 @@ public struct WalletConfig: Sendable, Equatable {
     /// `cache_ttl` and `max_cache_ttl` (seconds): how long the agent keeps the keys unlocked
     /// after their last use, and at most after the unlock (gpg-agent's settings and defaults).
     package var unlockLifetimes = UnlockCache.Lifetimes()
+    /// `session_lifetime` (seconds): how long a session lasts from its approval or its last
+    /// extension (docs/sessions.md). WalletConnect's 7 days by default.
+    public var sessionLifetime = 604_800
+    static let sessionLifetimeRange = 1...2_592_000
+
     /// `agent_idle_exit` (seconds): the agent ends after this long with the keys locked and no
     /// client connected.
     package var agentIdleExit: Duration = .seconds(600)
@@ -183,6 +188,11 @@ public struct WalletConfig: Sendable, Equatable {
                     throw invalid("\"approve_for_minutes\" is not a whole number of minutes in \(approvalMinutesRange.lowerBound)...\(approvalMinutesRange.upperBound)")
                 }
                 config.approveForMinutes = minutes
+            case "session_lifetime":
+                guard case .number(let number) = value, let seconds = Int(number.literal), sessionLifetimeRange.contains(seconds) else {
+                    throw invalid("\"session_lifetime\" is not a whole number of seconds in \(sessionLifetimeRange.lowerBound)...\(sessionLifetimeRange.upperBound)")
+                }
+                config.sessionLifetime = seconds
             case "cache_ttl", "max_cache_ttl", "agent_idle_exit":
                 guard case .number(let number) = value, let seconds = Int(number.literal), secondsRange.contains(seconds) else {
                     throw invalid("\"\(key)\" is not a whole number of seconds in \(secondsRange.lowerBound)...\(secondsRange.upperBound)")
@@ -193,7 +203,7 @@ public struct WalletConfig: Sendable, Equatable {
                 default: config.agentIdleExit = .seconds(seconds)
                 }
             default:
-                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes)")
+                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes, session_lifetime)")
             }
         }
         // Either would be a mistake: the keys lock at the maximum whatever the idle time says.

@@ -86,7 +86,11 @@ public struct ConsentRequest: Sendable, Equatable {
 
     static let maxPreviews = 3
 
-    private var callerDescription: String {
+    private var callerDescription: String { Self.describe(caller, named: callerName) }
+
+    /// "The extension "Name" (ID …)": the caller as the dialogs name it, from what the browser
+    /// says (argv and its profile), which the extension cannot choose.
+    package static func describe(_ caller: Caller, named callerName: String?) -> String {
         let named = callerName.map { "\"\(Self.printable($0, maxBytes: 80))\" " } ?? ""
         switch caller {
         case .chromeExtension(let origin):

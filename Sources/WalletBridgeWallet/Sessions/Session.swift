@@ -163,11 +163,11 @@ package struct Session: Equatable, Sendable {
     /// True until `expiry`.
     package func isLive(at now: Int) -> Bool { now < expiry }
 
-    /// The wallet's own metadata, the session's `peer`. The URL is the project's.
+    /// The wallet's own metadata, the session's `peer`. No URL: the project has no home page
+    /// to name yet, and a made-up one would be worse than none.
     package static let walletMetadata = PeerMetadata(
         name: "wallet-bridge",
-        description: "A desktop wallet for browser extensions, through native messaging",
-        url: "https://github.com/wallet-bridge/wallet-bridge"
+        description: "A desktop wallet for browser extensions, through native messaging"
     )
 
     /// The session as docs/sessions.md writes it: `topic`, `namespaces` with the accounts of

@@ -192,6 +192,8 @@ package final class SessionStore: Sendable {
             throw RPCError(.internalError, data: .object(["problem": .string("the wallet's sessions would exceed the size of its sessions file; disconnect some and connect again")]))
         }
         do {
+            // The keystore's folder, which a wallet with no key yet may not have.
+            try? AtomicFile.ensureFolder(AtomicFile.split(path).folder)  // if it fails, so does the write, saying why
             try AtomicFile.replace(path, with: bytes, mode: 0o600)
         } catch {
             Log.error("cannot save the sessions: \(error)")

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import WalletBridge
+import WalletBridgeAgent
+import WalletBridgeWallet
+
+/// `wallet-bridge sessions`: the extensions a person has connected (docs/sessions.md).
+struct SessionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List or end the sessions of connected extensions.",
+        discussion: """
+            A session is an extension's approval to see the accounts and ask for signatures, for \
+            a while (7 days by default). Sessions are kept by the agent; this starts one if none \
+            runs. See docs/sessions.md.
+            """,
+        subcommands: [SessionsListCommand.self, SessionsRevokeCommand.self, SessionsRevokeAllCommand.self],
+        defaultSubcommand: SessionsListCommand.self
+    )
+
+    /// A client that starts the agent if none runs: the agent is the one writer of the sessions.
+    static func client(_ options: KeystoreOptions) throws -> AgentClient {
+        let path = try options.keystore().path
+        return AgentClient(keystorePath: path, agentProgram: Files.currentExecutable(), arguments: [], browserProcess: nil)
+    }
+
+    static func call<M: RPCMethod>(_ client: AgentClient, _ method: M.Type, _ params: M.Params) throws -> M.Result {
+        do {
+            return try client.call(method, params)
+        } catch .unavailable(let unavailable) {
+            throw CLIFailure(unavailable.description)
+        } catch .answered(let error) {
+            throw CLIFailure("the agent refused: \(error.message)")
+        }
+    }
+}
+
+struct SessionsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every live session: extension, chains, methods, expiry.")
+
+    @OptionGroup var keystoreOptions: KeystoreOptions
+
+    func run() throws {
+        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.Sessions.self, NoParams())
+        if keystoreOptions.json {
+            keystoreOptions.printJSON(answer)
+            return
+        }
+        guard case .object(let members) = answer, case .array(let sessions)? = members["sessions"], !sessions.isEmpty else {
+            Console.out("No sessions: no extension is connected.")
+            return
+        }
+        for case .object(let session) in sessions {
+            Console.out(Self.describe(session))
+        }
+    }
+
+    /// A few lines per session, for a person.
+    static func describe(_ session: [String: JSONValue]) -> String {
+        func text(_ value: JSONValue?) -> String { if case .string(let text)? = value { text } else { "" } }
+        func number(_ value: JSONValue?) -> Int { if case .number(let number)? = value { Int(number.literal) ?? 0 } else { 0 } }
+        func object(_ value: JSONValue?) -> [String: JSONValue] { if case .object(let members)? = value { members } else { [:] } }
+        let caller = object(session["caller"])
+        let name = text(session["callerName"])
+        let metadata = object(session["metadata"])
+        var lines = ["\(text(session["topic"]))"]
+        lines.append("  extension: \(name.isEmpty ? "" : "\"\(name)\" ")\(text(caller["id"])) (\(text(caller["kind"])))")
+        lines.append("  says it is: \"\(text(metadata["name"]))\"\(text(metadata["url"]).isEmpty ? "" : " \(text(metadata["url"]))")")
+        if case .object(let namespaces)? = session["namespaces"] {
+            for (key, value) in namespaces.sorted(by: { $0.key < $1.key }) {
+                guard case .object(let namespace) = value else { continue }
+                func strings(_ name: String) -> String {
+                    guard case .array(let items)? = namespace[name] else { return "" }
+                    return items.compactMap { if case .string(let item) = $0 { item } else { nil } }.joined(separator: ", ")
+                }
+                lines.append("  \(key): chains \(strings("chains")); methods \(strings("methods")); events \(strings("events"))")
+            }
+        }
+        lines.append("  expires \(AgentCommandSupport.localTime(number(session["expiry"]))), approved \(AgentCommandSupport.localTime(number(session["created"])))")
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct SessionsRevokeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "End one session; the extension's open ports hear session_delete.")
+
+    @Argument(help: ArgumentHelp("The session's topic, as `sessions list` shows it.", valueName: "topic"))
+    var topic: String
+
+    @OptionGroup var keystoreOptions: KeystoreOptions
+
+    func run() throws {
+        guard Session.isTopic(topic) else { throw CLIFailure("\"\(topic.prefix(80))\" is not a session topic (64 lowercase hex digits); `wallet-bridge sessions list` shows them") }
+        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.Revoke.self, .init(topic: topic))
+        if keystoreOptions.json {
+            keystoreOptions.printJSON(.object(["revoked": .bool(answer.revoked), "topic": .string(topic)]))
+        } else if answer.revoked {
+            Console.out("Session \(topic) ended.")
+        }
+        guard answer.revoked else { throw CLIFailure("no live session has the topic \(topic)") }
+    }
+}
+
+struct SessionsRevokeAllCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "revoke-all", abstract: "End every session.")
+
+    @OptionGroup var keystoreOptions: KeystoreOptions
+
+    func run() throws {
+        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.RevokeAll.self, NoParams())
+        if keystoreOptions.json {
+            keystoreOptions.printJSON(.object(["revoked": .number(JSONNumber(answer.revoked))]))
+        } else {
+            Console.out(answer.revoked == 1 ? "1 session ended." : "\(answer.revoked) sessions ended.")
+        }
+    }
+}

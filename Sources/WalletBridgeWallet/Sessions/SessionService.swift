@@ -1,0 +1,408 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+
+/// The session methods of docs/sessions.md (`session_connect`, `session_list`,
+/// `session_request`, `session_extend`, `session_disconnect`), and the rule that walletlib's
+/// GetAccounts and SignPayloads need a session. Served by the agent, which keeps the store and
+/// passes `announce`d events to the extensions' ports.
+///
+/// Every method acts for the caller the browser named (`RequestContext.caller`): a session
+/// belongs to one extension, and no other can see, use, extend or end it.
+package struct SessionService: Sendable {
+    package let store: SessionStore
+    /// The keys, the dialogs and the signing.
+    package var wallet: KeystoreWallet
+    /// Seconds a session lasts from its approval or its last extension (`session_lifetime`).
+    package var lifetime: Int
+    package var support = WalletSupport.default
+    /// Tells the caller's ports (`session_update`, `session_delete`, …); the agent's event hub.
+    package var announce: @Sendable (_ caller: SessionCaller, _ method: String, _ params: JSONValue) -> Void = { _, _, _ in }
+    /// The clock, in seconds since the Unix epoch.
+    package var now: @Sendable () -> Int = { Int(time(nil)) }
+
+    /// How long a proposal waits for the person (WalletKit: 5 minutes).
+    package static let proposalTimeout: Duration = .seconds(300)
+    /// The expiry a request may name: from 5 minutes to 7 days from now (WalletKit's bounds).
+    package static let requestExpiryRange = 300...604_800
+    /// What GetAccounts approves for an extension without a session (walletlib's methods).
+    package static let walletlibNamespaces: Namespaces = [
+        SolanaChain.namespace: Namespace(chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage], events: [SessionEvent.accountsChanged]),
+    ]
+
+    package init(store: SessionStore, wallet: KeystoreWallet, lifetime: Int) {
+        (self.store, self.wallet, self.lifetime) = (store, wallet, lifetime)
+    }
+
+    // MARK: The methods
+
+    /// Each method's params are read by hand from their JSON, to name the exact field that is
+    /// wrong (`requiredNamespaces.solana.chains[1]`).
+    package enum Connect: RPCMethod {
+        package static let name = "session_connect"
+        package typealias Params = JSONValue?
+        package typealias Result = JSONValue
+    }
+
+    package enum List: RPCMethod {
+        package static let name = "session_list"
+        package typealias Params = JSONValue?
+        package typealias Result = JSONValue
+    }
+
+    package enum Request: RPCMethod {
+        package static let name = "session_request"
+        package typealias Params = JSONValue?
+        package typealias Result = JSONValue
+    }
+
+    package enum Extend: RPCMethod {
+        package static let name = "session_extend"
+        package typealias Params = JSONValue?
+        package typealias Result = JSONValue
+    }
+
+    package enum Disconnect: RPCMethod {
+        package static let name = "session_disconnect"
+        package typealias Params = JSONValue?
+        package typealias Result = JSONValue
+    }
+
+    /// `session_connect`: checks the proposal, asks the person, and answers the session.
+    package func connect(_ params: JSONValue?, context: RequestContext) async throws -> JSONValue {
+        let members = try Self.object(params)
+        let required = try Namespaces.parse(members["requiredNamespaces"], field: "requiredNamespaces")
+        let optional = try Namespaces.parse(members["optionalNamespaces"], field: "optionalNamespaces")
+        let metadata = try PeerMetadata.parse(members["metadata"], field: "metadata")
+        let approved = try Namespaces.approve(required: required, optional: optional, support: support)
+        let keys = try wallet.publicKeys(context: context)
+        guard !keys.isEmpty else {
+            throw RPCError(.unsupportedAccounts, data: .object(["problem": .string("the wallet has no key: `wallet-bridge keys create` makes one")]))
+        }
+        let callerName = callerName(of: context.caller)
+        let question = SessionConsent.connect(
+            caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved, keyCount: keys.count)
+        try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: RPCError(.userRejected))
+        let session = try open(caller: context.caller, callerName: callerName, metadata: metadata, required: required, optional: optional, approved: approved)
+        return session.wire(addresses: keys.map(Base58.encode))
+    }
+
+    /// `session_list`: the caller's live sessions, oldest first.
+    package func list(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
+        _ = try Self.object(params)
+        let addresses = try wallet.publicKeys(context: context).map(Base58.encode)
+        return .object(["sessions": .array(store.sessions(of: SessionCaller(context.caller)).map { $0.wire(addresses: addresses) })])
+    }
+
+    /// `session_request`: one request inside a session, checked against it.
+    package func request(_ params: JSONValue?, context: RequestContext) async throws -> JSONValue {
+        let members = try Self.object(params)
+        let session = try liveSession(members["topic"], context: context)
+        guard case .string(let chainText)? = members["chainId"], let chain = ChainID(chainText) else {
+            throw Self.invalid("chainId", "expected a CAIP-2 chain id such as \(SolanaChain.mainnet)")
+        }
+        guard case .object(let inner)? = members["request"], case .string(let method)? = inner["method"] else {
+            throw Self.invalid("request.method", "expected a string")
+        }
+        guard session.namespaces.holds(chain) else {
+            throw RPCError(.unauthorizedChain, data: .object(["chainId": .string(chainText)]))
+        }
+        guard session.namespaces.allows(method: method, on: chain) else {
+            throw RPCError(.unauthorizedMethod, data: .object(["method": .string(String(method.prefix(256)))]))
+        }
+        var deadline: ContinuousClock.Instant?
+        if let expiry = members["expiry"] {
+            guard case .number(let number) = expiry, let seconds = Int(number.literal) else {
+                throw Self.invalid("expiry", "expected whole seconds since the Unix epoch")
+            }
+            let fromNow = seconds - now()
+            guard Self.requestExpiryRange.contains(fromNow) else {
+                throw Self.invalid("expiry", "must be between 5 minutes and 7 days from now")
+            }
+            deadline = .now + .seconds(fromNow)
+        }
+        switch method {
+        case SolanaMethod.signMessage:
+            return try await signMessage(inner["params"], context: context, deadline: deadline)
+        default:  // getAccounts and requestAccounts: what the session shows
+            let keys = try wallet.publicKeys(context: context)
+            return .array(keys.map { .object(["pubkey": .string(Base58.encode($0))]) })
+        }
+    }
+
+    /// `session_extend`: the session lasts `lifetime` from now.
+    package func extend(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
+        let members = try Self.object(params)
+        let topic = try Self.topic(members["topic"])
+        guard let session = try store.extend(topic: topic, caller: SessionCaller(context.caller), lifetime: lifetime) else {
+            throw RPCError(.noSessionForTopic)
+        }
+        announceUpdate(session, context: context)
+        return .object(["expiry": .number(JSONNumber(session.expiry))])
+    }
+
+    /// `session_disconnect`: ends the session; the caller's other ports hear `session_delete`.
+    package func disconnect(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
+        let members = try Self.object(params)
+        let topic = try Self.topic(members["topic"])
+        var reason = Self.userDisconnected
+        if let given = members["reason"] {
+            guard case .object(let parts) = given, case .number(let code)? = parts["code"], Int(code.literal) != nil,
+                  case .string(let message)? = parts["message"], message.utf8.count <= 256 else {
+                throw Self.invalid("reason", "expected {\"code\": integer, \"message\": string of at most 256 bytes}")
+            }
+            reason = .object(["code": .number(code), "message": .string(message)])
+        }
+        guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller)) else {
+            throw RPCError(.noSessionForTopic)
+        }
+        announce(session.caller, "session_delete", .object(["topic": .string(session.topic), "reason": reason]))
+        return .object([:])
+    }
+
+    /// WalletConnect's reason for a session the person ended.
+    package static let userDisconnected: JSONValue = .object([
+        "code": .number(JSONNumber(ErrorCode.userDisconnected.rawValue)), "message": .string("User disconnected"),
+    ])
+
+    // MARK: Events
+
+    /// The keystore's public keys now (none when it cannot be read).
+    package func currentKeys() -> [[UInt8]] {
+        (try? wallet.publicKeys(context: RequestContext(caller: .unidentified, requestID: nil, method: "keys"))) ?? []
+    }
+
+    /// Tells each live session's ports that its accounts are now `keys`: a `session_event`
+    /// (`accountsChanged`) per chain, for sessions that asked for that event, and a
+    /// `session_update` with the namespaces' new accounts for every session.
+    package func announceAccounts(_ keys: [[UInt8]]) {
+        let addresses = keys.map(Base58.encode)
+        for session in store.all() {
+            if session.namespaces.values.contains(where: { $0.events.contains(SessionEvent.accountsChanged) }) {
+                for chain in session.namespaces.allChains where session.namespaces[chain.namespace]?.events.contains(SessionEvent.accountsChanged) == true {
+                    announce(session.caller, "session_event", .object([
+                        "topic": .string(session.topic), "chainId": .string(chain.description),
+                        "event": .object([
+                            "name": .string(SessionEvent.accountsChanged),
+                            "data": .array(addresses.map { .string("\(chain):\($0)") }),
+                        ]),
+                    ]))
+                }
+            }
+            announce(session.caller, "session_update", .object([
+                "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: addresses),
+                "expiry": .number(JSONNumber(session.expiry)),
+            ]))
+        }
+    }
+
+    // MARK: walletlib's methods under sessions
+
+    /// GetAccounts: the addresses for a caller with a session; a caller without one is asked
+    /// about once ("… wants to see your accounts"), and approving opens a session.
+    package func accounts(context: RequestContext) async throws -> GetAccountsResult {
+        try await ensureSession(for: context, allowing: nil)
+        return try wallet.accountsAtHand(context: context)
+    }
+
+    /// GetAccounts without a dialog: the addresses for a caller with a session; nil for one
+    /// without (which `accounts` would ask about).
+    package func accountsIfConnected(context: RequestContext) throws -> GetAccountsResult? {
+        let accounts = try wallet.accountsAtHand(context: context)
+        // No key: nothing to ask about (as in `ensureSession`).
+        guard accounts.addresses.isEmpty || !store.sessions(of: SessionCaller(context.caller)).isEmpty else { return nil }
+        return accounts
+    }
+
+    /// SignPayloads: needs a session that allows signing; without one the person is asked to
+    /// connect first, then, as always, to sign.
+    package func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        try await ensureSession(for: context, allowing: SolanaMethod.signMessage)
+        return try await wallet.signPayloads(params, context: context)
+    }
+
+    /// A caller that has a live session (that allows `method` somewhere, when given) goes on
+    /// at once; any other is asked to connect with walletlib's namespaces.
+    private func ensureSession(for context: RequestContext, allowing method: String?) async throws {
+        let caller = SessionCaller(context.caller)
+        let sessions = store.sessions(of: caller)
+        let allowed = sessions.contains { session in
+            method.map { method in session.namespaces.allChains.contains { session.namespaces.allows(method: method, on: $0) } } ?? true
+        }
+        if allowed { return }
+        let keys = try wallet.publicKeys(context: context)
+        // Nothing to see: no one is asked to approve an empty list (the next call after a key
+        // is made asks).
+        if keys.isEmpty, method == nil { return }
+        let callerName = callerName(of: context.caller)
+        let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keys.count)
+        let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
+        try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: declined)
+        let metadata = PeerMetadata(name: callerName ?? context.caller.identity ?? "an unidentified caller")
+        _ = try open(
+            caller: context.caller, callerName: callerName, metadata: metadata, required: Self.walletlibNamespaces, optional: [:],
+            approved: Self.walletlibNamespaces)
+    }
+
+    // MARK: Parts
+
+    private func open(
+        caller: Caller, callerName: String?, metadata: PeerMetadata, required: Namespaces, optional: Namespaces, approved: Namespaces
+    ) throws(RPCError) -> Session {
+        let created = now()
+        let session = Session(
+            caller: SessionCaller(caller), callerName: callerName, metadata: metadata, requiredNamespaces: required,
+            optionalNamespaces: optional, namespaces: approved, created: created, expiry: created + lifetime)
+        try store.add(session)
+        Log.info("session \(session.topic.prefix(8))… opened for \(caller)")
+        return session
+    }
+
+    /// Asks in turn; throws `rejected` when the person says no, 8000 when `deadline` passes
+    /// first (the dialog is closed), and -1 with `no_prompt` when nobody can be asked.
+    private func askOrThrow(_ question: ConsentQuestion, expiring deadline: ContinuousClock.Instant, rejected: RPCError) async throws {
+        let answer = try await Self.withDeadline(deadline) { try await wallet.ask(question) }
+        switch answer {
+        case .success(true): return
+        case .success(false), .failure(.declined): throw rejected
+        case .failure(.unavailable(_, let fix)):
+            var data: [String: JSONValue] = ["reason": .string("no_prompt")]
+            if let fix { data["fix"] = .string(fix) }
+            throw RPCError(.authorizationFailed, data: .object(data))
+        case .failure(.wrongPassphrase): throw rejected
+        }
+    }
+
+    /// `solana_signMessage`: the message signed by the key it names, after the person's consent.
+    private func signMessage(_ params: JSONValue?, context: RequestContext, deadline: ContinuousClock.Instant?) async throws -> JSONValue {
+        guard case .object(let members)? = params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
+        guard case .string(let messageText)? = members["message"], let message = Base58.decode(messageText), !message.isEmpty else {
+            throw Self.invalid("request.params.message", "expected the message's bytes in base58")
+        }
+        guard case .string(let pubkeyText)? = members["pubkey"], let pubkey = Base58.decode(pubkeyText), pubkey.count == 32 else {
+            throw Self.invalid("request.params.pubkey", "expected a base58 public key")
+        }
+        guard try wallet.publicKeys(context: context).contains(pubkey) else {
+            throw RPCError(.unauthorized, data: .object(["problem": .string("the session holds no account with this public key")]))
+        }
+        let params = SignPayloadsParams(address: Base64.encode(pubkey), payloads: [Base64.encode(message)])
+        let sign: @Sendable () async throws -> SignPayloadsResult = { [wallet] in try await wallet.signPayloads(params, context: context) }
+        let signed: SignPayloadsResult
+        do {
+            if let deadline {
+                signed = try await Self.withDeadline(deadline, sign)
+            } else {
+                signed = try await sign()
+            }
+        } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
+            throw RPCError(.userRejectedRequest)
+        }
+        guard let first = signed.signed_payloads.first, let bytes = Base64.decode(first), bytes.count == message.count + 64 else {
+            throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
+        }
+        return .object(["signature": .string(Base58.encode(Array(bytes.suffix(64))))])
+    }
+
+    private func liveSession(_ value: JSONValue?, context: RequestContext) throws -> Session {
+        let topic = try Self.topic(value)
+        guard let session = store.session(topic: topic, caller: SessionCaller(context.caller)) else {
+            throw RPCError(.noSessionForTopic)
+        }
+        return session
+    }
+
+    private func announceUpdate(_ session: Session, context: RequestContext) {
+        let addresses = (try? wallet.publicKeys(context: context).map(Base58.encode)) ?? []
+        announce(session.caller, "session_update", .object([
+            "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: addresses),
+            "expiry": .number(JSONNumber(session.expiry)),
+        ]))
+    }
+
+    private func callerName(of caller: Caller) -> String? {
+        wallet.browserProcess.flatMap { ExtensionNames.name(of: caller, browserProcess: $0) }
+    }
+
+    /// Runs `body`, and cancels it when `deadline` passes first: 8000 "Session request expired".
+    /// Cancelling closes any dialog it has open.
+    private static func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw RPCError(.sessionRequestExpired)
+            }
+            return value
+        }
+    }
+
+    private static func object(_ params: JSONValue?) throws(RPCError) -> [String: JSONValue] {
+        switch params {
+        case nil: return [:]
+        case .object(let members)?: return members
+        default: throw RPCError(.invalidParams, data: .object(["field": .string("params"), "problem": .string("expected an object")]))
+        }
+    }
+
+    private static func topic(_ value: JSONValue?) throws(RPCError) -> String {
+        guard case .string(let topic)? = value, Session.isTopic(topic) else {
+            throw invalid("topic", "expected 64 lowercase hex digits")
+        }
+        return topic
+    }
+
+    private static func invalid(_ field: String, _ problem: String) -> RPCError {
+        RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
+    }
+}
+
+extension Session {
+    /// What `wallet-bridge sessions list` shows: who, what they said, what they may do, until
+    /// when. No accounts: those are the keystore's keys.
+    package var summary: JSONValue {
+        var members: [String: JSONValue] = [
+            "topic": .string(topic), "caller": .object(["kind": .string(caller.kind.rawValue), "id": .string(caller.id)]),
+            "metadata": metadata.json, "namespaces": namespaces.json(),
+            "created": .number(JSONNumber(created)), "expiry": .number(JSONNumber(expiry)),
+        ]
+        if let callerName { members["callerName"] = .string(callerName) }
+        return .object(members)
+    }
+}
+
+/// walletlib's two methods, each needing a session (`SessionService.accounts`,
+/// `SessionService.signPayloads`), behind the router's usual checks for SignPayloads.
+struct SessionGatedWallet: WalletBackend {
+    let service: SessionService
+
+    /// On the reading thread until it first suspends: a caller with a session is answered
+    /// there, as the keystore wallet answers (only a caller without one waits for a dialog).
+    var getAccountsExecution: Execution { .immediate }
+
+    func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+        try await service.accounts(context: context)
+    }
+
+    func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        try await service.signPayloads(params, context: context)
+    }
+}
+
+extension Router {
+    /// Registers the session methods and walletlib's two under sessions (docs/sessions.md).
+    package mutating func registerSessions(_ service: SessionService) throws(RouterError) {
+        try registerWallet(SessionGatedWallet(service: service))
+        try register(SessionService.Connect.self) { params, context in try await service.connect(params, context: context) }
+        try register(SessionService.List.self, execution: .immediate) { params, context in try service.list(params, context: context) }
+        try register(SessionService.Request.self) { params, context in try await service.request(params, context: context) }
+        try register(SessionService.Extend.self, execution: .immediate) { params, context in try service.extend(params, context: context) }
+        try register(SessionService.Disconnect.self, execution: .immediate) { params, context in
+            try service.disconnect(params, context: context)
+        }
+    }
+}
