@@ -22,8 +22,10 @@ package struct SessionService: Sendable {
     /// The clock, in seconds since the Unix epoch.
     package var now: @Sendable () -> Int = { Int(time(nil)) }
 
-    /// How long a proposal waits for the person (WalletKit: 5 minutes).
-    package static let proposalTimeout: Duration = .seconds(300)
+    /// How long a proposal waits for the person (WalletKit: 5 minutes). Tests may shorten it
+    /// with `WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS`.
+    package static let proposalTimeout: Duration = Environment.string("WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS")
+        .flatMap(Int.init).map { .milliseconds(max(1, $0)) } ?? .seconds(300)
     /// The expiry a request may name: from 5 minutes to 7 days from now (WalletKit's bounds).
     package static let requestExpiryRange = 300...604_800
     /// What GetAccounts approves for an extension without a session (walletlib's methods).

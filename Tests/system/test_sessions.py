@@ -1,0 +1,373 @@
+"""Sessions (docs/sessions.md) through the shipped `wallet-bridge` host and its agent, over real
+pipes, with the scripted pinentry as the person: proposals checked before anyone is asked,
+the connect dialog, requests checked against the session, solana_signMessage verified with
+Python's `cryptography` and an independent base58, extension and disconnection, walletlib's
+methods under sessions, persistence, and the events a port hears (a key made by another
+process, a revocation in the CLI, an expiry)."""
+import base64
+import json
+import os
+import re
+import stat
+import time
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from conftest import PASSPHRASE
+from wallet_helpers import (CHROME_ORIGIN, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, SOLANA_MAINNET, b58encode, b64,
+                            configure, error_of, wait_until)
+
+DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"
+TESTNET = "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"
+EXTENSION_ID = CHROME_ORIGIN.split("//")[1].strip("/")
+METADATA = {"name": "Example dApp", "description": "Signs in with Solana", "url": "https://example.org", "icons": []}
+PROPOSAL = {
+    "requiredNamespaces": {"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signMessage"], "events": ["accountsChanged"]}},
+    "optionalNamespaces": {"solana": {"chains": [DEVNET, "solana:unsupportedchain"], "methods": ["solana_signMessage", "solana_getAccounts", "solana_fly"], "events": []}},
+    "metadata": METADATA,
+}
+
+
+@pytest.fixture
+def key(wallet, passphrase_file):
+    """One key, and no extension connected yet."""
+    return wallet.create(passphrase_file, label="main", connect=())
+
+
+@pytest.fixture
+def unlocked(wallet):
+    """The scripted pinentry's answer to the passphrase question."""
+    return wallet.secret_file("answers", PASSPHRASE + "\n")
+
+
+def b58(address):
+    return b58encode(base64.b64decode(address))
+
+
+def dialogs(wallet, ok_button=None):
+    """The dialogs shown (one per pinentry process): their SETOK and SETDESC."""
+    shown = {}
+    for record in wallet.pinentry_records():
+        if record.get("command") in ("SETOK", "SETDESC"):
+            shown.setdefault(record["pid"], {})[record["command"]] = record["argument"]
+    return [d for d in shown.values() if ok_button is None or d.get("SETOK") == ok_button]
+
+
+class Port:
+    """A host kept open like a browser's port, sorting replies from notifications."""
+
+    def __init__(self, host):
+        self.host = host
+        self.events = []
+
+    def call(self, method, params=None, timeout=30):
+        request_id = self.host.send(method, params)
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.host.receive(max(0.1, deadline - time.monotonic()))
+            if "id" in message:
+                assert message["id"] == request_id, message
+                return message
+            self.events.append(message)
+
+    def event(self, method, timeout=5):
+        """The next notification called `method`, waiting at most `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for index, message in enumerate(self.events):
+                if message["method"] == method:
+                    return self.events.pop(index)
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"no {method} within {timeout} s; got {self.events}"
+            message = self.host.receive(remaining)
+            assert "id" not in message, f"an unexpected reply: {message}"
+            self.events.append(message)
+
+    def close(self):
+        return self.host.close()
+
+
+def connect(wallet, port, proposal=PROPOSAL):
+    reply = port.call("session_connect", proposal)
+    assert "result" in reply, reply
+    return reply["result"]
+
+
+# 1. Proposals the wallet cannot meet are refused before anyone is asked.
+
+@pytest.mark.parametrize("required, code, data", [
+    ({"eip155": {"chains": ["eip155:1"], "methods": ["personal_sign"], "events": []}}, 5104, {"namespaces": ["eip155"]}),
+    ({"solana": {"chains": ["solana:nosuchchain"], "methods": [], "events": []}}, 5100, {"chains": ["solana:nosuchchain"]}),
+    ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signAndSendTransaction"], "events": []}}, 5101,
+     {"methods": ["solana_signAndSendTransaction"]}),
+    ({"solana": {"chains": [SOLANA_MAINNET], "methods": [], "events": ["chainChanged"]}}, 5102, {"events": ["chainChanged"]}),
+])
+def test_an_unsupported_required_namespace_is_refused_with_its_code_and_no_dialog(wallet, key, required, code, data):
+    port = Port(wallet.host())
+    error = error_of(port.call("session_connect", {"requiredNamespaces": required, "metadata": METADATA}))
+    assert error["code"] == code, error
+    assert error["data"] == data, error
+    port.close()
+    assert wallet.pinentry_records() == []
+
+
+@pytest.mark.parametrize("proposal, field", [
+    ({"requiredNamespaces": {"solana": {"chains": "solana:x", "methods": [], "events": []}}, "metadata": METADATA},
+     "requiredNamespaces.solana.chains"),
+    ({"requiredNamespaces": {"solana": {"chains": [SOLANA_MAINNET], "methods": [1], "events": []}}, "metadata": METADATA},
+     "requiredNamespaces.solana.methods[0]"),
+    ({"requiredNamespaces": {"solana": {"chains": [SOLANA_MAINNET], "methods": [], "events": []}}}, "metadata"),
+    ({"requiredNamespaces": {"solana": {"chains": [SOLANA_MAINNET], "methods": [], "events": []}}, "metadata": {"name": ""}},
+     "metadata.name"),
+    ({"requiredNamespaces": {"Solana": {"chains": [SOLANA_MAINNET], "methods": [], "events": []}}, "metadata": METADATA},
+     "requiredNamespaces"),
+    ({"metadata": METADATA}, "requiredNamespaces"),
+])
+def test_a_malformed_proposal_is_invalid_params_naming_the_field_and_no_dialog(wallet, key, proposal, field):
+    port = Port(wallet.host())
+    error = error_of(port.call("session_connect", proposal))
+    assert error["code"] == -32602, error
+    assert error["data"]["field"].startswith(field), error
+    port.close()
+    assert wallet.pinentry_records() == []
+
+
+def test_a_wallet_without_keys_refuses_to_connect_with_unsupported_accounts(wallet):
+    port = Port(wallet.host())
+    assert error_of(port.call("session_connect", PROPOSAL))["code"] == 5103
+    port.close()
+    assert wallet.pinentry_records() == []
+
+
+# 2. Connecting.
+
+def test_the_connect_dialog_names_the_extension_and_marks_its_own_words_and_the_session_is_answered(wallet, key):
+    port = Port(wallet.host())
+    before = int(time.time())
+    session = connect(wallet, port)
+    assert re.fullmatch(r"[0-9a-f]{64}", session["topic"]), session
+    # Required and what is left of optional, with the key on every approved chain.
+    assert session["namespaces"] == {"solana": {
+        "chains": [SOLANA_MAINNET, DEVNET],
+        "accounts": [f"{SOLANA_MAINNET}:{b58(key['address'])}", f"{DEVNET}:{b58(key['address'])}"],
+        "methods": ["solana_signMessage", "solana_getAccounts"], "events": ["accountsChanged"]}}
+    assert before + 604800 <= session["expiry"] <= int(time.time()) + 604800, "7 days by default"
+    assert session["self"]["metadata"]["name"] == "Example dApp"
+    assert session["peer"]["metadata"]["name"] == "wallet-bridge"
+    shown = dialogs(wallet, "_Connect")
+    assert len(shown) == 1, wallet.pinentry_records()
+    text = shown[0]["SETDESC"]
+    assert text.startswith(f"The extension (ID {EXTENSION_ID})"), text
+    assert 'It says it is: "Example dApp", https://example.org' in text and "(its own words, not checked)" in text, text
+    assert "Solana mainnet, Solana devnet" in text and "solana_signMessage" in text, text
+    assert "solana_fly" not in text and "unsupportedchain" not in text, text
+    # Listed for its extension only, and kept 0600 beside the keystore.
+    assert port.call("session_list")["result"]["sessions"] == [session]
+    other = Port(wallet.host(FIREFOX_ID))
+    assert other.call("session_list")["result"] == {"sessions": []}
+    other.close()
+    port.close()
+    assert stat.S_IMODE(os.stat(wallet.sessions_path).st_mode) == 0o600
+
+
+def test_a_rejected_proposal_is_5000(wallet, key):
+    port = Port(wallet.host(FAKE_PINENTRY_CONNECT="refuse"))
+    error = error_of(port.call("session_connect", PROPOSAL))
+    assert (error["code"], error["message"]) == (5000, "User rejected"), error
+    assert port.call("session_list")["result"] == {"sessions": []}
+    port.close()
+
+
+def test_a_proposal_nobody_answers_expires_with_8000_and_its_dialog_closes(wallet, key):
+    port = Port(wallet.host(FAKE_PINENTRY_CONNECT="hang", WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS=1000))
+    started = time.monotonic()
+    error = error_of(port.call("session_connect", PROPOSAL, timeout=15))
+    assert (error["code"], error["message"]) == (8000, "Session request expired"), error
+    assert 0.9 < time.monotonic() - started < 10
+    dialog = dialogs(wallet, "_Connect")
+    assert dialog, "no dialog was shown"
+    assert wait_until(lambda: any(r.get("event") == "terminated" for r in wallet.pinentry_records()), timeout=5)
+    port.close()
+
+
+# 3. Requests within a session.
+
+def test_sign_message_in_a_session_is_verified_independently(wallet, key, unlocked):
+    port = Port(wallet.host(FAKE_PINENTRY_PASSPHRASES=unlocked))
+    session = connect(wallet, port)
+    message = "Sign in to example.org\nNonce: 42".encode()
+    reply = port.call("session_request", {
+        "topic": session["topic"], "chainId": SOLANA_MAINNET,
+        "request": {"method": "solana_signMessage", "params": {"message": b58encode(message), "pubkey": b58(key["address"])}}})
+    assert "result" in reply, reply
+    signature = reply["result"]["signature"]
+    raw = b58_decode(signature)
+    assert len(raw) == 64
+    Ed25519PublicKey.from_public_bytes(base64.b64decode(key["address"])).verify(raw, message)
+    signing = [d for d in dialogs(wallet) if d.get("SETOK") == "_Sign"]
+    assert signing and "Sign in to example.org" in signing[-1]["SETDESC"], dialogs(wallet)
+    accounts = port.call("session_request", {"topic": session["topic"], "chainId": DEVNET, "request": {"method": "solana_getAccounts"}})
+    assert accounts["result"] == [{"pubkey": b58(key["address"])}]
+    port.close()
+
+
+def b58_decode(text):
+    alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+    number = 0
+    for character in text:
+        number = number * 58 + alphabet.index(character)
+    body = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    return b"\0" * (len(text) - len(text.lstrip("1"))) + body
+
+
+def test_requests_outside_the_session_are_refused_with_their_codes(wallet, key, unlocked):
+    port = Port(wallet.host(FAKE_PINENTRY_PASSPHRASES=unlocked))
+    session = connect(wallet, port)
+    topic = session["topic"]
+    sign = {"method": "solana_signMessage", "params": {"message": b58encode(b"x"), "pubkey": b58(key["address"])}}
+
+    def code(params):
+        return error_of(port.call("session_request", params))["code"]
+
+    assert code({"topic": "0" * 64, "chainId": SOLANA_MAINNET, "request": sign}) == 7001
+    assert code({"topic": topic, "chainId": TESTNET, "request": sign}) == 3005
+    assert code({"topic": topic, "chainId": SOLANA_MAINNET, "request": {"method": "solana_fly"}}) == 3001
+    for expiry in (int(time.time()) + 60, int(time.time()) + 8 * 86400):
+        error = error_of(port.call("session_request", {"topic": topic, "chainId": SOLANA_MAINNET, "request": sign, "expiry": expiry}))
+        assert (error["code"], error["data"]["field"]) == (-32602, "expiry"), error
+    stranger = b58encode(bytes(range(32)))
+    assert code({"topic": topic, "chainId": SOLANA_MAINNET,
+                 "request": {"method": "solana_signMessage", "params": {"message": b58encode(b"x"), "pubkey": stranger}}}) == 4100
+    # Another extension cannot use the topic at all.
+    other = Port(wallet.host(FIREFOX_ID))
+    assert error_of(other.call("session_request", {"topic": topic, "chainId": SOLANA_MAINNET, "request": sign}))["code"] == 7001
+    assert error_of(other.call("session_disconnect", {"topic": topic}))["code"] == 7001
+    other.close()
+    assert [d for d in dialogs(wallet) if d.get("SETOK") == "_Sign"] == [], "none of these asked the person"
+    port.close()
+
+
+def test_a_declined_signature_in_a_session_is_4001(wallet, key, unlocked):
+    port = Port(wallet.host(FAKE_PINENTRY_PASSPHRASES=unlocked, FAKE_PINENTRY_CONFIRM="refuse", FAKE_PINENTRY_MODE="cancel"))
+    session = connect(wallet, port)
+    error = error_of(port.call("session_request", {
+        "topic": session["topic"], "chainId": SOLANA_MAINNET,
+        "request": {"method": "solana_signMessage", "params": {"message": b58encode(b"no"), "pubkey": b58(key["address"])}}}))
+    assert (error["code"], error["message"]) == (4001, "User rejected the request"), error
+    port.close()
+
+
+# 4. Extend and disconnect, and what the other ports hear.
+
+def test_extend_and_disconnect_are_heard_by_the_extensions_other_ports(wallet, key):
+    configure(wallet, {"session_lifetime": 3600})
+    first, second = Port(wallet.host()), Port(wallet.host())
+    session = connect(wallet, first)
+    assert session["expiry"] <= int(time.time()) + 3600
+    assert second.call("session_list")["result"]["sessions"][0]["topic"] == session["topic"]
+    time.sleep(0.5)  # the second port's host starts listening 200 ms after its first reply
+    time.sleep(1.1)
+    extended = first.call("session_extend", {"topic": session["topic"]})["result"]["expiry"]
+    assert extended > session["expiry"]
+    update = second.event("session_update")
+    assert update["params"]["topic"] == session["topic"] and update["params"]["expiry"] == extended
+    assert first.call("session_disconnect", {"topic": session["topic"], "reason": {"code": 6000, "message": "bye"}})["result"] == {}
+    deleted = second.event("session_delete")
+    assert deleted["params"] == {"topic": session["topic"], "reason": {"code": 6000, "message": "bye"}}
+    assert error_of(second.call("session_extend", {"topic": session["topic"]}))["code"] == 7001
+    first.close()
+    second.close()
+
+
+# 5. Events a port hears from elsewhere.
+
+def test_a_key_made_in_a_terminal_reaches_the_port_within_a_second(wallet, key, passphrase_file):
+    port = Port(wallet.host())
+    session = connect(wallet, port)
+    time.sleep(0.5)  # listening starts 200 ms after the first reply
+    made = time.monotonic()
+    second = wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
+    event = port.event("session_event", timeout=5)
+    heard = time.monotonic() - made
+    assert heard < 1.5, f"heard after {heard:.2f} s (the command itself included)"
+    accounts = [f"{event['params']['chainId']}:{b58(k['address'])}" for k in (key, second)]
+    assert event["params"]["topic"] == session["topic"]
+    assert event["params"]["event"] == {"name": "accountsChanged", "data": accounts}
+    update = port.event("session_update")
+    assert f"{SOLANA_MAINNET}:{b58(second['address'])}" in update["params"]["namespaces"]["solana"]["accounts"]
+    port.close()
+
+
+def test_a_session_revoked_in_the_cli_is_deleted_on_the_port_and_refused_after(wallet, key):
+    port = Port(wallet.host())
+    session = connect(wallet, port)
+    time.sleep(0.5)
+    listed = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
+    assert [s["topic"] for s in listed] == [session["topic"]] and listed[0]["caller"]["id"] == CHROME_ORIGIN
+    text = wallet.run("sessions", "list", check=True).stdout.decode()
+    assert session["topic"] in text and '"Example dApp"' in text and "solana_signMessage" in text, text
+    assert wallet.run("sessions", "revoke", session["topic"], check=True).stdout.decode().startswith("Session")
+    deleted = port.event("session_delete")
+    assert deleted["params"]["reason"]["code"] == 6000
+    assert error_of(port.call("session_extend", {"topic": session["topic"]}))["code"] == 7001
+    assert wallet.run("sessions", "revoke", session["topic"], check=False).returncode == 1
+    assert json.loads(wallet.run("sessions", "revoke-all", "--json", check=True).stdout) == {"revoked": 0}
+    port.close()
+
+
+def test_a_session_with_a_short_lifetime_expires_and_says_so(wallet, key):
+    configure(wallet, {"session_lifetime": 2})
+    port = Port(wallet.host())
+    session = connect(wallet, port)
+    expired = port.event("session_expire", timeout=6)
+    assert expired["params"] == {"topic": session["topic"]}
+    assert time.time() >= session["expiry"] - 0.01
+    assert error_of(port.call("session_extend", {"topic": session["topic"]}))["code"] == 7001
+    port.close()
+
+
+# 6. walletlib's methods under sessions.
+
+def test_get_accounts_asks_once_to_connect_and_then_answers_at_once(wallet, key):
+    host = wallet.host()
+    assert host.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    assert host.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    host.close()
+    again = wallet.host()
+    assert again.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    again.close()
+    asked = dialogs(wallet, "_Allow")
+    assert len(asked) == 1, wallet.pinentry_records()
+    assert "wants to see your accounts" in asked[0]["SETDESC"] and EXTENSION_ID in asked[0]["SETDESC"], asked
+    # The session it made is walletlib's: mainnet, signing, accountsChanged.
+    listed = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
+    assert listed[0]["namespaces"] == {"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signMessage"], "events": ["accountsChanged"]}}
+
+
+def test_get_accounts_refused_is_authorization_failed_declined(wallet, key):
+    host = wallet.host(FAKE_PINENTRY_CONNECT="refuse")
+    error = error_of(host.call(GET_ACCOUNTS))
+    assert (error["code"], error["data"]) == (-1, {"reason": "declined"}), error
+    host.close()
+
+
+def test_sign_payloads_without_a_session_asks_to_connect_then_to_sign(wallet, key, unlocked):
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=unlocked)
+    reply = host.sign(key["address"], [b64(b"first")])
+    assert "result" in reply, reply
+    buttons = [d.get("SETOK") for d in dialogs(wallet)]
+    assert buttons == ["_Allow", "_Sign"], buttons
+    host.close()
+
+
+# 7. Persistence.
+
+def test_sessions_outlive_the_agent(wallet, key):
+    port = Port(wallet.host())
+    session = connect(wallet, port)
+    port.close()
+    wallet.stop_agent()
+    again = Port(wallet.host())
+    assert [s["topic"] for s in again.call("session_list")["result"]["sessions"]] == [session["topic"]]
+    again.close()
