@@ -21,6 +21,14 @@ asked, that no two dialogs were ever open at once, that each dialog named its ex
 that browser's own profile names it, that every signature verifies, and that no host is left
 running and `agent stop` ends the agent.
 
+--sessions runs each browser against the shipped host and its agent with the sessions extension
+(Tests/e2e/sessions): it connects (the scripted pinentry approves the dialog, which must name the
+extension) and signs a message in the session (verified here); then this script makes a key
+with `wallet-bridge keys create`, and the extension must hear accountsChanged on its port within
+a second; revokes the session with `wallet-bridge sessions revoke`, and the extension must hear
+session_delete and then be refused with 7001; and a second session, with a short configured
+lifetime, must expire and say so.
+
 --self-test also runs a copy of the extension broken on purpose (a wrong method name) and
 checks that the run fails and names the broken step.
 """
@@ -41,6 +49,8 @@ TOGETHER_EXTENSION = os.path.join(ROOT, "Tests", "e2e", "signing-together", "bac
 TOGETHER_SIGNATURES = 3  # per browser, as in that extension
 FAKE_PINENTRY = os.path.join(ROOT, "Tests", "Support", "fake-pinentry")
 EXTENSION_NAME = "wallet-bridge example"  # the name in both example manifests
+SESSIONS_EXTENSION = os.path.join(ROOT, "Tests", "e2e", "sessions", "background.js")
+SESSION_LIFETIME_S = 15  # the sessions run's configured lifetime: its second session expires
 REPORT_TIMEOUT_S = 90
 QUIT_TIMEOUT_S = 20
 HOST_EXIT_TIMEOUT_S = 10
@@ -492,13 +502,161 @@ def run_together():
     return problems
 
 
+B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def b58decode(text):
+    number = 0
+    for character in text:
+        number = number * 58 + B58_ALPHABET.index(character)
+    body = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
+    return b"\0" * (len(text) - len(text.lstrip("1"))) + body
+
+
+def run_sessions(browser):
+    """One browser's sessions run (see --sessions). Returns the problems found."""
+    scratch = tempfile.mkdtemp(prefix=f"wallet-bridge-e2e-sessions-{browser}-")
+    home = os.path.join(scratch, "home")
+    runtime = os.path.join(scratch, "run")
+    os.makedirs(home)
+    os.makedirs(runtime, mode=0o700)
+    config_folder = os.path.join(home, ".config", "wallet-bridge")
+    os.makedirs(config_folder, mode=0o700)
+    with open(os.path.join(config_folder, "config.json"), "w") as out:
+        json.dump({"session_lifetime": SESSION_LIFETIME_S}, out)
+    os.chmod(os.path.join(config_folder, "config.json"), 0o600)
+    passphrase = os.path.join(scratch, "passphrase")
+    with open(passphrase, "w") as out:
+        out.write("e2e sessions, scratch keystore only\n")
+    dialogs_log = os.path.join(scratch, "pinentry.jsonl")
+    report_path = os.path.join(scratch, "report.jsonl")
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
+    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+               XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_RUNTIME_DIR=runtime,
+               WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY, FAKE_PINENTRY_PASSPHRASES=passphrase, FAKE_PINENTRY_LOG=dialogs_log,
+               WALLET_BRIDGE_TEST_REPORT=report_path)
+    problems = []
+    process = None
+    browser_log = open(os.path.join(scratch, f"{browser}.log"), "w")
+
+    def expect(condition, message):
+        if not condition:
+            problems.append(message)
+
+    def phase(name):
+        def found():
+            for entry in read_lines(report_path):
+                if entry.get("phase") == "failed":
+                    raise Failure(f"the extension failed: {entry['error']}")
+                if entry.get("phase") == name:
+                    return entry
+            if process.poll() is not None:
+                raise Failure(f"{browser} exited with status {process.returncode}")
+            return None
+        return wait_for(found, REPORT_TIMEOUT_S, f"the extension's {name!r} report")
+
+    try:
+        first = json.loads(run([CLI, "keys", "create", "--label", "first", "--passphrase-file", passphrase, "--json"], env=env))
+        extension = os.path.join(scratch, "extension")
+        run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
+        shutil.copy(SESSIONS_EXTENSION, os.path.join(extension, "background.js"))
+        allowed = ["--chrome-extension", CHROME_EXTENSION_ID] if browser == "chromium" else ["--firefox-addon", FIREFOX_ADDON_ID]
+        run([CLI, "install", "--browser", browser, *allowed], env=env)
+        run([CLI, "install", "--browser", browser, *allowed, "--name", REPORT_APPLICATION, "--binary", HOST], env=env)
+        profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium" else os.path.join(scratch, "profile")
+        process = subprocess.Popen(browser_command(browser, env, extension, profile), env=env, stdout=browser_log,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+
+        connected = phase("connected")
+        session = connected["session"]
+        first_b58 = connected["pubkey"]
+        expect(connected["session"]["namespaces"]["solana"]["accounts"] == [f"solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:{first_b58}"],
+               f"connected: the session's accounts are {session['namespaces']}")
+        expect(b58decode(first_b58) == base64.b64decode(first["address"]), "connected: the session's key is not the keystore's")
+        try:
+            Ed25519PublicKey.from_public_bytes(b58decode(first_b58)).verify(bytes(connected["signature"]), f"hello from {browser}".encode())
+        except InvalidSignature:
+            problems.append("connected: the message's signature does not verify")
+        texts = [r["argument"] for r in read_lines(dialogs_log) if r.get("command") == "SETDESC"]
+        identity = (f"The extension \"{EXTENSION_NAME}\" (ID {CHROME_EXTENSION_ID})" if browser == "chromium"
+                    else f"The Firefox add-on \"{EXTENSION_NAME}\" (ID {FIREFOX_ADDON_ID})")
+        connect_texts = [text for text in texts if "asks to connect to your wallet" in text]
+        expect(len(connect_texts) == 1 and connect_texts[0].startswith(identity)
+               and f'It says it is: "e2e dApp in {browser}", https://example.org' in connect_texts[0]
+               and "(its own words, not checked)" in connect_texts[0], f"connected: the connect dialog said {connect_texts}")
+
+        time.sleep(0.5)  # the port's host listens for events 200 ms after its first reply
+        made_before = time.time()
+        second = json.loads(run([CLI, "keys", "create", "--label", "second", "--passphrase-file", passphrase, "--json"], env=env))
+        made_after = time.time()
+        heard = phase("accounts")
+        delay = heard["heardAt"] / 1000 - made_after
+        expect(delay < 1.0, f"accounts: heard {delay:.2f} s after `keys create` returned (it took {made_after - made_before:.2f} s)")
+        second_b58 = b58encode_e2e(base64.b64decode(second["address"]))
+        expect(heard["event"]["topic"] == session["topic"] and heard["event"]["event"]["name"] == "accountsChanged"
+               and heard["event"]["event"]["data"][-1].endswith(second_b58), f"accounts: the event was {heard['event']}")
+
+        run([CLI, "sessions", "revoke", session["topic"]], env=env)
+        revoked = phase("revoked")
+        expect(revoked["event"] == {"topic": session["topic"], "reason": {"code": 6000, "message": "User disconnected"}},
+               f"revoked: the event was {revoked['event']}")
+        expect(not revoked["after"]["ok"] and revoked["after"]["error"].get("code") == 7001,
+               f"revoked: extending the revoked session gave {revoked['after']}")
+
+        expired = phase("expired")
+        expect(expired["event"] == {"topic": expired["topic"]}, f"expired: the event was {expired['event']}")
+        late = expired["heardAt"] / 1000 - expired["expiry"]
+        expect(-0.05 <= late < 2.0, f"expired: heard {late:.2f} s after the session's expiry")
+    except Failure as failure:
+        problems.append(str(failure))
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(QUIT_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(5)
+        browser_log.close()
+    agents = subprocess.run([CLI, "agent", "status", "--json"], env=env, capture_output=True, text=True, timeout=30)
+    agent_pid = json.loads(agents.stdout).get("pid") if agents.returncode == 0 else None
+    try:
+        wait_for(lambda: set(host_processes(CLI, home)) <= {agent_pid} and not host_processes(HOST, home), HOST_EXIT_TIMEOUT_S,
+                 "the hosts to exit")
+    except Failure:
+        problems.append(f"hosts left running after {browser} quit: {host_processes(CLI, home)} {host_processes(HOST, home)}")
+    run([CLI, "agent", "stop"], env=env)
+    for pid in host_processes(CLI, home) + host_processes(HOST, home):
+        os.kill(pid, signal.SIGKILL)
+    if problems:
+        for name in (f"{browser}.log", "home/.local/state/wallet-bridge/agent.log", "pinentry.jsonl", "report.jsonl"):
+            path = os.path.join(scratch, name)
+            if os.path.exists(path):
+                with open(path, errors="replace") as text:
+                    lines = [line for line in text if "dbus" not in line.lower()]
+                log(f"--- {name} (D-Bus noise removed), last 30 lines:\n" + "".join(lines[-30:]))
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return problems
+
+
+def b58encode_e2e(data):
+    number = int.from_bytes(data, "big")
+    text = ""
+    while number:
+        number, digit = divmod(number, 58)
+        text = B58_ALPHABET[digit] + text
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("browsers", nargs="*", metavar="chromium|firefox")
     parser.add_argument("--together", action="store_true")
+    parser.add_argument("--sessions", action="store_true")
     parser.add_argument("--self-test", action="store_true")
     arguments = parser.parse_args()
-    browsers = arguments.browsers or ([] if arguments.together else ["chromium", "firefox"])
+    browsers = arguments.browsers or ([] if arguments.together or arguments.sessions else ["chromium", "firefox"])
     unknown = set(browsers) - {"chromium", "firefox"}
     if unknown:
         parser.error(f"unknown browser: {', '.join(sorted(unknown))}")
@@ -530,6 +688,18 @@ def main():
         else:
             passed += 1
             log(f"ok   together: {2 * TOGETHER_SIGNATURES} signatures, 1 passphrase, never two dialogs, no host left running")
+
+    if arguments.sessions:
+        for browser in ("chromium", "firefox"):
+            log(f"== sessions: {browser} connects, signs, hears a new key, a revocation and an expiry")
+            problems = run_sessions(browser)
+            for problem in problems:
+                log(f"FAIL sessions {browser}: {problem}")
+            if problems:
+                failed += 1
+            else:
+                passed += 1
+                log(f"ok   sessions {browser}: connected, signed, heard accountsChanged, session_delete and session_expire")
 
     if arguments.self_test:
         # The test of the test: a wrong method name must make the run fail, naming the step.
