@@ -13,13 +13,17 @@ final class PinentryTests: XCTestCase {
 
     override func setUp() {
         folder = temporaryFolder(self)
-        for name in ["FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG"] { unsetenv(name) }
+        for name in Self.scriptVariables { unsetenv(name) }
         setenv("FAKE_PINENTRY_LOG", logPath, 1)
     }
 
     override func tearDown() {
-        for name in ["FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG"] { unsetenv(name) }
+        for name in Self.scriptVariables { unsetenv(name) }
     }
+
+    private static let scriptVariables = [
+        "FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG", "FAKE_PINENTRY_CONFIRM", "FAKE_PINENTRY_CONNECT",
+    ]
 
     private let request = ConsentRequest(
         caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
@@ -86,8 +90,9 @@ final class PinentryTests: XCTestCase {
         XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETOK", "SETCANCEL", "CONFIRM", "BYE"])
         XCTAssertEqual(sent.map(\.1).prefix(4), ["wallet-bridge: connect", "Connect?\nIt says: 100% fine", "_Connect", "_Reject"])
 
-        setenv("FAKE_PINENTRY_CONFIRM", "refuse", 1)
-        defer { unsetenv("FAKE_PINENTRY_CONFIRM") }
+        // The scripted pinentry answers a "_Connect" button by FAKE_PINENTRY_CONNECT.
+        setenv("FAKE_PINENTRY_CONNECT", "refuse", 1)
+        defer { unsetenv("FAKE_PINENTRY_CONNECT") }
         let rejected = try await PinentrySource(program: fakePinentryPath).ask(question)
         XCTAssertFalse(rejected)
         let fromFile = try await PassphraseFileSource(path: "/nonexistent").ask(question)
