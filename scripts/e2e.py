@@ -121,24 +121,11 @@ def prepare(browser, scratch, extension_source):
         # default profile looks. Headless Chromium would use a throwaway profile, so it is
         # pointed at the default location, $XDG_CONFIG_HOME/chromium, explicitly.
         run([CLI, "install", "--browser", "chromium", "--chrome-extension", CHROME_EXTENSION_ID, "--binary", HOST], env=env)
-        default_profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium")
-        command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={default_profile}",
-                   f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch",
-                   "about:blank"]
+        profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium")
     else:
-        profile = os.path.join(scratch, "profile")
-        os.makedirs(os.path.join(profile, "extensions"))
-        with open(os.path.join(profile, "user.js"), "w") as prefs:
-            prefs.write('user_pref("xpinstall.signatures.required", false);\n'
-                        'user_pref("extensions.autoDisableScopes", 0);\n'
-                        'user_pref("extensions.enabledScopes", 15);\n')
-        with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON_ID + ".xpi"), "w") as xpi:
-            for folder, _, files in os.walk(extension):
-                for name in files:
-                    path = os.path.join(folder, name)
-                    xpi.write(path, os.path.relpath(path, extension))
         run([CLI, "install", "--browser", "firefox", "--firefox-addon", FIREFOX_ADDON_ID, "--binary", HOST], env=env)
-        command = ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
+        profile = os.path.join(scratch, "profile")
+    command = browser_command(browser, env, extension, profile)
     return command, env
 
 
@@ -296,7 +283,8 @@ def run_browser(browser, extension_source=None):
 
 
 def browser_command(browser, env, extension, profile):
-    """The headless command line for `browser` with `extension` loaded, as `prepare` builds it."""
+    """The headless command line for `browser` with `extension` loaded, in `profile` (for
+    Firefox, a new profile folder that this makes, with the extension installed unsigned)."""
     if browser == "chromium":
         return ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
                 f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"]
