@@ -95,7 +95,8 @@ class Wallet:
         """Ends the test's agent, if one runs, and waits until it has gone."""
         subprocess.run([self.binary, "agent", "stop"], env=self.env(), capture_output=True, timeout=30)
         deadline = time.monotonic() + 10
-        while any(self.runtime.glob("wallet-bridge/*.sock")) and time.monotonic() < deadline:
+        # A killed agent leaves its socket: gone means no socket, or no agent process.
+        while any(self.runtime.glob("wallet-bridge/*.sock")) and agent_pids(self.keystore_path) and time.monotonic() < deadline:
             time.sleep(0.01)
 
     def clean_up(self):

@@ -61,8 +61,9 @@ package enum PinentryGuard {
             let timeout: Int32 = exited >= 0 ? -1 : 100
             if poll(&watched, nfds_t(watched.count), timeout) < 0, errno != EINTR { break }
             if watched[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-                kill(pid, SIGTERM)
-                exit(finish(pid, grace: .seconds(1)))
+                // The agent's end closed: after a BYE, pinentry is on its way out and is let go
+                // by itself; one still showing its dialog is ended.
+                exit(awaitExit(pid, grace: .milliseconds(500)) ?? { kill(pid, SIGTERM); return finish(pid, grace: .seconds(1)) }())
             }
             if exited < 0 || watched[0].revents != 0, let status = reap(pid) { exit(status) }
         }
@@ -70,13 +71,19 @@ package enum PinentryGuard {
         exit(finish(pid, grace: .seconds(1)))
     }
 
-    /// The exit status to pass on once `pid` has ended (waiting at most `grace`, then killing).
-    private static func finish(_ pid: pid_t, grace: Duration) -> Int32 {
+    /// `pid`'s status if it exits within `grace`.
+    private static func awaitExit(_ pid: pid_t, grace: Duration) -> Int32? {
         let deadline = ContinuousClock.now + grace
         while ContinuousClock.now < deadline {
             if let status = reap(pid) { return status }
-            usleep(10_000)
+            usleep(5_000)
         }
+        return nil
+    }
+
+    /// The exit status to pass on once `pid` has ended (waiting at most `grace`, then killing).
+    private static func finish(_ pid: pid_t, grace: Duration) -> Int32 {
+        if let status = awaitExit(pid, grace: grace) { return status }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
