@@ -320,4 +320,205 @@ ho.append(case("batch-null-entry", "a null entry is invalid", [IR(None, "a reque
 ho.append(case("batch-duplicate-ids", "duplicate ids in a batch are each answered", [ok(1, 1), ok(1, 2)], request=[req("sum", [1], 1), req("sum", [2], 1)]))
 ho.append(case("batch-invalid-and-notification", "an invalid entry is answered while a notification beside it is not", [IR(None, "a request must be an object, not number")], request=[1, req("update", [1], notify=True)]))
 total += write("hostile.json", "Hostile input: truncation, extreme lengths, invalid UTF-8, deep nesting, huge numbers and strings, duplicate keys, NUL bytes, every wrong type in every field, huge batches. Each with its documented outcome; after every case that keeps the framing, the host goes on serving.", ho)
+
+# --- sessions.json: the session methods of docs/sessions.md against the conformance host's
+# sessions (Sources/WalletBridgeConformance/TestSessions.swift, README "The host they run
+# against"): the test keys, a clock fixed at WALLET_BRIDGE_TEST_NOW (default 1800000000), the
+# n-th session opened named n in 64 hex digits, one pre-seeded session, and a person who answers
+# as WALLET_BRIDGE_TEST_CONSENT says (approve by default).
+#
+# The JS suite's port transport runs the cases that share args and env on one host, in this
+# order, so each case must also hold after the cases before it with the same args and env:
+# every successful session_connect has a caller of its own (its topic is then always the first),
+# session_list of the pre-seeded session comes before session_extend moves its expiry, and
+# session_disconnect of it comes last (the one with a reason uses Chrome's argv with
+# --parent-window, the same caller on another host).
+B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+def b58(data):
+    """Base58 (Bitcoin alphabet), written here from its definition, not taken from the host's."""
+    n, text = int.from_bytes(data, "big"), ""
+    while n: n, digit = divmod(n, 58); text = B58[digit] + text
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + text
+assert b58(bytes(32)) == "1" * 32 and b58(b"\0\x01") == "12" and b58(b"hello world") == "StV1DL6CwTryKyV"
+A58, B58_ = b58(base64.b64decode(A)), b58(base64.b64decode(B))
+def sig58(k, message): return b58(k.sign(message))
+
+NOW, DAY, WEEK = 1800000000, 86400, 604800
+M, D, T = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"
+SIGN, GET, REQ_ACCOUNTS, CHANGED = "solana_signMessage", "solana_getAccounts", "solana_requestAccounts", "accountsChanged"
+P = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"   # the pre-seeded session's caller
+Q = "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/"   # another extension, with no session
+def chrome(letter): return "chrome-extension://%s/" % (letter * 32)
+FIREFOX_MANIFEST = "/home/u/.mozilla/native-messaging-hosts/com.walletbridge.host.json"
+SEED = "5eed" * 16
+def topic(n): return "%064x" % n
+def ns(chains, methods, events): return {"chains": chains, "methods": methods, "events": events}
+def granted(chains, methods, events, keys=(A58, B58_)):
+    return {**ns(chains, methods, events), "accounts": ["%s:%s" % (c, k) for c in chains for k in keys]}
+def meta(name, description="", url="", icons=()): return {"name": name, "description": description, "url": url, "icons": list(icons)}
+WALLET = meta("wallet-bridge", "A desktop wallet for browser extensions, through native messaging")
+def session(topic_, namespaces, required, optional, expiry, metadata):
+    return {"topic": topic_, "namespaces": namespaces, "requiredNamespaces": required, "optionalNamespaces": optional,
+            "expiry": expiry, "self": {"metadata": metadata}, "peer": {"metadata": WALLET}}
+def preseeded(keys=(A58, B58_), expiry=NOW - DAY + WEEK):
+    return session(SEED, {"solana": granted([M, D], [SIGN, GET], [CHANGED], keys)}, {"solana": ns([M], [SIGN, GET], [CHANGED])},
+                   {"solana": ns([D], [SIGN], [])}, expiry,
+                   meta("Fixture dApp", "The conformance host's pre-seeded session", "https://example.org", ["https://example.org/icon.png"]))
+DAPP = meta("Example dApp", "Signs in with Solana", "https://example.org", ["https://example.org/icon.png"])
+PROPOSAL = {"requiredNamespaces": {"solana": ns([M], [SIGN], [CHANGED])}, "metadata": DAPP}
+def proposal(required=None, optional=None, metadata=DAPP):
+    p = {}
+    if required is not None: p["requiredNamespaces"] = required
+    if optional is not None: p["optionalNamespaces"] = optional
+    if metadata is not None: p["metadata"] = metadata
+    return p
+def in_session(inner, chain=M, topic_=SEED, expiry=None):
+    p = {"topic": topic_, "chainId": chain, "request": inner}
+    if expiry is not None: p["expiry"] = expiry
+    return p
+def sign_message(message, pubkey=A58): return {"method": SIGN, "params": {"message": b58(message), "pubkey": pubkey}}
+def invalid(id, field, problem): return IP(id, {"field": field, "problem": problem})
+E7001 = lambda id: err(id, 7001, "No session for topic")
+CONSENT = "WALLET_BRIDGE_TEST_CONSENT"
+TOPIC_PROBLEM = "expected 64 lowercase hex digits"
+EXPIRY_WINDOW = "must be between 5 minutes and 7 days from now"
+SC, SL, SR, SE, SD = "session_connect", "session_list", "session_request", "session_extend", "session_disconnect"
+se = []
+
+# session_connect: the answer is the whole session.
+se.append(case("connect", "session_connect: the session holds the required namespaces and what the wallet supports of the optional ones (unsupported chains, methods and namespaces dropped); its accounts are every key on every chain, chain by chain; required and optional namespaces and the extension's metadata come back as proposed; it lasts the 7-day lifetime from now; `self` is the caller, `peer` the wallet",
+    ok(1, session(topic(1), {"solana": granted([M, D], [SIGN], [CHANGED])},
+                  {"solana": ns([M], [SIGN], [CHANGED])},
+                  {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "eip155": ns(["eip155:1"], ["eth_sign"], [])},
+                  NOW + WEEK, DAPP)),
+    args=[chrome("b")],
+    request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED])},
+                             {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "eip155": ns(["eip155:1"], ["eth_sign"], [])}), 1)))
+se.append(case("connect-chain-id-key", "session_connect: a namespace keyed by a chain id stands for that one chain, and the session names it under its namespace; metadata's description, url and icons default to empty",
+    ok(2, session(topic(1), {"solana": granted([M], [SIGN, GET], [])}, {"solana": ns([M], [SIGN, GET], [])}, {}, NOW + WEEK, meta("Chain-keyed dApp"))),
+    args=[chrome("c")], request=req(SC, proposal({M: {"methods": [SIGN, GET], "events": []}}, metadata={"name": "Chain-keyed dApp"}), 2)))
+se.append(case("connect-optional-only", "session_connect: requiredNamespaces may be left out when optionalNamespaces ask for a supported chain (here from a Firefox add-on, named by argv's second member)",
+    ok(3, session(topic(1), {"solana": granted([D, T], [GET], [CHANGED])}, {}, {"solana": ns([D, T], [GET], [CHANGED])}, NOW + WEEK, meta("Optional dApp", url="https://optional.example"))),
+    args=[FIREFOX_MANIFEST, "dapp@example.org"],
+    request=req(SC, proposal(optional={"solana": ns([D, T], [GET], [CHANGED])}, metadata={"name": "Optional dApp", "url": "https://optional.example"}), 3)))
+# Refused before anyone is asked.
+se.append(case("connect-unsupported-chains", "session_connect: required chains the wallet does not support are 5100, data.chains listing every one", err(4, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash", "solana:anotherfakechain"]}),
+    args=[Q], request=req(SC, proposal({"solana": ns([M, "solana:notarealgenesishash", "solana:anotherfakechain"], [SIGN], [])}), 4)))
+se.append(case("connect-unsupported-methods", "session_connect: required methods the wallet does not support are 5101, data.methods listing every one", err(5, 5101, "Unsupported methods", {"methods": ["solana_signTransaction", "solana_signAndSendTransaction"]}),
+    args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction"], [])}), 5)))
+se.append(case("connect-unsupported-events", "session_connect: required events the wallet does not support are 5102, data.events listing them", err(6, 5102, "Unsupported events", {"events": ["chainChanged"]}),
+    args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED, "chainChanged"])}), 6)))
+se.append(case("connect-unsupported-chains-before-methods", "session_connect: unsupported chains (5100) are answered before unsupported methods (5101)", err(7, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash"]}),
+    args=[Q], request=req(SC, proposal({"solana": ns(["solana:notarealgenesishash"], ["solana_signTransaction"], [])}), 7)))
+se.append(case("connect-unsupported-namespace", "session_connect: a required namespace other than solana is 5104, data.namespaces naming it", err(8, 5104, "Unsupported namespace key", {"namespaces": ["eip155"]}),
+    args=[Q], request=req(SC, proposal({"eip155": ns(["eip155:1"], ["eth_sign"], [])}), 8)))
+se.append(case("connect-unsupported-namespace-chain-key", "session_connect: a required chain id key of another namespace is 5104 for that namespace", err(9, 5104, "Unsupported namespace key", {"namespaces": ["eip155"]}),
+    args=[Q], request=req(SC, proposal({"eip155:1": {"methods": ["eth_sign"], "events": []}}), 9)))
+se.append(case("connect-unsupported-namespace-first", "session_connect: an unsupported namespace (5104) is answered before unsupported chains (5100)", err(10, 5104, "Unsupported namespace key", {"namespaces": ["eip155"]}),
+    args=[Q], request=req(SC, proposal({"eip155": ns(["eip155:1"], ["eth_sign"], []), "solana": ns(["solana:notarealgenesishash"], [SIGN], [])}), 10)))
+# -32602: the first fault, named by its path.
+for n, (name, rule, params, field, problem) in enumerate([
+    ("params-array", "params must be an object", [PROPOSAL], "params", "expected an object"),
+    ("metadata-missing", "metadata is required", proposal({"solana": ns([M], [SIGN], [])}, metadata=None), "metadata", "required: an object with at least a name"),
+    ("metadata-name-empty", "metadata.name must not be empty", proposal({"solana": ns([M], [SIGN], [])}, metadata={"name": ""}), "metadata.name", "must not be empty"),
+    ("metadata-name-too-long", "metadata.name is 1 to 100 characters", proposal({"solana": ns([M], [SIGN], [])}, metadata={"name": "x" * 101}), "metadata.name", "longer than 100 characters"),
+    ("metadata-icon-not-string", "metadata.icons holds strings, each named by its index", proposal({"solana": ns([M], [SIGN], [])}, metadata={"name": "x", "icons": ["https://example.org/icon.png", 5]}), "metadata.icons[1]", "expected a string, found number"),
+    ("chain-not-caip2", "a chain must be a CAIP-2 chain id", proposal({"solana": ns([M, "mainnet"], [SIGN], [])}), "requiredNamespaces.solana.chains[1]", "not a CAIP-2 chain id (namespace:reference)"),
+    ("chain-of-another-namespace", "a namespace's chains are of that namespace", proposal({"solana": ns(["eip155:1"], [SIGN], [])}), "requiredNamespaces.solana.chains[0]", 'a chain of the "eip155" namespace, listed under "solana"'),
+    ("key-uppercase", "a key is a CAIP-2 namespace (lowercase) or chain id", proposal({"Solana": ns([M], [SIGN], [])}), "requiredNamespaces.Solana", "a key must be a CAIP-2 namespace (3 to 8 of [-a-z0-9]) or chain id (namespace:reference)"),
+    ("chain-key-with-chains", "a chain id key stands for one chain and has no chains member", proposal({M: ns([M], [SIGN], [])}), "requiredNamespaces.%s.chains" % M, "a key that is a chain id stands for that one chain; leave chains out, or key by the namespace"),
+    ("chains-empty", "a namespace lists at least one chain", proposal({"solana": ns([], [SIGN], [])}), "requiredNamespaces.solana.chains", "a namespace must list at least one chain"),
+    ("methods-missing", "methods is required in a namespace", proposal({"solana": {"chains": [M], "events": []}}), "requiredNamespaces.solana.methods", "required: an array of strings"),
+    ("event-empty", "an event name must not be empty", proposal({"solana": ns([M], [SIGN], [""])}), "requiredNamespaces.solana.events[0]", "must not be empty"),
+    ("optional-not-object", "optionalNamespaces is an object of namespaces", proposal({"solana": ns([M], [SIGN], [])}, "solana"), "optionalNamespaces", "expected an object of namespaces, found string"),
+    ("no-chain", "requiredNamespaces and optionalNamespaces together must ask for a chain", proposal(), "requiredNamespaces", "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none"),
+    ("no-supported-chain", "optional namespaces the wallet does not support leave no chain", proposal(optional={"eip155": ns(["eip155:1"], ["eth_sign"], [])}), "requiredNamespaces", "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none"),
+]):
+    se.append(case("connect-invalid-" + name, "session_connect: -32602 names the field: " + rule, invalid(100 + n, field, problem), args=[Q], request=req(SC, params, 100 + n)))
+# The person, and the keystore.
+se.append(case("connect-rejected", "session_connect: the person rejecting the proposal is 5000", err(11, 5000, "User rejected"), args=[Q], env={CONSENT: "reject"}, request=req(SC, PROPOSAL, 11)))
+se.append(case("connect-nobody-to-ask", "session_connect: when nobody can be asked it is -1 with data.reason no_prompt and the fix", err(12, -1, "Authorization failed", {"reason": "no_prompt", "fix": "set WALLET_BRIDGE_TEST_CONSENT to approve, reject or hang"}),
+    args=[Q], env={CONSENT: "unavailable"}, request=req(SC, PROPOSAL, 12)))
+se.append(case("connect-no-key", "session_connect: a wallet with no key is 5103, before anyone is asked", err(13, 5103, "Unsupported accounts", {"problem": "the wallet has no key: `wallet-bridge keys create` makes one"}),
+    args=[Q], env={"WALLET_BRIDGE_TEST_WALLET": "empty", CONSENT: "reject"}, request=req(SC, PROPOSAL, 13)))
+se.append(case("connect-no-key-after-namespaces", "session_connect: the namespaces are checked before the keys (5100 before 5103)", err(14, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash"]}),
+    args=[Q], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SC, proposal({"solana": ns(["solana:notarealgenesishash"], [SIGN], [])}), 14)))
+se.append(case("connect-unanswered", "session_connect: a proposal nobody answers in time (5 minutes; here WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS) is 8000", err(15, 8000, "Session request expired"),
+    args=[Q], env={CONSENT: "hang", "WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS": "200"}, request=req(SC, PROPOSAL, 15)))
+
+# session_list: the caller's sessions only.
+se.append(case("list", "session_list: the caller's live sessions, with the keys as accounts", ok(20, {"sessions": [preseeded()]}), args=[P], request=req(SL, {}, 20)))
+se.append(case("list-params-omitted", "session_list: params may be left out", ok(21, {"sessions": [preseeded()]}), args=[P], request=req(SL, id=21)))
+se.append(case("list-other-caller", "session_list: another extension sees none of them", ok(22, {"sessions": []}), args=[Q], request=req(SL, {}, 22)))
+se.append(case("list-firefox", "session_list: a Firefox add-on sees none of a Chrome extension's", ok(23, {"sessions": []}), args=[FIREFOX_MANIFEST, "wallet@example.org"], request=req(SL, {}, 23)))
+se.append(case("list-unidentified", "session_list: a caller the browser did not name sees none", ok(24, {"sessions": []}), request=req(SL, {}, 24)))
+se.append(case("list-no-key", "session_list: accounts are the keys when read: none for a wallet with no key", ok(25, {"sessions": [preseeded(keys=())]}), args=[P], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SL, {}, 25)))
+se.append(case("list-params-array", "session_list: params must be an object", invalid(26, "params", "expected an object"), args=[P], request=req(SL, [], 26)))
+
+# session_request
+hello, text, binary = b"hello", "Sign in to example.org".encode(), b"\0\0\x01binary\xff"
+se.append(case("request-sign-message", "session_request solana_signMessage: the 64-byte Ed25519 signature of the message bytes, base58", ok(30, {"signature": sig58(KA, hello)}), args=[P], request=req(SR, in_session(sign_message(hello)), 30)))
+se.append(case("request-sign-message-devnet-second-key", "session_request solana_signMessage: on any chain of the session, with any of its accounts", ok(31, {"signature": sig58(KB, text)}), args=[P], request=req(SR, in_session(sign_message(text, B58_), D), 31)))
+se.append(case("request-sign-message-leading-zeros", "session_request solana_signMessage: base58 keeps leading zero bytes (as 1s)", ok(32, {"signature": sig58(KA, binary)}), args=[P], request=req(SR, in_session(sign_message(binary)), 32)))
+se.append(case("request-get-accounts", "session_request solana_getAccounts: every key as {pubkey}", ok(33, [{"pubkey": A58}, {"pubkey": B58_}]), args=[P], request=req(SR, in_session({"method": GET}), 33)))
+se.append(case("request-get-accounts-devnet", "session_request solana_getAccounts: the same keys on every chain", ok(34, [{"pubkey": A58}, {"pubkey": B58_}]), args=[P], request=req(SR, in_session({"method": GET}, D), 34)))
+se.append(case("request-expiry-shortest", "session_request: an expiry 5 minutes from now is accepted", ok(35, {"signature": sig58(KA, hello)}), args=[P], request=req(SR, in_session(sign_message(hello), expiry=NOW + 300), 35)))
+se.append(case("request-expiry-longest", "session_request: an expiry 7 days from now is accepted", ok(36, [{"pubkey": A58}, {"pubkey": B58_}]), args=[P], request=req(SR, in_session({"method": GET}, expiry=NOW + WEEK), 36)))
+se.append(case("request-no-key", "session_request solana_getAccounts: none in a wallet with no key", ok(37, []), args=[P], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SR, in_session({"method": GET}), 37)))
+se.append(case("request-unknown-topic", "session_request: a topic with no session is 7001", E7001(38), args=[P], request=req(SR, in_session({"method": GET}, topic_="f" * 64), 38)))
+se.append(case("request-other-callers-topic", "session_request: another extension's topic is 7001, as if unknown", E7001(39), args=[Q], request=req(SR, in_session({"method": GET}), 39)))
+se.append(case("request-unidentified-caller", "session_request: a caller the browser did not name has no session: 7001", E7001(40), request=req(SR, in_session({"method": GET}), 40)))
+se.append(case("request-topic-before-chain", "session_request: the topic is checked first (7001 before 3005)", E7001(41), args=[P], request=req(SR, in_session({"method": "solana_signTransaction"}, T, "f" * 64), 41)))
+se.append(case("request-unauthorized-chain", "session_request: a chain the session does not hold is 3005, data.chainId naming it", err(42, 3005, "Unauthorized chain", {"chainId": T}), args=[P], request=req(SR, in_session({"method": GET}, T), 42)))
+se.append(case("request-unauthorized-chain-namespace", "session_request: a chain of a namespace the session does not hold is 3005", err(43, 3005, "Unauthorized chain", {"chainId": "eip155:1"}), args=[P], request=req(SR, in_session({"method": GET}, "eip155:1"), 43)))
+se.append(case("request-unauthorized-method", "session_request: a method the session does not allow is 3001, data.method naming it", err(44, 3001, "Unauthorized method", {"method": "solana_signTransaction"}), args=[P], request=req(SR, in_session({"method": "solana_signTransaction", "params": {}}), 44)))
+se.append(case("request-unauthorized-method-supported", "session_request: a method the wallet supports but the session was not granted is 3001", err(45, 3001, "Unauthorized method", {"method": REQ_ACCOUNTS}), args=[P], request=req(SR, in_session({"method": REQ_ACCOUNTS}), 45)))
+se.append(case("request-chain-before-method", "session_request: the chain is checked before the method (3005 before 3001)", err(46, 3005, "Unauthorized chain", {"chainId": T}), args=[P], request=req(SR, in_session({"method": "solana_signTransaction"}, T), 46)))
+se.append(case("request-method-before-expiry", "session_request: the method is checked before the expiry (3001 before -32602)", err(47, 3001, "Unauthorized method", {"method": "solana_signTransaction"}), args=[P], request=req(SR, in_session({"method": "solana_signTransaction"}, expiry=NOW), 47)))
+se.append(case("request-unknown-account", "session_request solana_signMessage: a pubkey that is not one of the session's accounts is 4100", err(48, 4100, "Unauthorized", {"problem": "the session holds no account with this public key"}), args=[P], request=req(SR, in_session(sign_message(hello, b58(bytes(32)))), 48)))
+se.append(case("request-unknown-account-no-key", "session_request solana_signMessage: with no key no account is the session's: 4100", err(49, 4100, "Unauthorized", {"problem": "the session holds no account with this public key"}), args=[P], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SR, in_session(sign_message(hello)), 49)))
+se.append(case("request-declined", "session_request solana_signMessage: the person declining is 4001", err(50, 4001, "User rejected the request"), args=[P], env={CONSENT: "reject"}, request=req(SR, in_session(sign_message(hello)), 50)))
+for n, (name, rule, params, field, problem) in enumerate([
+    ("expiry-too-soon", "an expiry under 5 minutes from now", in_session({"method": GET}, expiry=NOW + 299), "expiry", EXPIRY_WINDOW),
+    ("expiry-too-late", "an expiry over 7 days from now", in_session({"method": GET}, expiry=NOW + WEEK + 1), "expiry", EXPIRY_WINDOW),
+    ("expiry-past", "an expiry in the past", in_session({"method": GET}, expiry=NOW - 1), "expiry", EXPIRY_WINDOW),
+    ("expiry-fraction", "an expiry that is not whole seconds", in_session({"method": GET}, expiry=NOW + 600.5), "expiry", "expected whole seconds since the Unix epoch"),
+    ("expiry-string", "an expiry that is not a number", in_session({"method": GET}, expiry=str(NOW + 600)), "expiry", "expected whole seconds since the Unix epoch"),
+    ("topic-uppercase", "a topic with uppercase hex digits", in_session({"method": GET}, topic_=SEED.upper()), "topic", TOPIC_PROBLEM),
+    ("topic-short", "a topic of 63 hex digits", in_session({"method": GET}, topic_=SEED[:63]), "topic", TOPIC_PROBLEM),
+    ("topic-missing", "no topic", {"chainId": M, "request": {"method": GET}}, "topic", TOPIC_PROBLEM),
+    ("topic-number", "a topic that is not a string", in_session({"method": GET}, topic_=5), "topic", TOPIC_PROBLEM),
+    ("chain-id", "a chainId that is not a CAIP-2 chain id", in_session({"method": GET}, "solana"), "chainId", "expected a CAIP-2 chain id such as " + M),
+    ("request-method", "a request without a method", in_session({"params": {}}), "request.method", "expected a string"),
+    ("sign-params-missing", "solana_signMessage without params", in_session({"method": SIGN}), "request.params", 'expected {"message", "pubkey"}'),
+    ("sign-message-not-base58", "a message that is not base58 (0, O, I and l are not in its alphabet)", in_session({"method": SIGN, "params": {"message": "0OIl", "pubkey": A58}}), "request.params.message", "expected the message's bytes in base58"),
+    ("sign-message-empty", "an empty message", in_session({"method": SIGN, "params": {"message": "", "pubkey": A58}}), "request.params.message", "expected the message's bytes in base58"),
+    ("sign-pubkey-short", "a pubkey of 31 bytes", in_session({"method": SIGN, "params": {"message": b58(hello), "pubkey": b58(bytes([7]) * 31)}}), "request.params.pubkey", "expected a base58 public key"),
+    ("params-array", "params that are not an object", [SEED], "params", "expected an object"),
+]):
+    se.append(case("request-invalid-" + name, "session_request: -32602 names the field: " + rule, invalid(200 + n, field, problem), args=[P], request=req(SR, params, 200 + n)))
+
+# session_extend
+se.append(case("extend", "session_extend: the session now lasts the lifetime (7 days) from now; the answer is its new expiry", ok(60, {"expiry": NOW + WEEK}), args=[P], request=req(SE, {"topic": SEED}, 60)))
+se.append(case("extend-unknown-topic", "session_extend: a topic with no session is 7001", E7001(61), args=[P], request=req(SE, {"topic": "f" * 64}, 61)))
+se.append(case("extend-other-callers-topic", "session_extend: another extension's topic is 7001", E7001(62), args=[Q], request=req(SE, {"topic": SEED}, 62)))
+se.append(case("extend-invalid-topic", "session_extend: -32602 names the topic when it is not 64 lowercase hex digits", invalid(63, "topic", TOPIC_PROBLEM), args=[P], request=req(SE, {"topic": "5eed"}, 63)))
+
+# session_disconnect: the successful one last (see above).
+REASON_PROBLEM = 'expected {"code": integer, "message": string of at most 256 bytes}'
+for n, (name, rule, reason) in enumerate([
+    ("reason-code-string", "a code that is not a number", {"code": "6000", "message": "User disconnected"}),
+    ("reason-code-fraction", "a code that is not an integer", {"code": 6000.5, "message": "User disconnected"}),
+    ("reason-message-missing", "a reason without a message", {"code": 6000}),
+    ("reason-message-too-long", "a message over 256 bytes", {"code": 6000, "message": "é" * 129}),
+    ("reason-not-object", "a reason that is not an object", "User disconnected"),
+]):
+    se.append(case("disconnect-invalid-" + name, "session_disconnect: -32602 names the reason, checked before the topic's session: " + rule, invalid(300 + n, "reason", REASON_PROBLEM), args=[P], request=req(SD, {"topic": SEED, "reason": reason}, 300 + n)))
+se.append(case("disconnect-invalid-topic", "session_disconnect: -32602 names the topic when it is not 64 lowercase hex digits", invalid(70, "topic", TOPIC_PROBLEM), args=[P], request=req(SD, {"topic": SEED.upper()}, 70)))
+se.append(case("disconnect-unknown-topic", "session_disconnect: a topic with no session is 7001", E7001(71), args=[P], request=req(SD, {"topic": "f" * 64}, 71)))
+se.append(case("disconnect-other-callers-topic", "session_disconnect: another extension cannot end the session: 7001", E7001(72), args=[Q], request=req(SD, {"topic": SEED}, 72)))
+se.append(case("disconnect-with-reason", "session_disconnect: a reason of the extension's own is accepted; the answer is {} (Chrome's argv may add --parent-window: the caller is the same)", ok(73, {}),
+    args=[P, "--parent-window=0"], request=req(SD, {"topic": SEED, "reason": {"code": 6000, "message": "Signed out"}}, 73)))
+se.append(case("disconnect", "session_disconnect: the session is deleted; the answer is {}", ok(74, {}), args=[P], request=req(SD, {"topic": SEED}, 74)))
+total += write("sessions.json", "The session methods (docs/sessions.md) against the conformance host's sessions: the test keys (seeds 0x01 x32 and 0x02 x32), a clock fixed at 1800000000, counted topics, one pre-seeded session for chrome-extension://abcdefghijklmnopabcdefghijklmnop/, and a person who answers as WALLET_BRIDGE_TEST_CONSENT says; signatures computed with Python's cryptography package, base58 written in the generator.", se)
 print("cases:", total)

@@ -19,9 +19,16 @@ public struct InMemoryTestWallet: AccountsAtHand {
     private let keys: [(address: String, secretKey: [UInt8])]
     private let addresses: [String]
 
+    /// The two test keys.
     public init() {
+        self.init(seeds: Self.seeds)
+    }
+
+    /// A wallet of the keys of `seeds` (32 bytes each); none for the conformance host's empty
+    /// wallet (`WALLET_BRIDGE_TEST_WALLET=empty`).
+    package init(seeds: [[UInt8]]) {
         Ed25519.initialize()
-        keys = Self.seeds.map { seed in
+        keys = seeds.map { seed in
             var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
             var secretKey = [UInt8](repeating: 0, count: Ed25519.secretKeyBytes)
             _ = Ed25519.keyPair(seed: seed, publicKey: &publicKey, secretKey: &secretKey)

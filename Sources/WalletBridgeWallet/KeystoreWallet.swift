@@ -97,7 +97,8 @@ public struct KeystoreWallet: AccountsAtHand {
     }
 
     /// Asks `question` in its turn: one dialog at a time with the signatures' (`ConsentQueue`).
-    /// Nil when nobody could be asked (the reason is logged; `fix` says what to do).
+    /// `.failure(.unavailable)` when nobody could be asked (the reason is logged; `fix` says
+    /// what to do).
     package func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {
         do {
             return .success(try await consentQueue.run { try await passphrases.ask(question) })
@@ -108,11 +109,6 @@ public struct KeystoreWallet: AccountsAtHand {
             Log.warning("not asked: \(consentQueue.limit) requests already wait for the person")
             return .failure(.unavailable("too many requests wait for the person"))
         }
-    }
-
-    /// The keystore's public keys, raw, in the order they were added.
-    package func publicKeys(context: RequestContext) throws -> [[UInt8]] {
-        try accountsAtHand(context: context).addresses.compactMap(Base64.decode)
     }
 
     /// The keystore's public keys in base64, in the order they were added.

@@ -12,11 +12,16 @@ let launchParent = getppid()
 var router = Router()
 do {
     // The end-to-end tests run the real keystore wallet (a scratch keystore, unlocked from a
-    // passphrase file) beside the test methods; everything else uses the fixed test keys.
-    if getenv("WALLET_BRIDGE_TEST_WALLET").map({ String(cString: $0) }) == "keystore" {
+    // passphrase file) beside the test methods, and no sessions; everything else uses the fixed
+    // test keys (or none: `empty`, a wallet with no key yet), and the session methods over them
+    // (TestSessions). GetAccounts and SignPayloads stay the test wallet's, asking nobody.
+    switch getenv("WALLET_BRIDGE_TEST_WALLET").map({ String(cString: $0) }) {
+    case "keystore":
         try router.installKeystoreWallet()
-    } else {
-        try router.registerWallet(InMemoryTestWallet())
+    case let choice:
+        let keys = choice == "empty" ? InMemoryTestWallet(seeds: []) : InMemoryTestWallet()
+        try router.registerWallet(keys)
+        try router.registerSessionMethods(TestSessions.service(keys: keys))
     }
     try registerTestMethods(&router)
 } catch {

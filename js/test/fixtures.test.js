@@ -5,8 +5,12 @@
 //      with the same code, message, data and id;
 //   3. end to end: every case that is one simple request (a `request` value, a reply expected,
 //      no framing exit) is sent through the client's raw path to the real host via the shim, over
-//      both transports, and the reply compared.
+//      both transports, and the reply compared;
+//   4. a session method's successful case goes through the client's own checks: its params are
+//      ones the client sends as they are, and its result passes the check the client runs on
+//      that method's reply before the caller sees it (a signMessage signature also verifies).
 import assert from 'node:assert/strict';
+import { createPublicKey, verify } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -20,6 +24,18 @@ import {
   decodeBatchResponse,
   decodeResponse,
 } from '../src/index.js';
+import { base58Decode } from '../src/base58.js';
+import {
+  checkConnectParams,
+  checkReason,
+  checkSession,
+  checkSessionDisconnectResult,
+  checkSessionExtendResult,
+  checkSessionListResult,
+  checkSessionRequestParams,
+  checkSessionRequestResult,
+  checkTopic,
+} from '../src/sessions.js';
 import { APPLICATION, createShimRuntime, requireHost } from './native-host-shim.js';
 
 const FIXTURES = fileURLToPath(new URL('../../Tests/Fixtures/', import.meta.url));
@@ -80,6 +96,58 @@ function assertDecodes(response, expected) {
   });
 }
 
+/**
+ * For each session method, what the client does around the call (NativeClient's connect,
+ * listSessions, sessionRequest, extend and disconnect): `params` checks the params it would send
+ * and returns them as it would put them on the wire; `result` runs the check it runs on the reply
+ * and returns what the caller would get.
+ * @type {Record<string, { params: (params: any) => any, result: (result: any, request: any) => any }>}
+ */
+const SESSION_METHODS = {
+  session_connect: {
+    params: (params) => checkConnectParams(params),
+    result: (result, request) => checkSession(result, { id: request.id, method: 'session_connect' }),
+  },
+  session_list: {
+    params: (params) => params ?? {},
+    result: (result, request) => checkSessionListResult(result, { id: request.id }),
+  },
+  session_request: {
+    params: (params) => checkSessionRequestParams(params),
+    result: (result, request) => checkSessionRequestResult(request.params.request.method, result, { id: request.id }),
+  },
+  session_extend: {
+    params: (params) => {
+      checkTopic(params.topic);
+      return { topic: params.topic };
+    },
+    result: (result, request) => checkSessionExtendResult(result, { id: request.id }),
+  },
+  session_disconnect: {
+    params: (params) => {
+      checkTopic(params.topic);
+      checkReason(params.reason);
+      return params.reason === undefined ? { topic: params.topic } : { topic: params.topic, reason: params.reason };
+    },
+    result: (result, request) => {
+      checkSessionDisconnectResult(result, { id: request.id });
+      return result;
+    },
+  },
+};
+
+/**
+ * Verifies an Ed25519 signature with Node's own implementation: a third one beside the host's
+ * libsodium and the generator's Python cryptography.
+ * @param {Uint8Array} message
+ * @param {Uint8Array} publicKey 32 bytes
+ * @param {Uint8Array} signature 64 bytes
+ */
+function ed25519Verifies(message, publicKey, signature) {
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey).toString('base64url') }, format: 'jwk' });
+  return verify(null, message, key, signature);
+}
+
 /** @type {Map<string, any[]>} */
 const casesByFile = new Map(files.map((file) => [file, JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')).cases]));
 
@@ -133,6 +201,20 @@ describe('fixtures from the extension\'s side', () => {
               } else {
                 assert.deepEqual(entry.result, reply.result);
               }
+            }
+          });
+        }
+        const session = isBuildable(request) ? SESSION_METHODS[request.method] : undefined;
+        if (session && response !== null && !Array.isArray(response) && 'result' in response) {
+          checks += 1;
+          test(`${fixture.name}: the client sends these params and its checks accept the result`, () => {
+            assert.deepEqual(session.params(request.params), request.params ?? {});
+            assert.deepEqual(session.result(response.result, request), response.result);
+            if (request.method === 'session_request' && request.params.request.method === 'solana_signMessage') {
+              const { message, pubkey } = request.params.request.params;
+              const signature = base58Decode(response.result.signature);
+              assert.equal(signature.length, 64);
+              assert.ok(ed25519Verifies(base58Decode(message), base58Decode(pubkey), signature), 'the signature verifies');
             }
           });
         }

@@ -12,8 +12,9 @@ import WalletBridge
 /// belongs to one extension, and no other can see, use, extend or end it.
 package struct SessionService: Sendable {
     package let store: SessionStore
-    /// The keys, the dialogs and the signing.
-    package var wallet: KeystoreWallet
+    /// The keys, the dialogs and the signing: the keystore's in the agent, an in-memory one in
+    /// the conformance host.
+    package var wallet: any SessionWallet
     /// Seconds a session lasts from its approval or its last extension (`session_lifetime`).
     package var lifetime: Int
     package var support = WalletSupport.default
@@ -21,6 +22,9 @@ package struct SessionService: Sendable {
     package var announce: @Sendable (_ caller: SessionCaller, _ method: String, _ params: JSONValue) -> Void = { _, _, _ in }
     /// The clock, in seconds since the Unix epoch.
     package var now: @Sendable () -> Int = { Int(time(nil)) }
+    /// Names each new session. Random in the agent; the conformance host counts instead, so
+    /// that the fixtures can pin a whole session.
+    package var newTopic: @Sendable () -> String = Session.newTopic
 
     /// How long a proposal waits for the person (WalletKit: 5 minutes). Tests may shorten it
     /// with `WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS`.
@@ -33,7 +37,7 @@ package struct SessionService: Sendable {
         SolanaChain.namespace: Namespace(chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage], events: [SessionEvent.accountsChanged]),
     ]
 
-    package init(store: SessionStore, wallet: KeystoreWallet, lifetime: Int) {
+    package init(store: SessionStore, wallet: any SessionWallet, lifetime: Int) {
         (self.store, self.wallet, self.lifetime) = (store, wallet, lifetime)
     }
 
@@ -254,8 +258,8 @@ package struct SessionService: Sendable {
     ) throws(RPCError) -> Session {
         let created = now()
         let session = Session(
-            caller: SessionCaller(caller), callerName: callerName, metadata: metadata, requiredNamespaces: required,
-            optionalNamespaces: optional, namespaces: approved, created: created, expiry: created + lifetime)
+            topic: newTopic(), caller: SessionCaller(caller), callerName: callerName, metadata: metadata,
+            requiredNamespaces: required, optionalNamespaces: optional, namespaces: approved, created: created, expiry: created + lifetime)
         try store.add(session)
         Log.info("session \(session.topic.prefix(8))… opened for \(caller)")
         return session
@@ -399,6 +403,13 @@ extension Router {
     /// Registers the session methods and walletlib's two under sessions (docs/sessions.md).
     package mutating func registerSessions(_ service: SessionService) throws(RouterError) {
         try registerWallet(SessionGatedWallet(service: service))
+        try registerSessionMethods(service)
+    }
+
+    /// Registers the five `session_*` methods alone, leaving GetAccounts and SignPayloads to
+    /// another wallet: the conformance host keeps its test wallet's, which the fixtures of
+    /// wallet.json pin without sessions.
+    package mutating func registerSessionMethods(_ service: SessionService) throws(RouterError) {
         try register(SessionService.Connect.self) { params, context in try await service.connect(params, context: context) }
         try register(SessionService.List.self, execution: .immediate) { params, context in try service.list(params, context: context) }
         try register(SessionService.Request.self) { params, context in try await service.request(params, context: context) }

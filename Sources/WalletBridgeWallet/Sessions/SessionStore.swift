@@ -19,6 +19,9 @@ import WalletBridge
 /// Sessions hold no secret, but they decide who may ask for signatures: the file has the
 /// keystore's mode, and a file that cannot be read as sessions is set aside, never trusted in
 /// part.
+///
+/// A store made with `init(inMemory:now:)` has no file: the conformance host's, whose fixtures
+/// must answer the same whatever is on the disk, and leave nothing there.
 package final class SessionStore: Sendable {
     /// Each session was approved by the person in a dialog, so real use stays far below this.
     /// The bound is for the file: every change rewrites all of it, and a file larger than
@@ -31,7 +34,8 @@ package final class SessionStore: Sendable {
     /// The `version` of the file's format.
     package static let fileVersion = 1
 
-    package let path: String
+    /// The sessions file; nil for a store in memory only.
+    package let path: String?
     private let now: @Sendable () -> Int
     /// In the order added, which is oldest first: the file keeps that order.
     private let held: Mutex<[Session]>
@@ -50,6 +54,15 @@ package final class SessionStore: Sendable {
         self.path = path
         self.now = now
         held = Mutex(Self.load(path, now: now()))
+    }
+
+    /// A store that starts with `sessions` (oldest first, topics distinct) and keeps every
+    /// change in memory alone. The limits still hold (`maxSessions`, and the size a file would
+    /// have), so that it answers as the file-backed store does.
+    package init(inMemory sessions: [Session] = [], now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+        path = nil
+        self.now = now
+        held = Mutex(sessions)
     }
 
     // MARK: Reading
@@ -154,7 +167,7 @@ package final class SessionStore: Sendable {
             guard !expired.isEmpty else { return [] }
             sessions.removeAll { !$0.isLive(at: time) }
             // `write` has logged why it failed.
-            if (try? write(sessions, now: time)) == nil {
+            if let path, (try? write(sessions, now: time)) == nil {
                 Log.warning("expired sessions stay in \(path) until its next write")
             }
             return expired
@@ -179,7 +192,8 @@ package final class SessionStore: Sendable {
     // MARK: The file
 
     /// Writes the live ones of `sessions`. Errors are -32603, with the reason but not the path:
-    /// the answer goes to an extension, the whole of it to the log.
+    /// the answer goes to an extension, the whole of it to the log. A store in memory checks
+    /// the size, and writes nothing.
     private func write(_ sessions: [Session], now time: Int) throws(RPCError) {
         let document: JSONValue = .object([
             "version": .number(JSONNumber(Self.fileVersion)),
@@ -191,6 +205,7 @@ package final class SessionStore: Sendable {
             Log.error("not saving the sessions: they would take \(bytes.count) bytes, more than the \(Self.maxFileBytes) a sessions file may hold")
             throw RPCError(.internalError, data: .object(["problem": .string("the wallet's sessions would exceed the size of its sessions file; disconnect some and connect again")]))
         }
+        guard let path else { return }
         do {
             // The keystore's folder, which a wallet with no key yet may not have.
             try? AtomicFile.ensureFolder(AtomicFile.split(path).folder)  // if it fails, so does the write, saying why
