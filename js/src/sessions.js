@@ -246,7 +246,7 @@ export function checkConnectParams(params) {
 
 /**
  * A whole number of seconds since the Unix epoch. Its window (5 minutes to 7 days from now) is
- * the host's to check, with its clock and its configured lifetime.
+ * the host's to check, with its clock: from 5 minutes to 7 days from now.
  * @param {unknown} expiry
  * @param {string} [field]
  * @returns {asserts expiry is number}
@@ -322,7 +322,13 @@ export function checkReason(reason) {
   if (typeof reason.code !== 'number') throw new TypeError(`reason.code must be a number, not ${describe(reason.code)}`);
   if (!Number.isSafeInteger(reason.code)) throw new RangeError(`reason.code must be an integer, not ${reason.code}`);
   if (typeof reason.message !== 'string') throw new TypeError(`reason.message must be a string, not ${describe(reason.message)}`);
+  // The host's limit (docs/sessions.md): refused here rather than answered with -32602.
+  const bytes = new TextEncoder().encode(reason.message).length;
+  if (bytes > MAX_REASON_MESSAGE_BYTES) throw new RangeError(`reason.message must be at most ${MAX_REASON_MESSAGE_BYTES} bytes of UTF-8, not ${bytes}`);
 }
+
+/** The longest `reason.message` the host accepts, in UTF-8 bytes. */
+const MAX_REASON_MESSAGE_BYTES = 256;
 
 // ---- Results and event params: checked on arrival (NativeProtocolError) -----------------------
 // Each *Problem function returns what is wrong, naming the field, or null.

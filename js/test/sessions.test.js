@@ -300,6 +300,7 @@ test('sessionRequest, extend and disconnect refuse malformed params, naming the 
   await assert.rejects(client.disconnect(TOPIC, /** @type {any} */ ({ code: '6000', message: 'x' })), (error) => error instanceof TypeError && /^reason\.code must be a number/.test(error.message));
   await assert.rejects(client.disconnect(TOPIC, /** @type {any} */ ({ code: 6000.5, message: 'x' })), (error) => error instanceof RangeError && /^reason\.code must be an integer/.test(error.message));
   await assert.rejects(client.disconnect(TOPIC, /** @type {any} */ ({ code: 6000 })), (error) => error instanceof TypeError && /^reason\.message must be a string/.test(error.message));
+  await assert.rejects(client.disconnect(TOPIC, { code: 6000, message: 'é'.repeat(129) }), (error) => error instanceof RangeError && /^reason\.message must be at most 256 bytes/.test(error.message));
   assert.equal(runtime.sent.length, 0);
 });
 
