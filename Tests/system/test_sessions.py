@@ -371,3 +371,22 @@ def test_sessions_outlive_the_agent(wallet, key):
     again = Port(wallet.host())
     assert [s["topic"] for s in again.call("session_list")["result"]["sessions"]] == [session["topic"]]
     again.close()
+
+
+def test_a_port_reuses_its_accounts_only_until_the_agent_announces_a_change(wallet, key, passphrase_file):
+    """On a port the host answers GetAccounts again without asking the agent while it hears
+    the agent's events and none came; a new key or a revocation is an event, and the next
+    GetAccounts sees it."""
+    port = Port(wallet.host())
+    assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}  # asks once to connect
+    time.sleep(0.5)  # listening starts 200 ms after the first reply
+    assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    second = wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
+    port.event("session_update")
+    assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"], second["address"]]}
+    topic = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"][0]["topic"]
+    wallet.run("sessions", "revoke", topic, check=True)
+    port.event("session_delete")
+    assert port.call(GET_ACCOUNTS, timeout=15)["result"]["addresses"] == [key["address"], second["address"]]
+    assert len(dialogs(wallet, "_Allow")) == 2, "after the revocation GetAccounts asked again"
+    port.close()

@@ -21,6 +21,8 @@ package final class AgentClient: Sendable {
     private let kept = Mutex<Connection?>(nil)
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
+    /// Whether this process hears the agent's events now (`listen`), and how many it heard.
+    package let events = EventWatch()
 
     /// How long starting an agent may take, and an answer to a call that asks no person.
     static let startTimeout: Duration = .seconds(5)
@@ -153,8 +155,11 @@ package final class AgentClient: Sendable {
                     }
                     settleStartedAgent(serving: connection.agentProcess)
                     failures = 0
+                    events.started()
+                    defer { events.stopped() }
                     while let (method, params) = connection.nextNotification() {
                         guard AgentProtocol.Subscribe.events.contains(method) else { continue }
+                        events.heard()
                         deliver(method, params)
                     }
                     Log.info("the agent closed the events connection; subscribing again")
@@ -313,6 +318,21 @@ package final class AgentClient: Sendable {
             return ExitStatus(raw: status)
         }
     }
+}
+
+/// Whether a host hears the agent's events, and how many it has heard. While it listens, an
+/// answer the agent gave stays true until the next event: every change to what an extension
+/// may see (a key made or removed, its session extended, revoked or expired) is announced to it.
+package final class EventWatch: Sendable {
+    private let state = Mutex<(listening: Bool, heard: Int)>((false, 0))
+
+    func started() { state.withLock { $0 = (true, $0.heard + 1) } }
+    func heard() { state.withLock { $0.heard += 1 } }
+    func stopped() { state.withLock { $0 = (false, $0.heard + 1) } }
+
+    /// A mark for "as of now", to compare with a later one; nil while not listening, when
+    /// nothing would be heard of a change.
+    package var mark: Int? { state.withLock { $0.listening ? $0.heard : nil } }
 }
 
 /// One connection: its socket, its reader, and the next request id.

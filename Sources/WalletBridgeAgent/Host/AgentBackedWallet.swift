@@ -27,7 +27,8 @@ public struct AgentBackedWallet: AccountsAtHand {
     public var getAccountsExecution: Execution { .immediate }
 
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
-        if let answer = lastAccounts.answer(notBefore: context.receivedAt) { return answer }
+        let mark = client.events.mark
+        if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
         let askedAt = ContinuousClock.now
         let result: JSONValue
         do {
@@ -44,7 +45,7 @@ public struct AgentBackedWallet: AccountsAtHand {
             throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
         }
         let answer = GetAccountsResult(addresses: addresses)
-        lastAccounts.store(answer, askedAt: askedAt)
+        lastAccounts.store(answer, askedAt: askedAt, mark: mark)
         return answer
     }
 
@@ -91,18 +92,23 @@ public struct AgentBackedWallet: AccountsAtHand {
     }
 }
 
-/// The agent's last GetAccounts answer and when it was asked for.
+/// The agent's last GetAccounts answer, when it was asked for, and the events mark then.
 private final class LastAnswer: Sendable {
-    private let stored = Mutex<(askedAt: ContinuousClock.Instant, answer: GetAccountsResult)?>(nil)
+    private let stored = Mutex<(askedAt: ContinuousClock.Instant, mark: Int?, answer: GetAccountsResult)?>(nil)
 
-    func answer(notBefore instant: ContinuousClock.Instant) -> GetAccountsResult? {
+    /// The stored answer if it was asked for at `instant` or later (requests read together), or
+    /// if the host has listened to the agent's events since it was asked for and heard none
+    /// (`EventWatch`): on a port, a GetAccounts then costs no round trip to the agent.
+    func answer(notBefore instant: ContinuousClock.Instant, orHeardNothingSince mark: Int?) -> GetAccountsResult? {
         stored.withLock { stored in
-            guard let stored, stored.askedAt >= instant else { return nil }
+            guard let stored else { return nil }
+            if stored.askedAt >= instant { return stored.answer }
+            guard let mark, stored.mark == mark else { return nil }
             return stored.answer
         }
     }
 
-    func store(_ answer: GetAccountsResult, askedAt: ContinuousClock.Instant) {
-        stored.withLock { $0 = (askedAt, answer) }
+    func store(_ answer: GetAccountsResult, askedAt: ContinuousClock.Instant, mark: Int?) {
+        stored.withLock { $0 = (askedAt, mark, answer) }
     }
 }
