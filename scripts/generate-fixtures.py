@@ -453,7 +453,8 @@ se.append(case("list-other-caller", "session_list: another extension sees none o
 se.append(case("list-firefox", "session_list: a Firefox add-on sees none of a Chrome extension's", ok(23, {"sessions": []}), args=[FIREFOX_MANIFEST, "wallet@example.org"], request=req(SL, {}, 23)))
 se.append(case("list-unidentified", "session_list: a caller the browser did not name sees none", ok(24, {"sessions": []}), request=req(SL, {}, 24)))
 se.append(case("list-no-key", "session_list: accounts are the keys when read: none for a wallet with no key", ok(25, {"sessions": [preseeded(keys=())]}), args=[P], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SL, {}, 25)))
-se.append(case("list-params-array", "session_list: params must be an object", invalid(26, "params", "expected an object"), args=[P], request=req(SL, [], 26)))
+se.append(case("list-params-array", "session_list: empty array params mean none, as walletlib sends them", ok(26, {"sessions": [preseeded()]}), args=[P], request=req(SL, [], 26)))
+se.append(case("list-params-nonempty-array", "session_list: params other than an object or an empty array are invalid", invalid(27, "params", "expected an object"), args=[P], request=req(SL, [1], 27)))
 
 # session_request
 hello, text, binary = b"hello", "Sign in to example.org".encode(), b"\0\0\x01binary\xff"
@@ -475,8 +476,8 @@ se.append(case("request-unauthorized-method", "session_request: a method the ses
 se.append(case("request-unauthorized-method-supported", "session_request: a method the wallet supports but the session was not granted is 3001", err(45, 3001, "Unauthorized method", {"method": REQ_ACCOUNTS}), args=[P], request=req(SR, in_session({"method": REQ_ACCOUNTS}), 45)))
 se.append(case("request-chain-before-method", "session_request: the chain is checked before the method (3005 before 3001)", err(46, 3005, "Unauthorized chain", {"chainId": T}), args=[P], request=req(SR, in_session({"method": "solana_signTransaction"}, T), 46)))
 se.append(case("request-method-before-expiry", "session_request: the method is checked before the expiry (3001 before -32602)", err(47, 3001, "Unauthorized method", {"method": "solana_signTransaction"}), args=[P], request=req(SR, in_session({"method": "solana_signTransaction"}, expiry=NOW), 47)))
-se.append(case("request-unknown-account", "session_request solana_signMessage: a pubkey that is not one of the session's accounts is 4100", err(48, 4100, "Unauthorized", {"problem": "the session holds no account with this public key"}), args=[P], request=req(SR, in_session(sign_message(hello, b58(bytes(32)))), 48)))
-se.append(case("request-unknown-account-no-key", "session_request solana_signMessage: with no key no account is the session's: 4100", err(49, 4100, "Unauthorized", {"problem": "the session holds no account with this public key"}), args=[P], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SR, in_session(sign_message(hello)), 49)))
+se.append(case("request-unknown-account", "session_request solana_signMessage: a pubkey that is not one of the session's accounts is 4100", err(48, 4100, "Unauthorized", {"problem": "the session holds no account with this public key", "accounts": [A58, B58_]}), args=[P], request=req(SR, in_session(sign_message(hello, b58(bytes(32)))), 48)))
+se.append(case("request-unknown-account-no-key", "session_request solana_signMessage: with no key no account is the session's: 4100", err(49, 4100, "Unauthorized", {"problem": "the session holds no account with this public key", "accounts": []}), args=[P], env={"WALLET_BRIDGE_TEST_WALLET": "empty"}, request=req(SR, in_session(sign_message(hello)), 49)))
 se.append(case("request-declined", "session_request solana_signMessage: the person declining is 4001", err(50, 4001, "User rejected the request"), args=[P], env={CONSENT: "reject"}, request=req(SR, in_session(sign_message(hello)), 50)))
 for n, (name, rule, params, field, problem) in enumerate([
     ("expiry-too-soon", "an expiry under 5 minutes from now", in_session({"method": GET}, expiry=NOW + 299), "expiry", EXPIRY_WINDOW),

@@ -67,9 +67,10 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(minimal.json, ["name": "X", "description": "", "url": "", "icons": []])
 
         XCTAssertEqual(try PeerMetadata.parse(["name": .string(String(repeating: "n", count: 100))]).name.count, 100)
+        let longest = "https://" + String(repeating: "u", count: 2040)
         XCTAssertEqual(try PeerMetadata.parse(["name": "n", "description": .string(String(repeating: "d", count: 500)),
-                                               "url": .string(String(repeating: "u", count: 2048)),
-                                               "icons": .array(Array(repeating: .string(String(repeating: "i", count: 2048)), count: 8))]).icons.count, 8)
+                                               "url": .string(longest),
+                                               "icons": .array(Array(repeating: .string(longest), count: 8))]).icons.count, 8)
 
         XCTAssertEqual(metadataFault(["description": "no name"]), "metadata.name")
         XCTAssertEqual(metadataFault(["name": ""]), "metadata.name")
@@ -78,11 +79,15 @@ final class SessionStoreTests: XCTestCase {
         // Scalars, not characters: one character with 100 combining marks is 101.
         XCTAssertEqual(metadataFault(["name": .string("e" + String(repeating: "\u{301}", count: 100))]), "metadata.name")
         XCTAssertEqual(metadataFault(["name": "n", "description": .string(String(repeating: "d", count: 501))]), "metadata.description")
-        XCTAssertEqual(metadataFault(["name": "n", "url": .string(String(repeating: "u", count: 2049))]), "metadata.url")
-        XCTAssertEqual(metadataFault(["name": "n", "icons": .array(Array(repeating: "i", count: 9))]), "metadata.icons")
+        XCTAssertEqual(metadataFault(["name": "n", "url": .string("https://" + String(repeating: "u", count: 2041))]), "metadata.url")
+        // Only web addresses: what the dialog shows beside the name must be one a person can weigh.
+        XCTAssertEqual(metadataFault(["name": "n", "url": "javascript:alert(1)"]), "metadata.url")
+        XCTAssertEqual(metadataFault(["name": "n", "icons": ["data:image/png;base64,AAAA"]]), "metadata.icons[0]")
+        XCTAssertNoThrow(try PeerMetadata.parse(["name": "n", "url": "HTTP://example.org", "icons": ["http://example.org/i.png"]]))
+        XCTAssertEqual(metadataFault(["name": "n", "icons": .array(Array(repeating: "https://i", count: 9))]), "metadata.icons")
         XCTAssertEqual(metadataFault(["name": "n", "icons": "i"]), "metadata.icons")
-        XCTAssertEqual(metadataFault(["name": "n", "icons": ["a", "b", 3]]), "metadata.icons[2]")
-        XCTAssertEqual(metadataFault(["name": "n", "icons": ["a", .string(String(repeating: "i", count: 2049))]]), "metadata.icons[1]")
+        XCTAssertEqual(metadataFault(["name": "n", "icons": ["https://a", "https://b", 3]]), "metadata.icons[2]")
+        XCTAssertEqual(metadataFault(["name": "n", "icons": ["https://a", .string("https://" + String(repeating: "i", count: 2041))]]), "metadata.icons[1]")
         XCTAssertEqual(metadataFault("Example"), "metadata")
         XCTAssertThrowsError(try PeerMetadata.parse(nil))
     }

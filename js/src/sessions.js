@@ -225,6 +225,13 @@ function checkMetadata(metadata, field) {
     if (metadata[key] !== undefined && typeof metadata[key] !== 'string') throw new TypeError(`${field}.${key} must be a string, not ${describe(metadata[key])}`);
   }
   if (metadata.icons !== undefined) checkStringArray(metadata.icons, `${field}.icons`);
+  // The host shows only web addresses beside the extension's name (docs/sessions.md).
+  const addresses = [['url', metadata.url], ...(metadata.icons ?? []).map((icon, index) => [`icons[${index}]`, icon])];
+  for (const [name, value] of addresses) {
+    if (value !== undefined && value !== '' && !/^https?:\/\//i.test(String(value))) {
+      throw new RangeError(`${field}.${name} must be an https: or http: address, not ${describe(value)}`);
+    }
+  }
 }
 
 /**

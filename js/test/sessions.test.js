@@ -231,6 +231,8 @@ test('connect refuses malformed proposals, naming the field, before sending', as
     [{ metadata: METADATA }, TypeError, /together must ask for at least one chain/],
     [{ requiredNamespaces: {}, optionalNamespaces: {}, metadata: METADATA }, TypeError, /at least one chain/],
     [{ requiredNamespaces: [], metadata: METADATA }, TypeError, /requiredNamespaces must be an object of namespaces/],
+    [{ requiredNamespaces: ns({}), metadata: { name: 'x', url: 'javascript:alert(1)' } }, RangeError, /metadata\.url must be an https: or http: address/],
+    [{ requiredNamespaces: ns({}), metadata: { name: 'x', icons: ['data:image/png;base64,AA'] } }, RangeError, /metadata\.icons\[0\] must be an https: or http: address/],
     [{ requiredNamespaces: { Solana: { chains: [MAINNET], methods: [], events: [] } }, metadata: METADATA }, TypeError, /requiredNamespaces has the key "Solana", which is neither/],
     [{ requiredNamespaces: { solana: null }, metadata: METADATA }, TypeError, /requiredNamespaces\.solana must be an object/],
     [{ requiredNamespaces: ns({ chains: [] }), metadata: METADATA }, TypeError, /requiredNamespaces\.solana\.chains must not be empty/],

@@ -73,7 +73,8 @@ struct SessionsListCommand: ParsableCommand {
                 guard case .object(let namespace) = value else { continue }
                 func strings(_ name: String) -> String {
                     guard case .array(let items)? = namespace[name] else { return "" }
-                    return items.compactMap { if case .string(let item) = $0 { item } else { nil } }.joined(separator: ", ")
+                    let texts = items.compactMap { if case .string(let item) = $0 { item } else { nil } }
+                    return texts.isEmpty ? "none" : texts.joined(separator: ", ")
                 }
                 lines.append("  \(key): chains \(strings("chains")); methods \(strings("methods")); events \(strings("events"))")
             }
@@ -100,7 +101,7 @@ struct SessionsRevokeCommand: ParsableCommand {
         } else if answer.revoked {
             Console.out("Session \(topic) ended.")
         }
-        guard answer.revoked else { throw CLIFailure("no live session has the topic \(topic)") }
+        guard answer.revoked else { throw CLIFailure("no live session has the topic \(topic); `wallet-bridge sessions list` shows the live ones") }
     }
 }
 

@@ -49,17 +49,28 @@ package struct PeerMetadata: Equatable, Sendable {
                 guard icon.unicodeScalars.count <= maxIconLength else {
                     throw Namespaces.invalid("\(field).icons[\(index)]", "longer than \(maxIconLength) characters")
                 }
+                guard isWebAddress(icon) else { throw Namespaces.invalid("\(field).icons[\(index)]", "expected an https: or http: address") }
                 icons.append(icon)
             }
         case let other?:
             throw Namespaces.invalid("\(field).icons", "expected an array of strings, found \(other.typeName)")
         }
+        let url = try string(members["url"], field: "\(field).url", maxLength: maxURLLength) ?? ""
+        // Shown in the dialog beside the extension's name: a javascript: or data: "address"
+        // there would be a claim no person can weigh.
+        guard url.isEmpty || isWebAddress(url) else { throw Namespaces.invalid("\(field).url", "expected an https: or http: address") }
         return PeerMetadata(
             name: name,
             description: try string(members["description"], field: "\(field).description", maxLength: maxDescriptionLength) ?? "",
-            url: try string(members["url"], field: "\(field).url", maxLength: maxURLLength) ?? "",
+            url: url,
             icons: icons
         )
+    }
+
+    /// An `https://` or `http://` address, scheme in any case.
+    static func isWebAddress(_ text: String) -> Bool {
+        let lowered = text.prefix(8).lowercased()
+        return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
     }
 
     /// Nil when absent or null.

@@ -16,15 +16,19 @@ package enum SessionConsent {
         if !metadata.description.isEmpty { claims += "\n\"\(ConsentRequest.printable(metadata.description, maxBytes: 120))\"" }
         claims += "\n(its own words, not checked)"
         let chains = namespaces.allChains.map { SolanaChain.name(of: $0) ?? ConsentRequest.printable($0.description, maxBytes: 48) }
-        let methods = Array(Set(namespaces.values.flatMap(\.methods))).sorted()
+        let methods = Set(namespaces.values.flatMap(\.methods))
+        // What needs the person each time (signing), apart from what only reads.
+        let signing = methods.filter { $0 == SolanaMethod.signMessage }.sorted()
+        let asks = signing.isEmpty
+            ? "It asks for no signatures."
+            : "It may ask you for signatures (\(list(signing, maxBytes: 120))); each one still asks you first."
         let description = """
             \(ConsentRequest.describe(caller, named: callerName))
             asks to connect to your wallet.
             \(claims)
 
-            It will see \(accounts(keyCount)) on \(list(chains, maxBytes: 160)),
-            and may ask you to approve: \(list(methods, maxBytes: 200)).
-            Each signature still asks you first.
+            It will see \(accounts(keyCount)) on \(list(chains, maxBytes: 160)).
+            \(asks)
             """
         return ConsentQuestion(title: title, description: description, approve: "_Connect", reject: "_Reject")
     }

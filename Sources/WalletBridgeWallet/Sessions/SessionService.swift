@@ -245,7 +245,8 @@ package struct SessionService: Sendable {
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keys.count)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
         try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: declined)
-        let metadata = PeerMetadata(name: callerName ?? context.caller.identity ?? "an unidentified caller")
+        // It said nothing about itself: the session says how it came about instead.
+        let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(
             caller: context.caller, callerName: callerName, metadata: metadata, required: Self.walletlibNamespaces, optional: [:],
             approved: Self.walletlibNamespaces)
@@ -289,8 +290,12 @@ package struct SessionService: Sendable {
         guard case .string(let pubkeyText)? = members["pubkey"], let pubkey = Base58.decode(pubkeyText), pubkey.count == 32 else {
             throw Self.invalid("request.params.pubkey", "expected a base58 public key")
         }
-        guard try wallet.publicKeys(context: context).contains(pubkey) else {
-            throw RPCError(.unauthorized, data: .object(["problem": .string("the session holds no account with this public key")]))
+        let keys = try wallet.publicKeys(context: context)
+        guard keys.contains(pubkey) else {
+            throw RPCError(.unauthorized, data: .object([
+                "problem": .string("the session holds no account with this public key"),
+                "accounts": .array(keys.map { .string(Base58.encode($0)) }),
+            ]))
         }
         let params = SignPayloadsParams(address: Base64.encode(pubkey), payloads: [Base64.encode(message)])
         let sign: @Sendable () async throws -> SignPayloadsResult = { [wallet] in try await wallet.signPayloads(params, context: context) }
@@ -349,7 +354,7 @@ package struct SessionService: Sendable {
 
     private static func object(_ params: JSONValue?) throws(RPCError) -> [String: JSONValue] {
         switch params {
-        case nil: return [:]
+        case nil, .array([])?: return [:]  // `[]` as walletlib sends for "no params"
         case .object(let members)?: return members
         default: throw RPCError(.invalidParams, data: .object(["field": .string("params"), "problem": .string("expected an object")]))
         }
