@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Probe: what one cold connection costs a running agent, as a host's cold GetAccounts uses it
-(connect, agent.hello and the call in one write, both answers read, close), N times in a row.
+(connect, agent.hello and agent.accountsIfConnected in one write, both answers read, close), N
+times in a row. The probe's caller has no session, so the agent reads the keystore and answers
+"consent needed" (-32010), as it answers a host whose extension is not connected yet.
 Prints the wall time per connection and the agent's own CPU per connection (user + system,
 from /proc, in clock ticks). Not a benchmark: bench/run.sh measures the host users run; this
 isolates the agent's side, to compare two agent builds run one after the other.
@@ -48,7 +50,7 @@ def main():
     hello = {"jsonrpc": "2.0", "id": 0, "method": "agent.hello", "params": {
         "version": 1, "arguments": ["/probe", "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
         "browser_pid": None, "keystore": keystore}}
-    request = frame(hello) + frame({"jsonrpc": "2.0", "id": 1, "method": "NATIVE_GET_ACCOUNTS_METHOD"})
+    request = frame(hello) + frame({"jsonrpc": "2.0", "id": 1, "method": "agent.accountsIfConnected"})
     pid = started = ticks = None
     for _ in range(count + 1):  # the first, untimed, finds the agent's pid
         connection = socket.socket(socket.AF_UNIX)
@@ -56,8 +58,8 @@ def main():
         connection.sendall(request)
         greeting, answer = read_frame(connection), read_frame(connection)
         connection.close()
-        if "result" not in answer:
-            raise SystemExit(f"GetAccounts failed: {answer}")
+        if "result" not in answer and answer.get("error", {}).get("code") != -32010:
+            raise SystemExit(f"agent.accountsIfConnected failed: {answer}")
         if pid is None:
             pid = greeting["result"]["pid"]
             ticks, started = agent_cpu_ticks(pid), time.monotonic()
