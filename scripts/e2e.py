@@ -388,24 +388,67 @@ def connect_before(keystore, callers):
     os.chmod(path, 0o600)
 
 
-def run_together():
-    """Both browsers sign at the same time through the shipped host and one agent."""
-    scratch = tempfile.mkdtemp(prefix="wallet-bridge-e2e-together-")
+def scratch_user(name, config=None, **extra):
+    """A scratch user for a run against the shipped host and its agent: a home and XDG folders,
+    a runtime folder of its own (so its own agent), a passphrase file, and the scripted pinentry
+    (Tests/Support/fake-pinentry) as the person. Returns (scratch, home, passphrase file, env)."""
+    scratch = tempfile.mkdtemp(prefix=f"wallet-bridge-e2e-{name}-")
     home = os.path.join(scratch, "home")
     runtime = os.path.join(scratch, "run")
     os.makedirs(home)
     os.makedirs(runtime, mode=0o700)
+    if config is not None:
+        config_folder = os.path.join(home, ".config", "wallet-bridge")
+        os.makedirs(config_folder, mode=0o700)
+        with open(os.path.join(config_folder, "config.json"), "w") as out:
+            json.dump(config, out)
+        os.chmod(os.path.join(config_folder, "config.json"), 0o600)
     passphrase = os.path.join(scratch, "passphrase")
     with open(passphrase, "w") as out:
-        out.write("e2e together, scratch keystore only\n")
-    dialogs_log = os.path.join(scratch, "pinentry.jsonl")
-    release = os.path.join(scratch, "release-the-dialogs")
-    env = {name: value for name, value in os.environ.items() if not name.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
+        out.write(f"e2e {name}, scratch keystore only\n")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
     env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local", "share"),
                XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_RUNTIME_DIR=runtime,
-               WALLET_BRIDGE_KEYSTORE=os.path.join(scratch, "keystore"), WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY,
-               FAKE_PINENTRY_PASSPHRASES=passphrase, FAKE_PINENTRY_LOG=dialogs_log,
-               FAKE_PINENTRY_HOLD_FILE=release, FAKE_PINENTRY_DELAY="0.2")
+               WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY, FAKE_PINENTRY_PASSPHRASES=passphrase,
+               FAKE_PINENTRY_LOG=os.path.join(scratch, "pinentry.jsonl"), **extra)
+    return scratch, home, passphrase, env
+
+
+def end_scratch_user(scratch, home, env, problems, logs):
+    """After the browsers quit: no host may be left (the agent outlives them by design), and
+    `agent stop` must end the agent. Then the logs when something failed, else the scratch goes."""
+    agents = subprocess.run([CLI, "agent", "status", "--json"], env=env, capture_output=True, text=True, timeout=30)
+    agent_pid = json.loads(agents.stdout).get("pid") if agents.returncode == 0 else None
+    try:
+        wait_for(lambda: set(host_processes(CLI, home)) <= {agent_pid} and not host_processes(HOST, home), HOST_EXIT_TIMEOUT_S,
+                 "the hosts to exit")
+    except Failure:
+        problems.append(f"hosts left running after the browsers quit: {sorted(set(host_processes(CLI, home)) - {agent_pid})}"
+                        f" and {host_processes(HOST, home)}")
+    run([CLI, "agent", "stop"], env=env)
+    try:
+        wait_for(lambda: not host_processes(CLI, home), HOST_EXIT_TIMEOUT_S, "the agent to end")
+    except Failure:
+        problems.append(f"the agent {agent_pid} still runs after `agent stop`")
+    for pid in host_processes(CLI, home) + host_processes(HOST, home):
+        os.kill(pid, signal.SIGKILL)
+    if not problems:
+        shutil.rmtree(scratch, ignore_errors=True)
+        return
+    for name in [*logs, "home/.local/state/wallet-bridge/agent.log", "pinentry.jsonl"]:
+        path = os.path.join(scratch, name)
+        if os.path.exists(path):
+            with open(path, errors="replace") as text:
+                lines = [line for line in text if "dbus" not in line.lower()]
+            log(f"--- {name} (D-Bus noise removed), last 40 lines:\n" + "".join(lines[-40:]))
+
+
+def run_together():
+    """Both browsers sign at the same time through the shipped host and one agent."""
+    scratch, home, passphrase, env = scratch_user("together", FAKE_PINENTRY_DELAY="0.2")
+    dialogs_log = env["FAKE_PINENTRY_LOG"]
+    release = os.path.join(scratch, "release-the-dialogs")
+    env.update(WALLET_BRIDGE_KEYSTORE=os.path.join(scratch, "keystore"), FAKE_PINENTRY_HOLD_FILE=release)
     problems = []
     processes = {}
     logs = []
@@ -461,32 +504,7 @@ def run_together():
         for browser_log in logs:
             browser_log.close()
 
-    # The agent outlives the browsers by design; every host must not.
-    agents = subprocess.run([CLI, "agent", "status", "--json"], env=env, capture_output=True, text=True, timeout=30)
-    agent_pid = json.loads(agents.stdout).get("pid") if agents.returncode == 0 else None
-    try:
-        wait_for(lambda: set(host_processes(CLI, home)) <= {agent_pid}, HOST_EXIT_TIMEOUT_S, "the hosts to exit")
-        wait_for(lambda: not host_processes(HOST, home), HOST_EXIT_TIMEOUT_S, "the report hosts to exit")
-    except Failure:
-        problems.append(f"hosts left running after both browsers quit: {sorted(set(host_processes(CLI, home)) - {agent_pid})}"
-                        f" and {host_processes(HOST, home)}")
-    run([CLI, "agent", "stop"], env=env)
-    try:
-        wait_for(lambda: not host_processes(CLI, home), HOST_EXIT_TIMEOUT_S, "the agent to end")
-    except Failure:
-        problems.append(f"the agent {agent_pid} still runs after `agent stop`")
-    for pid in host_processes(CLI, home) + host_processes(HOST, home):
-        os.kill(pid, signal.SIGKILL)
-
-    if problems:
-        for name in ("chromium.log", "firefox.log", "home/.local/state/wallet-bridge/agent.log", "pinentry.jsonl"):
-            path = os.path.join(scratch, name)
-            if os.path.exists(path):
-                with open(path, errors="replace") as text:
-                    lines = [line for line in text if "dbus" not in line.lower()]
-                log(f"--- {name} (D-Bus noise removed), last 40 lines:\n" + "".join(lines[-40:]))
-    else:
-        shutil.rmtree(scratch, ignore_errors=True)
+    end_scratch_user(scratch, home, env, problems, ["chromium.log", "firefox.log"])
     return problems
 
 
@@ -503,26 +521,10 @@ def b58decode(text):
 
 def run_sessions(browser):
     """One browser's sessions run (see --sessions). Returns the problems found."""
-    scratch = tempfile.mkdtemp(prefix=f"wallet-bridge-e2e-sessions-{browser}-")
-    home = os.path.join(scratch, "home")
-    runtime = os.path.join(scratch, "run")
-    os.makedirs(home)
-    os.makedirs(runtime, mode=0o700)
-    config_folder = os.path.join(home, ".config", "wallet-bridge")
-    os.makedirs(config_folder, mode=0o700)
-    with open(os.path.join(config_folder, "config.json"), "w") as out:
-        json.dump({"session_lifetime": SESSION_LIFETIME_S}, out)
-    os.chmod(os.path.join(config_folder, "config.json"), 0o600)
-    passphrase = os.path.join(scratch, "passphrase")
-    with open(passphrase, "w") as out:
-        out.write("e2e sessions, scratch keystore only\n")
-    dialogs_log = os.path.join(scratch, "pinentry.jsonl")
+    scratch, home, passphrase, env = scratch_user(f"sessions-{browser}", config={"session_lifetime": SESSION_LIFETIME_S})
+    dialogs_log = env["FAKE_PINENTRY_LOG"]
     report_path = os.path.join(scratch, "report.jsonl")
-    env = {name: value for name, value in os.environ.items() if not name.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-               XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_RUNTIME_DIR=runtime,
-               WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY, FAKE_PINENTRY_PASSPHRASES=passphrase, FAKE_PINENTRY_LOG=dialogs_log,
-               WALLET_BRIDGE_TEST_REPORT=report_path)
+    env["WALLET_BRIDGE_TEST_REPORT"] = report_path
     problems = []
     process = None
     browser_log = open(os.path.join(scratch, f"{browser}.log"), "w")
@@ -606,25 +608,7 @@ def run_sessions(browser):
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(5)
         browser_log.close()
-    agents = subprocess.run([CLI, "agent", "status", "--json"], env=env, capture_output=True, text=True, timeout=30)
-    agent_pid = json.loads(agents.stdout).get("pid") if agents.returncode == 0 else None
-    try:
-        wait_for(lambda: set(host_processes(CLI, home)) <= {agent_pid} and not host_processes(HOST, home), HOST_EXIT_TIMEOUT_S,
-                 "the hosts to exit")
-    except Failure:
-        problems.append(f"hosts left running after {browser} quit: {host_processes(CLI, home)} {host_processes(HOST, home)}")
-    run([CLI, "agent", "stop"], env=env)
-    for pid in host_processes(CLI, home) + host_processes(HOST, home):
-        os.kill(pid, signal.SIGKILL)
-    if problems:
-        for name in (f"{browser}.log", "home/.local/state/wallet-bridge/agent.log", "pinentry.jsonl", "report.jsonl"):
-            path = os.path.join(scratch, name)
-            if os.path.exists(path):
-                with open(path, errors="replace") as text:
-                    lines = [line for line in text if "dbus" not in line.lower()]
-                log(f"--- {name} (D-Bus noise removed), last 30 lines:\n" + "".join(lines[-30:]))
-    else:
-        shutil.rmtree(scratch, ignore_errors=True)
+    end_scratch_user(scratch, home, env, problems, [f"{browser}.log", "report.jsonl"])
     return problems
 
 
