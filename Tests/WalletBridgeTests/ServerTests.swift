@@ -158,4 +158,53 @@ final class ServerTests: XCTestCase {
         guard case .object(let second) = frames[1] else { return XCTFail("not an object: \(frames[1])") }
         XCTAssertEqual(second["method"], .string("small"))
     }
+
+    // MARK: A quick handler that defers
+
+    /// A wallet whose accounts are at hand for one caller and need a slow step for the others.
+    private final class Counts: Sendable {
+        let quick = Atomic<Int>(0)
+        let slow = Atomic<Int>(0)
+    }
+
+    private struct DeferringWallet: AccountsAtHand {
+        let counts = Counts()
+        var getAccountsExecution: Execution { .immediate }
+
+        func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
+            counts.quick.add(1, ordering: .relaxed)
+            guard context.caller == .unidentified else { throw Router.Deferred() }
+            return GetAccountsResult(addresses: ["quick"])
+        }
+
+        func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+            counts.slow.add(1, ordering: .relaxed)
+            try await Task.sleep(for: .milliseconds(20))
+            return GetAccountsResult(addresses: ["slow"])
+        }
+
+        func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+            SignPayloadsResult(signed_payloads: [])
+        }
+    }
+
+    /// The quick half answers when it can; when it throws `Router.Deferred`, the fallback
+    /// answers instead, on the pool, and the quick half is not run a second time.
+    func testAQuickHandlerThatDefersIsAnsweredByItsFallbackOnce() throws {
+        let wallet = DeferringWallet()
+        var router = Router()
+        try router.registerWallet(wallet)
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#
+
+        let quick = ScriptedChannel(router: router)
+        let quickReply = try quick.play([request], expecting: 1)
+        XCTAssertEqual(quickReply, [try JSONParser.parse(Array(#"{"jsonrpc":"2.0","id":1,"result":{"addresses":["quick"]}}"#.utf8))])
+        XCTAssertEqual(wallet.counts.slow.load(ordering: .relaxed), 0)
+
+        let deferred = ScriptedChannel(router: router, caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))
+        let slowReply = try deferred.play([request], expecting: 1)
+        XCTAssertEqual(slowReply, [try JSONParser.parse(Array(#"{"jsonrpc":"2.0","id":1,"result":{"addresses":["slow"]}}"#.utf8))])
+        XCTAssertEqual(wallet.counts.quick.load(ordering: .relaxed), 2, "once per call: the fallback does not run the quick half again")
+        XCTAssertEqual(wallet.counts.slow.load(ordering: .relaxed), 1)
+    }
 }
