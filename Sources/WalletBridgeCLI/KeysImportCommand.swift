@@ -28,23 +28,37 @@ struct KeysImportCommand: ParsableCommand {
     @Option(help: "How the key is written: auto, raw, hex, base64 or json.")
     var format: String = SecretKeyInput.Format.auto.rawValue
 
+    @Option(
+        name: .customLong("solana-keypair"),
+        help: ArgumentHelp("Import a solana-keygen keypair file: a JSON array of 64 numbers, the secret then the public key, which must match.", valueName: "path"),
+        completion: .file())
+    var solanaKeypair: String?
+
     /// A secret file holds one key: anything this long is something else.
     private static let maxInputBytes = 16 * 1024
 
     func validate() throws {
+        if solanaKeypair != nil, file != nil || format != SecretKeyInput.Format.auto.rawValue {
+            throw ValidationError("--solana-keypair names the file and its format: leave out --file and --format")
+        }
         guard SecretKeyInput.Format(rawValue: format) != nil else {
             throw ValidationError("--format must be one of: \(SecretKeyInput.Format.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if file == nil, passphraseOptions.usesStandardInput {
+        if file == nil, solanaKeypair == nil, passphraseOptions.usesStandardInput {
             throw ValidationError("stdin cannot carry both the key and the passphrase: use --file for the key")
         }
     }
 
     func run() throws {
         let keystore = try keystoreOptions.keystore()
-        let input = try readInput()
-        let chosenFormat = SecretKeyInput.Format(rawValue: format)!
+        let input = try readInput(from: solanaKeypair ?? file)
+        let chosenFormat = solanaKeypair != nil ? .json : SecretKeyInput.Format(rawValue: format)!
         let secret = try keystoreStep { () throws(KeystoreError) in try SecretKeyInput.decode(input, format: chosenFormat) }
+        // A keypair file holds the public key too: with only 32 numbers, there is nothing to
+        // check the secret against, and the file is not what solana-keygen writes.
+        if solanaKeypair != nil, secret.count != Ed25519.secretKeyBytes {
+            throw CLIFailure("\(solanaKeypair!) holds \(secret.count) numbers; a solana-keygen keypair file holds 64 (the secret, then the public key)")
+        }
         let isNew = !keystore.exists
         let passphrase = isNew ? try passphraseOptions.new() : try passphraseOptions.current()
         let entry = try keystoreStep { () throws(KeystoreError) in
@@ -59,7 +73,7 @@ struct KeysImportCommand: ParsableCommand {
         }
     }
 
-    private func readInput() throws(CLIFailure) -> SecureBytes {
+    private func readInput(from file: String?) throws(CLIFailure) -> SecureBytes {
         do {
             if let file {
                 let fd = open(file, O_RDONLY | O_CLOEXEC)

@@ -183,3 +183,27 @@ def test_a_secret_key_pasted_where_a_key_is_named_is_never_echoed(wallet, passph
             assert result.returncode != 0, command
             assert "no key has that address or label" in output, (command, output)
             assert pasted not in output and pasted[:12] not in output, (command, output)
+
+
+def test_a_solana_keygen_keypair_file_is_imported_and_its_public_half_checked(wallet, passphrase_file):
+    """`keys import --solana-keypair FILE`: solana-keygen's JSON array of 64 numbers. The public
+    key is computed here by Python's `cryptography`, independently of the binary's libsodium."""
+    seed = os.urandom(32)
+    public = Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    keypair = wallet.root / "id.json"
+    keypair.write_text(json.dumps(list(seed + public)))
+    imported = wallet.keys_json("import", "--solana-keypair", keypair, "--label", "cli", "--passphrase-file", passphrase_file)
+    assert imported["address"] == base64.b64encode(public).decode()
+
+    other = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    keypair.write_text(json.dumps(list(seed + other)))
+    refused = wallet.keys("import", "--solana-keypair", keypair, "--passphrase-file", passphrase_file, check=False)
+    assert b"are not the public key of its first 32 bytes" in refused.stderr, refused.stderr
+    keypair.write_text(json.dumps(list(seed)))
+    short = wallet.keys("import", "--solana-keypair", keypair, "--passphrase-file", passphrase_file, check=False)
+    assert b"holds 32 numbers; a solana-keygen keypair file holds 64" in short.stderr, short.stderr
+    both = wallet.keys("import", "--solana-keypair", keypair, "--file", keypair, "--passphrase-file", passphrase_file, check=False)
+    assert b"leave out --file and --format" in both.stderr, both.stderr
+    assert [key["address"] for key in wallet.keys_json("list")["keys"]] == [imported["address"]]
+    for output in (refused, short, both):
+        assert seed.hex().encode() not in output.stdout + output.stderr
