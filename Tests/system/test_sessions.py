@@ -390,3 +390,12 @@ def test_a_port_reuses_its_accounts_only_until_the_agent_announces_a_change(wall
     assert port.call(GET_ACCOUNTS, timeout=15)["result"]["addresses"] == [key["address"], second["address"]]
     assert len(dialogs(wallet, "_Allow")) == 2, "after the revocation GetAccounts asked again"
     port.close()
+
+
+def test_sessions_commands_say_when_the_agent_is_off(wallet, key):
+    configure(wallet, {"agent": False})
+    result = wallet.run("sessions", "list", check=False)
+    assert result.returncode == 1 and b'turns the agent off ("agent": false), and with it sessions' in result.stderr, result.stderr
+    port = Port(wallet.host())
+    assert error_of(port.call("session_list"))["code"] == -32601, "no session methods without the agent"
+    port.close()

@@ -22,6 +22,9 @@ struct SessionsCommand: ParsableCommand {
 
     /// A client that starts the agent if none runs: the agent is the one writer of the sessions.
     static func client(_ options: KeystoreOptions) throws -> AgentClient {
+        if (try? WalletConfig.load(path: WalletConfig.defaultPath))?.useAgent == false {
+            throw CLIFailure("the configuration file turns the agent off (\"agent\": false), and with it sessions: extensions are under the `allow` policy alone")
+        }
         let path = try options.keystore().path
         return AgentClient(keystorePath: path, agentProgram: Files.currentExecutable(), arguments: [], browserProcess: nil)
     }
