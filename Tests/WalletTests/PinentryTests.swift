@@ -99,6 +99,14 @@ final class PinentryTests: XCTestCase {
         XCTAssertTrue(fromFile, "the passphrase file's automation approves without asking")
     }
 
+    func testPinentryStillAsksWhenItsGuardCannotStart() async throws {
+        var source = PinentrySource(program: fakePinentryPath)
+        source.guardExecutable = "/nonexistent/wallet-bridge"
+        let answer = try await source.confirm(request)
+        XCTAssertEqual(answer, .once)
+        XCTAssertEqual(try commands().map(\.0), ["SETTITLE", "SETDESC", "SETOK", "SETCANCEL", "CONFIRM", "BYE"])
+    }
+
     func testTheThirdButtonIsOfferedOnlyWhenAllowingIsOnAndAnswersRemember() async throws {
         setenv("FAKE_PINENTRY_CONFIRM", "allow", 1)
         defer { unsetenv("FAKE_PINENTRY_CONFIRM") }

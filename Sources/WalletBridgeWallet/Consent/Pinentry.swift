@@ -176,8 +176,10 @@ final class PinentryConversation: Sendable {
     static func start(_ program: String, guardedBy guardExecutable: String? = nil) throws(Failure) -> PinentryConversation {
         let process: ChildProcess
         do {
-            process = if let guardExecutable {
-                try ChildProcess.spawn(guardExecutable, arguments: PinentryGuard.arguments(for: program))
+            // Without its guard (the binary was removed since the agent started, say), pinentry
+            // still asks: a dialog matters more than its cleanup after a kill.
+            process = if let guardExecutable, let guarded = try? ChildProcess.spawn(guardExecutable, arguments: PinentryGuard.arguments(for: program)) {
+                guarded
             } else {
                 try ChildProcess.spawn(program)
             }
