@@ -96,6 +96,23 @@ def host_processes(binary=HOST, home=None):
     return found
 
 
+def quit_browsers(processes):
+    """Quits each browser as a user would (SIGTERM to the browser alone), so the browser itself
+    has to end its hosts; only a browser that will not quit gets its whole group killed.
+    `processes` maps a name to its process; returns the names that had to be killed."""
+    for process in processes.values():
+        process.send_signal(signal.SIGTERM)
+    killed = []
+    for name, process in processes.items():
+        try:
+            process.wait(QUIT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+            killed.append(name)
+    return killed
+
+
 def prepare(browser, scratch, extension_source):
     """Scratch home, host install, extension and browser command line. Returns (command, env)."""
     home = os.path.join(scratch, "home")
@@ -149,15 +166,8 @@ def drive(browser, scratch, command, env):
         if report is None:
             raise Failure(f"no report from the extension within {REPORT_TIMEOUT_S} s")
     finally:
-        # Quit as a user would (SIGTERM to the browser alone), so the browser itself has to end
-        # its hosts; only a browser that will not quit gets its whole group killed.
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(QUIT_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
-            log(f"{browser} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM and was killed")
+        for name in quit_browsers({browser: process}):
+            log(f"{name} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM and was killed")
         browser_log.close()
     return report
 
@@ -492,15 +502,8 @@ def run_together():
     except Failure as failure:
         problems.append(str(failure))
     finally:
-        for browser, process in processes.items():
-            process.send_signal(signal.SIGTERM)
-        for browser, process in processes.items():
-            try:
-                process.wait(QUIT_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
-                problems.append(f"{browser} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM")
+        for name in quit_browsers(processes):
+            problems.append(f"{name} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM")
         for browser_log in logs:
             browser_log.close()
 
@@ -509,6 +512,15 @@ def run_together():
 
 
 B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def b58encode(data):
+    number = int.from_bytes(data, "big")
+    text = ""
+    while number:
+        number, digit = divmod(number, 58)
+        text = B58_ALPHABET[digit] + text
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + text
 
 
 def b58decode(text):
@@ -582,7 +594,7 @@ def run_sessions(browser):
         heard = phase("accounts")
         delay = heard["heardAt"] / 1000 - made_after
         expect(delay < 1.0, f"accounts: heard {delay:.2f} s after `keys create` returned (it took {made_after - made_before:.2f} s)")
-        second_b58 = b58encode_e2e(base64.b64decode(second["address"]))
+        second_b58 = b58encode(base64.b64decode(second["address"]))
         expect(heard["event"]["topic"] == session["topic"] and heard["event"]["event"]["name"] == "accountsChanged"
                and heard["event"]["event"]["data"][-1].endswith(second_b58), f"accounts: the event was {heard['event']}")
 
@@ -600,25 +612,11 @@ def run_sessions(browser):
     except Failure as failure:
         problems.append(str(failure))
     finally:
-        if process is not None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(QUIT_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
+        for name in quit_browsers({browser: process} if process is not None else {}):
+            log(f"{name} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM and was killed")
         browser_log.close()
     end_scratch_user(scratch, home, env, problems, [f"{browser}.log", "report.jsonl"])
     return problems
-
-
-def b58encode_e2e(data):
-    number = int.from_bytes(data, "big")
-    text = ""
-    while number:
-        number, digit = divmod(number, 58)
-        text = B58_ALPHABET[digit] + text
-    return "1" * (len(data) - len(data.lstrip(b"\0"))) + text
 
 
 def main():
@@ -638,40 +636,30 @@ def main():
     if host_processes():
         sys.exit(f"test host processes are already running: {host_processes()}")
 
-    passed = failed = 0
+    outcomes = []
+
+    def report(name, problems, success):
+        """Logs one run's problems, or what it checked; counts it."""
+        for problem in problems:
+            log(f"FAIL {name}: {problem}")
+        if not problems:
+            log(f"ok   {name}: {success}")
+        outcomes.append(not problems)
+
     for browser in browsers:
         log(f"== {browser}")
-        problems = run_browser(browser)
-        for problem in problems:
-            log(f"FAIL {browser}: {problem}")
-        if problems:
-            failed += 1
-        else:
-            passed += 1
-            log(f"ok   {browser}: {len(EXPECTED_STEPS)} steps checked, no host left running")
+        report(browser, run_browser(browser), f"{len(EXPECTED_STEPS)} steps checked, no host left running")
 
     if arguments.together:
         log("== together: chromium and firefox sign at once through the shipped host and one agent")
-        problems = run_together()
-        for problem in problems:
-            log(f"FAIL together: {problem}")
-        if problems:
-            failed += 1
-        else:
-            passed += 1
-            log(f"ok   together: {2 * TOGETHER_SIGNATURES} signatures, 1 passphrase, never two dialogs, no host left running")
+        report("together", run_together(),
+               f"{2 * TOGETHER_SIGNATURES} signatures, 1 passphrase, never two dialogs, no host left running")
 
     if arguments.sessions:
         for browser in ("chromium", "firefox"):
             log(f"== sessions: {browser} connects, signs, hears a new key, a revocation and an expiry")
-            problems = run_sessions(browser)
-            for problem in problems:
-                log(f"FAIL sessions {browser}: {problem}")
-            if problems:
-                failed += 1
-            else:
-                passed += 1
-                log(f"ok   sessions {browser}: connected, signed, heard accountsChanged, session_delete and session_expire")
+            report(f"sessions {browser}", run_sessions(browser),
+                   "connected, signed, heard accountsChanged, session_delete and session_expire")
 
     if arguments.self_test:
         # The test of the test: a wrong method name must make the run fail, naming the step.
@@ -683,14 +671,12 @@ def main():
             out.write(broken)
         problems = run_browser("chromium", extension_source=broken_path)
         named = [p for p in problems if p.startswith("customMethod:") and "-32601" in p]
-        if named and len(problems) == 1:
-            passed += 1
-            log(f"ok   self-test: the broken extension was caught: {named[0]}")
-        else:
-            failed += 1
-            log(f"FAIL self-test: expected exactly one customMethod -32601 failure, got {problems}")
+        caught = bool(named) and len(problems) == 1
+        report("self-test", [] if caught else [f"expected exactly one customMethod -32601 failure, got {problems}"],
+               f"the broken extension was caught: {named[0] if caught else ''}")
 
-    print(f"e2e: {passed} passed, {failed} failed")
+    failed = outcomes.count(False)
+    print(f"e2e: {outcomes.count(True)} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 
