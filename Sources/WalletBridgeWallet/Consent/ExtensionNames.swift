@@ -55,15 +55,20 @@ package enum ExtensionNames {
         // Chromium records an extension loaded from its command line in Preferences only on
         // its next write of that file, seconds after start-up: its first requests come sooner.
         for folder in argumentValue("--load-extension=", in: arguments)?.split(separator: ",").map(String.init) ?? []
-        where folder.hasPrefix("/") && unpackedChromiumID(folder) == id {
-            if let name = manifestName(in: folder) { return name }
+        where folder.hasPrefix("/") {
+            guard let manifest = json("\(folder)/manifest.json"), unpackedChromiumID(folder, manifest: manifest) == id else { continue }
+            if let name = manifestName(manifest, in: folder) { return name }
         }
         return nil
     }
 
     /// The ID Chromium gives the unpacked extension in `folder`.
     static func unpackedChromiumID(_ folder: String) -> String? {
-        guard let manifest = json("\(folder)/manifest.json") else { return nil }
+        json("\(folder)/manifest.json").flatMap { unpackedChromiumID(folder, manifest: $0) }
+    }
+
+    /// The same, with the folder's manifest already read.
+    private static func unpackedChromiumID(_ folder: String, manifest: JSONValue) -> String? {
         if case .string(let key)? = manifest["key"] { return chromiumID(key: key, folder: folder) }
         return chromiumID(key: nil, folder: folder)
     }
@@ -101,7 +106,12 @@ package enum ExtensionNames {
 
     /// `name` from the manifest in `folder`, with a `__MSG_key__` resolved in the default locale.
     static func manifestName(in folder: String) -> String? {
-        guard let manifest = json("\(folder)/manifest.json"), case .string(let name)? = manifest["name"] else { return nil }
+        json("\(folder)/manifest.json").flatMap { manifestName($0, in: folder) }
+    }
+
+    /// The same, with the folder's manifest already read.
+    private static func manifestName(_ manifest: JSONValue, in folder: String) -> String? {
+        guard case .string(let name)? = manifest["name"] else { return nil }
         guard name.hasPrefix("__MSG_"), name.hasSuffix("__"), name.count > 8 else { return name }
         let key = name.dropFirst(6).dropLast(2).lowercased()
         guard case .string(let locale)? = manifest["default_locale"], !locale.contains("/"),
