@@ -11,6 +11,7 @@ import base64
 import hashlib
 import json
 import os
+import select
 import shutil
 import struct
 import subprocess
@@ -22,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from wallet_helpers import REPO
 
-PASSPHRASE = "desktop test passphrase"
+PASSPHRASE = "paper lantern over the river"
 EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the example's Chromium manifest
 EXTENSION_NAME = "wallet-bridge example"
 ARTIFACTS = REPO / ".build" / "artifacts"
@@ -39,10 +40,14 @@ def require_tools():
 
 @pytest.fixture
 def display():
-    """A private X display; its number comes from Xvfb itself (-displayfd)."""
+    """A private X display; its number comes from Xvfb itself (-displayfd). -noreset: by default
+    Xvfb resets when its last client leaves, and a client connecting during the reset is dropped.
+    Between two dialogs the only clients are xdotool's short searches, so a pinentry starting just
+    as one left failed to open the display (1 start in 50 with searches running, measured) and
+    fell back to curses, which has no terminal here: the flaky "no pinentry window appeared"."""
     require_tools()
     read_end, write_end = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                               pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
     with os.fdopen(read_end) as numbers:
@@ -101,14 +106,20 @@ class BrowserStandIn:
         (length,) = struct.unpack("=I", self.process.stdout.read(4))
         return json.loads(self.process.stdout.read(length))
 
+    def reply_waiting(self):
+        """The host's next reply if it has already answered, else None (does not wait)."""
+        ready, _, _ = select.select([self.process.stdout], [], [], 0)
+        return self.receive() if ready else None
+
     def close(self):
         self.process.stdin.close()
         self.process.wait(15)
         return self.process.stderr.read().decode()
 
 
-def wait_for_window(display, timeout=30):
-    """The id of pinentry's window, once it is mapped."""
+def wait_for_window(display, host, wallet, timeout=30):
+    """The id of pinentry's window, once it is mapped. Without one, the failure says what the
+    host answered instead (if it did) and what the agent logged: the evidence a flaky run needs."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "signature request"],
@@ -117,7 +128,13 @@ def wait_for_window(display, timeout=30):
             time.sleep(0.5)  # let GTK finish drawing before the photograph
             return found.stdout.split()[0]
         time.sleep(0.1)
-    raise AssertionError("no pinentry window appeared")
+    status = wallet.run("agent", "status", "--json").stdout.decode(errors="replace")
+    raise AssertionError(f"no pinentry window appeared in {timeout} s; the host's reply: {host.reply_waiting()!r}; "
+                         f"agent status: {status}; pinentry's stderr: {read_if_there(wallet.root / 'pinentry-stderr.log')}; agent log: {wallet.agent_log_text().decode(errors='replace')[-3000:]}")
+
+
+def read_if_there(path):
+    return path.read_text(errors="replace")[-3000:] if path.exists() else "(none)"
 
 
 def photograph(display, name):
@@ -151,14 +168,14 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
     # the passphrase travels the other way and is not kept).
     told = wallet.root / "told-pinentry.log"
     wrapper = wallet.root / "pinentry-gtk2-recorded"
-    wrapper.write_text(f"#!/bin/sh\ntee -a '{told}' | exec {shutil.which('pinentry-gtk-2')}\n")
+    wrapper.write_text(f"#!/bin/sh\ntee -a '{told}' | exec {shutil.which('pinentry-gtk-2')} 2>>'{wallet.root / 'pinentry-stderr.log'}'\n")
     wrapper.chmod(0o755)
     env = wallet.env(DISPLAY=display, WALLET_BRIDGE_PINENTRY=str(wrapper), FAKE_PINENTRY_LOG=None)
     host = BrowserStandIn(wallet, chromium_profile, env)
 
     # Locked: the dialog asks for the passphrase. Typed as a person types it.
     host.send("NATIVE_SIGN_PAYLOADS_METHOD", {"address": key["address"], "payloads": [base64.b64encode(SIWS).decode()]})
-    window = wait_for_window(display)
+    window = wait_for_window(display, host, wallet)
     photograph(display, "consent-passphrase.png")
     xdotool(display, "windowfocus", "--sync", window)
     xdotool(display, "type", "--delay", "15", PASSPHRASE)
@@ -171,7 +188,7 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
     second = b"second payload \x00\x01 binary"
     for answer in ("alt+r", "alt+s", "alt+a"):
         host.send("NATIVE_SIGN_PAYLOADS_METHOD", {"address": key["address"], "payloads": [base64.b64encode(second).decode()]})
-        window = wait_for_window(display)
+        window = wait_for_window(display, host, wallet)
         photograph(display, f"consent-confirm-{ {'alt+r': 'refuse', 'alt+s': 'sign', 'alt+a': 'allow'}[answer] }.png")
         xdotool(display, "windowfocus", "--sync", window)
         xdotool(display, "key", answer)
