@@ -37,12 +37,21 @@ let package = Package(
         .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        // libsodium: the keystore's cryptography (Argon2id, XChaCha20-Poly1305, Ed25519), secure
+        // memory for secrets, the CSPRNG, SHA-256, and the HMAC-SHA512 of SLIP-0010.
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CLinux"]),
+        // nettle: PBKDF2-HMAC-SHA512, the BIP-39 phrase-to-seed step, which libsodium lacks.
+        // Only the functions called are linked into the static release binary.
+        .systemLibrary(
+            name: "CNettle",
+            pkgConfig: "nettle",
+            providers: [.apt(["nettle-dev"])]
+        ),
+        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CLinux"]),
         .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
         .target(
             name: "WalletBridgeCLI",

@@ -1,0 +1,1 @@
+#include <nettle/pbkdf2.h>
