@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages wallet-bridge needs, skipping what is already there.
-#   scripts/install-deps.sh            build and run: libsodium, a graphical pinentry
+#   scripts/install-deps.sh            build and run: libsodium, nettle, a graphical pinentry
 #   scripts/install-deps.sh --test     also what the tests use: TypeScript, Debian's Python with
 #                                      cryptography and pytest, and the headless browsers for
 #                                      end-to-end tests
@@ -22,9 +22,9 @@ fi
 
 # pinentry-gtk2 asks for the passphrase in a window: a browser starts the host with no
 # terminal, so a terminal pinentry (pinentry-tty, pinentry-curses) cannot ask there.
-packages=(libsodium-dev pkg-config pinentry-gtk2)
+packages=(libsodium-dev nettle-dev pkg-config pinentry-gtk2)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(node-typescript nodejs python3 python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick)
+  packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick)
 fi
 
 missing=()

@@ -21,8 +21,8 @@ node --test js/test/
 
 echo "== system tests (pytest)" >&2
 # Debian's python3 with Debian's cryptography and pytest (scripts/install-deps.sh), whatever
-# python3 comes first on PATH.
-/usr/bin/python3 -m pytest -q Tests/system
+# python3 comes first on PATH, and the PyPI packages the key tests check against.
+"$(scripts/python-env.sh)" -m pytest -q Tests/system
 
 echo "== fuzzing, short mode" >&2
 scripts/fuzz.sh --short

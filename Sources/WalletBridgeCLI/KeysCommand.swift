@@ -9,8 +9,8 @@ struct KeysCommand: ParsableCommand {
         abstract: "Manage the encrypted keystore.",
         discussion: """
             Keys are Ed25519 key pairs. Their secret halves are encrypted with XChaCha20-Poly1305 \
-            under a key derived from your passphrase by Argon2id; their public halves, labels and \
-            creation times can be read without it. The keystore is \
+            under a key derived from your passphrase by Argon2id; their public halves, labels, \
+            origins and creation times can be read without it, but not changed without it. The keystore is \
             $XDG_DATA_HOME/wallet-bridge/keystore.json unless --keystore, \
             WALLET_BRIDGE_KEYSTORE or "keystore" in the configuration file says otherwise.
 
@@ -19,7 +19,7 @@ struct KeysCommand: ParsableCommand {
             without a terminal; anyone who can read that file can use the keys.
             """,
         subcommands: [
-            KeysCreateCommand.self, KeysListCommand.self, KeysImportCommand.self, KeysExportPublicCommand.self,
+            KeysCreateCommand.self, KeysListCommand.self, KeysImportCommand.self, KeysExportCommand.self, KeysExportPublicCommand.self,
             KeysRenameCommand.self, KeysDeleteCommand.self, KeysChangePassphraseCommand.self, KeysVerifyCommand.self,
         ]
     )
@@ -119,14 +119,17 @@ struct PassphraseOptions: ParsableArguments {
 extension KeystoreFile.Entry {
     /// What `--json` prints for a key: everything public about it.
     var json: JSONValue {
-        .object([
-            "label": .string(label), "address": .string(address), "base58": .string(base58Address), "created": .string(created),
+        var origin: [String: JSONValue] = ["kind": .string(self.origin.kind)]
+        if case .recoveryPhrase(let path) = self.origin { origin["path"] = .string(path) }
+        return .object([
+            "label": .string(label), "type": .string(type.rawValue), "address": .string(address), "base58": .string(base58Address),
+            "created": .string(created), "origin": .object(origin),
         ])
     }
 
     /// What a person reads.
     var humanLines: [String] {
-        ["\(label)  (created \(created))", "  base64: \(address)", "  base58: \(base58Address)"]
+        ["\(label)  (\(type.rawValue), created \(created), \(origin.summary))", "  base64: \(address)", "  base58: \(base58Address)"]
     }
 }
 

@@ -1,11 +1,13 @@
 import ArgumentParser
 import WalletBridgeWallet
 
-/// `keys rename`: a new label; no passphrase (labels are not secret).
+/// `keys rename`: a new label. Labels are not secret, but they are sealed with the key, so
+/// that nobody without the passphrase can swap them: a rename needs the passphrase.
 struct KeysRenameCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a key a new label.")
+    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a key a new label (needs the passphrase).")
 
     @OptionGroup var keystoreOptions: KeystoreOptions
+    @OptionGroup var passphraseOptions: PassphraseOptions
 
     @Argument(help: "The key: its address (base64 or base58) or its current label.")
     var key: String
@@ -15,7 +17,12 @@ struct KeysRenameCommand: ParsableCommand {
 
     func run() throws {
         let keystore = try keystoreOptions.keystore()
-        let entry = try keystoreStep { () throws(KeystoreError) in try keystore.rename(key, to: label) }
+        // A key that is not there is said before anyone is asked for a passphrase.
+        guard try keystoreStep({ () throws(KeystoreError) in try keystore.read()?.entry(matching: key) }) != nil else {
+            throw CLIFailure(KeystoreError.noSuchKey(key).description)
+        }
+        let passphrase = try passphraseOptions.current()
+        let entry = try keystoreStep { () throws(KeystoreError) in try keystore.rename(key, to: label, passphrase: passphrase) }
         if keystoreOptions.json {
             keystoreOptions.printJSON(entry.json)
         } else {

@@ -52,6 +52,11 @@ final class Terminal {
         return line.withUnsafeBytes { String(decoding: $0.prefix(length), as: UTF8.self) }
     }
 
+    /// Secret bytes (a recovery phrase's word), written from where they are, uncopied.
+    func writeSecret(_ bytes: UnsafeRawBufferPointer) {
+        _ = SystemCall.writeAll(fd, bytes)
+    }
+
     func write(_ text: String) {
         var text = text
         text.withUTF8 { _ = SystemCall.writeAll(fd, UnsafeRawBufferPointer($0)) }

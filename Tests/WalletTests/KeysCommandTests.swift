@@ -8,7 +8,7 @@ final class KeysCommandTests: XCTestCase {
     func testKeysIsASubcommandOfTheRootWithEveryOperation() {
         XCTAssertTrue(WalletBridgeCommand.configuration.subcommands.contains { $0 == KeysCommand.self })
         let names = KeysCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        XCTAssertEqual(names, ["create", "list", "import", "export-public", "rename", "delete", "change-passphrase", "verify"])
+        XCTAssertEqual(names, ["create", "list", "import", "export", "export-public", "rename", "delete", "change-passphrase", "verify"])
     }
 
     func testAutomationOptionsParse() throws {

@@ -41,7 +41,7 @@ final class KeystoreFileTests: XCTestCase {
 
     func testEncodedFileIsReadableJSONWithFormatAndVersionFirst() throws {
         let encoded = text(sampleFile())
-        XCTAssertTrue(encoded.hasPrefix("{\n  \"format\": \"wallet-bridge-keystore\",\n  \"version\": 1,\n"))
+        XCTAssertTrue(encoded.hasPrefix("{\n  \"format\": \"wallet-bridge-keystore\",\n  \"version\": 2,\n"))
         XCTAssertTrue(encoded.contains("\"label\": \"key \\\"0\\\"\""), "labels are JSON-escaped")
         guard case .object(let members) = try JSONParser.parse(Array(encoded.utf8)), case .array(let keys)? = members["keys"] else {
             return XCTFail("not a JSON object with a keys array")
@@ -59,16 +59,39 @@ final class KeystoreFileTests: XCTestCase {
     }
 
     func testUnknownVersionsAreReportedAsSuch() {
-        for version in ["2", "0", "\"1\"", "1.0", "null"] {
-            let changed = text(sampleFile()).replacingFirst("\"version\": 1", with: "\"version\": \(version)")
+        for version in ["3", "0", "\"2\"", "2.0", "null"] {
+            let changed = text(sampleFile()).replacingFirst("\"version\": 2", with: "\"version\": \(version)")
             XCTAssertThrowsError(try decode(changed)) { error in
                 guard case KeystoreError.unsupportedVersion(_, let shown) = error else { return XCTFail("\(version): \(error)") }
                 XCTAssertEqual(shown, version)
                 XCTAssertTrue("\(error)".contains("newer wallet-bridge"))
             }
         }
-        assertDamaged(text(sampleFile()).replacingFirst("\"version\": 1,", with: ""), mentioning: "version")
+        assertDamaged(text(sampleFile()).replacingFirst("\"version\": 2,", with: ""), mentioning: "version")
         assertDamaged(text(sampleFile()).replacingFirst("wallet-bridge-keystore", with: "something-else"), mentioning: "format")
+    }
+
+    func testVersionTwoMembersAreRequiredAndChecked() {
+        let encoded = text(sampleFile())
+        assertDamaged(encoded.replacingFirst("\"type\": \"ed25519\", ", with: ""), mentioning: "keys[0].type")
+        assertDamaged(encoded.replacingFirst("\"type\": \"ed25519\"", with: "\"type\": \"rsa\""), mentioning: "keys[0].type is not one of: ed25519")
+        assertDamaged(encoded.replacingFirst("\"origin\": {\"kind\": \"unknown\"}, ", with: ""), mentioning: "keys[0].origin")
+        assertDamaged(encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"stolen\"}"), mentioning: "keys[0].origin.kind")
+        assertDamaged(encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"recovery_phrase\"}"), mentioning: "keys[0].origin.path")
+        assertDamaged(encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"recovery_phrase\", \"path\": \"x y\"}"),
+                      mentioning: "keys[0].origin.path is not a derivation path")
+        var withPath = sampleFile()
+        withPath.keys[0].origin = .recoveryPhrase(path: "m/44'/501'/3'/0'")
+        XCTAssertEqual(try decode(text(withPath)), withPath)
+    }
+
+    func testAVersionOneFileIsReadAndWrittenBackAsVersionOne() throws {
+        var file = sampleFile()
+        for index in file.keys.indices { file.keys[index].sealedVersion = 1 }
+        let encoded = text(file)
+        XCTAssertTrue(encoded.contains("\"version\": 1,"))
+        XCTAssertFalse(encoded.contains("\"origin\""), "version 1 has no origin")
+        XCTAssertEqual(try decode(encoded), file)
     }
 
     func testLimitsBelowInteractiveAreRefusedOutsideTheTests() throws {
@@ -120,7 +143,7 @@ final class KeystoreFileTests: XCTestCase {
 
     func testDuplicateMembersAndRepeatedKeysAreRefused() {
         // A duplicate member is read differently by different JSON parsers: never guess.
-        let doubled = text(sampleFile()).replacingFirst("\"version\": 1,", with: "\"version\": 1, \"version\": 1,")
+        let doubled = text(sampleFile()).replacingFirst("\"version\": 2,", with: "\"version\": 2, \"version\": 2,")
         assertDamaged(doubled, mentioning: "duplicate key")
         var repeated = sampleFile()
         repeated.keys[1].publicKey = repeated.keys[0].publicKey

@@ -165,12 +165,12 @@ final class KeystoreTests: XCTestCase {
     func testRenameAndDeleteSelectByAddressOrLabel() throws {
         let a = try keystore.create(label: "a", passphrase: secure("p"))
         let b = try keystore.create(label: "b", passphrase: secure("p"))
-        XCTAssertEqual(try keystore.rename(a.base58Address, to: "savings").label, "savings")
-        XCTAssertThrowsError(try keystore.rename("savings", to: "b")) { error in
+        XCTAssertEqual(try keystore.rename(a.base58Address, to: "savings", passphrase: secure("p")).label, "savings")
+        XCTAssertThrowsError(try keystore.rename("savings", to: "b", passphrase: secure("p"))) { error in
             XCTAssertEqual(error as? KeystoreError, .duplicateLabel("b"))
         }
-        XCTAssertEqual(try keystore.rename("savings", to: "savings").label, "savings", "renaming to the same label is fine")
-        XCTAssertThrowsError(try keystore.rename("nobody", to: "x")) { error in
+        XCTAssertEqual(try keystore.rename("savings", to: "savings", passphrase: secure("p")).label, "savings", "renaming to the same label is fine")
+        XCTAssertThrowsError(try keystore.rename("nobody", to: "x", passphrase: secure("p"))) { error in
             XCTAssertEqual(error as? KeystoreError, .noSuchKey("nobody"))
         }
         XCTAssertEqual(try keystore.delete(b.address).publicKey, b.publicKey)
@@ -191,7 +191,7 @@ final class KeystoreTests: XCTestCase {
         XCTAssertEqual(keystore.exposureWarnings(), [])
         chmod(keystore.path, 0o644)
         XCTAssertEqual(keystore.exposureWarnings().count, 1)
-        try keystore.rename("main", to: "renamed")
+        try keystore.rename("main", to: "renamed", passphrase: secure("p"))
         XCTAssertEqual(fileMode(keystore.path), 0o600, "every write restores 0600")
     }
 
@@ -248,7 +248,7 @@ final class KeystoreTests: XCTestCase {
         mkdir("\(folder)/store", 0o700)
         XCTAssertEqual(symlink("\(synced)/keystore.json", keystore.path), 0)
 
-        try keystore.rename("main", to: "renamed")
+        try keystore.rename("main", to: "renamed", passphrase: secure("pass"))
         try keystore.create(label: "second", passphrase: secure("pass"))
         var info = stat()
         XCTAssertEqual(lstat(keystore.path, &info), 0)

@@ -50,7 +50,8 @@ def test_a_key_is_created_and_listed(wallet, passphrase_file):
     assert oct(wallet.keystore_path.stat().st_mode & 0o777) == "0o600"
     assert oct(wallet.keystore_path.parent.stat().st_mode & 0o777) == "0o700"
     stored = json.loads(wallet.keystore_path.read_text())
-    assert stored["version"] == 1 and stored["kdf"]["algorithm"] == "argon2id13"
+    assert stored["version"] == 2 and stored["kdf"]["algorithm"] == "argon2id13"
+    assert stored["keys"][0]["type"] == "ed25519" and stored["keys"][0]["origin"] == {"kind": "generated"}
     assert stored["kdf"]["opslimit"] == 1, "WALLET_BRIDGE_TEST_WEAK_KDF=1 stored the minimum limits"
 
 
@@ -192,9 +193,9 @@ def test_unreadable_keystore_is_a_clear_error_everywhere(wallet, passphrase_file
         wallet.keystore_path.write_text(text[: len(text) // 2])
         expected = "was it truncated?"
     elif damage == "unknown-version":
-        stored["version"] = 2
+        stored["version"] = 3
         wallet.keystore_path.write_text(json.dumps(stored))
-        expected = "format version 2"
+        expected = "format version 3"
     elif damage == "hostile-limits":
         stored["kdf"]["memlimit"] = 100 * 1024 ** 3  # 100 GiB
         wallet.keystore_path.write_text(json.dumps(stored))

@@ -73,13 +73,13 @@ def test_first_key_sets_the_passphrase_and_later_keys_need_it(wallet, passphrase
 
 def test_passphrase_from_fd_and_from_the_environment(wallet):
     read_end, write_end = os.pipe()
-    os.write(write_end, b"via fd\n")
+    os.write(write_end, b"through a pipe\n")
     os.close(write_end)
     try:
         wallet.keys("create", "--passphrase-fd", read_end, "--json", pass_fds=(read_end,), check=True)
     finally:
         os.close(read_end)
-    env_file = wallet.secret_file("env-passphrase", "via fd")
+    env_file = wallet.secret_file("env-passphrase", "through a pipe")
     assert wallet.keys("verify", "--json", env=wallet.env(WALLET_BRIDGE_PASSPHRASE_FILE=env_file), check=True)
 
 
@@ -116,9 +116,9 @@ def test_export_public_rename_and_human_output(wallet, passphrase_file):
     missing = wallet.keys("export-public", "nobody", check=False)
     assert missing.returncode != 0 and "no key has that address or label" in missing.stderr.decode()
 
-    renamed = wallet.keys_json("rename", "main", "savings")
+    renamed = wallet.keys_json("rename", "main", "savings", "--passphrase-file", passphrase_file)
     assert renamed["label"] == "savings" and renamed["address"] == key["address"]
-    assert wallet.keys("rename", key["base58"], "spending", check=True).stdout.decode() == f'Renamed {key["base58"]} to "spending".\n'
+    assert wallet.keys("rename", key["base58"], "spending", "--passphrase-file", passphrase_file, check=True).stdout.decode() == f'Renamed {key["base58"]} to "spending".\n'
     listing = wallet.keys("list", check=True).stdout.decode()
     assert listing.startswith(f"1 key in {wallet.keystore_path}:")
     assert "spending" in listing and "savings" not in listing
@@ -167,7 +167,7 @@ def test_empty_keystore_listing_and_exposed_permissions_warning(wallet, passphra
     wallet.keystore_path.chmod(0o644)
     result = wallet.keys("list", check=True)
     assert "accessible to other users (mode 644)" in result.stderr.decode()
-    wallet.keys("rename", "key 1", "renamed", check=True)
+    wallet.keys("rename", "key 1", "renamed", "--passphrase-file", passphrase_file, check=True)
     assert oct(wallet.keystore_path.stat().st_mode & 0o777) == "0o600", "every write restores 0600"
 
 

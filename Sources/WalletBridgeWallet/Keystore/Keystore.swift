@@ -54,34 +54,36 @@ public struct Keystore: Sendable {
     package func create(label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
         let seed = SecureBytes(count: Ed25519.seedBytes)
         seed.withUnsafeMutableBytes { Sodium.randomBytes(into: $0) }
-        return try add(seed: seed, label: label, passphrase: passphrase)
+        return try add(seed: seed, label: label, origin: .generated, passphrase: passphrase)
     }
 
     /// Adds an existing key: a 32-byte seed, or a 64-byte libsodium/Solana secret key (seed
     /// then public key), whose second half must be the first half's public key.
     @discardableResult
-    package func importKey(_ secret: SecureBytes, label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func importKey(
+        _ secret: SecureBytes, label: String?, origin: KeystoreFile.Origin = .imported, passphrase: SecureBytes
+    ) throws(KeystoreError) -> KeystoreFile.Entry {
         switch secret.count {
         case Ed25519.seedBytes:
-            return try add(seed: secret, label: label, passphrase: passphrase)
+            return try add(seed: secret, label: label, origin: origin, passphrase: passphrase)
         case Ed25519.secretKeyBytes:
             let seed = secret.prefix(Ed25519.seedBytes)
             let claimed = secret.withUnsafeBytes { Array($0[Ed25519.seedBytes...]) }
             guard try Self.keyPair(seed: seed).publicKey == claimed else {
                 throw .invalidSecretKey("its last 32 bytes are not the public key of its first 32 bytes")
             }
-            return try add(seed: seed, label: label, passphrase: passphrase)
+            return try add(seed: seed, label: label, origin: origin, passphrase: passphrase)
         default:
             throw .invalidSecretKey("expected 32 bytes (a seed) or 64 bytes (a secret key), got \(secret.count)")
         }
     }
 
-    /// Gives the key matching `query` a new label. Needs no passphrase: labels are not secret,
-    /// and anyone who can write the file can edit them anyway.
+    /// Gives the key matching `query` a new label. Needs the passphrase: the label is sealed
+    /// with the key (see `KeystoreFile.keyAD`), so that nobody without it can relabel keys.
     @discardableResult
-    package func rename(_ query: String, to label: String) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func rename(_ query: String, to label: String, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
         if let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
-        return try modify { file throws(KeystoreError) in
+        return try modifyUnlocked(passphrase: passphrase) { file, key throws(KeystoreError) in
             guard let current = file.entry(matching: query),
                   let index = file.keys.firstIndex(where: { $0.publicKey == current.publicKey }) else {
                 throw .noSuchKey(query)
@@ -89,7 +91,9 @@ public struct Keystore: Sendable {
             if file.keys.contains(where: { $0.label == label && $0.publicKey != current.publicKey }) {
                 throw .duplicateLabel(label)
             }
+            let seed = try Self.openSeed(file.keys[index], key: key)
             file.keys[index].label = label
+            file.keys[index].sealedSeed = Self.sealSeed(seed, for: file.keys[index], key: key)
             return file.keys[index]
         }
     }
@@ -115,7 +119,9 @@ public struct Keystore: Sendable {
             file.kdf = kdf
             file.passphraseCheck = Self.sealCheck(key: newKey)
             for index in file.keys.indices {
-                file.keys[index].sealedSeed = Self.sealSeed(seeds[index], publicKey: file.keys[index].publicKey, key: newKey)
+                // Version 1 entries become version 2 here too.
+                file.keys[index].sealedVersion = KeystoreFile.currentVersion
+                file.keys[index].sealedSeed = Self.sealSeed(seeds[index], for: file.keys[index], key: newKey)
             }
         }
     }
@@ -149,7 +155,9 @@ public struct Keystore: Sendable {
 
     // MARK: Internals
 
-    private func add(seed: SecureBytes, label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    /// Adds the key pair of a 32-byte `seed`, recording `origin`.
+    @discardableResult
+    package func add(seed: SecureBytes, label: String?, origin: KeystoreFile.Origin, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
         if let label, let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
         let publicKey = try Self.keyPair(seed: seed).publicKey
         return try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) in
@@ -157,12 +165,21 @@ public struct Keystore: Sendable {
             if file.keys.contains(where: { $0.publicKey == publicKey }) { throw .duplicateKey(address: address) }
             let chosen = label ?? Self.defaultLabel(among: file.keys)
             if file.keys.contains(where: { $0.label == chosen }) { throw .duplicateLabel(chosen) }
-            let entry = KeystoreFile.Entry(
-                publicKey: publicKey, label: chosen, created: Self.timestampNow(),
-                sealedSeed: Self.sealSeed(seed, publicKey: publicKey, key: key))
-            file.keys.append(entry)
-            return entry
+            return Self.append(seed: seed, publicKey: publicKey, label: chosen, created: Self.timestampNow(), origin: origin, to: &file, key: key)
         }
+    }
+
+    @discardableResult
+    static func append(
+        seed: SecureBytes, publicKey: [UInt8], label: String, created: String, origin: KeystoreFile.Origin,
+        to file: inout KeystoreFile, key: SecureBytes
+    ) -> KeystoreFile.Entry {
+        var entry = KeystoreFile.Entry(
+            publicKey: publicKey, label: label, created: created, origin: origin,
+            sealedSeed: .init(nonce: [], ciphertext: []))
+        entry.sealedSeed = sealSeed(seed, for: entry, key: key)
+        file.keys.append(entry)
+        return entry
     }
 
     /// Runs `change` on the current file under the folder lock, then writes the result. A
@@ -181,7 +198,7 @@ public struct Keystore: Sendable {
 
     /// Like `modify`, with the keystore's derived key; creates the keystore (with `passphrase`
     /// as its passphrase) when there is none.
-    private func modifyOrCreate<R>(
+    func modifyOrCreate<R>(
         passphrase: SecureBytes, _ change: (inout KeystoreFile, SecureBytes) throws(KeystoreError) -> R
     ) throws(KeystoreError) -> R {
         guard passphrase.count > 0 else { throw .emptyPassphrase }
@@ -195,6 +212,7 @@ public struct Keystore: Sendable {
             if let existing = try read() {
                 file = existing
                 key = try Self.deriveKey(file, passphrase: passphrase)
+                try Self.migrate(&file, key: key)
             } else {
                 let (kdf, newKey) = try Self.newKDF(passphrase: passphrase)
                 file = KeystoreFile(kdf: kdf, passphraseCheck: Self.sealCheck(key: newKey), keys: [])
@@ -203,6 +221,28 @@ public struct Keystore: Sendable {
             let result = try change(&file, key)
             try AtomicFile.write(file.encode(), to: target)
             return result
+        }
+    }
+
+    /// Like `modify`, with the keystore's derived key (and a version 1 file migrated).
+    private func modifyUnlocked<R>(
+        passphrase: SecureBytes, _ change: (inout KeystoreFile, SecureBytes) throws(KeystoreError) -> R
+    ) throws(KeystoreError) -> R {
+        try modify { file throws(KeystoreError) -> R in
+            let key = try Self.deriveKey(file, passphrase: passphrase)
+            try Self.migrate(&file, key: key)
+            return try change(&file, key)
+        }
+    }
+
+    /// Re-seals every version 1 entry as version 2 (origin unknown). Each is opened first, so a
+    /// damaged entry stops the change instead of being re-sealed as if it were sound.
+    private static func migrate(_ file: inout KeystoreFile, key: SecureBytes) throws(KeystoreError) {
+        for index in file.keys.indices where file.keys[index].sealedVersion == 1 {
+            let seed = try openSeed(file.keys[index], key: key)
+            file.keys[index].sealedVersion = KeystoreFile.currentVersion
+            file.keys[index].origin = .unknown
+            file.keys[index].sealedSeed = sealSeed(seed, for: file.keys[index], key: key)
         }
     }
 
@@ -224,7 +264,7 @@ public struct Keystore: Sendable {
 
     static func openSeed(_ entry: KeystoreFile.Entry, key: SecureBytes) throws(KeystoreError) -> SecureBytes {
         let sealed = entry.sealedSeed
-        guard let seed = AEAD.open(sealed.ciphertext, key: key, nonce: sealed.nonce, associatedData: KeystoreFile.keyAD(publicKey: entry.publicKey)),
+        guard let seed = AEAD.open(sealed.ciphertext, key: key, nonce: sealed.nonce, associatedData: KeystoreFile.keyAD(for: entry)),
               seed.count == Ed25519.seedBytes,
               try keyPair(seed: seed).publicKey == entry.publicKey else {
             throw .keyDamaged(address: entry.address)
@@ -232,7 +272,7 @@ public struct Keystore: Sendable {
         return seed
     }
 
-    private static func newKDF(passphrase: SecureBytes) throws(KeystoreError) -> (KeystoreFile.KDF, SecureBytes) {
+    static func newKDF(passphrase: SecureBytes) throws(KeystoreError) -> (KeystoreFile.KDF, SecureBytes) {
         let kdf = KeystoreFile.KDF(salt: Sodium.randomBytes(count: PasswordHash.saltBytes), limits: .forNewKeystores)
         do {
             return (kdf, try PasswordHash.deriveKey(keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: kdf.salt, limits: kdf.limits))
@@ -241,14 +281,15 @@ public struct Keystore: Sendable {
         }
     }
 
-    private static func sealCheck(key: SecureBytes) -> KeystoreFile.Sealed {
+    static func sealCheck(key: SecureBytes) -> KeystoreFile.Sealed {
         let nonce = Sodium.randomBytes(count: AEAD.nonceBytes)
         return .init(nonce: nonce, ciphertext: AEAD.seal(SecureBytes(count: 0), key: key, nonce: nonce, associatedData: KeystoreFile.checkAD()))
     }
 
-    private static func sealSeed(_ seed: SecureBytes, publicKey: [UInt8], key: SecureBytes) -> KeystoreFile.Sealed {
+    /// `seed` sealed for `entry`, whose other members (and `sealedVersion`) are already final.
+    static func sealSeed(_ seed: SecureBytes, for entry: KeystoreFile.Entry, key: SecureBytes) -> KeystoreFile.Sealed {
         let nonce = Sodium.randomBytes(count: AEAD.nonceBytes)
-        return .init(nonce: nonce, ciphertext: AEAD.seal(seed, key: key, nonce: nonce, associatedData: KeystoreFile.keyAD(publicKey: publicKey)))
+        return .init(nonce: nonce, ciphertext: AEAD.seal(seed, key: key, nonce: nonce, associatedData: KeystoreFile.keyAD(for: entry)))
     }
 
     /// The key pair of a 32-byte seed; the secret half stays in secure memory.
@@ -268,7 +309,7 @@ public struct Keystore: Sendable {
         return (publicKey, secretKey)
     }
 
-    private static func defaultLabel(among keys: [KeystoreFile.Entry]) -> String {
+    static func defaultLabel(among keys: [KeystoreFile.Entry]) -> String {
         var number = keys.count + 1
         while keys.contains(where: { $0.label == "key \(number)" }) { number += 1 }
         return "key \(number)"

@@ -34,7 +34,7 @@ public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .damaged(let path, let reason):
             "the keystore \(path) is damaged or not a keystore: \(reason)"
         case .unsupportedVersion(let path, let version):
-            "the keystore \(path) has format version \(version), which this wallet-bridge does not read (it reads version \(KeystoreFile.currentVersion)); use a newer wallet-bridge"
+            "the keystore \(path) has format version \(version), which this wallet-bridge does not read (it reads versions \(KeystoreFile.readableVersions.map(String.init).joined(separator: " and "))); use a newer wallet-bridge"
         case .unacceptableLimits(let path, let reason):
             "the keystore \(path) asks for Argon2 limits this wallet-bridge refuses (\(reason)); the file may have been tampered with"
         case .wrongPassphrase:

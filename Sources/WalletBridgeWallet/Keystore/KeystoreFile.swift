@@ -1,17 +1,19 @@
 import WalletBridge
 
-/// The keystore document, version 1: what is on disk, decoded and checked, with no secret in
-/// clear. Reading it needs no passphrase and runs no Argon2, so GetAccounts stays cheap.
+/// The keystore document: what is on disk, decoded and checked, with no secret in clear.
+/// Reading it needs no passphrase and runs no Argon2, so GetAccounts stays cheap.
 ///
+/// Version 2 (written since keys could come from a recovery phrase):
 /// ```json
 /// {
 ///   "format": "wallet-bridge-keystore",
-///   "version": 1,
+///   "version": 2,
 ///   "kdf": {"algorithm": "argon2id13", "salt": "<16 bytes>", "opslimit": 3, "memlimit": 268435456},
 ///   "cipher": "xchacha20poly1305-ietf",
 ///   "passphrase_check": {"nonce": "<24 bytes>", "ciphertext": "<16 bytes>"},
 ///   "keys": [
-///     {"public_key": "<32 bytes>", "label": "main", "created": "2025-01-31T12:00:00Z",
+///     {"type": "ed25519", "public_key": "<32 bytes>", "label": "main", "created": "2025-01-31T12:00:00Z",
+///      "origin": {"kind": "recovery_phrase", "path": "m/44'/501'/0'/0'"},
 ///      "nonce": "<24 bytes>", "ciphertext": "<32-byte seed + 16-byte tag>"}
 ///   ]
 /// }
@@ -19,14 +21,24 @@ import WalletBridge
 /// Binary fields are standard base64. One passphrase opens the whole keystore: Argon2id turns
 /// it and `salt` into a 32-byte key. `passphrase_check` seals nothing under that key, so a
 /// wrong passphrase is told apart from a damaged entry. Each entry seals its 32-byte Ed25519
-/// seed, with associated data naming the version and the entry's public key (`keyAD`): an
-/// entry's ciphertext moved to another public key, or a public key edited, fails to decrypt.
+/// seed with associated data (`keyAD`) naming everything else about the entry: its type, public
+/// key, label, origin and creation time. Whoever can write the file but lacks the passphrase can
+/// still delete entries, but cannot slip in a public key of their own, move a seed to another
+/// public key, or relabel or re-date a key: the entry then fails to decrypt, which every unlock
+/// checks (see `Keystore.openSeed`).
+///
+/// Version 1 lacked `type` and `origin`, and its associated data named only the public key.
+/// It is still read; the next change made with the passphrase re-seals every entry as
+/// version 2 (origin `unknown`) in the same atomic write. A change made without it (`keys
+/// delete`) leaves a version 1 file at version 1.
 package struct KeystoreFile: Sendable, Equatable {
     /// The `format` member every keystore file carries.
     package static let formatName = "wallet-bridge-keystore"
-    /// The one version this code reads and writes.
-    package static let currentVersion = 1
-    /// Larger than any real keystore (a key costs about 250 bytes), small enough that a
+    /// The version this code writes.
+    package static let currentVersion = 2
+    /// The versions this code reads.
+    package static let readableVersions = [1, 2]
+    /// Larger than any real keystore (a key costs about 300 bytes), small enough that a
     /// hostile file cannot make the host read gigabytes.
     package static let maxFileBytes = 16 << 20
     /// The longest label, in Unicode scalars.
@@ -56,22 +68,85 @@ package struct KeystoreFile: Sendable, Equatable {
         }
     }
 
+    /// The kind of key pair. One today; the member exists so that other curves can join the
+    /// same keystore without another format change.
+    package enum KeyType: String, Sendable, Equatable, CaseIterable {
+        case ed25519
+    }
+
+    /// Where a key came from, as far as this keystore knows: shown by `keys list`, so that a
+    /// person knows which keys their recovery phrase brings back and which need a backup.
+    package enum Origin: Sendable, Equatable {
+        /// Made here from the system's random generator: only a backup brings it back.
+        case generated
+        /// Derived from a BIP-39 recovery phrase at `path` (the phrase itself is not kept).
+        case recoveryPhrase(path: String)
+        /// Imported from a seed, a secret key, a solana-keygen file or a backup.
+        case imported
+        /// From a version 1 keystore, which did not record it.
+        case unknown
+
+        package var kind: String {
+            switch self {
+            case .generated: "generated"
+            case .recoveryPhrase: "recovery_phrase"
+            case .imported: "imported"
+            case .unknown: "unknown"
+            }
+        }
+
+        /// What `keys list` says.
+        package var summary: String {
+            switch self {
+            case .generated: "generated here"
+            case .recoveryPhrase(let path): "from a recovery phrase at \(path)"
+            case .imported: "imported"
+            case .unknown: "origin not recorded (made before keystore version 2)"
+            }
+        }
+
+        /// The origin as the associated data spells it: kind, and the path when there is one.
+        var authenticatedText: String {
+            if case .recoveryPhrase(let path) = self { return "\(kind) \(path)" }
+            return kind
+        }
+
+        /// Nil when `path` may be stored as a derivation path: printable ASCII, short, from `m`.
+        static func pathProblem(_ path: String) -> String? {
+            guard path.hasPrefix("m"), path.utf8.count <= 128, path.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                return "is not a derivation path like m/44'/501'/0'/0'"
+            }
+            return nil
+        }
+    }
+
     /// One key pair: its public half in clear, its seed sealed.
     package struct Entry: Sendable, Equatable {
+        package var type: KeyType
         /// The 32-byte Ed25519 public key, in clear: it is the address.
         package var publicKey: [UInt8]
         /// A unique name chosen by the user.
         package var label: String
         /// UTC, ISO 8601 (`2025-01-31T12:00:00Z`). Informational only.
         package var created: String
-        /// The 32-byte seed, sealed under the passphrase's key with `keyAD(publicKey:)`.
+        package var origin: Origin
+        /// The 32-byte seed, sealed under the passphrase's key with `keyAD(for:)`.
         package var sealedSeed: Sealed
+        /// The format version whose associated data sealed `sealedSeed`: 1 only in a version 1
+        /// file not yet migrated.
+        package var sealedVersion: Int
 
-        package init(publicKey: [UInt8], label: String, created: String, sealedSeed: Sealed) {
+        package init(
+            type: KeyType = .ed25519, publicKey: [UInt8], label: String, created: String, origin: Origin = .unknown,
+            sealedSeed: Sealed, sealedVersion: Int = KeystoreFile.currentVersion
+        ) {
+            self.type = type
             self.publicKey = publicKey
             self.label = label
             self.created = created
+            self.origin = origin
             self.sealedSeed = sealedSeed
+            self.sealedVersion = sealedVersion
         }
 
         /// The protocol's address: standard base64 of the public key.
@@ -98,12 +173,30 @@ package struct KeystoreFile: Sendable, Equatable {
         self.keys = keys
     }
 
-    /// Associated data for the passphrase check.
+    /// The version the file is written as: 1 while any entry is still sealed as version 1
+    /// (only `Keystore`'s migration, which has the key, re-seals them).
+    package var version: Int {
+        keys.contains { $0.sealedVersion == 1 } ? 1 : Self.currentVersion
+    }
+
+    /// Associated data for the passphrase check. Unchanged by version 2: the check seals
+    /// nothing about the entries, and keeping it lets an empty version 1 file become version 2.
     package static func checkAD() -> [UInt8] { Array("wallet-bridge keystore v1 passphrase-check".utf8) + [0] }
 
-    /// Associated data for a key entry: the version and the public key the seed belongs to.
-    package static func keyAD(publicKey: [UInt8]) -> [UInt8] {
-        Array("wallet-bridge keystore v1 key".utf8) + [0] + publicKey
+    /// Associated data for a key entry's seed: everything public about the entry, so that none
+    /// of it can be changed without the keystore key. Fields are separated by a zero byte,
+    /// which no label, origin or timestamp may contain.
+    package static func keyAD(for entry: Entry) -> [UInt8] {
+        if entry.sealedVersion == 1 {
+            return Array("wallet-bridge keystore v1 key".utf8) + [0] + entry.publicKey
+        }
+        var data = Array("wallet-bridge keystore v2 key".utf8) + [0]
+        data += Array(entry.type.rawValue.utf8) + [0]
+        data += entry.publicKey
+        data += Array(entry.label.utf8) + [0]
+        data += Array(entry.origin.authenticatedText.utf8) + [0]
+        data += Array(entry.created.utf8)
+        return data
     }
 
     /// The entry whose address (base64 or base58) or label is `query`.
@@ -144,7 +237,7 @@ package struct KeystoreFile: Sendable, Equatable {
 }
 
 extension String {
-    func trimmingASCIIWhitespace() -> String {
+    package func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
@@ -171,7 +264,7 @@ extension KeystoreFile {
             throw .damaged(path: path, reason: "\"format\" is not \"\(formatName)\"")
         }
         guard let version = top["version"] else { throw .damaged(path: path, reason: "\"version\" is missing") }
-        guard case .number(let number) = version, number.literal == String(currentVersion) else {
+        guard case .number(let number) = version, let fileVersion = readableVersions.first(where: { number.literal == String($0) }) else {
             let shown = version.jsonBytes.prefix(32)
             throw .unsupportedVersion(path: path, version: String(decoding: shown, as: UTF8.self))
         }
@@ -205,13 +298,25 @@ extension KeystoreFile {
                 throw .damaged(path: path, reason: "\(name).created is not a timestamp")
             }
             let sealedSeed = try reader.sealed(rawKey, name, plaintextBytes: Ed25519.seedBytes)
+            var type = KeyType.ed25519
+            var origin = Origin.unknown
+            if fileVersion >= 2 {
+                let typeName = try reader.string(object["type"], "\(name).type")
+                guard let known = KeyType(rawValue: typeName) else {
+                    throw .damaged(path: path, reason: "\(name).type is not one of: \(KeyType.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                type = known
+                origin = try reader.origin(object["origin"], "\(name).origin")
+            }
             if keys.contains(where: { $0.publicKey == publicKey }) {
                 throw .damaged(path: path, reason: "\(name) repeats the public key of an earlier entry")
             }
             if keys.contains(where: { $0.label == label }) {
                 throw .damaged(path: path, reason: "\(name) repeats the label of an earlier entry")
             }
-            keys.append(Entry(publicKey: publicKey, label: label, created: created, sealedSeed: sealedSeed))
+            keys.append(Entry(
+                type: type, publicKey: publicKey, label: label, created: created, origin: origin,
+                sealedSeed: sealedSeed, sealedVersion: fileVersion))
         }
         return KeystoreFile(kdf: kdf, passphraseCheck: check, keys: keys)
     }
@@ -228,6 +333,21 @@ extension KeystoreFile {
         func string(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> String {
             guard case .string(let string)? = value else { throw .damaged(path: path, reason: "\(name) is not a string") }
             return string
+        }
+
+        func origin(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> Origin {
+            let members = try object(value, name)
+            switch try string(members["kind"], "\(name).kind") {
+            case "generated": return .generated
+            case "imported": return .imported
+            case "unknown": return .unknown
+            case "recovery_phrase":
+                let path = try string(members["path"], "\(name).path")
+                if let problem = Origin.pathProblem(path) { throw .damaged(path: self.path, reason: "\(name).path \(problem)") }
+                return .recoveryPhrase(path: path)
+            default:
+                throw .damaged(path: path, reason: "\(name).kind is not generated, recovery_phrase, imported or unknown")
+            }
         }
 
         func unsigned(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> UInt64 {
@@ -265,9 +385,13 @@ extension KeystoreFile {
         func sealed(_ value: Sealed) -> String {
             "\"nonce\": \(base64(value.nonce)), \"ciphertext\": \(base64(value.ciphertext))"
         }
+        func origin(_ value: Origin) -> String {
+            if case .recoveryPhrase(let path) = value { return "{\"kind\": \(string(value.kind)), \"path\": \(string(path))}" }
+            return "{\"kind\": \(string(value.kind))}"
+        }
         var text = "{\n"
         text += "  \"format\": \(string(Self.formatName)),\n"
-        text += "  \"version\": \(Self.currentVersion),\n"
+        text += "  \"version\": \(version),\n"
         text += "  \"kdf\": {\"algorithm\": \(string(PasswordHash.algorithmName)), \"salt\": \(base64(kdf.salt)), "
         text += "\"opslimit\": \(kdf.limits.opslimit), \"memlimit\": \(kdf.limits.memlimit)},\n"
         text += "  \"cipher\": \(string(AEAD.algorithmName)),\n"
@@ -277,8 +401,12 @@ extension KeystoreFile {
         } else {
             text += "  \"keys\": [\n"
             for (index, key) in keys.enumerated() {
-                text += "    {\"public_key\": \(base64(key.publicKey)), \"label\": \(string(key.label)), "
-                text += "\"created\": \(string(key.created)), \(sealed(key.sealedSeed))}"
+                text += "    {"
+                if version >= 2 { text += "\"type\": \(string(key.type.rawValue)), " }
+                text += "\"public_key\": \(base64(key.publicKey)), \"label\": \(string(key.label)), "
+                text += "\"created\": \(string(key.created)), "
+                if version >= 2 { text += "\"origin\": \(origin(key.origin)), " }
+                text += "\(sealed(key.sealedSeed))}"
                 text += index == keys.count - 1 ? "\n" : ",\n"
             }
             text += "  ]\n"
