@@ -5,7 +5,7 @@ import WalletBridgeWallet
 struct KeysDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete a key. Its secret is gone for good unless you have a backup.",
+        abstract: "Delete a key. Its secret is gone for good unless you have a backup (keys export --backup) or its recovery phrase.",
         discussion: "Asks for confirmation on the terminal. Without a terminal it refuses unless --force is given."
     )
 
@@ -25,9 +25,14 @@ struct KeysDeleteCommand: ParsableCommand {
             guard let terminal = Terminal.open() else {
                 throw CLIFailure("refusing to delete \"\(entry.label)\" without confirmation: there is no terminal to ask on; use --force")
             }
-            terminal.write("Delete the key \"\(entry.label)\" (\(entry.base58Address))? Its secret cannot be recovered without a backup.\n")
+            let recovery = if case .recoveryPhrase(let path) = entry.origin {
+                "Its recovery phrase brings it back (at \(path))."
+            } else {
+                "Its secret cannot be recovered without a backup; to make one first: wallet-bridge keys export --backup FILE \"\(entry.label)\""
+            }
+            terminal.write("Delete the key \"\(entry.label)\" (\(entry.base58Address))? \(recovery)\n")
             let answer = try terminal.ask("Type yes to delete: ")
-            guard answer.trimmingCharacters(in: " \t\r") == "yes" else { throw CLIFailure("not deleted") }
+            guard answer.trimmingASCIIWhitespace() == "yes" else { throw CLIFailure("not deleted") }
         }
         // Deleted by public key, not by what the user typed: the confirmed key is the one removed.
         let deleted = try keystoreStep { () throws(KeystoreError) in try keystore.delete(entry.address) }
@@ -36,14 +41,5 @@ struct KeysDeleteCommand: ParsableCommand {
         } else {
             Console.out("Deleted \"\(deleted.label)\" (\(deleted.base58Address)).")
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        guard let first = firstIndex(where: { !characters.contains($0) }),
-              let last = lastIndex(where: { !characters.contains($0) }) else { return "" }
-        return String(self[first...last])
     }
 }
