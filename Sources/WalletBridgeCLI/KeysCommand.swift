@@ -120,7 +120,10 @@ extension KeystoreFile.Entry {
     /// What `--json` prints for a key: everything public about it.
     var json: JSONValue {
         var origin: [String: JSONValue] = ["kind": .string(self.origin.kind)]
-        if case .recoveryPhrase(let path) = self.origin { origin["path"] = .string(path) }
+        if case .recoveryPhrase(let path, let bip39Passphrase) = self.origin {
+            origin["path"] = .string(path)
+            if bip39Passphrase { origin["bip39_passphrase"] = .bool(true) }
+        }
         return .object([
             "label": .string(label), "type": .string(type.rawValue), "address": .string(address), "base58": .string(base58Address),
             "created": .string(created), "origin": .object(origin),

@@ -48,6 +48,7 @@ struct KeysCreateCommand: ParsableCommand {
         // a key that was then not created would be a trap.
         let terminal = recoveryPhrase ? try phraseTerminal() : nil
         let path = try derivationOptions.path()
+        if recoveryPhrase, let label { try checkLabelIsFree(label, in: keystore) }
         let passphrase = isNew ? try passphraseOptions.new() : try passphraseOptions.current()
         if isNew {
             try newPassphraseOptions.check(passphrase, label: label)
@@ -58,7 +59,7 @@ struct KeysCreateCommand: ParsableCommand {
         if let terminal {
             let bip39Passphrase = try derivationOptions.bip39Passphrase(typedTwice: true)
             let phrase = BIP39.generate(wordCount: words)
-            RecoveryPhraseDisplay.show(phrase, on: terminal)
+            RecoveryPhraseDisplay.show(phrase, withBIP39Passphrase: bip39Passphrase.count > 0, on: terminal)
             do {
                 entry = try keystore.addFromPhrase(phrase, bip39Passphrase: bip39Passphrase, path: path, label: label, passphrase: passphrase)
             } catch {
@@ -76,6 +77,12 @@ struct KeysCreateCommand: ParsableCommand {
         }
     }
 
+    private func checkLabelIsFree(_ label: String, in keystore: Keystore) throws(CLIFailure) {
+        if let problem = KeystoreFile.labelProblem(label) { throw CLIFailure(KeystoreError.invalidLabel(problem).description) }
+        let taken = try keystoreStep { () throws(KeystoreError) in try keystore.keys().contains { $0.label == label } }
+        if taken { throw CLIFailure(KeystoreError.duplicateLabel(label).description) }
+    }
+
     private func phraseTerminal() throws(CLIFailure) -> Terminal {
         guard let terminal = Terminal.open() else {
             throw CLIFailure("a recovery phrase is shown only on a terminal, and this command has none: run it in one (without --recovery-phrase, `keys create` needs no terminal)")
@@ -87,14 +94,22 @@ struct KeysCreateCommand: ParsableCommand {
 /// Shows a new recovery phrase on the terminal, numbered, waits until the person has written
 /// it down, then clears it from the screen and the scrollback.
 enum RecoveryPhraseDisplay {
-    static func show(_ phrase: SecureBytes, on terminal: Terminal) {
+    static let clearScreenAndScrollback = "\u{1B}[2J\u{1B}[3J\u{1B}[H"
+
+    static func show(_ phrase: SecureBytes, withBIP39Passphrase: Bool, on terminal: Terminal) {
         let columns = 4
+        // Interrupted at the prompt (Ctrl-C), the words must leave the screen all the same.
+        terminal.clearOnInterrupt(clearScreenAndScrollback + "No key was created; the phrase that was shown is not in use.\n")
+        defer { terminal.disarmClearOnInterrupt() }
         phrase.withUnsafeBytes { bytes in
             let words = bytes.split(separator: UInt8(ascii: " "))
+            let holders = withBIP39Passphrase
+                ? "Anyone who has them and your BIP-39 passphrase has this key; the words alone do not bring it back,\nso keep the passphrase too."
+                : "Anyone who has them has this key; without them (or a backup), a lost keystore is a lost key."
             terminal.write("""
 
                 Your recovery phrase, \(words.count) words. Write them down, in order, and keep them offline.
-                Anyone who has them has this key; without them (or a backup), a lost keystore is a lost key.
+                \(holders)
 
 
                 """)
@@ -108,6 +123,6 @@ enum RecoveryPhraseDisplay {
         }
         // Enter, or the end of input: either way the words leave the screen.
         _ = try? terminal.ask("\nPress Enter once you have written them down (they are then cleared from the screen): ")
-        terminal.write("\u{1B}[2J\u{1B}[3J\u{1B}[H")
+        terminal.write(clearScreenAndScrollback)
     }
 }

@@ -25,8 +25,8 @@ struct KeysDeleteCommand: ParsableCommand {
             guard let terminal = Terminal.open() else {
                 throw CLIFailure("refusing to delete \"\(entry.label)\" without confirmation: there is no terminal to ask on; use --force")
             }
-            let recovery = if case .recoveryPhrase(let path) = entry.origin {
-                "Its recovery phrase brings it back (at \(path))."
+            let recovery = if case .recoveryPhrase(let path, let bip39Passphrase) = entry.origin {
+                "Its recovery phrase\(bip39Passphrase ? " and BIP-39 passphrase bring" : " brings") it back (at \(path))."
             } else {
                 "Its secret cannot be recovered without a backup; to make one first: wallet-bridge keys export --backup FILE \"\(entry.label)\""
             }

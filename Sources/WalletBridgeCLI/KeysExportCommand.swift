@@ -46,9 +46,10 @@ struct KeysExportCommand: ParsableCommand {
     var secretFormat = "solana-keypair"
 
     func validate() throws {
-        guard (backup != nil) != secret else { throw ValidationError("give --backup FILE or --secret (with --output FILE)") }
+        if backup != nil, secret { throw ValidationError("give --backup FILE or --secret, not both") }
+        guard backup != nil || secret else { throw ValidationError("give --backup FILE or --secret (with --output FILE)") }
         if secret {
-            guard keys.count == 1 else { throw ValidationError("--secret exports one key: name it") }
+            guard keys.count == 1 else { throw ValidationError("--secret exports exactly one key: name one") }
             guard output != nil else { throw ValidationError("--secret needs --output FILE (a secret is never printed)") }
             guard ["solana-keypair", "hex"].contains(secretFormat) else {
                 throw ValidationError("--secret-format must be solana-keypair or hex")
@@ -68,6 +69,9 @@ struct KeysExportCommand: ParsableCommand {
     private func writeBackup(of keystore: Keystore, to path: String) throws {
         var exists = stat()
         if lstat(path, &exists) == 0 { throw CLIFailure("\(path) exists; a backup never replaces a file: choose a new name") }
+        // Keys that are not there are said before anyone types a passphrase.
+        let file = try keystoreStep { () throws(KeystoreError) in try keystore.read() }
+        for key in keys where file?.entry(matching: key) == nil { throw CLIFailure(KeystoreError.noSuchKey(key).description) }
         let passphrase = try passphraseOptions.current()
         let backupPassphrase: SecureBytes
         if let backupPassphraseFile {
@@ -77,16 +81,22 @@ struct KeysExportCommand: ParsableCommand {
                 prompt: "Backup passphrase", noTerminal: CLIFailure("no terminal to ask for the backup's passphrase: use --backup-passphrase-file"))
         }
         try newPassphraseOptions.check(backupPassphrase, what: "backup passphrase")
+        if backupPassphrase.constantTimeEquals(passphrase) {
+            Console.warning("the backup passphrase is the keystore's: whoever learns one then opens both; a passphrase of its own is safer")
+        }
         let written = try keystoreStep { () throws(KeystoreError) in
             try keystore.exportBackup(keys, passphrase: passphrase, to: path, backupPassphrase: backupPassphrase)
         }
+        warnIfWeakKDF()
         if keystoreOptions.json {
             keystoreOptions.printJSON(.object(["backup": .string(path), "keys": .array(written.map(\.json))]))
             return
         }
         Console.out("Wrote an encrypted backup of \(written.count) \(written.count == 1 ? "key" : "keys") to \(path):")
         for entry in written { Console.out("  \(entry.label)  \(entry.base58Address)") }
+        Console.out("Check it with: wallet-bridge keys verify --keystore \(path)  (asks for the backup passphrase)")
         Console.out("Restore it with: wallet-bridge keys import --backup \(path)")
+        Console.out("Without the backup passphrase the backup cannot be opened: keep it apart from the file.")
     }
 
     private func writeSecret(of keystore: Keystore, to path: String) throws {

@@ -108,6 +108,9 @@ struct KeysImportCommand: ParsableCommand {
             Console.out("Imported a key into \(keystore.path):")
             for line in entry.humanLines { Console.out(line) }
         }
+        if let source = solanaKeypair ?? file {
+            Console.warning("\(source) still holds the secret unencrypted; delete it (shred -u \(source)) once you no longer need it")
+        }
     }
 
     private func keystorePassphrase(isNew: Bool) throws(CLIFailure) -> SecureBytes {
@@ -144,11 +147,12 @@ struct KeysImportCommand: ParsableCommand {
             }
             backupPassphrase = try terminal.readSecret(prompt: "Backup passphrase: ")
         }
+        // The backup is opened first: a wrong backup passphrase is said before anyone types the
+        // keystore's.
+        let opened = try keystoreStep { () throws(KeystoreError) in try Keystore.openBackup(backupPath, backupPassphrase: backupPassphrase) }
         let isNew = !keystore.exists
         let passphrase = try keystorePassphrase(isNew: isNew)
-        let restored = try keystoreStep { () throws(KeystoreError) in
-            try keystore.importBackup(from: backupPath, backupPassphrase: backupPassphrase, passphrase: passphrase)
-        }
+        let restored = try keystoreStep { () throws(KeystoreError) in try keystore.restore(opened, passphrase: passphrase) }
         if isNew { warnIfWeakKDF() }
         if keystoreOptions.json {
             keystoreOptions.printJSON(.object([
@@ -156,14 +160,14 @@ struct KeysImportCommand: ParsableCommand {
             ]))
             return
         }
-        Console.out("Restored \(restored.added.count) of \(restored.added.count + restored.alreadyHeld.count) keys from \(backupPath) into \(keystore.path):")
+        Console.out("Restored \(restored.added.count) of \(restored.added.count + restored.alreadyHeld.count) keys from \(backupPath) into \(keystore.path).")
         for entry in restored.added {
             Console.out("")
             for line in entry.humanLines { Console.out(line) }
         }
+        if !restored.alreadyHeld.isEmpty { Console.out("") }
         for entry in restored.alreadyHeld {
-            Console.out("")
-            Console.out("already held, left as it is: \(entry.label) (\(entry.base58Address))")
+            Console.out("Already held, left as it is: \(entry.label) (\(entry.base58Address))")
         }
     }
 

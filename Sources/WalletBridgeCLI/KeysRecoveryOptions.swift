@@ -30,7 +30,7 @@ struct DerivationOptions: ParsableArguments {
     /// The path to derive.
     func path() throws(CLIFailure) -> DerivationPath {
         if let derivationPath {
-            do { return try DerivationPath(parsing: derivationPath) } catch { throw CLIFailure("--derivation-path \(error)") }
+            do { return try DerivationPath(parsing: derivationPath) } catch { throw CLIFailure("--derivation-path: \(error)") }
         }
         return .solana(account: account ?? 0)
     }

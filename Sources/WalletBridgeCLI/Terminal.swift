@@ -8,7 +8,7 @@ import WalletBridgeWallet
 /// confirmation. Prompts go to the terminal itself, not to stdout or stderr, so redirected
 /// output stays clean and a script never sees them.
 final class Terminal {
-    private let fd: Int32
+    fileprivate let fd: Int32
 
     private init(fd: Int32) { self.fd = fd }
 
@@ -79,6 +79,46 @@ final class Terminal {
                 guard length < raw.count else { throw CLIFailure("the input line is too long") }
             }
         }
+    }
+}
+
+extension Terminal {
+    /// Until `disarmClearOnInterrupt`, an interrupting signal writes `text` to the terminal (a
+    /// recovery phrase's clearing) before the process ends as the signal says.
+    func clearOnInterrupt(_ text: String) {
+        ScreenClearer.arm(fd: fd, text: text)
+    }
+
+    func disarmClearOnInterrupt() {
+        ScreenClearer.disarm()
+    }
+}
+
+private enum ScreenClearer {
+    nonisolated(unsafe) static var fd: Int32 = -1
+    nonisolated(unsafe) static var text: UnsafeMutableBufferPointer<UInt8>?
+
+    static func arm(fd: Int32, text: String) {
+        let bytes = Array(text.utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        self.text = buffer
+        self.fd = fd
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            signal(signalNumber) { received in
+                // Only async-signal-safe calls: write, signal, raise.
+                if ScreenClearer.fd >= 0, let text = ScreenClearer.text { _ = Glibc.write(ScreenClearer.fd, text.baseAddress, text.count) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+
+    static func disarm() {
+        fd = -1
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(signalNumber, SIG_DFL) }
+        text?.deallocate()
+        text = nil
     }
 }
 

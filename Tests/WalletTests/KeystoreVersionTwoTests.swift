@@ -53,6 +53,19 @@ final class KeystoreVersionTwoTests: XCTestCase {
         for label in ["made here", "imported", "phrase"] { XCTAssertEqual(try secretKey(label, "p").count, 64) }
     }
 
+    /// A key made with a BIP-39 passphrase says so: the words alone do not bring it back.
+    func testABIP39PassphraseIsRecordedAndSealed() throws {
+        let phrase = try BIP39.normalize(secure(Array(repeating: "abandon", count: 11).joined(separator: " ") + " about"))
+        let with = try keystore.addFromPhrase(phrase, bip39Passphrase: secure("TREZOR"), path: .solanaDefault, label: "with", passphrase: secure("p"))
+        let without = try keystore.addFromPhrase(phrase, bip39Passphrase: secure(""), path: .solanaDefault, label: "without", passphrase: secure("p"))
+        XCTAssertNotEqual(with.publicKey, without.publicKey, "the passphrase makes another wallet")
+        XCTAssertEqual(try keystore.read()?.keys.map(\.origin),
+                       [.recoveryPhrase(path: "m/44'/501'/0'/0'", bip39Passphrase: true), .recoveryPhrase(path: "m/44'/501'/0'/0'")])
+        XCTAssertTrue(String(decoding: try readBytes(keystore.path), as: UTF8.self).contains(#""bip39_passphrase": true}"#))
+        try tamper { $0.replacingFirst(#", "bip39_passphrase": true}"#, with: "}") }
+        XCTAssertThrowsError(try secretKey("with", "p"), "the flag is sealed with the seed")
+    }
+
     func testVersionOneIsReadAndMigratedByTheNextChangeMadeWithThePassphrase() throws {
         try copyVersionOne()
         let before = try XCTUnwrap(try keystore.read())
@@ -148,7 +161,7 @@ final class KeystoreVersionTwoTests: XCTestCase {
         try keystore.delete("phrase")
 
         XCTAssertThrowsError(try keystore.importBackup(from: backupPath, backupPassphrase: secure("p"), passphrase: secure("p"))) { error in
-            XCTAssertEqual(error as? KeystoreError, .wrongPassphrase, "the backup has its own passphrase")
+            XCTAssertEqual(error as? KeystoreError, .wrongBackupPassphrase(path: backupPath), "the backup has its own passphrase")
         }
         let restored = try keystore.importBackup(from: backupPath, backupPassphrase: secure("backup pass"), passphrase: secure("p"))
         XCTAssertEqual(restored.added.map(\.label), ["main", "phrase"])

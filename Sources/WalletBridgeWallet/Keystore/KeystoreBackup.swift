@@ -49,18 +49,43 @@ extension Keystore {
         return backup.keys
     }
 
-    /// Adds the keys of the backup at `backupPath` (opened with `backupPassphrase`) to this
-    /// keystore (opened, or created, with `passphrase`). Every backed-up key is decrypted and
-    /// checked before anything is written. Keys already held are left as they are; a label
-    /// already taken by another key gets " (2)", " (3)"… appended.
-    package func importBackup(
-        from backupPath: String, backupPassphrase: SecureBytes, passphrase: SecureBytes
-    ) throws(KeystoreError) -> Restored {
+    /// A backup's keys, decrypted and checked: what `importBackup` adds.
+    package struct OpenedBackup: Sendable {
+        package let path: String
+        package let entries: [KeystoreFile.Entry]
+        fileprivate let seeds: [SecureBytes]
+    }
+
+    /// Opens the backup at `backupPath` with `backupPassphrase`, decrypting and checking every
+    /// key, so that a wrong backup passphrase is said before the keystore's is asked for.
+    package static func openBackup(_ backupPath: String, backupPassphrase: SecureBytes) throws(KeystoreError) -> OpenedBackup {
         guard let backup = try Keystore(path: backupPath).read() else {
             throw .io(path: backupPath, operation: "open", reason: "no such file")
         }
-        let backupKey = try Self.deriveKey(backup, passphrase: backupPassphrase)
-        let seeds = try backup.keys.map { entry throws(KeystoreError) in try Self.openSeed(entry, key: backupKey) }
+        let backupKey: SecureBytes
+        do {
+            backupKey = try deriveKey(backup, passphrase: backupPassphrase)
+        } catch .wrongPassphrase {
+            throw .wrongBackupPassphrase(path: backupPath)
+        }
+        let seeds = try backup.keys.map { entry throws(KeystoreError) in try openSeed(entry, key: backupKey) }
+        return OpenedBackup(path: backupPath, entries: backup.keys, seeds: seeds)
+    }
+
+    /// Adds the keys of the backup at `backupPath` (opened with `backupPassphrase`) to this
+    /// keystore (opened, or created, with `passphrase`). Every backed-up key is decrypted and
+    /// checked before anything is written.
+    package func importBackup(
+        from backupPath: String, backupPassphrase: SecureBytes, passphrase: SecureBytes
+    ) throws(KeystoreError) -> Restored {
+        try restore(Self.openBackup(backupPath, backupPassphrase: backupPassphrase), passphrase: passphrase)
+    }
+
+    /// Adds an opened backup's keys. Keys already held are left as they are; a label already
+    /// taken by another key gets " (2)", " (3)"… appended.
+    package func restore(_ opened: OpenedBackup, passphrase: SecureBytes) throws(KeystoreError) -> Restored {
+        let backup = (keys: opened.entries, seeds: opened.seeds)
+        let seeds = backup.seeds
         return try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) -> Restored in
             var restored = Restored()
             for (entry, seed) in zip(backup.keys, seeds) {

@@ -12,6 +12,8 @@ public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unacceptableLimits(path: String, reason: String)
     /// The passphrase does not open the keystore.
     case wrongPassphrase
+    /// The backup passphrase does not open the backup at `path`.
+    case wrongBackupPassphrase(path: String)
     /// The passphrase is right but this key's ciphertext does not authenticate, or decrypts
     /// to a key that does not match its public key: the file was altered.
     case keyDamaged(address: String)
@@ -39,6 +41,8 @@ public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the keystore \(path) asks for Argon2 limits this wallet-bridge refuses (\(reason)); the file may have been tampered with"
         case .wrongPassphrase:
             "wrong passphrase"
+        case .wrongBackupPassphrase(let path):
+            "wrong passphrase for the backup \(path) (its own, set when it was written, not the keystore's)"
         case .keyDamaged(let address):
             "the key \(address) does not decrypt with the right passphrase: its entry in the keystore was altered or corrupted"
         case .keyDerivationFailed:

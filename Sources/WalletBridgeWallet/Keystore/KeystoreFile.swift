@@ -79,8 +79,10 @@ package struct KeystoreFile: Sendable, Equatable {
     package enum Origin: Sendable, Equatable {
         /// Made here from the system's random generator: only a backup brings it back.
         case generated
-        /// Derived from a BIP-39 recovery phrase at `path` (the phrase itself is not kept).
-        case recoveryPhrase(path: String)
+        /// Derived from a BIP-39 recovery phrase at `path` (the phrase itself is not kept), with
+        /// or without a BIP-39 passphrase: recorded because the phrase alone does not bring
+        /// back a key made with one.
+        case recoveryPhrase(path: String, bip39Passphrase: Bool = false)
         /// Imported from a seed, a secret key, a solana-keygen file or a backup.
         case imported
         /// From a version 1 keystore, which did not record it.
@@ -99,7 +101,8 @@ package struct KeystoreFile: Sendable, Equatable {
         package var summary: String {
             switch self {
             case .generated: "generated here"
-            case .recoveryPhrase(let path): "from a recovery phrase at \(path)"
+            case .recoveryPhrase(let path, false): "from a recovery phrase at \(path)"
+            case .recoveryPhrase(let path, true): "from a recovery phrase and its BIP-39 passphrase at \(path)"
             case .imported: "imported"
             case .unknown: "origin not recorded (made before keystore version 2)"
             }
@@ -107,7 +110,9 @@ package struct KeystoreFile: Sendable, Equatable {
 
         /// The origin as the associated data spells it: kind, and the path when there is one.
         var authenticatedText: String {
-            if case .recoveryPhrase(let path) = self { return "\(kind) \(path)" }
+            if case .recoveryPhrase(let path, let bip39Passphrase) = self {
+                return "\(kind) \(path)" + (bip39Passphrase ? " bip39_passphrase" : "")
+            }
             return kind
         }
 
@@ -344,7 +349,12 @@ extension KeystoreFile {
             case "recovery_phrase":
                 let path = try string(members["path"], "\(name).path")
                 if let problem = Origin.pathProblem(path) { throw .damaged(path: self.path, reason: "\(name).path \(problem)") }
-                return .recoveryPhrase(path: path)
+                var bip39Passphrase = false
+                if let flag = members["bip39_passphrase"] {
+                    guard case .bool(let value) = flag else { throw .damaged(path: self.path, reason: "\(name).bip39_passphrase is not true or false") }
+                    bip39Passphrase = value
+                }
+                return .recoveryPhrase(path: path, bip39Passphrase: bip39Passphrase)
             default:
                 throw .damaged(path: path, reason: "\(name).kind is not generated, recovery_phrase, imported or unknown")
             }
@@ -386,7 +396,9 @@ extension KeystoreFile {
             "\"nonce\": \(base64(value.nonce)), \"ciphertext\": \(base64(value.ciphertext))"
         }
         func origin(_ value: Origin) -> String {
-            if case .recoveryPhrase(let path) = value { return "{\"kind\": \(string(value.kind)), \"path\": \(string(path))}" }
+            if case .recoveryPhrase(let path, let bip39Passphrase) = value {
+                return "{\"kind\": \(string(value.kind)), \"path\": \(string(path))" + (bip39Passphrase ? ", \"bip39_passphrase\": true}" : "}")
+            }
             return "{\"kind\": \(string(value.kind))}"
         }
         var text = "{\n"

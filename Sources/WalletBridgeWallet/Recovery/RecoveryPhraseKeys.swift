@@ -18,7 +18,7 @@ extension Keystore {
     ) throws(RecoveryPhraseError) -> KeystoreFile.Entry {
         let seed = try Self.seed(fromPhrase: phrase, bip39Passphrase: bip39Passphrase, path: path)
         do {
-            return try add(seed: seed, label: label, origin: .recoveryPhrase(path: path.description), passphrase: passphrase)
+            return try add(seed: seed, label: label, origin: .recoveryPhrase(path: path.description, bip39Passphrase: bip39Passphrase.count > 0), passphrase: passphrase)
         } catch {
             throw .keystore(error)
         }
