@@ -10,12 +10,14 @@ struct KeysChangePassphraseCommand: ParsableCommand {
             The current passphrase comes from --passphrase-file, --passphrase-fd, \
             WALLET_BRIDGE_PASSPHRASE_FILE or the terminal; the new one from \
             --new-passphrase-file, --new-passphrase-fd, WALLET_BRIDGE_NEW_PASSPHRASE_FILE or the \
-            terminal (typed twice). The change is atomic: an interruption leaves the old keystore.
+            terminal (typed twice); it must pass the strength check unless --allow-weak is given. \
+            The change is atomic: an interruption leaves the old keystore.
             """
     )
 
     @OptionGroup var keystoreOptions: KeystoreOptions
     @OptionGroup var passphraseOptions: PassphraseOptions
+    @OptionGroup var newPassphraseOptions: NewPassphraseOptions
 
     @Option(help: ArgumentHelp("Read the new passphrase from this file (for automation).", valueName: "path"), completion: .file())
     var newPassphraseFile: String?
@@ -31,6 +33,7 @@ struct KeysChangePassphraseCommand: ParsableCommand {
         guard keystore.exists else { throw CLIFailure("there is no keystore at \(keystore.path) yet") }
         let old = try passphraseOptions.current()
         let new = try newPassphrase()
+        try newPassphraseOptions.check(new, what: "new passphrase")
         let count = try keystoreStep { () throws(KeystoreError) -> Int in
             try keystore.changePassphrase(from: old, to: new)
             return try keystore.keys().count
