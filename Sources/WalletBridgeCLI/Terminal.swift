@@ -30,13 +30,13 @@ final class Terminal {
             var silent = original
             silent.c_lflag &= ~tcflag_t(ECHO)
             silent.c_lflag |= tcflag_t(ECHONL)
-            EchoRestorer.arm(fd: fd, original: original)
+            InterruptCleanup.armEcho(fd: fd, original: original)
             tcsetattr(fd, TCSAFLUSH, &silent)
         }
         defer {
             if canHideEcho {
                 tcsetattr(fd, TCSAFLUSH, &original)
-                EchoRestorer.disarm()
+                InterruptCleanup.disarmEcho()
             }
         }
         let line = SecureBytes(count: PassphraseInput.maxBytes)
@@ -86,63 +86,69 @@ extension Terminal {
     /// Until `disarmClearOnInterrupt`, an interrupting signal writes `text` to the terminal (a
     /// recovery phrase's clearing) before the process ends as the signal says.
     func clearOnInterrupt(_ text: String) {
-        ScreenClearer.arm(fd: fd, text: text)
+        InterruptCleanup.armText(fd: fd, text: text)
     }
 
     func disarmClearOnInterrupt() {
-        ScreenClearer.disarm()
+        InterruptCleanup.disarmText()
     }
 }
 
-private enum ScreenClearer {
-    nonisolated(unsafe) static var fd: Int32 = -1
+/// What an interrupting signal (Ctrl-C, a hang-up, a kill) must still do to the terminal
+/// before the process ends: put the echo back, so that a Ctrl-C at a passphrase prompt does not
+/// leave the shell typing blind, and clear a recovery phrase off the screen. One handler does
+/// whichever is armed.
+private enum InterruptCleanup {
+    nonisolated(unsafe) static var echoFD: Int32 = -1
+    nonisolated(unsafe) static var originalTermios = termios()
+    nonisolated(unsafe) static var textFD: Int32 = -1
     nonisolated(unsafe) static var text: UnsafeMutableBufferPointer<UInt8>?
 
-    static func arm(fd: Int32, text: String) {
+    private static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    static func armEcho(fd: Int32, original: termios) {
+        originalTermios = original
+        echoFD = fd
+        installHandlers()
+    }
+
+    static func disarmEcho() {
+        echoFD = -1
+        resetHandlersIfIdle()
+    }
+
+    static func armText(fd: Int32, text: String) {
         let bytes = Array(text.utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
         self.text = buffer
-        self.fd = fd
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(signalNumber) { received in
-                // Only async-signal-safe calls: write, signal, raise.
-                if ScreenClearer.fd >= 0, let text = ScreenClearer.text { _ = Glibc.write(ScreenClearer.fd, text.baseAddress, text.count) }
-                signal(received, SIG_DFL)
-                raise(received)
-            }
-        }
+        textFD = fd
+        installHandlers()
     }
 
-    static func disarm() {
-        fd = -1
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(signalNumber, SIG_DFL) }
+    static func disarmText() {
+        textFD = -1
         text?.deallocate()
         text = nil
+        resetHandlersIfIdle()
     }
-}
 
-/// Puts the terminal's echo back if the process is interrupted while it is off: otherwise a
-/// Ctrl-C at the passphrase prompt leaves the shell typing blind.
-private enum EchoRestorer {
-    nonisolated(unsafe) static var fd: Int32 = -1
-    nonisolated(unsafe) static var original = termios()
-
-    static func arm(fd: Int32, original: termios) {
-        self.original = original
-        self.fd = fd
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+    private static func installHandlers() {
+        for signalNumber in signals {
             signal(signalNumber) { received in
-                // Only async-signal-safe calls: tcsetattr, signal, raise.
-                if EchoRestorer.fd >= 0 { tcsetattr(EchoRestorer.fd, TCSANOW, &EchoRestorer.original) }
+                // Only async-signal-safe calls: tcsetattr, write, signal, raise.
+                if InterruptCleanup.echoFD >= 0 { tcsetattr(InterruptCleanup.echoFD, TCSANOW, &InterruptCleanup.originalTermios) }
+                if InterruptCleanup.textFD >= 0, let text = InterruptCleanup.text {
+                    _ = Glibc.write(InterruptCleanup.textFD, text.baseAddress, text.count)
+                }
                 signal(received, SIG_DFL)
                 raise(received)
             }
         }
     }
 
-    static func disarm() {
-        fd = -1
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(signalNumber, SIG_DFL) }
+    private static func resetHandlersIfIdle() {
+        guard echoFD < 0, textFD < 0 else { return }
+        for signalNumber in signals { signal(signalNumber, SIG_DFL) }
     }
 }
