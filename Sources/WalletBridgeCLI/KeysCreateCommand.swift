@@ -34,9 +34,7 @@ struct KeysCreateCommand: ParsableCommand {
 
     func validate() throws {
         guard [12, 24].contains(words) else { throw ValidationError("--words must be 12 or 24") }
-        let derivationGiven = derivationOptions.account != nil || derivationOptions.derivationPath != nil
-            || derivationOptions.asksBIP39Passphrase || derivationOptions.bip39PassphraseFile != nil
-        if !recoveryPhrase, words != 24 || derivationGiven {
+        if !recoveryPhrase, words != 24 || derivationOptions.isGiven {
             throw ValidationError("--words, --account, --derivation-path and --bip39-passphrase go with --recovery-phrase")
         }
     }

@@ -67,9 +67,7 @@ struct KeysImportCommand: ParsableCommand {
             throw ValidationError("--solana-keypair, --mnemonic and --backup say what they read: leave out --file and --format")
         }
         if backup != nil, label != nil { throw ValidationError("a backup keeps its keys' labels: leave out --label") }
-        let derivationGiven = derivationOptions.account != nil || derivationOptions.derivationPath != nil
-            || derivationOptions.asksBIP39Passphrase || derivationOptions.bip39PassphraseFile != nil
-        if derivationGiven, !mnemonic { throw ValidationError("--account, --derivation-path and --bip39-passphrase go with --mnemonic") }
+        if derivationOptions.isGiven, !mnemonic { throw ValidationError("--account, --derivation-path and --bip39-passphrase go with --mnemonic") }
         if backupPassphraseFile != nil, backup == nil { throw ValidationError("--backup-passphrase-file goes with --backup") }
         guard SecretKeyInput.Format(rawValue: format) != nil else {
             throw ValidationError("--format must be one of: \(SecretKeyInput.Format.allCases.map(\.rawValue).joined(separator: ", "))")

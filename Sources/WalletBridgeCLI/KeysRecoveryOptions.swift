@@ -19,6 +19,11 @@ struct DerivationOptions: ParsableArguments {
         "Read the phrase's BIP-39 passphrase from this file (one trailing newline is ignored).", valueName: "path"), completion: .file())
     var bip39PassphraseFile: String?
 
+    /// True when any of these options was given (they mean nothing without a phrase).
+    var isGiven: Bool {
+        account != nil || derivationPath != nil || asksBIP39Passphrase || bip39PassphraseFile != nil
+    }
+
     func validate() throws {
         if account != nil, derivationPath != nil { throw ValidationError("give --account or --derivation-path, not both") }
         if let account, account >= DerivationPath.hardened { throw ValidationError("--account must be below 2147483648") }

@@ -190,7 +190,7 @@ final class KeystoreVersionTwoTests: XCTestCase {
     func testABackupCanStartANewKeystoreAndAVersionOneKeystoreCanBeBackedUp() throws {
         try copyVersionOne()
         let backupPath = "\(folder)/v1-backup.json"
-        try keystore.exportBackup(["first v1"], passphrase: secure(versionOnePassphrase), to: backupPath, backupPassphrase: secure("b"))
+        _ = try keystore.exportBackup(["first v1"], passphrase: secure(versionOnePassphrase), to: backupPath, backupPassphrase: secure("b"))
         let fresh = Keystore(path: "\(folder)/fresh/keystore.json")
         let restored = try fresh.importBackup(from: backupPath, backupPassphrase: secure("b"), passphrase: secure("fresh pass"))
         XCTAssertEqual(restored.added.map(\.origin), [.unknown])

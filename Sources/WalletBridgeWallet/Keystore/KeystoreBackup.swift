@@ -36,9 +36,8 @@ extension Keystore {
         let (kdf, backupKey) = try Self.newKDF(passphrase: backupPassphrase)
         var backup = KeystoreFile(kdf: kdf, passphraseCheck: Self.sealCheck(key: backupKey), keys: [])
         for (entry, seed) in zip(chosen, seeds) {
-            // A version 1 entry's origin was never recorded: the backup says so.
-            let origin = entry.sealedVersion == 1 ? .unknown : entry.origin
-            Self.append(seed: seed, publicKey: entry.publicKey, label: entry.label, created: entry.created, origin: origin, to: &backup, key: backupKey)
+            // A version 1 entry's origin reads as unknown (it was never recorded), and stays so.
+            Self.append(seed: seed, publicKey: entry.publicKey, label: entry.label, created: entry.created, origin: entry.origin, to: &backup, key: backupKey)
         }
         var info = stat()
         if lstat(backupPath, &info) == 0 {
@@ -84,19 +83,16 @@ extension Keystore {
     /// Adds an opened backup's keys. Keys already held are left as they are; a label already
     /// taken by another key gets " (2)", " (3)"… appended.
     package func restore(_ opened: OpenedBackup, passphrase: SecureBytes) throws(KeystoreError) -> Restored {
-        let backup = (keys: opened.entries, seeds: opened.seeds)
-        let seeds = backup.seeds
-        return try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) -> Restored in
+        try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) -> Restored in
             var restored = Restored()
-            for (entry, seed) in zip(backup.keys, seeds) {
+            for (entry, seed) in zip(opened.entries, opened.seeds) {
                 if let held = file.keys.first(where: { $0.publicKey == entry.publicKey }) {
                     restored.alreadyHeld.append(held)
                     continue
                 }
                 let label = Self.freeLabel(entry.label, among: file.keys)
-                let origin = entry.sealedVersion == 1 ? .unknown : entry.origin
                 restored.added.append(Self.append(
-                    seed: seed, publicKey: entry.publicKey, label: label, created: entry.created, origin: origin, to: &file, key: key))
+                    seed: seed, publicKey: entry.publicKey, label: label, created: entry.created, origin: entry.origin, to: &file, key: key))
             }
             return restored
         }

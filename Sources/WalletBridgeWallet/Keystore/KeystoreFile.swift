@@ -116,9 +116,10 @@ package struct KeystoreFile: Sendable, Equatable {
             return kind
         }
 
-        /// Nil when `path` may be stored as a derivation path: printable ASCII, short, from `m`.
+        /// Nil when `path` is a derivation path as `DerivationPath` reads one (the one owner of
+        /// that syntax), and short enough to show.
         static func pathProblem(_ path: String) -> String? {
-            guard path.hasPrefix("m"), path.utf8.count <= 128, path.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            guard path.utf8.count <= 128, (try? DerivationPath(parsing: path)) != nil else {
                 return "is not a derivation path like m/44'/501'/0'/0'"
             }
             return nil
