@@ -23,6 +23,17 @@ ITERATIONS = int(os.environ.get("WALLET_BRIDGE_CRASH_ITERATIONS", "200"))
 PAUSE_MS = 15
 
 
+def kill_at_random(wallet, process, lifetime, rng):
+    """SIGKILLs `process` at a random moment of its `lifetime` (or a little after, when it may
+    have finished); keeps what it printed for the secret search. Returns whether the kill landed
+    before it exited, and its stderr."""
+    time.sleep(rng.uniform(0, lifetime * 1.1))
+    process.send_signal(signal.SIGKILL)
+    stdout, stderr = process.communicate(timeout=30)
+    wallet.outputs += [("crash stdout", stdout), ("crash stderr", stderr)]
+    return process.returncode == -signal.SIGKILL, stderr
+
+
 def test_sigkill_during_create_and_change_passphrase_leaves_the_old_or_the_new_keystore(tmp_path):
     wallet = Wallet(tmp_path)
     passphrases = [wallet.secret_file("alpha", "alpha passphrase\n"), wallet.secret_file("bravo", "bravo passphrase\n")]
@@ -64,11 +75,7 @@ def test_sigkill_during_create_and_change_passphrase_leaves_the_old_or_the_new_k
         operation = "create" if iteration % 2 == 0 else "change"
         process = subprocess.Popen([wallet.binary, *map(str, command(operation))], env=env, start_new_session=True,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0, lifetime[operation] * 1.1))
-        process.send_signal(signal.SIGKILL)
-        stdout, stderr = process.communicate(timeout=30)
-        wallet.outputs += [("crash stdout", stdout), ("crash stderr", stderr)]
-        killed = process.returncode == -signal.SIGKILL
+        killed, stderr = kill_at_random(wallet, process, lifetime[operation], rng)
         assert killed or process.returncode == 0, f"seed {seed}, iteration {iteration}: {stderr!r}"
         leftover = any(name.startswith(".keystore.json.tmp-") for name in os.listdir(folder))
 
@@ -202,11 +209,7 @@ def test_sigkill_during_migration_backup_import_and_mnemonic_import_leaves_the_o
         where = f"seed {seed}, iteration {iteration} ({name})"
         before = temporary_files()
         process = start(operation)
-        time.sleep(rng.uniform(0, lifetime[name] * 1.1))
-        process.send_signal(signal.SIGKILL)
-        stdout, stderr = process.communicate(timeout=30)
-        wallet.outputs += [("crash stdout", stdout), ("crash stderr", stderr)]
-        killed = process.returncode == -signal.SIGKILL
+        killed, stderr = kill_at_random(wallet, process, lifetime[name], rng)
         assert killed or process.returncode == 0, f"{where}: {stderr!r}"
         leftover = bool(temporary_files() - before)
 
