@@ -28,6 +28,11 @@ final class InFlightTable: Sendable {
         var entries: [Entry?] = []
         var freeSlots: [Int] = []
         var count = 0
+        /// Calls reserved and not yet answered: `count`, plus those whose answer is being
+        /// written right now. Shutdown waits for this, not `count`: a call leaves the table
+        /// before its reply is written (whoever removes it answers), and an exit in between
+        /// lost that reply.
+        var unanswered = 0
         var generation: UInt64 = 0
 
         func holds(_ key: Key) -> Bool {
@@ -69,6 +74,7 @@ final class InFlightTable: Sendable {
             state.generations[slot] = state.generation
             state.entries[slot] = Entry(task: nil, deadline: deadline, abort: abort)
             state.count += 1
+            state.unanswered += 1
             return Key(slot: slot, generation: state.generation)
         }
         if key != nil { idle.enter() }
@@ -91,8 +97,13 @@ final class InFlightTable: Sendable {
     func finish(_ key: Key, answer: () -> Void) -> Bool {
         guard state.withLock({ $0.remove(key) }) != nil else { return false }
         answer()
-        idle.leave()
+        answered(1)
         return true
+    }
+
+    private func answered(_ calls: Int) {
+        state.withLock { $0.unanswered -= calls }
+        for _ in 0..<calls { idle.leave() }
     }
 
     /// Removes every call whose deadline has passed, cancels its task and answers it.
@@ -104,8 +115,8 @@ final class InFlightTable: Sendable {
         for entry in expired {
             entry.task?.cancel()
             entry.abort(RPCError(.requestTimedOut))
-            idle.leave()
         }
+        answered(expired.count)
     }
 
     /// Cancels every running handler. Each still answers (with its result, or with
@@ -119,7 +130,7 @@ final class InFlightTable: Sendable {
     func waitUntilEmpty(timeout: Duration) -> Bool {
         // The common end of a `sendNativeMessage` call: nothing runs, and Dispatch's clock is
         // not worth starting for it.
-        if count == 0 { return true }
+        if state.withLock({ $0.unanswered == 0 }) { return true }
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         return idle.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
     }
