@@ -9,7 +9,9 @@ import PackageDescription
 //   WalletBridge          the library extension developers import: re-exports the four above
 //   WalletBridgeWallet    the default wallet: libsodium keystore, pinentry, caller policy
 //   WalletBridgeAgent     the agent that keeps keys unlocked, and the host's client of it
-//   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call)
+//   WalletBridgeFixtures  the shared fixture format and its runner, for any host built on WalletBridge
+//   WalletBridgeTesting   one-line fixture tests for XCTest and Swift Testing (test targets only)
+//   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call, conform, describe)
 //   wallet-bridge         the shipped executable: the browser launch path never touches the CLI
 let package = Package(
     name: "wallet-bridge",
@@ -18,6 +20,8 @@ let package = Package(
     products: [
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
         .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet"]),
+        // For extension developers' test targets: their fixture files against their host.
+        .library(name: "WalletBridgeTesting", targets: ["WalletBridgeTesting"]),
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
         .executable(name: "wallet-bridge-conformance-host", targets: ["wallet-bridge-conformance-host"]),
         .library(name: "WalletBridgeConformance", targets: ["WalletBridgeConformance"]),
@@ -53,10 +57,13 @@ let package = Package(
         ),
         .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CLinux"]),
         .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
+        // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
+        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge"]),
+        .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent",
+                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,8 +77,10 @@ let package = Package(
         ),
         .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
-        .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge"]),
-        // install, uninstall, doctor and call: unit tests over a temporary root, and process
+        .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge", "WalletBridgeTesting"]),
+        // The fixture library's own parts: file checks, the reply diff, the in-process runner.
+        .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
+        // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
         .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge"]),
         // The wallet: keystore, pinentry, policy, the keys subcommands. Reads the scripted

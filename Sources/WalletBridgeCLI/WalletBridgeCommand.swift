@@ -1,4 +1,5 @@
 import ArgumentParser
+import WalletBridgeWallet
 import WalletBridge
 
 /// `wallet-bridge` as a person runs it. A browser never gets here, and neither does `serve`:
@@ -15,7 +16,7 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
         version: WalletBridgeVersion.current,
         subcommands: [
             ServeCommand.self, KeysCommand.self, InstallCommand.self, UninstallCommand.self,
-            DoctorCommand.self, CallCommand.self, AgentCommand.self, LockCommand.self, LogCommand.self, SessionsCommand.self,
+            DoctorCommand.self, CallCommand.self, ConformCommand.self, DescribeCommand.self, AgentCommand.self, LockCommand.self, LogCommand.self, SessionsCommand.self,
         ]
     )
 
@@ -39,10 +40,6 @@ extension WalletBridgeCommand {
         guard arguments.first == "agent", let run = try? parseAsRoot(arguments) as? AgentRunCommand else { return nil }
         return .some(run.keystore)
     }
-}
-
-public enum WalletBridgeVersion {
-    public static let current = "0.1.0"
 }
 
 /// Serves over stdio, as the browser would start it; for debugging by hand. `main` serves it

@@ -102,6 +102,12 @@ enum RaiseError: RPCMethod {
         var data: JSONValue?
     }
     typealias Result = NoResult
+    /// It raises whatever it is given, so no list is the whole truth: these are the codes the
+    /// shared fixtures give it, for `wallet-bridge conform`'s check that each error case's code
+    /// is one the method documents.
+    static var errors: [RPCError] {
+        [RPCError(.authorizationFailed), RPCError(.notSigned), RPCError(.tooManyPayloads), RPCError(code: 42, message: "The answer")]
+    }
 }
 
 /// Returns a string of `bytes` ASCII characters: for the 1 MiB reply limit.

@@ -43,6 +43,9 @@ public struct Router: Sendable {
         }
         let handler: Handler
         let execution: Execution
+        /// The method's OpenRPC object, made only when `rpc.discover` asks: deriving schemas
+        /// costs more than a whole cold call.
+        let describe: @Sendable () -> JSONValue
 
         /// A synchronous handler that runs where the request is read is a plain call: no task
         /// is made for it, so a `sendNativeMessage` call that asks for accounts never starts
@@ -71,6 +74,11 @@ public struct Router: Sendable {
 
     private var routes: [String: Route] = [:]
     private var authorization: Authorization?
+    private var authorizationRefusals: [RPCError] = []
+
+    /// What `rpc.discover` names the host: its title and version. The executable's name and
+    /// "unversioned" unless set.
+    public var info: OpenRPC.Info
 
     /// Something that pushes notifications to the extension: started once, with the function
     /// that sends one, when the host has written its first reply (see `addEventSource`).
@@ -89,13 +97,17 @@ public struct Router: Sendable {
         eventSources.append(source)
     }
 
-    public init() {}
+    public init() {
+        info = OpenRPC.Info(title: Self.executableName, version: "unversioned")
+    }
 
     /// Installs a check that runs before every call, whether or not a handler is registered
     /// for its method, so a policy covers custom methods too and a refused caller cannot probe
     /// which methods exist. One check per router: installing a second replaces the first.
-    public mutating func authorize(with check: @escaping Authorization) {
+    /// `refusals` are the errors the check throws; `rpc.discover` lists them for every method.
+    public mutating func authorize(refusals: [RPCError] = [RPCError(.authorizationFailed)], with check: @escaping Authorization) {
         authorization = check
+        authorizationRefusals = refusals
     }
 
     public var methodNames: [String] { routes.keys.sorted() }
@@ -111,7 +123,7 @@ public struct Router: Sendable {
         try add(M.name, Route(handler: .asynchronous { rawParams, id, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             return try Self.success(id: id, result: try await handler(params, context))
-        }, execution: execution))
+        }, execution: execution, describe: { OpenRPC.method(M.self) }))
     }
 
     /// Registers a handler that never suspends. With `.immediate` it runs as a plain call on the
@@ -125,7 +137,7 @@ public struct Router: Sendable {
         try add(M.name, Route(handler: .synchronous { rawParams, id, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             return try Self.success(id: id, result: try handler(params, context))
-        }, execution: execution))
+        }, execution: execution, describe: { OpenRPC.method(M.self) }))
     }
 
     private mutating func add(_ name: String, _ route: Route) throws(RouterError) {
@@ -160,7 +172,7 @@ public struct Router: Sendable {
         }, fallback: { rawParams, id, context in
             _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
             return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
-        }), execution: wallet.getAccountsExecution))
+        }), execution: wallet.getAccountsExecution, describe: { OpenRPC.method(GetAccounts.self) }))
         try registerSignPayloads(wallet)
     }
 
@@ -186,8 +198,27 @@ public struct Router: Sendable {
         }
     }
 
-    /// The registered method called `name`, if any.
-    func route(named name: String) -> Route? { routes[name] }
+    /// The registered method called `name`, if any; `rpc.discover` is every router's own.
+    func route(named name: String) -> Route? {
+        if let route = routes[name] { return route }
+        guard name == OpenRPC.discoverMethod else { return nil }
+        return Route(handler: .synchronous { [self] rawParams, id, _ in
+            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+            return try Self.success(id: id, result: openRPCDocument)
+        }, execution: .concurrent, describe: { [:] })
+    }
+
+    /// The OpenRPC document that `rpc.discover` answers: every registered method, with the
+    /// JSON Schemas of its params and result and its errors (see `OpenRPC`).
+    public var openRPCDocument: JSONValue {
+        OpenRPC.document(info: info, methods: routes.values.map { OpenRPC.adding(authorizationRefusals, to: $0.describe()) })
+    }
+
+    /// The name the host was started by, for `info.title`.
+    static var executableName: String {
+        let path = CommandLine.arguments.first ?? "host"
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
 
     /// Runs the request's handler and returns the response body, or nil for a notification.
     public func respond(to request: Request, context: RequestContext) async -> [UInt8]? {

@@ -51,6 +51,23 @@ extension JSONValue {
         JSONWriter.write(self, into: &out)
         return out
     }
+
+    /// The compact JSON text (`jsonBytes`), for messages.
+    public var compactText: String { String(decoding: jsonBytes, as: UTF8.self) }
+
+    // The value as one type, or nil: for reading documents (fixture files, OpenRPC) whose shape
+    // is checked as they are read.
+    public var stringValue: String? { if case .string(let string) = self { string } else { nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let elements) = self { elements } else { nil } }
+    public var objectValue: [String: JSONValue]? { if case .object(let members) = self { members } else { nil } }
+    public var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+    /// A number that is an `Int` exactly (`5`, `5.0`, `5e0`), or nil.
+    public var intValue: Int? {
+        guard case .number(let number) = self else { return nil }
+        if let integer = Int(number.literal) { return integer }
+        guard let double = Double(number.literal), double.rounded() == double, abs(double) < 0x1p62 else { return nil }
+        return Int(double)
+    }
 }
 
 // Literals, so a handler can write `RPCError(.notSigned, data: ["reason": "declined"])` or

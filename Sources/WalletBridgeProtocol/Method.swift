@@ -16,6 +16,29 @@ public protocol RPCMethod: Sendable {
     associatedtype Params: Codable & Sendable = NoParams
     associatedtype Result: Codable & Sendable
     static var name: String { get }
+
+    // What `rpc.discover` says of the method (OpenRPC). All optional: the schemas are derived
+    // from `Params` and `Result` (`JSONSchemaDerivation`) unless given here.
+
+    /// One line on what the method does.
+    static var summary: String? { get }
+    /// The errors the method itself answers with, beyond those any call may get (-32600,
+    /// -32601, -32602, -32603 and the host's -32000 to -32005): `RPCError(.notSigned)`, or
+    /// `RPCError(code: -32050, message: "Empty ping")` for a code of your own.
+    static var errors: [RPCError] { get }
+    /// A JSON Schema for the whole `params` value, where derivation from `Params` cannot see
+    /// it (a hand-written `init(from:)` that reads keys at run time). An object schema makes
+    /// the params by-name, an array schema by-position.
+    static var paramsSchema: JSONValue? { get }
+    /// A JSON Schema for the result, where derivation from `Result` cannot see it.
+    static var resultSchema: JSONValue? { get }
+}
+
+extension RPCMethod {
+    public static var summary: String? { nil }
+    public static var errors: [RPCError] { [] }
+    public static var paramsSchema: JSONValue? { nil }
+    public static var resultSchema: JSONValue? { nil }
 }
 
 /// Parameters of a method that takes none. Accepts a missing `params`, `{}` and `[]`.

@@ -8,6 +8,10 @@ public enum GetAccounts: RPCMethod {
     public static let name = NATIVE_GET_ACCOUNTS_METHOD
     public typealias Params = NoParams
     public typealias Result = GetAccountsResult
+    public static var summary: String? { "Lists the wallet's accounts: each an Ed25519 public key in standard base64." }
+    /// -1: the caller policy refused the extension, or the person declined to show it the
+    /// accounts, or nobody could be asked (`data.reason`).
+    public static var errors: [RPCError] { [RPCError(.authorizationFailed)] }
 }
 
 public struct GetAccountsResult: Codable, Sendable, Hashable {
@@ -21,6 +25,15 @@ public enum SignPayloads: RPCMethod {
     public static let name = NATIVE_SIGN_PAYLOADS_METHOD
     public typealias Params = SignPayloadsParams
     public typealias Result = SignPayloadsResult
+    public static var summary: String? {
+        "Signs base64 payloads with the key behind `address`, after the person's consent: each entry is the payload followed by its 64-byte Ed25519 signature."
+    }
+    /// -1: refused or declined before anything was shown; -2: a payload is not base64 (the data
+    /// says which); -3: not signed (declined, or the key could not be unlocked); -6: more
+    /// payloads than the wallet signs at once.
+    public static var errors: [RPCError] {
+        [RPCError(.authorizationFailed), RPCError(.invalidPayloads), RPCError(.notSigned), RPCError(.tooManyPayloads)]
+    }
 }
 
 public struct SignPayloadsParams: Codable, Sendable, Hashable {

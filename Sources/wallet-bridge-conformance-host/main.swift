@@ -10,6 +10,7 @@ import WalletBridgeWallet
 // First, before anything slow: the parent the host must not outlive (see StdioHost.run).
 let launchParent = getppid()
 var router = Router()
+router.info = OpenRPC.Info(title: "wallet-bridge-conformance-host", version: WalletBridgeVersion.current)
 do {
     // The end-to-end tests run the real keystore wallet (a scratch keystore, unlocked from a
     // passphrase file) beside the test methods, and no sessions; everything else uses the fixed

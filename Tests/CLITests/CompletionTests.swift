@@ -36,6 +36,7 @@ final class CompletionTests: XCTestCase {
         let bash = try script("bash")
         let files: [(String, String)] = [
             ("install", "--binary"), ("call", "--manifest"), ("call", "--host-path"),
+            ("conform", "--manifest"), ("conform", "--host-path"), ("describe", "--host-path"), ("describe", "--output"),
             ("keys_list", "--keystore"), ("keys_import", "--file"), ("keys_import", "--passphrase-file"),
             ("keys_change-passphrase", "--new-passphrase-file"),
         ]
@@ -71,6 +72,8 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(try complete(["wallet-bridge", "doctor", "--browser", "li"]), ["librewolf"])
         XCTAssertEqual(try complete(["wallet-bridge", "install", "--binary", "host"]), ["host-binary"])
         XCTAssertEqual(try complete(["wallet-bridge", "call", "--host-path", "ho"]), ["host-binary"])
+        XCTAssertEqual(try complete(["wallet-bridge", "conform", "--host", "ho"]), ["host-binary"], "the option's second name completes too")
+        XCTAssertEqual(try complete(["wallet-bridge", "conform", "--format", ""]), ["plain", "tap"])
     }
 
     func testZshAndFishNameTheBrowsersToo() throws {

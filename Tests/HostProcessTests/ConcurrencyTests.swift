@@ -1,5 +1,6 @@
 import Foundation
 import WalletBridge
+import WalletBridgeTesting
 import XCTest
 
 final class ConcurrencyTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WalletBridge
+import WalletBridgeTesting
 import XCTest
 
 final class LifecycleTests: XCTestCase {

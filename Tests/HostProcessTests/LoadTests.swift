@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WalletBridge
+import WalletBridgeTesting
 import XCTest
 
 /// Memory and overload on the real process. Peak memory is read from the kernel (VmHWM), so the

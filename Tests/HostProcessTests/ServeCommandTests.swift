@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WalletBridgeTesting
 import XCTest
 
 /// `wallet-bridge serve`, the shipped binary started by hand, must end the way a browser-started

@@ -14,6 +14,7 @@ public enum ShippedHost {
     public static func makeRouter(arguments: [String], browserProcess: Int32) throws -> Router {
         let config = WalletConfig.loadForHost()
         var router = Router()
+        router.info = OpenRPC.Info(title: "wallet-bridge", version: WalletBridgeVersion.current)
         guard config.useAgent, let keystorePath = KeystoreLocation.resolve(configured: config.keystore) else {
             try router.installKeystoreWallet(config: config, browserProcess: browserProcess)
             return router

@@ -1,19 +1,13 @@
 import ArgumentParser
 import WalletBridge
 
-/// Which browser `call` imitates.
-enum CallerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case chrome
-    case firefox
-}
-
 /// `wallet-bridge call`: a client for any native-messaging host, started as a browser would.
 struct CallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Send a JSON-RPC request to a native host, started as a browser would start it.",
         discussion: """
-            The host is this wallet-bridge binary unless --manifest or --host-path names another. \
+            The host is this wallet-bridge binary unless --manifest or --host (--host-path) names another. \
             It gets the browser's arguments (Chrome: the origin; Firefox: the manifest path and \
             the add-on ID) and its own folder as working directory. The reply is checked as a \
             browser would check it: a frame over 1 MiB, stray bytes on stdout, or an exit without \
@@ -32,20 +26,7 @@ struct CallCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The params: a JSON object or array.", valueName: "params-json"))
     var params: String?
 
-    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"), completion: .file(extensions: ["json"]))
-    var manifest: String?
-
-    @Option(help: ArgumentHelp("Start this host binary.", valueName: "path"), completion: .file())
-    var hostPath: String?
-
-    @Option(name: .customLong("as"), help: ArgumentHelp("Start the host as this browser family would. Default: the manifest's family, else chrome.", valueName: "family"))
-    var caller: CallerKind?
-
-    @Option(help: "The chrome-extension://ID/ origin to pass (with --as chrome).")
-    var origin: String?
-
-    @Option(help: "The add-on ID to pass (with --as firefox).")
-    var addonID: String?
+    @OptionGroup var host: HostOptions
 
     @Option(help: "The request id: a number or a string.")
     var id = "1"
@@ -66,9 +47,6 @@ struct CallCommand: ParsableCommand {
     var timeout: Double = 10
 
     func validate() throws {
-        if manifest != nil && hostPath != nil { throw ValidationError("--manifest and --host-path exclude each other") }
-        if origin != nil && caller == .firefox { throw ValidationError("--origin is what Chrome passes; with --as firefox use --addon-id") }
-        if addonID != nil && caller == .chrome { throw ValidationError("--addon-id is what Firefox passes; with --as chrome use --origin") }
         if repeatCount < 1 { throw ValidationError("--repeat must be at least 1") }
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
@@ -99,7 +77,7 @@ struct CallCommand: ParsableCommand {
         let environment = CLIEnvironment.current()
         let command: HostCommand
         do {
-            command = try hostCommand(environment: environment)
+            command = try host.hostCommand(environment: environment)
         } catch {
             Console.error("\(error)")
             throw ExitCode(Status.unusableManifest)
@@ -161,54 +139,5 @@ struct CallCommand: ParsableCommand {
             Console.error(NativeHostError(failure.kind, stderrTail: "").description)
             throw ExitCode(Status.noUsableReply)
         }
-    }
-
-    /// The host to start and the arguments to start it with.
-    func hostCommand(environment: CLIEnvironment) throws(CLIFailure) -> HostCommand {
-        var path: String
-        var manifestPath: String?
-        var manifestFamily: BrowserFamily?
-        var manifestIDs: [String] = []
-        if let manifest {
-            let absolute = environment.absolute(manifest)
-            let file: ManifestFile
-            do {
-                file = try ManifestFile.load(absolute)
-            } catch .unreadable {
-                throw CLIFailure("--manifest \(absolute): cannot be read: \(FileSystem.openError(absolute) ?? "not a readable file")")
-            } catch {
-                throw CLIFailure("--manifest \(absolute): \(error); `wallet-bridge doctor` says what else is wrong with it")
-            }
-            guard let named = file.string("path") else { throw CLIFailure("--manifest \(absolute): no \"path\" string") }
-            guard named.hasPrefix("/") else {
-                throw CLIFailure("--manifest \(absolute): \"path\" \(JSONText.quoted(named)) is not absolute; browsers on Linux refuse it")
-            }
-            path = named
-            manifestPath = absolute
-            manifestFamily = file.family
-            manifestIDs = manifestFamily.flatMap { file.strings($0.allowKey) } ?? []
-        } else if let hostPath {
-            path = environment.absolute(hostPath)
-        } else if let own = FileSystem.currentExecutable() {
-            path = own
-        } else {
-            throw CLIFailure("cannot tell this binary's path from /proc/self/exe; name the host with --host-path")
-        }
-        let family: BrowserFamily = switch caller {
-        case .chrome?: .chromium
-        case .firefox?: .firefox
-        case nil: origin != nil ? .chromium : addonID != nil ? .firefox : manifestFamily ?? .chromium
-        }
-        let fromManifest = family == manifestFamily ? manifestIDs.first : nil
-        let launch: BrowserLaunch = switch family {
-        case .chromium:
-            .chrome(origin: origin ?? fromManifest ?? BrowserLaunch.placeholderOrigin)
-        case .firefox:
-            .firefox(
-                manifestPath: manifestPath ?? "/dev/null/wallet-bridge-call.json",
-                addonID: addonID ?? fromManifest ?? BrowserLaunch.placeholderAddonID
-            )
-        }
-        return HostCommand(path: path, launch: launch, environment: environment.variables)
     }
 }

@@ -1,0 +1,620 @@
+/// A type that states its own JSON Schema, for where derivation from its `Decodable`
+/// conformance cannot see the shape (a hand-written `init(from:)` that reads keys it finds at
+/// run time, a value checked against a pattern, a recursive type). See `JSONSchemaDerivation`.
+public protocol JSONSchemaDescribing {
+    /// A JSON Schema (draft-07, the dialect OpenRPC 1.x uses) for the type's JSON form.
+    static var jsonSchema: JSONValue { get }
+}
+
+/// A schema derived from a Swift type, and where derivation fell short.
+public struct DerivedSchema: Sendable, Equatable {
+    public var schema: JSONValue
+    /// Empty when the schema is complete; otherwise what could not be derived, and where.
+    public var problems: [String]
+}
+
+/// Derives JSON Schemas from `Decodable` types by decoding them once with a decoder that
+/// records what each `init(from:)` asks for instead of reading a document: which keys (and
+/// whether through `decodeIfPresent`, so optional), and which type at each. Synthesised
+/// conformances, the standard library's types, nested types, optionals, arrays, dictionaries with
+/// `String` keys and `CaseIterable` enums with `String` or integer raw values come out exact.
+///
+/// The limits, all of them reported in `DerivedSchema.problems` rather than guessed at:
+/// - a hand-written `init(from:)` is seen only along the path it takes when every key is present
+///   and every value is the first of its type (`""`, `0`, `false`); keys it finds with
+///   `allKeys` at run time are invisible;
+/// - a check the initializer makes beyond types (a non-empty string, a pattern) is not seen, and
+///   an initializer that then throws stops the derivation of its type where it threw;
+/// - a raw-value enum that is not `CaseIterable` has no instance to go on with;
+/// - a recursive type is not unrolled.
+/// Such a type conforms to `JSONSchemaDescribing`, or its method supplies `paramsSchema` or
+/// `resultSchema` (`RPCMethod`).
+public enum JSONSchemaDerivation {
+    /// The schema of `type`'s JSON form.
+    public static func schema(for type: any Decodable.Type) -> DerivedSchema {
+        var deriver = Deriver(topLevel: .any)
+        let schema = deriver.derive(type, path: "").schema.json
+        return DerivedSchema(schema: schema, problems: deriver.problems)
+    }
+
+    /// How a method's params may be given, as JSON-RPC allows: by name (an object), by
+    /// position (an array), or either.
+    public enum ParamStructure: String, Sendable {
+        case byName = "by-name"
+        case byPosition = "by-position"
+        case either
+    }
+
+    /// A params type's shape: its named members in declaration order (by name), its positional
+    /// ones (by position), or the whole-params schema when neither list can say it exactly
+    /// (a variadic `[Int]`, free-form `JSONValue`).
+    struct ParamsShape {
+        var structure: ParamStructure
+        var named: [Member]
+        var positional: [Member]
+        /// The schema of the whole params value: the by-name form's when there is one; nil for
+        /// a method that takes none.
+        var schema: JSONValue?
+        var allOptional: Bool
+        var problems: [String]
+    }
+
+    struct Member {
+        var name: String
+        var schema: JSONValue
+        var required: Bool
+    }
+
+    /// Derives the params shape of `type`, trying it once as an object and once as an array: a
+    /// hand-written `init(from:)` that takes both (`try? decoder.unkeyedContainer()`, then a
+    /// keyed one) shows both.
+    static func params(_ type: any Decodable.Type) -> ParamsShape {
+        var allOptional = false
+        var inner = type
+        if let optional = type as? any OptionalSchemaContainer.Type {
+            allOptional = true
+            inner = optional.wrappedDecodable
+        }
+        var byName = Deriver(topLevel: .object)
+        let named = byName.derive(inner, path: "")
+        var byPosition = Deriver(topLevel: .array)
+        let positional = byPosition.derive(inner, path: "")
+
+        var shape = ParamsShape(structure: .byName, named: [], positional: [], schema: nil, allOptional: allOptional, problems: [])
+        let objectMembers = named.schema.members
+        let arrayMembers = positional.schema.tupleMembers
+        switch (objectMembers, arrayMembers) {
+        case (let object?, let tuple?) where object.count == tuple.count:
+            // Positions take the names of the members in declaration order.
+            shape.structure = .either
+            shape.named = object
+            shape.positional = zip(object, tuple).map { Member(name: $0.name, schema: $1.schema, required: $1.required) }
+            shape.schema = named.schema.json
+            shape.problems = byName.problems + byPosition.problems
+        case (let object?, _):
+            shape.structure = .byName
+            shape.named = object
+            shape.schema = named.schema.json
+            shape.problems = byName.problems
+        case (nil, let tuple?):
+            shape.structure = .byPosition
+            shape.positional = tuple.enumerated().map { Member(name: "param\($0.offset + 1)", schema: $0.element.schema, required: $0.element.required) }
+            shape.schema = positional.schema.json
+            shape.problems = byPosition.problems
+        case (nil, nil):
+            // A variadic list, an empty params type, or any JSON: one schema for all the params.
+            var whole = Deriver(topLevel: .any)
+            let schema = whole.derive(inner, path: "").schema
+            let json = schema.json
+            if schema.isEmptyParams {
+                shape.structure = .either
+            } else {
+                // Any JSON may be given either way; an array schema (a variadic list) by position.
+                shape.structure = json == [:] ? .either : .byPosition
+                shape.schema = json
+            }
+            shape.problems = whole.problems
+        }
+        return shape
+    }
+}
+
+// MARK: - The schema as it is recorded
+
+/// A schema under construction. Objects keep their members in the order `init(from:)` asked for
+/// them, so by-name params list in declaration order.
+indirect enum RecordedSchema {
+    /// Any JSON value: nothing was asked for, or the type said so.
+    case any
+    case given(JSONValue)
+    case object(title: String?, members: [RecordedMember])
+    /// `prefix` positions, then any number of `rest` (nil: no more).
+    case array(prefix: [RecordedMember], rest: RecordedSchema?)
+    /// A nested container's record, filled after the container was handed out.
+    case nested(Record)
+
+    var json: JSONValue {
+        switch self {
+        case .any:
+            return [:]
+        case .given(let schema):
+            return schema
+        case .nested(let record):
+            return record.schema.json
+        case .object(let title, let members):
+            var schema: [String: JSONValue] = ["type": "object"]
+            if let title { schema["title"] = .string(title) }
+            schema["properties"] = .object(Dictionary(members.map { ($0.name, $0.schema.json) }, uniquingKeysWith: { first, _ in first }))
+            let required = members.filter(\.required).map { JSONValue.string($0.name) }
+            if !required.isEmpty { schema["required"] = .array(required) }
+            return .object(schema)
+        case .array(let prefix, let rest):
+            var schema: [String: JSONValue] = ["type": "array"]
+            if prefix.isEmpty {
+                if let rest { schema["items"] = rest.json }
+                return .object(schema)
+            }
+            // draft-07's tuple form: `items` as an array, then `additionalItems`.
+            schema["items"] = .array(prefix.map(\.schema.json))
+            schema["additionalItems"] = rest?.json ?? false
+            let required = prefix.prefix { $0.required }.count
+            if required > 0 { schema["minItems"] = .number(JSONNumber(required)) }
+            if rest == nil { schema["maxItems"] = .number(JSONNumber(prefix.count)) }
+            return .object(schema)
+        }
+    }
+
+    /// The members of an object, resolved.
+    var members: [JSONSchemaDerivation.Member]? {
+        switch self {
+        case .object(_, let members): members.map(\.resolved)
+        case .nested(let record): record.schema.members
+        default: nil
+        }
+    }
+
+    /// The positions of a fixed-length array (no variadic rest).
+    var tupleMembers: [JSONSchemaDerivation.Member]? {
+        switch self {
+        case .array(let prefix, nil) where !prefix.isEmpty: prefix.map(\.resolved)
+        case .nested(let record): record.schema.tupleMembers
+        default: nil
+        }
+    }
+
+    var isEmptyParams: Bool {
+        if case .given(let schema) = self { return schema == NoParams.jsonSchema }
+        return false
+    }
+}
+
+/// An object member or an array position as recorded.
+struct RecordedMember {
+    var name: String
+    var schema: RecordedSchema
+    var required: Bool
+
+    var resolved: JSONSchemaDerivation.Member { .init(name: name, schema: schema.json, required: required) }
+}
+
+// MARK: - The types derivation knows without decoding
+
+/// Containers whose schema follows from their element's: decoding them would only show an empty
+/// container.
+protocol SchemaContainer {
+    static func recordedSchema(_ deriver: inout Deriver, path: String) -> RecordedSchema
+    static var schemaPlaceholder: Self { get }
+}
+
+protocol OptionalSchemaContainer: SchemaContainer {
+    static var wrappedDecodable: any Decodable.Type { get }
+}
+
+extension Optional: SchemaContainer, OptionalSchemaContainer where Wrapped: Decodable {
+    static func recordedSchema(_ deriver: inout Deriver, path: String) -> RecordedSchema {
+        let wrapped = deriver.derive(Wrapped.self, path: path).schema
+        if case .any = wrapped { return .any }
+        return .given(["anyOf": [wrapped.json, ["type": "null"]]])
+    }
+    static var schemaPlaceholder: Self { nil }
+    static var wrappedDecodable: any Decodable.Type { Wrapped.self }
+}
+
+extension Array: SchemaContainer where Element: Decodable {
+    static func recordedSchema(_ deriver: inout Deriver, path: String) -> RecordedSchema {
+        .array(prefix: [], rest: deriver.derive(Element.self, path: path + "[]").schema)
+    }
+    static var schemaPlaceholder: Self { [] }
+}
+
+extension Set: SchemaContainer where Element: Decodable {
+    static func recordedSchema(_ deriver: inout Deriver, path: String) -> RecordedSchema {
+        let element = deriver.derive(Element.self, path: path + "[]").schema
+        return .given(["type": "array", "items": element.json, "uniqueItems": true])
+    }
+    static var schemaPlaceholder: Self { [] }
+}
+
+extension Dictionary: SchemaContainer where Key == String, Value: Decodable {
+    static func recordedSchema(_ deriver: inout Deriver, path: String) -> RecordedSchema {
+        let value = deriver.derive(Value.self, path: path + ".*").schema
+        return .given(["type": "object", "additionalProperties": value.json])
+    }
+    static var schemaPlaceholder: Self { [:] }
+}
+
+/// The standard library's scalars: a schema, and a value for `init(from:)` to go on with.
+enum Scalar {
+    static func schema(_ type: Any.Type) -> (schema: JSONValue, placeholder: Any)? {
+        switch type {
+        case is String.Type: (["type": "string"], "")
+        case is Bool.Type: (["type": "boolean"], false)
+        case is Double.Type: (["type": "number"], 0 as Double)
+        case is Float.Type: (["type": "number"], 0 as Float)
+        case is Int.Type: (["type": "integer"], 0 as Int)
+        case is Int64.Type: (["type": "integer"], 0 as Int64)
+        case is Int32.Type: (bounded(Int32.self), 0 as Int32)
+        case is Int16.Type: (bounded(Int16.self), 0 as Int16)
+        case is Int8.Type: (bounded(Int8.self), 0 as Int8)
+        case is UInt.Type: (["type": "integer", "minimum": 0], 0 as UInt)
+        case is UInt64.Type: (["type": "integer", "minimum": 0], 0 as UInt64)
+        case is UInt32.Type: (bounded(UInt32.self), 0 as UInt32)
+        case is UInt16.Type: (bounded(UInt16.self), 0 as UInt16)
+        case is UInt8.Type: (bounded(UInt8.self), 0 as UInt8)
+        default: nil
+        }
+    }
+
+    private static func bounded<T: FixedWidthInteger>(_: T.Type) -> JSONValue {
+        ["type": "integer", "minimum": .number(JSONNumber(Int(T.min))), "maximum": .number(JSONNumber(Int(T.max)))]
+    }
+}
+
+extension JSONValue: JSONSchemaDescribing {
+    /// Any JSON value.
+    public static var jsonSchema: JSONValue { [:] }
+}
+
+extension NoParams: JSONSchemaDescribing {
+    /// Nothing: an empty object or an empty array (or no params at all).
+    public static var jsonSchema: JSONValue {
+        ["anyOf": [["type": "object", "maxProperties": 0], ["type": "array", "maxItems": 0]]]
+    }
+}
+
+extension NoResult: JSONSchemaDescribing {
+    public static var jsonSchema: JSONValue { ["type": "null"] }
+}
+
+extension ErrorCode: JSONSchemaDescribing {
+    public static var jsonSchema: JSONValue { ["type": "integer"] }
+}
+
+// MARK: - The recording decoder
+
+/// One derivation: the problems met so far, and the types being derived (to stop at recursion).
+struct Deriver {
+    enum TopLevel { case any, object, array }
+    /// What the outermost `init(from:)` may ask for: forcing one shape shows a hand-written
+    /// initializer's other branch.
+    let topLevel: TopLevel
+    var problems: [String] = []
+    private var inProgress: [ObjectIdentifier] = []
+
+    init(topLevel: TopLevel) { self.topLevel = topLevel }
+
+    /// The schema of `type`, and a value of it for a containing `init(from:)` to go on with (nil
+    /// when its initializer threw).
+    mutating func derive(_ type: any Decodable.Type, path: String) -> (schema: RecordedSchema, value: Any?) {
+        if let scalar = Scalar.schema(type) { return (.given(scalar.schema), scalar.placeholder) }
+        if let described = type as? any JSONSchemaDescribing.Type {
+            if let placeholder = Self.placeholder(for: described) { return (.given(described.jsonSchema), placeholder) }
+            // The schema is the type's word; its initializer is run only for a value to go on with.
+            var scratch = Deriver(topLevel: .any)
+            let value = scratch.probe(type, path: path).value
+            if value == nil {
+                problems.append("\(path.isEmpty ? "the value" : path): \(Self.name(of: type)) gives a jsonSchema, but its init(from:) gave no value to go on deriving what contains it")
+            }
+            return (.given(described.jsonSchema), value)
+        }
+        if let container = type as? any SchemaContainer.Type {
+            return (container.recordedSchema(&self, path: path), container.schemaPlaceholder)
+        }
+        if let cases = type as? any (CaseIterable & RawRepresentable).Type, let enumerated = Self.enumeration(cases) {
+            return enumerated
+        }
+        let identity = ObjectIdentifier(type)
+        guard !inProgress.contains(identity) else {
+            problems.append("\(path.isEmpty ? "the value" : path): \(Self.name(of: type)) contains itself; give it a jsonSchema (JSONSchemaDescribing)")
+            return (.any, nil)
+        }
+        inProgress.append(identity)
+        defer { inProgress.removeLast() }
+        return probe(type, path: path)
+    }
+
+    /// Runs `type`'s initializer against the recording decoder.
+    fileprivate mutating func probe(_ type: any Decodable.Type, path: String) -> (schema: RecordedSchema, value: Any?) {
+        let record = Record(title: Self.name(of: type))
+        let decoder = RecordingDecoder(record: record, deriver: DeriverBox(self), path: path, isTopLevel: path.isEmpty)
+        let value: Any?
+        do {
+            value = try type.init(from: decoder)
+        } catch let stop as DerivationStopped {
+            value = nil
+            _ = stop  // already reported where it happened
+        } catch {
+            value = nil
+            decoder.deriver.value.problems.append("\(path.isEmpty ? "the value" : path): \(Self.name(of: type))'s init(from:) threw while being derived (\(error)); give it a jsonSchema (JSONSchemaDescribing)")
+        }
+        self = decoder.deriver.value
+        return (record.schema, value)
+    }
+
+    private static func placeholder(for type: any JSONSchemaDescribing.Type) -> Any? {
+        switch type {
+        case is JSONValue.Type: JSONValue.null
+        case is NoParams.Type: NoParams()
+        case is NoResult.Type: NoResult()
+        case is ErrorCode.Type: ErrorCode(rawValue: 0)
+        default: nil
+        }
+    }
+
+    private static func enumeration<T: CaseIterable & RawRepresentable>(_: T.Type) -> (schema: RecordedSchema, value: Any?)? {
+        let raw = T.allCases.map(\.rawValue)
+        let values: [JSONValue]
+        if let strings = raw as? [String] {
+            values = strings.map(JSONValue.string)
+        } else if let integers = raw as? [Int] {
+            values = integers.map { .number(JSONNumber($0)) }
+        } else {
+            return nil
+        }
+        return (.given(["enum": .array(values)]), T.allCases.first)
+    }
+
+    /// The type's name as its declaration spells it, without the module: `Ping.Params`. A
+    /// private type's name carries an `(unknown context at $…)` part, which is left out too.
+    static func name(of type: Any.Type) -> String {
+        let parts = String(reflecting: type).split(separator: ".").dropFirst().filter { !$0.hasPrefix("(") }
+        return parts.isEmpty ? String(describing: type) : parts.joined(separator: ".")
+    }
+}
+
+/// What one `init(from:)` asked for.
+final class Record {
+    enum Shape {
+        case unasked
+        case keyed([RecordedMember])
+        /// `loopAt`: the position at which the initializer first asked `isAtEnd`; positions
+        /// from there on are a variadic rest.
+        case unkeyed([RecordedMember], loopAt: Int?)
+        case single(RecordedSchema)
+    }
+    var shape: Shape = .unasked
+    let title: String?
+    /// Keys asked about with `decodeNil(forKey:)` before being decoded: what the standard
+    /// `decodeIfPresent` does, so the member is optional (it forwards the scalar types to
+    /// `decode` and is never seen itself).
+    var nilChecked: Set<String> = []
+    /// The same for the next position of an unkeyed container (`isAtEnd`, then `decodeNil()`).
+    var nextPositionOptional = false
+
+    init(title: String?) { self.title = title }
+
+    var schema: RecordedSchema {
+        switch shape {
+        case .unasked:
+            return .any
+        case .keyed(let members):
+            return .object(title: title, members: members)
+        case .unkeyed(let positions, let loopAt):
+            guard let loopAt, loopAt < positions.count else { return .array(prefix: positions, rest: nil) }
+            return .array(prefix: Array(positions[..<loopAt]), rest: positions[loopAt].schema)
+        case .single(let schema):
+            return schema
+        }
+    }
+
+    func add(_ member: RecordedMember) {
+        guard case .keyed(var members) = shape else { return }
+        guard !members.contains(where: { $0.name == member.name }) else { return }  // a second try at the same key
+        members.append(member)
+        shape = .keyed(members)
+    }
+}
+
+/// The deriver, shared by reference between a decoder and the containers it hands out.
+final class DeriverBox {
+    var value: Deriver
+    init(_ value: Deriver) { self.value = value }
+
+    /// Derives `type` at `path`: its schema, and its value, or a stop when it has none.
+    func derive<T: Decodable>(_ type: T.Type, path: String) -> (schema: RecordedSchema, value: T?) {
+        let (schema, value) = self.value.derive(type, path: path)
+        return (schema, value as? T)
+    }
+}
+
+struct RecordingDecoder: Decoder {
+    let record: Record
+    let deriver: DeriverBox
+    let path: String
+    let isTopLevel: Bool
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if isTopLevel && deriver.value.topLevel == .array {
+            throw DecodingError.typeMismatch([String: JSONValue].self, .init(codingPath: [], debugDescription: "deriving the by-position form"))
+        }
+        if case .unasked = record.shape { record.shape = .keyed([]) }
+        return KeyedDecodingContainer(RecordingKeyedContainer<Key>(record: record, deriver: deriver, path: path))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        if isTopLevel && deriver.value.topLevel == .object {
+            throw DecodingError.typeMismatch([JSONValue].self, .init(codingPath: [], debugDescription: "deriving the by-name form"))
+        }
+        if case .unasked = record.shape { record.shape = .unkeyed([], loopAt: nil) }
+        return RecordingUnkeyedContainer(record: record, deriver: deriver, path: path)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        RecordingSingleValueContainer(record: record, deriver: deriver, path: path)
+    }
+}
+
+/// Thrown into an `init(from:)` where a member has no value to give it (its own initializer
+/// threw, and that was reported): the derivation of the containing type stops there.
+struct DerivationStopped: Error {}
+
+struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let record: Record
+    let deriver: DeriverBox
+    let path: String
+    var codingPath: [any CodingKey] { [] }
+    /// Unknown: nothing is being read. A type that iterates its keys derives as an empty object.
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        record.nilChecked.insert(key.stringValue)
+        return false
+    }
+
+    private func memberPath(_ key: Key) -> String { path.isEmpty ? key.stringValue : "\(path).\(key.stringValue)" }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let (schema, value) = deriver.derive(type, path: memberPath(key))
+        record.add(RecordedMember(name: key.stringValue, schema: schema, required: !record.nilChecked.contains(key.stringValue)))
+        guard let value else { throw DerivationStopped() }
+        return value
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let (schema, value) = deriver.derive(type, path: memberPath(key))
+        record.add(RecordedMember(name: key.stringValue, schema: schema, required: false))
+        return value
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let nested = nestedRecord(key, shape: .keyed([]))
+        return KeyedDecodingContainer(RecordingKeyedContainer<NestedKey>(record: nested, deriver: deriver, path: memberPath(key)))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        RecordingUnkeyedContainer(record: nestedRecord(key, shape: .unkeyed([], loopAt: nil)), deriver: deriver, path: memberPath(key))
+    }
+
+    func superDecoder() throws -> any Decoder {
+        RecordingDecoder(record: record, deriver: deriver, path: path, isTopLevel: false)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        RecordingDecoder(record: nestedRecord(key, shape: .unasked), deriver: deriver, path: memberPath(key), isTopLevel: false)
+    }
+
+    private func nestedRecord(_ key: Key, shape: Record.Shape) -> Record {
+        let nested = Record(title: nil)
+        nested.shape = shape
+        record.add(RecordedMember(name: key.stringValue, schema: .nested(nested), required: true))
+        return nested
+    }
+}
+
+struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
+    let record: Record
+    let deriver: DeriverBox
+    let path: String
+    var codingPath: [any CodingKey] { [] }
+    var count: Int? { nil }
+
+    private var positions: [RecordedMember] {
+        if case .unkeyed(let positions, _) = record.shape { return positions }
+        return []
+    }
+    var currentIndex: Int { positions.count }
+
+    /// Asked before a position, `isAtEnd` marks a loop over the rest: false once, so the loop
+    /// reads one element, then true.
+    var isAtEnd: Bool {
+        guard case .unkeyed(let positions, let loopAt) = record.shape else { return true }
+        guard let loopAt else {
+            record.shape = .unkeyed(positions, loopAt: positions.count)
+            return false
+        }
+        return positions.count > loopAt
+    }
+
+    private mutating func append(_ schema: RecordedSchema, required: Bool) {
+        guard case .unkeyed(var positions, let loopAt) = record.shape else { return }
+        positions.append(RecordedMember(name: "[\(positions.count)]", schema: schema, required: required && !record.nextPositionOptional))
+        record.nextPositionOptional = false
+        record.shape = .unkeyed(positions, loopAt: loopAt)
+    }
+
+    /// The standard `decodeIfPresent` asks `isAtEnd`, then this, then decodes: one optional
+    /// position, not the start of a loop.
+    mutating func decodeNil() throws -> Bool {
+        if case .unkeyed(let positions, let loopAt) = record.shape, loopAt == positions.count {
+            record.shape = .unkeyed(positions, loopAt: nil)
+        }
+        record.nextPositionOptional = true
+        return false
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (schema, value) = deriver.derive(type, path: "\(path)[\(currentIndex)]")
+        append(schema, required: true)
+        guard let value else { throw DerivationStopped() }
+        return value
+    }
+
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+        let (schema, value) = deriver.derive(type, path: "\(path)[\(currentIndex)]")
+        append(schema, required: false)
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let nested = Record(title: nil)
+        nested.shape = .keyed([])
+        let nestedPath = "\(path)[\(currentIndex)]"
+        append(.nested(nested), required: true)
+        return KeyedDecodingContainer(RecordingKeyedContainer<NestedKey>(record: nested, deriver: deriver, path: nestedPath))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let nested = Record(title: nil)
+        nested.shape = .unkeyed([], loopAt: nil)
+        let nestedPath = "\(path)[\(currentIndex)]"
+        append(.nested(nested), required: true)
+        return RecordingUnkeyedContainer(record: nested, deriver: deriver, path: nestedPath)
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let nested = Record(title: nil)
+        let nestedPath = "\(path)[\(currentIndex)]"
+        append(.nested(nested), required: true)
+        return RecordingDecoder(record: nested, deriver: deriver, path: nestedPath, isTopLevel: false)
+    }
+}
+
+/// A single value: the schema of whatever is decoded from it (a wrapper type's inner value).
+struct RecordingSingleValueContainer: SingleValueDecodingContainer {
+    let record: Record
+    let deriver: DeriverBox
+    let path: String
+    var codingPath: [any CodingKey] { [] }
+
+    func decodeNil() -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (schema, value) = deriver.derive(type, path: path)
+        if case .unasked = record.shape { record.shape = .single(schema) }
+        guard let value else { throw DerivationStopped() }
+        return value
+    }
+}

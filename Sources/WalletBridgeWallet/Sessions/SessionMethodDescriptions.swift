@@ -1,0 +1,331 @@
+import WalletBridge
+
+// What `rpc.discover` says of the five session methods (docs/sessions.md). Their params and
+// results are `JSONValue`, read by hand (`SessionService`, `Namespaces.parse`,
+// `PeerMetadata.parse`), so derivation sees nothing of them: each states its own schemas here,
+// as strict as those readers are. Where a reader checks more than draft-07 can say, the schema
+// is the looser one, so that everything the host accepts validates (see `SessionSchemas`).
+//
+// `errors` lists the codes each method answers with beyond the generic ones (-32700,
+// -32600 to -32603, and the host's -32000 to -32005); the caller policy's -1, which any method may get, the
+// router adds for every method (`Router.authorize`).
+
+extension SessionService.Connect {
+    package static var summary: String? {
+        "Proposes a session: checks the namespaces asked for, asks the person, and answers the session with the wallet's accounts on every approved chain."
+    }
+
+    /// 5104, 5100, 5101, 5102: a required namespace, chain, method or event the wallet does not
+    /// support (`Namespaces.approve`); 5103: no key to put in the session; 5000: the person
+    /// rejected it; -1 (`data.reason` `no_prompt`): nobody could be asked; 8000: nobody answered
+    /// in time.
+    package static var errors: [RPCError] {
+        [
+            RPCError(.unsupportedNamespaceKey), RPCError(.unsupportedChains), RPCError(.unsupportedMethods),
+            RPCError(.unsupportedEvents), RPCError(.unsupportedAccounts), RPCError(.userRejected),
+            RPCError(.authorizationFailed), RPCError(.sessionRequestExpired),
+        ]
+    }
+
+    package static var paramsSchema: JSONValue? { SessionSchemas.connectParams }
+    package static var resultSchema: JSONValue? { SessionSchemas.session }
+}
+
+extension SessionService.List {
+    package static var summary: String? { "The caller's live sessions, oldest first." }
+    package static var paramsSchema: JSONValue? { SessionSchemas.listParams }
+    package static var resultSchema: JSONValue? { SessionSchemas.listResult }
+}
+
+extension SessionService.Request {
+    package static var summary: String? {
+        "A request within a session (solana_signMessage, solana_getAccounts, solana_requestAccounts), checked against the session; answers the inner method's result."
+    }
+
+    /// 7001: no such live session of the caller; 3005: a chain the session does not hold;
+    /// 3001: a method it does not allow there; 4100: a `pubkey` that is none of its accounts;
+    /// 4001: the person declined to sign; -3: not signed otherwise (the key could not be
+    /// unlocked, nobody could be asked, …); 8000: the request's `expiry` passed first.
+    package static var errors: [RPCError] {
+        [
+            RPCError(.noSessionForTopic), RPCError(.unauthorizedChain), RPCError(.unauthorizedMethod),
+            RPCError(.unauthorized), RPCError(.userRejectedRequest), RPCError(.notSigned), RPCError(.sessionRequestExpired),
+        ]
+    }
+
+    package static var paramsSchema: JSONValue? { SessionSchemas.requestParams }
+    package static var resultSchema: JSONValue? { SessionSchemas.requestResult }
+}
+
+extension SessionService.Extend {
+    package static var summary: String? { "Makes a session last the session lifetime (7 days unless configured) from now; answers its new expiry." }
+    /// 7001: no such live session of the caller.
+    package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
+    package static var paramsSchema: JSONValue? { SessionSchemas.topicParams(title: "SessionExtendParams") }
+    package static var resultSchema: JSONValue? { SessionSchemas.extendResult }
+}
+
+extension SessionService.Disconnect {
+    package static var summary: String? { "Ends a session; the extension's ports hear session_delete with the reason." }
+    /// 7001: no such live session of the caller.
+    package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
+    package static var paramsSchema: JSONValue? { SessionSchemas.disconnectParams }
+    package static var resultSchema: JSONValue? { SessionSchemas.disconnectResult }
+}
+
+/// The session methods' JSON Schemas (draft-07), and the parts they share.
+///
+/// What the readers check that these do not say, so that the schemas are looser there:
+/// - a chain listed under a namespace key must be of that namespace (`solana` lists `solana:…`);
+/// - limits in UTF-8 bytes (a method or event name, 256; a disconnect reason's message, 256)
+///   are stated as the same number of characters, and all the method and event names of one
+///   namespaces object together may hold at most 8192 bytes;
+/// - a namespace and the keys that name its chains together hold at most 64 chains, methods and
+///   events each;
+/// - `solana_signMessage`'s `pubkey` must decode to exactly 32 bytes (the schema says 32 to 44
+///   base58 digits, which every 32-byte key has);
+/// - whole numbers (`expiry`, a reason's `code`) must be written without a fraction or an
+///   exponent (`6000`, not `6000.0`);
+/// - a web address is compared by characters, so `https://` followed by a combining mark is
+///   refused;
+/// - what depends on the wallet or the clock: which namespaces it supports (a proposal whose
+///   only chains are unsupported optional ones is -32602), and an `expiry` 5 minutes to 7 days
+///   from now.
+enum SessionSchemas {
+    // MARK: Grammars (CAIP.swift, `Session.isTopic`)
+
+    /// `ChainID.isNamespace`: 3 to 8 of `[-a-z0-9]`.
+    static let namespacePattern = "^[-a-z0-9]{3,8}$"
+    /// `ChainID`: a namespace, a colon, and `ChainID.isReference`, 1 to 32 of `[-_a-zA-Z0-9]`.
+    static let chainIDPattern = "^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$"
+    /// `AccountID`: a chain id, a colon, and `AccountID.isAddress`, 1 to 128 of `[-.%a-zA-Z0-9]`.
+    static let accountIDPattern = "^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]{1,128}$"
+    /// `PeerMetadata.isWebAddress`: `https://` or `http://`, the scheme in any case.
+    static let webAddressPattern = "^[Hh][Tt][Tt][Pp][Ss]?://"
+    /// Bitcoin's base58 alphabet (`Base58`).
+    static let base58Digit = "[1-9A-HJ-NP-Za-km-z]"
+
+    static let topic: JSONValue = [
+        "type": "string", "pattern": "^[0-9a-f]{64}$",
+        "description": "A session's topic: 64 lowercase hex digits, as session_connect answered it",
+    ]
+    static let chainID: JSONValue = [
+        "type": "string", "pattern": .string(chainIDPattern),
+        "description": "A CAIP-2 chain id, namespace:reference (\(SolanaChain.mainnet))",
+    ]
+    static let accountID: JSONValue = [
+        "type": "string", "pattern": .string(accountIDPattern),
+        "description": "A CAIP-10 account id, chain:address; a Solana address is the base58 public key",
+    ]
+    /// Seconds since the Unix epoch.
+    static let expiry: JSONValue = ["type": "integer", "description": "Seconds since the Unix epoch"]
+    /// A 32-byte public key in base58.
+    static let base58PublicKey: JSONValue = ["type": "string", "pattern": "^\(base58Digit){32,44}$"]
+
+    // MARK: Namespaces (Namespaces.swift)
+
+    /// A method or event name: not empty, at most 256 bytes of UTF-8.
+    static let name: JSONValue = [
+        "type": "string", "minLength": 1, "maxLength": count(Namespace.maxStringBytes),
+        "description": "At most \(Namespace.maxStringBytes) bytes of UTF-8",
+    ]
+    static let chains: JSONValue = ["type": "array", "items": chainID, "minItems": 1, "maxItems": count(Namespace.maxChains)]
+    static let methods: JSONValue = ["type": "array", "items": name, "maxItems": count(Namespace.maxMethods)]
+    static let events: JSONValue = ["type": "array", "items": name, "maxItems": count(Namespace.maxEvents)]
+
+    /// A namespace under its CAIP-2 namespace key: its chains, and the methods and events asked
+    /// for (or granted) on them. Other members (`rpcMap`) are ignored.
+    static let namespace: JSONValue = [
+        "title": "Namespace", "type": "object",
+        "properties": ["chains": chains, "methods": methods, "events": events],
+        "required": ["chains", "methods", "events"],
+    ]
+    /// A namespace under a chain id key: that one chain, so no `chains`.
+    static let chainNamespace: JSONValue = [
+        "title": "ChainNamespace", "type": "object",
+        "properties": ["chains": false, "methods": methods, "events": events],
+        "required": ["methods", "events"],
+    ]
+    /// A session's namespace: as approved, with `accounts`, every chain with every key.
+    static let sessionNamespace: JSONValue = [
+        "title": "SessionNamespace", "type": "object",
+        "properties": ["chains": chains, "methods": methods, "events": events, "accounts": ["type": "array", "items": accountID]],
+        "required": ["chains", "methods", "events", "accounts"],
+    ]
+
+    /// `requiredNamespaces` or `optionalNamespaces` of a proposal: keyed by namespace or by chain
+    /// id; null or absent is none.
+    static let proposedNamespaces: JSONValue = [
+        "title": "ProposalNamespaces", "type": ["object", "null"], "maxProperties": count(Namespace.maxNamespaces),
+        "patternProperties": [namespacePattern: namespace, chainIDPattern: chainNamespace],
+        "additionalProperties": false,
+    ]
+    /// A proposal's namespaces as a session keeps them: chain id keys merged into their namespace.
+    static let normalizedNamespaces: JSONValue = [
+        "title": "Namespaces", "type": "object",
+        "patternProperties": [namespacePattern: namespace],
+        "additionalProperties": false,
+    ]
+    /// A session's approved namespaces: at least one.
+    static let sessionNamespaces: JSONValue = [
+        "title": "SessionNamespaces", "type": "object", "minProperties": 1,
+        "patternProperties": [namespacePattern: sessionNamespace],
+        "additionalProperties": false,
+    ]
+
+    // MARK: Metadata (Session.swift, `PeerMetadata`)
+
+    static let metadataName: JSONValue = ["type": "string", "minLength": 1, "maxLength": count(PeerMetadata.maxNameLength)]
+    static let metadataDescription: JSONValue = ["type": "string", "maxLength": count(PeerMetadata.maxDescriptionLength)]
+    /// Empty, or a web address.
+    static let metadataURL: JSONValue = [
+        "type": "string", "maxLength": count(PeerMetadata.maxURLLength),
+        "anyOf": [["maxLength": 0], ["pattern": .string(webAddressPattern)]],
+    ]
+    static let metadataIcons: JSONValue = [
+        "type": "array", "maxItems": count(PeerMetadata.maxIcons),
+        "items": ["type": "string", "maxLength": count(PeerMetadata.maxIconLength), "pattern": .string(webAddressPattern)],
+    ]
+
+    /// What an extension says of itself in a proposal: a name, the rest optional (null being
+    /// absent); other members are ignored.
+    static let proposedMetadata: JSONValue = [
+        "title": "ProposalMetadata", "type": "object",
+        "properties": [
+            "name": metadataName, "description": orNull(metadataDescription), "url": orNull(metadataURL), "icons": orNull(metadataIcons),
+        ],
+        "required": ["name"],
+    ]
+    /// Metadata in a session: always all four members.
+    static let metadata: JSONValue = [
+        "title": "PeerMetadata", "type": "object",
+        "properties": ["name": metadataName, "description": metadataDescription, "url": metadataURL, "icons": metadataIcons],
+        "required": ["name", "description", "url", "icons"],
+    ]
+    /// `self` and `peer`.
+    static let side: JSONValue = ["type": "object", "properties": ["metadata": metadata], "required": ["metadata"]]
+
+    // MARK: The session (`Session.wire`)
+
+    static let session: JSONValue = [
+        "title": "Session", "type": "object",
+        "properties": [
+            "topic": topic,
+            "namespaces": sessionNamespaces,
+            "requiredNamespaces": normalizedNamespaces,
+            "optionalNamespaces": normalizedNamespaces,
+            "expiry": expiry,
+            "self": side.with(description: "The caller: the extension's metadata, as proposed"),
+            "peer": side.with(description: "The wallet"),
+        ],
+        "required": ["topic", "namespaces", "requiredNamespaces", "optionalNamespaces", "expiry", "self", "peer"],
+    ]
+
+    // MARK: Each method's params and result
+
+    /// At least one of the two namespaces objects is given and not empty: a session needs a chain.
+    static let connectParams: JSONValue = [
+        "title": "SessionConnectParams", "type": "object",
+        "properties": ["requiredNamespaces": proposedNamespaces, "optionalNamespaces": proposedNamespaces, "metadata": proposedMetadata],
+        "required": ["metadata"],
+        "anyOf": [
+            ["properties": ["requiredNamespaces": ["type": "object", "minProperties": 1]], "required": ["requiredNamespaces"]],
+            ["properties": ["optionalNamespaces": ["type": "object", "minProperties": 1]], "required": ["optionalNamespaces"]],
+        ],
+    ]
+
+    /// Any object (its members are ignored), or `[]` as walletlib sends for none; no params at
+    /// all reads as `{}`. Both types, so that `[]` is stated rather than implied: the methods
+    /// with members take `[]` as `{}` too, and refuse it for what `{}` lacks.
+    static let listParams: JSONValue = [
+        "title": "SessionListParams", "type": ["object", "array"], "maxItems": 0,
+        "description": "Nothing: {} (any members are ignored), [] or no params",
+    ]
+    static let listResult: JSONValue = [
+        "title": "SessionListResult", "type": "object",
+        "properties": ["sessions": ["type": "array", "items": session]],
+        "required": ["sessions"],
+    ]
+
+    static let signMessageParams: JSONValue = [
+        "title": "SignMessageParams", "type": "object",
+        "properties": [
+            "message": ["type": "string", "pattern": "^\(base58Digit)+$", "description": "The bytes to sign, in base58"],
+            "pubkey": base58PublicKey.with(description: "The account to sign with: one of the session's keys, in base58"),
+        ],
+        "required": ["message", "pubkey"],
+    ]
+    /// The inner request: its params are read only for `solana_signMessage`.
+    static let innerRequest: JSONValue = [
+        "title": "SessionInnerRequest", "type": "object",
+        "properties": ["method": ["type": "string"], "params": [:]],
+        "required": ["method"],
+        "anyOf": [
+            ["properties": ["method": ["not": ["const": .string(SolanaMethod.signMessage)]]]],
+            ["properties": ["params": signMessageParams], "required": ["params"]],
+        ],
+    ]
+    static let requestParams: JSONValue = [
+        "title": "SessionRequestParams", "type": "object",
+        "properties": [
+            "topic": topic, "chainId": chainID, "request": innerRequest,
+            "expiry": expiry.with(description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days from now"),
+        ],
+        "required": ["topic", "chainId", "request"],
+    ]
+    /// `solana_signMessage`'s `{"signature"}` or the account methods' `[{"pubkey"}]`.
+    static let requestResult: JSONValue = [
+        "title": "SessionRequestResult",
+        "anyOf": [
+            [
+                "title": "SignMessageResult", "type": "object",
+                "properties": ["signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"]],
+                "required": ["signature"],
+            ],
+            [
+                "title": "SessionAccounts", "type": "array",
+                "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
+            ],
+        ],
+    ]
+
+    static func topicParams(title: String) -> JSONValue {
+        ["title": .string(title), "type": "object", "properties": ["topic": topic], "required": ["topic"]]
+    }
+    static let extendResult: JSONValue = ["title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"]]
+
+    static let disconnectParams: JSONValue = [
+        "title": "SessionDisconnectParams", "type": "object",
+        "properties": [
+            "topic": topic,
+            "reason": [
+                "title": "SessionReason", "type": "object",
+                "properties": ["code": ["type": "integer"], "message": ["type": "string", "maxLength": 256, "description": "At most 256 bytes of UTF-8"]],
+                "required": ["code", "message"],
+                "description": "What the extension's ports hear in session_delete; 6000 User disconnected unless given",
+            ],
+        ],
+        "required": ["topic"],
+    ]
+    static let disconnectResult: JSONValue = ["title": "SessionDisconnectResult", "type": "object", "maxProperties": 0]
+
+    // MARK: Helpers
+
+    static func count(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+    /// `schema` that also takes null: its `type` widened.
+    static func orNull(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var members) = schema, case .string(let type)? = members["type"] else { return schema }
+        members["type"] = [.string(type), "null"]
+        return .object(members)
+    }
+}
+
+extension JSONValue {
+    /// This schema with `description` set.
+    fileprivate func with(description: String) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members["description"] = .string(description)
+        return .object(members)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import XCTest
+
+@testable import WalletBridgeCLI
+
+/// `wallet-bridge conform` and `wallet-bridge describe`, run as a person runs them: the built
+/// binary against the conformance host, against fixture files that are right and that are wrong.
+final class ConformProcessTests: XCTestCase {
+    static let repositoryFixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+    /// A fixture file in the sandbox with these cases (JSON text, comma-separated).
+    private func fixtures(_ sandbox: Sandbox, _ cases: String, name: String = "t.json") throws -> String {
+        try sandbox.write(sandbox.base + "/" + name, #"{"description": "conform tests", "cases": [\#(cases)]}"#)
+    }
+
+    private func conform(_ sandbox: Sandbox, _ arguments: [String]) throws -> Run {
+        try sandbox.walletBridge(["conform", "--timeout", "20"] + arguments)
+    }
+
+    private static let subtractCase = """
+        {"name": "subtract", "request": {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1},
+         "response": {"jsonrpc": "2.0", "id": 1, "result": 19}}
+        """
+
+    /// The project's own fixtures through the command, every kind of case included (framing,
+    /// exit statuses, environments, sessions), with the schema checks on.
+    func testTheSharedFixturesPassAgainstTheConformanceHost() throws {
+        let sandbox = try Sandbox()
+        let result = try conform(sandbox, ["--host", try Built.conformanceHost(), Self.repositoryFixtures])
+        XCTAssertEqual(result.status, 0, result.output)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 300, result.stdout)
+        XCTAssertGreaterThan(lines.count { $0.hasPrefix("ok    framing.json#") }, 5, result.stdout)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("FAIL") || $0.hasPrefix("skip") }, result.stdout)
+        XCTAssertFalse(result.stdout.contains("warning: the host does not answer rpc.discover"), result.stdout)
+        let summary = try XCTUnwrap(lines.last)
+        XCTAssertTrue(summary.hasSuffix(" passed, 0 failed, 0 skipped"), String(summary))
+    }
+
+    /// What a developer sees when a fixture and the host disagree: the case, its rule, and each
+    /// difference at its JSON path.
+    func testWrongExpectationsFailWithADiffNamingThePath() throws {
+        let sandbox = try Sandbox()
+        let file = try fixtures(sandbox, """
+            {"name": "renamed-field", "rule": "the result's member is pong",
+             "request": {"jsonrpc": "2.0", "method": "MY_CUSTOM_PING_RPC_METHOD", "params": {"pingParam1": "hi", "pingParam2": []}, "id": 1},
+             "response": {"jsonrpc": "2.0", "id": 1, "result": {"pongs": "pong: hi (0 more)"}}},
+            {"name": "wrong-type", "request": {"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 2},
+             "response": {"jsonrpc": "2.0", "id": 2, "result": "19"}},
+            {"name": "changed-code", "request": {"jsonrpc": "2.0", "method": "subtract", "params": [42], "id": 3},
+             "response": {"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": "Invalid params", "data": {"field": "[1]", "problem": "required field is missing"}}}},
+            \(Self.subtractCase)
+            """, name: "wrong.json")
+        let result = try conform(sandbox, ["--host", try Built.conformanceHost(), file])
+        XCTAssertEqual(result.status, 1, result.output)
+        let expected = """
+            FAIL  wrong.json#renamed-field
+                  rule: the result's member is pong
+                  result.pong: unexpected member (got "pong: hi (0 more)")
+                  result.pongs: missing (expected "pong: hi (0 more)")
+                  expected reply: {"id":1,"jsonrpc":"2.0","result":{"pongs":"pong: hi (0 more)"}}
+                  actual reply:   {"id":1,"jsonrpc":"2.0","result":{"pong":"pong: hi (0 more)"}}
+            FAIL  wrong.json#wrong-type
+                  result: expected "19", got 19
+            """
+        XCTAssertTrue(result.stdout.contains(expected), result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL  wrong.json#changed-code\n      error.code: expected -32603, got -32602\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("ok    wrong.json#subtract\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("1 passed, 3 failed, 0 skipped\n"), result.stdout)
+    }
+
+    func testTAPOutput() throws {
+        let sandbox = try Sandbox()
+        let file = try fixtures(sandbox, """
+            \(Self.subtractCase),
+            {"name": "wrong", "rule": "a \\"quoted\\" rule", "request": {"jsonrpc": "2.0", "method": "subtract", "params": [42], "id": 2},
+             "response": {"jsonrpc": "2.0", "id": 2, "result": 19}}
+            """, name: "tap.json")
+        let result = try conform(sandbox, ["--host", try Built.conformanceHost(), "--format", "tap", file])
+        XCTAssertEqual(result.status, 1, result.output)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(Array(lines.prefix(8)), [
+            "TAP version 13",
+            "1..2",
+            ##"ok 1 - tap.json\#subtract"##,
+            ##"not ok 2 - tap.json\#wrong"##,
+            "  ---",
+            #"  rule: "a \"quoted\" rule""#,
+            "  problems:",
+            #"    - "error: unexpected member (got {\"code\":-32602,\"data\":{\"field\":\"[1]\",\"problem\":\"expected integer, found null or nothing\"},\"message\":\"Invalid params\"})""#,
+        ])
+        XCTAssertEqual(Array(lines.suffix(3)), ["  ...", "# 1 passed, 1 failed, 0 skipped", ""])
+    }
+
+    func testAFixtureFileThatCannotBeUsedExitsTwo() throws {
+        let sandbox = try Sandbox()
+        let host = try Built.conformanceHost()
+        let noResponse = try fixtures(sandbox, #"{"name": "c", "request": 1}"#, name: "no-response.json")
+        let notJSON = try sandbox.write(sandbox.base + "/broken.json", "{\n  \"cases\": [,]\n}")
+        let cases: [([String], String)] = [
+            ([noResponse], #"Error: \#(noResponse)#c: no "response" (null, for a case that expects no reply)"#),
+            ([notJSON], "Error: \(notJSON): not JSON: "),
+            ([sandbox.base + "/missing.json"], "Error: \(sandbox.base)/missing.json: no such file"),
+            ([try fixtures(sandbox, Self.subtractCase), "--filter", "nothing-like-this"], #"Error: no case matches --filter "nothing-like-this""#),
+        ]
+        for (arguments, expected) in cases {
+            let result = try conform(sandbox, ["--host", host] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.output)")
+            XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "nothing is run: \(arguments)")
+        }
+    }
+
+    func testUsageAndHostErrors() throws {
+        let sandbox = try Sandbox()
+        let file = try fixtures(sandbox, Self.subtractCase)
+        let usage = try conform(sandbox, ["--host", try Built.conformanceHost()])
+        XCTAssertEqual(usage.status, 64, usage.output)
+        XCTAssertTrue(usage.stderr.contains("name at least one fixture file or folder"), usage.stderr)
+        let both = try conform(sandbox, ["--host", "a", "--manifest", "b.json", file])
+        XCTAssertEqual(both.status, 64, both.output)
+        XCTAssertTrue(both.stderr.contains("exclude each other"), both.stderr)
+
+        let missing = try conform(sandbox, ["--host", sandbox.base + "/no-host", file])
+        XCTAssertEqual(missing.status, 3, missing.output)
+        XCTAssertTrue(missing.stderr.contains("cannot start \(sandbox.base)/no-host: No such file or directory"), missing.stderr)
+        let manifest = try sandbox.write(sandbox.base + "/m.json", "[1]")
+        let badManifest = try conform(sandbox, ["--manifest", manifest, file])
+        XCTAssertEqual(badManifest.status, 3, badManifest.output)
+        XCTAssertTrue(badManifest.stderr.contains("--manifest \(manifest): "), badManifest.stderr)
+    }
+
+    /// Without --host or --manifest, the host is this binary, as `call` has it.
+    func testTheDefaultHostIsThisBinary() throws {
+        let sandbox = try Sandbox()
+        let file = try fixtures(sandbox, """
+            {"name": "unknown", "request": {"jsonrpc": "2.0", "method": "no.such.method", "id": 1},
+             "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found", "data": "no method named \\"no.such.method\\""}}}
+            """)
+        let result = try conform(sandbox, [file])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.stdout, "ok    t.json#unknown\n1 passed, 0 failed, 0 skipped\n")
+    }
+
+    /// Any host: one not built on WalletBridge, which answers -32601 to everything, still has its
+    /// cases run (the sentinel needs nothing of it), and one warning says the schemas were not checked.
+    func testAHostWithoutRpcDiscoverGetsAWarningAndDescribeFails() throws {
+        let sandbox = try Sandbox()
+        let python = try XCTUnwrap(["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile), "the fake host needs python3")
+        let host = try sandbox.write(sandbox.base + "/plain-host", """
+            #!\(python)
+            import json, struct, sys
+            while True:
+                header = sys.stdin.buffer.read(4)
+                if len(header) < 4:
+                    break
+                request = json.loads(sys.stdin.buffer.read(struct.unpack("=I", header)[0]))
+                if "id" not in request:
+                    continue
+                reply = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "Method not found"}}
+                body = json.dumps(reply).encode()
+                sys.stdout.buffer.write(struct.pack("=I", len(body)) + body)
+                sys.stdout.buffer.flush()
+
+            """, mode: 0o755)
+        let file = try fixtures(sandbox, """
+            {"name": "anything", "request": {"jsonrpc": "2.0", "method": "ping", "id": 7},
+             "response": {"jsonrpc": "2.0", "id": 7, "error": {"code": -32601, "message": "Method not found"}}},
+            {"name": "notification", "request": {"jsonrpc": "2.0", "method": "ping"}, "response": null}
+            """)
+        let result = try conform(sandbox, ["--host", host, file])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.stdout, """
+            ok    t.json#anything
+            ok    t.json#notification
+            warning: the host does not answer rpc.discover (-32601 Method not found): it is not built on a WalletBridge library that describes itself: schema checks skipped
+            2 passed, 0 failed, 0 skipped
+
+            """)
+        let quiet = try conform(sandbox, ["--host", host, "--no-schema-check", file])
+        XCTAssertFalse(quiet.stdout.contains("warning"), quiet.stdout)
+
+        let describe = try sandbox.walletBridge("describe", "--host", host)
+        XCTAssertEqual(describe.status, 1, describe.output)
+        XCTAssertTrue(describe.stderr.contains("Error: the host does not answer rpc.discover (-32601 Method not found)"), describe.stderr)
+        XCTAssertEqual(describe.stdout, "")
+    }
+
+    func testDescribePrintsTheConformanceHostsDocument() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.walletBridge("describe", "--host", try Built.conformanceHost())
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stdout.hasPrefix("{\n  \"info\": {\n"), "indented JSON: \(result.stdout.prefix(200))")
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["openrpc"] as? String, "1.2.6")
+        let names = try XCTUnwrap(document["methods"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        for method in ["subtract", "test.echo", "NATIVE_GET_ACCOUNTS_METHOD", "NATIVE_SIGN_PAYLOADS_METHOD", "session_connect"] {
+            XCTAssertTrue(names.contains(method), "\(method) in \(names)")
+        }
+
+        let output = sandbox.base + "/out/document.json"
+        try FileManager.default.createDirectory(atPath: sandbox.base + "/out", withIntermediateDirectories: true)
+        let written = try sandbox.walletBridge("describe", "--host-path", try Built.conformanceHost(), "--output", output)
+        XCTAssertEqual(written.status, 0, written.output)
+        XCTAssertEqual(written.stdout, "")
+        XCTAssertEqual(sandbox.read(output), result.stdout)
+    }
+
+    /// A case without `args` gets none, as the fixture format says, unless the command names a
+    /// caller: then that browser's arguments, as `call` starts the host.
+    func testCasesWithoutArgsGetNoneUnlessACallerIsNamed() throws {
+        let sandbox = try Sandbox()
+        let file = try fixtures(sandbox, """
+            {"name": "context", "request": {"jsonrpc": "2.0", "method": "test.context", "id": 1},
+             "response": {"jsonrpc": "2.0", "id": 1, "result": {"caller": "\(TestIDs.chromeOrigin)", "id": 1, "method": "test.context"}}}
+            """)
+        let host = try Built.conformanceHost()
+        XCTAssertEqual(try conform(sandbox, ["--host", host, "--origin", TestIDs.chromeOrigin, file]).status, 0)
+        let unnamed = try conform(sandbox, ["--host", host, file])
+        XCTAssertEqual(unnamed.status, 1, unnamed.output)
+        XCTAssertTrue(unnamed.stdout.contains(#"result.caller: expected "\#(TestIDs.chromeOrigin)", got null"#), unnamed.stdout)
+    }
+
+    /// `call` takes --host too, and conform and describe take --host-path: one option, two names.
+    func testBothSpellingsOfTheHostOption() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.walletBridge("call", "--host", try Built.conformanceHost(), "--raw", "subtract", "[42, 23]")
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.stdout, #"{"jsonrpc":"2.0","id":1,"result":19}"#)
+        let file = try fixtures(sandbox, Self.subtractCase)
+        XCTAssertEqual(try conform(sandbox, ["--host-path", try Built.conformanceHost(), file]).status, 0)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import WalletBridge
+import WalletBridgeFixtures
+import XCTest
+
+/// The fixture format's checks: a mistake in a file is reported as that mistake, naming the
+/// file and the case, never as a host that fails.
+final class FixtureFileTests: XCTestCase {
+    private func parse(_ text: String) throws -> FixtureFile {
+        try FixtureFile.parse(JSONParser.parse(Array(text.utf8), maxDepth: 512), path: "/x/ping.json", fileName: "ping.json")
+    }
+
+    /// The message `text` is refused with.
+    private func refusal(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        do {
+            _ = try parse(text)
+            XCTFail("accepted: \(text)", file: file, line: line)
+            return ""
+        } catch let error as FixtureFormatError {
+            return error.description
+        } catch {
+            XCTFail("not a FixtureFormatError: \(error)", file: file, line: line)
+            return ""
+        }
+    }
+
+    private func withCase(_ members: String) -> String { #"{"cases": [{"name": "c", \#(members)}]}"# }
+
+    func testEveryFieldIsRead() throws {
+        let file = try parse("""
+            {"description": "d", "cases": [
+              {"name": "a", "rule": "r", "args": ["chrome-extension://x/"], "env": {"K": "v"},
+               "request": {"jsonrpc": "2.0", "method": "m", "id": 1}, "response": {"jsonrpc": "2.0", "id": 1, "result": 2},
+               "response_text_includes": ["\\"id\\":1"]},
+              {"name": "b", "request_text": "{", "response": null},
+              {"name": "c", "request_base64": "/w==", "response": null},
+              {"name": "d", "stream_base64": "AQAAAA==", "response": null, "exit_code": 1},
+              {"name": "e", "request": null, "response": {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}}}
+            ]}
+            """)
+        XCTAssertEqual(file.description, "d")
+        XCTAssertEqual(file.cases.map(\.id), ["ping.json#a", "ping.json#b", "ping.json#c", "ping.json#d", "ping.json#e"])
+        let a = file.cases[0]
+        XCTAssertEqual(a.rule, "r")
+        XCTAssertEqual(a.arguments, ["chrome-extension://x/"])
+        XCTAssertEqual(a.environment, ["K": "v"])
+        XCTAssertEqual(a.input.frameBody.map { String(decoding: $0, as: UTF8.self) }, #"{"id":1,"jsonrpc":"2.0","method":"m"}"#)
+        XCTAssertEqual(a.responseTextIncludes, [#""id":1"#])
+        XCTAssertNil(a.exitCode)
+        XCTAssertEqual(file.cases[1].input, .text("{"))
+        XCTAssertNil(file.cases[1].arguments, "no args: the runner's default")
+        XCTAssertEqual(file.cases[2].input, .bytes([0xFF]))
+        XCTAssertEqual(file.cases[3].input, .stream([1, 0, 0, 0]))
+        XCTAssertEqual(file.cases[3].exitCode, 1)
+        XCTAssertEqual(file.cases[4].input, .request(.null), "a request of null is an input, not a missing one")
+    }
+
+    func testTheFileMustBeAnObjectWithCases() {
+        XCTAssertEqual(refusal("[]"), #"/x/ping.json: the file must hold an object with "cases", not an array"#)
+        XCTAssertEqual(refusal(#"{"description": "d"}"#), #"/x/ping.json: no "cases""#)
+        XCTAssertEqual(refusal(#"{"cases": []}"#), #"/x/ping.json: "cases" is empty"#)
+        XCTAssertEqual(refusal(#"{"cases": {}}"#), #"/x/ping.json: "cases" must be an array, not an object"#)
+        XCTAssertEqual(refusal(#"{"description": 5, "cases": []}"#), #"/x/ping.json: "description" must be a string, not a number"#)
+        XCTAssertEqual(refusal(#"{"case": []}"#), #"/x/ping.json: unknown member "case" (a file has "description" and "cases")"#)
+    }
+
+    func testACaseNeedsANameThatIsUnique() {
+        XCTAssertEqual(refusal(#"{"cases": [5]}"#), "/x/ping.json#case 1: a case must be an object, not a number")
+        XCTAssertEqual(refusal(#"{"cases": [{"request": 1, "response": null}]}"#), #"/x/ping.json#case 1: "name" must be a non-empty string"#)
+        XCTAssertEqual(refusal(#"{"cases": [{"name": "", "request": 1, "response": null}]}"#), #"/x/ping.json#case 1: "name" must be a non-empty string"#)
+        XCTAssertEqual(
+            refusal(#"{"cases": [{"name": "a", "request": 1, "response": null}, {"name": "a", "request": 2, "response": null}]}"#),
+            "/x/ping.json#a: a second case with this name (names are unique within a file)")
+    }
+
+    func testExactlyOneInputAndAResponse() {
+        XCTAssertEqual(refusal(withCase(#""response": null"#)),
+                       #"/x/ping.json#c: no input: a case has exactly one of "request", "request_text", "request_base64", "stream_base64""#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "request_text": "1", "response": null"#)),
+                       #"/x/ping.json#c: more than one input ("request", "request_text"): a case has exactly one"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1"#)), #"/x/ping.json#c: no "response" (null, for a case that expects no reply)"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": 5"#)),
+                       #"/x/ping.json#c: "response" must be a reply object, a batch's array or null, not a number"#)
+    }
+
+    func testOptionalFieldsMustHaveTheirTypes() {
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "args": "chrome-extension://x/""#)),
+                       #"/x/ping.json#c: "args" must be an array of strings"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "args": ["a", 1]"#)),
+                       #"/x/ping.json#c: "args" must be an array of strings"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "env": ["A=1"]"#)),
+                       #"/x/ping.json#c: "env" must be an object of strings, not an array"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "env": {"A": 1}"#)),
+                       #"/x/ping.json#c: "env".A must be a string, not a number"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "exit_code": "1""#)),
+                       #"/x/ping.json#c: "exit_code" must be an integer from 0 to 255, not "1""#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "exit_code": 1.5"#)),
+                       #"/x/ping.json#c: "exit_code" must be an integer from 0 to 255, not 1.5"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "response_text_includes": "x""#)),
+                       #"/x/ping.json#c: "response_text_includes" must be an array of strings"#)
+        XCTAssertEqual(refusal(withCase(#""request_base64": "not base64!", "response": null"#)),
+                       #"/x/ping.json#c: "request_base64" must be a base64 string"#)
+        XCTAssertEqual(refusal(withCase(#""request_text": 5, "response": null"#)),
+                       #"/x/ping.json#c: "request_text" must be a string, not a number"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "rule": ["r"]"#)),
+                       #"/x/ping.json#c: "rule" must be a string, not an array"#)
+    }
+
+    /// A misspelt member would otherwise be ignored, and the case would check less than it says.
+    func testAnUnknownMemberIsRefused() {
+        XCTAssertTrue(refusal(withCase(#""request": 1, "response": null, "exit_cod": 1"#))
+            .hasPrefix(#"/x/ping.json#c: unknown member "exit_cod" (a case has "args", "env", "exit_code""#))
+    }
+
+    func testFilesOnDiskAndFolders() throws {
+        let folder = NSTemporaryDirectory() + "fixture-files-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let valid = #"{"cases": [{"name": "a", "request": 1, "response": null}]}"#
+        for name in ["b.json", "a.json", "README.json"] { try Data(valid.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        try Data("# not a fixture".utf8).write(to: URL(fileURLWithPath: folder + "/README.md"))
+        XCTAssertEqual(try FixtureFile.loadAll(folder).map(\.name), ["a.json", "b.json"], "*.json but the README, in name order")
+        XCTAssertEqual(try FixtureFile.loadAll(folder + "/b.json").map(\.name), ["b.json"])
+
+        XCTAssertThrowsError(try FixtureFile.loadAll(folder + "/missing.json")) { error in
+            XCTAssertEqual("\(error)", "\(folder)/missing.json: no such file")
+        }
+        let empty = folder + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try FixtureFile.loadAll(empty)) { error in
+            XCTAssertEqual("\(error)", "\(empty): the folder holds no *.json fixture file")
+        }
+        try Data("{\n  \"cases\": [\n    {\"name\": \"a\",}\n  ]\n}".utf8).write(to: URL(fileURLWithPath: folder + "/broken.json"))
+        XCTAssertThrowsError(try FixtureFile.loadAll(folder)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("\(folder)/broken.json: not JSON: "), text)
+            XCTAssertTrue(text.hasSuffix("at line 3, column 18"), "where an editor shows it: \(text)")
+        }
+    }
+}
