@@ -556,6 +556,26 @@ export function resetNativeClient() {
 }
 
 /**
+ * Runs `run` with `client` as the default client, then puts the previous one back as it was.
+ * For wallet-bridge/testing, whose checks call code that uses the module-level functions:
+ * configureNativeClient would close the previous client, and the extension's own setup (or
+ * another test's) must survive a check. Not exported by index.js. Runs must not overlap.
+ * @template T
+ * @param {NativeClient} client
+ * @param {() => T} run
+ * @returns {Promise<Awaited<T>>}
+ */
+export async function withDefaultClient(client, run) {
+  const previous = defaultClient;
+  defaultClient = client;
+  try {
+    return await run();
+  } finally {
+    defaultClient = previous;
+  }
+}
+
+/**
  * @param {unknown} value
  * @returns {value is NativeClient}
  */

@@ -10,6 +10,8 @@ import * as errors from '../src/errors.js';
 import * as models from '../src/models.js';
 import * as protocol from '../src/protocol.js';
 import * as sessions from '../src/sessions.js';
+import type * as DeclaredTesting from '../src/testing.js';
+import * as fixtureRunner from '../src/fixture-runner.js';
 
 // ---- Part one: implementation against declaration ----
 const implementation: typeof Declared = {
@@ -21,6 +23,11 @@ const implementation: typeof Declared = {
   ...base58,
 };
 void implementation;
+
+// wallet-bridge/testing: testing.js only re-exports fixture-runner.js (TypeScript reads
+// testing.d.ts for it), so the implementation is checked through fixture-runner.js.
+const testingImplementation: typeof DeclaredTesting = { ...fixtureRunner };
+void testingImplementation;
 
 // (That index.js exports exactly the names index.d.ts declares is checked at run time, by
 // test/package.test.js: TypeScript always reads index.d.ts for '../src/index.js'.)
@@ -80,3 +87,24 @@ async function usage(): Promise<void> {
   void kind;
 }
 void usage;
+
+// wallet-bridge/testing in use.
+import { checkFixtureCase, loadFixtureFile, runFixtureFile, type FixtureCase } from '../src/testing.js';
+
+async function testingUsage(): Promise<void> {
+  runFixtureFile(new URL('file:///fixtures/ping.json'), {
+    methods: {
+      MY_CUSTOM_PING_RPC_METHOD: (params, client) => client.request({ method: 'MY_CUSTOM_PING_RPC_METHOD', params }),
+      MY_CUSTOM_RESET_RPC_METHOD: { call: () => sendNativeRpcRequest({ method: 'MY_CUSTOM_RESET_RPC_METHOD' }), compareResult: false },
+    },
+  });
+  const file = loadFixtureFile('fixtures/ping.json');
+  const first: FixtureCase | undefined = file.cases[0];
+  const checks: string[] = first ? await checkFixtureCase(first, { file: file.path }) : [];
+  void checks;
+  // @ts-expect-error compareResult is a boolean
+  runFixtureFile('ping.json', { methods: { ping: { call: () => null, compareResult: 'no' } } });
+  // @ts-expect-error a method's entry is a function or { call, compareResult? }
+  runFixtureFile('ping.json', { methods: { ping: 'sendPing' } });
+}
+void testingUsage;
