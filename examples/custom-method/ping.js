@@ -4,9 +4,10 @@
 import { NativeProtocolError, sendNativeRpcRequest } from '../../js/src/index.js';
 
 /**
- * 1. The params, field for field `Ping.Params`. (The host also takes them positionally,
- * `['hi', ['a']]`; this side sends them named, as walletlib does.)
+ * 1. The params, field for field `Ping.Params`: named, as walletlib sends them, or by position
+ * (`['hi', ['a']]`), which the host decodes too.
  * @typedef {{ pingParam1: string, pingParam2: readonly string[] }} MyCustomPingParams
+ * @typedef {readonly [pingParam1: string, pingParam2: readonly string[]]} MyCustomPingPositionalParams
  */
 
 /**
@@ -17,21 +18,45 @@ import { NativeProtocolError, sendNativeRpcRequest } from '../../js/src/index.js
 /**
  * 3. The method name, the same string as `Ping.name`, typed with its params and result: the one
  * declaration that makes `sendNativeRpcRequest` check the params and type the result.
- * @type {import('../../js/src/index.js').NativeMethod<'MY_CUSTOM_PING_RPC_METHOD', MyCustomPingParams, MyCustomPingResult>}
+ * @type {import('../../js/src/index.js').NativeMethod<'MY_CUSTOM_PING_RPC_METHOD', MyCustomPingParams | MyCustomPingPositionalParams, MyCustomPingResult>}
  */
 export const MY_CUSTOM_PING_RPC_METHOD = 'MY_CUSTOM_PING_RPC_METHOD';
 
 /**
- * Sends the ping through the default client (configureNativeClient) and checks the result's
- * shape before trusting it, as the built-in helpers do.
- * @param {MyCustomPingParams} params
+ * `Reset`: no params (`NoParams`), and `null` as its result (`NoResult`).
+ * @type {import('../../js/src/index.js').NativeMethod<'MY_CUSTOM_RESET_RPC_METHOD', undefined, null>}
+ */
+export const MY_CUSTOM_RESET_RPC_METHOD = 'MY_CUSTOM_RESET_RPC_METHOD';
+
+/**
+ * Sends the ping and checks the result's shape before trusting it, as the built-in helpers do.
+ * The params go out as given: the host checks them and answers a wrong one with -32602 naming
+ * the field, so this side does not refuse them first.
+ * @param {MyCustomPingParams | MyCustomPingPositionalParams} params
+ * @param {import('../../js/src/index.js').NativeClient} [client] left out: the default client,
+ *   through sendNativeRpcRequest (configureNativeClient sets it)
  * @returns {Promise<MyCustomPingResult>}
  */
-export async function sendMyCustomPing(params) {
-  const result = await sendNativeRpcRequest({ method: MY_CUSTOM_PING_RPC_METHOD, params });
+export async function sendMyCustomPing(params, client) {
+  const request = { method: MY_CUSTOM_PING_RPC_METHOD, params };
+  const result = await (client ? client.request(request) : sendNativeRpcRequest(request));
   // The type is the extension's promise; the host's answer is checked before it is trusted.
   if (typeof result?.pong !== 'string') {
     throw new NativeProtocolError({ kind: 'invalid-result', message: `${MY_CUSTOM_PING_RPC_METHOD} returned no pong`, response: result, method: MY_CUSTOM_PING_RPC_METHOD });
+  }
+  return result;
+}
+
+/**
+ * Sends the reset; resolves to `null`, the host's `NoResult`, checked like the ping's result.
+ * @param {import('../../js/src/index.js').NativeClient} [client] left out: the default client
+ * @returns {Promise<null>}
+ */
+export async function sendMyCustomReset(client) {
+  const request = { method: MY_CUSTOM_RESET_RPC_METHOD };
+  const result = await (client ? client.request(request) : sendNativeRpcRequest(request));
+  if (result !== null) {
+    throw new NativeProtocolError({ kind: 'invalid-result', message: `${MY_CUSTOM_RESET_RPC_METHOD} returned something other than null`, response: result, method: MY_CUSTOM_RESET_RPC_METHOD });
   }
   return result;
 }
