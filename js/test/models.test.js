@@ -11,13 +11,14 @@
 // error a method lists must be NativeRpcErrorCode's, with the same message.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { endianness, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { NATIVE_RPC_ERROR_MESSAGES, NativeRpcErrorCode } from '../src/index.js';
 import { declarationsFromOpenRPC } from '../src/openrpc-types.js';
+import { temporaryFolder } from './scratch.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOST = process.env.WALLET_BRIDGE_BIN ?? join(REPO_ROOT, '.build/debug/wallet-bridge');
@@ -221,7 +222,7 @@ function discover(scratch) {
  * @param {string} [instead] passed to checkFile
  */
 function typeCheck(document, instead) {
-  const dir = temporaryFolder();
+  const dir = temporaryFolder('wallet-bridge-models-');
   writeFileSync(join(dir, 'host.d.ts'), declarationsFromOpenRPC(withTitledComponents(document), { importFrom: INDEX }));
   writeFileSync(join(dir, 'check.ts'), checkFile(RELATIONS, instead));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
@@ -247,14 +248,6 @@ function tsString(value) {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-const dirs = /** @type {string[]} */ ([]);
-after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
-function temporaryFolder() {
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-bridge-models-'));
-  dirs.push(dir);
-  return dir;
-}
-
 /** @type {any} */
 let discovered;
 /** The host's document, asked once; each test that needs it fails (never skips) without it. */
@@ -264,7 +257,7 @@ function hostDocument() {
       + '(or set WALLET_BRIDGE_BIN to the binary), then run the tests again.');
   }
   if (spawnSync(TSC, ['--version']).error) throw new Error(`${TSC} is not installed (set TSC to a TypeScript compiler): the models cannot be checked`);
-  discovered ??= discover(temporaryFolder());
+  discovered ??= discover(temporaryFolder('wallet-bridge-models-'));
   return discovered;
 }
 

@@ -6,12 +6,12 @@
 // stderr and nothing on stdout for a document it cannot read.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { declarationsFromOpenRPC } from '../src/openrpc-types.js';
+import { temporaryFolder } from './scratch.js';
 
 const SCRIPT = fileURLToPath(new URL('../bin/openrpc-to-ts.js', import.meta.url));
 const INDEX = fileURLToPath(new URL('../src/index.js', import.meta.url));
@@ -151,14 +151,6 @@ const EDGES = {
     { name: 'it\'s "quoted"', params: [], result: { name: 'r', schema: { const: { a: [1, 'two', null], 'b c': true } } } },
   ],
 };
-
-const dirs = /** @type {string[]} */ ([]);
-after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
-function temporaryFolder() {
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-bridge-openrpc-'));
-  dirs.push(dir);
-  return dir;
-}
 
 /**
  * @param {string[]} args
@@ -330,7 +322,7 @@ describe('a document it cannot read is refused, saying where', () => {
 
 describe('tsc --strict compiles the declarations, and refuses wrong uses of them', () => {
   test('through NativeMethod and sendNativeRpcRequest', { skip: tscMissing, timeout: 120_000 }, () => {
-    const dir = temporaryFolder();
+    const dir = temporaryFolder('wallet-bridge-openrpc-');
     writeFileSync(join(dir, 'host-methods.d.ts'), declarationsFromOpenRPC(SAMPLE, { importFrom: INDEX }));
     writeFileSync(join(dir, 'edge-methods.d.ts'), declarationsFromOpenRPC(EDGES, { importFrom: INDEX }));
     writeFileSync(join(dir, 'consumer.ts'), `
@@ -454,7 +446,7 @@ describe('the command', () => {
   const expected = declarationsFromOpenRPC(SAMPLE);
 
   test('reads stdin (no argument, or -) and a file, and writes stdout', () => {
-    const dir = temporaryFolder();
+    const dir = temporaryFolder('wallet-bridge-openrpc-');
     const file = join(dir, 'openrpc.json');
     writeFileSync(file, JSON.stringify(SAMPLE));
     for (const args of [[], ['-'], [file]]) {
@@ -466,7 +458,7 @@ describe('the command', () => {
   });
 
   test('--out writes the file and nothing to stdout; --import-from names the module', () => {
-    const out = join(temporaryFolder(), 'host-methods.d.ts');
+    const out = join(temporaryFolder('wallet-bridge-openrpc-'), 'host-methods.d.ts');
     const run = runScript(['--out', out, '--import-from', './wb.js'], JSON.stringify(SAMPLE));
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, '');
@@ -474,7 +466,7 @@ describe('the command', () => {
   });
 
   test('a malformed document: exit 1, why on stderr, nothing on stdout, no file', () => {
-    const out = join(temporaryFolder(), 'host-methods.d.ts');
+    const out = join(temporaryFolder('wallet-bridge-openrpc-'), 'host-methods.d.ts');
     const malformed = runScript(['--out', out], JSON.stringify({ ...SAMPLE, methods: [{ name: 'a' }] }));
     assert.equal(malformed.status, 1);
     assert.equal(malformed.stdout, '');
@@ -486,7 +478,7 @@ describe('the command', () => {
     assert.equal(notJson.stdout, '');
     assert.match(notJson.stderr, /^openrpc-to-ts: stdin: not JSON: /);
 
-    const missing = runScript([join(temporaryFolder(), 'absent.json')]);
+    const missing = runScript([join(temporaryFolder('wallet-bridge-openrpc-'), 'absent.json')]);
     assert.equal(missing.status, 1);
     assert.equal(missing.stdout, '');
     assert.match(missing.stderr, /absent\.json: ENOENT/);

@@ -4,10 +4,9 @@
 // turned into another), since the fixture is the contract and the JS is what is being checked.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
   NativeConfigurationError,
@@ -20,6 +19,7 @@ import {
 } from '../src/index.js';
 import { checkFixtureCase, loadFixtureFile } from '../src/testing.js';
 import { fakeFirefox, fakeWalletHost } from './fakes.js';
+import { temporaryFolder } from './scratch.js';
 
 const TESTING = new URL('../src/testing.js', import.meta.url).href;
 const INDEX = new URL('../src/index.js', import.meta.url).href;
@@ -83,16 +83,7 @@ const FILE = 'greet.json';
 /** @param {import('../src/testing.js').FixtureOptions['methods']} methods */
 const options = (methods) => ({ methods, file: FILE });
 
-const dirs = /** @type {string[]} */ ([]);
-after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
 afterEach(() => resetNativeClient());
-
-/** A fresh temporary folder, removed after the tests. */
-function temporaryFolder() {
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-bridge-testing-'));
-  dirs.push(dir);
-  return dir;
-}
 
 describe('checkFixtureCase: the JS side agrees with the fixture', () => {
   test('the function sends the fixture\'s request and resolves to its result; the client chose its own id', async () => {
@@ -241,7 +232,7 @@ describe('checkFixtureCase: the JS side disagrees with the fixture, and the fail
 
 describe('loadFixtureFile: the file format', () => {
   test('a correct file, by path or file: URL', () => {
-    const dir = temporaryFolder();
+    const dir = temporaryFolder('wallet-bridge-testing-');
     const path = join(dir, 'greet.json');
     writeFileSync(path, JSON.stringify(GREET));
     const file = loadFixtureFile(path);
@@ -273,7 +264,7 @@ describe('loadFixtureFile: the file format', () => {
   ];
   for (const [what, text, message] of malformed) {
     test(`refused, naming the file and the case: ${what}`, () => {
-      const path = join(temporaryFolder(), 'broken.json');
+      const path = join(temporaryFolder('wallet-bridge-testing-'), 'broken.json');
       writeFileSync(path, text);
       assert.throws(() => loadFixtureFile(path), (error) => {
         assert.ok(error instanceof Error);
@@ -285,7 +276,7 @@ describe('loadFixtureFile: the file format', () => {
   }
 
   test('a missing file', () => {
-    assert.throws(() => loadFixtureFile(join(temporaryFolder(), 'absent.json')), /absent\.json: cannot read the fixture file: Error: ENOENT/);
+    assert.throws(() => loadFixtureFile(join(temporaryFolder('wallet-bridge-testing-'), 'absent.json')), /absent\.json: cannot read the fixture file: Error: ENOENT/);
   });
 });
 
@@ -296,7 +287,7 @@ describe('runFixtureFile under node --test, in a child process', () => {
    * @param {{ methods: string, fixture?: unknown }} setup
    */
   function runChild({ methods, fixture = GREET }) {
-    const dir = temporaryFolder();
+    const dir = temporaryFolder('wallet-bridge-testing-');
     writeFileSync(join(dir, 'greet.json'), typeof fixture === 'string' ? fixture : JSON.stringify(fixture));
     writeFileSync(join(dir, 'greet.test.js'), [
       `import { runFixtureFile } from ${JSON.stringify(TESTING)};`,
