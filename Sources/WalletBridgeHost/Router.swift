@@ -77,8 +77,12 @@ public struct Router: Sendable {
     private var authorizationRefusals: [RPCError] = []
 
     /// What `rpc.discover` names the host: its title and version. The executable's name and
-    /// "unversioned" unless set.
-    public var info: OpenRPC.Info
+    /// "unversioned" unless set (worked out only when asked: a cold call reads no more than it must).
+    public var info: OpenRPC.Info {
+        get { namedInfo ?? OpenRPC.Info(title: Self.executableName, version: "unversioned") }
+        set { namedInfo = newValue }
+    }
+    private var namedInfo: OpenRPC.Info?
 
     /// Something that pushes notifications to the extension: started once, with the function
     /// that sends one, when the host has written its first reply (see `addEventSource`).
@@ -97,9 +101,7 @@ public struct Router: Sendable {
         eventSources.append(source)
     }
 
-    public init() {
-        info = OpenRPC.Info(title: Self.executableName, version: "unversioned")
-    }
+    public init() {}
 
     /// Installs a check that runs before every call, whether or not a handler is registered
     /// for its method, so a policy covers custom methods too and a refused caller cannot probe

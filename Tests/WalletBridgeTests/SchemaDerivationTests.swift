@@ -205,6 +205,9 @@ final class SchemaDerivationTests: XCTestCase {
     }
 
     func testTheDocumentListsEveryMethodAndTheRefusalsOfTheCallerCheck() async throws {
+        // Unnamed, a host is its executable, unversioned.
+        XCTAssertEqual(Router().info.version, "unversioned")
+        XCTAssertEqual(Router().info.title, CommandLine.arguments[0].split(separator: "/").last.map(String.init))
         var router = Router()
         router.info = OpenRPC.Info(title: "orders", version: "2.0.0")
         try router.register(SumAll.self) { numbers, _ in numbers.reduce(0, +) }
