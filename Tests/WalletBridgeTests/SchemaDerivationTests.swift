@@ -119,11 +119,12 @@ final class SchemaDerivationTests: XCTestCase {
                 "symbol": ["type": "string"],
                 "side": ["enum": ["buy", "sell"]],
                 "quantity": ["type": "integer", "minimum": 0, "maximum": 255],
-                "limit": [
+                // Optional members may also be null: the standard decoders read null as absent.
+                "limit": ["anyOf": [[
                     "type": "object", "title": "Order.Limit",
-                    "properties": ["price": ["type": "number"], "until": ["type": "integer"]],
+                    "properties": ["price": ["type": "number"], "until": ["anyOf": [["type": "integer"], ["type": "null"]]]],
                     "required": ["price"],
-                ],
+                ], ["type": "null"]]],
                 "tags": ["type": "array", "items": ["type": "string"]],
                 "notes": ["type": "object", "additionalProperties": ["type": "integer"]],
                 "flags": ["type": "array", "items": ["type": "boolean"], "uniqueItems": true],
@@ -177,7 +178,7 @@ final class SchemaDerivationTests: XCTestCase {
         XCTAssertEqual(either["paramStructure"], "either")
         XCTAssertEqual(either["params"], [
             ["name": "a", "required": true, "schema": ["type": "string"]],
-            ["name": "b", "required": false, "schema": ["type": "integer"]],
+            ["name": "b", "required": false, "schema": ["anyOf": [["type": "integer"], ["type": "null"]]]],
         ])
         XCTAssertEqual(either["result"]?.objectValue?["schema"], ["type": "null"])
 

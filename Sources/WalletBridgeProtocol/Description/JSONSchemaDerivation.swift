@@ -144,7 +144,7 @@ indirect enum RecordedSchema {
         case .object(let title, let members):
             var schema: [String: JSONValue] = ["type": "object"]
             if let title { schema["title"] = .string(title) }
-            schema["properties"] = .object(Dictionary(members.map { ($0.name, $0.schema.json) }, uniquingKeysWith: { first, _ in first }))
+            schema["properties"] = .object(Dictionary(members.map { ($0.name, $0.valueSchema) }, uniquingKeysWith: { first, _ in first }))
             let required = members.filter(\.required).map { JSONValue.string($0.name) }
             if !required.isEmpty { schema["required"] = .array(required) }
             return .object(schema)
@@ -155,7 +155,7 @@ indirect enum RecordedSchema {
                 return .object(schema)
             }
             // draft-07's tuple form: `items` as an array, then `additionalItems`.
-            schema["items"] = .array(prefix.map(\.schema.json))
+            schema["items"] = .array(prefix.map(\.valueSchema))
             schema["additionalItems"] = rest?.json ?? false
             let required = prefix.prefix { $0.required }.count
             if required > 0 { schema["minItems"] = .number(JSONNumber(required)) }
@@ -194,7 +194,16 @@ struct RecordedMember {
     var schema: RecordedSchema
     var required: Bool
 
-    var resolved: JSONSchemaDerivation.Member { .init(name: name, schema: schema.json, required: required) }
+    /// The member's schema as the host takes it: an optional member (`decodeIfPresent`) may also
+    /// be null, which the standard decoders read as absent.
+    var valueSchema: JSONValue {
+        let schema = schema.json
+        let null: JSONValue = ["type": "null"]
+        guard !required, schema != [:], schema.objectValue?["anyOf"]?.arrayValue?.contains(null) != true else { return schema }
+        return ["anyOf": [schema, null]]
+    }
+
+    var resolved: JSONSchemaDerivation.Member { .init(name: name, schema: valueSchema, required: required) }
 }
 
 // MARK: - The types derivation knows without decoding
