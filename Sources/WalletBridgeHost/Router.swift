@@ -303,15 +303,6 @@ public struct Router: Sendable {
     }
 }
 
-/// `Optional`, seen through a metatype: how `ParamsDecoding` tells `Params = Inner?`.
-protocol OptionalParams {
-    static var absent: Self { get }
-}
-
-extension Optional: OptionalParams {
-    static var absent: Self { nil }
-}
-
 /// Params arrive as a `JSONValue`; a method wants its own `Decodable` type.
 enum ParamsDecoding {
     static func decode<P: Decodable>(_ type: P.Type, from raw: JSONValue?) throws -> P {
@@ -325,7 +316,7 @@ enum ParamsDecoding {
         let value: JSONValue
         if let raw {
             value = raw
-        } else if let optional = P.self as? any OptionalParams.Type {
+        } else if let optional = P.self as? any OptionalDecodable.Type {
             // `Params = Inner?`: "params may be left out", and left out they are.
             return optional.absent as! P
         } else {

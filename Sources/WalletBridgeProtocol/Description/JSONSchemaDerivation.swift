@@ -71,7 +71,7 @@ public enum JSONSchemaDerivation {
     static func params(_ type: any Decodable.Type) -> ParamsShape {
         var allOptional = false
         var inner = type
-        if let optional = type as? any OptionalSchemaContainer.Type {
+        if let optional = type as? any OptionalDecodable.Type {
             allOptional = true
             inner = optional.wrappedDecodable
         }
@@ -215,18 +215,25 @@ protocol SchemaContainer {
     static var schemaPlaceholder: Self { get }
 }
 
-protocol OptionalSchemaContainer: SchemaContainer {
+/// `Optional`, seen through a metatype: `Params = Inner?` ("params may be left out"), for the
+/// params decoder and for derivation alike.
+package protocol OptionalDecodable {
     static var wrappedDecodable: any Decodable.Type { get }
+    static var absent: Self { get }
 }
 
-extension Optional: SchemaContainer, OptionalSchemaContainer where Wrapped: Decodable {
+extension Optional: OptionalDecodable where Wrapped: Decodable {
+    package static var wrappedDecodable: any Decodable.Type { Wrapped.self }
+    package static var absent: Self { nil }
+}
+
+extension Optional: SchemaContainer where Wrapped: Decodable {
     static func recordedSchema(_ deriver: inout Deriver, path: String) -> RecordedSchema {
         let wrapped = deriver.derive(Wrapped.self, path: path).schema
         if case .any = wrapped { return .any }
         return .given(["anyOf": [wrapped.json, ["type": "null"]]])
     }
     static var schemaPlaceholder: Self { nil }
-    static var wrappedDecodable: any Decodable.Type { Wrapped.self }
 }
 
 extension Array: SchemaContainer where Element: Decodable {
