@@ -60,13 +60,12 @@ public struct OpenRPCCheck: Sendable {
         }
         if let result = reply["result"] {
             let params = request.objectValue?["params"]
-            failures += paramsProblems(params, method: method)
+            let schema = paramsSchema(method, forArray: params?.arrayValue != nil)
+            failures += paramsProblems(params, schema: schema, method: method)
+            if let schema { warnings += unchecked(schema, what: "\(name)'s params schema") }
             if let schema = method["result"]?.objectValue?["schema"] {
                 failures += validator.problems(result, against: schema, at: "result")
                 warnings += unchecked(schema, what: "\(name)'s result schema")
-            }
-            if let schema = paramsSchema(method, forArray: params?.arrayValue != nil) {
-                warnings += unchecked(schema, what: "\(name)'s params schema")
             }
         } else if let code = reply["error"]?.objectValue?["code"]?.intValue, !Self.isGeneric(code) {
             let documented = method["errors"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.intValue } ?? []
@@ -78,22 +77,22 @@ public struct OpenRPCCheck: Sendable {
         return (failures, warnings)
     }
 
-    /// What is wrong with params that the host accepted.
-    private func paramsProblems(_ params: JSONValue?, method: [String: JSONValue]) -> [String] {
+    /// What is wrong with params that the host accepted; `schema` is `paramsSchema` for their form.
+    private func paramsProblems(_ params: JSONValue?, schema: JSONValue?, method: [String: JSONValue]) -> [String] {
         let optional = method["x-params-optional"] == .bool(true)
         switch params {
         case nil:
             // Left out: a method that takes none, or optional params, or one whose every member is
             // optional (a missing `params` reads as `{}`).
-            guard !optional, let schema = paramsSchema(method, forArray: false) else { return [] }
+            guard !optional, let schema else { return [] }
             return validator.problems([:], against: schema, at: "params (left out, so read as {})")
         case .array(let positions)?:
-            guard let schema = paramsSchema(method, forArray: true) else {
+            guard let schema else {
                 return positions.isEmpty ? [] : ["params: \(method["name"]?.stringValue ?? "the method") takes none, and was given \(positions.count)"]
             }
             return validator.problems(.array(positions), against: schema, at: "params")
         case let given?:
-            guard let schema = paramsSchema(method, forArray: false) else {
+            guard let schema else {
                 return given == .object([:]) ? [] : ["params: \(method["name"]?.stringValue ?? "the method") takes none, and was given \(given.compactText)"]
             }
             return validator.problems(given, against: schema, at: "params")

@@ -42,16 +42,10 @@ public enum OpenRPC {
         guard !errors.isEmpty, case .object(var object) = method else { return method }
         var listed = object["errors"]?.arrayValue ?? []
         for error in errors where !listed.contains(where: { $0.objectValue?["code"]?.intValue == error.code.rawValue }) {
-            listed.append(errorObject(error))
+            listed.append(error.jsonValue)
         }
         object["errors"] = .array(listed)
         return .object(object)
-    }
-
-    private static func errorObject(_ error: RPCError) -> JSONValue {
-        var member: [String: JSONValue] = ["code": .number(JSONNumber(error.code.rawValue)), "message": .string(error.message)]
-        if let data = error.data { member["data"] = data }
-        return .object(member)
     }
 
     /// The method object for `M`: its params as content descriptors, its result and its errors.
@@ -82,7 +76,7 @@ public enum OpenRPC {
         }
         object["result"] = ["name": .string(result.objectValue?["title"]?.stringValue ?? "result"), "schema": result]
 
-        object["errors"] = .array(M.errors.map(errorObject))
+        object["errors"] = .array(M.errors.map(\.jsonValue))
         if !problems.isEmpty { object["x-derivation-problems"] = .array(problems.map(JSONValue.string)) }
         return .object(object)
     }
