@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
         // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
-        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge"]),
+        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeTesting"]),
         // The wallet: keystore, pinentry, policy, the keys subcommands. Reads the scripted
         // pinentry in Tests/Support by path.
         .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI"]),

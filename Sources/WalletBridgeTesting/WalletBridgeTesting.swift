@@ -31,6 +31,15 @@ public enum BuiltProducts {
 
     /// The path of the product `name` in it.
     public static func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+
+    /// `path(name)`, or an error that says to build first when no executable is there.
+    public static func executable(_ name: String) throws -> String {
+        let path = path(name)
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw FixtureTestError(description: "\(path) is missing: run `swift build` before `swift test`")
+        }
+        return path
+    }
 }
 
 /// Runs every case of the fixture file (or folder) at `path` against `host`; each failing case is

@@ -1,4 +1,5 @@
 import Foundation
+import WalletBridgeTesting
 import XCTest
 
 @testable import WalletBridgeCLI
@@ -82,21 +83,8 @@ final class Sandbox {
 
 /// The executables `swift build` put next to the test bundle.
 enum Built {
-    static var folder: String {
-        // The test process is …/<config>/wallet-bridgePackageTests.xctest on Linux.
-        Path.parent(FileSystem.currentExecutable() ?? CommandLine.arguments[0])
-    }
-
-    static func executable(_ name: String) throws -> String {
-        let path = Path.join(folder, name)
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw CLIFailure("\(path) is missing: run `swift build` before `swift test`")
-        }
-        return path
-    }
-
-    static func walletBridge() throws -> String { try executable("wallet-bridge") }
-    static func conformanceHost() throws -> String { try executable("wallet-bridge-conformance-host") }
+    static func walletBridge() throws -> String { try BuiltProducts.executable("wallet-bridge") }
+    static func conformanceHost() throws -> String { try BuiltProducts.executable("wallet-bridge-conformance-host") }
 }
 
 /// The outcome of running a command to completion.

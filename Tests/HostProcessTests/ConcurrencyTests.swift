@@ -12,7 +12,7 @@ final class ConcurrencyTests: XCTestCase {
     }
 
     func testSlowHandlerDoesNotBlockOthers() throws {
-        let host = try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"))
+        let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":3000},"id":"slow"}"#)
         try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":"fast"}"#)
         let first = try XCTUnwrap(host.readFrame(timeout: 2.5))
@@ -24,7 +24,7 @@ final class ConcurrencyTests: XCTestCase {
     /// 1,000 requests in flight at once, each sleeping a random time: every one gets exactly one
     /// well-formed reply with its own id, whatever order they finish in.
     func testThousandConcurrentRequestsEachAnsweredOnce() throws {
-        let host = try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"))
+        let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         var expected: [String: Int] = [:]
         var batch: [UInt8] = []
         for index in 0..<1000 {
@@ -52,7 +52,7 @@ final class ConcurrencyTests: XCTestCase {
     }
 
     func testBytesArrivingOneAtATime() throws {
-        let host = try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"))
+        let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         let frame = HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}"#.utf8))
         for byte in frame {
             try host.write([byte])
@@ -63,7 +63,7 @@ final class ConcurrencyTests: XCTestCase {
     }
 
     func testReplyJustUnderAndJustOverTheLimit() throws {
-        let host = try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"))
+        let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         // {"jsonrpc":"2.0","id":1,"result":"…"} is 36 bytes around the string.
         try host.send(#"{"jsonrpc":"2.0","method":"test.large","params":{"bytes":\#(1_048_576 - 36)},"id":1}"#)
         let under = try XCTUnwrap(host.readFrame())

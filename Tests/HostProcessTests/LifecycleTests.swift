@@ -6,7 +6,7 @@ import XCTest
 
 final class LifecycleTests: XCTestCase {
     private func conformanceHost(_ environment: [String: String] = [:]) throws -> HostProcess {
-        try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"), environment: environment)
+        try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"), environment: environment)
     }
 
     func testEndOfInputCancelsInFlightAndExitsZero() throws {
@@ -230,7 +230,7 @@ final class LifecycleTests: XCTestCase {
     /// The parent is SIGKILLed while the host's stdin stays open (another process holds the
     /// pipe), so only the parent watch can notice. The host must not be orphaned.
     func testHostExitsWhenItsParentIsKilled() throws {
-        let hostPath = try HostProcess.executable("wallet-bridge-conformance-host")
+        let hostPath = try BuiltProducts.executable("wallet-bridge-conformance-host")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

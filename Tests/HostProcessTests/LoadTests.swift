@@ -17,7 +17,7 @@ final class LoadTests: XCTestCase {
     /// 10,000 requests at once, each sleeping 300 ms: the first 4,096 (the in-flight limit) run,
     /// the rest are shed with -32003 at once, and every request gets exactly one reply.
     func testTenThousandInFlightAreAnsweredOrShed() throws {
-        let host = try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"))
+        let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         var stream: [UInt8] = []
         for index in 0..<10_000 {
             stream += HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":300},"id":\#(index)}"#.utf8))
@@ -49,7 +49,7 @@ final class LoadTests: XCTestCase {
     /// A 60 MiB request: answered, and the host's peak memory stays within three times the
     /// frame, however the bytes arrive.
     func testSixtyMebibyteRequestStaysWithinThreeTimesItsSize() throws {
-        let host = try HostProcess(executable: HostProcess.executable("wallet-bridge-conformance-host"))
+        let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         let size = 60 << 20
         let prefix = Array(#"{"jsonrpc":"2.0","method":"test.measure","id":1,"params":{"data":""#.utf8)
         let suffix = Array(#""}}"#.utf8)

@@ -24,7 +24,7 @@ final class ServeCommandTests: XCTestCase {
         var environment = environment
         environment["HOME"] = home
         environment["XDG_RUNTIME_DIR"] = "\(home)/run"  // this test's own agent, gone with the home
-        return try HostProcess(executable: HostProcess.executable("wallet-bridge"), arguments: ["serve"] + options,
+        return try HostProcess(executable: BuiltProducts.executable("wallet-bridge"), arguments: ["serve"] + options,
                                environment: environment, isolated: true)
     }
 
@@ -91,7 +91,7 @@ final class ServeCommandTests: XCTestCase {
 
     func testServeHelpAndBadOptionsGoToTheArgumentParser() throws {
         let help = Process()
-        help.executableURL = URL(fileURLWithPath: try HostProcess.executable("wallet-bridge"))
+        help.executableURL = URL(fileURLWithPath: try BuiltProducts.executable("wallet-bridge"))
         help.arguments = ["serve", "--help"]
         let output = Pipe()
         help.standardOutput = output

@@ -73,7 +73,7 @@ import XCTest
 /// The XCTest form.
 final class XCTAssertFixturesTests: XCTestCase {
     func testTheBuiltHostAndARouterInProcess() throws {
-        try XCTAssertFixtures("../Fixtures/custom-methods.json", host: .path(HostProcess.executable("wallet-bridge-conformance-host")))
+        try XCTAssertFixtures("../Fixtures/custom-methods.json", host: .path(BuiltProducts.executable("wallet-bridge-conformance-host")))
         try XCTAssertFixtures(ExpectFixturesTests.file(ExpectFixturesTests.echoCase), host: .router(ExpectFixturesTests.echoRouter()))
     }
 }
