@@ -48,14 +48,22 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        // nettle: PBKDF2-HMAC-SHA512, the BIP-39 phrase-to-seed step, which libsodium lacks.
+        // nettle: PBKDF2-HMAC-SHA512, the BIP-39 phrase-to-seed step, which libsodium lacks, and
+        // the Keccak-f[1600] permutation (`sha3_permute`) under Ethereum's Keccak-256.
         // Only the functions called are linked into the static release binary.
         .systemLibrary(
             name: "CNettle",
             pkgConfig: "nettle",
             providers: [.apt(["nettle-dev"])]
         ),
-        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CLinux"]),
+        // libsecp256k1: Ethereum's keys and signatures (ECDSA with public-key recovery), and the
+        // scalar and point additions of BIP-32's non-hardened children.
+        .systemLibrary(
+            name: "CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]
+        ),
+        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
         .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
         .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge"]),

@@ -22,7 +22,7 @@ fi
 
 # pinentry-gtk2 asks for the passphrase in a window: a browser starts the host with no
 # terminal, so a terminal pinentry (pinentry-tty, pinentry-curses) cannot ask there.
-packages=(libsodium-dev nettle-dev pkg-config pinentry-gtk2)
+packages=(libsodium-dev nettle-dev libsecp256k1-dev pkg-config pinentry-gtk2)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick)
 fi

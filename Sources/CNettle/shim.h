@@ -1,1 +1,2 @@
 #include <nettle/pbkdf2.h>
+#include <nettle/sha3.h>

@@ -10,3 +10,32 @@ package enum Hex {
         return String(decoding: text.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension Hex {
+    /// The bytes of an even number of hex digits (either case), or nil.
+    package static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = value(of: digits[index]), let low = value(of: digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    /// `0x` and the lowercase hex of `bytes`: how Ethereum's JSON-RPC writes data.
+    package static func prefixed(_ bytes: [UInt8]) -> String { "0x" + encode(bytes) }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

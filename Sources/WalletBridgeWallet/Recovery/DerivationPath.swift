@@ -75,6 +75,14 @@ package struct DerivationPath: Sendable, Hashable, CustomStringConvertible {
     /// m/44'/501'/0'/0', the first account of a Solana wallet.
     package static let solanaDefault = solana(account: 0)
 
+    /// The path Ethereum wallets (MetaMask, Ledger Live's default) use for address `index`:
+    /// m/44'/60'/0'/0/index, BIP-44 with its last two indices not hardened.
+    /// Precondition: `index` < 2^31.
+    package static func ethereum(index: UInt32) -> DerivationPath {
+        precondition(index < hardened, "a BIP-32 index is below 2^31")
+        return DerivationPath(indices: [44 | hardened, 60 | hardened, 0 | hardened, 0, index])
+    }
+
     /// The path as text, hardened indices with `'`: m/44'/501'/0'/0'.
     package var description: String {
         var text = "m"

@@ -60,7 +60,7 @@ package enum SLIP10 {
     /// HMAC-SHA512 by libsodium, whose `crypto_auth_hmacsha512_init` takes a key of any length
     /// (the one-shot `crypto_auth_hmacsha512` wants exactly 32 bytes). The state holds hashes
     /// of the key, as secret as the key, so it lives in secure memory too.
-    private static func hmacSHA512(key: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) -> SecureBytes {
+    static func hmacSHA512(key: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) -> SecureBytes {
         let keyLength = key.count
         let mac = SecureBytes(count: Int(crypto_auth_hmacsha512_BYTES))
         let state = SecureBytes(count: stateBytes)

@@ -1,0 +1,2 @@
+#include <secp256k1.h>
+#include <secp256k1_recovery.h>
