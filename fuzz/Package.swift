@@ -30,5 +30,9 @@ let package = Package(
             name: "fuzz-keystore",
             dependencies: ["FuzzSupport", .product(name: "WalletBridgeWallet", package: "wallet-bridge")]
         ),
+        .executableTarget(
+            name: "fuzz-eip712",
+            dependencies: ["FuzzSupport", .product(name: "WalletBridgeWallet", package: "wallet-bridge")]
+        ),
     ]
 )
