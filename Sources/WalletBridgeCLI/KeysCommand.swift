@@ -124,15 +124,22 @@ extension KeystoreFile.Entry {
             origin["path"] = .string(path)
             if bip39Passphrase { origin["bip39_passphrase"] = .bool(true) }
         }
-        return .object([
-            "label": .string(label), "type": .string(type.rawValue), "address": .string(address), "base58": .string(base58Address),
+        var members: [String: JSONValue] = [
+            "label": .string(label), "type": .string(type.rawValue), "chain": .string(type.chainName), "address": .string(address),
             "created": .string(created), "origin": .object(origin),
-        ])
+        ]
+        // Solana's base58 beside walletlib's base64; an Ethereum address has one form.
+        if type == .ed25519 { members["base58"] = .string(displayAddress) }
+        return .object(members)
     }
 
     /// What a person reads.
     var humanLines: [String] {
-        ["\(label)  (\(type.rawValue), created \(created), \(origin.summary))", "  base64: \(address)", "  base58: \(base58Address)"]
+        let heading = "\(label)  (\(type.rawValue) for \(type.chainName.capitalized), created \(created), \(origin.summary))"
+        switch type {
+        case .ed25519: return [heading, "  base64: \(address)", "  base58: \(displayAddress)"]
+        case .secp256k1: return [heading, "  address: \(address)"]
+        }
     }
 }
 

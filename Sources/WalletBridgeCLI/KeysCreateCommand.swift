@@ -9,11 +9,16 @@ struct KeysCreateCommand: ParsableCommand {
         discussion: """
             The first key sets the keystore's passphrase (asked twice); later keys need that passphrase.
 
+            --type ethereum makes a secp256k1 key for Ethereum (eip155) sessions instead of an \
+            Ed25519 key for Solana; `keys list` shows each key's type and address.
+
             With --recovery-phrase, the key comes from a new BIP-39 recovery phrase (24 words, or \
-            12 with --words 12) at m/44'/501'/0'/0', as Phantom and Solflare derive it: the phrase \
-            restores the key anywhere, here with `keys import --mnemonic`. The phrase is shown \
-            once, on the terminal only (never on stdout or stderr, never in a log), and is not \
-            stored.
+            12 with --words 12) at m/44'/501'/0'/0', as Phantom and Solflare derive it, or with \
+            --type ethereum at m/44'/60'/0'/0/0, as MetaMask does: the phrase restores the key \
+            anywhere, here with `keys import --mnemonic`. The phrase is shown once, on the \
+            terminal only (never on stdout or stderr, never in a log), and is not stored: to \
+            hold the Ethereum key of a phrase that made a Solana key (or the other way round), \
+            import the same phrase with `keys import --mnemonic --type ethereum`.
             """
     )
 
@@ -30,6 +35,7 @@ struct KeysCreateCommand: ParsableCommand {
     @Option(help: "How many words the recovery phrase has: 12 or 24.")
     var words = 24
 
+    @OptionGroup var keyTypeOptions: KeyTypeOptions
     @OptionGroup var derivationOptions: DerivationOptions
 
     func validate() throws {
@@ -45,7 +51,8 @@ struct KeysCreateCommand: ParsableCommand {
         // Everything that can fail is asked before a phrase is shown: a phrase written down for
         // a key that was then not created would be a trap.
         let terminal = recoveryPhrase ? try phraseTerminal() : nil
-        let path = try derivationOptions.path()
+        let type = keyTypeOptions.keyType
+        let path = try derivationOptions.path(for: type)
         if recoveryPhrase, let label { try checkLabelIsFree(label, in: keystore) }
         let passphrase = isNew ? try passphraseOptions.new() : try passphraseOptions.current()
         if isNew {
@@ -59,12 +66,13 @@ struct KeysCreateCommand: ParsableCommand {
             let phrase = BIP39.generate(wordCount: words)
             RecoveryPhraseDisplay.show(phrase, withBIP39Passphrase: bip39Passphrase.count > 0, on: terminal)
             do {
-                entry = try keystore.addFromPhrase(phrase, bip39Passphrase: bip39Passphrase, path: path, label: label, passphrase: passphrase)
+                entry = try keystore.addFromPhrase(
+                    phrase, bip39Passphrase: bip39Passphrase, path: path, type: type, label: label, passphrase: passphrase)
             } catch {
                 throw CLIFailure("\(error). No key was added: discard the phrase that was shown")
             }
         } else {
-            entry = try keystoreStep { () throws(KeystoreError) in try keystore.create(label: label, passphrase: passphrase) }
+            entry = try keystoreStep { () throws(KeystoreError) in try keystore.create(label: label, type: type, passphrase: passphrase) }
         }
         if isNew { warnIfWeakKDF() }
         if keystoreOptions.json {

@@ -30,7 +30,7 @@ struct KeysDeleteCommand: ParsableCommand {
             } else {
                 "Its secret cannot be recovered without a backup; to make one first: wallet-bridge keys export --backup FILE \"\(entry.label)\""
             }
-            terminal.write("Delete the key \"\(entry.label)\" (\(entry.base58Address))? \(recovery)\n")
+            terminal.write("Delete the key \"\(entry.label)\" (\(entry.displayAddress))? \(recovery)\n")
             let answer = try terminal.ask("Type yes to delete: ")
             guard answer.trimmingASCIIWhitespace() == "yes" else { throw CLIFailure("not deleted") }
         }
@@ -39,7 +39,7 @@ struct KeysDeleteCommand: ParsableCommand {
         if keystoreOptions.json {
             keystoreOptions.printJSON(.object(["deleted": deleted.json]))
         } else {
-            Console.out("Deleted \"\(deleted.label)\" (\(deleted.base58Address)).")
+            Console.out("Deleted \"\(deleted.label)\" (\(deleted.displayAddress)).")
         }
     }
 }

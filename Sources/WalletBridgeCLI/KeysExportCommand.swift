@@ -42,8 +42,8 @@ struct KeysExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The new file for --secret.", valueName: "path"), completion: .file())
     var output: String?
 
-    @Option(help: "How --secret writes the key: solana-keypair (64 numbers, as solana-keygen writes) or hex (the 64-byte secret key).")
-    var secretFormat = "solana-keypair"
+    @Option(help: "How --secret writes the key: solana-keypair (64 numbers, as solana-keygen writes; the default for a Solana key) or hex (the 64-byte secret key; for an Ethereum key, its 32-byte secret, as Ethereum wallets import it, and the only form).")
+    var secretFormat: String?
 
     func validate() throws {
         if backup != nil, secret { throw ValidationError("give --backup FILE or --secret, not both") }
@@ -51,11 +51,11 @@ struct KeysExportCommand: ParsableCommand {
         if secret {
             guard keys.count == 1 else { throw ValidationError("--secret exports exactly one key: name one") }
             guard output != nil else { throw ValidationError("--secret needs --output FILE (a secret is never printed)") }
-            guard ["solana-keypair", "hex"].contains(secretFormat) else {
+            if let secretFormat, !["solana-keypair", "hex"].contains(secretFormat) {
                 throw ValidationError("--secret-format must be solana-keypair or hex")
             }
             if backupPassphraseFile != nil { throw ValidationError("--backup-passphrase-file goes with --backup") }
-        } else if output != nil || secretFormat != "solana-keypair" {
+        } else if output != nil || secretFormat != nil {
             throw ValidationError("--output and --secret-format go with --secret")
         }
     }
@@ -93,7 +93,7 @@ struct KeysExportCommand: ParsableCommand {
             return
         }
         Console.out("Wrote an encrypted backup of \(written.count) \(written.count == 1 ? "key" : "keys") to \(path):")
-        for entry in written { Console.out("  \(entry.label)  \(entry.base58Address)") }
+        for entry in written { Console.out("  \(entry.label)  \(entry.displayAddress)") }
         Console.out("Check it with: wallet-bridge keys verify --keystore \(path)  (asks for the backup passphrase)")
         Console.out("Restore it with: wallet-bridge keys import --backup \(path)")
         Console.out("Without the backup passphrase the backup cannot be opened: keep it apart from the file.")
@@ -105,10 +105,14 @@ struct KeysExportCommand: ParsableCommand {
         }
         let file = try keystoreStep { () throws(KeystoreError) in try keystore.read() }
         guard let entry = file?.entry(matching: keys[0]) else { throw CLIFailure(KeystoreError.noSuchKey(keys[0]).description) }
+        let format = secretFormat ?? (entry.type == .ed25519 ? "solana-keypair" : "hex")
+        if entry.type == .secp256k1, format != "hex" {
+            throw CLIFailure("\"\(entry.label)\" is an Ethereum key, written in hex only: a solana-keygen file holds Ed25519 keys")
+        }
         var exists = stat()
         if lstat(path, &exists) == 0 { throw CLIFailure("\(path) exists; a secret is written only to a new file") }
         terminal.write("""
-            This writes the secret of "\(entry.label)" (\(entry.base58Address)) UNENCRYPTED to \(path).
+            This writes the secret of "\(entry.label)" (\(entry.displayAddress)) UNENCRYPTED to \(path).
             Anyone who can read that file can sign as this key. An encrypted backup (--backup) is safer.
 
             """)
@@ -116,13 +120,13 @@ struct KeysExportCommand: ParsableCommand {
         guard answer.trimmingASCIIWhitespace() == "export" else { throw CLIFailure("not confirmed; nothing was written") }
         let passphrase = try passphraseOptions.current()
         let (_, secretKey) = try keystoreStep { () throws(KeystoreError) in try keystore.exportSecretKey(keys[0], passphrase: passphrase) }
-        let text = SecretKeyText.render(secretKey, format: secretFormat)
+        let text = SecretKeyText.render(secretKey, format: format)
         try SecretFile.create(path, with: text)
         Console.out("Wrote the secret of \"\(entry.label)\" to \(path) (mode 0600). Delete it once it has served its purpose.")
     }
 }
 
-/// A 64-byte secret key written as text, in secure memory.
+/// A secret key (Ed25519's 64 bytes, secp256k1's 32) written as text, in secure memory.
 enum SecretKeyText {
     static func render(_ secretKey: SecureBytes, format: String) -> SecureBytes {
         secretKey.withUnsafeBytes { key in

@@ -11,14 +11,17 @@ struct KeysImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a key: a secret key, a solana-keygen keypair file, a recovery phrase, or a backup.",
         discussion: """
-            A secret key (a 32-byte seed, or 64 bytes: the seed then the public key) is read from \
+            A secret key (a 32-byte seed, or 64 bytes: the seed then the public key; with --type \
+            ethereum, the 32-byte secp256k1 secret as Ethereum wallets export it) is read from \
             --file, or from stdin (with echo off when stdin is a terminal). It may be raw bytes, \
             hex, base64, or a JSON array of byte values; --format picks one when guessing would \
             be wrong.
 
             --mnemonic reads a BIP-39 recovery phrase from stdin, or from the terminal with echo \
             off, never from the command line, and derives the key at m/44'/501'/0'/0' (Phantom's \
-            and Solflare's first account) or where --account or --derivation-path says.
+            and Solflare's first account), with --type ethereum at m/44'/60'/0'/0/0 (MetaMask's \
+            first address), or where --account or --derivation-path says. One phrase can so \
+            bring back a Solana key and an Ethereum key: import it once with each --type.
 
             --backup FILE restores the keys of a backup that `keys export --backup` wrote; its \
             passphrase comes from --backup-passphrase-file or the terminal.
@@ -47,6 +50,7 @@ struct KeysImportCommand: ParsableCommand {
     @Flag(help: "Import the key of a BIP-39 recovery phrase, read from stdin or the terminal.")
     var mnemonic = false
 
+    @OptionGroup var keyTypeOptions: KeyTypeOptions
     @OptionGroup var derivationOptions: DerivationOptions
 
     @Option(help: ArgumentHelp("Restore the keys of a backup written by `keys export --backup`.", valueName: "path"), completion: .file())
@@ -67,6 +71,9 @@ struct KeysImportCommand: ParsableCommand {
             throw ValidationError("--solana-keypair, --mnemonic and --backup say what they read: leave out --file and --format")
         }
         if backup != nil, label != nil { throw ValidationError("a backup keeps its keys' labels: leave out --label") }
+        if keyTypeOptions.keyType != .ed25519, backup != nil || solanaKeypair != nil {
+            throw ValidationError("--type goes with a secret key or --mnemonic: \(backup != nil ? "a backup keeps its keys' types" : "a solana-keygen file holds a Solana key")")
+        }
         if derivationOptions.isGiven, !mnemonic { throw ValidationError("--account, --derivation-path and --bip39-passphrase go with --mnemonic") }
         if backupPassphraseFile != nil, backup == nil { throw ValidationError("--backup-passphrase-file goes with --backup") }
         guard SecretKeyInput.Format(rawValue: format) != nil else {
@@ -86,18 +93,19 @@ struct KeysImportCommand: ParsableCommand {
         let entry: KeystoreFile.Entry
         if mnemonic {
             let phrase = try readPhrase()
-            let path = try derivationOptions.path()
+            let path = try derivationOptions.path(for: keyTypeOptions.keyType)
             let bip39Passphrase = try derivationOptions.bip39Passphrase(typedTwice: false)
             let passphrase = try keystorePassphrase(isNew: isNew)
             do {
-                entry = try keystore.addFromPhrase(phrase, bip39Passphrase: bip39Passphrase, path: path, label: label, passphrase: passphrase)
+                entry = try keystore.addFromPhrase(
+                    phrase, bip39Passphrase: bip39Passphrase, path: path, type: keyTypeOptions.keyType, label: label, passphrase: passphrase)
             } catch {
                 throw CLIFailure(error.description)
             }
         } else {
             let secret = try readSecretKey()
             let passphrase = try keystorePassphrase(isNew: isNew)
-            entry = try keystoreStep { () throws(KeystoreError) in try keystore.importKey(secret, label: label, passphrase: passphrase) }
+            entry = try keystoreStep { () throws(KeystoreError) in try keystore.importKey(secret, type: keyTypeOptions.keyType, label: label, passphrase: passphrase) }
         }
         if isNew { warnIfWeakKDF() }
         if keystoreOptions.json {
@@ -165,7 +173,7 @@ struct KeysImportCommand: ParsableCommand {
         }
         if !restored.alreadyHeld.isEmpty { Console.out("") }
         for entry in restored.alreadyHeld {
-            Console.out("Already held, left as it is: \(entry.label) (\(entry.base58Address))")
+            Console.out("Already held, left as it is: \(entry.label) (\(entry.displayAddress))")
         }
     }
 

@@ -1,15 +1,32 @@
 import ArgumentParser
 import WalletBridgeWallet
 
+/// `--type`: which kind of key `keys create` and `keys import` make. Shared, so that both
+/// take the same names.
+struct KeyTypeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The kind of key: solana (Ed25519, the default) or ethereum (secp256k1). The curve names ed25519 and secp256k1 work too.",
+        valueName: "type"))
+    var type = KeystoreFile.KeyType.ed25519.chainName
+
+    func validate() throws {
+        guard KeystoreFile.KeyType(named: type) != nil else { throw ValidationError("--type must be solana or ethereum") }
+    }
+
+    /// The type asked for (checked by `validate`).
+    var keyType: KeystoreFile.KeyType { KeystoreFile.KeyType(named: type) ?? .ed25519 }
+}
+
 /// Which key of a recovery phrase, and the phrase's own BIP-39 passphrase: shared by
 /// `keys create --recovery-phrase` and `keys import --mnemonic`.
 struct DerivationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The account to derive: m/44'/501'/N'/0' (default 0, the first account in Phantom and Solflare).", valueName: "n"))
+        "The account to derive: m/44'/501'/N'/0' for Solana (default 0, the first account in Phantom and Solflare), m/44'/60'/0'/0/N for Ethereum (MetaMask's N-th address).",
+        valueName: "n"))
     var account: UInt32?
 
     @Option(help: ArgumentHelp(
-        "The SLIP-0010 path to derive instead, hardened indices only (default m/44'/501'/0'/0').", valueName: "path"))
+        "The path to derive instead: SLIP-0010 for Solana (hardened indices only), BIP-32 for Ethereum.", valueName: "path"))
     var derivationPath: String?
 
     @Flag(name: .customLong("bip39-passphrase"), help: "Ask on the terminal for the phrase's BIP-39 passphrase (its \"25th word\"), if it has one.")
@@ -32,12 +49,15 @@ struct DerivationOptions: ParsableArguments {
         }
     }
 
-    /// The path to derive.
-    func path() throws(CLIFailure) -> DerivationPath {
+    /// The path to derive for a key of `type`.
+    func path(for type: KeystoreFile.KeyType) throws(CLIFailure) -> DerivationPath {
         if let derivationPath {
             do { return try DerivationPath(parsing: derivationPath) } catch { throw CLIFailure("--derivation-path: \(error)") }
         }
-        return .solana(account: account ?? 0)
+        switch type {
+        case .ed25519: return .solana(account: account ?? 0)
+        case .secp256k1: return .ethereum(index: account ?? 0)
+        }
     }
 
     /// The BIP-39 passphrase: empty unless one was asked for. A new phrase's is typed twice,

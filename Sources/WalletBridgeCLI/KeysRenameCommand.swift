@@ -26,7 +26,7 @@ struct KeysRenameCommand: ParsableCommand {
         if keystoreOptions.json {
             keystoreOptions.printJSON(entry.json)
         } else {
-            Console.out("Renamed \(entry.base58Address) to \"\(entry.label)\".")
+            Console.out("Renamed \(entry.displayAddress) to \"\(entry.label)\".")
         }
     }
 }

@@ -167,12 +167,12 @@ final class KeystoreFileTests: XCTestCase {
         let file = sampleFile()
         let entry = file.keys[1]
         XCTAssertEqual(file.entry(matching: entry.address), entry)
-        XCTAssertEqual(file.entry(matching: entry.base58Address), entry)
+        XCTAssertEqual(file.entry(matching: entry.displayAddress), entry)
         XCTAssertEqual(file.entry(matching: entry.label), entry)
         XCTAssertNil(file.entry(matching: "nothing"))
         XCTAssertEqual(file.entry(address: entry.address), entry)
-        XCTAssertNil(file.entry(address: entry.base58Address), "the protocol takes base64 only")
-        XCTAssertEqual(entry.shortAddress, "\(entry.base58Address.prefix(4))…\(entry.base58Address.suffix(4))")
+        XCTAssertNil(file.entry(address: entry.displayAddress), "the protocol takes base64 only")
+        XCTAssertEqual(entry.shortAddress, "\(entry.displayAddress.prefix(4))…\(entry.displayAddress.suffix(4))")
     }
 }
 

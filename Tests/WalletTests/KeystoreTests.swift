@@ -165,7 +165,7 @@ final class KeystoreTests: XCTestCase {
     func testRenameAndDeleteSelectByAddressOrLabel() throws {
         let a = try keystore.create(label: "a", passphrase: secure("p"))
         let b = try keystore.create(label: "b", passphrase: secure("p"))
-        XCTAssertEqual(try keystore.rename(a.base58Address, to: "savings", passphrase: secure("p")).label, "savings")
+        XCTAssertEqual(try keystore.rename(a.displayAddress, to: "savings", passphrase: secure("p")).label, "savings")
         XCTAssertThrowsError(try keystore.rename("savings", to: "b", passphrase: secure("p"))) { error in
             XCTAssertEqual(error as? KeystoreError, .duplicateLabel("b"))
         }

@@ -178,7 +178,7 @@ final class KeystoreVersionTwoTests: XCTestCase {
         try keystore.create(label: "main", passphrase: secure("p"))
         let spare = try keystore.create(label: "spare", passphrase: secure("p"))
         let backupPath = "\(folder)/spare.json"
-        XCTAssertEqual(try keystore.exportBackup([spare.base58Address], passphrase: secure("p"), to: backupPath, backupPassphrase: secure("b")).map(\.label), ["spare"])
+        XCTAssertEqual(try keystore.exportBackup([spare.displayAddress], passphrase: secure("p"), to: backupPath, backupPassphrase: secure("b")).map(\.label), ["spare"])
         XCTAssertThrowsError(try keystore.exportBackup(["nobody"], passphrase: secure("p"), to: "\(folder)/x.json", backupPassphrase: secure("b")))
         try keystore.delete("spare")
         try keystore.create(label: "spare", passphrase: secure("p"))  // another key takes the label

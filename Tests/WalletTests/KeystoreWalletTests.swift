@@ -113,7 +113,7 @@ final class KeystoreWalletTests: XCTestCase {
         let (wallet, source) = wallet([.passphrase("right")])
         let expected = RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
         await assertError(expected) { _ = try await self.sign(wallet, address: Base64.encode(publicKey(ofSeed: testSeedB)), ["aGk="]) }
-        await assertError(expected) { _ = try await self.sign(wallet, address: self.entry.base58Address, ["aGk="]) }
+        await assertError(expected) { _ = try await self.sign(wallet, address: self.entry.displayAddress, ["aGk="]) }
         await assertError(expected) { _ = try await self.sign(wallet, address: "not base64", ["aGk="]) }
         XCTAssertEqual(source.asked.values, [])
     }

@@ -14,6 +14,9 @@ final class SecretKeyInputTests: XCTestCase {
     func testAutoDetectsEveryForm() throws {
         XCTAssertEqual(try decode(hex(seed)), seed)
         XCTAssertEqual(try decode(hex(secretKey).uppercased() + "\n"), secretKey)
+        XCTAssertEqual(try decode("0x" + hex(seed) + "\n"), seed, "as Ethereum's tools write a secret")
+        XCTAssertEqual(try decode("0x" + hex(seed), .hex), seed)
+        XCTAssertThrowsError(try decode("0x0x" + hex(seed), .hex))
         XCTAssertEqual(try decode(Base64.encode(seed)), seed)
         XCTAssertEqual(try decode("  " + Base64.encode(secretKey) + "\r\n"), secretKey)
         let urlSafeUnpadded = Base64.encode(secretKey).replacingOccurrences(of: "+", with: "-")

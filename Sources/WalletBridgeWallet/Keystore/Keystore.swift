@@ -48,28 +48,40 @@ public struct Keystore: Sendable {
 
     // MARK: Changes
 
-    /// Generates a new key pair and adds it. On a new keystore `passphrase` becomes its
-    /// passphrase; otherwise it must be the keystore's passphrase.
+    /// Generates a new key pair of `type` and adds it. On a new keystore `passphrase` becomes
+    /// its passphrase; otherwise it must be the keystore's passphrase.
     @discardableResult
-    package func create(label: String?, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func create(label: String?, type: KeystoreFile.KeyType = .ed25519, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
         let seed = SecureBytes(count: Ed25519.seedBytes)
-        seed.withUnsafeMutableBytes { Sodium.randomBytes(into: $0) }
-        return try add(seed: seed, label: label, origin: .generated, passphrase: passphrase)
+        // Any 32 bytes are an Ed25519 seed; a secp256k1 secret must be below the group order,
+        // which 32 random bytes miss with a probability below 2^-127.
+        repeat {
+            seed.withUnsafeMutableBytes { Sodium.randomBytes(into: $0) }
+        } while type == .secp256k1 && !Secp256k1.isValidSecretKey(seed)
+        return try add(seed: seed, type: type, label: label, origin: .generated, passphrase: passphrase)
     }
 
     /// Adds an existing key: a 32-byte seed, or a 64-byte libsodium/Solana secret key (seed
     /// then public key), whose second half must be the first half's public key.
     @discardableResult
+    /// A secp256k1 key is its 32-byte secret (as Ethereum wallets export it).
     package func importKey(
-        _ secret: SecureBytes, label: String?, origin: KeystoreFile.Origin = .imported, passphrase: SecureBytes
+        _ secret: SecureBytes, type: KeystoreFile.KeyType = .ed25519, label: String?, origin: KeystoreFile.Origin = .imported,
+        passphrase: SecureBytes
     ) throws(KeystoreError) -> KeystoreFile.Entry {
+        if type == .secp256k1 {
+            guard secret.count == Secp256k1.secretKeyBytes else {
+                throw .invalidSecretKey("an Ethereum secret key is 32 bytes, got \(secret.count)")
+            }
+            return try add(seed: secret, type: type, label: label, origin: origin, passphrase: passphrase)
+        }
         switch secret.count {
         case Ed25519.seedBytes:
             return try add(seed: secret, label: label, origin: origin, passphrase: passphrase)
         case Ed25519.secretKeyBytes:
             let seed = secret.prefix(Ed25519.seedBytes)
             let claimed = secret.withUnsafeBytes { Array($0[Ed25519.seedBytes...]) }
-            guard try Self.keyPair(seed: seed).publicKey == claimed else {
+            guard try Self.publicKey(seed: seed, type: .ed25519) == claimed else {
                 throw .invalidSecretKey("its last 32 bytes are not the public key of its first 32 bytes")
             }
             return try add(seed: seed, label: label, origin: origin, passphrase: passphrase)
@@ -136,16 +148,21 @@ public struct Keystore: Sendable {
 
     // MARK: Unlocking
 
-    /// The 64-byte secret key (seed then public key) of `entry`, as stored in `file`, in
-    /// secure memory. Runs Argon2: seconds of CPU and up to the stored memlimit.
+    /// The secret key of `entry`, as stored in `file`, in secure memory (see `secretKey`). Runs
+    /// Argon2: seconds of CPU and up to the stored memlimit.
     package static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
         try secretKey(entry, key: deriveKey(file, passphrase: passphrase))
     }
 
-    /// The 64-byte secret key of `entry` under the keystore key `key` (from `deriveKey`, or kept
-    /// by the agent's `UnlockCache`). Fast: no Argon2.
+    /// The secret key of `entry` under the keystore key `key` (from `deriveKey`, or kept by the
+    /// agent's `UnlockCache`), as its curve's signing takes it: Ed25519's 64 bytes (seed then
+    /// public key), secp256k1's 32-byte scalar. Fast: no Argon2.
     package static func secretKey(_ entry: KeystoreFile.Entry, key: SecureBytes) throws(KeystoreError) -> SecureBytes {
-        try keyPair(seed: openSeed(entry, key: key)).secretKey
+        let seed = try openSeed(entry, key: key)
+        switch entry.type {
+        case .ed25519: return try keyPair(seed: seed).secretKey
+        case .secp256k1: return seed
+        }
     }
 
     /// True when `key` is the keystore key of `file`: it opens the passphrase check.
@@ -155,27 +172,30 @@ public struct Keystore: Sendable {
 
     // MARK: Internals
 
-    /// Adds the key pair of a 32-byte `seed`, recording `origin`.
+    /// Adds the key pair of `type` of a 32-byte `seed` (a secp256k1 secret scalar for
+    /// `.secp256k1`), recording `origin`.
     @discardableResult
-    package func add(seed: SecureBytes, label: String?, origin: KeystoreFile.Origin, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func add(
+        seed: SecureBytes, type: KeystoreFile.KeyType = .ed25519, label: String?, origin: KeystoreFile.Origin, passphrase: SecureBytes
+    ) throws(KeystoreError) -> KeystoreFile.Entry {
         if let label, let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
-        let publicKey = try Self.keyPair(seed: seed).publicKey
+        let publicKey = try Self.publicKey(seed: seed, type: type)
         return try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) in
-            let address = Base64.encode(publicKey)
-            if file.keys.contains(where: { $0.publicKey == publicKey }) { throw .duplicateKey(address: address) }
+            if let held = file.keys.first(where: { $0.publicKey == publicKey }) { throw .duplicateKey(address: held.address) }
             let chosen = label ?? Self.defaultLabel(among: file.keys)
             if file.keys.contains(where: { $0.label == chosen }) { throw .duplicateLabel(chosen) }
-            return Self.append(seed: seed, publicKey: publicKey, label: chosen, created: Self.timestampNow(), origin: origin, to: &file, key: key)
+            return Self.append(
+                seed: seed, type: type, publicKey: publicKey, label: chosen, created: Self.timestampNow(), origin: origin, to: &file, key: key)
         }
     }
 
     @discardableResult
     static func append(
-        seed: SecureBytes, publicKey: [UInt8], label: String, created: String, origin: KeystoreFile.Origin,
-        to file: inout KeystoreFile, key: SecureBytes
+        seed: SecureBytes, type: KeystoreFile.KeyType = .ed25519, publicKey: [UInt8], label: String, created: String,
+        origin: KeystoreFile.Origin, to file: inout KeystoreFile, key: SecureBytes
     ) -> KeystoreFile.Entry {
         var entry = KeystoreFile.Entry(
-            publicKey: publicKey, label: label, created: created, origin: origin,
+            type: type, publicKey: publicKey, label: label, created: created, origin: origin,
             sealedSeed: .init(nonce: [], ciphertext: []))
         entry.sealedSeed = sealSeed(seed, for: entry, key: key)
         file.keys.append(entry)
@@ -266,7 +286,7 @@ public struct Keystore: Sendable {
         let sealed = entry.sealedSeed
         guard let seed = AEAD.open(sealed.ciphertext, key: key, nonce: sealed.nonce, associatedData: KeystoreFile.keyAD(for: entry)),
               seed.count == Ed25519.seedBytes,
-              try keyPair(seed: seed).publicKey == entry.publicKey else {
+              (try? publicKey(seed: seed, type: entry.type)) == entry.publicKey else {
             throw .keyDamaged(address: entry.address)
         }
         return seed
@@ -292,7 +312,20 @@ public struct Keystore: Sendable {
         return .init(nonce: nonce, ciphertext: AEAD.seal(seed, key: key, nonce: nonce, associatedData: KeystoreFile.keyAD(for: entry)))
     }
 
-    /// The key pair of a 32-byte seed; the secret half stays in secure memory.
+    /// The public key of a 32-byte seed of `type` (compressed for secp256k1).
+    static func publicKey(seed: SecureBytes, type: KeystoreFile.KeyType) throws(KeystoreError) -> [UInt8] {
+        switch type {
+        case .ed25519:
+            return try keyPair(seed: seed).publicKey
+        case .secp256k1:
+            guard let publicKey = Secp256k1.publicKey(of: seed) else {
+                throw .invalidSecretKey("not a secp256k1 secret key (zero, or not below the curve's order)")
+            }
+            return publicKey
+        }
+    }
+
+    /// The Ed25519 key pair of a 32-byte seed; the secret half stays in secure memory.
     static func keyPair(seed: SecureBytes) throws(KeystoreError) -> (publicKey: [UInt8], secretKey: SecureBytes) {
         guard seed.count == Ed25519.seedBytes else { throw .invalidSecretKey("a seed is 32 bytes") }
         Sodium.ensureInitialized()

@@ -37,7 +37,7 @@ extension Keystore {
         var backup = KeystoreFile(kdf: kdf, passphraseCheck: Self.sealCheck(key: backupKey), keys: [])
         for (entry, seed) in zip(chosen, seeds) {
             // A version 1 entry's origin reads as unknown (it was never recorded), and stays so.
-            Self.append(seed: seed, publicKey: entry.publicKey, label: entry.label, created: entry.created, origin: entry.origin, to: &backup, key: backupKey)
+            Self.append(seed: seed, type: entry.type, publicKey: entry.publicKey, label: entry.label, created: entry.created, origin: entry.origin, to: &backup, key: backupKey)
         }
         var info = stat()
         if lstat(backupPath, &info) == 0 {
@@ -92,7 +92,7 @@ extension Keystore {
                 }
                 let label = Self.freeLabel(entry.label, among: file.keys)
                 restored.added.append(Self.append(
-                    seed: seed, publicKey: entry.publicKey, label: label, created: entry.created, origin: entry.origin, to: &file, key: key))
+                    seed: seed, type: entry.type, publicKey: entry.publicKey, label: label, created: entry.created, origin: entry.origin, to: &file, key: key))
             }
             return restored
         }

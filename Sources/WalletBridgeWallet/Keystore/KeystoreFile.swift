@@ -68,10 +68,37 @@ package struct KeystoreFile: Sendable, Equatable {
         }
     }
 
-    /// The kind of key pair. One today; the member exists so that other curves can join the
-    /// same keystore without another format change.
+    /// The kind of key pair: the curve, which says how long the public key is, how the seed
+    /// becomes a key pair, and which chains' addresses the key has.
     package enum KeyType: String, Sendable, Equatable, CaseIterable {
+        /// Solana's: a 32-byte seed, a 32-byte public key; walletlib's methods and `solana`
+        /// sessions use these.
         case ed25519
+        /// Ethereum's: a 32-byte secret scalar, a 33-byte compressed public key; `eip155`
+        /// sessions use these.
+        case secp256k1
+
+        /// The public key's length as stored.
+        package var publicKeyBytes: Int {
+            switch self {
+            case .ed25519: Ed25519.publicKeyBytes
+            case .secp256k1: Secp256k1.compressedPublicKeyBytes
+            }
+        }
+
+        /// The chains whose name `keys create --type` takes, and `keys list` shows.
+        package var chainName: String {
+            switch self {
+            case .ed25519: "solana"
+            case .secp256k1: "ethereum"
+            }
+        }
+
+        /// The type a name on the command line means: the curve or the chain.
+        package init?(named name: String) {
+            guard let type = Self.allCases.first(where: { $0.rawValue == name || $0.chainName == name }) else { return nil }
+            self = type
+        }
     }
 
     /// Where a key came from, as far as this keystore knows: shown by `keys list`, so that a
@@ -120,16 +147,17 @@ package struct KeystoreFile: Sendable, Equatable {
         /// that syntax), and short enough to show.
         static func pathProblem(_ path: String) -> String? {
             guard path.utf8.count <= 128, (try? DerivationPath(parsing: path)) != nil else {
-                return "is not a derivation path like m/44'/501'/0'/0'"
+                return "is not a derivation path like m/44'/501'/0'/0' or m/44'/60'/0'/0/0"
             }
             return nil
         }
     }
 
-    /// One key pair: its public half in clear, its seed sealed.
+    /// One key pair: its public half in clear, its seed (Ed25519) or secret scalar (secp256k1),
+    /// 32 bytes either way, sealed.
     package struct Entry: Sendable, Equatable {
         package var type: KeyType
-        /// The 32-byte Ed25519 public key, in clear: it is the address.
+        /// The public key, in clear (`type.publicKeyBytes` long): the address comes from it.
         package var publicKey: [UInt8]
         /// A unique name chosen by the user.
         package var label: String
@@ -155,13 +183,32 @@ package struct KeystoreFile: Sendable, Equatable {
             self.sealedVersion = sealedVersion
         }
 
-        /// The protocol's address: standard base64 of the public key.
-        package var address: String { Base64.encode(publicKey) }
-        /// Solana's way of writing the same key.
-        package var base58Address: String { Base58.encode(publicKey) }
-        /// `7xKX…3fGh`: enough to recognise a key in a prompt.
+        /// The address the wallet names the key by: for Ed25519, walletlib's standard base64
+        /// of the public key; for secp256k1, the EIP-55 Ethereum address.
+        package var address: String {
+            switch type {
+            case .ed25519: Base64.encode(publicKey)
+            case .secp256k1: ethereumAddress?.description ?? Base64.encode(publicKey)
+            }
+        }
+
+        /// The address as the key's chain writes it: base58 (Solana) or EIP-55 hex (Ethereum).
+        package var displayAddress: String {
+            switch type {
+            case .ed25519: Base58.encode(publicKey)
+            case .secp256k1: address
+            }
+        }
+
+        /// The Ethereum address of a secp256k1 key; nil for an Ed25519 one.
+        package var ethereumAddress: EthereumAddress? {
+            type == .secp256k1 ? EthereumAddress(publicKey: publicKey) : nil
+        }
+
+        /// `7xKX…3fGh` or `0x5aAe…eAed`: enough to recognise a key in a prompt.
         package var shortAddress: String {
-            let full = base58Address
+            if let ethereumAddress { return ethereumAddress.short }
+            let full = displayAddress
             return full.count <= 12 ? full : "\(full.prefix(4))…\(full.suffix(4))"
         }
     }
@@ -212,16 +259,22 @@ package struct KeystoreFile: Sendable, Equatable {
             return entry
         }
         if let decoded = Base58.decode(query), decoded.count == Ed25519.publicKeyBytes,
-           let entry = keys.first(where: { $0.publicKey == decoded }) {
+           let entry = keys.first(where: { $0.type == .ed25519 && $0.publicKey == decoded }) {
             return entry
         }
+        if let address = EthereumAddress(query), let entry = entry(ethereumAddress: address) { return entry }
         return keys.first { $0.label == query }
     }
 
-    /// The entry for a protocol address: base64 only, as GetAccounts gave it.
+    /// The Ed25519 entry for a protocol address: base64 only, as GetAccounts gave it.
     package func entry(address: String) -> Entry? {
         guard let decoded = Base64.decode(address), decoded.count == Ed25519.publicKeyBytes else { return nil }
-        return keys.first { $0.publicKey == decoded }
+        return keys.first { $0.type == .ed25519 && $0.publicKey == decoded }
+    }
+
+    /// The secp256k1 entry whose Ethereum address is `address`.
+    package func entry(ethereumAddress address: EthereumAddress) -> Entry? {
+        keys.first { $0.type == .secp256k1 && $0.ethereumAddress == address }
     }
 
     /// Nil when `label` may name a key, else why not. Labels appear in the consent prompt and
@@ -296,7 +349,18 @@ extension KeystoreFile {
         for (index, rawKey) in rawKeys.enumerated() {
             let name = "keys[\(index)]"
             let object = try reader.object(rawKey, name)
-            let publicKey = try reader.bytes(object["public_key"], "\(name).public_key", count: Ed25519.publicKeyBytes)
+            var type = KeyType.ed25519
+            if fileVersion >= 2 {
+                let typeName = try reader.string(object["type"], "\(name).type")
+                guard let known = KeyType(rawValue: typeName) else {
+                    throw .damaged(path: path, reason: "\(name).type is not one of: \(KeyType.allCases.map(\.rawValue).joined(separator: ", ")) (a newer wallet-bridge may know it)")
+                }
+                type = known
+            }
+            let publicKey = try reader.bytes(object["public_key"], "\(name).public_key", count: type.publicKeyBytes)
+            if type == .secp256k1, EthereumAddress(publicKey: publicKey) == nil {
+                throw .damaged(path: path, reason: "\(name).public_key is not a secp256k1 public key")
+            }
             let label = try reader.string(object["label"], "\(name).label")
             if let problem = labelProblem(label) { throw .damaged(path: path, reason: "\(name).label is unusable: \(problem)") }
             let created = try reader.string(object["created"], "\(name).created")
@@ -304,16 +368,8 @@ extension KeystoreFile {
                 throw .damaged(path: path, reason: "\(name).created is not a timestamp")
             }
             let sealedSeed = try reader.sealed(rawKey, name, plaintextBytes: Ed25519.seedBytes)
-            var type = KeyType.ed25519
             var origin = Origin.unknown
-            if fileVersion >= 2 {
-                let typeName = try reader.string(object["type"], "\(name).type")
-                guard let known = KeyType(rawValue: typeName) else {
-                    throw .damaged(path: path, reason: "\(name).type is not one of: \(KeyType.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                type = known
-                origin = try reader.origin(object["origin"], "\(name).origin")
-            }
+            if fileVersion >= 2 { origin = try reader.origin(object["origin"], "\(name).origin") }
             if keys.contains(where: { $0.publicKey == publicKey }) {
                 throw .damaged(path: path, reason: "\(name) repeats the public key of an earlier entry")
             }

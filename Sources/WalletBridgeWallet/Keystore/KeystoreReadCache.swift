@@ -41,21 +41,26 @@ package final class KeystoreReadCache: Sendable {
         }
     }
 
-    /// The file as read, and its addresses in base64 (encoded once per version, not per call).
+    /// The file as read, and its addresses (encoded once per version, not per call).
     package struct Contents: Sendable {
         package let file: KeystoreFile?
+        /// The Ed25519 keys' addresses in base64: walletlib's GetAccounts.
         package let addresses: [String]
+        /// The secp256k1 keys' Ethereum addresses: an `eip155` session's accounts.
+        package let ethereumAddresses: [EthereumAddress]
         /// Read from the file on this call rather than taken from the cache.
         package let fresh: Bool
 
         init(_ file: KeystoreFile?, fresh: Bool) {
             self.file = file
-            addresses = file?.keys.map(\.address) ?? []
+            let keys = file?.keys ?? []
+            addresses = keys.filter { $0.type == .ed25519 }.map(\.address)
+            ethereumAddresses = keys.compactMap(\.ethereumAddress)
             self.fresh = fresh
         }
 
         init(cached: Contents) {
-            (file, addresses, fresh) = (cached.file, cached.addresses, false)
+            (file, addresses, ethereumAddresses, fresh) = (cached.file, cached.addresses, cached.ethereumAddresses, false)
         }
     }
 

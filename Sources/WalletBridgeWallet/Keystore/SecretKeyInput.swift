@@ -11,7 +11,7 @@ package enum SecretKeyInput {
         case auto
         /// Exactly 32 or 64 bytes, as they are.
         case raw
-        /// 64 or 128 hex digits; surrounding whitespace is ignored.
+        /// 64 or 128 hex digits, after an optional `0x`; surrounding whitespace is ignored.
         case hex
         /// Standard or URL-safe base64, padded or not; surrounding whitespace is ignored.
         case base64
@@ -57,7 +57,11 @@ package enum SecretKeyInput {
 
     private static func hex(_ input: SecureBytes) -> SecureBytes? {
         input.withUnsafeBytes { raw -> SecureBytes? in
-            let range = trimmed(raw)
+            var range = trimmed(raw)
+            // Ethereum's tools write a secret as 0x and its hex (eth-account's to_0x_hex).
+            if range.count >= 2, raw[range.lowerBound] == UInt8(ascii: "0"), raw[range.lowerBound + 1] == UInt8(ascii: "x") {
+                range = (range.lowerBound + 2)..<range.upperBound
+            }
             guard range.count == 2 * Ed25519.seedBytes || range.count == 2 * Ed25519.secretKeyBytes else { return nil }
             let out = SecureBytes(count: range.count / 2)
             var written = 0
