@@ -393,11 +393,11 @@ se = []
 se.append(case("connect", "session_connect: the session holds the required namespaces and what the wallet supports of the optional ones (unsupported chains, methods and namespaces dropped); its accounts are every key on every chain, chain by chain; required and optional namespaces and the extension's metadata come back as proposed; it lasts the 7-day lifetime from now; `self` is the caller, `peer` the wallet",
     ok(1, session(topic(1), {"solana": granted([M, D], [SIGN], [CHANGED])},
                   {"solana": ns([M], [SIGN], [CHANGED])},
-                  {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "eip155": ns(["eip155:1"], ["eth_sign"], [])},
+                  {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])},
                   NOW + WEEK, DAPP)),
     args=[chrome("b")],
     request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED])},
-                             {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "eip155": ns(["eip155:1"], ["eth_sign"], [])}), 1)))
+                             {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])}), 1)))
 se.append(case("connect-chain-id-key", "session_connect: a namespace keyed by a chain id stands for that one chain, and the session names it under its namespace; metadata's description, url and icons default to empty",
     ok(2, session(topic(1), {"solana": granted([M], [SIGN, GET], [])}, {"solana": ns([M], [SIGN, GET], [])}, {}, NOW + WEEK, meta("Chain-keyed dApp"))),
     args=[chrome("c")], request=req(SC, proposal({M: {"methods": [SIGN, GET], "events": []}}, metadata={"name": "Chain-keyed dApp"}), 2)))
@@ -414,12 +414,12 @@ se.append(case("connect-unsupported-events", "session_connect: required events t
     args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED, "chainChanged"])}), 6)))
 se.append(case("connect-unsupported-chains-before-methods", "session_connect: unsupported chains (5100) are answered before unsupported methods (5101)", err(7, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash"]}),
     args=[Q], request=req(SC, proposal({"solana": ns(["solana:notarealgenesishash"], ["solana_signTransaction"], [])}), 7)))
-se.append(case("connect-unsupported-namespace", "session_connect: a required namespace other than solana is 5104, data.namespaces naming it", err(8, 5104, "Unsupported namespace key", {"namespaces": ["eip155"]}),
-    args=[Q], request=req(SC, proposal({"eip155": ns(["eip155:1"], ["eth_sign"], [])}), 8)))
-se.append(case("connect-unsupported-namespace-chain-key", "session_connect: a required chain id key of another namespace is 5104 for that namespace", err(9, 5104, "Unsupported namespace key", {"namespaces": ["eip155"]}),
-    args=[Q], request=req(SC, proposal({"eip155:1": {"methods": ["eth_sign"], "events": []}}), 9)))
-se.append(case("connect-unsupported-namespace-first", "session_connect: an unsupported namespace (5104) is answered before unsupported chains (5100)", err(10, 5104, "Unsupported namespace key", {"namespaces": ["eip155"]}),
-    args=[Q], request=req(SC, proposal({"eip155": ns(["eip155:1"], ["eth_sign"], []), "solana": ns(["solana:notarealgenesishash"], [SIGN], [])}), 10)))
+se.append(case("connect-unsupported-namespace", "session_connect: a required namespace the wallet does not support (cosmos) is 5104, data.namespaces naming it", err(8, 5104, "Unsupported namespace key", {"namespaces": ["cosmos"]}),
+    args=[Q], request=req(SC, proposal({"cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])}), 8)))
+se.append(case("connect-unsupported-namespace-chain-key", "session_connect: a required chain id key of another namespace is 5104 for that namespace", err(9, 5104, "Unsupported namespace key", {"namespaces": ["cosmos"]}),
+    args=[Q], request=req(SC, proposal({"cosmos:cosmoshub-4": {"methods": ["cosmos_signDirect"], "events": []}}), 9)))
+se.append(case("connect-unsupported-namespace-first", "session_connect: an unsupported namespace (5104) is answered before unsupported chains (5100)", err(10, 5104, "Unsupported namespace key", {"namespaces": ["cosmos"]}),
+    args=[Q], request=req(SC, proposal({"cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], []), "solana": ns(["solana:notarealgenesishash"], [SIGN], [])}), 10)))
 # -32602: the first fault, named by its path.
 for n, (name, rule, params, field, problem) in enumerate([
     ("params-array", "params must be an object", [PROPOSAL], "params", "expected an object"),
@@ -436,7 +436,7 @@ for n, (name, rule, params, field, problem) in enumerate([
     ("event-empty", "an event name must not be empty", proposal({"solana": ns([M], [SIGN], [""])}), "requiredNamespaces.solana.events[0]", "must not be empty"),
     ("optional-not-object", "optionalNamespaces is an object of namespaces", proposal({"solana": ns([M], [SIGN], [])}, "solana"), "optionalNamespaces", "expected an object of namespaces, found string"),
     ("no-chain", "requiredNamespaces and optionalNamespaces together must ask for a chain", proposal(), "requiredNamespaces", "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none"),
-    ("no-supported-chain", "optional namespaces the wallet does not support leave no chain", proposal(optional={"eip155": ns(["eip155:1"], ["eth_sign"], [])}), "requiredNamespaces", "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none"),
+    ("no-supported-chain", "optional namespaces the wallet does not support leave no chain", proposal(optional={"cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])}), "requiredNamespaces", "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none"),
 ]):
     se.append(case("connect-invalid-" + name, "session_connect: -32602 names the field: " + rule, invalid(100 + n, field, problem), args=[Q], request=req(SC, params, 100 + n)))
 # The person, and the keystore.
@@ -526,4 +526,112 @@ se.append(case("disconnect-with-reason", "session_disconnect: a reason of the ex
     args=[P, "--parent-window=0"], request=req(SD, {"topic": SEED, "reason": {"code": 6000, "message": "Signed out"}}, 73)))
 se.append(case("disconnect", "session_disconnect: the session is deleted; the answer is {}", ok(74, {}), args=[P], request=req(SD, {"topic": SEED}, 74)))
 total += write("sessions.json", "The session methods (docs/sessions.md) against the conformance host's sessions: the test keys (seeds 0x01 x32 and 0x02 x32), a clock fixed at 1800000000, counted topics, one pre-seeded session for chrome-extension://abcdefghijklmnopabcdefghijklmnop/, and a person who answers as WALLET_BRIDGE_TEST_CONSENT says; signatures computed with Python's cryptography package, base58 written in the generator.", se)
+# --- ethereum.json: the eip155 methods inside a session, against the conformance host's
+# pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/: mainnet
+# required, Polygon and Base optional, the four methods). Expected signatures come from PyPI's
+# eth-account (run this generator with scripts/python-env.sh's python), an implementation
+# independent of the host's libsecp256k1 and Keccak; EIP-712's own Mail example is also checked
+# against the signature the EIP publishes.
+from eth_account import Account
+from eth_account.messages import encode_defunct, encode_typed_data
+from eth_utils import keccak
+COW_KEY, SECOND_KEY = keccak(b"cow"), bytes([2] * 32)
+COW_ADDRESS, SECOND_ADDRESS = Account.from_key(COW_KEY).address, Account.from_key(SECOND_KEY).address
+assert COW_ADDRESS == "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"  # "Cow" of EIP-712's example
+ETH_CALLER = "chrome-extension://%s/" % ("mnop" * 8)
+ETH_TOPIC = "e155" * 16
+MAINNET, POLYGON, BASE = "eip155:1", "eip155:137", "eip155:8453"
+def eth_in_session(method, params=None, chain=MAINNET):
+    inner = {"method": method}
+    if params is not None: inner["params"] = params
+    return {"topic": ETH_TOPIC, "chainId": chain, "request": inner}
+def hexsig(signed): return "0x" + bytes(signed.signature).hex()
+def personal(key, message_bytes): return hexsig(Account.sign_message(encode_defunct(primitive=message_bytes), key))
+def typed(key, data): return hexsig(Account.sign_message(encode_typed_data(full_message=data), key))
+MAIL = {
+    "types": {
+        "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                         {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+        "Person": [{"name": "name", "type": "string"}, {"name": "wallet", "type": "address"}],
+        "Mail": [{"name": "from", "type": "Person"}, {"name": "to", "type": "Person"}, {"name": "contents", "type": "string"}],
+    },
+    "primaryType": "Mail",
+    "domain": {"name": "Ether Mail", "version": "1", "chainId": 1, "verifyingContract": "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},
+    "message": {"from": {"name": "Cow", "wallet": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},
+                "to": {"name": "Bob", "wallet": "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"}, "contents": "Hello, Bob!"},
+}
+# EIP-712's published signature of Mail by Cow: v 28, r and s as in the EIP's Example.js.
+MAIL_SIGNATURE = "0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c"
+assert typed(COW_KEY, MAIL) == MAIL_SIGNATURE
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+def transfer_authorization(value, nonce_byte):
+    """ERC-3009's TransferWithAuthorization, what a WalletConnect Pay action asks to sign on Base."""
+    return {
+        "types": {
+            "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                             {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+            "TransferWithAuthorization": [{"name": "from", "type": "address"}, {"name": "to", "type": "address"},
+                                          {"name": "value", "type": "uint256"}, {"name": "validAfter", "type": "uint256"},
+                                          {"name": "validBefore", "type": "uint256"}, {"name": "nonce", "type": "bytes32"}],
+        },
+        "primaryType": "TransferWithAuthorization",
+        "domain": {"name": "USD Coin", "version": "2", "chainId": 8453, "verifyingContract": USDC_BASE},
+        "message": {"from": COW_ADDRESS, "to": "0x1111111111111111111111111111111111111111", "value": str(value),
+                    "validAfter": "0", "validBefore": "1800003600", "nonce": "0x" + bytes([nonce_byte] * 32).hex()},
+    }
+ACTIONS = [transfer_authorization(1_000_000, 0xA1), transfer_authorization(250_000, 0xB2), transfer_authorization(4_200_000, 0xC3)]
+hello_eth = b"Hello, wallet-bridge"
+siwe = ("example.org wants you to sign in with your Ethereum account:\n%s\n\nSign in to Example\n\nURI: https://example.org\n"
+        "Version: 1\nChain ID: 1\nNonce: 32891756\nIssued At: 2027-01-15T08:00:00Z" % COW_ADDRESS)
+et = []
+et.append(case("eth-accounts", "eth_accounts: the session's Ethereum accounts, EIP-55 checksummed, in the order the keys were added", ok(1, [COW_ADDRESS, SECOND_ADDRESS]),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_accounts", []), 1)))
+et.append(case("eth-accounts-no-params", "eth_accounts: params may be left out", ok(2, [COW_ADDRESS, SECOND_ADDRESS]),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_accounts"), 2)))
+et.append(case("eth-chain-id-mainnet", "eth_chainId: the request's chain as a 0x quantity", ok(3, "0x1"), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_chainId", []), 3)))
+et.append(case("eth-chain-id-polygon", "eth_chainId: on any chain the session holds", ok(4, "0x89"), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_chainId", [], POLYGON), 4)))
+et.append(case("personal-sign-hex", "personal_sign: params [message in 0x-hex, address]; the EIP-191 signature, 65 bytes r||s||v in 0x-hex, v 27 or 28 (eth-account computed it)",
+    ok(5, personal(COW_KEY, hello_eth)), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x" + hello_eth.hex(), COW_ADDRESS]), 5)))
+et.append(case("personal-sign-text", "personal_sign: a message that is not 0x-hex is taken as UTF-8 text (a Sign-In-With-Ethereum message)",
+    ok(6, personal(COW_KEY, siwe.encode())), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", [siwe, COW_ADDRESS]), 6)))
+et.append(case("personal-sign-lowercase-address-second-key", "personal_sign: the address in any letter case, the second key, on Polygon",
+    ok(7, personal(SECOND_KEY, bytes(range(256)))), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x" + bytes(range(256)).hex(), SECOND_ADDRESS.lower()], POLYGON), 7)))
+et.append(case("sign-typed-data-mail", "eth_signTypedData_v4: EIP-712's own Mail example, typed data as a JSON string (as MetaMask sends it), signed by Cow: the signature the EIP publishes",
+    ok(8, MAIL_SIGNATURE), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTypedData_v4", [COW_ADDRESS, json.dumps(MAIL)]), 8)))
+et.append(case("sign-typed-data-object", "eth_signTypedData_v4: typed data as an object signs the same",
+    ok(9, MAIL_SIGNATURE), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTypedData_v4", [COW_ADDRESS, MAIL]), 9)))
+et.append(case("pay-actions-in-order", "WalletConnect Pay: a batch of eth_signTypedData_v4 requests (one per payment action, ERC-3009 on Base) is answered in the order of the actions",
+    [ok(10 + i, typed(COW_KEY, action)) for i, action in enumerate(ACTIONS)], args=[ETH_CALLER],
+    request=[req(SR, eth_in_session("eth_signTypedData_v4", [COW_ADDRESS, json.dumps(action)], BASE), 10 + i) for i, action in enumerate(ACTIONS)]))
+wrong_chain = dict(MAIL, domain=dict(MAIL["domain"], chainId=137))
+et.append(case("sign-typed-data-other-chain", "eth_signTypedData_v4: typed data that names another chain than the request's is -32602 on domain.chainId",
+    invalid(20, "request.params[1].domain.chainId", "is 137, but the request is for eip155:1: typed data is signed only for the chain it names"),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTypedData_v4", [COW_ADDRESS, wrong_chain]), 20)))
+missing = json.loads(json.dumps(MAIL)); del missing["message"]["to"]["wallet"]
+et.append(case("sign-typed-data-missing-field", "eth_signTypedData_v4: a message field its type declares but the message lacks is -32602 naming it",
+    invalid(21, "request.params[1].message.to.wallet", "required: a value of type address"), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTypedData_v4", [COW_ADDRESS, missing]), 21)))
+et.append(case("personal-sign-unknown-account", "personal_sign: an address the session does not hold is 4100, listing its accounts",
+    err(22, 4100, "Unauthorized", {"problem": "the session holds no account with this address", "accounts": [COW_ADDRESS, SECOND_ADDRESS]}),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x00", "0x" + "11" * 20]), 22)))
+et.append(case("personal-sign-bad-checksum", "personal_sign: a mixed-case address whose EIP-55 checksum is wrong is -32602",
+    invalid(23, "request.params[1]", "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum)"),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x00", COW_ADDRESS[:2] + COW_ADDRESS[2].swapcase() + COW_ADDRESS[3:]]), 23)))
+et.append(case("personal-sign-params-shape", "personal_sign: params other than [message, address] are -32602",
+    invalid(24, "request.params", "expected [message, address]"), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", {"message": "0x00"}), 24)))
+et.append(case("personal-sign-declined", "personal_sign: the person declining is 4001", err(25, 4001, "User rejected the request"),
+    args=[ETH_CALLER], env={CONSENT: "reject"}, request=req(SR, eth_in_session("personal_sign", ["0x00", COW_ADDRESS]), 25)))
+et.append(case("eth-unauthorized-chain", "session_request: an eip155 chain the session does not hold is 3005", err(26, 3005, "Unauthorized chain", {"chainId": "eip155:10"}),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_chainId", [], "eip155:10"), 26)))
+et.append(case("connect-ethereum", "session_connect: an eip155 namespace gets the wallet's Ethereum accounts on every chain asked for (any EVM chain id), with the methods and events it supports",
+    ok(27, {"topic": topic(1), "expiry": NOW + WEEK,
+            "namespaces": {"eip155": {"chains": [MAINNET, "eip155:11155111"], "methods": ["personal_sign", "eth_signTypedData_v4"], "events": ["accountsChanged", "chainChanged"],
+                                      "accounts": ["%s:%s" % (c, a) for c in [MAINNET, "eip155:11155111"] for a in [COW_ADDRESS, SECOND_ADDRESS]]}},
+            "requiredNamespaces": {"eip155": ns([MAINNET, "eip155:11155111"], ["personal_sign", "eth_signTypedData_v4"], ["accountsChanged", "chainChanged"])},
+            "optionalNamespaces": {}, "self": {"metadata": meta("Example Pay", url="https://pay.example.org")}, "peer": {"metadata": WALLET}}),
+    args=[chrome("e")], request=req(SC, {"requiredNamespaces": {"eip155": ns([MAINNET, "eip155:11155111"], ["personal_sign", "eth_signTypedData_v4"], ["accountsChanged", "chainChanged"])},
+                                         "metadata": meta("Example Pay", url="https://pay.example.org")}, 27)))
+et.append(case("connect-ethereum-no-key", "session_connect: a required eip155 namespace when the wallet has no Ethereum key is 5103, saying how to make one",
+    err(28, 5103, "Unsupported accounts", {"problem": "the wallet has no key for the eip155 namespace: `wallet-bridge keys create --type ethereum` makes one", "namespaces": ["eip155"]}),
+    args=[chrome("f")], env={"WALLET_BRIDGE_TEST_WALLET": "solana-only"}, request=req(SC, {"requiredNamespaces": {"eip155": ns([MAINNET], ["personal_sign"], [])}, "metadata": meta("Example Pay")}, 28)))
+total += write("ethereum.json", "Ethereum inside a session (eip155): eth_accounts, eth_chainId, personal_sign (EIP-191) and eth_signTypedData_v4 (EIP-712) against the conformance host's pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/) and its test keys (Keccak-256 of \"cow\", EIP-712's example key, and 0x02 x 32); signatures computed with PyPI's eth-account, and EIP-712's Mail signature as the EIP publishes it.", et)
 print("cases:", total)

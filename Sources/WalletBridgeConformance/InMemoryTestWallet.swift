@@ -4,12 +4,17 @@ import Glibc
 import WalletBridge
 import WalletBridgeWallet
 
-/// A wallet for tests only: two fixed, publicly known keys held in memory, no passphrase, no
-/// consent. It exists so the fixtures can pin exact signatures (Ed25519 is deterministic). It is
-/// compiled into the conformance host alone; the shipped `wallet-bridge` never contains it.
+/// A wallet for tests only: fixed, publicly known keys held in memory, no passphrase, no
+/// consent. It exists so the fixtures can pin exact signatures (Ed25519 is deterministic, and
+/// so is libsecp256k1's ECDSA, with RFC 6979 nonces). It is compiled into the conformance host
+/// alone; the shipped `wallet-bridge` never contains it.
 public struct InMemoryTestWallet: AccountsAtHand {
     /// Seeds 0x01 repeated and 0x02 repeated. Public test vectors, never real keys.
-    static let seeds: [[UInt8]] = [[UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32)]
+    package static let seeds: [[UInt8]] = [[UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32)]
+    /// Ethereum secrets: Keccak-256 of "cow", the key of "Cow" in EIP-712's own Mail example
+    /// (0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826), so that a fixture can pin the EIP's published
+    /// signature; and 0x02 repeated. Public, never real keys.
+    static let ethereumSecrets: [[UInt8]] = [Keccak256.hash(Array("cow".utf8)), [UInt8](repeating: 2, count: 32)]
     /// 16, or `WALLET_BRIDGE_TEST_MAX_PAYLOADS` (the signing benchmark sends hundreds at once).
     static let maxPayloads: Int = {
         guard let raw = getenv("WALLET_BRIDGE_TEST_MAX_PAYLOADS"), let value = Int(String(cString: raw)), value > 0 else { return 16 }
@@ -18,15 +23,20 @@ public struct InMemoryTestWallet: AccountsAtHand {
 
     private let keys: [(address: String, secretKey: [UInt8])]
     private let addresses: [String]
+    private let ethereumKeys: [(address: EthereumAddress, secret: SecureBytes)]
 
-    /// The two test keys.
+    /// The test keys: two Ed25519, two secp256k1.
     public init() {
-        self.init(seeds: Self.seeds)
+        self.init(seeds: Self.seeds, ethereumSecrets: Self.ethereumSecrets)
     }
 
-    /// A wallet of the keys of `seeds` (32 bytes each); none for the conformance host's empty
-    /// wallet (`WALLET_BRIDGE_TEST_WALLET=empty`).
-    package init(seeds: [[UInt8]]) {
+    /// A wallet of the keys of `seeds` and `ethereumSecrets` (32 bytes each); none for the
+    /// conformance host's empty wallet (`WALLET_BRIDGE_TEST_WALLET=empty`).
+    package init(seeds: [[UInt8]], ethereumSecrets: [[UInt8]] = []) {
+        ethereumKeys = ethereumSecrets.map { bytes in
+            let secret = bytes.withUnsafeBytes { SecureBytes(copying: $0) }
+            return (EthereumAddress(publicKey: Secp256k1.publicKey(of: secret)!)!, secret)
+        }
         Ed25519.initialize()
         keys = seeds.map { seed in
             var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
@@ -43,6 +53,18 @@ public struct InMemoryTestWallet: AccountsAtHand {
 
     /// Two strings from memory.
     public var getAccountsExecution: Execution { .immediate }
+
+    /// The EIP-55 addresses of the secp256k1 keys.
+    package var ethereumAddresses: [String] { ethereumKeys.map(\.address.description) }
+
+    /// The signature of `request`'s digest by the key of its address, asking nobody.
+    package func signEthereum(_ request: EthereumSigningRequest) throws -> [UInt8] {
+        guard let key = ethereumKeys.first(where: { $0.address == request.address }),
+              let signature = Secp256k1.sign(digest: request.digest, secretKey: key.secret) else {
+            throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no Ethereum account with this address")]))
+        }
+        return signature
+    }
 
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let key = keys.first(where: { $0.address == params.address }) else {

@@ -35,7 +35,7 @@ package enum TestSessions {
     package static func service(keys: InMemoryTestWallet) throws(SetupError) -> SessionService {
         let consent = try TestConsent.fromEnvironment()
         let now = try clock()
-        let store = SessionStore(inMemory: [preseeded(now: now)], now: { now })
+        let store = SessionStore(inMemory: [preseeded(now: now), preseededEthereum(now: now)], now: { now })
         var service = SessionService(store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
         service.now = { now }
         let counter = TopicCounter()
@@ -66,6 +66,33 @@ package enum TestSessions {
                 SolanaChain.namespace: Namespace(
                     chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts],
                     events: [SessionEvent.accountsChanged]),
+            ],
+            created: created,
+            expiry: created + lifetime
+        )
+    }
+
+    /// The caller of the pre-seeded Ethereum session: another extension, so that the Solana
+    /// session's caller still lists one session.
+    package static let preseededEthereumCaller = "chrome-extension://mnopmnopmnopmnopmnopmnopmnopmnop/"
+    package static let preseededEthereumTopic = String(repeating: "e155", count: 16)
+
+    /// The second session the host starts with, for `preseededEthereumCaller`: Ethereum mainnet
+    /// (required), Polygon and Base (optional), the four `eip155` methods, `accountsChanged` and
+    /// `chainChanged`; created and expiring as `preseeded`.
+    package static func preseededEthereum(now: Int) -> Session {
+        let created = now - 86_400
+        let polygon = ChainID("eip155:137")!, base = ChainID("eip155:8453")!
+        return Session(
+            topic: preseededEthereumTopic,
+            caller: SessionCaller(.chromeExtension(origin: preseededEthereumCaller)),
+            callerName: nil,
+            metadata: PeerMetadata(name: "Fixture Pay", description: "The conformance host's pre-seeded Ethereum session", url: "https://pay.example.org"),
+            requiredNamespaces: [EIP155.namespace: Namespace(chains: [EIP155.mainnet], methods: EIP155.methods, events: [SessionEvent.accountsChanged])],
+            optionalNamespaces: [EIP155.namespace: Namespace(chains: [polygon, base], methods: EIP155.methods, events: [EIP155.chainChangedEvent])],
+            namespaces: [
+                EIP155.namespace: Namespace(
+                    chains: [EIP155.mainnet, polygon, base], methods: EIP155.methods, events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent]),
             ],
             created: created,
             expiry: created + lifetime
@@ -136,6 +163,12 @@ struct InMemorySessionWallet: SessionWallet {
         try keys.accountsAtHand(context: context)
     }
 
+    func accounts(context: RequestContext) throws -> SessionAccounts {
+        SessionAccounts(
+            solana: try keys.accountsAtHand(context: context).addresses.compactMap { Base64.decode($0).map(Base58.encode) },
+            eip155: keys.ethereumAddresses)
+    }
+
     func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {
         switch consent {
         case .approve: return .success(true)
@@ -148,9 +181,19 @@ struct InMemorySessionWallet: SessionWallet {
     /// The answers of `KeystoreWallet.signPayloads` for each consent: signed, -3 `declined`,
     /// no answer, -3 `no_passphrase_prompt`.
     func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        try await signed { try await keys.signPayloads(params, context: context) }
+    }
+
+    /// As `signPayloads` answers, for each consent.
+    func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
+        try await signed { try keys.signEthereum(request) }
+    }
+
+    /// What `sign` gives when the person approves; the keystore wallet's refusals otherwise.
+    private func signed<T>(_ sign: () async throws -> T) async throws -> T {
         switch consent {
         case .approve:
-            return try await keys.signPayloads(params, context: context)
+            return try await sign()
         case .reject:
             throw RPCError(.notSigned, data: .object(["reason": .string("declined")]))
         case .hang:

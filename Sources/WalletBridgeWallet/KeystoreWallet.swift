@@ -128,28 +128,84 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// Each payload followed by its signature, after the person approves.
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+        let file = try keystoreForSigning()
+        guard let entry = file.entry(address: params.address) else {
+            throw RPCError(.invalidParams, data: .object([
+                "field": .string("address"), "problem": .string("no account with this address"),
+            ]))
+        }
+        let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
+        let request = ConsentRequest(
+            caller: context.caller, callerName: callerName(of: context.caller),
+            keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
+        let secretKey = try await consentAndKey(request, entry: entry, in: file, hashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
+        let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
+        return SignPayloadsResult(signed_payloads: signed)
+    }
+
+    /// An Ethereum signature (r ‖ s ‖ v) of `signing.digest` by the secp256k1 key of its
+    /// address, after the person approves what `signing.consent` shows. The audit log records
+    /// the digest.
+    package func signEthereum(_ signing: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
+        let file = try keystoreForSigning()
+        guard let entry = file.entry(ethereumAddress: signing.address) else {
+            throw RPCError(.invalidParams, data: .object([
+                "field": .string("address"), "problem": .string("no Ethereum account with this address"),
+            ]))
+        }
+        var request = ConsentRequest(
+            caller: context.caller, callerName: callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
+            payloads: [])
+        request.ethereum = signing.consent
+        let secretKey = try await consentAndKey(request, entry: entry, in: file, hashes: [Hex.encode(signing.digest)])
+        guard let signature = Secp256k1.sign(digest: signing.digest, secretKey: secretKey) else {
+            Log.error("libsecp256k1 did not sign with \(entry.address)")
+            throw RPCError(.notSigned, data: .object(["reason": .string("unlock_failed")]))
+        }
+        return signature
+    }
+
+    /// A session's accounts: the Ed25519 keys' base58, the secp256k1 keys' EIP-55 addresses.
+    package func accounts(context: RequestContext) throws -> SessionAccounts {
+        let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
+        return SessionAccounts(
+            solana: contents.addresses.compactMap { Base64.decode($0).map(Base58.encode) },
+            eip155: contents.ethereumAddresses.map(\.description))
+    }
+
+    /// The keystore as it is now, for a signature: read anew (signing is rare and slow, and
+    /// must use the file as it is now), and refused when others could have changed it.
+    private func keystoreForSigning() throws -> KeystoreFile {
         if let reason = ChangeableByOthers.reason(for: keystore.path) {
             // Whoever can change the keystore can put their own key under this address, and
             // the person's approval would sign with it.
             Log.error("not signing: \(reason)")
             throw RPCError(.notSigned, data: .object(["reason": .string("keystore_writable_by_others")]))
         }
-        // Read anew: signing is rare and slow, and must use the file as it is now.
-        guard let file = try readKeystore({ () throws(KeystoreError) in try keystore.read() }), let entry = file.entry(address: params.address) else {
+        guard let file = try readKeystore({ () throws(KeystoreError) in try keystore.read() }) else {
             throw RPCError(.invalidParams, data: .object([
                 "field": .string("address"), "problem": .string("no account with this address"),
             ]))
         }
-        let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
-        var request = ConsentRequest(
-            caller: context.caller, callerName: browserProcess.flatMap { ExtensionNames.name(of: context.caller, browserProcess: $0) },
-            keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
-        request.keysStayUnlocked = unlockCache != nil
         for warning in keystore.exposureWarnings() { Log.warning(warning) }
+        return file
+    }
 
+    private func callerName(of caller: Caller) -> String? {
+        browserProcess.flatMap { ExtensionNames.name(of: caller, browserProcess: $0) }
+    }
+
+    /// Asks the person about `request` in its turn, and gives the secret key of `entry` once
+    /// they approve; records the answer (with the signed content's `hashes`) in the audit log.
+    /// Any failure to get consent or use the passphrase is -3 with `data.reason`.
+    private func consentAndKey(
+        _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile, hashes: [String]
+    ) async throws -> SecureBytes {
+        var request = request
+        request.keysStayUnlocked = unlockCache != nil
         var audit = AuditLog.Entry(
-            decision: .approved, caller: context.caller, callerName: request.callerName, address: params.address,
-            label: entry.label, payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
+            decision: .approved, caller: request.caller, callerName: request.callerName, address: entry.address,
+            label: entry.label, payloadHashes: hashes)
         audit.unattended = !passphrases.asksAPerson
         let secretKey: SecureBytes
         do {
@@ -181,8 +237,7 @@ public struct KeystoreWallet: AccountsAtHand {
             throw CancellationError()
         }
         auditLog.record(audit)
-        let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
-        return SignPayloadsResult(signed_payloads: signed)
+        return secretKey
     }
 
     /// The person's consent to `request`, and with it the secret key of `entry`: while the keys

@@ -14,13 +14,18 @@ router.info = OpenRPC.Info(title: "wallet-bridge-conformance-host", version: Wal
 do {
     // The end-to-end tests run the real keystore wallet (a scratch keystore, unlocked from a
     // passphrase file) beside the test methods, and no sessions; everything else uses the fixed
-    // test keys (or none: `empty`, a wallet with no key yet), and the session methods over them
+    // test keys (or none: `empty`, a wallet with no key yet; or `solana-only`, no Ethereum key),
+    // and the session methods over them
     // (TestSessions). GetAccounts and SignPayloads stay the test wallet's, asking nobody.
     switch getenv("WALLET_BRIDGE_TEST_WALLET").map({ String(cString: $0) }) {
     case "keystore":
         try router.installKeystoreWallet()
     case let choice:
-        let keys = choice == "empty" ? InMemoryTestWallet(seeds: []) : InMemoryTestWallet()
+        let keys = switch choice {
+        case "empty": InMemoryTestWallet(seeds: [])
+        case "solana-only": InMemoryTestWallet(seeds: InMemoryTestWallet.seeds)
+        default: InMemoryTestWallet()
+        }
         try router.registerWallet(keys)
         try router.registerSessionMethods(TestSessions.service(keys: keys))
     }

@@ -21,7 +21,9 @@ final class CAIPTests: XCTestCase {
         XCTAssertEqual(SolanaChain.name(of: SolanaChain.testnet), "Solana testnet")
         XCTAssertNil(SolanaChain.name(of: ChainID("eip155:1")!))
         XCTAssertEqual(SolanaChain.devnet.displayName, "Solana devnet")
-        XCTAssertEqual(ChainID("eip155:1")!.displayName, "eip155:1")
+        XCTAssertEqual(ChainID("eip155:1")!.displayName, "Ethereum (eip155:1)")
+        XCTAssertEqual(ChainID("eip155:424242")!.displayName, "eip155:424242")
+        XCTAssertEqual(ChainID("cosmos:cosmoshub-4")!.displayName, "cosmos:cosmoshub-4")
     }
 
     func testNamespaceLengthsAndAlphabet() {

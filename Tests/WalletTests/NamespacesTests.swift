@@ -160,7 +160,13 @@ final class NamespacesTests: XCTestCase {
     }
 
     func testTheWalletsSupport() {
-        XCTAssertEqual(support.namespaces, ["solana": Namespace(
+        XCTAssertEqual(support.namespaces["eip155"], Namespace(
+            chains: [EIP155.mainnet], methods: ["eth_accounts", "eth_chainId", "personal_sign", "eth_signTypedData_v4"],
+            events: ["accountsChanged", "chainChanged"]))
+        // Every EVM chain id is offered; what is not a canonical decimal id from 1 to 2^53 - 1 is not.
+        for chain in ["eip155:1", "eip155:137", "eip155:11155111", "eip155:9007199254740991"] { XCTAssertTrue(support.offers(ChainID(chain)!), chain) }
+        for chain in ["eip155:0", "eip155:01", "eip155:0x1", "eip155:9007199254740992", "solana:other"] { XCTAssertFalse(support.offers(ChainID(chain)!), chain) }
+        XCTAssertEqual(support.namespaces.filter { $0.key != "eip155" }, ["solana": Namespace(
             chains: SolanaChain.all,
             methods: ["solana_signMessage", "solana_getAccounts", "solana_requestAccounts"],
             events: ["accountsChanged"]
@@ -168,13 +174,13 @@ final class NamespacesTests: XCTestCase {
     }
 
     func testUnsupportedNamespaceKeyIs5104() {
-        let error = refusal(["eip155": ["chains": ["eip155:1"], "methods": [], "events": []], "cosmos": ["chains": ["cosmos:hub"], "methods": [], "events": []],
+        let error = refusal(["bip122": ["chains": ["bip122:000000000019d6689c085ae165831e93"], "methods": [], "events": []], "cosmos": ["chains": ["cosmos:hub"], "methods": [], "events": []],
                              "solana": solana([mainnet])])
         XCTAssertEqual(error?.code, .unsupportedNamespaceKey)
         XCTAssertEqual(error?.message, "Unsupported namespace key")
-        XCTAssertEqual(error?.data, ["namespaces": ["cosmos", "eip155"]])
+        XCTAssertEqual(error?.data, ["namespaces": ["bip122", "cosmos"]])
         // A chain id key of another namespace is that namespace's key.
-        XCTAssertEqual(refusal(["eip155:1": ["methods": [], "events": []]])?.data, ["namespaces": ["eip155"]])
+        XCTAssertEqual(refusal(["bip122:000000000019d6689c085ae165831e93": ["methods": [], "events": []]])?.data, ["namespaces": ["bip122"]])
     }
 
     func testUnsupportedChainsAre5100() {
@@ -196,7 +202,7 @@ final class NamespacesTests: XCTestCase {
     }
 
     func testNamespaceKeyIsCheckedBeforeChains() {
-        XCTAssertEqual(refusal(["eip155": ["chains": ["eip155:1"], "methods": [], "events": []], "solana": solana(["solana:other"])])?.code, .unsupportedNamespaceKey)
+        XCTAssertEqual(refusal(["bip122": ["chains": ["bip122:000000000019d6689c085ae165831e93"], "methods": [], "events": []], "solana": solana(["solana:other"])])?.code, .unsupportedNamespaceKey)
     }
 
     func testOptionalNamespacesKeepOnlyWhatIsSupported() throws {
@@ -204,7 +210,7 @@ final class NamespacesTests: XCTestCase {
             ["solana": solana([mainnet], methods: ["solana_signMessage"])],
             [
                 "solana": solana(["solana:other", devnet], methods: ["solana_signTransaction", "solana_getAccounts"], events: ["chainChanged", "accountsChanged"]),
-                "eip155": ["chains": ["eip155:1"], "methods": ["eth_sign"], "events": []],
+                "bip122": ["chains": ["bip122:000000000019d6689c085ae165831e93"], "methods": ["bip122_signMessage"], "events": []],
             ]
         )
         XCTAssertEqual(approved, ["solana": Namespace(
@@ -237,7 +243,7 @@ final class NamespacesTests: XCTestCase {
 
     func testNoSupportedChainAtAllIsInvalidParams() {
         let cases: [(JSONValue, JSONValue)] = [
-            ([:], [:]), ([:], ["solana": solana(["solana:other"])]), ([:], ["eip155": ["chains": ["eip155:1"], "methods": [], "events": []]]),
+            ([:], [:]), ([:], ["solana": solana(["solana:other"])]), ([:], ["bip122": ["chains": ["bip122:000000000019d6689c085ae165831e93"], "methods": [], "events": []]]),
         ]
         for (required, optional) in cases {
             let error = refusal(required, optional)
@@ -252,12 +258,12 @@ final class NamespacesTests: XCTestCase {
     func testAccountsAreEveryChainWithEveryAddressChainByChain() throws {
         let approved: Namespaces = ["solana": Namespace(chains: chains(mainnet, devnet), methods: ["solana_signMessage"], events: ["accountsChanged"])]
         let a = "7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv", b = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
-        XCTAssertEqual(approved.json(accounts: [a, b]), ["solana": [
+        XCTAssertEqual(approved.json(accounts: SessionAccounts(solana: [a, b], eip155: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"])), ["solana": [
             "chains": [.string(mainnet), .string(devnet)],
             "accounts": [.string("\(mainnet):\(a)"), .string("\(mainnet):\(b)"), .string("\(devnet):\(a)"), .string("\(devnet):\(b)")],
             "methods": ["solana_signMessage"], "events": ["accountsChanged"],
         ]])
-        XCTAssertEqual(approved.json(accounts: []), ["solana": [
+        XCTAssertEqual(approved.json(accounts: SessionAccounts(eip155: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"])), ["solana": [
             "chains": [.string(mainnet), .string(devnet)], "accounts": [], "methods": ["solana_signMessage"], "events": ["accountsChanged"],
         ]])
         for account in ["\(mainnet):\(a)", "\(devnet):\(b)"] { XCTAssertNotNil(AccountID(account)) }

@@ -104,7 +104,7 @@ final class SessionStoreTests: XCTestCase {
 
     func testTheWireSession() {
         let session = session(chrome, created: 1_794_395_200)
-        let wire = session.wire(addresses: [address])
+        let wire = session.wire(accounts: SessionAccounts(solana: [address]))
         let mainnet = SolanaChain.mainnet.description, devnet = SolanaChain.devnet.description
         XCTAssertEqual(wire, [
             "topic": .string(session.topic),

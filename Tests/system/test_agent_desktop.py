@@ -222,3 +222,69 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
         assert entry["caller_name"] == EXTENSION_NAME
         assert entry["caller"] == f"chrome-extension://{EXTENSION_ID}/"
     assert entries[0]["payload_sha256"] == [hashlib.sha256(SIWS).hexdigest()]
+
+
+MAIL = {
+    "types": {
+        "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                         {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+        "Person": [{"name": "name", "type": "string"}, {"name": "wallet", "type": "address"}],
+        "Mail": [{"name": "from", "type": "Person"}, {"name": "to", "type": "Person"}, {"name": "contents", "type": "string"}],
+    },
+    "primaryType": "Mail",
+    "domain": {"name": "Ether Mail", "version": "1", "chainId": 1, "verifyingContract": "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},
+    "message": {"from": {"name": "Cow", "wallet": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},
+                "to": {"name": "Bob", "wallet": "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"}, "contents": "Hello, Bob!"},
+}
+
+
+def test_the_real_dialog_shows_what_an_ethereum_signature_signs(wallet, chromium_profile, display):
+    """EIP-712 typed data and a personal_sign message in pinentry-gtk2 itself: the dialog names
+    the domain, chain, contract, primary type and fields, or the message's text; a person
+    types the passphrase, then signs the second with the button."""
+    passphrase_file = wallet.secret_file("passphrase", PASSPHRASE + "\n")
+    key = wallet.keys_json("create", "--type", "ethereum", "--label", "eth desktop", "--passphrase-file", passphrase_file)
+    session = wallet.connect(f"chrome-extension://{EXTENSION_ID}/")
+    eip155 = {"chains": ["eip155:1"], "methods": ["personal_sign", "eth_signTypedData_v4"], "events": []}
+    stored = json.loads(wallet.sessions_path.read_text())
+    for entry in stored["sessions"]:
+        if entry["topic"] == session["topic"]:
+            entry["requiredNamespaces"] = entry["namespaces"] = {"eip155": eip155}
+    wallet.sessions_path.write_text(json.dumps(stored))
+    told = wallet.root / "told-pinentry.log"
+    wrapper = wallet.root / "pinentry-gtk2-recorded"
+    wrapper.write_text(f"#!/bin/sh\ntee -a '{told}' | exec {shutil.which('pinentry-gtk-2')} 2>>'{wallet.root / 'pinentry-stderr.log'}'\n")
+    wrapper.chmod(0o755)
+    host = BrowserStandIn(wallet, chromium_profile, wallet.env(DISPLAY=display, WALLET_BRIDGE_PINENTRY=str(wrapper), FAKE_PINENTRY_LOG=None))
+
+    def request(method, params):
+        host.send("session_request", {"topic": session["topic"], "chainId": "eip155:1", "request": {"method": method, "params": params}})
+
+    request("eth_signTypedData_v4", [key["address"], json.dumps(MAIL)])
+    window = wait_for_window(display, host, wallet)
+    photograph(display, "consent-typed-data.png")
+    xdotool(display, "windowfocus", "--sync", window)
+    xdotool(display, "type", "--delay", "15", PASSPHRASE)
+    xdotool(display, "key", "Return")
+    typed_signature = host.receive()["result"]
+
+    request("personal_sign", ["0x" + "Sign in to example.org".encode().hex(), key["address"]])
+    window = wait_for_window(display, host, wallet)
+    photograph(display, "consent-personal-sign.png")
+    xdotool(display, "windowfocus", "--sync", window)
+    xdotool(display, "key", "alt+s")
+    message_signature = host.receive()["result"]
+    host.close()
+
+    for signature in (typed_signature, message_signature):
+        assert len(signature) == 132 and signature.startswith("0x") and signature[-2:] in ("1b", "1c"), signature
+    descriptions = [line[len("SETDESC "):].replace("%0A", "\n") for line in told.read_text().splitlines() if line.startswith("SETDESC ")]
+    assert len(descriptions) == 2, descriptions
+    typed, message = descriptions
+    assert typed.startswith(f'The extension "{EXTENSION_NAME}" (ID {EXTENSION_ID})\nasks to sign typed data (EIP-712) on Ethereum (eip155:1) with your key "eth desktop"'), typed
+    for line in ('For: "Ether Mail", version 1', "Chain in the data: 1", "Contract: 0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
+                 "Type: Mail", "  from.name: Cow", "  from.wallet: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826", "  to.name: Bob",
+                 "  contents: Hello, Bob!", "Enter the keystore passphrase"):
+        assert line in typed, (line, typed)
+    assert 'asks to sign a message (personal_sign) on Ethereum (eip155:1)' in message and 'Text: "Sign in to example.org"' in message, message
+    assert PASSPHRASE not in told.read_text()

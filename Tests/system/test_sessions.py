@@ -97,7 +97,10 @@ def connect(wallet, port, proposal=PROPOSAL):
 # 1. Proposals the wallet cannot meet are refused before anyone is asked.
 
 @pytest.mark.parametrize("required, code, data", [
-    ({"eip155": {"chains": ["eip155:1"], "methods": ["personal_sign"], "events": []}}, 5104, {"namespaces": ["eip155"]}),
+    ({"cosmos": {"chains": ["cosmos:cosmoshub-4"], "methods": ["cosmos_signDirect"], "events": []}}, 5104, {"namespaces": ["cosmos"]}),
+    # Supported, but the keystore holds no Ethereum key (the fixture's key is a Solana one).
+    ({"eip155": {"chains": ["eip155:1"], "methods": ["personal_sign"], "events": []}}, 5103,
+     {"namespaces": ["eip155"], "problem": "the wallet has no key for the eip155 namespace: `wallet-bridge keys create --type ethereum` makes one"}),
     ({"solana": {"chains": ["solana:nosuchchain"], "methods": [], "events": []}}, 5100, {"chains": ["solana:nosuchchain"]}),
     ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signAndSendTransaction"], "events": []}}, 5101,
      {"methods": ["solana_signAndSendTransaction"]}),

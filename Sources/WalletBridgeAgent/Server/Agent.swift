@@ -138,7 +138,7 @@ private struct AcceptLoop {
     let sessions: SessionService
     let keystoreWatch: KeystoreWatch?
     /// The keys the extensions last heard of.
-    var announcedKeys: [[UInt8]]
+    var announcedAccounts: SessionAccounts
     let wake: (read: Int32, write: Int32)
     let clock = ContinuousClock()
     /// Since when the agent has had nobody connected and nothing unlocked.
@@ -151,7 +151,7 @@ private struct AcceptLoop {
         (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
         self.sessions = sessions
         keystoreWatch = KeystoreWatch(keystorePath: state.keystorePath)
-        announcedKeys = sessions.currentKeys()
+        announcedAccounts = sessions.currentAccounts()
         wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
         state.wakeDescriptor = wake.write
         idleSince = clock.now
@@ -210,10 +210,10 @@ private struct AcceptLoop {
 
     /// Tells every session's ports that its accounts changed, when the keys did.
     private mutating func announceKeyChanges() {
-        let keys = sessions.currentKeys()
-        guard keys != announcedKeys else { return }
-        announcedKeys = keys
-        sessions.announceAccounts(keys)
+        let accounts = sessions.currentAccounts()
+        guard accounts != announcedAccounts else { return }
+        announcedAccounts = accounts
+        sessions.announceAccounts(accounts)
     }
 
     private mutating func keepHouse() {

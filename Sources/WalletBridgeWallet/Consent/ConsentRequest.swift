@@ -19,6 +19,8 @@ public struct ConsentRequest: Sendable, Equatable {
     /// Whether the passphrase unlocks the keys for a while (in the agent), or for this request
     /// only: the dialog says which.
     public var keysStayUnlocked = false
+    /// Set for an Ethereum signature, which signs one message or typed data, not payloads.
+    package var ethereum: EthereumConsent?
 
     public init(
         caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary],
@@ -64,9 +66,19 @@ public struct ConsentRequest: Sendable, Equatable {
             "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
         case .confirmation: "Sign, or Refuse."
         }
+        let key = "your key \"\(Self.printable(keyLabel, maxBytes: 64))\" (\(Self.printable(shortAddress, maxBytes: 24)))"
+        if let ethereum {
+            return """
+                \(callerDescription)
+                asks to sign \(ethereum.kind) on \(ethereum.chain) with \(key):
+                \(ethereum.lines.joined(separator: "\n"))
+
+                \(action)
+                """
+        }
         return """
             \(callerDescription)
-            asks to sign \(count) with your key "\(Self.printable(keyLabel, maxBytes: 64))" (\(Self.printable(shortAddress, maxBytes: 24))):
+            asks to sign \(count) with \(key):
             \(previews)
             \(action)
             """

@@ -107,9 +107,53 @@ package enum SolanaChain {
     }
 }
 
+/// Ethereum and the chains that share its accounts and signatures (CAIP-2 `eip155`, whose
+/// reference is the EIP-155 chain id in decimal). The wallet signs for any of them: a signature
+/// does not depend on the chain, except through what is signed (typed data names its chain).
+package enum EIP155 {
+    package static let namespace = "eip155"
+    /// Ethereum mainnet: `eip155:1`.
+    package static let mainnet = ChainID("eip155:1")!
+    /// The largest chain id a wallet takes: 2^53 - 1, which JavaScript still holds exactly
+    /// (MetaMask's bound too).
+    package static let maxChainID: UInt64 = (1 << 53) - 1
+
+    /// The methods an `eip155` namespace can allow.
+    package static let accountsMethod = "eth_accounts"
+    package static let chainIDMethod = "eth_chainId"
+    package static let personalSignMethod = "personal_sign"
+    package static let signTypedDataMethod = "eth_signTypedData_v4"
+    package static let methods = [accountsMethod, chainIDMethod, personalSignMethod, signTypedDataMethod]
+    /// The methods that sign, and so ask the person each time.
+    package static let signingMethods = [personalSignMethod, signTypedDataMethod]
+    /// EIP-1193's events.
+    package static let chainChangedEvent = "chainChanged"
+
+    /// The chain id of `chain` when it is an `eip155` chain with a canonical decimal reference
+    /// (no leading zero) from 1 to `maxChainID`.
+    package static func chainID(of chain: ChainID) -> UInt64? {
+        guard chain.namespace == namespace, chain.reference.first != "0",
+              chain.reference.utf8.allSatisfy(CAIPSyntax.isDigit), let id = UInt64(chain.reference), id >= 1, id <= maxChainID else { return nil }
+        return id
+    }
+
+    /// "Ethereum (eip155:1)": what a dialog calls `chain`.
+    package static func name(of chain: ChainID) -> String {
+        let names: [String: String] = [
+            "1": "Ethereum", "10": "OP Mainnet", "56": "BNB Smart Chain", "137": "Polygon", "8453": "Base", "42161": "Arbitrum One",
+            "11155111": "Sepolia",
+        ]
+        guard chain.namespace == namespace, let name = names[chain.reference] else { return chain.description }
+        return "\(name) (\(chain))"
+    }
+}
+
 extension ChainID {
-    /// The chain's name for a person when the wallet knows it ("Solana devnet"), else its id.
-    package var displayName: String { SolanaChain.name(of: self) ?? description }
+    /// The chain's name for a person when the wallet knows it ("Solana devnet", "Ethereum
+    /// (eip155:1)"), else its id.
+    package var displayName: String {
+        SolanaChain.name(of: self) ?? (namespace == EIP155.namespace ? EIP155.name(of: self) : description)
+    }
 }
 
 /// Byte tests for the CAIP grammars, which are ASCII only: working on UTF-8 bytes keeps a

@@ -40,7 +40,7 @@ package struct Namespace: Equatable, Sendable {
     }
 
     /// The wire shape: `chains`, `methods`, `events`, and `accounts` when `addresses` is given
-    /// (every chain with every address, chain by chain, as CAIP-10 ids).
+    /// (every chain with every address of this namespace, chain by chain, as CAIP-10 ids).
     package func json(accounts addresses: [String]? = nil) -> JSONValue {
         var members: [String: JSONValue] = [
             "chains": .array(chains.map { .string($0.description) }),
@@ -79,6 +79,8 @@ package enum SessionEvent {
 /// What the wallet can put in a session: all a proposal may require, and all of an optional
 /// one that is kept.
 package struct WalletSupport: Equatable, Sendable {
+    /// The chains listed here, and for `eip155` every chain (`EIP155.chainID`), whatever is
+    /// listed.
     package var namespaces: Namespaces
 
     package init(namespaces: Namespaces) {
@@ -86,14 +88,49 @@ package struct WalletSupport: Equatable, Sendable {
     }
 
     /// docs/sessions.md: the three Solana chains, message signing and the account methods, and
-    /// `accountsChanged`.
+    /// `accountsChanged`; every EVM chain, with Ethereum's accounts, chain id and signing
+    /// methods, and EIP-1193's `accountsChanged` and `chainChanged`.
     package static let `default` = WalletSupport(namespaces: [
         SolanaChain.namespace: Namespace(
             chains: SolanaChain.all,
             methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts, SolanaMethod.requestAccounts],
             events: [SessionEvent.accountsChanged]
         ),
+        EIP155.namespace: Namespace(
+            chains: [EIP155.mainnet], methods: EIP155.methods, events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent]),
     ])
+
+    /// True when a session may hold `chain`: a listed one, or any valid `eip155` chain (a
+    /// signature is the same on every chain; typed data names its own).
+    package func offers(_ chain: ChainID) -> Bool {
+        guard namespaces[chain.namespace] != nil else { return false }
+        return namespaces[chain.namespace]!.chains.contains(chain) || EIP155.chainID(of: chain) != nil
+    }
+}
+
+/// The wallet's accounts in a session, by namespace: base58 public keys for `solana`, EIP-55
+/// addresses for `eip155`.
+package struct SessionAccounts: Equatable, Sendable {
+    package var solana: [String]
+    package var eip155: [String]
+
+    package init(solana: [String] = [], eip155: [String] = []) {
+        (self.solana, self.eip155) = (solana, eip155)
+    }
+
+    /// The addresses of namespace `name`; none for one the wallet has no keys for.
+    package func addresses(in name: String) -> [String] {
+        switch name {
+        case SolanaChain.namespace: solana
+        case EIP155.namespace: eip155
+        default: []
+        }
+    }
+
+    /// How many accounts the namespaces `names` show.
+    package func count(in names: some Sequence<String>) -> Int {
+        names.reduce(0) { $0 + addresses(in: $1).count }
+    }
 }
 
 extension Dictionary where Key == String, Value == Namespace {
@@ -224,7 +261,7 @@ extension Dictionary where Key == String, Value == Namespace {
         var events: [String] = []
         for key in keys {
             let asked = required[key]!, offered = support.namespaces[key]!
-            chains += asked.chains.filter { !offered.chains.contains($0) }.map(\.description)
+            chains += asked.chains.filter { !support.offers($0) }.map(\.description)
             methods += asked.methods.filter { !offered.methods.contains($0) }
             events += asked.events.filter { !offered.events.contains($0) }
         }
@@ -237,7 +274,7 @@ extension Dictionary where Key == String, Value == Namespace {
         for key in optional.keys.sorted() {
             guard let offered = support.namespaces[key], let asked = optional[key] else { continue }
             let kept = Namespace(
-                chains: asked.chains.filter(offered.chains.contains),
+                chains: asked.chains.filter(support.offers),
                 methods: asked.methods.filter(offered.methods.contains),
                 events: asked.events.filter(offered.events.contains)
             )
@@ -256,9 +293,11 @@ extension Dictionary where Key == String, Value == Namespace {
     }
 
     /// The wire shape of a session's namespaces: each also with `accounts`, every chain with
-    /// every one of `addresses` (base58 public keys) as CAIP-10 ids, chain by chain.
-    package func json(accounts addresses: [String]) -> JSONValue {
-        .object(mapValues { $0.json(accounts: addresses) })
+    /// every address of its namespace as CAIP-10 ids, chain by chain.
+    package func json(accounts: SessionAccounts) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for (name, namespace) in self { members[name] = namespace.json(accounts: accounts.addresses(in: name)) }
+        return .object(members)
     }
 
     /// True when these namespaces hold `chain`.

@@ -181,13 +181,13 @@ package struct Session: Equatable, Sendable {
         description: "A desktop wallet for browser extensions, through native messaging"
     )
 
-    /// The session as docs/sessions.md writes it: `topic`, `namespaces` with the accounts of
-    /// `addresses` (base58 public keys), `requiredNamespaces`, `optionalNamespaces`, `expiry`,
-    /// `self` (the caller's metadata) and `peer` (the wallet's).
-    package func wire(addresses: [String], wallet: PeerMetadata = Session.walletMetadata) -> JSONValue {
+    /// The session as docs/sessions.md writes it: `topic`, `namespaces` with the wallet's
+    /// `accounts`, `requiredNamespaces`, `optionalNamespaces`, `expiry`, `self` (the caller's
+    /// metadata) and `peer` (the wallet's).
+    package func wire(accounts: SessionAccounts, wallet: PeerMetadata = Session.walletMetadata) -> JSONValue {
         .object([
             "topic": .string(topic),
-            "namespaces": namespaces.json(accounts: addresses),
+            "namespaces": namespaces.json(accounts: accounts),
             "requiredNamespaces": requiredNamespaces.json(),
             "optionalNamespaces": optionalNamespaces.json(),
             "expiry": .number(JSONNumber(expiry)),

@@ -15,10 +15,10 @@ package enum SessionConsent {
         if !metadata.url.isEmpty { claims += ", \(ConsentRequest.printable(metadata.url, maxBytes: 80))" }
         if !metadata.description.isEmpty { claims += "\n\"\(ConsentRequest.printable(metadata.description, maxBytes: 120))\"" }
         claims += "\n(its own words, not checked)"
-        let chains = namespaces.allChains.map { SolanaChain.name(of: $0) ?? ConsentRequest.printable($0.description, maxBytes: 48) }
+        let chains = namespaces.allChains.map { ConsentRequest.printable($0.displayName, maxBytes: 64) }
         let methods = Set(namespaces.values.flatMap(\.methods))
         // What needs the person each time (signing), apart from what only reads.
-        let signing = methods.filter { $0 == SolanaMethod.signMessage }.sorted()
+        let signing = methods.filter { $0 == SolanaMethod.signMessage || EIP155.signingMethods.contains($0) }.sorted()
         let asks = signing.isEmpty
             ? "It asks for no signatures."
             : "It may ask you for signatures (\(list(signing, maxBytes: 120))); each one still asks you first."

@@ -39,7 +39,7 @@ extension SessionService.List {
 
 extension SessionService.Request {
     package static var summary: String? {
-        "A request within a session (solana_signMessage, solana_getAccounts, solana_requestAccounts), checked against the session; answers the inner method's result."
+        "A request within a session (solana_signMessage, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4), checked against the session; answers the inner method's result."
     }
 
     /// 7001: no such live session of the caller; 3005: a chain the session does not hold;
@@ -255,14 +255,28 @@ enum SessionSchemas {
         ],
         "required": ["message", "pubkey"],
     ]
-    /// The inner request: its params are read only for `solana_signMessage`.
+    static let ethereumAddress: JSONValue = ["type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "description": "An Ethereum address (EIP-55 or one letter case)"]
+    /// `personal_sign`'s `[message, address]`.
+    static let personalSignParams: JSONValue = [
+        "title": "PersonalSignParams", "type": "array", "minItems": 2, "maxItems": 2,
+        "items": [["type": "string", "description": "The message: 0x and its bytes in hex, or UTF-8 text"], ethereumAddress],
+    ]
+    /// `eth_signTypedData_v4`'s `[address, typedData]`; what typed data must hold is EIP-712's,
+    /// checked by the host field by field.
+    static let signTypedDataParams: JSONValue = [
+        "title": "SignTypedDataV4Params", "type": "array", "minItems": 2, "maxItems": 2,
+        "items": [ethereumAddress, ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"]],
+    ]
+    /// The inner request: its params are read for the signing methods.
     static let innerRequest: JSONValue = [
         "title": "SessionInnerRequest", "type": "object",
         "properties": ["method": ["type": "string"], "params": [:]],
         "required": ["method"],
         "anyOf": [
-            ["properties": ["method": ["not": ["const": .string(SolanaMethod.signMessage)]]]],
-            ["properties": ["params": signMessageParams], "required": ["params"]],
+            ["properties": ["method": ["not": ["enum": [.string(SolanaMethod.signMessage), .string(EIP155.personalSignMethod), .string(EIP155.signTypedDataMethod)]]]]],
+            ["properties": ["method": ["const": .string(SolanaMethod.signMessage)], "params": signMessageParams], "required": ["params"]],
+            ["properties": ["method": ["const": .string(EIP155.personalSignMethod)], "params": personalSignParams], "required": ["params"]],
+            ["properties": ["method": ["const": .string(EIP155.signTypedDataMethod)], "params": signTypedDataParams], "required": ["params"]],
         ],
     ]
     static let requestParams: JSONValue = [
@@ -273,7 +287,8 @@ enum SessionSchemas {
         ],
         "required": ["topic", "chainId", "request"],
     ]
-    /// `solana_signMessage`'s `{"signature"}` or the account methods' `[{"pubkey"}]`.
+    /// `solana_signMessage`'s `{"signature"}`, the account methods' `[{"pubkey"}]`, or the
+    /// `eip155` methods' hex strings and addresses.
     static let requestResult: JSONValue = [
         "title": "SessionRequestResult",
         "anyOf": [
@@ -286,6 +301,12 @@ enum SessionSchemas {
                 "title": "SessionAccounts", "type": "array",
                 "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
             ],
+            [
+                "title": "EthereumSignature", "type": "string", "pattern": "^0x[0-9a-f]{130}$",
+                "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
+            ],
+            ["title": "EthereumChainId", "type": "string", "pattern": "^0x[1-9a-f][0-9a-f]*$", "description": "eth_chainId: the chain id as a hex quantity"],
+            ["title": "EthereumAccounts", "type": "array", "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed")],
         ],
     ]
 

@@ -81,24 +81,41 @@ package struct SessionService: Sendable {
         let required = try Namespaces.parse(members["requiredNamespaces"], field: "requiredNamespaces")
         let optional = try Namespaces.parse(members["optionalNamespaces"], field: "optionalNamespaces")
         let metadata = try PeerMetadata.parse(members["metadata"], field: "metadata")
-        let approved = try Namespaces.approve(required: required, optional: optional, support: support)
-        let keys = try wallet.publicKeys(context: context)
-        guard !keys.isEmpty else {
-            throw RPCError(.unsupportedAccounts, data: .object(["problem": .string("the wallet has no key: `wallet-bridge keys create` makes one")]))
-        }
+        var approved = try Namespaces.approve(required: required, optional: optional, support: support)
+        let accounts = try wallet.accounts(context: context)
+        try Self.keepNamespacesWithAccounts(&approved, required: required, accounts: accounts)
         let callerName = callerName(of: context.caller)
         let question = SessionConsent.connect(
-            caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved, keyCount: keys.count)
+            caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved,
+            keyCount: accounts.count(in: approved.keys))
         try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: RPCError(.userRejected))
         let session = try open(caller: context.caller, callerName: callerName, metadata: metadata, required: required, optional: optional, approved: approved)
-        return session.wire(addresses: keys.map(Base58.encode))
+        return session.wire(accounts: accounts)
+    }
+
+    /// A session shows accounts in every namespace it holds: a required namespace the wallet
+    /// has no key for is 5103 (saying which key to make); an optional one is left out.
+    private static func keepNamespacesWithAccounts(_ approved: inout Namespaces, required: Namespaces, accounts: SessionAccounts) throws(RPCError) {
+        let noKey = RPCError(.unsupportedAccounts, data: .object(["problem": .string("the wallet has no key: `wallet-bridge keys create` makes one")]))
+        guard !accounts.solana.isEmpty || !accounts.eip155.isEmpty else { throw noKey }
+        for name in approved.keys.sorted() where accounts.addresses(in: name).isEmpty {
+            guard required[name] == nil else {
+                let make = name == EIP155.namespace ? "`wallet-bridge keys create --type ethereum`" : "`wallet-bridge keys create`"
+                throw RPCError(.unsupportedAccounts, data: .object([
+                    "problem": .string("the wallet has no key for the \(name) namespace: \(make) makes one"),
+                    "namespaces": .array([.string(name)]),
+                ]))
+            }
+            approved[name] = nil
+        }
+        guard !approved.isEmpty else { throw noKey }
     }
 
     /// `session_list`: the caller's live sessions, oldest first.
     package func list(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
         _ = try Self.object(params)
-        let addresses = try wallet.publicKeys(context: context).map(Base58.encode)
-        return .object(["sessions": .array(store.sessions(of: SessionCaller(context.caller)).map { $0.wire(addresses: addresses) })])
+        let accounts = try wallet.accounts(context: context)
+        return .object(["sessions": .array(store.sessions(of: SessionCaller(context.caller)).map { $0.wire(accounts: accounts) })])
     }
 
     /// `session_request`: one request inside a session, checked against it.
@@ -128,12 +145,14 @@ package struct SessionService: Sendable {
             }
             deadline = .now + .seconds(fromNow)
         }
+        let request = InnerRequest(method: method, params: inner["params"], chain: chain, context: context, deadline: deadline)
         switch method {
         case SolanaMethod.signMessage:
-            return try await signMessage(inner["params"], context: context, deadline: deadline)
-        default:  // getAccounts and requestAccounts: what the session shows
-            let keys = try wallet.publicKeys(context: context)
-            return .array(keys.map { .object(["pubkey": .string(Base58.encode($0))]) })
+            return try await signMessage(request)
+        case SolanaMethod.getAccounts, SolanaMethod.requestAccounts:  // what the session shows
+            return .array(try wallet.accounts(context: context).solana.map { .object(["pubkey": .string($0)]) })
+        default:
+            return try await ethereumRequest(request)
         }
     }
 
@@ -174,16 +193,15 @@ package struct SessionService: Sendable {
 
     // MARK: Events
 
-    /// The keystore's public keys now (none when it cannot be read).
-    package func currentKeys() -> [[UInt8]] {
-        (try? wallet.publicKeys(context: RequestContext(caller: .unidentified, requestID: nil, method: "keys"))) ?? []
+    /// The keystore's accounts now (none when it cannot be read).
+    package func currentAccounts() -> SessionAccounts {
+        (try? wallet.accounts(context: RequestContext(caller: .unidentified, requestID: nil, method: "keys"))) ?? SessionAccounts()
     }
 
-    /// Tells each live session's ports that its accounts are now `keys`: a `session_event`
-    /// (`accountsChanged`) per chain, for sessions that asked for that event, and a
-    /// `session_update` with the namespaces' new accounts for every session.
-    package func announceAccounts(_ keys: [[UInt8]]) {
-        let addresses = keys.map(Base58.encode)
+    /// Tells each live session's ports that its accounts are now `accounts`: a `session_event`
+    /// (`accountsChanged`, its chain's CAIP-10 accounts) per chain, for sessions that asked for
+    /// that event, and a `session_update` with the namespaces' new accounts for every session.
+    package func announceAccounts(_ accounts: SessionAccounts) {
         for session in store.all() {
             if session.namespaces.values.contains(where: { $0.events.contains(SessionEvent.accountsChanged) }) {
                 for chain in session.namespaces.allChains where session.namespaces[chain.namespace]?.events.contains(SessionEvent.accountsChanged) == true {
@@ -191,13 +209,13 @@ package struct SessionService: Sendable {
                         "topic": .string(session.topic), "chainId": .string(chain.description),
                         "event": .object([
                             "name": .string(SessionEvent.accountsChanged),
-                            "data": .array(addresses.map { .string("\(chain):\($0)") }),
+                            "data": .array(accounts.addresses(in: chain.namespace).map { .string("\(chain):\($0)") }),
                         ]),
                     ]))
                 }
             }
             announce(session.caller, "session_update", .object([
-                "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: addresses),
+                "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: accounts),
                 "expiry": .number(JSONNumber(session.expiry)),
             ]))
         }
@@ -237,12 +255,12 @@ package struct SessionService: Sendable {
             method.map { method in session.namespaces.allChains.contains { session.namespaces.allows(method: method, on: $0) } } ?? true
         }
         if allowed { return }
-        let keys = try wallet.publicKeys(context: context)
+        let keyCount = try wallet.accounts(context: context).solana.count
         // Nothing to see: no one is asked to approve an empty list (the next call after a key
         // is made asks).
-        if keys.isEmpty, method == nil { return }
+        if keyCount == 0, method == nil { return }
         let callerName = callerName(of: context.caller)
-        let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keys.count)
+        let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
         try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: declined)
         // It said nothing about itself: the session says how it came about instead.
@@ -282,33 +300,24 @@ package struct SessionService: Sendable {
     }
 
     /// `solana_signMessage`: the message signed by the key it names, after the person's consent.
-    private func signMessage(_ params: JSONValue?, context: RequestContext, deadline: ContinuousClock.Instant?) async throws -> JSONValue {
-        guard case .object(let members)? = params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
+    private func signMessage(_ request: InnerRequest) async throws -> JSONValue {
+        let context = request.context
+        guard case .object(let members)? = request.params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
         guard case .string(let messageText)? = members["message"], let message = Base58.decode(messageText), !message.isEmpty else {
             throw Self.invalid("request.params.message", "expected the message's bytes in base58")
         }
         guard case .string(let pubkeyText)? = members["pubkey"], let pubkey = Base58.decode(pubkeyText), pubkey.count == 32 else {
             throw Self.invalid("request.params.pubkey", "expected a base58 public key")
         }
-        let keys = try wallet.publicKeys(context: context)
-        guard keys.contains(pubkey) else {
+        let accounts = try wallet.accounts(context: context).solana
+        guard accounts.contains(Base58.encode(pubkey)) else {
             throw RPCError(.unauthorized, data: .object([
                 "problem": .string("the session holds no account with this public key"),
-                "accounts": .array(keys.map { .string(Base58.encode($0)) }),
+                "accounts": .array(accounts.map(JSONValue.string)),
             ]))
         }
         let params = SignPayloadsParams(address: Base64.encode(pubkey), payloads: [Base64.encode(message)])
-        let sign: @Sendable () async throws -> SignPayloadsResult = { [wallet] in try await wallet.signPayloads(params, context: context) }
-        let signed: SignPayloadsResult
-        do {
-            if let deadline {
-                signed = try await Self.withDeadline(deadline, sign)
-            } else {
-                signed = try await sign()
-            }
-        } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
-            throw RPCError(.userRejectedRequest)
-        }
+        let signed = try await request.sign { [wallet] in try await wallet.signPayloads(params, context: context) }
         guard let first = signed.signed_payloads.first, let bytes = Base64.decode(first), bytes.count == message.count + 64 else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
@@ -324,9 +333,9 @@ package struct SessionService: Sendable {
     }
 
     private func announceUpdate(_ session: Session, context: RequestContext) {
-        let addresses = (try? wallet.publicKeys(context: context).map(Base58.encode)) ?? []
+        let accounts = (try? wallet.accounts(context: context)) ?? SessionAccounts()
         announce(session.caller, "session_update", .object([
-            "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: addresses),
+            "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: accounts),
             "expiry": .number(JSONNumber(session.expiry)),
         ]))
     }
@@ -337,7 +346,7 @@ package struct SessionService: Sendable {
 
     /// Runs `body`, and cancels it when `deadline` passes first: 8000 "Session request expired".
     /// Cancelling closes any dialog it has open.
-    private static func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
@@ -367,8 +376,29 @@ package struct SessionService: Sendable {
         return topic
     }
 
-    private static func invalid(_ field: String, _ problem: String) -> RPCError {
+    static func invalid(_ field: String, _ problem: String) -> RPCError {
         RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
+    }
+}
+
+/// One request inside a session, checked against it: what each namespace's methods take.
+struct InnerRequest: Sendable {
+    let method: String
+    let params: JSONValue?
+    let chain: ChainID
+    let context: RequestContext
+    /// The request's `expiry`, when it named one.
+    let deadline: ContinuousClock.Instant?
+
+    /// Runs a signature, within the deadline when there is one; the person's refusal (-3
+    /// `declined` from the wallet) is EIP-1193's and WalletConnect's 4001.
+    func sign<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            if let deadline { return try await SessionService.withDeadline(deadline, body) }
+            return try await body()
+        } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
+            throw RPCError(.userRejectedRequest)
+        }
     }
 }
 

@@ -9,8 +9,9 @@ package protocol SessionWallet: Sendable {
     /// in its profile; nil when unknown. The agent sets it per connection.
     var browserProcess: Int32? { get set }
 
-    /// The public keys, raw, in the order they were added: a session's accounts.
-    func publicKeys(context: RequestContext) throws -> [[UInt8]]
+    /// A session's accounts, in the order the keys were added: the Ed25519 keys' for Solana,
+    /// the secp256k1 keys' for Ethereum.
+    func accounts(context: RequestContext) throws -> SessionAccounts
 
     /// The public keys in base64: walletlib's GetAccounts under sessions.
     func accountsAtHand(context: RequestContext) throws -> GetAccountsResult
@@ -22,13 +23,11 @@ package protocol SessionWallet: Sendable {
     /// Each payload followed by its signature, after the person approves; a refusal by the
     /// person is -3 with `data.reason` `"declined"`, which `solana_signMessage` answers as 4001.
     func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult
-}
 
-extension SessionWallet {
-    /// Decoded from `accountsAtHand`, for a wallet that keeps its keys in base64.
-    package func publicKeys(context: RequestContext) throws -> [[UInt8]] {
-        try accountsAtHand(context: context).addresses.compactMap(Base64.decode)
-    }
+    /// The 65-byte signature (r ‖ s ‖ v) of `request`'s digest by the key of its address, after
+    /// the person approves what `request.consent` shows; a refusal by the person is -3 with
+    /// `data.reason` `"declined"`, as for `signPayloads`.
+    func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8]
 }
 
 extension KeystoreWallet: SessionWallet {}

@@ -1,0 +1,95 @@
+import WalletBridge
+
+/// The `eip155` methods inside a session: `eth_accounts`, `eth_chainId`, `personal_sign`
+/// (EIP-191) and `eth_signTypedData_v4` (EIP-712), with params as MetaMask and WalletConnect
+/// send them. `session_request` has already checked that the session holds the chain and
+/// allows the method.
+extension SessionService {
+    func ethereumRequest(_ request: InnerRequest) async throws -> JSONValue {
+        switch request.method {
+        case EIP155.accountsMethod:
+            return .array(try wallet.accounts(context: request.context).eip155.map(JSONValue.string))
+        case EIP155.chainIDMethod:
+            // `session_request` took only chains the session holds, and an eip155 chain there
+            // has a valid id.
+            return .string("0x" + String(EIP155.chainID(of: request.chain) ?? 0, radix: 16))
+        case EIP155.personalSignMethod:
+            return try await personalSign(request)
+        case EIP155.signTypedDataMethod:
+            return try await signTypedData(request)
+        default:
+            // Allowed by the session, yet not one the wallet serves: only a session approved
+            // with a method the wallet no longer has can get here.
+            throw RPCError(.methodNotFound, data: .object(["method": .string(String(request.method.prefix(256)))]))
+        }
+    }
+
+    /// `personal_sign`: params `[message, address]`. The message is its bytes in 0x-hex, as
+    /// EIP-1193 providers send it, or else taken as UTF-8 text, as MetaMask also accepts.
+    private func personalSign(_ request: InnerRequest) async throws -> JSONValue {
+        let params = try Self.positional(request.params, count: 2, shape: "[message, address]")
+        guard case .string(let text) = params[0] else {
+            throw Self.invalid("request.params[0]", "expected the message: 0x and its bytes in hex, or text")
+        }
+        let message: [UInt8]
+        if text.hasPrefix("0x"), let bytes = Hex.decode(text.dropFirst(2)) {
+            message = bytes
+        } else {
+            message = Array(text.utf8)
+        }
+        let address = try await account(params[1], field: "request.params[1]", request: request)
+        let signing = EthereumSigningRequest(
+            address: address, digest: EthereumSigningRequest.personalMessageDigest(message),
+            consent: .message(message, chain: request.chain))
+        return try await sign(signing, request)
+    }
+
+    /// `eth_signTypedData_v4`: params `[address, typedData]`, the typed data as an object or a
+    /// JSON string of one. Typed data that names a chain must name the request's: a signature
+    /// for another chain than the one the person sees would be a trap.
+    private func signTypedData(_ request: InnerRequest) async throws -> JSONValue {
+        let params = try Self.positional(request.params, count: 2, shape: "[address, typedData]")
+        let address = try await account(params[0], field: "request.params[0]", request: request)
+        let data = try TypedData(parsing: params[1], field: "request.params[1]")
+        if let named = data.domain.chainId, let chainID = EIP155.chainID(of: request.chain), named != String(chainID) {
+            throw Self.invalid(
+                "request.params[1].domain.chainId",
+                "is \(String(named.prefix(80))), but the request is for \(request.chain): typed data is signed only for the chain it names")
+        }
+        let signing = EthereumSigningRequest(address: address, digest: data.digest, consent: .typedData(data, chain: request.chain))
+        return try await sign(signing, request)
+    }
+
+    private func sign(_ signing: EthereumSigningRequest, _ request: InnerRequest) async throws -> JSONValue {
+        let context = request.context
+        let signature = try await request.sign { [wallet] in try await wallet.signEthereum(signing, context: context) }
+        guard signature.count == Secp256k1.signatureBytes else {
+            throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
+        }
+        return .string(Hex.prefixed(signature))
+    }
+
+    /// The session's Ethereum account that `value` names (any letter case), or -32602 for
+    /// something that is not an address, 4100 for an address the session does not hold.
+    private func account(_ value: JSONValue, field: String, request: InnerRequest) async throws -> EthereumAddress {
+        guard case .string(let text) = value, let address = EthereumAddress(text) else {
+            throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum)")
+        }
+        let accounts = try wallet.accounts(context: request.context).eip155
+        guard accounts.contains(address.description) else {
+            throw RPCError(.unauthorized, data: .object([
+                "problem": .string("the session holds no account with this address"),
+                "accounts": .array(accounts.map(JSONValue.string)),
+            ]))
+        }
+        return address
+    }
+
+    /// Positional params of exactly `count` members.
+    private static func positional(_ params: JSONValue?, count: Int, shape: String) throws(RPCError) -> [JSONValue] {
+        guard case .array(let members)? = params, members.count == count else {
+            throw invalid("request.params", "expected \(shape)")
+        }
+        return members
+    }
+}
