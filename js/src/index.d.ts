@@ -151,7 +151,8 @@ export interface SessionNamespace {
   /**
    * CAIP-10 ids, `chain:address`, each on one of `chains` (checked): every key of the
    * keystore on every approved chain, so it changes when keys do (see `session_update`).
-   * A Solana address is the base58 public key. May be empty when the keystore has no key.
+   * A Solana address is the base58 public key; an eip155 one 0x and 40 hex digits, EIP-55
+   * mixed case (`eip155:1:0x5aAe…`). May be empty when the keystore has no key.
    */
   accounts: string[];
   methods: string[];
@@ -246,13 +247,84 @@ export interface SolanaSessionMethods {
   solana_requestAccounts: { params: undefined; result: SolanaAccount[] };
 }
 
-/** The params of a method inside a session: the Solana ones' above, else as for NativeMethodParams. */
-export type SessionMethodParams<Method extends string> =
-  Method extends keyof SolanaSessionMethods ? SolanaSessionMethods[Method]['params'] : NativeMethodParams<Method>;
+// ---- Ethereum in a session (the eip155 namespace) ----
 
-/** The result of a method inside a session: the Solana ones' above, else as for NativeMethodResult. */
+/** An Ethereum address: 0x and 40 hex digits. The wallet writes EIP-55 mixed case and takes any case. */
+export type Eip155Address = `0x${string}`;
+
+/** 0x and hex digits: bytes, or a quantity (eth_chainId's `"0x89"`). */
+export type Hex = `0x${string}`;
+
+/** A 65-byte secp256k1 signature r‖s‖v: 0x and 130 hex digits, v 0x1b or 0x1c (27 or 28) (checked). */
+export type EthSignature = Hex;
+
+/** One member of an EIP-712 struct type. */
+export interface TypedDataField {
+  name: string;
+  /** A Solidity type (`"address"`, `"uint256"`, `"bytes32[]"`) or another struct's name. */
+  type: string;
+}
+
+/** The EIP-712 domain; its members are those `types.EIP712Domain` lists. */
+export interface TypedDataDomain {
+  name?: string;
+  version?: string;
+  /** A number, or a string of decimal or 0x hex digits. */
+  chainId?: number | string;
+  /** 0x and 40 hex digits (checked). */
+  verifyingContract?: string;
+  /** 32 bytes: 0x and 64 hex digits (checked). */
+  salt?: string;
+}
+
+/** EIP-712 typed data, as eth_signTypedData_v4 takes it (the object, or its JSON text). */
+export interface TypedData {
+  /**
+   * The struct types by name. `EIP712Domain` is required (checked): without it wallets disagree
+   * on the domain's hash. viem and ethers add it when they send; add it yourself here.
+   */
+  types: { EIP712Domain: readonly TypedDataField[]; [typeName: string]: readonly TypedDataField[] };
+  /** The name of the type of `message`, one of `types` (checked). */
+  primaryType: string;
+  domain: TypedDataDomain;
+  /**
+   * The value to sign, of type `primaryType`: an object (interfaces fit; an array is refused
+   * when checked). Its encoding is the wallet's to check.
+   */
+  message: object;
+}
+
+/**
+ * `personal_sign`'s params (EIP-191), the message first. The message is 0x and hex digits for
+ * bytes, or text, which the wallet signs as its UTF-8 bytes; the address is one of the session's
+ * eip155 accounts, in any case (else 4100).
+ */
+export type PersonalSignParams = readonly [message: string, address: string];
+
+/** `eth_signTypedData_v4`'s params (EIP-712), the address first; the typed data as an object or its JSON text (as MetaMask sends it). */
+export type SignTypedDataV4Params = readonly [address: string, typedData: TypedData | string];
+
+/** The methods an eip155 session can hold, with their params and results. */
+export interface Eip155SessionMethods {
+  /** The session's addresses on the request's chain, EIP-55 (checked: 0x and 40 hex digits). */
+  eth_accounts: { params: readonly [] | undefined; result: Eip155Address[] };
+  /** The request's chain id as a hex quantity: `"0x1"` on eip155:1, `"0x89"` on eip155:137 (checked). */
+  eth_chainId: { params: readonly [] | undefined; result: Hex };
+  personal_sign: { params: PersonalSignParams; result: EthSignature };
+  eth_signTypedData_v4: { params: SignTypedDataV4Params; result: EthSignature };
+}
+
+/** The params of a method inside a session: the Solana and eip155 ones' above, else as for NativeMethodParams. */
+export type SessionMethodParams<Method extends string> =
+  Method extends keyof SolanaSessionMethods ? SolanaSessionMethods[Method]['params']
+  : Method extends keyof Eip155SessionMethods ? Eip155SessionMethods[Method]['params']
+  : NativeMethodParams<Method>;
+
+/** The result of a method inside a session: the Solana and eip155 ones' above, else as for NativeMethodResult. */
 export type SessionMethodResult<Method extends string> =
-  Method extends keyof SolanaSessionMethods ? SolanaSessionMethods[Method]['result'] : NativeMethodResult<Method>;
+  Method extends keyof SolanaSessionMethods ? SolanaSessionMethods[Method]['result']
+  : Method extends keyof Eip155SessionMethods ? Eip155SessionMethods[Method]['result']
+  : NativeMethodResult<Method>;
 
 /** session_request's params. */
 export interface SessionRequest<Method extends string = string> {
@@ -274,9 +346,9 @@ export interface SessionEventParams {
   topic: string;
   chainId: string;
   event: {
-    /** `accountsChanged` for a Solana session. */
+    /** `accountsChanged` (Solana and eip155), or `chainChanged` (eip155: `chainId` is the chain). */
     name: string;
-    /** For `accountsChanged`: the chain's CAIP-10 accounts (checked). */
+    /** For `accountsChanged`: the chain's CAIP-10 accounts (checked); for other events passed on unchecked. */
     data: JsonValue;
   };
 }
@@ -323,6 +395,33 @@ export interface SignMessageArgs extends NativeRequestOptions {
   expiry?: number;
 }
 
+/** personalSign's arguments: the message as text or bytes, the rest as for session_request. */
+export interface PersonalSignArgs extends NativeRequestOptions {
+  topic: string;
+  /** An eip155 chain id the session holds, e.g. `"eip155:1"`. */
+  chainId: string;
+  /**
+   * Text, signed as its UTF-8 bytes (always: `"0xff"` is four characters of text here), or the
+   * bytes; at least one byte. Sent as 0x and hex digits.
+   */
+  message: string | Uint8Array;
+  /** One of the session's eip155 addresses, any case (the address of its CAIP-10 id). */
+  address: string;
+  expiry?: number;
+}
+
+/** signTypedDataV4's arguments: the typed data as an object (sent as JSON text) or as JSON text. */
+export interface SignTypedDataV4Args extends NativeRequestOptions {
+  topic: string;
+  /** An eip155 chain id the session holds, e.g. `"eip155:1"`. */
+  chainId: string;
+  /** One of the session's eip155 addresses, any case. */
+  address: string;
+  /** The object (BigInt values are written as decimal strings) or its JSON text, sent as it is. */
+  typedData: TypedData | string;
+  expiry?: number;
+}
+
 export const SESSION_CONNECT_METHOD: NativeMethod<'session_connect', SessionConnectParams, Session>;
 export const SESSION_LIST_METHOD: NativeMethod<'session_list', SessionListParams | undefined, SessionListResult>;
 export const SESSION_REQUEST_METHOD: NativeMethod<'session_request', SessionRequest, JsonValue>;
@@ -349,9 +448,26 @@ export const SOLANA_GET_ACCOUNTS_METHOD: 'solana_getAccounts';
 export const SOLANA_REQUEST_ACCOUNTS_METHOD: 'solana_requestAccounts';
 export const SOLANA_ACCOUNTS_CHANGED_EVENT: 'accountsChanged';
 
+export const EIP155_NAMESPACE: 'eip155';
+/** A few well-known chains; the wallet signs for any `eip155:<decimal chain id>`. */
+export const EIP155_CHAINS: Readonly<{
+  mainnet: 'eip155:1';
+  sepolia: 'eip155:11155111';
+  polygon: 'eip155:137';
+  optimism: 'eip155:10';
+  arbitrum: 'eip155:42161';
+  base: 'eip155:8453';
+}>;
+export const ETH_ACCOUNTS_METHOD: 'eth_accounts';
+export const ETH_CHAIN_ID_METHOD: 'eth_chainId';
+export const PERSONAL_SIGN_METHOD: 'personal_sign';
+export const ETH_SIGN_TYPED_DATA_V4_METHOD: 'eth_signTypedData_v4';
+export const ETH_ACCOUNTS_CHANGED_EVENT: 'accountsChanged';
+export const ETH_CHAIN_CHANGED_EVENT: 'chainChanged';
+
 /** Splits a CAIP-2 chain id; a TypeError for anything else. */
 export function parseChainId(chainId: string): { namespace: string; reference: string };
-/** Splits a CAIP-10 account id (for Solana, `address` is the base58 public key); a TypeError for anything else. */
+/** Splits a CAIP-10 account id (for Solana, `address` is the base58 public key; for eip155, the 0x address); a TypeError for anything else. */
 export function parseAccountId(accountId: string): { chainId: string; namespace: string; reference: string; address: string };
 /** Throws NativeProtocolError (kind "invalid-result") unless `result` is a session, accounts consistent with chains. */
 export function checkSession(result: unknown, context?: { id?: NativeRpcId | null; method?: string }): Session;
@@ -361,6 +477,19 @@ export function checkSession(result: unknown, context?: { id?: NativeRpcId | nul
  * and resolves to the decoded 64-byte signature. Declined: NativeRpcError 4001.
  */
 export function signMessage(client: NativeClient, args: SignMessageArgs): Promise<Uint8Array>;
+
+/**
+ * Signs a message through `client.sessionRequest` (personal_sign, EIP-191): text as the hex of
+ * its UTF-8 bytes, bytes as their hex; resolves to the 65-byte signature. Declined: NativeRpcError
+ * 4001; an address outside the session: 4100.
+ */
+export function personalSign(client: NativeClient, args: PersonalSignArgs): Promise<EthSignature>;
+
+/**
+ * Signs EIP-712 typed data through `client.sessionRequest` (eth_signTypedData_v4): an object is
+ * sent as its JSON text, a string as it is, both checked first; resolves to the 65-byte signature.
+ */
+export function signTypedDataV4(client: NativeClient, args: SignTypedDataV4Args): Promise<EthSignature>;
 
 /** Base58, Bitcoin alphabet (Solana's keys and signatures); leading zero bytes are leading "1"s. */
 export function base58Encode(bytes: Uint8Array): string;
@@ -625,7 +754,7 @@ export interface NativeClient {
   listSessions(options?: NativeRequestOptions): Promise<SessionListResult>;
   /**
    * session_request: a request within a session, resolving to the inner method's result
-   * (checked for the Solana methods). Named apart from `request`, which sends any method.
+   * (checked for the Solana and eip155 methods). Named apart from `request`, which sends any method.
    */
   sessionRequest<Method extends string>(request: SessionRequest<Method> & NativeRequestOptions): Promise<SessionMethodResult<Method>>;
   /** session_extend: the session now lasts its lifetime from now. */

@@ -47,6 +47,14 @@ export {
   validateResponse,
 } from './protocol.js';
 export {
+  EIP155_CHAINS,
+  EIP155_NAMESPACE,
+  ETH_ACCOUNTS_CHANGED_EVENT,
+  ETH_ACCOUNTS_METHOD,
+  ETH_CHAIN_CHANGED_EVENT,
+  ETH_CHAIN_ID_METHOD,
+  ETH_SIGN_TYPED_DATA_V4_METHOD,
+  PERSONAL_SIGN_METHOD,
   SESSION_CONNECT_METHOD,
   SESSION_DELETE_NOTIFICATION,
   SESSION_DISCONNECT_METHOD,
@@ -69,5 +77,7 @@ export {
   checkSession,
   parseAccountId,
   parseChainId,
+  personalSign,
   signMessage,
+  signTypedDataV4,
 } from './sessions.js';

@@ -1,8 +1,9 @@
 /**
- * Sessions (docs/sessions.md): the method and notification names, the Solana chains and
- * methods, the CAIP-2 / CAIP-10 grammars, and the checks every session call runs. Params are
- * checked before anything is sent (TypeError or RangeError naming the field); results and
- * event params are checked before they reach the caller, as the walletlib methods' are.
+ * Sessions (docs/sessions.md): the method and notification names, the Solana and Ethereum
+ * (eip155) chains and methods, the CAIP-2 / CAIP-10 grammars, and the checks every session call
+ * runs. Params are checked before anything is sent (TypeError or RangeError naming the field);
+ * results and event params are checked before they reach the caller, as the walletlib methods'
+ * are.
  */
 import { base58Decode, base58Encode, isUint8Array } from './base58.js';
 import { NativeProtocolError } from './errors.js';
@@ -22,6 +23,9 @@ import { describe, isPlainObject } from './protocol.js';
  * @typedef {import('./index.js').SessionEventName} SessionEventName
  * @typedef {import('./index.js').SessionEventMap} SessionEventMap
  * @typedef {import('./index.js').SignMessageArgs} SignMessageArgs
+ * @typedef {import('./index.js').PersonalSignArgs} PersonalSignArgs
+ * @typedef {import('./index.js').SignTypedDataV4Args} SignTypedDataV4Args
+ * @typedef {import('./index.js').EthSignature} EthSignature
  */
 
 // ---- Names ----------------------------------------------------------------------------------
@@ -72,6 +76,34 @@ export const SOLANA_REQUEST_ACCOUNTS_METHOD = 'solana_requestAccounts';
 /** The one event a Solana session holds: `data` is the chain's CAIP-10 accounts. */
 export const SOLANA_ACCOUNTS_CHANGED_EVENT = 'accountsChanged';
 
+/** The CAIP-2 namespace of Ethereum and the EVM chains: `eip155:` and the decimal chain id. */
+export const EIP155_NAMESPACE = 'eip155';
+/**
+ * A few well-known chains by name. The wallet signs for any `eip155:<decimal chain id>`: these
+ * are for convenience, not a list of what it supports.
+ */
+export const EIP155_CHAINS = Object.freeze({
+  mainnet: 'eip155:1',
+  sepolia: 'eip155:11155111',
+  polygon: 'eip155:137',
+  optimism: 'eip155:10',
+  arbitrum: 'eip155:42161',
+  base: 'eip155:8453',
+});
+
+/** Inner method: `[]` or no params → the session's addresses, EIP-55 (checked: 0x and 40 hex digits). */
+export const ETH_ACCOUNTS_METHOD = 'eth_accounts';
+/** Inner method: `[]` or no params → the request's chain id as a hex quantity (`"0x89"` on eip155:137). */
+export const ETH_CHAIN_ID_METHOD = 'eth_chainId';
+/** Inner method (EIP-191): `[message, address]` → a 65-byte signature, 0x and 130 hex digits. */
+export const PERSONAL_SIGN_METHOD = 'personal_sign';
+/** Inner method (EIP-712): `[address, typedData]` (typed data an object or its JSON text) → a 65-byte signature. */
+export const ETH_SIGN_TYPED_DATA_V4_METHOD = 'eth_signTypedData_v4';
+/** An eip155 session's `accountsChanged`: `data` is the chain's CAIP-10 accounts (the same name as Solana's). */
+export const ETH_ACCOUNTS_CHANGED_EVENT = 'accountsChanged';
+/** An eip155 session's `chainChanged`: the event's `chainId` is the chain; `data` is passed on unchecked. */
+export const ETH_CHAIN_CHANGED_EVENT = 'chainChanged';
+
 // ---- Grammars ---------------------------------------------------------------------------------
 
 /** CAIP-2 namespace: 3 to 8 of [-a-z0-9] (as ChainID.isNamespace in CAIP.swift). */
@@ -86,6 +118,17 @@ const TOPIC = /^[0-9a-f]{64}$/;
 const LARGEST_PLAUSIBLE_SECONDS = 1e11;
 const METADATA_NAME_MAX = 100;
 const EXAMPLE_CHAIN = `e.g. "${SOLANA_MAINNET_CHAIN_ID}"`;
+/** An eip155 chain's reference: the chain id in decimal, no leading zero (CAIP-2 allows 32 characters). */
+const EIP155_REFERENCE = /^[1-9][0-9]{0,31}$/;
+/**
+ * An Ethereum address in any case. A mixed-case one's EIP-55 checksum is the host's to check
+ * (-32602): that needs Keccak-256, which this package does not carry.
+ */
+const ETH_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** A 65-byte signature r‖s‖v, v 27 or 28. */
+const ETH_SIGNATURE = /^0x[0-9a-fA-F]{128}1[bcBC]$/;
+/** A chain id as an Ethereum JSON-RPC quantity: lowercase hex, no leading zero, and never 0x0 (no chain is 0). */
+const HEX_CHAIN_ID = /^0x[1-9a-f][0-9a-f]*$/;
 
 /**
  * Splits a CAIP-2 chain id; throws a TypeError for anything else.
@@ -100,7 +143,8 @@ export function parseChainId(chainId) {
 
 /**
  * Splits a CAIP-10 account id (`solana:5eykt…:7S3P…`); throws a TypeError for anything else.
- * For Solana the address is the account's base58 public key, the `pubkey` of solana_signMessage.
+ * For Solana the address is the account's base58 public key, the `pubkey` of solana_signMessage;
+ * for eip155 it is the 0x address, the `address` of personal_sign and eth_signTypedData_v4.
  * @param {string} accountId
  * @returns {{ chainId: string, namespace: string, reference: string, address: string }}
  */
@@ -108,6 +152,20 @@ export function parseAccountId(accountId) {
   const match = typeof accountId === 'string' ? ACCOUNT_ID.exec(accountId) : null;
   if (!match) throw new TypeError(`${shown(accountId)} is not a CAIP-10 account id (namespace:reference:address)`);
   return { chainId: `${match[1]}:${match[2]}`, namespace: match[1], reference: match[2], address: match[3] };
+}
+
+/**
+ * What is wrong with a CAIP-2 chain id beyond the CAIP-2 grammar, or null: an eip155 chain's
+ * reference is its decimal chain id ("eip155:137"), and the hex form is a common slip. The text
+ * starts with the chain id, to follow "chainId is" or "… has the key".
+ * @param {string} chainId a CAIP-2 chain id
+ * @returns {string | null}
+ */
+function chainReferenceProblem(chainId) {
+  const [namespace, reference] = chainId.split(':');
+  if (namespace !== EIP155_NAMESPACE || EIP155_REFERENCE.test(reference)) return null;
+  const hex = /^0x[0-9a-fA-F]+$/.test(reference) ? `: the chain id goes in decimal, "${EIP155_NAMESPACE}:${BigInt(reference)}"` : '';
+  return `${shown(chainId)}, not an eip155 chain id: its reference is the chain id in decimal digits, without leading zeros (e.g. "${EIP155_CHAINS.mainnet}", "${EIP155_CHAINS.polygon}")${hex}`;
 }
 
 /**
@@ -153,6 +211,8 @@ function checkChainId(chainId, field) {
   if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId)) {
     throw new TypeError(`${field} must be a CAIP-2 chain id (namespace:reference, ${EXAMPLE_CHAIN}), not ${shown(chainId)}`);
   }
+  const problem = chainReferenceProblem(chainId);
+  if (problem) throw new TypeError(`${field} is ${problem}`);
 }
 
 /**
@@ -189,6 +249,8 @@ function checkNamespaces(namespaces, field) {
     }
     if (!isPlainObject(namespace)) throw new TypeError(`${path} must be an object ({ chains, methods, events }), not ${describe(namespace)}`);
     if (keyIsChain) {
+      const problem = chainReferenceProblem(key);
+      if (problem) throw new TypeError(`${field} has the key ${problem}`);
       if (namespace.chains !== undefined) {
         throw new TypeError(`${path} is keyed by a chain id, so it has no chains member: key it by its namespace (${JSON.stringify(key.split(':')[0])}) to list chains`);
       }
@@ -286,9 +348,131 @@ function checkBase58(text, field, length) {
   if (length === undefined && bytes.length === 0) throw new TypeError(`${field} must not be empty`);
 }
 
+// ---- Ethereum params (eip155) ----------------------------------------------------------------
+
+/**
+ * @param {unknown} address
+ * @param {string} field
+ * @param {string} [hint] added to the message
+ * @returns {asserts address is string}
+ */
+function checkEthAddress(address, field, hint = '') {
+  if (typeof address !== 'string') throw new TypeError(`${field} must be an address (0x and 40 hex digits), not ${describe(address)}${hint}`);
+  if (!ETH_ADDRESS.test(address)) {
+    throw new TypeError(`${field} must be an address, 0x and 40 hex digits (any case), not a string of ${address.length} characters${hint}`);
+  }
+}
+
+/**
+ * personal_sign's message: "0x" and hex digits are bytes, anything else is text signed as its
+ * UTF-8 bytes. "0x" and an odd number of hex digits is neither clearly (a hex number not padded
+ * to whole bytes, most likely), so it is refused here rather than signed as its characters.
+ * @param {unknown} message
+ * @param {string} field
+ * @param {string} [hint] added to the type error
+ * @returns {asserts message is string}
+ */
+function checkPersonalSignMessage(message, field, hint = '') {
+  if (typeof message !== 'string') throw new TypeError(`${field} must be a string (0x and hex digits for bytes, or text), not ${describe(message)}${hint}`);
+  if (message === '' || message === '0x') throw new RangeError(`${field} must hold at least one byte`);
+  if (/^0x[0-9a-fA-F]*$/.test(message) && message.length % 2 === 1) {
+    throw new RangeError(`${field} is 0x and an odd number of hex digits (${message.length - 2}): write whole bytes ("0x0a", not "0xa"), or pass text through personalSign, which hex-encodes it`);
+  }
+}
+
+/**
+ * `[message, address]`. Swapped (eth_sign's order) is named as such.
+ * @param {unknown} params
+ */
+function checkPersonalSignParams(params) {
+  if (!Array.isArray(params) || params.length !== 2) {
+    throw new TypeError(`request.params of ${PERSONAL_SIGN_METHOD} must be [message, address], not ${describe(params)}${Array.isArray(params) ? ` of ${params.length}` : ''}`);
+  }
+  const [message, address] = params;
+  const swapped = typeof message === 'string' && ETH_ADDRESS.test(message) && !(typeof address === 'string' && ETH_ADDRESS.test(address))
+    ? `: ${PERSONAL_SIGN_METHOD} takes [message, address], the message first (eth_sign's order is the other way round)`
+    : '';
+  checkPersonalSignMessage(message, 'request.params[0] (message)', swapped);
+  checkEthAddress(address, 'request.params[1] (address)', swapped);
+}
+
+/**
+ * `[address, typedData]`, typed data an object or its JSON text.
+ * @param {unknown} params
+ */
+function checkSignTypedDataV4Params(params) {
+  if (!Array.isArray(params) || params.length !== 2) {
+    throw new TypeError(`request.params of ${ETH_SIGN_TYPED_DATA_V4_METHOD} must be [address, typedData], not ${describe(params)}${Array.isArray(params) ? ` of ${params.length}` : ''}`);
+  }
+  const [address, typedData] = params;
+  const swapped = typeof typedData === 'string' && ETH_ADDRESS.test(typedData)
+    ? `: ${ETH_SIGN_TYPED_DATA_V4_METHOD} takes [address, typedData], the address first`
+    : '';
+  checkEthAddress(address, 'request.params[0] (address)', swapped);
+  checkTypedData(typeof typedData === 'string' ? parseTypedDataText(typedData, 'request.params[1] (typedData)') : typedData, 'request.params[1] (typedData)');
+}
+
+/**
+ * @param {string} text
+ * @param {string} field
+ * @returns {unknown}
+ */
+function parseTypedDataText(text, field) {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(`${field} is a string that is not JSON (${/** @type {Error} */ (error).message}): pass the typed data object, or JSON.stringify(typedData)`);
+  }
+}
+
+/**
+ * EIP-712 typed data as eth_signTypedData_v4 takes it: `{ types, primaryType, domain, message }`.
+ * `types.EIP712Domain` is required: without it wallets disagree on the domain's hash (some take
+ * it as empty, some derive it from `domain`), so a signature could verify nowhere. The encoding of
+ * each value is the wallet's to check.
+ * @param {unknown} typedData
+ * @param {string} field
+ */
+function checkTypedData(typedData, field) {
+  if (!isPlainObject(typedData)) throw new TypeError(`${field} must be EIP-712 typed data, { types, primaryType, domain, message } or its JSON text, not ${describe(typedData)}`);
+  const { types, primaryType, domain, message } = typedData;
+  if (!isPlainObject(types)) throw new TypeError(`${field}.types must be an object of struct types ({ EIP712Domain: [...], Mail: [...] }), not ${describe(types)}`);
+  for (const [name, fields] of Object.entries(types)) {
+    const path = member(`${field}.types`, name);
+    if (!Array.isArray(fields)) throw new TypeError(`${path} must be an array of { name, type }, not ${describe(fields)}`);
+    fields.forEach((entry, index) => {
+      if (!isPlainObject(entry)) throw new TypeError(`${path}[${index}] must be { name, type }, not ${describe(entry)}`);
+      for (const key of /** @type {const} */ (['name', 'type'])) {
+        if (typeof entry[key] !== 'string' || entry[key] === '') throw new TypeError(`${path}[${index}].${key} must be a non-empty string, not ${describe(entry[key])}`);
+      }
+    });
+  }
+  if (!Array.isArray(types.EIP712Domain)) {
+    throw new TypeError(`${field}.types.EIP712Domain is missing: list the domain's fields, e.g. [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }] (EIP-712; viem and ethers add it when they send typed data)`);
+  }
+  if (typeof primaryType !== 'string') throw new TypeError(`${field}.primaryType must be the name of one of its types, not ${describe(primaryType)}`);
+  if (!Object.hasOwn(types, primaryType)) throw new TypeError(`${field}.primaryType is ${shown(primaryType)}, which ${field}.types does not define`);
+  if (!isPlainObject(domain)) throw new TypeError(`${field}.domain must be an object ({ name?, version?, chainId?, verifyingContract?, salt? }), not ${describe(domain)}`);
+  for (const key of /** @type {const} */ (['name', 'version'])) {
+    if (domain[key] !== undefined && typeof domain[key] !== 'string') throw new TypeError(`${field}.domain.${key} must be a string, not ${describe(domain[key])}`);
+  }
+  const { chainId, verifyingContract, salt } = domain;
+  if (chainId !== undefined) {
+    const valid = typeof chainId === 'number'
+      ? Number.isSafeInteger(chainId) && chainId > 0
+      : typeof chainId === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(chainId);
+    if (!valid) throw new TypeError(`${field}.domain.chainId must be a positive whole number, or a string of decimal or 0x hex digits, not ${describe(chainId)}`);
+  }
+  if (verifyingContract !== undefined) checkEthAddress(verifyingContract, `${field}.domain.verifyingContract`);
+  if (salt !== undefined && (typeof salt !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(salt))) {
+    throw new TypeError(`${field}.domain.salt must be 32 bytes, 0x and 64 hex digits, not ${describe(salt)}`);
+  }
+  if (!isPlainObject(message)) throw new TypeError(`${field}.message must be an object (the ${shown(primaryType)} to sign), not ${describe(message)}`);
+}
+
 /**
  * session_request's params, without the call options. The inner params of solana_signMessage
- * are checked too; other methods' inner params go as given.
+ * and of the eip155 methods are checked too; other methods' inner params go as given.
  * @param {unknown} args
  * @returns {import('./index.js').SessionRequest}
  */
@@ -306,6 +490,14 @@ export function checkSessionRequestParams(args) {
     if (!isPlainObject(inner.params)) throw new TypeError(`request.params of ${SOLANA_SIGN_MESSAGE_METHOD} must be { message, pubkey }, not ${describe(inner.params)}`);
     checkBase58(inner.params.message, 'request.params.message');
     checkBase58(inner.params.pubkey, 'request.params.pubkey', 32);
+  } else if (inner.method === ETH_ACCOUNTS_METHOD || inner.method === ETH_CHAIN_ID_METHOD) {
+    if (inner.params !== undefined && !(Array.isArray(inner.params) && inner.params.length === 0)) {
+      throw new TypeError(`request.params of ${inner.method} must be [] or left out, not ${describe(inner.params)}${Array.isArray(inner.params) ? ` of ${inner.params.length}` : ''}`);
+    }
+  } else if (inner.method === PERSONAL_SIGN_METHOD) {
+    checkPersonalSignParams(inner.params);
+  } else if (inner.method === ETH_SIGN_TYPED_DATA_V4_METHOD) {
+    checkSignTypedDataV4Params(inner.params);
   }
   if (args.expiry !== undefined) checkExpiry(args.expiry);
   /** @type {import('./index.js').SessionRequest} */
@@ -404,6 +596,8 @@ function sessionNamespacesProblem(namespaces, field) {
       const namespaceName = key.split(':')[0];
       const stray = chains.find((chain) => CHAIN_ID.exec(chain)?.[1] !== namespaceName);
       if (stray !== undefined) return `${path}.chains holds ${shown(stray)}, not a CAIP-2 chain id of the namespace ${JSON.stringify(namespaceName)}`;
+      const badReference = chains.map(chainReferenceProblem).find((problem) => problem !== null);
+      if (badReference) return `${path}.chains holds ${badReference}`;
     } else {
       return `${field} has the key ${shown(key)}, neither a CAIP-2 namespace nor a chain id`;
     }
@@ -429,6 +623,7 @@ function accountsProblem(accounts, chains, field) {
     const chain = `${match[1]}:${match[2]}`;
     if (!chains.includes(chain)) return `${field}[${index}] is on ${shown(chain)}, which is not one of the namespace's chains`;
     if (match[1] === SOLANA_NAMESPACE && !isBase58OfLength(match[3], 32)) return `${field}[${index}] has an address that is not a base58 32-byte public key`;
+    if (match[1] === EIP155_NAMESPACE && !ETH_ADDRESS.test(match[3])) return `${field}[${index}] has an address that is not 0x and 40 hex digits`;
   }
   return null;
 }
@@ -544,8 +739,8 @@ export function checkSessionDisconnectResult(result, context) {
 }
 
 /**
- * The inner result of session_request, checked for the Solana methods the doc defines and
- * returned as is for any other.
+ * The inner result of session_request, checked for the Solana and eip155 methods the doc
+ * defines and returned as is for any other.
  * @param {string} method the inner method
  * @param {unknown} result
  * @param {{ id?: NativeRpcId | null }} context
@@ -566,9 +761,35 @@ export function checkSessionRequestResult(method, result, context) {
       const index = result.findIndex((account) => !isPlainObject(account) || typeof account.pubkey !== 'string' || !isBase58OfLength(account.pubkey, 32));
       if (index >= 0) problem = `[${index}] is not { pubkey } with a base58 32-byte public key`;
     }
+  } else if (method === PERSONAL_SIGN_METHOD || method === ETH_SIGN_TYPED_DATA_V4_METHOD) {
+    problem = ethSignatureProblem(result);
+  } else if (method === ETH_ACCOUNTS_METHOD) {
+    if (!Array.isArray(result)) problem = `the result is ${describe(result)}, not an array of addresses`;
+    else {
+      const index = result.findIndex((address) => typeof address !== 'string' || !ETH_ADDRESS.test(address));
+      if (index >= 0) problem = `[${index}] is ${describe(result[index])}, not an address (0x and 40 hex digits)`;
+    }
+  } else if (method === ETH_CHAIN_ID_METHOD) {
+    if (typeof result !== 'string' || !HEX_CHAIN_ID.test(result)) {
+      problem = `the result is ${typeof result === 'string' ? shown(result) : describe(result)}, not a chain id as a hex quantity (0x and lowercase hex digits without leading zeros, e.g. "0x1")`;
+    }
   }
   throwIfProblem(`${SESSION_REQUEST_METHOD} (${method})`, problem, result, { ...context, method: SESSION_REQUEST_METHOD });
   return /** @type {JsonValue} */ (result);
+}
+
+/**
+ * What is wrong with a personal_sign or eth_signTypedData_v4 result, or null: 65 bytes r‖s‖v as
+ * 0x and 130 hex digits, v 27 or 28 (0x1b, 0x1c), as the Ethereum wallets answer.
+ * @param {unknown} result
+ * @returns {string | null}
+ */
+function ethSignatureProblem(result) {
+  if (typeof result !== 'string') return `the result is ${describe(result)}, not a signature (0x and 130 hex digits)`;
+  if (ETH_SIGNATURE.test(result)) return null;
+  if (!/^0x[0-9a-fA-F]*$/.test(result)) return 'the result is not 0x and hex digits';
+  if (result.length !== 132) return `the signature is ${result.length - 2} hex digits, not 130 (65 bytes: r, s and v)`;
+  return `the signature's v is 0x${result.slice(-2)}, not 0x1b or 0x1c (27 or 28)`;
 }
 
 /**
@@ -627,9 +848,7 @@ export function isSessionEventName(name) {
  * @returns {Promise<Uint8Array>}
  */
 export async function signMessage(client, args) {
-  if (client === null || typeof client !== 'object' || typeof client.sessionRequest !== 'function') {
-    throw new TypeError(`signMessage needs a client from createNativeClient as its first argument, not ${describe(client)}`);
-  }
+  checkClient(client, 'signMessage');
   if (!isPlainObject(args)) throw new TypeError(`signMessage takes { topic, chainId, message, pubkey, expiry? }, not ${describe(args)}`);
   const { topic, chainId, message, pubkey, expiry, id, timeoutMs } = /** @type {SignMessageArgs} */ (args);
   if (!isUint8Array(message)) {
@@ -645,4 +864,91 @@ export async function signMessage(client, args) {
   if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
   const { signature } = await client.sessionRequest(request);
   return base58Decode(signature);
+}
+
+// ---- personal_sign and eth_signTypedData_v4 ---------------------------------------------------
+
+/**
+ * @param {unknown} client
+ * @param {string} helper
+ * @returns {asserts client is NativeClient}
+ */
+function checkClient(client, helper) {
+  if (client === null || typeof client !== 'object' || typeof /** @type {any} */ (client).sessionRequest !== 'function') {
+    throw new TypeError(`${helper} needs a client from createNativeClient as its first argument, not ${describe(client)}`);
+  }
+}
+
+/**
+ * "0x" and two lowercase hex digits per byte.
+ * @param {Uint8Array} bytes
+ */
+function toHex(bytes) {
+  let hex = '0x';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * Signs a message with one of a session's Ethereum accounts (EIP-191, personal_sign): text is
+ * sent as the hex of its UTF-8 bytes (always, even text that looks like hex), bytes as their
+ * hex, and the promise resolves to the 65-byte signature, 0x and 130 hex digits. The person is
+ * asked first; declining rejects with NativeRpcError 4001, an address outside the session 4100.
+ * @param {NativeClient} client
+ * @param {PersonalSignArgs} args
+ * @returns {Promise<EthSignature>}
+ */
+export async function personalSign(client, args) {
+  checkClient(client, 'personalSign');
+  if (!isPlainObject(args)) throw new TypeError(`personalSign takes { topic, chainId, message, address, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, message, address, expiry, id, timeoutMs } = /** @type {PersonalSignArgs} */ (args);
+  /** @type {Uint8Array} */
+  let bytes;
+  if (typeof message === 'string') bytes = new TextEncoder().encode(message);
+  else if (isUint8Array(message)) bytes = message;
+  else throw new TypeError(`message must be text (signed as its UTF-8 bytes) or a Uint8Array of the bytes to sign, not ${describe(message)}`);
+  if (bytes.length === 0) throw new RangeError('message must hold at least one byte');
+  checkEthAddress(address, 'address');
+  /** @type {import('./index.js').SessionRequest<'personal_sign'> & import('./index.js').NativeRequestOptions} */
+  const request = { topic, chainId, request: { method: PERSONAL_SIGN_METHOD, params: [toHex(bytes), address] } };
+  if (expiry !== undefined) request.expiry = expiry;
+  if (id !== undefined) request.id = id;
+  if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+  return client.sessionRequest(request);
+}
+
+/**
+ * Signs EIP-712 typed data with one of a session's Ethereum accounts (eth_signTypedData_v4).
+ * An object is sent as its JSON text, as MetaMask sends it, with BigInt values written as
+ * decimal strings (JSON has no BigInt); a string is sent as it is. Either is checked first
+ * (`types.EIP712Domain` required). Resolves to the 65-byte signature, 0x and 130 hex digits.
+ * @param {NativeClient} client
+ * @param {SignTypedDataV4Args} args
+ * @returns {Promise<EthSignature>}
+ */
+export async function signTypedDataV4(client, args) {
+  checkClient(client, 'signTypedDataV4');
+  if (!isPlainObject(args)) throw new TypeError(`signTypedDataV4 takes { topic, chainId, address, typedData, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, address, typedData, expiry, id, timeoutMs } = /** @type {SignTypedDataV4Args} */ (args);
+  checkEthAddress(address, 'address');
+  /** @type {string} */
+  let text;
+  if (typeof typedData === 'string') {
+    text = typedData;
+  } else if (isPlainObject(typedData)) {
+    try {
+      text = JSON.stringify(typedData, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+    } catch (error) {
+      throw new TypeError(`typedData cannot be written as JSON: ${/** @type {Error} */ (error).message}`);
+    }
+  } else {
+    throw new TypeError(`typedData must be EIP-712 typed data, { types, primaryType, domain, message } or its JSON text, not ${describe(typedData)}`);
+  }
+  checkTypedData(parseTypedDataText(text, 'typedData'), 'typedData');
+  /** @type {import('./index.js').SessionRequest<'eth_signTypedData_v4'> & import('./index.js').NativeRequestOptions} */
+  const request = { topic, chainId, request: { method: ETH_SIGN_TYPED_DATA_V4_METHOD, params: [address, text] } };
+  if (expiry !== undefined) request.expiry = expiry;
+  if (id !== undefined) request.id = id;
+  if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+  return client.sessionRequest(request);
 }

@@ -103,7 +103,11 @@ const RELATIONS = [
   { model: "SessionRequest<'solana_getAccounts'>", js: "Hand.SessionRequest<'solana_getAccounts'>", host: "Methods['session_request']['params']", relation: 'js→host' },
   { model: "SessionRequest<'solana_requestAccounts'>", js: "Hand.SessionRequest<'solana_requestAccounts'>", host: "Methods['session_request']['params']", relation: 'js→host' },
   { model: 'SolanaSignMessageParams', js: 'Hand.SolanaSignMessageParams', host: 'Host.SignMessageParams', relation: 'same' },
-  { model: 'SolanaSessionMethods results', js: 'Hand.SessionMethodResult<keyof Hand.SolanaSessionMethods>', host: "Methods['session_request']['result']", relation: 'same' },
+  // The eip155 results are plain strings to the host (a pattern TypeScript cannot state), and
+  // `0x${string}` here: every result the package knows is one the host may send.
+  { model: 'session methods results', js: 'Hand.SessionMethodResult<keyof Hand.SolanaSessionMethods | keyof Hand.Eip155SessionMethods>', host: "Methods['session_request']['result']", relation: 'js→host' },
+  { model: "SessionRequest<'personal_sign'>", js: "Hand.SessionRequest<'personal_sign'>", host: "Methods['session_request']['params']", relation: 'js→host' },
+  { model: "SessionRequest<'eth_accounts'>", js: "Hand.SessionRequest<'eth_accounts'>", host: "Methods['session_request']['params']", relation: 'js→host' },
   { model: 'SolanaSignMessageResult', js: 'Hand.SolanaSignMessageResult', host: 'Host.SignMessageResult', relation: 'same' },
   { model: 'SolanaAccount', js: 'Hand.SolanaAccount', host: 'Host.SessionAccounts[number]', relation: 'same' },
 
