@@ -10,14 +10,20 @@ package enum Secp256k1 {
     /// r, s, and v (27 or 28): what `personal_sign` and `eth_signTypedData_v4` answer.
     package static let signatureBytes = 65
 
-    /// One context for the process: libsecp256k1's contexts are safe to share once made, and
-    /// randomized against side channels.
-    nonisolated(unsafe) private static let context: OpaquePointer = {
+    /// For what uses a secret with the generator point (a public key from a secret, a
+    /// signature): one context for the process, safe to share once made, and randomized against
+    /// side channels. Made on first use, which only a signature or a new key needs.
+    nonisolated(unsafe) private static let signingContext: OpaquePointer = {
         let context = secp256k1_context_create(UInt32(SECP256K1_CONTEXT_NONE))!
         var seed = Sodium.randomBytes(count: 32)
         _ = secp256k1_context_randomize(context, &seed)
         return context
     }()
+
+    /// For the rest (parsing and writing points, checking a secret, tweaks, recovery): the
+    /// library's static context, which costs nothing to set up. Reading a keystore's Ethereum
+    /// addresses then never builds the signing context.
+    nonisolated(unsafe) private static let context: OpaquePointer = wallet_bridge_secp256k1_static_context()
 
     /// True when `secretKey` is a valid secret key: not zero, below the group order.
     package static func isValidSecretKey(_ secretKey: SecureBytes) -> Bool {
@@ -32,7 +38,7 @@ package enum Secp256k1 {
         guard isValidSecretKey(secretKey) else { return nil }
         var point = secp256k1_pubkey()
         let made = secretKey.withUnsafeBytes { key in
-            secp256k1_ec_pubkey_create(context, &point, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            secp256k1_ec_pubkey_create(signingContext, &point, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
         guard made == 1 else { return nil }
         return serialize(point, compressed: compressed)
@@ -66,7 +72,7 @@ package enum Secp256k1 {
         guard digest.count == 32, isValidSecretKey(secretKey) else { return nil }
         var signature = secp256k1_ecdsa_recoverable_signature()
         let signed = secretKey.withUnsafeBytes { key in
-            secp256k1_ecdsa_sign_recoverable(context, &signature, digest, key.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
+            secp256k1_ecdsa_sign_recoverable(signingContext, &signature, digest, key.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
         }
         guard signed == 1 else { return nil }
         var compact = [UInt8](repeating: 0, count: 64)

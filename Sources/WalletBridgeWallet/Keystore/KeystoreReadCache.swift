@@ -46,21 +46,20 @@ package final class KeystoreReadCache: Sendable {
         package let file: KeystoreFile?
         /// The Ed25519 keys' addresses in base64: walletlib's GetAccounts.
         package let addresses: [String]
-        /// The secp256k1 keys' Ethereum addresses: an `eip155` session's accounts.
-        package let ethereumAddresses: [EthereumAddress]
+        /// The secp256k1 keys' Ethereum addresses: an `eip155` session's accounts. Worked out
+        /// when asked (Keccak and a curve point each), not on GetAccounts' cold path.
+        package var ethereumAddresses: [EthereumAddress] { file?.keys.compactMap(\.ethereumAddress) ?? [] }
         /// Read from the file on this call rather than taken from the cache.
         package let fresh: Bool
 
         init(_ file: KeystoreFile?, fresh: Bool) {
             self.file = file
-            let keys = file?.keys ?? []
-            addresses = keys.filter { $0.type == .ed25519 }.map(\.address)
-            ethereumAddresses = keys.compactMap(\.ethereumAddress)
+            addresses = (file?.keys ?? []).filter { $0.type == .ed25519 }.map(\.address)
             self.fresh = fresh
         }
 
         init(cached: Contents) {
-            (file, addresses, ethereumAddresses, fresh) = (cached.file, cached.addresses, cached.ethereumAddresses, false)
+            (file, addresses, fresh) = (cached.file, cached.addresses, false)
         }
     }
 
