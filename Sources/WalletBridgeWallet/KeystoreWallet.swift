@@ -113,10 +113,15 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// The keystore's public keys in base64, in the order they were added.
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
+        GetAccountsResult(addresses: try publicContents(context: context).addresses)
+    }
+
+    /// The keystore's public part as of the request, from `readCache`; the file's exposure is
+    /// warned about when it was read anew, not on every call of a persistent port.
+    private func publicContents(context: RequestContext) throws -> KeystoreReadCache.Contents {
         let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
-        // Said when the file was read anew, not on every call of a persistent port.
         if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
-        return GetAccountsResult(addresses: contents.addresses)
+        return contents
     }
 
     /// `.immediate` when the keystore is on a local filesystem: GetAccounts reads the public
@@ -138,7 +143,10 @@ public struct KeystoreWallet: AccountsAtHand {
         let request = ConsentRequest(
             caller: context.caller, callerName: callerName(of: context.caller),
             keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
-        let secretKey = try await consentAndKey(request, entry: entry, in: file, hashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
+        let audit = AuditLog.Entry(
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
+            payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
+        let secretKey = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
         return SignPayloadsResult(signed_payloads: signed)
     }
@@ -157,7 +165,11 @@ public struct KeystoreWallet: AccountsAtHand {
             caller: context.caller, callerName: callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
             payloads: [])
         request.ethereum = signing.consent
-        let secretKey = try await consentAndKey(request, entry: entry, in: file, hashes: [Hex.encode(signing.digest)])
+        var audit = AuditLog.Entry(
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
+            payloadHashes: [])
+        audit.ethereum = .init(method: signing.method, chain: signing.chain.description, digest: signing.digest)
+        let secretKey = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         guard let signature = Secp256k1.sign(digest: signing.digest, secretKey: secretKey) else {
             Log.error("libsecp256k1 did not sign with \(entry.address)")
             throw RPCError(.notSigned, data: .object(["reason": .string("unlock_failed")]))
@@ -167,7 +179,7 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// A session's accounts: the Ed25519 keys' base58, the secp256k1 keys' EIP-55 addresses.
     package func accounts(context: RequestContext) throws -> SessionAccounts {
-        let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
+        let contents = try publicContents(context: context)
         return SessionAccounts(
             solana: contents.addresses.compactMap { Base64.decode($0).map(Base58.encode) },
             eip155: contents.ethereumAddresses.map(\.description))
@@ -196,16 +208,14 @@ public struct KeystoreWallet: AccountsAtHand {
     }
 
     /// Asks the person about `request` in its turn, and gives the secret key of `entry` once
-    /// they approve; records the answer (with the signed content's `hashes`) in the audit log.
+    /// they approve; records the answer in the audit log as `audit` (what is signed) says.
     /// Any failure to get consent or use the passphrase is -3 with `data.reason`.
     private func consentAndKey(
-        _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile, hashes: [String]
+        _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile, audit: AuditLog.Entry
     ) async throws -> SecureBytes {
         var request = request
         request.keysStayUnlocked = unlockCache != nil
-        var audit = AuditLog.Entry(
-            decision: .approved, caller: request.caller, callerName: request.callerName, address: entry.address,
-            label: entry.label, payloadHashes: hashes)
+        var audit = audit
         audit.unattended = !passphrases.asksAPerson
         let secretKey: SecureBytes
         do {
