@@ -54,13 +54,27 @@ package struct AuditLog: Sendable {
         /// The key's address (base64, as the extension names it) and label.
         package var address: String
         package var label: String
-        /// SHA-256 of each payload, in hex, in request order.
+        /// SHA-256 of each payload, in hex, in request order; none for an Ethereum signature.
         package var payloadHashes: [String]
+        /// For an Ethereum signature: the method, the chain, and the Keccak-256 digest signed
+        /// (what eth-account's `_hash_eip191_message` or `encode_typed_data` hashes to), in hex.
+        package var ethereum: EthereumRecord?
         /// How the person approved; nil for a refusal.
         package var approval: Approval?
         /// True when the passphrase file answered (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was
         /// asked, whatever `approval` says.
         package var unattended = false
+    }
+
+    /// What the log keeps of an Ethereum signature.
+    package struct EthereumRecord: Sendable, Equatable {
+        package var method: String
+        package var chain: String
+        package var digest: [UInt8]
+
+        package init(method: String, chain: String, digest: [UInt8]) {
+            (self.method, self.chain, self.digest) = (method, chain, digest)
+        }
     }
 
     /// Appends `entry` with the current time. A log that cannot be written is reported on
@@ -73,9 +87,15 @@ package struct AuditLog: Sendable {
             "caller": .string(entry.caller.identity ?? "unidentified"),
             "address": .string(entry.address),
             "label": .string(entry.label),
-            "payload_count": .number(JSONNumber(entry.payloadHashes.count)),
-            "payload_sha256": .array(entry.payloadHashes.map { .string($0) }),
         ]
+        if let ethereum = entry.ethereum {
+            members["method"] = .string(ethereum.method)
+            members["chain"] = .string(ethereum.chain)
+            members["keccak256"] = .string(Hex.encode(ethereum.digest))
+        } else {
+            members["payload_count"] = .number(JSONNumber(entry.payloadHashes.count))
+            members["payload_sha256"] = .array(entry.payloadHashes.map { .string($0) })
+        }
         if let name = entry.callerName { members["caller_name"] = .string(name) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
         if entry.unattended { members["unattended"] = true }

@@ -49,11 +49,17 @@ struct LogCommand: ParsableCommand {
         let unattended = entry["unattended"] == .bool(true) ? ", unattended" : ""
         let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0)\(unattended))" } ?? "")
         let caller = (text("caller_name").map { "\"\($0)\" " } ?? "") + (text("caller") ?? "?")
-        var hashes: [String] = []
-        if case .array(let values)? = entry["payload_sha256"] {
-            hashes = values.compactMap { if case .string(let hash) = $0 { String(hash.prefix(12)) + "…" } else { nil } }
+        let signed: String
+        if let method = text("method") {
+            // An Ethereum signature: what was asked, where, and the digest signed.
+            signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \((text("keccak256") ?? "?").prefix(12))…"
+        } else {
+            var hashes: [String] = []
+            if case .array(let values)? = entry["payload_sha256"] {
+                hashes = values.compactMap { if case .string(let hash) = $0 { String(hash.prefix(12)) + "…" } else { nil } }
+            }
+            signed = (hashes.count == 1 ? "1 payload" : "\(hashes.count) payloads") + " [\(hashes.joined(separator: ", "))]"
         }
-        let count = hashes.count == 1 ? "1 payload" : "\(hashes.count) payloads"
-        return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(count) [\(hashes.joined(separator: ", "))]"
+        return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)"
     }
 }
