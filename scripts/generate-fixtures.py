@@ -614,10 +614,16 @@ et.append(case("personal-sign-unknown-account", "personal_sign: an address the s
     err(22, 4100, "Unauthorized", {"problem": "the session holds no account with this address", "accounts": [COW_ADDRESS, SECOND_ADDRESS]}),
     args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x00", "0x" + "11" * 20]), 22)))
 et.append(case("personal-sign-bad-checksum", "personal_sign: a mixed-case address whose EIP-55 checksum is wrong is -32602",
-    invalid(23, "request.params[1]", "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum)"),
+    invalid(23, "request.params[1]", "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); personal_sign's params are [message, address]"),
     args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x00", COW_ADDRESS[:2] + COW_ADDRESS[2].swapcase() + COW_ADDRESS[3:]]), 23)))
 et.append(case("personal-sign-params-shape", "personal_sign: params other than [message, address] are -32602",
     invalid(24, "request.params", "expected [message, address]"), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", {"message": "0x00"}), 24)))
+et.append(case("personal-sign-odd-hex", "personal_sign: a message that starts with 0x but is not whole bytes of hex is -32602, not signed as text",
+    invalid(30, "request.params[0]", "0x and an even number of hex digits (whole bytes), or text that does not start with 0x"),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x123", COW_ADDRESS]), 30)))
+et.append(case("personal-sign-empty", "personal_sign: an empty message is -32602: there is nothing to sign",
+    invalid(31, "request.params[0]", "the message is empty: there is nothing to sign"),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x", COW_ADDRESS]), 31)))
 et.append(case("personal-sign-declined", "personal_sign: the person declining is 4001", err(25, 4001, "User rejected the request"),
     args=[ETH_CALLER], env={CONSENT: "reject"}, request=req(SR, eth_in_session("personal_sign", ["0x00", COW_ADDRESS]), 25)))
 et.append(case("eth-unauthorized-chain", "session_request: an eip155 chain the session does not hold is 3005", err(26, 3005, "Unauthorized chain", {"chainId": "eip155:10"}),

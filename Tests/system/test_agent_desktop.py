@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from wallet_helpers import REPO
+from wallet_helpers import EIP712_MAIL, REPO
 
 PASSPHRASE = "paper lantern over the river"
 EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the example's Chromium manifest
@@ -224,18 +224,6 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
     assert entries[0]["payload_sha256"] == [hashlib.sha256(SIWS).hexdigest()]
 
 
-MAIL = {
-    "types": {
-        "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
-                         {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
-        "Person": [{"name": "name", "type": "string"}, {"name": "wallet", "type": "address"}],
-        "Mail": [{"name": "from", "type": "Person"}, {"name": "to", "type": "Person"}, {"name": "contents", "type": "string"}],
-    },
-    "primaryType": "Mail",
-    "domain": {"name": "Ether Mail", "version": "1", "chainId": 1, "verifyingContract": "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},
-    "message": {"from": {"name": "Cow", "wallet": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},
-                "to": {"name": "Bob", "wallet": "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"}, "contents": "Hello, Bob!"},
-}
 
 
 def test_the_real_dialog_shows_what_an_ethereum_signature_signs(wallet, chromium_profile, display):
@@ -260,7 +248,7 @@ def test_the_real_dialog_shows_what_an_ethereum_signature_signs(wallet, chromium
     def request(method, params):
         host.send("session_request", {"topic": session["topic"], "chainId": "eip155:1", "request": {"method": method, "params": params}})
 
-    request("eth_signTypedData_v4", [key["address"], json.dumps(MAIL)])
+    request("eth_signTypedData_v4", [key["address"], json.dumps(EIP712_MAIL)])
     window = wait_for_window(display, host, wallet)
     photograph(display, "consent-typed-data.png")
     xdotool(display, "windowfocus", "--sync", window)

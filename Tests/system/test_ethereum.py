@@ -19,8 +19,6 @@ import json
 import os
 import random
 import re
-import select
-import struct
 import subprocess
 import time
 from importlib.metadata import version
@@ -38,7 +36,7 @@ from eth_utils import keccak, to_checksum_address
 
 from conftest import PASSPHRASE
 from test_wallet_recovery import TREZOR_VECTORS, run_on_terminal
-from wallet_helpers import b64, binary_path, error_of
+from wallet_helpers import EIP712_MAIL, FramedPipes, b64, binary_path, error_of
 
 Account.enable_unaudited_hdwallet_features()
 PURE_PYTHON_KEYS = KeyAPI(NativeECCBackend())
@@ -60,19 +58,8 @@ TEST_KEYS = {Account.from_key(COW).address: COW, Account.from_key(TWO).address: 
 
 # EIP-712's example, as the EIP gives it (assets/eip-712/Example.js), and the signature it
 # publishes for it with the key of "cow": v 28, r, s.
-MAIL = {
-    "types": {
-        "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
-                         {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
-        "Person": [{"name": "name", "type": "string"}, {"name": "wallet", "type": "address"}],
-        "Mail": [{"name": "from", "type": "Person"}, {"name": "to", "type": "Person"}, {"name": "contents", "type": "string"}],
-    },
-    "primaryType": "Mail",
-    "domain": {"name": "Ether Mail", "version": "1", "chainId": 1, "verifyingContract": "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},
-    "message": {"from": {"name": "Cow", "wallet": COW_ADDRESS},
-                "to": {"name": "Bob", "wallet": "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"},
-                "contents": "Hello, Bob!"},
-}
+MAIL = EIP712_MAIL
+assert MAIL["message"]["from"]["wallet"] == COW_ADDRESS
 MAIL_SIGNATURE = ("0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d"
                   "07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b91562" "1c")
 
@@ -138,7 +125,7 @@ def check_signature(signature_hex, signable, secret, address):
 
 # The hosts.
 
-class ConformanceHost:
+class ConformanceHost(FramedPipes):
     """The conformance host over real pipes, called as the extension of the pre-seeded Ethereum
     session. Every byte it writes must be part of a frame: `close` fails on any other."""
 
@@ -147,37 +134,8 @@ class ConformanceHost:
         assert os.access(executable, os.X_OK), f"{executable} is missing: run `swift build`"
         environment = {key: value for key, value in os.environ.items() if not key.startswith(("WALLET_BRIDGE_", "XDG_"))}
         environment.update({"HOME": str(tmp_path)}, **env)
-        self.process = subprocess.Popen([str(executable), caller], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env=environment, start_new_session=True)
-        self.buffer = b""
-        self.next_id = 1
-
-    def send(self, method, params=None):
-        request_id = self.next_id
-        self.next_id += 1
-        request = {"jsonrpc": "2.0", "id": request_id, "method": method}
-        if params is not None:
-            request["params"] = params
-        body = json.dumps(request).encode()
-        self.process.stdin.write(struct.pack("=I", len(body)) + body)
-        self.process.stdin.flush()
-        return request_id
-
-    def receive(self, timeout=30):
-        deadline = time.monotonic() + timeout
-        while True:
-            if len(self.buffer) >= 4:
-                (length,) = struct.unpack("=I", self.buffer[:4])
-                assert length <= 1 << 20, f"a frame header announcing {length} bytes: {self.buffer[:64]!r}"
-                if len(self.buffer) >= 4 + length:
-                    body, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
-                    return json.loads(body)
-            remaining = deadline - time.monotonic()
-            assert remaining > 0, "no reply from the host in time"
-            if select.select([self.process.stdout], [], [], remaining)[0]:
-                chunk = os.read(self.process.stdout.fileno(), 1 << 20)
-                assert chunk, f"the host closed stdout; stderr: {self.process.stderr.read()!r}"
-                self.buffer += chunk
+        super().__init__(subprocess.Popen([str(executable), caller], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, env=environment, start_new_session=True))
 
     def close(self):
         self.process.stdin.close()
@@ -368,14 +326,10 @@ PERSONAL_MESSAGES = {
     # id: (what is sent, the bytes it means)
     "hex": ("0x48656c6c6f2c20776f726c64", b"Hello, world"),
     "hex-uppercase-digits": ("0xDEADBEEF00", bytes.fromhex("deadbeef00")),
-    "empty-hex": ("0x", b""),
-    "empty-text": ("", b""),
     "one-zero-byte": ("0x00", b"\x00"),
     "utf8-text": ("Grüße aus Köln — 世界 🦊\nNonce: 7", "Grüße aus Köln — 世界 🦊\nNonce: 7".encode()),
     "siwe": ("example.org wants you to sign in with your Ethereum account:\n" + COW_ADDRESS + "\n\nURI: https://example.org\n"
              "Version: 1\nChain ID: 1\nNonce: 32891756\nIssued At: 2021-09-30T16:25:24Z", None),
-    "text-odd-hex-digits": ("0xabc", b"0xabc"),
-    "text-0x-not-hex": ("0xzz", b"0xzz"),
     "text-digits": ("1234", b"1234"),
     "text-with-controls": ("a\u0000b\tc\r\n", b"a\x00b\tc\r\n"),
     "binary-every-byte": ("0x" + bytes(range(256)).hex(), bytes(range(256))),
@@ -394,6 +348,17 @@ def test_personal_sign_is_eth_accounts_signature_and_recovers(conformance, case)
         reply = eth(conformance, "personal_sign", [sent, form(address)], chain=chain)
         assert "result" in reply, reply
         check_signature(reply["result"], signable, secret, address)
+
+
+@pytest.mark.parametrize("sent, problem", [
+    ("0x", "the message is empty: there is nothing to sign"),
+    ("", "the message is empty: there is nothing to sign"),
+    ("0xabc", "0x and an even number of hex digits (whole bytes), or text that does not start with 0x"),
+    ("0xzz", "0x and an even number of hex digits (whole bytes), or text that does not start with 0x"),
+])
+def test_personal_sign_refuses_an_empty_message_and_0x_that_is_not_hex(conformance, sent, problem):
+    reply = eth(conformance, "personal_sign", [sent, COW_ADDRESS])
+    assert error_of(reply) == {"code": -32602, "message": "Invalid params", "data": {"field": "request.params[0]", "problem": problem}}, reply
 
 
 def test_eip712s_mail_example_gives_the_eips_published_signature(conformance):
@@ -686,6 +651,16 @@ def test_the_shipped_host_signs_with_the_keystores_ethereum_keys(wallet, passphr
     assert all("Hello, Bob!" in text and "Ether Mail" in text for text in shown[2:]), shown[2:]
     host.close()
     assert host.buffer == b"" and host.process.stdout.read() == b"", "nothing on stdout but frames"
+
+    # The audit log says what each signature was: the method, the chain, and the digest signed,
+    # which eth-account computes from the same message.
+    entries = [json.loads(line) for line in wallet.run("log", "--json", check=True).stdout.splitlines()]
+    digests = [_hash_eip191_message(encode_defunct(text=text))] * 2 + [_hash_eip191_message(encode_typed_data(full_message=MAIL))] * 3
+    assert [(e["decision"], e["method"], e["chain"], e["keccak256"]) for e in entries] == [
+        ("approved", method, "eip155:1", digest.hex()) for method, digest in zip(["personal_sign"] * 2 + ["eth_signTypedData_v4"] * 3, digests)]
+    assert all("payload_sha256" not in e for e in entries)
+    text_log = wallet.run("log", check=True).stdout.decode()
+    assert f"personal_sign on eip155:1, Keccak-256 {digests[0].hex()[:12]}…" in text_log, text_log
 
 
 # 6. Bad input.

@@ -183,18 +183,12 @@ class Wallet:
         return [(r["command"], r["argument"]) for r in self.pinentry_records() if "command" in r]
 
 
-class Host:
-    """The host over real pipes. Stdin stays open until `close`, as a browser keeps it open
-    while it waits for replies."""
+class FramedPipes:
+    """Native-messaging frames over a process's stdin and stdout, as a browser writes and reads
+    them. Everything read from stdout is kept in `stdout_record`."""
 
-    def __init__(self, wallet, args, env):
-        self.wallet = wallet
-        self.process = subprocess.Popen(
-            [wallet.binary, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, start_new_session=True)
-        # What the agent logs for this host's requests goes to its log file, not to the host's
-        # stderr: `close` returns both, in that order, as a person debugging would read them.
-        self.agent_log_start = len(wallet.agent_log_text())
+    def __init__(self, process):
+        self.process = process
         self.buffer = b""
         self.next_id = 1
         self.stdout_record = b""
@@ -216,6 +210,7 @@ class Host:
         while True:
             if len(self.buffer) >= 4:
                 (length,) = struct.unpack("=I", self.buffer[:4])
+                assert length <= 1 << 20, f"a frame header announcing {length} bytes: {self.buffer[:64]!r}"
                 if len(self.buffer) >= 4 + length:
                     body = self.buffer[4:4 + length]
                     self.buffer = self.buffer[4 + length:]
@@ -228,6 +223,20 @@ class Host:
                 assert chunk, f"the host closed stdout; stderr: {self.process.stderr.read()!r}"
                 self.stdout_record += chunk
                 self.buffer += chunk
+
+
+class Host(FramedPipes):
+    """The host over real pipes. Stdin stays open until `close`, as a browser keeps it open
+    while it waits for replies."""
+
+    def __init__(self, wallet, args, env):
+        self.wallet = wallet
+        super().__init__(subprocess.Popen(
+            [wallet.binary, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=env, start_new_session=True))
+        # What the agent logs for this host's requests goes to its log file, not to the host's
+        # stderr: `close` returns both, in that order, as a person debugging would read them.
+        self.agent_log_start = len(wallet.agent_log_text())
 
     def call(self, method, params=None, timeout=30):
         request_id = self.send(method, params)
@@ -415,3 +424,15 @@ def process_gone(pid):
         return os.listdir(f"/proc/{pid}/task") == [str(pid)]
     except FileNotFoundError:
         return True
+
+
+def fixture_case(file_name, case_name):
+    """One case of a shared fixture file (Tests/Fixtures), the contract these tests share with
+    the Swift and JS suites."""
+    cases = json.loads((REPO / "Tests" / "Fixtures" / file_name).read_text())["cases"]
+    return next(case for case in cases if case["name"] == case_name)
+
+
+# EIP-712's own example (its Example.js), as ethereum.json pins it: the typed data of the case
+# that sends it as an object.
+EIP712_MAIL = fixture_case("ethereum.json", "sign-typed-data-object")["request"]["params"]["request"]["params"][1]

@@ -25,21 +25,28 @@ extension SessionService {
     }
 
     /// `personal_sign`: params `[message, address]`. The message is its bytes in 0x-hex, as
-    /// EIP-1193 providers send it, or else taken as UTF-8 text, as MetaMask also accepts.
+    /// EIP-1193 providers send it, or else taken as UTF-8 text, as MetaMask also accepts. Text
+    /// that starts with `0x` but is not whole bytes of hex is refused rather than signed as text
+    /// (as the JS package refuses it): the caller surely meant bytes. An empty message is refused
+    /// as `solana_signMessage` refuses one.
     private func personalSign(_ request: InnerRequest) async throws -> JSONValue {
         let params = try Self.positional(request.params, count: 2, shape: "[message, address]")
         guard case .string(let text) = params[0] else {
             throw Self.invalid("request.params[0]", "expected the message: 0x and its bytes in hex, or text")
         }
         let message: [UInt8]
-        if text.hasPrefix("0x"), let bytes = Hex.decode(text.dropFirst(2)) {
+        if text.hasPrefix("0x") {
+            guard let bytes = Hex.decode(text.dropFirst(2)) else {
+                throw Self.invalid("request.params[0]", "0x and an even number of hex digits (whole bytes), or text that does not start with 0x")
+            }
             message = bytes
         } else {
             message = Array(text.utf8)
         }
-        let address = try await account(params[1], field: "request.params[1]", request: request)
+        guard !message.isEmpty else { throw Self.invalid("request.params[0]", "the message is empty: there is nothing to sign") }
+        let address = try await account(params[1], field: "request.params[1]", request: request, order: "personal_sign's params are [message, address]")
         let signing = EthereumSigningRequest(
-            address: address, digest: EthereumSigningRequest.personalMessageDigest(message),
+            method: request.method, chain: request.chain, address: address, digest: EthereumSigningRequest.personalMessageDigest(message),
             consent: .message(message, chain: request.chain))
         return try await sign(signing, request)
     }
@@ -49,14 +56,15 @@ extension SessionService {
     /// for another chain than the one the person sees would be a trap.
     private func signTypedData(_ request: InnerRequest) async throws -> JSONValue {
         let params = try Self.positional(request.params, count: 2, shape: "[address, typedData]")
-        let address = try await account(params[0], field: "request.params[0]", request: request)
+        let address = try await account(params[0], field: "request.params[0]", request: request, order: "eth_signTypedData_v4's params are [address, typedData]")
         let data = try TypedData(parsing: params[1], field: "request.params[1]")
         if let named = data.domain.chainId, let chainID = EIP155.chainID(of: request.chain), named != String(chainID) {
             throw Self.invalid(
                 "request.params[1].domain.chainId",
                 "is \(String(named.prefix(80))), but the request is for \(request.chain): typed data is signed only for the chain it names")
         }
-        let signing = EthereumSigningRequest(address: address, digest: data.digest, consent: .typedData(data, chain: request.chain))
+        let signing = EthereumSigningRequest(
+            method: request.method, chain: request.chain, address: address, digest: data.digest, consent: .typedData(data, chain: request.chain))
         return try await sign(signing, request)
     }
 
@@ -70,10 +78,11 @@ extension SessionService {
     }
 
     /// The session's Ethereum account that `value` names (any letter case), or -32602 for
-    /// something that is not an address, 4100 for an address the session does not hold.
-    private func account(_ value: JSONValue, field: String, request: InnerRequest) async throws -> EthereumAddress {
+    /// something that is not an address (saying the params' `order`, the usual mistake), 4100
+    /// for an address the session does not hold.
+    private func account(_ value: JSONValue, field: String, request: InnerRequest, order: String) async throws -> EthereumAddress {
         guard case .string(let text) = value, let address = EthereumAddress(text) else {
-            throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum)")
+            throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); \(order)")
         }
         let accounts = try wallet.accounts(context: request.context).eip155
         guard accounts.contains(address.description) else {
