@@ -8,7 +8,8 @@ struct KeysCommand: ParsableCommand {
         commandName: "keys",
         abstract: "Manage the encrypted keystore.",
         discussion: """
-            Keys are Ed25519 key pairs. Their secret halves are encrypted with XChaCha20-Poly1305 \
+            Keys are Ed25519 key pairs for Solana, or secp256k1 key pairs for Ethereum \
+            (--type ethereum). Their secret halves are encrypted with XChaCha20-Poly1305 \
             under a key derived from your passphrase by Argon2id; their public halves, labels, \
             origins and creation times can be read without it, but not changed without it. The keystore is \
             $XDG_DATA_HOME/wallet-bridge/keystore.json unless --keystore, \

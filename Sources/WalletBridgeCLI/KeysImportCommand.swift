@@ -106,6 +106,11 @@ struct KeysImportCommand: ParsableCommand {
             let secret = try readSecretKey()
             let passphrase = try keystorePassphrase(isNew: isNew)
             entry = try keystoreStep { () throws(KeystoreError) in try keystore.importKey(secret, type: keyTypeOptions.keyType, label: label, passphrase: passphrase) }
+            if keyTypeOptions.type == nil, secret.count == Secp256k1.secretKeyBytes {
+                // 32 bytes are a Solana seed and an Ethereum secret alike (MetaMask exports the
+                // latter): say which this became, and how to have the other.
+                Console.warning("imported as a Solana (Ed25519) key; if this was an Ethereum secret, delete it (keys delete \"\(entry.label)\") and import it with --type ethereum")
+            }
         }
         if isNew { warnIfWeakKDF() }
         if keystoreOptions.json {

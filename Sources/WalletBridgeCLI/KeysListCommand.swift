@@ -6,7 +6,7 @@ import WalletBridgeWallet
 struct KeysListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the keys: label, type, creation time, origin, address in base64 (the protocol's form) and base58 (Solana's).")
+        abstract: "List the keys: label, type, creation time, origin, and address: base64 (the protocol's form) and base58 (Solana's) for a Solana key, EIP-55 hex for an Ethereum key.")
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 

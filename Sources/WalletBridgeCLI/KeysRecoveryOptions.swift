@@ -7,14 +7,16 @@ struct KeyTypeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The kind of key: solana (Ed25519, the default) or ethereum (secp256k1). The curve names ed25519 and secp256k1 work too.",
         valueName: "type"))
-    var type = KeystoreFile.KeyType.ed25519.chainName
+    var type: String?
 
     func validate() throws {
-        guard KeystoreFile.KeyType(named: type) != nil else { throw ValidationError("--type must be solana or ethereum") }
+        guard let type, KeystoreFile.KeyType(named: type) == nil else { return }
+        let hint = type.lowercased().hasPrefix("eth") ? " (did you mean ethereum?)" : type.lowercased().hasPrefix("sol") ? " (did you mean solana?)" : ""
+        throw ValidationError("--type must be solana or ethereum\(hint)")
     }
 
-    /// The type asked for (checked by `validate`).
-    var keyType: KeystoreFile.KeyType { KeystoreFile.KeyType(named: type) ?? .ed25519 }
+    /// The type asked for (checked by `validate`), Solana's when none was.
+    var keyType: KeystoreFile.KeyType { type.flatMap(KeystoreFile.KeyType.init(named:)) ?? .ed25519 }
 }
 
 /// Which key of a recovery phrase, and the phrase's own BIP-39 passphrase: shared by
