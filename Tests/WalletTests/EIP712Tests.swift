@@ -594,18 +594,7 @@ final class EIP712Tests: XCTestCase {
     }
 
     private func faultParsing(_ value: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> (field: String, problem: String)? {
-        do {
-            _ = try TypedData(parsing: value, field: at)
-            XCTFail("parsed", file: file, line: line)
-            return nil
-        } catch {
-            XCTAssertEqual(error.code, .invalidParams, file: file, line: line)
-            guard case .object(let data)? = error.data, case .string(let field)? = data["field"], case .string(let problem)? = data["problem"] else {
-                XCTFail("data \(String(describing: error.data))", file: file, line: line)
-                return nil
-            }
-            return (field, problem)
-        }
+        invalidParamsFault({ () throws(RPCError) in _ = try TypedData(parsing: value, field: at) }, file: file, line: line)
     }
 
     private func assertLines(_ lines: [(path: String, value: String)], _ expected: [(String, String)], file: StaticString = #filePath, line: UInt = #line) {

@@ -13,18 +13,7 @@ final class NamespacesTests: XCTestCase {
 
     /// The -32602 `parse` throws, as (field, problem).
     private func fault(_ value: JSONValue, field: String = "requiredNamespaces", file: StaticString = #filePath, line: UInt = #line) -> (field: String, problem: String)? {
-        do {
-            _ = try Namespaces.parse(value, field: field)
-            XCTFail("parsed", file: file, line: line)
-            return nil
-        } catch {
-            XCTAssertEqual(error.code, .invalidParams, file: file, line: line)
-            guard case .object(let data)? = error.data, case .string(let field)? = data["field"], case .string(let problem)? = data["problem"] else {
-                XCTFail("data \(String(describing: error.data))", file: file, line: line)
-                return nil
-            }
-            return (field, problem)
-        }
+        invalidParamsFault({ () throws(RPCError) in _ = try Namespaces.parse(value, field: field) }, file: file, line: line)
     }
 
     private func solana(_ chains: [String], methods: [String] = ["solana_signMessage"], events: [String] = []) -> JSONValue {

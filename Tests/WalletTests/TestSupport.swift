@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridge
 import WalletBridgeWallet
 import XCTest
 
@@ -88,4 +89,23 @@ func publicKey(ofSeed seed: [UInt8]) -> [UInt8] {
     Ed25519.initialize()
     Ed25519.keyPair(seed: seed, publicKey: &publicKey, secretKey: &secretKey)
     return publicKey
+}
+
+/// The `field` and `problem` of the -32602 that `parse` throws; nil (and a failure) when it
+/// parses or throws something else.
+func invalidParamsFault(
+    _ parse: () throws(RPCError) -> Void, file: StaticString = #filePath, line: UInt = #line
+) -> (field: String, problem: String)? {
+    do {
+        try parse()
+        XCTFail("parsed", file: file, line: line)
+        return nil
+    } catch {
+        XCTAssertEqual(error.code, .invalidParams, file: file, line: line)
+        guard case .object(let data)? = error.data, case .string(let field)? = data["field"], case .string(let problem)? = data["problem"] else {
+            XCTFail("data \(String(describing: error.data))", file: file, line: line)
+            return nil
+        }
+        return (field, problem)
+    }
 }

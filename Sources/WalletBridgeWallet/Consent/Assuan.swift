@@ -88,7 +88,7 @@ package enum Assuan {
             guard position < output.count else { return nil }
             var byte = payload[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < payload.count, let high = hexValue(payload[index + 1]), let low = hexValue(payload[index + 2]) else {
+                guard index + 2 < payload.count, let high = Hex.digitValue(payload[index + 1]), let low = Hex.digitValue(payload[index + 2]) else {
                     return nil
                 }
                 byte = high << 4 | low
@@ -100,14 +100,5 @@ package enum Assuan {
             position += 1
         }
         return position
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

@@ -20,7 +20,7 @@ extension Hex {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = value(of: digits[index]), let low = value(of: digits[index + 1]) else { return nil }
+            guard let high = digitValue(digits[index]), let low = digitValue(digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
@@ -30,7 +30,8 @@ extension Hex {
     /// `0x` and the lowercase hex of `bytes`: how Ethereum's JSON-RPC writes data.
     package static func prefixed(_ bytes: [UInt8]) -> String { "0x" + encode(bytes) }
 
-    private static func value(of digit: UInt8) -> UInt8? {
+    /// The value of one hex digit (either case), or nil.
+    package static func digitValue(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
