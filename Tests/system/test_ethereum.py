@@ -35,7 +35,7 @@ from eth_keys.backends import NativeECCBackend
 from eth_utils import keccak, to_checksum_address
 
 from conftest import PASSPHRASE
-from test_wallet_recovery import TREZOR_VECTORS, run_on_terminal
+from test_wallet_recovery import SHOWN_WORD, TREZOR_VECTORS, run_on_terminal
 from wallet_helpers import EIP712_MAIL, FramedPipes, b64, binary_path, error_of
 
 Account.enable_unaudited_hdwallet_features()
@@ -726,3 +726,22 @@ def test_a_session_of_another_extension_or_chain_is_refused(tmp_path):
     assert error_of(eth(host, "personal_sign", ["0x00", COW_ADDRESS], chain="eip155:10"))["code"] == 3005
     assert error_of(eth(host, "eth_sendTransaction", [{}]))["code"] == 3001
     host.close()
+
+
+def test_create_with_a_recovery_phrase_and_type_ethereum_is_that_phrases_metamask_account(wallet, passphrase_file):
+    """`keys create --recovery-phrase --type ethereum` on a real terminal: the words shown give,
+    in eth-account, the address of the key created (m/44'/60'/0'/0/0), and the same words
+    imported as a Solana key give another, Ed25519, key."""
+    run = run_on_terminal(wallet, ["keys", "create", "--recovery-phrase", "--words", "12", "--type", "ethereum", "--json",
+                                   "--passphrase-file", passphrase_file], prompt=b"Press Enter", answer=b"\r")
+    assert run.returncode == 0, run.stderr
+    shown = SHOWN_WORD.findall(run.screen[:run.screen.index(b"Press Enter")])
+    assert [int(number) for number, _ in shown] == list(range(1, 13)), run.screen
+    phrase = " ".join(word.decode() for _, word in shown)
+    created = json.loads(run.stdout)
+    Account.enable_unaudited_hdwallet_features()
+    assert created["address"] == Account.from_mnemonic(phrase).address
+    assert (created["type"], created["origin"]) == ("secp256k1", {"kind": "recovery_phrase", "path": "m/44'/60'/0'/0/0"})
+    solana = json.loads(wallet.keys("import", "--mnemonic", "--type", "solana", "--label", "same words", "--json", "--passphrase-file",
+                                    passphrase_file, input=(phrase + "\n").encode(), check=True).stdout)
+    assert solana["type"] == "ed25519" and solana["address"] != created["address"]
