@@ -8,13 +8,20 @@ final class InstallProcessTests: XCTestCase {
     static let expectedUserPaths: [String: String] = [
         "firefox": "home/.mozilla/native-messaging-hosts/com.walletbridge.host.json",
         "librewolf": "home/.librewolf/native-messaging-hosts/com.walletbridge.host.json",
+        // No Tor Browser folder yet: where torbrowser-launcher unpacks it ($XDG_DATA_HOME unset).
+        "tor-browser": "home/.local/share/torbrowser/tbb/x86_64/tor-browser/Browser/TorBrowser/Data/Browser/.mozilla/native-messaging-hosts/com.walletbridge.host.json",
         "chrome": "config/google-chrome/NativeMessagingHosts/com.walletbridge.host.json",
         "chrome-beta": "config/google-chrome-beta/NativeMessagingHosts/com.walletbridge.host.json",
         "chrome-dev": "config/google-chrome-unstable/NativeMessagingHosts/com.walletbridge.host.json",
         "chromium": "config/chromium/NativeMessagingHosts/com.walletbridge.host.json",
         "brave": "config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.walletbridge.host.json",
+        "brave-beta": "config/BraveSoftware/Brave-Browser-Beta/NativeMessagingHosts/com.walletbridge.host.json",
+        "brave-nightly": "config/BraveSoftware/Brave-Browser-Nightly/NativeMessagingHosts/com.walletbridge.host.json",
         "vivaldi": "config/vivaldi/NativeMessagingHosts/com.walletbridge.host.json",
+        "vivaldi-snapshot": "config/vivaldi-snapshot/NativeMessagingHosts/com.walletbridge.host.json",
         "edge": "config/microsoft-edge/NativeMessagingHosts/com.walletbridge.host.json",
+        "edge-beta": "config/microsoft-edge-beta/NativeMessagingHosts/com.walletbridge.host.json",
+        "edge-dev": "config/microsoft-edge-dev/NativeMessagingHosts/com.walletbridge.host.json",
     ]
 
     private func installArguments(_ browsers: [String]) -> [String] {
@@ -33,7 +40,7 @@ final class InstallProcessTests: XCTestCase {
             XCTAssertEqual(manifest.string("name"), "com.walletbridge.host", browser)
             XCTAssertEqual(manifest.string("path"), binary, "the running binary's own path, \(browser)")
             XCTAssertEqual(manifest.string("type"), "stdio", browser)
-            if ["firefox", "librewolf"].contains(browser) {
+            if ["firefox", "librewolf", "tor-browser"].contains(browser) {
                 XCTAssertEqual(manifest.strings("allowed_extensions"), [TestIDs.firefoxID], browser)
                 XCTAssertNil(manifest.members["allowed_origins"], browser)
             } else {

@@ -24,13 +24,20 @@ final class InstallUnitTests: XCTestCase {
             "chrome-dev": "/etc/opt/chrome/native-messaging-hosts",
             "chromium": "/etc/chromium/native-messaging-hosts",
             "brave": "/etc/opt/chrome/native-messaging-hosts",
+            "brave-beta": "/etc/opt/chrome/native-messaging-hosts",
+            "brave-nightly": "/etc/opt/chrome/native-messaging-hosts",
             "vivaldi": "/etc/opt/vivaldi/native-messaging-hosts",
+            "vivaldi-snapshot": "/etc/opt/vivaldi/native-messaging-hosts",
             "edge": "/etc/opt/edge/native-messaging-hosts",
+            "edge-beta": "/etc/opt/edge/native-messaging-hosts",
+            "edge-dev": "/etc/opt/edge/native-messaging-hosts",
         ]
         let environment = CLIEnvironment(variables: ["HOME": "/home/u"], systemRoot: "/")
-        for browser in BrowserCatalog.all {
+        for browser in BrowserCatalog.all where browser.id != "tor-browser" {
             XCTAssertEqual(browser.systemHostFolders(in: environment).first, expected[browser.id], browser.id)
         }
+        // Tor Browser reads manifests only inside its own folder.
+        XCTAssertEqual(BrowserCatalog.named("tor-browser")?.systemHostFolders, [])
     }
 
     func testDetectionFromProfileBinaryInstallPathSnapAndFlatpak() throws {

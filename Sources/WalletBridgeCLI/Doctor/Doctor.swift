@@ -10,6 +10,10 @@ struct DoctorOptions: Sendable {
     var browsers: [Browser] = []
     /// Chromium `--user-data-dir` folders the user runs a browser with.
     var userDataDirs: [String] = []
+    /// Manifest folders of browsers the catalogue does not know (`--browser-dir`).
+    var browserDirs: [BrowserDir] = []
+    /// Check only the system-wide folders, each once, as every user's browser reads them.
+    var system = false
     var timeout: Duration = .seconds(5)
     /// Start each host to see that it answers.
     var probe = true
@@ -45,7 +49,7 @@ enum Doctor {
         }
 
         func locations(of browser: Browser) -> [Location] {
-            [Location(folder: browser.userHostFolder(in: environment), scope: "user")]
+            browser.userHostFolders(in: environment).map { Location(folder: $0, scope: "user") }
                 + browser.systemHostFolders(in: environment).map { Location(folder: $0, scope: "system") }
         }
 
@@ -54,13 +58,16 @@ enum Doctor {
             installed.filter { browser in locations(of: browser).contains { $0.folder == folder } }
         }
 
-        mutating func check(_ path: String, family: BrowserFamily, scope: String, target: [String]) -> ManifestReport {
+        /// Checks the manifest at `path` as a browser of `family` reads it. `probe: false` for a
+        /// manifest whose host only starts inside a sandbox (a Flatpak's wrapper).
+        mutating func check(_ path: String, family: BrowserFamily, scope: String, target: [String], probe: Bool = true) -> ManifestReport {
             let key = "\(family.rawValue):\(path)"
             if checked[key] == nil {
                 checked[key] = ManifestCheck(
                     path: path, family: family, hostName: options.hostName, inUserFolder: scope != "system",
-                    environment: environment, timeout: options.timeout, probe: options.probe,
-                    installTarget: target + (scope == "system" ? ["--system"] : [])
+                    environment: environment, timeout: options.timeout, probe: options.probe && probe,
+                    installTarget: target + (scope == "system" ? ["--system"] : []),
+                    forEveryUser: options.system
                 ).run()
             }
             return ManifestReport(path: path, scope: scope, faults: checked[key]!.faults, answer: checked[key]!.answer)
@@ -69,16 +76,114 @@ enum Doctor {
 
     static func run(_ options: DoctorOptions, environment: CLIEnvironment) -> DoctorReport {
         var survey = Survey(options: options, environment: environment)
-        let userDataDirs = userDataDirsToCheck(survey)
         var reports: [BrowserReport] = []
-        let selected = options.browsers.isEmpty ? BrowserCatalog.all : options.browsers
-        for browser in selected {
-            reports.append(browserReport(browser, survey: &survey))
+        if options.system {
+            reports = systemFolderReports(survey: &survey)
+        } else {
+            let userDataDirs = userDataDirsToCheck(survey)
+            for browser in selectedBrowsers(options) {
+                reports.append(browserReport(browser, survey: &survey))
+            }
+            for directory in userDataDirs {
+                reports.append(userDataDirReport(directory, survey: &survey))
+            }
         }
-        for directory in userDataDirs {
-            reports.append(userDataDirReport(directory, survey: &survey))
+        for browserDir in browserDirsToCheck(survey) {
+            reports.append(browserDirReport(browserDir, survey: &survey))
         }
-        return DoctorReport(hostName: options.hostName, browsers: reports)
+        var report = DoctorReport(hostName: options.hostName, browsers: reports)
+        // Verifying a system-wide install (a .deb's) fails when there is nothing to verify.
+        report.requiresManifest = options.system
+        return report
+    }
+
+    /// Every folder `run` reads manifests in, in order: what `--fix-paths` may rewrite. Not
+    /// the Flatpak sandboxes: a manifest there names a wrapper, never the binary itself.
+    static func foldersToCheck(_ options: DoctorOptions, environment: CLIEnvironment) -> [String] {
+        let survey = Survey(options: options, environment: environment)
+        var folders: [String] = []
+        if options.system {
+            folders = systemFolders(survey).map(\.folder)
+        } else {
+            folders = selectedBrowsers(options).flatMap { survey.locations(of: $0).map(\.folder) }
+                + userDataDirsToCheck(survey).map { Path.join($0, Browser.userDataHostFolder) }
+        }
+        folders += browserDirsToCheck(survey).map(\.folder)
+        return folders.enumerated().filter { index, folder in !folders[..<index].contains(folder) }.map(\.element)
+    }
+
+    private static func selectedBrowsers(_ options: DoctorOptions) -> [Browser] {
+        options.browsers.isEmpty ? BrowserCatalog.all : options.browsers
+    }
+
+    /// The system-wide folders of the selected browsers, each once, with every browser that
+    /// reads it (Chrome's serves its channels and Brave's).
+    private static func systemFolders(_ survey: Survey) -> [(folder: String, readers: [Browser])] {
+        var folders: [(folder: String, readers: [Browser])] = []
+        for browser in selectedBrowsers(survey.options) {
+            for folder in browser.systemHostFolders(in: survey.environment) {
+                if let index = folders.firstIndex(where: { $0.folder == folder }) {
+                    folders[index].readers.append(browser)
+                } else {
+                    folders.append((folder, [browser]))
+                }
+            }
+        }
+        return folders
+    }
+
+    /// `doctor --system`: one verdict per system-wide folder, whoever is installed here. A
+    /// package (a .deb) writes these for every user and every browser, so a manifest there is
+    /// checked as every user's browser meets it, never demoted for a browser that is missing.
+    private static func systemFolderReports(survey: inout Survey) -> [BrowserReport] {
+        let hostName = survey.options.hostName
+        var reports: [BrowserReport] = []
+        for (folder, readers) in systemFolders(survey) {
+            var manifests: [ManifestReport] = []
+            if let denied = folderDenied(folder, hostName: hostName) {
+                manifests.append(ManifestReport(path: folder, scope: "system", faults: [denied], answer: nil))
+            }
+            for path in candidates(in: folder, hostName: hostName) {
+                manifests.append(survey.check(path, family: readers[0].family, scope: "system", target: ["--browser", readers[0].id]))
+            }
+            reports.append(BrowserReport(
+                browser: readers.map(\.id).joined(separator: ","),
+                name: "System folder \(folder) (\(readers.map(\.displayName).joined(separator: ", ")))",
+                verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
+                browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(hostName).json here" : nil,
+                manifests: manifests, advice: []))
+        }
+        return reports
+    }
+
+    /// The folders named with --browser-dir, then those install --browser-dir wrote into.
+    private static func browserDirsToCheck(_ survey: Survey) -> [BrowserDir] {
+        var browserDirs = survey.options.browserDirs
+        for file in survey.record?.files ?? [] where Path.fileName(file.path) == survey.options.hostName + ".json" {
+            guard let folder = file.browserDir, let family = file.family else { continue }
+            // In --system mode, only the folders install --system --browser-dir wrote.
+            if survey.options.system && file.system != true { continue }
+            let recorded = BrowserDir(family: family, folder: folder)
+            if !browserDirs.contains(recorded) { browserDirs.append(recorded) }
+        }
+        return browserDirs
+    }
+
+    /// The verdict for a folder named with --browser-dir: checked as its family's browsers read it.
+    private static func browserDirReport(_ browserDir: BrowserDir, survey: inout Survey) -> BrowserReport {
+        let hostName = survey.options.hostName
+        var manifests: [ManifestReport] = []
+        if let denied = folderDenied(browserDir.folder, hostName: hostName) {
+            manifests.append(ManifestReport(path: browserDir.folder, scope: "browser-dir", faults: [denied], answer: nil))
+        }
+        for path in candidates(in: browserDir.folder, hostName: hostName) {
+            manifests.append(survey.check(path, family: browserDir.family, scope: "browser-dir", target: ["--browser-dir", browserDir.argument]))
+        }
+        return BrowserReport(
+            browser: "browser-dir", name: "\(browserDir.family.displayName) browser reading \(browserDir.folder)",
+            verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
+            browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(hostName).json in \(browserDir.folder)" : nil,
+            manifests: manifests, advice: [])
     }
 
     /// The folders named with --user-data-dir, then those install wrote a manifest into:
@@ -87,7 +192,9 @@ enum Doctor {
         let hostName = survey.options.hostName
         var userDataDirs = survey.options.userDataDirs.map(survey.environment.absolute)
         let knownFolders = Set(BrowserCatalog.all.flatMap { survey.locations(of: $0).map(\.folder) })
-        for file in survey.record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" {
+        // A --browser-dir or a Flatpak's folder may end in NativeMessagingHosts too: those are
+        // checked as what they are, not as a --user-data-dir.
+        for file in survey.record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" && file.browserDir == nil && file.flatpak == nil {
             let folder = Path.parent(file.path)
             guard !knownFolders.contains(folder), Path.fileName(folder) == Browser.userDataHostFolder else { continue }
             let directory = Path.parent(folder)
@@ -100,14 +207,17 @@ enum Doctor {
     private static func browserReport(_ browser: Browser, survey: inout Survey) -> BrowserReport {
         let options = survey.options
         let presence = survey.presences[browser.id]!
-        let manifests = manifestReports(for: browser, presence: presence, survey: &survey)
+        let inSandbox = flatpakReports(for: browser, presence: presence, survey: &survey)
+        let sandboxReady = !inSandbox.isEmpty && !inSandbox.contains(where: \.hasProblem)
+        let manifests = manifestReports(for: browser, presence: presence, flatpakReady: sandboxReady, survey: &survey) + inSandbox
         var summary: String?
         let verdict: BrowserReport.Verdict
         if manifests.isEmpty {
             verdict = .notInstalled
             let folders = survey.locations(of: browser).map(\.folder).joined(separator: ", ")
+            let target = ["--browser", browser.id] + (presence.isFlatpakOnly ? ["--flatpak"] : [])
             summary = presence.isInstalled
-                ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(["--browser", browser.id], family: browser.family, hostName: options.hostName, record: survey.record))"
+                ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(target, family: browser.family, hostName: options.hostName, record: survey.record))"
                 : "browser not found"
         } else if !presence.isInstalled {
             verdict = .notInstalled
@@ -122,8 +232,21 @@ enum Doctor {
         )
     }
 
+    /// The manifests `install --flatpak` wrote inside the sandbox of each Flatpak of `browser`
+    /// found here. Their host is a wrapper that works only inside the sandbox, so they are
+    /// checked as files (fields, IDs, the wrapper there and executable), never started.
+    private static func flatpakReports(for browser: Browser, presence: BrowserPresence, survey: inout Survey) -> [ManifestReport] {
+        var apps: [String] = []
+        for flatpak in presence.flatpak where !apps.contains(flatpak.id) { apps.append(flatpak.id) }
+        return apps.flatMap { app in
+            candidates(in: browser.flatpakHostFolder(appID: app, in: survey.environment), hostName: survey.options.hostName).map { path in
+                survey.check(path, family: browser.family, scope: "flatpak", target: ["--browser", browser.id, "--flatpak"], probe: false)
+            }
+        }
+    }
+
     /// Every manifest (and every folder it cannot be read in) among the folders `browser` reads.
-    private static func manifestReports(for browser: Browser, presence: BrowserPresence, survey: inout Survey) -> [ManifestReport] {
+    private static func manifestReports(for browser: Browser, presence: BrowserPresence, flatpakReady: Bool, survey: inout Survey) -> [ManifestReport] {
         let hostName = survey.options.hostName
         var manifests: [ManifestReport] = []
         for location in survey.locations(of: browser) {
@@ -142,7 +265,8 @@ enum Doctor {
                     manifests.append(ManifestReport(path: path, scope: location.scope, faults: [strayFile(path, expected: expected)], answer: nil))
                     continue
                 }
-                manifests.append(checkedManifest(path, browser: browser, presence: presence, scope: location.scope, readByNobody: readBy.isEmpty, survey: &survey))
+                manifests.append(checkedManifest(
+                    path, browser: browser, presence: presence, scope: location.scope, readByNobody: readBy.isEmpty, flatpakReady: flatpakReady, survey: &survey))
             }
         }
         return manifests
@@ -151,7 +275,7 @@ enum Doctor {
     /// Checks one manifest for `browser`, adding what the manifest's place means: a folder no
     /// installed browser reads, a browser that is only a Flatpak.
     private static func checkedManifest(
-        _ path: String, browser: Browser, presence: BrowserPresence, scope: String, readByNobody: Bool, survey: inout Survey
+        _ path: String, browser: Browser, presence: BrowserPresence, scope: String, readByNobody: Bool, flatpakReady: Bool, survey: inout Survey
     ) -> ManifestReport {
         var report = survey.check(path, family: browser.family, scope: scope, target: ["--browser", browser.id])
         if readByNobody {
@@ -160,7 +284,13 @@ enum Doctor {
             report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
             report.faults.insert(wrongFolder(path, browser: browser, installed: survey.installed, environment: survey.environment, options: survey.options, record: survey.record), at: 0)
         }
-        if presence.isFlatpakOnly, let sandbox = flatpakFault(browser, presence: presence, environment: survey.environment) {
+        if presence.isFlatpakOnly, var sandbox = flatpakFault(browser, presence: presence, environment: survey.environment) {
+            if flatpakReady {
+                // The Flatpak reads its own manifest (checked below): this one is only clutter.
+                sandbox.severity = .warning
+                sandbox.message += "; it reads the manifest install --flatpak wrote inside its sandbox instead (below)"
+                sandbox.fix = "remove this one if nothing else uses it: \(executable) uninstall --browser \(browser.id)"
+            }
             report.faults.insert(sandbox, at: 0)
         }
         return report

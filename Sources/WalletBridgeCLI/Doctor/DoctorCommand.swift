@@ -10,7 +10,9 @@ struct DoctorCommand: ParsableCommand {
             For each browser: is there a manifest where it looks, is it valid (name, path, type, \
             extension IDs, file owner and mode), and does the host answer a real request when \
             started exactly as that browser starts it. Snap and Flatpak browsers get advice. \
-            Exits 1 when any manifest found has a problem.
+            Exits 1 when any manifest found has a problem. --system checks only the system-wide \
+            folders, as every user's browser reads them (a .deb's install), and also exits 1 when \
+            it finds no manifest there.
             """
     )
 
@@ -22,6 +24,15 @@ struct DoctorCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also check DIR/NativeMessagingHosts, for a Chromium-family browser run with --user-data-dir (repeatable).", valueName: "dir"), completion: .directory)
     var userDataDir: [String] = []
+
+    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Also check this manifest folder, as a browser of that family reads it: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"))
+    var browserDirs: [String] = []
+
+    @Flag(help: "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, …), each once, as every user's browser reads them.")
+    var system = false
+
+    @Flag(help: "First re-point every manifest whose \"path\" no longer exists (the binary moved) at this binary; prints each change.")
+    var fixPaths = false
 
     @Option(help: "Seconds to wait for each host's answer.")
     var timeout: Double = 5
@@ -35,14 +46,34 @@ struct DoctorCommand: ParsableCommand {
     func validate() throws {
         if let problem = ManifestIdentifiers.hostNameProblem(name) { throw ValidationError("--name: \(problem)") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        for argument in browserDirs {
+            do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
+        }
+        if system && !userDataDir.isEmpty {
+            throw ValidationError("--system checks the system-wide folders only; --user-data-dir names a user's folder")
+        }
     }
 
     func run() throws {
         let options = DoctorOptions(
-            hostName: name, browsers: browsers, userDataDirs: userDataDir,
-            timeout: .milliseconds(Int64((timeout * 1000).rounded())), probe: !noProbe
+            hostName: name, browsers: browsers, userDataDirs: userDataDir, browserDirs: try browserDirs.map(BrowserDir.parse),
+            system: system, timeout: .milliseconds(Int64((timeout * 1000).rounded())), probe: !noProbe
         )
-        let report = Doctor.run(options, environment: .current())
+        let environment = CLIEnvironment.current()
+        var fixes: [PathFix]?
+        if fixPaths {
+            guard let binary = FileSystem.currentExecutable() else {
+                throw CLIFailure("--fix-paths: cannot tell this binary's path from /proc/self/exe")
+            }
+            fixes = PathRepair.run(
+                folders: Doctor.foldersToCheck(options, environment: environment), hostName: name, binary: binary, environment: environment)
+        }
+        var report = Doctor.run(options, environment: environment)
+        report.fixed = fixes
+        if !json, let fixes {
+            for fix in fixes { Console.out(fix.line) }
+            Console.out(fixes.isEmpty ? "no manifest names a binary that is gone" : "")
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -50,11 +50,20 @@ struct BrowserReport: Codable, Sendable {
 struct DoctorReport: Codable, Sendable {
     var hostName: String
     var browsers: [BrowserReport]
+    /// With `--system`: finding no manifest at all fails too, since there is nothing to verify.
+    var requiresManifest = false
+    /// With `--fix-paths`: what was re-pointed (or could not be), before the checks ran.
+    var fixed: [PathFix]? = nil
+
+    /// Whether any manifest was found (a folder doctor may not enter counts as one).
+    var foundManifest: Bool { browsers.contains { !$0.manifests.isEmpty } }
 
     /// False when any manifest has a problem: the exit status follows this.
-    var ok: Bool { !browsers.contains { $0.manifests.contains(where: \.hasProblem) } }
+    var ok: Bool {
+        !browsers.contains { $0.manifests.contains(where: \.hasProblem) } && (!requiresManifest || foundManifest)
+    }
 
-    private enum CodingKeys: String, CodingKey { case hostName, browsers, ok }
+    private enum CodingKeys: String, CodingKey { case hostName, browsers, ok, fixed }
 
     init(hostName: String, browsers: [BrowserReport]) {
         self.hostName = hostName
@@ -65,6 +74,10 @@ struct DoctorReport: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         hostName = try container.decode(String.self, forKey: .hostName)
         browsers = try container.decode([BrowserReport].self, forKey: .browsers)
+        fixed = try container.decodeIfPresent([PathFix].self, forKey: .fixed)
+        // Not encoded as such: an `ok` that is false with no problem found is what it leaves.
+        let ok = try container.decodeIfPresent(Bool.self, forKey: .ok)
+        requiresManifest = ok == false && !browsers.contains { $0.manifests.contains(where: \.hasProblem) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -72,6 +85,7 @@ struct DoctorReport: Codable, Sendable {
         try container.encode(hostName, forKey: .hostName)
         try container.encode(browsers, forKey: .browsers)
         try container.encode(ok, forKey: .ok)
+        try container.encodeIfPresent(fixed, forKey: .fixed)
     }
 
     /// The report for people: a verdict per browser, then each failed check with its fix.
@@ -94,7 +108,11 @@ struct DoctorReport: Codable, Sendable {
         }
         let problems = browsers.flatMap(\.manifests).filter(\.hasProblem).count
         lines.append("")
-        lines.append(problems == 0 ? "no problems found" : "\(problems) manifest\(problems == 1 ? " has" : "s have") problems")
+        if requiresManifest && !foundManifest {
+            lines.append("no system-wide manifest for \(hostName) found")
+        } else {
+            lines.append(problems == 0 ? "no problems found" : "\(problems) manifest\(problems == 1 ? " has" : "s have") problems")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -17,6 +17,9 @@ struct ManifestCheck {
     /// The `install` arguments that rewrite this manifest where it is: `--browser chromium`,
     /// `--user-data-dir DIR`, plus `--system` for a system folder.
     var installTarget: [String] = []
+    /// Also check what every other user's browser needs (`doctor --system`): a system-wide
+    /// manifest is read, and its host started, by each user's browser as that user.
+    var forEveryUser = false
 
     /// The method every host answers somehow: the wallet's own if it has one, else
     /// "Method not found". Either is a well-formed answer, which is all the probe asks.
@@ -34,6 +37,7 @@ struct ManifestCheck {
         checkFields(manifest, reinstall: reinstall, fault: fault)
         let hostPath = checkHostPath(manifest, fault: fault)
         let allowed = checkAllowList(manifest, fault: fault)
+        if forEveryUser { checkOtherUsers(hostPath: hostPath, fault: fault) }
 
         guard probe, let hostPath else { return (faults, nil) }
         let answer = probeHost(hostPath, allowed: allowed, fault: fault)
@@ -59,6 +63,25 @@ struct ManifestCheck {
             return false
         }
         return true
+    }
+
+    /// What passes for the user running doctor (root, often, for a system-wide check) but not
+    /// for the others: only the "others" permission bits count, as install --system counts them.
+    private func checkOtherUsers(hostPath: String?, fault: (String, String, String, DoctorFault.Severity) -> Void) {
+        if let status = FileSystem.status(path), status.mode & 0o004 == 0 {
+            fault("other-users", "mode 0\(String(status.mode & 0o777, radix: 8)): other users' browsers cannot read this manifest",
+                  "chmod 644 \(Shell.quoted(path))", .problem)
+        }
+        if let barrier = SystemReach.manifestFolderBarrier(Path.parent(path), systemRoot: environment.systemRoot) {
+            fault("other-users", String(barrier.dropFirst("Warning: ".count)),
+                  "chmod 755 on that folder (as root)", .problem)
+        }
+        guard let hostPath else { return }
+        if let problem = SystemReach.problem(forBinary: hostPath) {
+            fault("other-users", problem, SystemReach.remedy(for: hostPath), .problem)
+        } else if let warning = SystemReach.changeableBy(hostPath) {
+            fault("other-users", String(warning.dropFirst("Warning: ".count)), "make root the owner of the binary and its folders, writable by root only", .warning)
+        }
     }
 
     /// Parses the file as the browsers do; returns nil when it is no JSON object.

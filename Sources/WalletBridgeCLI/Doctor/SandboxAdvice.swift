@@ -28,12 +28,8 @@ enum SandboxAdvice {
             }
         }
         for flatpak in presence.flatpak.prefix(1) {
-            let inside = Path.join(environment.home, ".var/app/\(flatpak.id)")
-            // Inside, HOME is the app folder and XDG_CONFIG_HOME its config/: LibreWolf reads
-            // .librewolf/native-messaging-hosts there, Firefox .mozilla/native-messaging-hosts.
-            let folder = browser.family == .firefox
-                ? Path.join(inside, browser.userHostFolder)
-                : Path.join(inside, "config/\(browser.profileFolder)/NativeMessagingHosts")
+            let inside = Browser.flatpakAppFolder(flatpak.id, in: environment)
+            let folder = browser.flatpakHostFolder(appID: flatpak.id, in: environment)
             let proxy = browser.proxySearchesFolders
                 ? "it would find the manifest in \(browser.userHostFolder(in: environment))/"
                 : "it does not search \(browser.displayName)'s folders, so the manifest would have to be in one of those as well"
@@ -47,11 +43,34 @@ enum SandboxAdvice {
                 system-wide counterparts): \(proxy). This is the clean way, where available.
                 - Otherwise the manifest must be inside the sandbox (\(folder)/\(hostName).json), and its \
                 "path" a wrapper script, also inside, that runs: flatpak-spawn --host <absolute path of \
-                wallet-bridge> "$@". That needs `flatpak override --user --talk-name=org.freedesktop.Flatpak \
-                \(flatpak.id)`, which lets the browser run any command outside its sandbox: weigh that first. \
-                wallet-bridge does not set this up for you.
+                wallet-bridge> "$@". `wallet-bridge install --flatpak --browser \(browser.id)` writes both. They need \
+                `\(FlatpakWrapper.overrideCommand(flatpak.id))`, which lets the browser run any command outside \
+                its sandbox: weigh that first. wallet-bridge prints that command and never runs it.
                 """)
         }
+        if browser.userBase == .installFolder, presence.isInstalled, let profile = torBrowserAppArmorProfile(environment) {
+            advice.append(torBrowserAppArmorNote(profile))
+        }
         return advice
+    }
+
+    /// torbrowser-launcher's AppArmor profile for Tor Browser, when it is on this machine.
+    static func torBrowserAppArmorProfile(_ environment: CLIEnvironment) -> String? {
+        let profile = environment.system("/etc/apparmor.d/torbrowser.Browser.firefox")
+        return FileSystem.exists(profile) ? profile : nil
+    }
+
+    /// What that profile means for a host. It lets Tor Browser execute only its own programs
+    /// (torbrowser-launcher's apparmor/torbrowser.Browser.firefox: `ix`/`px` rules for files
+    /// under the Browser folder, nothing else), so where AppArmor enforces it the browser cannot
+    /// start wallet-bridge at all, wherever the manifest is.
+    static func torBrowserAppArmorNote(_ profile: String) -> String {
+        """
+        torbrowser-launcher's AppArmor profile is installed (\(profile)). Where AppArmor enforces it, Tor Browser may run \
+        only its own programs, so it cannot start wallet-bridge ("Specified native messaging host not found" or a \
+        permission error in the Browser Console, and "apparmor=\"DENIED\"" in the kernel log). Allowing it means a \
+        local rule in /etc/apparmor.d/local/torbrowser.Browser.firefox naming the wallet-bridge binary: a hole in \
+        the confinement that protects Tor Browser, so decide it deliberately.
+        """
     }
 }

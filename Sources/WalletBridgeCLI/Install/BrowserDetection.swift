@@ -34,12 +34,16 @@ struct BrowserPresence: Sendable, Equatable {
 enum BrowserDetection {
     static func presence(of browser: Browser, in environment: CLIEnvironment) -> BrowserPresence {
         var presence = BrowserPresence()
-        let base = browser.userBasePath(in: environment)
-        presence.profile = (browser.profileMarkers.map { Path.join(base, $0) } + browser.configProfileMarkers.map { Path.join(environment.configHome, $0) })
+        let bases = browser.userBasePaths(in: environment)
+        let markers = bases.flatMap { base in browser.profileMarkers.map { Path.join(base, $0) } }
+        presence.profile = (markers + browser.configProfileMarkers.map { Path.join(environment.configHome, $0) })
             .first(where: FileSystem.exists)
 
         let onPath = browser.executables.lazy.flatMap { name in environment.searchPath.map { Path.join($0, name) } }
-        let installed = browser.installPaths.lazy.map(environment.system)
+        // Relative install paths are inside the browser's own folder (Tor Browser's launcher script).
+        let installed = browser.installPaths.flatMap { path in
+            path.hasPrefix("/") ? [environment.system(path)] : bases.map { Path.join($0, path) }
+        }
         // /snap/bin is on PATH on Snap systems: a binary there is the Snap, not a native install.
         presence.executable = (Array(onPath) + Array(installed)).first { path in
             !path.hasPrefix(environment.system("/snap/")) && isExecutableFile(path)

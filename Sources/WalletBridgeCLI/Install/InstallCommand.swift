@@ -22,7 +22,7 @@ struct InstallCommand: ParsableCommand {
         commandName: "install",
         abstract: "Write the host manifest where each browser looks for it.",
         discussion: """
-            Per-user by default: ~/.mozilla and ~/.librewolf for the Firefox family, \
+            Per-user by default: ~/.mozilla, ~/.librewolf and Tor Browser's own folder for the Firefox family, \
             $XDG_CONFIG_HOME (default ~/.config) for the Chrome family. Re-running is safe: \
             unchanged files are left alone. Every file written is recorded in \
             $XDG_STATE_HOME/wallet-bridge/installed.json, and `wallet-bridge uninstall` removes \
@@ -45,6 +45,14 @@ struct InstallCommand: ParsableCommand {
     @Option(help: ArgumentHelp("For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.", valueName: "dir"), completion: .directory)
     var userDataDir: String?
 
+    @Option(
+        name: .customLong("browser-dir"),
+        help: ArgumentHelp("Also write into this manifest folder, for a browser of that family that wallet-bridge does not know: chromium:DIR or firefox:DIR, DIR absolute (repeatable). Alone, only these folders.", valueName: "family:dir"))
+    var browserDirs: [String] = []
+
+    @Flag(help: "Write inside the browsers' Flatpak sandboxes: a manifest and a flatpak-spawn wrapper in ~/.var/app/<id>/. Prints the flatpak override the browser then needs; never runs it.")
+    var flatpak = false
+
     @Option(help: "The host name: lowercase letters, digits and _, in dot-separated segments.")
     var name = ManifestIdentifiers.defaultHostName
 
@@ -57,6 +65,12 @@ struct InstallCommand: ParsableCommand {
     @Flag(help: "Replace manifests that install did not write; uninstall restores them.")
     var force = false
 
+    func validate() throws {
+        for argument in browserDirs {
+            do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
+        }
+    }
+
     func run() throws {
         try execute(environment: .current())
     }
@@ -66,6 +80,8 @@ struct InstallCommand: ParsableCommand {
             browsers: browsers,
             system: system,
             userDataDir: userDataDir,
+            browserDirs: try browserDirs.map(BrowserDir.parse),
+            flatpak: flatpak,
             chromeOrigins: try chromeExtensions.map(ManifestIdentifiers.chromeOrigin(from:)),
             firefoxAddons: try firefoxAddons.map(ManifestIdentifiers.firefoxAddonID(from:)),
             hostName: name,
@@ -79,15 +95,15 @@ struct InstallCommand: ParsableCommand {
 
         if dryRun {
             for target in plan.targets {
-                let browsers = target.browsers.map(\.id).joined(separator: ", ")
                 if case .unchanged = target.action {
-                    Console.out("unchanged \(target.path) (\(browsers))")
+                    Console.out("unchanged \(target.label)")
                     continue
                 }
-                Console.out("would write \(target.path) (\(browsers)):")
+                Console.out("would write \(target.label)\(target.isWrapper ? ", mode 0755" : ""):")
                 Console.write(target.content)
             }
             Console.out("would record the files in \(recordPath)")
+            printFlatpakPermissions(plan.flatpakApps)
             return
         }
         do {
@@ -96,6 +112,18 @@ struct InstallCommand: ParsableCommand {
             throw CLIFailure("\(error)" + (request.system && error.code == EACCES ? " (system-wide folders need root)" : ""))
         }
         Console.out("recorded in \(recordPath); check with: wallet-bridge doctor")
+        printFlatpakPermissions(plan.flatpakApps)
+    }
+
+    /// What each Flatpak still needs, which only the user may grant: install never runs it.
+    private func printFlatpakPermissions(_ apps: [String]) {
+        for app in apps {
+            Console.out("""
+                \(app) can start the host only once it may talk to Flatpak on the host, which lets it run any command \
+                outside its sandbox. If you accept that, run:
+                  \(FlatpakWrapper.overrideCommand(app))
+                """)
+        }
     }
 
     /// The binary the manifest names: absolute, existing, a regular file with an exec bit.

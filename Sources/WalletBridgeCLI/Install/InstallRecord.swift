@@ -21,6 +21,13 @@ struct InstallRecord: Codable, Equatable, Sendable {
         var userDataDir: String? = nil
         /// True for a `--system` install; absent for the user's own folders.
         var system: Bool? = nil
+        /// The `--browser-dir` folder the file was installed into, and the family it was
+        /// written for: doctor checks that folder too, and `uninstall --browser-dir` finds it.
+        var browserDir: String? = nil
+        var family: BrowserFamily? = nil
+        /// The Flatpak app whose sandbox holds the file (`install --flatpak`): its manifest, or
+        /// the wrapper script that manifest names.
+        var flatpak: String? = nil
     }
 
     struct Replaced: Codable, Equatable, Sendable {

@@ -8,6 +8,11 @@ struct InstallRequest: Sendable {
     var browsers: [Browser] = []
     var system = false
     var userDataDir: String?
+    /// Folders named with `--browser-dir`, each with the family of the browser that reads it.
+    var browserDirs: [BrowserDir] = []
+    /// Write inside the browsers' Flatpak sandboxes (a manifest and a flatpak-spawn wrapper)
+    /// instead of the ordinary folders.
+    var flatpak = false
     var chromeOrigins: [String] = []
     var firefoxAddons: [String] = []
     var hostName = ManifestIdentifiers.defaultHostName
@@ -34,6 +39,22 @@ struct InstallTarget: Sendable {
     var browsers: [Browser]
     var content: [UInt8]
     var action: Action
+    /// 0644 for a manifest; 0755 for a Flatpak wrapper script, which the browser executes.
+    var mode: mode_t = 0o644
+    /// Recorded with the file, for doctor and uninstall: how it was installed.
+    var system = false
+    var userDataDir: String? = nil
+    var browserDir: BrowserDir? = nil
+    var flatpak: String? = nil
+    var isWrapper = false
+
+    /// The path and whom the file serves, as install's output names it.
+    var label: String {
+        var serves = browsers.map(\.id)
+        if let browserDir { serves.append("--browser-dir \(browserDir.family.rawValue)") }
+        if let flatpak { serves.append("Flatpak \(flatpak)" + (isWrapper ? ", wrapper script" : "")) }
+        return "\(path) (\(serves.joined(separator: ", ")))"
+    }
 }
 
 struct InstallPlan: Sendable {
@@ -43,9 +64,21 @@ struct InstallPlan: Sendable {
     /// The mode of the folders install creates: 0755 for the system-wide ones, which browsers
     /// run by every user must enter; nil (the umask decides) for the user's own.
     var folderMode: mode_t? = nil
-    /// Recorded with each file, for doctor: how it was installed.
+    /// The Flatpak apps written for, in order: each needs a permission only the user may give.
+    var flatpakApps: [String] = []
+}
+
+/// Where one manifest goes, and whom it serves.
+private struct Placement {
+    var path: String
+    var family: BrowserFamily
+    var browsers: [Browser]
     var system = false
     var userDataDir: String? = nil
+    var browserDir: BrowserDir? = nil
+    /// For `--flatpak`: the app, and the wrapper script the manifest names instead of the binary.
+    var flatpak: String? = nil
+    var wrapper: String? = nil
 }
 
 enum Installer {
@@ -54,13 +87,12 @@ enum Installer {
         var notes = try checkNameAndBinary(request)
         let browsers = try chooseBrowsers(request, environment: environment, notes: &notes)
         let allowed = try allowLists(request, browsers: browsers, notes: &notes)
-        let files = manifestFiles(request, browsers: browsers, environment: environment)
-        let targets = try installTargets(files, request: request, allowed: allowed, record: record)
+        let placements = manifestPlacements(request, browsers: browsers, environment: environment)
+        let targets = try installTargets(placements, request: request, allowed: allowed, record: record)
         notes += closingNotes(request, browsers: browsers, targets: targets, environment: environment, record: record)
-        return InstallPlan(
-            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil,
-            system: request.system, userDataDir: request.userDataDir.map(environment.absolute)
-        )
+        var apps: [String] = []
+        for case let app? in placements.map(\.flatpak) where !apps.contains(app) { apps.append(app) }
+        return InstallPlan(targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil, flatpakApps: apps)
     }
 
     /// Refuses a malformed host name, and a `--system` binary other users could not start;
@@ -80,13 +112,27 @@ enum Installer {
     }
 
     /// The browsers to install for: those named with `--browser`, else Chromium for
-    /// `--user-data-dir`, else every browser found here. Refuses `--user-data-dir` where it
-    /// means nothing.
+    /// `--user-data-dir`, else none for `--browser-dir` (its folders are the targets), else
+    /// every browser found here (as a Flatpak, for `--flatpak`). Refuses the options where
+    /// they mean nothing.
     private static func chooseBrowsers(_ request: InstallRequest, environment: CLIEnvironment, notes: inout [String]) throws(CLIFailure) -> [Browser] {
+        try checkCombinations(request)
         var browsers = unique(request.browsers)
         if browsers.isEmpty {
             if request.userDataDir != nil {
                 browsers = [BrowserCatalog.named("chromium")!]
+            } else if !request.browserDirs.isEmpty {
+                return []
+            } else if request.flatpak {
+                browsers = BrowserCatalog.all.filter { !BrowserDetection.presence(of: $0, in: environment).flatpak.isEmpty }
+                guard !browsers.isEmpty else {
+                    let known = BrowserCatalog.all.filter { !$0.flatpakIDs.isEmpty }.map { "\($0.id) (\($0.flatpakIDs.joined(separator: ", ")))" }
+                    throw CLIFailure("""
+                        --flatpak: no Flatpak browser found; looked for \(known.joined(separator: ", ")). \
+                        Name the browser with --browser.
+                        """)
+                }
+                notes.append("found as Flatpaks: \(browsers.map(\.id).joined(separator: ", "))")
             } else {
                 browsers = BrowserDetection.installedBrowsers(in: environment)
                 guard !browsers.isEmpty else {
@@ -96,6 +142,21 @@ enum Installer {
                         """)
                 }
                 notes.append("found: \(browsers.map(\.id).joined(separator: ", "))")
+                if request.system, browsers.contains(where: \.systemHostFolders.isEmpty) {
+                    // Found, not asked for: leave it out rather than refuse the rest.
+                    let own = browsers.filter(\.systemHostFolders.isEmpty)
+                    notes.append("\(own.map(\.id).joined(separator: ", ")) left out: \(own.count == 1 ? "it reads" : "they read") manifests only in \(own.count == 1 ? "its" : "their") own folder, not the system-wide ones; install for \(own.count == 1 ? "it" : "them") without --system")
+                    browsers.removeAll(where: \.systemHostFolders.isEmpty)
+                }
+            }
+        }
+        if request.system, let own = browsers.first(where: \.systemHostFolders.isEmpty) {
+            throw CLIFailure("--system: \(own.displayName) reads manifests only inside its own folder, not the system-wide ones; install for it without --system")
+        }
+        if request.flatpak {
+            for browser in browsers where browser.flatpakIDs.isEmpty {
+                let known = BrowserCatalog.all.filter { !$0.flatpakIDs.isEmpty }.map(\.id)
+                throw CLIFailure("--flatpak: \(browser.id) (\(browser.displayName)) has no Flatpak that wallet-bridge knows of; it knows those of \(known.joined(separator: ", "))")
             }
         }
         if request.userDataDir != nil {
@@ -108,15 +169,27 @@ enum Installer {
         return browsers
     }
 
+    /// Options that exclude each other, refused before anything else is looked at.
+    private static func checkCombinations(_ request: InstallRequest) throws(CLIFailure) {
+        if request.flatpak {
+            if request.system { throw CLIFailure("--flatpak and --system exclude each other: a Flatpak reads manifests only inside its sandbox") }
+            if request.userDataDir != nil { throw CLIFailure("--flatpak and --user-data-dir exclude each other") }
+            if !request.browserDirs.isEmpty {
+                throw CLIFailure("--flatpak and --browser-dir exclude each other: --browser-dir names the folder itself, and --flatpak works out the folders inside each Flatpak")
+            }
+        }
+    }
+
     /// The extension IDs each family's manifest allows. Refuses a family among the targets
     /// with no IDs; drops (and says so) the IDs of a family with no browser among them.
     private static func allowLists(_ request: InstallRequest, browsers: [Browser], notes: inout [String]) throws(CLIFailure) -> [BrowserFamily: [String]] {
         var allowed: [BrowserFamily: [String]] = [.chromium: request.chromeOrigins, .firefox: request.firefoxAddons]
         for family in BrowserFamily.allCases {
-            let members = browsers.filter { $0.family == family }
+            let members = browsers.filter { $0.family == family }.map(\.displayName)
+                + request.browserDirs.filter { $0.family == family }.map { "the \(family.displayName) folder \($0.folder)" }
             if !members.isEmpty, allowed[family]!.isEmpty {
                 throw CLIFailure("""
-                    installing for \(members.map(\.displayName).joined(separator: ", ")) needs the extension's ID: \
+                    installing for \(members.joined(separator: ", ")) needs the extension's ID: \
                     add \(family.idOption) ID\(family == .chromium ? " (32 letters a-p, from chrome://extensions)" : " (name@domain or {GUID}, from about:debugging)"), \
                     or choose the browsers with --browser
                     """)
@@ -129,45 +202,75 @@ enum Installer {
         return allowed
     }
 
-    /// The manifest path of each browser, in order, with the browsers that read it. Several
-    /// browsers may share a folder (Chrome's system folder serves Brave too).
-    private static func manifestFiles(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment) -> [(path: String, browsers: [Browser])] {
-        var byPath: [(path: String, browsers: [Browser])] = []
-        for browser in browsers {
-            let folder: String
-            if let userDataDir = request.userDataDir {
-                folder = Path.join(environment.absolute(userDataDir), Browser.userDataHostFolder)
-            } else if request.system {
-                folder = browser.systemHostFolders(in: environment)[0]
+    /// Where each manifest goes, in order, with the browsers that read it. Several browsers may
+    /// share a folder (Chrome's system folder serves Brave too); Tor Browser may have several.
+    private static func manifestPlacements(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment) -> [Placement] {
+        let fileName = request.hostName + ".json"
+        var placements: [Placement] = []
+        func add(_ placement: Placement) {
+            if let index = placements.firstIndex(where: { $0.path == placement.path }) {
+                placements[index].browsers += placement.browsers.filter { browser in !placements[index].browsers.contains(browser) }
+                placements[index].browserDir = placements[index].browserDir ?? placement.browserDir
             } else {
-                folder = browser.userHostFolder(in: environment)
-            }
-            let path = Path.join(folder, request.hostName + ".json")
-            if let index = byPath.firstIndex(where: { $0.path == path }) {
-                byPath[index].browsers.append(browser)
-            } else {
-                byPath.append((path, [browser]))
+                placements.append(placement)
             }
         }
-        return byPath
+        for browser in browsers {
+            if request.flatpak {
+                for app in flatpakApps(of: browser, environment: environment) {
+                    add(Placement(
+                        path: Path.join(browser.flatpakHostFolder(appID: app, in: environment), fileName), family: browser.family, browsers: [browser],
+                        flatpak: app, wrapper: FlatpakWrapper.path(appID: app, hostName: request.hostName, in: environment)))
+                }
+            } else if let userDataDir = request.userDataDir {
+                let directory = environment.absolute(userDataDir)
+                add(Placement(path: Path.join(Path.join(directory, Browser.userDataHostFolder), fileName), family: browser.family, browsers: [browser], userDataDir: directory))
+            } else if request.system {
+                add(Placement(path: Path.join(browser.systemHostFolders(in: environment)[0], fileName), family: browser.family, browsers: [browser], system: true))
+            } else {
+                for folder in browser.userHostFolders(in: environment) {
+                    add(Placement(path: Path.join(folder, fileName), family: browser.family, browsers: [browser]))
+                }
+            }
+        }
+        for browserDir in request.browserDirs {
+            add(Placement(path: Path.join(browserDir.folder, fileName), family: browserDir.family, browsers: [], system: request.system, browserDir: browserDir))
+        }
+        return placements
+    }
+
+    /// The Flatpak apps of `browser` to write into: those installed here, else (for a browser
+    /// named with --browser) every one the catalogue knows, for when it is installed.
+    private static func flatpakApps(of browser: Browser, environment: CLIEnvironment) -> [String] {
+        let found = BrowserDetection.presence(of: browser, in: environment).flatpak.map(\.id)
+        let apps = found.isEmpty ? browser.flatpakIDs : found
+        return apps.enumerated().filter { index, app in !apps[..<index].contains(app) }.map(\.element)
     }
 
     /// What to write at each path, and what to do with the file already there. Refuses, naming
     /// them all, files install may not replace.
     private static func installTargets(
-        _ files: [(path: String, browsers: [Browser])], request: InstallRequest, allowed: [BrowserFamily: [String]], record: InstallRecord?
+        _ placements: [Placement], request: InstallRequest, allowed: [BrowserFamily: [String]], record: InstallRecord?
     ) throws(CLIFailure) -> [InstallTarget] {
         var targets: [InstallTarget] = []
         var conflicts: [String] = []
-        for (path, sharing) in files {
-            let manifest = HostManifest(name: request.hostName, path: request.binaryPath, family: sharing[0].family, allowed: allowed[sharing[0].family]!)
-            let content = manifest.rendered()
-            let recorded = record?.files.first { $0.path == path }
-            guard let action = action(at: path, content: content, recorded: recorded, force: request.force) else {
-                conflicts.append(path)
-                continue
+        for placement in placements {
+            let manifest = HostManifest(name: request.hostName, path: placement.wrapper ?? request.binaryPath, family: placement.family, allowed: allowed[placement.family]!)
+            var files = [(path: placement.path, content: manifest.rendered(), mode: mode_t(0o644), isWrapper: false)]
+            if let wrapper = placement.wrapper, let app = placement.flatpak {
+                files.append((wrapper, FlatpakWrapper.script(binary: request.binaryPath, appID: app), 0o755, true))
             }
-            targets.append(InstallTarget(path: path, browsers: sharing, content: content, action: action))
+            for file in files {
+                let recorded = record?.files.first { $0.path == file.path }
+                guard let action = action(at: file.path, content: file.content, mode: file.mode, recorded: recorded, force: request.force) else {
+                    conflicts.append(file.path)
+                    continue
+                }
+                targets.append(InstallTarget(
+                    path: file.path, browsers: placement.browsers, content: file.content, action: action, mode: file.mode,
+                    system: placement.system, userDataDir: placement.userDataDir, browserDir: placement.browserDir,
+                    flatpak: placement.flatpak, isWrapper: file.isWrapper))
+            }
         }
         if !conflicts.isEmpty {
             throw CLIFailure("""
@@ -181,10 +284,12 @@ enum Installer {
 
     /// What to do with the file at `path`, which should hold `content`; nil when it is a file
     /// install may not replace (someone else's, or changed since) and `force` is off.
-    private static func action(at path: String, content: [UInt8], recorded: InstallRecord.File?, force: Bool) -> InstallTarget.Action? {
+    private static func action(at path: String, content: [UInt8], mode: mode_t, recorded: InstallRecord.File?, force: Bool) -> InstallTarget.Action? {
         guard let status = FileSystem.status(path) else { return .create }
         let existing = FileSystem.read(path)
-        if existing == content {
+        // A script that lost its exec bit is broken, whatever it says: rewritten like a changed file.
+        let executable = mode & 0o111 == 0 || status.mode & 0o111 != 0
+        if existing == content && executable {
             return .unchanged(recorded: recorded != nil)
         } else if let recorded, let existing, existing == Array(recorded.content.utf8) {
             return .update
@@ -213,7 +318,7 @@ enum Installer {
         }
         // Named with --browser but not on this machine: written anyway (the browser may come
         // later, or live where detection does not look), and said so.
-        if request.userDataDir == nil {
+        if request.userDataDir == nil && !request.flatpak {
             for browser in unique(request.browsers) where !BrowserDetection.presence(of: browser, in: environment).isInstalled {
                 notes.append("""
                     note: \(browser.id) (\(browser.displayName)) was not found on this machine (no profile, binary, Snap or Flatpak); \
@@ -222,8 +327,29 @@ enum Installer {
                     """)
             }
         }
-        for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
-            notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
+        if request.flatpak {
+            for browser in unique(request.browsers) where BrowserDetection.presence(of: browser, in: environment).flatpak.isEmpty {
+                notes.append("""
+                    note: \(browser.id) (\(browser.displayName)) was not found as a Flatpak here (\(browser.flatpakIDs.joined(separator: ", "))); \
+                    its files are written anyway, for when it is installed; `wallet-bridge uninstall --browser \(browser.id) --flatpak` removes them.
+                    """)
+            }
+        } else if request.userDataDir == nil && !request.system {
+            for browser in browsers where browser.userBase == .installFolder {
+                if TorBrowserFolders.found(in: environment).isEmpty {
+                    notes.append("""
+                        note: no \(browser.displayName) folder found (torbrowser-launcher's, or a ~/tor-browser*); the manifest goes where \
+                        torbrowser-launcher unpacks it. For a copy elsewhere, name its manifest folder: --browser-dir \
+                        firefox:/path/to/tor-browser/\(browser.userHostFolder)
+                        """)
+                }
+                if let profile = SandboxAdvice.torBrowserAppArmorProfile(environment) {
+                    notes.append(SandboxAdvice.torBrowserAppArmorNote(profile))
+                }
+            }
+            for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
+                notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
+            }
         }
         return notes
     }
@@ -235,7 +361,7 @@ enum Installer {
         var failure: FileSystemError?
         var reopened: Set<String> = []
         for target in plan.targets {
-            let label = "\(target.path) (\(target.browsers.map(\.id).joined(separator: ", ")))"
+            let label = target.label
             // Folders an earlier install created under a restrictive umask (before folders got
             // an explicit mode): install made them, so install may open them.
             if let mode = plan.folderMode {
@@ -253,15 +379,14 @@ enum Installer {
                 if let index {
                     record.files[index].browsers = merged(record.files[index].browsers, target.browsers)
                     // A record from before these fields existed gets them now.
-                    record.files[index].system = plan.system ? true : nil
-                    record.files[index].userDataDir = plan.userDataDir
+                    describe(&record.files[index], as: target)
                 }
                 lines.append("unchanged \(label)" + (recorded ? "" : "; not written by install, so uninstall will leave it"))
                 continue
             }
             do {
                 record.folders += try FileSystem.makeDirectories(Path.parent(target.path), mode: plan.folderMode)
-                try FileSystem.writeAtomically(target.path, contents: target.content, mode: 0o644)
+                try FileSystem.writeAtomically(target.path, contents: target.content, mode: target.mode)
             } catch {
                 failure = error
                 break
@@ -270,8 +395,7 @@ enum Installer {
                 ?? InstallRecord.File(path: target.path, browsers: [], content: "", replaced: nil)
             entry.content = String(decoding: target.content, as: UTF8.self)
             entry.browsers = merged(entry.browsers, target.browsers)
-            entry.system = plan.system ? true : nil
-            entry.userDataDir = plan.userDataDir
+            describe(&entry, as: target)
             switch target.action {
             case .create: lines.append("wrote \(label)")
             case .update: lines.append("updated \(label)")
@@ -287,6 +411,18 @@ enum Installer {
         try record.save(to: recordPath)
         if let failure { throw failure }
         return lines
+    }
+
+    /// Records how `target` was installed. A `--browser-dir` folder keeps its folder even when a
+    /// later install reaches the same file as a browser's own.
+    private static func describe(_ entry: inout InstallRecord.File, as target: InstallTarget) {
+        entry.system = target.system ? true : nil
+        entry.userDataDir = target.userDataDir
+        entry.flatpak = target.flatpak
+        if let browserDir = target.browserDir {
+            entry.browserDir = browserDir.folder
+            entry.family = browserDir.family
+        }
     }
 
     private static func unique(_ browsers: [Browser]) -> [Browser] {

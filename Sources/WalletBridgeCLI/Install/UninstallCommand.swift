@@ -15,11 +15,23 @@ struct UninstallCommand: ParsableCommand {
     @Option(name: .customLong("browser"), help: "Uninstall only for this browser (repeatable). Default: everything recorded.")
     var browsers: [Browser] = []
 
+    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Uninstall only what install --browser-dir wrote into this folder: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"))
+    var browserDirs: [String] = []
+
+    @Flag(help: "Uninstall what install --flatpak wrote inside Flatpak sandboxes (of the --browser browsers, or all) instead of the ordinary manifests.")
+    var flatpak = false
+
     @Flag(help: "Remove recorded manifests even if they changed since install.")
     var force = false
 
     @Flag(help: "Print what would be removed, and remove nothing.")
     var dryRun = false
+
+    func validate() throws {
+        for argument in browserDirs {
+            do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
+        }
+    }
 
     func run() throws {
         try execute(environment: .current())
@@ -31,7 +43,8 @@ struct UninstallCommand: ParsableCommand {
             Console.out("nothing to uninstall: no install record at \(recordPath)")
             return
         }
-        let outcome = Uninstaller.run(browsers: browsers, force: force, dryRun: dryRun, record: &record)
+        let selection = Uninstaller.Selection(browsers: browsers, browserDirs: try browserDirs.map(BrowserDir.parse), flatpak: flatpak)
+        var outcome = Uninstaller.run(selection, force: force, dryRun: dryRun, record: &record, recordPath: recordPath)
         for line in outcome.lines { Console.out(line) }
         if dryRun { return }
         do {
@@ -40,6 +53,9 @@ struct UninstallCommand: ParsableCommand {
             throw CLIFailure("cannot update the install record: \(error)")
         }
         if record.isEmpty { Console.out("nothing left installed; removed \(recordPath)") }
+        outcome.lines = []
+        Uninstaller.removeFoldersLeftForTheRecord(&outcome)
+        for line in outcome.lines { Console.out(line) }
         if !outcome.kept.isEmpty {
             Console.warning("kept \(outcome.kept.count) file(s); see above")
             throw ExitCode.failure

@@ -9,39 +9,82 @@ enum Uninstaller {
         /// Files left in place because they changed since install (without `--force`), or
         /// could not be removed.
         var kept: [String] = []
+        /// Folders install created that hold only the install record's own folders: removed
+        /// once the record is gone (`removeFoldersLeftForTheRecord`).
+        var afterRecord: [String] = []
+    }
+
+    /// Which recorded files to take back: all, or what the same options gave install. As
+    /// `install --browser X` writes X's ordinary manifests and `install --browser X --flatpak`
+    /// those in X's Flatpak, `--browser X` selects the first and `--flatpak` the second.
+    struct Selection {
+        var browsers: [Browser] = []
+        var browserDirs: [BrowserDir] = []
+        /// The files inside Flatpak sandboxes (of `browsers`, or of every browser) instead of
+        /// the ordinary ones.
+        var flatpak = false
+
+        var everything: Bool { browsers.isEmpty && browserDirs.isEmpty && !flatpak }
     }
 
     /// Removes the recorded files for `browsers` (all when empty), then every folder install
     /// created that is now empty. A file is removed only while it holds what install wrote,
     /// unless `force`; a file that `install --force` replaced gets its old content back.
     static func run(browsers: [Browser], force: Bool, dryRun: Bool, record: inout InstallRecord) -> Outcome {
+        run(Selection(browsers: browsers), force: force, dryRun: dryRun, record: &record)
+    }
+
+    /// The same, for any selection. `recordPath` is where the record lives: folders install
+    /// created above it are removed after it (see `Outcome.afterRecord`).
+    static func run(_ selection: Selection, force: Bool, dryRun: Bool, record: inout InstallRecord, recordPath: String? = nil) -> Outcome {
         var outcome = Outcome()
-        let selected = Set(browsers.map(\.id))
         var remaining: [InstallRecord.File] = []
         for file in record.files {
-            if let kept = takeBack(file, selected: selected, force: force, dryRun: dryRun, outcome: &outcome) {
+            if let kept = takeBack(file, selection: selection, force: force, dryRun: dryRun, outcome: &outcome) {
                 remaining.append(kept)
             }
         }
+        for browserDir in selection.browserDirs where !record.files.contains(where: { $0.browserDir == browserDir.folder }) {
+            outcome.lines.append("nothing recorded for --browser-dir \(browserDir.argument)")
+        }
         if dryRun { return outcome }
         record.files = remaining
-        record.folders = removeEmptyFolders(record.folders, files: record.files, outcome: &outcome)
+        record.folders = removeEmptyFolders(record.folders, files: record.files, recordPath: recordPath, outcome: &outcome)
         return outcome
+    }
+
+    /// Removes, deepest first, the folders `run` left for the record; call it once the record
+    /// itself is gone.
+    static func removeFoldersLeftForTheRecord(_ outcome: inout Outcome) {
+        for folder in outcome.afterRecord.sorted(by: { $0.count > $1.count }) where FileSystem.removeDirectoryIfEmpty(folder) {
+            outcome.lines.append("removed folder \(folder)")
+        }
     }
 
     /// Decides what to do with one recorded file, and (unless `dryRun`) does it. Returns the
     /// entry to keep in the record (for fewer browsers, perhaps), or nil once it is done with.
     private static func takeBack(
-        _ file: InstallRecord.File, selected: Set<String>, force: Bool, dryRun: Bool, outcome: inout Outcome
+        _ file: InstallRecord.File, selection: Selection, force: Bool, dryRun: Bool, outcome: inout Outcome
     ) -> InstallRecord.File? {
         var file = file
-        if !selected.isEmpty {
-            let others = file.browsers.filter { !selected.contains($0) }
-            if others.count == file.browsers.count { return file }
-            if !others.isEmpty {
-                // Still serves a browser that was not named: keep the file for that one.
+        if !selection.everything {
+            let selected = Set(selection.browsers.map(\.id))
+            var byBrowser: [String] = []
+            if (file.flatpak != nil) == selection.flatpak {
+                byBrowser = selected.isEmpty ? (selection.flatpak ? file.browsers : []) : file.browsers.filter(selected.contains)
+            }
+            let byFolder = file.browserDir.map { folder in
+                selection.browserDirs.contains { $0.folder == folder && (file.family == nil || $0.family == file.family) }
+            } ?? false
+            if byBrowser.isEmpty && !byFolder { return file }
+            let others = file.browsers.filter { !byBrowser.contains($0) }
+            let folderStays = file.browserDir != nil && !byFolder
+            if !others.isEmpty || folderStays {
+                // Still serves a browser (or a --browser-dir) that was not named: keep it for that.
                 file.browsers = others
-                outcome.lines.append("kept \(file.path): still installed for \(others.joined(separator: ", "))")
+                if !folderStays { file.browserDir = nil; file.family = nil }
+                let still = others + (folderStays ? ["--browser-dir \(file.browserDir!)"] : [])
+                outcome.lines.append("kept \(file.path): still installed for \(still.joined(separator: ", "))")
                 return file
             }
         }
@@ -85,6 +128,16 @@ enum Uninstaller {
         }
     }
 
+    /// Whether `folder` holds nothing but the folders on the way to `recordPath` and the record.
+    private static func holdsOnlyTheWayTo(_ recordPath: String, _ folder: String) -> Bool {
+        var current = folder
+        for next in FileSystem.chain(recordPath) where next.hasPrefix(folder + "/") {
+            guard FileSystem.list(current) == [Path.fileName(next)] else { return false }
+            current = next
+        }
+        return true
+    }
+
     /// Removes the recorded `folders` that are now empty; returns those to keep recorded.
     ///
     /// Deepest first, so a folder's children go before it. A folder that still holds a
@@ -92,7 +145,7 @@ enum Uninstaller {
     /// One that holds only what install did not write (the user's own file, one that
     /// uninstall put back) is left, and forgotten: no later uninstall could remove it
     /// either, and keeping it would keep the record alive for nothing.
-    private static func removeEmptyFolders(_ recorded: [String], files: [InstallRecord.File], outcome: inout Outcome) -> [String] {
+    private static func removeEmptyFolders(_ recorded: [String], files: [InstallRecord.File], recordPath: String?, outcome: inout Outcome) -> [String] {
         var folders: [String] = []
         var left: [String] = []
         for folder in Set(recorded).sorted(by: { $0.count > $1.count }) {
@@ -101,6 +154,11 @@ enum Uninstaller {
                 outcome.lines.append("removed folder \(folder)")
             } else if files.contains(where: { $0.path.hasPrefix(folder + "/") }) {
                 folders.append(folder)
+            } else if let recordPath, recordPath.hasPrefix(folder + "/"), holdsOnlyTheWayTo(recordPath, folder) {
+                // A manifest folder that install made first and the record then went into
+                // (~/.local, for Tor Browser's ~/.local/share/torbrowser): it empties only
+                // once the record goes, so it is removed after it. Forgotten either way.
+                outcome.afterRecord.append(folder)
             } else {
                 // Name only the deepest: its parents are not empty because of it.
                 if !left.contains(where: { $0.hasPrefix(folder + "/") }) {
