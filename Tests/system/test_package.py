@@ -1,0 +1,493 @@
+"""The Debian package: what scripts/package-deb.sh builds, looked at from outside.
+
+The package is built once per session (scripts/package-deb.sh, which builds the static release
+binary with scripts/build-release.sh: about a minute and a half from nothing, seconds when the
+build is up to date), with extension IDs of the test's own, and then only read: `dpkg-deb -c`,
+`-I` and `-x` into a temporary folder. Nothing is installed on this machine.
+"""
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "package-deb.sh"
+CATALOG = REPO / "Sources" / "WalletBridgeCLI" / "Install" / "BrowserCatalog.swift"
+HOST_NAME = "com.walletbridge.host"
+BINARY = "/usr/bin/wallet-bridge"
+DOC = "/usr/share/doc/wallet-bridge"
+
+# The IDs the package is built with: two of each, given unsorted and with one repeated, to see
+# them sorted and deduplicated as `wallet-bridge install` writes them.
+CHROME_IDS = ["pppppppppppppppppppppppppppppppp", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]
+FIREFOX_IDS = ["wallet@example.org", "{01234567-89ab-cdef-0123-456789abcdef}"]
+ORIGINS = sorted(f"chrome-extension://{id}/" for id in CHROME_IDS)
+ADDONS = sorted(FIREFOX_IDS)
+
+# Folders of BrowserCatalog.swift the package leaves out on purpose; package-deb.sh says why.
+EXCLUDED_FOLDERS = {"/usr/lib64/mozilla/native-messaging-hosts"}
+
+# Every file the package must hold besides the manifests.
+# (The man pages, one per command and subcommand, are counted from the binary: man_pages().)
+EXPECTED_FILES = {
+    BINARY,
+    "/usr/share/bash-completion/completions/wallet-bridge",
+    "/usr/share/zsh/vendor-completions/_wallet-bridge",
+    "/usr/share/fish/vendor_completions.d/wallet-bridge.fish",
+    "/usr/lib/systemd/user/wallet-bridge-agent.service",
+    "/usr/lib/systemd/user/wallet-bridge-agent.socket",
+    f"{DOC}/README.md",
+    f"{DOC}/SECURITY.md",
+    *(f"{DOC}/{path.name}" for path in (REPO / "docs").glob("*.md")),
+    f"{DOC}/README.Debian",
+    f"{DOC}/changelog.gz",  # CHANGELOG.md, under Debian's name for the upstream changelog
+    f"{DOC}/changelog.Debian.gz",
+    f"{DOC}/copyright",
+    "/usr/share/lintian/overrides/wallet-bridge",
+}
+
+
+def run(*args, **kwargs):
+    kwargs.setdefault("capture_output", True)
+    kwargs.setdefault("text", True)
+    kwargs.setdefault("timeout", 900)
+    return subprocess.run([str(a) for a in args], **kwargs)
+
+
+def swift_env():
+    """PATH with Swift on it: package-deb.sh runs swift build."""
+    env = dict(os.environ)
+    if not shutil.which("swift") and Path("/opt/swift/usr/bin/swift").exists():
+        env["PATH"] = "/opt/swift/usr/bin:" + env.get("PATH", "")
+    return env
+
+
+@pytest.fixture(scope="session")
+def deb(tmp_path_factory):
+    for tool in ("dpkg-deb", "dpkg-parsechangelog"):
+        if not shutil.which(tool):
+            pytest.fail(f"{tool} is missing (Debian: apt-get install dpkg-dev)")
+    if not shutil.which("swift", path=swift_env()["PATH"]):
+        pytest.fail("swift is not on PATH: the package is built from the release binary")
+    output = tmp_path_factory.mktemp("deb")
+    args = [SCRIPT, "--output", output]
+    for id in CHROME_IDS + [CHROME_IDS[0]]:
+        args += ["--chrome-extension", id]
+    for id in FIREFOX_IDS:
+        args += ["--firefox-addon", id]
+    result = run("bash", *args, cwd=REPO, env=swift_env())
+    assert result.returncode == 0, f"package-deb.sh failed:\n{result.stderr[-4000:]}"
+    path = Path(result.stdout.strip())
+    assert path.parent == output and path.is_file(), f"package-deb.sh printed {result.stdout!r}"
+    return path
+
+
+@pytest.fixture(scope="session")
+def tree(deb, tmp_path_factory):
+    """The package's files, unpacked with dpkg-deb -x (as they would be on /)."""
+    root = tmp_path_factory.mktemp("root")
+    result = run("dpkg-deb", "-x", deb, root)
+    assert result.returncode == 0, result.stderr
+    return root
+
+
+@pytest.fixture(scope="session")
+def listing(deb):
+    """`dpkg-deb -c`: path -> (mode string, owner/group)."""
+    result = run("dpkg-deb", "-c", deb)
+    assert result.returncode == 0, result.stderr
+    entries = {}
+    for line in result.stdout.splitlines():
+        fields = line.split(None, 5)
+        path = fields[5].split(" -> ")[0]
+        entries["/" + path.removeprefix("./").rstrip("/")] = (fields[0], fields[1])
+    return entries
+
+
+def control_field(deb, name):
+    result = run("dpkg-deb", "-f", deb, name)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def man_pages(tree):
+    """{page name: command as typed}: wallet-bridge and each subcommand but help, by the binary's
+    own description of its commands (what the manual generator reads)."""
+    dump = json.loads(run(tree / BINARY.lstrip("/"), "--experimental-dump-help").stdout)
+    pages = {}
+
+    def walk(command, words):
+        pages["-".join(words)] = " ".join(words)
+        for sub in command.get("subcommands") or []:
+            if sub.get("shouldDisplay", True) and sub["commandName"] != "help":
+                walk(sub, words + [sub["commandName"]])
+
+    walk(dump["command"], ["wallet-bridge"])
+    return pages
+
+
+def manifest_folders_from_script():
+    result = run("bash", SCRIPT, "--print-folders", cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    return dict(line.split() for line in result.stdout.splitlines())
+
+
+# --- The browser catalog, read from the Swift source ---------------------------------------------
+
+def _strip_comments(source):
+    """Swift source without // and /* */ comments; string literals kept."""
+    out, i = [], 0
+    while i < len(source):
+        if source.startswith("//", i):
+            i = source.find("\n", i)
+            i = len(source) if i < 0 else i
+        elif source.startswith("/*", i):
+            i = source.index("*/", i) + 2
+        elif source[i] == '"':
+            j = i + 1
+            while source[j] != '"':
+                j += 2 if source[j] == "\\" else 1
+            out.append(source[i:j + 1])
+            i = j + 1
+        else:
+            out.append(source[i])
+            i += 1
+    return "".join(out)
+
+
+def _balanced(text, start):
+    """The text from the bracket at `start` to its match, both included."""
+    pairs = {"(": ")", "[": "]"}
+    stack, i = [], start
+    while True:
+        c = text[i]
+        if c == '"':
+            i = text.index('"', i + 1)
+        elif c in pairs:
+            stack.append(pairs[c])
+        elif stack and c == stack[-1]:
+            stack.pop()
+            if not stack:
+                return text[start:i + 1]
+        i += 1
+
+
+def catalog_entries():
+    """[(browser id, family, [system folders])] from BrowserCatalog.all."""
+    source = _strip_comments(CATALOG.read_text())
+    start = re.search(r"static let all: \[Browser\] = ", source)
+    assert start, "BrowserCatalog.all not found"
+    body = _balanced(source, start.end())[1:-1]
+    entries, depth, i = [], 0, 0
+    while i < len(body):
+        c = body[i]
+        if c in " \n\t,":
+            i += 1
+            continue
+        call = re.match(r"(Browser|\.\w+)\(", body[i:])
+        assert call, f"BrowserCatalog.all: an entry this test cannot read: {body[i:i + 80]!r}"
+        args = _balanced(body, i + call.end() - 1)
+        i += call.end() - 1 + len(args)
+        if call.group(1) == "Browser":
+            id = re.search(r'\bid: "([^"]+)"', args).group(1)
+            family = re.search(r"\bfamily: \.(\w+)", args).group(1)
+            folders = re.search(r"\bsystemHostFolders: (\[[^\]]*\])", args).group(1)
+            folders = re.findall(r'"([^"]+)"', folders)
+        elif call.group(1) == ".chromium":
+            id = re.match(r'\(\s*"([^"]+)"', args).group(1)
+            family = "chromium"
+            system = re.search(r'\bsystem: ("[^"]*"|\[[^\]]*\])', args)
+            assert system, f"{id}: no system: argument"
+            folders = re.findall(r'"([^"]+)"', system.group(1))
+        else:
+            pytest.fail(f"BrowserCatalog.all uses {call.group(1)}(…), which this test does not know: "
+                        "teach catalog_entries() to read it")
+        entries.append((id, family, folders))
+    return entries
+
+
+# --- Tests ------------------------------------------------------------------------------------
+
+def test_the_catalog_parser_sees_the_known_browsers():
+    entries = {id: (family, folders) for id, family, folders in catalog_entries()}
+    assert entries["firefox"] == ("firefox", ["/usr/lib/mozilla/native-messaging-hosts",
+                                              "/usr/lib64/mozilla/native-messaging-hosts"])
+    assert entries["chromium"] == ("chromium", ["/etc/chromium/native-messaging-hosts"])
+    assert entries["chrome"][1] == ["/etc/opt/chrome/native-messaging-hosts"]
+
+
+def test_package_folders_match_the_browser_catalog():
+    """package-deb.sh keeps its own copy of the folders: it must not drift from the catalog."""
+    catalog = {}
+    for id, family, folders in catalog_entries():
+        for folder in folders:
+            assert catalog.setdefault(folder, family) == family, f"{folder} read by two families"
+    wanted = {folder: family for folder, family in catalog.items() if folder not in EXCLUDED_FOLDERS}
+    assert EXCLUDED_FOLDERS <= set(catalog), "an excluded folder left the catalog: drop the exclusion"
+    assert manifest_folders_from_script() == wanted, (
+        "scripts/package-deb.sh's manifest_folders differ from BrowserCatalog.swift's systemHostFolders")
+
+
+def test_versions_agree(deb, tree):
+    binary = run(tree / BINARY.lstrip("/"), "--version").stdout.strip()
+    package = control_field(deb, "Version")
+    js = json.loads((REPO / "js" / "package.json").read_text())["version"]
+    changelog = re.search(r"^## \[(\d[^\]]*)\]", (REPO / "CHANGELOG.md").read_text(), re.M).group(1)
+    swift = re.search(r'current = "([^"]+)"',
+                      (REPO / "Sources/WalletBridgeWallet/Support/WalletBridgeVersion.swift").read_text()).group(1)
+    assert package.rsplit("-", 1)[0] == binary == js == changelog == swift
+    assert deb.name == f"wallet-bridge_{package}_{control_field(deb, 'Architecture')}.deb"
+    debian = gzip.decompress((tree / DOC.lstrip("/") / "changelog.Debian.gz").read_bytes()).decode()
+    assert debian.startswith(f"wallet-bridge ({package}) ")
+    assert gzip.decompress((tree / DOC.lstrip("/") / "changelog.gz").read_bytes()) == (REPO / "CHANGELOG.md").read_bytes()
+
+
+def test_a_version_mismatch_stops_the_build(tmp_path):
+    fake = tmp_path / "wallet-bridge"
+    fake.write_text("#!/bin/sh\necho 9.9.9\n")
+    fake.chmod(0o755)
+    result = run("bash", SCRIPT, "--binary", fake, "--output", tmp_path / "out", cwd=REPO)
+    assert result.returncode != 0
+    assert "the binary is version 9.9.9" in result.stderr
+    assert "js/package.json says" in result.stderr and "scripts/set-version.sh" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_extension_ids_are_refused(tmp_path):
+    for option, value in [("--chrome-extension", "abc"), ("--firefox-addon", "not an id")]:
+        result = run("bash", SCRIPT, option, value, "--output", tmp_path, cwd=REPO)
+        assert result.returncode != 0 and f"{option} {value}:" in result.stderr
+
+
+def test_package_lists_every_file(listing, tree):
+    files = {path for path, (mode, _) in listing.items() if mode.startswith("-")}
+    manifests = {f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()}
+    pages = {f"/usr/share/man/man1/{name}.1.gz" for name in man_pages(tree)}
+    assert len(pages) > 20 and "/usr/share/man/man1/wallet-bridge-keys-create.1.gz" in pages
+    assert EXPECTED_FILES | manifests | pages == files
+    for path, (mode, owner) in listing.items():
+        assert owner == "root/root", path
+        wanted = "drwxr-xr-x" if mode.startswith("d") else "-rwxr-xr-x" if path == BINARY else "-rw-r--r--"
+        assert mode == wanted, path
+
+
+def test_control_file(deb):
+    assert control_field(deb, "Package") == "wallet-bridge"
+    assert control_field(deb, "Architecture") == run("dpkg", "--print-architecture").stdout.strip()
+    built_using = control_field(deb, "Built-Using")
+    for source in ("glibc", "libsodium", "nettle", "libsecp256k1"):
+        assert re.search(rf"\b{source} \(= [^)]+\)", built_using), built_using
+
+
+def test_conffiles_are_the_manifests_under_etc(deb, tmp_path):
+    result = run("dpkg-deb", "-e", deb, tmp_path / "DEBIAN")
+    assert result.returncode == 0, result.stderr
+    conffiles = (tmp_path / "DEBIAN" / "conffiles").read_text().split()
+    wanted = sorted(f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()
+                    if folder.startswith("/etc/"))
+    assert conffiles == wanted
+    assert not (set(os.listdir(tmp_path / "DEBIAN")) - {"control", "conffiles", "md5sums"}), \
+        "maintainer scripts appeared: the package needs none"
+
+
+def test_install_remove_and_purge_in_a_scratch_root(deb, tmp_path):
+    """dpkg itself, with --root on a scratch folder (never this machine's /): the files land,
+    `remove` keeps only the conffiles, `purge` leaves nothing."""
+    root = tmp_path / "root"
+    admin = root / "var/lib/dpkg"
+    for folder in ("info", "updates", "triggers"):
+        (admin / folder).mkdir(parents=True)
+    (admin / "status").touch()
+    (admin / "available").touch()
+    dpkg = ["dpkg", f"--root={root}", "--force-script-chrootless"]
+    if os.getuid() != 0:
+        dpkg.append("--force-not-root")
+
+    def files():
+        return sorted("/" + str(path.relative_to(root)) for path in root.rglob("*")
+                      if not path.is_dir() and admin not in path.parents)
+
+    result = run(*dpkg, "--install", deb)
+    assert result.returncode == 0, result.stdout + result.stderr
+    listed = {"/" + line.split()[-1].removeprefix("./") for line in run("dpkg-deb", "-c", deb).stdout.splitlines()
+              if line.startswith("-")}
+    assert set(files()) == listed
+    result = run(*dpkg, "--remove", "wallet-bridge")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert files() == sorted(f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()
+                             if folder.startswith("/etc/"))
+    result = run(*dpkg, "--purge", "wallet-bridge")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert files() == []
+
+
+def test_manifests(tree):
+    for folder, family in manifest_folders_from_script().items():
+        path = tree / folder.lstrip("/") / f"{HOST_NAME}.json"
+        manifest = json.loads(path.read_text())
+        allow_key = "allowed_extensions" if family == "firefox" else "allowed_origins"
+        assert manifest == {
+            "name": HOST_NAME,
+            "description": "wallet-bridge: a wallet for browser extensions",
+            "path": BINARY,
+            "type": "stdio",
+            allow_key: ADDONS if family == "firefox" else ORIGINS,
+        }, path
+
+
+def test_manifests_are_byte_for_byte_what_install_writes(tree, tmp_path):
+    """The packaged binary's own `install`, into a scratch root, writes the same bytes."""
+    home, root = tmp_path / "home", tmp_path / "root"
+    home.mkdir()
+    root.mkdir()
+    binary = tree / BINARY.lstrip("/")
+    args = [binary, "install", "--browser", "firefox", "--browser", "chromium", "--binary", binary]
+    for id in CHROME_IDS:
+        args += ["--chrome-extension", id]
+    for id in FIREFOX_IDS:
+        args += ["--firefox-addon", id]
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "WALLET_BRIDGE_SYSTEM_ROOT": str(root)}
+    result = run(*args, env=env)
+    assert result.returncode == 0, result.stderr
+    written = {
+        "firefox": home / ".mozilla/native-messaging-hosts" / f"{HOST_NAME}.json",
+        "chromium": home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json",
+    }
+    packaged = {
+        "firefox": tree / "usr/lib/mozilla/native-messaging-hosts" / f"{HOST_NAME}.json",
+        "chromium": tree / "etc/chromium/native-messaging-hosts" / f"{HOST_NAME}.json",
+    }
+    for family in written:
+        bytes_written = written[family].read_bytes().replace(str(binary).encode(), BINARY.encode())
+        assert bytes_written == packaged[family].read_bytes(), family
+
+
+def test_readme_debian_names_the_ids(tree):
+    text = (tree / DOC.lstrip("/") / "README.Debian").read_text()
+    for id in ORIGINS + ADDONS:
+        assert id in text
+    for folder in manifest_folders_from_script():
+        assert folder in text
+    assert "@" + "ALLOWED@" not in text and "@" + "FOLDERS@" not in text
+
+
+def render_man_page(page):
+    """The page as man shows it (plain text), after checking it renders with no warning."""
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat"}
+    if shutil.which("man"):
+        # What lintian runs: any message on stderr is a groff or mdoc warning.
+        result = run("man", "--warnings", "-E", "UTF-8", "-l", "-Tutf8", "-Z", page, env=env)
+        assert result.returncode == 0 and not result.stderr.strip(), f"{page.name}: {result.stderr}"
+        result = run("man", "-l", page, env=env)
+    elif shutil.which("groff"):
+        result = run("groff", "-mandoc", "-Tutf8", "-ww", input=gzip.decompress(page.read_bytes()).decode())
+        assert not result.stderr.strip(), f"{page.name}: {result.stderr}"
+    else:
+        pytest.skip("neither man nor groff is installed (apt-get install man-db)")
+    assert result.returncode == 0, result.stderr
+    return re.sub(r".\x08", "", result.stdout)
+
+
+def test_man_pages_render_and_name_the_subcommands(tree):
+    man1 = tree / "usr/share/man/man1"
+    pages = man_pages(tree)
+    for name, command in pages.items():
+        text = render_man_page(man1 / f"{name}.1.gz")
+        # NAME is the page's name (whatis needs one word); the synopsis is the command as typed.
+        assert re.search(rf"^NAME\n\s+{re.escape(name)} [—-] \S", text, re.M), f"{name}:\n{text[:400]}"
+        assert re.search(rf"^SYNOPSIS\n\s+{re.escape(command)}\b", text, re.M), f"{name}:\n{text[:400]}"
+        assert re.search(r"^wallet-bridge \d+\.\d+\.\d+ ", text, re.M), f"{name}: no release in the footer"
+        if shutil.which("lexgrog"):
+            result = run("lexgrog", man1 / f"{name}.1.gz", env={"PATH": os.environ["PATH"], "LC_ALL": "C.UTF-8"})
+            assert result.returncode == 0, f"{name}: whatis cannot parse it: {result.stdout}"
+    # wallet-bridge(1) is the whole reference: every subcommand, then SEE ALSO their pages.
+    text = render_man_page(man1 / "wallet-bridge.1.gz")
+    help_text = run(tree / BINARY.lstrip("/"), "--help").stdout
+    subcommands = re.findall(r"^  ([a-z][a-z-]+) ", help_text.split("SUBCOMMANDS:")[1], re.M)
+    assert len(subcommands) >= 10, help_text
+    for name in subcommands:
+        assert re.search(rf"\b{name}\b", text), f"the man page does not mention {name}"
+    see_also = text.split("SEE ALSO")[1]
+    for name in subcommands:
+        if name != "help":
+            assert f"wallet-bridge-{name}(1)" in re.sub(r"\s+", "", see_also), f"SEE ALSO lacks {name}"
+
+
+@pytest.mark.parametrize("shell, path", [
+    ("bash", "usr/share/bash-completion/completions/wallet-bridge"),
+    ("zsh", "usr/share/zsh/vendor-completions/_wallet-bridge"),
+    ("fish", "usr/share/fish/vendor_completions.d/wallet-bridge.fish"),
+])
+def test_completion_scripts_parse(tree, shell, path):
+    script = tree / path
+    assert "wallet-bridge" in script.read_text()
+    if not shutil.which(shell):
+        pytest.skip(f"{shell} is not installed (apt-get install {shell}); its completion is not checked")
+    result = run(shell, "-n", script)
+    assert result.returncode == 0, result.stderr
+
+
+def test_bash_completion_completes_subcommands(tree):
+    if not shutil.which("bash"):
+        pytest.skip("bash is not installed")
+    script = tree / "usr/share/bash-completion/completions/wallet-bridge"
+    probe = (f'source "{script}"; COMP_WORDS=(wallet-bridge ""); COMP_CWORD=1; COMP_LINE="wallet-bridge "; '
+             f'COMP_POINT=${{#COMP_LINE}}; _wallet-bridge wallet-bridge "" wallet-bridge; printf "%s\\n" "${{COMPREPLY[@]}}"')
+    result = run("bash", "-c", probe)
+    if result.returncode != 0 and "command not found" in result.stderr:
+        pytest.skip("the generated script needs bash-completion's helpers: " + result.stderr.strip())
+    assert {"install", "doctor", "keys"} <= set(result.stdout.split()), result.stdout + result.stderr
+
+
+def test_systemd_units_start_the_installed_binary(tree, tmp_path):
+    units = tree / "usr/lib/systemd/user"
+    service = (units / "wallet-bridge-agent.service").read_text()
+    assert re.findall(r"^ExecStart=(\S+)", service, re.M) == [BINARY]
+    for unit in units.iterdir():
+        for link in re.findall(r"^Documentation=file://(\S+)", unit.read_text(), re.M):
+            assert (tree / link.lstrip("/")).is_file(), f"{unit.name}: {link} is not in the package"
+    if shutil.which("systemd-analyze"):
+        runtime = tmp_path / "runtime"
+        runtime.mkdir(mode=0o700)
+        result = run("systemd-analyze", "--user", "verify", *sorted(units.iterdir()),
+                     env={**os.environ, "XDG_RUNTIME_DIR": str(runtime)})
+        # verify complains about ExecStart's binary, which is not on this machine's /usr/bin.
+        problems = [line for line in result.stderr.splitlines() if BINARY not in line and line.strip()]
+        assert not problems, result.stderr
+
+
+def test_the_packaged_binary_is_static_stripped_and_works(tree):
+    binary = tree / BINARY.lstrip("/")
+    headers = run("readelf", "-lW", binary).stdout
+    assert "INTERP" not in headers, "dynamically linked"
+    sections = run("readelf", "-SW", binary).stdout
+    assert ".symtab" not in sections and ".debug_info" not in sections, "not stripped"
+    # rpc.discover walks every method's Swift types: a stripped binary must still describe itself.
+    result = run(binary, "describe", "--host", binary, timeout=60)
+    assert result.returncode == 0, result.stderr
+    methods = {method["name"] for method in json.loads(result.stdout)["methods"]}
+    assert {"NATIVE_GET_ACCOUNTS_METHOD", "NATIVE_SIGN_PAYLOADS_METHOD"} <= methods, methods
+
+
+def test_copyright_is_machine_readable(tree):
+    text = (tree / DOC.lstrip("/") / "copyright").read_text()
+    assert text.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n")
+    assert re.search(r"^Files: \*\nCopyright: .+\nLicense: Apache-2\.0$", text, re.M)
+    assert "/usr/share/common-licenses/Apache-2.0" in text
+
+
+def test_lintian_reports_nothing_beyond_the_overrides(deb):
+    if not shutil.which("lintian"):
+        pytest.fail("lintian is missing: apt-get install lintian (scripts/install-deps.sh --test)")
+    result = run("lintian", "--info", "--pedantic", "--display-experimental", deb, timeout=600)
+    tags = [line for line in result.stdout.splitlines() if re.match(r"^[EW]: ", line)]
+    assert not tags, "lintian:\n" + result.stdout
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Every override is still needed: an unused one hides nothing and should go.
+    unused = [line for line in result.stdout.splitlines() if "unused-override" in line]
+    assert not unused, "\n".join(unused)
