@@ -32,6 +32,23 @@ final class DoctorSystemTests: XCTestCase {
         try XCTUnwrap(report.browsers.first { $0.name.hasPrefix("System folder \(folder) ") }, folder)
     }
 
+    /// Plain `doctor` on a machine with the package: the package's manifest for a browser that
+    /// is not installed is by design, and dpkg's to remove, so no "remove this manifest" advice;
+    /// the same file written by anyone else still gets it.
+    func testThePackagesManifestForAnAbsentBrowserIsNotFlagged() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("chromium")
+        let manifest = try packaged(sandbox, "/etc/opt/chrome/native-messaging-hosts", family: .chromium)
+        func wrongFolder() throws -> DoctorFault? {
+            let run = try sandbox.walletBridge(["doctor", "--json", "--no-probe"])
+            let report = try JSONDecoder().decode(DoctorReport.self, from: Data(run.stdout.utf8))
+            return report.browsers.flatMap(\.manifests).filter { $0.path == manifest }.flatMap(\.faults).first { $0.check == "wrong-folder" }
+        }
+        XCTAssertNotNil(try wrongFolder(), "nobody's file: the advice stands")
+        try sandbox.write(sandbox.root + "/var/lib/dpkg/info/wallet-bridge.list", "/.\n/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json\n")
+        XCTAssertNil(try wrongFolder(), "dpkg's file: no advice to remove it")
+    }
+
     func testAGoodPackageInstallPassesWithNoBrowserInstalledAndUserFoldersAreNotLookedAt() throws {
         let sandbox = try Sandbox()
         try packaged(sandbox, "/etc/chromium/native-messaging-hosts", family: .chromium)

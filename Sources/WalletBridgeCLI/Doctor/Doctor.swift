@@ -282,7 +282,11 @@ enum Doctor {
             // No browser on this machine reads it: whatever is wrong inside cannot
             // break anything today. Worth a note, never a failing verdict.
             report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
-            report.faults.insert(wrongFolder(path, browser: browser, installed: survey.installed, environment: survey.environment, options: survey.options, record: survey.record), at: 0)
+            // The package writes a manifest for every browser it knows, read or not: that is
+            // by design, and dpkg's file is not the user's to remove.
+            if !isFromThePackage(path, environment: survey.environment) {
+                report.faults.insert(wrongFolder(path, browser: browser, installed: survey.installed, environment: survey.environment, options: survey.options, record: survey.record), at: 0)
+            }
         }
         if presence.isFlatpakOnly, var sandbox = flatpakFault(browser, presence: presence, environment: survey.environment) {
             if flatpakReady {
@@ -374,6 +378,14 @@ enum Doctor {
             check: "stray-file", severity: .warning,
             message: "another file with the host's \"name\"; browsers never open it (they open \(Path.fileName(expected)), which is here)",
             fix: "remove it if nothing else uses it: rm \(Shell.quoted(path))")
+    }
+
+    /// True when dpkg lists `path` as a file of the wallet-bridge package (scripts/package-deb.sh).
+    static func isFromThePackage(_ path: String, environment: CLIEnvironment) -> Bool {
+        let list = Path.join(environment.systemRoot, "var/lib/dpkg/info/wallet-bridge.list")
+        guard let bytes = FileSystem.read(list, limit: 1 << 20) else { return false }
+        let relative = environment.systemRoot == "/" ? path : "/" + path.dropFirst(environment.systemRoot.count).drop { $0 == "/" }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { $0 == relative }
     }
 
     private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, options: DoctorOptions, record: InstallRecord?) -> DoctorFault {
