@@ -31,6 +31,10 @@ lifetime, must expire and say so.
 
 --self-test also runs a copy of the extension broken on purpose (a wrong method name) and
 checks that the run fails and names the broken step.
+
+--installed runs --together and --sessions against an installed package (scripts/test-deb.sh):
+the shipped host is /usr/bin/wallet-bridge, reached through the package's system-wide manifests
+(no per-user install of it), which allow the example extension's IDs.
 """
 import argparse, base64, json, os, shutil, signal, subprocess, sys, tempfile, time, zipfile
 
@@ -40,6 +44,9 @@ from cryptography.exceptions import InvalidSignature
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("WALLET_BRIDGE_BUILD_DIR", os.path.join(ROOT, ".build", "debug"))
 CLI = os.path.join(BUILD, "wallet-bridge")
+# With --installed, the shipped host of the package (scripts/test-deb.sh) instead.
+INSTALLED_CLI = "/usr/bin/wallet-bridge"
+INSTALLED = False
 HOST = os.path.join(BUILD, "wallet-bridge-conformance-host")
 APPLICATION = "com.walletbridge.host"
 CHROME_EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the Chromium manifest
@@ -453,6 +460,13 @@ def end_scratch_user(scratch, home, env, problems, logs):
             log(f"--- {name} (D-Bus noise removed), last 40 lines:\n" + "".join(lines[-40:]))
 
 
+def install_shipped_host(browser, allowed, env):
+    """The shipped host, installed per user as a new user would; nothing with --installed, whose
+    package wrote the system-wide manifests the browser finds instead."""
+    if not INSTALLED:
+        run([CLI, "install", "--browser", browser, *allowed], env=env)
+
+
 def run_together():
     """Both browsers sign at the same time through the shipped host and one agent."""
     scratch, home, passphrase, env = scratch_user("together", FAKE_PINENTRY_DELAY="0.2")
@@ -473,7 +487,7 @@ def run_together():
             run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
             shutil.copy(TOGETHER_EXTENSION, os.path.join(extension, "background.js"))
             allowed = ["--chrome-extension", CHROME_EXTENSION_ID] if browser == "chromium" else ["--firefox-addon", FIREFOX_ADDON_ID]
-            run([CLI, "install", "--browser", browser, *allowed], env=env)  # the shipped host
+            install_shipped_host(browser, allowed, env)
             run([CLI, "install", "--browser", browser, *allowed, "--name", REPORT_APPLICATION, "--binary", HOST], env=env)
             profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium" else os.path.join(scratch, "profile")
             commands[browser] = browser_command(browser, env, extension, profile)
@@ -563,7 +577,7 @@ def run_sessions(browser):
         run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
         shutil.copy(SESSIONS_EXTENSION, os.path.join(extension, "background.js"))
         allowed = ["--chrome-extension", CHROME_EXTENSION_ID] if browser == "chromium" else ["--firefox-addon", FIREFOX_ADDON_ID]
-        run([CLI, "install", "--browser", browser, *allowed], env=env)
+        install_shipped_host(browser, allowed, env)
         run([CLI, "install", "--browser", browser, *allowed, "--name", REPORT_APPLICATION, "--binary", HOST], env=env)
         profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium" else os.path.join(scratch, "profile")
         process = subprocess.Popen(browser_command(browser, env, extension, profile), env=env, stdout=browser_log,
@@ -625,7 +639,13 @@ def main():
     parser.add_argument("--together", action="store_true")
     parser.add_argument("--sessions", action="store_true")
     parser.add_argument("--self-test", action="store_true")
+    parser.add_argument("--installed", action="store_true")
     arguments = parser.parse_args()
+    if arguments.installed:
+        global CLI, INSTALLED
+        CLI, INSTALLED = INSTALLED_CLI, True
+        if arguments.browsers or arguments.self_test:
+            parser.error("--installed goes with --together and --sessions: the other runs use the conformance host")
     browsers = arguments.browsers or ([] if arguments.together or arguments.sessions else ["chromium", "firefox"])
     unknown = set(browsers) - {"chromium", "firefox"}
     if unknown:

@@ -24,7 +24,7 @@ fi
 # terminal, so a terminal pinentry (pinentry-tty, pinentry-curses) cannot ask there.
 packages=(libsodium-dev nettle-dev libsecp256k1-dev pkg-config pinentry-gtk2)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick)
+  packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick lintian dpkg-dev man-db zsh fish)
 fi
 
 missing=()

@@ -40,3 +40,6 @@ bench/run.sh --quick
 
 echo "== end to end in headless Chromium and Firefox ESR" >&2
 scripts/e2e.sh
+
+echo "== the Debian package: build, lintian, install, use in both browsers, purge" >&2
+scripts/test-deb.sh
