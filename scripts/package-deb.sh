@@ -253,9 +253,16 @@ done >"$work/folders"
   printf '  Firefox family (allowed_extensions):\n'
   printf '    %s\n' "${addons[@]}"
 } >"$work/allowed"
-awk -v folders="$work/folders" -v allowed="$work/allowed" '
+if [[ "${origins[*]}" == "chrome-extension://$default_chrome_extension/" && "${addons[*]}" == "$default_firefox_addon" ]]; then
+  printf '%s\n' "These are the IDs of wallet-bridge's example extension (examples/extension" \
+    "in the source): they are good for a trial and nothing else." >"$work/whose"
+else
+  printf '%s\n' "These are the IDs the builder of this package chose." >"$work/whose"
+fi
+awk -v folders="$work/folders" -v allowed="$work/allowed" -v whose="$work/whose" '
   $0 == "@FOLDERS@" { while ((getline line < folders) > 0) print line; next }
   $0 == "@ALLOWED@" { while ((getline line < allowed) > 0) print line; next }
+  $0 == "@WHOSE_IDS@" { while ((getline line < whose) > 0) print line; next }
   { print }' packaging/README.Debian.in >"$doc/README.Debian"
 ! grep -q '@[A-Z]*@' "$doc/README.Debian" || fail "packaging/README.Debian.in: a placeholder not alone on its line"
 # Lintian reads the comments in an overrides file as each override's reason (--show-overrides).
@@ -279,10 +286,13 @@ sed -e "s|@VERSION@|$package_version|" -e "s|@ARCHITECTURE@|$architecture|" \
 (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
   xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 
+# The one maintainer script: stop running agents before the binary goes (packaging/prerm).
+cp packaging/prerm "$root/DEBIAN/prerm"
+
 # Modes and dates fixed, whatever the checkout's umask and times.
 find "$root" -type d -exec chmod 0755 {} +
 find "$root" -type f -exec chmod 0644 {} +
-chmod 0755 "$root$installed_binary"
+chmod 0755 "$root$installed_binary" "$root/DEBIAN/prerm"
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$output"

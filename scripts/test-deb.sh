@@ -82,6 +82,14 @@ if [[ -n "$left" || -n "$gone" ]]; then
   exit 1
 fi
 [[ ! -s "$adopted" ]] || echo "test-deb: empty folders no package owned, which dpkg adopted and removed: $(tr '\n' ' ' < "$adopted")" >&2
+# packaging/prerm ends the agents (doctor's probe above started one): none may run on from the
+# deleted binary.
+for exe in /proc/[0-9]*/exe; do
+  if [[ "$(readlink "$exe" 2>/dev/null)" == "/usr/bin/wallet-bridge"* ]]; then
+    echo "test-deb: process ${exe//[!0-9]/} still runs /usr/bin/wallet-bridge after the purge" >&2
+    exit 1
+  fi
+done
 if ls /var/lib/dpkg/info/"$package".* >/dev/null 2>&1 || dpkg-query -W "$package" >/dev/null 2>&1; then
   echo "test-deb: dpkg still records $package after the purge" >&2
   exit 1

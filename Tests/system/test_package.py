@@ -10,7 +10,9 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -291,8 +293,31 @@ def test_conffiles_are_the_manifests_under_etc(deb, tmp_path):
     wanted = sorted(f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()
                     if folder.startswith("/etc/"))
     assert conffiles == wanted
-    assert not (set(os.listdir(tmp_path / "DEBIAN")) - {"control", "conffiles", "md5sums"}), \
-        "maintainer scripts appeared: the package needs none"
+    assert set(os.listdir(tmp_path / "DEBIAN")) == {"control", "conffiles", "md5sums", "prerm"}, \
+        "one maintainer script, prerm, which stops running agents"
+    assert os.access(tmp_path / "DEBIAN" / "prerm", os.X_OK)
+
+
+def test_prerm_ends_agents_and_leaves_other_processes(tmp_path):
+    """packaging/prerm, run as dpkg runs it (sh, with "remove"), ends a process whose binary is
+    /usr/bin/wallet-bridge and whose command is `… agent …`, and no other. A stand-in binary at
+    /usr/bin/wallet-bridge would touch this machine, so the script is run with that path
+    rewritten to a scratch copy of sleep."""
+    stand_in = tmp_path / "wallet-bridge"
+    shutil.copy("/bin/sleep", stand_in)
+    script = (REPO / "packaging" / "prerm").read_text().replace("/usr/bin/wallet-bridge", str(stand_in))
+    (tmp_path / "prerm").write_text(script)
+    agent = subprocess.Popen(["bash", "-c", f'exec -a "{stand_in} agent" {stand_in} 300'])
+    host = subprocess.Popen([str(stand_in), "301"])
+    try:
+        time.sleep(0.2)
+        assert run("sh", tmp_path / "prerm", "upgrade").returncode == 0
+        assert agent.wait(10) == -signal.SIGTERM
+        assert host.poll() is None, "a host a browser started is left alone"
+    finally:
+        for process in (agent, host):
+            process.kill()
+            process.wait()
 
 
 def test_install_remove_and_purge_in_a_scratch_root(deb, tmp_path):
