@@ -51,7 +51,11 @@ final class BrowserChannelsTests: XCTestCase {
         try other.installBrowser("brave-nightly")
         XCTAssertEqual(try presence("brave-nightly", other).profile, other.config + "/BraveSoftware/Brave-Browser-Nightly/Local State")
         XCTAssertFalse(try presence("brave", other).isInstalled, "Brave-Browser-Nightly is not Brave-Browser")
+        // An app's data folder alone (left by an uninstalled app, or made by install --flatpak)
+        // is not the app; Flatpak's own install folder is.
         try FileManager.default.createDirectory(atPath: other.home + "/.var/app/com.microsoft.EdgeDev", withIntermediateDirectories: true)
+        XCTAssertFalse(try presence("edge-dev", other).isInstalled)
+        try FileManager.default.createDirectory(atPath: other.home + "/.local/share/flatpak/app/com.microsoft.EdgeDev", withIntermediateDirectories: true)
         XCTAssertEqual(try presence("edge-dev", other).flatpak.map(\.id), ["com.microsoft.EdgeDev"])
         XCTAssertEqual(BrowserDetection.installedBrowsers(in: other.environment).map(\.id), ["brave-nightly", "edge-dev"])
     }

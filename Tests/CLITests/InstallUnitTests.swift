@@ -61,7 +61,7 @@ final class InstallUnitTests: XCTestCase {
         XCTAssertEqual(presence("firefox").snap, [sandbox.root + "/snap/firefox"])
         XCTAssertTrue(presence("firefox").isSandboxed)
 
-        try FileManager.default.createDirectory(atPath: sandbox.home + "/.var/app/com.brave.Browser", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/var/lib/flatpak/app/com.brave.Browser", withIntermediateDirectories: true)
         XCTAssertEqual(presence("brave").flatpak.map(\.id), ["com.brave.Browser"])
 
         XCTAssertEqual(BrowserDetection.installedBrowsers(in: environment).map(\.id), ["firefox", "chrome", "chromium", "brave", "edge"])

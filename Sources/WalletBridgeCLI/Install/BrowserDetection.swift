@@ -54,10 +54,12 @@ enum BrowserDetection {
             presence.snap += candidates.filter(FileSystem.exists)
         }
         for id in browser.flatpakIDs {
+            // Where Flatpak installs apps, system-wide and per user. Not ~/.var/app/<id>: that
+            // is only the app's data, left behind by an uninstalled app, and made by
+            // `install --flatpak` itself, which would then take its own folder for the browser.
             let candidates = [
                 environment.system("/var/lib/flatpak/app/\(id)"),
                 Path.join(environment.dataHome, "flatpak/app/\(id)"),
-                Path.join(environment.home, ".var/app/\(id)"),
             ]
             presence.flatpak += candidates.filter(FileSystem.exists).map { BrowserPresence.FlatpakInstall(id: id, path: $0) }
         }
