@@ -11,7 +11,7 @@ struct KeysDeleteCommand: ParsableCommand {
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 
-    @Argument(help: "The key: its address (base64 or base58, or 0x… for Ethereum) or its label.")
+    @Argument(help: "The key: its address (base64 or base58, or 0x... for Ethereum) or its label.")
     var key: String
 
     @Flag(help: "Delete without asking.")

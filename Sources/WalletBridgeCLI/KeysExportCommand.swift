@@ -27,7 +27,7 @@ struct KeysExportCommand: ParsableCommand {
     @OptionGroup var passphraseOptions: PassphraseOptions
     @OptionGroup var newPassphraseOptions: NewPassphraseOptions
 
-    @Argument(help: "The keys, by address (base64 or base58, or 0x… for Ethereum) or label; a backup takes every key when none is named.")
+    @Argument(help: "The keys, by address (base64 or base58, or 0x... for Ethereum) or label; a backup takes every key when none is named.")
     var keys: [String] = []
 
     @Option(help: ArgumentHelp("Write an encrypted backup to this new file.", valueName: "path"), completion: .file())

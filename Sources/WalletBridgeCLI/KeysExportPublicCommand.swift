@@ -9,7 +9,7 @@ struct KeysExportPublicCommand: ParsableCommand {
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 
-    @Argument(help: "The key: its address (base64 or base58, or 0x… for Ethereum) or its label.")
+    @Argument(help: "The key: its address (base64 or base58, or 0x... for Ethereum) or its label.")
     var key: String
 
     @Option(help: "Print only the public key in this encoding: base64, base58 (Solana) or hex (an Ethereum key's compressed public key), or address (the one the wallet shows).")

@@ -9,7 +9,7 @@ struct KeysRenameCommand: ParsableCommand {
     @OptionGroup var keystoreOptions: KeystoreOptions
     @OptionGroup var passphraseOptions: PassphraseOptions
 
-    @Argument(help: "The key: its address (base64 or base58, or 0x… for Ethereum) or its current label.")
+    @Argument(help: "The key: its address (base64 or base58, or 0x... for Ethereum) or its current label.")
     var key: String
 
     @Argument(help: "The new label: up to 64 characters, unique in the keystore.")

@@ -28,7 +28,7 @@ struct DoctorCommand: ParsableCommand {
     @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Also check this manifest folder, as a browser of that family reads it: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"))
     var browserDirs: [String] = []
 
-    @Flag(help: "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, …), each once, as every user's browser reads them.")
+    @Flag(help: "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, ...), each once, as every user's browser reads them.")
     var system = false
 
     @Flag(help: "First re-point every manifest whose \"path\" no longer exists (the binary moved) at this binary; prints each change.")

@@ -173,7 +173,7 @@ struct ManifestCheck {
                 return nil
             }
             fault("path-missing", "\"path\" \(JSONText.quoted(hostPath)) does not exist (moved, or a build folder cleaned?)",
-                  "run install from where the binary now is (it writes its own path): \(reinstallCommand()), with that binary in place of this one if it is another", .problem)
+                  "point it at this binary: \(Doctor.executable) doctor --fix-paths; or run install from where the binary now is (it writes its own path): \(reinstallCommand())", .problem)
             return nil
         }
         guard status.kind == .file else {
