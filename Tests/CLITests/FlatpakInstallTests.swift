@@ -120,17 +120,18 @@ final class FlatpakInstallTests: XCTestCase {
     func testWhatFlatpakRefuses() throws {
         let sandbox = try Sandbox()
         let ids = ["--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID]
-        let cases: [([String], String)] = [
-            (["--flatpak"], "--flatpak: no Flatpak browser found; looked for firefox (org.mozilla.firefox)"),
-            (["--flatpak", "--browser", "chrome-beta"], "--flatpak: chrome-beta (Google Chrome Beta) has no Flatpak that wallet-bridge knows of"),
-            (["--flatpak", "--system", "--browser", "chromium"], "--flatpak and --system exclude each other"),
-            (["--flatpak", "--user-data-dir", "profile"], "--flatpak and --user-data-dir exclude each other"),
-            (["--flatpak", "--browser-dir", "chromium:/tmp/x"], "--flatpak and --browser-dir exclude each other"),
+        // Options that exclude each other are usage errors (64); the rest fail as install does (1).
+        let cases: [([String], String, Int32)] = [
+            (["--flatpak"], "--flatpak: no Flatpak browser found; looked for firefox (org.mozilla.firefox)", 1),
+            (["--flatpak", "--browser", "chrome-beta"], "--flatpak: chrome-beta (Google Chrome Beta) has no Flatpak that wallet-bridge knows of", 1),
+            (["--flatpak", "--system", "--browser", "chromium"], "--flatpak and --system exclude each other", 64),
+            (["--flatpak", "--user-data-dir", "profile"], "--flatpak and --user-data-dir exclude each other", 64),
+            (["--flatpak", "--browser-dir", "chromium:/tmp/x"], "--flatpak and --browser-dir exclude each other", 64),
         ]
         let before = try sandbox.snapshot()
-        for (arguments, expected) in cases {
+        for (arguments, expected, status) in cases {
             let result = try sandbox.walletBridge(["install"] + arguments + ids)
-            XCTAssertNotEqual(result.status, 0, arguments.joined(separator: " "))
+            XCTAssertEqual(result.status, status, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
         }
         XCTAssertEqual(try sandbox.snapshot(), before)

@@ -69,6 +69,9 @@ struct InstallCommand: ParsableCommand {
         for argument in browserDirs {
             do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
         }
+        if let conflict = Installer.flatpakConflict(flatpak: flatpak, system: system, userDataDir: userDataDir, browserDirs: !browserDirs.isEmpty) {
+            throw ValidationError(conflict)
+        }
     }
 
     func run() throws {

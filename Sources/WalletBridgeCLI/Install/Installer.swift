@@ -171,13 +171,22 @@ enum Installer {
 
     /// Options that exclude each other, refused before anything else is looked at.
     private static func checkCombinations(_ request: InstallRequest) throws(CLIFailure) {
-        if request.flatpak {
-            if request.system { throw CLIFailure("--flatpak and --system exclude each other: a Flatpak reads manifests only inside its sandbox") }
-            if request.userDataDir != nil { throw CLIFailure("--flatpak and --user-data-dir exclude each other") }
-            if !request.browserDirs.isEmpty {
-                throw CLIFailure("--flatpak and --browser-dir exclude each other: --browser-dir names the folder itself, and --flatpak works out the folders inside each Flatpak")
-            }
+        if let conflict = flatpakConflict(flatpak: request.flatpak, system: request.system, userDataDir: request.userDataDir,
+                                          browserDirs: !request.browserDirs.isEmpty) {
+            throw CLIFailure(conflict)
         }
+    }
+
+    /// Why `--flatpak` cannot go with the other options given, or nil. The command line's
+    /// validation asks this too, so that a conflict is a usage error (status 64).
+    static func flatpakConflict(flatpak: Bool, system: Bool, userDataDir: String?, browserDirs: Bool) -> String? {
+        guard flatpak else { return nil }
+        if system { return "--flatpak and --system exclude each other: a Flatpak reads manifests only inside its sandbox" }
+        if userDataDir != nil { return "--flatpak and --user-data-dir exclude each other" }
+        if browserDirs {
+            return "--flatpak and --browser-dir exclude each other: --browser-dir names the folder itself, and --flatpak works out the folders inside each Flatpak"
+        }
+        return nil
     }
 
     /// The extension IDs each family's manifest allows. Refuses a family among the targets
