@@ -25,8 +25,8 @@ struct DoctorCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also check DIR/NativeMessagingHosts, for a Chromium-family browser run with --user-data-dir (repeatable).", valueName: "dir"), completion: .directory)
     var userDataDir: [String] = []
 
-    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Also check this manifest folder, as a browser of that family reads it: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"))
-    var browserDirs: [String] = []
+    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Also check this manifest folder, as a browser of that family reads it: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"), transform: BrowserDir.option)
+    var browserDirs: [BrowserDir] = []
 
     @Flag(help: "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, ...), each once, as every user's browser reads them.")
     var system = false
@@ -46,9 +46,6 @@ struct DoctorCommand: ParsableCommand {
     func validate() throws {
         if let problem = ManifestIdentifiers.hostNameProblem(name) { throw ValidationError("--name: \(problem)") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
-        for argument in browserDirs {
-            do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
-        }
         if system && !userDataDir.isEmpty {
             throw ValidationError("--system checks the system-wide folders only; --user-data-dir names a user's folder")
         }
@@ -56,7 +53,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let options = DoctorOptions(
-            hostName: name, browsers: browsers, userDataDirs: userDataDir, browserDirs: try browserDirs.map(BrowserDir.parse),
+            hostName: name, browsers: browsers, userDataDirs: userDataDir, browserDirs: browserDirs,
             system: system, timeout: .milliseconds(Int64((timeout * 1000).rounded())), probe: !noProbe
         )
         let environment = CLIEnvironment.current()

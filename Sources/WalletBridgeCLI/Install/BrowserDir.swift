@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// A manifest folder named on the command line, for a browser the catalogue does not know (a
 /// Chromium or Firefox fork, a Tor Browser unpacked elsewhere): `--browser-dir chromium:DIR`
 /// or `firefox:DIR`. DIR is the folder itself, where `<name>.json` goes; the family says which
@@ -28,5 +30,11 @@ struct BrowserDir: Sendable, Equatable, Hashable {
             throw CLIFailure("--browser-dir \(argument): the folder must be an absolute path\(folder.isEmpty ? ", and none is given" : "")\(tilde)")
         }
         return BrowserDir(family: family, folder: Path.normalized(folder))
+    }
+
+    /// `parse` as ArgumentParser's transform for `--browser-dir`: the value is read once, and a
+    /// bad one is a usage error (status 64) with `parse`'s message.
+    static func option(_ argument: String) throws -> BrowserDir {
+        do { return try parse(argument) } catch { throw ValidationError(error.description) }
     }
 }

@@ -47,8 +47,8 @@ struct InstallCommand: ParsableCommand {
 
     @Option(
         name: .customLong("browser-dir"),
-        help: ArgumentHelp("Also write into this manifest folder, for a browser of that family that wallet-bridge does not know: chromium:DIR or firefox:DIR, DIR absolute (repeatable). Alone, only these folders.", valueName: "family:dir"))
-    var browserDirs: [String] = []
+        help: ArgumentHelp("Also write into this manifest folder, for a browser of that family that wallet-bridge does not know: chromium:DIR or firefox:DIR, DIR absolute (repeatable). Alone, only these folders.", valueName: "family:dir"), transform: BrowserDir.option)
+    var browserDirs: [BrowserDir] = []
 
     @Flag(help: "Write inside the browsers' Flatpak sandboxes: a manifest and a flatpak-spawn wrapper in ~/.var/app/<id>/. Prints the flatpak override the browser then needs; never runs it.")
     var flatpak = false
@@ -66,9 +66,6 @@ struct InstallCommand: ParsableCommand {
     var force = false
 
     func validate() throws {
-        for argument in browserDirs {
-            do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
-        }
         if let conflict = Installer.flatpakConflict(flatpak: flatpak, system: system, userDataDir: userDataDir, browserDirs: !browserDirs.isEmpty) {
             throw ValidationError(conflict)
         }
@@ -83,7 +80,7 @@ struct InstallCommand: ParsableCommand {
             browsers: browsers,
             system: system,
             userDataDir: userDataDir,
-            browserDirs: try browserDirs.map(BrowserDir.parse),
+            browserDirs: browserDirs,
             flatpak: flatpak,
             chromeOrigins: try chromeExtensions.map(ManifestIdentifiers.chromeOrigin(from:)),
             firefoxAddons: try firefoxAddons.map(ManifestIdentifiers.firefoxAddonID(from:)),

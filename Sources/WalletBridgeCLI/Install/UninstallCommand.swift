@@ -15,8 +15,8 @@ struct UninstallCommand: ParsableCommand {
     @Option(name: .customLong("browser"), help: "Uninstall only for this browser (repeatable). Default: everything recorded.")
     var browsers: [Browser] = []
 
-    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Uninstall only what install --browser-dir wrote into this folder: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"))
-    var browserDirs: [String] = []
+    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Uninstall only what install --browser-dir wrote into this folder: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"), transform: BrowserDir.option)
+    var browserDirs: [BrowserDir] = []
 
     @Flag(help: "Uninstall what install --flatpak wrote inside Flatpak sandboxes (of the --browser browsers, or all) instead of the ordinary manifests.")
     var flatpak = false
@@ -26,12 +26,6 @@ struct UninstallCommand: ParsableCommand {
 
     @Flag(help: "Print what would be removed, and remove nothing.")
     var dryRun = false
-
-    func validate() throws {
-        for argument in browserDirs {
-            do { _ = try BrowserDir.parse(argument) } catch { throw ValidationError(error.description) }
-        }
-    }
 
     func run() throws {
         try execute(environment: .current())
@@ -43,7 +37,7 @@ struct UninstallCommand: ParsableCommand {
             Console.out("nothing to uninstall: no install record at \(recordPath)")
             return
         }
-        let selection = Uninstaller.Selection(browsers: browsers, browserDirs: try browserDirs.map(BrowserDir.parse), flatpak: flatpak)
+        let selection = Uninstaller.Selection(browsers: browsers, browserDirs: browserDirs, flatpak: flatpak)
         var outcome = Uninstaller.run(selection, force: force, dryRun: dryRun, record: &record, recordPath: recordPath)
         for line in outcome.lines { Console.out(line) }
         if dryRun { return }
