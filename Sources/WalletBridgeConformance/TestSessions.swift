@@ -164,9 +164,7 @@ struct InMemorySessionWallet: SessionWallet {
     }
 
     func accounts(context: RequestContext) throws -> SessionAccounts {
-        SessionAccounts(
-            solana: try keys.accountsAtHand(context: context).addresses.compactMap { Base64.decode($0).map(Base58.encode) },
-            eip155: keys.ethereumAddresses)
+        SessionAccounts(walletlibAddresses: try keys.accountsAtHand(context: context).addresses, eip155: keys.ethereumAddresses)
     }
 
     func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {

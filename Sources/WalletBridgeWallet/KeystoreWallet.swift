@@ -180,9 +180,7 @@ public struct KeystoreWallet: AccountsAtHand {
     /// A session's accounts: the Ed25519 keys' base58, the secp256k1 keys' EIP-55 addresses.
     package func accounts(context: RequestContext) throws -> SessionAccounts {
         let contents = try publicContents(context: context)
-        return SessionAccounts(
-            solana: contents.addresses.compactMap { Base64.decode($0).map(Base58.encode) },
-            eip155: contents.ethereumAddresses.map(\.description))
+        return SessionAccounts(walletlibAddresses: contents.addresses, eip155: contents.ethereumAddresses.map(\.description))
     }
 
     /// The keystore as it is now, for a signature: read anew (signing is rare and slow, and
@@ -201,10 +199,6 @@ public struct KeystoreWallet: AccountsAtHand {
         }
         for warning in keystore.exposureWarnings() { Log.warning(warning) }
         return file
-    }
-
-    private func callerName(of caller: Caller) -> String? {
-        browserProcess.flatMap { ExtensionNames.name(of: caller, browserProcess: $0) }
     }
 
     /// Asks the person about `request` in its turn, and gives the secret key of `entry` once

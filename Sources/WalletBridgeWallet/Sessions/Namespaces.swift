@@ -118,6 +118,12 @@ package struct SessionAccounts: Equatable, Sendable {
         (self.solana, self.eip155) = (solana, eip155)
     }
 
+    /// From a wallet's GetAccounts addresses (walletlib's base64 Ed25519 keys), shown in a
+    /// session as Solana writes them (base58), and its Ethereum addresses.
+    package init(walletlibAddresses: [String], eip155: [String]) {
+        self.init(solana: walletlibAddresses.compactMap { Base64.decode($0).map(Base58.encode) }, eip155: eip155)
+    }
+
     /// The addresses of namespace `name`; none for one the wallet has no keys for.
     package func addresses(in name: String) -> [String] {
         switch name {

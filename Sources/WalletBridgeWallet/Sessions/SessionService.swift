@@ -84,7 +84,7 @@ package struct SessionService: Sendable {
         var approved = try Namespaces.approve(required: required, optional: optional, support: support)
         let accounts = try wallet.accounts(context: context)
         try Self.keepNamespacesWithAccounts(&approved, required: required, accounts: accounts)
-        let callerName = callerName(of: context.caller)
+        let callerName = wallet.callerName(of: context.caller)
         let question = SessionConsent.connect(
             caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
@@ -259,7 +259,7 @@ package struct SessionService: Sendable {
         // Nothing to see: no one is asked to approve an empty list (the next call after a key
         // is made asks).
         if keyCount == 0, method == nil { return }
-        let callerName = callerName(of: context.caller)
+        let callerName = wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
         try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: declined)
@@ -338,10 +338,6 @@ package struct SessionService: Sendable {
             "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: accounts),
             "expiry": .number(JSONNumber(session.expiry)),
         ]))
-    }
-
-    private func callerName(of caller: Caller) -> String? {
-        wallet.browserProcess.flatMap { ExtensionNames.name(of: caller, browserProcess: $0) }
     }
 
     /// Runs `body`, and cancels it when `deadline` passes first: 8000 "Session request expired".

@@ -30,4 +30,12 @@ package protocol SessionWallet: Sendable {
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8]
 }
 
+extension SessionWallet {
+    /// The caller's name in the browser's profile, when the browser that started its host is
+    /// known: what the dialogs call it.
+    package func callerName(of caller: Caller) -> String? {
+        browserProcess.flatMap { ExtensionNames.name(of: caller, browserProcess: $0) }
+    }
+}
+
 extension KeystoreWallet: SessionWallet {}
