@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import WalletBridge
 import WalletBridgeWallet
 
@@ -23,7 +24,7 @@ public struct InMemoryTestWallet: AccountsAtHand {
 
     private let keys: [(address: String, secretKey: [UInt8])]
     private let addresses: [String]
-    private let ethereumKeys: [(address: EthereumAddress, secret: SecureBytes)]
+    private let ethereumKeys: EthereumTestKeys
 
     /// The test keys: two Ed25519, two secp256k1.
     public init() {
@@ -32,11 +33,8 @@ public struct InMemoryTestWallet: AccountsAtHand {
 
     /// A wallet of the keys of `seeds` and `ethereumSecrets` (32 bytes each); none for the
     /// conformance host's empty wallet (`WALLET_BRIDGE_TEST_WALLET=empty`).
-    package init(seeds: [[UInt8]], ethereumSecrets: [[UInt8]] = []) {
-        ethereumKeys = ethereumSecrets.map { bytes in
-            let secret = bytes.withUnsafeBytes { SecureBytes(copying: $0) }
-            return (EthereumAddress(publicKey: Secp256k1.publicKey(of: secret)!)!, secret)
-        }
+    package init(seeds: [[UInt8]], ethereumSecrets: @autoclosure @escaping @Sendable () -> [[UInt8]] = []) {
+        ethereumKeys = EthereumTestKeys(secrets: ethereumSecrets)
         Ed25519.initialize()
         keys = seeds.map { seed in
             var publicKey = [UInt8](repeating: 0, count: Ed25519.publicKeyBytes)
@@ -55,11 +53,11 @@ public struct InMemoryTestWallet: AccountsAtHand {
     public var getAccountsExecution: Execution { .immediate }
 
     /// The EIP-55 addresses of the secp256k1 keys.
-    package var ethereumAddresses: [String] { ethereumKeys.map(\.address.description) }
+    package var ethereumAddresses: [String] { ethereumKeys.pairs.map(\.address.description) }
 
     /// The signature of `request`'s digest by the key of its address, asking nobody.
     package func signEthereum(_ request: EthereumSigningRequest) throws -> [UInt8] {
-        guard let key = ethereumKeys.first(where: { $0.address == request.address }),
+        guard let key = ethereumKeys.pairs.first(where: { $0.address == request.address }),
               let signature = Secp256k1.sign(digest: request.digest, secretKey: key.secret) else {
             throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no Ethereum account with this address")]))
         }
@@ -73,5 +71,30 @@ public struct InMemoryTestWallet: AccountsAtHand {
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: Self.maxPayloads)
         let signed = key.secretKey.withUnsafeBytes { secretKey in PayloadSigning.sign(payloads, secretKey: secretKey) }
         return SignPayloadsResult(signed_payloads: signed)
+    }
+}
+
+/// The secp256k1 keys, derived when an Ethereum method first needs them: the derivation (a
+/// Keccak-256 and libsecp256k1's signing context) is about a million instructions that a cold
+/// GetAccounts, which shows only the Ed25519 keys, must not pay (bench/: the conformance host's
+/// cold call).
+private final class EthereumTestKeys: Sendable {
+    private let secrets: @Sendable () -> [[UInt8]]
+    private let derived = Mutex<[(address: EthereumAddress, secret: SecureBytes)]?>(nil)
+
+    init(secrets: @escaping @Sendable () -> [[UInt8]]) {
+        self.secrets = secrets
+    }
+
+    var pairs: [(address: EthereumAddress, secret: SecureBytes)] {
+        derived.withLock { derived in
+            if let derived { return derived }
+            let pairs = secrets().map { bytes in
+                let secret = bytes.withUnsafeBytes { SecureBytes(copying: $0) }
+                return (address: EthereumAddress(publicKey: Secp256k1.publicKey(of: secret)!)!, secret: secret)
+            }
+            derived = pairs
+            return pairs
+        }
     }
 }
