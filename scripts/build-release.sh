@@ -34,5 +34,11 @@ if command -v "$(dirname "$(readlink -f "$(command -v swift)")")/ld.lld" >/dev/n
   flags+=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
     -Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
 fi
-((path_only)) || swift build "${flags[@]}" "${args[@]}" >&2
-echo "$(swift build "${flags[@]}" "${args[@]}" --show-bin-path)/$(printf '%s\n' "${args[@]}" | grep -A1 -x -- --product | tail -1)"
+product="$(swift build "${flags[@]}" "${args[@]}" --show-bin-path)/$(printf '%s\n' "${args[@]}" | grep -A1 -x -- --product | tail -1)"
+if ((!path_only)); then
+  # SwiftPM relinks when sources or flags change, not when the order file does: a list just
+  # made (scripts/make-link-order.sh) would otherwise take effect at some later build.
+  if [[ -e "$product" && -s "$order" && "$order" -nt "$product" ]]; then rm -f "$product"; fi
+  swift build "${flags[@]}" "${args[@]}" >&2
+fi
+echo "$product"

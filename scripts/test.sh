@@ -38,6 +38,9 @@ scripts/fuzz.sh --short
 echo "== benchmarks, quick: every benchmark end to end, replies checked, no timing asserted" >&2
 bench/run.sh --quick
 
+echo "== the shipped binary's link order is not stale (a cold call's code laid out together)" >&2
+scripts/make-link-order.sh --check
+
 echo "== end to end in headless Chromium and Firefox ESR" >&2
 scripts/e2e.sh
 
