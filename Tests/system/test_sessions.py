@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
 from wallet_helpers import (CHROME_ORIGIN, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, SOLANA_MAINNET, b58encode, b64,
-                            configure, error_of, wait_until)
+                            agent_pids, configure, error_of, wait_until)
 
 DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"
 TESTNET = "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"
@@ -346,6 +346,38 @@ def test_get_accounts_asks_once_to_connect_and_then_answers_at_once(wallet, key)
     # The session it made is walletlib's: mainnet, signing, accountsChanged.
     listed = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
     assert listed[0]["namespaces"] == {"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signMessage"], "events": ["accountsChanged"]}}
+
+
+def one_message(host, method):
+    """A request whose host's input ends right after it: the host ends after its reply and
+    never starts listening to the agent's events (which would start an agent). For a request
+    the host answers at once: one in flight at the end of input is cancelled."""
+    host.send(method)
+    host.process.stdin.close()
+    reply = host.receive()
+    host.close()
+    return reply
+
+
+def test_a_connected_extensions_accounts_are_read_from_the_files_without_the_agent(wallet, key, passphrase_file):
+    """GetAccounts of an extension with a live session: the host reads the keystore's public
+    part and the sessions file itself (docs/agent.md) and starts no agent; a new key shows at
+    once. A session whose time is up is no session: the agent is asked, and asks the person."""
+    wallet.connect(CHROME_ORIGIN)
+    assert one_message(wallet.host(), GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    second = wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
+    assert one_message(wallet.host(), GET_ACCOUNTS)["result"] == {"addresses": [key["address"], second["address"]]}
+    assert agent_pids(wallet.keystore_path) == [], "an agent was started for a connected extension's accounts"
+    assert dialogs(wallet) == []
+
+    late = "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/"
+    wallet.connect(late, lifetime=-1)
+    host = wallet.host(late, FAKE_PINENTRY_CONNECT="refuse")
+    error = error_of(host.call(GET_ACCOUNTS))
+    assert (error["code"], error["data"]) == (-1, {"reason": "declined"}), error
+    host.close()
+    assert len(agent_pids(wallet.keystore_path)) == 1, "the agent was not asked about an expired session"
+    assert len(dialogs(wallet, "_Allow")) == 1, wallet.pinentry_records()
 
 
 def test_get_accounts_refused_is_authorization_failed_declined(wallet, key):

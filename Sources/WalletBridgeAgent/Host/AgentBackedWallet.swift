@@ -5,9 +5,11 @@ import WalletBridgeWallet
 /// The wallet of a host started by a browser: GetAccounts and SignPayloads go to the agent,
 /// which holds the keys, asks the person, and signs (`Agent`). The host holds no secret.
 ///
-/// GetAccounts is a plain call on the host's reading thread over one connection kept for the
-/// host's life, for an extension with a session (docs/sessions.md); one without is asked about
-/// on the pool (`Router.Deferred`), as SignPayloads is. Requests read together share one answer: an answer the agent gave after a
+/// GetAccounts of an extension with a session (docs/sessions.md) is read by the host itself
+/// from the files the agent keeps (`ConnectedAccounts`), when they answer for certain;
+/// otherwise it is a plain call on the host's reading thread over one connection kept for the
+/// host's life; and an extension without a session is asked about on the pool
+/// (`Router.Deferred`), as SignPayloads is. Requests read together share one answer: an answer the agent gave after a
 /// request arrived is still an answer given between that request and its reply (see
 /// `RequestContext.receivedAt`), so a burst of pipelined requests costs one round trip to the
 /// agent, not one each. SignPayloads has a connection of its own, closed when the request ends
@@ -18,10 +20,13 @@ import WalletBridgeWallet
 /// `data.reason`, `data.problem` and `data.fix`.
 public struct AgentBackedWallet: AccountsAtHand {
     let client: AgentClient
+    /// The keystore and sessions files the agent keeps; nil asks the agent every time.
+    let connected: ConnectedAccounts?
     private let lastAccounts = LastAnswer()
 
-    package init(client: AgentClient) {
+    package init(client: AgentClient, connected: ConnectedAccounts? = nil) {
         self.client = client
+        self.connected = connected
     }
 
     public var getAccountsExecution: Execution { .immediate }
@@ -30,6 +35,11 @@ public struct AgentBackedWallet: AccountsAtHand {
         let mark = client.events.mark
         if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
         let askedAt = ContinuousClock.now
+        if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
+            // As good as the agent's answer: every change to either file is an event too.
+            lastAccounts.store(answer, askedAt: askedAt, mark: mark)
+            return answer
+        }
         let result: JSONValue
         do {
             result = try client.call(AgentProtocol.AccountsIfConnected.name, params: Array("{}".utf8))

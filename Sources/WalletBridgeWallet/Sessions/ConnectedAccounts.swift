@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+
+/// GetAccounts for an extension that is connected, answered by the host from the two files the
+/// agent keeps, the keystore's public part and the sessions file, without a round trip to the
+/// agent. A browser starts a host for every `sendNativeMessage`; asking the agent (a socket, the
+/// hello, the agent's threads and answer) was the largest part of a cold GetAccounts beyond what
+/// any Swift program pays to start (BENCHMARKS.md, sixth round).
+///
+/// It answers only where the agent's `accountsIfConnected` would answer the same: the keystore's
+/// addresses when the caller has a live session in the file, or none when the keystore holds no
+/// Ed25519 key (nobody is asked about an empty list). Everything else is nil, for the agent: a
+/// caller without a session (the person is asked), a file that cannot be read or is damaged
+/// (the agent says what is wrong, and sets a damaged sessions file aside), and a keystore on a
+/// network filesystem, where a read could hang the reading thread.
+///
+/// The files are the agent's own record: it writes every change of a session to the file before
+/// it answers, and nothing else writes it, so what is read here is what the agent would say.
+/// Neither file holds a secret.
+package struct ConnectedAccounts: Sendable {
+    let keystore: Keystore
+    let sessionsPath: String
+    private let onNetworkFilesystem: Bool
+    /// The keystore as last read, with one `stat` per call (requests read together share it).
+    private let readCache = KeystoreReadCache()
+
+    package init(keystorePath: String) {
+        keystore = Keystore(path: keystorePath)
+        sessionsPath = SessionStore.path(forKeystore: keystorePath)
+        onNetworkFilesystem = KeystoreWallet.isOnNetworkFilesystem(keystorePath)
+    }
+
+    /// The addresses for `caller` as of `notBefore` or later, or nil when the agent must answer.
+    package func accounts(of caller: Caller, notBefore: ContinuousClock.Instant) -> GetAccountsResult? {
+        guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore) else { return nil }
+        // As the keystore wallet does where it reads the file: said once per version read.
+        if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
+        if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
+        guard let sessions = SessionStore.peek(sessionsPath) else { return nil }
+        let caller = SessionCaller(caller)
+        let now = Int(time(nil))
+        guard sessions.contains(where: { $0.caller == caller && $0.isLive(at: now) }) else { return nil }
+        return GetAccountsResult(addresses: contents.addresses)
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+@testable import WalletBridgeWallet
+import XCTest
+
+/// The host's own answer to a connected extension's GetAccounts, from the agent's files: given
+/// only where the agent would give the same, nil (ask the agent) everywhere else.
+final class ConnectedAccountsTests: XCTestCase {
+    private let chrome = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
+    private let other = Caller.chromeExtension(origin: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/")
+    private var keystorePath = ""
+
+    override func setUpWithError() throws {
+        useWeakKDF()
+        keystorePath = "\(temporaryFolder(self))/keystore.json"
+    }
+
+    private var sessionsPath: String { SessionStore.path(forKeystore: keystorePath) }
+
+    /// A session of `caller` written as the agent writes it (through `SessionStore`).
+    private func connect(_ caller: Caller, created: Int = Int(time(nil)), lifetime: Int = 3600) throws {
+        let namespaces: Namespaces = ["solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])]
+        let session = Session(
+            caller: SessionCaller(caller), callerName: nil, metadata: PeerMetadata(name: "test"), requiredNamespaces: namespaces,
+            optionalNamespaces: [:], namespaces: namespaces, created: created, expiry: created + lifetime)
+        try SessionStore(path: sessionsPath, now: { created }).add(session)
+    }
+
+    private func accounts(_ caller: Caller, _ connected: ConnectedAccounts? = nil) -> [String]? {
+        (connected ?? ConnectedAccounts(keystorePath: keystorePath)).accounts(of: caller, notBefore: .now)?.addresses
+    }
+
+    func testAConnectedCallerGetsTheKeystoresAddressesAndOthersGetNil() throws {
+        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        XCTAssertNil(accounts(chrome), "no sessions file: the agent must ask")
+        try connect(chrome)
+        XCTAssertEqual(accounts(chrome), [entry.address])
+        XCTAssertNil(accounts(other), "another extension's session is not this one's")
+        XCTAssertNil(accounts(.unidentified))
+    }
+
+    func testAnExpiredSessionIsNoSession() throws {
+        _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        try connect(chrome, created: Int(time(nil)) - 7200, lifetime: 3600)
+        XCTAssertNil(accounts(chrome))
+    }
+
+    func testAKeyAddedLaterIsSeenOnTheNextCall() throws {
+        let keystore = Keystore(path: keystorePath)
+        let first = try keystore.importKey(secure(testSeedA), label: "one", passphrase: secure("right"))
+        try connect(chrome)
+        let connected = ConnectedAccounts(keystorePath: keystorePath)
+        XCTAssertEqual(accounts(chrome, connected), [first.address])
+        let second = try keystore.importKey(secure(testSeedB), label: "two", passphrase: secure("right"))
+        XCTAssertEqual(accounts(chrome, connected), [first.address, second.address])
+    }
+
+    func testNoKeyIsAnEmptyListForAnyCallerAsTheAgentAnswers() throws {
+        XCTAssertEqual(accounts(other), [], "no keystore: nothing to ask about")
+    }
+
+    func testADamagedSessionsFileIsLeftToTheAgentAndNotMoved() throws {
+        _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        writeBytes(Array("{\"version\": 1, \"sessions\": [{\"topic\": 3}]}".utf8), sessionsPath)
+        XCTAssertNil(accounts(chrome))
+        XCTAssertNotNil(fileMode(sessionsPath), "only the agent sets a damaged file aside")
+    }
+
+    func testADamagedKeystoreIsLeftToTheAgent() throws {
+        try connect(chrome)
+        writeBytes(Array("{\"format\": ".utf8), keystorePath)
+        XCTAssertNil(accounts(chrome))
+    }
+}
