@@ -124,10 +124,12 @@ def render(results: dict, svg_name: str) -> str:
         if "cold_agent" in results and "swift-shipped-direct" in h:
             a = results["cold_agent"]
             via, direct = h["swift-shipped"], h["swift-shipped-direct"]
-            out += ["#### The agent's share of a cold GetAccounts", "",
-                    "`swift-shipped` is the shipped binary as installed: it hands GetAccounts to the agent over its "
-                    "Unix socket (connect, `agent.hello` and the call in one write, two answers). The agent was started "
-                    "before the timed calls by one GetAccounts, as a browser's first call starts it, and "
+            out += ["#### What the agent configuration adds to a cold GetAccounts", "",
+                    "`swift-shipped` is the shipped binary as installed, its agent running and the benchmark's caller "
+                    "connected: it reads a connected extension's GetAccounts from the agent's own files, the keystore's "
+                    "public part and the sessions file (docs/agent.md), and hands everything else to the agent over its "
+                    "Unix socket. The agent was started and the caller connected before the timed calls, as a "
+                    "browser's first call does, and "
                     + ("the same agent (pid %d) answered every timed call. " % a["agent_pid"] if a["agent_pid_same"]
                        else "**the agent was not the same at the end as at the start**: some calls may have started one. ")
                     + "`swift-shipped-direct` is the same binary with the configuration `{\"agent\": false}`: it reads the "
@@ -139,7 +141,7 @@ def render(results: dict, svg_name: str) -> str:
                     ["spawn→reply", fmt(via["reply"]["median"]), fmt(direct["reply"]["median"]), f"{a['reply_added']:+.3f}",
                      f"{a['reply_added_per_round']['median']:+.3f}"],
                     ["host CPU", fmt(via["cpu"]["median"]), fmt(direct["cpu"]["median"]), f"{a['host_cpu_added']:+.3f}", "–"]]
-            out += table(["median (ms)", "through the agent", "direct", "added by the agent",
+            out += table(["median (ms)", "with the agent", "direct", "added by the agent configuration",
                           f"median of the {a['exit_added_per_round']['n']} per-round differences"], rows)
             out += ["", f"{a['calls']} calls each. The agent's own CPU, not in the host's: "
                     + ("unavailable." if cpu is None else
