@@ -155,7 +155,9 @@ final class KeystoreFileTests: XCTestCase {
 
     func testLabelsThatCouldDisguiseAKeyAreRefused() {
         XCTAssertNil(KeystoreFile.labelProblem("savings 2025 ✓"))
-        for bad in ["", "line\nbreak", "bell\u{7}", "rtl\u{202E}gnp", "\u{2066}iso", " padded", "x" + String(repeating: "y", count: 64)] {
+        XCTAssertNil(KeystoreFile.labelProblem("tilde~ and \u{A0}no-break space"))
+        for bad in ["", "line\nbreak", "bell\u{7}", "delete\u{7F}", "C1 \u{85} control", "rtl\u{202E}gnp", "\u{2066}iso", " padded",
+                    "x" + String(repeating: "y", count: 64)] {
             XCTAssertNotNil(KeystoreFile.labelProblem(bad), bad.debugDescription)
         }
         var file = sampleFile()
