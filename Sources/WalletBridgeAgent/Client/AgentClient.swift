@@ -10,13 +10,23 @@ import WalletBridgeWallet
 /// status`, `lock`). Starts the agent on first need, as gpg-agent is started by its first
 /// client, when it was made with a program to start it with.
 package final class AgentClient: Sendable {
-    package let paths: AgentPaths
+    /// The agent's socket, lock and log: worked out when first needed, not with the client (the
+    /// environment and the keystore path's hash), for the same reason as `hello`.
+    package var paths: AgentPaths {
+        foundPaths.withLock { found in
+            if let found { return found }
+            let paths = AgentPaths.forKeystore(keystorePath)
+            found = paths
+            return paths
+        }
+    }
+    private let foundPaths = Mutex<AgentPaths?>(nil)
     package let keystorePath: String
     /// The `wallet-bridge` executable that runs `agent`; nil: never start one.
     let agentProgram: String?
-    /// What every connection says first: the hello's frame body, made once (by hand, not with
-    /// Codable: this is on the path of every cold GetAccounts).
-    let hello: [UInt8]
+    /// What the hello says besides the version: the host's arguments and browser.
+    private let arguments: [String]
+    private let browserProcess: Int32?
     /// The connection for synchronous calls, kept open while this process lives.
     private let kept = Mutex<Connection?>(nil)
     /// An agent this process started and has not yet reaped.
@@ -32,9 +42,16 @@ package final class AgentClient: Sendable {
 
     package init(keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?) {
         self.keystorePath = keystorePath
-        paths = AgentPaths.forKeystore(keystorePath)
         self.agentProgram = agentProgram
-        hello = Connection.request(id: 0, method: AgentProtocol.Hello.name, params: JSONValue.object([
+        self.arguments = arguments
+        self.browserProcess = browserProcess
+    }
+
+    /// What every connection says first: the hello's frame body. Made when a connection opens,
+    /// not with the client: a connected extension's cold GetAccounts opens none (it reads the
+    /// agent's files), and building it was a tenth of that call's instructions.
+    var hello: [UInt8] {
+        Connection.request(id: 0, method: AgentProtocol.Hello.name, params: JSONValue.object([
             "version": .number(JSONNumber(AgentProtocol.version)),
             "arguments": .array(arguments.map { .string($0) }),
             "browser_pid": browserProcess.map { .number(JSONNumber(Int($0))) } ?? .null,
