@@ -54,6 +54,13 @@ package struct Namespace: Equatable, Sendable {
     }
 
     static func unique<Element: Hashable>(_ elements: [Element]) -> [Element] {
+        // A namespace lists a handful: comparing them in pairs needs no Set, whose first use
+        // cost a cold GetAccounts, which reads the sessions file, more than the comparisons.
+        if elements.count <= 16 {
+            var kept: [Element] = []
+            for element in elements where !kept.contains(element) { kept.append(element) }
+            return kept
+        }
         var seen = Set<Element>()
         return elements.filter { seen.insert($0).inserted }
     }
