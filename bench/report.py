@@ -130,7 +130,7 @@ def render(results: dict, svg_name: str) -> str:
                     "public part and the sessions file (docs/agent.md), and hands everything else to the agent over its "
                     "Unix socket. The agent was started and the caller connected before the timed calls, as a "
                     "browser's first call does, and "
-                    + ("the same agent (pid %d) answered every timed call. " % a["agent_pid"] if a["agent_pid_same"]
+                    + ("the same agent (pid %d) ran from the first timed call to the last. " % a["agent_pid"] if a["agent_pid_same"]
                        else "**the agent was not the same at the end as at the start**: some calls may have started one. ")
                     + "`swift-shipped-direct` is the same binary with the configuration `{\"agent\": false}`: it reads the "
                     "keystore itself, as before the agent. Both have a configuration file of the same size, and they "
