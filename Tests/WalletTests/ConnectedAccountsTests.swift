@@ -61,6 +61,18 @@ final class ConnectedAccountsTests: XCTestCase {
         XCTAssertEqual(accounts(other), [], "no keystore: nothing to ask about")
     }
 
+    func testASessionsFileLargerThanIsWorthReadingIsLeftToTheAgent() throws {
+        _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        try connect(chrome)
+        XCTAssertNotNil(accounts(chrome))
+        var other = 0
+        while (try? AtomicFile.read(sessionsPath, maxBytes: 1 << 20))??.count ?? 0 <= ConnectedAccounts.largestSessionsFileReadHere {
+            other += 1
+            try connect(.chromeExtension(origin: "chrome-extension://\(String(repeating: "b", count: 24))\(100_000 + other)/"))
+        }
+        XCTAssertNil(accounts(chrome), "\(other + 1) sessions: cheaper to ask the agent, which holds them in memory")
+    }
+
     func testADamagedSessionsFileIsLeftToTheAgentAndNotMoved() throws {
         _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         writeBytes(Array("{\"version\": 1, \"sessions\": [{\"topic\": 3}]}".utf8), sessionsPath)

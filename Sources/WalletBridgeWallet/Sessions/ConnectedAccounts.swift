@@ -13,8 +13,10 @@ import WalletBridge
 /// addresses when the caller has a live session in the file, or none when the keystore holds no
 /// Ed25519 key (nobody is asked about an empty list). Everything else is nil, for the agent: a
 /// caller without a session (the person is asked), a file that cannot be read or is damaged
-/// (the agent says what is wrong, and sets a damaged sessions file aside), and a keystore on a
-/// network filesystem, where a read could hang the reading thread.
+/// (the agent says what is wrong, and sets a damaged sessions file aside), a keystore on a
+/// network filesystem, where a read could hang the reading thread, and a sessions file larger
+/// than `largestSessionsFileReadHere`, which costs more to read than asking the agent, which
+/// holds the sessions in memory.
 ///
 /// The files are the agent's own record: it writes every change of a session to the file before
 /// it answers, and nothing else writes it, so what is read here is what the agent would say.
@@ -23,6 +25,11 @@ package struct ConnectedAccounts: Sendable {
     let keystore: Keystore
     let sessionsPath: String
     private let onNetworkFilesystem: Bool
+    /// Each session costs a cold process about 100,000 instructions to read and check: a file
+    /// of 5 KiB (8 sessions) made the cold call as slow as asking the agent (1.48× and 1.45×
+    /// the bare Swift host, bench/probes/cold_faults.py), one session 3 % faster (1.34× and
+    /// 1.38×). Up to 4 KiB (about six of walletlib's sessions), the host reads it.
+    static let largestSessionsFileReadHere = 4096
     /// The keystore as last read, with one `stat` per call (requests read together share it).
     private let readCache = KeystoreReadCache()
 
@@ -38,7 +45,7 @@ package struct ConnectedAccounts: Sendable {
         // As the keystore wallet does where it reads the file: said once per version read.
         if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
         if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
-        guard let sessions = SessionStore.peek(sessionsPath) else { return nil }
+        guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere) else { return nil }
         let caller = SessionCaller(caller)
         let now = Int(time(nil))
         guard sessions.contains(where: { $0.caller == caller && $0.isLive(at: now) }) else { return nil }

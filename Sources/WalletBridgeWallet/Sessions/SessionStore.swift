@@ -240,10 +240,11 @@ package final class SessionStore: Sendable {
 
     /// The sessions in the file at `path` as they stand, changing nothing: none when there is
     /// no file, nil when it cannot be read as sessions (the agent, which owns the file, sets
-    /// such a file aside when it loads it). For a host that only looks (`ConnectedAccounts`).
-    package static func peek(_ path: String) -> [Session]? {
+    /// such a file aside when it loads it) or is larger than `maxBytes`. For a host that only
+    /// looks (`ConnectedAccounts`).
+    package static func peek(_ path: String, maxBytes: Int) -> [Session]? {
         do {
-            guard let bytes = try AtomicFile.read(path, maxBytes: maxFileBytes) else { return [] }
+            guard let bytes = try AtomicFile.read(path, maxBytes: maxBytes) else { return [] }
             return try decode(bytes)
         } catch {
             return nil
