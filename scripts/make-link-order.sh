@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Writes scripts/link-order.txt: the functions the shipped binary runs for a browser's cold
 # GetAccounts call, in the order callgrind first meets them, for scripts/build-release.sh to
-# place together. Both ways a cold call goes are profiled: through a running agent (the default)
-# and with {"agent": false} (the host reads the keystore itself). Needs valgrind.
+# place together. Each way a cold call goes is profiled: a connected extension's, read from the
+# agent's files (the default); the same through the running agent (a sessions file too large to
+# read, docs/agent.md); and with {"agent": false} (the host reads the keystore itself).
+# Needs valgrind.
 #
 #   scripts/make-link-order.sh           rewrite the list (after changes to the start-up path)
 #   scripts/make-link-order.sh --check   fail when the list has gone stale: more than 5 % of
@@ -38,8 +40,9 @@ head -c 32 /dev/zero | tr '\0' '\1' > "$work/seed"
 printf '{"agent": false}\n' > "$work/direct.json"
 chmod 600 "$work/direct.json"
 # The extension is connected, as after the person approved it once (docs/sessions.md), so that
-# the agent answers GetAccounts without asking anyone: the path of every later call. Written
-# before any agent starts, which then loads it.
+# GetAccounts asks no one: the path of every later call. sessions-many.json adds other
+# extensions' sessions, past what a host reads itself. Written before any agent starts, which
+# then loads the file in place.
 python3 - "$work" "$origin" <<'PY'
 import json, struct, sys, time
 work, origin = sys.argv[1:]
@@ -52,20 +55,31 @@ session = {"topic": "11" * 32, "caller": {"kind": "chrome-extension", "id": orig
            "metadata": {"name": "link order", "description": "", "url": "", "icons": []},
            "requiredNamespaces": namespaces, "optionalNamespaces": {}, "namespaces": namespaces,
            "created": now, "expiry": now + 3600}
-with open(f"{work}/keystore.sessions.json", "w") as f:
+with open(f"{work}/sessions-one.json", "w") as f:
     json.dump({"version": 1, "sessions": [session]}, f)
+others = [dict(session, topic="%02x" % (n + 2) * 32, caller={"kind": "chrome-extension", "id": "chrome-extension://%s/" % (chr(97 + n) * 32)})
+          for n in range(15)]
+with open(f"{work}/sessions-many.json", "w") as f:
+    json.dump({"version": 1, "sessions": [session] + others}, f)
 PY
-chmod 600 "$work/keystore.sessions.json"
+chmod 600 "$work/sessions-one.json" "$work/sessions-many.json"
+get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrind
+  local profile=$1
+  shift
+  env "$@" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$profile" \
+    "$binary" "$origin" < "$work/request" > "$work/reply" 2>/dev/null
+  grep -q '"addresses"' "$work/reply" || { echo "make-link-order: GetAccounts ($profile) failed: $(cat "$work/reply")" >&2; exit 1; }
+}
 
+cp "$work/sessions-one.json" "$work/keystore.sessions.json"
+get_accounts connected.profile
+get_accounts direct.profile WALLET_BRIDGE_CONFIG="$work/direct.json"
+cp "$work/sessions-many.json" "$work/keystore.sessions.json"
 # One untimed call starts the agent; the profiled one finds it running, as nearly every call does.
-"$binary" "$origin" < "$work/request" > "$work/reply"
-grep -q '"addresses"' "$work/reply" || { echo "make-link-order: GetAccounts through the agent failed: $(cat "$work/reply")" >&2; exit 1; }
-valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/agent.profile" \
-  "$binary" "$origin" < "$work/request" > /dev/null 2>&1
-WALLET_BRIDGE_CONFIG="$work/direct.json" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/direct.profile" \
-  "$binary" "$origin" < "$work/request" > /dev/null 2>&1
+"$binary" "$origin" < "$work/request" > /dev/null
+get_accounts agent.profile
 
-python3 - "$check" scripts/link-order.txt "$work/agent.profile" "$work/direct.profile" <<'PY'
+python3 - "$check" scripts/link-order.txt "$work/connected.profile" "$work/agent.profile" "$work/direct.profile" <<'PY'
 import re, sys
 check, listed, profiles = sys.argv[1] == "1", sys.argv[2], sys.argv[3:]
 seen, names = set(), []
