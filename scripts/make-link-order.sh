@@ -25,11 +25,16 @@ case "${1-}" in
   *) echo "usage: scripts/make-link-order.sh [--check]" >&2; exit 64 ;;
 esac
 
+command -v valgrind >/dev/null || { echo "make-link-order: needs valgrind (scripts/install-deps.sh --test)" >&2; exit 1; }
 work=$(mktemp -d)
+binary=
+trap '[[ -z "$binary" ]] || "$binary" agent stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 binary=$(scripts/build-release.sh)
-export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_STATE_HOME="$work/state"
+# Nothing of the person running it: their configuration, pinentry or passphrase file would
+# change the path profiled (a policy, {"agent": false}).
+for variable in $(compgen -e | grep '^WALLET_BRIDGE_' || true); do unset "$variable"; done
+export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config"
 export WALLET_BRIDGE_KEYSTORE="$work/keystore.json" WALLET_BRIDGE_LOG=error
-trap '"$binary" agent stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 mkdir -p "$HOME" "$XDG_STATE_HOME"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 origin=chrome-extension://linkorderlinkorderlinkorderlink/
@@ -66,9 +71,12 @@ chmod 600 "$work/sessions-one.json" "$work/sessions-many.json"
 get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrind
   local profile=$1
   shift
-  env "$@" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$profile" \
-    "$binary" "$origin" < "$work/request" > "$work/reply" 2>/dev/null
-  grep -q '"addresses"' "$work/reply" || { echo "make-link-order: GetAccounts ($profile) failed: $(cat "$work/reply")" >&2; exit 1; }
+  if ! env "$@" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$profile" \
+    "$binary" "$origin" < "$work/request" > "$work/reply" 2>"$work/$profile.log" || ! grep -q '"addresses"' "$work/reply"; then
+    echo "make-link-order: GetAccounts ($profile) failed: $(cat "$work/reply")" >&2
+    tail -20 "$work/$profile.log" >&2
+    exit 1
+  fi
 }
 
 cp "$work/sessions-one.json" "$work/keystore.sessions.json"

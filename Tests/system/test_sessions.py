@@ -380,6 +380,33 @@ def test_a_connected_extensions_accounts_are_read_from_the_files_without_the_age
     assert len(dialogs(wallet, "_Allow")) == 1, wallet.pinentry_records()
 
 
+def test_with_many_sessions_a_connected_extensions_accounts_come_from_the_agent(wallet, key):
+    """A sessions file too large to be worth reading in every host (docs/agent.md): the host
+    asks the agent, which answers from memory without asking anyone."""
+    wallet.connect(CHROME_ORIGIN)
+    for number in range(12):
+        wallet.connect(f"chrome-extension://{chr(97 + number) * 32}/")
+    assert wallet.sessions_path.stat().st_size > 4096
+    host = wallet.host()
+    assert host.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    host.close()
+    assert len(agent_pids(wallet.keystore_path)) == 1, "the agent was not asked"
+    assert dialogs(wallet) == []
+
+
+def test_a_port_that_saw_no_key_sees_the_first_one(wallet, passphrase_file):
+    """An empty list is everyone's answer, connected or not, and the first key is announced
+    only to connected extensions: a port must not keep answering the empty list."""
+    port = Port(wallet.host())
+    assert port.call(GET_ACCOUNTS)["result"] == {"addresses": []}
+    time.sleep(0.6)  # listening to the agent's events starts 200 ms after the first reply
+    assert port.call(GET_ACCOUNTS)["result"] == {"addresses": []}
+    first = wallet.keys_json("create", "--label", "first", "--passphrase-file", passphrase_file)
+    time.sleep(0.5)
+    assert port.call(GET_ACCOUNTS, timeout=15)["result"] == {"addresses": [first["address"]]}  # asks once to connect
+    port.close()
+
+
 def test_get_accounts_refused_is_authorization_failed_declined(wallet, key):
     host = wallet.host(FAKE_PINENTRY_CONNECT="refuse")
     error = error_of(host.call(GET_ACCOUNTS))

@@ -16,8 +16,8 @@ import WalletBridgeWallet
 /// for any reason: a request the extension gave up on (a timeout, a closed port) closes its
 /// dialog in the agent.
 ///
-/// When the agent cannot be reached or started, both get -32005 "Agent unavailable" with
-/// `data.reason`, `data.problem` and `data.fix`.
+/// When the agent is needed and cannot be reached or started, the request gets -32005 "Agent
+/// unavailable" with `data.reason`, `data.problem` and `data.fix`.
 public struct AgentBackedWallet: AccountsAtHand {
     let client: AgentClient
     /// The keystore and sessions files the agent keeps; nil asks the agent every time.
@@ -36,8 +36,7 @@ public struct AgentBackedWallet: AccountsAtHand {
         if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
         let askedAt = ContinuousClock.now
         if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
-            // As good as the agent's answer: every change to either file is an event too.
-            lastAccounts.store(answer, askedAt: askedAt, mark: mark)
+            lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
             return answer
         }
         let result: JSONValue
@@ -55,8 +54,16 @@ public struct AgentBackedWallet: AccountsAtHand {
             throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
         }
         let answer = GetAccountsResult(addresses: addresses)
-        lastAccounts.store(answer, askedAt: askedAt, mark: mark)
+        lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
         return answer
+    }
+
+    /// The events mark to keep an answer under, for reuse while no event comes: every change of
+    /// a connected extension's accounts is announced to it, so its answer keeps. An empty list
+    /// is not kept: it is given to any caller, connected or not, and the first key made is
+    /// announced only to the connected ones.
+    private static func markToKeep(_ answer: GetAccountsResult, _ mark: Int?) -> Int? {
+        answer.addresses.isEmpty ? nil : mark
     }
 
     /// GetAccounts for a caller without a session: the agent asks the person to connect it
