@@ -9,10 +9,10 @@ import WalletBridgeWallet
 /// from the files the agent keeps (`ConnectedAccounts`), when they answer for certain;
 /// otherwise it is a plain call on the host's reading thread over one connection kept for the
 /// host's life; and an extension without a session is asked about on the pool
-/// (`Router.Deferred`), as SignPayloads is. Requests read together share one answer: an answer the agent gave after a
-/// request arrived is still an answer given between that request and its reply (see
-/// `RequestContext.receivedAt`), so a burst of pipelined requests costs one round trip to the
-/// agent, not one each. SignPayloads has a connection of its own, closed when the request ends
+/// (`Router.Deferred`), as SignPayloads is. Requests read together share one answer: an answer
+/// given after a request arrived is still an answer given between that request and its reply
+/// (see `RequestContext.receivedAt`), so a burst of pipelined requests costs one read or one
+/// round trip to the agent, not one each. SignPayloads has a connection of its own, closed when the request ends
 /// for any reason: a request the extension gave up on (a timeout, a closed port) closes its
 /// dialog in the agent.
 ///
