@@ -120,7 +120,7 @@ public struct KeystoreWallet: AccountsAtHand {
     /// warned about when it was read anew, not on every call of a persistent port.
     private func publicContents(context: RequestContext) throws -> KeystoreReadCache.Contents {
         let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
-        if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
+        contents.warnIfExposed(keystore)
         return contents
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import WalletBridge
 
 /// The keystore file as last read, kept with the identity of the file it came from, so that
 /// GetAccounts on a persistent port costs at most one `stat(2)` instead of an open, a read and
@@ -56,6 +57,13 @@ package final class KeystoreReadCache: Sendable {
             self.file = file
             addresses = (file?.keys ?? []).filter { $0.type == .ed25519 }.map(\.address)
             self.fresh = fresh
+        }
+
+        /// Logs the keystore's exposure to other users when this version of the file was read
+        /// anew: once per version, not on every call of a persistent port.
+        package func warnIfExposed(_ keystore: Keystore) {
+            guard file != nil, fresh else { return }
+            for warning in keystore.exposureWarnings() { Log.warning(warning) }
         }
 
         init(cached: Contents) {

@@ -42,8 +42,7 @@ package struct ConnectedAccounts: Sendable {
     /// The addresses for `caller` as of `notBefore` or later, or nil when the agent must answer.
     package func accounts(of caller: Caller, notBefore: ContinuousClock.Instant) -> GetAccountsResult? {
         guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore) else { return nil }
-        // As the keystore wallet does where it reads the file: said once per version read.
-        if contents.file != nil, contents.fresh { for warning in keystore.exposureWarnings() { Log.warning(warning) } }
+        contents.warnIfExposed(keystore)
         if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
         guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere) else { return nil }
         let caller = SessionCaller(caller)
