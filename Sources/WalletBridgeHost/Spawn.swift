@@ -76,9 +76,12 @@ package enum Spawn {
 
     /// A pipe whose ends are close-on-exec (and non-blocking if asked) from the start.
     package static func pipe(nonBlocking: Bool = false) throws(Failure) -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe2(&ends, O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)) == 0 else { throw Failure(code: errno) }
-        return (ends[0], ends[1])
+        // A tuple, not an array: every host makes a pipe at start (its wake-up pipe), and an
+        // `[Int32]` was a generic type for the runtime to build on every cold start.
+        var ends: (Int32, Int32) = (-1, -1)
+        let status = withUnsafeMutableBytes(of: &ends) { pipe2($0.baseAddress!.assumingMemoryBound(to: Int32.self), O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)) }
+        guard status == 0 else { throw Failure(code: errno) }
+        return ends
     }
 }
 

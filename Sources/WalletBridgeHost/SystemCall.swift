@@ -7,7 +7,10 @@ import Glibc
 /// handling, since they recompute their timeout.
 package enum SystemCall {
     /// `call()`, again while it fails with EINTR. Its result otherwise, with errno as it left it.
-    @inline(__always)
+    /// Inlinable, so that other modules get it for their own result type: called generically
+    /// across modules, it fetched Int's BinaryInteger conformance at run time, in every host's
+    /// first read.
+    @inlinable
     package static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
         while true {
             let result = call()

@@ -78,7 +78,7 @@ package final class FrameWriter: Sendable {
                 // What is queued, then this frame's header and body: one writev, and the body
                 // is copied only if the pipe does not take all of it.
                 let ok = withUnsafeBytes(of: &length) { header in
-                    body.withUnsafeBytes { body in send(&state, then: [header, body]) }
+                    body.withUnsafeBytes { body in send(&state, then: header, body) }
                 }
                 return ok ? .done : .failed
             }
@@ -103,7 +103,7 @@ package final class FrameWriter: Sendable {
 
     /// Writes what is queued, as far as the pipe takes it now.
     package func flush() {
-        let failed = state.withLock { state in !state.broken && state.unsent > 0 && !send(&state, then: []) }
+        let failed = state.withLock { state in !state.broken && state.unsent > 0 && !send(&state) }
         if failed { reportBroken() }
     }
 
@@ -128,11 +128,12 @@ package final class FrameWriter: Sendable {
         onBroken()
     }
 
-    /// Writes the queue and then `extra`, as much as the pipe takes (all of it, when blocking).
-    /// What is left of `extra` joins the queue. False when the reader has gone away.
-    private func send(_ state: inout State, then extra: [UnsafeRawBufferPointer]) -> Bool {
+    /// Writes the queue and then `header` and `body`, as much as the pipe takes (all of it, when
+    /// blocking). What is left of them joins the queue. False when the reader has gone away.
+    private func send(_ state: inout State, then header: UnsafeRawBufferPointer = .init(start: nil, count: 0),
+                      _ body: UnsafeRawBufferPointer = .init(start: nil, count: 0)) -> Bool {
         let (written, ok) = state.pending.withUnsafeBytes { pending in
-            writeAll([UnsafeRawBufferPointer(rebasing: pending[state.sent...])] + extra)
+            writeAll(UnsafeRawBufferPointer(rebasing: pending[state.sent...]), header, body)
         }
         guard ok else {
             state.broken = true
@@ -141,12 +142,13 @@ package final class FrameWriter: Sendable {
         let queued = state.unsent
         if written < queued {
             state.sent += written
-            for part in extra { state.pending.append(contentsOf: part) }
+            state.pending.append(contentsOf: header)
+            state.pending.append(contentsOf: body)
         } else {
             state.pending.removeAll(keepingCapacity: state.pending.capacity <= Self.batchLimit)
             state.sent = 0
             var skip = written - queued
-            for part in extra {
+            func keepUnwritten(_ part: UnsafeRawBufferPointer) {
                 if skip >= part.count {
                     skip -= part.count
                 } else {
@@ -154,6 +156,8 @@ package final class FrameWriter: Sendable {
                     skip = 0
                 }
             }
+            keepUnwritten(header)
+            keepUnwritten(body)
         }
         if state.sent > 0, state.sent >= state.unsent {
             // Drop what went out once it outweighs what is left: amortised O(1) per byte.
@@ -163,32 +167,42 @@ package final class FrameWriter: Sendable {
         return true
     }
 
-    /// Writes `parts` in order until all is written or, on a non-blocking pipe, the pipe is full.
-    /// Returns how much was written, and false for an error that ends the session.
-    private func writeAll(_ parts: [UnsafeRawBufferPointer]) -> (written: Int, ok: Bool) {
-        var vectors = parts.filter { $0.count > 0 }.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
-        var first = 0
-        var total = 0
-        while first < vectors.count {
-            let written = vectors.withUnsafeBufferPointer { buffer in
-                SystemCall.retryingInterrupts { writev(fd, buffer.baseAddress! + first, Int32(vectors.count - first)) }
+    /// Writes the three parts in order until all is written or, on a non-blocking pipe, the
+    /// pipe is full. Returns how much was written, and false for an error that ends the session.
+    /// The vectors are on the stack: arrays of them were two generic types for the runtime to
+    /// build at every host's first reply.
+    private func writeAll(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, _ third: UnsafeRawBufferPointer) -> (written: Int, ok: Bool) {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { vectors in
+            var count = 0
+            func add(_ part: UnsafeRawBufferPointer) {
+                guard part.count > 0 else { return }
+                vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress), iov_len: part.count)
+                count += 1
             }
-            if written < 0 {
-                if errno == EAGAIN { return (total, true) }  // full: the rest waits for POLLOUT
-                return (total, false)
+            add(first)
+            add(second)
+            add(third)
+            var next = 0
+            var total = 0
+            while next < count {
+                let written = SystemCall.retryingInterrupts { writev(fd, vectors.baseAddress! + next, Int32(count - next)) }
+                if written < 0 {
+                    if errno == EAGAIN { return (total, true) }  // full: the rest waits for POLLOUT
+                    return (total, false)
+                }
+                total += written
+                var remaining = written
+                while next < count, remaining >= vectors[next].iov_len {
+                    remaining -= vectors[next].iov_len
+                    next += 1
+                }
+                if remaining > 0 {
+                    vectors[next].iov_base += remaining
+                    vectors[next].iov_len -= remaining
+                }
             }
-            total += written
-            var remaining = written
-            while first < vectors.count, remaining >= vectors[first].iov_len {
-                remaining -= vectors[first].iov_len
-                first += 1
-            }
-            if remaining > 0 {
-                vectors[first].iov_base += remaining
-                vectors[first].iov_len -= remaining
-            }
+            return (total, true)
         }
-        return (total, true)
     }
 }
 

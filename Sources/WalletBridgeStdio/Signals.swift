@@ -32,7 +32,9 @@ package enum Signals {
         let response = min(readerResponseTime, grace)
         state.responseMicroseconds.store(microseconds(response), ordering: .releasing)
         state.restOfGraceMicroseconds.store(microseconds(grace - response), ordering: .releasing)
-        install(onTermination, for: SIGTERM, SIGINT, SIGHUP)
+        install(onTermination, for: SIGTERM)
+        install(onTermination, for: SIGINT)
+        install(onTermination, for: SIGHUP)
         install(onBackstopTimer, for: SIGALRM)
     }
 
@@ -45,13 +47,15 @@ package enum Signals {
     /// Tells the backstop that the reader is ending the session itself.
     package static func readerIsEnding() { state.readerEnding.store(true, ordering: .releasing) }
 
-    private static func install(_ handler: @convention(c) (Int32) -> Void, for numbers: Int32...) {
+    /// One signal at a time: a variadic list was an `[Int32]`, a generic type for the runtime to
+    /// build on every cold start.
+    private static func install(_ handler: @convention(c) (Int32) -> Void, for number: Int32) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
         // Restarted, not EINTR: a handler's read of a slow file goes on as if nothing happened.
         action.sa_flags = SA_RESTART
-        for number in numbers where sigaction(number, &action, nil) != 0 {
+        if sigaction(number, &action, nil) != 0 {
             Log.warning("cannot handle signal \(number) (errno \(errno)); it will end the host without a grace period")
         }
     }

@@ -22,7 +22,10 @@ enum CommandLineEntry {
     /// starts Swift's concurrency runtime (an async `main` cost a cold call a tenth of its
     /// time, bench/); the command line runs in a task, and this thread serves the main queue.
     /// Inside the task, overload resolution picks AsyncParsableCommand's `main`, not
-    /// ParsableCommand's synchronous one.
+    /// ParsableCommand's synchronous one. Never inlined: inlined into `main`, the task's
+    /// `TaskPriority?` metadata was fetched at its top, on every browser launch (30,000
+    /// instructions, bench/).
+    @inline(never)
     static func run(_ arguments: [String]) -> Never {
         Task {
             await WalletBridgeCommand.main(arguments)
