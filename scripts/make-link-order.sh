@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Writes scripts/link-order.txt: the functions the shipped binary runs for a browser's cold
 # GetAccounts call, in the order callgrind first meets them, for scripts/build-release.sh to
-# place together. Each way a cold call goes is profiled: a connected extension's, read from the
-# agent's files (the default); the same through the running agent (a sessions file too large to
-# read, docs/agent.md); and with {"agent": false} (the host reads the keystore itself).
+# place together. Each way a cold call goes is profiled: from the answer an earlier host kept
+# (the usual one, docs/agent.md "The answer cache"); a connected extension's, read from the
+# agent's files; the same through the running agent (a sessions file too large to read); and
+# with {"agent": false} (the host reads the keystore itself).
 # Needs valgrind.
 #
 #   scripts/make-link-order.sh           rewrite the list (after changes to the start-up path)
@@ -34,8 +35,11 @@ binary=$(scripts/build-release.sh)
 # change the path profiled (a policy, {"agent": false}).
 for variable in $(compgen -e | grep '^WALLET_BRIDGE_' || true); do unset "$variable"; done
 export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config"
-export WALLET_BRIDGE_KEYSTORE="$work/keystore.json" WALLET_BRIDGE_LOG=error
+# A folder of its own, as a person's keystore has: the profiles written beside it would change
+# its folder, and a host keeps no answer from a folder that changed a moment ago.
+export WALLET_BRIDGE_KEYSTORE="$work/keys/keystore.json" WALLET_BRIDGE_LOG=error
 mkdir -p "$HOME" "$XDG_STATE_HOME"
+mkdir -m 700 "$work/keys"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 origin=chrome-extension://linkorderlinkorderlinkorderlink/
 printf 'link order\n' > "$work/passphrase"
@@ -79,15 +83,22 @@ get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrin
   fi
 }
 
-cp "$work/sessions-one.json" "$work/keystore.sessions.json"
+cp "$work/sessions-one.json" "$work/keys/keystore.sessions.json"
+# A host keeps an answer only from files that last changed 2 s or more before it read them.
+sleep 3
 get_accounts connected.profile
+get_accounts kept.profile
 get_accounts direct.profile WALLET_BRIDGE_CONFIG="$work/direct.json"
-cp "$work/sessions-many.json" "$work/keystore.sessions.json"
+cp "$work/sessions-many.json" "$work/keys/keystore.sessions.json"
 # One untimed call starts the agent; the profiled one finds it running, as nearly every call does.
 "$binary" "$origin" < "$work/request" > /dev/null
 get_accounts agent.profile
 
-python3 - "$check" scripts/link-order.txt "$work/connected.profile" "$work/agent.profile" "$work/direct.profile" <<'PY'
+if grep -q 'ShippedHostO10makeRouter' "$work/kept.profile"; then
+  echo "make-link-order: the second call built the router: no answer was kept (scripts/make-link-order.sh, AnswerCache)" >&2
+  exit 1
+fi
+python3 - "$check" scripts/link-order.txt "$work/kept.profile" "$work/connected.profile" "$work/agent.profile" "$work/direct.profile" <<'PY'
 import re, sys
 check, listed, profiles = sys.argv[1] == "1", sys.argv[2], sys.argv[3:]
 seen, names = set(), []

@@ -35,10 +35,15 @@ package struct AgentPaths: Sendable, Equatable {
     /// The paths of the agent that serves the keystore at `keystore`.
     package static func forKeystore(_ keystore: String, folders: UserFolders = Environment.folders) -> AgentPaths {
         let runtime = folders.runtimeHome
-        let folder = runtime.map { "\($0)/wallet-bridge" } ?? "/tmp/wallet-bridge-\(getuid())"
+        let folder = folder(folders)
         let isDefault = runtime != nil && folders.dataHome.map { "\($0)/wallet-bridge/\(KeystoreLocation.fileName)" } == keystore
         let name = isDefault ? "agent" : "agent-\(shortHash(keystore))"
         return AgentPaths(folder: folder, name: name, log: folders.stateHome.map { "\($0)/wallet-bridge/\(name).log" })
+    }
+
+    /// The folder of every agent of this user, and of the answers hosts keep (`AnswerCache`).
+    package static func folder(_ folders: UserFolders = Environment.folders) -> String {
+        folders.runtimeHome.map { "\($0)/wallet-bridge" } ?? "/tmp/wallet-bridge-\(getuid())"
     }
 
     /// What is wrong with the agent's folder.
@@ -51,7 +56,9 @@ package struct AgentPaths: Sendable, Equatable {
 
     /// Makes the folder (0700) if it is missing, and refuses one that another user could
     /// reach: a socket there could be replaced by someone else's.
-    package func prepareFolder() throws(Unsafe) {
+    package func prepareFolder() throws(Unsafe) { try Self.prepare(folder) }
+
+    package static func prepare(_ folder: String) throws(Unsafe) {
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
             let code = errno
             let parent = AtomicFile.split(folder).folder
@@ -62,12 +69,14 @@ package struct AgentPaths: Sendable, Equatable {
                 : nil
             throw Unsafe(problem: "cannot create the agent's folder \(folder) (\(String(cString: strerror(code))))", fix: fix)
         }
-        try checkFolder(missingIsFine: false)
+        try check(folder, missingIsFine: false)
     }
 
     /// Refuses a folder that is not this user's alone: a client must not talk to a socket that
     /// someone else could have put there (in /tmp, anyone can make the folder first).
-    package func checkFolder(missingIsFine: Bool) throws(Unsafe) {
+    package func checkFolder(missingIsFine: Bool) throws(Unsafe) { try Self.check(folder, missingIsFine: missingIsFine) }
+
+    package static func check(_ folder: String, missingIsFine: Bool) throws(Unsafe) {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
             if missingIsFine, errno == ENOENT { return }
@@ -79,15 +88,5 @@ package struct AgentPaths: Sendable, Equatable {
         guard info.st_mode & 0o077 == 0 else {
             throw Unsafe(problem: "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8)))", fix: "run `chmod 700 \(folder)`")
         }
-    }
-
-    /// FNV-1a (64 bits) of `text`, in hex: a name, not a secret, so not a cryptographic hash,
-    /// which would cost a cold call libsodium's start-up. Two keystores whose names collide
-    /// meet at one socket, and the hello's keystore check turns that into a clear error.
-    private static func shortHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -29,6 +29,12 @@ package enum ResultEncoder {
         }
     }
 
+    /// GetAccounts' result, for a caller that has one in hand (an answer kept between
+    /// processes): the bytes `encode` writes, without the generic call's witness table.
+    package static func encode(_ result: GetAccountsResult, into out: inout [UInt8]) {
+        writeStringsObject(key: "addresses", result.addresses, into: &out)
+    }
+
     private static func writeStrings(_ strings: [String], into out: inout [UInt8]) {
         // Room for all of them at once (quotes and commas included; escapes may add more):
         // growing by doubling copied a signed batch's megabyte twice over.

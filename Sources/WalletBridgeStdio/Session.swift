@@ -13,7 +13,8 @@ import WalletBridgeHost
 /// there waited the whole grace for a call that could leave the table only once the end returned.
 final class Session: Sendable {
     let configuration: HostConfiguration
-    let serving = Mutex<(server: Server, writer: FrameWriter)?>(nil)
+    /// The writer, and the server once there is one (`ServerOnDemand`).
+    let serving = Mutex<(server: Server?, writer: FrameWriter)?>(nil)
     /// The first end asked for: its status and its reason. Later ones are dropped.
     private let requested = Mutex<(status: Int32, reason: String)?>(nil)
     /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
@@ -76,9 +77,11 @@ final class Session: Sendable {
         ChildProcesses.terminateAll()
         let deadline = ContinuousClock.now + configuration.shutdownGrace
         if let (server, writer) = serving.withLock({ $0 }) {
-            server.cancelAll()
-            if !server.waitUntilIdle(timeout: configuration.shutdownGrace) {
-                Log.warning("\(server.inFlightCount) requests did not finish within the shutdown grace period")
+            if let server {
+                server.cancelAll()
+                if !server.waitUntilIdle(timeout: configuration.shutdownGrace) {
+                    Log.warning("\(server.inFlightCount) requests did not finish within the shutdown grace period")
+                }
             }
             writer.drain(until: deadline)
         }

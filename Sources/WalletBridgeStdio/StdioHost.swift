@@ -30,18 +30,26 @@ public enum StdioHost {
     public static func run(
         router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
-        signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
-        let caller = Caller(arguments: arguments)
-        Log.debug("serving \(caller) with \(router.methodNames.count) methods")
+        run(answeringBeforeRouting: nil, makeRouter: { router }, configuration: configuration, arguments: arguments, parent: parent)
+    }
 
+    /// `run(router:...)` for a host that builds its router only when a request needs it, and
+    /// answers with `answerBeforeRouting` what it can answer without one (`ServerOnDemand`).
+    /// A router that cannot be made ends the session with status 1.
+    package static func run(
+        answeringBeforeRouting answerBeforeRouting: ((Request) -> [UInt8]?)?, makeRouter: @escaping () throws -> Router,
+        configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
+    ) -> Never {
+        signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
         let session = Session(configuration: configuration)
         Signals.install(wakeDescriptor: session.wakeWriteEnd, grace: configuration.shutdownGrace)
         // EPIPE can meet any thread that writes a reply, often from inside that reply's own
         // `InFlightTable.finish`: it only asks this thread to end the session.
         let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
-        let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
-        session.serving.withLock { $0 = (server, writer) }
-
+        session.serving.withLock { $0 = (nil, writer) }
+        let server = ServerOnDemand(
+            makeRouter: makeRouter, answerBeforeRouting: answerBeforeRouting, configuration: configuration, caller: Caller(arguments: arguments),
+            writer: writer, session: session)
         var loop = ReadLoop(server: server, writer: writer, session: session, parent: parent, configuration: configuration)
         loop.run()
     }
@@ -50,7 +58,7 @@ public enum StdioHost {
 /// The reader thread's loop: one `poll(2)` on stdin, stdout (while replies wait) and the
 /// session's wake-up pipe, then whatever became ready, then the housekeeping that is due.
 private struct ReadLoop {
-    let server: Server
+    let server: ServerOnDemand
     let writer: FrameWriter
     let session: Session
     let parent: pid_t
@@ -63,10 +71,15 @@ private struct ReadLoop {
     var framesLeft = false
     /// When stdin was last read: every frame in the decoder had arrived by then.
     var lastRead: ContinuousClock.Instant
-    /// stdin, stdout and the wake-up pipe, in that order.
-    var watched = [pollfd](repeating: pollfd(), count: 3)
+    /// stdin, stdout and the wake-up pipe, in that order. Not an array: `[pollfd]` was a generic
+    /// type for the runtime to build on every cold start. Never freed: the loop ends the process.
+    let watched: UnsafeMutablePointer<pollfd> = {
+        let watched = UnsafeMutablePointer<pollfd>.allocate(capacity: 3)
+        watched.initialize(repeating: pollfd(), count: 3)
+        return watched
+    }()
 
-    init(server: Server, writer: FrameWriter, session: Session, parent: pid_t, configuration: HostConfiguration) {
+    init(server: ServerOnDemand, writer: FrameWriter, session: Session, parent: pid_t, configuration: HostConfiguration) {
         (self.server, self.writer, self.session, self.parent) = (server, writer, session, parent)
         decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
         nextHousekeeping = clock.now + StdioHost.parentCheckInterval
@@ -84,12 +97,12 @@ private struct ReadLoop {
             waitForEvents()
             // First: an end asked for by a signal or another thread is not put off by more input.
             if watched[2].revents != 0 { session.endIfRequested() }
-            if clock.now >= nextHousekeeping {
+            if isDue(nextHousekeeping) {
                 session.endIfRequested()  // in case the wake-up pipe could not be made
                 if getppid() != parent { session.end(status: 0, reason: "parent process exited") }
                 server.expireOverdueRequests()
                 // Still connected a while after the first reply: a port, which hears events.
-                if let eventsDue, clock.now >= eventsDue { server.startEventSources() }
+                if let eventsDue, isDue(eventsDue) { server.startEventSources() }
                 nextHousekeeping = clock.now + interval
             }
             if watched[1].revents != 0 { writer.flush() }
@@ -97,6 +110,10 @@ private struct ReadLoop {
             if framesLeft, !writer.isBackedUp { framesLeft = dispatchFrames(stopWhenBackedUp: true) }
         }
     }
+
+    /// Whether `instant` has come. `<`, not `>=`: ContinuousClock.Instant defines `<` itself,
+    /// and `>=` went through Comparable's witness table, which the runtime builds on first use.
+    private func isDue(_ instant: ContinuousClock.Instant) -> Bool { !(clock.now < instant) }
 
     /// Waits until something is ready or housekeeping is due.
     private mutating func waitForEvents() {
@@ -109,10 +126,10 @@ private struct ReadLoop {
         // Written to by another thread's end request and by the signal handler.
         watched[2] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
         let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
-        if poll(&watched, nfds_t(watched.count), Int32(wait.rounded(.up))) < 0 {
+        if poll(watched, 3, Int32(wait.rounded(.up))) < 0 {
             // EINTR: a signal's handler ran here; its wake-up byte is seen on the next round.
             if errno != EINTR { session.end(status: 1, reason: "poll failed (errno \(errno))") }
-            for index in watched.indices { watched[index].revents = 0 }
+            for index in 0..<3 { watched[index].revents = 0 }
         }
     }
 

@@ -19,14 +19,12 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // it outright. `agent` runs from here for the same reason.
 let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : CommandLineEntry.serveArguments(arguments)
 if let hostArguments {
-    do {
-        StdioHost.run(
-            router: try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent), arguments: hostArguments,
-            parent: launchParent)
-    } catch {
-        Log.error("cannot start: \(error)")
-        exit(1)
-    }
+    // The router is built when a request needs it: a GetAccounts that an earlier host answered
+    // from the files, which have not changed since, needs none (ShippedHost.answerBeforeRouting).
+    StdioHost.run(
+        answeringBeforeRouting: { ShippedHost.answerBeforeRouting($0, arguments: hostArguments) },
+        makeRouter: { try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent) }, arguments: hostArguments,
+        parent: launchParent)
 }
 if arguments.first == PinentryGuard.commandName {
     PinentryGuard.run(Array(arguments.dropFirst()))

@@ -17,19 +17,26 @@ enum ChangeableByOthers {
     static func reason(for path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        let resolved = realpath(path, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? path
+        let (resolved, folders) = placesLookedAt(path)
         if let problem = problem(resolved, info, kind: "file") { return problem }
-        var folders = [folder(of: path)]
-        if folder(of: resolved) != folders[0] { folders.append(folder(of: resolved)) }
         for folder in folders {
             var folderInfo = stat()
             guard stat(folder, &folderInfo) == 0 else { continue }
             if let problem = problem(folder, folderInfo, kind: "folder") { return problem }
         }
         return nil
+    }
+
+    /// The file `path` leads to, and the folders a replacement could be put in: the one
+    /// holding the path as given and the one holding the file it resolves to.
+    static func placesLookedAt(_ path: String) -> (resolved: String, folders: [String]) {
+        let resolved = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? path
+        var folders = [folder(of: path)]
+        if folder(of: resolved) != folders[0] { folders.append(folder(of: resolved)) }
+        return (resolved, folders)
     }
 
     private static func problem(_ path: String, _ info: stat, kind: String) -> String? {

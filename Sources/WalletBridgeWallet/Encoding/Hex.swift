@@ -40,3 +40,15 @@ extension Hex {
         }
     }
 }
+
+extension Hex {
+    /// `value` as 16 lowercase hex digits at `offset` in `out`: for names and stamps on a cold
+    /// start, where `String(_:radix:)` cost thousands of instructions a number, and `encode`
+    /// libsodium's start-up.
+    package static func write(_ value: UInt64, into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        for index in 0..<16 {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+            out[offset + index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+        }
+    }
+}

@@ -212,8 +212,14 @@ package enum AtomicFile {
 
     static func temporaryPrefix(_ name: String) -> String { ".\(name).tmp-" }
 
+    /// A name no other writer picks (O_EXCL refuses it if one did). The system's random source
+    /// (getrandom), not libsodium's: a name is no secret, and libsodium's start-up and
+    /// `joined()` cost a host that keeps an answer (`AnswerCache`) 200,000 instructions.
     private static func randomSuffix() -> String {
-        Sodium.randomBytes(count: 6).map { String($0, radix: 16) }.joined()
+        String(unsafeUninitializedCapacity: 16) { out in
+            Hex.write(UInt64.random(in: .min ... .max), into: out, at: 0)
+            return 16
+        }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileOperationError) {

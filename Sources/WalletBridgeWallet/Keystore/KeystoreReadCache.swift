@@ -17,31 +17,6 @@ import WalletBridge
 /// The stat comes before the read, so a change racing the read is read again next time rather
 /// than missed. Anything that is not a regular file goes to `Keystore.read`, which refuses it.
 package final class KeystoreReadCache: Sendable {
-    /// What tells one version of the file from another.
-    struct FileIdentity: Equatable {
-        var device: UInt
-        var inode: UInt
-        var size: Int
-        var modified: timespec
-        var changed: timespec
-        var mode: UInt32
-
-        init(_ info: stat) {
-            device = UInt(info.st_dev)
-            inode = UInt(info.st_ino)
-            size = Int(info.st_size)
-            modified = info.st_mtim
-            changed = info.st_ctim
-            mode = UInt32(info.st_mode)
-        }
-
-        static func == (a: FileIdentity, b: FileIdentity) -> Bool {
-            a.device == b.device && a.inode == b.inode && a.size == b.size && a.mode == b.mode
-                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
-        }
-    }
-
     /// The file as read, and its addresses (encoded once per version, not per call).
     package struct Contents: Sendable {
         package let file: KeystoreFile?
@@ -74,7 +49,7 @@ package final class KeystoreReadCache: Sendable {
     /// The last read. A struct, not a tuple: a tuple's type is built at run time, on the cold
     /// start of every `sendNativeMessage` call.
     private struct Entry {
-        var identity: FileIdentity
+        var identity: FileStamp
         var contents: Contents
         var checkedAt: ContinuousClock.Instant
     }
@@ -93,7 +68,7 @@ package final class KeystoreReadCache: Sendable {
             last.withLock { $0 = nil }
             return Contents(try keystore.read(), fresh: true)
         }
-        let identity = FileIdentity(info)
+        let identity = FileStamp(info)
         let cached: Contents? = last.withLock { last in
             guard let entry = last, entry.identity == identity else { return nil }
             last?.checkedAt = checkedAt
