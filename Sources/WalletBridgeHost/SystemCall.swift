@@ -7,15 +7,18 @@ import Glibc
 /// handling, since they recompute their timeout.
 package enum SystemCall {
     /// `call()`, again while it fails with EINTR. Its result otherwise, with errno as it left it.
-    /// Inlinable, so that other modules get it for their own result type: called generically
-    /// across modules, it fetched Int's BinaryInteger conformance at run time, in every host's
-    /// first read.
-    @inlinable
-    package static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    /// One for each result type the system calls have (`ssize_t`, `int`): a generic one
+    /// compared its result with 0 through Int's BinaryInteger conformance, whose witness table
+    /// the runtime builds on first use, in every host's first read.
+    package static func retryingInterrupts(_ call: () -> Int) -> Int {
         while true {
             let result = call()
             if result >= 0 || errno != EINTR { return result }
         }
+    }
+
+    package static func retryingInterrupts(_ call: () -> Int32) -> Int32 {
+        Int32(truncatingIfNeeded: retryingInterrupts { Int(call()) })
     }
 
     /// Writes all of `bytes` with `write` (a `write(2)` or `send(2)` of a pointer and a count).

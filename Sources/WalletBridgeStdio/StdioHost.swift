@@ -91,9 +91,9 @@ private struct ReadLoop {
             // Deadlines matter only while something runs; the parent is checked regardless.
             let parentCheck = StdioHost.parentCheckInterval
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
-            nextHousekeeping = min(nextHousekeeping, clock.now + interval)
+            nextHousekeeping = earlier(nextHousekeeping, clock.now + interval)
             let eventsDue = server.eventSourcesDueAt
-            if let eventsDue { nextHousekeeping = min(nextHousekeeping, eventsDue) }
+            if let eventsDue { nextHousekeeping = earlier(nextHousekeeping, eventsDue) }
             waitForEvents()
             // First: an end asked for by a signal or another thread is not put off by more input.
             if watched[2].revents != 0 { session.endIfRequested() }
@@ -111,9 +111,14 @@ private struct ReadLoop {
         }
     }
 
-    /// Whether `instant` has come. `<`, not `>=`: ContinuousClock.Instant defines `<` itself,
-    /// and `>=` went through Comparable's witness table, which the runtime builds on first use.
+    /// Whether `instant` has come. Here and in `earlier`, Instant's own `<`: `>=` and `min`
+    /// went through its Comparable conformance, whose witness table the runtime builds on first
+    /// use, in every host.
     private func isDue(_ instant: ContinuousClock.Instant) -> Bool { !(clock.now < instant) }
+
+    private func earlier(_ one: ContinuousClock.Instant, _ other: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        other < one ? other : one
+    }
 
     /// Waits until something is ready or housekeeping is due.
     private mutating func waitForEvents() {
