@@ -213,8 +213,9 @@ package struct AnswerCache: Sendable {
         /// changes). Only the first call of a process writes; a failed write is logged at debug
         /// level only: the next process works the answer out again.
         package func record(_ result: GetAccountsResult, until: Int?) {
+            // Every GetAccounts of a port comes here: after the first, one atomic load.
+            guard !recorded.load(ordering: .relaxed), !recorded.exchange(true, ordering: .relaxed) else { return }
             let inputs = inputs.withLock { $0 }
-            guard !recorded.exchange(true, ordering: .relaxed) else { return }
             if let unsettled = inputs.first(where: { !$0.settled }) {
                 return Log.debug("answer not kept: \(unsettled.path) changed less than 2 s before it was read, or cannot be looked at")
             }
