@@ -6,27 +6,36 @@ faults or instructions, e.g. a stale link order (BENCHMARKS.md, sixth round).
 
     python3 bench/probes/cold_faults.py ROUNDS HOST [HOST ...]
 
-Each HOST is started with no arguments (an unidentified caller, as bench/bench.py starts its
-hosts) and the environment of this script: set WALLET_BRIDGE_KEYSTORE, WALLET_BRIDGE_CONFIG,
+Each HOST is a binary, optionally followed by `?VAR=VALUE&VAR=VALUE` for variables of its own
+(say `bench/out/bin/wallet-bridge?WALLET_BRIDGE_CONFIG=bench/out/config/direct.json`). It is
+started with no arguments (an unidentified caller, as bench/bench.py starts its hosts) and the
+environment of this script plus its own: set WALLET_BRIDGE_KEYSTORE, WALLET_BRIDGE_CONFIG,
 XDG_RUNTIME_DIR and XDG_STATE_HOME as bench/run.sh leaves them in bench/out/ to time the shipped
 binary on the benchmark's keystore. The first HOST is the yardstick of the ratios.
+
+Every binary is copied into a fresh folder first, so that each is a file this run wrote (a copy
+made minutes earlier starts slower on this machine: BENCHMARKS.md, sixth round), and the first
+call waits 3 s, since a host keeps answers only from files, its executable included, that last
+changed 2 s or more before (docs/agent.md, "The answer cache").
 """
 import json
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 
 BODY = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "NATIVE_GET_ACCOUNTS_METHOD"}).encode()
 FRAME = len(BODY).to_bytes(4, sys.byteorder) + BODY
 
 
-def cold_call(host):
+def cold_call(host, environment=None):
     """Spawn, one frame in, the reply out, end of input, exit: (seconds, rusage)."""
     to_host, host_stdin = os.pipe()
     host_stdout, from_host = os.pipe()
     started = time.perf_counter()
-    pid = os.posix_spawn(host, [host], os.environ, file_actions=[
+    pid = os.posix_spawn(host, [host], environment or os.environ, file_actions=[
         (os.POSIX_SPAWN_DUP2, to_host, 0), (os.POSIX_SPAWN_DUP2, from_host, 1),
         (os.POSIX_SPAWN_CLOSE, host_stdin), (os.POSIX_SPAWN_CLOSE, host_stdout)])
     os.close(to_host)
@@ -50,20 +59,33 @@ def cold_call(host):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    rounds, hosts = int(sys.argv[1]), sys.argv[2:]
-    samples = {host: [] for host in hosts}
-    for round_number in range(rounds):
-        for host in hosts if round_number % 2 == 0 else reversed(hosts):
-            samples[host].append(cold_call(host))
+    rounds, arguments = int(sys.argv[1]), sys.argv[2:]
+    folder = tempfile.mkdtemp(prefix="cold-faults-")
+    hosts = []  # (the name as given, the fresh copy, its environment)
+    for index, argument in enumerate(arguments):
+        binary, _, own = argument.partition("?")
+        copy = os.path.join(folder, f"{index}-{os.path.basename(binary)}")
+        shutil.copy2(binary, copy)
+        environment = dict(os.environ)
+        environment.update(pair.split("=", 1) for pair in own.split("&") if pair)
+        hosts.append((argument, copy, environment))
+    time.sleep(3)
+    samples = {name: [] for name, _, _ in hosts}
+    try:
+        for round_number in range(rounds):
+            for name, copy, environment in hosts if round_number % 2 == 0 else reversed(hosts):
+                samples[name].append(cold_call(copy, environment))
+    finally:
+        shutil.rmtree(folder)
     yardstick = None
-    for host in hosts:
-        median = statistics.median(elapsed for elapsed, _ in samples[host]) * 1e3
+    for name, _, _ in hosts:
+        median = statistics.median(elapsed for elapsed, _ in samples[name]) * 1e3
         yardstick = yardstick or median
-        user = statistics.mean(usage.ru_utime for _, usage in samples[host]) * 1e3
-        system = statistics.mean(usage.ru_stime for _, usage in samples[host]) * 1e3
-        faults = statistics.median(usage.ru_minflt for _, usage in samples[host])
+        user = statistics.mean(usage.ru_utime for _, usage in samples[name]) * 1e3
+        system = statistics.mean(usage.ru_stime for _, usage in samples[name]) * 1e3
+        faults = statistics.median(usage.ru_minflt for _, usage in samples[name])
         print(f"{median:.3f} ms ({median / yardstick:.2f}x)  user {user:.3f} ms  system {system:.3f} ms  "
-              f"page faults {faults:.0f}  {host}")
+              f"page faults {faults:.0f}  {name}")
 
 
 if __name__ == "__main__":
