@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Writes scripts/link-order.txt: the functions the shipped binary runs for a browser's cold
-# GetAccounts call, in the order callgrind first meets them, for scripts/build-release.sh to
-# place together. Each way a cold call goes is profiled: from the answer an earlier host kept
+# GetAccounts call, in the order callgrind first meets them, then the variables it reads or
+# writes (valgrind's lackey), for scripts/build-release.sh to place together: code, and the
+# `.data` and `.bss` pages a start-up dirties, each of which costs a page fault of its own
+# (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: from the answer an earlier host kept
 # (the usual one, docs/agent.md "The answer cache"); a connected extension's, read from the
 # agent's files; the same through the running agent (a sessions file too large to read); and
 # with {"agent": false} (the host reads the keystore itself).
@@ -9,7 +11,7 @@
 #
 #   scripts/make-link-order.sh           rewrite the list (after changes to the start-up path)
 #   scripts/make-link-order.sh --check   fail when the list has gone stale: more than 5 % of
-#                                        the functions a cold call runs are not in it
+#                                        the functions and variables a cold call uses are not in it
 #
 # A stale list does not break anything, it only costs speed, silently: code added to the cold
 # path lands among the 12 MB of code no cold call runs, and each such function can cost a page
@@ -72,10 +74,12 @@ with open(f"{work}/sessions-many.json", "w") as f:
     json.dump({"version": 1, "sessions": [session] + others}, f)
 PY
 chmod 600 "$work/sessions-one.json" "$work/sessions-many.json"
-get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrind
-  local profile=$1
+get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrind (*.profile)
+  local profile=$1 tool=(--tool=callgrind --demangle=no --callgrind-out-file="$work/$1")
+  # or lackey (*.trace), which logs every address the call reads or writes
+  [[ $profile == *.trace ]] && tool=(--tool=lackey --trace-mem=yes --log-file="$work/$profile")
   shift
-  if ! env "$@" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$profile" \
+  if ! env "$@" valgrind "${tool[@]}" \
     "$binary" "$origin" < "$work/request" > "$work/reply" 2>"$work/$profile.log" || ! grep -q '"addresses"' "$work/reply"; then
     echo "make-link-order: GetAccounts ($profile) failed: $(cat "$work/reply")" >&2
     tail -20 "$work/$profile.log" >&2
@@ -86,38 +90,67 @@ get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrin
 cp "$work/sessions-one.json" "$work/keys/keystore.sessions.json"
 # A host keeps an answer only from files that last changed 2 s or more before it read them.
 sleep 3
+# Each way is taken twice, under callgrind and under lackey; a way that keeps an answer has it
+# removed before its second run, which would otherwise be answered from it.
+forget_answers() { rm -f "$XDG_RUNTIME_DIR"/wallet-bridge/answers-*; }
 get_accounts connected.profile
 get_accounts kept.profile
+forget_answers
+get_accounts connected.trace
+get_accounts kept.trace
 get_accounts direct.profile WALLET_BRIDGE_CONFIG="$work/direct.json"
+forget_answers
+get_accounts direct.trace WALLET_BRIDGE_CONFIG="$work/direct.json"
 cp "$work/sessions-many.json" "$work/keys/keystore.sessions.json"
 # One untimed call starts the agent; the profiled one finds it running, as nearly every call does.
 "$binary" "$origin" < "$work/request" > /dev/null
 get_accounts agent.profile
+get_accounts agent.trace
 
 if grep -q 'ShippedHostO10makeRouter' "$work/kept.profile"; then
   echo "make-link-order: the second call built the router: no answer was kept (scripts/make-link-order.sh, AnswerCache)" >&2
   exit 1
 fi
-python3 - "$check" scripts/link-order.txt "$work/kept.profile" "$work/connected.profile" "$work/agent.profile" "$work/direct.profile" <<'PY'
-import re, sys
-check, listed, profiles = sys.argv[1] == "1", sys.argv[2], sys.argv[3:]
+python3 - "$check" scripts/link-order.txt "$binary" "$work"/{kept,connected,agent,direct}.profile \
+  "$work"/{kept,connected,agent,direct}.trace <<'PY'
+import bisect, re, subprocess, sys
+check, listed, binary, files = sys.argv[1] == "1", sys.argv[2], sys.argv[3], sys.argv[4:]
 seen, names = set(), []
-for profile in profiles:
+def add(name):
+    if name not in seen:
+        seen.add(name)
+        names.append(name)
+for profile in (f for f in files if f.endswith(".profile")):
     for line in open(profile):
         match = re.match(r"c?fn=\(\d+\) (.*)", line)
         if match:
             name = re.sub(r"'\d+$", "", match.group(1).strip())
-            if name not in seen and not name.startswith("0x") and name != "(below main)":
-                seen.add(name)
-                names.append(name)
+            if not name.startswith("0x") and name != "(below main)":
+                add(name)
+functions = len(names)
+# The variables: every address a trace loads, stores or modifies, named by the binary's symbol
+# table (data, read-only data and .bss symbols), in the order first touched.
+variables = sorted((int(address, 16), int(size, 16), name) for address, size, kind, name in
+                   (line.split() for line in subprocess.run(["nm", "-nS", binary], capture_output=True, text=True,
+                                                            check=True).stdout.splitlines() if line.count(" ") == 3)
+                   if kind in "bBdDrRgGsSvV")
+starts = [start for start, _, _ in variables]
+for trace in (f for f in files if f.endswith(".trace")):
+    for line in open(trace):
+        if line[:1] != " " or line[1:2] not in ("L", "S", "M"):
+            continue
+        address = int(line[3:].split(",", 1)[0], 16)
+        index = bisect.bisect_right(starts, address) - 1
+        if index >= 0 and address < variables[index][0] + max(variables[index][1], 1):
+            add(variables[index][2])
 if not check:
     open(listed, "w").write("\n".join(names) + "\n")
-    print(f"{listed}: {len(names)} functions", file=sys.stderr)
+    print(f"{listed}: {functions} functions, {len(names) - functions} variables", file=sys.stderr)
     sys.exit(0)
 known = set(line.strip() for line in open(listed))
 missing = [name for name in names if name not in known]
 share = len(missing) / len(names)
-print(f"link order: {len(missing)} of the {len(names)} functions a cold call runs are not in {listed} ({share:.1%})",
+print(f"link order: {len(missing)} of the {len(names)} functions and variables a cold call uses are not in {listed} ({share:.1%})",
       file=sys.stderr)
 if share > 0.05:
     print("the list is stale: run scripts/make-link-order.sh and commit it (first missing: %s)" % ", ".join(missing[:5]),
