@@ -140,6 +140,14 @@ final class AnswerCacheTests: XCTestCase {
         }
     }
 
+    func testAFileOthersCouldHaveWrittenIsNotTrusted() {
+        keep()
+        chmod(cache.path, 0o620)
+        XCTAssertNil(kept(), "group-writable")
+        chmod(cache.path, 0o600)
+        XCTAssertEqual(kept(), answer.addresses, "as written again")
+    }
+
     func testAFolderThatCannotBeUsedKeepsNothing() {
         let recorder = AnswerCache.Recorder(cache, now: later) { false }
         recorder.stamp([input])
@@ -150,9 +158,12 @@ final class AnswerCacheTests: XCTestCase {
     func testTheKeyHoldsTheCallerAndTheVariablesThatDecideTheFiles() {
         setenv("WALLET_BRIDGE_ANSWER_CACHE_TEST", "1", 1)
         setenv("XDG_ACTIVATION_TOKEN", "changes-every-launch", 1)
+        let logLevel = getenv("WALLET_BRIDGE_LOG").map { String(cString: $0) }
+        setenv("WALLET_BRIDGE_LOG", "debug", 1)
         defer {
             unsetenv("WALLET_BRIDGE_ANSWER_CACHE_TEST")
             unsetenv("XDG_ACTIVATION_TOKEN")
+            if let logLevel { setenv("WALLET_BRIDGE_LOG", logLevel, 1) } else { unsetenv("WALLET_BRIDGE_LOG") }
         }
         let chrome = Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--parent-window=0"])
         let key = AnswerCache.key(caller: chrome)
@@ -160,6 +171,7 @@ final class AnswerCacheTests: XCTestCase {
         XCTAssertFalse(key.contains("--parent-window=0"), "only the caller, as the policy names it")
         XCTAssertTrue(key.contains("WALLET_BRIDGE_ANSWER_CACHE_TEST=1"))
         XCTAssertFalse(key.contains { $0.hasPrefix("XDG_ACTIVATION_TOKEN") })
+        XCTAssertFalse(key.contains { $0.hasPrefix("WALLET_BRIDGE_LOG") }, "a debug log uses the answer the others use")
         let variables = Array(key.drop { $0 != "environment" }.dropFirst())
         XCTAssertEqual(variables, variables.sorted(), "the variables in one order, whatever the environment's")
         XCTAssertNotEqual(AnswerCache.key(caller: .unidentified), key)

@@ -55,6 +55,27 @@ def test_a_new_key_is_answered_at_once(wallet, passphrase_file):
     assert (reply["result"], kept) == ({"addresses": [key["address"], second["address"]]}, False)
 
 
+def test_a_debug_log_shares_the_answer_and_says_why_one_was_not_used(wallet, passphrase_file):
+    """WALLET_BRIDGE_LOG is left out of the key: turning the log up to see where an answer came
+    from finds the answer that hosts at the usual level kept, and names the file that changed
+    when there is none to use."""
+    wallet.create(passphrase_file)
+    settle()
+    host = wallet.host(CHROME_ORIGIN)  # the usual level: it keeps an answer
+    host.send(GET_ACCOUNTS)
+    host.process.stdin.close()
+    assert "result" in host.receive()
+    host.close()
+    assert accounts(wallet)[1] is True
+    wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
+    host = wallet.host(CHROME_ORIGIN, WALLET_BRIDGE_LOG="debug")
+    host.send(GET_ACCOUNTS)
+    host.process.stdin.close()
+    assert len(host.receive()["result"]["addresses"]) == 2
+    log = host.close()
+    assert f"no kept answer used: {wallet.keystore_path} changed since it was kept" in log, log
+
+
 def test_a_disconnected_extension_is_asked_again(wallet, passphrase_file):
     """The session is gone from the file: the kept answer no longer holds, and the agent asks
     the person (who declines here)."""

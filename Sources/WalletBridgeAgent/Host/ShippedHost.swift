@@ -18,7 +18,15 @@ public enum ShippedHost {
     /// - `browserProcess`: the process that started the host, whose profile names the extension.
     public static func makeRouter(arguments: [String], browserProcess: Int32) throws -> Router {
         // Every file an answer is worked out from is stamped before it is read (`AnswerCache`).
-        let answers = AnswerCache.Recorder(answerCache(arguments: arguments)) { (try? AgentPaths.prepare(AgentPaths.folder())) != nil }
+        let answers = AnswerCache.Recorder(answerCache(arguments: arguments)) {
+            do throws(AgentPaths.Unsafe) {
+                try AgentPaths.prepare(AgentPaths.folder())
+                return true
+            } catch {
+                Log.debug("answer not kept: \(error)")
+                return false
+            }
+        }
         answers.stamp(["/proc/self/exe"] + WalletConfig.filesLookedAt(path: WalletConfig.defaultPath))
         let config = WalletConfig.loadForHost()
         var router = Router()
@@ -57,9 +65,13 @@ public enum ShippedHost {
     /// router is built; nil for any other request, and when no kept answer holds, for the
     /// router to answer.
     package static func answerBeforeRouting(_ request: Request, arguments: [String]) -> [UInt8]? {
-        guard request.method == GetAccounts.name, let id = request.id, takesNothing(request.params),
-              (try? AgentPaths.check(AgentPaths.folder(), missingIsFine: false)) != nil
-        else { return nil }
+        guard request.method == GetAccounts.name, let id = request.id, takesNothing(request.params) else { return nil }
+        do throws(AgentPaths.Unsafe) {
+            try AgentPaths.check(AgentPaths.folder(), missingIsFine: false)
+        } catch {
+            Log.debug("no kept answer used: \(error)")
+            return nil
+        }
         let cache = answerCache(arguments: arguments)
         guard let result = cache.accounts(now: Int64(time(nil))) else { return nil }
         Log.debug("GetAccounts answered from \(cache.path)")

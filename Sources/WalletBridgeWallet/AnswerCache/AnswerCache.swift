@@ -53,6 +53,10 @@ package struct AnswerCache: Sendable {
     /// (`UserFolders`). Only these: a variable that changes from one launch to the next (a
     /// desktop's activation token) would give every launch a key, and a file, of its own.
     static let folderVariables = ["HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_HOME=", "XDG_RUNTIME_DIR=", "XDG_STATE_HOME="]
+    /// The one `WALLET_BRIDGE_*` variable that changes no answer: a host started with
+    /// `WALLET_BRIDGE_LOG=debug` to see where its answer came from uses the answer the others
+    /// use. (Warnings keep an answer from being kept at every level: `Log.warningCount`.)
+    static let logVariable = "WALLET_BRIDGE_LOG="
 
     /// The key of a host serving `caller`, in this process's environment: the version, the
     /// program, the caller, and the variables that decide the files and the limits. (The user is
@@ -65,7 +69,9 @@ package struct AnswerCache: Sendable {
             // made into strings.
             if case let first = UInt8(bitPattern: pointer.pointee), first == UInt8(ascii: "W") || first == UInt8(ascii: "X") || first == UInt8(ascii: "H") {
                 let variable = String(cString: pointer)
-                if variable.hasPrefix("WALLET_BRIDGE_") || folderVariables.contains(where: { variable.hasPrefix($0) }) { variables.append(variable) }
+                if variable.hasPrefix("WALLET_BRIDGE_") ? !variable.hasPrefix(Self.logVariable) : folderVariables.contains(where: { variable.hasPrefix($0) }) {
+                    variables.append(variable)
+                }
             }
             entry += 1
         }
@@ -95,43 +101,53 @@ package struct AnswerCache: Sendable {
 
     /// The answer kept under `key`, when every input is as it was stamped and `now` (seconds
     /// since the epoch) is before its `until`; nil otherwise.
+    /// Why an answer is not given back is logged at debug level (`WALLET_BRIDGE_LOG=debug`).
     package func accounts(now: Int64) -> GetAccountsResult? {
-        guard let stamp = FileStamp.of(path), stamp.owner == getuid(), stamp.isRegularFile,
-              let bytes = (try? AtomicFile.read(path, maxBytes: Self.maxFileBytes)) ?? nil
-        else { return nil }
+        guard let stamp = FileStamp.of(path) else { return miss("none kept at \(path)") }
+        // As written: this user's, 0600. One that others could have written is not trusted.
+        guard stamp.owner == getuid(), stamp.isRegularFile, stamp.mode & 0o077 == 0 else {
+            return miss("\(path) is not a file of this user's alone")
+        }
+        guard let bytes = (try? AtomicFile.read(path, maxBytes: Self.maxFileBytes)) ?? nil else { return miss("cannot read \(path)") }
         return bytes.withUnsafeBufferPointer { buffer in
             var fields = Fields(buffer)
-            guard fields.next(is: Self.formatLine), fields.next(is: String(key.count)) else { return nil }
+            guard fields.next(is: Self.formatLine), fields.next(is: String(key.count)) else { return miss("\(path) is damaged or of another version") }
             for part in key {
-                guard fields.next(is: part) else { return nil }
+                guard fields.next(is: part) else { return miss("\(path) was kept for another caller or environment") }
             }
-            guard let until = fields.next() else { return nil }
+            guard let until = fields.next() else { return miss("\(path) is damaged") }
             if !until.isEmpty {
-                guard let until = Int64(String(decoding: until, as: UTF8.self)), now < until else { return nil }
+                guard let until = Int64(String(decoding: until, as: UTF8.self)), now < until else { return miss("the session it was kept for has ended") }
             }
-            guard let count = fields.next().flatMap({ Int(String(decoding: $0, as: UTF8.self)) }) else { return nil }
+            guard let count = fields.next().flatMap({ Int(String(decoding: $0, as: UTF8.self)) }) else { return miss("\(path) is damaged") }
             // Each stamp is written on the stack and compared in place; the path is a field,
             // NUL-ended where it lies.
-            let matches = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FileStamp.textLength) { text in
+            // The first input that is not as stamped, if any (nil: all are).
+            let changed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FileStamp.textLength) { text -> String? in
                 for _ in 0..<count {
-                    guard let path = fields.next(), let recorded = fields.next() else { return false }
+                    guard let path = fields.next(), let recorded = fields.next() else { return "the list of its files" }
                     switch FileStamp.lookUp(cString: UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)) {
                     case .present(let stamp):
                         stamp.writeText(into: text)
-                        guard Fields.same(recorded, UnsafeBufferPointer(text)) else { return false }
+                        guard Fields.same(recorded, UnsafeBufferPointer(text)) else { return String(decoding: path, as: UTF8.self) }
                     case .absent:
-                        guard recorded.count == 1, recorded[0] == Self.absent else { return false }
+                        guard recorded.count == 1, recorded[0] == Self.absent else { return String(decoding: path, as: UTF8.self) }
                     case .unknown:
-                        return false
+                        return String(decoding: path, as: UTF8.self)
                     }
                 }
-                return true
+                return nil
             }
-            guard matches else { return nil }
+            if let changed { return miss("\(changed) changed since it was kept") }
             var addresses: [String] = []
             while let address = fields.next() { addresses.append(String(decoding: address, as: UTF8.self)) }
-            return fields.isComplete ? GetAccountsResult(addresses: addresses) : nil
+            return fields.isComplete ? GetAccountsResult(addresses: addresses) : miss("\(path) is damaged")
         }
+    }
+
+    private func miss(_ reason: @autoclosure () -> String) -> GetAccountsResult? {
+        Log.debug("no kept answer used: \(reason())")
+        return nil
     }
 
     /// How an input that did not exist is kept.
@@ -182,7 +198,8 @@ package struct AnswerCache: Sendable {
         private let inputs = Mutex<[Input]>([])
         private let recorded = Atomic<Bool>(false)
         private let warningsBefore: Int
-        /// Makes the folder before the file is written; false when it cannot be used.
+        /// Makes the folder before the file is written; false, having logged why, when it
+        /// cannot be used.
         private let prepareFolder: @Sendable () -> Bool
         /// Seconds since the epoch (tests pass their own).
         private let now: @Sendable () -> Int64
@@ -220,7 +237,7 @@ package struct AnswerCache: Sendable {
                 return Log.debug("answer not kept: \(unsettled.path) changed less than 2 s before it was read, or cannot be looked at")
             }
             guard Log.warningCount == warningsBefore else { return Log.debug("answer not kept: a warning was written") }
-            guard prepareFolder() else { return Log.debug("answer not kept: no folder for it") }
+            guard prepareFolder() else { return }  // which says why
             var file: [UInt8] = []
             func field(_ bytes: some Sequence<UInt8>) {
                 file.append(contentsOf: bytes)
