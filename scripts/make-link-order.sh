@@ -3,15 +3,16 @@
 # GetAccounts call, in the order callgrind first meets them, then the variables it reads or
 # writes (valgrind's lackey), for scripts/build-release.sh to place together: code, and the
 # `.data` and `.bss` pages a start-up dirties, each of which costs a page fault of its own
-# (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: from the answer an earlier host kept
-# (the usual one, docs/agent.md "The answer cache"); a connected extension's, read from the
-# agent's files; the same through the running agent (a sessions file too large to read); and
-# with {"agent": false} (the host reads the keystore itself).
+# (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: from the answer an
+# earlier host kept (the usual one, docs/agent.md "The answer cache"); a connected extension's,
+# read from the agent's files; the same through the running agent (a sessions file too large
+# to read); and with {"agent": false} (the host reads the keystore itself).
 # Needs valgrind.
 #
 #   scripts/make-link-order.sh           rewrite the list (after changes to the start-up path)
 #   scripts/make-link-order.sh --check   fail when the list has gone stale: more than 5 % of
-#                                        the functions and variables a cold call uses are not in it
+#                                        the functions and variables a cold call uses are not
+#                                        in it
 #
 # A stale list does not break anything, it only costs speed, silently: code added to the cold
 # path lands among the 12 MB of code no cold call runs, and each such function can cost a page
