@@ -6,8 +6,12 @@ import WalletBridgeProtocol
 /// GetAccounts from a kept answer, `ShippedHost.answerBeforeRouting`). A browser starts a host
 /// for every `sendNativeMessage`, and such a host may then never build one.
 ///
-/// Once built, the server answers everything. A host still connected `Server.eventQuietPeriod`
-/// after an early reply is a port's: it builds the server then, to start its event sources.
+/// Only a host's first message can be answered early: a browser gives a `sendNativeMessage`
+/// host exactly one, so a second one is a port's, and the server is built for it (answering a
+/// port's stream from the kept answer, a file read and a `stat` per input each time, made a
+/// round trip 2.5 times as slow as the server's). Once built, the server answers everything. A
+/// host still connected `Server.eventQuietPeriod` after an early reply is a port's too: it
+/// builds the server then, to start its event sources.
 /// The reader thread's alone (`ReadLoop`), like the loop that owns it.
 final class ServerOnDemand {
     typealias AnswerBeforeRouting = (Request) -> [UInt8]?
@@ -19,8 +23,10 @@ final class ServerOnDemand {
     private let caller: Caller
     private let writer: FrameWriter
     private let session: Session
-    /// When the first early reply went out.
+    /// When the early reply went out.
     private var earlyReplyAt: ContinuousClock.Instant?
+    /// Whether a message came before this one.
+    private var receivedBefore = false
 
     init(
         makeRouter: @escaping () throws -> Router, answerBeforeRouting: AnswerBeforeRouting?, configuration: HostConfiguration, caller: Caller,
@@ -33,11 +39,13 @@ final class ServerOnDemand {
 
     /// Answers one frame body, early if it can.
     func receive(_ body: UnsafeBufferPointer<UInt8>, receivedAt: ContinuousClock.Instant) {
-        if server == nil, let reply = earlyReply(to: body) {
+        if server == nil, !receivedBefore, let reply = earlyReply(to: body) {
+            receivedBefore = true
             writer.write(reply)
-            if earlyReplyAt == nil { earlyReplyAt = .now }
+            earlyReplyAt = .now
             return
         }
+        receivedBefore = true
         built()?.receive(body, receivedAt: receivedAt)
     }
 

@@ -142,6 +142,21 @@ def test_without_the_agent_the_keystore_wallet_keeps_its_answer_too(wallet, pass
     assert accounts(wallet)[1] is False
 
 
+def test_only_the_first_message_is_answered_from_a_kept_answer(wallet, passphrase_file):
+    """A browser gives a sendNativeMessage host one message: a second one is a port's, which
+    the server answers at once (reading a kept answer for every message of a port's stream was
+    2.5 times as slow as the server), without waiting for the quiet period."""
+    key = wallet.create(passphrase_file)
+    settle()
+    accounts(wallet)
+    port = Port(wallet.host(WALLET_BRIDGE_LOG="debug"))
+    for _ in range(3):
+        assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+    log = port.host.close()
+    assert log.count(KEPT) == 1, log
+    assert log.index(KEPT) < log.index("serving"), log
+
+
 def test_a_port_answered_early_builds_its_router_and_hears_events(wallet, passphrase_file):
     """A port whose first GetAccounts came from a kept answer still answers everything else,
     and hears a key made in a terminal."""
