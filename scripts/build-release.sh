@@ -15,8 +15,9 @@
 #   conformance in the binary (4,000 records here; half the instructions of a cold call).
 # - Function sections and lld's `--symbol-ordering-file` with scripts/link-order.txt: the code a
 #   cold call runs sits together instead of being spread over 13 MB of text, and the variables
-#   it touches over a few pages of .data and .bss, so it takes fewer page faults. The list is made by scripts/make-link-order.sh; a stale list only costs speed
-#   (names it does not find are skipped).
+#   it touches on a few pages of data and .bss, so it takes fewer page faults. The list is made
+#   by scripts/make-link-order.sh; a stale list only costs speed (names it does not find are
+#   skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

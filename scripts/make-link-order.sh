@@ -2,7 +2,7 @@
 # Writes scripts/link-order.txt: the functions the shipped binary runs for a browser's cold
 # GetAccounts call, in the order callgrind first meets them, then the variables it reads or
 # writes (valgrind's lackey), for scripts/build-release.sh to place together: code, and the
-# `.data` and `.bss` pages a start-up dirties, each of which costs a page fault of its own
+# pages of data and `.bss` a start-up touches, each of which costs a page fault of its own
 # (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: from the answer an
 # earlier host kept (the usual one, docs/agent.md "The answer cache"); a connected extension's,
 # read from the agent's files; the same through the running agent (a sessions file too large
@@ -84,6 +84,7 @@ get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrin
     "$binary" "$origin" < "$work/request" > "$work/reply" 2>"$work/$profile.log" || ! grep -q '"addresses"' "$work/reply"; then
     echo "make-link-order: GetAccounts ($profile) failed: $(cat "$work/reply")" >&2
     tail -20 "$work/$profile.log" >&2
+    [[ $profile != *.trace ]] || grep '^==' "$work/$profile" | tail -20 >&2  # lackey's own messages
     exit 1
   fi
 }
@@ -98,6 +99,10 @@ get_accounts connected.profile
 get_accounts kept.profile
 forget_answers
 get_accounts connected.trace
+if ! compgen -G "$XDG_RUNTIME_DIR/wallet-bridge/answers-*" >/dev/null; then
+  echo "make-link-order: the traced first call kept no answer, so the next one is not the kept path" >&2
+  exit 1
+fi
 get_accounts kept.trace
 get_accounts direct.profile WALLET_BRIDGE_CONFIG="$work/direct.json"
 forget_answers
@@ -134,7 +139,7 @@ functions = len(names)
 variables = sorted((int(address, 16), int(size, 16), name) for address, size, kind, name in
                    (line.split() for line in subprocess.run(["nm", "-nS", binary], capture_output=True, text=True,
                                                             check=True).stdout.splitlines() if line.count(" ") == 3)
-                   if kind in "bBdDrRgGsSvV")
+                   if kind in "bBdDrRgGsSvV" and int(size, 16) > 0)  # sized: a zero-size label would hide its enclosing symbol
 starts = [start for start, _, _ in variables]
 for trace in (f for f in files if f.endswith(".trace")):
     for line in open(trace):
@@ -144,17 +149,25 @@ for trace in (f for f in files if f.endswith(".trace")):
         index = bisect.bisect_right(starts, address) - 1
         if index >= 0 and address < variables[index][0] + max(variables[index][1], 1):
             add(variables[index][2])
+if len(names) - functions < functions // 10:
+    # The traces' addresses are not the symbol table's (a position-independent binary, say):
+    # the list would silently lose its variables.
+    sys.exit(f"make-link-order: only {len(names) - functions} variables named from the traces")
 if not check:
     open(listed, "w").write("\n".join(names) + "\n")
     print(f"{listed}: {functions} functions, {len(names) - functions} variables", file=sys.stderr)
     sys.exit(0)
 known = set(line.strip() for line in open(listed))
-missing = [name for name in names if name not in known]
-share = len(missing) / len(names)
-print(f"link order: {len(missing)} of the {len(names)} functions and variables a cold call uses are not in {listed} ({share:.1%})",
-      file=sys.stderr)
-if share > 0.05:
-    print("the list is stale: run scripts/make-link-order.sh and commit it (first missing: %s)" % ", ".join(missing[:5]),
+stale = False
+for kind, group in (("functions", names[:functions]), ("variables", names[functions:])):
+    missing = [name for name in group if name not in known]
+    share = len(missing) / len(group)
+    print(f"link order: {len(missing)} of the {len(group)} {kind} a cold call uses are not in {listed} ({share:.1%})",
           file=sys.stderr)
+    if share > 0.05:
+        stale = True
+        print("the list is stale: run scripts/make-link-order.sh and commit it (first missing: %s)" % ", ".join(missing[:5]),
+              file=sys.stderr)
+if stale:
     sys.exit(1)
 PY

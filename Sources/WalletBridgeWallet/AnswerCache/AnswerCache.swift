@@ -21,8 +21,9 @@ import WalletBridge
 ///   tick of the filesystem's clock cannot share a stamp.
 /// - A connected extension's answer lasts until its session expires (`until`).
 /// - The key holds everything else the answer depends on: the arguments (the caller), the user,
-///   the version, and every `WALLET_BRIDGE_*` and `XDG_*` variable and `HOME` (which decide the
-///   files and the limits). The executable is an input like the files.
+///   the version, every `WALLET_BRIDGE_*` variable but `WALLET_BRIDGE_LOG`, and `HOME` and the
+///   XDG folder variables (which decide the files and the limits). The executable is an input
+///   like the files.
 ///
 /// The file lives in the agent's folder (0700, this user's alone, `AgentPaths`), is written
 /// with mode 0600, and holds no secret: addresses are public keys. One that cannot be read, is
