@@ -147,7 +147,7 @@ for trace in (f for f in files if f.endswith(".trace")):
             continue
         address = int(line[3:].split(",", 1)[0], 16)
         index = bisect.bisect_right(starts, address) - 1
-        if index >= 0 and address < variables[index][0] + max(variables[index][1], 1):
+        if index >= 0 and address < variables[index][0] + variables[index][1]:
             add(variables[index][2])
 if len(names) - functions < functions // 10:
     # The traces' addresses are not the symbol table's (a position-independent binary, say):
