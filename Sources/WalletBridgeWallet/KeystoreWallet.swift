@@ -146,7 +146,7 @@ public struct KeystoreWallet: AccountsAtHand {
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
         let request = ConsentRequest(
-            caller: context.caller, callerName: callerName(of: context.caller),
+            caller: context.caller, callerName: await callerName(of: context.caller),
             keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
         let audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
@@ -167,7 +167,7 @@ public struct KeystoreWallet: AccountsAtHand {
             ]))
         }
         var request = ConsentRequest(
-            caller: context.caller, callerName: callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
+            caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
             payloads: [])
         request.ethereum = signing.consent
         var audit = AuditLog.Entry(

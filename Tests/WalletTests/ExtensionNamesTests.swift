@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
@@ -302,6 +303,86 @@ final class ExtensionNamesTests: XCTestCase {
         XCTAssertNil(ExtensionNames.name(of: firefox("nameless@example.org"), browserProcess: pid))
         // A Firefox profile says nothing about a Chromium extension.
         XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid))
+    }
+
+    /// Writes `addons` as the profile's add-on list the way Firefox does: a new file renamed
+    /// into place, so a reader never sees half of it.
+    private func writeAddOnList(_ addons: String, in profile: String) {
+        write(#"{"schemaVersion":36,"addons":[\#(addons)]}"#, to: "\(profile)/extensions.json.tmp")
+        XCTAssertEqual(rename("\(profile)/extensions.json.tmp", "\(profile)/extensions.json"), 0)
+    }
+
+    private let walletAddOn = #"{"id":"wallet@example.org","defaultLocale":{"name":"My Firefox Wallet"}}"#
+
+    /// `ExtensionNames.name(of:browserProcess:patience:)` in a task, while `meanwhile` runs
+    /// here. The tests stay synchronous because Foundation's `Process`, which starts the
+    /// stand-in browsers, waits for them only on the thread that started them.
+    private func nameWaitedFor(_ caller: Caller, browserProcess pid: Int32, patience: Duration, meanwhile: () -> Void = {}) -> String? {
+        let found = Mutex<String?>(nil)
+        let done = expectation(description: "the lookup ended")
+        Task {
+            let name = await ExtensionNames.name(of: caller, browserProcess: pid, patience: patience)
+            found.withLock { $0 = name }
+            done.fulfill()
+        }
+        meanwhile()
+        wait(for: [done], timeout: 90)
+        return found.withLock { $0 }
+    }
+
+    /// A fresh profile: Firefox has not written its list yet when the add-on first asks.
+    func testAnAddOnsNameIsWaitedForUntilFirefoxWritesItsFirstList() throws {
+        let profile = "\(root)/firefox/fresh"
+        makeFolder(profile)
+        let pid = try startBrowser(["-profile", profile])
+        XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid))
+        let name = nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)) {
+            usleep(300_000)
+            writeAddOnList(walletAddOn, in: profile)
+        }
+        XCTAssertEqual(name, "My Firefox Wallet")
+        XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid), "the list is newer than the browser now")
+    }
+
+    /// A list from the profile's last run, before the add-on was put in it.
+    func testAnAddOnsNameIsWaitedForWhileTheListIsOlderThanTheBrowser() throws {
+        let profile = "\(root)/firefox/used"
+        makeFolder(profile)
+        writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
+        let anHourAgo = timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)
+        XCTAssertEqual(utimensat(AT_FDCWD, "\(profile)/extensions.json", [anHourAgo, anHourAgo], 0), 0)
+        let pid = try startBrowser(["-profile", profile])
+        XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid))
+        let name = nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)) {
+            usleep(300_000)
+            writeAddOnList(walletAddOn, in: profile)
+        }
+        XCTAssertEqual(name, "My Firefox Wallet")
+    }
+
+    /// A list that Firefox wrote in this run and that does not name the add-on is its answer:
+    /// no wait (the patience here is a minute).
+    func testAnAddOnMissingFromAListWrittenInThisRunIsNotWaitedFor() throws {
+        let profile = "\(root)/firefox/current"
+        makeFolder(profile)
+        let pid = try startBrowser(["-profile", profile])
+        usleep(20_000)  // past the start's clock tick
+        writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
+        XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid))
+        let started = ContinuousClock.now
+        XCTAssertNil(nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)))
+        // Nor for a Chromium extension, whose browser keeps no such list.
+        XCTAssertNil(nameWaitedFor(chrome(phantomID), browserProcess: pid, patience: .seconds(60)))
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(30), "it waited for a list that was already written")
+    }
+
+    func testAProcesssStartTime() throws {
+        let before = Double(time(nil))
+        let pid = try startBrowser(["-profile", "\(root)/nowhere"])
+        let started = try XCTUnwrap(ExtensionNames.startTime(of: pid))
+        XCTAssertGreaterThan(started, before - 1, "the stand-in started after `before`, within a clock tick")
+        XCTAssertLessThanOrEqual(started, Double(time(nil)) + 1)
+        XCTAssertNil(ExtensionNames.startTime(of: Int32.max), "no such process")
     }
 
     func testAMissingFirefoxProfileGivesNoName() throws {

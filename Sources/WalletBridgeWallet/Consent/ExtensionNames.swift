@@ -30,6 +30,33 @@ package enum ExtensionNames {
         return name
     }
 
+    /// How long a dialog waits for a Firefox to write down the add-on that asks: see
+    /// `name(of:browserProcess:patience:)`.
+    package static let firefoxPatience: Duration = .seconds(5)
+
+    /// `name(of:browserProcess:)`, waiting up to `patience` for a Firefox that has not yet
+    /// written its add-on list in this run. Firefox writes `extensions.json` a moment after it
+    /// starts, and an add-on it has just started can ask before then: a first connect request
+    /// did, in a fresh profile on a busy 2-core machine, and its dialog showed the ID alone. The
+    /// wait happens only while the list is missing or older than the browser, so an add-on
+    /// that a written list does not name costs no wait.
+    package static func name(of caller: Caller, browserProcess: Int32, patience: Duration) async -> String? {
+        let start = ContinuousClock.now
+        var waited = false
+        while true {
+            if let name = name(of: caller, browserProcess: browserProcess) {
+                if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on") }
+                return name
+            }
+            guard case .firefoxAddon = caller, ContinuousClock.now - start < patience, firefoxListIsPending(browserProcess) else {
+                if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on; it did not") }
+                return nil
+            }
+            waited = true
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { return nil }
+        }
+    }
+
     /// The most any profile file read here may hold: Preferences files run to a few megabytes.
     static let maxFileBytes = 32 << 20
 
@@ -133,6 +160,17 @@ package enum ExtensionNames {
         return nil
     }
 
+    /// True when the Firefox with pid `pid` has not written its add-on list since it started:
+    /// the profile has no `extensions.json`, or one older than the process.
+    static func firefoxListIsPending(_ pid: Int32) -> Bool {
+        guard let profile = firefoxProfile(pid), let started = startTime(of: pid) else { return false }
+        switch FileStamp.lookUp("\(profile)/extensions.json") {
+        case .absent: return true
+        case .present(let stamp): return Double(stamp.modified.seconds) + Double(stamp.modified.nanoseconds) / 1e9 < started
+        case .unknown: return false
+        }
+    }
+
     /// The profile folder: `-profile DIR` on the command line, else the folder of the
     /// profile database the browser has open.
     private static func firefoxProfile(_ pid: Int32) -> String? {
@@ -150,10 +188,30 @@ package enum ExtensionNames {
 
     // MARK: Reading
 
-    /// The process's arguments. Read to the end of the file, not by its size: /proc files say
-    /// they hold 0 bytes.
+    /// The process's arguments.
     private static func commandLine(of pid: Int32) -> [String] {
-        let fd = open("/proc/\(pid)/cmdline", O_RDONLY | O_CLOEXEC)
+        procFile("/proc/\(pid)/cmdline").split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// When the process started, in seconds since the epoch. `/proc/<pid>/stat` gives it in
+    /// clock ticks after boot, as its 22nd field; the fields are counted after the name in
+    /// parentheses, which may itself hold spaces and parentheses.
+    static func startTime(of pid: Int32) -> Double? {
+        let stat = procFile("/proc/\(pid)/stat")
+        guard let nameEnd = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = stat[(nameEnd + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+        var sinceBoot = timespec(), now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &sinceBoot)
+        clock_gettime(CLOCK_REALTIME, &now)
+        func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
+        return seconds(now) - seconds(sinceBoot) + ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// A /proc file's bytes, up to 1 MiB. Read to the end of the file, not by its size: /proc
+    /// files say they hold 0 bytes.
+    private static func procFile(_ path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -163,7 +221,7 @@ package enum ExtensionNames {
             if count <= 0 { break }
             bytes += chunk[0..<count]
         }
-        return bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        return bytes
     }
 
     private static func argumentValue(_ prefix: String, in arguments: [String]) -> String? {

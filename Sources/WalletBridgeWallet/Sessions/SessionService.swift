@@ -84,7 +84,7 @@ package struct SessionService: Sendable {
         var approved = try Namespaces.approve(required: required, optional: optional, support: support)
         let accounts = try wallet.accounts(context: context)
         try Self.keepNamespacesWithAccounts(&approved, required: required, accounts: accounts)
-        let callerName = wallet.callerName(of: context.caller)
+        let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.connect(
             caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
@@ -259,7 +259,7 @@ package struct SessionService: Sendable {
         // Nothing to see: no one is asked to approve an empty list (the next call after a key
         // is made asks).
         if keyCount == 0, method == nil { return }
-        let callerName = wallet.callerName(of: context.caller)
+        let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
         try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: declined)

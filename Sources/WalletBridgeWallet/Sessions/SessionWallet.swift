@@ -32,9 +32,11 @@ package protocol SessionWallet: Sendable {
 
 extension SessionWallet {
     /// The caller's name in the browser's profile, when the browser that started its host is
-    /// known: what the dialogs call it.
-    package func callerName(of caller: Caller) -> String? {
-        browserProcess.flatMap { ExtensionNames.name(of: caller, browserProcess: $0) }
+    /// known: what the dialogs call it. It may wait a moment for a Firefox that has just
+    /// started (`ExtensionNames.firefoxPatience`).
+    package func callerName(of caller: Caller) async -> String? {
+        guard let browserProcess else { return nil }
+        return await ExtensionNames.name(of: caller, browserProcess: browserProcess, patience: ExtensionNames.firefoxPatience)
     }
 }
 
