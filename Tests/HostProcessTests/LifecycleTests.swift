@@ -250,12 +250,31 @@ final class LifecycleTests: XCTestCase {
         }
         defer { if sleepPID > 0 { kill(sleepPID, SIGKILL) } }
         XCTAssertGreaterThan(hostPID, 0)
+        // $! names the forked shell before it becomes the host: a parent killed then would be
+        // gone before the host's main read it. The wake-up pipe is made after that read.
+        let hostFile = URL(fileURLWithPath: hostPath).resolvingSymlinksInPath().path  // .build/debug is a link
+        func serving() -> Bool {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(hostPID)/exe")) == hostFile
+                && Self.hasMadeItsWakeUpPipe(hostPID)
+        }
+        for _ in 0..<500 where !serving() { usleep(10_000) }
+        XCTAssertTrue(serving(), "host \(hostPID) never started serving")
         XCTAssertTrue(Self.isRunning(hostPID))
         kill(parent.pid, SIGKILL)
         _ = try parent.waitForExit()
         let deadline = Date().addingTimeInterval(5)
         while Self.isRunning(hostPID) && Date() < deadline { usleep(20_000) }
         XCTAssertFalse(Self.isRunning(hostPID), "host \(hostPID) outlived its parent")
+    }
+
+    /// Whether the process holds a pipe beyond stdin and stdout: in a host (not in the shell
+    /// before its `exec`), the wake-up pipe, which `StdioHost.run` makes after `main` read the
+    /// parent's pid.
+    static func hasMadeItsWakeUpPipe(_ pid: pid_t) -> Bool {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return descriptors.compactMap(Int.init).contains { descriptor in
+            descriptor > 2 && ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))?.hasPrefix("pipe:") ?? false)
+        }
     }
 
     /// Running and not a zombie (an exited child of a non-reaping init stays a zombie).
