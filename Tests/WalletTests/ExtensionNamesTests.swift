@@ -361,19 +361,49 @@ final class ExtensionNamesTests: XCTestCase {
     }
 
     /// A list that Firefox wrote in this run and that does not name the add-on is its answer:
-    /// no wait (the patience here is a minute).
+    /// no wait (the patience here is ten seconds).
     func testAnAddOnMissingFromAListWrittenInThisRunIsNotWaitedFor() throws {
         let profile = "\(root)/firefox/current"
         makeFolder(profile)
         let pid = try startBrowser(["-profile", profile])
-        usleep(20_000)  // past the start's clock tick
+        usleep(20_000)  // past a tick of the file system's coarse clock, which stamps the list
         writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
         XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid))
         let started = ContinuousClock.now
-        XCTAssertNil(nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)))
+        XCTAssertNil(nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(10)))
         // Nor for a Chromium extension, whose browser keeps no such list.
-        XCTAssertNil(nameWaitedFor(chrome(phantomID), browserProcess: pid, patience: .seconds(60)))
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(30), "it waited for a list that was already written")
+        XCTAssertNil(nameWaitedFor(chrome(phantomID), browserProcess: pid, patience: .seconds(10)))
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "it waited for a list that was already written")
+    }
+
+    /// A Firefox past its start-up whose add-ons did not change never writes its list: a name
+    /// missing from it is not waited for.
+    func testAFirefoxPastItsStartUpIsNotWaitedFor() throws {
+        let profile = "\(root)/firefox/long-running"
+        makeFolder(profile)
+        let pid = try startBrowser(["-profile", profile])
+        XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid))
+        XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid, startUp: .zero), "started longer ago than the start-up")
+    }
+
+    /// The wait ends at its patience when no list comes.
+    func testTheWaitEndsAtItsPatience() throws {
+        let profile = "\(root)/firefox/never-written"
+        makeFolder(profile)
+        let pid = try startBrowser(["-profile", profile])
+        let started = ContinuousClock.now
+        XCTAssertNil(nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .milliseconds(300)))
+        let waited = ContinuousClock.now - started
+        XCTAssertGreaterThanOrEqual(waited, .milliseconds(300))
+        XCTAssertLessThan(waited, .seconds(5))
+    }
+
+    /// `-profile` with a relative folder is the browser's working folder's.
+    func testARelativeProfileFolderIsTheBrowsersWorkingFolders() throws {
+        _ = firefoxProfile()
+        let pid = try startBrowser(["-profile", "firefox/abcd1234.default-release", root], script: #"cd "$3" && read line"#)
+        for _ in 0..<1000 where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) != root { usleep(5_000) }
+        XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
     }
 
     func testAProcesssStartTime() throws {

@@ -34,12 +34,18 @@ package enum ExtensionNames {
     /// `name(of:browserProcess:patience:)`.
     package static let firefoxPatience: Duration = .seconds(5)
 
-    /// `name(of:browserProcess:)`, waiting up to `patience` for a Firefox that has not yet
-    /// written its add-on list in this run. Firefox writes `extensions.json` a moment after it
-    /// starts, and an add-on it has just started can ask before then: a first connect request
-    /// did, in a fresh profile on a busy 2-core machine, and its dialog showed the ID alone. The
-    /// wait happens only while the list is missing or older than the browser, so an add-on
-    /// that a written list does not name costs no wait.
+    /// How recently a Firefox must have started for its missing or older list to be waited
+    /// for: one that has run longer has written what it was going to write.
+    static let firefoxStartUp: Duration = .seconds(60)
+
+    /// `name(of:browserProcess:)`, waiting up to `patience` for a Firefox that has just started
+    /// and not yet written its add-on list. Firefox writes `extensions.json` a moment after it
+    /// starts when its add-ons changed (a new profile, a new add-on), and an add-on it has just
+    /// started can ask before then: a first connect request did, in a fresh profile on a busy
+    /// 2-core machine, and its dialog showed the ID alone. The wait happens only while the list
+    /// is missing or older than the browser, and only in the browser's first minute: a Firefox
+    /// whose add-ons did not change never writes the list, and a name missing from it must not
+    /// cost every dialog the wait. The first list written after the start is final.
     package static func name(of caller: Caller, browserProcess: Int32, patience: Duration) async -> String? {
         let start = ContinuousClock.now
         var waited = false
@@ -49,7 +55,7 @@ package enum ExtensionNames {
                 return name
             }
             guard case .firefoxAddon = caller, ContinuousClock.now - start < patience, firefoxListIsPending(browserProcess) else {
-                if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on; it did not") }
+                if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on; no list written since it started names it") }
                 return nil
             }
             waited = true
@@ -160,10 +166,14 @@ package enum ExtensionNames {
         return nil
     }
 
-    /// True when the Firefox with pid `pid` has not written its add-on list since it started:
-    /// the profile has no `extensions.json`, or one older than the process.
-    static func firefoxListIsPending(_ pid: Int32) -> Bool {
+    /// True when the Firefox with pid `pid` started less than `startUp` ago and has not
+    /// written its add-on list since: the profile has no `extensions.json`, or one older than
+    /// the process.
+    static func firefoxListIsPending(_ pid: Int32, startUp: Duration = firefoxStartUp) -> Bool {
         guard let profile = firefoxProfile(pid), let started = startTime(of: pid) else { return false }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - started < Double(startUp / .milliseconds(1)) / 1000 else { return false }
         switch FileStamp.lookUp("\(profile)/extensions.json") {
         case .absent: return true
         case .present(let stamp): return Double(stamp.modified.seconds) + Double(stamp.modified.nanoseconds) / 1e9 < started
@@ -171,12 +181,14 @@ package enum ExtensionNames {
         }
     }
 
-    /// The profile folder: `-profile DIR` on the command line, else the folder of the
-    /// profile database the browser has open.
+    /// The profile folder: `-profile DIR` on the command line (a relative one from the
+    /// browser's working folder), else the folder of the profile database the browser has open.
     private static func firefoxProfile(_ pid: Int32) -> String? {
         let arguments = commandLine(of: pid)
         if let index = arguments.firstIndex(where: { $0 == "-profile" || $0 == "--profile" }), index + 1 < arguments.count {
-            return arguments[index + 1]
+            let profile = arguments[index + 1]
+            if profile.hasPrefix("/") { return profile }
+            return Files.linkTarget("/proc/\(pid)/cwd").map { "\($0)/\(profile)" }
         }
         for descriptor in Files.names(in: "/proc/\(pid)/fd") {
             if let path = Files.linkTarget("/proc/\(pid)/fd/\(descriptor)"), path.hasSuffix("/places.sqlite") {
@@ -200,12 +212,13 @@ package enum ExtensionNames {
         let stat = procFile("/proc/\(pid)/stat")
         guard let nameEnd = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = stat[(nameEnd + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+        let ticksPerSecond = sysconf(Int32(_SC_CLK_TCK))
+        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)), ticksPerSecond > 0 else { return nil }
         var sinceBoot = timespec(), now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &sinceBoot)
         clock_gettime(CLOCK_REALTIME, &now)
         func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
-        return seconds(now) - seconds(sinceBoot) + ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return seconds(now) - seconds(sinceBoot) + ticks / Double(ticksPerSecond)
     }
 
     /// A /proc file's bytes, up to 1 MiB. Read to the end of the file, not by its size: /proc
