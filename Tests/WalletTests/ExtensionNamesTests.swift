@@ -330,18 +330,24 @@ final class ExtensionNamesTests: XCTestCase {
         return found.withLock { $0 }
     }
 
-    /// A fresh profile: Firefox has not written its list yet when the add-on first asks.
-    func testAnAddOnsNameIsWaitedForUntilFirefoxWritesItsFirstList() throws {
-        let profile = "\(root)/firefox/fresh"
-        makeFolder(profile)
+    /// Starts a Firefox stand-in on `profile`, whose list must be pending; writes the list with
+    /// the add-on in it 300 ms into the lookup, which must then find the name.
+    private func assertTheNameIsWaitedFor(profile: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let pid = try startBrowser(["-profile", profile])
-        XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid))
+        XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid), file: file, line: line)
         let name = nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)) {
             usleep(300_000)
             writeAddOnList(walletAddOn, in: profile)
         }
-        XCTAssertEqual(name, "My Firefox Wallet")
-        XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid), "the list is newer than the browser now")
+        XCTAssertEqual(name, "My Firefox Wallet", file: file, line: line)
+        XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid), "the list is newer than the browser now", file: file, line: line)
+    }
+
+    /// A fresh profile: Firefox has not written its list yet when the add-on first asks.
+    func testAnAddOnsNameIsWaitedForUntilFirefoxWritesItsFirstList() throws {
+        let profile = "\(root)/firefox/fresh"
+        makeFolder(profile)
+        try assertTheNameIsWaitedFor(profile: profile)
     }
 
     /// A list from the profile's last run, before the add-on was put in it.
@@ -351,13 +357,7 @@ final class ExtensionNamesTests: XCTestCase {
         writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
         let anHourAgo = timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)
         XCTAssertEqual(utimensat(AT_FDCWD, "\(profile)/extensions.json", [anHourAgo, anHourAgo], 0), 0)
-        let pid = try startBrowser(["-profile", profile])
-        XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid))
-        let name = nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)) {
-            usleep(300_000)
-            writeAddOnList(walletAddOn, in: profile)
-        }
-        XCTAssertEqual(name, "My Firefox Wallet")
+        try assertTheNameIsWaitedFor(profile: profile)
     }
 
     /// A list that Firefox wrote in this run and that does not name the add-on is its answer:
