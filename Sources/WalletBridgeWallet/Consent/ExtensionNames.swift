@@ -173,7 +173,7 @@ package enum ExtensionNames {
         guard let profile = firefoxProfile(pid), let started = startTime(of: pid) else { return false }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        guard Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - started < Double(startUp / .milliseconds(1)) / 1000 else { return false }
+        guard seconds(now) - started < Double(startUp / .milliseconds(1)) / 1000 else { return false }
         switch FileStamp.lookUp("\(profile)/extensions.json") {
         case .absent: return true
         case .present(let stamp): return Double(stamp.modified.seconds) + Double(stamp.modified.nanoseconds) / 1e9 < started
@@ -217,9 +217,10 @@ package enum ExtensionNames {
         var sinceBoot = timespec(), now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &sinceBoot)
         clock_gettime(CLOCK_REALTIME, &now)
-        func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
         return seconds(now) - seconds(sinceBoot) + ticks / Double(ticksPerSecond)
     }
+
+    private static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
 
     /// A /proc file's bytes, up to 1 MiB. Read to the end of the file, not by its size: /proc
     /// files say they hold 0 bytes.
