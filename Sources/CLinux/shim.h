@@ -55,3 +55,22 @@ static inline int wallet_bridge_set_undumpable(void) { return prctl(PR_SET_DUMPA
 #define SYS_pidfd_open 434
 #endif
 static inline int wallet_bridge_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+// Signal-driven notice of a file descriptor's input, aimed at one thread (fcntl(2): F_SETOWN_EX
+// with F_OWNER_TID), so that the signal is pending on that thread from the moment the event is
+// queued. `struct f_owner_ex` and its constants are defined only under _GNU_SOURCE; these are
+// their values in the kernel's ABI.
+#include <signal.h>
+#include <sys/inotify.h>
+struct wallet_bridge_owner {
+    int type;
+    pid_t pid;
+};
+static inline int wallet_bridge_signal_thread_on_input(int fd, pid_t thread) {
+    struct wallet_bridge_owner owner = { 0 /* F_OWNER_TID */, thread };
+    if (fcntl(fd, 15 /* F_SETOWN_EX */, &owner) != 0) return -1;
+    int flags = fcntl(fd, F_GETFL);
+    return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_ASYNC | O_NONBLOCK);
+}
+// gettid (glibc 2.30) is declared by unistd.h only under _GNU_SOURCE.
+static inline pid_t wallet_bridge_thread_id(void) { return (pid_t)syscall(SYS_gettid); }

@@ -50,6 +50,9 @@ public enum StdioHost {
         let server = ServerOnDemand(
             makeRouter: makeRouter, answerBeforeRouting: answerBeforeRouting, configuration: configuration, caller: Caller(arguments: arguments),
             writer: writer, session: session)
+        // Changes to the files a handler keeps copies of are signalled to this thread, which
+        // reads every request: seen before the first request read after them (`FolderWatch`).
+        FolderWatch.start()
         var loop = ReadLoop(server: server, writer: writer, session: session, parent: parent, configuration: configuration)
         loop.run()
     }

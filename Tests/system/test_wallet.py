@@ -85,18 +85,61 @@ def test_get_accounts_and_sign_payloads_over_a_pipe_verified_independently(walle
     assert len(exits) == 2, "each pinentry was told BYE and exited"
 
 
+WATCHED = "are signalled: its files are not looked at again until one comes"
+
+
 def test_an_open_port_sees_every_change_to_the_keystore(wallet, passphrase_file):
-    """GetAccounts answers from a copy checked with one stat per call (the pipelined benchmark's
-    lever): keys added, renamed away or deleted by `keys` while a port is open show on the next
-    call of that same port."""
+    """GetAccounts answers from a copy of the keystore. From a port's second call on, the copy is
+    trusted while nothing in the keystore's folder has changed, which the kernel signals to the
+    host (no system call per request): keys added, renamed away or deleted by `keys`, and the
+    file rewritten in place, show on the next call of that same port."""
     first = wallet.create(passphrase_file, label="main")
-    host = wallet.host()
+    host = wallet.host(WALLET_BRIDGE_LOG="debug")
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
     second = wallet.create(passphrase_file, label="savings")
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
+    both = wallet.keystore_path.read_bytes()
     wallet.keys("delete", first["address"], "--force", check=True)
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"]]
+    with open(wallet.keystore_path, "r+b") as keystore:  # the same inode, as an editor might write it
+        keystore.write(both)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
+    assert WATCHED in host.close(), "the calls after the first were answered on the watch"
+
+
+def test_an_open_port_sees_its_keystore_folder_replaced(wallet, passphrase_file):
+    """The watch is on the folder, not on its path: a folder moved away ends it, and the port
+    goes back to a `stat` per call, which finds the new folder's keystore."""
+    first = wallet.create(passphrase_file, label="main")
+    host = wallet.host(WALLET_BRIDGE_LOG="debug")
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    folder = wallet.keystore_path.parent
+    folder.rename(folder.with_name("wallet-bridge.old"))
+    second = wallet.create(passphrase_file, label="new")
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"]]
+    # The new folder is not watched: a change in it is seen all the same.
+    third = wallet.create(passphrase_file, label="third")
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"], third["address"]]
+    assert WATCHED in host.close()
+
+
+def test_an_open_port_sees_changes_behind_a_linked_keystore(wallet, passphrase_file):
+    """A keystore that is a link to a file in another folder: the watched folder holds only the
+    link, so the port checks the file on every call, and sees a key added over there."""
+    real = wallet.root / "elsewhere" / "keystore.json"
+    real.parent.mkdir(mode=0o700)
+    over_there = wallet.env(WALLET_BRIDGE_KEYSTORE=str(real))
+    first = json.loads(wallet.keys("create", "--passphrase-file", passphrase_file, "--json", env=over_there, check=True).stdout)
+    wallet.keystore_path.parent.mkdir(mode=0o700, parents=True)
+    wallet.keystore_path.symlink_to(real)
+    wallet.connect(CHROME_ORIGIN)
+    host = wallet.host(WALLET_BRIDGE_LOG="debug")
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    second = json.loads(wallet.keys("create", "--passphrase-file", passphrase_file, "--json", env=over_there, check=True).stdout)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
     host.close()
 
 
