@@ -6,9 +6,10 @@ import WalletBridgeHost
 
 /// The one place the process ends, whichever event ends it first.
 ///
-/// Shutdown has one owner, the reader thread: any thread may *request* the end (`requestEnd`),
-/// and only the reader *performs* it (`end`), from its loop, never from inside a handler or a
-/// reply. A request can come from deep inside a handler's answer (a reply meets EPIPE while its
+/// Shutdown has one owner, the thread that holds the read loop: any thread may *request* the end
+/// (`requestEnd`), and only the loop's owner *performs* it (`end`), never from inside a handler
+/// or a reply. The owner is the reader thread, except while it sleeps in read(2) with nothing
+/// else to do: `ReaderWatch` may then take the loop from it, and end the session in its place. A request can come from deep inside a handler's answer (a reply meets EPIPE while its
 /// call is still in the in-flight table, on a pool thread or the reader's own), and ending from
 /// there waited the whole grace for a call that could leave the table only once the end returned.
 final class Session: Sendable {
@@ -17,6 +18,8 @@ final class Session: Sendable {
     let serving = Mutex<(server: Server?, writer: FrameWriter)?>(nil)
     /// The first end asked for: its status and its reason. Later ones are dropped.
     private let requested = Mutex<(status: Int32, reason: String)?>(nil)
+    /// Whether `requested` is set: a load for the reader to check before it blocks in read(2).
+    private let endAsked = Atomic<Bool>(false)
     /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
     /// the pipe could not be made: requests are then seen at the next housekeeping pass.
     let wakeFileDescriptor: Int32
@@ -51,19 +54,25 @@ final class Session: Sendable {
             requested = (status, reason)
             return true
         }
-        if first, wakeWriteEnd >= 0 {
+        guard first else { return }
+        endAsked.store(true, ordering: .sequentiallyConsistent)
+        if wakeWriteEnd >= 0 {
             var byte: UInt8 = 1
             _ = write(wakeWriteEnd, &byte, 1)
         }
     }
 
-    /// Reader thread only: ends the session if another thread or a signal asked for it.
+    /// Whether another thread or a signal asked for the end.
+    var isEndRequested: Bool { endAsked.load(ordering: .sequentiallyConsistent) || Signals.caught != nil }
+
+    /// The loop's owner only: ends the session if another thread or a signal asked for it.
     func endIfRequested() {
         if let (status, reason) = requested.withLock({ $0 }) { end(status: status, reason: reason) }
         if let number = Signals.caught { end(status: 0, reason: "signal \(number)") }
     }
 
-    /// Reader thread only, and never from inside a handler or a reply: cancels what is in
+    /// The loop's owner only (the reader, or the `ReaderWatch` that took the loop over from a
+    /// reader asleep in read(2)), and never from inside a handler or a reply: cancels what is in
     /// flight, closes child processes, gives handlers `shutdownGrace` to answer and their
     /// replies the rest of it to reach the browser, and exits. An end requested earlier keeps
     /// its status and reason: the first event decides.

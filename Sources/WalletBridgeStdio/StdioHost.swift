@@ -12,7 +12,9 @@ import WalletBridgeProtocol
 /// The calling thread reads stdin, waits for a wake-up and for room in stdout's pipe in one
 /// `poll(2)`, and checks on the parent and on request deadlines between reads; it never blocks
 /// anywhere else, so a browser that stops reading cannot keep SIGTERM or a dead parent from
-/// ending the host. Handlers run on Swift's concurrency pool, or on this thread for quick ones
+/// ending the host. The exception is a port's reader with nothing but the next request to wait
+/// for: it waits in read(2) itself, as a C host does, and `ReaderWatch` watches the rest.
+/// Handlers run on Swift's concurrency pool, or on this thread for quick ones
 /// (`Execution.immediate`): a `sendNativeMessage` call that asks for accounts starts no thread
 /// at all. The process ends (with cancellation of what is in flight and a bounded wait for their
 /// answers) on end of input, on SIGTERM, SIGINT or SIGHUP, when stdout's reader goes away, and
@@ -59,7 +61,8 @@ public enum StdioHost {
 }
 
 /// The reader thread's loop: one `poll(2)` on stdin, stdout (while replies wait) and the
-/// session's wake-up pipe, then whatever became ready, then the housekeeping that is due.
+/// session's wake-up pipe, then whatever became ready, then the housekeeping that is due. Or,
+/// on a port with nothing in flight, a plain read(2) with `ReaderWatch` beside it.
 private struct ReadLoop {
     let server: ServerOnDemand
     let writer: FrameWriter
@@ -74,6 +77,11 @@ private struct ReadLoop {
     var framesLeft = false
     /// When stdin was last read: every frame in the decoder had arrived by then.
     var lastRead: ContinuousClock.Instant
+    /// Frames handed to the server, counted up to 2: a second one makes the host a port's.
+    var framesReceived = 0
+    /// Made the first time the reader may sleep in read(2); nil before, and if it could not be.
+    var watch: ReaderWatch?
+    var watchFailed = false
     /// stdin, stdout and the wake-up pipe, in that order. Not an array: `[pollfd]` was a generic
     /// type for the runtime to build on every cold start. Never freed: the loop ends the process.
     let watched: UnsafeMutablePointer<pollfd> = {
@@ -97,6 +105,10 @@ private struct ReadLoop {
             nextHousekeeping = earlier(nextHousekeeping, clock.now + interval)
             let eventsDue = server.eventSourcesDueAt
             if let eventsDue { nextHousekeeping = earlier(nextHousekeeping, eventsDue) }
+            if eventsDue == nil, let watch = watchIfIdle() {
+                readWhileWatched(watch)
+                continue
+            }
             waitForEvents()
             // First: an end asked for by a signal or another thread is not put off by more input.
             if watched[2].revents != 0 { session.endIfRequested() }
@@ -141,9 +153,36 @@ private struct ReadLoop {
         }
     }
 
+    /// The watch, when the reader has nothing to do but wait for the next request of a port:
+    /// nothing in flight, no reply queued, no frame left, no housekeeping due (`ReaderWatch`).
+    private mutating func watchIfIdle() -> ReaderWatch? {
+        guard framesReceived >= 2, !framesLeft, !watchFailed, server.inFlightCount == 0, writer.unsentByteCount == 0,
+              !isDue(nextHousekeeping) else { return nil }
+        if let watch { return watch }
+        let made = ReaderWatch(session: session, writer: writer, parent: parent)
+        guard made.start() else {
+            watchFailed = true
+            return nil
+        }
+        watch = made
+        return made
+    }
+
+    /// Waits for the next request in read(2) itself, the watch looking after the rest.
+    private mutating func readWhileWatched(_ watch: ReaderWatch) {
+        guard let count = watch.readStdin(into: chunk) else { return session.endIfRequested() }
+        if count < 0, errno == EINTR { return }  // a handler of someone else's: back to the loop
+        takeInput(count)
+        if framesLeft, !writer.isBackedUp { framesLeft = dispatchFrames(stopWhenBackedUp: true) }
+    }
+
     /// Reads what stdin has; at its end, answers what is complete and ends the session.
     private mutating func readInput() {
-        let count = SystemCall.retryingInterrupts { read(0, chunk.baseAddress!, Self.chunkSize) }
+        takeInput(SystemCall.retryingInterrupts { read(0, chunk.baseAddress!, Self.chunkSize) })
+    }
+
+    /// What a read of stdin returned: frames to dispatch, its end, or a failure.
+    private mutating func takeInput(_ count: Int) {
         lastRead = clock.now
         if count < 0, errno != EAGAIN {
             session.end(status: 0, reason: "stdin read failed (errno \(errno))")
@@ -169,9 +208,11 @@ private struct ReadLoop {
     @discardableResult
     private mutating func dispatchFrames(stopWhenBackedUp: Bool) -> Bool {
         let (server, writer, readAt) = (server, writer, lastRead)
+        var received = framesReceived
         let outcome: Result<Bool, FramingError> = writer.batching {
             do throws(FramingError) {
                 while try decoder.withNextFrame({ server.receive($0, receivedAt: readAt) }) {
+                    received = min(received + 1, 2)
                     if stopWhenBackedUp, writer.isBackedUp { return .success(true) }
                 }
                 return .success(false)
@@ -179,6 +220,7 @@ private struct ReadLoop {
                 return .failure(error)
             }
         }
+        framesReceived = received
         switch outcome {
         case .success(let stopped):
             return stopped

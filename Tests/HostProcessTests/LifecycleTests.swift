@@ -227,16 +227,58 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":"after","result":3}"#)
     }
 
+    /// A port's reader waits for the next request in read(2) itself once it has nothing else
+    /// to wait for, with `ReaderWatch` looking after signals, end requests and the parent. Every
+    /// way the session ends must still end it, at once.
+    func testAPortWaitingInReadEndsOnEverySignalAndAtEndOfInput() throws {
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP, 0] {
+            let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
+            try Self.becomeAnIdlePort(host)
+            let sent = Date()
+            if signalNumber == 0 { host.closeStdin() } else { kill(host.pid, signalNumber) }
+            XCTAssertEqual(try host.waitForExit(timeout: 10), 0, "signal \(signalNumber): \(host.stderrText)")
+            // Seen at once, not at the watch's next round (500 ms).
+            XCTAssertLessThan(Date().timeIntervalSince(sent), 0.45, "signal \(signalNumber): \(host.stderrText)")
+            // Ended by the watch, not by the signal's backstop, which also ends it within the grace.
+            XCTAssertFalse(host.stderrText.contains("a signal arrived while"), "signal \(signalNumber): \(host.stderrText)")
+        }
+    }
+
+    /// Two GetAccounts, answered on the reader thread; the reader then waits in read(2), and the
+    /// watch has started beside it: two threads.
+    private static func becomeAnIdlePort(_ host: HostProcess) throws {
+        for id in 1...2 {
+            try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":\#(id)}"#)
+            _ = try XCTUnwrap(host.readFrame())
+        }
+        for _ in 0..<500 where try threadCount(host.pid) < 2 { usleep(10_000) }
+        XCTAssertEqual(try threadCount(host.pid), 2, "the reader and its watch")
+    }
+
     /// The parent is SIGKILLed while the host's stdin stays open (another process holds the
     /// pipe), so only the parent watch can notice. The host must not be orphaned.
     func testHostExitsWhenItsParentIsKilled() throws {
+        try assertHostExitsWhenItsParentIsKilled(afterRequests: 0)
+    }
+
+    /// The same, once the host serves a port and waits in read(2): the watch notices.
+    func testAPortWaitingInReadExitsWhenItsParentIsKilled() throws {
+        try assertHostExitsWhenItsParentIsKilled(afterRequests: 2)
+    }
+
+    private func assertHostExitsWhenItsParentIsKilled(afterRequests requests: Int) throws {
         let hostPath = try BuiltProducts.executable("wallet-bridge-conformance-host")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = (0..<requests).flatMap { id in
+            HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":\#(id)}"#.utf8))
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder)/requests", contents: Data(frames)))
         // sh starts `sleep | host` in the background and waits; $! is the host's pid. The sleep
-        // writes its own pid first, so that exactly it is ended afterwards (it outlives sh).
-        let script = #"sh -c 'echo $$ > "$0"; exec sleep 30' "$1/sleep.pid" | "$0" & echo $! > "$1/host.pid"; wait"#
+        // writes its own pid first, so that exactly it is ended afterwards (it outlives sh), and
+        // the requests before it becomes the sleep.
+        let script = #"sh -c 'echo $$ > "$0"; cat "$1"; exec sleep 30' "$1/sleep.pid" "$1/requests" | "$0" > /dev/null & echo $! > "$1/host.pid"; wait"#
         let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", script, hostPath, folder])
         func pid(_ name: String) -> pid_t {
             pid_t((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
@@ -259,6 +301,10 @@ final class LifecycleTests: XCTestCase {
         }
         for _ in 0..<500 where !serving() { usleep(10_000) }
         XCTAssertTrue(serving(), "host \(hostPID) never started serving")
+        if requests >= 2 {
+            for _ in 0..<500 where (try? Self.threadCount(hostPID)) != 2 { usleep(10_000) }
+            XCTAssertEqual(try Self.threadCount(hostPID), 2, "the reader waits in read(2), its watch beside it")
+        }
         XCTAssertTrue(Self.isRunning(hostPID))
         kill(parent.pid, SIGKILL)
         _ = try parent.waitForExit()
