@@ -21,6 +21,13 @@ import Synchronization
 /// Only a process that names its reader thread (`start`, by `StdioHost`) watches. Elsewhere
 /// (the agent, tests, the command line) `watch` says no and callers `stat` as before. A watched
 /// folder that is moved or deleted turns watching off for good (`isIntact`).
+///
+/// What it costs the reader thread: SIGIO's handler is this one's (an embedding program's own
+/// SIGIO handler is replaced once a folder is watched), and every change in a watched folder
+/// interrupts the reader once. Handlers are installed with `SA_RESTART`, so a blocking read
+/// goes on; calls the kernel never restarts (`poll`, `nanosleep`) return early with EINTR,
+/// which their callers handle. The keystore's folder is quiet; a keystore kept in a busy folder
+/// (`/tmp`) makes the reader take a signal per change there.
 package enum FolderWatch {
     /// Names the thread that gets the signals: the reader's, which reads every request. Call it
     /// on that thread. Nothing is made until a folder is watched.
@@ -44,7 +51,7 @@ package enum FolderWatch {
                 return false
             }
             folders.insert(folder)
-            Log.debug("changes in \(folder) are signalled: its files are not looked at again until one comes")
+            Log.debug("changes in \(folder) are signalled to the reader thread")
             return true
         }
     }
@@ -59,10 +66,11 @@ package enum FolderWatch {
 
     /// Reads the events queued so far. The kernel sends no signal for an event that repeats the
     /// last one still queued, so the queue must be emptied before a `stat` that the next change
-    /// has to be counted after. Notes a watched folder that went away.
-    package static func drain() {
+    /// has to be counted after. Notes a watched folder that went away. False when the count can
+    /// no longer be trusted (nothing is watched, or a watched folder went away).
+    package static func drain() -> Bool {
         let fd = state.descriptor.load(ordering: .acquiring)
-        guard fd >= 0 else { return }
+        guard fd >= 0, isIntact else { return false }
         let size = 4096  // whole events only: the largest is 16 bytes and a name of 255
         withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
             while true {
@@ -79,6 +87,12 @@ package enum FolderWatch {
                 }
             }
         }
+        guard isIntact else {
+            // Nothing is trusted on the count any more: no more signals for the reader either.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC)
+            return false
+        }
+        return true
     }
 
     /// Ends watching in this process, for good: nothing is trusted on the count any more, and

@@ -58,6 +58,9 @@ final class InFlightTable: Sendable {
 
     var count: Int { state.withLock { $0.count } }
 
+    /// `count`, and the calls whose answer is being written now: 0 once every reply is out.
+    var unansweredCount: Int { state.withLock { $0.unanswered } }
+
     /// Reserves a slot, or returns nil when `limit` calls are already running.
     func reserve(deadline: ContinuousClock.Instant?, abort: @escaping @Sendable (RPCError) -> Void) -> Key? {
         let key: Key? = state.withLock { state in

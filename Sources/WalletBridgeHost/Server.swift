@@ -82,6 +82,10 @@ public final class Server: Sendable {
     /// Requests currently being handled.
     package var inFlightCount: Int { inFlight.count }
 
+    /// Requests being handled or whose reply is being written: 0 once every reply is out (and
+    /// `eventSourcesDueAt` knows of the first).
+    package var unansweredCount: Int { inFlight.unansweredCount }
+
     /// Handles one inbound frame body. Returns once every handler it started has either
     /// answered or moved to the pool (see `Execution`); they answer through `send` in whatever
     /// order they finish.

@@ -11,9 +11,10 @@ import WalletBridgeHost
 ///
 /// **Never stalls the reading thread.** A pipe (what a browser gives) is switched to
 /// non-blocking writes: what the pipe does not take now stays queued, and `StdioHost`'s read
-/// loop writes it out when `poll` says the pipe has room. The thread that created the writer
-/// (the reader, which also takes signals, watches the parent and times requests out) therefore
-/// never waits on a browser that stops reading. Other threads do wait, outside the lock, while
+/// loop writes it out when `poll` says the pipe has room (or, while the reader sleeps in read(2),
+/// its `ReaderWatch`). The thread that created the writer (the reader, which also takes signals,
+/// watches the parent and times requests out) therefore never waits on a browser that stops
+/// reading. Other threads do wait, outside the lock, while
 /// more than `backlogLimit` is queued, and the reader stops taking requests meanwhile: memory
 /// stays bounded. Not a pipe or socket (a file, a terminal): plain blocking writes.
 ///

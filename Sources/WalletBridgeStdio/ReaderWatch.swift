@@ -16,7 +16,7 @@ import WalletBridgeHost
 ///
 /// The reader sleeps in read(2) only when it has nothing else to watch: no request in flight
 /// (their deadlines need sweeping), no reply waiting for room in stdout, no event sources still
-/// to start. The thread starts the first time that is so on a port (after its second request),
+/// to start. The thread starts the first time that is so on a port (after its second frame),
 /// so a host started for one `sendNativeMessage` never makes it.
 final class ReaderWatch: Sendable {
     private let session: Session

@@ -81,6 +81,7 @@ final class ServerOnDemand {
     }
 
     var inFlightCount: Int { server?.inFlightCount ?? 0 }
+    var unansweredCount: Int { server?.unansweredCount ?? 0 }
     var sweepInterval: Duration? { server?.sweepInterval }
     func expireOverdueRequests() { server?.expireOverdueRequests() }
 

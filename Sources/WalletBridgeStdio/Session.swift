@@ -9,9 +9,10 @@ import WalletBridgeHost
 /// Shutdown has one owner, the thread that holds the read loop: any thread may *request* the end
 /// (`requestEnd`), and only the loop's owner *performs* it (`end`), never from inside a handler
 /// or a reply. The owner is the reader thread, except while it sleeps in read(2) with nothing
-/// else to do: `ReaderWatch` may then take the loop from it, and end the session in its place. A request can come from deep inside a handler's answer (a reply meets EPIPE while its
-/// call is still in the in-flight table, on a pool thread or the reader's own), and ending from
-/// there waited the whole grace for a call that could leave the table only once the end returned.
+/// else to do: `ReaderWatch` may then take the loop from it, and end the session in its place.
+/// A request can come from deep inside a handler's answer (a reply meets EPIPE while its call is
+/// still in the in-flight table, on a pool thread or the reader's own), and ending from there
+/// waited the whole grace for a call that could leave the table only once the end returned.
 final class Session: Sendable {
     let configuration: HostConfiguration
     /// The writer, and the server once there is one (`ServerOnDemand`).
@@ -20,8 +21,9 @@ final class Session: Sendable {
     private let requested = Mutex<(status: Int32, reason: String)?>(nil)
     /// Whether `requested` is set: a load for the reader to check before it blocks in read(2).
     private let endAsked = Atomic<Bool>(false)
-    /// The reader polls this for `POLLIN`; a request writes one byte to `wakeWriteEnd`. -1 if
-    /// the pipe could not be made: requests are then seen at the next housekeeping pass.
+    /// The reader polls this for `POLLIN`, or its watch while it sleeps in read(2); a request
+    /// writes one byte to `wakeWriteEnd`. -1 if the pipe could not be made: requests are then
+    /// seen at the next housekeeping pass.
     let wakeFileDescriptor: Int32
     /// Also written by the signal handler (see `Signals`).
     let wakeWriteEnd: Int32
@@ -46,8 +48,8 @@ final class Session: Sendable {
         (wakeFileDescriptor, wakeWriteEnd) = ends
     }
 
-    /// Asks the reader thread to end the session. Safe from any thread, from inside a handler
-    /// or a reply: it records the first request, wakes the reader and returns at once.
+    /// Asks the loop's owner to end the session. Safe from any thread, from inside a handler or
+    /// a reply: it records the first request, wakes the reader (or its watch) and returns at once.
     func requestEnd(status: Int32, reason: String) {
         let first = requested.withLock { requested in
             guard requested == nil else { return false }

@@ -8,7 +8,8 @@ import WalletBridgeHost
 ///
 /// A handler records the first one and wakes the reader thread through the session's wake-up
 /// pipe; the reader ends the session from its loop (`Session`), with the grace period for what
-/// is in flight. The handler also arms a backstop timer, because the reader may not come:
+/// is in flight. (A port's reader asleep in read(2) is not woken: its `ReaderWatch` polls the
+/// pipe, and ends the session in its place.) The handler also arms a backstop timer, because the reader may not come:
 /// a quick (`.immediate`) handler runs on the reader thread, and one stuck in a system call (a
 /// read of a file that never answers) would keep the signal waiting forever. If the reader has
 /// not begun the end within `readerResponseTime`, the timer's handler closes child processes

@@ -18,7 +18,8 @@ import WalletBridgeProtocol
 /// (`Execution.immediate`): a `sendNativeMessage` call that asks for accounts starts no thread
 /// at all. The process ends (with cancellation of what is in flight and a bounded wait for their
 /// answers) on end of input, on SIGTERM, SIGINT or SIGHUP, when stdout's reader goes away, and
-/// when the parent dies. Whatever the event, this thread ends it (see `Session`).
+/// when the parent dies. Whatever the event, the thread that holds the loop ends it: this one,
+/// or the watch that took the loop from it while it slept in read(2) (see `Session`).
 public enum StdioHost {
     /// How often the parent is checked when nothing else wakes the read loop.
     static let parentCheckInterval: Duration = .milliseconds(500)
@@ -105,7 +106,7 @@ private struct ReadLoop {
             nextHousekeeping = earlier(nextHousekeeping, clock.now + interval)
             let eventsDue = server.eventSourcesDueAt
             if let eventsDue { nextHousekeeping = earlier(nextHousekeeping, eventsDue) }
-            if eventsDue == nil, let watch = watchIfIdle() {
+            if let watch = watchIfIdle() {
                 readWhileWatched(watch)
                 continue
             }
@@ -154,13 +155,18 @@ private struct ReadLoop {
     }
 
     /// The watch, when the reader has nothing to do but wait for the next request of a port:
-    /// nothing in flight, no reply queued, no frame left, no housekeeping due (`ReaderWatch`).
+    /// nothing in flight, no reply queued, no frame left, no housekeeping due, no event sources
+    /// to start (`ReaderWatch`). Replies count until they are written, not until their call left
+    /// the in-flight table: the first one decides when the event sources start, so it is looked
+    /// at after them.
     private mutating func watchIfIdle() -> ReaderWatch? {
-        guard framesReceived >= 2, !framesLeft, !watchFailed, server.inFlightCount == 0, writer.unsentByteCount == 0,
-              !isDue(nextHousekeeping) else { return nil }
+        guard framesReceived >= 2, !framesLeft, !watchFailed, server.unansweredCount == 0, writer.unsentByteCount == 0,
+              server.eventSourcesDueAt == nil, !isDue(nextHousekeeping) else { return nil }
         if let watch { return watch }
+        // A non-blocking stdin (a socket that is stdout too, which `FrameWriter` made
+        // non-blocking) would return at once, for ever: such a reader keeps polling.
         let made = ReaderWatch(session: session, writer: writer, parent: parent)
-        guard made.start() else {
+        guard fcntl(0, F_GETFL) & O_NONBLOCK == 0, made.start() else {
             watchFailed = true
             return nil
         }
@@ -172,6 +178,10 @@ private struct ReadLoop {
     private mutating func readWhileWatched(_ watch: ReaderWatch) {
         guard let count = watch.readStdin(into: chunk) else { return session.endIfRequested() }
         if count < 0, errno == EINTR { return }  // a handler of someone else's: back to the loop
+        if count < 0, errno == EAGAIN {
+            watchFailed = true  // made non-blocking since: back to polling, for good
+            return
+        }
         takeInput(count)
         if framesLeft, !writer.isBackedUp { framesLeft = dispatchFrames(stopWhenBackedUp: true) }
     }

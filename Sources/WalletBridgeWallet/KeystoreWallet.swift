@@ -39,8 +39,8 @@ public struct KeystoreWallet: AccountsAtHand {
     /// Signature requests waiting for the person, the one in a dialog included (every copy of
     /// this wallet shares one queue).
     package var signatureRequestsInLine: Int { consentQueue.inLine.load(ordering: .relaxed) }
-    /// GetAccounts' copy of the keystore, checked with one stat per call.
-    private let readCache = KeystoreReadCache()
+    /// GetAccounts' copy of the keystore (see there for when it is checked).
+    private let readCache: KeystoreReadCache
 
     /// Argon2 takes up to a second of CPU: off the cooperative pool, like pinentry.
     private static let unlockQueue = DispatchQueue(label: "wallet-bridge.unlock", attributes: .concurrent)
@@ -49,7 +49,9 @@ public struct KeystoreWallet: AccountsAtHand {
         self.keystore = keystore
         self.maxPayloads = maxPayloads
         self.passphrases = passphrases
-        self.getAccountsExecution = Self.isOnNetworkFilesystem(keystore.path) ? .concurrent : .immediate
+        let onNetworkFilesystem = Self.isOnNetworkFilesystem(keystore.path)
+        self.getAccountsExecution = onNetworkFilesystem ? .concurrent : .immediate
+        readCache = KeystoreReadCache(watchable: !onNetworkFilesystem)
     }
 
     /// Looks at the nearest existing folder of `path` (the keystore may not exist yet).

@@ -8,8 +8,8 @@ import WalletBridgeProtocol
 @testable import WalletBridgeStdio
 import XCTest
 
-/// Shutdown in process: anyone may ask for the end, only the reader performs it, and the first
-/// request decides the status. The session's exit is injected, so a test sees the status
+/// Shutdown in process: anyone may ask for the end, only the loop's owner performs it, and the
+/// first request decides the status. The session's exit is injected, so a test sees the status
 /// instead of losing its process.
 final class SessionTests: XCTestCase {
     /// The status a session ended with, recorded by its injected exit.

@@ -12,38 +12,45 @@ final class FolderWatchTests: XCTestCase {
     func testChangesAreCountedAtOnceUntilTheFolderIsMovedAway() throws {
         defer { FolderWatch.stopForGood() }
         let folder = temporaryFolder(self)
+        let file = "\(folder)/keystore.json"
         XCTAssertFalse(FolderWatch.watch(folder: folder), "no reader thread named: nothing is watched")
         FolderWatch.start()
         XCTAssertTrue(FolderWatch.watch(folder: folder))
         XCTAssertFalse(FolderWatch.watch(folder: "\(folder)/missing"))
-        FolderWatch.drain()
+        XCTAssertTrue(FolderWatch.drain())
         let start = FolderWatch.generation
         usleep(20_000)
         XCTAssertEqual(FolderWatch.generation, start, "nothing changed")
 
-        func write(_ name: String, _ text: String) {
-            let fd = open("\(folder)/\(name)", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            XCTAssertGreaterThanOrEqual(fd, 0)
-            XCTAssertEqual(text.utf8.count, Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) })
-            close(fd)
-        }
-        write("keystore.json", "{}")
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
         let created = FolderWatch.generation
         XCTAssertGreaterThan(created, start, "counted before the writer went on")
-        // The same change again: counted only once the queue is emptied (the kernel merges an
-        // event into the same one still queued), which is why a `stat` comes after `drain`.
-        FolderWatch.drain()
-        write("keystore.json", "{}")
-        XCTAssertGreaterThan(FolderWatch.generation, created)
-        XCTAssertEqual(rename("\(folder)/keystore.json", "\(folder)/renamed.json"), 0)
+        XCTAssertTrue(FolderWatch.drain())
+
+        // The same change twice: the kernel merges the second event into the first, still
+        // queued, and sends no signal for it. Once the queue is emptied, it counts again: why
+        // `drain` comes before the `stat` the count vouches for.
+        XCTAssertEqual(chmod(file, 0o640), 0)
+        let changed = FolderWatch.generation
+        XCTAssertGreaterThan(changed, created)
+        XCTAssertEqual(chmod(file, 0o640), 0)
+        XCTAssertEqual(FolderWatch.generation, changed, "merged into the queued event: not signalled")
+        XCTAssertTrue(FolderWatch.drain())
+        XCTAssertEqual(chmod(file, 0o640), 0)
+        XCTAssertGreaterThan(FolderWatch.generation, changed, "after the drain, the same change is signalled")
+
+        XCTAssertEqual(rename(file, "\(folder)/renamed.json"), 0)
         let renamed = FolderWatch.generation
+        XCTAssertTrue(FolderWatch.drain())
         XCTAssertTrue(FolderWatch.isIntact)
 
         XCTAssertEqual(rename(folder, "\(folder).moved"), 0)
         defer { rename("\(folder).moved", folder) }
         XCTAssertGreaterThan(FolderWatch.generation, renamed)
-        FolderWatch.drain()
-        XCTAssertFalse(FolderWatch.isIntact, "a moved folder's path may lead to another folder now")
+        XCTAssertFalse(FolderWatch.drain(), "a moved folder's path may lead to another folder now")
+        XCTAssertFalse(FolderWatch.isIntact)
         XCTAssertEqual(mkdir(folder, 0o700), 0)
         XCTAssertFalse(FolderWatch.watch(folder: folder), "nothing is trusted on the count any more")
         rmdir(folder)

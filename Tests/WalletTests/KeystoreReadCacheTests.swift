@@ -5,8 +5,9 @@ import WalletBridge
 import WalletBridgeWallet
 import XCTest
 
-/// GetAccounts' cache of the keystore: one stat per call, and every kind of change seen on the
-/// next call.
+/// GetAccounts' cache of the keystore, without a watch (no reader thread is named here): one
+/// check per call, and every kind of change seen on the next call. With the watch: FolderWatchTests,
+/// and the host's in Tests/system/test_wallet.py.
 final class KeystoreReadCacheTests: XCTestCase {
     private var keystore = Keystore(path: "")
 

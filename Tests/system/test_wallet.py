@@ -4,7 +4,9 @@ the caller policy, and pinentry's lifetime."""
 import base64
 import json
 import os
+import socket
 import struct
+import subprocess
 import time
 
 import pytest
@@ -85,36 +87,57 @@ def test_get_accounts_and_sign_payloads_over_a_pipe_verified_independently(walle
     assert len(exits) == 2, "each pinentry was told BYE and exited"
 
 
-WATCHED = "are signalled: its files are not looked at again until one comes"
-
-
 def test_an_open_port_sees_every_change_to_the_keystore(wallet, passphrase_file):
-    """GetAccounts answers from a copy of the keystore. From a port's second call on, the copy is
-    trusted while nothing in the keystore's folder has changed, which the kernel signals to the
-    host (no system call per request): keys added, renamed away or deleted by `keys`, and the
-    file rewritten in place, show on the next call of that same port."""
+    """GetAccounts answers from a copy of the keystore: keys added, renamed away or deleted by
+    `keys` while a port is open show on the next call of that same port."""
+    first = wallet.create(passphrase_file, label="main")
+    host = wallet.host()
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    second = wallet.create(passphrase_file, label="savings")
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
+    wallet.keys("delete", first["address"], "--force", check=True)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"]]
+    host.close()
+
+
+# The keystore's copy on the watch (KeystoreReadCache, FolderWatch): from a port's second call
+# on, the copy is trusted while the kernel signals no change in the keystore's folder, with no
+# system call per request. Without the agent, so that the copy is the only thing that answers.
+WATCHED = "are signalled to the reader thread"
+TRUSTED = "nothing changed in its folder since it was checked"
+
+
+@pytest.fixture
+def without_agent(wallet):
+    wallet.config_path.parent.mkdir(parents=True, exist_ok=True)
+    wallet.config_path.write_text(json.dumps({"agent": False}))
+
+
+def test_a_port_on_the_watch_sees_every_change_to_the_keystore(wallet, passphrase_file, without_agent):
     first = wallet.create(passphrase_file, label="main")
     host = wallet.host(WALLET_BRIDGE_LOG="debug")
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    for _ in range(3):
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
     second = wallet.create(passphrase_file, label="savings")
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
     both = wallet.keystore_path.read_bytes()
     wallet.keys("delete", first["address"], "--force", check=True)
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"]]
-    with open(wallet.keystore_path, "r+b") as keystore:  # the same inode, as an editor might write it
+    with open(wallet.keystore_path, "r+b") as keystore:  # the same inode, as an editor writes it
         keystore.write(both)
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
-    assert WATCHED in host.close(), "the calls after the first were answered on the watch"
+    stderr = host.close()
+    assert WATCHED in stderr and TRUSTED in stderr, "calls were answered on the watch"
 
 
-def test_an_open_port_sees_its_keystore_folder_replaced(wallet, passphrase_file):
+def test_a_port_on_the_watch_sees_its_keystore_folder_replaced(wallet, passphrase_file, without_agent):
     """The watch is on the folder, not on its path: a folder moved away ends it, and the port
-    goes back to a `stat` per call, which finds the new folder's keystore."""
+    checks the file on every call again, which finds the new folder's keystore."""
     first = wallet.create(passphrase_file, label="main")
     host = wallet.host(WALLET_BRIDGE_LOG="debug")
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    for _ in range(3):
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
     folder = wallet.keystore_path.parent
     folder.rename(folder.with_name("wallet-bridge.old"))
     second = wallet.create(passphrase_file, label="new")
@@ -122,25 +145,65 @@ def test_an_open_port_sees_its_keystore_folder_replaced(wallet, passphrase_file)
     # The new folder is not watched: a change in it is seen all the same.
     third = wallet.create(passphrase_file, label="third")
     assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [second["address"], third["address"]]
-    assert WATCHED in host.close()
+    stderr = host.close()
+    assert WATCHED in stderr and TRUSTED in stderr
 
 
-def test_an_open_port_sees_changes_behind_a_linked_keystore(wallet, passphrase_file):
-    """A keystore that is a link to a file in another folder: the watched folder holds only the
-    link, so the port checks the file on every call, and sees a key added over there."""
-    real = wallet.root / "elsewhere" / "keystore.json"
-    real.parent.mkdir(mode=0o700)
-    over_there = wallet.env(WALLET_BRIDGE_KEYSTORE=str(real))
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_port_on_the_watch_sees_a_keystore_changed_through_another_folder(wallet, passphrase_file, without_agent, link):
+    """A keystore that is a link to a file in another folder, or a file with a second name in
+    another folder: a change made over there is not signalled to the watched folder, so the port
+    checks the file on every call, and sees it."""
+    elsewhere = wallet.root / "elsewhere" / "keystore.json"
+    elsewhere.parent.mkdir(mode=0o700)
+    over_there = wallet.env(WALLET_BRIDGE_KEYSTORE=str(elsewhere))
     first = json.loads(wallet.keys("create", "--passphrase-file", passphrase_file, "--json", env=over_there, check=True).stdout)
-    wallet.keystore_path.parent.mkdir(mode=0o700, parents=True)
-    wallet.keystore_path.symlink_to(real)
-    wallet.connect(CHROME_ORIGIN)
-    host = wallet.host(WALLET_BRIDGE_LOG="debug")
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    one_key = elsewhere.read_bytes()
     second = json.loads(wallet.keys("create", "--passphrase-file", passphrase_file, "--json", env=over_there, check=True).stdout)
-    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
-    host.close()
+    wallet.keystore_path.parent.mkdir(mode=0o700, parents=True)
+    if link == "symbolic":
+        wallet.keystore_path.symlink_to(elsewhere)
+    else:
+        os.link(elsewhere, wallet.keystore_path)
+    host = wallet.host(WALLET_BRIDGE_LOG="debug")
+    for _ in range(3):
+        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"], second["address"]]
+    with open(elsewhere, "r+b") as keystore:  # in place: a hard link keeps both names on one file
+        keystore.write(one_key)
+        keystore.truncate()
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [first["address"]]
+    stderr = host.close()
+    assert WATCHED in stderr and TRUSTED not in stderr, "never trusted on the watch"
+
+
+def test_a_port_over_one_socket_for_stdin_and_stdout_waits_without_spinning(wallet, passphrase_file, without_agent):
+    """socat's EXEC, inetd and systemd's socket units give a host one socket as stdin and stdout.
+    The host makes stdout non-blocking, and so stdin: an idle port's reader must not then spin on
+    a read that returns at once, but wait as before (in `poll`)."""
+    key = wallet.create(passphrase_file, label="main")
+    ours, theirs = socket.socketpair()
+    process = subprocess.Popen([wallet.binary, CHROME_ORIGIN], stdin=theirs, stdout=theirs, stderr=subprocess.PIPE,
+                               env=wallet.env(), start_new_session=True)
+    theirs.close()
+    try:
+        for request_id in range(1, 4):
+            body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": GET_ACCOUNTS}).encode()
+            ours.sendall(struct.pack("=I", len(body)) + body)
+            reply = b""
+            while len(reply) < 4 or len(reply) < 4 + struct.unpack("=I", reply[:4])[0]:
+                reply += ours.recv(65536)
+            assert json.loads(reply[4:])["result"]["addresses"] == [key["address"]]
+
+        def cpu_ticks():
+            fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])  # utime and stime
+        time.sleep(0.2)
+        before = cpu_ticks()
+        time.sleep(1)
+        assert cpu_ticks() - before <= 10, "an idle host used the CPU for more than 10 ticks in a second"
+    finally:
+        ours.close()
+        assert process.wait(10) == 0, process.stderr.read()
 
 
 def test_the_prompt_names_a_firefox_add_on_and_a_single_payload(wallet, passphrase_file, answers):

@@ -5,24 +5,31 @@ import Synchronization
 import WalletBridge
 
 /// The keystore file as last read, kept with the identity of the file it came from, so that
-/// GetAccounts on a persistent port costs at most one `stat(2)` instead of an open, a read and
-/// a JSON parse per request. Reading the whole file again was most of a pipelined GetAccounts.
+/// GetAccounts on a persistent port costs at most one `lstat(2)` instead of an open, a read and
+/// a JSON parse per request, and on a watched folder no system call at all. Reading the whole
+/// file again was most of a pipelined GetAccounts.
 ///
-/// Requests that were read together share one `stat`: a file checked after a request arrived
+/// Requests that were read together share one `lstat`: a file checked after a request arrived
 /// is a valid answer to it (`RequestContext.receivedAt`). The `stat` was then 40 % of a
 /// pipelined GetAccounts (bench/).
 ///
 /// A change is seen on the next call: every writer (`AtomicFile.write`) renames a new file into
 /// place, which changes the inode; an edit in place changes the size, the mtime or the ctime.
-/// The stat comes before the read, so a change racing the read is read again next time rather
+/// The check comes before the read, so a change racing the read is read again next time rather
 /// than missed. Anything that is not a regular file goes to `Keystore.read`, which refuses it.
 ///
-/// In the host, from the second read on, the keystore's folder is watched (`FolderWatch`), and
-/// a call finds the file unchanged with no system call at all, while nothing in the folder has
-/// changed since the last `stat`. The watch sees the folder, not the path to it: a folder above
-/// it that is renamed, or a keystore that is a link to another folder, is not seen. The first
-/// costs at most `revalidateAfter` of staleness, because the file is stat'ed again that often;
-/// a link is stat'ed on every call, as before.
+/// **The watch.** In the host, from the second read on, the keystore's folder is watched
+/// (`FolderWatch`), and a call finds the file unchanged with no system call at all while nothing
+/// in the folder has changed since the last check: the kernel signals every change to the thread
+/// that reads requests before it reads the next one. What the watch cannot see, it is not trusted
+/// with:
+/// - a keystore that is a link (its file may be in any folder), or a file with more names than
+///   one (hard links elsewhere): checked on every call, as without a watch;
+/// - a keystore on a network filesystem, changed from other machines: never watched;
+/// - a watched folder moved or deleted: the watch ends, and every call is checked again;
+/// - another way to the same folder changed (a folder above it renamed, a link above it
+///   pointed elsewhere, a bind mount): seen within `revalidateAfter`, because the file is checked
+///   again that often.
 package final class KeystoreReadCache: Sendable {
     /// The file as read, and its addresses (encoded once per version, not per call).
     package struct Contents: Sendable {
@@ -64,33 +71,62 @@ package final class KeystoreReadCache: Sendable {
         var generation: UInt64?
     }
 
-    /// How long a watched file is trusted without a `stat`: changes the watch cannot see (a
-    /// folder above the keystore renamed) show within this.
+    /// How long a watched file is trusted without a check: changes the watch cannot see (a
+    /// folder above the keystore renamed) show within this. Also how long a folder that could
+    /// not be watched is left before it is tried again.
     static let revalidateAfter: Duration = .seconds(1)
     private let last = Mutex<Entry?>(nil)
-    /// Whether the folder is watched; and whether a read came before, so that a host started
-    /// for one message never pays for the watch.
-    private let watching = Atomic<Bool>(false)
-    private let readBefore = Atomic<Bool>(false)
+    /// False for a keystore on a network filesystem, whose changes on other machines inotify
+    /// never hears of.
+    private let watchable: Bool
+    private let watch = Mutex(WatchState.firstRead)
+    private enum WatchState {
+        /// Not tried on the first read: a host started for one message never pays for it.
+        case firstRead
+        /// To be tried from then on (a folder not made yet, or out of inotify watches).
+        case tryFrom(ContinuousClock.Instant)
+        case watching
+    }
+    /// Whether a call was answered on the watch's word yet: logged once, at debug level.
+    private let trustedTheWatch = Atomic<Bool>(false)
 
-    package init() {}
+    package init(watchable: Bool = true) {
+        self.watchable = watchable
+    }
 
     /// The keystore's contents as of `notBefore` or later (no file when there is none yet).
     package func read(_ keystore: Keystore, notBefore: ContinuousClock.Instant = .now) throws(KeystoreError) -> Contents {
         // Only the contents leave the lock: copying the whole entry out, stamp and all, was a
         // tenth of a pipelined GetAccounts (bench/).
         let now = ContinuousClock.now
+        var onTheWatch = false
         let recent = last.withLock { entry -> Contents? in
             guard let entry else { return nil }
-            let unchanged = entry.generation.map { $0 == FolderWatch.generation && now - entry.checkedAt < Self.revalidateAfter } ?? false
-            guard unchanged || entry.checkedAt >= notBefore else { return nil }
+            if entry.checkedAt < notBefore {
+                guard let generation = entry.generation, generation == FolderWatch.generation,
+                      now - entry.checkedAt < Self.revalidateAfter else { return nil }
+                onTheWatch = true
+            }
             return Contents(cached: entry.contents)
         }
-        if let recent { return recent }
-        let checkedAt = ContinuousClock.now  // before the stat: what it sees is at least this recent
-        let generation = watchedGeneration(keystore)
+        if let recent {
+            if onTheWatch, !trustedTheWatch.load(ordering: .relaxed), !trustedTheWatch.exchange(true, ordering: .relaxed) {
+                Log.debug("GetAccounts answered from the copy of \(keystore.path): nothing changed in its folder since it was checked")
+            }
+            return recent
+        }
+        let checkedAt = ContinuousClock.now  // before the check: what it sees is at least this recent
+        var generation = watchedGeneration(keystore, at: checkedAt)
+        // lstat, which for a file that is not a link is its stat. A link is followed, and what
+        // it leads to is not trusted on the watch; nor a file with names in other folders.
         var info = stat()
-        guard stat(keystore.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        var found = lstat(keystore.path, &info) == 0
+        if found, info.st_mode & S_IFMT == S_IFLNK {
+            generation = nil
+            found = stat(keystore.path, &info) == 0
+        }
+        if info.st_nlink != 1 { generation = nil }
+        guard found, info.st_mode & S_IFMT == S_IFREG else {
             // Missing, unreadable or not a file: no cache, and `read` says what is wrong.
             last.withLock { $0 = nil }
             return Contents(try keystore.read(), fresh: true)
@@ -110,21 +146,29 @@ package final class KeystoreReadCache: Sendable {
         return contents
     }
 
-    /// `FolderWatch.generation` for a `stat` that follows, or nil when the keystore's folder is
-    /// not watched, on the first read, or when the path is a link (whose file may be anywhere).
-    private func watchedGeneration(_ keystore: Keystore) -> UInt64? {
-        if !watching.load(ordering: .relaxed) {
-            guard readBefore.exchange(true, ordering: .relaxed) else { return nil }
-            let slash = keystore.path.lastIndex(of: "/")
-            let folder = slash.map { $0 == keystore.path.startIndex ? "/" : String(keystore.path[..<$0]) } ?? "."
-            guard FolderWatch.watch(folder: folder) else { return nil }
-            watching.store(true, ordering: .relaxed)
+    /// `FolderWatch.generation` for a check that follows, or nil when the keystore's folder is
+    /// not watched.
+    private func watchedGeneration(_ keystore: Keystore, at now: ContinuousClock.Instant) -> UInt64? {
+        guard watchable, FolderWatch.isIntact else { return nil }
+        let watched = watch.withLock { state in
+            switch state {
+            case .watching:
+                return true
+            case .firstRead:
+                state = .tryFrom(now)
+                return false
+            case .tryFrom(let instant):
+                guard !(now < instant) else { return false }
+                let slash = keystore.path.lastIndex(of: "/")
+                let folder = slash.map { $0 == keystore.path.startIndex ? "/" : String(keystore.path[..<$0]) } ?? "."
+                let watching = FolderWatch.watch(folder: folder)
+                state = watching ? .watching : .tryFrom(now + Self.revalidateAfter)
+                return watching
+            }
         }
+        guard watched else { return nil }
         // The count first, then the queue emptied: every change after this is counted anew.
         let generation = FolderWatch.generation
-        FolderWatch.drain()
-        var link = stat()
-        guard FolderWatch.isIntact, lstat(keystore.path, &link) == 0, link.st_mode & S_IFMT == S_IFREG else { return nil }
-        return generation
+        return FolderWatch.drain() ? generation : nil
     }
 }

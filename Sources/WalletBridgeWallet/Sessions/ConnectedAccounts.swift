@@ -30,7 +30,8 @@ package struct ConnectedAccounts: Sendable {
     /// the bare Swift host, bench/probes/cold_faults.py), one session 3 % faster (1.34× and
     /// 1.38×). Up to 4 KiB (about six of walletlib's sessions), the host reads it.
     static let largestSessionsFileReadHere = 4096
-    /// The keystore as last read, with one `stat` per call (requests read together share it).
+    /// The keystore as last read (see there for when it is checked). Never on a network
+    /// filesystem: those go to the agent.
     private let readCache = KeystoreReadCache()
 
     package init(keystorePath: String) {
