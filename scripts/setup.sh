@@ -50,6 +50,8 @@ cat >&2 <<NEXT
 
 wallet-bridge is installed as $bin.
 Next: create a key with \`wallet-bridge keys create --label main\`, then load the example
-extension (examples/extension/README.md) or your own.
+extension (examples/extension/README.md) or your own. Once a key exists, an extension's first
+GetAccounts asks you, in a dialog, whether it may see your accounts: the \`call\` above then
+answers -1 (no_prompt) on a machine without a display (docs/sessions.md).
 NEXT
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Note: $prefix/bin is not on your PATH." >&2 ;; esac

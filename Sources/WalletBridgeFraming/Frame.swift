@@ -14,9 +14,16 @@ public enum Frame {
         }
         var frame: [UInt8] = []
         frame.reserveCapacity(headerBytes + body.count)
-        withUnsafeBytes(of: length) { frame.append(contentsOf: $0) }  // native byte order
+        withHeader(length: length) { frame.append(contentsOf: $0) }
         frame.append(contentsOf: body)
         return frame
+    }
+
+    /// Hands `use` the header of a frame whose body is `length` bytes: the length in the
+    /// machine's byte order. `encode` writes it before the body; the host's frame writer hands
+    /// it to `writev` beside the body, which then is never copied.
+    package static func withHeader(length: UInt32, _ use: (UnsafeRawBufferPointer) -> Void) {
+        withUnsafeBytes(of: length, use)
     }
 }
 

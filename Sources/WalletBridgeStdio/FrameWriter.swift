@@ -63,7 +63,7 @@ package final class FrameWriter: Sendable {
     package var isBackedUp: Bool { unsentByteCount > Self.backlogLimit }
 
     package func write(_ body: [UInt8]) {
-        guard var length = UInt32(exactly: body.count) else { return }  // bodies are size-checked upstream
+        guard let length = UInt32(exactly: body.count) else { return }  // bodies are size-checked upstream
         if body.count > PipeSize.defaultBytes { PipeSize.enlarge(fd) }
         let mayWait = nonBlocking && pthread_equal(pthread_self(), owner) == 0
         while true {
@@ -72,14 +72,15 @@ package final class FrameWriter: Sendable {
                 guard !state.broken else { return .done }
                 if mayWait, state.unsent > Self.backlogLimit { return .wait }
                 if state.batching, state.unsent + Frame.headerBytes + body.count <= Self.batchLimit {
-                    withUnsafeBytes(of: &length) { state.pending.append(contentsOf: $0) }  // native byte order
+                    Frame.withHeader(length: length) { state.pending.append(contentsOf: $0) }
                     state.pending.append(contentsOf: body)
                     return .done
                 }
                 // What is queued, then this frame's header and body: one writev, and the body
                 // is copied only if the pipe does not take all of it.
-                let ok = withUnsafeBytes(of: &length) { header in
-                    body.withUnsafeBytes { body in send(&state, then: header, body) }
+                var ok = false
+                Frame.withHeader(length: length) { header in
+                    ok = body.withUnsafeBytes { body in send(&state, then: header, body) }
                 }
                 return ok ? .done : .failed
             }

@@ -113,10 +113,14 @@ public final class HostProcess {
         if stdoutFD >= 0 { close(stdoutFD) }
     }
 
-    /// `body` with its 4-byte native-endian length in front.
+    /// `body` with its 4-byte native-endian length in front (`Frame.encode`). A body of 4 GiB or
+    /// more has no such length: a test that makes one stops here, as it always did.
     public static func frame(_ body: [UInt8]) -> [UInt8] {
-        var length = UInt32(body.count)
-        return withUnsafeBytes(of: &length) { Array($0) } + body
+        do {
+            return try Frame.encode(body)
+        } catch {
+            preconditionFailure("\(error)")
+        }
     }
 
     /// Writes raw bytes to the host's stdin, all of them or an error.

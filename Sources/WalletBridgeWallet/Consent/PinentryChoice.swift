@@ -34,7 +34,7 @@ package struct PinentryChoice: Sendable, Equatable {
         }
         let hasDisplay = environment("DISPLAY") != nil || environment("WAYLAND_DISPLAY") != nil
         guard hasDisplay else {
-            return PinentryChoice(program: PassphraseSources.defaultPinentry, fix: "no passphrase dialog can be shown: DISPLAY and WAYLAND_DISPLAY are unset, so there is no screen to show one on. Run the browser in a graphical session; the agent keeps the environment it started with, so then run `wallet-bridge agent stop` and the next request starts one that has the display")
+            return PinentryChoice(program: PassphraseSources.defaultPinentry, fix: "no dialog (a passphrase or a question) can be shown: DISPLAY and WAYLAND_DISPLAY are unset, so there is no screen to show one on. Run the browser in a graphical session; the agent keeps the environment it started with, so then run `wallet-bridge agent stop` and the next request starts one that has the display")
         }
         let graphical = environment("DBUS_SESSION_BUS_ADDRESS") != nil
             ? ["pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt"]
