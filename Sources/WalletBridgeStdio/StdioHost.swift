@@ -80,9 +80,14 @@ private struct ReadLoop {
     var lastRead: ContinuousClock.Instant
     /// Frames handed to the server, counted up to 2: a second one makes the host a port's.
     var framesReceived = 0
-    /// Made the first time the reader may sleep in read(2); nil before, and if it could not be.
-    var watch: ReaderWatch?
-    var watchFailed = false
+    /// The watch that lets the reader sleep in read(2): made the first time it may.
+    var watch = Watch.notMade
+    enum Watch {
+        case notMade
+        case made(ReaderWatch)
+        /// No thread could be made, or stdin is non-blocking: the reader polls, for good.
+        case off
+    }
     /// stdin, stdout and the wake-up pipe, in that order. Not an array: `[pollfd]` was a generic
     /// type for the runtime to build on every cold start. Never freed: the loop ends the process.
     let watched: UnsafeMutablePointer<pollfd> = {
@@ -100,16 +105,18 @@ private struct ReadLoop {
 
     mutating func run() -> Never {
         while true {
+            // First, and before the round's timing: an idle port's reader has no deadline to
+            // time, and this is the path of its every request.
+            if let watch = watchIfIdle() {
+                readWhileWatched(watch)
+                continue
+            }
             // Deadlines matter only while something runs; the parent is checked regardless.
             let parentCheck = StdioHost.parentCheckInterval
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
             nextHousekeeping = earlier(nextHousekeeping, clock.now + interval)
             let eventsDue = server.eventSourcesDueAt
             if let eventsDue { nextHousekeeping = earlier(nextHousekeeping, eventsDue) }
-            if let watch = watchIfIdle() {
-                readWhileWatched(watch)
-                continue
-            }
             waitForEvents()
             // First: an end asked for by a signal or another thread is not put off by more input.
             if watched[2].revents != 0 { session.endIfRequested() }
@@ -160,17 +167,18 @@ private struct ReadLoop {
     /// the in-flight table: the first one decides when the event sources start, so it is looked
     /// at after them.
     private mutating func watchIfIdle() -> ReaderWatch? {
-        guard framesReceived >= 2, !framesLeft, !watchFailed, server.unansweredCount == 0, writer.unsentByteCount == 0,
+        if case .off = watch { return nil }
+        guard framesReceived >= 2, !framesLeft, server.unansweredCount == 0, writer.unsentByteCount == 0,
               server.eventSourcesDueAt == nil, !isDue(nextHousekeeping) else { return nil }
-        if let watch { return watch }
+        if case .made(let made) = watch { return made }
         // A non-blocking stdin (a socket that is stdout too, which `FrameWriter` made
         // non-blocking) would return at once, for ever: such a reader keeps polling.
         let made = ReaderWatch(session: session, writer: writer, parent: parent)
         guard fcntl(0, F_GETFL) & O_NONBLOCK == 0, made.start() else {
-            watchFailed = true
+            watch = .off
             return nil
         }
-        watch = made
+        watch = .made(made)
         return made
     }
 
@@ -179,7 +187,7 @@ private struct ReadLoop {
         guard let count = watch.readStdin(into: chunk) else { return session.endIfRequested() }
         if count < 0, errno == EINTR { return }  // a handler of someone else's: back to the loop
         if count < 0, errno == EAGAIN {
-            watchFailed = true  // made non-blocking since: back to polling, for good
+            self.watch = .off  // made non-blocking since: back to polling, for good
             return
         }
         takeInput(count)
