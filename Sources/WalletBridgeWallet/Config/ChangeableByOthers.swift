@@ -34,8 +34,9 @@ enum ChangeableByOthers {
             defer { free(pointer) }
             return String(cString: pointer)
         } ?? path
-        var folders = [folder(of: path)]
-        if folder(of: resolved) != folders[0] { folders.append(folder(of: resolved)) }
+        var folders = [AtomicFile.split(path).folder]
+        let resolvedFolder = AtomicFile.split(resolved).folder
+        if resolvedFolder != folders[0] { folders.append(resolvedFolder) }
         return (resolved, folders)
     }
 
@@ -49,11 +50,5 @@ enum ChangeableByOthers {
         guard writableByOthers, !(kind == "folder" && sticky) else { return nil }
         let mode = "0" + String(info.st_mode & 0o7777, radix: 8)
         return "other users can write to the \(kind) \(path) (mode \(mode)); run: chmod go-w \(path)"
-    }
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = String(path[..<slash])
-        return folder.isEmpty ? "/" : folder
     }
 }

@@ -115,7 +115,7 @@ package final class KeystoreReadCache: Sendable {
             }
             return recent
         }
-        let checkedAt = ContinuousClock.now  // before the check: what it sees is at least this recent
+        let checkedAt = now  // taken before the check: what it sees is at least this recent
         var generation = watchedGeneration(keystore, at: checkedAt)
         // lstat, which for a file that is not a link is its stat. A link is followed, and what
         // it leads to is not trusted on the watch; nor a file with names in other folders.
@@ -159,9 +159,7 @@ package final class KeystoreReadCache: Sendable {
                 return false
             case .tryFrom(let instant):
                 guard !(now < instant) else { return false }
-                let slash = keystore.path.lastIndex(of: "/")
-                let folder = slash.map { $0 == keystore.path.startIndex ? "/" : String(keystore.path[..<$0]) } ?? "."
-                let watching = FolderWatch.watch(folder: folder)
+                let watching = FolderWatch.watch(folder: AtomicFile.split(keystore.path).folder)
                 state = watching ? .watching : .tryFrom(now + Self.revalidateAfter)
                 return watching
             }
