@@ -8,13 +8,14 @@ import socket
 import struct
 import subprocess
 import time
+from types import SimpleNamespace
 
 import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
-from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Wallet, audit_entries, b58encode, b64,
+from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, FramedPipes, Wallet, audit_entries, b58encode, b64,
                             error_of, process_alive, short_address)
 
 
@@ -185,14 +186,11 @@ def test_a_port_over_one_socket_for_stdin_and_stdout_waits_without_spinning(wall
     process = subprocess.Popen([wallet.binary, CHROME_ORIGIN], stdin=theirs, stdout=theirs, stderr=subprocess.PIPE,
                                env=wallet.env(), start_new_session=True)
     theirs.close()
+    frames = FramedPipes(SimpleNamespace(stdin=ours.makefile("wb"), stdout=ours.makefile("rb"), stderr=process.stderr))
     try:
-        for request_id in range(1, 4):
-            body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": GET_ACCOUNTS}).encode()
-            ours.sendall(struct.pack("=I", len(body)) + body)
-            reply = b""
-            while len(reply) < 4 or len(reply) < 4 + struct.unpack("=I", reply[:4])[0]:
-                reply += ours.recv(65536)
-            assert json.loads(reply[4:])["result"]["addresses"] == [key["address"]]
+        for _ in range(3):
+            frames.send(GET_ACCOUNTS)
+            assert frames.receive()["result"]["addresses"] == [key["address"]]
 
         def cpu_ticks():
             fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
@@ -202,6 +200,8 @@ def test_a_port_over_one_socket_for_stdin_and_stdout_waits_without_spinning(wall
         time.sleep(1)
         assert cpu_ticks() - before <= 10, "an idle host used the CPU for more than 10 ticks in a second"
     finally:
+        frames.process.stdin.close()
+        frames.process.stdout.close()
         ours.close()
         assert process.wait(10) == 0, process.stderr.read()
 
