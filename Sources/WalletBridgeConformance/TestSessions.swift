@@ -100,8 +100,6 @@ package enum TestSessions {
         )
     }
 
-    /// `WALLET_BRIDGE_TEST_NOW`, or `defaultNow`. A value that is not a positive integer stops
-    /// the host: a fixture that meant a clock must not run with another.
     /// `WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS`: how long a proposal waits here (the shipped
     /// host's is the configuration's `proposal_timeout`); nil when unset.
     private static func proposalTimeout() throws(SetupError) -> Duration? {
@@ -112,6 +110,8 @@ package enum TestSessions {
         return .milliseconds(milliseconds)
     }
 
+    /// `WALLET_BRIDGE_TEST_NOW`, or `defaultNow`. A value that is not a positive integer stops
+    /// the host: a fixture that meant a clock must not run with another.
     private static func clock() throws(SetupError) -> Int {
         guard let text = Environment.string("WALLET_BRIDGE_TEST_NOW") else { return defaultNow }
         guard let seconds = Int(text), seconds > 0 else {
