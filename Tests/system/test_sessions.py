@@ -161,7 +161,7 @@ def test_the_connect_dialog_names_the_extension_and_marks_its_own_words_and_the_
     shown = dialogs(wallet, "_Connect")
     assert len(shown) == 1, wallet.pinentry_records()
     text = shown[0]["SETDESC"]
-    assert text.startswith(f"The extension (ID {EXTENSION_ID})"), text
+    assert text.startswith(f"The extension with ID {EXTENSION_ID}\nasks to connect to your wallet.\n"), text
     assert 'It says it is: "Example dApp", https://example.org' in text and "(its own words, not checked)" in text, text
     assert "Solana mainnet, Solana devnet" in text and "solana_signMessage" in text, text
     assert "solana_fly" not in text and "unsupportedchain" not in text, text
