@@ -98,8 +98,13 @@ final class ConformProcessTests: XCTestCase {
         let host = try Built.conformanceHost()
         let noResponse = try fixtures(sandbox, #"{"name": "c", "request": 1}"#, name: "no-response.json")
         let notJSON = try sandbox.write(sandbox.base + "/broken.json", "{\n  \"cases\": [,]\n}")
+        // A reply no host can send is the file's mistake, not a failing host.
+        let neither = try fixtures(sandbox, #"{"name": "c", "request": {"jsonrpc": "2.0", "method": "subtract", "params": [2, 1], "id": 1}, "response": {"jsonrpc": "2.0", "id": 1}}"#, name: "neither.json")
+        let unknown = try fixtures(sandbox, #"{"name": "c", "request": 1, "response": null, "exitcode": 1}"#, name: "unknown.json")
         let cases: [([String], String)] = [
             ([noResponse], #"Error: \#(noResponse)#c: no "response" (null, for a case that expects no reply)"#),
+            ([neither], #"Error: \#(neither)#c: "response" has neither "result" nor "error": a reply has exactly one of them"#),
+            ([unknown], #"Error: \#(unknown)#c: unknown member "exitcode""#),
             ([notJSON], "Error: \(notJSON): not JSON: "),
             ([sandbox.base + "/missing.json"], "Error: \(sandbox.base)/missing.json: no such file"),
             ([try fixtures(sandbox, Self.subtractCase), "--filter", "nothing-like-this"], #"Error: no case matches --filter "nothing-like-this""#),
