@@ -141,7 +141,7 @@ final class ConformProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         let file = try fixtures(sandbox, """
             {"name": "unknown", "request": {"jsonrpc": "2.0", "method": "no.such.method", "id": 1},
-             "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found", "data": "no method named \\"no.such.method\\""}}}
+             "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found", "data": {"problem": "no method named \\"no.such.method\\""}}}}
             """)
         let result = try conform(sandbox, [file])
         XCTAssertEqual(result.status, 0, result.output)
