@@ -181,10 +181,13 @@ def method_object(document, name):
 
 
 def params_schema(method, params):
-    """The schema the params are held to: the whole-params schema where it applies, else the
-    positions of the content descriptors (an array given to an `either` method)."""
+    """The schema the params are held to: the whole-params schema where it applies (one typed
+    `array` or `object` is that form's; one with no `type`, as the `anyOf` of both forms that a
+    method taking named or positional params has, is both), else the positions of the content
+    descriptors."""
     whole = method.get("x-params-schema")
-    if whole is not None and (whole == {} or isinstance(params, list) == (whole.get("type") == "array")):
+    form = whole.get("type") if isinstance(whole, dict) else None
+    if whole is not None and (form is None or isinstance(params, list) == (form == "array")):
         return whole
     descriptors = method["params"]
     return {"type": "array", "items": [d["schema"] for d in descriptors], "maxItems": len(descriptors),
@@ -224,3 +227,30 @@ def test_the_fixtures_agree_with_the_schemas(documents):
             checked["error"] += 1
     # Not vacuous: today 94 cases (52 results, 42 error codes) in the shared files and the example's.
     assert checked["result"] >= 50 and checked["error"] >= 40, checked
+
+
+def call(executable, method, params):
+    """One request over real pipes; the reply."""
+    request = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    done = subprocess.run([str(executable), CHROME_ORIGIN], input=encode_frame(request), capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout[4:])
+
+
+def test_the_host_and_its_schema_agree_at_the_edges(documents):
+    """`subtract` (Int params, by name or by position): the host takes Int's bounds and refuses one
+    past them, beyond 2^53 where a float would round; it takes `[40, 2]` and ignores an extra
+    position. `x-params-schema`, read by `jsonschema` (Python integers are exact), says the same."""
+    schema = method_object(documents["conformance"], "subtract")["x-params-schema"]
+    validator = Draft7Validator(schema)
+    cases = [
+        ([2**63 - 1, 0], True), ([-2**63, 0], True), ([2**63, 0], False), ([-2**63 - 1, 0], False),
+        ({"minuend": 2**63 - 1, "subtrahend": 0}, True), ({"minuend": 2**63, "subtrahend": 0}, False),
+        ([40, 2], True), ([40, 2, 7], True), ({"minuend": 40, "subtrahend": 2}, True), ([40], False), (["40", 2], False),
+    ]
+    for params, takes in cases:
+        reply = call(CONFORMANCE_HOST, "subtract", params)
+        assert ("result" in reply) == takes, f"the host on {params}: {reply}"
+        if not takes:
+            assert reply["error"]["code"] == -32602, reply
+        assert validator.is_valid(params) == takes, f"x-params-schema on {params}: the host {'takes' if takes else 'refuses'} it"

@@ -183,7 +183,9 @@ def test_a_rejected_proposal_is_5000(wallet, key):
 
 
 def test_a_proposal_nobody_answers_expires_with_8000_and_its_dialog_closes(wallet, key):
-    port = Port(wallet.host(FAKE_PINENTRY_CONNECT="hang", WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS=1000))
+    """The wait is the configuration's `proposal_timeout` (5 minutes unless set; docs/sessions.md)."""
+    configure(wallet, {"proposal_timeout": 1})
+    port = Port(wallet.host(FAKE_PINENTRY_CONNECT="hang"))
     started = time.monotonic()
     error = error_of(port.call("session_connect", PROPOSAL, timeout=15))
     assert (error["code"], error["message"]) == (8000, "Session request expired"), error

@@ -224,10 +224,17 @@ public struct JSONSchemaValidator: Sendable {
                 if case .number(let limit)? = keywords[key] { return Double(limit.literal) }
                 return nil
             }
-            if let minimum = bound("minimum"), value < minimum { problems.append("\(path): \(number.literal) is less than the minimum \(minimum.shortText)") }
-            if let maximum = bound("maximum"), value > maximum { problems.append("\(path): \(number.literal) is more than the maximum \(maximum.shortText)") }
-            if let minimum = bound("exclusiveMinimum"), value <= minimum { problems.append("\(path): \(number.literal) must be more than \(minimum.shortText)") }
-            if let maximum = bound("exclusiveMaximum"), value >= maximum { problems.append("\(path): \(number.literal) must be less than \(maximum.shortText)") }
+            /// The number against a bound: exact when both are integer lexemes (a 64-bit bound
+            /// is beyond 2^53, where 2^63 − 1 and 2^63 are the same `Double`), else in `Double`.
+            func order(_ key: String) -> (order: Int, text: String)? {
+                guard case .number(let limit)? = keywords[key], let limitValue = Double(limit.literal) else { return nil }
+                if let exact = Self.compareIntegers(number.literal, limit.literal) { return (exact, limit.literal) }
+                return (value < limitValue ? -1 : value > limitValue ? 1 : 0, limitValue.shortText)
+            }
+            if let (order, minimum) = order("minimum"), order < 0 { problems.append("\(path): \(number.literal) is less than the minimum \(minimum)") }
+            if let (order, maximum) = order("maximum"), order > 0 { problems.append("\(path): \(number.literal) is more than the maximum \(maximum)") }
+            if let (order, minimum) = order("exclusiveMinimum"), order <= 0 { problems.append("\(path): \(number.literal) must be more than \(minimum)") }
+            if let (order, maximum) = order("exclusiveMaximum"), order >= 0 { problems.append("\(path): \(number.literal) must be less than \(maximum)") }
             if let divisor = bound("multipleOf"), divisor > 0 {
                 let quotient = value / divisor
                 if quotient.rounded() != quotient { problems.append("\(path): \(number.literal) is not a multiple of \(divisor.shortText)") }
@@ -289,6 +296,24 @@ public struct JSONSchemaValidator: Sendable {
                 default: false
                 }
             }
+        }
+
+        /// -1, 0 or 1 for two integer lexemes (`-?[0-9]+`, as JSON writes them), compared exactly
+        /// whatever their size; nil when either is not one.
+        static func compareIntegers(_ left: String, _ right: String) -> Int? {
+            func parts(_ text: String) -> (negative: Bool, digits: Substring)? {
+                let negative = text.hasPrefix("-")
+                var digits = negative ? text.dropFirst() : Substring(text)
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+                digits = digits.drop { $0 == "0" }
+                return (negative && !digits.isEmpty, digits)  // -0 is 0
+            }
+            guard let a = parts(left), let b = parts(right) else { return nil }
+            if a.negative != b.negative { return a.negative ? -1 : 1 }
+            let magnitude = a.digits.count != b.digits.count
+                ? (a.digits.count < b.digits.count ? -1 : 1)
+                : (a.digits == b.digits ? 0 : (a.digits < b.digits ? -1 : 1))
+            return a.negative ? -magnitude : magnitude
         }
 
         /// An integer in the schema's sense: a number with no fractional part, whatever its lexeme (`1.0`, `1e3`).
