@@ -24,6 +24,8 @@ def req(method, params=None, id=None, notify=False):
     return r
 def ok(id, result): return {"jsonrpc": "2.0", "id": id, "result": result}
 def err(id, code, message, data=None):
+    # Every error's data is an object (README, "Error codes"): a sentence is its "problem".
+    if isinstance(data, str): data = {"problem": data}
     e = {"code": code, "message": message}
     if data is not None: e["data"] = data
     return {"jsonrpc": "2.0", "id": id, "error": e}

@@ -21,6 +21,16 @@ final class SchemaValidationTests: XCTestCase {
         XCTAssertEqual(problems(true, false), ["v: no value is allowed here"])
     }
 
+    func testPropertyNames() {
+        let schema: JSONValue = ["type": "object", "propertyNames": ["pattern": "^[a-z]+$", "maxLength": 3]]
+        XCTAssertEqual(problems(["ab": 1, "abc": 2], schema), [])
+        XCTAssertEqual(problems(["ab": 1, "Ab": 2, "abcd": 3], schema), [
+            #"v (the member name "Ab"): "Ab" does not match the pattern ^[a-z]+$"#,
+            #"v (the member name "abcd"): 4 characters, more than 3"#,
+        ])
+        XCTAssertEqual(JSONSchemaValidator().notChecked(in: schema), [])
+    }
+
     func testObjects() {
         let schema: JSONValue = [
             "type": "object",

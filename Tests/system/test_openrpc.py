@@ -104,6 +104,44 @@ def test_the_meta_schema_check_can_fail(documents):
     assert not META.is_valid(broken)
 
 
+def test_the_meta_schema_shipped_in_the_binary_is_this_one():
+    # `wallet-bridge describe --check` holds documents to a copy built from the same packages.
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "generate-openrpc-meta-schema.py"), "--check"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def describe_check(document, tmp_path):
+    """`wallet-bridge describe --check` on a host that answers rpc.discover with `document`."""
+    served = tmp_path / "document.json"
+    served.write_text(json.dumps(document))
+    host = tmp_path / "document-host"
+    host.write_text(f"""#!{sys.executable}
+import json, struct, sys
+header = sys.stdin.buffer.read(4)
+request = json.loads(sys.stdin.buffer.read(struct.unpack("=I", header)[0]))
+body = json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": json.load(open({str(served)!r}))}}).encode()
+sys.stdout.buffer.write(struct.pack("=I", len(body)) + body)
+sys.stdout.buffer.flush()
+""")
+    host.chmod(0o755)
+    return subprocess.run([binary_path(), "describe", "--check", "--host", str(host)], capture_output=True, text=True, timeout=30,
+                          env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": str(tmp_path)})
+
+
+def test_describe_check_agrees_with_jsonschema(documents, tmp_path):
+    damaged = []
+    for change in (lambda d: d.pop("info"), lambda d: d["methods"][0].update(paramStructure="by-guess"),
+                   lambda d: d["methods"][0]["params"][0].update(schema={"type": "integr"}), lambda d: d.update(openrpc=1.2)):
+        broken = copy.deepcopy(documents["ping-host"])
+        change(broken)
+        damaged.append(broken)
+    for document in [*documents.values(), *damaged]:
+        done = describe_check(document, tmp_path)
+        assert (done.returncode == 0) == META.is_valid(document), done.stdout + done.stderr
+        assert done.returncode in (0, 2), done.stderr
+
+
 def every_schema(document):
     for method in document["methods"]:
         for descriptor in method["params"]:

@@ -6,7 +6,7 @@ import WalletBridge
 /// is a page.
 ///
 /// Checked: boolean schemas, `type`, `enum`, `const`, `properties`, `required`,
-/// `additionalProperties`, `patternProperties`, `minProperties`, `maxProperties`, `items` (one
+/// `additionalProperties`, `patternProperties`, `propertyNames`, `minProperties`, `maxProperties`, `items` (one
 /// schema, or a list with `additionalItems`), `minItems`, `maxItems`, `uniqueItems`,
 /// `minLength`, `maxLength`, `pattern`, `minimum`, `maximum`, `exclusiveMinimum`,
 /// `exclusiveMaximum`, `multipleOf`, `anyOf`, `oneOf`, `allOf`, `not`, and `$ref` within the
@@ -16,13 +16,19 @@ import WalletBridge
 public struct JSONSchemaValidator: Sendable {
     /// The document that `$ref`s point into.
     public let root: JSONValue
+    /// How deep validation may nest (schemas within schemas, `$ref`s followed) before it stops
+    /// with a problem: a `$ref` cycle ends there rather than in a stack overflow.
+    public let maxDepth: Int
 
-    public init(root: JSONValue = [:]) { self.root = root }
+    public init(root: JSONValue = [:], maxDepth: Int = 64) {
+        self.root = root
+        self.maxDepth = maxDepth
+    }
 
     /// What is wrong with `value`, one line per problem, each naming where (`path`, then the
     /// member or position: `result.payloads[1]`). Empty when it is valid.
     public func problems(_ value: JSONValue, against schema: JSONValue, at path: String) -> [String] {
-        var run = Run(root: root)
+        var run = Run(root: root, maxDepth: maxDepth)
         run.validate(value, schema, path: path, depth: 0)
         return run.problems
     }
@@ -35,7 +41,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     static let checked: Set<String> = [
-        "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
+        "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
         "minProperties", "maxProperties", "items", "additionalItems", "minItems", "maxItems", "uniqueItems",
         "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
         "multipleOf", "anyOf", "oneOf", "allOf", "not", "$ref",
@@ -57,7 +63,7 @@ public struct JSONSchemaValidator: Sendable {
                 } else {
                     collectUnchecked(value, into: &found, depth: depth + 1)
                 }
-            case "additionalProperties", "additionalItems", "not":
+            case "additionalProperties", "additionalItems", "not", "propertyNames":
                 collectUnchecked(value, into: &found, depth: depth + 1)
             default:
                 break
@@ -68,14 +74,13 @@ public struct JSONSchemaValidator: Sendable {
     /// One validation: the problems found so far.
     private struct Run {
         let root: JSONValue
+        /// `$ref` chains and self-referencing schemas end here rather than in a stack overflow.
+        let maxDepth: Int
         var problems: [String] = []
 
-        /// `$ref` chains and self-referencing schemas end here rather than in a stack overflow.
-        static let maxDepth = 64
-
         mutating func validate(_ value: JSONValue, _ schema: JSONValue, path: String, depth: Int) {
-            guard depth < Self.maxDepth else {
-                problems.append("\(path): the schema nests deeper than \(Self.maxDepth) levels (a $ref cycle?)")
+            guard depth < maxDepth else {
+                problems.append("\(path): the schema nests deeper than \(maxDepth) levels (a $ref cycle?)")
                 return
             }
             switch schema {
@@ -145,6 +150,11 @@ public struct JSONSchemaValidator: Sendable {
                     } else {
                         validate(member, additional, path: memberPath, depth: depth + 1)
                     }
+                }
+            }
+            if let names = keywords["propertyNames"] {
+                for name in members.keys.sorted() {
+                    validate(.string(name), names, path: "\(path) (the member name \(JSONValue.string(name).compactText))", depth: depth + 1)
                 }
             }
             if let minimum = keywords["minProperties"]?.intValue, members.count < minimum {
@@ -257,7 +267,7 @@ public struct JSONSchemaValidator: Sendable {
 
         /// The problems `value` would have against `schema`, without counting them.
         private func trial(_ value: JSONValue, _ schema: JSONValue, path: String, depth: Int) -> [String] {
-            var scratch = Run(root: root)
+            var scratch = Run(root: root, maxDepth: maxDepth)
             scratch.validate(value, schema, path: path, depth: depth + 1)
             return scratch.problems
         }
