@@ -235,6 +235,7 @@ private struct AcceptLoop {
         Signals.readerIsEnding()
         state.cache.lock()
         ChildProcesses.terminateAll()
+        (sessions.wallet as? KeystoreWallet)?.auditLog.flush()  // refusals counted and not yet written
         if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current == socketIdentity {
             unlink(state.paths.socket)
         }
