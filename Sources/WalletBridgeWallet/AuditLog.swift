@@ -14,7 +14,7 @@ import WalletBridge
 /// not a line of its own with every payload's hash: the first of a caller's refusals of one
 /// kind is a line with `"count": 1`, and the others within `tallyWindow` after it are counted
 /// and written as one line (`count`, `payload_count` the sum), when the next line is written, the
-/// window has passed, or the agent ends (`flush`). And the file stays under `maxBytes`: the
+/// window has passed, or the agent or host ends (`flush`). And the file stays under `maxBytes`: the
 /// line that would pass it first moves the log to `audit.log.1` (replacing an older one), and
 /// starts a new one.
 package struct AuditLog: Sendable {
@@ -112,6 +112,8 @@ package struct AuditLog: Sendable {
 
     private final class Tallies: Sendable {
         let state = Mutex<[TallyKey: Tally]>([:])
+        /// Whether the end of the process writes what is counted (`EndOfProcess`).
+        let flushesAtEnd = Atomic<Bool>(false)
     }
 
     /// Whose unasked refusals are counted together.
@@ -169,9 +171,12 @@ package struct AuditLog: Sendable {
             return lines
         }
         write(lines)
+        // What is counted from now on is written at the end of the process at the latest.
+        if !tally.flushesAtEnd.exchange(true, ordering: .relaxed) { EndOfProcess.register { [self] in flush() } }
     }
 
-    /// Writes what was counted and not written yet (the agent calls it as it ends).
+    /// Writes what was counted and not written yet (`EndOfProcess` calls it as the agent or
+    /// the host ends).
     package func flush() {
         guard path != nil else { return }
         write(pendingTallies())

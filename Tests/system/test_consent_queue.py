@@ -177,3 +177,43 @@ def test_a_request_that_asks_the_person_sent_as_a_notification_asks_no_one(walle
     assert "result" in asked.call("session_connect", proposal)
     asked.close()
     assert len(descriptions(wallet)) == 1
+
+
+def test_a_host_without_the_agent_limits_an_extension_too_and_counts_what_it_refused_unasked(wallet, key, answers):
+    configure(wallet, {"agent": False})
+    release = wallet.root / "never-released"
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers, FAKE_PINENTRY_HOLD_FILE=release)
+    host.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(b"first")]})
+    assert wait_until(lambda: descriptions(wallet), timeout=10), "the first dialog was not shown"
+    for number in range(8 + 5):
+        host.send(SIGN_PAYLOADS, {"address": key["address"], "payloads": [b64(f"more-{number}".encode())] * 3})
+    refused = [host.receive(timeout=30) for _ in range(5)]
+    assert all(error_of(reply)["data"] == {"reason": "too_many_waiting"} for reply in refused), refused
+    # The browser closes the port with the dialog up: the 9 requests are cancelled, 8 of them
+    # before their dialog.
+    host.close()
+    entries = audit_entries(wallet)
+    counted = [entry for entry in entries if entry["decision"] == "too_many_waiting"]
+    assert sum(entry["count"] for entry in counted) == 5, entries
+    assert sum(entry["payload_count"] for entry in counted) == 15
+    shown = [entry for entry in entries if entry["decision"] == "cancelled" and "payload_sha256" in entry]
+    unshown = [entry for entry in entries if entry["decision"] == "cancelled" and "count" in entry]
+    assert len(shown) == 1, entries
+    assert sum(entry["count"] for entry in unshown) == 8, entries
+    assert len(entries) <= 6, entries
+
+
+@pytest.mark.parametrize("agent", [True, False])
+def test_what_was_counted_is_written_when_the_host_or_agent_ends(wallet, key, agent):
+    configure(wallet, {"agent": agent})
+    host = wallet.host(WALLET_BRIDGE_PINENTRY="/nonexistent/pinentry")  # nobody can be asked
+    for number in range(5):
+        reply = host.sign(key["address"], [b64(f"unasked-{number}".encode())] * 2)
+        assert error_of(reply)["data"]["reason"] == "no_passphrase_prompt", reply
+    host.close()
+    if agent:
+        wallet.stop_agent()
+    counted = [entry for entry in audit_entries(wallet) if entry["decision"] == "no_prompt"]
+    assert sum(entry["count"] for entry in counted) == 5, counted
+    assert sum(entry["payload_count"] for entry in counted) == 10
+    assert len(counted) == 2, "the first at once, the others counted in one line"

@@ -235,7 +235,7 @@ private struct AcceptLoop {
         Signals.readerIsEnding()
         state.cache.lock()
         ChildProcesses.terminateAll()
-        (sessions.wallet as? KeystoreWallet)?.auditLog.flush()  // refusals counted and not yet written
+        EndOfProcess.run()  // the audit log's counted refusals
         if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current == socketIdentity {
             unlink(state.paths.socket)
         }
