@@ -178,7 +178,7 @@ struct InMemorySessionWallet: SessionWallet {
         SessionAccounts(walletlibAddresses: try keys.accountsAtHand(context: context).addresses, eip155: keys.ethereumAddresses)
     }
 
-    func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {
+    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
         switch consent {
         case .approve: return .success(true)
         case .reject: return .success(false)

@@ -43,6 +43,8 @@ public struct Router: Sendable {
         }
         let handler: Handler
         let execution: Execution
+        /// The method may ask the person (`RPCMethod.asksThePerson`).
+        var asksThePerson = false
         /// The method's OpenRPC object, made only when `rpc.discover` asks: deriving schemas
         /// costs more than a whole cold call.
         let describe: @Sendable () -> JSONValue
@@ -125,7 +127,7 @@ public struct Router: Sendable {
         try add(M.name, Route(handler: .asynchronous { rawParams, id, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             return try Self.success(id: id, result: try await handler(params, context))
-        }, execution: execution, describe: { OpenRPC.method(M.self) }))
+        }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
     }
 
     /// Registers a handler that never suspends. With `.immediate` it runs as a plain call on the
@@ -139,7 +141,7 @@ public struct Router: Sendable {
         try add(M.name, Route(handler: .synchronous { rawParams, id, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
             return try Self.success(id: id, result: try handler(params, context))
-        }, execution: execution, describe: { OpenRPC.method(M.self) }))
+        }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
     }
 
     private mutating func add(_ name: String, _ route: Route) throws(RouterError) {
@@ -174,7 +176,7 @@ public struct Router: Sendable {
         }, fallback: { rawParams, id, context in
             _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
             return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
-        }), execution: wallet.getAccountsExecution, describe: { OpenRPC.method(GetAccounts.self) }))
+        }), execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson, describe: { OpenRPC.method(GetAccounts.self) }))
         try registerSignPayloads(wallet)
     }
 
@@ -232,6 +234,7 @@ public struct Router: Sendable {
     /// `skippingQuickHalf`: the server already ran a quick handler's synchronous half, which
     /// deferred; only its fallback runs.
     nonisolated(nonsending) func respond(to request: Request, via route: Route?, context: RequestContext, skippingQuickHalf: Bool) async -> [UInt8]? {
+        if Self.ignoresNotification(request, via: route) { return nil }
         if let refusal = refusal(of: context) { return failure(refusal, answering: request) }
         let handler: ErasedHandler
         switch route?.handler {
@@ -251,9 +254,19 @@ public struct Router: Sendable {
         }
     }
 
+    /// True for a notification (no `id`) of a method that may ask the person: it is not run
+    /// at all. Its answer could not be returned, and nobody is asked for an answer that goes
+    /// nowhere (a signature, a session nobody hears of). Every other notification runs.
+    static func ignoresNotification(_ request: Request, via route: Route?) -> Bool {
+        guard request.id == nil, route?.asksThePerson == true else { return false }
+        Log.warning("\(request.method) sent as a notification (no id) is ignored: it asks the person, and the answer could not be returned, so nobody is asked")
+        return true
+    }
+
     /// The answer when no handler needs to suspend: a refused caller, an unknown method or a
     /// synchronous handler (`Route.isPlainCall`).
     func respondNow(to request: Request, via route: Route?, context: RequestContext) -> ImmediateAnswer {
+        if Self.ignoresNotification(request, via: route) { return .answered(nil) }
         if let refusal = refusal(of: context) { return .answered(failure(refusal, answering: request)) }
         return answerWithoutSuspending(request, via: route, context: context)
     }

@@ -131,8 +131,12 @@ public final class Server: Sendable {
                 send(tooLarge(id: .null, bytes: joined.count))
             }
         }
+        // Entries that may ask the person run one after another, in request order (each after
+        // the one before it has answered), so that their dialogs come in that order; the others
+        // run at once.
+        var lastAsking: Task<Void, Never>?
         for (index, entry) in entries.enumerated() {
-            dispatch(Request.parse(entry), receivedAt: receivedAt) { reply in batch.fill(index, with: reply) }
+            lastAsking = dispatch(Request.parse(entry), receivedAt: receivedAt, after: lastAsking) { reply in batch.fill(index, with: reply) }
         }
     }
 
@@ -144,34 +148,47 @@ public final class Server: Sendable {
 
     /// Answers an invalid entry at once, or starts the handler for a valid one. `reply` gets
     /// exactly one call: a body that fits in a frame, or nil for a notification.
-    private func dispatch(_ parsed: Request.Parsed, receivedAt: ContinuousClock.Instant, reply: @escaping @Sendable ([UInt8]?) -> Void) {
+    /// `after`: a batch's last entry that may ask the person; a handler that may ask too starts
+    /// once that one has finished. Returns what the next such entry waits for.
+    @discardableResult
+    private func dispatch(
+        _ parsed: Request.Parsed, receivedAt: ContinuousClock.Instant, after: Task<Void, Never>? = nil,
+        reply: @escaping @Sendable ([UInt8]?) -> Void
+    ) -> Task<Void, Never>? {
         switch parsed {
         case .invalid(let id, let reason):
             reply(Response.failure(id: id, error: RPCError(.invalidRequest, detail: reason)))
+            return after
         case .request(let request):
             let id = request.id
             let context = RequestContext(
                 caller: caller, requestID: id, method: request.method, maxReplyBytes: configuration.maxOutboundFrameBytes, receivedAt: receivedAt)
             let route = router.route(named: request.method)
+            let asks = route?.asksThePerson == true
             // An unknown method and a synchronous `.immediate` handler are answered by a plain
             // call, right here: no task, no table entry (nothing can time out or be cancelled
             // before the call returns).
             if route?.isPlainCall ?? true {
                 guard case .answered(let body) = router.respondNow(to: request, via: route, context: context) else {
                     // The quick half asked for its fallback, which runs like any asynchronous handler.
-                    return dispatchToTask(request, route: route, context: context, deferred: true, reply: reply)
+                    let started = dispatchToTask(request, route: route, context: context, deferred: true, after: asks ? after : nil, reply: reply)
+                    return asks ? started ?? after : after
                 }
-                return reply(fitted(body, id: id))
+                reply(fitted(body, id: id))
+                return after
             }
-            dispatchToTask(request, route: route, context: context, deferred: false, reply: reply)
+            let started = dispatchToTask(request, route: route, context: context, deferred: false, after: asks ? after : nil, reply: reply)
+            return asks ? started ?? after : after
         }
     }
 
     /// Starts the handler in a task, with a deadline and a place in the in-flight table.
     /// `deferred`: the quick half already ran and asked for the fallback.
+    @discardableResult
     private func dispatchToTask(
-        _ request: Request, route: Router.Route?, context: RequestContext, deferred: Bool, reply: @escaping @Sendable ([UInt8]?) -> Void
-    ) {
+        _ request: Request, route: Router.Route?, context: RequestContext, deferred: Bool, after: Task<Void, Never>?,
+        reply: @escaping @Sendable ([UInt8]?) -> Void
+    ) -> Task<Void, Never>? {
         let id = request.id
         let answer: @Sendable ([UInt8]?) -> Void = { [self] body in reply(fitted(body, id: id)) }
         let deadline = configuration.requestTimeout.map { ContinuousClock.now + $0 }
@@ -180,24 +197,38 @@ public final class Server: Sendable {
         }) else {
             Log.warning("shedding \(request.method): \(configuration.maxInFlight) requests already in flight")
             let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
-            return answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
+            answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
+            return nil
         }
         // `Task.immediate` runs on this thread until the handler first suspends; when it
         // returns, the call may already be answered.
         // Closure literals, not one stored closure for both: converting a stored closure to
         // the task's operation type added three thunks to every call (bench/).
-        let task = if route?.execution == .immediate {
+        let task = if let after {
+            Task { await self.run(request, via: route, context: context, deferred: deferred, key: key, after: after, answer: answer) }
+        } else if route?.execution == .immediate {
             Task.immediate { await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer) }
         } else {
             Task { await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer) }
         }
         inFlight.attach(task, to: key)
+        return task
     }
 
-    /// Runs the handler and answers, unless a timeout or shutdown answered first.
+    /// Runs the handler, once `after` has finished, and answers, unless a timeout or shutdown
+    /// answered first.
     private nonisolated(nonsending) func run(
-        _ request: Request, via route: Router.Route?, context: RequestContext, deferred: Bool, key: InFlightTable.Key, answer: ([UInt8]?) -> Void
+        _ request: Request, via route: Router.Route?, context: RequestContext, deferred: Bool, key: InFlightTable.Key,
+        after: Task<Void, Never>? = nil, answer: ([UInt8]?) -> Void
     ) async {
+        if let after {
+            await after.value
+            // Timed out or shut down while it waited: nobody is asked.
+            if Task.isCancelled {
+                _ = inFlight.finish(key) { answer(request.id.map { Response.failure(id: $0, error: RPCError(.requestCancelled)) }) }
+                return
+            }
+        }
         let body = await router.respond(to: request, via: route, context: context, skippingQuickHalf: deferred)
         inFlight.finish(key) { answer(body) }
     }

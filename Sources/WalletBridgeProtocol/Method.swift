@@ -32,6 +32,12 @@ public protocol RPCMethod: Sendable {
     static var paramsSchema: JSONValue? { get }
     /// A JSON Schema for the result, where derivation from `Result` cannot see it.
     static var resultSchema: JSONValue? { get }
+
+    /// True for a method that may ask the person (a dialog). The router never runs one sent as
+    /// a notification (no `id`): its answer could not be returned, so nobody is asked; and a
+    /// batch's entries of such methods run one after another, in request order, so their
+    /// dialogs come in that order.
+    static var asksThePerson: Bool { get }
 }
 
 extension RPCMethod {
@@ -39,6 +45,7 @@ extension RPCMethod {
     public static var errors: [RPCError] { [] }
     public static var paramsSchema: JSONValue? { nil }
     public static var resultSchema: JSONValue? { nil }
+    public static var asksThePerson: Bool { false }
 }
 
 /// Parameters of a method that takes none. Accepts a missing `params`, `{}` and `[]`.

@@ -8,6 +8,8 @@ public enum GetAccounts: RPCMethod {
     public static let name = NATIVE_GET_ACCOUNTS_METHOD
     public typealias Params = NoParams
     public typealias Result = GetAccountsResult
+    /// With sessions (the agent), an extension not yet connected is asked about.
+    public static var asksThePerson: Bool { true }
     public static var summary: String? { "Lists the wallet's accounts: each an Ed25519 public key in standard base64." }
     /// -1: the caller policy refused the extension, or the person declined to show it the
     /// accounts, or nobody could be asked (`data.reason`).
@@ -25,6 +27,7 @@ public enum SignPayloads: RPCMethod {
     public static let name = NATIVE_SIGN_PAYLOADS_METHOD
     public typealias Params = SignPayloadsParams
     public typealias Result = SignPayloadsResult
+    public static var asksThePerson: Bool { true }
     public static var summary: String? {
         "Signs base64 payloads with the key behind `address`, after the person's consent: each entry is the payload followed by its 64-byte Ed25519 signature."
     }

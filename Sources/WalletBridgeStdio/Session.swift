@@ -96,6 +96,7 @@ final class Session: Sendable {
             }
             writer.drain(until: deadline)
         }
+        EndOfProcess.run()
         exit(status)
     }
 }

@@ -1,22 +1,49 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import WalletBridge
 
 /// Every approval and refusal of a signature, one JSON object per line, appended to
 /// `$XDG_STATE_HOME/wallet-bridge/audit.log` (mode 0600, folder 0700); `wallet-bridge log`
 /// shows it. A line holds the time, the caller, the key, the payload count and each payload's
 /// SHA-256: enough to tell later what was signed for whom, and never a payload or a secret.
+///
+/// **Bounded.** A refusal nobody was asked about (`Decision.isUnasked`: too many waiting,
+/// refused by an earlier "Refuse all", no dialog possible, or cancelled before its dialog) is
+/// not a line of its own with every payload's hash: the first of a caller's refusals of one
+/// kind is a line with `"count": 1`, and the others within `tallyWindow` after it are counted
+/// and written as one line (`count`, `payload_count` the sum), when the next line is written, the
+/// window has passed, or the agent or host ends (`flush`). And the file stays under `maxBytes`: the
+/// line that would pass it first moves the log to `audit.log.1` (replacing an older one), and
+/// starts a new one.
 package struct AuditLog: Sendable {
     /// The file; nil when there is no home folder to keep it in (nothing is recorded).
     package let path: String?
+    /// The size past which the log moves to `audit.log.1` (docs/wallet.md).
+    package var maxBytes: Int
+    /// How long a caller's unasked refusals of one kind are counted into one line.
+    package var tallyWindow: Duration
+    /// The clock `tallyWindow` is measured with; tests pass their own.
+    package var now: @Sendable () -> ContinuousClock.Instant = { .now }
+    /// The unasked refusals counted and not written yet; shared by every copy of this log.
+    private let tally = Tallies()
 
-    package init(path: String?) { self.path = path }
+    /// 8 MiB, and a minute.
+    package static let defaultMaxBytes = 8 << 20
+    package static let defaultTallyWindow: Duration = .seconds(60)
+
+    package init(path: String?, maxBytes: Int = defaultMaxBytes, tallyWindow: Duration = defaultTallyWindow) {
+        (self.path, self.maxBytes, self.tallyWindow) = (path, maxBytes, tallyWindow)
+    }
 
     /// `$XDG_STATE_HOME/wallet-bridge/audit.log`.
     package static var defaultPath: String? {
         Environment.folders.stateHome.map { "\($0)/wallet-bridge/audit.log" }
     }
+
+    /// Where the log moves when it is full.
+    package static func rotatedPath(_ path: String) -> String { path + ".1" }
 
     /// What became of a request.
     package enum Decision: String, Sendable {
@@ -32,6 +59,16 @@ package struct AuditLog: Sendable {
         case noPrompt = "no_prompt"
         /// Too many requests already waited for the person: refused unasked.
         case tooManyWaiting = "too_many_waiting"
+        /// The person chose "Refuse all from this extension" on an earlier dialog: refused unasked.
+        case refusedAll = "refused_all"
+
+        /// Refusals the person was not asked about.
+        package var isUnasked: Bool {
+            switch self {
+            case .tooManyWaiting, .refusedAll, .noPrompt: true
+            case .approved, .declined, .wrongPassphrase, .cancelled: false
+            }
+        }
     }
 
     /// How a signature was approved.
@@ -64,6 +101,34 @@ package struct AuditLog: Sendable {
         /// True when the passphrase file answered (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was
         /// asked, whatever `approval` says.
         package var unattended = false
+        /// False for a request cancelled before its dialog was shown: an unasked refusal.
+        package var shown = true
+
+        /// Counted, not written with its hashes (see `AuditLog`).
+        package var isUnasked: Bool { decision.isUnasked || (decision == .cancelled && !shown) }
+        /// Payloads signed or refused: one for an Ethereum signature.
+        var payloadCount: Int { ethereum == nil ? payloadHashes.count : 1 }
+    }
+
+    private final class Tallies: Sendable {
+        let state = Mutex<[TallyKey: Tally]>([:])
+        /// Whether the end of the process writes what is counted (`EndOfProcess`).
+        let flushesAtEnd = Atomic<Bool>(false)
+    }
+
+    /// Whose unasked refusals are counted together.
+    private struct TallyKey: Hashable {
+        let caller: String
+        let decision: Decision
+    }
+
+    /// A caller's unasked refusals of one kind since `windowStart`, beyond the one written then.
+    private struct Tally {
+        let windowStart: ContinuousClock.Instant
+        var callerName: String?
+        var firstTime: String?
+        var count = 0
+        var payloads = 0
     }
 
     /// What the log keeps of an Ethereum signature.
@@ -77,12 +142,93 @@ package struct AuditLog: Sendable {
         }
     }
 
-    /// Appends `entry` with the current time. A log that cannot be written is reported on
-    /// stderr; it does not stop the signature (the person has already answered).
+    /// Appends `entry` with the current time; an unasked refusal is counted (see `AuditLog`).
+    /// A log that cannot be written is reported on stderr; it does not stop the signature (the
+    /// person has already answered).
     package func record(_ entry: Entry) {
-        guard let path else { return }
+        guard path != nil else { return }
+        let time = Keystore.timestampNow()
+        guard entry.isUnasked else {
+            write(pendingTallies() + [Self.line(entry, time: time)])
+            return
+        }
+        let key = TallyKey(caller: entry.caller.identity ?? "unidentified", decision: entry.decision)
+        let instant = now()
+        let lines: [[UInt8]] = tally.state.withLock { tally in
+            if var open = tally[key], instant < open.windowStart + tallyWindow {
+                open.count += 1
+                open.payloads += entry.payloadCount
+                open.callerName = open.callerName ?? entry.callerName
+                open.firstTime = open.firstTime ?? time
+                tally[key] = open
+                return []
+            }
+            var lines = Self.take(&tally, before: instant - tallyWindow)
+            lines.append(Self.countedLine(
+                time: time, decision: key.decision, caller: key.caller, callerName: entry.callerName, count: 1,
+                payloads: entry.payloadCount))
+            tally[key] = Tally(windowStart: instant)
+            return lines
+        }
+        write(lines)
+        // What is counted from now on is written at the end of the process at the latest.
+        if !tally.flushesAtEnd.exchange(true, ordering: .relaxed) { EndOfProcess.register { [self] in flush() } }
+    }
+
+    /// Writes what was counted and not written yet (`EndOfProcess` calls it as the agent or
+    /// the host ends).
+    package func flush() {
+        guard path != nil else { return }
+        write(pendingTallies())
+    }
+
+    /// The counted lines not written yet; their counts start again at zero.
+    private func pendingTallies() -> [[UInt8]] {
+        tally.state.withLock { tally in Self.take(&tally, before: nil) }
+    }
+
+    /// Lines for the tallies with a count: every one, whose count starts again at zero in the
+    /// same window (`expired` nil); or only those whose window began before `expired`, which
+    /// are dropped.
+    private static func take(_ tally: inout [TallyKey: Tally], before expired: ContinuousClock.Instant?) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        for key in tally.keys.sorted(by: { ($0.caller, $0.decision.rawValue) < ($1.caller, $1.decision.rawValue) }) {
+            guard var open = tally[key] else { continue }
+            if let expired, open.windowStart >= expired { continue }
+            if open.count > 0, let firstTime = open.firstTime {
+                lines.append(countedLine(
+                    time: firstTime, decision: key.decision, caller: key.caller, callerName: open.callerName, count: open.count,
+                    payloads: open.payloads))
+            }
+            if expired != nil {
+                tally[key] = nil
+            } else {
+                (open.count, open.payloads, open.firstTime) = (0, 0, nil)
+                tally[key] = open
+            }
+        }
+        return lines
+    }
+
+    /// `count` unasked refusals from `time` on: no key, no hashes (they are not worth a
+    /// growing log), how many payloads they held in all.
+    private static func countedLine(
+        time: String, decision: Decision, caller: String, callerName: String?, count: Int, payloads: Int
+    ) -> [UInt8] {
         var members: [String: JSONValue] = [
-            "time": .string(Keystore.timestampNow()),
+            "time": .string(time),
+            "decision": .string(decision.rawValue),
+            "caller": .string(caller),
+            "count": .number(JSONNumber(count)),
+            "payload_count": .number(JSONNumber(payloads)),
+        ]
+        if let callerName { members["caller_name"] = .string(callerName) }
+        return JSONValue.object(members).jsonBytes + [0x0A]
+    }
+
+    private static func line(_ entry: Entry, time: String) -> [UInt8] {
+        var members: [String: JSONValue] = [
+            "time": .string(time),
             "decision": .string(entry.decision.rawValue),
             "caller": .string(entry.caller.identity ?? "unidentified"),
             "address": .string(entry.address),
@@ -99,18 +245,38 @@ package struct AuditLog: Sendable {
         if let name = entry.callerName { members["caller_name"] = .string(name) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
         if entry.unattended { members["unattended"] = true }
-        let line = JSONValue.object(members).jsonBytes + [0x0A]
+        return JSONValue.object(members).jsonBytes + [0x0A]
+    }
+
+    /// Appends `lines`, in one write: O_APPEND places it whole at the end, even with two agents'
+    /// lines. When it would take the file past `maxBytes`, the file first moves to
+    /// `audit.log.1`.
+    private func write(_ lines: [[UInt8]]) {
+        guard let path, !lines.isEmpty else { return }
+        let bytes = Array(lines.joined())
         do {
             try AtomicFile.ensureFolder(AtomicFile.split(path).folder)
         } catch {
             return Log.error("cannot keep the audit log: \(error)")
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        var fd = Self.open(path)
         guard fd >= 0 else { return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > 0, Int(info.st_size) + bytes.count > maxBytes {
+            close(fd)
+            if rename(path, Self.rotatedPath(path)) != 0 {
+                Log.error("cannot move the full audit log \(path) aside: \(String(cString: strerror(errno)))")
+            }
+            fd = Self.open(path)
+            guard fd >= 0 else { return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
+        }
         defer { close(fd) }
-        // One write: O_APPEND places it whole at the end, even with two agents' lines.
-        if let code = line.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
+        if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
             Log.error("cannot write the audit log \(path): \(String(cString: strerror(code)))")
         }
+    }
+
+    private static func open(_ path: String) -> Int32 {
+        Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     }
 }

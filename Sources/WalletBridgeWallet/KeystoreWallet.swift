@@ -12,7 +12,7 @@ import WalletBridge
 /// GetAccounts reads the keystore's public part on every call (so keys created while a port is
 /// open appear) and never needs the passphrase or runs Argon2. SignPayloads checks the request
 /// before asking anyone: unknown address -32602, bad payloads -2, too many payloads -6. Then it
-/// asks (one dialog at a time, in arrival order), unlocks the key and signs; any failure to get
+/// asks (one dialog at a time, callers in turn: `ConsentQueue`), unlocks the key and signs; any failure to get
 /// consent or use the passphrase is -3 with `data.reason`. Each answer goes to the audit log.
 public struct KeystoreWallet: AccountsAtHand {
     /// Where the keys are.
@@ -37,7 +37,7 @@ public struct KeystoreWallet: AccountsAtHand {
     package var answers: AnswerCache.Recorder?
     private let consentQueue = ConsentQueue()
     /// Signature requests waiting for the person, the one in a dialog included (every copy of
-    /// this wallet shares one queue).
+    /// this wallet shares one queue, with a line per caller).
     package var signatureRequestsInLine: Int { consentQueue.inLine.load(ordering: .relaxed) }
     /// GetAccounts' copy of the keystore (see there for when it is checked).
     private let readCache: KeystoreReadCache
@@ -100,19 +100,46 @@ public struct KeystoreWallet: AccountsAtHand {
         self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
     }
 
-    /// Asks `question` in its turn: one dialog at a time with the signatures' (`ConsentQueue`).
+    /// Asks `question` in `caller`'s turn: one dialog at a time with the signatures'
+    /// (`ConsentQueue`), with "Refuse all from this extension" as a third button.
     /// `.failure(.unavailable)` when nobody could be asked (the reason is logged; `fix` says
-    /// what to do).
-    package func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {
+    /// what to do); `.failure(.declined)`, unasked, within a while after "Refuse all".
+    package func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
+        let line = Self.queueLine(caller)
+        var question = question
+        question.offersRefuseAll = true
         do {
-            return .success(try await consentQueue.run { try await passphrases.ask(question) })
+            return .success(try await consentQueue.run(for: line) {
+                do {
+                    return try await passphrases.ask(question)
+                } catch is RefusedAllFromCaller {
+                    await refuseAll(line)
+                    return false
+                }
+            })
         } catch let refusal as ConsentRefusal {
             if case .unavailable(let detail, _) = refusal { Log.error("cannot ask the person: \(detail)") }
             return .failure(refusal)
-        } catch is ConsentQueue.Full {
-            Log.warning("not asked: \(consentQueue.limit) requests already wait for the person")
+        } catch let full as ConsentQueue.Full {
+            Log.warning("not asked: \(Self.describe(full, consentQueue)) wait for the person")
             return .failure(.unavailable("too many requests wait for the person"))
+        } catch is ConsentQueue.RefusedAll {
+            Log.info("not asked: the person refused everything from \(caller) a moment ago")
+            return .failure(.declined)
         }
+    }
+
+    /// The caller's line in the consent queue.
+    private static func queueLine(_ caller: Caller) -> String { caller.identity ?? "unidentified" }
+
+    /// "Refuse all from this extension": its waiting requests and, for a while, its new ones.
+    private func refuseAll(_ line: String) async {
+        Log.info("the person refused everything from \(line) for \(consentQueue.refuseAllDuration)")
+        await consentQueue.refuseAll(line)
+    }
+
+    private static func describe(_ full: ConsentQueue.Full, _ queue: ConsentQueue) -> String {
+        full.perCaller ? "\(queue.perCallerLimit) requests of this caller already" : "\(queue.limit) requests already"
     }
 
     /// The keystore's public keys in base64, in the order they were added.
@@ -219,9 +246,19 @@ public struct KeystoreWallet: AccountsAtHand {
         var audit = audit
         audit.unattended = !passphrases.asksAPerson
         let secretKey: SecureBytes
+        let line = Self.queueLine(request.caller)
+        var itsTurnCame = false
         do {
             let approval: AuditLog.Approval
-            (secretKey, approval) = try await consentQueue.run { try await approve(request, entry: entry, in: file) }
+            (secretKey, approval) = try await consentQueue.run(for: line) {
+                itsTurnCame = true
+                do {
+                    return try await approve(request, entry: entry, in: file, line: line)
+                } catch is RefusedAllFromCaller {
+                    await refuseAll(line)
+                    throw ConsentRefusal.declined
+                }
+            }
             audit.approval = approval
         } catch let refusal as ConsentRefusal {
             // A refusal by the person is recorded; no way to ask anyone is only logged.
@@ -232,11 +269,16 @@ public struct KeystoreWallet: AccountsAtHand {
             }
             auditLog.record(audit)
             throw Self.notSigned(refusal)
-        } catch is ConsentQueue.Full {
-            Log.warning("signature refused before asking: \(consentQueue.limit) requests already wait for the person")
+        } catch let full as ConsentQueue.Full {
+            Log.warning("signature refused before asking: \(Self.describe(full, consentQueue)) wait for the person")
             audit.decision = .tooManyWaiting
             auditLog.record(audit)
             throw RPCError(.notSigned, data: .object(["reason": .string("too_many_waiting")]))
+        } catch is ConsentQueue.RefusedAll {
+            // The person said so a moment ago: a refusal by the person, though not asked again.
+            audit.decision = .refusedAll
+            auditLog.record(audit)
+            throw Self.notSigned(.declined)
         } catch UnlockFailure.keystore(let error) {
             // Logged where it happened. A damaged entry is "key_damaged" so that someone
             // debugging an extension knows retrying is pointless.
@@ -244,6 +286,7 @@ public struct KeystoreWallet: AccountsAtHand {
             throw RPCError(.notSigned, data: .object(["reason": .string(reason)]))
         } catch is CancellationError {
             audit.decision = .cancelled
+            audit.shown = itsTurnCame
             auditLog.record(audit)
             throw CancellationError()
         }
@@ -256,7 +299,7 @@ public struct KeystoreWallet: AccountsAtHand {
     /// passphrase (which unlocks them, when there is a cache). Runs in the consent queue, so an
     /// unlock or an allowance by the request before counts here.
     private func approve(
-        _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile
+        _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile, line: String
     ) async throws -> (SecureBytes, AuditLog.Approval) {
         if let unlockCache, unlockCache.isUnlocked(for: file) {
             let heldKey = { () throws -> SecureBytes? in
@@ -271,6 +314,13 @@ public struct KeystoreWallet: AccountsAtHand {
             }
             var offer = request
             offer.rememberMinutes = identity == nil ? nil : allowMinutes
+            // One third button: "Refuse all from this extension", unless "Sign and allow" is
+            // offered and none of the caller's other requests wait.
+            let othersWait = await consentQueue.waiting(for: line) > 0
+            if offer.rememberMinutes == nil || othersWait {
+                offer.offersRefuseAll = true
+                offer.rememberMinutes = nil
+            }
             let answer = try await passphrases.confirm(offer)
             // Nil if the keys were locked while the dialog was up: then the passphrase after all.
             if let key = try heldKey() {

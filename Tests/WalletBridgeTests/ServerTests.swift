@@ -207,4 +207,74 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(wallet.counts.quick.load(ordering: .relaxed), 2, "once per call: the fallback does not run the quick half again")
         XCTAssertEqual(wallet.counts.slow.load(ordering: .relaxed), 1)
     }
+
+    /// A method that asks the person: its handler records when it starts and ends, and the
+    /// first call waits until the test lets it go on.
+    private enum Ask: RPCMethod {
+        static let name = "ask"
+        typealias Params = [Int]
+        typealias Result = Int
+        static var asksThePerson: Bool { true }
+    }
+
+    /// What the `ask` handlers did, in order.
+    private final class Dialogs: Sendable {
+        let events = Mutex<[String]>([])
+        let firstMayEnd = Atomic<Bool>(false)
+
+        func note(_ event: String) { events.withLock { $0.append(event) } }
+        var recorded: [String] { events.withLock { $0 } }
+    }
+
+    private func askingRouter(_ dialogs: Dialogs) throws -> Router {
+        var router = Router()
+        try router.register(Ask.self) { params, _ in
+            let number = params.first ?? 0
+            dialogs.note("start \(number)")
+            if number == 0 {
+                while !dialogs.firstMayEnd.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            dialogs.note("end \(number)")
+            return number
+        }
+        return router
+    }
+
+    /// Issue 33, item 15: a batch's dialogs come in request order. Entries of a method that
+    /// asks the person run one after another: the second starts only once the first answered,
+    /// even when the first takes long.
+    func testABatchsEntriesThatAskThePersonRunOneAfterAnotherInRequestOrder() throws {
+        for _ in 0..<5 {
+            let dialogs = Dialogs()
+            let channel = ScriptedChannel(router: try askingRouter(dialogs))
+            let entries = (0..<4).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
+            channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !dialogs.recorded.contains("start 0"), ContinuousClock.now < deadline { usleep(1000) }
+            // The others had every chance to start meanwhile; they must not have.
+            usleep(20_000)
+            dialogs.firstMayEnd.store(true, ordering: .releasing)
+            let replies = try channel.waitFor(1)
+            guard case .array(let answered) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
+            XCTAssertEqual(answered.map(id), (0..<4).map { .number(JSONNumber($0)) })
+            XCTAssertEqual(
+                dialogs.recorded, ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2", "start 3", "end 3"],
+                "a batch's dialogs overlapped or came out of request order")
+        }
+    }
+
+    /// Issue 33, item 17: a notification of a method that asks the person is not run at all
+    /// (its answer could go nowhere); the same method with an id is.
+    func testANotificationOfAMethodThatAsksThePersonIsNotRun() throws {
+        let dialogs = Dialogs()
+        dialogs.firstMayEnd.store(true, ordering: .releasing)
+        let channel = ScriptedChannel(router: try askingRouter(dialogs))
+        let replies = try channel.play([
+            #"{"jsonrpc":"2.0","method":"ask","params":[7]}"#,
+            #"[{"jsonrpc":"2.0","method":"ask","params":[8]},{"jsonrpc":"2.0","method":"ask","params":[9],"id":9}]"#,
+            #"{"jsonrpc":"2.0","method":"ask","params":[1],"id":1}"#,
+        ], expecting: 2)
+        XCTAssertEqual(Set(replies.map { "\($0)" }.map { $0.contains("9") ? "batch" : "single" }), ["batch", "single"])
+        XCTAssertEqual(dialogs.recorded.filter { $0.hasPrefix("start") }.sorted(), ["start 1", "start 9"], "a notification asked the person")
+    }
 }

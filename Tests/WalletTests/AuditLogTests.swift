@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
@@ -166,5 +167,95 @@ final class AuditLogTests: XCTestCase {
             decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "main",
             payloadHashes: [], approval: .passphrase))
         XCTAssertEqual(directoryEntries("\(folder)/audit.log"), [])
+    }
+
+    // MARK: Growth (issue 33, item 5)
+
+    /// A clock the test moves by hand.
+    private final class TestClock: Sendable {
+        private let start = ContinuousClock.now
+        private let offset = Mutex<Duration>(.zero)
+        func advance(_ by: Duration) { offset.withLock { $0 += by } }
+        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
+    }
+
+    private func refusal(_ decision: AuditLog.Decision, caller: Caller, payloads: Int) -> AuditLog.Entry {
+        AuditLog.Entry(
+            decision: decision, caller: caller, callerName: "Flood", address: address, label: "main",
+            payloadHashes: Array(repeating: PayloadSummary.sha256Hex([7]), count: payloads), approval: nil)
+    }
+
+    func testRefusalsNobodyWasAskedAboutAreCountedNotWrittenWithEveryHash() throws {
+        let path = "\(temporaryFolder(self))/audit.log"
+        let clock = TestClock()
+        var log = AuditLog(path: path, tallyWindow: .seconds(60))
+        log.now = { clock.now }
+        let flood = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
+        for _ in 0..<500 { log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1024)) }
+        for _ in 0..<20 { log.record(refusal(.refusedAll, caller: flood, payloads: 2)) }
+        var cancelledUnseen = refusal(.cancelled, caller: flood, payloads: 3)
+        cancelledUnseen.shown = false
+        log.record(cancelledUnseen)
+        log.record(cancelledUnseen)
+
+        let size = try readBytes(path).count
+        XCTAssertLessThan(size, 4096, "unasked refusals grew the log by \(size) bytes")
+        var records = try lines(path)
+        XCTAssertEqual(records.map { $0["decision"] as? String }, ["too_many_waiting", "refused_all", "cancelled"], "one line each, at first")
+        for record in records {
+            XCTAssertNil(record["payload_sha256"], "an unasked refusal with every payload's hash")
+            XCTAssertEqual((record["count"] as? NSNumber)?.intValue, 1)
+            XCTAssertEqual(record["caller_name"] as? String, "Flood")
+        }
+
+        // A line the person answered writes what was counted first, then itself.
+        log.record(AuditLog.Entry(
+            decision: .declined, caller: flood, callerName: nil, address: address, label: "main",
+            payloadHashes: [PayloadSummary.sha256Hex([1])], approval: nil))
+        records = try lines(path)
+        XCTAssertEqual(records.count, 7)
+        let counted = records[3...5].map { ($0["decision"] as? String ?? "", ($0["count"] as? NSNumber)?.intValue ?? 0, ($0["payload_count"] as? NSNumber)?.intValue ?? 0) }
+        XCTAssertEqual(counted.map(\.0), ["cancelled", "refused_all", "too_many_waiting"])
+        XCTAssertEqual(counted.map(\.1), [1, 19, 499])
+        XCTAssertEqual(counted.map(\.2), [3, 38, 499 * 1024])
+        XCTAssertEqual(records[6]["payload_sha256"] as? [String], [PayloadSummary.sha256Hex([1])], "a refusal by the person keeps its hashes")
+
+        // Within the window the count goes on; after it, a new refusal is a line at once.
+        log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1))
+        XCTAssertEqual(try lines(path).count, 7)
+        clock.advance(.seconds(61))
+        log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1))
+        records = try lines(path)
+        XCTAssertEqual(records.count, 9, "the window's count, then the new window's first")
+        XCTAssertEqual((records[7]["count"] as? NSNumber)?.intValue, 1)
+        XCTAssertEqual((records[8]["count"] as? NSNumber)?.intValue, 1)
+        log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1))
+        log.flush()
+        XCTAssertEqual((try lines(path).last?["count"] as? NSNumber)?.intValue, 1, "flush writes what was counted")
+        log.flush()
+        XCTAssertEqual(try lines(path).count, 10, "nothing twice")
+    }
+
+    func testTheLogMovesAsideBeforeItPassesItsLimit() throws {
+        let folder = temporaryFolder(self)
+        let path = "\(folder)/audit.log"
+        let log = AuditLog(path: path, maxBytes: 4096)
+        var largest = 0
+        for number in 0..<200 {
+            log.record(AuditLog.Entry(
+                decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "key \(number)",
+                payloadHashes: [PayloadSummary.sha256Hex([UInt8(number & 0xFF)])], approval: .confirmation))
+            largest = max(largest, try readBytes(path).count)
+        }
+        XCTAssertLessThanOrEqual(largest, 4096, "the log passed its limit")
+        let older = try lines(AuditLog.rotatedPath(path))
+        let newer = try lines(path)
+        XCTAssertFalse(older.isEmpty, "nothing moved aside")
+        XCTAssertLessThanOrEqual(try readBytes(AuditLog.rotatedPath(path)).count, 4096)
+        XCTAssertEqual(newer.last?["label"] as? String, "key 199", "the newest line is in audit.log")
+        let labels = (older + newer).compactMap { $0["label"] as? String }
+        XCTAssertEqual(labels, (200 - labels.count..<200).map { "key \($0)" }, "the two files hold the latest lines, in order")
+        XCTAssertEqual(fileMode(path), 0o600)
+        XCTAssertEqual(Set(directoryEntries(folder)), ["audit.log", "audit.log.1"], "one older file, no more")
     }
 }

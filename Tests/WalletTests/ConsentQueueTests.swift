@@ -1,3 +1,4 @@
+import Synchronization
 @testable import WalletBridgeWallet
 import XCTest
 
@@ -40,9 +41,11 @@ final class ConsentQueueTests: XCTestCase {
     }
 
     /// Starts a request whose body records its start, waits for `gate`, and records its end.
-    private func request(_ name: String, _ queue: ConsentQueue, _ recorder: Recorder, _ gate: Gate) -> Task<String, any Error> {
+    private func request(
+        _ name: String, _ queue: ConsentQueue, _ recorder: Recorder, _ gate: Gate, caller: String = "a"
+    ) -> Task<String, any Error> {
         Task {
-            try await queue.run {
+            try await queue.run(for: caller) {
                 await recorder.start(name)
                 await gate.wait()
                 await recorder.end(name)
@@ -98,17 +101,17 @@ final class ConsentQueueTests: XCTestCase {
         struct Refused: Error, Equatable {}
         let queue = ConsentQueue()
         do {
-            _ = try await queue.run { () async throws -> Int in throw Refused() }
+            _ = try await queue.run(for: "a") { () async throws -> Int in throw Refused() }
             XCTFail("the body's error was not thrown")
         } catch {
             XCTAssertTrue(error is Refused, "\(error)")
         }
-        let value = try await queue.run { 42 }
+        let value = try await queue.run(for: "a") { 42 }
         XCTAssertEqual(value, 42, "the queue was left busy by a failing body")
     }
 
     func testPastTheLimitARequestIsRefusedAtOnce() async throws {
-        let queue = ConsentQueue(limit: 2)
+        let queue = ConsentQueue(limit: 2, perCallerLimit: 8)
         XCTAssertEqual(queue.limit, 2)
         let recorder = Recorder()
         let gates = (0..<3).map { _ in Gate() }
@@ -121,13 +124,13 @@ final class ConsentQueueTests: XCTestCase {
         try await eventually("two requests wait") { await queue.waiting == 2 }
 
         do {
-            _ = try await queue.run {
+            _ = try await queue.run(for: "a") {
                 await recorder.start("refused")
                 return "refused"
             }
             XCTFail("a third waiter was accepted past the limit of 2")
         } catch {
-            XCTAssertTrue(error is ConsentQueue.Full, "\(error)")
+            XCTAssertEqual((error as? ConsentQueue.Full)?.perCaller, false, "\(error)")
         }
         let waiting = await queue.waiting
         XCTAssertEqual(waiting, 2, "the refused request did not join the queue")
@@ -140,7 +143,7 @@ final class ConsentQueueTests: XCTestCase {
         XCTAssertEqual(events, ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2"])
 
         // Once drained, the queue takes requests again.
-        let value = try await queue.run { "again" }
+        let value = try await queue.run(for: "a") { "again" }
         XCTAssertEqual(value, "again")
     }
 
@@ -201,7 +204,7 @@ final class ConsentQueueTests: XCTestCase {
         let events = await recorder.events
         XCTAssertEqual(events, [], "nobody is asked for a request whose caller left")
         // The turn it took was given back.
-        let value = try await queue.run { "next" }
+        let value = try await queue.run(for: "a") { "next" }
         XCTAssertEqual(value, "next")
     }
 
@@ -210,7 +213,7 @@ final class ConsentQueueTests: XCTestCase {
     private func assertCancelledBeforeItsTurn(_ name: String, _ queue: ConsentQueue, _ recorder: Recorder) async throws {
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await queue.run {
+            return try await queue.run(for: "a") {
                 await recorder.start(name)
                 return name
             }
@@ -221,5 +224,110 @@ final class ConsentQueueTests: XCTestCase {
         } catch {
             XCTAssertTrue(error is CancellationError, "\(error)")
         }
+    }
+
+    // MARK: Fairness between callers (issue 33, item 5)
+
+    /// A clock the test moves by hand.
+    private final class TestClock: Sendable {
+        private let start = ContinuousClock.now
+        private let offset = Mutex<Duration>(.zero)
+        func advance(_ by: Duration) { offset.withLock { $0 += by } }
+        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
+    }
+
+    /// Queues `names` of `caller` behind the dialog shown, each in line before the next is
+    /// sent; their bodies end at once when their turn comes.
+    private func queue(
+        _ names: [String], of caller: String, _ queue: ConsentQueue, _ recorder: Recorder
+    ) async throws -> [Task<String, any Error>] {
+        var tasks: [Task<String, any Error>] = []
+        for name in names {
+            let before = await queue.waiting
+            let open = Gate()
+            open.open()
+            tasks.append(request(name, queue, recorder, open, caller: caller))
+            try await eventually("\(name) waits") { await queue.waiting == before + 1 }
+        }
+        return tasks
+    }
+
+    func testCallersTakeTurnsSoOnesStreamDoesNotHoldUpAnother() async throws {
+        let queue = ConsentQueue()
+        let recorder = Recorder()
+        let shown = Gate()
+        let first = request("a0", queue, recorder, shown, caller: "a")
+        try await eventually("a's first dialog is shown") { await recorder.events == ["start a0"] }
+        let a = try await self.queue(["a1", "a2", "a3"], of: "a", queue, recorder)
+        let b = try await self.queue(["b1", "b2"], of: "b", queue, recorder)
+        let c = try await self.queue(["c1"], of: "c", queue, recorder)
+        let waitingForA = await queue.waiting(for: "a")
+        XCTAssertEqual(waitingForA, 3)
+
+        shown.open()
+        for task in [first] + a + b + c { _ = try await task.value }
+        let started = await recorder.events.filter { $0.hasPrefix("start") }.map { String($0.dropFirst(6)) }
+        XCTAssertEqual(started, ["a0", "b1", "c1", "a1", "b2", "a2", "a3"], "callers did not take turns")
+    }
+
+    func testPastItsOwnLimitACallerIsRefusedAndOthersStillWait() async throws {
+        let queue = ConsentQueue(limit: 10, perCallerLimit: 2)
+        let recorder = Recorder()
+        let shown = Gate()
+        let first = request("a0", queue, recorder, shown, caller: "a")
+        try await eventually("a's first dialog is shown") { await recorder.events == ["start a0"] }
+        let a = try await self.queue(["a1", "a2"], of: "a", queue, recorder)
+        let third = Task { try await queue.run(for: "a") { "a3" } }
+        let refused = Mutex<(any Error)?>(nil)
+        Task { do { _ = try await third.value } catch { refused.withLock { $0 = error } } }
+        try await eventually("a third waiter of one caller is refused at once, past its limit of 2") { refused.withLock { $0 != nil } }
+        XCTAssertEqual((refused.withLock { $0 } as? ConsentQueue.Full)?.perCaller, true)
+        let b = try await self.queue(["b1", "b2"], of: "b", queue, recorder)
+        shown.open()
+        for task in [first] + a + b { _ = try await task.value }
+        let started = await recorder.events.filter { $0.hasPrefix("start") }.count
+        XCTAssertEqual(started, 5, "another caller was refused for the first one's requests")
+    }
+
+    func testRefuseAllRefusesTheCallersWaitingAndNewRequestsForAWhile() async throws {
+        let clock = TestClock()
+        let queue = ConsentQueue(refuseAllDuration: .seconds(600), now: { clock.now })
+        let recorder = Recorder()
+        let shown = Gate()
+        let first = request("a0", queue, recorder, shown, caller: "a")
+        try await eventually("a's first dialog is shown") { await recorder.events == ["start a0"] }
+        let a = try await self.queue(["a1", "a2"], of: "a", queue, recorder)
+        let b = try await self.queue(["b1"], of: "b", queue, recorder)
+
+        await queue.refuseAll("a")  // what the dialog's third button does
+        try await eventually("a's waiting requests leave the queue") { await queue.waiting == 1 }
+        for task in a {
+            do {
+                _ = try await task.value
+                XCTFail("a waiting request of a refused caller was shown")
+            } catch {
+                XCTAssertTrue(error is ConsentQueue.RefusedAll, "\(error)")
+            }
+        }
+        let waiting = await queue.waiting
+        XCTAssertEqual(waiting, 1, "only b waits")
+        shown.open()
+        _ = try await first.value
+        _ = try await b[0].value
+        let started = await recorder.events.filter { $0.hasPrefix("start") }
+        XCTAssertEqual(started, ["start a0", "start b1"])
+
+        clock.advance(.seconds(599))
+        do {
+            _ = try await queue.run(for: "a") { "too soon" }
+            XCTFail("a new request of a refused caller was shown within the while")
+        } catch {
+            XCTAssertTrue(error is ConsentQueue.RefusedAll, "\(error)")
+        }
+        let other = try await queue.run(for: "b") { "b again" }
+        XCTAssertEqual(other, "b again")
+        clock.advance(.seconds(1))
+        let again = try await queue.run(for: "a") { "a again" }
+        XCTAssertEqual(again, "a again", "the caller is asked again once the while has passed")
     }
 }

@@ -126,6 +126,42 @@ final class PinentryTests: XCTestCase {
         XCTAssertTrue(offering.description(for: .confirmation).contains("for the next 5 minutes without asking"))
     }
 
+    /// Issue 33, item 5: "Refuse all from this extension" is the third button when offered
+    /// (instead of "Sign and allow"), and pressing it says so; Refuse is still a plain refusal.
+    func testRefuseAllIsTheThirdButtonWhenOfferedAndSaysSoWhenPressed() async throws {
+        setenv("FAKE_PINENTRY_CONFIRM", "allow", 1)  // presses the third button
+        setenv("FAKE_PINENTRY_CONNECT", "allow", 1)
+        defer { unsetenv("FAKE_PINENTRY_CONFIRM"); unsetenv("FAKE_PINENTRY_CONNECT") }
+        var offering = request
+        offering.offersRefuseAll = true
+        offering.rememberMinutes = nil
+        do {
+            _ = try await PinentrySource(program: fakePinentryPath).confirm(offering)
+            XCTFail("the third button approved")
+        } catch {
+            XCTAssertTrue(error is RefusedAllFromCaller, "\(error)")
+        }
+        XCTAssertEqual(try commands().filter { $0.0 == "SETNOTOK" }.map(\.1), ["Refuse _all from this extension"])
+
+        var question = ConsentQuestion(title: "wallet-bridge: connect", description: "Connect?", approve: "_Connect", reject: "_Reject")
+        question.offersRefuseAll = true
+        do {
+            _ = try await PinentrySource(program: fakePinentryPath).ask(question)
+            XCTFail("the third button approved the connection")
+        } catch {
+            XCTAssertTrue(error is RefusedAllFromCaller, "\(error)")
+        }
+        XCTAssertEqual(try commands().filter { $0.0 == "SETNOTOK" }.count, 2)
+
+        setenv("FAKE_PINENTRY_CONFIRM", "refuse", 1)
+        do {
+            _ = try await PinentrySource(program: fakePinentryPath).confirm(offering)
+            XCTFail("Refuse approved")
+        } catch {
+            XCTAssertEqual(error as? ConsentRefusal, .declined, "Refuse refuses this request only")
+        }
+    }
+
     func testWrongPassphrasesAreAskedAgainWithAnErrorThenRefused() async throws {
         answers(["one", "two", "three", "four"])
         let seen = Recorder()

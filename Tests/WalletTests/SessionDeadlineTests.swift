@@ -11,7 +11,7 @@ private struct SilentWallet: SessionWallet {
     func accounts(context: RequestContext) throws -> SessionAccounts { SessionAccounts(eip155: [Self.address]) }
     func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: []) }
 
-    func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal> {
+    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
         try await Self.waitForever()
         return .success(true)
     }

@@ -236,6 +236,7 @@ private struct AcceptLoop {
         Signals.readerIsEnding()
         state.cache.lock()
         ChildProcesses.terminateAll()
+        EndOfProcess.run()  // the audit log's counted refusals
         if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current == socketIdentity {
             unlink(state.paths.socket)
         }

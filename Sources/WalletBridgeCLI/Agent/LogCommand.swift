@@ -7,7 +7,7 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Show every signature approved or refused: when, for whom, with which key, and the payloads' SHA-256.",
-        discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line. It never holds payloads or secrets."
+        discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line, and audit.log.1, the older lines it moved aside when it reached 8 MiB. It never holds payloads or secrets."
     )
 
     @Flag(help: "Print the log's JSON lines as they are.")
@@ -18,13 +18,19 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         guard let path = AuditLog.defaultPath else { throw CLIFailure("cannot tell where the log is: HOME is not set") }
-        let bytes: [UInt8]?
-        do {
-            bytes = try AtomicFile.read(path, maxBytes: 256 << 20)
-        } catch {
-            throw CLIFailure("\(error)")
+        // The log that moved aside when it was full (`audit.log.1`), then the current one.
+        var bytes: [UInt8] = []
+        for file in [AuditLog.rotatedPath(path), path] {
+            do {
+                if let read = try AtomicFile.read(file, maxBytes: 256 << 20) {
+                    bytes += read
+                    if !read.isEmpty, bytes.last != 0x0A { bytes.append(0x0A) }
+                }
+            } catch {
+                throw CLIFailure("\(error)")
+            }
         }
-        guard let bytes, !bytes.isEmpty else {
+        guard bytes.contains(where: { $0 != 0x0A }) else {
             if !json { Console.out("Nothing approved or refused yet (\(path) is empty or absent).") }
             return
         }
@@ -58,7 +64,12 @@ struct LogCommand: ParsableCommand {
         let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0)\(unattended))" } ?? "")
         let caller = (text("caller") ?? "?") + (text("caller_name").map { " \"\($0)\"" } ?? "")
         let signed: String
-        if let method = text("method") {
+        if case .number(let count)? = entry["count"] {
+            // Refusals nobody was asked about, counted (`AuditLog`): no key, no hashes.
+            let payloads = if case .number(let number)? = entry["payload_count"] { "\(number)" } else { "?" }
+            signed = "\(count) refused unasked (\(payloads) payloads)"
+            return "\(text("time") ?? "?")  \(decision)  \(caller)  \(signed)"
+        } else if let method = text("method") {
             // An Ethereum signature: what was asked, where, and the digest signed.
             signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \(DisplayText.escaped(String((raw("keccak256") ?? "?").prefix(12))))…"
         } else {

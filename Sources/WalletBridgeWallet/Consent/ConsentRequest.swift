@@ -21,6 +21,9 @@ public struct ConsentRequest: Sendable, Equatable {
     public var keysStayUnlocked = false
     /// Set for an Ethereum signature, which signs one message or typed data, not payloads.
     package var ethereum: EthereumConsent?
+    /// A confirmation offers "Refuse all from this extension" (the third button, which
+    /// `rememberMinutes` then does not take): pressing it throws `RefusedAllFromCaller`.
+    package var offersRefuseAll = false
 
     public init(
         caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary],

@@ -16,6 +16,13 @@ public enum ConsentRefusal: Error, Sendable, Equatable {
     case unavailable(String, fix: String? = nil)
 }
 
+/// Thrown by a confirmation or a question that offered "Refuse all from this extension"
+/// (`ConsentRequest.offersRefuseAll`, `ConsentQuestion.offersRefuseAll`) when the person chose
+/// it: a refusal of this request, and of the caller's others (`ConsentQueue.refuseAll`).
+package struct RefusedAllFromCaller: Error, Sendable {
+    package init() {}
+}
+
 /// Where the wallet gets the person's consent: with the passphrase that unlocks a key, or, while
 /// the keys are unlocked (in the agent), with a confirmation alone.
 public protocol PassphraseSource: Sendable {
@@ -53,6 +60,9 @@ public struct ConsentQuestion: Sendable, Equatable {
     /// The buttons' labels, with `_` before the access key, as pinentry takes them.
     public var approve: String
     public var reject: String
+    /// The dialog offers "Refuse all from this extension" as a third button: pressing it throws
+    /// `RefusedAllFromCaller`.
+    package var offersRefuseAll = false
 
     public init(title: String, description: String, approve: String, reject: String) {
         (self.title, self.description, self.approve, self.reject) = (title, description, approve, reject)

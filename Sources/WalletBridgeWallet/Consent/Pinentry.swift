@@ -48,8 +48,9 @@ public struct PinentrySource: PassphraseSource {
     }
 
     /// Shows `request` with Sign and Refuse buttons (Assuan's CONFIRM): consent while the keys
-    /// are unlocked, with no passphrase. When the request offers remembering, a third button
-    /// (SETNOTOK, "Sign and allow") answers `.remember`.
+    /// are unlocked, with no passphrase. The third button (SETNOTOK), when there is one:
+    /// "Refuse all from this extension" (`offersRefuseAll`, throws `RefusedAllFromCaller`), or
+    /// else, when the request offers remembering, "Sign and allow" (answers `.remember`).
     public func confirm(_ request: ConsentRequest) async throws -> ConsentRequest.Confirmation {
         try await withConversation { conversation in
             try await Blocking.run(on: Self.queue) {
@@ -57,7 +58,15 @@ public struct PinentrySource: PassphraseSource {
                 try conversation.command("SETDESC", request.description(for: .confirmation))
                 try? conversation.command("SETOK", "_Sign")
                 try? conversation.command("SETCANCEL", "_Refuse")
-                // Without the offer there is no third button, and "not confirmed" is a refusal.
+                // Without an offer there is no third button, and "not confirmed" is a refusal.
+                if request.offersRefuseAll {
+                    let offered = (try? conversation.command("SETNOTOK", Self.refuseAllLabel)) != nil
+                    switch try conversation.confirm() {
+                    case .approved: return .once
+                    case .notConfirmed where offered: throw RefusedAllFromCaller()
+                    case .notConfirmed, .cancelled: throw ConsentRefusal.declined
+                    }
+                }
                 let offered = request.rememberMinutes.map { (try? conversation.command("SETNOTOK", "Sign and _allow \($0) min")) != nil } ?? false
                 switch try conversation.confirm() {
                 case .approved: return .once
@@ -68,7 +77,11 @@ public struct PinentrySource: PassphraseSource {
         }
     }
 
-    /// Shows `question` with its two buttons (Assuan's CONFIRM).
+    /// The third button of a dialog that offers to refuse everything from its caller.
+    package static let refuseAllLabel = "Refuse _all from this extension"
+
+    /// Shows `question` with its two buttons (Assuan's CONFIRM), and "Refuse all from this
+    /// extension" as a third when it offers it.
     public func ask(_ question: ConsentQuestion) async throws -> Bool {
         try await withConversation { conversation in
             try await Blocking.run(on: Self.queue) {
@@ -76,7 +89,12 @@ public struct PinentrySource: PassphraseSource {
                 try conversation.command("SETDESC", question.description)
                 try? conversation.command("SETOK", question.approve)
                 try? conversation.command("SETCANCEL", question.reject)
-                return try conversation.confirm() == .approved
+                let offered = question.offersRefuseAll && (try? conversation.command("SETNOTOK", Self.refuseAllLabel)) != nil
+                switch try conversation.confirm() {
+                case .approved: return true
+                case .notConfirmed where offered: throw RefusedAllFromCaller()
+                case .notConfirmed, .cancelled: return false
+                }
             }
         }
     }

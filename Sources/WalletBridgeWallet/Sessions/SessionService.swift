@@ -53,6 +53,7 @@ package struct SessionService: Sendable {
         package static let name = "session_connect"
         package typealias Params = JSONValue?
         package typealias Result = JSONValue
+        package static var asksThePerson: Bool { true }
     }
 
     package enum List: RPCMethod {
@@ -65,6 +66,7 @@ package struct SessionService: Sendable {
         package static let name = "session_request"
         package typealias Params = JSONValue?
         package typealias Result = JSONValue
+        package static var asksThePerson: Bool { true }
     }
 
     package enum Extend: RPCMethod {
@@ -92,7 +94,7 @@ package struct SessionService: Sendable {
         let question = SessionConsent.connect(
             caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
-        try await askOrThrow(question, expiring: .now + proposalTimeout, rejected: RPCError(.userRejected))
+        try await askOrThrow(question, for: context.caller, expiring: .now + proposalTimeout, rejected: RPCError(.userRejected))
         let session = try open(caller: context.caller, callerName: callerName, metadata: metadata, required: required, optional: optional, approved: approved)
         return session.wire(accounts: accounts)
     }
@@ -266,7 +268,7 @@ package struct SessionService: Sendable {
         let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
-        try await askOrThrow(question, expiring: .now + proposalTimeout, rejected: declined)
+        try await askOrThrow(question, for: context.caller, expiring: .now + proposalTimeout, rejected: declined)
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(
@@ -290,8 +292,10 @@ package struct SessionService: Sendable {
 
     /// Asks in turn; throws `rejected` when the person says no, 8000 when `deadline` passes
     /// first (the dialog is closed), and -1 with `no_prompt` when nobody can be asked.
-    private func askOrThrow(_ question: ConsentQuestion, expiring deadline: ContinuousClock.Instant, rejected: RPCError) async throws {
-        let answer = try await Self.withDeadline(deadline, sleepUntil: sleepUntil) { try await wallet.ask(question) }
+    private func askOrThrow(
+        _ question: ConsentQuestion, for caller: Caller, expiring deadline: ContinuousClock.Instant, rejected: RPCError
+    ) async throws {
+        let answer = try await Self.withDeadline(deadline, sleepUntil: sleepUntil) { try await wallet.ask(question, for: caller) }
         switch answer {
         case .success(true): return
         case .success(false), .failure(.declined): throw rejected

@@ -16,9 +16,10 @@ package protocol SessionWallet: Sendable {
     /// The public keys in base64: walletlib's GetAccounts under sessions.
     func accountsAtHand(context: RequestContext) throws -> GetAccountsResult
 
-    /// Asks the person `question` (a session to approve). A refusal, or nobody to ask, is a
-    /// `failure`, not an error: each method turns it into its own code (5000, -1).
-    func ask(_ question: ConsentQuestion) async throws -> Result<Bool, ConsentRefusal>
+    /// Asks the person `question` (a session to approve) in `caller`'s turn. A refusal, or
+    /// nobody to ask, is a `failure`, not an error: each method turns it into its own code
+    /// (5000, -1).
+    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal>
 
     /// Each payload followed by its signature, after the person approves; a refusal by the
     /// person is -3 with `data.reason` `"declined"`, which `solana_signMessage` answers as 4001.
