@@ -33,8 +33,6 @@ public struct KeystoreWallet: AccountsAtHand {
     /// `approve_for_minutes`: when set (and the keys are kept unlocked), a confirmation also
     /// offers to sign what this caller asks of this key for that long without asking.
     package var allowMinutes: Int?
-    /// Keeps a GetAccounts answer for the next process (`AnswerCache`); the shipped host's.
-    package var answers: AnswerCache.Recorder?
     private let consentQueue = ConsentQueue()
     /// Signature requests waiting for the person, the one in a dialog included (every copy of
     /// this wallet shares one queue).
@@ -117,10 +115,7 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// The keystore's public keys in base64, in the order they were added.
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
-        let result = GetAccountsResult(addresses: try publicContents(context: context).addresses)
-        // Not from a network filesystem, where even the next process's `stat` could hang.
-        if getAccountsExecution == .immediate { answers?.record(result, until: nil) }
-        return result
+        GetAccountsResult(addresses: try publicContents(context: context).addresses)
     }
 
     /// The keystore's public part as of the request, from `readCache`; the file's exposure is

@@ -29,7 +29,7 @@ final class ConnectedAccountsTests: XCTestCase {
     }
 
     private func accounts(_ caller: Caller, _ connected: ConnectedAccounts? = nil) -> [String]? {
-        (connected ?? ConnectedAccounts(keystorePath: keystorePath)).accounts(of: caller, notBefore: .now)?.result.addresses
+        (connected ?? ConnectedAccounts(keystorePath: keystorePath)).accounts(of: caller, notBefore: .now)?.addresses
     }
 
     func testAConnectedCallerGetsTheKeystoresAddressesAndOthersGetNil() throws {

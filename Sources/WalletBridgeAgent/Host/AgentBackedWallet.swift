@@ -22,14 +22,11 @@ public struct AgentBackedWallet: AccountsAtHand {
     let client: AgentClient
     /// The keystore and sessions files the agent keeps; nil asks the agent every time.
     let connected: ConnectedAccounts?
-    /// Keeps an answer read from those files for the next process (`AnswerCache`).
-    let answers: AnswerCache.Recorder?
     private let lastAccounts = LastAnswer()
 
-    package init(client: AgentClient, connected: ConnectedAccounts? = nil, answers: AnswerCache.Recorder? = nil) {
+    package init(client: AgentClient, connected: ConnectedAccounts? = nil) {
         self.client = client
         self.connected = connected
-        self.answers = answers
     }
 
     public var getAccountsExecution: Execution { .immediate }
@@ -39,9 +36,8 @@ public struct AgentBackedWallet: AccountsAtHand {
         if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
         let askedAt = ContinuousClock.now
         if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
-            lastAccounts.store(answer.result, askedAt: askedAt, mark: Self.markToKeep(answer.result, mark))
-            answers?.record(answer.result, until: answer.until)
-            return answer.result
+            lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
+            return answer
         }
         let result: JSONValue
         do {

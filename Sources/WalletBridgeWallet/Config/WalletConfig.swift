@@ -126,13 +126,6 @@ public struct WalletConfig: Sendable, Equatable {
 
     /// What the host runs with: the file's settings, or, when the file is invalid, defaults
     /// with a policy that refuses every call (the reason is logged). Never fails open.
-    /// What `load(path:)` looks at: the file (through any symlink) and the folders whose
-    /// permissions decide whether it is trusted (`AnswerCache` stamps them).
-    package static func filesLookedAt(path: String?) -> [String] {
-        guard let path else { return [] }
-        return [path] + ChangeableByOthers.placesLookedAt(path).folders
-    }
-
     public static func loadForHost(path: String? = defaultPath) -> WalletConfig {
         do {
             return try load(path: path)
