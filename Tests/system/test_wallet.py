@@ -440,6 +440,40 @@ class TestPolicy:
         assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}, "fixed permissions are used again"
         host.close()
 
+    def test_the_folders_above_the_config_are_checked_up_to_home_like_ssh_does(self, wallet):
+        """Whoever can write to a folder above the configuration can rename its folder away, and
+        with no configuration every caller is allowed: a policy that could have been swapped or
+        removed is not applied, and nothing more permissive takes its place (every call -1)."""
+        self.configure(wallet, {"allow": {CHROME_ORIGIN: ["*"]}})
+        config_home = wallet.config_path.parent.parent
+        for target in (config_home, wallet.home):
+            os.chmod(target, 0o777)
+            host = wallet.host(CHROME_ORIGIN)
+            assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
+            stderr = host.close()
+            assert f"other users can write to the folder {target} (mode 0777); run: chmod go-w {target}" in stderr, stderr
+            os.chmod(target, 0o755)
+
+        # The other user's move: the folder renamed away. Missing, the file is still refused.
+        os.chmod(config_home, 0o777)
+        os.rename(wallet.config_path.parent, config_home / "moved")
+        for caller in (CHROME_ORIGIN, FIREFOX_ID):
+            host = wallet.host(caller)
+            assert error_of(host.call(GET_ACCOUNTS))["code"] == -1, "no policy must not mean every caller"
+            assert f"chmod go-w {config_home}" in host.close()
+        os.rename(config_home / "moved", wallet.config_path.parent)
+        os.chmod(config_home, 0o755)
+
+        # Above the home folder is the system's: not looked at (ssh stops at the home folder too).
+        os.chmod(wallet.root, 0o777)
+        host = wallet.host(CHROME_ORIGIN)
+        assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}
+        host.close()
+        host = wallet.host(FIREFOX_ID)
+        assert error_of(host.call(GET_ACCOUNTS))["code"] == -1, "the policy is applied again"
+        host.close()
+        os.chmod(wallet.root, 0o755)
+
     def test_config_path_comes_from_the_environment(self, wallet):
         elsewhere = wallet.root / "elsewhere.json"
         elsewhere.write_text(json.dumps({"allow": {}}))

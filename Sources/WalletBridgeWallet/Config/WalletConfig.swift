@@ -99,10 +99,14 @@ public struct WalletConfig: Sendable, Equatable {
 
     /// The configuration at `path`; defaults when the file does not exist, unless
     /// `WALLET_BRIDGE_CONFIG` names it.
-    /// Refused, whatever it says, when other users can change it or its folder: it names the
-    /// program that is given the passphrase, and the keystore that is signed from.
+    /// Refused, whatever it says, when other users can change it or a folder above it, up to
+    /// the home folder (`ChangeableByOthers`), whether or not it exists: it names the program
+    /// that is given the passphrase, the keystore that is signed from, and the policy, and a
+    /// missing file allows every caller.
     public static func load(path: String?) throws(Invalid) -> WalletConfig {
         guard let path else { return WalletConfig() }
+        // The folders above it too, up to the home folder, and even when the file is missing:
+        // whoever can rename one of them can take the file, and with it the policy, away.
         if let reason = ChangeableByOthers.reason(for: path) { throw Invalid(path: path, reason: reason, kind: .changeableByOthers) }
         let bytes: [UInt8]?
         do {
