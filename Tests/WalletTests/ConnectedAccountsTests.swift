@@ -41,6 +41,22 @@ final class ConnectedAccountsTests: XCTestCase {
         XCTAssertNil(accounts(.unidentified))
     }
 
+    func testFilesOthersCanChangeAreLeftToTheAgent() throws {
+        _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        try connect(chrome)
+        XCTAssertNotNil(accounts(chrome))
+        for path in [keystorePath] {
+            chmod(path, 0o666)
+            XCTAssertNil(accounts(chrome), "\(path) writable by others")
+            chmod(path, 0o600)
+        }
+        let folder = AtomicFile.split(keystorePath).folder
+        chmod(folder, 0o777)
+        XCTAssertNil(accounts(chrome), "its folder writable by others")
+        chmod(folder, 0o700)
+        XCTAssertNotNil(accounts(chrome))
+    }
+
     func testAnExpiredSessionIsNoSession() throws {
         _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         try connect(chrome, created: Int(time(nil)) - 7200, lifetime: 3600)

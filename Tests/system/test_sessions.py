@@ -435,6 +435,22 @@ def test_sessions_outlive_the_agent(wallet, key):
     again.close()
 
 
+def test_a_sessions_accounts_are_not_given_from_a_keystore_others_can_change(wallet, key):
+    """session_connect's accounts and a session's solana_getAccounts come from the keystore as
+    GetAccounts does, and are refused the same way, with nobody asked."""
+    port = Port(wallet.host())
+    session = connect(wallet, port)
+    asked = len(wallet.pinentry_records())
+    os.chmod(wallet.keystore_path, 0o666)
+    request = {"topic": session["topic"], "chainId": SOLANA_MAINNET, "request": {"method": "solana_getAccounts"}}
+    proposal = {"requiredNamespaces": PROPOSAL["requiredNamespaces"], "metadata": METADATA}
+    for method, params in (("session_request", request), ("session_connect", proposal)):
+        error = error_of(port.call(method, params))
+        assert (error["code"], error["data"]["reason"]) == (-32603, "keystore_writable_by_others"), (method, error)
+    assert len(wallet.pinentry_records()) == asked, "nobody was asked"
+    port.close()
+
+
 def test_a_port_reuses_its_accounts_only_until_the_agent_announces_a_change(wallet, key, passphrase_file):
     """On a port the host answers GetAccounts again without asking the agent while it hears
     the agent's events and none came; a new key or a revocation is an event, and the next

@@ -115,12 +115,15 @@ private final class LastAnswer: Sendable {
 
     /// The stored answer if it was asked for at `instant` or later (requests read together), or
     /// if the host has listened to the agent's events since it was asked for and heard none
-    /// (`EventWatch`): on a port, a GetAccounts then costs no round trip to the agent.
+    /// (`EventWatch`), for at most `KeystoreReadCache.revalidateAfter`: on a port, a GetAccounts
+    /// then costs no round trip to the agent. The agent announces new keys, not every change
+    /// that makes the keystore untrusted (a folder above it made writable by others,
+    /// `ChangeableByOthers`): that shows within the same second.
     func answer(notBefore instant: ContinuousClock.Instant, orHeardNothingSince mark: Int?) -> GetAccountsResult? {
         stored.withLock { stored in
             guard let stored else { return nil }
             if stored.askedAt >= instant { return stored.answer }
-            guard let mark, stored.mark == mark else { return nil }
+            guard let mark, stored.mark == mark, ContinuousClock.now - stored.askedAt < KeystoreReadCache.revalidateAfter else { return nil }
             return stored.answer
         }
     }

@@ -42,7 +42,9 @@ package struct ConnectedAccounts: Sendable {
 
     /// The addresses for `caller` as of `notBefore` or later, or nil when the agent must answer.
     package func accounts(of caller: Caller, notBefore: ContinuousClock.Instant) -> GetAccountsResult? {
-        guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore) else { return nil }
+        // A keystore others could have changed is the agent's to refuse (`KeystoreWallet`).
+        guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore),
+              contents.changeableByOthers == nil else { return nil }
         contents.warnIfExposed(keystore)
         if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
         guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere) else { return nil }
