@@ -45,7 +45,7 @@ final class ConnectedAccountsTests: XCTestCase {
         _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         try connect(chrome)
         XCTAssertNotNil(accounts(chrome))
-        for path in [keystorePath] {
+        for path in [keystorePath, sessionsPath] {
             chmod(path, 0o666)
             XCTAssertNil(accounts(chrome), "\(path) writable by others")
             chmod(path, 0o600)

@@ -43,7 +43,7 @@ public struct WalletConfig: Sendable, Equatable {
     package var unlockLifetimes = UnlockCache.Lifetimes()
     /// `session_lifetime` (seconds): how long a session lasts from its approval or its last
     /// extension (docs/sessions.md). WalletConnect's 7 days by default.
-    public var sessionLifetime = 604_800
+    public var sessionLifetime = SessionStore.defaultLifetime
     static let sessionLifetimeRange = 1...2_592_000
 
     /// `agent_idle_exit` (seconds): the agent ends after this long with the keys locked and no

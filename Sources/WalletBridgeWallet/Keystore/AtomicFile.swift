@@ -77,8 +77,9 @@ package enum AtomicFile {
         return bytes
     }
 
-    private static func kind(of mode: mode_t) -> String {
+    static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {
+        case S_IFLNK: "a symbolic link"
         case S_IFIFO: "a FIFO (named pipe)"
         case S_IFDIR: "a folder"
         case S_IFCHR: "a character device"
