@@ -63,6 +63,17 @@ final class ChangeableByOthersTests: XCTestCase {
         XCTAssertEqual(reason(), "other users can write to the folder \(root) (mode 0777); run: chmod go-w \(root)", "above the file it leads to")
     }
 
+    func testALinkThatLeadsNowhereIsJudgedByWhereItLeads() {
+        let elsewhere = root + "/elsewhere"
+        XCTAssertEqual(mkdir(elsewhere, 0o777), 0)
+        chmod(elsewhere, 0o777)
+        unlink(path)
+        XCTAssertEqual(symlink(elsewhere + "/gone.json", path), 0)
+        XCTAssertEqual(
+            reason(), "other users can write to the folder \(elsewhere) (mode 0777); run: chmod go-w \(elsewhere)",
+            "whoever can write there decides whether the file exists")
+    }
+
     func testAFolderOfAnotherUserAboveTheFileIsRefused() throws {
         guard getuid() == 0 else { throw XCTSkip("needs root to give a folder to another user") }
         XCTAssertEqual(chown(home + "/.config", 65534, 65534), 0)

@@ -25,24 +25,49 @@ enum ChangeableByOthers {
     /// it; nil when only this user and root can. `home`: where the walk up the folders stops.
     static func reason(for path: String, home: String? = Environment.folders.home) -> String? {
         let absolute = path.hasPrefix("/") ? path : currentFolder() + "/" + path
+        // `lstat` first, and `realpath` only when a link was met: a host checks three files
+        // on every cold call, and `realpath` is a `readlink` per component of the path.
+        var linked = false
         var info = stat()
-        let resolved = realPath(absolute)
-        if stat(absolute, &info) == 0, let problem = problem(resolved ?? absolute, info, kind: "file") { return problem }
+        if lstat(absolute, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFLNK {
+                linked = true
+                if stat(absolute, &info) == 0, let problem = problem(realPath(absolute) ?? absolute, info, kind: "file") { return problem }
+            } else if let problem = problem(absolute, info, kind: "file") {
+                return problem
+            }
+        }
         let given = AtomicFile.split(absolute).folder
-        if let problem = walkUp(from: given, stoppingAt: [home]) { return problem }
+        if let problem = walkUp(from: given, stoppingAt: [home], linked: &linked) { return problem }
+        guard linked else { return nil }
         // The folders the file really is in, when a link leads elsewhere. For a missing file,
-        // the nearest folder that exists, as it resolves.
-        let real = resolved.map { AtomicFile.split($0).folder } ?? nearestRealFolder(given)
+        // the nearest folder that exists, as it resolves; for a link that leads nowhere, the
+        // nearest one of where it leads (whoever can write there decides whether it exists).
+        let real: String?
+        if let resolved = realPath(absolute) {
+            real = AtomicFile.split(resolved).folder
+        } else if let target = linkTarget(absolute) {
+            real = nearestRealFolder(AtomicFile.split(target.hasPrefix("/") ? target : given + "/" + target).folder)
+        } else {
+            real = nearestRealFolder(given)
+        }
         guard let real, real != given else { return nil }
-        return walkUp(from: real, stoppingAt: [home, home.flatMap(realPath)])
+        return walkUp(from: real, stoppingAt: [home, home.flatMap(realPath)], linked: &linked)
     }
 
     /// The first problem in `start` and each folder above it, up to one of `stops` or `/`.
-    private static func walkUp(from start: String, stoppingAt stops: [String?]) -> String? {
+    /// A folder that is a link is judged by the folder it leads to, and sets `linked`.
+    private static func walkUp(from start: String, stoppingAt stops: [String?], linked: inout Bool) -> String? {
         var folder = start
         while true {
             var info = stat()
-            if stat(folder, &info) == 0, let problem = problem(folder, info, kind: "folder") { return problem }
+            if lstat(folder, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFLNK {
+                    linked = true
+                    if stat(folder, &info) != 0 { info.st_mode = 0 }
+                }
+                if info.st_mode != 0, let problem = problem(folder, info, kind: "folder") { return problem }
+            }
             if folder == "/" || stops.contains(where: { $0 == folder }) { return nil }
             folder = AtomicFile.split(folder).folder
         }
@@ -53,6 +78,14 @@ enum ChangeableByOthers {
             defer { free(pointer) }
             return String(cString: pointer)
         }
+    }
+
+    /// Where the link at `path` leads, as written in it; nil when `path` is not a link.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `folder` as it resolves, or the nearest folder above it that exists.
