@@ -3,10 +3,9 @@
 # GetAccounts call, in the order callgrind first meets them, then the variables it reads or
 # writes (valgrind's lackey), for scripts/build-release.sh to place together: code, and the
 # pages of data and `.bss` a start-up touches, each of which costs a page fault of its own
-# (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: from the answer an
-# earlier host kept (the usual one, docs/agent.md "The answer cache"); a connected extension's,
-# read from the agent's files; the same through the running agent (a sessions file too large
-# to read); and with {"agent": false} (the host reads the keystore itself).
+# (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: a connected extension's,
+# read from the agent's files (the usual one); the same through the running agent (a sessions
+# file too large to read); and with {"agent": false} (the host reads the keystore itself).
 # Needs valgrind.
 #
 #   scripts/make-link-order.sh           rewrite the list (after changes to the start-up path)
@@ -38,8 +37,8 @@ binary=$(scripts/build-release.sh)
 # change the path profiled (a policy, {"agent": false}).
 for variable in $(compgen -e | grep '^WALLET_BRIDGE_' || true); do unset "$variable"; done
 export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config"
-# A folder of its own, as a person's keystore has: the profiles written beside it would change
-# its folder, and a host keeps no answer from a folder that changed a moment ago.
+# A folder of its own, as a person's keystore has (0700: one other users can change is refused,
+# docs/wallet.md).
 export WALLET_BRIDGE_KEYSTORE="$work/keys/keystore.json" WALLET_BRIDGE_LOG=error
 mkdir -p "$HOME" "$XDG_STATE_HOME"
 mkdir -m 700 "$work/keys"
@@ -90,22 +89,10 @@ get_accounts() {  # PROFILE [VAR=VALUE ...]: one cold GetAccounts under callgrin
 }
 
 cp "$work/sessions-one.json" "$work/keys/keystore.sessions.json"
-# A host keeps an answer only from files that last changed 2 s or more before it read them.
-sleep 3
-# Each way is taken twice, under callgrind and under lackey; a way that keeps an answer has it
-# removed before its second run, which would otherwise be answered from it.
-forget_answers() { rm -f "$XDG_RUNTIME_DIR"/wallet-bridge/answers-*; }
+# Each way is taken twice, under callgrind and under lackey.
 get_accounts connected.profile
-get_accounts kept.profile
-forget_answers
 get_accounts connected.trace
-if ! compgen -G "$XDG_RUNTIME_DIR/wallet-bridge/answers-*" >/dev/null; then
-  echo "make-link-order: the traced first call kept no answer, so the next one is not the kept path" >&2
-  exit 1
-fi
-get_accounts kept.trace
 get_accounts direct.profile WALLET_BRIDGE_CONFIG="$work/direct.json"
-forget_answers
 get_accounts direct.trace WALLET_BRIDGE_CONFIG="$work/direct.json"
 cp "$work/sessions-many.json" "$work/keys/keystore.sessions.json"
 # One untimed call starts the agent; the profiled one finds it running, as nearly every call does.
@@ -113,12 +100,8 @@ cp "$work/sessions-many.json" "$work/keys/keystore.sessions.json"
 get_accounts agent.profile
 get_accounts agent.trace
 
-if grep -q 'ShippedHostO10makeRouter' "$work/kept.profile"; then
-  echo "make-link-order: the second call built the router: no answer was kept (scripts/make-link-order.sh, AnswerCache)" >&2
-  exit 1
-fi
-python3 - "$check" scripts/link-order.txt "$binary" "$work"/{kept,connected,agent,direct}.profile \
-  "$work"/{kept,connected,agent,direct}.trace <<'PY'
+python3 - "$check" scripts/link-order.txt "$binary" "$work"/{connected,agent,direct}.profile \
+  "$work"/{connected,agent,direct}.trace <<'PY'
 import bisect, re, subprocess, sys
 check, listed, binary, files = sys.argv[1] == "1", sys.argv[2], sys.argv[3], sys.argv[4:]
 seen, names = set(), []

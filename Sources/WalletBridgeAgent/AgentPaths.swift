@@ -41,7 +41,7 @@ package struct AgentPaths: Sendable, Equatable {
         return AgentPaths(folder: folder, name: name, log: folders.stateHome.map { "\($0)/wallet-bridge/\(name).log" })
     }
 
-    /// The folder of every agent of this user, and of the answers hosts keep (`AnswerCache`).
+    /// The folder of every agent of this user.
     package static func folder(_ folders: UserFolders = Environment.folders) -> String {
         folders.runtimeHome.map { "\($0)/wallet-bridge" } ?? "/tmp/wallet-bridge-\(getuid())"
     }

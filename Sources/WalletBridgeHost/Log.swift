@@ -45,14 +45,7 @@ public enum Log {
     public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
     public static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
 
-    /// Errors and warnings this process has had to say, whether or not the level let them out:
-    /// a GetAccounts answer that came with one is not kept for the next process
-    /// (`AnswerCache`), which would then answer without it.
-    package static var warningCount: Int { warnings.load(ordering: .relaxed) }
-    private static let warnings = Atomic<Int>(0)
-
     private static func write(_ messageLevel: Level, _ message: () -> String) {
-        if messageLevel <= .warning { warnings.add(1, ordering: .relaxed) }
         guard messageLevel <= level else { return }
         // A message may name what others chose (a Firefox add-on's ID, a method's name): none of
         // it reaches a terminal or a log file as a control sequence or a line of its own.

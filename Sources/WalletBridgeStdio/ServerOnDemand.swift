@@ -2,9 +2,9 @@ import WalletBridgeHost
 import WalletBridgeProtocol
 
 /// The host's server, built when a request first needs it: until then, requests that a host
-/// can answer without its router are answered by `answerBeforeRouting` (the shipped host's
-/// GetAccounts from a kept answer, `ShippedHost.answerBeforeRouting`). A browser starts a host
-/// for every `sendNativeMessage`, and such a host may then never build one.
+/// can answer without its router are answered by `answerBeforeRouting`. A browser starts a host
+/// for every `sendNativeMessage`, and such a host may then never build one. (The shipped host
+/// passes none since it keeps no answer between hosts: docs/agent.md.)
 ///
 /// Only a host's first message can be answered early: a browser gives a `sendNativeMessage`
 /// host exactly one, so a second one is a port's, and the server is built for it (answering a

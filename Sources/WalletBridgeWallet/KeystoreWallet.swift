@@ -33,8 +33,6 @@ public struct KeystoreWallet: AccountsAtHand {
     /// `approve_for_minutes`: when set (and the keys are kept unlocked), a confirmation also
     /// offers to sign what this caller asks of this key for that long without asking.
     package var allowMinutes: Int?
-    /// Keeps a GetAccounts answer for the next process (`AnswerCache`); the shipped host's.
-    package var answers: AnswerCache.Recorder?
     private let consentQueue = ConsentQueue()
     /// Signature requests waiting for the person, the one in a dialog included (every copy of
     /// this wallet shares one queue, with a line per caller).
@@ -144,19 +142,33 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// The keystore's public keys in base64, in the order they were added.
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
-        let result = GetAccountsResult(addresses: try publicContents(context: context).addresses)
-        // Not from a network filesystem, where even the next process's `stat` could hang.
-        if getAccountsExecution == .immediate { answers?.record(result, until: nil) }
-        return result
+        GetAccountsResult(addresses: try publicContents(context: context).addresses)
     }
 
     /// The keystore's public part as of the request, from `readCache`; the file's exposure is
     /// warned about when it was read anew, not on every call of a persistent port.
+    ///
+    /// Every address an extension is given comes through here: GetAccounts, the agent's
+    /// answers, a session's accounts, `eth_accounts`. None is given from a keystore that other
+    /// users could have changed (`ChangeableByOthers`): they could have put their own address
+    /// in it, and an extension would have the person pay it. Signing refuses such a keystore
+    /// too (`keystoreForSigning`).
     private func publicContents(context: RequestContext) throws -> KeystoreReadCache.Contents {
         let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
+        if let reason = contents.changeableByOthers {
+            Log.error("not listing the accounts: \(reason)")
+            throw Self.keystoreChangeableByOthers
+        }
         contents.warnIfExposed(keystore)
         return contents
     }
+
+    /// The answer to a request for the accounts of a keystore other users could have changed:
+    /// -32603, with the reason for the extension and the fix in the log (it names paths).
+    package static let keystoreChangeableByOthers = RPCError(.internalError, data: .object([
+        "reason": .string("keystore_writable_by_others"),
+        "problem": .string("other users can change the keystore; the wallet's log says how to fix it"),
+    ]))
 
     /// `.immediate` when the keystore is on a local filesystem: GetAccounts reads the public
     /// part of a small file, no passphrase, no Argon2, quick enough to answer on the reader

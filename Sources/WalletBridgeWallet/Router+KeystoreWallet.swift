@@ -11,20 +11,10 @@ extension Router {
     /// Argon2 runs only when a signature is approved. `browserProcess`, the process that started
     /// the host, lets the dialog name the extension as the person installed it.
     public mutating func installKeystoreWallet(config: WalletConfig = .loadForHost(), browserProcess: Int32? = nil) throws(RouterError) {
-        try installKeystoreWallet(config: config, browserProcess: browserProcess, keepingAnswersWith: nil)
-    }
-
-    /// The same, keeping a GetAccounts answer for the next process in `answers` (`AnswerCache`):
-    /// the keystore and its folder are stamped here, before anything reads them.
-    package mutating func installKeystoreWallet(
-        config: WalletConfig, browserProcess: Int32?, keepingAnswersWith answers: AnswerCache.Recorder?
-    ) throws(RouterError) {
         let policy = config.policy
         authorize { context throws(RPCError) in try policy.check(context) }
         var wallet = KeystoreWallet(config: config)
         wallet.browserProcess = browserProcess
-        answers?.stamp([wallet.keystore.path, AtomicFile.split(wallet.keystore.path).folder])
-        wallet.answers = answers
         try registerWallet(wallet)
     }
 }

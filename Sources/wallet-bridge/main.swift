@@ -19,10 +19,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // it outright. `agent` runs from here for the same reason.
 let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : CommandLineEntry.serveArguments(arguments)
 if let hostArguments {
-    // The router is built when a request needs it: a GetAccounts that an earlier host answered
-    // from the files, which have not changed since, needs none (ShippedHost.answerBeforeRouting).
+    // Nothing is answered before the router is built: an answer kept in a file for the next
+    // host could be rewritten by any process of this user (docs/agent.md).
     StdioHost.run(
-        answeringBeforeRouting: { ShippedHost.answerBeforeRouting($0, arguments: hostArguments) },
+        answeringBeforeRouting: nil,
         makeRouter: { try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent) }, arguments: hostArguments,
         parent: launchParent)
 }

@@ -154,6 +154,20 @@ final class WalletConfigTests: XCTestCase {
         XCTAssertEqual(try WalletConfig.load(path: "\(folder)/linked.json"), WalletConfig())
     }
 
+    func testAMissingFileWhereOthersCouldHaveRemovedItDeniesEverything() {
+        // No file allows every caller: a file that whoever can write to its folder could have
+        // renamed away is not taken as no file.
+        let folder = temporaryFolder(self)
+        let path = "\(folder)/config.json"
+        XCTAssertEqual(try WalletConfig.load(path: path), WalletConfig())
+        chmod(folder, 0o777)
+        XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
+            XCTAssertEqual((error as? WalletConfig.Invalid)?.kind, .changeableByOthers)
+            XCTAssertTrue("\(error)".contains("other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder)"), "\(error)")
+        }
+        guard case .denyAll = WalletConfig.loadForHost(path: path).policy else { return XCTFail("a more permissive policy was applied") }
+    }
+
     func testAFileOwnedByAnotherUserIsNotUsed() throws {
         guard getuid() == 0 else { throw XCTSkip("needs root to give a file to another user") }
         let folder = temporaryFolder(self)

@@ -29,7 +29,7 @@ final class ConnectedAccountsTests: XCTestCase {
     }
 
     private func accounts(_ caller: Caller, _ connected: ConnectedAccounts? = nil) -> [String]? {
-        (connected ?? ConnectedAccounts(keystorePath: keystorePath)).accounts(of: caller, notBefore: .now)?.result.addresses
+        (connected ?? ConnectedAccounts(keystorePath: keystorePath)).accounts(of: caller, notBefore: .now)?.addresses
     }
 
     func testAConnectedCallerGetsTheKeystoresAddressesAndOthersGetNil() throws {
@@ -39,6 +39,22 @@ final class ConnectedAccountsTests: XCTestCase {
         XCTAssertEqual(accounts(chrome), [entry.address])
         XCTAssertNil(accounts(other), "another extension's session is not this one's")
         XCTAssertNil(accounts(.unidentified))
+    }
+
+    func testFilesOthersCanChangeAreLeftToTheAgent() throws {
+        _ = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        try connect(chrome)
+        XCTAssertNotNil(accounts(chrome))
+        for path in [keystorePath, sessionsPath] {
+            chmod(path, 0o666)
+            XCTAssertNil(accounts(chrome), "\(path) writable by others")
+            chmod(path, 0o600)
+        }
+        let folder = AtomicFile.split(keystorePath).folder
+        chmod(folder, 0o777)
+        XCTAssertNil(accounts(chrome), "its folder writable by others")
+        chmod(folder, 0o700)
+        XCTAssertNotNil(accounts(chrome))
     }
 
     func testAnExpiredSessionIsNoSession() throws {

@@ -75,6 +75,27 @@ final class KeystoreWalletTests: XCTestCase {
         XCTAssertEqual(none.addresses, [])
     }
 
+    func testNoAccountIsGivenFromAKeystoreOthersCanChange() async throws {
+        _ = try keystore.importKey(secure([UInt8](repeating: 0x11, count: 32)), type: .secp256k1, label: "eth", passphrase: secure("right"))
+        let (wallet, source) = wallet([.passphrase("right")])
+        // A context per call: calls read together share one check of the file.
+        func now() -> RequestContext { RequestContext(caller: context.caller, requestID: context.requestID, method: GetAccounts.name) }
+        XCTAssertEqual(try wallet.accounts(context: now()).eip155.count, 1)
+        let folder = String(keystore.path[..<keystore.path.lastIndex(of: "/")!])
+        for (path, mode, restore) in [(keystore.path, 0o666, 0o600), (folder, 0o777, 0o700)] as [(String, mode_t, mode_t)] {
+            chmod(path, mode)
+            // GetAccounts, and a session's accounts (solana_getAccounts, eth_accounts).
+            await assertError(KeystoreWallet.keystoreChangeableByOthers) { _ = try await wallet.getAccounts(context: now()) }
+            await assertError(KeystoreWallet.keystoreChangeableByOthers) { _ = try wallet.accounts(context: now()) }
+            await assertError(RPCError(.notSigned, data: .object(["reason": "keystore_writable_by_others"]))) {
+                _ = try await self.sign(wallet, ["aGk="])
+            }
+            chmod(path, restore)
+            XCTAssertEqual(try wallet.accounts(context: now()).eip155.count, 1, "fixed: listed again")
+        }
+        XCTAssertEqual(source.asked.values, [], "nobody asked")
+    }
+
     func testGetAccountsIsServedOnTheReaderThreadOnlyFromALocalFilesystem() throws {
         let (wallet, _) = wallet([])
         XCTAssertEqual(wallet.getAccountsExecution, .immediate, "a temporary folder is local")

@@ -21,7 +21,7 @@ final class SessionStoreTests: XCTestCase {
     private let address = "7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv"
     private let week = 604_800
 
-    private func session(_ caller: SessionCaller, created: Int, lifetime: Int = 604_800) -> Session {
+    private func session(_ caller: SessionCaller, created: Int, lifetime: Int = 86_400) -> Session {
         Session(
             caller: caller, callerName: "Example Wallet",
             metadata: PeerMetadata(name: "Example dApp", description: "Signs in with Solana", url: "https://example.org", icons: ["https://example.org/icon.png"]),
@@ -103,7 +103,7 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func testTheWireSession() {
-        let session = session(chrome, created: 1_794_395_200)
+        let session = session(chrome, created: 1_794_395_200, lifetime: 604_800)
         let wire = session.wire(accounts: SessionAccounts(solana: [address]))
         let mainnet = SolanaChain.mainnet.description, devnet = SolanaChain.devnet.description
         XCTAssertEqual(wire, [
@@ -297,6 +297,50 @@ final class SessionStoreTests: XCTestCase {
             _ = SessionStore(path: path, now: clock.function)
         }
         XCTAssertEqual(directoryEntries(folder).filter { $0.hasPrefix("s.json.damaged-") }.count, 2)
+    }
+
+    func testAFileOthersCouldHaveWrittenOrALinkIsSetAsideUnread() throws {
+        let clock = TestClock()
+        let folder = temporaryFolder(self)
+        let path = folder + "/s.json"
+        let kept = session(chrome, created: clock.now)
+        let cases: [(String, () -> Void)] = [
+            ("other users can write to the file \(path) (mode 0666)", { chmod(path, 0o666) }),
+            ("other users can write to the folder \(folder) (mode 0777)", { chmod(folder, 0o777) }),
+            ("a symbolic link", {
+                rename(path, folder + "/elsewhere.json")
+                symlink(folder + "/elsewhere.json", path)
+            }),
+        ]
+        for (reason, spoil) in cases {
+            try SessionStore(path: path, now: clock.function).add(kept)
+            spoil()
+            XCTAssertEqual(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes), nil, reason)
+            XCTAssertTrue(SessionStore.untrusted(path)?.contains(reason) == true, "\(String(describing: SessionStore.untrusted(path))) \(reason)")
+            XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [], reason)
+            XCTAssertNil(fileMode(path), "set aside: \(reason)")
+            chmod(folder, 0o700)
+            for entry in directoryEntries(folder) { unlink(folder + "/" + entry) }
+        }
+        if getuid() == 0 {
+            try SessionStore(path: path, now: clock.function).add(kept)
+            XCTAssertEqual(chown(path, 65534, 65534), 0)
+            XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [], "another user's file")
+            XCTAssertNil(fileMode(path))
+        }
+    }
+
+    func testAnExpiryBeyondTheLifetimeIsCutToItWhenLoaded() throws {
+        let clock = TestClock()
+        let path = temporaryFolder(self) + "/s.json"
+        let store = SessionStore(path: path, now: clock.function)
+        let forged = session(chrome, created: clock.now, lifetime: 2_085_000_000 - clock.now)  // until 2036
+        let fine = session(firefox, created: clock.now, lifetime: 600)
+        try store.add(forged)
+        try store.add(fine)
+        let loaded = SessionStore(path: path, lifetime: 3600, now: clock.function)
+        XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome)?.expiry, clock.now + 3600)
+        XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox)?.expiry, clock.now + 600, "a shorter one is kept as it is")
     }
 
     func testAFileTooLargeIsSetAsideUnread() {

@@ -437,6 +437,74 @@ def test_sessions_outlive_the_agent(wallet, key):
     again.close()
 
 
+@pytest.mark.parametrize("how", ["mode", "owner", "link", "folder above"])
+def test_a_sessions_file_others_could_have_written_is_set_aside_and_the_extension_asked_again(wallet, key, how):
+    """A sessions file decides who sees the accounts without a dialog: one that other users
+    could have written (it, or a folder above it), or a link, is not read by the host and is set
+    aside by the agent, as a damaged one is. The extension is asked to connect again."""
+    wallet.connect(CHROME_ORIGIN)
+    path = wallet.sessions_path
+    above = wallet.keystore_path.parent.parent
+    if how == "mode":
+        os.chmod(path, 0o666)
+        reason = f"other users can write to the file {path} (mode 0666); run: chmod go-w {path}"
+    elif how == "owner":
+        os.chown(path, 12345, 12345)
+        reason = f"the file {path} belongs to another user (uid 12345)"
+    elif how == "link":
+        real = wallet.root / "forged.sessions.json"
+        os.rename(path, real)
+        os.symlink(real, path)
+        reason = "it is a symbolic link, not a file the wallet wrote"
+    else:
+        os.chmod(above, 0o777)
+        reason = f"other users can write to the folder {above} (mode 0777)"
+    host = wallet.host(FAKE_PINENTRY_CONNECT="refuse")
+    error = error_of(host.call(GET_ACCOUNTS))
+    host.close()
+    if how == "folder above":
+        # The keystore is refused as well: nothing to connect to.
+        assert (error["code"], error["data"]["reason"]) == (-32603, "keystore_writable_by_others"), error
+        os.chmod(above, 0o755)
+    else:
+        assert (error["code"], error["data"]) == (-1, {"reason": "declined"}), error
+        assert len(dialogs(wallet, "_Allow")) == 1, "not answered from the file: the person was asked"
+    log = wallet.agent_log_text().decode()
+    assert f"the sessions file {path} cannot be used ({reason}" in log, log
+    assert list(path.parent.glob(path.name + ".damaged-*")), "set aside, for a person to look at"
+
+
+def test_a_stored_expiry_beyond_the_session_lifetime_is_cut_to_it_when_loaded(wallet, key):
+    """A session in the file that would outlast what any dialog approved (a forged one, until
+    2036) lasts the configured lifetime from when the agent loads it, at most."""
+    configure(wallet, {"session_lifetime": 3600})
+    forged = wallet.connect(CHROME_ORIGIN, lifetime=2_085_000_000 - int(time.time()))
+    port = Port(wallet.host())
+    listed = port.call("session_list")["result"]["sessions"]
+    assert [session["topic"] for session in listed] == [forged["topic"]]
+    assert listed[0]["expiry"] <= int(time.time()) + 3600, listed
+    port.close()
+    cli = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
+    assert cli[0]["expiry"] <= int(time.time()) + 3600, cli
+    assert "longer than the session lifetime allows" in wallet.agent_log_text().decode()
+
+
+def test_a_sessions_accounts_are_not_given_from_a_keystore_others_can_change(wallet, key):
+    """session_connect's accounts and a session's solana_getAccounts come from the keystore as
+    GetAccounts does, and are refused the same way, with nobody asked."""
+    port = Port(wallet.host())
+    session = connect(wallet, port)
+    asked = len(wallet.pinentry_records())
+    os.chmod(wallet.keystore_path, 0o666)
+    request = {"topic": session["topic"], "chainId": SOLANA_MAINNET, "request": {"method": "solana_getAccounts"}}
+    proposal = {"requiredNamespaces": PROPOSAL["requiredNamespaces"], "metadata": METADATA}
+    for method, params in (("session_request", request), ("session_connect", proposal)):
+        error = error_of(port.call(method, params))
+        assert (error["code"], error["data"]["reason"]) == (-32603, "keystore_writable_by_others"), (method, error)
+    assert len(wallet.pinentry_records()) == asked, "nobody was asked"
+    port.close()
+
+
 def test_a_port_reuses_its_accounts_only_until_the_agent_announces_a_change(wallet, key, passphrase_file):
     """On a port the host answers GetAccounts again without asking the agent while it hears
     the agent's events and none came; a new key or a revocation is an event, and the next

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
 from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, FramedPipes, Wallet, audit_entries, b58encode, b64,
-                            error_of, process_alive, short_address)
+                            error_of, process_alive, short_address, wait_until)
 
 
 
@@ -440,6 +440,40 @@ class TestPolicy:
         assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}, "fixed permissions are used again"
         host.close()
 
+    def test_the_folders_above_the_config_are_checked_up_to_home_like_ssh_does(self, wallet):
+        """Whoever can write to a folder above the configuration can rename its folder away, and
+        with no configuration every caller is allowed: a policy that could have been swapped or
+        removed is not applied, and nothing more permissive takes its place (every call -1)."""
+        self.configure(wallet, {"allow": {CHROME_ORIGIN: ["*"]}})
+        config_home = wallet.config_path.parent.parent
+        for target in (config_home, wallet.home):
+            os.chmod(target, 0o777)
+            host = wallet.host(CHROME_ORIGIN)
+            assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
+            stderr = host.close()
+            assert f"other users can write to the folder {target} (mode 0777); run: chmod go-w {target}" in stderr, stderr
+            os.chmod(target, 0o755)
+
+        # The other user's move: the folder renamed away. Missing, the file is still refused.
+        os.chmod(config_home, 0o777)
+        os.rename(wallet.config_path.parent, config_home / "moved")
+        for caller in (CHROME_ORIGIN, FIREFOX_ID):
+            host = wallet.host(caller)
+            assert error_of(host.call(GET_ACCOUNTS))["code"] == -1, "no policy must not mean every caller"
+            assert f"chmod go-w {config_home}" in host.close()
+        os.rename(config_home / "moved", wallet.config_path.parent)
+        os.chmod(config_home, 0o755)
+
+        # Above the home folder is the system's: not looked at (ssh stops at the home folder too).
+        os.chmod(wallet.root, 0o777)
+        host = wallet.host(CHROME_ORIGIN)
+        assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}
+        host.close()
+        host = wallet.host(FIREFOX_ID)
+        assert error_of(host.call(GET_ACCOUNTS))["code"] == -1, "the policy is applied again"
+        host.close()
+        os.chmod(wallet.root, 0o755)
+
     def test_config_path_comes_from_the_environment(self, wallet):
         elsewhere = wallet.root / "elsewhere.json"
         elsewhere.write_text(json.dumps({"allow": {}}))
@@ -448,26 +482,81 @@ class TestPolicy:
         host.close()
 
 
-def test_a_keystore_others_can_change_is_never_signed_from_but_still_listed(wallet, passphrase_file):
+KEYSTORE_CHANGEABLE = {"reason": "keystore_writable_by_others",
+                       "problem": "other users can change the keystore; the wallet's log says how to fix it"}
+
+
+def test_a_keystore_others_can_change_is_never_signed_from_nor_listed(wallet, passphrase_file):
+    """Whoever can change the keystore can put their own address in it: an extension that asks
+    for the accounts to be paid would pay them. Neither GetAccounts nor a signature is answered
+    from it, through the agent (the host reading the files first) or without it."""
     key = wallet.create(passphrase_file)
     folder = wallet.keystore_path.parent
-    for target, mode, restore in ((wallet.keystore_path, 0o622, 0o600), (folder, 0o773, 0o700)):
-        os.chmod(target, mode)
-        host = wallet.host()  # the scripted pinentry would approve
-        assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]], "reading only warns"
-        error = error_of(host.sign(key["address"], [b64(b"x")]))
-        assert (error["code"], error["data"]) == (-3, {"reason": "keystore_writable_by_others"})
-        stderr = host.close()
-        assert f"is accessible to other users (mode {mode:o})" in stderr, "the read warns at the default level"
-        assert f"not signing: other users can write to the {'folder' if target == folder else 'file'} {target}" in stderr
-        assert f"run: chmod go-w {target}" in stderr
-        assert wallet.pinentry_records() == [], "nobody is asked to approve a signature from such a keystore"
+    above = folder.parent  # ~/.local/share: whoever can write there can swap the whole folder
+    cases = ((wallet.keystore_path, 0o622, 0o600, "file"), (folder, 0o773, 0o700, "folder"),
+             (above, 0o777, 0o755, "folder"), (wallet.keystore_path, "owner", 0o600, "file"))
+    for target, mode, restore, kind in cases:
+        if mode == "owner":
+            os.chown(target, 12345, 12345)
+        else:
+            os.chmod(target, mode)
+        for env in ({}, {"WALLET_BRIDGE_CONFIG": write_config(wallet, {"agent": False})}):
+            host = wallet.host(**env)  # the scripted pinentry would approve
+            error = error_of(host.call(GET_ACCOUNTS))
+            assert (error["code"], error["data"]) == (-32603, KEYSTORE_CHANGEABLE), error
+            error = error_of(host.sign(key["address"], [b64(b"x")]))
+            assert (error["code"], error["data"]) == (-3, {"reason": "keystore_writable_by_others"})
+            stderr = host.close() + wallet.agent_log_text().decode()
+            if mode == "owner":
+                assert f"not listing the accounts: the file {target} belongs to another user (uid 12345); run: sudo chown 0 {target}" in stderr
+            else:
+                assert f"not listing the accounts: other users can write to the {kind} {target} (mode 0{mode:o}); run: chmod go-w {target}" in stderr
+                assert f"not signing: other users can write to the {kind} {target}" in stderr
+            assert wallet.pinentry_records() == [], "nobody is asked to approve a signature from such a keystore"
+        if mode == "owner":
+            os.chown(target, 0, 0)
         os.chmod(target, restore)
 
     wallet.stop_agent()  # the agent keeps the environment it was started with
     host = wallet.host(WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+    assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]], "fixed permissions list again"
     assert "result" in host.sign(key["address"], [b64(b"x")]), "fixed permissions sign again"
     host.close()
+
+
+def test_a_port_stops_listing_a_keystore_once_others_can_change_it(wallet, passphrase_file):
+    """A persistent port answers GetAccounts from what it read before: its copy of the keystore
+    (a watched folder, one stat), or the agent's last answer while the agent announced nothing.
+    Neither outlives a keystore that others can change for more than a second, whether the
+    change is to the file or to a folder above it that no watch sees."""
+    key = wallet.create(passphrase_file)
+    above = wallet.keystore_path.parent.parent
+    for env in ({}, {"WALLET_BRIDGE_CONFIG": write_config(wallet, {"agent": False})}):
+        host = wallet.host(**env)
+        for _ in range(3):
+            assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+        time.sleep(0.5)  # a port's host listens to the agent's events from 200 ms after its first reply
+        for target, mode, restore in ((wallet.keystore_path, 0o666, 0o600), (above, 0o777, 0o755)):
+            assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
+            os.chmod(target, mode)
+            changed = time.monotonic()
+            assert wait_until(lambda: "error" in host.call(GET_ACCOUNTS), timeout=5), f"{target} {oct(mode)} still listed"
+            assert time.monotonic() - changed < 2
+            error = error_of(host.call(GET_ACCOUNTS))
+            assert (error["code"], error["data"]) == (-32603, KEYSTORE_CHANGEABLE), error
+            os.chmod(target, restore)
+            assert wait_until(lambda: "result" in host.call(GET_ACCOUNTS), timeout=5)
+        host.close()
+
+
+def write_config(wallet, config):
+    """A configuration file of its own (0600, in a 0700 folder), for WALLET_BRIDGE_CONFIG."""
+    folder = wallet.root / "config"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    path = folder / "config.json"
+    path.write_text(json.dumps(config))
+    path.chmod(0o600)
+    return path
 
 
 def test_a_keystore_with_test_only_argon2_limits_is_refused_outside_the_tests(wallet, passphrase_file):

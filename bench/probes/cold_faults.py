@@ -15,8 +15,9 @@ binary on the benchmark's keystore. The first HOST is the yardstick of the ratio
 
 Every binary is copied into a fresh folder first, so that each is a file this run wrote (a copy
 made minutes earlier starts slower on this machine: BENCHMARKS.md, sixth round), and the first
-call waits 3 s, since a host keeps answers only from files, its executable included, that last
-changed 2 s or more before (docs/agent.md, "The answer cache").
+call waits 3 s (hosts up to the tenth round kept answers only from files, their executable
+included, that last changed 2 s or more before; docs/agent.md, "Why no answer is kept between
+hosts").
 """
 import json
 import os

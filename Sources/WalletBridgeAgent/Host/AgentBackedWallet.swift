@@ -22,14 +22,11 @@ public struct AgentBackedWallet: AccountsAtHand {
     let client: AgentClient
     /// The keystore and sessions files the agent keeps; nil asks the agent every time.
     let connected: ConnectedAccounts?
-    /// Keeps an answer read from those files for the next process (`AnswerCache`).
-    let answers: AnswerCache.Recorder?
     private let lastAccounts = LastAnswer()
 
-    package init(client: AgentClient, connected: ConnectedAccounts? = nil, answers: AnswerCache.Recorder? = nil) {
+    package init(client: AgentClient, connected: ConnectedAccounts? = nil) {
         self.client = client
         self.connected = connected
-        self.answers = answers
     }
 
     public var getAccountsExecution: Execution { .immediate }
@@ -39,9 +36,8 @@ public struct AgentBackedWallet: AccountsAtHand {
         if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
         let askedAt = ContinuousClock.now
         if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
-            lastAccounts.store(answer.result, askedAt: askedAt, mark: Self.markToKeep(answer.result, mark))
-            answers?.record(answer.result, until: answer.until)
-            return answer.result
+            lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
+            return answer
         }
         let result: JSONValue
         do {
@@ -119,12 +115,15 @@ private final class LastAnswer: Sendable {
 
     /// The stored answer if it was asked for at `instant` or later (requests read together), or
     /// if the host has listened to the agent's events since it was asked for and heard none
-    /// (`EventWatch`): on a port, a GetAccounts then costs no round trip to the agent.
+    /// (`EventWatch`), for at most `KeystoreReadCache.revalidateAfter`: on a port, a GetAccounts
+    /// then costs no round trip to the agent. The agent announces new keys, not every change
+    /// that makes the keystore untrusted (a folder above it made writable by others,
+    /// `ChangeableByOthers`): that shows within the same second.
     func answer(notBefore instant: ContinuousClock.Instant, orHeardNothingSince mark: Int?) -> GetAccountsResult? {
         stored.withLock { stored in
             guard let stored else { return nil }
             if stored.askedAt >= instant { return stored.answer }
-            guard let mark, stored.mark == mark else { return nil }
+            guard let mark, stored.mark == mark, ContinuousClock.now - stored.askedAt < KeystoreReadCache.revalidateAfter else { return nil }
             return stored.answer
         }
     }

@@ -45,7 +45,9 @@ package enum Agent {
         let state = AgentState(
             paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit,
             unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
-        var sessions = SessionService(store: SessionStore(path: SessionStore.path(forKeystore: keystorePath)), wallet: wallet, lifetime: config.sessionLifetime)
+        var sessions = SessionService(
+            store: SessionStore(path: SessionStore.path(forKeystore: keystorePath), lifetime: config.sessionLifetime), wallet: wallet,
+            lifetime: config.sessionLifetime)
         sessions.proposalTimeout = .seconds(config.proposalTimeout)
         sessions.announce = { [events = state.events] caller, method, params in events.publish(to: caller, method: method, params: params) }
         let makeRouter: AgentConnection.RouterMaker = { [sessions] hello, writer in

@@ -43,7 +43,7 @@ public struct WalletConfig: Sendable, Equatable {
     package var unlockLifetimes = UnlockCache.Lifetimes()
     /// `session_lifetime` (seconds): how long a session lasts from its approval or its last
     /// extension (docs/sessions.md). WalletConnect's 7 days by default.
-    public var sessionLifetime = 604_800
+    public var sessionLifetime = SessionStore.defaultLifetime
     static let sessionLifetimeRange = 1...2_592_000
     /// `proposal_timeout` (seconds): how long a proposal to connect (`session_connect`, and
     /// GetAccounts' or SignPayloads' question to connect) waits for the person before it is
@@ -105,10 +105,14 @@ public struct WalletConfig: Sendable, Equatable {
 
     /// The configuration at `path`; defaults when the file does not exist, unless
     /// `WALLET_BRIDGE_CONFIG` names it.
-    /// Refused, whatever it says, when other users can change it or its folder: it names the
-    /// program that is given the passphrase, and the keystore that is signed from.
+    /// Refused, whatever it says, when other users can change it or a folder above it, up to
+    /// the home folder (`ChangeableByOthers`), whether or not it exists: it names the program
+    /// that is given the passphrase, the keystore that is signed from, and the policy, and a
+    /// missing file allows every caller.
     public static func load(path: String?) throws(Invalid) -> WalletConfig {
         guard let path else { return WalletConfig() }
+        // The folders above it too, up to the home folder, and even when the file is missing:
+        // whoever can rename one of them can take the file, and with it the policy, away.
         if let reason = ChangeableByOthers.reason(for: path) { throw Invalid(path: path, reason: reason, kind: .changeableByOthers) }
         let bytes: [UInt8]?
         do {
@@ -132,13 +136,6 @@ public struct WalletConfig: Sendable, Equatable {
 
     /// What the host runs with: the file's settings, or, when the file is invalid, defaults
     /// with a policy that refuses every call (the reason is logged). Never fails open.
-    /// What `load(path:)` looks at: the file (through any symlink) and the folders whose
-    /// permissions decide whether it is trusted (`AnswerCache` stamps them).
-    package static func filesLookedAt(path: String?) -> [String] {
-        guard let path else { return [] }
-        return [path] + ChangeableByOthers.placesLookedAt(path).folders
-    }
-
     public static func loadForHost(path: String? = defaultPath) -> WalletConfig {
         do {
             return try load(path: path)

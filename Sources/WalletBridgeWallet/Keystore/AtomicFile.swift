@@ -77,8 +77,9 @@ package enum AtomicFile {
         return bytes
     }
 
-    private static func kind(of mode: mode_t) -> String {
+    static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {
+        case S_IFLNK: "a symbolic link"
         case S_IFIFO: "a FIFO (named pipe)"
         case S_IFDIR: "a folder"
         case S_IFCHR: "a character device"
@@ -214,7 +215,7 @@ package enum AtomicFile {
 
     /// A name no other writer picks (O_EXCL refuses it if one did). The system's random source
     /// (getrandom), not libsodium's: a name is no secret, and libsodium's start-up and
-    /// `joined()` cost a host that keeps an answer (`AnswerCache`) 200,000 instructions.
+    /// `joined()` cost a cold host 200,000 instructions.
     private static func randomSuffix() -> String {
         String(unsafeUninitializedCapacity: 16) { out in
             Hex.write(UInt64.random(in: .min ... .max), into: out, at: 0)

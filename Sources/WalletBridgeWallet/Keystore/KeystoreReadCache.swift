@@ -41,11 +41,15 @@ package final class KeystoreReadCache: Sendable {
         package var ethereumAddresses: [EthereumAddress] { file?.keys.compactMap(\.ethereumAddress) ?? [] }
         /// Read from the file on this call rather than taken from the cache.
         package let fresh: Bool
+        /// Why other users could have changed the file, or a folder above it, when it was last
+        /// checked (`ChangeableByOthers`): its addresses are then not to be given to anyone.
+        package let changeableByOthers: String?
 
-        init(_ file: KeystoreFile?, fresh: Bool) {
+        init(_ file: KeystoreFile?, fresh: Bool, changeableByOthers: String? = nil) {
             self.file = file
             addresses = (file?.keys ?? []).filter { $0.type == .ed25519 }.map(\.address)
             self.fresh = fresh
+            self.changeableByOthers = file == nil ? nil : changeableByOthers
         }
 
         /// Logs the keystore's exposure to other users when this version of the file was read
@@ -55,8 +59,9 @@ package final class KeystoreReadCache: Sendable {
             for warning in keystore.exposureWarnings() { Log.warning(warning) }
         }
 
-        init(cached: Contents) {
+        init(cached: Contents, changeableByOthers: String?) {
             (file, addresses, fresh) = (cached.file, cached.addresses, false)
+            self.changeableByOthers = changeableByOthers
         }
     }
 
@@ -74,7 +79,7 @@ package final class KeystoreReadCache: Sendable {
     /// How long a watched file is trusted without a check: changes the watch cannot see (a
     /// folder above the keystore renamed) show within this. Also how long a folder that could
     /// not be watched is left before it is tried again.
-    static let revalidateAfter: Duration = .seconds(1)
+    package static let revalidateAfter: Duration = .seconds(1)
     private let last = Mutex<Entry?>(nil)
     /// False for a keystore on a network filesystem, whose changes on other machines inotify
     /// never hears of.
@@ -107,7 +112,7 @@ package final class KeystoreReadCache: Sendable {
                       now - entry.checkedAt < Self.revalidateAfter else { return nil }
                 onTheWatch = true
             }
-            return Contents(cached: entry.contents)
+            return Contents(cached: entry.contents, changeableByOthers: entry.contents.changeableByOthers)
         }
         if let recent {
             if onTheWatch, !trustedTheWatch.load(ordering: .relaxed), !trustedTheWatch.exchange(true, ordering: .relaxed) {
@@ -132,14 +137,19 @@ package final class KeystoreReadCache: Sendable {
             return Contents(try keystore.read(), fresh: true)
         }
         let identity = FileStamp(info)
+        // Checked with the file, every time the file is: a folder above it may have changed
+        // while the file did not. (The watch sees a `chmod` of the keystore's folder; one of a
+        // folder above it shows within `revalidateAfter`.)
+        let changeableByOthers = ChangeableByOthers.reason(for: keystore.path)
         let cached: Contents? = last.withLock { last in
             guard let entry = last, entry.identity == identity else { return nil }
             last?.checkedAt = checkedAt
             last?.generation = generation
+            last?.contents = Contents(cached: entry.contents, changeableByOthers: changeableByOthers)
             return entry.contents
         }
-        if let cached { return Contents(cached: cached) }
-        let contents = Contents(try keystore.read(), fresh: true)
+        if let cached { return Contents(cached: cached, changeableByOthers: changeableByOthers) }
+        let contents = Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
         last.withLock {
             $0 = contents.file == nil ? nil : Entry(identity: identity, contents: contents, checkedAt: checkedAt, generation: generation)
         }

@@ -40,27 +40,17 @@ package struct ConnectedAccounts: Sendable {
         onNetworkFilesystem = KeystoreWallet.isOnNetworkFilesystem(keystorePath)
     }
 
-    /// An answer, and until when it holds.
-    package struct Answer: Sendable {
-        package let result: GetAccountsResult
-        /// When the caller's last live session expires (seconds since the epoch); nil for an
-        /// answer that holds for any caller (no Ed25519 key).
-        package let until: Int?
-    }
-
     /// The addresses for `caller` as of `notBefore` or later, or nil when the agent must answer.
-    package func accounts(of caller: Caller, notBefore: ContinuousClock.Instant) -> Answer? {
-        guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore) else { return nil }
+    package func accounts(of caller: Caller, notBefore: ContinuousClock.Instant) -> GetAccountsResult? {
+        // A keystore others could have changed is the agent's to refuse (`KeystoreWallet`).
+        guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore),
+              contents.changeableByOthers == nil else { return nil }
         contents.warnIfExposed(keystore)
-        if contents.addresses.isEmpty { return Answer(result: GetAccountsResult(addresses: []), until: nil) }
+        if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
         guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere) else { return nil }
         let caller = SessionCaller(caller)
         let now = Int(time(nil))
-        var until: Int?
-        for session in sessions where session.caller == caller && session.isLive(at: now) {
-            until = max(until ?? session.expiry, session.expiry)
-        }
-        guard let until else { return nil }
-        return Answer(result: GetAccountsResult(addresses: contents.addresses), until: until)
+        guard sessions.contains(where: { $0.caller == caller && $0.isLive(at: now) }) else { return nil }
+        return GetAccountsResult(addresses: contents.addresses)
     }
 }

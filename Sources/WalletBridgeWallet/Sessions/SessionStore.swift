@@ -16,9 +16,12 @@ import WalletBridge
 /// until `expire()` takes it out, so that the agent can announce its end; the file, written
 /// with live sessions only, drops it at the next write.
 ///
-/// Sessions hold no secret, but they decide who may ask for signatures: the file has the
-/// keystore's mode, and a file that cannot be read as sessions is set aside, never trusted in
-/// part.
+/// Sessions hold no secret, but they decide who may see the accounts and ask for signatures
+/// without a dialog: the file has the keystore's mode, and is trusted only as the keystore is.
+/// A file that cannot be read as sessions, and one that other users could have written (it, or
+/// a folder above it, writable by them or theirs: `ChangeableByOthers`), or that is not a plain
+/// file (a link), is set aside, never trusted in part. Whatever the file says, no session is
+/// loaded to last longer than the configured lifetime from the moment it is loaded.
 ///
 /// A store made with `init(inMemory:now:)` has no file: the conformance host's, whose fixtures
 /// must answer the same whatever is on the disk, and leave nothing there.
@@ -46,15 +49,20 @@ package final class SessionStore: Sendable {
         keystorePath.hasSuffix(".json") ? "\(keystorePath.dropLast(".json".count)).sessions.json" : "\(keystorePath).sessions.json"
     }
 
-    /// Loads the file at `path` when there is one. One that cannot be read or is not a sessions
-    /// file is renamed to `<path>.damaged-<unix time>`, with a warning in the log, and the store
-    /// starts empty: the extensions connect again, and the file is kept for a person to look at.
-    /// `now` is the time in seconds since the epoch (tests pass their own clock).
-    package init(path: String, now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+    /// Loads the file at `path` when there is one. One that cannot be read, is not a sessions
+    /// file, is not a plain file, or that other users could have written, is renamed to
+    /// `<path>.damaged-<unix time>`, with a warning in the log, and the store starts empty: the
+    /// extensions connect again, and the file is kept for a person to look at. A session that
+    /// would last more than `lifetime` seconds from now is cut to that: no dialog ever approved
+    /// a longer one. `now` is the time in seconds since the epoch (tests pass their own clock).
+    package init(path: String, lifetime: Int = defaultLifetime, now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
         self.path = path
         self.now = now
-        held = Mutex(Self.load(path, now: now()))
+        held = Mutex(Self.load(path, lifetime: lifetime, now: now()))
     }
+
+    /// `session_lifetime`'s default: WalletConnect's 7 days.
+    package static let defaultLifetime = 604_800
 
     /// A store that starts with `sessions` (oldest first, topics distinct) and keeps every
     /// change in memory alone. The limits still hold (`maxSessions`, and the size a file would
@@ -221,7 +229,11 @@ package final class SessionStore: Sendable {
         let reason: String
     }
 
-    private static func load(_ path: String, now: Int) -> [Session] {
+    private static func load(_ path: String, lifetime: Int, now: Int) -> [Session] {
+        if let reason = untrusted(path) {
+            setAside(path, because: reason, now: now)
+            return []
+        }
         let bytes: [UInt8]
         do {
             guard let read = try AtomicFile.read(path, maxBytes: maxFileBytes) else { return [] }
@@ -230,19 +242,42 @@ package final class SessionStore: Sendable {
             setAside(path, because: error.reason, now: now)
             return []
         }
+        let sessions: [Session]
         do {
-            return try decode(bytes)
+            sessions = try decode(bytes)
         } catch {
             setAside(path, because: error.reason, now: now)
             return []
         }
+        let (latest, overflow) = now.addingReportingOverflow(max(lifetime, 0))
+        return sessions.map { session in
+            guard !overflow, session.expiry > latest else { return session }
+            Log.warning("session \(session.topic.prefix(8))… of \(session.caller) in \(path) was to last until \(session.expiry), longer than the session lifetime allows; it ends at \(latest)")
+            var capped = session
+            capped.expiry = latest
+            return capped
+        }
+    }
+
+    /// Why the file at `path` is not to be trusted whatever it says, or nil: it is not a
+    /// plain file (a link, which the store never writes, could lead anywhere), or other users
+    /// could have written it (`ChangeableByOthers`: it, or a folder above it). None for a
+    /// missing file.
+    static func untrusted(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return "it is \(AtomicFile.kind(of: info.st_mode)), not a file the wallet wrote"
+        }
+        return ChangeableByOthers.reason(for: path)
     }
 
     /// The sessions in the file at `path` as they stand, changing nothing: none when there is
     /// no file, nil when it cannot be read as sessions (the agent, which owns the file, sets
-    /// such a file aside when it loads it) or is larger than `maxBytes`. For a host that only
-    /// looks (`ConnectedAccounts`).
+    /// such a file aside when it loads it), is not trusted (`untrusted`: the agent sets it aside
+    /// too) or is larger than `maxBytes`. For a host that only looks (`ConnectedAccounts`).
     package static func peek(_ path: String, maxBytes: Int) -> [Session]? {
+        guard untrusted(path) == nil else { return nil }
         do {
             guard let bytes = try AtomicFile.read(path, maxBytes: maxBytes) else { return [] }
             return try decode(bytes)

@@ -10,8 +10,7 @@ import Glibc
 ///
 /// Two versions written within one tick of the filesystem's clock, of one size, can carry the
 /// same times, and a freed inode number is soon given to a new file: a stamp taken then may
-/// match the next version too. `isSettled(at:)` tells when it cannot (git's "racily clean"
-/// rule).
+/// match the next version too.
 package struct FileStamp: Equatable, Sendable {
     package var device: UInt64
     package var inode: UInt64
@@ -46,11 +45,6 @@ package struct FileStamp: Equatable, Sendable {
             owner: UInt32(info.st_uid), modified: Instant(info.st_mtim), changed: Instant(info.st_ctim))
     }
 
-    /// The stamp of `path` (through symlinks), nil when there is no such file.
-    package static func of(_ path: String) -> FileStamp? {
-        if case .present(let stamp) = lookUp(path) { stamp } else { nil }
-    }
-
     /// What `stat` found at a path.
     package enum Lookup: Equatable, Sendable {
         case present(FileStamp)
@@ -64,42 +58,10 @@ package struct FileStamp: Equatable, Sendable {
         path.withCString { lookUp(cString: $0) }
     }
 
-    /// `lookUp` for a path already in C form (a kept answer's fields are NUL-ended).
+    /// `lookUp` for a path already in C form.
     package static func lookUp(cString path: UnsafePointer<CChar>) -> Lookup {
         var info = stat()
         if stat(path, &info) == 0 { return .present(FileStamp(info)) }
         return errno == ENOENT || errno == ENOTDIR ? .absent : .unknown
-    }
-
-    /// The length of the stamp as text: nine numbers of 16 hex digits, with colons between.
-    package static let textLength = 9 * 17 - 1
-
-    /// The stamp as text, for a file that keeps it (`AnswerCache`).
-    package var text: [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: Self.textLength) { out, count in
-            writeText(into: out)
-            count = Self.textLength
-        }
-    }
-
-    /// Writes `text` into the first `textLength` bytes of `out`, with no allocation: a host
-    /// checks a kept answer's stamps this way.
-    package func writeText(into out: UnsafeMutableBufferPointer<UInt8>) {
-        let numbers = (device, inode, UInt64(bitPattern: size), UInt64(mode), UInt64(owner), UInt64(bitPattern: modified.seconds),
-                       UInt64(bitPattern: modified.nanoseconds), UInt64(bitPattern: changed.seconds), UInt64(bitPattern: changed.nanoseconds))
-        withUnsafeBytes(of: numbers) { raw in
-            for index in 0..<9 {
-                if index > 0 { out[index * 17 - 1] = UInt8(ascii: ":") }
-                Hex.write(raw.load(fromByteOffset: index * 8, as: UInt64.self), into: out, at: index * 17)
-            }
-        }
-    }
-
-    package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
-
-    /// True when the file last changed at least `margin` seconds before `now` (wall-clock
-    /// seconds): a later version will then have other times, whatever its inode and size.
-    package func isSettled(at now: Int64, margin: Int64 = 2) -> Bool {
-        modified.seconds + margin <= now && changed.seconds + margin <= now
     }
 }
