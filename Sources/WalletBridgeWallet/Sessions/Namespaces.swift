@@ -74,6 +74,10 @@ package typealias Namespaces = [String: Namespace]
 /// The methods a Solana session can allow, as WalletConnect names them.
 package enum SolanaMethod {
     package static let signMessage = "solana_signMessage"
+    /// The longest message `solana_signMessage` signs, in bytes: a Sign-In-With-Solana message
+    /// or an off-chain message is far shorter, and its base58 text (at most 22,380 characters)
+    /// decodes in milliseconds.
+    package static let maxMessageBytes = 16 * 1024
     package static let getAccounts = "solana_getAccounts"
     package static let requestAccounts = "solana_requestAccounts"
 }
