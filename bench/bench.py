@@ -238,7 +238,7 @@ class Wire:
             request_id, code, Wire.compact(data), Wire.compact(message))
 
     def method_not_found(self, method: str, request_id="@ID@") -> str:
-        return self.error(-32601, 'no method named "%s"' % method, "Method not found", request_id)
+        return self.error(-32601, {"problem": 'no method named "%s"' % method}, "Method not found", request_id)
 
     def measure(self, body_bytes: int) -> tuple[str, str, int]:
         """test.measure whose frame body is body_bytes with id 1 (a few bytes more for longer

@@ -376,8 +376,8 @@ def check_together(reports, dialogs, address):
         problems.append(f"the first dialog was {asked[0]}, not the passphrase")
     # Each dialog names its extension: the name from that browser's profile, and its ID.
     texts = [r["argument"] for r in dialogs if r.get("command") == "SETDESC"]
-    for browser, identity in (("chromium", f"The extension \"{EXTENSION_NAME}\" (ID {CHROME_EXTENSION_ID})"),
-                              ("firefox", f"The Firefox add-on \"{EXTENSION_NAME}\" (ID {FIREFOX_ADDON_ID})")):
+    for browser, identity in (("chromium", f"The extension with ID {CHROME_EXTENSION_ID},\ninstalled as \"{EXTENSION_NAME}\",\n"),
+                              ("firefox", f"The Firefox add-on with ID {FIREFOX_ADDON_ID},\ninstalled as \"{EXTENSION_NAME}\",\n")):
         named = [text for text in texts if text.startswith(identity)]
         if len(named) != TOGETHER_SIGNATURES:
             problems.append(f"{len(named)} dialogs began with {identity!r}, expected {TOGETHER_SIGNATURES}; the texts: {texts}")
@@ -594,8 +594,8 @@ def run_sessions(browser):
         except InvalidSignature:
             problems.append("connected: the message's signature does not verify")
         texts = [r["argument"] for r in read_lines(dialogs_log) if r.get("command") == "SETDESC"]
-        identity = (f"The extension \"{EXTENSION_NAME}\" (ID {CHROME_EXTENSION_ID})" if browser == "chromium"
-                    else f"The Firefox add-on \"{EXTENSION_NAME}\" (ID {FIREFOX_ADDON_ID})")
+        identity = (f"The extension with ID {CHROME_EXTENSION_ID},\ninstalled as \"{EXTENSION_NAME}\",\n" if browser == "chromium"
+                    else f"The Firefox add-on with ID {FIREFOX_ADDON_ID},\ninstalled as \"{EXTENSION_NAME}\",\n")
         connect_texts = [text for text in texts if "asks to connect to your wallet" in text]
         expect(len(connect_texts) == 1 and connect_texts[0].startswith(identity)
                and f'It says it is: "e2e dApp in {browser}", https://example.org' in connect_texts[0]

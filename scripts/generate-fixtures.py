@@ -24,6 +24,8 @@ def req(method, params=None, id=None, notify=False):
     return r
 def ok(id, result): return {"jsonrpc": "2.0", "id": id, "result": result}
 def err(id, code, message, data=None):
+    # Every error's data is an object (README, "Error codes"): a sentence is its "problem".
+    if isinstance(data, str): data = {"problem": data}
     e = {"code": code, "message": message}
     if data is not None: e["data"] = data
     return {"jsonrpc": "2.0", "id": id, "error": e}
@@ -618,12 +620,16 @@ et.append(case("personal-sign-bad-checksum", "personal_sign: a mixed-case addres
     args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x00", COW_ADDRESS[:2] + COW_ADDRESS[2].swapcase() + COW_ADDRESS[3:]]), 23)))
 et.append(case("personal-sign-params-shape", "personal_sign: params other than [message, address] are -32602",
     invalid(24, "request.params", "expected [message, address]"), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", {"message": "0x00"}), 24)))
-et.append(case("personal-sign-odd-hex", "personal_sign: a message that starts with 0x but is not whole bytes of hex is -32602, not signed as text",
-    invalid(30, "request.params[0]", "0x and an even number of hex digits (whole bytes), or text that does not start with 0x"),
-    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x123", COW_ADDRESS]), 30)))
-et.append(case("personal-sign-empty", "personal_sign: an empty message is -32602: there is nothing to sign",
+et.append(case("personal-sign-odd-hex", "personal_sign: 0x and an odd number of hex digits is those bytes after a leading zero nibble (0x123 is 0x01 0x23), as MetaMask and eth-account's hexstr= read it",
+    ok(30, personal(COW_KEY, bytes.fromhex("0123"))), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x123", COW_ADDRESS]), 30)))
+et.append(case("personal-sign-empty", "personal_sign: an empty message is -32602: there is nothing to sign (MetaMask refuses it too)",
     invalid(31, "request.params[0]", "the message is empty: there is nothing to sign"),
-    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x", COW_ADDRESS]), 31)))
+    args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["", COW_ADDRESS]), 31)))
+zero_x_org = "0x.org wants you to sign in with your Ethereum account:\n%s\n\nURI: https://0x.org\nVersion: 1\nChain ID: 1\nNonce: 7\nIssued At: 2027-01-15T08:00:00Z" % COW_ADDRESS
+et.append(case("personal-sign-0x-text", "personal_sign: text that starts with 0x but is not all hex digits (a sign-in from 0x.org) is UTF-8 text, as MetaMask signs it",
+    ok(32, personal(COW_KEY, zero_x_org.encode())), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", [zero_x_org, COW_ADDRESS]), 32)))
+et.append(case("personal-sign-0x-alone", "personal_sign: 0x alone, with no digit, is the two characters of text \"0x\", as MetaMask signs it",
+    ok(33, personal(COW_KEY, b"0x")), args=[ETH_CALLER], request=req(SR, eth_in_session("personal_sign", ["0x", COW_ADDRESS]), 33)))
 et.append(case("personal-sign-declined", "personal_sign: the person declining is 4001", err(25, 4001, "User rejected the request"),
     args=[ETH_CALLER], env={CONSENT: "reject"}, request=req(SR, eth_in_session("personal_sign", ["0x00", COW_ADDRESS]), 25)))
 et.append(case("eth-unauthorized-chain", "session_request: an eip155 chain the session does not hold is 3005", err(26, 3005, "Unauthorized chain", {"chainId": "eip155:10"}),

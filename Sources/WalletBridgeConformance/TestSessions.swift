@@ -38,6 +38,7 @@ package enum TestSessions {
         let store = SessionStore(inMemory: [preseeded(now: now), preseededEthereum(now: now)], now: { now })
         var service = SessionService(store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
         service.now = { now }
+        if let timeout = try proposalTimeout() { service.proposalTimeout = timeout }
         let counter = TopicCounter()
         service.newTopic = { counter.next() }
         return service
@@ -97,6 +98,16 @@ package enum TestSessions {
             created: created,
             expiry: created + lifetime
         )
+    }
+
+    /// `WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS`: how long a proposal waits here (the shipped
+    /// host's is the configuration's `proposal_timeout`); nil when unset.
+    private static func proposalTimeout() throws(SetupError) -> Duration? {
+        guard let text = Environment.string("WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS") else { return nil }
+        guard let milliseconds = Int(text), milliseconds > 0 else {
+            throw SetupError(description: "WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS must be a positive number of milliseconds, not \(text)")
+        }
+        return .milliseconds(milliseconds)
     }
 
     /// `WALLET_BRIDGE_TEST_NOW`, or `defaultNow`. A value that is not a positive integer stops

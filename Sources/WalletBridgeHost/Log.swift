@@ -11,7 +11,8 @@ import Synchronization
 /// `warning` by default: a healthy host says nothing, and a dangerous setting (signing with no
 /// one asked, a keystore others can read) is said where the person will look, not only when
 /// someone thought to raise the level. Firefox shows these lines in its Browser
-/// Console; Chrome in its own log. Never log secrets, params or payloads.
+/// Console; Chrome in its own log. Never log secrets, params or payloads. Control and format
+/// characters in a message are escaped (`DisplayText`), so each message is one line.
 public enum Log {
     public enum Level: Int, Sendable, Comparable {
         case off = 0, error, warning, info, debug
@@ -53,7 +54,9 @@ public enum Log {
     private static func write(_ messageLevel: Level, _ message: () -> String) {
         if messageLevel <= .warning { warnings.add(1, ordering: .relaxed) }
         guard messageLevel <= level else { return }
-        writeStderr("\(programName): \(messageLevel.label): \(message())\n")
+        // A message may name what others chose (a Firefox add-on's ID, a method's name): none of
+        // it reaches a terminal or a log file as a control sequence or a line of its own.
+        writeStderr("\(programName): \(messageLevel.label): \(DisplayText.escaped(message(), quotes: false))\n")
     }
 
     /// The name lines start with: the running executable's, so that a developer's own host

@@ -331,7 +331,9 @@ enum ParamsDecoding {
     }
 
     /// Which field was wrong and what was expected, without echoing the value itself. The
-    /// wording is ours, not Foundation's, so the fixtures that pin it hold across toolchains.
+    /// wording is ours, never a `DecodingError`'s own text (the standard library's English,
+    /// which may quote the value): only a `paramsProblem` says its words, so the fixtures that
+    /// pin them hold across toolchains.
     static func describe(_ error: DecodingError) -> JSONValue {
         switch error {
         case .typeMismatch(let type, let context):
@@ -340,8 +342,13 @@ enum ParamsDecoding {
             return problem("expected \(typeName(type)), found null or nothing", at: context.codingPath)
         case .keyNotFound(let key, let context):
             return problem("required field is missing", at: context.codingPath + [key])
-        case .dataCorrupted(let context):
+        case .dataCorrupted(let context) where context.underlyingError is ParamsProblem:
             return problem(context.debugDescription, at: context.codingPath)
+        case .dataCorrupted(let context):
+            // The standard library's or Foundation's text ("Cannot initialize Mode from invalid
+            // String value admin", "Attempted to decode UUID from invalid UUID string."), or a
+            // hand-written decoder's that did not say it was for the reply: not ours to send.
+            return problem(context.codingPath.isEmpty ? "not params this method accepts" : "not a value this field accepts", at: context.codingPath)
         @unknown default:
             return problem("params do not match the method's parameters", at: [])
         }

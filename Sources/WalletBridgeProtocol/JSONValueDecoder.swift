@@ -137,18 +137,44 @@ private struct ValueDecoder: Decoder {
         if T.self == Data.self {
             let text = try SingleContainer(value: value, codingPath: codingPath).decode(String.self)
             guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected base64"))
+                throw DecodingError.paramsProblem("expected base64", at: codingPath)
             }
             return data as! T
         }
         if T.self == URL.self {
             let text = try SingleContainer(value: value, codingPath: codingPath).decode(String.self)
             guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected a URL"))
+                throw DecodingError.paramsProblem("expected a URL", at: codingPath)
             }
             return url as! T
         }
+        if let choices = type as? any (CaseIterable & RawRepresentable).Type {
+            // The standard library's `init(from:)` of a raw-value enum says "Cannot initialize
+            // Mode from invalid String value admin": its words, echoing the value. Ours list the
+            // values the field takes, as its schema in rpc.discover does.
+            do {
+                return try T(from: self)
+            } catch DecodingError.dataCorrupted(let context) where context.underlyingError == nil && context.codingPath.count == codingPath.count {
+                guard let listed = Self.listed(choices) else { throw DecodingError.dataCorrupted(context) }
+                throw DecodingError.paramsProblem("expected one of \(listed)", at: codingPath)
+            }
+        }
         return try T(from: self)
+    }
+
+    /// `"user", "guest"`: an enum's raw values as JSON, the first 16; nil unless they are
+    /// strings or integers.
+    private static func listed<E: CaseIterable & RawRepresentable>(_: E.Type) -> String? {
+        var shown: [String] = []
+        for value in E.allCases.prefix(16) {
+            switch value.rawValue {
+            case let text as String: shown.append(JSONValue.string(text).compactText)
+            case let number as any BinaryInteger: shown.append(String(describing: number))
+            default: return nil
+            }
+        }
+        guard !shown.isEmpty else { return nil }
+        return shown.joined(separator: ", ") + (E.allCases.count > shown.count ? ", …" : "")
     }
 }
 
@@ -262,7 +288,7 @@ private struct SingleContainer: SingleValueDecodingContainer {
         guard case .number(let number) = value else { throw mismatch(type) }
         guard let integer = T(number.literal) else {
             let shown = number.literal.count > 40 ? "a \(number.literal.count)-character number" : number.literal
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected an integer in \(T.min)...\(T.max), found \(shown)"))
+            throw DecodingError.paramsProblem("expected an integer in \(T.min)...\(T.max), found \(shown)", at: codingPath)
         }
         return integer
     }
@@ -270,8 +296,24 @@ private struct SingleContainer: SingleValueDecodingContainer {
     private func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type) throws -> T {
         guard case .number(let number) = value else { throw mismatch(type) }
         guard let result = T(number.literal), result.isFinite else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected a finite number, found one out of range"))
+            throw DecodingError.paramsProblem("expected a finite number, found one out of range", at: codingPath)
         }
         return result
+    }
+}
+
+/// Marks a `DecodingError.dataCorrupted` whose text is written for the reply (`paramsProblem`).
+public struct ParamsProblem: Error, Sendable {
+    public init() {}
+}
+
+extension DecodingError {
+    /// A value that does not fit, said in words for the reply: a method's params that fail with
+    /// it are answered -32602 with `data` `{"field": <codingPath>, "problem": problem}`. Any other
+    /// `dataCorrupted` text (the standard library's, Foundation's: "Cannot initialize Mode from
+    /// invalid String value admin") never reaches a reply, which says only that the value is not
+    /// one the field accepts.
+    public static func paramsProblem(_ problem: String, at codingPath: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(.init(codingPath: codingPath, debugDescription: problem, underlyingError: ParamsProblem()))
     }
 }

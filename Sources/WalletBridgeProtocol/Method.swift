@@ -47,16 +47,16 @@ public struct NoParams: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
             guard keyed.allKeys.isEmpty else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "this method takes no parameters"))
+                throw DecodingError.paramsProblem("this method takes no parameters", at: [])
             }
         } else if var unkeyed = try? decoder.unkeyedContainer() {
             guard unkeyed.isAtEnd else {
                 _ = try? unkeyed.decodeNil()
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "this method takes no parameters"))
+                throw DecodingError.paramsProblem("this method takes no parameters", at: [])
             }
         } else {
             guard try decoder.singleValueContainer().decodeNil() else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "this method takes no parameters"))
+                throw DecodingError.paramsProblem("this method takes no parameters", at: [])
             }
         }
     }

@@ -16,9 +16,10 @@ public struct RPCError: Error, Sendable, Hashable {
         self.init(code: code, message: code.standardMessage ?? "Error", data: data)
     }
 
-    /// A catalogue error whose `data` is a short explanation.
+    /// A catalogue error whose `data` is a short explanation: `{"problem": detail}`, the shape
+    /// every error's `data` has (README, "Error codes").
     public init(_ code: ErrorCode, detail: String) {
-        self.init(code, data: .string(detail))
+        self.init(code, data: .object(["problem": .string(detail)]))
     }
 
     public static func invalidPayloads(valid: [Bool]) -> RPCError {

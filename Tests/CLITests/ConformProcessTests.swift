@@ -98,8 +98,13 @@ final class ConformProcessTests: XCTestCase {
         let host = try Built.conformanceHost()
         let noResponse = try fixtures(sandbox, #"{"name": "c", "request": 1}"#, name: "no-response.json")
         let notJSON = try sandbox.write(sandbox.base + "/broken.json", "{\n  \"cases\": [,]\n}")
+        // A reply no host can send is the file's mistake, not a failing host.
+        let neither = try fixtures(sandbox, #"{"name": "c", "request": {"jsonrpc": "2.0", "method": "subtract", "params": [2, 1], "id": 1}, "response": {"jsonrpc": "2.0", "id": 1}}"#, name: "neither.json")
+        let unknown = try fixtures(sandbox, #"{"name": "c", "request": 1, "response": null, "exitcode": 1}"#, name: "unknown.json")
         let cases: [([String], String)] = [
             ([noResponse], #"Error: \#(noResponse)#c: no "response" (null, for a case that expects no reply)"#),
+            ([neither], #"Error: \#(neither)#c: "response" has neither "result" nor "error": a reply has exactly one of them"#),
+            ([unknown], #"Error: \#(unknown)#c: unknown member "exitcode""#),
             ([notJSON], "Error: \(notJSON): not JSON: "),
             ([sandbox.base + "/missing.json"], "Error: \(sandbox.base)/missing.json: no such file"),
             ([try fixtures(sandbox, Self.subtractCase), "--filter", "nothing-like-this"], #"Error: no case matches --filter "nothing-like-this""#),
@@ -136,7 +141,7 @@ final class ConformProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         let file = try fixtures(sandbox, """
             {"name": "unknown", "request": {"jsonrpc": "2.0", "method": "no.such.method", "id": 1},
-             "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found", "data": "no method named \\"no.such.method\\""}}}
+             "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found", "data": {"problem": "no method named \\"no.such.method\\""}}}}
             """)
         let result = try conform(sandbox, [file])
         XCTAssertEqual(result.status, 0, result.output)
@@ -205,6 +210,42 @@ final class ConformProcessTests: XCTestCase {
         XCTAssertEqual(written.status, 0, written.output)
         XCTAssertEqual(written.stdout, "")
         XCTAssertEqual(sandbox.read(output), result.stdout)
+    }
+
+    /// `describe --check`: the host's document against the OpenRPC meta-schema shipped in the
+    /// binary, offline, with nothing else installed.
+    func testDescribeCheckHoldsTheDocumentToTheOpenRPCMetaSchema() throws {
+        let sandbox = try Sandbox()
+        let valid = try sandbox.walletBridge("describe", "--check", "--host", try Built.conformanceHost())
+        XCTAssertEqual(valid.status, 0, valid.output)
+        XCTAssertTrue(valid.stdout.hasPrefix("valid OpenRPC 1.2.6 document: wallet-bridge-conformance-host "), valid.stdout)
+        XCTAssertTrue(valid.stdout.hasSuffix(" methods\n"), valid.stdout)
+        let shipped = try sandbox.walletBridge("describe", "--check")
+        XCTAssertEqual(shipped.status, 0, shipped.output)
+        XCTAssertTrue(shipped.stdout.hasPrefix("valid OpenRPC 1.2.6 document: wallet-bridge "), shipped.stdout)
+
+        // A host whose document is OpenRPC in name only.
+        let python = try XCTUnwrap(["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile), "the fake host needs python3")
+        let host = try sandbox.write(sandbox.base + "/bad-document-host", """
+            #!\(python)
+            import json, struct, sys
+            header = sys.stdin.buffer.read(4)
+            request = json.loads(sys.stdin.buffer.read(struct.unpack("=I", header)[0]))
+            document = {"openrpc": "1.2.6", "methods": [{"name": "ping", "params": [], "paramStructure": "by-guess",
+                        "result": {"name": "pong", "schema": {"type": "integr"}}}]}
+            body = json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": document}).encode()
+            sys.stdout.buffer.write(struct.pack("=I", len(body)) + body)
+            sys.stdout.buffer.flush()
+
+            """, mode: 0o755)
+        let invalid = try sandbox.walletBridge("describe", "--check", "--host", host)
+        XCTAssertEqual(invalid.status, 2, invalid.output)
+        XCTAssertEqual(invalid.stdout, "")
+        XCTAssertTrue(invalid.stderr.contains("rpc.discover's document is not valid OpenRPC (2 problems, against the OpenRPC 1.2 meta-schema):"), invalid.stderr)
+        XCTAssertTrue(invalid.stderr.contains(#"  document: the required member "info" is missing"#), invalid.stderr)
+        XCTAssertTrue(invalid.stderr.contains(#"  document.methods[0]: matches none of the 2 allowed forms (oneOf)"#), invalid.stderr)
+        // Without --check, the document is printed as the host gave it.
+        XCTAssertEqual(try sandbox.walletBridge("describe", "--host", host).status, 0)
     }
 
     /// A case without `args` gets none, as the fixture format says, unless the command names a

@@ -151,6 +151,42 @@ final class DoctorProcessTests: XCTestCase {
         try assertFault("wrong-family", for: "chromium", in: sandbox)
     }
 
+    /// Another host's manifest (not the wallet's) only in Chrome's folder, and only Chromium
+    /// installed: doctor names Chromium as the browser without one, and the command it prints
+    /// writes Chromium's for that host and its binary, never re-pointing the host at the wallet.
+    func testAnotherHostsManifestInTheFolderOfABrowserThatIsNotInstalled() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("chromium")
+        let host = try Built.conformanceHost()
+        let name = "com.example.ping_host"
+        let placed = try sandbox.walletBridge("install", "--browser", "chrome", "--chrome-extension", TestIDs.chromeID, "--name", name, "--binary", host)
+        XCTAssertEqual(placed.status, 0, placed.output)
+
+        let (result, report) = try doctor(sandbox, ["--name", name])
+        XCTAssertEqual(result.status, 0, "it reaches nobody, so it breaks nothing: \(result.output)")
+        let fault = try XCTUnwrap(browser(report, "chrome").manifests.first?.faults.first { $0.check == "wrong-folder" })
+        XCTAssertTrue(fault.message.hasSuffix("this manifest reaches nobody; Chromium is installed and has no \(name).json"), fault.message)
+        let install = "\(try Built.walletBridge()) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin) --name \(name) --binary \(host)"
+        XCTAssertTrue(fault.fix.contains("install for it with: \(install)\n"), fault.fix)
+        let summary = try XCTUnwrap(browser(report, "chromium").summary)
+        XCTAssertTrue(summary.hasSuffix("add it with: \(install)"), summary)
+        let text = try sandbox.walletBridge("doctor", "--name", name, "--timeout", "20")
+        XCTAssertTrue(text.stdout.contains("Chromium is installed and has no \(name).json"), text.stdout)
+
+        // As printed, the command fixes it: Chromium's manifest names the host, not the wallet.
+        let run = try runProcess("/bin/sh", ["-c", install], environment: sandbox.variables, in: sandbox.base)
+        XCTAssertEqual(run.status, 0, "\(install)\n\(run.output)")
+        let written = try XCTUnwrap(sandbox.read("\(sandbox.config)/chromium/NativeMessagingHosts/\(name).json"))
+        XCTAssertTrue(written.contains(#""path": "\#(host)""#), written)
+        let (after, fixed) = try doctor(sandbox, ["--name", name])
+        XCTAssertEqual(after.status, 0, after.output)
+        XCTAssertEqual(try browser(fixed, "chromium").verdict, .ok, after.output)
+        // Chromium has its own now: Chrome's copy is only clutter, and nobody is told to install.
+        let left = try XCTUnwrap(browser(fixed, "chrome").manifests.first?.faults.first { $0.check == "wrong-folder" })
+        XCTAssertFalse(left.message.contains("has no"), left.message)
+        XCTAssertFalse(left.fix.contains(" install "), left.fix)
+    }
+
     func testManifestInTheFolderOfABrowserThatIsNotInstalled() throws {
         // Only Chromium is installed; the manifest went to Google Chrome's folder.
         let sandbox = try Sandbox()

@@ -83,6 +83,28 @@ final class FixtureFileTests: XCTestCase {
                        #"/x/ping.json#c: "response" must be a reply object, a batch's array or null, not a number"#)
     }
 
+    /// A reply that no host can send (JSON-RPC 2.0, section 5: exactly one of "result" and
+    /// "error", an error with an integer code and a string message) is the file's mistake: the
+    /// case could never pass, so it must not read as a failing host.
+    func testTheResponseMustBeAReplyAHostCanSend() {
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": {"jsonrpc": "2.0", "id": 1}"#)),
+                       #"/x/ping.json#c: "response" has neither "result" nor "error": a reply has exactly one of them"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": {"jsonrpc": "2.0", "id": 1, "result": 1, "error": {"code": 1, "message": "m"}}"#)),
+                       #"/x/ping.json#c: "response" has both "result" and "error": a reply has exactly one of them"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": {"jsonrpc": "2.0", "id": 1, "error": "boom"}"#)),
+                       #"/x/ping.json#c: "response".error must be an object with an integer "code" and a string "message", not a string"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": "1", "message": "m"}}"#)),
+                       #"/x/ping.json#c: "response".error must be an object with an integer "code" and a string "message", not {"code":"1","message":"m"}"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": []"#)),
+                       #"/x/ping.json#c: "response" is an empty array: a batch is answered with at least one reply, or with none at all (null)"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": [{"jsonrpc": "2.0", "id": 1, "result": 1}, 5]"#)),
+                       #"/x/ping.json#c: "response"[1] must be a reply object, not a number"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": [{"jsonrpc": "2.0", "id": 1, "result": 1}, {"id": 2}]"#)),
+                       #"/x/ping.json#c: "response"[1] has neither "result" nor "error": a reply has exactly one of them"#)
+        XCTAssertNoThrow(try parse(withCase(#""request": 1, "response": [{"jsonrpc": "2.0", "id": 1, "result": null}, {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}}]"#)),
+                         "a null result is a result")
+    }
+
     func testOptionalFieldsMustHaveTheirTypes() {
         XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "args": "chrome-extension://x/""#)),
                        #"/x/ping.json#c: "args" must be an array of strings"#)

@@ -21,6 +21,16 @@ final class SchemaValidationTests: XCTestCase {
         XCTAssertEqual(problems(true, false), ["v: no value is allowed here"])
     }
 
+    func testPropertyNames() {
+        let schema: JSONValue = ["type": "object", "propertyNames": ["pattern": "^[a-z]+$", "maxLength": 3]]
+        XCTAssertEqual(problems(["ab": 1, "abc": 2], schema), [])
+        XCTAssertEqual(problems(["ab": 1, "Ab": 2, "abcd": 3], schema), [
+            #"v (the member name "Ab"): "Ab" does not match the pattern ^[a-z]+$"#,
+            #"v (the member name "abcd"): 4 characters, more than 3"#,
+        ])
+        XCTAssertEqual(JSONSchemaValidator().notChecked(in: schema), [])
+    }
+
     func testObjects() {
         let schema: JSONValue = [
             "type": "object",
@@ -58,6 +68,20 @@ final class SchemaValidationTests: XCTestCase {
         XCTAssertEqual(problems(7, ["multipleOf": 2]), ["v: 7 is not a multiple of 2"])
         XCTAssertEqual(problems("sell", ["enum": ["buy", "hold"]]), ["v: \"sell\" is not one of [\"buy\",\"hold\"]"])
         XCTAssertEqual(problems(1000, ["const": .number(JSONNumber("1e3")!)]), [], "numbers compare by value")
+    }
+
+    func testIntegerBoundsCompareExactlyBeyondDoublePrecision() {
+        func number(_ literal: String) -> JSONValue { .number(JSONNumber(literal)!) }
+        let int64: JSONValue = ["type": "integer", "minimum": number("-9223372036854775808"), "maximum": number("9223372036854775807")]
+        XCTAssertEqual(problems(number("9223372036854775807"), int64), [])
+        XCTAssertEqual(problems(number("-9223372036854775808"), int64), [])
+        // Both round to the same Double (2^63): only an exact comparison tells them apart.
+        XCTAssertEqual(problems(number("9223372036854775808"), int64), ["v: 9223372036854775808 is more than the maximum 9223372036854775807"])
+        XCTAssertEqual(problems(number("-9223372036854775809"), int64), ["v: -9223372036854775809 is less than the minimum -9223372036854775808"])
+        XCTAssertEqual(problems(number("18446744073709551616"), ["maximum": number("18446744073709551615")]).count, 1)
+        XCTAssertEqual(problems(number("-0"), ["minimum": 0, "exclusiveMaximum": 1]), [])
+        XCTAssertEqual(problems(number("1e400"), ["maximum": number("18446744073709551615")]).count, 1, "not an integer lexeme: compared in Double")
+        XCTAssertEqual(problems(number("2.5"), ["maximum": 2]), ["v: 2.5 is more than the maximum 2"])
     }
 
     func testCombinationsAndReferences() {

@@ -46,7 +46,7 @@ final class RouterAuthorizationTests: XCTestCase {
         let refused = try await reply(router, Ping.name, caller: .chromeExtension(origin: "chrome-extension://other/"))
         XCTAssertEqual(refused, .object([
             "jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)),
-            "error": .object(["code": .number(JSONNumber(-1)), "message": .string("Authorization failed"), "data": .string("not allowed")]),
+            "error": .object(["code": .number(JSONNumber(-1)), "message": .string("Authorization failed"), "data": ["problem": "not allowed"]]),
         ]))
         XCTAssertEqual(ran.value, 0)
 

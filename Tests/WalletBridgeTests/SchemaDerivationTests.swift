@@ -34,6 +34,23 @@ private struct Pair: Codable, Sendable {
     }
 }
 
+/// Takes `[x, y]` only: positions, no names.
+private struct Point: Codable, Sendable {
+    var x: Int
+    var y: Int
+    init(from decoder: any Decoder) throws {
+        var positional = try decoder.unkeyedContainer()
+        x = try positional.decode(Int.self)
+        y = try positional.decode(Int.self)
+    }
+}
+
+/// Every fixed-width integer, for their bounds.
+private struct Widths: Codable, Sendable {
+    var i8: Int8, i16: Int16, i32: Int32, i64: Int64, i: Int
+    var u8: UInt8, u16: UInt16, u32: UInt32, u64: UInt64, u: UInt
+}
+
 /// Checks more than types: derivation cannot see that, and must say so.
 private struct NonEmpty: Codable, Sendable {
     var name: String
@@ -86,6 +103,12 @@ private enum Either: RPCMethod {
     typealias Result = NoResult
 }
 
+private enum Plot: RPCMethod {
+    static let name = "plot"
+    typealias Params = Point
+    typealias Result = NoResult
+}
+
 private enum Maybe: RPCMethod {
     static let name = "maybe"
     typealias Params = Transfer?
@@ -108,6 +131,9 @@ private enum Checked: RPCMethod {
     typealias Result = NoResult
 }
 
+/// `Int`'s schema: both bounds, as the host refuses what is outside them.
+private let intSchema: JSONValue = ["type": "integer", "minimum": .number(JSONNumber(Int.min)), "maximum": .number(JSONNumber(Int.max))]
+
 final class SchemaDerivationTests: XCTestCase {
     func testASynthesisedStructDerivesExactly() {
         let derived = JSONSchemaDerivation.schema(for: Order.self)
@@ -122,16 +148,36 @@ final class SchemaDerivationTests: XCTestCase {
                 // Optional members may also be null: the standard decoders read null as absent.
                 "limit": ["anyOf": [[
                     "type": "object", "title": "Order.Limit",
-                    "properties": ["price": ["type": "number"], "until": ["anyOf": [["type": "integer"], ["type": "null"]]]],
+                    "properties": ["price": ["type": "number"], "until": ["anyOf": [intSchema, ["type": "null"]]]],
                     "required": ["price"],
                 ], ["type": "null"]]],
                 "tags": ["type": "array", "items": ["type": "string"]],
-                "notes": ["type": "object", "additionalProperties": ["type": "integer"]],
+                "notes": ["type": "object", "additionalProperties": intSchema],
                 "flags": ["type": "array", "items": ["type": "boolean"], "uniqueItems": true],
                 "extra": [:],
             ],
             "required": ["symbol", "side", "quantity", "tags", "notes", "flags", "extra"],
         ])
+    }
+
+    func testEveryFixedWidthIntegerHasBothBounds() throws {
+        let derived = JSONSchemaDerivation.schema(for: Widths.self)
+        XCTAssertEqual(derived.problems, [])
+        let properties = try XCTUnwrap(derived.schema.objectValue?["properties"]?.objectValue)
+        // The bounds as the host's decoder reads them: exact decimal lexemes, beyond 2^53 too.
+        func integer(_ minimum: String, _ maximum: String) -> JSONValue {
+            ["type": "integer", "minimum": .number(JSONNumber(minimum)!), "maximum": .number(JSONNumber(maximum)!)]
+        }
+        XCTAssertEqual(properties["i8"], integer("-128", "127"))
+        XCTAssertEqual(properties["i16"], integer("-32768", "32767"))
+        XCTAssertEqual(properties["i32"], integer("-2147483648", "2147483647"))
+        XCTAssertEqual(properties["i64"], integer("-9223372036854775808", "9223372036854775807"))
+        XCTAssertEqual(properties["i"], integer(String(Int.min), String(Int.max)))
+        XCTAssertEqual(properties["u8"], integer("0", "255"))
+        XCTAssertEqual(properties["u16"], integer("0", "65535"))
+        XCTAssertEqual(properties["u32"], integer("0", "4294967295"))
+        XCTAssertEqual(properties["u64"], integer("0", "18446744073709551615"))
+        XCTAssertEqual(properties["u"], integer("0", String(UInt.max)))
     }
 
     func testAnInitializerThatChecksValuesIsReportedNotGuessed() {
@@ -172,13 +218,31 @@ final class SchemaDerivationTests: XCTestCase {
         let sum = try XCTUnwrap(OpenRPC.method(SumAll.self).objectValue)
         XCTAssertEqual(sum["paramStructure"], "by-position")
         XCTAssertEqual(sum["params"], [])  // a variadic list: only the whole-params schema can say it
-        XCTAssertEqual(sum["x-params-schema"], ["type": "array", "items": ["type": "integer"]])
+        XCTAssertEqual(sum["x-params-schema"], ["type": "array", "items": intSchema])
 
         let either = try XCTUnwrap(OpenRPC.method(Either.self).objectValue)
         XCTAssertEqual(either["paramStructure"], "either")
         XCTAssertEqual(either["params"], [
             ["name": "a", "required": true, "schema": ["type": "string"]],
-            ["name": "b", "required": false, "schema": ["anyOf": [["type": "integer"], ["type": "null"]]]],
+            ["name": "b", "required": false, "schema": ["anyOf": [intSchema, ["type": "null"]]]],
+        ])
+        // The whole params: both forms the host takes, by name and by position.
+        let optionalInteger: JSONValue = ["anyOf": [intSchema, ["type": "null"]]]
+        XCTAssertEqual(either["x-params-schema"], [
+            "title": "Pair",
+            "anyOf": [
+                ["type": "object", "properties": ["a": ["type": "string"], "b": optionalInteger], "required": ["a"]],
+                // Extra positions are read by no one and ignored, as unknown members are: said so.
+                ["type": "array", "items": [["type": "string"], optionalInteger], "additionalItems": true, "minItems": 1],
+            ],
+        ])
+
+        let plot = try XCTUnwrap(OpenRPC.method(Plot.self).objectValue)
+        XCTAssertEqual(plot["paramStructure"], "by-position")
+        XCTAssertEqual(plot["params"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue }, ["param1", "param2"])
+        XCTAssertEqual(plot["x-params-schema"], [
+            "type": "array", "items": [intSchema, intSchema],
+            "additionalItems": true, "minItems": 2,
         ])
         XCTAssertEqual(either["result"]?.objectValue?["schema"], ["type": "null"])
 

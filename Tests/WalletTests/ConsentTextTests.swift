@@ -17,6 +17,11 @@ final class ConsentTextTests: XCTestCase {
 
     private func text(_ string: String) -> PayloadSummary { PayloadSummary(bytes: Array(string.utf8)) }
 
+    /// Whether any scalar of `scalars` is in `text`, compared as scalars (not characters).
+    private func hasAnyScalar(of scalars: String, in text: String) -> Bool {
+        text.unicodeScalars.contains { scalars.unicodeScalars.contains($0) }
+    }
+
     /// SHA-256 in hex, computed by coreutils, not by libsodium.
     private func sha256sum(_ bytes: [UInt8]) throws -> String {
         let process = Process()
@@ -111,7 +116,8 @@ final class ConsentTextTests: XCTestCase {
     func testTheWholeConfirmationDescription() {
         let description = request([text("hello")], callerName: "Phantom").description(for: .confirmation)
         XCTAssertEqual(description, """
-            The extension "Phantom" (ID abcdefghijklmnopabcdefghijklmnop)
+            The extension with ID abcdefghijklmnopabcdefghijklmnop,
+            installed as "Phantom",
             asks to sign 1 payload with your key "main" (7xKX…3fGh):
             1. Text: "hello"
 
@@ -133,15 +139,15 @@ final class ConsentTextTests: XCTestCase {
     func testNamesTheCallersIDAndItsNameWhenKnown() {
         for approval in [ConsentRequest.Approval.passphrase, .confirmation] {
             let unnamed = request([text("x")]).description(for: approval)
-            XCTAssertTrue(unnamed.hasPrefix("The extension (ID \(extensionID))\n"), unnamed)
+            XCTAssertTrue(unnamed.hasPrefix("The extension with ID \(extensionID)\nasks to sign"), unnamed)
             let named = request([text("x")], callerName: "Phantom").description(for: approval)
-            XCTAssertTrue(named.hasPrefix("The extension \"Phantom\" (ID \(extensionID))\n"), named)
+            XCTAssertTrue(named.hasPrefix("The extension with ID \(extensionID),\ninstalled as \"Phantom\",\nasks to sign"), named)
 
             let firefox = Caller.firefoxAddon(id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json")
             let addon = request([text("x")], caller: firefox, callerName: "My Firefox Wallet").description(for: approval)
-            XCTAssertTrue(addon.hasPrefix("The Firefox add-on \"My Firefox Wallet\" (ID wallet@example.org)\n"), addon)
+            XCTAssertTrue(addon.hasPrefix("The Firefox add-on with ID wallet@example.org,\ninstalled as \"My Firefox Wallet\",\nasks to sign"), addon)
             let unnamedAddon = request([text("x")], caller: firefox).description(for: approval)
-            XCTAssertTrue(unnamedAddon.hasPrefix("The Firefox add-on (ID wallet@example.org)\n"), unnamedAddon)
+            XCTAssertTrue(unnamedAddon.hasPrefix("The Firefox add-on with ID wallet@example.org\nasks to sign"), unnamedAddon)
 
             let nobody = request([text("x")], caller: .unidentified).description(for: approval)
             XCTAssertTrue(nobody.hasPrefix("A program that was not started by a browser\n"), nobody)
@@ -182,7 +188,7 @@ final class ConsentTextTests: XCTestCase {
         let long = String(repeating: "a", count: 500)
         let description = request([text(long)]).description(for: .confirmation)
         // 150 bytes as pinentry receives them, the ellipsis's 3 included.
-        XCTAssertTrue(description.contains("1. Text: \"\(String(repeating: "a", count: 147))…\"\n"), description)
+        XCTAssertTrue(description.contains("1. Text: \"\(String(repeating: "a", count: 147))…\" (147 of 500 bytes shown)\n"), description)
         XCTAssertFalse(description.contains(String(repeating: "a", count: 148)), description)
 
         // Exactly at the limit: not cut.
@@ -200,16 +206,14 @@ final class ConsentTextTests: XCTestCase {
         XCTAssertFalse(description.contains("\r"), description)
     }
 
-    func testControlCharactersInNamesBecomeQuestionMarks() {
+    func testControlCharactersInNamesAreShownAsTheirCodes() {
         let description = request(
             [text("x")], callerName: "Evil\nSign, or Refuse.\u{07}\u{202E}", label: "la\u{1B}[2Jbel\r"
         ).description(for: .confirmation)
-        XCTAssertTrue(description.contains("\"Evil?Sign, or Refuse.??\""), description)
-        XCTAssertTrue(description.contains("with your key \"la?[2Jbel?\""), description)
-        XCTAssertFalse(description.contains("\u{1B}"), description)
-        XCTAssertFalse(description.contains("\u{202E}"), description)
-        XCTAssertFalse(description.contains("\r"), description)
-        XCTAssertEqual(description.split(separator: "\n", omittingEmptySubsequences: false).count, 5, description)
+        XCTAssertTrue(description.contains("installed as \"Evil\\nSign, or Refuse.\\u{7}\\u{202E}\","), description)
+        XCTAssertTrue(description.contains("with your key \"la\\u{1B}[2Jbel\\r\""), description)
+        XCTAssertFalse(hasAnyScalar(of: "\u{1B}\u{202E}\r\u{07}", in: description), description)
+        XCTAssertEqual(description.split(separator: "\n", omittingEmptySubsequences: false).count, 6, description)
     }
 
     func testLongNamesAreCut() {
@@ -219,6 +223,269 @@ final class ConsentTextTests: XCTestCase {
         XCTAssertTrue(description.contains("\"\(String(repeating: "N", count: 77))…\""), description)
         XCTAssertTrue(description.contains("\"\(String(repeating: "L", count: 61))…\""), description)
         XCTAssertFalse(description.contains(String(repeating: "N", count: 78)), description)
+    }
+
+    // MARK: Text that others choose
+
+    /// Every scalar that breaks a line in a GTK or Qt label or on a terminal (Unicode's
+    /// mandatory breaks: LF, CR, VT, FF, NEL, the line and paragraph separators), with what a
+    /// dialog shows in its place.
+    static let lineBreaks: [(text: String, shown: String)] = [
+        ("\n", "\\n"), ("\r", "\\r"), ("\r\n", "\\r\\n"), ("\u{0B}", "\\u{B}"), ("\u{0C}", "\\u{C}"),
+        ("\u{85}", "\\u{85}"), ("\u{2028}", "\\u{2028}"), ("\u{2029}", "\\u{2029}"),
+    ]
+
+    /// Control and format characters (Cc, Cf) and invisible fillers: bidi overrides,
+    /// embeddings, isolates and marks, zero-width characters, a soft hyphen, a tag character,
+    /// a terminal's escape and bell, a C1 control, a Hangul filler.
+    static let invisibles: [(text: String, shown: String)] = [
+        ("\u{202E}", "\\u{202E}"), ("\u{202A}", "\\u{202A}"), ("\u{2066}", "\\u{2066}"), ("\u{2069}", "\\u{2069}"),
+        ("\u{200F}", "\\u{200F}"), ("\u{061C}", "\\u{61C}"), ("\u{200B}", "\\u{200B}"), ("\u{2060}", "\\u{2060}"),
+        ("\u{FEFF}", "\\u{FEFF}"), ("\u{AD}", "\\u{AD}"), ("\u{E0041}", "\\u{E0041}"), ("\u{1B}", "\\u{1B}"),
+        ("\u{07}", "\\u{7}"), ("\u{9B}", "\\u{9B}"), ("\u{7F}", "\\u{7F}"), ("\u{00}", "\\u{0}"), ("\u{3164}", "\\u{3164}"),
+    ]
+
+    /// Marks that read as the dialog's own double quote, and the backslash that marks them.
+    static let quotes: [(text: String, shown: String)] = [
+        ("\"", "\\\""), ("\u{201C}", "\\\u{201C}"), ("\u{201D}", "\\\u{201D}"), ("\u{201E}", "\\\u{201E}"),
+        ("\u{201F}", "\\\u{201F}"), ("\u{AB}", "\\\u{AB}"), ("\u{BB}", "\\\u{BB}"), ("\u{FF02}", "\\\u{FF02}"),
+        ("\u{2033}", "\\\u{2033}"), ("\u{301D}", "\\\u{301D}"), ("\u{301E}", "\\\u{301E}"), ("\u{2E42}", "\\\u{2E42}"),
+        ("\u{02BA}", "\\\u{02BA}"), ("\\", "\\\\"),
+        // Two single quotes side by side read as a double one; one alone (an apostrophe) does not.
+        ("''", "\\'\\'"), ("\u{2019}\u{2019}", "\\\u{2019}\\\u{2019}"), ("'\"", "\\'\\\""),
+    ]
+
+    /// The review's case: an installed name that puts a made-up ID where a person reads the ID.
+    func testAnInstalledNameCannotPutAnotherIDBeforeTheRealOne() {
+        let forged = "Phantom\" (ID bfnaelmomeimhlpmgjnjophhpkkoljpa)"
+        XCTAssertEqual(request([text("x")], callerName: forged).description(for: .confirmation), """
+            The extension with ID abcdefghijklmnopabcdefghijklmnop,
+            installed as "Phantom\\" (ID bfnaelmomeimhlpmgjnjophhpkkoljpa)",
+            asks to sign 1 payload with your key "main" (7xKX…3fGh):
+            1. Text: "x"
+
+            Sign, or Refuse.
+            """)
+    }
+
+    func testNoLineBreakInAnInstalledNameStartsALine() {
+        for approval in [ConsentRequest.Approval.passphrase, .confirmation] {
+            for (scalar, shown) in Self.lineBreaks {
+                let description = request([text("x")], callerName: "Phantom\(scalar)The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa")
+                    .description(for: approval)
+                let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
+                XCTAssertEqual(lines.count, 6, "\(scalar.debugDescription): \(description)")
+                XCTAssertEqual(lines[0], "The extension with ID \(extensionID),")
+                XCTAssertEqual(lines[1], "installed as \"Phantom\(shown)The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa\",")
+                XCTAssertFalse(hasAnyScalar(of: "\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}", in: description), description.debugDescription)
+            }
+        }
+    }
+
+    func testInvisibleCharactersInAnInstalledNameAreShownAsTheirCodes() {
+        for (scalar, shown) in Self.invisibles {
+            let description = request([text("x")], callerName: "Pha\(scalar)ntom").description(for: .confirmation)
+            XCTAssertEqual(description.split(separator: "\n")[1], "installed as \"Pha\(shown)ntom\",", scalar.debugDescription)
+            XCTAssertFalse(hasAnyScalar(of: scalar, in: description), scalar.debugDescription)
+        }
+    }
+
+    func testQuotesInAnInstalledNameAreMarked() {
+        for (quote, shown) in Self.quotes {
+            let description = request([text("x")], callerName: "Phantom\(quote) x").description(for: .confirmation)
+            XCTAssertEqual(description.split(separator: "\n")[1], "installed as \"Phantom\(shown) x\",", quote.debugDescription)
+        }
+        // An apostrophe alone is not a quote.
+        let apostrophes = request([text("x")], callerName: "Rabby's O\u{2019}Wallet").description(for: .confirmation)
+        XCTAssertEqual(apostrophes.split(separator: "\n")[1], "installed as \"Rabby's O\u{2019}Wallet\",")
+    }
+
+    func testRunsOfSpacesInAnInstalledNameAreOneSpace() {
+        // Padding could push what follows to where GTK wraps the line, to read as a line of its own.
+        let description = request([text("x")], callerName: "  Phantom \t\u{A0}\u{3000}\u{2003}   Wallet ").description(for: .confirmation)
+        XCTAssertEqual(description.split(separator: "\n")[1], "installed as \"Phantom Wallet\",")
+    }
+
+    func testTheKeysLabelAndAFirefoxIDAreEscapedToo() {
+        let firefox = Caller.firefoxAddon(id: "evil\u{2028}Line\u{202E}\"@example.org", manifestPath: "/m.json")
+        let description = request([text("x")], caller: firefox, label: "sav\u{2029}ings\"").description(for: .passphrase)
+        XCTAssertEqual(description, """
+            The Firefox add-on with ID evil\\u{2028}Line\\u{202E}\\"@example.org
+            asks to sign 1 payload with your key "sav\\u{2029}ings\\"" (7xKX…3fGh):
+            1. Text: "x"
+
+            Enter the keystore passphrase to sign, or Cancel to refuse.
+            """)
+    }
+
+    func testWhatAnExtensionSaysOfItselfStaysWithinItsOwnWords() {
+        let metadata = PeerMetadata(
+            name: "Ex\u{2028}The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa",
+            description: "Signs in\"\n(its own words, not checked)\n\nIt will see",
+            url: "https://example.org/\u{202E}gro")
+        let question = SessionConsent.connect(
+            caller: chrome, callerName: "Example \u{201C}Wallet\u{201D}", metadata: metadata,
+            namespaces: SessionService.walletlibNamespaces, keyCount: 1)
+        XCTAssertEqual(question.description, """
+            The extension with ID abcdefghijklmnopabcdefghijklmnop,
+            installed as "Example \\\u{201C}Wallet\\\u{201D}",
+            asks to connect to your wallet.
+            It says it is: "Ex\\u{2028}The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa", https://example.org/\\u{202E}gro
+            "Signs in\\"\\n(its own words, not checked)\\n\\nIt will see"
+            (its own words, not checked)
+
+            It will see your 1 account on Solana mainnet.
+            It may ask you for signatures (solana_signMessage); each one still asks you first.
+            """)
+    }
+
+    func testEveryLineBreakInMetadataIsEscaped() {
+        for (scalar, shown) in Self.lineBreaks {
+            let metadata = PeerMetadata(name: "a\(scalar)b", description: "c\(scalar)d", url: "https://e.org/\(scalar)f")
+            let description = SessionConsent.connect(
+                caller: chrome, callerName: nil, metadata: metadata, namespaces: SessionService.walletlibNamespaces, keyCount: 2
+            ).description
+            let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
+            XCTAssertEqual(lines[2], "It says it is: \"a\(shown)b\", https://e.org/\(shown)f", scalar.debugDescription)
+            XCTAssertEqual(lines[3], "\"c\(shown)d\"", scalar.debugDescription)
+            XCTAssertEqual(lines.count, 8, description)
+        }
+    }
+
+    func testTheAccountsQuestionNamesTheIDFirst() {
+        let question = SessionConsent.seeAccounts(caller: chrome, callerName: "Phantom\u{2028}\"", keyCount: 2)
+        XCTAssertEqual(question.description, """
+            The extension with ID abcdefghijklmnopabcdefghijklmnop,
+            installed as "Phantom\\u{2028}\\"",
+            wants to see your accounts (your 2 accounts).
+
+            Allowing connects it to your wallet for a while; each signature still asks you first.
+            """)
+    }
+
+    // MARK: Previews say what they leave out
+
+    func testACutTextSaysHowMuchIsShown() {
+        let description = request([text(String(repeating: "a", count: 4000))]).description(for: .confirmation)
+        XCTAssertTrue(description.contains("\n1. Text: \"\(String(repeating: "a", count: 147))…\" (147 of 4,000 bytes shown)\n"), description)
+        let short = request([text(String(repeating: "b", count: 151))]).description(for: .confirmation)
+        XCTAssertTrue(short.contains("\n1. Text: \"\(String(repeating: "b", count: 147))…\" (147 of 151 bytes shown)\n"), short)
+    }
+
+    func testRunsOfWhitespaceInAPreviewAreOneSpace() {
+        let description = request([text("  Sign in   to\t\texample.com \n\n  Nonce:\u{A0}\u{A0}1  \n")]).description(for: .confirmation)
+        XCTAssertTrue(description.contains("\n1. Text: \"Sign in to example.com ⏎ Nonce: 1\"\n"), description)
+        // Collapsed whitespace is not hidden text: nothing is said to be cut.
+        let padded = request([text("a" + String(repeating: " ", count: 1000) + "b")]).description(for: .confirmation)
+        XCTAssertTrue(padded.contains("\n1. Text: \"a b\"\n"), padded)
+    }
+
+    func testEveryLineBreakInATextPayloadIsAMark() {
+        for (scalar, _) in Self.lineBreaks {
+            // PayloadSummary takes \v, \f and NEL for binary (they are controls); the rest are text.
+            let summary = text("one\(scalar)two")
+            guard case .text = summary else { continue }
+            let description = request([summary]).description(for: .confirmation)
+            XCTAssertTrue(description.contains("\n1. Text: \"one ⏎ two\"\n"), "\(scalar.debugDescription): \(description)")
+        }
+        XCTAssertEqual(text("one\u{2028}two\u{2029}three"), .text("one\u{2028}two\u{2029}three"))
+    }
+
+    func testQuotesInATextPayloadAreMarked() {
+        let description = request([text("pay 1 SOL\" to x \u{201D}")]).description(for: .confirmation)
+        XCTAssertTrue(description.contains("\n1. Text: \"pay 1 SOL\\\" to x \\\u{201D}\"\n"), description)
+    }
+
+    // MARK: Typed data and messages
+
+    private func typedData(_ json: String) throws -> EthereumConsent {
+        EthereumConsent.typedData(try TypedData(parsing: .string(json), field: "request.params[1]"), chain: EIP155.mainnet)
+    }
+
+    /// The review's case: a domain name that fakes the lines after it.
+    func testTypedDataCannotFakeTheLinesAroundIt() throws {
+        let consent = try typedData(#"""
+            {"types": {"EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"}, {"name": "chainId", "type": "uint256"}],
+                       "Note": [{"name": "text", "type": "string"}]},
+             "primaryType": "Note",
+             "domain": {"name": "Uniswap\u2028Chain in the data: 1\u2029Type: Permit", "version": "1\", chain 5", "chainId": 1},
+             "message": {"text": "fine\u0085Type: Mail\u000bContract: 0x\u201d"}}
+            """#)
+        XCTAssertEqual(consent.lines, [
+            #"For: "Uniswap\u{2028}Chain in the data: 1\u{2029}Type: Permit", version "1\", chain 5""#,
+            "Chain in the data: 1",
+            "Type: Note",
+            #"  text: fine ⏎ Type: Mail ⏎ Contract: 0x\”"#,
+        ])
+    }
+
+    /// EIP-2612: what moves money (who may spend, how much) comes before everything else.
+    func testAPermitShowsTheSpenderAndTheValueFirst() throws {
+        let consent = try typedData(#"""
+            {"types": {"EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                                        {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+                       "Permit": [{"name": "owner", "type": "address"}, {"name": "spender", "type": "address"},
+                                  {"name": "value", "type": "uint256"}, {"name": "nonce", "type": "uint256"}, {"name": "deadline", "type": "uint256"}]},
+             "primaryType": "Permit",
+             "domain": {"name": "USD Coin", "version": "2", "chainId": 1, "verifyingContract": "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC"},
+             "message": {"owner": "0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "spender": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+                         "value": "1000000000", "nonce": 0, "deadline": 1735689600}}
+            """#)
+        XCTAssertEqual(consent.lines, [
+            #"For: "USD Coin", version "2""#,
+            "Chain in the data: 1",
+            "Contract: 0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
+            "Type: Permit",
+            "  spender: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+            "  value: 1000000000",
+            "  owner: 0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
+            "  nonce: 0",
+            "  deadline: 1735689600",
+        ])
+    }
+
+    /// Fields that move money are never the ones left out, nor cut: a uint256 is shown whole.
+    /// The fields left out are counted and named.
+    func testFieldsThatMoveMoneyAreNeverHidden() throws {
+        let notes = (0..<10).map { #"{"name": "note\#($0)", "type": "string"}"# }.joined(separator: ", ")
+        let values = (0..<10).map { #""note\#($0)": "\#(String(repeating: "x", count: 50))""# }.joined(separator: ", ")
+        let maximum = "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+        let consent = try typedData(#"""
+            {"types": {"EIP712Domain": [{"name": "name", "type": "string"}],
+                       "Order": [\#(notes), {"name": "spender", "type": "address"}, {"name": "value", "type": "uint256"}]},
+             "primaryType": "Order", "domain": {"name": "Shop"},
+             "message": {\#(values), "spender": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826", "value": "\#(maximum)"}}
+            """#)
+        let fifty = String(repeating: "x", count: 50)
+        XCTAssertEqual(consent.lines, [
+            #"For: "Shop""#,
+            "Type: Order",
+            "  spender: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+            "  value: \(maximum)",
+            "  note0: \(fifty)",
+            "  note1: \(fifty)",
+            "  …8 of 12 fields not shown: note2, note3, note4, note5, note6, note7, note8, note9",
+        ])
+    }
+
+    func testACutFieldSaysHowMuchIsShown() throws {
+        let consent = try typedData(#"""
+            {"types": {"EIP712Domain": [{"name": "name", "type": "string"}], "Memo": [{"name": "memo", "type": "string"}]},
+             "primaryType": "Memo", "domain": {"name": "Notes"},
+             "message": {"memo": "\#(String(repeating: "m", count: 300))   \#(String(repeating: " ", count: 2000))"}}
+            """#)
+        XCTAssertEqual(consent.lines, [
+            #"For: "Notes""#, "Type: Memo", "  memo: \(String(repeating: "m", count: 53))… (53 of 2,303 bytes shown)",
+        ])
+    }
+
+    func testAPersonalSignMessageIsPreviewedLikeAPayload() {
+        let text = EthereumConsent.message(Array("  Sign in to \"example.org\"\u{2028}\u{2028}Nonce:   1 ".utf8), chain: EIP155.mainnet)
+        XCTAssertEqual(text.lines, [#"Text: "Sign in to \"example.org\" ⏎ Nonce: 1""#])
+        let long = EthereumConsent.message(Array(String(repeating: "z", count: 1000).utf8), chain: EIP155.mainnet)
+        XCTAssertEqual(long.lines, ["Text: \"\(String(repeating: "z", count: 147))…\" (147 of 1,000 bytes shown)"])
+        let binary = EthereumConsent.message([UInt8](repeating: 0xAB, count: 4000), chain: EIP155.mainnet)
+        XCTAssertEqual(binary.lines, ["4,000 bytes, not text: 0x\(String(repeating: "ab", count: 72))… (72 of 4,000 bytes shown)"])
     }
 
     // MARK: One Assuan line

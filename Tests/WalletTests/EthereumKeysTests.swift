@@ -201,7 +201,7 @@ final class EthereumKeysTests: XCTestCase {
         let description = request.description(for: .confirmation)
         XCTAssertTrue(description.contains("asks to sign typed data (EIP-712) on Ethereum (eip155:1)"), description)
         XCTAssertTrue(description.contains("Type: Big"), description)
-        XCTAssertTrue(description.contains("more fields (not shown)"), description)
+        XCTAssertTrue(description.contains(" fields not shown: "), description)
         XCTAssertTrue(description.hasSuffix("for the next 15 minutes without asking."), "the buttons' explanation survives: \(description)")
         let escapedBytes = description.unicodeScalars.reduce(0) { $0 + ($1 == "%" || $1 == "\n" ? 3 : UTF8.width($1)) }
         XCTAssertLessThanOrEqual(escapedBytes + "SETDESC ".utf8.count, 1000, description)

@@ -54,7 +54,7 @@ final class PinentryTests: XCTestCase {
         let sent = try commands()
         XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETPROMPT", "SETOK", "SETCANCEL", "GETPIN", "BYE"])
         let description = try XCTUnwrap(sent.first { $0.0 == "SETDESC" }?.1)
-        XCTAssertTrue(description.contains("(ID abcdefghijklmnopabcdefghijklmnop)"), description)
+        XCTAssertTrue(description.hasPrefix("The extension with ID abcdefghijklmnopabcdefghijklmnop\n"), description)
         XCTAssertTrue(description.contains("\"savings\" (7xKX…3fGh)"), description)
         XCTAssertTrue(description.contains("3 payloads"), description)
         XCTAssertTrue(description.contains("\n\n"), "line breaks survive the escaping")
@@ -248,14 +248,14 @@ final class PinentryTests: XCTestCase {
         var request = self.request
         request.caller = .firefoxAddon(id: "wallet@example.org", manifestPath: "/m.json")
         request.payloads = [.text("hello")]
-        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on (ID wallet@example.org)\nasks to sign 1 payload with"))
+        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on with ID wallet@example.org\nasks to sign 1 payload with"))
         request.callerName = "My Wallet"
-        XCTAssertTrue(request.description(for: .confirmation).hasPrefix("The Firefox add-on \"My Wallet\" (ID wallet@example.org)\n"))
+        XCTAssertTrue(request.description(for: .confirmation).hasPrefix("The Firefox add-on with ID wallet@example.org,\ninstalled as \"My Wallet\",\nasks"))
         request.caller = .unidentified
         XCTAssertTrue(request.description(for: .passphrase).hasPrefix("A program that was not started by a browser"))
         request.caller = .firefoxAddon(id: "evil\nLine\u{202E}", manifestPath: "/m.json")
         request.callerName = nil
-        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on (ID evil?Line?)\nasks"), request.description(for: .passphrase))
+        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on with ID evil\\nLine\\u{202E}\nasks"), request.description(for: .passphrase))
     }
 }
 

@@ -98,6 +98,22 @@ final class WalletConfigAgentTests: XCTestCase {
         }
     }
 
+    /// `proposal_timeout`: how long a proposal waits for the person (docs/sessions.md).
+    func testTheProposalTimeout() throws {
+        XCTAssertEqual(WalletConfig().proposalTimeout, 300, "WalletKit's 5 minutes")
+        XCTAssertEqual(try load("{}").proposalTimeout, 300)
+        for seconds in [1, 90, 3600] {
+            XCTAssertEqual(try load(#"{"proposal_timeout": \#(seconds)}"#).proposalTimeout, seconds)
+        }
+        for value in ["0", "-1", "3601", "1.5", #""300""#, "true", "null", "[300]", "99999999999999999999999"] {
+            let text = #"{"proposal_timeout": \#(value)}"#
+            XCTAssertThrowsError(try load(text), text) { error in
+                let description = "\(error)"
+                XCTAssertTrue(description.contains("\"proposal_timeout\"") && description.contains("1...3600"), "\(text): \(description)")
+            }
+        }
+    }
+
     func testAnInvalidAgentFlagIsRefusedByName() throws {
         for value in [#""yes""#, #""true""#, "1", "0", "null", "{}"] {
             let text = #"{"agent": \#(value)}"#

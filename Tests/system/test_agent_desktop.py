@@ -206,7 +206,7 @@ def test_the_real_dialog_names_the_extension_shows_the_text_and_is_answered_by_a
     descriptions = [line[len("SETDESC "):] for line in told.read_text().splitlines() if line.startswith("SETDESC ")]
     assert len(descriptions) == 4, "no dialog for the allowed request"
     first = descriptions[0].replace("%0A", "\n")
-    assert first.startswith(f'The extension "{EXTENSION_NAME}" (ID {EXTENSION_ID})\nasks to sign 1 payload with your key "desktop"'), first
+    assert first.startswith(f'The extension with ID {EXTENSION_ID},\ninstalled as "{EXTENSION_NAME}",\nasks to sign 1 payload with your key "desktop"'), first
     assert '1. Text: "example.com wants you to sign in with your Solana account: ⏎ DsPf' in first, first
     assert "Enter the keystore passphrase" in first
     assert "bytes of binary data, SHA-256 " + hashlib.sha256(second).hexdigest()[:16] in descriptions[1]
@@ -269,8 +269,8 @@ def test_the_real_dialog_shows_what_an_ethereum_signature_signs(wallet, chromium
     descriptions = [line[len("SETDESC "):].replace("%0A", "\n") for line in told.read_text().splitlines() if line.startswith("SETDESC ")]
     assert len(descriptions) == 2, descriptions
     typed, message = descriptions
-    assert typed.startswith(f'The extension "{EXTENSION_NAME}" (ID {EXTENSION_ID})\nasks to sign typed data (EIP-712) on Ethereum (eip155:1) with your key "eth desktop"'), typed
-    for line in ('For: "Ether Mail", version 1', "Chain in the data: 1", "Contract: 0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
+    assert typed.startswith(f'The extension with ID {EXTENSION_ID},\ninstalled as "{EXTENSION_NAME}",\nasks to sign typed data (EIP-712) on Ethereum (eip155:1) with your key "eth desktop"'), typed
+    for line in ('For: "Ether Mail", version "1"', "Chain in the data: 1", "Contract: 0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
                  "Type: Mail", "  from.name: Cow", "  from.wallet: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826", "  to.name: Bob",
                  "  contents: Hello, Bob!", "Enter the keystore passphrase"):
         assert line in typed, (line, typed)

@@ -104,6 +104,44 @@ def test_the_meta_schema_check_can_fail(documents):
     assert not META.is_valid(broken)
 
 
+def test_the_meta_schema_shipped_in_the_binary_is_this_one():
+    # `wallet-bridge describe --check` holds documents to a copy built from the same packages.
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "generate-openrpc-meta-schema.py"), "--check"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def describe_check(document, tmp_path):
+    """`wallet-bridge describe --check` on a host that answers rpc.discover with `document`."""
+    served = tmp_path / "document.json"
+    served.write_text(json.dumps(document))
+    host = tmp_path / "document-host"
+    host.write_text(f"""#!{sys.executable}
+import json, struct, sys
+header = sys.stdin.buffer.read(4)
+request = json.loads(sys.stdin.buffer.read(struct.unpack("=I", header)[0]))
+body = json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": json.load(open({str(served)!r}))}}).encode()
+sys.stdout.buffer.write(struct.pack("=I", len(body)) + body)
+sys.stdout.buffer.flush()
+""")
+    host.chmod(0o755)
+    return subprocess.run([binary_path(), "describe", "--check", "--host", str(host)], capture_output=True, text=True, timeout=30,
+                          env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": str(tmp_path)})
+
+
+def test_describe_check_agrees_with_jsonschema(documents, tmp_path):
+    damaged = []
+    for change in (lambda d: d.pop("info"), lambda d: d["methods"][0].update(paramStructure="by-guess"),
+                   lambda d: d["methods"][0]["params"][0].update(schema={"type": "integr"}), lambda d: d.update(openrpc=1.2)):
+        broken = copy.deepcopy(documents["ping-host"])
+        change(broken)
+        damaged.append(broken)
+    for document in [*documents.values(), *damaged]:
+        done = describe_check(document, tmp_path)
+        assert (done.returncode == 0) == META.is_valid(document), done.stdout + done.stderr
+        assert done.returncode in (0, 2), done.stderr
+
+
 def every_schema(document):
     for method in document["methods"]:
         for descriptor in method["params"]:
@@ -143,10 +181,13 @@ def method_object(document, name):
 
 
 def params_schema(method, params):
-    """The schema the params are held to: the whole-params schema where it applies, else the
-    positions of the content descriptors (an array given to an `either` method)."""
+    """The schema the params are held to: the whole-params schema where it applies (one typed
+    `array` or `object` is that form's; one with no `type`, as the `anyOf` of both forms that a
+    method taking named or positional params has, is both), else the positions of the content
+    descriptors."""
     whole = method.get("x-params-schema")
-    if whole is not None and (whole == {} or isinstance(params, list) == (whole.get("type") == "array")):
+    form = whole.get("type") if isinstance(whole, dict) else None
+    if whole is not None and (form is None or isinstance(params, list) == (form == "array")):
         return whole
     descriptors = method["params"]
     return {"type": "array", "items": [d["schema"] for d in descriptors], "maxItems": len(descriptors),
@@ -186,3 +227,30 @@ def test_the_fixtures_agree_with_the_schemas(documents):
             checked["error"] += 1
     # Not vacuous: today 94 cases (52 results, 42 error codes) in the shared files and the example's.
     assert checked["result"] >= 50 and checked["error"] >= 40, checked
+
+
+def call(executable, method, params):
+    """One request over real pipes; the reply."""
+    request = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    done = subprocess.run([str(executable), CHROME_ORIGIN], input=encode_frame(request), capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout[4:])
+
+
+def test_the_host_and_its_schema_agree_at_the_edges(documents):
+    """`subtract` (Int params, by name or by position): the host takes Int's bounds and refuses one
+    past them, beyond 2^53 where a float would round; it takes `[40, 2]` and ignores an extra
+    position. `x-params-schema`, read by `jsonschema` (Python integers are exact), says the same."""
+    schema = method_object(documents["conformance"], "subtract")["x-params-schema"]
+    validator = Draft7Validator(schema)
+    cases = [
+        ([2**63 - 1, 0], True), ([-2**63, 0], True), ([2**63, 0], False), ([-2**63 - 1, 0], False),
+        ({"minuend": 2**63 - 1, "subtrahend": 0}, True), ({"minuend": 2**63, "subtrahend": 0}, False),
+        ([40, 2], True), ([40, 2, 7], True), ({"minuend": 40, "subtrahend": 2}, True), ([40], False), (["40", 2], False),
+    ]
+    for params, takes in cases:
+        reply = call(CONFORMANCE_HOST, "subtract", params)
+        assert ("result" in reply) == takes, f"the host on {params}: {reply}"
+        if not takes:
+            assert reply["error"]["code"] == -32602, reply
+        assert validator.is_valid(params) == takes, f"x-params-schema on {params}: the host {'takes' if takes else 'refuses'} it"

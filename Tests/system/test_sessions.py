@@ -161,7 +161,7 @@ def test_the_connect_dialog_names_the_extension_and_marks_its_own_words_and_the_
     shown = dialogs(wallet, "_Connect")
     assert len(shown) == 1, wallet.pinentry_records()
     text = shown[0]["SETDESC"]
-    assert text.startswith(f"The extension (ID {EXTENSION_ID})"), text
+    assert text.startswith(f"The extension with ID {EXTENSION_ID}\nasks to connect to your wallet.\n"), text
     assert 'It says it is: "Example dApp", https://example.org' in text and "(its own words, not checked)" in text, text
     assert "Solana mainnet, Solana devnet" in text and "solana_signMessage" in text, text
     assert "solana_fly" not in text and "unsupportedchain" not in text, text
@@ -183,7 +183,9 @@ def test_a_rejected_proposal_is_5000(wallet, key):
 
 
 def test_a_proposal_nobody_answers_expires_with_8000_and_its_dialog_closes(wallet, key):
-    port = Port(wallet.host(FAKE_PINENTRY_CONNECT="hang", WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS=1000))
+    """The wait is the configuration's `proposal_timeout` (5 minutes unless set; docs/sessions.md)."""
+    configure(wallet, {"proposal_timeout": 1})
+    port = Port(wallet.host(FAKE_PINENTRY_CONNECT="hang"))
     started = time.monotonic()
     error = error_of(port.call("session_connect", PROPOSAL, timeout=15))
     assert (error["code"], error["message"]) == (8000, "Session request expired"), error

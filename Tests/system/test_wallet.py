@@ -213,7 +213,7 @@ def test_the_prompt_names_a_firefox_add_on_and_a_single_payload(wallet, passphra
     verify(key["address"], b"one", reply["result"]["signed_payloads"][0])
     host.close()
     (description,) = [a for c, a in wallet.pinentry_commands() if c == "SETDESC"]
-    assert f"The Firefox add-on (ID {FIREFOX_ID})\nasks to sign 1 payload" in description
+    assert f"The Firefox add-on with ID {FIREFOX_ID}\nasks to sign 1 payload" in description
 
 
 def test_wrong_passphrase_is_not_signed_after_three_attempts(wallet, passphrase_file, answers):

@@ -175,7 +175,7 @@ static void handle(const char *body, size_t len) {
         }
     } else {
         char data[200];
-        snprintf(data, sizeof data, "\"no method named \\\"%.*s\\\"\"", (int)(m_len > 128 ? 128 : m_len), m ? m : "");
+        snprintf(data, sizeof data, "{\"problem\":\"no method named \\\"%.*s\\\"\"}", (int)(m_len > 128 ? 128 : m_len), m ? m : "");
         error_reply(id, id_len, "-32601", data, "Method not found");
     }
     send_frame();
@@ -190,7 +190,7 @@ int main(void) {
         if (r == 0) return 0;  // end of input: the port closed
         if (r < 0) return 0;
         if (length > MAX_INBOUND) {
-            error_reply("null", 4, "-32004", "\"frame too large\"", "Request too large");
+            error_reply("null", 4, "-32004", "{\"problem\":\"frame too large\"}", "Request too large");
             send_frame();
             return 1;
         }

@@ -49,7 +49,7 @@ function handle(request) {
       return reply;
     }
     default:
-      return error(id, -32601, `no method named "${String(request.method).slice(0, 128)}"`, 'Method not found');
+      return error(id, -32601, { problem: `no method named "${String(request.method).slice(0, 128)}"` }, 'Method not found');
   }
 }
 
@@ -65,7 +65,7 @@ process.stdin.on('data', (chunk) => {
     if (chunks[0].length < 4) { chunks = [Buffer.concat(chunks)]; }
     const length = LE ? chunks[0].readUInt32LE(0) : chunks[0].readUInt32BE(0);
     if (length > MAX_INBOUND) {
-      send(error(null, -32004, 'frame too large', 'Request too large'));
+      send(error(null, -32004, { problem: 'frame too large' }, 'Request too large'));
       process.exit(1);
     }
     if (buffered < 4 + length) return;

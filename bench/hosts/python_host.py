@@ -23,7 +23,7 @@ def get_message():
         sys.exit(0)  # end of input: the browser closed the port
     message_length = struct.unpack("@I", raw_length)[0]
     if message_length > MAX_INBOUND:
-        send_message(error(None, -32004, "frame too large", "Request too large"))
+        send_message(error(None, -32004, {"problem": "frame too large"}, "Request too large"))
         sys.exit(1)
     body = sys.stdin.buffer.read(message_length)
     if len(body) < message_length:
@@ -68,7 +68,7 @@ def handle(request):
             # The browser would drop the port: answer the error wallet-bridge answers instead.
             return error(request_id, -32000, {"bytes": len(reply), "limit": MAX_OUTBOUND}, "Response too large")
         return reply
-    return error(request_id, -32601, 'no method named "%s"' % str(method)[:128], "Method not found")
+    return error(request_id, -32601, {"problem": 'no method named "%s"' % str(method)[:128]}, "Method not found")
 
 
 while True:

@@ -1,6 +1,6 @@
 /**
  * wallet-bridge/testing (testing.js re-exports this; testing.d.ts has the types): runs the
- * shared fixture files (Tests/Fixtures/README.md) from the extension's side under `node --test`,
+ * shared fixture files (docs/fixtures.md) from the extension's side under `node --test`,
  * so a developer who added methods checks their JS against the same cases their Swift host runs.
  * For Node only: it imports node:test, node:assert and node:fs, and nothing that index.js
  * imports leads here, so an extension never loads it.
@@ -33,7 +33,7 @@ const FIXTURE_APPLICATION = 'wallet-bridge-fixture';
 
 /**
  * Reads and checks one fixture file. Throws an Error naming the file, and the case when one is
- * at fault, if the file is not in the format of Tests/Fixtures/README.md.
+ * at fault, if the file is not in the format of docs/fixtures.md.
  * @param {string | URL} pathOrURL
  * @returns {FixtureFile}
  */
@@ -400,11 +400,56 @@ function caseProblem(value) {
     if (input in value && !(typeof value[input] === 'string' && BASE64.test(/** @type {string} */ (value[input])))) return `"${input}" must be padded standard base64`;
   }
   if (!('response' in value)) return 'no "response" (null means no reply at all)';
+  const responseProblem = replyListProblem(value.response);
+  if (responseProblem !== null) return responseProblem;
   if ('response_text_includes' in value && !(Array.isArray(value.response_text_includes) && value.response_text_includes.every((text) => typeof text === 'string'))) {
     return '"response_text_includes" must be an array of strings';
   }
   if ('exit_code' in value && !(Number.isInteger(value.exit_code) && /** @type {number} */ (value.exit_code) >= 0 && /** @type {number} */ (value.exit_code) <= 255)) {
     return '"exit_code" must be an exit status, an integer from 0 to 255';
+  }
+  return null;
+}
+
+/**
+ * What makes a case's `response` one that no host can send, or null: it is null (no reply), a
+ * reply, or a non-empty array of replies. A case expecting anything else could never pass, so
+ * it is the file's mistake, not the host's.
+ * @param {unknown} response
+ * @returns {string | null}
+ */
+function replyListProblem(response) {
+  if (response === null) return null;
+  if (Array.isArray(response)) {
+    if (response.length === 0) return '"response" is an empty array: a batch is answered with at least one reply, or with none at all (null)';
+    for (const [index, reply] of response.entries()) {
+      if (!isPlainObject(reply)) return `"response"[${index}] must be a reply object, not ${describeValue(reply)}`;
+      const problem = replyProblem(reply);
+      if (problem !== null) return `"response"[${index}]${problem}`;
+    }
+    return null;
+  }
+  if (!isPlainObject(response)) return `"response" must be a reply object, a batch's array or null, not ${describeValue(response)}`;
+  const problem = replyProblem(response);
+  return problem === null ? null : `"response"${problem}`;
+}
+
+/**
+ * JSON-RPC 2.0, section 5: exactly one of `result` and `error`, and an error is an object with
+ * an integer `code` and a string `message`. What follows "response" in a message, or null.
+ * @param {Record<string, unknown>} reply
+ * @returns {string | null}
+ */
+function replyProblem(reply) {
+  const hasResult = 'result' in reply;
+  const hasError = 'error' in reply;
+  if (!hasResult && !hasError) return ' has neither "result" nor "error": a reply has exactly one of them';
+  if (hasResult && hasError) return ' has both "result" and "error": a reply has exactly one of them';
+  if (hasError) {
+    const { error } = reply;
+    if (!(isPlainObject(error) && Number.isInteger(error.code) && typeof error.message === 'string')) {
+      return `.error must be an object with an integer "code" and a string "message", not ${isPlainObject(error) ? JSON.stringify(error) : describeValue(error)}`;
+    }
   }
   return null;
 }

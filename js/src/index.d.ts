@@ -53,6 +53,28 @@ export type NativeParamsField<Params> = undefined extends Params
   ? { params?: Exclude<Params, undefined> }
   : { params: Params };
 
+/**
+ * A method name that declares no types: a plain string, or a type parameter whose constraint
+ * holds only plain strings (`M extends keyof Methods` in a wrapper of your own). A NativeMethod
+ * is not one. Such a method takes any object or array as `params`, or none.
+ */
+export type NativeUndeclaredMethod = string & { readonly [nativeMethodTypes]?: undefined };
+
+/**
+ * The request fields for a method that declares no types, `params` any object or array. The
+ * second way into NativeRpcRequestArgs, NativeRpcNotificationArgs and NativeRpcBatchItem: for a
+ * generic method (a type parameter) TypeScript cannot evaluate NativeMethodParams, so without it
+ * a wrapper generic over its method names could not call the client at all.
+ */
+export type NativeUndeclaredParamsField<Method extends string> = { method: Method & NativeUndeclaredMethod; params?: NativeRpcParams | undefined };
+
+/**
+ * Any method, for the general NativeRpcBatchEntry: its name a string, its result whatever the
+ * method declares, so `unknown` (a declared result may be an interface or hold readonly arrays,
+ * which TypeScript does not take as JsonValue). Every NativeMethod and every plain string is one.
+ */
+export type NativeAnyMethod = NativeMethod<string, NativeRpcParams | undefined, unknown>;
+
 export interface NativeRpcRequest<Params extends NativeRpcParams = NativeRpcParams> {
   jsonrpc: '2.0';
   id: NativeRpcId;
@@ -683,21 +705,33 @@ export interface NativeRequestOptions {
   timeoutMs?: number;
 }
 
-/** A request to `Method`, with the params it declares. */
+/**
+ * A request to `Method`, with the params it declares; a method that declares none (a plain
+ * string, or a generic one whose names declare none) takes any object or array.
+ */
 export type NativeRpcRequestArgs<Method extends string = string> =
-  NativeRequestOptions & { method: Method } & NativeParamsField<NativeMethodParams<Method>>;
+  | (NativeRequestOptions & NativeUndeclaredParamsField<Method>)
+  | (NativeRequestOptions & { method: Method } & NativeParamsField<NativeMethodParams<Method>>);
 
-/** A notification to `Method`, with the params it declares. */
+/** A notification to `Method`, with the params it declares (as for NativeRpcRequestArgs). */
 export type NativeRpcNotificationArgs<Method extends string = string> =
-  { method: Method; timeoutMs?: number } & NativeParamsField<NativeMethodParams<Method>>;
+  | ({ timeoutMs?: number } & NativeUndeclaredParamsField<Method>)
+  | ({ method: Method; timeoutMs?: number } & NativeParamsField<NativeMethodParams<Method>>);
 
 /** One request of a batch; `notification: true` sends it without an id, and it gets no entry. */
 export type NativeRpcBatchItem<Method extends string = string> = Method extends unknown
-  ? { method: Method; id?: NativeRpcId; notification?: boolean } & NativeParamsField<NativeMethodParams<Method>>
+  ? | ({ id?: NativeRpcId; notification?: boolean } & NativeUndeclaredParamsField<Method>)
+    | ({ method: Method; id?: NativeRpcId; notification?: boolean } & NativeParamsField<NativeMethodParams<Method>>)
   : never;
 
-/** The outcome of one batch request to `Method`: its `result`, or `error` (never both). */
-export type NativeRpcBatchEntry<Method extends string = string> = Method extends unknown
+/**
+ * The outcome of one batch request to `Method`: its `result`, or `error` (never both).
+ * Without `Method`, any method's entry (NativeAnyMethod: `result` is `unknown`): what every
+ * typed entry is assignable to, so `const entries: NativeRpcBatchEntry[] = await
+ * sendNativeRpcBatch(…)` compiles. `NativeRpcBatchEntry<string>` is an entry of a method that
+ * declares nothing, its `result` a JsonValue (what decodeBatchResponse returns).
+ */
+export type NativeRpcBatchEntry<Method extends string = NativeAnyMethod> = Method extends unknown
   ? | { id: NativeRpcId; method: Method; result: NativeMethodResult<Method>; error?: undefined }
     | { id: NativeRpcId; method: Method; error: NativeRpcError; result?: undefined }
   : never;
@@ -808,4 +842,4 @@ export function buildBatch(items: ReadonlyArray<NativeRpcBatchItem>): Array<Nati
 export function validateResponse(response: unknown, expected?: { id?: NativeRpcId; method?: string }): NativeRpcResponse;
 /** The `result`, or the `error` thrown as NativeRpcError. */
 export function decodeResponse(response: unknown, expected?: { id?: NativeRpcId; method?: string }): JsonValue;
-export function decodeBatchResponse(batch: ReadonlyArray<NativeRpcRequest | NativeRpcNotification>, reply: unknown): NativeRpcBatchEntry[];
+export function decodeBatchResponse(batch: ReadonlyArray<NativeRpcRequest | NativeRpcNotification>, reply: unknown): Array<NativeRpcBatchEntry<string>>;

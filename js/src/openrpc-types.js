@@ -555,7 +555,7 @@ function notInType(schema) {
     if ((keyword === 'minItems' || keyword === 'maxItems') && Array.isArray(schema.items)) continue;
     if (keyword === 'maxItems' && value === 0) continue;
     if (keyword === 'maxProperties' && value === 0 && objectTyped) continue;
-    left.push(value !== null && typeof value === 'object' ? keyword : `${keyword} ${JSON.stringify(value)}`);
+    left.push(value !== null && typeof value === 'object' ? keyword : `${keyword} ${boundText(value)}`);
   }
   for (const combinator of ['anyOf', 'oneOf']) {
     const branches = schema[combinator];
@@ -568,6 +568,17 @@ function notInType(schema) {
     for (const member of schema.allOf.filter(saysNothing)) left.push(branchText(member) ?? 'allOf');
   }
   return left;
+}
+
+/**
+ * A keyword's value as the doc comment writes it. An integer beyond 2^53 was rounded when the
+ * document was parsed (a 64-bit bound, 9223372036854775807, reads as 9223372036854776000), so
+ * it is written with "about": the schema's exact bound is in the document.
+ * @param {unknown} value
+ */
+function boundText(value) {
+  const text = JSON.stringify(value);
+  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) ? `about ${text}` : text;
 }
 
 /**

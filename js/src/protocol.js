@@ -12,7 +12,7 @@ import { NativeProtocolError, NativeRpcError } from './errors.js';
  * @typedef {import('./index.js').NativeRpcRequest} NativeRpcRequest
  * @typedef {import('./index.js').NativeRpcNotification} NativeRpcNotification
  * @typedef {import('./index.js').NativeRpcResponse} NativeRpcResponse
- * @typedef {import('./index.js').NativeRpcBatchEntry} NativeRpcBatchEntry
+ * @typedef {import('./index.js').NativeRpcBatchEntry<string>} NativeRpcBatchEntry an entry of a method that declares nothing: its result a JsonValue
  * @typedef {import('./index.js').NativeRpcBatchItem} NativeRpcBatchItem
  */
 

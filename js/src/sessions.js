@@ -364,9 +364,10 @@ function checkEthAddress(address, field, hint = '') {
 }
 
 /**
- * personal_sign's message: "0x" and hex digits are bytes, anything else is text signed as its
- * UTF-8 bytes. "0x" and an odd number of hex digits is neither clearly (a hex number not padded
- * to whole bytes, most likely), so it is refused here rather than signed as its characters.
+ * personal_sign's message, as the host (and MetaMask) reads it: "0x" and one or more hex digits
+ * are bytes (an odd count after a leading zero nibble: "0xabc" is 0x0a 0xbc), anything else is
+ * text signed as its UTF-8 bytes ("0x" alone, "0x.org wants you to sign in…"). Only the empty
+ * string is refused, as the host and MetaMask refuse it.
  * @param {unknown} message
  * @param {string} field
  * @param {string} [hint] added to the type error
@@ -374,10 +375,7 @@ function checkEthAddress(address, field, hint = '') {
  */
 function checkPersonalSignMessage(message, field, hint = '') {
   if (typeof message !== 'string') throw new TypeError(`${field} must be a string (0x and hex digits for bytes, or text), not ${describe(message)}${hint}`);
-  if (message === '' || message === '0x') throw new RangeError(`${field} must hold at least one byte`);
-  if (/^0x[0-9a-fA-F]*$/.test(message) && message.length % 2 === 1) {
-    throw new RangeError(`${field} is 0x and an odd number of hex digits (${message.length - 2}): write whole bytes ("0x0a", not "0xa"), or pass text through personalSign, which hex-encodes it`);
-  }
+  if (message === '') throw new RangeError(`${field} must hold at least one byte`);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { JsonValue, NativeClient } from './index.js';
 
 export {};
 
-/** One case of a fixture file, as Tests/Fixtures/README.md describes it. */
+/** One case of a fixture file, as docs/fixtures.md describes it. */
 export interface FixtureCase {
   /** Unique within the file. */
   name: string;

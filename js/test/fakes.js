@@ -220,7 +220,7 @@ export function fakeWalletHost(message) {
       if (params.address !== FAKE_ADDRESSES[0]) return fail(-32602, 'Invalid params', { field: 'address', problem: 'no account with this address' });
       return ok({ signed_payloads: params.payloads.map((/** @type {string} */ p) => `${p}+sig`) });
     case 'test.error': return fail(params.code, params.message, params.data);
-    default: return fail(-32601, 'Method not found', `no method named "${method}"`);
+    default: return fail(-32601, 'Method not found', { problem: `no method named "${method}"` });
   }
 }
 

@@ -47,7 +47,7 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
   test(`${flavor} message: requestResponse returns an error response instead of throwing`, async () => {
     const client = createNativeClient({ application: APP, runtime: makeRuntime({ [APP]: fakeWalletHost }) });
     const response = await client.requestResponse({ method: 'nope', id: 3 });
-    assert.deepEqual(response, { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found', data: 'no method named "nope"' } });
+    assert.deepEqual(response, { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found', data: { problem: 'no method named "nope"' } } });
   });
 
   test(`${flavor} message: a missing host is a NativeTransportError with the browser's own message`, async () => {

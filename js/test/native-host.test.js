@@ -3,6 +3,7 @@
 // and on failure the error class and its discriminant. Every wait is bounded by a timeout.
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, verify } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { after, test } from 'node:test';
 import {
   NativeProtocolError,
@@ -185,7 +186,7 @@ for (const flavor of FLAVORS) {
     test(`${label}: a batch refused as a whole rejects with NativeRpcError`, TEST_TIMEOUT, async () => {
       const { client } = hostClient({ flavor, transport, env: { WALLET_BRIDGE_MAX_BATCH: '2' } });
       await assert.rejects(client.batch([{ method: 'sum', params: [1] }, { method: 'sum', params: [2] }, { method: 'sum', params: [3] }]), (error) =>
-        error instanceof NativeRpcError && error.code === NativeRpcErrorCode.invalidRequest && error.data === 'a batch of 3 requests exceeds the limit of 2');
+        error instanceof NativeRpcError && error.code === NativeRpcErrorCode.invalidRequest && isDeepStrictEqual(error.data, { problem: 'a batch of 3 requests exceeds the limit of 2' }));
       await assert.rejects(client.batch([
         { method: 'test.large', params: { bytes: 600_000 } },
         { method: 'test.large', params: { bytes: 600_000 } },

@@ -7,10 +7,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { declarationsFromOpenRPC } from '../src/openrpc-types.js';
+import { CHROME_ORIGIN, HOST_PATH, encodeFrame, requireHost } from './native-host-shim.js';
 import { temporaryFolder } from './scratch.js';
 
 const SCRIPT = fileURLToPath(new URL('../bin/openrpc-to-ts.js', import.meta.url));
@@ -33,11 +35,13 @@ const SAMPLE = {
         { name: 'pingParam1', required: true, schema: { type: 'string' } },
         { name: 'pingParam2', required: true, schema: { type: 'array', items: { type: 'string' } } },
       ],
+      // Named or positional: both forms, an extra position ignored (additionalItems true).
       'x-params-schema': {
-        type: 'object',
         title: 'Ping.Params',
-        properties: { pingParam1: { type: 'string' }, pingParam2: { type: 'array', items: { type: 'string' } } },
-        required: ['pingParam1', 'pingParam2'],
+        anyOf: [
+          { type: 'object', properties: { pingParam1: { type: 'string' }, pingParam2: { type: 'array', items: { type: 'string' } } }, required: ['pingParam1', 'pingParam2'] },
+          { type: 'array', items: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], additionalItems: true, minItems: 2 },
+        ],
       },
       result: { name: 'Ping.Result', schema: { type: 'object', title: 'Ping.Result', properties: { pong: { type: 'string' } }, required: ['pong'] } },
       errors: [{ code: -32050, message: 'Empty ping' }],
@@ -149,6 +153,7 @@ const EDGES = {
     { name: 'loose', params: [], 'x-params-schema': { anyOf: [{ properties: { a: { minimum: 1 } } }, { type: 'object' }] }, result: { name: 'r', schema: { type: 'object', patternProperties: { '^x': {} } } } },
     { name: 'lists', params: [], 'x-params-schema': { type: 'array', items: { type: 'array', items: { type: ['string', 'null'] } } }, result: { name: 'r', schema: { title: 'Ping.Result', type: 'array', maxItems: 0 } } },
     { name: 'it\'s "quoted"', params: [], result: { name: 'r', schema: { const: { a: [1, 'two', null], 'b c': true } } } },
+    { name: 'big', params: [], result: { name: 'r', schema: { type: 'integer', minimum: -9223372036854775808, maximum: 9223372036854775807 } } },
   ],
 };
 
@@ -173,7 +178,7 @@ describe('the declarations for the sample document', () => {
 
   test('params and results named from titles, or from the method; a NativeMethod per method', () => {
     for (const declaration of [
-      'export type PingParams = {\n  pingParam1: string;\n  pingParam2: readonly string[];\n};',
+      'export type PingParams = {\n  pingParam1: string;\n  pingParam2: readonly string[];\n} | readonly [string, readonly string[], ...JsonValue[]];',
       'export type PingResult = {\n  pong: string;\n};',
       '/**\n * Answers a ping with a pong.\n * Errors: -32050 "Empty ping".\n */\nexport type MyCustomPingRpcMethod = NativeMethod<\'MY_CUSTOM_PING_RPC_METHOD\', PingParams, PingResult>;',
       // No params, no x-params-schema: takes none.
@@ -240,6 +245,8 @@ describe('the declarations for the rest of the subset', () => {
       // by-position descriptors: a labelled tuple, optional from the last required one on.
       'export type TreeGetParams = readonly [depth?: number];',
       'export type PairParams = readonly [first: string, second?: number | null];',
+      // Int64's bounds, rounded by JSON.parse: said to be approximate.
+      '/** Not in the type: integer, minimum about -9223372036854776000, maximum about 9223372036854776000. */\nexport type BigResult = number;',
       // items as a list: minItems required elements, additionalItems false: no more.
       'export type PairResult = [string, number?];',
       'export type DictParams = {\n  [key: string]: number;\n};',
@@ -339,6 +346,7 @@ const TREE: TreeGetMethod = 'tree.get';
 
 export async function rightUses(): Promise<void> {
   const pong: string = (await sendNativeRpcRequest({ method: PING, params: { pingParam1: 'a', pingParam2: ['b'] as const } })).pong;
+  await sendNativeRpcRequest({ method: PING, params: ['a', ['b']] });
   const reset: null = await sendNativeRpcRequest({ method: RESET });
   const total: number = await sendNativeRpcRequest({ method: SUM, params: [1, 2, 3] as const });
   const echoed: JsonValue = await sendNativeRpcRequest({ method: ECHO, params: { nested: [1, 'two', null] } });
@@ -439,6 +447,52 @@ export async function wrongUses(): Promise<void> {
     const run = spawnSync(tsc, ['-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
     assert.equal(run.error, undefined);
     assert.equal(run.status, 0, `tsc failed:\n${run.stdout}${run.stderr}`);
+  });
+});
+
+describe("the conformance host's own document (rpc.discover, over real pipes)", () => {
+  // subtract takes `[42, 23]` or `{"minuend": 42, "subtrahend": 23}` (the JSON-RPC
+  // specification's example): its generated params type must take both, and an extra position,
+  // which the host ignores as it ignores an unknown member.
+  test('a method that takes named or positional params is typed both ways', { skip: tscMissing, timeout: 120_000 }, () => {
+    requireHost();
+    const run = spawnSync(HOST_PATH, [CHROME_ORIGIN], { input: encodeFrame({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }), timeout: 30_000 });
+    assert.equal(run.error, undefined);
+    const length = endianness() === 'LE' ? run.stdout.readUInt32LE(0) : run.stdout.readUInt32BE(0);
+    const document = JSON.parse(run.stdout.subarray(4, 4 + length).toString('utf8')).result;
+    const dir = temporaryFolder('wallet-bridge-openrpc-');
+    writeFileSync(join(dir, 'conformance.d.ts'), declarationsFromOpenRPC(document, { importFrom: INDEX }));
+    writeFileSync(join(dir, 'consumer.ts'), `
+import { sendNativeRpcRequest } from ${JSON.stringify(INDEX)};
+import type { SubtractMethod } from './conformance.js';
+
+const SUBTRACT: SubtractMethod = 'subtract';
+
+export async function uses(): Promise<number[]> {
+  return [
+    await sendNativeRpcRequest({ method: SUBTRACT, params: [40, 2] }),
+    await sendNativeRpcRequest({ method: SUBTRACT, params: [40, 2] as const }),
+    await sendNativeRpcRequest({ method: SUBTRACT, params: { minuend: 40, subtrahend: 2 } }),
+    await sendNativeRpcRequest({ method: SUBTRACT, params: [40, 2, 7] }),
+  ];
+}
+
+export async function wrongUses(): Promise<void> {
+  // @ts-expect-error the positions are numbers
+  await sendNativeRpcRequest({ method: SUBTRACT, params: ['40', 2] });
+  // @ts-expect-error both positions are required
+  await sendNativeRpcRequest({ method: SUBTRACT, params: [40] });
+  // @ts-expect-error subtrahend is required
+  await sendNativeRpcRequest({ method: SUBTRACT, params: { minuend: 40 } });
+}
+`);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'node', lib: ['ES2022', 'DOM'], types: [] },
+      files: ['consumer.ts', 'conformance.d.ts'],
+    }));
+    const compiled = spawnSync(tsc, ['-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    assert.equal(compiled.error, undefined);
+    assert.equal(compiled.status, 0, `tsc failed:\n${compiled.stdout}${compiled.stderr}`);
   });
 });
 

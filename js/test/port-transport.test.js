@@ -182,7 +182,7 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
   test(`${flavor} port: an error with id null goes to the only pending request, else it is reported`, async () => {
     const runtime = makeRuntime({ [APP]: () => undefined });
     const { client, warnings } = manualPortClient(runtime);
-    const tooLarge = { jsonrpc: '2.0', id: null, error: { code: -32004, message: 'Request too large', data: 'frame of 9 bytes exceeds the limit of 8 bytes' } };
+    const tooLarge = { jsonrpc: '2.0', id: null, error: { code: -32004, message: 'Request too large', data: { problem: 'frame of 9 bytes exceeds the limit of 8 bytes' } } };
     const only = client.request({ method: 'a', id: 'only' });
     await flush();
     runtime.port.reply(tooLarge);
@@ -203,8 +203,8 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
     const single = client.request({ method: 'test.sleep', id: 'single' });
     const batch = client.batch([{ method: 'sum', params: [1] }, { method: 'sum', params: [2] }, { method: 'sum', params: [3] }], { timeoutMs: 2000 });
     await flush();
-    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'a batch of 3 requests exceeds the limit of 2' } });
-    await assert.rejects(batch, (error) => error instanceof NativeRpcError && error.code === -32600 && error.data === 'a batch of 3 requests exceeds the limit of 2');
+    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { problem: 'a batch of 3 requests exceeds the limit of 2' } } });
+    await assert.rejects(batch, (error) => error instanceof NativeRpcError && error.code === -32600 && error.data?.problem === 'a batch of 3 requests exceeds the limit of 2');
     runtime.port.reply(answer(runtime.port.posted[0], 'still mine'));
     assert.equal(await single, 'still mine');
     assert.deepEqual(warnings, []);
@@ -257,7 +257,7 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
     const single = client.request({ method: 'b', id: 2, timeoutMs: 5000 });
     await flush();
     // A parse error answers a frame the host could not read: the single request as well as the batch.
-    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: 'nesting deeper than 64' } });
+    runtime.port.reply({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: { problem: 'nesting deeper than 64' } } });
     await flush();
     assert.equal(warnings.length, 1);
     runtime.port.reply([answer({ id: 1 }, 'batch')]);

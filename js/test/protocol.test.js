@@ -100,7 +100,7 @@ test('decodeBatchResponse maps replies by id, in request order, skipping notific
   // Replies out of order, as the host may send them.
   const entries = decodeBatchResponse(batch, [
     { jsonrpc: '2.0', id: 3, result: 2 },
-    { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found', data: 'no method named "nope"' } },
+    { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found', data: { problem: 'no method named "nope"' } } },
     { jsonrpc: '2.0', id: 'a', result: 3 },
   ]);
   assert.deepEqual(entries.map((entry) => entry.id), ['a', 2, 3]);
@@ -113,7 +113,7 @@ test('decodeBatchResponse maps replies by id, in request order, skipping notific
 
 test('a batch refused as a whole rejects with its NativeRpcError', () => {
   const batch = buildBatch([{ method: 'sum', params: [1], id: 1 }]);
-  assert.throws(() => decodeBatchResponse(batch, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'too many' } }),
+  assert.throws(() => decodeBatchResponse(batch, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { problem: 'too many' } } }),
     (error) => error instanceof NativeRpcError && error.code === -32600 && error.id === null);
   assert.throws(() => decodeBatchResponse(batch, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Response too large' } }),
     (error) => error instanceof NativeRpcError && error.code === -32000);

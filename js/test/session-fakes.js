@@ -141,7 +141,7 @@ export function createFakeSessionWallet({ keys: keyCount = 2 } = {}) {
           return ok({});
         }
         default:
-          return fail(-32601, `no method named "${method}"`);
+          return fail(-32601, { problem: `no method named "${method}"` });
       }
     },
     /**

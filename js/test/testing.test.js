@@ -220,8 +220,9 @@ describe('checkFixtureCase: the JS side disagrees with the fixture, and the fail
   });
 
   test('a generic check fails too: a response that does not decode as the fixture says', async () => {
-    const broken = { name: 'bad-error', request_text: 'x', response: { jsonrpc: '2.0', id: null, error: { code: 'E1', message: 'not a number' } } };
-    await assert.rejects(checkFixtureCase(broken), /case "bad-error": the response decodes: an error response must decode to a NativeRpcError, got NativeProtocolError: reply has an error code that is not an integer/);
+    // A reply in the file's format (one error object), but not one the client accepts.
+    const broken = { name: 'bad-error', request_text: 'x', response: { jsonrpc: '1.0', id: null, error: { code: -32700, message: 'Parse error' } } };
+    await assert.rejects(checkFixtureCase(broken), /case "bad-error": the response decodes: an error response must decode to a NativeRpcError, got NativeProtocolError: reply is not JSON-RPC 2.0/);
   });
 
   test('wrong options and a malformed case are said at once', async () => {
@@ -261,6 +262,13 @@ describe('loadFixtureFile: the file format', () => {
     ['base64 that is not', JSON.stringify({ cases: [{ name: 'a', stream_base64: 'AAA', response: null }] }), /case "a" \(#1\): "stream_base64" must be padded standard base64/],
     ['an exit code that is not one', JSON.stringify({ cases: [{ name: 'a', request, response: null, exit_code: '1' }] }), /case "a" \(#1\): "exit_code" must be an exit status/],
     ['args that are not strings', JSON.stringify({ cases: [{ name: 'a', request, response: null, args: [1] }] }), /case "a" \(#1\): "args" must be an array of strings/],
+    // A reply no host can send: the file's mistake, never a failing host (JSON-RPC 2.0, section 5).
+    ['a response that is not a reply', JSON.stringify({ cases: [{ name: 'a', request, response: 5 }] }), /case "a" \(#1\): "response" must be a reply object, a batch's array or null, not a number/],
+    ['a reply with neither result nor error', JSON.stringify({ cases: [{ name: 'a', request, response: { jsonrpc: '2.0', id: 1 } }] }), /case "a" \(#1\): "response" has neither "result" nor "error": a reply has exactly one of them/],
+    ['a reply with both', JSON.stringify({ cases: [{ name: 'a', request, response: { jsonrpc: '2.0', id: 1, result: 1, error: { code: 1, message: 'm' } } }] }), /case "a" \(#1\): "response" has both "result" and "error"/],
+    ['an error that is not an error object', JSON.stringify({ cases: [{ name: 'a', request, response: { jsonrpc: '2.0', id: 1, error: { code: '1', message: 'm' } } }] }), /case "a" \(#1\): "response".error must be an object with an integer "code" and a string "message"/],
+    ['an empty batch reply', JSON.stringify({ cases: [{ name: 'a', request, response: [] }] }), /case "a" \(#1\): "response" is an empty array/],
+    ['a batch element with neither', JSON.stringify({ cases: [{ name: 'a', request, response: [{ jsonrpc: '2.0', id: 1, result: 1 }, { id: 2 }] }] }), /case "a" \(#1\): "response"\[1\] has neither "result" nor "error"/],
   ];
   for (const [what, text, message] of malformed) {
     test(`refused, naming the file and the case: ${what}`, () => {

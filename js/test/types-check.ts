@@ -53,7 +53,9 @@ async function usage(): Promise<void> {
   const SUBTRACT: Declared.NativeMethod<'subtract', readonly [number, number], number> = 'subtract';
   const difference = await sendNativeRpcRequest({ method: SUBTRACT, params: [42, 23] });
   const n: number = difference;
-  const entries: NativeRpcBatchEntry[] = await wallet.batch([{ method: 'sum', params: [1, 2] }, { method: 'update', params: [1], notification: true }]);
+  // A batch of methods that declare nothing: NativeRpcBatchEntry<string>, results JsonValue
+  // (NativeRpcBatchEntry without an argument is any method's entry, its result unknown).
+  const entries: Array<NativeRpcBatchEntry<string>> = await wallet.batch([{ method: 'sum', params: [1, 2] }, { method: 'update', params: [1], notification: true }]);
   for (const entry of entries) {
     if (entry.error) {
       const code: number = entry.error.code;

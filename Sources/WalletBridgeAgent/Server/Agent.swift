@@ -52,6 +52,7 @@ package enum Agent {
             paths: paths, keystorePath: keystorePath, keystoreFile: keystoreFile, cache: cache, idleExit: config.agentIdleExit,
             unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
         var sessions = SessionService(store: SessionStore(path: SessionStore.path(forKeystore: keystoreFile)), wallet: wallet, lifetime: config.sessionLifetime)
+        sessions.proposalTimeout = .seconds(config.proposalTimeout)
         sessions.announce = { [events = state.events] caller, method, params in events.publish(to: caller, method: method, params: params) }
         let makeRouter: AgentConnection.RouterMaker = { [sessions] hello, writer in
             var sessions = sessions

@@ -39,24 +39,32 @@ struct LogCommand: ParsableCommand {
         }
     }
 
-    /// One entry for people: `2026-11-23T10:00:00Z approved (confirmation) "Name" chrome-extension://…/ key "main" 2 payloads [3f9a…, …]`.
+    /// One entry for people: `2026-11-23T10:00:00Z  approved (confirmation)  chrome-extension://…/ "Name"  key "main" …  2 payloads [3f9a…, …]`.
+    /// The caller (what the browser said) comes before its installed name (what the
+    /// extension's author chose). Every text is escaped (`DisplayText.escaped`): a name or a
+    /// Firefox add-on's ID is the extension's choice, recorded even when the request was
+    /// refused, and must not reach the terminal as a control sequence (clear the screen, write
+    /// the clipboard, forge a line). `--json` prints the lines as they are.
     static func describe(_ line: [UInt8]) -> String {
-        guard case .object(let entry)? = try? JSONParser.parse(line) else { return "(unreadable line) \(String(decoding: line.prefix(200), as: UTF8.self))" }
-        func text(_ key: String) -> String? {
+        guard case .object(let entry)? = try? JSONParser.parse(line) else {
+            return "(unreadable line) \(DisplayText.escaped(String(decoding: line.prefix(200), as: UTF8.self)))"
+        }
+        func raw(_ key: String) -> String? {
             if case .string(let value)? = entry[key] { return value }
             return nil
         }
+        func text(_ key: String) -> String? { raw(key).map { DisplayText.escaped($0) } }
         let unattended = entry["unattended"] == .bool(true) ? ", unattended" : ""
         let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0)\(unattended))" } ?? "")
-        let caller = (text("caller_name").map { "\"\($0)\" " } ?? "") + (text("caller") ?? "?")
+        let caller = (text("caller") ?? "?") + (text("caller_name").map { " \"\($0)\"" } ?? "")
         let signed: String
         if let method = text("method") {
             // An Ethereum signature: what was asked, where, and the digest signed.
-            signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \((text("keccak256") ?? "?").prefix(12))…"
+            signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \(DisplayText.escaped(String((raw("keccak256") ?? "?").prefix(12))))…"
         } else {
             var hashes: [String] = []
             if case .array(let values)? = entry["payload_sha256"] {
-                hashes = values.compactMap { if case .string(let hash) = $0 { String(hash.prefix(12)) + "…" } else { nil } }
+                hashes = values.compactMap { if case .string(let hash) = $0 { DisplayText.escaped(String(hash.prefix(12))) + "…" } else { nil } }
             }
             signed = (hashes.count == 1 ? "1 payload" : "\(hashes.count) payloads") + " [\(hashes.joined(separator: ", "))]"
         }

@@ -60,26 +60,29 @@ struct SessionsListCommand: ParsableCommand {
         }
     }
 
-    /// A few lines per session, for a person.
+    /// A few lines per session, for a person: the extension's ID (what the browser said)
+    /// before its installed name and what it says about itself (what its author chose). Every
+    /// text is escaped (`DisplayText.escaped`), so none of it reaches the terminal as a control
+    /// sequence or breaks a line; `--json` prints it as it is.
     static func describe(_ session: [String: JSONValue]) -> String {
-        func text(_ value: JSONValue?) -> String { if case .string(let text)? = value { text } else { "" } }
+        func text(_ value: JSONValue?) -> String { if case .string(let text)? = value { DisplayText.escaped(text) } else { "" } }
         func number(_ value: JSONValue?) -> Int { if case .number(let number)? = value { Int(number.literal) ?? 0 } else { 0 } }
         func object(_ value: JSONValue?) -> [String: JSONValue] { if case .object(let members)? = value { members } else { [:] } }
         let caller = object(session["caller"])
         let name = text(session["callerName"])
         let metadata = object(session["metadata"])
         var lines = ["\(text(session["topic"]))"]
-        lines.append("  extension: \(name.isEmpty ? "" : "\"\(name)\" ")\(text(caller["id"])) (\(text(caller["kind"])))")
+        lines.append("  extension: \(text(caller["id"])) (\(text(caller["kind"])))\(name.isEmpty ? "" : ", installed as \"\(name)\"")")
         lines.append("  says it is: \"\(text(metadata["name"]))\"\(text(metadata["url"]).isEmpty ? "" : " \(text(metadata["url"]))")")
         if case .object(let namespaces)? = session["namespaces"] {
             for (key, value) in namespaces.sorted(by: { $0.key < $1.key }) {
                 guard case .object(let namespace) = value else { continue }
                 func strings(_ name: String) -> String {
                     guard case .array(let items)? = namespace[name] else { return "" }
-                    let texts = items.compactMap { if case .string(let item) = $0 { item } else { nil } }
+                    let texts = items.compactMap { if case .string(let item) = $0 { DisplayText.escaped(item) } else { nil } }
                     return texts.isEmpty ? "none" : texts.joined(separator: ", ")
                 }
-                lines.append("  \(key): chains \(strings("chains")); methods \(strings("methods")); events \(strings("events"))")
+                lines.append("  \(DisplayText.escaped(key)): chains \(strings("chains")); methods \(strings("methods")); events \(strings("events"))")
             }
         }
         lines.append("  expires \(AgentCommandSupport.localTime(number(session["expiry"]))), approved \(AgentCommandSupport.localTime(number(session["created"])))")

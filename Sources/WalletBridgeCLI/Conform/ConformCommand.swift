@@ -2,7 +2,7 @@ import ArgumentParser
 import WalletBridge
 import WalletBridgeFixtures
 
-/// `wallet-bridge conform`: fixture files (Tests/Fixtures/README.md) run against a host, as the
+/// `wallet-bridge conform`: fixture files (docs/fixtures.md) run against a host, as the
 /// project's own suite runs them, for extension developers with methods of their own.
 struct ConformCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct ConformCommand: ParsableCommand {
             nothing else was sent and that the host kept serving. A case's "args" are the host's \
             arguments; without them it gets none, or, when --manifest, --as, --origin or \
             --addon-id names a caller, that browser's. A folder stands for every *.json file in \
-            it but a README. The fixture format: Tests/Fixtures/README.md in the wallet-bridge \
+            it but a README. The fixture format: docs/fixtures.md in the wallet-bridge \
             repository.
 
             A case whose reply matched is also checked against the host's own description \

@@ -58,6 +58,31 @@ enum Doctor {
             installed.filter { browser in locations(of: browser).contains { $0.folder == folder } }
         }
 
+        /// The install target for `browser`: `--flatpak` for a browser that is only a Flatpak.
+        func installTarget(_ browser: Browser) -> [String] {
+            ["--browser", browser.id] + (presences[browser.id]!.isFlatpakOnly ? ["--flatpak"] : [])
+        }
+
+        /// Whether any folder `browser` reads (its Flatpaks' sandboxes included) holds a
+        /// manifest for the host.
+        func hasManifest(_ browser: Browser) -> Bool {
+            let hostName = options.hostName
+            let folders = locations(of: browser).map(\.folder)
+                + presences[browser.id]!.flatpak.map { browser.flatpakHostFolder(appID: $0.id, in: environment) }
+            return folders.contains { !Doctor.candidates(in: $0, hostName: hostName).isEmpty }
+        }
+
+        /// A manifest for the host in a folder of `family` that no installed browser reads: what
+        /// an install command for a browser without one takes the IDs and the binary from.
+        func unreadManifest(of family: BrowserFamily) -> String? {
+            for browser in BrowserCatalog.all where browser.family == family && !presences[browser.id]!.isInstalled {
+                for location in locations(of: browser) where readers(of: location.folder).isEmpty {
+                    if let path = Doctor.candidates(in: location.folder, hostName: options.hostName).first { return path }
+                }
+            }
+            return nil
+        }
+
         /// Checks the manifest at `path` as a browser of `family` reads it. `probe: false` for a
         /// manifest whose host only starts inside a sandbox (a Flatpak's wrapper).
         mutating func check(_ path: String, family: BrowserFamily, scope: String, target: [String], probe: Bool = true) -> ManifestReport {
@@ -215,9 +240,11 @@ enum Doctor {
         if manifests.isEmpty {
             verdict = .notInstalled
             let folders = survey.locations(of: browser).map(\.folder).joined(separator: ", ")
-            let target = ["--browser", browser.id] + (presence.isFlatpakOnly ? ["--flatpak"] : [])
+            let command = installCommand(
+                survey.installTarget(browser), family: browser.family, hostName: options.hostName, record: survey.record,
+                manifest: survey.unreadManifest(of: browser.family))
             summary = presence.isInstalled
-                ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(installCommand(target, family: browser.family, hostName: options.hostName, record: survey.record))"
+                ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(command)"
                 : "browser not found"
         } else if !presence.isInstalled {
             verdict = .notInstalled
@@ -285,7 +312,7 @@ enum Doctor {
             // The package writes a manifest for every browser it knows, read or not: that is
             // by design, and dpkg's file is not the user's to remove.
             if !isFromThePackage(path, environment: survey.environment) {
-                report.faults.insert(wrongFolder(path, browser: browser, installed: survey.installed, environment: survey.environment, options: survey.options, record: survey.record), at: 0)
+                report.faults.insert(wrongFolder(path, browser: browser, survey: survey), at: 0)
             }
         }
         if presence.isFlatpakOnly, var sandbox = flatpakFault(browser, presence: presence, environment: survey.environment) {
@@ -315,7 +342,7 @@ enum Doctor {
 
     /// `<host>.json`, plus any other `.json` whose "name" is the host's: a manifest under the
     /// wrong file name is the classic "host not found".
-    private static func candidates(in folder: String, hostName: String) -> [String] {
+    static func candidates(in folder: String, hostName: String) -> [String] {
         let expected = hostName + ".json"
         // A folder that may be entered but not listed (mode 0711): the browser still opens
         // <host>.json by name.
@@ -388,22 +415,29 @@ enum Doctor {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { $0 == relative }
     }
 
-    private static func wrongFolder(_ path: String, browser: Browser, installed: [Browser], environment: CLIEnvironment, options: DoctorOptions, record: InstallRecord?) -> DoctorFault {
-        let family = installed.filter { $0.family == browser.family }
+    /// A manifest no installed browser reads: who lacks one and would read it in their own
+    /// folder (the installed browsers of its family without a manifest for the host), the
+    /// command that writes theirs, and the one that removes this.
+    private static func wrongFolder(_ path: String, browser: Browser, survey: Survey) -> DoctorFault {
+        let environment = survey.environment, options = survey.options, record = survey.record
+        let lacking = survey.installed.filter { $0.family == browser.family && !survey.hasManifest($0) }
         // Our own file goes with uninstall (which keeps the record right); anyone else's by hand.
         let remove = record?.files.contains { $0.path == path && $0.browsers.contains(browser.id) } == true
             ? "\(executable) uninstall --browser \(browser.id)"
             : "rm \(Shell.quoted(path))"
         var lines: [String] = []
-        for other in family {
-            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(installCommand(["--browser", other.id], family: other.family, hostName: options.hostName, record: record, manifest: path))")
+        for other in lacking {
+            let command = installCommand(survey.installTarget(other), family: other.family, hostName: options.hostName, record: record, manifest: path)
+            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(command)")
         }
         lines.append("if you do not use \(browser.displayName), remove this manifest: \(remove)")
-        return DoctorFault(
-            check: "wrong-folder",
-            severity: .warning,
-            message: "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/: this manifest reaches nobody",
-            fix: lines.joined(separator: "\n"))
+        var message = "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/: this manifest reaches nobody"
+        if !lacking.isEmpty {
+            let names = lacking.map(\.displayName)
+            let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            message += "; \(list) \(names.count == 1 ? "is" : "are") installed and \(names.count == 1 ? "has" : "have") no \(options.hostName).json"
+        }
+        return DoctorFault(check: "wrong-folder", severity: .warning, message: message, fix: lines.joined(separator: "\n"))
     }
 
     static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
@@ -430,7 +464,27 @@ enum Doctor {
         }
         var words = ["install"] + target
         if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
-        if hostName != ManifestIdentifiers.defaultHostName { words += ["--name", hostName] }
+        if hostName != ManifestIdentifiers.defaultHostName {
+            // Another host than the wallet: without --binary, install would point it at this
+            // wallet-bridge binary. `PATH` only when no manifest or record names its binary.
+            let binary = hostBinary(hostName: hostName, record: record, manifest: target.contains("--flatpak") ? nil : manifest)
+            words += ["--name", hostName, "--binary", binary ?? "PATH"]
+        }
         return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
+    }
+
+    /// The binary a manifest for `hostName` names, from `manifest` first, then from what
+    /// install recorded (Flatpak wrappers aside): nil when none names an executable file.
+    private static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?) -> String? {
+        func executableFile(_ path: String?) -> String? {
+            guard let path, path.hasPrefix("/"), FileSystem.status(path)?.kind == .file, FileSystem.accessible(path, X_OK) else { return nil }
+            return path
+        }
+        if let manifest, let found = executableFile((try? BrowserJSON.load(manifest))?.manifest.string("path")) { return found }
+        for file in record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" && file.flatpak == nil {
+            guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)) else { continue }
+            if let found = executableFile(members["path"]?.stringValue) { return found }
+        }
+        return nil
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 #endif
 import WalletBridge
 
-/// One fixture file (Tests/Fixtures/README.md, "File format"): a description and its cases,
+/// One fixture file (docs/fixtures.md): a description and its cases,
 /// checked as it is read so that a mistake in the file is reported as one, naming the file and
 /// the case, rather than as a host that fails every case.
 public struct FixtureFile: Sendable {
@@ -172,6 +172,25 @@ public struct FixtureCase: Sendable, Hashable {
         "response", "response_text_includes", "exit_code",
     ]
 
+    /// What makes `reply` one that no host can send, to follow "response" in a message; nil
+    /// when it is a reply. JSON-RPC 2.0, section 5: exactly one of `result` and `error`, and an
+    /// error is an object with an integer `code` and a string `message`. A case expecting
+    /// anything else could never pass: the file's mistake, not the host's.
+    static func replyProblem(_ reply: JSONValue) -> String? {
+        guard case .object(let members) = reply else { return nil }
+        switch (members["result"], members["error"]) {
+        case (nil, nil): return " has neither \"result\" nor \"error\": a reply has exactly one of them"
+        case (_?, _?): return " has both \"result\" and \"error\": a reply has exactly one of them"
+        case (nil, let error?):
+            guard case .object(let fields) = error, fields["code"]?.intValue != nil, fields["message"]?.stringValue != nil else {
+                let shown = error.objectValue == nil ? FixtureFile.a(error) : error.compactText
+                return ".error must be an object with an integer \"code\" and a string \"message\", not \(shown)"
+            }
+            return nil
+        case (_?, nil): return nil
+        }
+    }
+
     init(_ entry: JSONValue, index: Int, path: String, fileName: String) throws(FixtureFormatError) {
         let position = "case \(index + 1)"
         guard case .object(let members) = entry else {
@@ -223,9 +242,22 @@ public struct FixtureCase: Sendable, Hashable {
 
         guard let response = members["response"] else { throw failure("no \"response\" (null, for a case that expects no reply)") }
         switch response {
-        case .null, .object, .array: self.response = response
-        default: throw failure("\"response\" must be a reply object, a batch's array or null, not \(FixtureFile.a(response))")
+        case .null:
+            break
+        case .object:
+            if let problem = Self.replyProblem(response) { throw failure("\"response\"" + problem) }
+        case .array(let replies):
+            guard !replies.isEmpty else {
+                throw failure("\"response\" is an empty array: a batch is answered with at least one reply, or with none at all (null)")
+            }
+            for (index, reply) in replies.enumerated() {
+                guard case .object = reply else { throw failure("\"response\"[\(index)] must be a reply object, not \(FixtureFile.a(reply))") }
+                if let problem = Self.replyProblem(reply) { throw failure("\"response\"[\(index)]" + problem) }
+            }
+        default:
+            throw failure("\"response\" must be a reply object, a batch's array or null, not \(FixtureFile.a(response))")
         }
+        self.response = response
         responseTextIncludes = try strings("response_text_includes") ?? []
         arguments = try strings("args")
 

@@ -7,7 +7,7 @@ import Dispatch
 import Synchronization
 import WalletBridge
 
-/// Runs fixture cases against a host, as Tests/Fixtures/README.md ("How a runner executes a
+/// Runs fixture cases against a host, as docs/fixtures.md ("How a case
 /// case") says, and says how each went. A case whose reply matched is then checked against the
 /// host's own description (`rpc.discover`, fetched once per runner), unless that is turned off.
 ///

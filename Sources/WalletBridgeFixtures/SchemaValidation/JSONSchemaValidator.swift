@@ -6,7 +6,7 @@ import WalletBridge
 /// is a page.
 ///
 /// Checked: boolean schemas, `type`, `enum`, `const`, `properties`, `required`,
-/// `additionalProperties`, `patternProperties`, `minProperties`, `maxProperties`, `items` (one
+/// `additionalProperties`, `patternProperties`, `propertyNames`, `minProperties`, `maxProperties`, `items` (one
 /// schema, or a list with `additionalItems`), `minItems`, `maxItems`, `uniqueItems`,
 /// `minLength`, `maxLength`, `pattern`, `minimum`, `maximum`, `exclusiveMinimum`,
 /// `exclusiveMaximum`, `multipleOf`, `anyOf`, `oneOf`, `allOf`, `not`, and `$ref` within the
@@ -16,13 +16,19 @@ import WalletBridge
 public struct JSONSchemaValidator: Sendable {
     /// The document that `$ref`s point into.
     public let root: JSONValue
+    /// How deep validation may nest (schemas within schemas, `$ref`s followed) before it stops
+    /// with a problem: a `$ref` cycle ends there rather than in a stack overflow.
+    public let maxDepth: Int
 
-    public init(root: JSONValue = [:]) { self.root = root }
+    public init(root: JSONValue = [:], maxDepth: Int = 64) {
+        self.root = root
+        self.maxDepth = maxDepth
+    }
 
     /// What is wrong with `value`, one line per problem, each naming where (`path`, then the
     /// member or position: `result.payloads[1]`). Empty when it is valid.
     public func problems(_ value: JSONValue, against schema: JSONValue, at path: String) -> [String] {
-        var run = Run(root: root)
+        var run = Run(root: root, maxDepth: maxDepth)
         run.validate(value, schema, path: path, depth: 0)
         return run.problems
     }
@@ -35,7 +41,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 
     static let checked: Set<String> = [
-        "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
+        "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
         "minProperties", "maxProperties", "items", "additionalItems", "minItems", "maxItems", "uniqueItems",
         "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
         "multipleOf", "anyOf", "oneOf", "allOf", "not", "$ref",
@@ -57,7 +63,7 @@ public struct JSONSchemaValidator: Sendable {
                 } else {
                     collectUnchecked(value, into: &found, depth: depth + 1)
                 }
-            case "additionalProperties", "additionalItems", "not":
+            case "additionalProperties", "additionalItems", "not", "propertyNames":
                 collectUnchecked(value, into: &found, depth: depth + 1)
             default:
                 break
@@ -68,14 +74,13 @@ public struct JSONSchemaValidator: Sendable {
     /// One validation: the problems found so far.
     private struct Run {
         let root: JSONValue
+        /// `$ref` chains and self-referencing schemas end here rather than in a stack overflow.
+        let maxDepth: Int
         var problems: [String] = []
 
-        /// `$ref` chains and self-referencing schemas end here rather than in a stack overflow.
-        static let maxDepth = 64
-
         mutating func validate(_ value: JSONValue, _ schema: JSONValue, path: String, depth: Int) {
-            guard depth < Self.maxDepth else {
-                problems.append("\(path): the schema nests deeper than \(Self.maxDepth) levels (a $ref cycle?)")
+            guard depth < maxDepth else {
+                problems.append("\(path): the schema nests deeper than \(maxDepth) levels (a $ref cycle?)")
                 return
             }
             switch schema {
@@ -147,6 +152,11 @@ public struct JSONSchemaValidator: Sendable {
                     }
                 }
             }
+            if let names = keywords["propertyNames"] {
+                for name in members.keys.sorted() {
+                    validate(.string(name), names, path: "\(path) (the member name \(JSONValue.string(name).compactText))", depth: depth + 1)
+                }
+            }
             if let minimum = keywords["minProperties"]?.intValue, members.count < minimum {
                 problems.append("\(path): \(members.count) members, fewer than \(minimum)")
             }
@@ -214,10 +224,17 @@ public struct JSONSchemaValidator: Sendable {
                 if case .number(let limit)? = keywords[key] { return Double(limit.literal) }
                 return nil
             }
-            if let minimum = bound("minimum"), value < minimum { problems.append("\(path): \(number.literal) is less than the minimum \(minimum.shortText)") }
-            if let maximum = bound("maximum"), value > maximum { problems.append("\(path): \(number.literal) is more than the maximum \(maximum.shortText)") }
-            if let minimum = bound("exclusiveMinimum"), value <= minimum { problems.append("\(path): \(number.literal) must be more than \(minimum.shortText)") }
-            if let maximum = bound("exclusiveMaximum"), value >= maximum { problems.append("\(path): \(number.literal) must be less than \(maximum.shortText)") }
+            /// The number against a bound: exact when both are integer lexemes (a 64-bit bound
+            /// is beyond 2^53, where 2^63 − 1 and 2^63 are the same `Double`), else in `Double`.
+            func order(_ key: String) -> (order: Int, text: String)? {
+                guard case .number(let limit)? = keywords[key], let limitValue = Double(limit.literal) else { return nil }
+                if let exact = Self.compareIntegers(number.literal, limit.literal) { return (exact, limit.literal) }
+                return (value < limitValue ? -1 : value > limitValue ? 1 : 0, limitValue.shortText)
+            }
+            if let (order, minimum) = order("minimum"), order < 0 { problems.append("\(path): \(number.literal) is less than the minimum \(minimum)") }
+            if let (order, maximum) = order("maximum"), order > 0 { problems.append("\(path): \(number.literal) is more than the maximum \(maximum)") }
+            if let (order, minimum) = order("exclusiveMinimum"), order <= 0 { problems.append("\(path): \(number.literal) must be more than \(minimum)") }
+            if let (order, maximum) = order("exclusiveMaximum"), order >= 0 { problems.append("\(path): \(number.literal) must be less than \(maximum)") }
             if let divisor = bound("multipleOf"), divisor > 0 {
                 let quotient = value / divisor
                 if quotient.rounded() != quotient { problems.append("\(path): \(number.literal) is not a multiple of \(divisor.shortText)") }
@@ -250,7 +267,7 @@ public struct JSONSchemaValidator: Sendable {
 
         /// The problems `value` would have against `schema`, without counting them.
         private func trial(_ value: JSONValue, _ schema: JSONValue, path: String, depth: Int) -> [String] {
-            var scratch = Run(root: root)
+            var scratch = Run(root: root, maxDepth: maxDepth)
             scratch.validate(value, schema, path: path, depth: depth + 1)
             return scratch.problems
         }
@@ -279,6 +296,24 @@ public struct JSONSchemaValidator: Sendable {
                 default: false
                 }
             }
+        }
+
+        /// -1, 0 or 1 for two integer lexemes (`-?[0-9]+`, as JSON writes them), compared exactly
+        /// whatever their size; nil when either is not one.
+        static func compareIntegers(_ left: String, _ right: String) -> Int? {
+            func parts(_ text: String) -> (negative: Bool, digits: Substring)? {
+                let negative = text.hasPrefix("-")
+                var digits = negative ? text.dropFirst() : Substring(text)
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+                digits = digits.drop { $0 == "0" }
+                return (negative && !digits.isEmpty, digits)  // -0 is 0
+            }
+            guard let a = parts(left), let b = parts(right) else { return nil }
+            if a.negative != b.negative { return a.negative ? -1 : 1 }
+            let magnitude = a.digits.count != b.digits.count
+                ? (a.digits.count < b.digits.count ? -1 : 1)
+                : (a.digits == b.digits ? 0 : (a.digits < b.digits ? -1 : 1))
+            return a.negative ? -magnitude : magnitude
         }
 
         /// An integer in the schema's sense: a number with no fractional part, whatever its lexeme (`1.0`, `1e3`).

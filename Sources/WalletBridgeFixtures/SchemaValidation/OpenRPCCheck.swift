@@ -100,14 +100,15 @@ public struct OpenRPCCheck: Sendable {
     }
 
     /// The schema for params given as an array or as an object: the method's whole-params schema
-    /// where it applies (`x-params-schema`), else one built from its content descriptors, as
-    /// OpenRPC states params. Nil for a method that takes none.
+    /// where it applies (`x-params-schema`: one typed `array` or `object` is that form's, one
+    /// without a `type`, such as the `anyOf` of both forms, is both), else one built from its
+    /// content descriptors, as OpenRPC states params. Nil for a method that takes none.
     private func paramsSchema(_ method: [String: JSONValue], forArray: Bool) -> JSONValue? {
         let whole = method["x-params-schema"]
-        let wholeIsArray = whole?.objectValue?["type"] == "array"
+        let wholeType = whole?.objectValue?["type"]
         let structure = method["paramStructure"]?.stringValue ?? "either"
         let descriptors = (method["params"]?.arrayValue ?? []).compactMap(\.objectValue)
-        if let whole, forArray == wholeIsArray || whole == .object([:]) { return whole }
+        if let whole, wholeType == nil || forArray == (wholeType == "array") { return whole }
         if descriptors.isEmpty { return whole }
         if forArray {
             // By name only: an array is refused outright.

@@ -52,8 +52,8 @@ public enum JSONSchemaDerivation {
         var structure: ParamStructure
         var named: [Member]
         var positional: [Member]
-        /// The schema of the whole params value: the by-name form's when there is one; nil for
-        /// a method that takes none.
+        /// The schema of the whole params value: the by-name form's, the by-position form's, or
+        /// for `either` the `anyOf` of both (titled as the type); nil for a method that takes none.
         var schema: JSONValue?
         var allOptional: Bool
         var problems: [String]
@@ -85,11 +85,16 @@ public enum JSONSchemaDerivation {
         let arrayMembers = positional.schema.tupleMembers
         switch (objectMembers, arrayMembers) {
         case (let object?, let tuple?) where object.count == tuple.count:
-            // Positions take the names of the members in declaration order.
+            // Positions take the names of the members in declaration order. The whole params are
+            // either form: the object's title on the pair, so the params keep their type's name.
             shape.structure = .either
             shape.named = object
             shape.positional = zip(object, tuple).map { Member(name: $0.name, schema: $1.schema, required: $1.required) }
-            shape.schema = named.schema.json
+            var byNameForm = named.schema.json.objectValue ?? [:]
+            let title = byNameForm.removeValue(forKey: "title")
+            var whole: [String: JSONValue] = ["anyOf": [.object(byNameForm), positional.schema.json]]
+            if let title { whole["title"] = title }
+            shape.schema = .object(whole)
             shape.problems = byName.problems + byPosition.problems
         case (let object?, _):
             shape.structure = .byName
@@ -154,12 +159,13 @@ indirect enum RecordedSchema {
                 if let rest { schema["items"] = rest.json }
                 return .object(schema)
             }
-            // draft-07's tuple form: `items` as an array, then `additionalItems`.
+            // draft-07's tuple form: `items` as an array, then `additionalItems`. Positions after
+            // the last one read are ignored by the decoder, as unknown members of an object are
+            // (README, "Params and results"), so a fixed-length tuple says `additionalItems: true`.
             schema["items"] = .array(prefix.map(\.valueSchema))
-            schema["additionalItems"] = rest?.json ?? false
+            schema["additionalItems"] = rest?.json ?? true
             let required = prefix.prefix { $0.required }.count
             if required > 0 { schema["minItems"] = .number(JSONNumber(required)) }
-            if rest == nil { schema["maxItems"] = .number(JSONNumber(prefix.count)) }
             return .object(schema)
         }
     }
@@ -267,13 +273,13 @@ enum Scalar {
         case is Bool.Type: (["type": "boolean"], false)
         case is Double.Type: (["type": "number"], 0 as Double)
         case is Float.Type: (["type": "number"], 0 as Float)
-        case is Int.Type: (["type": "integer"], 0 as Int)
-        case is Int64.Type: (["type": "integer"], 0 as Int64)
+        case is Int.Type: (bounded(Int.self), 0 as Int)
+        case is Int64.Type: (bounded(Int64.self), 0 as Int64)
         case is Int32.Type: (bounded(Int32.self), 0 as Int32)
         case is Int16.Type: (bounded(Int16.self), 0 as Int16)
         case is Int8.Type: (bounded(Int8.self), 0 as Int8)
-        case is UInt.Type: (["type": "integer", "minimum": 0], 0 as UInt)
-        case is UInt64.Type: (["type": "integer", "minimum": 0], 0 as UInt64)
+        case is UInt.Type: (bounded(UInt.self), 0 as UInt)
+        case is UInt64.Type: (bounded(UInt64.self), 0 as UInt64)
         case is UInt32.Type: (bounded(UInt32.self), 0 as UInt32)
         case is UInt16.Type: (bounded(UInt16.self), 0 as UInt16)
         case is UInt8.Type: (bounded(UInt8.self), 0 as UInt8)
@@ -281,8 +287,12 @@ enum Scalar {
         }
     }
 
+    /// Both bounds of a fixed-width integer, exactly the range `JSONValueDecoder` takes (it reads
+    /// the number's lexeme as `T`, so `Int64.max` is taken and one more is not). Written as exact
+    /// decimal lexemes: `UInt64.max` and the 64-bit bounds are beyond 2^53, where a validator that
+    /// compares in `Double` would round.
     private static func bounded<T: FixedWidthInteger>(_: T.Type) -> JSONValue {
-        ["type": "integer", "minimum": .number(JSONNumber(Int(T.min))), "maximum": .number(JSONNumber(Int(T.max)))]
+        ["type": "integer", "minimum": .number(JSONNumber(validatedLiteral: String(T.min))), "maximum": .number(JSONNumber(validatedLiteral: String(T.max)))]
     }
 }
 

@@ -5,7 +5,8 @@
 /// Beyond the specification, in its `x-` extension space:
 /// - `x-params-schema` on a method: the JSON Schema of the whole `params` value. The content
 ///   descriptors in `params` say each member; this says what they cannot (a variadic list, any
-///   JSON) and carries the Swift type's name as `title`. Absent for a method that takes none.
+///   JSON, both forms of an `either` method as an `anyOf`) and carries the Swift type's name as
+///   `title`. Absent for a method that takes none.
 /// - `x-params-optional: true`: the whole `params` may be left out (`Params = Inner?`).
 /// - `x-derivation-problems`: where a schema could not be derived from the Swift types, so that
 ///   a tool can say the description is incomplete rather than trust it.

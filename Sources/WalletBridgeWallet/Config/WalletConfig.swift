@@ -45,6 +45,12 @@ public struct WalletConfig: Sendable, Equatable {
     /// extension (docs/sessions.md). WalletConnect's 7 days by default.
     public var sessionLifetime = 604_800
     static let sessionLifetimeRange = 1...2_592_000
+    /// `proposal_timeout` (seconds): how long a proposal to connect (`session_connect`, and
+    /// GetAccounts' or SignPayloads' question to connect) waits for the person before it is
+    /// 8000. WalletKit's 5 minutes by default.
+    public var proposalTimeout = 300
+    /// Up to an hour: a dialog left up longer is one nobody is looking at.
+    static let proposalTimeoutRange = 1...3600
 
     /// `agent_idle_exit` (seconds): the agent ends after this long with the keys locked and no
     /// client connected.
@@ -200,6 +206,11 @@ public struct WalletConfig: Sendable, Equatable {
                     throw invalid("\"session_lifetime\" is not a whole number of seconds in \(sessionLifetimeRange.lowerBound)...\(sessionLifetimeRange.upperBound)")
                 }
                 config.sessionLifetime = seconds
+            case "proposal_timeout":
+                guard case .number(let number) = value, let seconds = Int(number.literal), proposalTimeoutRange.contains(seconds) else {
+                    throw invalid("\"proposal_timeout\" is not a whole number of seconds in \(proposalTimeoutRange.lowerBound)...\(proposalTimeoutRange.upperBound)")
+                }
+                config.proposalTimeout = seconds
             case "cache_ttl", "max_cache_ttl", "agent_idle_exit":
                 guard case .number(let number) = value, let seconds = Int(number.literal), secondsRange.contains(seconds) else {
                     throw invalid("\"\(key)\" is not a whole number of seconds in \(secondsRange.lowerBound)...\(secondsRange.upperBound)")
@@ -210,7 +221,7 @@ public struct WalletConfig: Sendable, Equatable {
                 default: config.agentIdleExit = .seconds(seconds)
                 }
             default:
-                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes, session_lifetime)")
+                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes, session_lifetime, proposal_timeout)")
             }
         }
         // Either would be a mistake: the keys lock at the maximum whatever the idle time says.

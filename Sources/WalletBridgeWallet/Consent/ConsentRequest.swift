@@ -100,46 +100,36 @@ public struct ConsentRequest: Sendable, Equatable {
 
     private var callerDescription: String { Self.describe(caller, named: callerName) }
 
-    /// "The extension "Name" (ID …)": the caller as the dialogs name it, from what the browser
-    /// says (argv and its profile), which the extension cannot choose.
+    /// Who asks, as the dialogs name it: the ID from what the browser says (argv), which the
+    /// extension cannot choose, on a line of its own and before anything else; then the name
+    /// the extension was installed under (from the browser's profile), which its author chose:
+    ///
+    ///     The extension with ID abcdefghijklmnopabcdefghijklmnop,
+    ///     installed as "Phantom",
+    ///
+    /// A name that holds a quote and a made-up "(ID …)" then comes after the real ID, with its
+    /// quote marked, not before it (`DisplayText`).
     package static func describe(_ caller: Caller, named callerName: String?) -> String {
-        let named = callerName.map { "\"\(Self.printable($0, maxBytes: 80))\" " } ?? ""
+        let identified: String
         switch caller {
         case .chromeExtension(let origin):
             let id = origin.dropFirst("chrome-extension://".count).split(separator: "/").first.map(String.init) ?? origin
-            return "The extension \(named)(ID \(Self.printable(id, maxBytes: 80)))"
+            identified = "The extension with ID \(Self.printable(id, maxBytes: 80))"
         case .firefoxAddon(let id, _):
-            return "The Firefox add-on \(named)(ID \(Self.printable(id, maxBytes: 80)))"
+            identified = "The Firefox add-on with ID \(Self.printable(id, maxBytes: 80))"
         case .unidentified:
             return "A program that was not started by a browser"
         }
+        guard let callerName else { return identified }
+        return "\(identified),\ninstalled as \"\(Self.printable(callerName, maxBytes: 80))\","
     }
 
     /// Argv and profiles are the browser's, but a person can start the host with anything, and
-    /// an extension names itself: keep the dialog's layout out of their reach. Control and
-    /// format characters become "?", and the text is cut to `maxBytes` (see `fitted`).
+    /// an extension names itself: keep the dialog's layout out of their reach. What others
+    /// chose is shown as `DisplayText.preview` shows it (line breaks, control and format
+    /// characters escaped, quotes marked, whitespace run together), cut to `maxBytes`.
     static func printable(_ text: String, maxBytes: Int) -> String {
-        let cleaned = String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? "?" : $0
-        })
-        return fitted(cleaned, maxBytes: maxBytes)
-    }
-
-    /// `text` cut, with "…", to at most `maxBytes` as pinentry receives it: the whole dialog
-    /// text must fit in one Assuan line (1000 bytes after escaping, `%` taking three), so each
-    /// part that others choose has a budget in those bytes. Counting characters would not do:
-    /// one character can carry any number of combining marks.
-    static func fitted(_ text: String.UnicodeScalarView, maxBytes: Int) -> String {
-        func cost(_ scalar: Unicode.Scalar) -> Int { scalar == "%" ? 3 : UTF8.width(scalar) }
-        guard text.reduce(0, { $0 + cost($1) }) > maxBytes else { return String(text) }
-        var kept = String.UnicodeScalarView()
-        var used = 3  // the ellipsis
-        for scalar in text {
-            used += cost(scalar)
-            if used > maxBytes { break }
-            kept.append(scalar)
-        }
-        return String(kept) + "…"
+        DisplayText.preview(text, maxBytes: maxBytes).text
     }
 }
 
@@ -150,7 +140,7 @@ public enum PayloadSummary: Sendable, Equatable {
     case binary(byteCount: Int, sha256Prefix: String)
 
     /// The most of a text shown, in bytes as pinentry receives them (see
-    /// `ConsentRequest.fitted`); the rest is cut with an ellipsis.
+    /// `DisplayText.preview`); the rest is cut with an ellipsis, and counted.
     static let maxTextBytes = 150
 
     public init(bytes: [UInt8]) {
@@ -169,11 +159,17 @@ public enum PayloadSummary: Sendable, Equatable {
     var preview: String {
         switch self {
         case .text(let text):
-            let flat = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).joined(separator: " ⏎ ")
-            return "Text: \"\(ConsentRequest.printable(flat, maxBytes: Self.maxTextBytes))\""
+            return Self.textPreview(text)
         case .binary(let count, let hash):
             return "\(count) bytes of binary data, SHA-256 \(hash)…"
         }
+    }
+
+    /// `Text: "…"`: a text payload's or message's first `maxTextBytes`, its line breaks shown
+    /// as ⏎, and how much of it that is when it is cut ("(147 of 4,000 bytes shown)").
+    static func textPreview(_ text: String) -> String {
+        let shown = DisplayText.preview(text, maxBytes: maxTextBytes, lineBreaks: .marked)
+        return "Text: \"\(shown.text)\"\(shown.cutNote)"
     }
 
     /// The text, when every scalar is printable or a line break or tab, and there is some.

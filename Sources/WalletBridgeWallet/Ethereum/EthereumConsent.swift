@@ -1,6 +1,9 @@
+import WalletBridge
+
 /// What the dialog shows of an Ethereum signature: what kind it is, on which chain, and the
 /// content a person needs to judge it, within the one Assuan line the whole text must fit in
-/// (see `ConsentRequest.fitted`): each line is cut, and so is their number.
+/// (see `DisplayText.preview`): each line is cut, and so is their number; what is cut or left
+/// out is counted.
 package struct EthereumConsent: Sendable, Equatable {
     /// "a message (personal_sign)", "typed data (EIP-712)".
     package var kind: String
@@ -14,52 +17,85 @@ package struct EthereumConsent: Sendable, Equatable {
     static let contentBudget = 400
     static let maxPathBytes = 32
     static let maxValueBytes = 56
+    /// A field that moves money is never cut short of a whole uint256 (78 digits) or int256.
+    static let maxMoneyValueBytes = 80
+    /// Kept for the line that counts and names the fields left out, while one may be.
+    static let hiddenFieldsReserve = 100
+
+    /// The last part of a field's path (`value`, `details.amount`, `items[2].amount`) that
+    /// says the field moves money: who may spend, how much, of which token, to whom. These are
+    /// shown before the others (EIP-2612's `spender` and `value` first), so that they are never
+    /// the ones left out.
+    static let moneyFields: Set<String> = [
+        "spender", "value", "amount", "startamount", "endamount", "token", "to", "recipient", "receiver", "operator", "allowed",
+    ]
 
     /// `personal_sign`: the text when the message is printable UTF-8 (a Sign-In-With-Ethereum
     /// message is), else its bytes in hex, cut, with its length.
     package static func message(_ bytes: [UInt8], chain: ChainID) -> EthereumConsent {
         let line: String
         switch PayloadSummary(bytes: bytes) {
-        case .text:
-            let text = String(decoding: bytes, as: UTF8.self)
-            let flat = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).joined(separator: " ⏎ ")
-            line = "Text: \"\(ConsentRequest.printable(flat, maxBytes: PayloadSummary.maxTextBytes))\""
+        case .text(let text):
+            line = PayloadSummary.textPreview(text)
         case .binary:
-            line = "\(bytes.count) bytes, not text: \(ConsentRequest.printable(Hex.prefixed(bytes), maxBytes: PayloadSummary.maxTextBytes))"
+            let size = "\(DisplayText.grouped(bytes.count)) bytes, not text:"
+            if 2 + 2 * bytes.count <= PayloadSummary.maxTextBytes {
+                line = "\(size) \(Hex.prefixed(bytes))"
+            } else {
+                // "0x", two digits a byte, and the ellipsis.
+                let shown = (PayloadSummary.maxTextBytes - 2 - 3) / 2
+                line = "\(size) \(Hex.prefixed(Array(bytes.prefix(shown))))… (\(shown) of \(DisplayText.grouped(bytes.count)) bytes shown)"
+            }
         }
         return EthereumConsent(kind: "a message (personal_sign)", chain: EIP155.name(of: chain), lines: [line])
     }
 
-    /// `eth_signTypedData_v4`: who it is for (the domain's name, chain and contract), the
-    /// primary type, and the message's fields flattened (`to.wallet: 0xbBbB…`).
+    /// `eth_signTypedData_v4`: who it is for (the domain's name, version, chain and contract),
+    /// the primary type, and the message's fields flattened (`to.wallet: 0xbBbB…`), those that
+    /// move money first. The domain's name and version are the page's words, so they are
+    /// quoted; a value cut is counted, and so are the fields that do not fit, by name.
     package static func typedData(_ data: TypedData, chain: ChainID) -> EthereumConsent {
         var lines: [String] = []
         var app: [String] = []
         if let name = data.domain.name { app.append("\"\(ConsentRequest.printable(name, maxBytes: 60))\"") }
-        if let version = data.domain.version { app.append("version \(ConsentRequest.printable(version, maxBytes: 20))") }
+        if let version = data.domain.version { app.append("version \"\(ConsentRequest.printable(version, maxBytes: 20))\"") }
         lines.append("For: " + (app.isEmpty ? "(the data names no app)" : app.joined(separator: ", ")))
         if let chainID = data.domain.chainId { lines.append("Chain in the data: \(ConsentRequest.printable(chainID, maxBytes: 40))") }
         if let contract = data.domain.verifyingContract { lines.append("Contract: \(contract)") }
         lines.append("Type: \(ConsentRequest.printable(data.primaryType, maxBytes: 60))")
         let fields = data.flattenedMessage()
-        // Room for the "…and N more" line is kept whenever some field might not fit.
-        var used = lines.reduce(0) { $0 + Self.cost($1) } + 40
+        let ordered = fields.filter { movesMoney($0.path) } + fields.filter { !movesMoney($0.path) }
+        var used = lines.reduce(0) { $0 + Self.cost($1) }
         var shown = 0
-        for field in fields {
-            let flat = field.value.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).joined(separator: " ⏎ ")
-            let line = "  \(ConsentRequest.printable(field.path, maxBytes: maxPathBytes)): \(ConsentRequest.printable(flat, maxBytes: maxValueBytes))"
-            used += Self.cost(line)
-            guard used <= contentBudget else { break }
+        for (index, field) in ordered.enumerated() {
+            let value = DisplayText.preview(
+                field.value, maxBytes: movesMoney(field.path) ? maxMoneyValueBytes : maxValueBytes, lineBreaks: .marked)
+            let line = "  \(ConsentRequest.printable(field.path, maxBytes: maxPathBytes)): \(value.text)\(value.cutNote)"
+            // Room for the line that names what is left out, unless this is the last field.
+            let reserve = index == ordered.count - 1 ? 0 : hiddenFieldsReserve
+            guard used + Self.cost(line) + reserve <= contentBudget else { break }
             lines.append(line)
+            used += Self.cost(line)
             shown += 1
         }
-        if fields.count > shown { lines.append("  …and \(fields.count - shown) more \(fields.count - shown == 1 ? "field" : "fields") (not shown).") }
+        if shown < ordered.count {
+            let hidden = ordered[shown...]
+            let head = "  …\(hidden.count) of \(fields.count) \(fields.count == 1 ? "field" : "fields") not shown: "
+            let room = max(20, contentBudget - used - Self.cost(head))
+            lines.append(head + ConsentRequest.printable(hidden.map(\.path).joined(separator: ", "), maxBytes: room))
+        }
         return EthereumConsent(kind: "typed data (EIP-712)", chain: EIP155.name(of: chain), lines: lines)
+    }
+
+    /// Whether the field at `path` moves money (`moneyFields`).
+    static func movesMoney(_ path: String) -> Bool {
+        let last = path.split(separator: ".").last.map { $0.prefix { $0 != "[" } } ?? ""
+        return moneyFields.contains(last.lowercased())
     }
 
     /// What `line` and its line break take of the Assuan line: `%` and the break are escaped
     /// as three bytes each.
     private static func cost(_ line: String) -> Int {
-        line.unicodeScalars.reduce(3) { $0 + ($1 == "%" ? 3 : UTF8.width($1)) }
+        DisplayText.cost(line) + 3
     }
 }

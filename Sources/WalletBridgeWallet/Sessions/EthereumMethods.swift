@@ -24,31 +24,36 @@ extension SessionService {
         }
     }
 
-    /// `personal_sign`: params `[message, address]`. The message is its bytes in 0x-hex, as
-    /// EIP-1193 providers send it, or else taken as UTF-8 text, as MetaMask also accepts. Text
-    /// that starts with `0x` but is not whole bytes of hex is refused rather than signed as text
-    /// (as the JS package refuses it): the caller surely meant bytes. An empty message is refused
-    /// as `solana_signMessage` refuses one.
+    /// `personal_sign`: params `[message, address]`, the message read as MetaMask reads it
+    /// (`personalMessage`). An empty message is refused, as MetaMask refuses one.
     private func personalSign(_ request: InnerRequest) async throws -> JSONValue {
         let params = try Self.positional(request.params, count: 2, shape: "[message, address]")
         guard case .string(let text) = params[0] else {
             throw Self.invalid("request.params[0]", "expected the message: 0x and its bytes in hex, or text")
         }
-        let message: [UInt8]
-        if text.hasPrefix("0x") {
-            guard let bytes = Hex.decode(text.dropFirst(2)) else {
-                throw Self.invalid("request.params[0]", "0x and an even number of hex digits (whole bytes), or text that does not start with 0x")
-            }
-            message = bytes
-        } else {
-            message = Array(text.utf8)
-        }
-        guard !message.isEmpty else { throw Self.invalid("request.params[0]", "the message is empty: there is nothing to sign") }
+        guard !text.isEmpty else { throw Self.invalid("request.params[0]", "the message is empty: there is nothing to sign") }
+        let message = Self.personalMessage(text)
         let address = try await account(params[1], field: "request.params[1]", request: request, order: "personal_sign's params are [message, address]")
         let signing = EthereumSigningRequest(
             method: request.method, chain: request.chain, address: address, digest: EthereumSigningRequest.personalMessageDigest(message),
             consent: .message(message, chain: request.chain))
         return try await sign(signing, request)
+    }
+
+    /// The bytes `personal_sign` signs for `text`, as MetaMask's `normalizeMessageData` and
+    /// eth-sig-util read it: `0x` and one or more hex digits (any case) is those bytes, an odd
+    /// count padded with a leading zero nibble (`0xabc` is 0x0a 0xbc, as eth-account's
+    /// `hexstr=` also reads it); anything else is its UTF-8 text, `0x` alone and a sign-in from
+    /// `0x.org` included. Unlike MetaMask, hex digits without `0x` (`1234`) are text: a dApp that
+    /// checks the signature with ethers' or viem's `verifyMessage` of the same string expects
+    /// the text.
+    static func personalMessage(_ text: String) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        guard utf8.starts(with: "0x".utf8), utf8.count > 2 else { return utf8 }
+        let digits = utf8[2...]
+        let whole = digits.count % 2 == 0 ? Array(digits) : [UInt8(ascii: "0")] + digits
+        // Nil when a digit is not hex: then it is text.
+        return Hex.decode(String(decoding: whole, as: UTF8.self)) ?? utf8
     }
 
     /// `eth_signTypedData_v4`: params `[address, typedData]`, the typed data as an object or a

@@ -26,10 +26,14 @@ package struct SessionService: Sendable {
     /// that the fixtures can pin a whole session.
     package var newTopic: @Sendable () -> String = Session.newTopic
 
-    /// How long a proposal waits for the person (WalletKit: 5 minutes). Tests may shorten it
-    /// with `WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS`.
-    package static let proposalTimeout: Duration = Environment.string("WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS")
-        .flatMap(Int.init).map { .milliseconds(max(1, $0)) } ?? .seconds(300)
+    /// How long a proposal, or GetAccounts' and SignPayloads' question to connect, waits for
+    /// the person (`proposal_timeout`; WalletKit's 5 minutes by default).
+    package var proposalTimeout: Duration = Self.defaultProposalTimeout
+    package static let defaultProposalTimeout: Duration = .seconds(300)
+    /// Waits until a deadline passes: a proposal's (`proposalTimeout` from its arrival) or a
+    /// request's `expiry`. The clock's seam: a test passes one that returns at once, to see
+    /// the 8000 of a deadline minutes away without waiting for it.
+    package var sleepUntil: @Sendable (ContinuousClock.Instant) async throws -> Void = { try await Task.sleep(until: $0, clock: .continuous) }
     /// The expiry a request may name: from 5 minutes to 7 days from now (WalletKit's bounds).
     package static let requestExpiryRange = 300...604_800
     /// What GetAccounts approves for an extension without a session (walletlib's methods).
@@ -88,7 +92,7 @@ package struct SessionService: Sendable {
         let question = SessionConsent.connect(
             caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
-        try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: RPCError(.userRejected))
+        try await askOrThrow(question, expiring: .now + proposalTimeout, rejected: RPCError(.userRejected))
         let session = try open(caller: context.caller, callerName: callerName, metadata: metadata, required: required, optional: optional, approved: approved)
         return session.wire(accounts: accounts)
     }
@@ -145,7 +149,7 @@ package struct SessionService: Sendable {
             }
             deadline = .now + .seconds(fromNow)
         }
-        let request = InnerRequest(method: method, params: inner["params"], chain: chain, context: context, deadline: deadline)
+        let request = InnerRequest(method: method, params: inner["params"], chain: chain, context: context, deadline: deadline, sleepUntil: sleepUntil)
         switch method {
         case SolanaMethod.signMessage:
             return try await signMessage(request)
@@ -262,7 +266,7 @@ package struct SessionService: Sendable {
         let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
-        try await askOrThrow(question, expiring: .now + Self.proposalTimeout, rejected: declined)
+        try await askOrThrow(question, expiring: .now + proposalTimeout, rejected: declined)
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(
@@ -287,7 +291,7 @@ package struct SessionService: Sendable {
     /// Asks in turn; throws `rejected` when the person says no, 8000 when `deadline` passes
     /// first (the dialog is closed), and -1 with `no_prompt` when nobody can be asked.
     private func askOrThrow(_ question: ConsentQuestion, expiring deadline: ContinuousClock.Instant, rejected: RPCError) async throws {
-        let answer = try await Self.withDeadline(deadline) { try await wallet.ask(question) }
+        let answer = try await Self.withDeadline(deadline, sleepUntil: sleepUntil) { try await wallet.ask(question) }
         switch answer {
         case .success(true): return
         case .success(false), .failure(.declined): throw rejected
@@ -345,13 +349,16 @@ package struct SessionService: Sendable {
         ]))
     }
 
-    /// Runs `body`, and cancels it when `deadline` passes first: 8000 "Session request expired".
-    /// Cancelling closes any dialog it has open.
-    static func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body`, and cancels it when `deadline` passes first (`sleepUntil` returns): 8000
+    /// "Session request expired". Cancelling closes any dialog it has open.
+    static func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant, sleepUntil: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
+                try await sleepUntil(deadline)
                 return nil
             }
             defer { group.cancelAll() }
@@ -390,12 +397,14 @@ struct InnerRequest: Sendable {
     let context: RequestContext
     /// The request's `expiry`, when it named one.
     let deadline: ContinuousClock.Instant?
+    /// `SessionService.sleepUntil`.
+    let sleepUntil: @Sendable (ContinuousClock.Instant) async throws -> Void
 
     /// Runs a signature, within the deadline when there is one; the person's refusal (-3
     /// `declined` from the wallet) is EIP-1193's and WalletConnect's 4001.
     func sign<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            if let deadline { return try await SessionService.withDeadline(deadline, body) }
+            if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
             return try await body()
         } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
             throw RPCError(.userRejectedRequest)

@@ -32,6 +32,8 @@ import {
   type NativeMethodParams,
   type NativeMethodResult,
   type NativeSignPayloadsParams,
+  type NativeRpcBatchEntry,
+  type NativeClient,
 } from '../../src/index.js';
 
 // ---- One declaration types a custom method end to end: name, params, result ----
@@ -205,4 +207,42 @@ export async function sessionUse(): Promise<void> {
   // @ts-expect-error methods are required in a namespace
   const incomplete: Namespaces = { solana: { chains: [SOLANA_MAINNET_CHAIN_ID], events: [] } };
   void [notBytes, incomplete];
+}
+
+// ---- Typed entries and generic wrappers, as users write them (issue 33, items 24 and 25) ----
+
+// js/README.md says sendNativeRpcBatch returns NativeRpcBatchEntry[]: typed entries (an
+// interface result, a declared method's name) must be assignable to that general type.
+export async function batchAsTheGeneralType(): Promise<NativeRpcBatchEntry[]> {
+  const entries: NativeRpcBatchEntry[] = await sendNativeRpcBatch([{ method: MY_CUSTOM_PING_RPC_METHOD, params: { pingParam1: 'a', pingParam2: [] } }, { method: 'sum', params: [1, 2] }]);
+  for (const entry of entries) {
+    if (entry.error) void entry.error.code;
+    else void entry.result;
+  }
+  return entries;
+}
+
+// A user's own generic wrapper over a table of methods (the generated HostMethods, or their own).
+interface Methods {
+  subtract: { params: readonly [number, number]; result: number };
+  echo: { params: { [key: string]: JsonValue }; result: JsonValue };
+  count: { params: undefined; result: { count: number } };
+}
+export function call<M extends keyof Methods>(client: NativeClient, method: M, params: Methods[M]['params']) {
+  return client.request({ method, params });
+}
+export async function callTheWrapper(client: NativeClient): Promise<void> {
+  await call(client, 'subtract', [40, 2]);
+  await call(client, 'count', undefined);
+  // @ts-expect-error the wrapper's own table still types its params
+  await call(client, 'subtract', { minuend: 40 });
+}
+// The same for notifications, generic over the method's name.
+export function notify<M extends keyof Methods>(client: NativeClient, method: M, params: Methods[M]['params']) {
+  return client.notify({ method, params });
+}
+// A generic method whose names declare types is still checked: its params cannot be any object.
+export function unchecked<M extends typeof MY_CUSTOM_PING_RPC_METHOD | typeof COUNT>(client: NativeClient, method: M, params: { [key: string]: JsonValue }) {
+  // @ts-expect-error a declared method's params are its own, not any object
+  return client.request({ method, params });
 }

@@ -1,0 +1,94 @@
+import WalletBridge
+
+/// What a pinentry dialog shows of text that others choose: `DisplayText`'s escapes, runs of
+/// whitespace together, cut to a budget of bytes, and how much of it that is.
+extension DisplayText {
+    /// How a dialog shows the line breaks of a text.
+    package enum LineBreaks: Sendable {
+        /// As escapes (`\n`, `\u{2028}`): a name, an address, an ID, which are one line.
+        case escaped
+        /// As ` ⏎ `, a run of them as one: a message, whose lines are its own.
+        case marked
+    }
+
+    /// What a dialog shows of a text, and how much of it.
+    package struct Preview: Equatable, Sendable {
+        /// The text as shown: escaped, runs of whitespace as one space, cut with "…".
+        package var text: String
+        /// The bytes of the original text's UTF-8 that `text` stands for, and all of them: the
+        /// same when nothing was cut (whitespace run together is not cut).
+        package var shownBytes: Int
+        package var totalBytes: Int
+
+        package var isCut: Bool { shownBytes < totalBytes }
+
+        /// " (147 of 4,000 bytes shown)" when cut, else nothing.
+        package var cutNote: String {
+            isCut ? " (\(DisplayText.grouped(shownBytes)) of \(DisplayText.grouped(totalBytes)) bytes shown)" : ""
+        }
+    }
+
+    /// What a dialog shows of `text`: every character above escaped; runs of whitespace (and,
+    /// with `.marked`, of line breaks) as one space (or one ` ⏎ `), none at either end, so
+    /// that no padding pushes what follows to where the dialog wraps its line, to read as a
+    /// line of its own; and cut, with "…", to at most `maxBytes` as pinentry receives them.
+    /// The whole dialog text must fit in one Assuan line (1000 bytes after escaping, `%`
+    /// taking three), so each part that others choose has a budget in those bytes. Counting
+    /// characters would not do: one character can carry any number of combining marks.
+    package static func preview(_ text: String, maxBytes: Int, lineBreaks: LineBreaks = .escaped) -> Preview {
+        let scalars = Array(text.unicodeScalars)
+        // The pieces shown, each with the offset in `text`'s UTF-8 where what it stands for ends.
+        var pieces: [(text: String, end: Int, isSpace: Bool)] = []
+        var offset = 0
+        var pendingSpace = false, pendingBreak = false
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            if lineBreaks == .marked, isLineBreak(scalar) {
+                pendingBreak = true
+            } else if scalar.properties.isWhitespace, !isLineBreak(scalar) {
+                pendingSpace = true
+            } else {
+                if (pendingSpace || pendingBreak) && !pieces.isEmpty {
+                    pieces.append((pendingBreak ? " ⏎ " : " ", offset, true))
+                }
+                pendingSpace = false
+                pendingBreak = false
+                offset += UTF8.width(scalar)
+                pieces.append((escape(scalars, at: index) ?? String(scalar), offset, false))
+                continue
+            }
+            offset += UTF8.width(scalar)
+        }
+        let totalBytes = offset
+        guard pieces.reduce(0, { $0 + cost($1.text) }) > maxBytes else {
+            return Preview(text: pieces.map(\.text).joined(), shownBytes: totalBytes, totalBytes: totalBytes)
+        }
+        var used = cost("…")
+        var kept = 0
+        for piece in pieces {
+            used += cost(piece.text)
+            if used > maxBytes { break }
+            kept += 1
+        }
+        // Not a space just before the ellipsis.
+        if kept > 0, pieces[kept - 1].isSpace { kept -= 1 }
+        return Preview(
+            text: pieces[..<kept].map(\.text).joined() + "…", shownBytes: kept > 0 ? pieces[kept - 1].end : 0, totalBytes: totalBytes)
+    }
+
+    /// What `text` takes of an Assuan line: `%` is escaped as three bytes.
+    package static func cost(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ($1 == "%" ? 3 : UTF8.width($1)) }
+    }
+
+    /// `number` with a comma between each group of three digits: "4,000".
+    package static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number.magnitude))
+        var text = number < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}
