@@ -8,6 +8,11 @@ import WalletBridgeWallet
 /// through which the host learns when its extension's events file is replaced and when the
 /// agent's socket goes, and a shared lock on the agent's `ports` file, held as long as this
 /// lives, that keeps the agent from ending for idleness. Neither costs the agent a connection.
+///
+/// Each watch costs an inotify instance, of which a user has 128 by default
+/// (`fs.inotify.max_user_instances`), and every port's host has one already (`FolderWatch`):
+/// an extension with hundreds of ports runs out. A host that cannot have one looks at the file
+/// and the socket every `pollInterval` instead (a `stat` each), and hears the same events.
 struct EventFile {
     /// Where a host is in an events file: the agent that wrote it, and the last event passed on.
     struct Position: Equatable {
@@ -16,30 +21,38 @@ struct EventFile {
     }
 
     let paths: AgentPaths
+    /// -1 when this host looks every `pollInterval` instead.
     private let inotify: Int32
     private let portsLock: Int32
+    /// How often a host without an inotify watch looks at the file and the socket.
+    let pollInterval: Duration
     /// The agent's folder was removed or moved (logout removes the runtime folder).
     private(set) var folderGone = false
     /// The largest file read: `EventHub.kept` events of a few hundred bytes each.
     static let maxFileBytes = 1 << 20
 
-    /// Watches the agent's folder (made if missing, 0700, as the agent makes it) and takes the
-    /// shared lock; nil when either cannot be done.
-    init?(paths: AgentPaths) {
+    /// Watches the agent's folder (made if missing, 0700, as the agent makes it), with inotify
+    /// if `watch` and an instance is to be had, and takes the shared lock; nil when the folder
+    /// cannot be used.
+    init?(paths: AgentPaths, watch: Bool = true, pollInterval: Duration = .milliseconds(500)) {
         self.paths = paths
+        self.pollInterval = pollInterval
         do {
             try AgentPaths.prepare(paths.folder)
         } catch {
             Log.warning("cannot hear the agent's events: \(error)")
             return nil
         }
-        inotify = inotify_init1(Int32(IN_CLOEXEC))
-        guard inotify >= 0 else { return nil }
+        var fd: Int32 = watch ? inotify_init1(Int32(IN_CLOEXEC)) : -1
         let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-        guard inotify_add_watch(inotify, paths.folder, mask) >= 0 else {
-            Glibc.close(inotify)
-            return nil
+        if fd >= 0, inotify_add_watch(fd, paths.folder, mask) < 0 {
+            Glibc.close(fd)
+            fd = -1
         }
+        if watch, fd < 0 {
+            Log.debug("no inotify watch for the agent's events (errno \(errno)); looking every \(pollInterval) instead")
+        }
+        inotify = fd
         portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if portsLock < 0 || SystemCall.retryingInterrupts({ flock(portsLock, LOCK_SH) }) != 0 {
             Log.warning("cannot hold \(paths.ports) (errno \(errno)): the agent may end for idleness while this port is open")
@@ -47,7 +60,7 @@ struct EventFile {
     }
 
     func close() {
-        Glibc.close(inotify)
+        if inotify >= 0 { Glibc.close(inotify) }
         if portsLock >= 0 { Glibc.close(portsLock) }
     }
 
@@ -65,6 +78,10 @@ struct EventFile {
         var position = start
         // What was written between `start` and the watch's first event.
         passOn(path, &position, deliver)
+        guard inotify >= 0 else {
+            poll(path, &position, deliver)
+            return
+        }
         let size = 4096
         withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
             while true {
@@ -91,6 +108,43 @@ struct EventFile {
                 if agentGone || folderGone { return }
             }
         }
+    }
+
+    /// `follow` without inotify: a look at the file, the socket and the folder every
+    /// `pollInterval`.
+    private mutating func poll(_ path: String, _ position: inout Position, _ deliver: (String, JSONValue) -> Void) {
+        let socket = Self.stamp(paths.socket)
+        var file = Self.stamp(path)
+        while true {
+            var pause = timespec(tv_sec: Int(pollInterval.components.seconds), tv_nsec: Int(pollInterval.components.attoseconds / 1_000_000_000))
+            nanosleep(&pause, nil)
+            guard Self.stamp(paths.folder) != nil else {
+                folderGone = true
+                return
+            }
+            let now = Self.stamp(path)
+            if now != file {
+                file = now
+                passOn(path, &position, deliver)
+            }
+            if let socket, Self.stamp(paths.socket)?.identity != socket.identity { return }
+        }
+    }
+
+    /// What tells one version of a file from the next: device and inode (a rename over it
+    /// makes a new one), size, and modification time.
+    private struct Stamp: Equatable {
+        let identity: [UInt]
+        let size: Int
+        let modified: Int
+    }
+
+    private static func stamp(_ path: String) -> Stamp? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Stamp(
+            identity: [UInt(info.st_dev), UInt(info.st_ino)], size: Int(info.st_size),
+            modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
     }
 
     /// Hands `deliver` the events in the file after `position`: all of them when another agent

@@ -29,9 +29,9 @@ final class EventHub: Sendable {
     static let kept = 32
     private let recent = Mutex<[SessionCaller: Recent]>([:])
 
-    init(paths: AgentPaths) {
+    init(paths: AgentPaths, epoch: String = "\(getpid())-\(time(nil))") {
         self.paths = paths
-        epoch = "\(getpid())-\(time(nil))"
+        self.epoch = epoch
     }
 
     /// Where `caller`'s events are written.
