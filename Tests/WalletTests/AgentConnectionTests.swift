@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Synchronization
 import WalletBridge
 @testable import WalletBridgeAgent
 @testable import WalletBridgeWallet
@@ -183,6 +184,50 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
         served.done()
         close(served.client)
+    }
+
+    /// A host's kept connection (calls that ask nobody) is given back when no call came for a
+    /// while: an extension's idle ports hold none of its 32 connections.
+    func testAHostsKeptConnectionClosesAfterItsLastCallAndServesCallsMadeBefore() throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let listener = try UnixSocket.listen(at: paths.socket)
+        defer { close(listener) }
+        let accepted = Mutex<Int>(0)
+        let closedAfter = Mutex<[Duration]>([])
+        // A stand-in agent: answers the hello and every call, and notes when each connection ends.
+        XCTAssertTrue(Threads.start {
+            while let fd = UnixSocket.accept(listener) {
+                accepted.withLock { $0 += 1 }
+                var reader = FrameReader(fd: fd)
+                var lastAnswer = ContinuousClock.now
+                while let body = try? reader.next(deadline: .now + .seconds(10)) {
+                    guard case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] else { break }
+                    let result: JSONValue = id == 0 ? ["version": 1, "pid": .number(JSONNumber(Int(getpid())))] : ["ok": true]
+                    _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).jsonBytes)
+                    lastAnswer = .now
+                }
+                closedAfter.withLock { $0.append(ContinuousClock.now - lastAnswer) }
+                close(fd)
+            }
+        })
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, keptIdleTimeout: .milliseconds(300))
+        for _ in 0..<3 { XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true]) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while closedAfter.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        XCTAssertEqual(accepted.withLock { $0 }, 1, "the calls made together shared one connection")
+        let after = try XCTUnwrap(closedAfter.withLock { $0.first }, "the kept connection was never closed")
+        XCTAssertGreaterThanOrEqual(after, .milliseconds(250))
+        XCTAssertLessThan(after, .seconds(2))
+        // The next call opens a new one.
+        XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true])
+        XCTAssertEqual(accepted.withLock { $0 }, 2)
     }
 
     func testFrameReaderTimesOutAFrameBegunButNotTheWaitBeforeOne() throws {

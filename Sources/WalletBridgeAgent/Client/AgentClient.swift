@@ -37,7 +37,7 @@ package final class AgentClient: Sendable {
     /// Calls made on `kept` so far: a close scheduled after one call is skipped if another came.
     private let keptCalls = Atomic<Int>(0)
     /// How long the kept connection stays open after its last call.
-    static let keptIdleTimeout: Duration = .seconds(2)
+    let keptIdleTimeout: Duration
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
     /// Whether this process hears the agent's events now (`listen`), and how many it heard.
@@ -49,7 +49,14 @@ package final class AgentClient: Sendable {
     static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
-    package init(keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false) {
+    /// `paths` and `keptIdleTimeout` are for tests: by default the paths are worked out from
+    /// the environment when first needed, and the kept connection closes 2 s after its last call.
+    package init(
+        keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
+        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2)
+    ) {
+        if let paths { foundPaths.withLock { $0 = paths } }
+        self.keptIdleTimeout = keptIdleTimeout
         self.keystorePath = keystorePath
         self.agentProgram = agentProgram
         self.arguments = arguments
@@ -136,7 +143,7 @@ package final class AgentClient: Sendable {
     /// Closes the kept connection `keptIdleTimeout` from now, unless another call comes first.
     private func closeKeptWhenIdle() {
         let calls = keptCalls.add(1, ordering: .acquiringAndReleasing).newValue
-        let (seconds, attoseconds) = Self.keptIdleTimeout.components
+        let (seconds, attoseconds) = keptIdleTimeout.components
         Self.waitingQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) { [self] in
             guard keptCalls.load(ordering: .acquiring) == calls else { return }
             kept.withLock { kept in
