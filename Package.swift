@@ -91,8 +91,8 @@ let package = Package(
         // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
         .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeTesting"]),
-        // The wallet: keystore, pinentry, policy, the keys subcommands. Reads the scripted
+        // The wallet: keystore, pinentry, policy, the keys subcommands, the agent's parts. Reads the scripted
         // pinentry in Tests/Support by path.
-        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI"]),
+        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
     ]
 )

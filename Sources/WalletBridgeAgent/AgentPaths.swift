@@ -7,28 +7,38 @@ import WalletBridgeWallet
 /// Where the agent for a keystore listens, and the lock that makes it the only one.
 ///
 /// The folder is `$XDG_RUNTIME_DIR/wallet-bridge/`, or, when `XDG_RUNTIME_DIR` is unset (no
-/// systemd login session: a container, su, cron), `/tmp/wallet-bridge-<uid>/`, as tmux and
-/// ssh-agent fall back to /tmp. Either way it is 0700 and must belong to this user.
+/// systemd login session: a container, su, cron), `$XDG_CACHE_HOME/wallet-bridge/run/` (by
+/// default `~/.cache/…`): a folder in this user's home, which no other user can make first, as
+/// anyone can make `/tmp/wallet-bridge-<uid>` (and this user could then not remove it). Only
+/// without any home is it `/tmp/wallet-bridge-<uid>/`. Either way it is 0700 and must belong
+/// to this user.
 ///
 /// As with gpg-agent and its home folders, each keystore has its own agent: in a login session
 /// (`XDG_RUNTIME_DIR` set) the default keystore (`$XDG_DATA_HOME/wallet-bridge/keystore.json`)
 /// at `agent.sock`, where a systemd socket unit can name it; any other keystore, and every
-/// keystore in the /tmp folder, at `agent-<16 hex digits of a hash of its path>.sock`. The
+/// keystore served from the fallback folder, at `agent-<16 hex digits of a hash of its path>.sock`. The
 /// hello names the keystore too, and an agent refuses a client that expects another, so a host
 /// never reaches keys it was not meant to (two homes sharing one runtime folder get a clear
 /// error, `other_keystore`).
 package struct AgentPaths: Sendable, Equatable {
     package let folder: String
+    /// `agent`, or `agent-<hex>`: what the socket, the lock and the events files are named after.
+    package let name: String
     package let socket: String
     /// Held (flock) by the running agent for its whole life.
     package let lock: String
+    /// Held shared (flock) by every host with a port open that listens for this agent's
+    /// events; the agent does not end for idleness while one does.
+    package let ports: String
     /// Where an agent started by a host writes its log (its stderr); nil without a home.
     package let log: String?
 
     package init(folder: String, name: String, log: String?) {
         self.folder = folder
+        self.name = name
         socket = "\(folder)/\(name).sock"
         lock = "\(folder)/\(name).lock"
+        ports = "\(folder)/\(name).ports"
         self.log = log
     }
 
@@ -43,7 +53,9 @@ package struct AgentPaths: Sendable, Equatable {
 
     /// The folder of every agent of this user.
     package static func folder(_ folders: UserFolders = Environment.folders) -> String {
-        folders.runtimeHome.map { "\($0)/wallet-bridge" } ?? "/tmp/wallet-bridge-\(getuid())"
+        if let runtime = folders.runtimeHome { return "\(runtime)/wallet-bridge" }
+        if let cache = folders.cacheHome { return "\(cache)/wallet-bridge/run" }
+        return "/tmp/wallet-bridge-\(folders.userID)"
     }
 
     /// What is wrong with the agent's folder.
@@ -58,14 +70,18 @@ package struct AgentPaths: Sendable, Equatable {
     /// reach: a socket there could be replaced by someone else's.
     package func prepareFolder() throws(Unsafe) { try Self.prepare(folder) }
 
-    package static func prepare(_ folder: String) throws(Unsafe) {
+    package static func prepare(_ folder: String, folders: UserFolders = Environment.folders) throws(Unsafe) {
+        let parent = AtomicFile.split(folder).folder
+        let inRuntime = folders.runtimeHome.map { parent == $0 } ?? false
+        // The fallback's parent, in the home, is made if missing (`~/.cache` may not exist);
+        // a runtime folder never is, as only the login manager should make it.
+        if !inRuntime, parent != "/tmp" { try? AtomicFile.ensureFolder(parent) }
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
             let code = errno
-            let parent = AtomicFile.split(folder).folder
             // A runtime folder that is gone (the session ended, or XDG_RUNTIME_DIR was copied
-            // from another): the agent never makes it, as only the login manager should.
-            let fix = code == ENOENT && parent != "/tmp"
-                ? "XDG_RUNTIME_DIR names \(parent), which does not exist; unset XDG_RUNTIME_DIR (the agent then uses /tmp/wallet-bridge-\(getuid())) or log in again"
+            // from another).
+            let fix = code == ENOENT && inRuntime
+                ? "XDG_RUNTIME_DIR names \(parent), which does not exist; unset XDG_RUNTIME_DIR (the agent then uses \(Self.folder(UserFolders(variable: { $0 == "XDG_RUNTIME_DIR" ? nil : folders.variable($0) }, userID: folders.userID)))) or log in again"
                 : nil
             throw Unsafe(problem: "cannot create the agent's folder \(folder) (\(String(cString: strerror(code))))", fix: fix)
         }

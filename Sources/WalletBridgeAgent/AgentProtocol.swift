@@ -17,6 +17,15 @@ package enum AgentProtocol {
     package static let version = 1
     /// The hello's refusal when the client expects another keystore.
     package static let otherKeystore = "Another keystore"
+    /// `data.reason` of the hello's refusal (-32005) when the client's kind holds all the
+    /// connections it may (`ConnectionLimits`): an extension with too many ports open.
+    package static let tooManyConnections = "too_many_connections"
+    /// The largest hello: it names a few arguments and a path.
+    package static let maxHelloBytes = 64 * 1024
+    /// The largest request after the hello: what a host can send. A host's request is a
+    /// browser's, whose reply cannot be larger than 1 MiB (`Frame.maxOutboundBytes`), and a
+    /// signature's reply holds what was signed: a larger request could never be answered.
+    package static let maxRequestBytes = Frame.maxOutboundBytes
 
     /// Opens a connection. Both ends build and read it by hand, not with Codable: it is on the
     /// path of every cold GetAccounts (bench/).
@@ -30,6 +39,9 @@ package enum AgentProtocol {
             package var browser_pid: Int32?
             /// The keystore the client expects the agent to serve.
             package var keystore: String
+            /// True for the command line (`agent status`, `lock`, `agent stop`, `sessions`),
+            /// which has connections of its own that no host can take; a host never says it.
+            package var control: Bool
 
             /// The params of a hello, or nil when `value` is not one (`browser_pid` may be null).
             package init?(_ value: JSONValue?) {
@@ -49,6 +61,11 @@ package enum AgentProtocol {
                     browserProcess = pid
                 default: return nil
                 }
+                switch members["control"] {
+                case nil, .bool(false)?: control = false
+                case .bool(true)?: control = true
+                default: return nil
+                }
                 (self.version, self.arguments, browser_pid, self.keystore) = (versionNumber, arguments, browserProcess, keystore)
             }
         }
@@ -60,11 +77,14 @@ package enum AgentProtocol {
         package typealias Result = AgentStatus
     }
 
-    /// This connection hears the events of the extension its hello names, as notifications,
-    /// until it closes. Only these names are passed on to an extension.
+    /// Where the events of the extension the hello names are written (`{"events": path}`),
+    /// for a host to watch (`EventHub`): no connection is held per port. Only these names are
+    /// passed on to an extension.
     package enum Subscribe: RPCMethod {
         package static let name = "agent.subscribe"
-        package typealias Result = NoResult
+        package struct Result: Codable, Sendable {
+            package var events: String
+        }
         package static let events: Set<String> = ["session_event", "session_update", "session_delete", "session_expire"]
     }
 

@@ -45,7 +45,9 @@ public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Memory grows only with bytes actually received: a header that announces 64 MiB reserves
 /// nothing, and one that announces more than `maxFrameBytes` is rejected on the spot.
 public struct FrameDecoder: Sendable {
-    public let maxFrameBytes: Int
+    /// The largest body accepted; a reader may lower or raise it between frames (the agent
+    /// takes a small hello first, then requests).
+    public var maxFrameBytes: Int
     private var buffer: [UInt8] = []
     private var readIndex = 0
 

@@ -22,7 +22,7 @@ final class DocumentedAddressTests: XCTestCase {
             for match in text.matches(of: /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/) {
                 if let address = EthereumAddress(String(match.output)) { ethereum.append(address) }
             }
-            for match in text.matches(of: /[1-9A-HJ-NP-Za-km-z]{32,44}/) where Base58.decode(String(match.output))?.count == 32 {
+            for match in text.matches(of: /[1-9A-HJ-NP-Za-km-z]{32,44}/) where Base58.decode(String(match.output), maxBytes: 32)?.count == 32 {
                 solana.insert(String(match.output))
             }
             for match in text.matches(of: /[A-Za-z0-9+\/]{43}=/) {

@@ -93,15 +93,52 @@ final class Base58Tests: XCTestCase {
         ]
         for (bytes, text) in vectors {
             XCTAssertEqual(Base58.encode(bytes), text)
-            XCTAssertEqual(Base58.decode(text), bytes)
+            XCTAssertEqual(Base58.decode(text, maxBytes: 64), bytes)
         }
     }
 
     func testRoundTripOfRandomKeysAndRejectionOfForeignCharacters() {
         for _ in 0..<200 {
             let bytes = Sodium.randomBytes(count: 32)
-            XCTAssertEqual(Base58.decode(Base58.encode(bytes)), bytes)
+            XCTAssertEqual(Base58.decode(Base58.encode(bytes), maxBytes: 32), bytes)
         }
-        for bad in ["0", "O", "I", "l", "abc+", "é"] { XCTAssertNil(Base58.decode(bad), bad) }
+        for bad in ["0", "O", "I", "l", "abc+", "é"] { XCTAssertNil(Base58.decode(bad, maxBytes: 32), bad) }
+    }
+
+    /// Text longer than `maxBytes` can take is refused by its length, at once; text of the
+    /// right length that decodes to too many bytes after decoding. Either way, nil.
+    func testTextLongerThanTheLimitIsRefusedAndTheLimitIsExact() {
+        let key = [UInt8](repeating: 0xFF, count: 32)
+        XCTAssertEqual(Base58.encode(key).utf8.count, 44)
+        XCTAssertEqual(Base58.maxCharacters(forBytes: 32), 44)
+        XCTAssertEqual(Base58.decode(Base58.encode(key), maxBytes: 32), key)
+        XCTAssertNil(Base58.decode(Base58.encode(key), maxBytes: 31))
+        XCTAssertNil(Base58.decode(Base58.encode(key + [0xFF]), maxBytes: 32))
+        XCTAssertEqual(Base58.decode(String(repeating: "1", count: 32), maxBytes: 32), [UInt8](repeating: 0, count: 32))
+        XCTAssertNil(Base58.decode(String(repeating: "1", count: 33), maxBytes: 32))
+        let started = ContinuousClock.now
+        XCTAssertNil(Base58.decode(String(repeating: "z", count: 2_000_000), maxBytes: 32))
+        XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(100), "2 MB of base58 was decoded, not refused by its length")
+        // The bound holds for every length: the longest text of n bytes (all 0xFF) fits.
+        for count in [1, 2, 31, 32, 33, 100, 999, 1000, 1001, 4096] {
+            let text = Base58.encode([UInt8](repeating: 0xFF, count: count))
+            XCTAssertLessThanOrEqual(text.utf8.count, Base58.maxCharacters(forBytes: count), "\(count) bytes")
+        }
+    }
+
+    /// The longest message a session signs decodes fast, and to the same bytes as the plain
+    /// digit-by-digit algorithm (checked against random input of every length up to 300).
+    func testLongInputDecodesFastAndMatchesTheEncoder() {
+        for count in 0...300 {
+            var bytes = Sodium.randomBytes(count: count)
+            if count > 3 { bytes[0] = 0; bytes[1] = 0 }
+            XCTAssertEqual(Base58.decode(Base58.encode(bytes), maxBytes: count), bytes, "\(count) bytes")
+        }
+        // 22,370 z's: 58^22370 - 1 needs 16,381 bytes, just under the limit. (Not made with
+        // `encode`, whose own cost is quadratic: it only ever encodes keys and signatures.)
+        let text = String(repeating: "z", count: 22_370)
+        let started = ContinuousClock.now
+        XCTAssertEqual(Base58.decode(text, maxBytes: SolanaMethod.maxMessageBytes)?.count, 16_381)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(1))
     }
 }

@@ -13,6 +13,7 @@ import random
 import re
 import signal
 import socket
+import subprocess
 import tempfile
 import threading
 import time
@@ -22,7 +23,7 @@ import pytest
 
 from conftest import PASSPHRASE
 from test_wallet import verify
-from wallet_helpers import (CHROME_ORIGIN, GET_ACCOUNTS, SIGN_PAYLOADS, agent_pids, agent_sockets, agent_status, audit_entries,
+from wallet_helpers import (CHROME_ORIGIN, SOLANA_MAINNET, b58encode, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, Host, agent_pids, agent_sockets, agent_status, audit_entries,
                             b64, configure, encode_frame, error_of, process_alive, process_gone, proc_stat, read_frame, wait_for_eof,
                             wait_until, zombie_children)
 
@@ -696,4 +697,191 @@ def test_a_killed_agent_takes_its_open_dialog_with_it(wallet, key, answers):
     assert error_of(host.receive(timeout=15))["code"] == -32005
     assert wait_until(lambda: not process_alive(dialog), timeout=3), f"pinentry {dialog} outlived the agent killed under it"
     assert [r for r in wallet.pinentry_records() if r["pid"] == dialog and r.get("event") == "terminated"][0]["signal"] == 15
+    host.close()
+
+
+# 14. No extension can take the agent from the command line or from another extension
+# (docs/agent.md, Limits).
+
+PER_CALLER = 32  # connections one extension may hold at once
+
+
+def raw_client(path, keystore, arguments, control=False):
+    """A connection to the agent that said hello as a host of `arguments` would; with its
+    answer (None when the agent closed it without one)."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.connect(path)
+    params = {"version": 1, "arguments": arguments, "browser_pid": None, "keystore": keystore}
+    if control:
+        params["control"] = True
+    try:
+        client.sendall(encode_frame({"jsonrpc": "2.0", "id": 0, "method": "agent.hello", "params": params}))
+        return client, read_frame(client, timeout=10)
+    except (BrokenPipeError, ConnectionResetError):
+        return client, None
+
+
+def test_one_extension_with_hundreds_of_connections_leaves_room_for_lock_stop_and_others(wallet, key, answers):
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    signs(host, key, [b"unlock"])
+    host.close()
+    status = agent_status(wallet)
+    assert status["unlocked"] is True
+    path, keystore = status["socket"], status["keystore"]
+    # Silent connections besides (a client that has not said hello yet), then 140 of one extension.
+    silent = [socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(20)]
+    for client in silent:
+        client.connect(path)
+    held, refused = [], []
+    for _ in range(140):
+        client, reply = raw_client(path, keystore, [CHROME_ORIGIN])
+        (held if reply is not None and "result" in reply else refused).append((client, reply))
+    assert len(held) == PER_CALLER, f"{len(held)} connections of one extension were served"
+    for client, reply in refused:
+        assert reply is not None, "a connection over the extension's limit was closed without a word"
+        assert reply["error"]["code"] == -32005 and reply["error"]["data"]["reason"] == "too_many_connections", reply
+        assert reply["error"]["data"]["limit"] == PER_CALLER, reply
+
+    # The command line gets through, and so does another extension.
+    started = time.monotonic()
+    assert agent_status(wallet)["pid"] == status["pid"]
+    other = wallet.host(caller=FIREFOX_ID)
+    assert "result" in other.call(SESSION_LIST, timeout=10)
+    other.close()
+    text = wallet.run("agent", "status", check=True).stdout.decode()
+    assert "clients connected" in text, text
+    assert json.loads(wallet.run("lock", "--json", check=True).stdout)["was_unlocked"] is True
+    assert agent_status(wallet)["unlocked"] is False
+    assert time.monotonic() - started < 10
+    # The extension's own hosts learn why they got no answer.
+    refused_host = wallet.host()
+    error = error_of(refused_host.call(SESSION_LIST, timeout=15))
+    assert (error["code"], error["data"]["reason"]) == (-32005, "too_many_connections"), error
+    refused_host.close()
+    assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout)["was_running"] is True
+    assert wait_until(lambda: process_gone(status["pid"]), timeout=5), "the agent did not stop"
+    for client, _ in held + refused:
+        client.close()
+    for client in silent:
+        client.close()
+
+
+def test_the_ports_of_one_extension_hear_its_events_without_a_connection_each(wallet, key):
+    """Forty ports of one extension (more than it may hold connections) all hear a session
+    ended in the command line, and the agent holds no connection per port for it."""
+    ports = [wallet.host() for _ in range(40)]
+    for port in ports:  # read from the agent's files: no connection to it
+        assert port.call(GET_ACCOUNTS, timeout=30)["result"]["addresses"] == [key["address"]]
+    time.sleep(0.5)  # a port listens from 200 ms after its first reply
+    listed = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
+    (session,) = [s for s in listed if s["caller"]["id"] == CHROME_ORIGIN]
+    clients = agent_status(wallet)["clients"]
+    assert clients <= 3, f"{clients} connections for 40 ports"
+    wallet.run("sessions", "revoke", session["topic"], check=True)
+    for number, port in enumerate(ports):
+        event = port.receive(timeout=10)
+        assert event.get("method") == "session_delete" and event["params"]["topic"] == session["topic"], (number, event)
+    for port in ports:
+        port.close()
+
+
+# 15. Frames of a size a host can send, within a deadline.
+
+def test_a_frame_larger_than_a_host_can_send_is_refused_at_once(wallet, key):
+    host = wallet.host()
+    assert "result" in host.call(SESSION_LIST)
+    host.close()
+    status = agent_status(wallet)
+    client, reply = raw_client(status["socket"], status["keystore"], [CHROME_ORIGIN])
+    assert "result" in reply, reply
+    client.sendall((2 * 1024 * 1024).to_bytes(4, "little") + b"{")
+    reply = read_frame(client, timeout=5)
+    assert reply is not None and reply["error"]["code"] == -32004, reply
+    wait_for_eof(client, timeout=3)
+    client.close()
+    # The hello itself is small.
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.connect(status["socket"])
+    client.sendall((256 * 1024).to_bytes(4, "little") + b"{")
+    reply = read_frame(client, timeout=5)
+    assert reply is not None and reply["error"]["code"] == -32004, reply
+    client.close()
+
+
+def test_a_frame_begun_and_not_finished_is_cut_off_after_the_read_deadline(wallet, key):
+    host = wallet.host(WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS=300)  # the agent takes its starter's environment
+    assert "result" in host.call(SESSION_LIST)
+    status = agent_status(wallet)
+    idle, reply = raw_client(status["socket"], status["keystore"], [CHROME_ORIGIN])
+    assert "result" in reply
+    partial, reply = raw_client(status["socket"], status["keystore"], [CHROME_ORIGIN])
+    assert "result" in reply
+    partial.sendall((1000).to_bytes(4, "little") + b'{"jsonrpc"')
+    started = time.monotonic()
+    wait_for_eof(partial, timeout=5)
+    assert time.monotonic() - started < 3
+    # A connection between frames is not cut off: a host's kept connection waits for its next call.
+    idle.sendall(encode_frame({"jsonrpc": "2.0", "id": 1, "method": SESSION_LIST}))
+    assert "result" in read_frame(idle, timeout=5)
+    assert "result" in host.call(SESSION_LIST)
+    host.close()
+    idle.close()
+    partial.close()
+
+
+# 16. Where it runs.
+
+def test_the_agent_runs_in_the_root_folder_not_its_starters(wallet, key, tmp_path):
+    folder = tmp_path / "the host's folder"
+    folder.mkdir()
+    host = Host(wallet, [CHROME_ORIGIN], wallet.env(), cwd=folder)
+    assert "result" in host.call(SESSION_LIST)
+    pid = the_agent(wallet)
+    assert os.readlink(f"/proc/{host.process.pid}/cwd") == str(folder)
+    assert os.readlink(f"/proc/{pid}/cwd") == "/"
+    host.close()
+
+
+def test_without_a_runtime_folder_the_socket_is_in_a_private_folder_of_the_home(wallet, key):
+    cache = Path(tempfile.mkdtemp(prefix="wb-"))  # short: the socket path must fit in sun_path
+    try:
+        env = wallet.env(XDG_RUNTIME_DIR=None, XDG_CACHE_HOME=cache)
+        host = Host(wallet, [CHROME_ORIGIN], env)
+        assert "result" in host.call(SESSION_LIST)
+        host.close()
+        status = json.loads(wallet.run("agent", "status", "--json", env=env).stdout)
+        socket_path = Path(status["socket"])
+        assert socket_path.parent == cache / "wallet-bridge" / "run", status
+        info = socket_path.parent.stat()
+        assert (info.st_mode & 0o777, info.st_uid) == (0o700, os.getuid())
+        assert not str(socket_path).startswith("/tmp/wallet-bridge-")
+        wallet.run("agent", "stop", env=env, check=True)
+    finally:
+        subprocess.run(["rm", "-rf", str(cache)])
+
+
+# 17. What an extension sends is bounded before it is decoded.
+
+def test_sign_message_refuses_an_overlong_message_or_pubkey_before_decoding_it(wallet, key):
+    host = wallet.host()
+    (session,) = [s for s in host.call(SESSION_LIST)["result"]["sessions"]]
+    pubkey = b58encode(base64.b64decode(key["address"]))
+
+    def sign(message, pubkey):
+        started = time.monotonic()
+        reply = host.call("session_request", {"topic": session["topic"], "chainId": SOLANA_MAINNET, "request": {
+            "method": "solana_signMessage", "params": {"message": message, "pubkey": pubkey}}}, timeout=60)
+        return error_of(reply), time.monotonic() - started
+
+    error, took = sign("z" * 200_000, pubkey)
+    assert error["code"] == -32602 and "request.params.message" in json.dumps(error), error
+    assert took < 1, f"{took:.1f} s to refuse a 200,000-character message"
+    error, took = sign(b58encode(b"hello"), "z" * 200_000)
+    assert error["code"] == -32602 and "request.params.pubkey" in json.dumps(error), error
+    assert took < 1, f"{took:.1f} s to refuse a 200,000-character pubkey"
+    # The longest message allowed is decoded in well under a second.
+    longest = b58encode(b"\xff" * 16384)
+    error, took = sign(longest + "z", pubkey)
+    assert error["code"] == -32602 and "request.params.message" in json.dumps(error), error
+    assert took < 1, f"{took:.1f} s for a message one character too long"
     host.close()

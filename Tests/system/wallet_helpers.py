@@ -229,11 +229,11 @@ class Host(FramedPipes):
     """The host over real pipes. Stdin stays open until `close`, as a browser keeps it open
     while it waits for replies."""
 
-    def __init__(self, wallet, args, env):
+    def __init__(self, wallet, args, env, cwd=None):
         self.wallet = wallet
         super().__init__(subprocess.Popen(
             [wallet.binary, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, start_new_session=True))
+            env=env, start_new_session=True, cwd=cwd))
         # What the agent logs for this host's requests goes to its log file, not to the host's
         # stderr: `close` returns both, in that order, as a person debugging would read them.
         self.agent_log_start = len(wallet.agent_log_text())

@@ -27,8 +27,17 @@ package final class AgentClient: Sendable {
     /// What the hello says besides the version: the host's arguments and browser.
     private let arguments: [String]
     private let browserProcess: Int32?
-    /// The connection for synchronous calls, kept open while this process lives.
+    /// The command line (`agent status`, `lock`, `agent stop`, `sessions`): its hello says so,
+    /// and the agent serves it on connections no extension can take.
+    private let control: Bool
+    /// The connection for synchronous calls, kept open while calls come, and closed after
+    /// `keptIdleTimeout` without one: an extension may open hundreds of ports, and each may
+    /// hold only `ConnectionLimits.perCaller` of the agent's connections at once.
     private let kept = Mutex<Connection?>(nil)
+    /// Calls made on `kept` so far: a close scheduled after one call is skipped if another came.
+    private let keptCalls = Atomic<Int>(0)
+    /// How long the kept connection stays open after its last call.
+    let keptIdleTimeout: Duration
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
     /// Whether this process hears the agent's events now (`listen`), and how many it heard.
@@ -40,23 +49,33 @@ package final class AgentClient: Sendable {
     static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
-    package init(keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?) {
+    /// `paths` and `keptIdleTimeout` are for tests: by default the paths are worked out from
+    /// the environment when first needed, and the kept connection closes 2 s after its last call.
+    package init(
+        keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
+        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2)
+    ) {
+        if let paths { foundPaths.withLock { $0 = paths } }
+        self.keptIdleTimeout = keptIdleTimeout
         self.keystorePath = keystorePath
         self.agentProgram = agentProgram
         self.arguments = arguments
         self.browserProcess = browserProcess
+        self.control = control
     }
 
     /// What every connection says first: the hello's frame body. Made when a connection opens,
     /// not with the client: a connected extension's cold GetAccounts opens none (it reads the
     /// agent's files), and building it was a tenth of that call's instructions.
     var hello: [UInt8] {
-        Connection.request(id: 0, method: AgentProtocol.Hello.name, params: JSONValue.object([
+        var members: [String: JSONValue] = [
             "version": .number(JSONNumber(AgentProtocol.version)),
             "arguments": .array(arguments.map { .string($0) }),
             "browser_pid": browserProcess.map { .number(JSONNumber(Int($0))) } ?? .null,
             "keystore": .string(keystorePath),
-        ]).jsonBytes)
+        ]
+        if control { members["control"] = true }
+        return Connection.request(id: 0, method: AgentProtocol.Hello.name, params: JSONValue.object(members).jsonBytes)
     }
 
     /// Why a call got no answer from the agent.
@@ -93,7 +112,8 @@ package final class AgentClient: Sendable {
     /// `call` with the params already encoded, returning the result as it came: for the cold
     /// GetAccounts, which the generic encoder and decoder would slow.
     package func call(_ method: String, params: [UInt8]) throws(CallError) -> JSONValue {
-        try kept.withLock { kept throws(CallError) -> JSONValue in
+        defer { closeKeptWhenIdle() }
+        return try kept.withLock { kept throws(CallError) -> JSONValue in
             for attempt in 1...Self.callAttempts {
                 if attempt == Self.callAttempts {
                     // An agent killed a moment ago may still accept on its socket until the
@@ -117,6 +137,20 @@ package final class AgentClient: Sendable {
                 }
             }
             throw .unavailable(Unavailable(reason: "not_responding", problem: "no answer", fix: restartAdvice))
+        }
+    }
+
+    /// Closes the kept connection `keptIdleTimeout` from now, unless another call comes first.
+    private func closeKeptWhenIdle() {
+        let calls = keptCalls.add(1, ordering: .acquiringAndReleasing).newValue
+        let (seconds, attoseconds) = keptIdleTimeout.components
+        Self.waitingQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) { [self] in
+            guard keptCalls.load(ordering: .acquiring) == calls else { return }
+            kept.withLock { kept in
+                guard keptCalls.load(ordering: .acquiring) == calls else { return }
+                kept?.close()
+                kept = nil
+            }
         }
     }
 
@@ -154,32 +188,52 @@ package final class AgentClient: Sendable {
     }
 
     /// Hears the agent's events for this host's extension and hands each to `deliver`, until
-    /// the process ends: on a connection of its own, which says `agent.subscribe` after its
-    /// hello. A connection that breaks (the agent was restarted) is replaced after a second,
-    /// starting an agent if none listens; after `maxResubscribeFailures` failures in a row the
-    /// host gives up, with a log line.
+    /// the process ends, without holding a connection (`EventHub`): it asks the agent, on a
+    /// connection closed at once, where the extension's events are written (`agent.subscribe`,
+    /// which starts an agent if none listens), and watches that file. While it watches it holds
+    /// a shared lock on the agent's `ports` file, so that the agent does not end for idleness
+    /// with ports open. When the agent's socket goes (the agent ended), it asks again after a
+    /// second, starting a new one; after `maxResubscribeFailures` failures in a row the host
+    /// gives up, with a log line.
     package func listen(deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
         Self.waitingQueue.async { [self] in
+            guard var watch = EventFile(paths: paths) else {
+                Log.warning("cannot hear the agent's events: cannot watch \(paths.folder) (errno \(errno))")
+                return
+            }
+            defer { watch.close() }
+            let path = EventHub.file(paths, caller: SessionCaller(Caller(arguments: arguments)))
             var failures = 0
             while failures < Self.maxResubscribeFailures {
                 do throws(CallError) {
+                    // Taken before asking: an event written after it is passed on.
+                    let start = EventFile.position(of: path)
                     var connection = try open()
-                    defer { connection.close() }
+                    let file: JSONValue
                     do throws(Connection.Failure) {
-                        _ = try connection.exchange(AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello, deadline: .now + Self.answerTimeout)
+                        file = try connection.exchange(AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello, deadline: .now + Self.answerTimeout)
                     } catch {
+                        connection.close()
                         throw callError(error)
                     }
+                    connection.close()
                     settleStartedAgent(serving: connection.agentProcess)
+                    guard case .object(let members) = file, members["events"] == .string(path) else {
+                        throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent writes the events elsewhere than \(path)", fix: restartAdvice))
+                    }
                     failures = 0
                     events.started()
                     defer { events.stopped() }
-                    while let (method, params) = connection.nextNotification() {
-                        guard AgentProtocol.Subscribe.events.contains(method) else { continue }
+                    watch.follow(path, from: start) { method, params in
+                        guard AgentProtocol.Subscribe.events.contains(method) else { return }
                         events.heard()
                         deliver(method, params)
                     }
-                    Log.info("the agent closed the events connection; subscribing again")
+                    if watch.folderGone {
+                        Log.info("the agent's folder \(paths.folder) went away; no more events")
+                        return
+                    }
+                    Log.info("the agent ended; asking a new one for events")
                 } catch {
                     failures += 1
                     Log.warning("cannot hear the agent's events: \(error)")
@@ -219,6 +273,7 @@ package final class AgentClient: Sendable {
         case .answered(let error): .answered(error)
         case .mismatch(let problem): .unavailable(mismatch(problem))
         case .otherKeystore(let serves): .unavailable(otherKeystore(serves))
+        case .refused(let error): .unavailable(refused(error))
         case .broken(let problem): .unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice))
         }
     }
@@ -233,6 +288,19 @@ package final class AgentClient: Sendable {
         Unavailable(
             reason: "other_keystore", problem: "the agent at \(paths.socket) serves \(serves), not \(keystorePath)",
             fix: "the two share a socket folder but not a home: give each its own XDG_RUNTIME_DIR")
+    }
+
+    private func refused(_ error: RPCError) -> Unavailable {
+        var reason = "not_responding"
+        var problem = "the agent refused the connection: \(error.message)"
+        if case .object(let data)? = error.data {
+            if case .string(let given)? = data["reason"] { reason = given }
+            if case .string(let given)? = data["problem"] { problem = given }
+        }
+        return Unavailable(
+            reason: reason, problem: problem,
+            fix: reason == AgentProtocol.tooManyConnections
+                ? "the extension holds as many connections to the agent as it may: close some of its ports (docs/agent.md, Limits)" : restartAdvice)
     }
 
     private var restartAdvice: String {
@@ -376,6 +444,8 @@ struct Connection {
         case mismatch(String)
         /// The agent at the socket serves this other keystore.
         case otherKeystore(String)
+        /// The agent refused the hello: the client's kind holds all the connections it may.
+        case refused(RPCError)
     }
 
     /// Sends `hello` (a body, on a new connection) and the call, in one write, then reads the
@@ -384,9 +454,14 @@ struct Connection {
         let id = nextID
         nextID += 1
         var frames: [UInt8] = []
+        let request = Self.request(id: id, method: method, params: params)
+        guard request.count <= AgentProtocol.maxRequestBytes else {
+            // The agent would refuse it, and its reply could not reach the browser anyway.
+            throw .answered(RPCError(.requestTooLarge, detail: "the request is \(request.count) bytes; the wallet agent takes at most \(AgentProtocol.maxRequestBytes)"))
+        }
         do {
             if let hello { frames += try Frame.encode(hello) }
-            frames += try Frame.encode(Self.request(id: id, method: method, params: params))
+            frames += try Frame.encode(request)
         } catch {
             throw .broken("cannot encode the request: \(error)")
         }
@@ -396,6 +471,7 @@ struct Connection {
             do {
                 answer = try result(id: 0, deadline: deadline)
             } catch .answered(let error) {
+                if error.code == .agentUnavailable { throw .refused(error) }
                 if error.message == AgentProtocol.otherKeystore, case .object(let data)? = error.data, case .string(let serves)? = data["serves"] {
                     throw .otherKeystore(serves)
                 }
@@ -433,17 +509,6 @@ struct Connection {
         }
         guard let result = reply["result"] else { throw .broken("the agent's answer has no result") }
         return result
-    }
-
-    /// The next notification the agent sends (a frame without an id), skipping anything else;
-    /// nil when the connection ends or breaks.
-    mutating func nextNotification() -> (method: String, params: JSONValue)? {
-        while true {
-            guard let body = try? reader.next(deadline: nil) else { return nil }
-            guard case .object(let message)? = try? JSONParser.parse(body), message["id"] == nil,
-                  case .string(let method)? = message["method"] else { continue }
-            return (method, message["params"] ?? .null)
-        }
     }
 
     /// A request's frame body, with `params` already encoded.

@@ -16,8 +16,9 @@ import WalletBridgeWallet
 /// `agent_idle_exit` with the keys locked and nobody connected. Each connection has a thread
 /// (`AgentConnection`). SIGTERM, SIGINT and SIGHUP wipe the keys and end it.
 package enum Agent {
-    /// Connections served at once; more are closed at once (and logged).
-    static let maxClients = 128
+    /// Connections served at once, by kind of client (`ConnectionLimits`); more are refused
+    /// (and logged).
+    static let limits = ConnectionLimits.Limits()
 
     /// Runs the agent for the keystore at `keystoreOption` (nil: the configured one) until it
     /// is stopped, idle or signalled, then exits the process. Exits at once, with status 0,
@@ -35,18 +36,23 @@ package enum Agent {
         } catch {
             fail(error.description)
         }
+        // The files, wherever the agent was started from: it works in `/` from here on, as
+        // gpg-agent does, so that it holds no folder of its starter's (a mount, a folder to
+        // remove). The hello still names the keystore as its clients do.
+        let keystoreFile = absolute(keystorePath)
+        guard chdir("/") == 0 else { fail("cannot change to the root folder: \(String(cString: strerror(errno)))") }
         holdLock(paths, keystorePath: keystorePath)
         let (listener, socketIdentity) = listen(paths)
 
         let cache = UnlockCache(lifetimes: config.unlockLifetimes)
-        var wallet = KeystoreWallet(config: config, keystorePath: keystorePath, pinentryGuard: Files.currentExecutable())
+        var wallet = KeystoreWallet(config: config, keystorePath: keystoreFile, pinentryGuard: Files.currentExecutable())
         wallet.unlockCache = cache
         wallet.allowMinutes = config.approveForMinutes
         let state = AgentState(
-            paths: paths, keystorePath: keystorePath, cache: cache, idleExit: config.agentIdleExit,
+            paths: paths, keystorePath: keystorePath, keystoreFile: keystoreFile, cache: cache, idleExit: config.agentIdleExit,
             unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
         var sessions = SessionService(
-            store: SessionStore(path: SessionStore.path(forKeystore: keystorePath), lifetime: config.sessionLifetime), wallet: wallet,
+            store: SessionStore(path: SessionStore.path(forKeystore: keystoreFile), lifetime: config.sessionLifetime), wallet: wallet,
             lifetime: config.sessionLifetime)
         sessions.proposalTimeout = .seconds(config.proposalTimeout)
         sessions.announce = { [events = state.events] caller, method, params in events.publish(to: caller, method: method, params: params) }
@@ -58,7 +64,28 @@ package enum Agent {
         }
         Log.info("agent \(getpid()) serves \(keystorePath) at \(paths.socket)")
         var loop = AcceptLoop(listener: listener, socketIdentity: socketIdentity, state: state, sessions: sessions, makeRouter: makeRouter)
+        loop.readTimeout = readTimeout()
         loop.run()
+    }
+
+    /// `path`, absolute: relative to the folder the agent was started in.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        guard let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        let folder = String(cString: cwd)
+        return folder == "/" ? "/\(path)" : "\(folder)/\(path)"
+    }
+
+    /// How long a frame may take once begun: `WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS` (1 to
+    /// 600000), else `AgentConnection.defaultReadTimeout`.
+    static func readTimeout() -> Duration {
+        guard let text = Environment.string("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS") else { return AgentConnection.defaultReadTimeout }
+        guard let milliseconds = Int(text), (1...600_000).contains(milliseconds) else {
+            Log.warning("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000; using \(AgentConnection.defaultReadTimeout)")
+            return AgentConnection.defaultReadTimeout
+        }
+        return .milliseconds(milliseconds)
     }
 
     /// No core dumps and no ptrace by this user's other processes: the unlocked keys (in
@@ -144,6 +171,8 @@ private struct AcceptLoop {
     var announcedAccounts: SessionAccounts
     let wake: (read: Int32, write: Int32)
     let clock = ContinuousClock()
+    /// How long each connection's frame may take once begun.
+    var readTimeout = AgentConnection.defaultReadTimeout
     /// Since when the agent has had nobody connected and nothing unlocked.
     var idleSince: ContinuousClock.Instant
 
@@ -153,7 +182,7 @@ private struct AcceptLoop {
     ) {
         (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
         self.sessions = sessions
-        keystoreWatch = KeystoreWatch(keystorePath: state.keystorePath)
+        keystoreWatch = KeystoreWatch(keystorePath: state.keystoreFile)
         announcedAccounts = sessions.currentAccounts()
         wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
         state.wakeDescriptor = wake.write
@@ -190,23 +219,21 @@ private struct AcceptLoop {
             close(fd)
             return
         }
-        guard state.clientArrived(limit: Agent.maxClients) else {
-            Log.warning("refused a connection: \(Agent.maxClients) clients are connected already")
+        guard state.limits.arrive() else {
+            Log.warning("refused a connection: \(state.limits.limits.pending) connections have not said hello yet")
             close(fd)
             return
         }
-        var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, events: state.events)
+        var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, limits: state.limits)
+        setUp.readTimeout = readTimeout
         // `agent.stop` ends the agent once its reply is written, not before.
         setUp.afterEachRequest = { [state] in state.wakeIfStopRequested() }
         let connection = setUp
         let state = self.state
-        let started = Threads.connections.run {
-            connection.serve()
-            state.clientLeft()
-        }
+        let started = Threads.connections.run { connection.serve() }
         if !started {
             Log.error("cannot start a thread for a connection; closing it")
-            state.clientLeft()
+            state.limits.abandon()
             close(fd)
         }
     }
@@ -229,7 +256,7 @@ private struct AcceptLoop {
             if current != socketIdentity { end("another agent's socket replaced this one's") }
         }
         let now = clock.now
-        if state.clientCount > 0 || state.cache.nextExpiry != nil { idleSince = now }
+        if state.clientCount > 0 || state.cache.nextExpiry != nil || state.portsListen() { idleSince = now }
         if now - idleSince >= state.idleExit { end("idle for \(state.idleExit) with the keys locked and nobody connected") }
     }
 
@@ -250,26 +277,42 @@ private struct AcceptLoop {
 /// What the agent's threads share: its paths, its keys, its clients, and whether it should stop.
 final class AgentState: Sendable {
     let paths: AgentPaths
+    /// The keystore as the hello names it, and as a file (absolute: the agent works in `/`).
     let keystorePath: String
+    let keystoreFile: String
     let cache: UnlockCache
     let idleExit: Duration
     let startedAt = Int(time(nil))
     let signatureRequestsInLine: @Sendable () -> Int
     /// The agent signs without asking anyone (the passphrase file).
     let unattended: Bool
-    /// The extensions' events, to the connections that subscribed.
-    let events = EventHub()
+    /// The extensions' events, to the files their ports' hosts watch.
+    let events: EventHub
+    /// The connections each kind of client holds.
+    let limits = ConnectionLimits(Agent.limits)
     let stopRequested = Atomic<Bool>(false)
-    private let clients = Atomic<Int>(0)
     private let wake = Atomic<Int32>(-1)
+    /// The agent's own descriptor of `paths.ports`, to learn whether any host holds it.
+    private let portsLock: Int32
 
     init(
-        paths: AgentPaths, keystorePath: String, cache: UnlockCache, idleExit: Duration, unattended: Bool = false,
+        paths: AgentPaths, keystorePath: String, keystoreFile: String, cache: UnlockCache, idleExit: Duration, unattended: Bool = false,
         signatureRequestsInLine: @escaping @Sendable () -> Int = { 0 }
     ) {
-        (self.paths, self.keystorePath, self.cache, self.idleExit) = (paths, keystorePath, cache, idleExit)
+        (self.paths, self.keystorePath, self.keystoreFile, self.cache, self.idleExit) = (paths, keystorePath, keystoreFile, cache, idleExit)
         self.unattended = unattended
         self.signatureRequestsInLine = signatureRequestsInLine
+        events = EventHub(paths: paths)
+        portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    }
+
+    /// Whether a host with a port open listens for this agent's events: each holds a shared
+    /// lock on `paths.ports` while it does (`EventFile`), which costs the agent no connection.
+    func portsListen() -> Bool {
+        guard portsLock >= 0 else { return false }
+        guard flock(portsLock, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(portsLock, LOCK_UN)
+        return false
     }
 
     /// The main thread's wake-up pipe, written by `agent.stop`.
@@ -278,20 +321,7 @@ final class AgentState: Sendable {
         set { wake.store(newValue, ordering: .releasing) }
     }
 
-    var clientCount: Int { clients.load(ordering: .acquiring) }
-
-    /// Counts a new client; false (uncounted) when `limit` are connected.
-    func clientArrived(limit: Int) -> Bool {
-        var current = clients.load(ordering: .acquiring)
-        while current < limit {
-            let (exchanged, original) = clients.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-            if exchanged { return true }
-            current = original
-        }
-        return false
-    }
-
-    func clientLeft() { clients.subtract(1, ordering: .acquiringAndReleasing) }
+    var clientCount: Int { limits.connected }
 
     /// The router for one connection: the wallet, and the agent's own methods.
     func router(for sessions: SessionService, caller: Caller, writer: SocketWriter) throws(RouterError) -> Router {
@@ -321,8 +351,7 @@ final class AgentState: Sendable {
             return .init(revoked: removed.count)
         }
         try router.register(AgentProtocol.Subscribe.self, execution: .immediate) { [events] _, _ in
-            events.subscribe(writer, caller: SessionCaller(caller))
-            return NoResult()
+            .init(events: events.file(for: SessionCaller(caller)))
         }
         try router.register(AgentProtocol.Status.self, execution: .immediate) { [self] _, _ in status() }
         try router.register(AgentProtocol.Lock.self, execution: .immediate) { [cache] _, _ in

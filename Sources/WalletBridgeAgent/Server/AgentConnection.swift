@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeWallet
 
 /// One client of the agent, served on its own thread: a client that sends garbage or stops
 /// reading holds only this thread, never the agent or another client.
@@ -17,12 +18,16 @@ struct AgentConnection {
     /// Makes the router for a client whose hello said this, answering on this writer.
     let makeRouter: RouterMaker
     typealias RouterMaker = @Sendable (AgentProtocol.Hello.Params, SocketWriter) -> Router
-    /// Where a connection that said `agent.subscribe` hears events; left when it closes.
-    let events: EventHub
+    /// The connections each kind of client may hold: the hello says which this one counts as.
+    let limits: ConnectionLimits
     /// Runs after each frame is handled, when what it answered at once has been written.
     var afterEachRequest: @Sendable () -> Void = {}
+    /// How long a frame may take to arrive once its first byte has (the hello's included);
+    /// time between frames is not limited. `WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS` sets it.
+    var readTimeout: Duration = Self.defaultReadTimeout
+    static let defaultReadTimeout: Duration = .seconds(10)
     /// How long a new connection may take to say hello.
-    static let helloTimeout: Duration = .seconds(5)
+    var helloTimeout: Duration = .seconds(5)
     /// How long a reply may wait for a client that does not read.
     static let sendTimeout: Duration = .seconds(10)
 
@@ -32,17 +37,25 @@ struct AgentConnection {
         var configuration = HostConfiguration()
         configuration.requestTimeout = nil
         configuration.maxInFlight = 64
+        configuration.maxInboundFrameBytes = AgentProtocol.maxRequestBytes
         return configuration
     }()
 
-    /// Serves the connection until the client leaves, then closes it.
+    /// Serves the connection until the client leaves, then closes it. The connection is
+    /// counted as pending in `limits` when this starts; it leaves them when this ends.
     func serve() {
         defer { close(fd) }
         UnixSocket.setSendTimeout(fd, Self.sendTimeout)
         let writer = SocketWriter(fd: fd)
-        defer { events.unsubscribe(writer) }
-        var reader = FrameReader(fd: fd, maxFrameBytes: Self.configuration.maxInboundFrameBytes)
-        guard let hello = greet(&reader, writer: writer) else { return }
+        // The hello is small: a client's first frame holds no more than this until it has
+        // said who it is.
+        var reader = FrameReader(fd: fd, maxFrameBytes: AgentProtocol.maxHelloBytes, frameTimeout: readTimeout)
+        guard let (hello, holder) = greet(&reader, writer: writer) else {
+            limits.abandon()
+            return
+        }
+        defer { limits.leave(holder) }
+        reader.maxFrameBytes = AgentProtocol.maxRequestBytes
         let server = Server(
             router: makeRouter(hello, writer), configuration: Self.configuration, caller: Caller(arguments: hello.arguments), send: writer.send)
         while true {
@@ -52,6 +65,8 @@ struct AgentConnection {
             } catch {
                 if case .framing(let problem) = error {
                     writer.send(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: problem.description)))
+                } else if error == .timedOut {
+                    Log.info("closed a connection whose frame did not arrive within \(readTimeout)")
                 }
                 break
             }
@@ -62,12 +77,19 @@ struct AgentConnection {
         _ = server.waitUntilIdle(timeout: .seconds(2))
     }
 
-    /// Reads and answers the hello; nil (after an error reply if one can be given) when the
-    /// client said something else, spoke another version, or said nothing in time.
-    private func greet(_ reader: inout FrameReader, writer: SocketWriter) -> AgentProtocol.Hello.Params? {
-        guard let body = try? reader.next(deadline: .now + Self.helloTimeout) else { return nil }
-        func refuse(_ error: RPCError, id: RequestID = .null) -> AgentProtocol.Hello.Params? {
+    /// Reads and answers the hello, and counts the connection as the hello says; nil (after an
+    /// error reply if one can be given) when the client said something else, spoke another
+    /// version, said nothing in time, or its kind of client holds all its connections already.
+    private func greet(_ reader: inout FrameReader, writer: SocketWriter) -> (AgentProtocol.Hello.Params, ConnectionLimits.Holder)? {
+        func refuse(_ error: RPCError, id: RequestID = .null) -> (AgentProtocol.Hello.Params, ConnectionLimits.Holder)? {
             writer.send(Response.failure(id: id, error: error))
+            return nil
+        }
+        let body: [UInt8]
+        do {
+            body = try reader.next(deadline: .now + helloTimeout)
+        } catch {
+            if case .framing(let problem) = error { return refuse(RPCError(.requestTooLarge, detail: problem.description)) }
             return nil
         }
         guard case .object(let members)? = try? JSONParser.parse(body, maxDepth: 8),
@@ -88,9 +110,21 @@ struct AgentConnection {
                 "serves": .string(keystorePath),
             ])), id: id)
         }
+        // The arguments are the host's own, as the browser gave them: an extension cannot
+        // choose them, so it cannot count as another extension or as the command line.
+        let holder: ConnectionLimits.Holder = params.control ? .control : .caller(SessionCaller(Caller(arguments: params.arguments)))
+        do {
+            try limits.admit(holder)
+        } catch {
+            Log.warning("refused a connection: \(error.problem)")
+            return refuse(RPCError(.agentUnavailable, data: .object([
+                "reason": .string(AgentProtocol.tooManyConnections), "problem": .string(error.problem),
+                "limit": .number(JSONNumber(error.limit)),
+            ])), id: id)
+        }
         let result = JSONValue.object(["version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid())))])
         writer.send(Response.success(id: id, encodedResult: result.jsonBytes))
-        return params
+        return (params, holder)
     }
 }
 

@@ -23,8 +23,10 @@ import WalletBridge
             _ = shutdown(client, Int32(SHUT_WR))
         }
         guard written else { return [] }
+        let limits = ConnectionLimits()
+        guard limits.arrive() else { return [] }
         let served = Threads.start {
-            AgentConnection(fd: agent, keystorePath: "/fuzz/keystore.json", makeRouter: { _, _ in router }, events: EventHub()).serve()
+            AgentConnection(fd: agent, keystorePath: "/fuzz/keystore.json", makeRouter: { _, _ in router }, limits: limits).serve()
         }
         guard served else { return [] }
         var reader = FrameReader(fd: client)

@@ -93,12 +93,14 @@ package enum UnixSocket {
     }
 }
 
-/// Reads frames from a socket, each within an optional deadline.
+/// Reads frames from a socket, each within an optional deadline, and each begun frame within
+/// `frameTimeout` of its first byte.
 package struct FrameReader {
     package enum Failure: Error, Equatable {
         /// The peer closed the connection (or it was shut down from this side).
         case closed
-        /// Nothing complete arrived before the deadline.
+        /// Nothing complete arrived before the deadline, or a frame begun was not finished
+        /// within `frameTimeout`.
         case timedOut
         /// The peer sent something that is not a frame of an acceptable size.
         case framing(FramingError)
@@ -112,34 +114,58 @@ package struct FrameReader {
     /// for every page it touches), twice as large after each read that fills it, up to 64 KiB.
     private var chunk = [UInt8](repeating: 0, count: 4096)
     private static let maxChunkBytes = 64 * 1024
+    /// How long a frame may take to arrive once its first byte has; nil: as long as it takes.
+    /// Time between frames is not limited by it: a host's kept connection waits for its next call.
+    package var frameTimeout: Duration?
+    /// When the first byte of the frame not yet complete arrived.
+    private var frameBegan: ContinuousClock.Instant?
 
-    package init(fd: Int32, maxFrameBytes: Int = Frame.defaultMaxInboundBytes) {
+    package init(fd: Int32, maxFrameBytes: Int = Frame.defaultMaxInboundBytes, frameTimeout: Duration? = nil) {
         self.fd = fd
         decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
+        self.frameTimeout = frameTimeout
     }
 
-    /// The next frame's body. Waits until `deadline` (nil: as long as it takes).
+    /// The largest frame body accepted from now on.
+    package var maxFrameBytes: Int {
+        get { decoder.maxFrameBytes }
+        set { decoder.maxFrameBytes = newValue }
+    }
+
+    /// The next frame's body. Waits until `deadline` (nil: as long as it takes), and at most
+    /// `frameTimeout` after the frame's first byte.
     package mutating func next(deadline: ContinuousClock.Instant? = nil) throws(Failure) -> [UInt8] {
         while true {
             do {
-                if let body = try decoder.nextFrame() { return body }
+                if let body = try decoder.nextFrame() {
+                    // Bytes left over begin the next frame now.
+                    frameBegan = decoder.bufferedByteCount > 0 ? .now : nil
+                    return body
+                }
             } catch {
                 throw .framing(error)
             }
+            var until = deadline
+            if let frameTimeout, let frameBegan {
+                let frameDeadline = frameBegan + frameTimeout
+                until = until.map { min($0, frameDeadline) } ?? frameDeadline
+            }
             var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let wait = deadline.map { max(0, Int32((($0 - .now) / .milliseconds(1)).rounded(.up))) } ?? -1
+            let wait = until.map { max(0, Int32((($0 - .now) / .milliseconds(1)).rounded(.up))) } ?? -1
             let ready = poll(&watched, 1, wait)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .system(errno)
             }
             if ready == 0 { throw .timedOut }
+            let fd = self.fd
             let count = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) } }
             if count < 0 {
                 if errno == EAGAIN { continue }
                 throw .system(errno)
             }
             if count == 0 { throw .closed }
+            if frameBegan == nil { frameBegan = .now }
             chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             if count == chunk.count, chunk.count < Self.maxChunkBytes { chunk = [UInt8](repeating: 0, count: chunk.count * 2) }
         }

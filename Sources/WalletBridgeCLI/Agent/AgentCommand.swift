@@ -135,7 +135,7 @@ enum AgentCommandSupport {
             Console.warning("\(error); using \(fallback)")
             path = fallback
         }
-        return AgentClient(keystorePath: path, agentProgram: nil, arguments: [], browserProcess: nil)
+        return AgentClient(keystorePath: path, agentProgram: nil, arguments: [], browserProcess: nil, control: true)
     }
 
     /// The agent's answer, or nil when no agent runs.

@@ -26,7 +26,7 @@ struct SessionsCommand: ParsableCommand {
             throw CLIFailure("the configuration file turns the agent off (\"agent\": false), and with it sessions: extensions are under the `allow` policy alone")
         }
         let path = try options.keystore().path
-        return AgentClient(keystorePath: path, agentProgram: Files.currentExecutable(), arguments: [], browserProcess: nil)
+        return AgentClient(keystorePath: path, agentProgram: Files.currentExecutable(), arguments: [], browserProcess: nil, control: true)
     }
 
     static func call<M: RPCMethod>(_ client: AgentClient, _ method: M.Type, _ params: M.Params) throws -> M.Result {

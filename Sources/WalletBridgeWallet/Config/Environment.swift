@@ -25,8 +25,8 @@ package enum Environment {
 /// keystore wherever the browser happened to start the host.
 package struct UserFolders {
     /// Looks up an environment variable (nil when unset or empty).
-    let variable: (String) -> String?
-    let userID: uid_t
+    package let variable: (String) -> String?
+    package let userID: uid_t
 
     package init(variable: @escaping (String) -> String?, userID: uid_t) {
         self.variable = variable
@@ -52,6 +52,8 @@ package struct UserFolders {
     }
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
     package var stateHome: String? { xdg("XDG_STATE_HOME", fallback: ".local/state") }
+    /// `$XDG_CACHE_HOME`, else `~/.cache`.
+    package var cacheHome: String? { xdg("XDG_CACHE_HOME", fallback: ".cache") }
 
     private func xdg(_ name: String, fallback: String) -> String? {
         if let value = variable(name), value.hasPrefix("/") { return value }

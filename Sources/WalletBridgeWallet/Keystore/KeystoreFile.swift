@@ -258,7 +258,7 @@ package struct KeystoreFile: Sendable, Equatable {
            let entry = keys.first(where: { $0.publicKey == decoded }) {
             return entry
         }
-        if let decoded = Base58.decode(query), decoded.count == Ed25519.publicKeyBytes,
+        if let decoded = Base58.decode(query, maxBytes: Ed25519.publicKeyBytes), decoded.count == Ed25519.publicKeyBytes,
            let entry = keys.first(where: { $0.type == .ed25519 && $0.publicKey == decoded }) {
             return entry
         }

@@ -74,6 +74,10 @@ package typealias Namespaces = [String: Namespace]
 /// The methods a Solana session can allow, as WalletConnect names them.
 package enum SolanaMethod {
     package static let signMessage = "solana_signMessage"
+    /// The longest message `solana_signMessage` signs, in bytes: a Sign-In-With-Solana message
+    /// or an off-chain message is far shorter. Its base58 text (22,375 characters at most)
+    /// decodes in milliseconds; text past 22,381 characters is refused unread.
+    package static let maxMessageBytes = 16 * 1024
     package static let getAccounts = "solana_getAccounts"
     package static let requestAccounts = "solana_requestAccounts"
 }

@@ -311,12 +311,17 @@ package struct SessionService: Sendable {
     private func signMessage(_ request: InnerRequest) async throws -> JSONValue {
         let context = request.context
         guard case .object(let members)? = request.params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
-        guard case .string(let messageText)? = members["message"], let message = Base58.decode(messageText), !message.isEmpty else {
-            throw Self.invalid("request.params.message", "expected the message's bytes in base58")
+        // Both are bounded by their length before they are decoded (`Base58`); the pubkey first,
+        // as the cheaper. A request whose port closed meanwhile goes no further.
+        guard case .string(let pubkeyText)? = members["pubkey"], pubkeyText.utf8.count <= Base58.maxCharacters(forBytes: 32),
+              let pubkey = Base58.decode(pubkeyText, maxBytes: 32), pubkey.count == 32 else {
+            throw Self.invalid("request.params.pubkey", "expected a base58 public key (32 bytes, at most 44 characters)")
         }
-        guard case .string(let pubkeyText)? = members["pubkey"], let pubkey = Base58.decode(pubkeyText), pubkey.count == 32 else {
-            throw Self.invalid("request.params.pubkey", "expected a base58 public key")
+        guard case .string(let messageText)? = members["message"],
+              let message = Base58.decode(messageText, maxBytes: SolanaMethod.maxMessageBytes), !message.isEmpty else {
+            throw Self.invalid("request.params.message", "expected the message's bytes in base58, 1 to \(SolanaMethod.maxMessageBytes) bytes")
         }
+        try Task.checkCancellation()
         let accounts = try wallet.accounts(context: context).solana
         guard accounts.contains(Base58.encode(pubkey)) else {
             throw RPCError(.unauthorized, data: .object([

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WalletBridge
+import WalletBridgeWallet
+
+/// A host's side of the agent's events (`EventHub`): an inotify watch on the agent's folder,
+/// through which the host learns when its extension's events file is replaced and when the
+/// agent's socket goes, and a shared lock on the agent's `ports` file, held as long as this
+/// lives, that keeps the agent from ending for idleness. Neither costs the agent a connection.
+///
+/// Each watch costs an inotify instance, of which a user has 128 by default
+/// (`fs.inotify.max_user_instances`), and every port's host has one already (`FolderWatch`):
+/// an extension with hundreds of ports runs out. A host that cannot have one looks at the file
+/// and the socket every `pollInterval` instead (a `stat` each), and hears the same events.
+struct EventFile {
+    /// Where a host is in an events file: the agent that wrote it, and the last event passed on.
+    struct Position: Equatable {
+        var epoch: String?
+        var last = 0
+    }
+
+    let paths: AgentPaths
+    /// -1 when this host looks every `pollInterval` instead.
+    private let inotify: Int32
+    private let portsLock: Int32
+    /// How often a host without an inotify watch looks at the file and the socket.
+    let pollInterval: Duration
+    /// The agent's folder was removed or moved (logout removes the runtime folder).
+    private(set) var folderGone = false
+    /// The largest file read: `EventHub.kept` events of a few hundred bytes each.
+    static let maxFileBytes = 1 << 20
+
+    /// Watches the agent's folder (made if missing, 0700, as the agent makes it), with inotify
+    /// if `watch` and an instance is to be had, and takes the shared lock; nil when the folder
+    /// cannot be used.
+    init?(paths: AgentPaths, watch: Bool = true, pollInterval: Duration = .milliseconds(500)) {
+        self.paths = paths
+        self.pollInterval = pollInterval
+        do {
+            try AgentPaths.prepare(paths.folder)
+        } catch {
+            Log.warning("cannot hear the agent's events: \(error)")
+            return nil
+        }
+        var fd: Int32 = watch ? inotify_init1(Int32(IN_CLOEXEC)) : -1
+        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        if fd >= 0, inotify_add_watch(fd, paths.folder, mask) < 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
+        if watch, fd < 0 {
+            Log.debug("no inotify watch for the agent's events (errno \(errno)); looking every \(pollInterval) instead")
+        }
+        inotify = fd
+        portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if portsLock < 0 || SystemCall.retryingInterrupts({ flock(portsLock, LOCK_SH) }) != 0 {
+            Log.warning("cannot hold \(paths.ports) (errno \(errno)): the agent may end for idleness while this port is open")
+        }
+    }
+
+    func close() {
+        if inotify >= 0 { Glibc.close(inotify) }
+        if portsLock >= 0 { Glibc.close(portsLock) }
+    }
+
+    /// Where the events file at `path` is now: what a host passes on from.
+    static func position(of path: String) -> Position {
+        guard let (epoch, events) = read(path) else { return Position() }
+        return Position(epoch: epoch, last: events.map(\.number).max() ?? 0)
+    }
+
+    /// Passes on every event written to `path` after `position`, until the agent's socket is
+    /// removed (the agent ended, or another replaced it) or the folder goes.
+    mutating func follow(_ path: String, from start: Position, deliver: (String, JSONValue) -> Void) {
+        let name = AtomicFile.split(path).name
+        let socketName = AtomicFile.split(paths.socket).name
+        var position = start
+        // What was written between `start` and the watch's first event.
+        passOn(path, &position, deliver)
+        guard inotify >= 0 else {
+            poll(path, &position, deliver)
+            return
+        }
+        let size = 4096
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
+            while true {
+                let count = SystemCall.retryingInterrupts { Glibc.read(inotify, buffer.baseAddress!, size) }
+                guard count > 0 else {
+                    folderGone = true
+                    return
+                }
+                var (changed, agentGone) = (false, false)
+                var offset = 0
+                while offset + 16 <= count {
+                    // struct inotify_event: wd, mask, cookie, len, then len bytes of name.
+                    let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
+                    let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
+                    let named = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<min(count, offset + 16 + length)])
+                    let eventName = String(decoding: named.prefix { $0 != 0 }, as: UTF8.self)
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 { folderGone = true }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
+                    if eventName == name, mask & UInt32(IN_MOVED_TO | IN_CLOSE_WRITE) != 0 { changed = true }
+                    if eventName == socketName, mask & UInt32(IN_DELETE) != 0 { agentGone = true }
+                    offset += 16 + length
+                }
+                if changed { passOn(path, &position, deliver) }
+                if agentGone || folderGone { return }
+            }
+        }
+    }
+
+    /// `follow` without inotify: a look at the file, the socket and the folder every
+    /// `pollInterval`.
+    private mutating func poll(_ path: String, _ position: inout Position, _ deliver: (String, JSONValue) -> Void) {
+        let socket = Self.stamp(paths.socket)
+        var file = Self.stamp(path)
+        while true {
+            var pause = timespec(tv_sec: Int(pollInterval.components.seconds), tv_nsec: Int(pollInterval.components.attoseconds / 1_000_000_000))
+            nanosleep(&pause, nil)
+            guard Self.stamp(paths.folder) != nil else {
+                folderGone = true
+                return
+            }
+            let now = Self.stamp(path)
+            if now != file {
+                file = now
+                passOn(path, &position, deliver)
+            }
+            if let socket, Self.stamp(paths.socket)?.identity != socket.identity { return }
+        }
+    }
+
+    /// What tells one version of a file from the next: device and inode (a rename over it
+    /// makes a new one), size, and modification time.
+    private struct Stamp: Equatable {
+        let identity: [UInt]
+        let size: Int
+        let modified: Int
+    }
+
+    private static func stamp(_ path: String) -> Stamp? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Stamp(
+            identity: [UInt(info.st_dev), UInt(info.st_ino)], size: Int(info.st_size),
+            modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
+    }
+
+    /// Hands `deliver` the events in the file after `position`: all of them when another agent
+    /// wrote it (its numbers start again).
+    private func passOn(_ path: String, _ position: inout Position, _ deliver: (String, JSONValue) -> Void) {
+        guard let (epoch, events) = Self.read(path) else { return }
+        let after = epoch == position.epoch ? position.last : 0
+        let new = events.filter { $0.number > after }
+        if let first = new.first, first.number > after + 1, after > 0 {
+            Log.warning("missed \(first.number - after - 1) of the agent's events (more than \(EventHub.kept) at once)")
+        }
+        for event in new { deliver(event.method, event.params) }
+        position = Position(epoch: epoch, last: max(after, events.map(\.number).max() ?? 0))
+    }
+
+    private struct Event {
+        let number: Int
+        let method: String
+        let params: JSONValue
+    }
+
+    /// The agent that wrote the file, and its events; nil when there is no file or it is not one.
+    private static func read(_ path: String) -> (String, [Event])? {
+        guard let bytes = try? AtomicFile.read(path, maxBytes: maxFileBytes),
+              case .object(let members)? = try? JSONParser.parse(bytes),
+              case .string(let epoch)? = members["agent"], case .array(let values)? = members["events"] else { return nil }
+        let events = values.compactMap { value -> Event? in
+            guard case .object(let event) = value, case .number(let number)? = event["n"], let n = Int(number.literal),
+                  case .string(let method)? = event["method"] else { return nil }
+            return Event(number: n, method: method, params: event["params"] ?? .null)
+        }
+        return (epoch, events)
+    }
+}

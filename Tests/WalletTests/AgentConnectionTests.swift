@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import WalletBridge
+@testable import WalletBridgeAgent
+@testable import WalletBridgeWallet
+import XCTest
+
+/// The agent's connections: who may hold how many (`ConnectionLimits`), the size of what a
+/// client may send, and how long a frame may take (`FrameReader`, `AgentConnection`). Over real
+/// socket pairs; every deadline here is set small by the test, none is waited out at its default.
+final class AgentConnectionTests: XCTestCase {
+    private let chrome = SessionCaller(Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+    private let firefox = SessionCaller(Caller(arguments: ["/usr/lib/mozilla/native-messaging-hosts/x.json", "wallet@example.org"]))
+
+    // MARK: ConnectionLimits
+
+    func testOneExtensionCannotTakeAnotherExtensionsOrTheCommandLinesConnections() throws {
+        let limits = ConnectionLimits(.init(pending: 500, perCaller: 3, callers: 5, control: 2))
+        func admit(_ holder: ConnectionLimits.Holder) -> ConnectionLimits.Refusal? {
+            XCTAssertTrue(limits.arrive())
+            do {
+                try limits.admit(holder)
+                return nil
+            } catch {
+                limits.abandon()
+                return error
+            }
+        }
+        for _ in 0..<3 { XCTAssertNil(admit(.caller(chrome))) }
+        // Hundreds more from the same extension: each refused, none counted.
+        for _ in 0..<300 { XCTAssertEqual(admit(.caller(chrome))?.limit, 3) }
+        XCTAssertEqual(limits.connected, 3)
+        // Another extension still gets its own, up to the total.
+        XCTAssertNil(admit(.caller(firefox)))
+        XCTAssertNil(admit(.caller(firefox)))
+        XCTAssertEqual(admit(.caller(firefox))?.limit, 5, "all extensions together hold 5")
+        // The command line has slots no extension can take.
+        XCTAssertNil(admit(.control))
+        XCTAssertNil(admit(.control))
+        XCTAssertEqual(admit(.control)?.limit, 2)
+        XCTAssertEqual(limits.connected, 7)
+        // A Firefox add-on is one caller whichever manifest started its host.
+        let sameAddon = SessionCaller(Caller(arguments: ["/home/me/.mozilla/native-messaging-hosts/x.json", "wallet@example.org"]))
+        XCTAssertEqual(sameAddon, firefox)
+        limits.leave(.caller(chrome))
+        XCTAssertNil(admit(.caller(chrome)), "a connection that closed frees its slot")
+        limits.leave(.control)
+        XCTAssertNil(admit(.control))
+    }
+
+    func testConnectionsThatHaveNotSaidHelloAreBounded() {
+        let limits = ConnectionLimits(.init(pending: 2, perCaller: 3, callers: 5, control: 2))
+        XCTAssertTrue(limits.arrive())
+        XCTAssertTrue(limits.arrive())
+        XCTAssertFalse(limits.arrive())
+        limits.abandon()
+        XCTAssertTrue(limits.arrive())
+        XCTAssertNoThrow(try limits.admit(.control))
+        XCTAssertTrue(limits.arrive(), "an admitted connection is no longer pending")
+    }
+
+    // MARK: AgentConnection over a socket pair
+
+    /// A served connection: the client's end, and a way to wait for the agent's end to finish.
+    private func serve(limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5)) -> (client: Int32, done: () -> Void) {
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends), 0)
+        XCTAssertTrue(limits.arrive())
+        var connection = AgentConnection(fd: ends[1], keystorePath: "/k/keystore.json", makeRouter: { _, _ in
+            var router = Router()
+            _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in GetAccountsResult(addresses: ["AA=="]) }
+            return router
+        }, limits: limits)
+        connection.readTimeout = readTimeout
+        connection.helloTimeout = helloTimeout
+        let finished = DispatchSemaphore(value: 0)
+        let served = connection
+        XCTAssertTrue(Threads.start {
+            served.serve()
+            finished.signal()
+        })
+        return (ends[0], { XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "the connection was not closed") })
+    }
+
+    private func hello(_ arguments: [String], control: Bool = false) -> [UInt8] {
+        var params: [String: JSONValue] = [
+            "version": 1, "arguments": .array(arguments.map { .string($0) }), "browser_pid": .null, "keystore": "/k/keystore.json",
+        ]
+        if control { params["control"] = true }
+        return try! Frame.encode(JSONValue.object(["jsonrpc": "2.0", "id": 0, "method": "agent.hello", "params": .object(params)]).jsonBytes)
+    }
+
+    private func send(_ fd: Int32, _ bytes: [UInt8]) {
+        XCTAssertNil(bytes.withUnsafeBytes { SystemCall.sendAll(fd, $0) })
+    }
+
+    private func reply(_ reader: inout FrameReader) throws -> [String: JSONValue] {
+        guard case .object(let members) = try JSONParser.parse(try reader.next(deadline: .now + .seconds(5))) else {
+            XCTFail("not an object")
+            return [:]
+        }
+        return members
+    }
+
+    private func errorData(_ reply: [String: JSONValue]) -> (code: String?, data: [String: JSONValue]) {
+        guard case .object(let error)? = reply["error"] else { return (nil, [:]) }
+        let code: String? = if case .number(let number)? = error["code"] { number.literal } else { nil }
+        guard case .object(let data)? = error["data"] else { return (code, [:]) }
+        return (code, data)
+    }
+
+    func testAHelloOverTheCallersLimitIsRefusedWithTheReasonAndTheCommandLineGetsThrough() throws {
+        let limits = ConnectionLimits(.init(pending: 10, perCaller: 1, callers: 10, control: 1))
+        let origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+        let first = serve(limits: limits)
+        send(first.client, hello([origin]))
+        var firstReader = FrameReader(fd: first.client)
+        XCTAssertNotNil(try reply(&firstReader)["result"])
+
+        let second = serve(limits: limits)
+        send(second.client, hello([origin]))
+        var secondReader = FrameReader(fd: second.client)
+        let refused = try reply(&secondReader)
+        let (code, data) = errorData(refused)
+        XCTAssertEqual(code, "-32005")
+        XCTAssertEqual(data["reason"], "too_many_connections")
+        XCTAssertEqual(data["limit"], 1)
+        XCTAssertThrowsError(try secondReader.next(deadline: .now + .seconds(5)), "the refused connection is closed")
+        second.done()
+
+        let control = serve(limits: limits)
+        send(control.client, hello([], control: true))
+        var controlReader = FrameReader(fd: control.client)
+        XCTAssertNotNil(try reply(&controlReader)["result"], "the command line has a slot of its own")
+        XCTAssertEqual(limits.connected, 2)
+        close(first.client)
+        close(control.client)
+        first.done()
+        control.done()
+        XCTAssertEqual(limits.connected, 0, "every slot is given back when its connection closes")
+    }
+
+    func testFramesLargerThanAHostCanSendAreRefusedAtTheirHeader() throws {
+        let limits = ConnectionLimits()
+        // The hello: at most 64 KiB.
+        let big = serve(limits: limits)
+        send(big.client, withUnsafeBytes(of: UInt32(AgentProtocol.maxHelloBytes + 1)) { Array($0) })
+        var bigReader = FrameReader(fd: big.client)
+        XCTAssertEqual(errorData(try reply(&bigReader)).code, "-32004")
+        big.done()
+        XCTAssertEqual(limits.connected, 0)
+        // After it: 1 MiB, what a reply to a browser may hold.
+        let after = serve(limits: limits)
+        send(after.client, hello(["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+        var afterReader = FrameReader(fd: after.client)
+        XCTAssertNotNil(try reply(&afterReader)["result"])
+        XCTAssertEqual(AgentProtocol.maxRequestBytes, 1 << 20)
+        send(after.client, withUnsafeBytes(of: UInt32(AgentProtocol.maxRequestBytes + 1)) { Array($0) })
+        XCTAssertEqual(errorData(try reply(&afterReader)).code, "-32004")
+        XCTAssertThrowsError(try afterReader.next(deadline: .now + .seconds(5)))
+        after.done()
+        close(big.client)
+        close(after.client)
+    }
+
+    func testAFrameBegunMustArriveWithinTheReadTimeoutButTimeBetweenFramesIsFree() throws {
+        let limits = ConnectionLimits()
+        let served = serve(limits: limits, readTimeout: .milliseconds(100))
+        send(served.client, hello(["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+        var reader = FrameReader(fd: served.client)
+        XCTAssertNotNil(try reply(&reader)["result"])
+        // Idle between frames for longer than the read timeout: still served.
+        var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
+        nanosleep(&pause, nil)
+        send(served.client, try Frame.encode(Array(#"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
+        XCTAssertNotNil(try reply(&reader)["result"])
+        // Half a frame, then nothing: cut off after the read timeout.
+        let started = ContinuousClock.now
+        send(served.client, withUnsafeBytes(of: UInt32(1000)) { Array($0) } + Array(#"{"json"#.utf8))
+        XCTAssertEqual(failure(&reader, deadline: .now + .seconds(5)), .closed)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
+        served.done()
+        close(served.client)
+    }
+
+    /// A host's kept connection (calls that ask nobody) is given back when no call came for a
+    /// while: an extension's idle ports hold none of its 32 connections.
+    func testAHostsKeptConnectionClosesAfterItsLastCallAndServesCallsMadeBefore() throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let listener = try UnixSocket.listen(at: paths.socket)
+        defer { close(listener) }
+        let accepted = Mutex<Int>(0)
+        let closedAfter = Mutex<[Duration]>([])
+        // A stand-in agent: answers the hello and every call, and notes when each connection ends.
+        XCTAssertTrue(Threads.start {
+            while let fd = UnixSocket.accept(listener) {
+                accepted.withLock { $0 += 1 }
+                var reader = FrameReader(fd: fd)
+                var lastAnswer = ContinuousClock.now
+                while let body = try? reader.next(deadline: .now + .seconds(10)) {
+                    guard case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] else { break }
+                    let result: JSONValue = id == 0 ? ["version": 1, "pid": .number(JSONNumber(Int(getpid())))] : ["ok": true]
+                    _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).jsonBytes)
+                    lastAnswer = .now
+                }
+                closedAfter.withLock { $0.append(ContinuousClock.now - lastAnswer) }
+                close(fd)
+            }
+        })
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, keptIdleTimeout: .milliseconds(300))
+        for _ in 0..<3 { XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true]) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while closedAfter.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        XCTAssertEqual(accepted.withLock { $0 }, 1, "the calls made together shared one connection")
+        let after = try XCTUnwrap(closedAfter.withLock { $0.first }, "the kept connection was never closed")
+        XCTAssertGreaterThanOrEqual(after, .milliseconds(250))
+        XCTAssertLessThan(after, .seconds(2))
+        // The next call opens a new one.
+        XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true])
+        XCTAssertEqual(accepted.withLock { $0 }, 2)
+    }
+
+    func testFrameReaderTimesOutAFrameBegunButNotTheWaitBeforeOne() throws {
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var reader = FrameReader(fd: ends[1], frameTimeout: .milliseconds(50))
+        let started = ContinuousClock.now
+        XCTAssertEqual(failure(&reader, deadline: .now + .milliseconds(200)), .timedOut)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(190), "the wait before a frame is the caller's")
+        send(ends[0], withUnsafeBytes(of: UInt32(10)) { Array($0) } + [1, 2])
+        let begun = ContinuousClock.now
+        XCTAssertEqual(failure(&reader, deadline: .now + .seconds(3)), .timedOut)
+        XCTAssertLessThan(ContinuousClock.now - begun, .seconds(1), "the frame begun was given the caller's deadline, not its own")
+    }
+}
+
+/// How `reader`'s next read failed; nil when it read a frame.
+private func failure(_ reader: inout FrameReader, deadline: ContinuousClock.Instant?) -> FrameReader.Failure? {
+    do {
+        _ = try reader.next(deadline: deadline)
+        return nil
+    } catch {
+        return error
+    }
+}

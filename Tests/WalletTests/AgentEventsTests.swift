@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import WalletBridge
+@testable import WalletBridgeAgent
+@testable import WalletBridgeWallet
+import XCTest
+
+/// The agent's events through a file per extension (`EventHub`), as a port's host hears them
+/// (`EventFile`): with an inotify watch, and without one (a user's inotify instances run out
+/// with hundreds of ports), by looking every few milliseconds.
+final class AgentEventsTests: XCTestCase {
+    func testAPortHearsEveryEventAfterItStartedOnceAndInOrderWithAWatch() throws {
+        try hearsEveryEvent(watch: true)
+    }
+
+    func testAPortWithoutAnInotifyWatchHearsTheSameByLooking() throws {
+        try hearsEveryEvent(watch: false)
+    }
+
+    private func hearsEveryEvent(watch: Bool) throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        writeBytes([], paths.socket)  // stands for the agent's socket: its removal ends `follow`
+        let caller = SessionCaller(Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+        let other = SessionCaller(Caller(arguments: ["/x.json", "wallet@example.org"]))
+        let hub = EventHub(paths: paths, epoch: "first")
+        func event(_ name: String) -> JSONValue { .object(["topic": .string(name)]) }
+        hub.publish(to: caller, method: "session_update", params: event("before the port listened"))
+
+        let path = EventHub.file(paths, caller: caller)
+        XCTAssertNotEqual(path, EventHub.file(paths, caller: other))
+        let start = EventFile.position(of: path)
+        guard let eventFile = EventFile(paths: paths, watch: watch, pollInterval: .milliseconds(5)) else {
+            return XCTFail("no EventFile")
+        }
+        let heard = Mutex<[String]>([])
+        let ended = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start {
+            var following = eventFile
+            following.follow(path, from: start) { method, params in
+                guard case .object(let members) = params, case .string(let topic)? = members["topic"] else { return }
+                heard.withLock { $0.append("\(method) \(topic)") }
+            }
+            following.close()
+            ended.signal()
+        })
+        func waitFor(_ last: String) {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while heard.withLock({ $0.last }) != last, ContinuousClock.now < deadline {
+                var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
+        hub.publish(to: caller, method: "session_update", params: event("1"))
+        hub.publish(to: other, method: "session_delete", params: event("another extension's"))
+        hub.publish(to: caller, method: "session_delete", params: event("2"))
+        waitFor("session_delete 2")
+        // More than the file keeps, at once: the last `kept` are heard.
+        for number in 3...(EventHub.kept + 10) { hub.publish(to: caller, method: "session_event", params: event("\(number)")) }
+        waitFor("session_event \(EventHub.kept + 10)")
+        // Another agent numbers from 1 again: its events are all new. (It starts after this
+        // one ended, whose last events were heard.)
+        let next = EventHub(paths: paths, epoch: "second")
+        next.publish(to: caller, method: "session_expire", params: event("from the next agent"))
+        waitFor("session_expire from the next agent")
+        XCTAssertEqual(unlink(paths.socket), 0)
+        XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "following did not end when the socket went")
+
+        let all = heard.withLock { $0 }
+        XCTAssertEqual(Array(all.prefix(2)), ["session_update 1", "session_delete 2"])
+        XCTAssertEqual(all.last, "session_expire from the next agent")
+        XCTAssertFalse(all.contains { $0.contains("before") || $0.contains("another") }, "\(all)")
+        let numbers = all.dropFirst(2).dropLast().map { Int($0.split(separator: " ").last!)! }
+        XCTAssertEqual(numbers, Array(numbers.sorted()), "in order, once each")
+        XCTAssertEqual(Set(numbers).count, numbers.count)
+        XCTAssertEqual(numbers.last, EventHub.kept + 10)
+        XCTAssertEqual(fileMode(path).map { $0 & 0o777 }, 0o600)
+    }
+}
