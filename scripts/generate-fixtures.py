@@ -498,9 +498,9 @@ for n, (name, rule, params, field, problem) in enumerate([
     ("chain-id", "a chainId that is not a CAIP-2 chain id", in_session({"method": GET}, "solana"), "chainId", "expected a CAIP-2 chain id such as " + M),
     ("request-method", "a request without a method", in_session({"params": {}}), "request.method", "expected a string"),
     ("sign-params-missing", "solana_signMessage without params", in_session({"method": SIGN}), "request.params", 'expected {"message", "pubkey"}'),
-    ("sign-message-not-base58", "a message that is not base58 (0, O, I and l are not in its alphabet)", in_session({"method": SIGN, "params": {"message": "0OIl", "pubkey": A58}}), "request.params.message", "expected the message's bytes in base58"),
-    ("sign-message-empty", "an empty message", in_session({"method": SIGN, "params": {"message": "", "pubkey": A58}}), "request.params.message", "expected the message's bytes in base58"),
-    ("sign-pubkey-short", "a pubkey of 31 bytes", in_session({"method": SIGN, "params": {"message": b58(hello), "pubkey": b58(bytes([7]) * 31)}}), "request.params.pubkey", "expected a base58 public key"),
+    ("sign-message-not-base58", "a message that is not base58 (0, O, I and l are not in its alphabet)", in_session({"method": SIGN, "params": {"message": "0OIl", "pubkey": A58}}), "request.params.message", "expected the message's bytes in base58, 1 to 16384 bytes"),
+    ("sign-message-empty", "an empty message", in_session({"method": SIGN, "params": {"message": "", "pubkey": A58}}), "request.params.message", "expected the message's bytes in base58, 1 to 16384 bytes"),
+    ("sign-pubkey-short", "a pubkey of 31 bytes", in_session({"method": SIGN, "params": {"message": b58(hello), "pubkey": b58(bytes([7]) * 31)}}), "request.params.pubkey", "expected a base58 public key (32 bytes, at most 44 characters)"),
     ("params-array", "params that are not an object", [SEED], "params", "expected an object"),
 ]):
     se.append(case("request-invalid-" + name, "session_request: -32602 names the field: " + rule, invalid(200 + n, field, problem), args=[P], request=req(SR, params, 200 + n)))
