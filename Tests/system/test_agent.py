@@ -842,6 +842,30 @@ def test_the_agent_runs_in_the_root_folder_not_its_starters(wallet, key, tmp_pat
     host.close()
 
 
+def test_relative_paths_in_the_agents_environment_mean_its_starters_folder(wallet, key, tmp_path, answers):
+    """The agent works in `/`, but a relative WALLET_BRIDGE_PASSPHRASE_FILE, WALLET_BRIDGE_PINENTRY
+    or PATH entry it was started with names a file of the folder its starter ran in."""
+    folder = tmp_path / "starter"
+    (folder / "bin").mkdir(parents=True)
+    (folder / "pass.txt").write_text(PASSPHRASE + "\n")
+    (folder / "pass.txt").chmod(0o600)
+    host = Host(wallet, [CHROME_ORIGIN], wallet.env(WALLET_BRIDGE_PASSPHRASE_FILE="pass.txt"), cwd=folder)
+    signs(host, key, [b"unattended, from a relative file"])
+    host.close()
+    assert agent_status(wallet)["unattended"] is True
+    wallet.stop_agent()
+    # pinentry by a relative path, and by its name in a relative PATH folder.
+    os.symlink(Path(wallet.env()["WALLET_BRIDGE_PINENTRY"]), folder / "bin" / "my-pinentry")
+    for pinentry, path in (("bin/my-pinentry", os.environ["PATH"]), ("my-pinentry", "bin:" + os.environ["PATH"])):
+        env = wallet.env(WALLET_BRIDGE_PINENTRY=pinentry, PATH=path, FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+        host = Host(wallet, [CHROME_ORIGIN], env, cwd=folder)
+        signs(host, key, [f"asked by {pinentry}".encode()])
+        host.close()
+        assert count(wallet, "GETPIN") >= 1, pinentry
+        wallet.stop_agent()
+        wallet.pinentry_log.unlink(missing_ok=True)
+
+
 def test_without_a_runtime_folder_the_socket_is_in_a_private_folder_of_the_home(wallet, key):
     cache = Path(tempfile.mkdtemp(prefix="wb-"))  # short: the socket path must fit in sun_path
     try:

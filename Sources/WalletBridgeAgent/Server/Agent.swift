@@ -26,7 +26,7 @@ package enum Agent {
     package static func run(keystoreOption: String?) -> Never {
         signal(SIGPIPE, SIG_IGN)
         protectMemory()
-        let config = WalletConfig.loadForHost()
+        var config = WalletConfig.loadForHost()
         guard let keystorePath = KeystoreLocation.resolve(option: keystoreOption, configured: config.keystore) else {
             fail("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable) or pass --keystore")
         }
@@ -40,6 +40,9 @@ package enum Agent {
         // gpg-agent does, so that it holds no folder of its starter's (a mount, a folder to
         // remove). The hello still names the keystore as its clients do.
         let keystoreFile = absolute(keystorePath)
+        // So are the paths read later, at signing time: the passphrase file, pinentry, and
+        // the PATH pinentry is looked up in (by the agent and by its children).
+        makeRelativePathsAbsolute(&config)
         guard chdir("/") == 0 else { fail("cannot change to the root folder: \(String(cString: strerror(errno)))") }
         holdLock(paths, keystorePath: keystorePath)
         let (listener, socketIdentity) = listen(paths)
@@ -74,7 +77,28 @@ package enum Agent {
         guard let cwd = getcwd(nil, 0) else { return path }
         defer { free(cwd) }
         let folder = String(cString: cwd)
+        if path == "." { return folder }
         return folder == "/" ? "/\(path)" : "\(folder)/\(path)"
+    }
+
+    /// Makes absolute, in the environment and in `config`, every path the agent reads after it
+    /// has moved to `/` that could be relative to the folder it was started in:
+    /// `WALLET_BRIDGE_PASSPHRASE_FILE`, a pinentry named by a path (`WALLET_BRIDGE_PINENTRY`,
+    /// "pinentry" in the configuration; a bare name is looked up in PATH), and PATH's relative
+    /// folders (an empty one is the current folder, as for a shell).
+    static func makeRelativePathsAbsolute(_ config: inout WalletConfig) {
+        func absoluteProgram(_ program: String) -> String { program.contains("/") ? absolute(program) : program }
+        if let file = Environment.string(PassphraseSources.fileVariable) {
+            setenv(PassphraseSources.fileVariable, absolute(file), 1)
+        }
+        if let program = Environment.string(PassphraseSources.pinentryVariable) {
+            setenv(PassphraseSources.pinentryVariable, absoluteProgram(program), 1)
+        }
+        config.pinentry = config.pinentry.map(absoluteProgram)
+        if let path = Environment.string("PATH") {
+            let folders = path.split(separator: ":", omittingEmptySubsequences: false).map { absolute($0.isEmpty ? "." : String($0)) }
+            setenv("PATH", folders.joined(separator: ":"), 1)
+        }
     }
 
     /// How long a frame may take once begun: `WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS` (1 to
