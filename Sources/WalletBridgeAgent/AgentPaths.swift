@@ -25,6 +25,9 @@ package struct AgentPaths: Sendable, Equatable {
     /// `agent`, or `agent-<hex>`: what the socket, the lock and the events files are named after.
     package let name: String
     package let socket: String
+    /// The command line's own socket (`lock`, `agent stop`, `agent status`, `sessions`): no
+    /// host connects to it, so no extension's connections can fill it (docs/agent.md, Limits).
+    package let control: String
     /// Held (flock) by the running agent for its whole life.
     package let lock: String
     /// Held shared (flock) by every host with a port open that listens for this agent's
@@ -37,6 +40,7 @@ package struct AgentPaths: Sendable, Equatable {
         self.folder = folder
         self.name = name
         socket = "\(folder)/\(name).sock"
+        control = "\(folder)/\(name).ctl"
         lock = "\(folder)/\(name).lock"
         ports = "\(folder)/\(name).ports"
         self.log = log

@@ -62,6 +62,22 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertTrue(limits.arrive(), "an admitted connection is no longer pending")
     }
 
+    func testTheCommandLinesSocketHasPendingSlotsOfItsOwnAndAdmitsNoHost() {
+        let limits = ConnectionLimits(.init(pending: 2, perCaller: 3, callers: 5, control: 2, controlPending: 2))
+        XCTAssertTrue(limits.arrive())
+        XCTAssertTrue(limits.arrive())
+        XCTAssertFalse(limits.arrive(), "the hosts' socket is full")
+        XCTAssertTrue(limits.arrive(at: .control), "the command line's is not")
+        XCTAssertTrue(limits.arrive(at: .control))
+        XCTAssertFalse(limits.arrive(at: .control))
+        XCTAssertThrowsError(try limits.admit(.caller(chrome), at: .control), "a host at the command line's door")
+        limits.abandon(at: .control)
+        XCTAssertNoThrow(try limits.admit(.control, at: .control))
+        XCTAssertTrue(limits.arrive(at: .control))
+        XCTAssertFalse(limits.arrive(), "the hosts' pending slots are untouched")
+        XCTAssertEqual(limits.connected, 4)
+    }
+
     // MARK: AgentConnection over a socket pair
 
     /// A served connection: the client's end, and a way to wait for the agent's end to finish.

@@ -766,6 +766,46 @@ def test_one_extension_with_hundreds_of_connections_leaves_room_for_lock_stop_an
         client.close()
 
 
+PENDING = 64  # connections that have not said hello yet
+CALLERS = 128  # connections of every extension together
+
+
+def test_lock_and_stop_get_through_when_every_slot_of_the_agents_socket_is_taken(wallet, key, answers):
+    """Silent connections in every pre-hello slot, and the extensions' connections in every slot
+    of theirs: `lock` and `agent stop` still reach the agent (its control socket), at once."""
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    signs(host, key, [b"unlock"])
+    host.close()
+    status = agent_status(wallet)
+    assert status["unlocked"] is True
+    path, keystore = status["socket"], status["keystore"]
+    held = []
+    for number in range(CALLERS // PER_CALLER):
+        for _ in range(PER_CALLER):
+            client, reply = raw_client(path, keystore, [f"chrome-extension://{chr(ord('a') + number) * 32}/"])
+            assert reply is not None and "result" in reply, reply
+            held.append(client)
+    client, reply = raw_client(path, keystore, [FIREFOX_ID])
+    assert reply["error"]["data"]["reason"] == "too_many_connections", reply
+    client.close()
+    silent = [socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(PENDING)]
+    for client in silent:
+        client.connect(path)
+    started = time.monotonic()
+    # The agent takes no more on its socket: the next connection is closed unanswered.
+    extra, reply = raw_client(path, keystore, [CHROME_ORIGIN], control=True)
+    assert reply is None, reply
+    extra.close()
+    assert json.loads(wallet.run("lock", "--json", check=True).stdout)["was_unlocked"] is True
+    assert json.loads(wallet.run("agent", "status", "--json", check=True).stdout)["unlocked"] is False
+    assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout)["was_running"] is True
+    assert time.monotonic() - started < 4, "within the silent connections' hello deadline"
+    assert wait_until(lambda: process_gone(status["pid"]), timeout=5), "the agent did not stop"
+    assert not os.path.exists(path) and not os.path.exists(path[:-len(".sock")] + ".ctl"), "a socket outlived the agent"
+    for client in held + silent:
+        client.close()
+
+
 def test_the_ports_of_one_extension_hear_its_events_without_a_connection_each(wallet, key):
     """Forty ports of one extension (more than it may hold connections) all hear a session
     ended in the command line, and the agent holds no connection per port for it."""

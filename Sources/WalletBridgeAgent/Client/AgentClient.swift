@@ -320,7 +320,7 @@ package final class AgentClient: Sendable {
         }
         let fd: Int32
         do {
-            fd = try UnixSocket.connect(to: paths.socket)
+            fd = try connect()
         } catch {
             guard error.code == ENOENT || error.code == ECONNREFUSED else {
                 throw .unavailable(Unavailable(reason: "not_responding", problem: error.description, fix: nil))
@@ -331,6 +331,14 @@ package final class AgentClient: Sendable {
             return try start(agentProgram)
         }
         return try verified(fd)
+    }
+
+    /// A connection to the agent's socket; for the command line, to its own socket
+    /// (`AgentPaths.control`), which no extension's connections can fill, or the hosts' when
+    /// it has none.
+    private func connect() throws(UnixSocket.Failure) -> Int32 {
+        if control, let fd = try? UnixSocket.connect(to: paths.control) { return fd }
+        return try UnixSocket.connect(to: paths.socket)
     }
 
     /// Starts `wallet-bridge agent` for this keystore, detached, and connects to it.
@@ -348,7 +356,7 @@ package final class AgentClient: Sendable {
         let deadline = ContinuousClock.now + Self.startTimeout
         var pause = Duration.microseconds(500)
         while ContinuousClock.now < deadline {
-            if let fd = try? UnixSocket.connect(to: paths.socket) { return try verified(fd) }
+            if let fd = try? connect() { return try verified(fd) }
             // Status 0 means another agent won the lock: its socket appears in a moment.
             if let status = reapStartedAgent(), status.exitCode != 0 {
                 let said = lastLogLine().map { ": \($0)" } ?? ""

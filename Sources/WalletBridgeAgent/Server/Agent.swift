@@ -46,6 +46,7 @@ package enum Agent {
         guard chdir("/") == 0 else { fail("cannot change to the root folder: \(String(cString: strerror(errno)))") }
         holdLock(paths, keystorePath: keystorePath)
         let (listener, socketIdentity) = listen(paths)
+        let control = listenForCommandLine(paths)
 
         let cache = UnlockCache(lifetimes: config.unlockLifetimes)
         var wallet = KeystoreWallet(config: config, keystorePath: keystoreFile, pinentryGuard: Files.currentExecutable())
@@ -66,7 +67,8 @@ package enum Agent {
             return (try? state.router(for: sessions, caller: Caller(arguments: hello.arguments), writer: writer)) ?? Router()
         }
         Log.info("agent \(getpid()) serves \(keystorePath) at \(paths.socket)")
-        var loop = AcceptLoop(listener: listener, socketIdentity: socketIdentity, state: state, sessions: sessions, makeRouter: makeRouter)
+        var loop = AcceptLoop(
+            listener: listener, socketIdentity: socketIdentity, control: control, state: state, sessions: sessions, makeRouter: makeRouter)
         loop.readTimeout = readTimeout()
         loop.run()
     }
@@ -156,6 +158,19 @@ package enum Agent {
         }
     }
 
+    /// The command line's own socket (`AgentPaths.control`), replacing any a crashed agent
+    /// left, and its identity; nil when it cannot be made (the command line then uses the
+    /// hosts' socket, as it did before there was one).
+    private static func listenForCommandLine(_ paths: AgentPaths) -> (fd: Int32, identity: (UInt, UInt)?)? {
+        do {
+            let fd = try UnixSocket.listen(at: paths.control)
+            return (fd, socketIdentity(paths.control))
+        } catch {
+            Log.warning("no socket of its own for the command line: \(error.description)")
+            return nil
+        }
+    }
+
     /// The socket systemd passed (sd_listen_fds: fd 3, LISTEN_PID is this process), if any.
     private static func systemdSocket() -> Int32? {
         defer {
@@ -186,6 +201,8 @@ package enum Agent {
 private struct AcceptLoop {
     let listener: Int32
     let socketIdentity: (UInt, UInt)?
+    /// The command line's socket, and its identity.
+    let control: (fd: Int32, identity: (UInt, UInt)?)?
     let state: AgentState
     let makeRouter: AgentConnection.RouterMaker
     /// The sessions, whose expiries and whose accounts' changes this loop announces.
@@ -201,10 +218,11 @@ private struct AcceptLoop {
     var idleSince: ContinuousClock.Instant
 
     init(
-        listener: Int32, socketIdentity: (UInt, UInt)?, state: AgentState, sessions: SessionService,
-        makeRouter: @escaping AgentConnection.RouterMaker
+        listener: Int32, socketIdentity: (UInt, UInt)?, control: (fd: Int32, identity: (UInt, UInt)?)?, state: AgentState,
+        sessions: SessionService, makeRouter: @escaping AgentConnection.RouterMaker
     ) {
         (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
+        self.control = control
         self.sessions = sessions
         keystoreWatch = KeystoreWatch(keystorePath: state.keystoreFile)
         announcedAccounts = sessions.currentAccounts()
@@ -218,6 +236,7 @@ private struct AcceptLoop {
         var watched = [
             pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
             pollfd(fd: keystoreWatch?.fd ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: control?.fd ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         while true {
             var wait = Duration.seconds(1)
@@ -228,13 +247,15 @@ private struct AcceptLoop {
             }
             if let number = Signals.caught { end("signal \(number)") }
             if state.stopRequested.load(ordering: .acquiring) { end("asked to stop") }
-            if watched[0].revents != 0 { acceptOne() }
+            // The command line's first: it is never kept waiting behind the hosts.
+            if watched[3].revents != 0, let control { acceptOne(from: control.fd, door: .control) }
+            if watched[0].revents != 0 { acceptOne(from: listener, door: .socket) }
             if watched[2].revents != 0, keystoreWatch?.drain() == true { announceKeyChanges() }
             keepHouse()
         }
     }
 
-    private func acceptOne() {
+    private func acceptOne(from listener: Int32, door: ConnectionLimits.Door) {
         guard let fd = UnixSocket.accept(listener) else { return }
         // Only this user's processes; the folder's mode says so too, but the kernel's word on
         // who is at the other end is the check.
@@ -243,13 +264,15 @@ private struct AcceptLoop {
             close(fd)
             return
         }
-        guard state.limits.arrive() else {
-            Log.warning("refused a connection: \(state.limits.limits.pending) connections have not said hello yet")
+        guard state.limits.arrive(at: door) else {
+            let waiting = door == .socket ? state.limits.limits.pending : state.limits.limits.controlPending
+            Log.warning("refused a connection: \(waiting) connections\(door == .control ? " of the command line" : "") have not said hello yet")
             close(fd)
             return
         }
         var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, limits: state.limits)
         setUp.readTimeout = readTimeout
+        setUp.door = door
         // `agent.stop` ends the agent once its reply is written, not before.
         setUp.afterEachRequest = { [state] in state.wakeIfStopRequested() }
         let connection = setUp
@@ -257,7 +280,7 @@ private struct AcceptLoop {
         let started = Threads.connections.run { connection.serve() }
         if !started {
             Log.error("cannot start a thread for a connection; closing it")
-            state.limits.abandon()
+            state.limits.abandon(at: door)
             close(fd)
         }
     }
@@ -292,6 +315,9 @@ private struct AcceptLoop {
         EndOfProcess.run()  // the audit log's counted refusals
         if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current == socketIdentity {
             unlink(state.paths.socket)
+        }
+        if let identity = control?.identity, let current = Agent.socketIdentity(state.paths.control), current == identity {
+            unlink(state.paths.control)
         }
         Log.info("agent ending: \(reason)")
         _exit(0)

@@ -20,6 +20,8 @@ struct AgentConnection {
     typealias RouterMaker = @Sendable (AgentProtocol.Hello.Params, SocketWriter) -> Router
     /// The connections each kind of client may hold: the hello says which this one counts as.
     let limits: ConnectionLimits
+    /// The socket it came in on: the command line's admits only the command line.
+    var door: ConnectionLimits.Door = .socket
     /// Runs after each frame is handled, when what it answered at once has been written.
     var afterEachRequest: @Sendable () -> Void = {}
     /// How long a frame may take to arrive once its first byte has (the hello's included);
@@ -51,7 +53,7 @@ struct AgentConnection {
         // said who it is.
         var reader = FrameReader(fd: fd, maxFrameBytes: AgentProtocol.maxHelloBytes, frameTimeout: readTimeout)
         guard let (hello, holder) = greet(&reader, writer: writer) else {
-            limits.abandon()
+            limits.abandon(at: door)
             return
         }
         defer { limits.leave(holder) }
@@ -114,7 +116,7 @@ struct AgentConnection {
         // choose them, so it cannot count as another extension or as the command line.
         let holder: ConnectionLimits.Holder = params.control ? .control : .caller(SessionCaller(Caller(arguments: params.arguments)))
         do {
-            try limits.admit(holder)
+            try limits.admit(holder, at: door)
         } catch {
             Log.warning("refused a connection: \(error.problem)")
             return refuse(RPCError(.agentUnavailable, data: .object([

@@ -5,12 +5,16 @@ import WalletBridgeWallet
 /// How many of the agent's connections each kind of client may hold, so that no extension can
 /// take the agent from the person or from another extension (docs/agent.md, Limits).
 ///
-/// A connection is counted as `pending` from its accept until its hello, which says who it is:
+/// A connection is counted as pending from its accept until its hello, which says who it is:
 /// the command line (`control`: `agent status`, `lock`, `agent stop`, `sessions`), which has
 /// slots of its own that no host can take, or a host speaking for an extension (its caller, from
 /// the arguments the browser gave it, which the extension cannot choose). Each extension may
 /// hold `perCaller` connections, and all of them together `callers`. Hosts say hello at once,
 /// so a port of an extension over its limit holds a pending slot only for that moment.
+///
+/// The command line connects to a socket of its own (`AgentPaths.control`), whose pending
+/// connections are counted apart (`controlPending`): connections that never say hello (any
+/// process of the user can open them, on the hosts' socket) cannot keep it out either.
 final class ConnectionLimits: Sendable {
     struct Limits: Sendable, Equatable {
         /// Connections that have not said hello yet.
@@ -21,6 +25,8 @@ final class ConnectionLimits: Sendable {
         var callers = 128
         /// Connections of the command line, which only it can use.
         var control = 8
+        /// Connections to the command line's own socket that have not said hello yet.
+        var controlPending = 8
     }
 
     /// Who a connection speaks for, from its hello.
@@ -31,6 +37,12 @@ final class ConnectionLimits: Sendable {
         case caller(SessionCaller)
     }
 
+    /// Where a connection came in: the hosts' socket, or the command line's.
+    enum Door: Sendable {
+        case socket
+        case control
+    }
+
     /// Why a hello was refused: which limit was reached.
     struct Refusal: Error, Sendable, Equatable {
         let problem: String
@@ -38,28 +50,44 @@ final class ConnectionLimits: Sendable {
     }
 
     let limits: Limits
-    private let counts = Mutex<(pending: Int, control: Int, callers: Int, perCaller: [SessionCaller: Int])>((0, 0, 0, [:]))
+    private let counts = Mutex<(pending: Int, controlPending: Int, control: Int, callers: Int, perCaller: [SessionCaller: Int])>(
+        (0, 0, 0, 0, [:]))
 
     init(_ limits: Limits = Limits()) { self.limits = limits }
 
     /// Every connection counted now, pending ones included.
-    var connected: Int { counts.withLock { $0.pending + $0.control + $0.callers } }
+    var connected: Int { counts.withLock { $0.pending + $0.controlPending + $0.control + $0.callers } }
 
-    /// Counts a new connection as pending; false (uncounted) when `pending` are waiting already.
-    func arrive() -> Bool {
+    /// Counts a new connection at `door` as pending; false (uncounted) when as many as that
+    /// door's limit are waiting already.
+    func arrive(at door: Door = .socket) -> Bool {
         counts.withLock { counts in
-            guard counts.pending < limits.pending else { return false }
-            counts.pending += 1
+            switch door {
+            case .socket:
+                guard counts.pending < limits.pending else { return false }
+                counts.pending += 1
+            case .control:
+                guard counts.controlPending < limits.controlPending else { return false }
+                counts.controlPending += 1
+            }
             return true
         }
     }
 
     /// A pending connection that left (or was refused) before its hello was admitted.
-    func abandon() { counts.withLock { $0.pending -= 1 } }
+    func abandon(at door: Door = .socket) {
+        counts.withLock { counts in
+            switch door {
+            case .socket: counts.pending -= 1
+            case .control: counts.controlPending -= 1
+            }
+        }
+    }
 
-    /// Moves a pending connection to `holder`'s count; a refusal (the connection stays pending
-    /// until `abandon`) when that count is full.
-    func admit(_ holder: Holder) throws(Refusal) {
+    /// Moves a pending connection at `door` to `holder`'s count; a refusal (the connection
+    /// stays pending until `abandon`) when that count is full, or when a host came to the
+    /// command line's door.
+    func admit(_ holder: Holder, at door: Door = .socket) throws(Refusal) {
         let refusal: Refusal? = counts.withLock { counts in
             switch holder {
             case .control:
@@ -68,6 +96,9 @@ final class ConnectionLimits: Sendable {
                 }
                 counts.control += 1
             case .caller(let caller):
+                guard door == .socket else {
+                    return Refusal(problem: "the command line's socket serves only the command line", limit: 0)
+                }
                 let held = counts.perCaller[caller, default: 0]
                 guard held < limits.perCaller else {
                     return Refusal(problem: "\(caller) holds \(limits.perCaller) connections to the agent already", limit: limits.perCaller)
@@ -78,7 +109,10 @@ final class ConnectionLimits: Sendable {
                 counts.perCaller[caller] = held + 1
                 counts.callers += 1
             }
-            counts.pending -= 1
+            switch door {
+            case .socket: counts.pending -= 1
+            case .control: counts.controlPending -= 1
+            }
             return nil
         }
         if let refusal { throw refusal }
