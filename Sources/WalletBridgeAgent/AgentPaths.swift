@@ -11,7 +11,9 @@ import WalletBridgeWallet
 /// default `~/.cache/…`): a folder in this user's home, which no other user can make first, as
 /// anyone can make `/tmp/wallet-bridge-<uid>` (and this user could then not remove it). Only
 /// without any home is it `/tmp/wallet-bridge-<uid>/`. Either way it is 0700 and must belong
-/// to this user.
+/// to this user, and no other user may be able to change a folder above it, up to the home
+/// folder (or `/`): the rule for the configuration file (`ChangeableByOthers`), as whoever can
+/// rename a folder above it can put a folder of their own in its place.
 ///
 /// As with gpg-agent and its home folders, each keystore has its own agent: in a login session
 /// (`XDG_RUNTIME_DIR` set) the default keystore (`$XDG_DATA_HOME/wallet-bridge/keystore.json`)
@@ -89,14 +91,14 @@ package struct AgentPaths: Sendable, Equatable {
                 : nil
             throw Unsafe(problem: "cannot create the agent's folder \(folder) (\(String(cString: strerror(code))))", fix: fix)
         }
-        try check(folder, missingIsFine: false)
+        try check(folder, missingIsFine: false, home: folders.home)
     }
 
     /// Refuses a folder that is not this user's alone: a client must not talk to a socket that
     /// someone else could have put there (in /tmp, anyone can make the folder first).
     package func checkFolder(missingIsFine: Bool) throws(Unsafe) { try Self.check(folder, missingIsFine: missingIsFine) }
 
-    package static func check(_ folder: String, missingIsFine: Bool) throws(Unsafe) {
+    package static func check(_ folder: String, missingIsFine: Bool, home: String? = Environment.folders.home) throws(Unsafe) {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
             if missingIsFine, errno == ENOENT { return }
@@ -107,6 +109,10 @@ package struct AgentPaths: Sendable, Equatable {
         }
         guard info.st_mode & 0o077 == 0 else {
             throw Unsafe(problem: "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8)))", fix: "run `chmod 700 \(folder)`")
+        }
+        // The folders above it (the fallback's `~/.cache/wallet-bridge`, `~/.cache`, the home).
+        if let reason = ChangeableByOthers.reason(for: folder, home: home) {
+            throw Unsafe(problem: "another user could replace the agent's folder \(folder)", fix: reason)
         }
     }
 }

@@ -46,6 +46,28 @@ final class AgentPathsTests: XCTestCase {
         }
     }
 
+    func testTheFallbackFoldersParentsMustNotBeChangeableByOthers() throws {
+        let home = temporaryFolder(self)
+        let user = folders(["HOME": home])
+        let folder = AgentPaths.folder(user)
+        try AgentPaths.prepare(folder, folders: user)
+        for parent in ["\(home)/.cache/wallet-bridge", "\(home)/.cache", home] {
+            XCTAssertEqual(chmod(parent, 0o777), 0)
+            XCTAssertThrowsError(try AgentPaths.prepare(folder, folders: user), parent) { error in
+                let fix = (error as? AgentPaths.Unsafe)?.fix ?? ""
+                XCTAssertTrue(fix.contains("other users can write to the folder \(parent)"), fix)
+                XCTAssertTrue(fix.contains("chmod go-w \(parent)"), fix)
+            }
+            XCTAssertThrowsError(try AgentPaths.check(folder, missingIsFine: true, home: home), "a client checks it too")
+            XCTAssertEqual(chmod(parent, 0o755), 0)
+        }
+        XCTAssertNoThrow(try AgentPaths.prepare(folder, folders: user))
+        // A folder writable by all with the sticky bit (/tmp) keeps others from renaming ours.
+        XCTAssertEqual(chmod(home, 0o1777), 0)
+        XCTAssertNoThrow(try AgentPaths.prepare(folder, folders: user))
+        XCTAssertEqual(chmod(home, 0o700), 0)
+    }
+
     func testAMissingRuntimeFolderIsNotMadeAndTheAdviceNamesTheFallback() {
         let scratch = temporaryFolder(self)
         let user = folders(["HOME": "/home/me", "XDG_RUNTIME_DIR": "\(scratch)/gone"])

@@ -20,10 +20,10 @@ import Glibc
 /// The folders are checked even when the file does not exist: a missing file is a decision too
 /// (no configuration allows every caller), and whoever can rename a folder above it can make
 /// it missing.
-enum ChangeableByOthers {
+package enum ChangeableByOthers {
     /// Why someone else can change `path` or the folders above it, with the command that fixes
     /// it; nil when only this user and root can. `home`: where the walk up the folders stops.
-    static func reason(for path: String, home: String? = Environment.folders.home) -> String? {
+    package static func reason(for path: String, home: String? = Environment.folders.home) -> String? {
         let absolute = path.hasPrefix("/") ? path : currentFolder() + "/" + path
         // `lstat` first, and `realpath` only when a link was met: a host checks three files
         // on every cold call, and `realpath` is a `readlink` per component of the path.
