@@ -80,4 +80,75 @@ final class AgentEventsTests: XCTestCase {
         XCTAssertEqual(numbers.last, EventHub.kept + 10)
         XCTAssertEqual(fileMode(path).map { $0 & 0o777 }, 0o600)
     }
+
+    private let chrome = SessionCaller(Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+
+    private func scratchPaths() -> AgentPaths {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        return AgentPaths(folder: folder, name: "agent", log: nil)
+    }
+
+    /// Large events: the file keeps as many of the last as a host reads, never more, so the
+    /// host still hears the newest; one too large on its own is dropped, and the next is heard.
+    func testTheEventsFileNeverGrowsBeyondWhatAHostReads() throws {
+        let paths = scratchPaths()
+        let hub = EventHub(paths: paths, epoch: "large")
+        let path = EventHub.file(paths, caller: chrome)
+        let large = JSONValue.object(["topic": .string(String(repeating: "x", count: 180_000))])
+        for _ in 1...EventHub.kept { hub.publish(to: chrome, method: "session_update", params: large) }
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertLessThanOrEqual(Int(info.st_size), EventFile.maxFileBytes)
+        XCTAssertEqual(EventFile.position(of: path), EventFile.Position(epoch: "large", last: EventHub.kept), "the newest is read")
+        let tooLarge = JSONValue.object(["topic": .string(String(repeating: "y", count: EventFile.maxFileBytes))])
+        hub.publish(to: chrome, method: "session_update", params: tooLarge)
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertLessThanOrEqual(Int(info.st_size), EventFile.maxFileBytes)
+        hub.publish(to: chrome, method: "session_delete", params: .object(["topic": "small"]))
+        XCTAssertEqual(EventFile.position(of: path), EventFile.Position(epoch: "large", last: EventHub.kept + 2))
+    }
+
+    /// A host reads only an events file that is this user's alone, as opened: not a link, not
+    /// another's, not one others may read or write.
+    func testAHostReadsNoEventsFileThatIsNotThisUsersAlone() throws {
+        let paths = scratchPaths()
+        let hub = EventHub(paths: paths, epoch: "mine")
+        let path = EventHub.file(paths, caller: chrome)
+        hub.publish(to: chrome, method: "session_update", params: .object(["topic": "t"]))
+        XCTAssertEqual(EventFile.position(of: path).last, 1)
+        XCTAssertEqual(chmod(path, 0o644), 0)
+        XCTAssertEqual(EventFile.position(of: path), EventFile.Position(), "readable by others")
+        XCTAssertEqual(chmod(path, 0o620), 0)
+        XCTAssertEqual(EventFile.position(of: path), EventFile.Position(), "writable by the group")
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        XCTAssertEqual(rename(path, path + ".real"), 0)
+        XCTAssertEqual(symlink(path + ".real", path), 0)
+        XCTAssertEqual(EventFile.position(of: path), EventFile.Position(), "a link")
+    }
+
+    /// Without a watch, a folder put in the place of the agent's is not the agent's: following
+    /// ends as when the folder goes.
+    func testLookingWithoutAWatchEndsWhenTheFolderIsReplaced() throws {
+        let paths = scratchPaths()
+        writeBytes([], paths.socket)
+        guard var eventFile = EventFile(paths: paths, watch: false, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
+        defer { eventFile.close() }
+        let moved = paths.folder + ".moved"
+        XCTAssertEqual(rename(paths.folder, moved), 0)
+        XCTAssertEqual(mkdir(paths.folder, 0o700), 0)
+        XCTAssertEqual(rename(moved + "/agent.sock", paths.socket), 0)  // the same socket file, in the new folder
+        addTeardownBlock { _ = try? removeTree(moved) }
+        let ended = DispatchSemaphore(value: 0)
+        let gone = Atomic<Bool>(false)
+        let file = EventHub.file(paths, caller: chrome)
+        XCTAssertTrue(Threads.start { [eventFile] in
+            var following = eventFile
+            following.follow(file, from: EventFile.Position()) { _, _ in }
+            gone.store(following.folderGone, ordering: .releasing)
+            ended.signal()
+        })
+        XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "following went on in another folder")
+        XCTAssertTrue(gone.load(ordering: .acquiring))
+    }
 }

@@ -28,8 +28,11 @@ struct EventFile {
     let pollInterval: Duration
     /// The agent's folder was removed or moved (logout removes the runtime folder).
     private(set) var folderGone = false
-    /// The largest file read: `EventHub.kept` events of a few hundred bytes each.
+    /// The largest file read: `EventHub.kept` events of a few hundred bytes each, as a rule;
+    /// the agent drops its oldest events until its file fits.
     static let maxFileBytes = 1 << 20
+    /// The folder's device and inode when this began: a folder put in its place is not it.
+    private var folderIdentity: [UInt]?
 
     /// Watches the agent's folder (made if missing, 0700, as the agent makes it), with inotify
     /// if `watch` and an instance is to be had, and takes the shared lock; nil when the folder
@@ -43,14 +46,17 @@ struct EventFile {
             Log.warning("cannot hear the agent's events: \(error)")
             return nil
         }
+        folderIdentity = Self.stamp(paths.folder)?.identity
         var fd: Int32 = watch ? inotify_init1(Int32(IN_CLOEXEC)) : -1
+        var code = errno  // before close() can change it
         let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
         if fd >= 0, inotify_add_watch(fd, paths.folder, mask) < 0 {
+            code = errno
             Glibc.close(fd)
             fd = -1
         }
         if watch, fd < 0 {
-            Log.debug("no inotify watch for the agent's events (errno \(errno)); looking every \(pollInterval) instead")
+            Log.debug("no inotify watch for the agent's events (errno \(code)); looking every \(pollInterval) instead")
         }
         inotify = fd
         portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -118,7 +124,7 @@ struct EventFile {
         while true {
             var pause = timespec(tv_sec: Int(pollInterval.components.seconds), tv_nsec: Int(pollInterval.components.attoseconds / 1_000_000_000))
             nanosleep(&pause, nil)
-            guard Self.stamp(paths.folder) != nil else {
+            guard let folder = Self.stamp(paths.folder), folder.identity == folderIdentity else {
                 folderGone = true
                 return
             }
@@ -166,11 +172,22 @@ struct EventFile {
         let params: JSONValue
     }
 
-    /// The agent that wrote the file, and its events; nil when there is no file or it is not one.
+    /// The agent that wrote the file, and its events; nil (logged) when there is no file, or it
+    /// is not one: too large, not this user's alone (as opened: its owner and mode), a link.
     private static func read(_ path: String) -> (String, [Event])? {
-        guard let bytes = try? AtomicFile.read(path, maxBytes: maxFileBytes),
-              case .object(let members)? = try? JSONParser.parse(bytes),
-              case .string(let epoch)? = members["agent"], case .array(let values)? = members["events"] else { return nil }
+        let read: [UInt8]?
+        do {
+            read = try AtomicFile.read(path, maxBytes: maxFileBytes, privateToThisUser: true)
+        } catch {
+            Log.warning("the agent's events are not passed on: \(error)")
+            return nil
+        }
+        guard let bytes = read else { return nil }
+        guard case .object(let members)? = try? JSONParser.parse(bytes),
+              case .string(let epoch)? = members["agent"], case .array(let values)? = members["events"] else {
+            Log.warning("the agent's events are not passed on: \(path) is not an events file")
+            return nil
+        }
         let events = values.compactMap { value -> Event? in
             guard case .object(let event) = value, case .number(let number)? = event["n"], let n = Int(number.literal),
                   case .string(let method)? = event["method"] else { return nil }

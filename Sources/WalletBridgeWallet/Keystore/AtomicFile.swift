@@ -23,6 +23,8 @@ package enum AtomicFile {
             case tooLarge(bytes: Int, limit: Int)
             /// It grew while being read: someone is appending to it, not renaming over it.
             case changedWhileRead
+            /// Another user's, or one others may read or write (`read`'s `privateToThisUser`).
+            case notPrivate(owner: UInt32, mode: UInt32)
         }
 
         package let path: String
@@ -35,6 +37,8 @@ package enum AtomicFile {
             case .notARegularFile(let kind): "it is \(kind), not a regular file"
             case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) allowed"
             case .changedWhileRead: "it changed size while being read"
+            case .notPrivate(let owner, let mode):
+                owner != getuid() ? "it belongs to another user (uid \(owner))" : "other users can reach it (mode 0\(String(mode, radix: 8)))"
             }
         }
 
@@ -42,15 +46,16 @@ package enum AtomicFile {
     }
 
     /// The file's bytes, or nil when it does not exist. Refuses anything that is not a regular
-    /// file or that is larger than `maxBytes`, before reading it.
-    package static func read(_ path: String, maxBytes: Int) throws(ReadFailure) -> [UInt8]? {
+    /// file or that is larger than `maxBytes`, before reading it; with `privateToThisUser`, a
+    /// link, and a file (as opened) that is not this user's or that others may read or write.
+    package static func read(_ path: String, maxBytes: Int, privateToThisUser: Bool = false) throws(ReadFailure) -> [UInt8]? {
         func failure(_ operation: String) -> ReadFailure {
             ReadFailure(path: path, problem: .system(operation: operation, reason: String(cString: strerror(errno))))
         }
         // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, for ever, and
         // held up every request and SIGTERM with it. It changes nothing for a regular file,
         // the only kind read below. O_NOCTTY: a terminal device never becomes ours.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (privateToThisUser ? O_NOFOLLOW : 0))
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw failure("open")
@@ -60,6 +65,9 @@ package enum AtomicFile {
         guard fstat(fd, &info) == 0 else { throw failure("inspect") }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw ReadFailure(path: path, problem: .notARegularFile(kind: kind(of: info.st_mode)))
+        }
+        if privateToThisUser, info.st_uid != getuid() || info.st_mode & 0o077 != 0 {
+            throw ReadFailure(path: path, problem: .notPrivate(owner: info.st_uid, mode: info.st_mode & 0o7777))
         }
         guard Int(info.st_size) <= maxBytes else {
             throw ReadFailure(path: path, problem: .tooLarge(bytes: Int(info.st_size), limit: maxBytes))

@@ -21,7 +21,7 @@ public struct Keystore: Sendable {
         } catch {
             switch error.problem {
             case .system(let operation, let reason): throw .io(path: path, operation: operation, reason: reason)
-            case .notARegularFile: throw .io(path: path, operation: "read", reason: error.reason)
+            case .notARegularFile, .notPrivate: throw .io(path: path, operation: "read", reason: error.reason)
             case .tooLarge(let size, let limit): throw .damaged(path: path, reason: "\(size) bytes, more than the \(limit) a keystore may have")
             case .changedWhileRead: throw .damaged(path: path, reason: error.reason)
             }
