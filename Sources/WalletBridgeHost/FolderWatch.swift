@@ -28,6 +28,12 @@ import Synchronization
 /// goes on; calls the kernel never restarts (`poll`, `nanosleep`) return early with EINTR,
 /// which their callers handle. The keystore's folder is quiet; a keystore kept in a busy folder
 /// (`/tmp`) makes the reader take a signal per change there.
+///
+/// The one inotify instance of the process: a thread that waits for changes in a folder
+/// (`EventFile`, a host's watch on the agent's folder) subscribes to it (`subscribe`) rather
+/// than making its own. A user has 128 instances by default (`fs.inotify.max_user_instances`),
+/// and a port's host that took two let 64 ports of one extension take them all. Whichever
+/// thread reads the queue (`drain`, or a subscriber's `next`) hands each subscriber its events.
 package enum FolderWatch {
     /// Names the thread that gets the signals: the reader's, which reads every request. Call it
     /// on that thread. Nothing is made until a folder is watched.
@@ -41,16 +47,19 @@ package enum FolderWatch {
     package static func watch(folder: String) -> Bool {
         let thread = state.thread.load(ordering: .acquiring)
         guard thread != 0, isIntact else { return false }
-        return state.folders.withLock { folders in
-            if folders.contains(folder) { return true }
-            guard let fd = descriptor(signalling: thread) else { return false }
+        return state.shared.withLock { shared in
+            if shared.folders.contains(folder) { return true }
+            guard let fd = descriptor(signalling: thread, &shared) else { return false }
+            // IN_MASK_ADD: a subscriber's watch of the same folder keeps its events.
             let events = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-                | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-            guard inotify_add_watch(fd, folder, events) >= 0 else {
+                | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD)
+            let watch = inotify_add_watch(fd, folder, events)
+            guard watch >= 0 else {
                 Log.debug("\(folder) is not watched for changes (errno \(errno)); it is checked on every call")
                 return false
             }
-            folders.insert(folder)
+            shared.folders.insert(folder)
+            shared.watches.insert(watch)
             Log.debug("changes in \(folder) are signalled to the reader thread")
             return true
         }
@@ -70,23 +79,8 @@ package enum FolderWatch {
     /// no longer be trusted (nothing is watched, or a watched folder went away).
     package static func drain() -> Bool {
         let fd = state.descriptor.load(ordering: .acquiring)
-        guard fd >= 0, isIntact else { return false }
-        let size = 4096  // whole events only: the largest is 16 bytes and a name of 255
-        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
-            while true {
-                let count = SystemCall.retryingInterrupts { read(fd, buffer.baseAddress!, size) }
-                guard count > 0 else { return }
-                var offset = 0
-                while offset + 16 <= count {
-                    // struct inotify_event: wd, mask, cookie, len, then len bytes of name.
-                    let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
-                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 {
-                        state.intact.store(false, ordering: .releasing)
-                    }
-                    offset += 16 + Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                }
-            }
-        }
+        guard fd >= 0, isIntact, state.shared.withLock({ !$0.watches.isEmpty }) else { return false }
+        state.shared.withLock { readQueue(fd, &$0) }
         guard isIntact else {
             // Nothing is trusted on the count any more: no more signals for the reader either.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC)
@@ -97,31 +91,130 @@ package enum FolderWatch {
 
     /// Ends watching in this process, for good: nothing is trusted on the count any more, and
     /// no signal comes. For tests, which watch in a process that goes on with other tests.
+    /// The instance stays for its subscribers; only the watches of `watch` go.
     package static func stopForGood() {
         state.intact.store(false, ordering: .releasing)
         state.thread.store(0, ordering: .releasing)
-        let fd = state.descriptor.exchange(-1, ordering: .acquiringAndReleasing)
-        if fd >= 0 { close(fd) }
+        state.shared.withLock { shared in
+            let fd = state.descriptor.load(ordering: .acquiring)
+            guard fd >= 0 else { return }
+            if shared.signalling { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC) }
+            shared.signalling = false
+            let subscribed = Set(shared.subscribers.values.map(\.watch))
+            for watch in shared.watches where !subscribed.contains(watch) { inotify_rm_watch(fd, watch) }
+            shared.watches = []
+            shared.folders = []
+        }
     }
 
-    /// The inotify descriptor, made on the first watch: the handler goes in before the
-    /// descriptor may signal (SIGIO's default action ends the process).
-    private static func descriptor(signalling thread: pid_t) -> Int32? {
+    /// The process's inotify descriptor, made when first needed; nil when none can be had.
+    private static func instance() -> Int32? {
         let existing = state.descriptor.load(ordering: .acquiring)
         if existing >= 0 { return existing }
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
+        state.descriptor.store(fd, ordering: .releasing)
+        return fd
+    }
+
+    /// The inotify descriptor, set to signal `thread` on its first watch: the handler goes in
+    /// before the descriptor may signal (SIGIO's default action ends the process).
+    private static func descriptor(signalling thread: pid_t, _ shared: inout Shared) -> Int32? {
+        guard let fd = instance() else { return nil }
+        if shared.signalling { return fd }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = onChange
         sigemptyset(&action.sa_mask)
         // Restarted: the reader's blocking read of stdin, or a handler's read of a file, goes on.
         action.sa_flags = SA_RESTART
-        guard sigaction(SIGIO, &action, nil) == 0, wallet_bridge_signal_thread_on_input(fd, thread) == 0 else {
-            close(fd)
-            return nil
-        }
-        state.descriptor.store(fd, ordering: .releasing)
+        guard sigaction(SIGIO, &action, nil) == 0, wallet_bridge_signal_thread_on_input(fd, thread) == 0 else { return nil }
+        shared.signalling = true
         return fd
+    }
+
+    /// Reads every event queued, and hands each subscriber its own. Notes a folder of `watch`'s
+    /// that went away. Called with `shared` locked, so that two readers keep events in order.
+    private static func readQueue(_ fd: Int32, _ shared: inout Shared) {
+        var woken = Set<Int>()
+        let size = 4096  // whole events only: the largest is 16 bytes and a name of 255
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
+            while true {
+                let count = SystemCall.retryingInterrupts { read(fd, buffer.baseAddress!, size) }
+                guard count > 0 else { return }
+                var offset = 0
+                while offset + 16 <= count {
+                    // struct inotify_event: wd, mask, cookie, len, then len bytes of name.
+                    let watch = buffer.load(fromByteOffset: offset, as: Int32.self)
+                    let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
+                    let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
+                    if shared.watches.contains(watch), mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 {
+                        state.intact.store(false, ordering: .releasing)
+                    }
+                    // The queue overflowed (watch -1): every subscriber may have missed something.
+                    let overflow = mask & UInt32(IN_Q_OVERFLOW) != 0
+                    if !shared.subscribers.isEmpty {
+                        let named = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<min(count, offset + 16 + length)])
+                        let name = String(decoding: named.prefix { $0 != 0 }, as: UTF8.self)
+                        for id in Array(shared.subscribers.keys) where overflow || shared.subscribers[id]?.watch == watch {
+                            shared.subscribers[id]?.mailbox.append(FolderEvent(mask: mask, name: name))
+                            woken.insert(id)
+                        }
+                    }
+                    offset += 16 + length
+                }
+            }
+        }
+        for id in woken {
+            guard let wake = shared.subscribers[id]?.wake else { continue }
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
+    }
+
+    /// Subscribes to changes in `folder` (`mask`, inotify's), on the process's one instance;
+    /// nil when it cannot be watched (no instance to be had, no watch left, no folder), with
+    /// errno saying why.
+    package static func subscribe(folder: String, mask: UInt32) -> FolderSubscription? {
+        state.shared.withLock { shared -> FolderSubscription? in
+            guard let fd = instance() else { return nil }
+            guard let wake = try? Spawn.pipe(nonBlocking: true) else { return nil }
+            let watch = inotify_add_watch(fd, folder, mask | UInt32(IN_MASK_ADD))
+            guard watch >= 0 else {
+                let code = errno
+                close(wake.read)
+                close(wake.write)
+                errno = code
+                return nil
+            }
+            shared.nextID += 1
+            shared.subscribers[shared.nextID] = Subscriber(watch: watch, wake: wake)
+            return FolderSubscription(id: shared.nextID, descriptor: fd, wake: wake.read)
+        }
+    }
+
+    /// The events for subscriber `id` read so far, after reading the queue.
+    fileprivate static func take(_ id: Int) -> [FolderEvent] {
+        let fd = state.descriptor.load(ordering: .acquiring)
+        return state.shared.withLock { shared in
+            if fd >= 0 { readQueue(fd, &shared) }
+            guard let subscriber = shared.subscribers[id] else { return [] }
+            var drained = [UInt8](repeating: 0, count: 64)
+            while read(subscriber.wake.read, &drained, drained.count) > 0 {}
+            shared.subscribers[id]?.mailbox = []
+            return subscriber.mailbox
+        }
+    }
+
+    /// Ends subscription `id`; its watch goes when nobody else watches that folder.
+    fileprivate static func end(_ id: Int) {
+        state.shared.withLock { shared in
+            guard let subscriber = shared.subscribers.removeValue(forKey: id) else { return }
+            close(subscriber.wake.read)
+            close(subscriber.wake.write)
+            let fd = state.descriptor.load(ordering: .acquiring)
+            let stillWatched = shared.watches.contains(subscriber.watch) || shared.subscribers.values.contains { $0.watch == subscriber.watch }
+            if fd >= 0, !stillWatched { inotify_rm_watch(fd, subscriber.watch) }
+        }
     }
 
     private static let onChange: @convention(c) (Int32) -> Void = { _ in
@@ -136,6 +229,52 @@ package enum FolderWatch {
         let descriptor = Atomic<Int32>(-1)
         let generation = Atomic<UInt64>(0)
         let intact = Atomic<Bool>(true)
-        let folders = Mutex<Set<String>>([])
+        let shared = Mutex<Shared>(Shared())
     }
+
+    /// What the watchers share, under one lock.
+    fileprivate struct Shared {
+        /// The folders `watch` watches, and their watches.
+        var folders: Set<String> = []
+        var watches: Set<Int32> = []
+        /// Whether the descriptor signals the reader thread.
+        var signalling = false
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+    }
+
+    fileprivate struct Subscriber {
+        let watch: Int32
+        /// Written when events are in `mailbox`.
+        let wake: (read: Int32, write: Int32)
+        var mailbox: [FolderEvent] = []
+    }
+}
+
+/// One inotify event for a subscriber: its mask, and the name in the folder (empty for the
+/// folder itself).
+package struct FolderEvent: Sendable, Equatable {
+    package let mask: UInt32
+    package let name: String
+
+    package init(mask: UInt32, name: String) {
+        self.mask = mask
+        self.name = name
+    }
+}
+
+/// A subscription to the changes in one folder (`FolderWatch.subscribe`): wait until
+/// `descriptor` or `wake` is readable (poll), then take the events with `next`.
+package struct FolderSubscription: Sendable {
+    fileprivate let id: Int
+    /// The process's inotify instance, readable when an event is queued for anyone.
+    package let descriptor: Int32
+    /// Readable when another thread read this subscriber's events off the queue.
+    package let wake: Int32
+
+    /// The events for this subscriber since the last call, in order (possibly none).
+    package func next() -> [FolderEvent] { FolderWatch.take(id) }
+
+    /// Ends the subscription.
+    package func end() { FolderWatch.end(id) }
 }

@@ -127,6 +127,42 @@ final class AgentEventsTests: XCTestCase {
         XCTAssertEqual(EventFile.position(of: path), EventFile.Position(), "a link")
     }
 
+    /// The ports' hosts take no inotify instance each beyond the process's one (`FolderWatch`):
+    /// a user has 128, and hundreds of ports took them all.
+    func testEveryWatchOfAProcessIsOnItsOneInotifyInstance() throws {
+        func instances() -> Int {
+            guard let folder = opendir("/proc/self/fd") else { return -1 }
+            defer { closedir(folder) }
+            var count = 0
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                var target = [CChar](repeating: 0, count: 256)
+                let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
+                if length > 0, String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:inotify" { count += 1 }
+            }
+            return count
+        }
+        let (one, two) = (scratchPaths(), scratchPaths())
+        guard let first = EventFile(paths: one) else { return XCTFail("no EventFile") }
+        defer { first.close() }
+        let afterOne = instances()
+        XCTAssertGreaterThan(afterOne, 0)
+        guard let second = EventFile(paths: two) else { return XCTFail("no EventFile") }
+        defer { second.close() }
+        XCTAssertEqual(instances(), afterOne, "a second watch took a second instance")
+        // Each subscriber gets its own events, whichever thread read them off the queue.
+        let a = try XCTUnwrap(FolderWatch.subscribe(folder: one.folder, mask: UInt32(IN_CLOSE_WRITE)))
+        let b = try XCTUnwrap(FolderWatch.subscribe(folder: two.folder, mask: UInt32(IN_CLOSE_WRITE)))
+        defer { a.end(); b.end() }
+        writeBytes([1], "\(one.folder)/for-a")
+        XCTAssertEqual(b.next(), [], "b reads the queue: nothing of its own")
+        var ready = pollfd(fd: a.wake, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&ready, 1, 0), 1, "a is woken for the event b read off the queue")
+        XCTAssertEqual(a.next(), [FolderEvent(mask: UInt32(IN_CLOSE_WRITE), name: "for-a")])
+        XCTAssertEqual(a.next(), [])
+        XCTAssertEqual(instances(), afterOne)
+    }
+
     /// Without a watch, a folder put in the place of the agent's is not the agent's: following
     /// ends as when the folder goes.
     func testLookingWithoutAWatchEndsWhenTheFolderIsReplaced() throws {

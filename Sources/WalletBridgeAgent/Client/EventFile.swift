@@ -9,10 +9,11 @@ import WalletBridgeWallet
 /// agent's socket goes, and a shared lock on the agent's `ports` file, held as long as this
 /// lives, that keeps the agent from ending for idleness. Neither costs the agent a connection.
 ///
-/// Each watch costs an inotify instance, of which a user has 128 by default
-/// (`fs.inotify.max_user_instances`), and every port's host has one already (`FolderWatch`):
-/// an extension with hundreds of ports runs out. A host that cannot have one looks at the file
-/// and the socket every `pollInterval` instead (a `stat` each), and hears the same events.
+/// The watch is on the process's one inotify instance (`FolderWatch.subscribe`), which the
+/// host's watch of the keystore's folder uses too: a user has 128 instances by default
+/// (`fs.inotify.max_user_instances`), and a second per port's host let one extension's ports
+/// take them all. A host that cannot have a watch looks at the file and the socket every
+/// `pollInterval` instead (a `stat` each), and hears the same events.
 struct EventFile {
     /// Where a host is in an events file: the agent that wrote it, and the last event passed on.
     struct Position: Equatable {
@@ -21,8 +22,8 @@ struct EventFile {
     }
 
     let paths: AgentPaths
-    /// -1 when this host looks every `pollInterval` instead.
-    private let inotify: Int32
+    /// nil when this host looks every `pollInterval` instead.
+    private let watch: FolderSubscription?
     private let portsLock: Int32
     /// How often a host without an inotify watch looks at the file and the socket.
     let pollInterval: Duration
@@ -47,18 +48,13 @@ struct EventFile {
             return nil
         }
         folderIdentity = Self.stamp(paths.folder)?.identity
-        var fd: Int32 = watch ? inotify_init1(Int32(IN_CLOEXEC)) : -1
-        var code = errno  // before close() can change it
         let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-        if fd >= 0, inotify_add_watch(fd, paths.folder, mask) < 0 {
-            code = errno
-            Glibc.close(fd)
-            fd = -1
-        }
-        if watch, fd < 0 {
+        let subscription = watch ? FolderWatch.subscribe(folder: paths.folder, mask: mask) : nil
+        if watch, subscription == nil {
+            let code = errno  // before anything else can change it
             Log.debug("no inotify watch for the agent's events (errno \(code)); looking every \(pollInterval) instead")
         }
-        inotify = fd
+        self.watch = subscription
         portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if portsLock < 0 || SystemCall.retryingInterrupts({ flock(portsLock, LOCK_SH) }) != 0 {
             Log.warning("cannot hold \(paths.ports) (errno \(errno)): the agent may end for idleness while this port is open")
@@ -66,7 +62,7 @@ struct EventFile {
     }
 
     func close() {
-        if inotify >= 0 { Glibc.close(inotify) }
+        watch?.end()
         if portsLock >= 0 { Glibc.close(portsLock) }
     }
 
@@ -84,35 +80,31 @@ struct EventFile {
         var position = start
         // What was written between `start` and the watch's first event.
         passOn(path, &position, deliver)
-        guard inotify >= 0 else {
+        guard let watch else {
             poll(path, &position, deliver)
             return
         }
-        let size = 4096
-        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
-            while true {
-                let count = SystemCall.retryingInterrupts { Glibc.read(inotify, buffer.baseAddress!, size) }
-                guard count > 0 else {
-                    folderGone = true
-                    return
-                }
-                var (changed, agentGone) = (false, false)
-                var offset = 0
-                while offset + 16 <= count {
-                    // struct inotify_event: wd, mask, cookie, len, then len bytes of name.
-                    let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
-                    let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                    let named = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<min(count, offset + 16 + length)])
-                    let eventName = String(decoding: named.prefix { $0 != 0 }, as: UTF8.self)
-                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 { folderGone = true }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
-                    if eventName == name, mask & UInt32(IN_MOVED_TO | IN_CLOSE_WRITE) != 0 { changed = true }
-                    if eventName == socketName, mask & UInt32(IN_DELETE) != 0 { agentGone = true }
-                    offset += 16 + length
-                }
-                if changed { passOn(path, &position, deliver) }
-                if agentGone || folderGone { return }
+        while true {
+            // The instance (an event queued for anyone) or the wake-up (this one's events,
+            // read off the queue by another thread).
+            var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
+            if Glibc.poll(&ready, 2, -1) < 0, errno != EINTR {
+                folderGone = true
+                return
             }
+            if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) {
+                folderGone = true
+                return
+            }
+            var (changed, agentGone) = (false, false)
+            for event in watch.next() {
+                if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 { folderGone = true }
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
+                if event.name == name, event.mask & UInt32(IN_MOVED_TO | IN_CLOSE_WRITE) != 0 { changed = true }
+                if event.name == socketName, event.mask & UInt32(IN_DELETE) != 0 { agentGone = true }
+            }
+            if changed { passOn(path, &position, deliver) }
+            if agentGone || folderGone { return }
         }
     }
 
