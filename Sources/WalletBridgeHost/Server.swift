@@ -31,13 +31,6 @@ public final class Server: Sendable {
         firstReplyAt.withLock { if $0 == nil { $0 = .now } }
     }
 
-    /// For an owner that replied to the extension before this server existed
-    /// (`StdioHost.run(answeringBeforeRouting:...)`): the event sources start after that reply.
-    package func noteEarlierReply(at instant: ContinuousClock.Instant) {
-        guard !router.eventSources.isEmpty else { return }
-        firstReplyAt.withLock { if $0 == nil { $0 = instant } }
-    }
-
     /// How long after its first reply a host waits before it starts its event sources: a host
     /// started for one message (`runtime.sendNativeMessage`) has its input closed by the browser
     /// by then, and ends without them; a port's host is still there.
