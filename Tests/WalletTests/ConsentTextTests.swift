@@ -533,14 +533,13 @@ final class ConsentTextTests: XCTestCase {
 
     /// A preview looks at what it can show, not at the rest of a payload of a megabyte or more
     /// (which it once turned into a string per character), and still counts every byte.
-    func testAPreviewOfAHugeTextLooksOnlyAtWhatItShows() {
+    /// Speed is not asserted here (no timed unit tests): the preview walks only what it shows,
+    /// and what this checks is that the figures stay exact when it stops early.
+    func testAPreviewOfAHugeTextCountsWhatItDoesNotShowExactly() {
         let huge = String(repeating: "a\u{2028}%\"", count: 1 << 20)  // 6 MiB, every kind of escape
-        let started = ContinuousClock.now
         let preview = DisplayText.preview(huge, maxBytes: 150, lineBreaks: .marked)
-        let took = ContinuousClock.now - started
         XCTAssertEqual(preview.totalBytes, 6 << 20)
         XCTAssertEqual(preview.text, String(repeating: "a ⏎ %\\\"", count: 13) + "a…")
         XCTAssertEqual(preview.shownBytes, 13 * 6 + 1)
-        XCTAssertLessThan(took, .milliseconds(500), "the whole text was looked at")
     }
 }
