@@ -119,10 +119,6 @@ package struct AuditLog: Sendable {
 
         /// Counted, not written with its hashes (see `AuditLog`).
         package var isUnasked: Bool { decision.isUnasked }
-        /// An approval the person gave in a dialog: kept when the log rotates (see `AuditLog`).
-        var isApprovalInADialog: Bool {
-            decision == .approved && !unattended && [.passphrase, .confirmation, .confirmationAndAllow].contains(approval)
-        }
         /// Payloads signed or refused: one for an Ethereum signature.
         var payloadCount: Int { ethereum == nil ? payloadHashes.count : 1 }
     }
@@ -334,8 +330,8 @@ package struct AuditLog: Sendable {
     /// The most a rotation reads of a log (a log of an older version could be larger).
     private static let maxReadBytes = 256 << 20
 
-    /// The newest lines of `path` that record an approval in a dialog (`Entry.isApprovalInADialog`),
-    /// at most `limit` bytes of them, in their order.
+    /// The newest lines of `path` that record an approval in a dialog, at most `limit` bytes of
+    /// them, in their order.
     private static func approvalsInADialog(in path: String, upTo limit: Int) -> [UInt8] {
         let bytes: [UInt8]
         do {
@@ -355,7 +351,8 @@ package struct AuditLog: Sendable {
         return kept.reversed().flatMap { Array($0) + [0x0A] }
     }
 
-    /// Whether a line of the log records an approval in a dialog.
+    /// Whether a line of the log records an approval the person gave in a dialog: `approved` by
+    /// passphrase, confirmation or "Sign and allow", and not by the passphrase file.
     private static func isApprovalInADialog(_ line: ArraySlice<UInt8>) -> Bool {
         guard case .object(let entry)? = try? JSONParser.parse(Array(line)),
               case .string("approved")? = entry["decision"], entry["unattended"] != .bool(true),

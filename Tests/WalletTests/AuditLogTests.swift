@@ -280,6 +280,15 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual(record["payload_list_sha256"] as? String, Hex.encode(Sodium.sha256(digests)))
         XCTAssertEqual((record["caller_name"] as? String)?.count, AuditLog.maxTextLength)
         XCTAssertTrue((record["caller"] as? String)?.hasSuffix("…") == true)
+
+        // The worst case: every text an escaped control character (6 bytes in JSON).
+        let control = String(repeating: "\u{1}", count: 5000)
+        let worst = "\(temporaryFolder(self))/worst.log"
+        AuditLog(path: worst).record(AuditLog.Entry(
+            decision: .approved, caller: .firefoxAddon(id: control, manifestPath: "/m.json"), callerName: control,
+            address: control, label: control, payloadHashes: hashes, approval: .confirmation))
+        let worstSize = try readBytes(worst).count
+        XCTAssertLessThan(worstSize, 8192, "a line of \(worstSize) bytes: docs/agent.md says under 8 KB")
     }
 
     /// The attack: an extension asks for 1024 payloads, waits for its dialog, closes the port,
@@ -297,7 +306,7 @@ final class AuditLogTests: XCTestCase {
             payloadHashes: [approvedHash], approval: .confirmation))
         let many = (0..<1024).map { PayloadSummary.sha256Hex([UInt8(truncatingIfNeeded: $0)]) }
         var rotations = 0
-        var lastRotated: ino_t = 0
+        var lastSize: off_t = 0
         for round in 0..<500 {
             log.record(AuditLog.Entry(
                 decision: .cancelled, caller: flood, callerName: "Flood", address: address, label: "main", payloadHashes: many,
@@ -306,8 +315,8 @@ final class AuditLogTests: XCTestCase {
                 decision: .approved, caller: flood, callerName: "Flood", address: address, label: "allowed \(round)", payloadHashes: many,
                 approval: .allowedBefore))
             var info = stat()
-            if stat(AuditLog.rotatedPath(path), &info) == 0, info.st_ino != lastRotated { rotations += 1 }
-            lastRotated = info.st_ino
+            if stat(path, &info) == 0, info.st_size < lastSize { rotations += 1 }  // a new log began
+            lastSize = info.st_size
         }
         log.flush()
         XCTAssertGreaterThanOrEqual(rotations, 3, "the flood moved the log aside \(rotations) times")
