@@ -68,6 +68,10 @@ final class TerminalTextTests: XCTestCase {
             "time": "2026-11-23T10:00:00Z", "decision": "cancelled", "caller": "unidentified", "count": 3, "payload_count": 3072,
         ])
         XCTAssertEqual(LogCommand.describe(cancelled), "2026-11-23T10:00:00Z  cancelled  unidentified  3 cancelled unanswered (3072 payloads)")
+        let one = json([
+            "time": "2026-11-23T10:00:00Z", "decision": "no_prompt", "caller": "unidentified", "count": 1, "payload_count": 1,
+        ])
+        XCTAssertEqual(LogCommand.describe(one), "2026-11-23T10:00:00Z  no_prompt  unidentified  1 refused unasked (1 payload)")
     }
 
     func testAnUnreadableLogLineIsEscapedToo() {

@@ -66,8 +66,8 @@ struct LogCommand: ParsableCommand {
         let signed: String
         if case .number(let count)? = entry["count"] {
             // Requests nobody answered, counted (`AuditLog`): no key, no hashes.
-            let payloads = if case .number(let number)? = entry["payload_count"] { "\(number)" } else { "?" }
-            signed = raw("decision") == "cancelled" ? "\(count) cancelled unanswered (\(payloads) payloads)" : "\(count) refused unasked (\(payloads) payloads)"
+            let payloads = if case .number(let number)? = entry["payload_count"] { number.description == "1" ? "1 payload" : "\(number) payloads" } else { "? payloads" }
+            signed = "\(count) \(raw("decision") == "cancelled" ? "cancelled unanswered" : "refused unasked") (\(payloads))"
             return "\(text("time") ?? "?")  \(decision)  \(caller)  \(signed)"
         } else if let method = text("method") {
             // An Ethereum signature: what was asked, where, and the digest signed.
