@@ -119,6 +119,8 @@ pa.append(case("sign-missing-address", "SignPayloads needs address", IP(7, {"fie
 pa.append(case("sign-payloads-not-array", "SignPayloads payloads must be an array", IP(8, {"field": "payloads", "problem": "expected array"}), request=req("NATIVE_SIGN_PAYLOADS_METHOD", {"address": A, "payloads": "AA=="}, 8)))
 pa.append(case("sign-payload-not-string", "each payload must be a string", IP(9, {"field": "payloads[1]", "problem": "expected string"}), request=req("NATIVE_SIGN_PAYLOADS_METHOD", {"address": A, "payloads": ["AA==", 5]}, 9)))
 pa.append(case("get-accounts-with-params", "GetAccounts takes no parameters", IP(10, {"problem": "this method takes no parameters"}), request=req("NATIVE_GET_ACCOUNTS_METHOD", {"x": 1}, 10)))
+pa.append(case("enum-value", "a value among a field's choices is taken", ok(11, {"mode": "guest"}), request=req("test.setMode", {"mode": "guest"}, 11)))
+pa.append(case("enum-value-not-a-choice", "-32602 for a value that is not one of the field's choices, in the host's words, listing them", IP(12, {"field": "mode", "problem": 'expected one of "user", "guest"'}), request=req("test.setMode", {"mode": "admin"}, 12)))
 total += write("params.json", "Params that do not decode into the method's type: -32602 with the problem in error.data.", pa)
 
 # --- errors.json: the catalogue

@@ -111,7 +111,7 @@ package struct AgentPaths: Sendable, Equatable {
             throw Unsafe(problem: "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8)))", fix: "run `chmod 700 \(folder)`")
         }
         // The folders above it (the fallback's `~/.cache/wallet-bridge`, `~/.cache`, the home).
-        if let reason = ChangeableByOthers.reason(for: folder, home: home) {
+        if let reason = ChangeableByOthers.reasonForPath(folder, home: home) {
             throw Unsafe(problem: "another user could replace the agent's folder \(folder)", fix: reason)
         }
     }

@@ -50,6 +50,15 @@ enum GetData: RPCMethod {
     typealias Result = JSONValue
 }
 
+/// A field that takes one of a few strings: what a caller sent that is not one of them is
+/// answered in the host's words, listing the choices, never Swift's own text.
+enum SetMode: RPCMethod {
+    static let name = "test.setMode"
+    enum Mode: String, Codable, CaseIterable, Sendable { case user, guest }
+    struct Params: Codable, Sendable { var mode: Mode }
+    typealias Result = Params
+}
+
 enum Echo: RPCMethod {
     static let name = "test.echo"
     typealias Params = JSONValue
@@ -172,6 +181,7 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
     try router.register(Update.self) { _, _ in NoResult() }
     try router.register(GetData.self) { _, _ in .array([.string("hello"), .number(JSONNumber(5))]) }
     try router.register(Echo.self) { params, _ in params }
+    try router.register(SetMode.self) { params, _ in params }
     try router.register(Fail.self) { _, _ in throw UnexpectedFailure() }
     try router.register(RaiseError.self) { params, _ in
         throw RPCError(code: ErrorCode(rawValue: params.code), message: params.message, data: params.data)

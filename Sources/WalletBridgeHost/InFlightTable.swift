@@ -9,7 +9,7 @@ import WalletBridgeProtocol
 final class InFlightTable: Sendable {
     struct Entry {
         var task: Task<Void, Never>?
-        let deadline: ContinuousClock.Instant?
+        var deadline: ContinuousClock.Instant?
         /// Answers the call with an error when it is taken away from its handler.
         let abort: @Sendable (RPCError) -> Void
     }
@@ -89,6 +89,14 @@ final class InFlightTable: Sendable {
     func attach(_ task: Task<Void, Never>, to key: Key) {
         state.withLock { state in
             if state.holds(key) { state.entries[key.slot]?.task = task }
+        }
+    }
+
+    /// Sets the deadline of `key`, reserved without one (a batch entry that waited for the one
+    /// before it): its time runs from now on.
+    func start(_ key: Key, deadline: ContinuousClock.Instant?) {
+        state.withLock { state in
+            if state.holds(key) { state.entries[key.slot]?.deadline = deadline }
         }
     }
 

@@ -187,14 +187,12 @@ public struct Router: Sendable {
         }
     }
 
-    /// Refuses, before the wallet asks anyone, a signature nobody could receive: one requested
-    /// as a notification (no id, so no reply may be sent), or one whose reply is bound to be
-    /// over the size the browsers accept. Approving either would be consent thrown away.
+    /// Refuses, before the wallet asks anyone, a signature nobody could receive: one whose reply
+    /// is bound to be over the size the browsers accept. Approving it would be consent thrown
+    /// away. (A SignPayloads sent as a notification never gets here: `ignoresNotification`
+    /// turns away every method that asks the person.)
     static func refuseUselessSigning(_ params: SignPayloadsParams, context: RequestContext) throws(RPCError) {
-        guard let id = context.requestID else {
-            Log.warning("\(SignPayloads.name) sent as a notification (no id) is ignored: its signatures could not be returned, so nobody is asked")
-            throw RPCError(.invalidRequest, detail: "a notification cannot return signatures")
-        }
+        let id = context.requestID ?? .null
         let bytes = SignPayloadsResult.replyBytes(id: id, payloads: params.payloads)
         guard bytes <= context.maxReplyBytes else {
             Log.warning("\(SignPayloads.name) refused before asking: its reply would be \(bytes) bytes, over the \(context.maxReplyBytes) browsers accept")

@@ -15,11 +15,22 @@ public final class Server: Sendable {
     /// When the first reply went out (nil before it), and whether the event sources started.
     private let firstReplyAt = Mutex<ContinuousClock.Instant?>(nil)
     private let eventsStarted = Atomic<Bool>(false)
+    /// The clock deadlines are set and checked with; tests pass their own.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    public init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
+    public convenience init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
+        self.init(router: router, configuration: configuration, caller: caller, now: { .now }, send: send)
+    }
+
+    /// `now`: the clock of the request deadlines (`requestTimeout`, `expireOverdueRequests`).
+    package init(
+        router: Router, configuration: HostConfiguration, caller: Caller, now: @escaping @Sendable () -> ContinuousClock.Instant,
+        send: @escaping Send
+    ) {
         self.router = router
         self.configuration = configuration
         self.caller = caller
+        self.now = now
         self.transmit = send
         self.inFlight = InFlightTable(limit: configuration.maxInFlight)
     }
@@ -29,13 +40,6 @@ public final class Server: Sendable {
         transmit(reply)
         guard !router.eventSources.isEmpty else { return }
         firstReplyAt.withLock { if $0 == nil { $0 = .now } }
-    }
-
-    /// For an owner that replied to the extension before this server existed
-    /// (`StdioHost.run(answeringBeforeRouting:...)`): the event sources start after that reply.
-    package func noteEarlierReply(at instant: ContinuousClock.Instant) {
-        guard !router.eventSources.isEmpty else { return }
-        firstReplyAt.withLock { if $0 == nil { $0 = instant } }
     }
 
     /// How long after its first reply a host waits before it starts its event sources: a host
@@ -77,10 +81,14 @@ public final class Server: Sendable {
 
     /// Answers every request that has run past its deadline with `requestTimedOut` and cancels
     /// its handler. `StdioHost` calls this from its read loop every `sweepInterval`.
-    package func expireOverdueRequests() { inFlight.expire(now: .now) }
+    package func expireOverdueRequests() { inFlight.expire(now: now()) }
 
     /// Requests currently being handled.
     package var inFlightCount: Int { inFlight.count }
+
+    /// Batch entries that may ask the person and wait for the one before them to answer.
+    package var entriesWaitingForTheOneBefore: Int { chained.load(ordering: .relaxed) }
+    private let chained = Atomic<Int>(0)
 
     /// Requests being handled or whose reply is being written: 0 once every reply is out (and
     /// `eventSourcesDueAt` knows of the first).
@@ -132,8 +140,8 @@ public final class Server: Sendable {
             }
         }
         // Entries that may ask the person run one after another, in request order (each after
-        // the one before it has answered), so that their dialogs come in that order; the others
-        // run at once.
+        // the one before it has answered), so that their dialogs come in that order, each with
+        // the whole request timeout from its own start; the others run at once.
         var lastAsking: Task<Void, Never>?
         for (index, entry) in entries.enumerated() {
             lastAsking = dispatch(Request.parse(entry), receivedAt: receivedAt, after: lastAsking) { reply in batch.fill(index, with: reply) }
@@ -191,7 +199,9 @@ public final class Server: Sendable {
     ) -> Task<Void, Never>? {
         let id = request.id
         let answer: @Sendable ([UInt8]?) -> Void = { [self] body in reply(fitted(body, id: id)) }
-        let deadline = configuration.requestTimeout.map { ContinuousClock.now + $0 }
+        // A batch entry that waits for the one before it gets its deadline when its turn comes
+        // (`run`): the whole timeout for its own dialog, however long the ones before took.
+        let deadline = after == nil ? configuration.requestTimeout.map { now() + $0 } : nil
         guard let key = inFlight.reserve(deadline: deadline, abort: { error in
             answer(id.map { Response.failure(id: $0, error: error) })
         }) else {
@@ -222,12 +232,15 @@ public final class Server: Sendable {
         after: Task<Void, Never>? = nil, answer: ([UInt8]?) -> Void
     ) async {
         if let after {
+            chained.add(1, ordering: .relaxed)
             await after.value
-            // Timed out or shut down while it waited: nobody is asked.
+            chained.subtract(1, ordering: .relaxed)
+            // Shut down while it waited: nobody is asked.
             if Task.isCancelled {
                 _ = inFlight.finish(key) { answer(request.id.map { Response.failure(id: $0, error: RPCError(.requestCancelled)) }) }
                 return
             }
+            inFlight.start(key, deadline: configuration.requestTimeout.map { now() + $0 })
         }
         let body = await router.respond(to: request, via: route, context: context, skippingQuickHalf: deferred)
         inFlight.finish(key) { answer(body) }

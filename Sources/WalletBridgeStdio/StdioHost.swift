@@ -33,14 +33,13 @@ public enum StdioHost {
     public static func run(
         router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
-        run(answeringBeforeRouting: nil, makeRouter: { router }, configuration: configuration, arguments: arguments, parent: parent)
+        run(makeRouter: { router }, configuration: configuration, arguments: arguments, parent: parent)
     }
 
-    /// `run(router:...)` for a host that builds its router only when a request needs it, and
-    /// answers with `answerBeforeRouting` what it can answer without one (`ServerOnDemand`).
-    /// A router that cannot be made ends the session with status 1.
+    /// `run(router:...)` for a host that builds its router after the signals are in place
+    /// (`ServerOnDemand`). A router that cannot be made ends the session with status 1.
     package static func run(
-        answeringBeforeRouting answerBeforeRouting: ((Request) -> [UInt8]?)?, makeRouter: @escaping () throws -> Router,
+        makeRouter: @escaping () throws -> Router,
         configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout must be an EPIPE we handle, not a death
@@ -51,7 +50,7 @@ public enum StdioHost {
         let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
         session.serving.withLock { $0 = (nil, writer) }
         let server = ServerOnDemand(
-            makeRouter: makeRouter, answerBeforeRouting: answerBeforeRouting, configuration: configuration, caller: Caller(arguments: arguments),
+            makeRouter: makeRouter, configuration: configuration, caller: Caller(arguments: arguments),
             writer: writer, session: session)
         // Changes to the files a handler keeps copies of are signalled to this thread, which
         // reads every request: seen before the first request read after them (`FolderWatch`).

@@ -6,17 +6,27 @@ import WalletBridge
 
 /// Every approval and refusal of a signature, one JSON object per line, appended to
 /// `$XDG_STATE_HOME/wallet-bridge/audit.log` (mode 0600, folder 0700); `wallet-bridge log`
-/// shows it. A line holds the time, the caller, the key, the payload count and each payload's
-/// SHA-256: enough to tell later what was signed for whom, and never a payload or a secret.
+/// shows it. A line holds the time, the caller, the key, the payload count, the SHA-256 of the
+/// first `listedHashes` payloads (the ones a dialog shows) and one SHA-256 over every
+/// payload's (`payload_list_sha256`): enough to tell later what was signed for whom, and
+/// never a payload or a secret.
 ///
-/// **Bounded.** A refusal nobody was asked about (`Decision.isUnasked`: too many waiting,
-/// refused by an earlier "Refuse all", no dialog possible, or cancelled before its dialog) is
-/// not a line of its own with every payload's hash: the first of a caller's refusals of one
-/// kind is a line with `"count": 1`, and the others within `tallyWindow` after it are counted
-/// and written as one line (`count`, `payload_count` the sum), when the next line is written, the
-/// window has passed, or the agent or host ends (`flush`). And the file stays under `maxBytes`: the
-/// line that would pass it first moves the log to `audit.log.1` (replacing an older one), and
-/// starts a new one.
+/// **Bounded.** Every line is: at most `listedHashes` hashes, and the texts an extension or
+/// the person chose cut to `maxTextLength` characters. A request nobody answered
+/// (`Decision.isUnasked`: too many waiting, refused by an earlier "Refuse all", no dialog
+/// possible, or cancelled, by its caller or its timeout, before the person answered) is not a
+/// line of its own: the first of a caller's refusals of one kind is a line with `"count": 1`,
+/// and the others within `tallyWindow` after it are counted and written as one line (`count`,
+/// `payload_count` the sum), when the next line is written, the window has passed, or the
+/// agent or host ends (`flush`). So an extension adds a few lines a minute at most, unless the
+/// person answers or allowed it to sign without asking.
+///
+/// **Rotated, keeping what the person approved.** The line that would take the file past
+/// `maxBytes` first moves it to `audit.log.1`, and starts a new one. The older `audit.log.1`
+/// it replaces gives up every line but the approvals the person gave in a dialog (`approval`
+/// `passphrase`, `confirmation`, `confirmation_and_allow`, not unattended): the newest of
+/// them, up to `maxBytes`, go to the start of the new `audit.log.1`. Nothing an extension can
+/// do without the person (refusals, signatures within an allowance) pushes those out.
 package struct AuditLog: Sendable {
     /// The file; nil when there is no home folder to keep it in (nothing is recorded).
     package let path: String?
@@ -32,6 +42,10 @@ package struct AuditLog: Sendable {
     /// 8 MiB, and a minute.
     package static let defaultMaxBytes = 8 << 20
     package static let defaultTallyWindow: Duration = .seconds(60)
+    /// Payload hashes a line lists: as many as a dialog shows (`ConsentRequest`).
+    package static let listedHashes = 3
+    /// Characters of a caller, a caller's name or a key's label a line keeps.
+    package static let maxTextLength = 256
 
     package init(path: String?, maxBytes: Int = defaultMaxBytes, tallyWindow: Duration = defaultTallyWindow) {
         (self.path, self.maxBytes, self.tallyWindow) = (path, maxBytes, tallyWindow)
@@ -62,11 +76,12 @@ package struct AuditLog: Sendable {
         /// The person chose "Refuse all from this extension" on an earlier dialog: refused unasked.
         case refusedAll = "refused_all"
 
-        /// Refusals the person was not asked about.
+        /// Requests the person did not answer: refused without asking, or cancelled before an
+        /// answer (a dialog may have been up; nothing was signed).
         package var isUnasked: Bool {
             switch self {
-            case .tooManyWaiting, .refusedAll, .noPrompt: true
-            case .approved, .declined, .wrongPassphrase, .cancelled: false
+            case .tooManyWaiting, .refusedAll, .noPrompt, .cancelled: true
+            case .approved, .declined, .wrongPassphrase: false
             }
         }
     }
@@ -101,11 +116,9 @@ package struct AuditLog: Sendable {
         /// True when the passphrase file answered (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was
         /// asked, whatever `approval` says.
         package var unattended = false
-        /// False for a request cancelled before its dialog was shown: an unasked refusal.
-        package var shown = true
 
         /// Counted, not written with its hashes (see `AuditLog`).
-        package var isUnasked: Bool { decision.isUnasked || (decision == .cancelled && !shown) }
+        package var isUnasked: Bool { decision.isUnasked }
         /// Payloads signed or refused: one for an Ethereum signature.
         var payloadCount: Int { ethereum == nil ? payloadHashes.count : 1 }
     }
@@ -218,11 +231,11 @@ package struct AuditLog: Sendable {
         var members: [String: JSONValue] = [
             "time": .string(time),
             "decision": .string(decision.rawValue),
-            "caller": .string(caller),
+            "caller": .string(bounded(caller)),
             "count": .number(JSONNumber(count)),
             "payload_count": .number(JSONNumber(payloads)),
         ]
-        if let callerName { members["caller_name"] = .string(callerName) }
+        if let callerName { members["caller_name"] = .string(bounded(callerName)) }
         return JSONValue.object(members).jsonBytes + [0x0A]
     }
 
@@ -230,9 +243,9 @@ package struct AuditLog: Sendable {
         var members: [String: JSONValue] = [
             "time": .string(time),
             "decision": .string(entry.decision.rawValue),
-            "caller": .string(entry.caller.identity ?? "unidentified"),
-            "address": .string(entry.address),
-            "label": .string(entry.label),
+            "caller": .string(bounded(entry.caller.identity ?? "unidentified")),
+            "address": .string(bounded(entry.address)),
+            "label": .string(bounded(entry.label)),
         ]
         if let ethereum = entry.ethereum {
             members["method"] = .string(ethereum.method)
@@ -240,17 +253,30 @@ package struct AuditLog: Sendable {
             members["keccak256"] = .string(Hex.encode(ethereum.digest))
         } else {
             members["payload_count"] = .number(JSONNumber(entry.payloadHashes.count))
-            members["payload_sha256"] = .array(entry.payloadHashes.map { .string($0) })
+            members["payload_sha256"] = .array(entry.payloadHashes.prefix(listedHashes).map { .string($0) })
+            members["payload_list_sha256"] = .string(listHash(entry.payloadHashes))
         }
-        if let name = entry.callerName { members["caller_name"] = .string(name) }
+        if let name = entry.callerName { members["caller_name"] = .string(bounded(name)) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
         if entry.unattended { members["unattended"] = true }
         return JSONValue.object(members).jsonBytes + [0x0A]
     }
 
+    /// SHA-256 of the payloads' SHA-256 digests (32 bytes each), concatenated in request
+    /// order: with the payloads in hand, anyone can tell whether these were the ones, however
+    /// many there were (`payload_sha256` lists only the first `listedHashes`).
+    package static func listHash(_ hashes: [String]) -> String {
+        Hex.encode(Sodium.sha256(hashes.flatMap { Hex.decode($0) ?? [] }))
+    }
+
+    /// `text`, cut to `maxTextLength` characters ("…" where cut).
+    private static func bounded(_ text: String) -> String {
+        text.unicodeScalars.count <= maxTextLength ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(maxTextLength - 1))) + "…"
+    }
+
     /// Appends `lines`, in one write: O_APPEND places it whole at the end, even with two agents'
     /// lines. When it would take the file past `maxBytes`, the file first moves to
-    /// `audit.log.1`.
+    /// `audit.log.1` (`rotate`).
     private func write(_ lines: [[UInt8]]) {
         guard let path, !lines.isEmpty else { return }
         let bytes = Array(lines.joined())
@@ -264,9 +290,7 @@ package struct AuditLog: Sendable {
         var info = stat()
         if fstat(fd, &info) == 0, info.st_size > 0, Int(info.st_size) + bytes.count > maxBytes {
             close(fd)
-            if rename(path, Self.rotatedPath(path)) != 0 {
-                Log.error("cannot move the full audit log \(path) aside: \(String(cString: strerror(errno)))")
-            }
+            rotate(path, adding: bytes.count)
             fd = Self.open(path)
             guard fd >= 0 else { return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
         }
@@ -274,6 +298,66 @@ package struct AuditLog: Sendable {
         if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
             Log.error("cannot write the audit log \(path): \(String(cString: strerror(code)))")
         }
+    }
+
+    /// Moves the full log to `audit.log.1`, in front of it the newest approvals in a dialog
+    /// (up to `maxBytes`) of the `audit.log.1` it replaces. Under the folder's lock, so that two
+    /// agents do not both move it: the second finds it moved already. A crash between the
+    /// move and the rewrite loses the carried approvals, never the log just moved.
+    private func rotate(_ path: String, adding incoming: Int) {
+        let rotated = Self.rotatedPath(path)
+        do {
+            try AtomicFile.withFolderLock(AtomicFile.split(path).folder) { () throws(KeystoreError) in
+                var info = stat()
+                guard stat(path, &info) == 0, info.st_size > 0, Int(info.st_size) + incoming > maxBytes else { return }
+                let kept = Self.approvalsInADialog(in: rotated, upTo: maxBytes)
+                guard rename(path, rotated) == 0 else {
+                    return Log.error("cannot move the full audit log \(path) aside: \(String(cString: strerror(errno)))")
+                }
+                guard !kept.isEmpty else { return }
+                do {
+                    let moved = try AtomicFile.read(rotated, maxBytes: Self.maxReadBytes) ?? []
+                    try AtomicFile.replace(rotated, with: kept + moved, mode: 0o600)
+                } catch {
+                    Log.error("cannot keep the earlier approvals in \(rotated): \(error)")
+                }
+            }
+        } catch {
+            Log.error("cannot move the full audit log \(path) aside: \(error)")
+        }
+    }
+
+    /// The most a rotation reads of a log (a log of an older version could be larger).
+    private static let maxReadBytes = 256 << 20
+
+    /// The newest lines of `path` that record an approval in a dialog, at most `limit` bytes of
+    /// them, in their order.
+    private static func approvalsInADialog(in path: String, upTo limit: Int) -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            guard let read = try AtomicFile.read(path, maxBytes: maxReadBytes) else { return [] }
+            bytes = read
+        } catch {
+            Log.error("cannot read the approvals of \(path): \(error)")
+            return []
+        }
+        var kept: [ArraySlice<UInt8>] = []
+        var size = 0
+        for line in bytes.split(separator: 0x0A).reversed() where isApprovalInADialog(line) {
+            guard size + line.count + 1 <= limit else { break }
+            kept.append(line)
+            size += line.count + 1
+        }
+        return kept.reversed().flatMap { Array($0) + [0x0A] }
+    }
+
+    /// Whether a line of the log records an approval the person gave in a dialog: `approved` by
+    /// passphrase, confirmation or "Sign and allow", and not by the passphrase file.
+    private static func isApprovalInADialog(_ line: ArraySlice<UInt8>) -> Bool {
+        guard case .object(let entry)? = try? JSONParser.parse(Array(line)),
+              case .string("approved")? = entry["decision"], entry["unattended"] != .bool(true),
+              case .string(let approval)? = entry["approval"] else { return false }
+        return [Approval.passphrase, .confirmation, .confirmationAndAllow].map(\.rawValue).contains(approval)
     }
 
     private static func open(_ path: String) -> Int32 {

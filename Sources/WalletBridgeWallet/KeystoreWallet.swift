@@ -259,11 +259,9 @@ public struct KeystoreWallet: AccountsAtHand {
         audit.unattended = !passphrases.asksAPerson
         let secretKey: SecureBytes
         let line = Self.queueLine(request.caller)
-        var itsTurnCame = false
         do {
             let approval: AuditLog.Approval
             (secretKey, approval) = try await consentQueue.run(for: line) {
-                itsTurnCame = true
                 do {
                     return try await approve(request, entry: entry, in: file, line: line)
                 } catch is RefusedAllFromCaller {
@@ -297,8 +295,10 @@ public struct KeystoreWallet: AccountsAtHand {
             let reason = if case .keyDamaged = error { "key_damaged" } else { "unlock_failed" }
             throw RPCError(.notSigned, data: .object(["reason": .string(reason)]))
         } catch is CancellationError {
+            // Nobody answered, whether or not its dialog was up: counted, like the refusals
+            // nobody was asked about, so that a caller that leaves as its dialog comes cannot
+            // fill the log with lines of its own (`AuditLog`).
             audit.decision = .cancelled
-            audit.shown = itsTurnCame
             auditLog.record(audit)
             throw CancellationError()
         }

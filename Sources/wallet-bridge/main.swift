@@ -22,7 +22,6 @@ if let hostArguments {
     // Nothing is answered before the router is built: an answer kept in a file for the next
     // host could be rewritten by any process of this user (docs/agent.md).
     StdioHost.run(
-        answeringBeforeRouting: nil,
         makeRouter: { try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent) }, arguments: hostArguments,
         parent: launchParent)
 }

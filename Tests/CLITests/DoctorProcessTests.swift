@@ -62,6 +62,26 @@ final class DoctorProcessTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("no problems found"), text.stdout)
     }
 
+    /// A host that answers every call with an error, because its configuration cannot be used,
+    /// answers: doctor says so with what the host logged, which is why and how to fix it (the
+    /// extension is only told that the log says why).
+    func testAnErrorAnswerComesWithWhatTheHostLogged() throws {
+        let (sandbox, _, _) = try Sandbox.healthy()
+        let folder = sandbox.config + "/wallet-bridge"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(folder, 0o777), 0)
+        let (result, report) = try doctor(sandbox, ["--browser", "chromium"])
+        XCTAssertEqual(result.status, 0, "the host answers: " + result.output)
+        let answer = try XCTUnwrap(try browser(report, "chromium").manifests.first?.answer)
+        XCTAssertTrue(answer.hasPrefix("answers: NATIVE_GET_ACCOUNTS_METHOD -> error -1 "), answer)
+        XCTAssertTrue(
+            answer.contains(
+                "\n  the host logged: the configuration file \(folder)/config.json is not used, because other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder); refusing every call until it is fixed"),
+            answer)
+        let text = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
+        XCTAssertTrue(text.stdout.contains("\n      the host logged: the configuration file \(folder)/config.json is not used"), text.stdout)
+    }
+
     func testVerdictsForBrowsersWithoutManifests() throws {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("brave")

@@ -16,9 +16,12 @@ final class ScriptedChannel: Sendable {
     private let outbox = Outbox()
     let server: Server
 
-    init(router: Router, configuration: HostConfiguration = HostConfiguration(), caller: Caller = Caller(arguments: [])) {
+    init(
+        router: Router, configuration: HostConfiguration = HostConfiguration(), caller: Caller = Caller(arguments: []),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         let outbox = outbox
-        server = Server(router: router, configuration: configuration, caller: caller) { body in
+        server = Server(router: router, configuration: configuration, caller: caller, now: now) { body in
             outbox.sent.withLock { $0.append(body) }
             outbox.arrivals.signal()
         }

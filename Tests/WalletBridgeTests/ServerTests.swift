@@ -217,13 +217,18 @@ final class ServerTests: XCTestCase {
         static var asksThePerson: Bool { true }
     }
 
-    /// What the `ask` handlers did, in order.
+    /// What the `ask` handlers did, in order. A gated call's handler waits until the test
+    /// releases it.
     private final class Dialogs: Sendable {
         let events = Mutex<[String]>([])
-        let firstMayEnd = Atomic<Bool>(false)
+        let gated: Mutex<Set<Int>>
+
+        init(gated: Set<Int> = []) { self.gated = Mutex(gated) }
 
         func note(_ event: String) { events.withLock { $0.append(event) } }
         var recorded: [String] { events.withLock { $0 } }
+        func release(_ number: Int) { _ = gated.withLock { $0.remove(number) } }
+        func isGated(_ number: Int) -> Bool { gated.withLock { $0.contains(number) } }
     }
 
     private func askingRouter(_ dialogs: Dialogs) throws -> Router {
@@ -231,29 +236,38 @@ final class ServerTests: XCTestCase {
         try router.register(Ask.self) { params, _ in
             let number = params.first ?? 0
             dialogs.note("start \(number)")
-            if number == 0 {
-                while !dialogs.firstMayEnd.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
-            }
+            while dialogs.isGated(number) { try await Task.sleep(for: .milliseconds(1)) }
             dialogs.note("end \(number)")
             return number
         }
         return router
     }
 
+    /// Waits until `condition` holds, at most 5 seconds; false if it never did.
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1000)
+        }
+        return true
+    }
+
     /// Issue 33, item 15: a batch's dialogs come in request order. Entries of a method that
     /// asks the person run one after another: the second starts only once the first answered,
-    /// even when the first takes long.
+    /// even when the first takes long. The first is held until the other three are seen
+    /// waiting for the one before them (not for a while that might be too short).
     func testABatchsEntriesThatAskThePersonRunOneAfterAnotherInRequestOrder() throws {
         for _ in 0..<5 {
-            let dialogs = Dialogs()
+            let dialogs = Dialogs(gated: [0])
             let channel = ScriptedChannel(router: try askingRouter(dialogs))
             let entries = (0..<4).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
             channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !dialogs.recorded.contains("start 0"), ContinuousClock.now < deadline { usleep(1000) }
-            // The others had every chance to start meanwhile; they must not have.
-            usleep(20_000)
-            dialogs.firstMayEnd.store(true, ordering: .releasing)
+            XCTAssertTrue(
+                eventually { dialogs.recorded.contains("start 0") && channel.server.entriesWaitingForTheOneBefore == 3 },
+                "the later entries are not waiting for the first: \(dialogs.recorded)")
+            XCTAssertEqual(dialogs.recorded, ["start 0"], "a second dialog while the first was up")
+            dialogs.release(0)
             let replies = try channel.waitFor(1)
             guard case .array(let answered) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
             XCTAssertEqual(answered.map(id), (0..<4).map { .number(JSONNumber($0)) })
@@ -263,11 +277,51 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// A clock the test moves by hand.
+    private final class TestClock: Sendable {
+        private let start = ContinuousClock.now
+        private let offset = Mutex<Duration>(.zero)
+        func advance(_ by: Duration) { offset.withLock { $0 += by } }
+        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
+    }
+
+    /// Issue 33 round 2, S5: a batch entry that waits for the dialog before it gets the whole
+    /// request timeout from the moment its own turn comes, not from the batch's arrival: else
+    /// the third or fourth dialog of a batch timed out before it was shown.
+    func testAChainedEntrysTimeoutStartsWhenTheEntryBeforeItAnswers() throws {
+        let clock = TestClock()
+        var configuration = HostConfiguration()
+        configuration.requestTimeout = .seconds(10)
+        let dialogs = Dialogs(gated: [0, 1, 2])
+        let channel = ScriptedChannel(router: try askingRouter(dialogs), configuration: configuration, now: { clock.now })
+        let entries = (0..<3).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
+        channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
+        XCTAssertTrue(eventually { dialogs.recorded == ["start 0"] })
+        clock.advance(.seconds(9))  // the person takes 9 s over the first dialog
+        channel.server.expireOverdueRequests()
+        dialogs.release(0)
+        XCTAssertTrue(eventually { dialogs.recorded.contains("start 1") }, "\(dialogs.recorded)")
+        clock.advance(.seconds(3))  // 12 s after the batch came, 3 s into the second dialog
+        channel.server.expireOverdueRequests()
+        XCTAssertEqual(channel.server.inFlightCount, 2, "the second dialog timed out 3 s after it was shown")
+        dialogs.release(1)
+        XCTAssertTrue(eventually { dialogs.recorded.contains("start 2") }, "\(dialogs.recorded)")
+        // The third has its own 10 s, from the moment the second answered.
+        clock.advance(.seconds(9))
+        channel.server.expireOverdueRequests()
+        XCTAssertEqual(channel.server.inFlightCount, 1, "the third dialog timed out before its own 10 s")
+        clock.advance(.seconds(1))
+        channel.server.expireOverdueRequests()
+        let replies = try channel.waitFor(1)
+        guard case .array(let answered) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
+        XCTAssertEqual(answered.map(id), (0..<3).map { .number(JSONNumber($0)) })
+        XCTAssertEqual(answered.map(errorCode), [nil, nil, .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue)))])
+    }
+
     /// Issue 33, item 17: a notification of a method that asks the person is not run at all
     /// (its answer could go nowhere); the same method with an id is.
     func testANotificationOfAMethodThatAsksThePersonIsNotRun() throws {
         let dialogs = Dialogs()
-        dialogs.firstMayEnd.store(true, ordering: .releasing)
         let channel = ScriptedChannel(router: try askingRouter(dialogs))
         let replies = try channel.play([
             #"{"jsonrpc":"2.0","method":"ask","params":[7]}"#,

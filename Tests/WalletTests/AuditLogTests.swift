@@ -11,8 +11,8 @@ import XCTest
 /// payload.
 final class AuditLogTests: XCTestCase {
     private let documentedMembers: Set<String> = [
-        "time", "decision", "caller", "caller_name", "address", "label", "payload_count", "payload_sha256", "approval",
-        "unattended",
+        "time", "decision", "caller", "caller_name", "address", "label", "payload_count", "payload_sha256", "payload_list_sha256",
+        "approval", "unattended",
     ]
     private let address = "oVzR0TLbZ+jdTG+8nZFLMpF4Eb1bhOmodb3zmQ0Tj7k="
 
@@ -78,7 +78,7 @@ final class AuditLogTests: XCTestCase {
     func testEveryDecisionIsWrittenByItsName() throws {
         let path = "\(temporaryFolder(self))/audit.log"
         let log = AuditLog(path: path)
-        let decisions: [AuditLog.Decision] = [.approved, .declined, .wrongPassphrase, .cancelled]
+        let decisions: [AuditLog.Decision] = [.approved, .declined, .wrongPassphrase, .cancelled]  // cancelled: counted
         for decision in decisions {
             log.record(AuditLog.Entry(
                 decision: decision, caller: .unidentified, callerName: nil, address: address, label: "main",
@@ -89,7 +89,8 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual(records[0]["approval"] as? String, "confirmation")
         XCTAssertEqual(records[1]["caller"] as? String, "unidentified")
         XCTAssertEqual((records[2]["payload_count"] as? NSNumber)?.intValue, 0)
-        XCTAssertEqual(records[3]["payload_sha256"] as? [String], [])
+        XCTAssertNil(records[3]["payload_sha256"], "nobody answered: counted")
+        XCTAssertEqual((records[3]["count"] as? NSNumber)?.intValue, 1)
     }
 
     func testTheFileIsPrivateAndItsFolderIsCreatedPrivate() throws {
@@ -193,10 +194,9 @@ final class AuditLogTests: XCTestCase {
         let flood = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
         for _ in 0..<500 { log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1024)) }
         for _ in 0..<20 { log.record(refusal(.refusedAll, caller: flood, payloads: 2)) }
-        var cancelledUnseen = refusal(.cancelled, caller: flood, payloads: 3)
-        cancelledUnseen.shown = false
-        log.record(cancelledUnseen)
-        log.record(cancelledUnseen)
+        // Cancelled before the person answered, with or without a dialog up (issue 33 round 2, M1).
+        log.record(refusal(.cancelled, caller: flood, payloads: 3))
+        log.record(refusal(.cancelled, caller: flood, payloads: 3))
 
         let size = try readBytes(path).count
         XCTAssertLessThan(size, 4096, "unasked refusals grew the log by \(size) bytes")
@@ -243,8 +243,8 @@ final class AuditLogTests: XCTestCase {
         var largest = 0
         for number in 0..<200 {
             log.record(AuditLog.Entry(
-                decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "key \(number)",
-                payloadHashes: [PayloadSummary.sha256Hex([UInt8(number & 0xFF)])], approval: .confirmation))
+                decision: .declined, caller: .unidentified, callerName: nil, address: address, label: "key \(number)",
+                payloadHashes: [PayloadSummary.sha256Hex([UInt8(number & 0xFF)])], approval: nil))
             largest = max(largest, try readBytes(path).count)
         }
         XCTAssertLessThanOrEqual(largest, 4096, "the log passed its limit")
@@ -257,5 +257,99 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual(labels, (200 - labels.count..<200).map { "key \($0)" }, "the two files hold the latest lines, in order")
         XCTAssertEqual(fileMode(path), 0o600)
         XCTAssertEqual(Set(directoryEntries(folder)), ["audit.log", "audit.log.1"], "one older file, no more")
+    }
+
+    // MARK: A flood cannot push the record of what was signed out (issue 33 round 2, M1)
+
+    /// A line lists the first 3 hashes (what a dialog shows), the count, and one hash over
+    /// every payload's: its size does not grow with the payloads.
+    func testALineIsBoundedWhateverThePayloadsAndStillMatchesThemAll() throws {
+        let path = "\(temporaryFolder(self))/audit.log"
+        let payloads = (0..<1024).map { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let hashes = payloads.map(PayloadSummary.sha256Hex)
+        AuditLog(path: path).record(AuditLog.Entry(
+            decision: .approved, caller: .firefoxAddon(id: String(repeating: "x", count: 5000) + "@example.org", manifestPath: "/m.json"),
+            callerName: String(repeating: "N", count: 5000), address: address, label: "main", payloadHashes: hashes, approval: .confirmation))
+        let size = try readBytes(path).count
+        XCTAssertLessThan(size, 1200, "a line of \(size) bytes")
+        let record = try XCTUnwrap(try lines(path).first)
+        XCTAssertEqual(record["payload_sha256"] as? [String], Array(hashes.prefix(3)))
+        XCTAssertEqual((record["payload_count"] as? NSNumber)?.intValue, 1024)
+        // Independently: SHA-256 of the 32-byte digests, in order.
+        let digests = payloads.flatMap { Sodium.sha256($0) }
+        XCTAssertEqual(record["payload_list_sha256"] as? String, Hex.encode(Sodium.sha256(digests)))
+        XCTAssertEqual((record["caller_name"] as? String)?.count, AuditLog.maxTextLength)
+        XCTAssertTrue((record["caller"] as? String)?.hasSuffix("…") == true)
+
+        // The worst case: every text an escaped control character (6 bytes in JSON).
+        let control = String(repeating: "\u{1}", count: 5000)
+        let worst = "\(temporaryFolder(self))/worst.log"
+        AuditLog(path: worst).record(AuditLog.Entry(
+            decision: .approved, caller: .firefoxAddon(id: control, manifestPath: "/m.json"), callerName: control,
+            address: control, label: control, payloadHashes: hashes, approval: .confirmation))
+        let worstSize = try readBytes(worst).count
+        XCTAssertLessThan(worstSize, 8192, "a line of \(worstSize) bytes: docs/agent.md says under 8 KB")
+    }
+
+    /// The attack: an extension asks for 1024 payloads, waits for its dialog, closes the port,
+    /// again and again; and, allowed to sign without asking for a while, signs as fast as it
+    /// can. An approval the person gave before survives both, however often the log rotates.
+    func testAFloodDoesNotPushAnEarlierApprovalOutOfTheLog() throws {
+        let folder = temporaryFolder(self)
+        let path = "\(folder)/audit.log"
+        let maxBytes = 16 << 10
+        let log = AuditLog(path: path, maxBytes: maxBytes)
+        let flood = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
+        let approvedHash = PayloadSummary.sha256Hex(Array("pay Alice 1 SOL".utf8))
+        log.record(AuditLog.Entry(
+            decision: .approved, caller: flood, callerName: "Flood", address: address, label: "the approval",
+            payloadHashes: [approvedHash], approval: .confirmation))
+        let many = (0..<1024).map { PayloadSummary.sha256Hex([UInt8(truncatingIfNeeded: $0)]) }
+        var rotations = 0
+        var lastSize: off_t = 0
+        for round in 0..<500 {
+            log.record(AuditLog.Entry(
+                decision: .cancelled, caller: flood, callerName: "Flood", address: address, label: "main", payloadHashes: many,
+                approval: nil))
+            log.record(AuditLog.Entry(
+                decision: .approved, caller: flood, callerName: "Flood", address: address, label: "allowed \(round)", payloadHashes: many,
+                approval: .allowedBefore))
+            var info = stat()
+            if stat(path, &info) == 0, info.st_size < lastSize { rotations += 1 }  // a new log began
+            lastSize = info.st_size
+        }
+        log.flush()
+        XCTAssertGreaterThanOrEqual(rotations, 3, "the flood moved the log aside \(rotations) times")
+        let all = (try lines(AuditLog.rotatedPath(path))) + (try lines(path))
+        let kept = all.filter { $0["label"] as? String == "the approval" }
+        XCTAssertEqual(kept.count, 1, "the person's approval was pushed out of the log")
+        XCTAssertEqual(kept.first?["payload_sha256"] as? [String], [approvedHash])
+        XCTAssertEqual(all.first?["label"] as? String, "the approval", "the oldest line first")
+        XCTAssertLessThanOrEqual(try readBytes(path).count, maxBytes)
+        XCTAssertLessThanOrEqual(try readBytes(AuditLog.rotatedPath(path)).count, 2 * maxBytes)
+        XCTAssertEqual(Set(directoryEntries(folder)), ["audit.log", "audit.log.1"], "one older file, no more")
+        // The newest signatures within the allowance are there too, in order.
+        let allowed = all.compactMap { $0["label"] as? String }.filter { $0.hasPrefix("allowed ") }
+        XCTAssertEqual(allowed.last, "allowed 499")
+        XCTAssertEqual(allowed, allowed.sorted { Int($0.dropFirst(8))! < Int($1.dropFirst(8))! })
+        let cancelled = all.filter { $0["decision"] as? String == "cancelled" }
+        XCTAssertTrue(cancelled.allSatisfy { $0["count"] != nil && $0["payload_sha256"] == nil }, "a cancelled request written in full")
+    }
+
+    /// Approvals carried over from rotation to rotation keep at most `maxBytes`, the newest.
+    func testTheApprovalsCarriedOverAreBoundedToo() throws {
+        let path = "\(temporaryFolder(self))/audit.log"
+        let maxBytes = 8 << 10
+        let log = AuditLog(path: path, maxBytes: maxBytes)
+        for number in 0..<400 {
+            log.record(AuditLog.Entry(
+                decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "person \(number)",
+                payloadHashes: [PayloadSummary.sha256Hex([1])], approval: .passphrase))
+        }
+        let older = try readBytes(AuditLog.rotatedPath(path)).count
+        XCTAssertLessThanOrEqual(older, 2 * maxBytes)
+        let labels = (try lines(AuditLog.rotatedPath(path)) + lines(path)).compactMap { $0["label"] as? String }
+        XCTAssertEqual(labels, (400 - labels.count..<400).map { "person \($0)" }, "the newest, in order, none twice")
+        XCTAssertGreaterThan(labels.count, 2 * maxBytes / 700, "more than two logs' worth of the person's approvals")
     }
 }

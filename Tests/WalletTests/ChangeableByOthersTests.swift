@@ -18,13 +18,26 @@ final class ChangeableByOthersTests: XCTestCase {
         writeBytes(Array("{}".utf8), path)
     }
 
-    private func reason(_ path: String? = nil) -> String? { ChangeableByOthers.reason(for: path ?? self.path, home: home) }
+    /// This user's private group in `groups`, which every other group is not.
+    private let ownGroup: gid_t = 4242
+    /// The accounts as the tests say: this user "me", whose primary group is `ownGroup`, named
+    /// "me" and with nobody else in it; every other group is "staff", with "bob" in it.
+    private var groups = UserGroups(
+        me: { .init(name: "me", group: 4242) },
+        group: { $0 == 4242 ? .init(name: "me", members: []) : .init(name: "staff", members: ["bob"]) },
+        primaryMembers: { $0 == 4242 ? ["me"] : [] })
+
+    private func reason(_ path: String? = nil) -> String? { ChangeableByOthers.reason(for: path ?? self.path, home: home, groups: groups) }
 
     func testEveryFolderUpToTheHomeFolderIsChecked() {
         XCTAssertNil(reason())
         for folder in [home + "/.config/wallet-bridge", home + "/.config", home] {
+            chmod(folder, 0o757)
+            XCTAssertEqual(reason(), "other users can write to the folder \(folder) (mode 0757); run: chmod go-w \(folder)")
             chmod(folder, 0o775)
-            XCTAssertEqual(reason(), "other users can write to the folder \(folder) (mode 0775); run: chmod go-w \(folder)")
+            XCTAssertEqual(
+                reason(),
+                "other users can write to the folder \(folder) (mode 0775: writable by its group, the group staff (gid \(getgid())), which is not your own private group (a group named me that is your primary group and has only you in it)); run: chmod go-w \(folder)")
             chmod(folder, 0o755)
         }
         chmod(root, 0o777)
@@ -78,5 +91,55 @@ final class ChangeableByOthersTests: XCTestCase {
         guard getuid() == 0 else { throw XCTSkip("needs root to give a folder to another user") }
         XCTAssertEqual(chown(home + "/.config", 65534, 65534), 0)
         XCTAssertEqual(reason(), "the folder \(home)/.config belongs to another user (uid 65534); run: sudo chown 0 \(home)/.config")
+    }
+
+    /// Where every user has a group of their own (umask 002), `~/.config` is 0775 and its group
+    /// is the user's private group: writable by nobody else, as Debian's ssh accepts.
+    func testWritableByThisUsersOwnPrivateGroupIsFine() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to give a folder another group") }
+        for target in [home + "/.config", path] { XCTAssertEqual(chown(target, getuid(), ownGroup), 0) }
+        chmod(home + "/.config", 0o2775)
+        chmod(path, 0o660)
+        XCTAssertNil(reason(), "its own private group, nobody else in it")
+        chmod(path, 0o600)  // the folder's group is judged below
+
+        let folder = home + "/.config"
+        func refused(_ why: String, line: UInt = #line) {
+            XCTAssertEqual(
+                reason(), "other users can write to the folder \(folder) (mode 02775: writable by its group, \(why)); run: chmod go-w \(folder)",
+                line: line)
+        }
+        let privateGroup = groups
+        let notMine = "which is not your own private group (a group named me that is your primary group and has only you in it)"
+        groups.group = { _ in .init(name: "me", members: ["me", "bob"]) }
+        refused("the group me (gid 4242), which has other members: bob")
+        groups = privateGroup
+        groups.primaryMembers = { _ in ["me", "carol"] }
+        refused("the group me (gid 4242), which has other members: carol")
+        groups = privateGroup
+        groups.group = { _ in .init(name: "family", members: []) }
+        refused("the group family (gid 4242), \(notMine)")
+        groups = privateGroup
+        groups.me = { .init(name: "me", group: 100) }
+        refused("the group me (gid 4242), \(notMine)")
+        groups = privateGroup
+        groups.group = { _ in nil }
+        refused("the group 4242, which has no name (only a private group of yours alone is accepted)")
+        groups = privateGroup
+        groups.me = { nil }
+        refused("the group me (gid 4242), and this user has no account entry to check it against")
+
+        groups = privateGroup
+        chmod(home + "/.config", 0o2777)
+        XCTAssertEqual(reason(), "other users can write to the folder \(folder) (mode 02777); run: chmod go-w \(folder)", "others are others")
+    }
+
+    func testTheSystemsAccountsAreRead() throws {
+        let me = try XCTUnwrap(UserGroups.system.me())
+        XCTAssertEqual(me.name, String(cString: getpwuid(getuid())!.pointee.pw_name))
+        XCTAssertEqual(me.group, getpwuid(getuid())!.pointee.pw_gid)
+        XCTAssertEqual(UserGroups.system.group(me.group)?.name, String(cString: getgrgid(me.group)!.pointee.gr_name))
+        XCTAssertTrue(UserGroups.system.primaryMembers(me.group).contains(me.name))
+        XCTAssertNotNil(UserGroups.system.whyShared(3_999_999), "a group with no entry")
     }
 }

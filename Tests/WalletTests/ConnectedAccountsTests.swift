@@ -101,4 +101,22 @@ final class ConnectedAccountsTests: XCTestCase {
         writeBytes(Array("{\"format\": ".utf8), keystorePath)
         XCTAssertNil(accounts(chrome))
     }
+
+    /// A session that is to last longer than `session_lifetime` from now was never approved in
+    /// a dialog (the agent sets every expiry at most that far ahead): a forged file, or a
+    /// lifetime made shorter since. The host does not answer from such a file, whether or not an
+    /// agent runs; the agent caps the session when it loads the file (SessionStoreTests), and
+    /// ends it then.
+    func testASessionLastingLongerThanTheLifetimeAllowsIsLeftToTheAgent() throws {
+        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let now = Int(time(nil))
+        try connect(chrome, created: now, lifetime: 3600)
+        XCTAssertEqual(accounts(chrome, ConnectedAccounts(keystorePath: keystorePath, lifetime: 7200)), [entry.address], "within the lifetime")
+        XCTAssertNil(accounts(chrome, ConnectedAccounts(keystorePath: keystorePath, lifetime: 600)), "a lifetime made shorter since")
+
+        try connect(other, created: now, lifetime: 2_085_000_000 - now)  // until 2036
+        XCTAssertNil(accounts(other), "a forged expiry")
+        XCTAssertNil(accounts(chrome), "nor anything else from that file")
+        XCTAssertEqual(accounts(other, ConnectedAccounts(keystorePath: keystorePath, lifetime: 2_085_000_000 - now + 60)), [entry.address])
+    }
 }

@@ -530,4 +530,16 @@ final class ConsentTextTests: XCTestCase {
             assertFitsOneAssuanLine(description)
         }
     }
+
+    /// A preview looks at what it can show, not at the rest of a payload of a megabyte or more
+    /// (which it once turned into a string per character), and still counts every byte.
+    /// Speed is not asserted here (no timed unit tests): the preview walks only what it shows,
+    /// and what this checks is that the figures stay exact when it stops early.
+    func testAPreviewOfAHugeTextCountsWhatItDoesNotShowExactly() {
+        let huge = String(repeating: "a\u{2028}%\"", count: 1 << 20)  // 6 MiB, every kind of escape
+        let preview = DisplayText.preview(huge, maxBytes: 150, lineBreaks: .marked)
+        XCTAssertEqual(preview.totalBytes, 6 << 20)
+        XCTAssertEqual(preview.text, String(repeating: "a ⏎ %\\\"", count: 13) + "a…")
+        XCTAssertEqual(preview.shownBytes, 13 * 6 + 1)
+    }
 }

@@ -100,4 +100,23 @@ final class KeystoreReadCacheTests: XCTestCase {
         XCTAssertEqual(mkfifo(keystore.path, 0o600), 0)
         XCTAssertThrowsError(try cache.read(keystore))
     }
+
+    /// The race of another user who can write to the keystore's folder: the keystore taken away,
+    /// the check finds no file, and theirs is renamed into place before the read. What is read
+    /// then is theirs, and is judged as every other read is.
+    func testAFileRenamedInAfterTheCheckFoundNoneIsJudgedByWhoCanChangeIt() throws {
+        let folder = String(keystore.path[..<keystore.path.lastIndex(of: "/")!])
+        let path = keystore.path, theirs = folder + "/theirs.json"
+        let their = try Keystore(path: theirs).importKey(secure(testSeedB), label: "theirs", passphrase: secure("x"))
+        let cache = KeystoreReadCache(statFile: { checked, info in
+            let found = lstat(checked, info)
+            rename(theirs, path)
+            return found
+        })
+        XCTAssertEqual(chmod(folder, 0o777), 0)
+        defer { chmod(folder, 0o700) }
+        let read = try cache.read(keystore)
+        XCTAssertEqual(read.addresses, [their.address], "the race was won: their file was read")
+        XCTAssertNotNil(read.changeableByOthers, "and it is not to be given to anyone")
+    }
 }

@@ -315,7 +315,7 @@ final class SessionStoreTests: XCTestCase {
         for (reason, spoil) in cases {
             try SessionStore(path: path, now: clock.function).add(kept)
             spoil()
-            XCTAssertEqual(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes), nil, reason)
+            XCTAssertEqual(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, now: Int(time(nil))), nil, reason)
             XCTAssertTrue(SessionStore.untrusted(path)?.contains(reason) == true, "\(String(describing: SessionStore.untrusted(path))) \(reason)")
             XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [], reason)
             XCTAssertNil(fileMode(path), "set aside: \(reason)")

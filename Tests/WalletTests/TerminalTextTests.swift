@@ -49,6 +49,31 @@ final class TerminalTextTests: XCTestCase {
         assertNoControlScalar(shown)
     }
 
+    /// A line lists the first 3 hashes and a hash over all (issue 33 round 2, M1); a line of an
+    /// earlier version listed every payload's: both read the same way.
+    func testALogLineShowsTheFirstHashesOfOldAndNewLines() {
+        let hashes: [JSONValue] = (0..<5).map { .string(String(repeating: "\($0)", count: 64)) }
+        let start = #"2026-11-23T10:00:00Z  approved (confirmation)  unidentified  key "main" vzTo=  "#
+        var old: [String: JSONValue] = [
+            "time": "2026-11-23T10:00:00Z", "decision": "approved", "approval": "confirmation", "caller": "unidentified",
+            "label": "main", "address": "vzTo=", "payload_count": 5, "payload_sha256": .array(hashes),
+        ]
+        XCTAssertEqual(LogCommand.describe(json(old)), start + "5 payloads [000000000000…, 111111111111…, 222222222222…, +2 more]")
+        old["payload_count"] = 1024
+        old["payload_sha256"] = .array(Array(hashes.prefix(3)))
+        old["payload_list_sha256"] = .string(String(repeating: "f", count: 64))
+        XCTAssertEqual(
+            LogCommand.describe(json(old)), start + "1024 payloads [000000000000…, 111111111111…, 222222222222…, +1021 more, all ffffffffffff…]")
+        let cancelled = json([
+            "time": "2026-11-23T10:00:00Z", "decision": "cancelled", "caller": "unidentified", "count": 3, "payload_count": 3072,
+        ])
+        XCTAssertEqual(LogCommand.describe(cancelled), "2026-11-23T10:00:00Z  cancelled  unidentified  3 cancelled unanswered (3072 payloads)")
+        let one = json([
+            "time": "2026-11-23T10:00:00Z", "decision": "no_prompt", "caller": "unidentified", "count": 1, "payload_count": 1,
+        ])
+        XCTAssertEqual(LogCommand.describe(one), "2026-11-23T10:00:00Z  no_prompt  unidentified  1 refused unasked (1 payload)")
+    }
+
     func testAnUnreadableLogLineIsEscapedToo() {
         let shown = LogCommand.describe(Array("{\"caller_name\": \"\u{1B}[2J\u{2028}".utf8))
         XCTAssertEqual(shown, #"(unreadable line) {\"caller_name\": \"\u{1B}[2J\u{2028}"#)

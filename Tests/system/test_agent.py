@@ -117,6 +117,7 @@ def test_one_passphrase_then_a_confirmation_for_each_signature_and_lock_asks_aga
         assert EXTENSION_ID in entry["caller"]
         assert (entry["address"], entry["label"], entry["payload_count"]) == (key["address"], "main", 2)
         assert entry["payload_sha256"] == [hashlib.sha256(p).hexdigest() for p in payloads]
+        assert entry["payload_list_sha256"] == hashlib.sha256(b"".join(hashlib.sha256(p).digest() for p in payloads)).hexdigest()
 
     assert agent_status(wallet)["unlocked"] is True
     locked = wallet.run("lock", check=True).stdout.decode()

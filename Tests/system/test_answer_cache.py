@@ -22,7 +22,10 @@ def one_message(wallet, caller=CHROME_ORIGIN):
 def test_a_rewritten_kept_answer_is_never_given_and_none_is_kept(wallet, passphrase_file):
     key = wallet.create(passphrase_file)
     # A host kept an answer only from files that last changed two seconds or more before they
-    # were read: wait that long, so that a host that keeps answers would keep this one.
+    # were read: wait that long, so that a host that keeps answers would keep this one. Not
+    # os.utime: "changed" was the inode's change time (st_ctime) as well as st_mtime, which no
+    # call can set back (utime itself makes it now), and nothing in the host can be given
+    # another clock for it.
     time.sleep(2.2)
     for _ in range(2):
         assert one_message(wallet)["result"] == {"addresses": [key["address"]]}

@@ -18,7 +18,20 @@ from conftest import PASSPHRASE
 from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, FramedPipes, Wallet, audit_entries, b58encode, b64,
                             error_of, process_alive, short_address, wait_until)
 
+# A group that no entry names: writable by it is writable by whoever gets that gid.
+NO_SUCH_GROUP = 3_999_999
 
+
+def users_own_private_group():
+    """Whether this user's primary group is theirs alone, the rule ChangeableByOthers applies
+    (Debian ssh's user-group-modes): named as the user, listing no other member, and no other
+    account's primary group."""
+    import grp
+    import pwd
+    me = pwd.getpwuid(os.getuid())
+    group = grp.getgrgid(me.pw_gid)
+    return (group.gr_name == me.pw_name and set(group.gr_mem) <= {me.pw_name}
+            and all(user.pw_name == me.pw_name for user in pwd.getpwall() if user.pw_gid == me.pw_gid))
 
 
 @pytest.fixture
@@ -425,20 +438,47 @@ class TestPolicy:
         self.configure(wallet, {})
         folder = wallet.config_path.parent
         for target, mode in ((wallet.config_path, 0o666), (wallet.config_path, 0o620), (folder, 0o777)):
+            if mode == 0o620:
+                os.chown(target, -1, NO_SUCH_GROUP)  # writable by a group, not the user's own
             os.chmod(target, mode)
             host = wallet.host(CHROME_ORIGIN)
             assert error_of(host.call(GET_ACCOUNTS))["code"] == -1
             stderr = host.close()
             assert f"other users can write to the {'folder' if target == folder else 'file'} {target}" in stderr
             assert f"run: chmod go-w {target}" in stderr
+            if mode == 0o620:
+                assert f"(mode 0620: writable by its group, the group {NO_SUCH_GROUP}, which has no name" in stderr, stderr
 
             listed = wallet.keys("list", check=False)
             assert listed.returncode != 0 and f"chmod go-w {target}" in listed.stderr.decode()
             os.chmod(target, 0o700 if target == folder else 0o600)
+            os.chown(target, -1, os.getgid())
 
         host = wallet.host(CHROME_ORIGIN)
         assert host.call(GET_ACCOUNTS)["result"] == {"addresses": []}, "fixed permissions are used again"
         host.close()
+
+    def test_writable_by_the_users_own_private_group_is_fine_like_debians_ssh(self, wallet, passphrase_file):
+        """Where each user has a group of their own (umask 002: Fedora, RHEL, Debian's adduser
+        with USERGROUPS), ~/.config and ~/.local are 0775 and files 0664, with that group: only
+        the user can write them. The policy is applied and the accounts are listed."""
+        if not users_own_private_group():
+            pytest.skip("this user's primary group is not a private group of theirs alone here")
+        key = wallet.create(passphrase_file)
+        self.configure(wallet, {"allow": {CHROME_ORIGIN: ["*"]}})
+        targets = [(wallet.config_path, 0o664), (wallet.config_path.parent, 0o775), (wallet.config_path.parent.parent, 0o775),
+                   (wallet.keystore_path.parent, 0o775), (wallet.keystore_path.parent.parent, 0o775), (wallet.home, 0o775)]
+        for target, mode in targets:
+            os.chown(target, -1, os.getgid())
+            os.chmod(target, mode)
+        for env in ({}, {"WALLET_BRIDGE_CONFIG": write_config(wallet, {"agent": False, "allow": {CHROME_ORIGIN: ["*"]}})}):
+            host = wallet.host(CHROME_ORIGIN, **env)
+            assert host.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+            assert "other users can write" not in host.close()
+            host = wallet.host(FIREFOX_ID, **env)
+            assert error_of(host.call(GET_ACCOUNTS))["code"] == -1, "the policy is applied"
+            host.close()
+        wallet.stop_agent()
 
     def test_the_folders_above_the_config_are_checked_up_to_home_like_ssh_does(self, wallet):
         """Whoever can write to a folder above the configuration can rename its folder away, and

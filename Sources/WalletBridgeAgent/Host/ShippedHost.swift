@@ -26,7 +26,7 @@ public enum ShippedHost {
         router.authorize { context throws(RPCError) in try policy.check(context) }
         let client = AgentClient(
             keystorePath: keystorePath, agentProgram: Files.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
-        let wallet = AgentBackedWallet(client: client, connected: ConnectedAccounts(keystorePath: keystorePath))
+        let wallet = AgentBackedWallet(client: client, connected: ConnectedAccounts(keystorePath: keystorePath, lifetime: config.sessionLifetime))
         try router.registerWallet(wallet)
         try router.register(SessionService.Connect.self) { params, _ in
             try await wallet.forward(SessionService.Connect.self, params, asksThePerson: true)

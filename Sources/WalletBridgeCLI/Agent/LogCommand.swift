@@ -7,7 +7,7 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Show every signature approved or refused: when, for whom, with which key, and the payloads' SHA-256.",
-        discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line, and audit.log.1, the older lines it moved aside when it reached 8 MiB. It never holds payloads or secrets."
+        discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line, and audit.log.1, the older lines it moved aside when it reached 8 MiB, with the approvals given in a dialog before them. It never holds payloads or secrets."
     )
 
     @Flag(help: "Print the log's JSON lines as they are.")
@@ -65,19 +65,28 @@ struct LogCommand: ParsableCommand {
         let caller = (text("caller") ?? "?") + (text("caller_name").map { " \"\($0)\"" } ?? "")
         let signed: String
         if case .number(let count)? = entry["count"] {
-            // Refusals nobody was asked about, counted (`AuditLog`): no key, no hashes.
-            let payloads = if case .number(let number)? = entry["payload_count"] { "\(number)" } else { "?" }
-            signed = "\(count) refused unasked (\(payloads) payloads)"
+            // Requests nobody answered, counted (`AuditLog`): no key, no hashes.
+            let payloads = if case .number(let number)? = entry["payload_count"] { number.description == "1" ? "1 payload" : "\(number) payloads" } else { "? payloads" }
+            signed = "\(count) \(raw("decision") == "cancelled" ? "cancelled unanswered" : "refused unasked") (\(payloads))"
             return "\(text("time") ?? "?")  \(decision)  \(caller)  \(signed)"
         } else if let method = text("method") {
             // An Ethereum signature: what was asked, where, and the digest signed.
             signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \(DisplayText.escaped(String((raw("keccak256") ?? "?").prefix(12))))…"
         } else {
+            // The first hashes (a line of an older version lists every payload's), and the
+            // hash over all of them (`payload_list_sha256`) when there are more.
             var hashes: [String] = []
             if case .array(let values)? = entry["payload_sha256"] {
                 hashes = values.compactMap { if case .string(let hash) = $0 { DisplayText.escaped(String(hash.prefix(12))) + "…" } else { nil } }
             }
-            signed = (hashes.count == 1 ? "1 payload" : "\(hashes.count) payloads") + " [\(hashes.joined(separator: ", "))]"
+            var count = hashes.count
+            if case .number(let number)? = entry["payload_count"], let value = Int(number.description), value >= 0 { count = value }
+            var listed = Array(hashes.prefix(AuditLog.listedHashes))
+            if count > listed.count {
+                listed.append("+\(count - listed.count) more")
+                if let all = raw("payload_list_sha256") { listed.append("all \(DisplayText.escaped(String(all.prefix(12))))…") }
+            }
+            signed = (count == 1 ? "1 payload" : "\(count) payloads") + " [\(listed.joined(separator: ", "))]"
         }
         return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)"
     }

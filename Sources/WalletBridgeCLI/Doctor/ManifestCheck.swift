@@ -261,25 +261,45 @@ struct ManifestCheck {
     }
 
     /// Starts the host and sends one request; any well-formed JSON-RPC response with our id
-    /// (a result or an error) means it answers.
+    /// (a result or an error) means it answers. An error comes with the errors the host logged,
+    /// which say why (a configuration file other users can change, and the command that fixes
+    /// it): the extension is told only that the log says why.
     static func probe(_ command: HostCommand, timeout: Duration) -> Result<String, NativeHostError> {
         do throws(NativeHostError) {
             let connection = try HostConnection(command)
-            defer { connection.close(grace: .milliseconds(500)) }
-            let deadline = ContinuousClock.now + timeout
-            connection.enqueue(CallRequest.body(id: .string(probeID), method: probeMethod, params: nil))
-            try connection.flush(until: deadline, timeout: timeout)
-            let reply = try RPCReply(parsing: try connection.receive(until: deadline, timeout: timeout))
+            let reply: RPCReply
+            do throws(NativeHostError) {
+                let deadline = ContinuousClock.now + timeout
+                connection.enqueue(CallRequest.body(id: .string(probeID), method: probeMethod, params: nil))
+                try connection.flush(until: deadline, timeout: timeout)
+                reply = try RPCReply(parsing: try connection.receive(until: deadline, timeout: timeout))
+            } catch {
+                connection.close(grace: .milliseconds(500))
+                throw error
+            }
+            connection.close(grace: .milliseconds(500))  // and its stderr read to the end
             guard reply.id == .string(probeID) else {
                 throw NativeHostError(.notJSONRPC(reason: "its id is \(String(decoding: reply.id.jsonBytes, as: UTF8.self)), not \"doctor\"", bytes: reply.body))
             }
             switch reply.outcome {
             case .result: return .success("answers: \(probeMethod) -> a result")
-            case .error(let code, let message): return .success("answers: \(probeMethod) -> error \(code) \(JSONText.quoted(message))")
+            case .error(let code, let message):
+                let logged = loggedErrors(connection.stderrTail)
+                return .success(
+                    "answers: \(probeMethod) -> error \(code) \(JSONText.quoted(message))"
+                        + logged.map { "\n  the host logged: \($0)" }.joined())
             }
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The last few `error:` lines of a host's stderr (`Log`'s format), without the prefix.
+    static func loggedErrors(_ stderr: String) -> [String] {
+        let marker = ": error: "
+        return stderr.split(separator: "\n").compactMap { line in
+            line.firstRange(of: marker).map { String(line[$0.upperBound...]) }
+        }.suffix(3).map { $0 }
     }
 
     private static func fix(for error: NativeHostError, manifest: String) -> String {

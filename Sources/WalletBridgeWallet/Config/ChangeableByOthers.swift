@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Whether users other than this one (and root) can change a file, the check ssh makes before
 /// it trusts its configuration (`StrictModes`). A file that decides which program runs with the
@@ -20,10 +21,24 @@ import Glibc
 /// The folders are checked even when the file does not exist: a missing file is a decision too
 /// (no configuration allows every caller), and whoever can rename a folder above it can make
 /// it missing.
+///
+/// Writable by its group is fine when the group is this user's own private group, with nobody
+/// else in it, as Debian's ssh allows (`UserGroups`): systems that give each user a group of
+/// their own make files and folders group-writable by default (umask 002: Fedora, RHEL,
+/// Debian's `adduser` with USERGROUPS), and `~/.config` is often 0775 there.
 package enum ChangeableByOthers {
     /// Why someone else can change `path` or the folders above it, with the command that fixes
     /// it; nil when only this user and root can. `home`: where the walk up the folders stops.
-    package static func reason(for path: String, home: String? = Environment.folders.home) -> String? {
+    /// `groups`: who is in a group (tests pass their own).
+    static func reason(for path: String, home: String? = Environment.folders.home, groups: UserGroups = .system) -> String? {
+        reason(path, home: home, groups: groups)
+    }
+
+    /// `reason(for:home:groups:)` with this system's groups, for the other modules (the
+    /// agent's folder).
+    package static func reasonForPath(_ path: String, home: String?) -> String? { reason(path, home: home, groups: .system) }
+
+    private static func reason(_ path: String, home: String?, groups: UserGroups) -> String? {
         let absolute = path.hasPrefix("/") ? path : currentFolder() + "/" + path
         // `lstat` first, and `realpath` only when a link was met: a host checks three files
         // on every cold call, and `realpath` is a `readlink` per component of the path.
@@ -32,13 +47,13 @@ package enum ChangeableByOthers {
         if lstat(absolute, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFLNK {
                 linked = true
-                if stat(absolute, &info) == 0, let problem = problem(realPath(absolute) ?? absolute, info, kind: "file") { return problem }
-            } else if let problem = problem(absolute, info, kind: "file") {
+                if stat(absolute, &info) == 0, let problem = problem(realPath(absolute) ?? absolute, info, kind: "file", groups) { return problem }
+            } else if let problem = problem(absolute, info, kind: "file", groups) {
                 return problem
             }
         }
         let given = AtomicFile.split(absolute).folder
-        if let problem = walkUp(from: given, stoppingAt: [home], linked: &linked) { return problem }
+        if let problem = walkUp(from: given, stoppingAt: [home], linked: &linked, groups) { return problem }
         guard linked else { return nil }
         // The folders the file really is in, when a link leads elsewhere. For a missing file,
         // the nearest folder that exists, as it resolves; for a link that leads nowhere, the
@@ -52,12 +67,12 @@ package enum ChangeableByOthers {
             real = nearestRealFolder(given)
         }
         guard let real, real != given else { return nil }
-        return walkUp(from: real, stoppingAt: [home, home.flatMap(realPath)], linked: &linked)
+        return walkUp(from: real, stoppingAt: [home, home.flatMap(realPath)], linked: &linked, groups)
     }
 
     /// The first problem in `start` and each folder above it, up to one of `stops` or `/`.
     /// A folder that is a link is judged by the folder it leads to, and sets `linked`.
-    private static func walkUp(from start: String, stoppingAt stops: [String?], linked: inout Bool) -> String? {
+    private static func walkUp(from start: String, stoppingAt stops: [String?], linked: inout Bool, _ groups: UserGroups) -> String? {
         var folder = start
         while true {
             var info = stat()
@@ -66,7 +81,7 @@ package enum ChangeableByOthers {
                     linked = true
                     if stat(folder, &info) != 0 { info.st_mode = 0 }
                 }
-                if info.st_mode != 0, let problem = problem(folder, info, kind: "folder") { return problem }
+                if info.st_mode != 0, let problem = problem(folder, info, kind: "folder", groups) { return problem }
             }
             if folder == "/" || stops.contains(where: { $0 == folder }) { return nil }
             folder = AtomicFile.split(folder).folder
@@ -104,15 +119,97 @@ package enum ChangeableByOthers {
         return String(cString: pointer)
     }
 
-    private static func problem(_ path: String, _ info: stat, kind: String) -> String? {
+    private static func problem(_ path: String, _ info: stat, kind: String, _ groups: UserGroups) -> String? {
         let me = getuid()
         if info.st_uid != me && info.st_uid != 0 {
             return "the \(kind) \(path) belongs to another user (uid \(info.st_uid)); run: sudo chown \(me) \(path)"
         }
-        let writableByOthers = info.st_mode & (S_IWGRP | S_IWOTH) != 0
-        let sticky = info.st_mode & S_ISVTX != 0
-        guard writableByOthers, !(kind == "folder" && sticky) else { return nil }
+        // A sticky folder keeps others from renaming or deleting what this user owns in it.
+        guard info.st_mode & (S_IWGRP | S_IWOTH) != 0, !(kind == "folder" && info.st_mode & S_ISVTX != 0) else { return nil }
         let mode = "0" + String(info.st_mode & 0o7777, radix: 8)
-        return "other users can write to the \(kind) \(path) (mode \(mode)); run: chmod go-w \(path)"
+        let fix = "run: chmod go-w \(path)"
+        if info.st_mode & S_IWOTH != 0 { return "other users can write to the \(kind) \(path) (mode \(mode)); \(fix)" }
+        guard let shared = groups.whyShared(info.st_gid) else { return nil }
+        return "other users can write to the \(kind) \(path) (mode \(mode): writable by its group, \(shared)); \(fix)"
     }
+}
+
+/// Whether a group is this user's own private group, which only this user is in: then a file
+/// or folder writable by that group is writable by nobody else. Debian's ssh
+/// (`user-group-modes`) has the same rule. A private group is named as the user is, is the
+/// user's primary group, and has no member but the user: none listed in the group file, and
+/// no other user with it as primary group.
+struct UserGroups: Sendable {
+    /// An account: its name and primary group.
+    struct User: Sendable, Equatable {
+        var name: String
+        var group: gid_t
+    }
+
+    /// A group: its name and the members the group file lists.
+    struct Group: Sendable, Equatable {
+        var name: String
+        var members: [String]
+    }
+
+    /// This user (nil when the account has no entry).
+    var me: @Sendable () -> User?
+    var group: @Sendable (gid_t) -> Group?
+    /// The names of the accounts whose primary group is this one.
+    var primaryMembers: @Sendable (gid_t) -> [String]
+
+    /// Why the group `gid` may hold someone other than this user, for a message that goes on
+    /// "writable by its group, …"; nil when it is this user's private group.
+    func whyShared(_ gid: gid_t) -> String? {
+        guard let group = group(gid) else { return "the group \(gid), which has no name (only a private group of yours alone is accepted)" }
+        let named = "the group \(group.name) (gid \(gid))"
+        guard let me = me() else { return "\(named), and this user has no account entry to check it against" }
+        guard group.name == me.name, gid == me.group else {
+            return "\(named), which is not your own private group (a group named \(me.name) that is your primary group and has only you in it)"
+        }
+        let others = Set(group.members + primaryMembers(gid)).subtracting([me.name]).sorted()
+        guard others.isEmpty else {
+            let listed = others.prefix(5).joined(separator: ", ") + (others.count > 5 ? " and \(others.count - 5) more" : "")
+            return "\(named), which has other members: \(listed)"
+        }
+        return nil
+    }
+
+    /// The system's accounts (`/etc/passwd`, `/etc/group`, or whatever NSS names).
+    static let system = UserGroups(
+        me: {
+            lookup {
+                guard let entry = getpwuid(getuid()) else { return nil }
+                return User(name: String(cString: entry.pointee.pw_name), group: entry.pointee.pw_gid)
+            }
+        },
+        group: { gid in
+            lookup {
+                guard let entry = getgrgid(gid) else { return nil }
+                var members: [String] = []
+                if var member = entry.pointee.gr_mem {
+                    while let name = member.pointee {
+                        members.append(String(cString: name))
+                        member += 1
+                    }
+                }
+                return Group(name: String(cString: entry.pointee.gr_name), members: members)
+            }
+        },
+        primaryMembers: { gid in
+            lookup {
+                var names: [String] = []
+                setpwent()
+                while let entry = getpwent() {
+                    if entry.pointee.pw_gid == gid { names.append(String(cString: entry.pointee.pw_name)) }
+                }
+                endpwent()
+                return names
+            }
+        })
+
+    /// The C library's account lookups share buffers and, for `getpwent`, a position: one at a
+    /// time in this process.
+    private static let lock = Mutex(())
+    private static func lookup<T: Sendable>(_ body: () -> T) -> T { lock.withLock { _ in body() } }
 }

@@ -35,14 +35,22 @@ extension DisplayText {
     /// The whole dialog text must fit in one Assuan line (1000 bytes after escaping, `%`
     /// taking three), so each part that others choose has a budget in those bytes. Counting
     /// characters would not do: one character can carry any number of combining marks.
+    ///
+    /// Only what can be shown is looked at: once the pieces cost more than `maxBytes`, the rest
+    /// is not (a payload can be a megabyte), and its size is the UTF-8 count of `text`, which
+    /// every scalar adds to whether shown, escaped or run together.
     package static func preview(_ text: String, maxBytes: Int, lineBreaks: LineBreaks = .escaped) -> Preview {
-        let scalars = Array(text.unicodeScalars)
+        let scalars = text.unicodeScalars
         // The pieces shown, each with the offset in `text`'s UTF-8 where what it stands for ends.
         var pieces: [(text: String, end: Int, isSpace: Bool)] = []
-        var offset = 0
+        var offset = 0, spent = 0
         var pendingSpace = false, pendingBreak = false
-        for index in scalars.indices {
+        var previous: Unicode.Scalar?
+        var index = scalars.startIndex
+        while index != scalars.endIndex, spent <= maxBytes {
             let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            defer { (previous, index) = (scalar, next) }
             if lineBreaks == .marked, isLineBreak(scalar) {
                 pendingBreak = true
             } else if scalar.properties.isWhitespace, !isLineBreak(scalar) {
@@ -50,17 +58,22 @@ extension DisplayText {
             } else {
                 if (pendingSpace || pendingBreak) && !pieces.isEmpty {
                     pieces.append((pendingBreak ? " ⏎ " : " ", offset, true))
+                    spent += cost(pieces[pieces.count - 1].text)
                 }
                 pendingSpace = false
                 pendingBreak = false
                 offset += UTF8.width(scalar)
-                pieces.append((escape(scalars, at: index) ?? String(scalar), offset, false))
+                // `escape` looks at the neighbours (quotes): these three are all it needs.
+                let around = [previous, scalar, next == scalars.endIndex ? nil : scalars[next]]
+                let escaped = escape(around.compactMap { $0 }, at: previous == nil ? 0 : 1)
+                pieces.append((escaped ?? String(scalar), offset, false))
+                spent += cost(pieces[pieces.count - 1].text)
                 continue
             }
             offset += UTF8.width(scalar)
         }
-        let totalBytes = offset
-        guard pieces.reduce(0, { $0 + cost($1.text) }) > maxBytes else {
+        let totalBytes = text.utf8.count
+        guard spent > maxBytes else {
             return Preview(text: pieces.map(\.text).joined(), shownBytes: totalBytes, totalBytes: totalBytes)
         }
         var used = cost("…")

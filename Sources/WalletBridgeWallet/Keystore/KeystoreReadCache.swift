@@ -95,8 +95,12 @@ package final class KeystoreReadCache: Sendable {
     /// Whether a call was answered on the watch's word yet: logged once, at debug level.
     private let trustedTheWatch = Atomic<Bool>(false)
 
-    package init(watchable: Bool = true) {
+    /// `lstat(2)`; a test puts another file in place between the check and the read with it.
+    private let statFile: @Sendable (String, UnsafeMutablePointer<stat>) -> Int32
+
+    package init(watchable: Bool = true, statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) }) {
         self.watchable = watchable
+        self.statFile = statFile
     }
 
     /// The keystore's contents as of `notBefore` or later (no file when there is none yet).
@@ -125,22 +129,24 @@ package final class KeystoreReadCache: Sendable {
         // lstat, which for a file that is not a link is its stat. A link is followed, and what
         // it leads to is not trusted on the watch; nor a file with names in other folders.
         var info = stat()
-        var found = lstat(keystore.path, &info) == 0
+        var found = statFile(keystore.path, &info) == 0
         if found, info.st_mode & S_IFMT == S_IFLNK {
             generation = nil
             found = stat(keystore.path, &info) == 0
         }
         if info.st_nlink != 1 { generation = nil }
+        // Checked with the file, every time the file is: a folder above it may have changed
+        // while the file did not. (The watch sees a `chmod` of the keystore's folder; one of a
+        // folder above it shows within `revalidateAfter`.) And on every way out, a missing file
+        // included: whoever can write to the folder can put their own file in place between
+        // this check and the read below, and what is read then is theirs.
+        let changeableByOthers = ChangeableByOthers.reason(for: keystore.path)
         guard found, info.st_mode & S_IFMT == S_IFREG else {
             // Missing, unreadable or not a file: no cache, and `read` says what is wrong.
             last.withLock { $0 = nil }
-            return Contents(try keystore.read(), fresh: true)
+            return Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
         }
         let identity = FileStamp(info)
-        // Checked with the file, every time the file is: a folder above it may have changed
-        // while the file did not. (The watch sees a `chmod` of the keystore's folder; one of a
-        // folder above it shows within `revalidateAfter`.)
-        let changeableByOthers = ChangeableByOthers.reason(for: keystore.path)
         let cached: Contents? = last.withLock { last in
             guard let entry = last, entry.identity == identity else { return nil }
             last?.checkedAt = checkedAt

@@ -34,10 +34,15 @@ package struct ConnectedAccounts: Sendable {
     /// filesystem: those go to the agent.
     private let readCache = KeystoreReadCache()
 
-    package init(keystorePath: String) {
+    /// `session_lifetime`: a session in the file that is to last longer than this from now was
+    /// not written from a dialog, and is left to the agent, which caps it (`SessionStore.peek`).
+    let lifetime: Int
+
+    package init(keystorePath: String, lifetime: Int = SessionStore.defaultLifetime) {
         keystore = Keystore(path: keystorePath)
         sessionsPath = SessionStore.path(forKeystore: keystorePath)
         onNetworkFilesystem = KeystoreWallet.isOnNetworkFilesystem(keystorePath)
+        self.lifetime = lifetime
     }
 
     /// The addresses for `caller` as of `notBefore` or later, or nil when the agent must answer.
@@ -47,9 +52,11 @@ package struct ConnectedAccounts: Sendable {
               contents.changeableByOthers == nil else { return nil }
         contents.warnIfExposed(keystore)
         if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
-        guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere) else { return nil }
-        let caller = SessionCaller(caller)
         let now = Int(time(nil))
+        guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere, lifetime: lifetime, now: now) else {
+            return nil
+        }
+        let caller = SessionCaller(caller)
         guard sessions.contains(where: { $0.caller == caller && $0.isLive(at: now) }) else { return nil }
         return GetAccountsResult(addresses: contents.addresses)
     }

@@ -249,14 +249,23 @@ package final class SessionStore: Sendable {
             setAside(path, because: error.reason, now: now)
             return []
         }
-        let (latest, overflow) = now.addingReportingOverflow(max(lifetime, 0))
+        let latest = latestExpiry(lifetime: lifetime, now: now)
         return sessions.map { session in
-            guard !overflow, session.expiry > latest else { return session }
+            guard let latest, session.expiry > latest else { return session }
             Log.warning("session \(session.topic.prefix(8))… of \(session.caller) in \(path) was to last until \(session.expiry), longer than the session lifetime allows; it ends at \(latest)")
             var capped = session
             capped.expiry = latest
             return capped
         }
+    }
+
+    /// The latest expiry a stored session may have at `now`: `lifetime` seconds on. Every
+    /// approval and extension sets an expiry at most that far ahead, so a later one was not
+    /// written by the agent from a dialog (a forged file, or a shorter `session_lifetime` set
+    /// since). Nil when that is past what an `Int` holds (nothing is too late then).
+    static func latestExpiry(lifetime: Int, now: Int) -> Int? {
+        let (latest, overflow) = now.addingReportingOverflow(max(lifetime, 0))
+        return overflow ? nil : latest
     }
 
     /// Why the file at `path` is not to be trusted whatever it says, or nil: it is not a
@@ -276,14 +285,22 @@ package final class SessionStore: Sendable {
     /// no file, nil when it cannot be read as sessions (the agent, which owns the file, sets
     /// such a file aside when it loads it), is not trusted (`untrusted`: the agent sets it aside
     /// too) or is larger than `maxBytes`. For a host that only looks (`ConnectedAccounts`).
-    package static func peek(_ path: String, maxBytes: Int) -> [Session]? {
+    ///
+    /// Nil too when a session is to last longer than `lifetime` from `now` (`latestExpiry`, the
+    /// rule `load` caps by). Capping it here would not end it: each look would cap it anew from
+    /// its own `now`, and a forged expiry would be answered for as long as no agent runs. The
+    /// agent caps it when it loads the file, once, and ends it then.
+    package static func peek(_ path: String, maxBytes: Int, lifetime: Int, now: Int) -> [Session]? {
         guard untrusted(path) == nil else { return nil }
+        let sessions: [Session]
         do {
             guard let bytes = try AtomicFile.read(path, maxBytes: maxBytes) else { return [] }
-            return try decode(bytes)
+            sessions = try decode(bytes)
         } catch {
             return nil
         }
+        if let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest }) { return nil }
+        return sessions
     }
 
     private static func decode(_ bytes: [UInt8]) throws(Damage) -> [Session] {
