@@ -102,7 +102,8 @@ package struct AgentPaths: Sendable, Equatable {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
             if missingIsFine, errno == ENOENT { return }
-            throw Unsafe(problem: "cannot use the agent's folder \(folder) (\(String(cString: strerror(errno))))", fix: nil)
+            let reason = String(cString: strerror(errno))
+            throw Unsafe(problem: "cannot use the agent's folder \(folder) (\(reason))", fix: "make its parent a folder of yours that you can enter and write to, or set XDG_RUNTIME_DIR to one")
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {
             throw Unsafe(problem: "the agent's folder \(folder) is not a folder of this user", fix: "remove it; the next request makes a new one")

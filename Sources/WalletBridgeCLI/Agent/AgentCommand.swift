@@ -47,7 +47,12 @@ struct AgentStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show whether an agent runs, whether the keys are unlocked, and until when.",
-        discussion: "Exit status: 0 when an agent runs, 3 when none does, 1 on error."
+        discussion: """
+            Exit status: 0 when an agent runs; 3 when none does; 1 when it cannot ask: the agent's \
+            folder is not safe to use (not yours, others can reach it, or another user can change \
+            a folder above it), the agent does not answer, or it speaks another version. The \
+            message says how to fix it.
+            """
     )
 
     @OptionGroup var keystoreOptions: KeystoreOptions
