@@ -155,7 +155,10 @@ package enum FolderWatch {
                     if !shared.subscribers.isEmpty {
                         let named = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<min(count, offset + 16 + length)])
                         let name = String(decoding: named.prefix { $0 != 0 }, as: UTF8.self)
-                        for id in Array(shared.subscribers.keys) where overflow || shared.subscribers[id]?.watch == watch {
+                        // The folder's own end reaches every subscriber of its watch, asked or not.
+                        let always = UInt32(IN_IGNORED | IN_UNMOUNT)
+                        for (id, subscriber) in shared.subscribers
+                        where overflow || (subscriber.watch == watch && mask & (subscriber.mask | always) != 0) {
                             shared.subscribers[id]?.mailbox.append(FolderEvent(mask: mask, name: name))
                             woken.insert(id)
                         }
@@ -187,7 +190,7 @@ package enum FolderWatch {
                 return nil
             }
             shared.nextID += 1
-            shared.subscribers[shared.nextID] = Subscriber(watch: watch, wake: wake)
+            shared.subscribers[shared.nextID] = Subscriber(watch: watch, mask: mask, wake: wake)
             return FolderSubscription(id: shared.nextID, descriptor: fd, wake: wake.read)
         }
     }
@@ -245,6 +248,9 @@ package enum FolderWatch {
 
     fileprivate struct Subscriber {
         let watch: Int32
+        /// The events it asked for: another subscriber of the same folder may ask for more
+        /// (the watch's mask is the union), which this one is not given.
+        let mask: UInt32
         /// Written when events are in `mailbox`.
         let wake: (read: Int32, write: Int32)
         var mailbox: [FolderEvent] = []

@@ -41,7 +41,8 @@ final class AgentEventsTests: XCTestCase {
         let ended = DispatchSemaphore(value: 0)
         XCTAssertTrue(Threads.start {
             var following = eventFile
-            following.follow(path, from: start) { method, params in
+            var position = start
+            following.follow(path, from: &position) { method, params in
                 guard case .object(let members) = params, case .string(let topic)? = members["topic"] else { return }
                 heard.withLock { $0.append("\(method) \(topic)") }
             }
@@ -180,7 +181,8 @@ final class AgentEventsTests: XCTestCase {
         let file = EventHub.file(paths, caller: chrome)
         XCTAssertTrue(Threads.start { [eventFile] in
             var following = eventFile
-            following.follow(file, from: EventFile.Position()) { _, _ in }
+            var position = EventFile.Position()
+            following.follow(file, from: &position) { _, _ in }
             gone.store(following.folderGone, ordering: .releasing)
             ended.signal()
         })

@@ -758,13 +758,97 @@ def test_one_extension_with_hundreds_of_connections_leaves_room_for_lock_stop_an
     refused_host = wallet.host()
     error = error_of(refused_host.call(SESSION_LIST, timeout=15))
     assert (error["code"], error["data"]["reason"]) == (-32005, "too_many_connections"), error
-    refused_host.close()
+    # Its wait for events is no warning (it tries again), and never Swift's own text.
+    logged = refused_host.close()
+    assert "unavailable(" not in logged and "events" not in logged, logged
     assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout)["was_running"] is True
     assert wait_until(lambda: process_gone(status["pid"]), timeout=5), "the agent did not stop"
     for client, _ in held + refused:
         client.close()
     for client in silent:
         client.close()
+
+
+def test_more_ports_of_one_extension_than_its_connections_calling_at_once_are_all_answered(wallet, key, answers):
+    """Sixty ports of one extension (it may hold 32 connections) each send a call that asks
+    nobody at the same moment: each is answered, those refused at first waiting their turn
+    (docs/agent.md, Limits), not -32005; meanwhile `lock` and another extension get through, and
+    no port logs the agent's refusals as a warning."""
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
+    signs(host, key, [b"unlock"])
+    host.close()
+    ports = [wallet.host() for _ in range(60)]
+    sent = [port.send(SESSION_LIST) for port in ports]
+    # While the ports' calls are under way: the command line and another extension.
+    assert json.loads(wallet.run("lock", "--json", check=True).stdout)["was_unlocked"] is True
+    other = wallet.host(caller=FIREFOX_ID)
+    assert "result" in other.call(SESSION_LIST, timeout=10)
+    other.close()
+    refused = []
+    for number, (port, request_id) in enumerate(zip(ports, sent)):
+        reply = port.receive(timeout=30)
+        assert reply.get("id") == request_id, reply
+        if "result" not in reply:
+            refused.append((number, reply))
+    time.sleep(0.5)  # a port listens from 200 ms after its first reply
+    logs = [port.close() for port in ports]
+    warned = [logged for logged in logs if "unavailable(" in logged or "events" in logged]
+    assert warned == [], f"{len(warned)} of 60 ports logged about events, as: {warned[0]}"
+    assert refused == [], f"{len(refused)} of 60 ports were refused: {refused[:3]}"
+    assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout)["was_running"] is True
+
+
+def test_an_open_port_starts_no_agent_after_agent_stop_and_hears_the_next_ones_events(wallet, key):
+    """`agent stop` with a port open: no agent runs until a request needs one (the port's host
+    only watches the agent's folder), and the port hears the events of the agent that request
+    starts."""
+    port = wallet.host()
+    assert "result" in port.call(SESSION_LIST, timeout=30)
+    first = the_agent(wallet)
+    time.sleep(0.5)  # a port listens from 200 ms after its first reply
+    assert json.loads(wallet.run("agent", "stop", "--json", check=True).stdout)["was_running"] is True
+    assert wait_until(lambda: process_gone(first), timeout=5), "the agent did not stop"
+    # Before the fix, the port's host started a new agent a second after the socket went.
+    assert not wait_until(lambda: agent_pids(wallet.keystore_path), timeout=3), "an agent started with no request"
+    assert agent_status(wallet) is None
+    # A request that needs the agent starts one; the port hears its events.
+    assert "result" in port.call(SESSION_LIST, timeout=30)
+    second = the_agent(wallet)
+    assert second != first
+    listed = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
+    (session,) = [s for s in listed if s["caller"]["id"] == CHROME_ORIGIN]
+    wallet.run("sessions", "revoke", session["topic"], check=True)
+    event = port.receive(timeout=10)
+    assert event.get("method") == "session_delete" and event["params"]["topic"] == session["topic"], event
+    logged = port.close()
+    assert "unavailable(" not in logged, logged
+
+
+def test_every_exit_status_of_agent_status_is_documented_and_a_bad_folder_says_how_to_fix_it(wallet, key):
+    """`agent status` exits 0 (an agent runs), 3 (none does), 1 (it cannot ask: here, an agent
+    folder others can reach); docs/agent.md and `--help` name each, and the message says how to
+    fix it."""
+    seen = {}
+    seen[wallet.run("agent", "status").returncode] = "none"
+    host = wallet.host()
+    assert "result" in host.call(SESSION_LIST, timeout=30)
+    seen[wallet.run("agent", "status").returncode] = "running"
+    host.close()
+    wallet.stop_agent()
+    folder = wallet.runtime / "wallet-bridge"
+    folder.chmod(0o755)
+    bad = wallet.run("agent", "status")
+    seen[bad.returncode] = "bad folder"
+    assert f"chmod 700 {folder}" in bad.stderr.decode(), bad.stderr
+    folder.chmod(0o700)
+    assert seen == {3: "none", 0: "running", 1: "bad folder"}, seen
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "agent.md").read_text()
+    (sentence,) = [line for line in docs.split("\n\n") if line.startswith("`agent status` exits")]
+    help_text = wallet.run("agent", "status", "--help", check=True).stdout.decode()
+    for status in seen:
+        assert re.search(rf"\b{status}\b", sentence), (status, sentence)
+        assert re.search(rf"\b{status}\b", help_text.split("Exit status")[1]), (status, help_text)
+    assert "1" in sentence and "folder" in sentence, sentence
 
 
 PENDING = 64  # connections that have not said hello yet

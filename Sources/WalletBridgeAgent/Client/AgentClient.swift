@@ -38,6 +38,10 @@ package final class AgentClient: Sendable {
     private let keptCalls = Atomic<Int>(0)
     /// How long the kept connection stays open after its last call.
     let keptIdleTimeout: Duration
+    /// How long a call waits, trying again, while the agent refuses this extension's connection
+    /// because its other ports hold all it may have (`too_many_connections`): they close their
+    /// connections within `keptIdleTimeout` of their last call.
+    let busyWait: Duration
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
     /// Whether this process hears the agent's events now (`listen`), and how many it heard.
@@ -49,14 +53,17 @@ package final class AgentClient: Sendable {
     static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
-    /// `paths` and `keptIdleTimeout` are for tests: by default the paths are worked out from
-    /// the environment when first needed, and the kept connection closes 2 s after its last call.
+    /// `paths`, `keptIdleTimeout` and `busyWait` are for tests: by default the paths are worked
+    /// out from the environment when first needed, the kept connection closes 2 s after its last
+    /// call, and a call refused for `too_many_connections` tries again for up to 5 s (half of
+    /// `answerTimeout`).
     package init(
         keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
-        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2)
+        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5)
     ) {
         if let paths { foundPaths.withLock { $0 = paths } }
         self.keptIdleTimeout = keptIdleTimeout
+        self.busyWait = busyWait
         self.keystorePath = keystorePath
         self.agentProgram = agentProgram
         self.arguments = arguments
@@ -114,13 +121,9 @@ package final class AgentClient: Sendable {
     package func call(_ method: String, params: [UInt8]) throws(CallError) -> JSONValue {
         defer { closeKeptWhenIdle() }
         return try kept.withLock { kept throws(CallError) -> JSONValue in
-            for attempt in 1...Self.callAttempts {
-                if attempt == Self.callAttempts {
-                    // An agent killed a moment ago may still accept on its socket until the
-                    // kernel has torn it down: wait for that before the last try.
-                    var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-                    nanosleep(&pause, nil)
-                }
+            var attempt = 1
+            var busy = BusyBackoff(within: busyWait)
+            while true {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
                 do throws(Connection.Failure) {
@@ -131,12 +134,21 @@ package final class AgentClient: Sendable {
                     if case .answered = error { throw callError(error) }
                     kept?.close()
                     kept = nil
+                    // This extension's other ports hold all the connections it may have: one
+                    // of theirs closes soon after its call.
+                    if Self.isBusy(error), busy.pause() { continue }
                     // A connection the agent closed (it was restarted, or was killed as this one
                     // connected): a new one, which starts an agent if none listens.
                     guard case .broken = error, attempt < Self.callAttempts else { throw callError(error) }
+                    attempt += 1
+                    if attempt == Self.callAttempts {
+                        // An agent killed a moment ago may still accept on its socket until the
+                        // kernel has torn it down: wait for that before the last try.
+                        var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                        nanosleep(&pause, nil)
+                    }
                 }
             }
-            throw .unavailable(Unavailable(reason: "not_responding", problem: "no answer", fix: restartAdvice))
         }
     }
 
@@ -161,21 +173,26 @@ package final class AgentClient: Sendable {
         let params = try Self.encoded(params)
         let result = try await withTaskCancellationHandler {
             try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> JSONValue in
-                var opened = try open()
-                defer { opened.close() }
-                let cancelled = connection.withLock { state in
-                    state.fd = opened.fd
-                    return state.cancelled
-                }
-                if cancelled { throw CancellationError() }
-                do throws(Connection.Failure) {
-                    let result = try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
-                    settleStartedAgent(serving: opened.agentProcess)
-                    return result
-                } catch {
-                    // A connection shut down by the cancellation handler reads as broken.
-                    if case .broken = error, connection.withLock({ $0.cancelled }) { throw CancellationError() }
-                    throw callError(error)
+                var busy = BusyBackoff(within: busyWait)
+                while true {
+                    var opened = try open()
+                    defer { opened.close() }
+                    let cancelled = connection.withLock { state in
+                        state.fd = opened.fd
+                        return state.cancelled
+                    }
+                    if cancelled { throw CancellationError() }
+                    do throws(Connection.Failure) {
+                        let result = try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
+                        settleStartedAgent(serving: opened.agentProcess)
+                        return result
+                    } catch {
+                        // A connection shut down by the cancellation handler reads as broken.
+                        if case .broken = error, connection.withLock({ $0.cancelled }) { throw CancellationError() }
+                        // Refused at the hello: the request was never read, and may be sent again.
+                        if Self.isBusy(error), busy.pause(), !connection.withLock({ $0.cancelled }) { continue }
+                        throw callError(error)
+                    }
                 }
             }
         } onCancel: {
@@ -189,62 +206,121 @@ package final class AgentClient: Sendable {
 
     /// Hears the agent's events for this host's extension and hands each to `deliver`, until
     /// the process ends, without holding a connection (`EventHub`): it asks the agent, on a
-    /// connection closed at once, where the extension's events are written (`agent.subscribe`,
-    /// which starts an agent if none listens), and watches that file. While it watches it holds
-    /// a shared lock on the agent's `ports` file, so that the agent does not end for idleness
-    /// with ports open. When the agent's socket goes (the agent ended), it asks again after a
-    /// second, starting a new one; after `maxResubscribeFailures` failures in a row the host
-    /// gives up, with a log line.
+    /// connection closed at once, where the extension's events are written (`agent.subscribe`),
+    /// and watches that file. It never starts an agent for that: with none running it watches
+    /// the agent's folder until a request (this port's or another's) starts one, and asks that
+    /// one. While it watches it holds a shared lock on the agent's `ports` file, so that the
+    /// agent does not end for idleness with ports open. After `maxResubscribeFailures` failures
+    /// in a row of an agent that runs, the host gives up, with a log line.
     package func listen(deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
         Self.waitingQueue.async { [self] in
             guard var watch = EventFile(paths: paths) else {
-                Log.warning("cannot hear the agent's events: cannot watch \(paths.folder) (errno \(errno))")
+                Log.warning("this port will not hear the agent's events (changes to its accounts and sessions): cannot watch the agent's folder \(paths.folder) (errno \(errno))")
                 return
             }
             defer { watch.close() }
             let path = EventHub.file(paths, caller: SessionCaller(Caller(arguments: arguments)))
+            // Where this port is in the events file, taken before asking and kept from one agent
+            // to the next: every event written after it is passed on, and all of a new agent's
+            // (they are numbered anew), however soon after its start they were written.
+            var position = EventFile.position(of: path)
             var failures = 0
+            var refusedSockets = 0
+            var told = Set<String>()
             while failures < Self.maxResubscribeFailures {
                 do throws(CallError) {
-                    // Taken before asking: an event written after it is passed on.
-                    let start = EventFile.position(of: path)
-                    var connection = try open()
-                    let file: JSONValue
-                    do throws(Connection.Failure) {
-                        file = try connection.exchange(AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello, deadline: .now + Self.answerTimeout)
-                    } catch {
-                        connection.close()
-                        throw callError(error)
-                    }
-                    connection.close()
-                    settleStartedAgent(serving: connection.agentProcess)
-                    guard case .object(let members) = file, members["events"] == .string(path) else {
-                        throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent writes the events elsewhere than \(path)", fix: restartAdvice))
-                    }
+                    try subscribe(path)
                     failures = 0
+                    refusedSockets = 0
                     events.started()
                     defer { events.stopped() }
-                    watch.follow(path, from: start) { method, params in
+                    watch.follow(path, from: &position) { method, params in
                         guard AgentProtocol.Subscribe.events.contains(method) else { return }
                         events.heard()
                         deliver(method, params)
                     }
                     if watch.folderGone {
-                        Log.info("the agent's folder \(paths.folder) went away; no more events")
+                        Log.info("the agent's folder \(paths.folder) went away; this port hears no more of its events")
                         return
                     }
-                    Log.info("the agent ended; asking a new one for events")
+                    Log.debug("the agent ended; this port hears the events of the next one, which the next request starts")
+                } catch .unavailable(let unavailable) where unavailable.reason == "not_running" {
+                    // No agent listens. A socket that is there but refuses is an agent between
+                    // its bind and its listen (asked again at once, a few times) or one that
+                    // crashed (waited out like no socket).
+                    let socket = watch.socketIdentity()
+                    if socket != nil, refusedSockets < 3 {
+                        refusedSockets += 1
+                        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000 * refusedSockets * refusedSockets)
+                        nanosleep(&pause, nil)
+                        continue
+                    }
+                    refusedSockets = 0
+                    guard watch.waitForAgent(unlike: socket) else {
+                        Log.info("the agent's folder \(paths.folder) went away; this port hears no more of its events")
+                        return
+                    }
+                    continue
                 } catch {
                     failures += 1
-                    Log.warning("cannot hear the agent's events: \(error)")
+                    tellOnce(error, &told)
                 }
                 sleep(1)
             }
-            Log.warning("gave up hearing the agent's events after \(Self.maxResubscribeFailures) failures in a row")
+            Log.warning("this port gave up hearing the agent's events (changes to its accounts and sessions) after \(Self.maxResubscribeFailures) failures in a row; the extension learns of them when it asks again")
         }
     }
 
     static let maxResubscribeFailures = 5
+
+    /// Asks the agent, without starting one, whether it writes this extension's events to
+    /// `path`: on a connection of its own, closed at once, tried again while this extension's
+    /// other ports hold all its connections.
+    private func subscribe(_ path: String) throws(CallError) {
+        var busy = BusyBackoff(within: busyWait)
+        while true {
+            var connection = try open(mayStart: false)
+            let file: JSONValue
+            do throws(Connection.Failure) {
+                file = try connection.exchange(AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello, deadline: .now + Self.answerTimeout)
+            } catch {
+                connection.close()
+                if Self.isBusy(error), busy.pause() { continue }
+                throw callError(error)
+            }
+            connection.close()
+            guard case .object(let members) = file, members["events"] == .string(path) else {
+                throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent writes the events elsewhere than \(path)", fix: restartAdvice))
+            }
+            return
+        }
+    }
+
+    /// Logs, once per cause for this port, why it cannot hear the agent's events now: a
+    /// warning, but only a debug line for an agent busy with this extension's other ports (the
+    /// next try gets through as they close their connections).
+    private func tellOnce(_ error: CallError, _ told: inout Set<String>) {
+        let cause: String
+        let said: String
+        switch error {
+        case .unavailable(let unavailable):
+            cause = unavailable.reason
+            said = unavailable.description
+        case .answered(let answer):
+            cause = "answered \(answer.code.rawValue)"
+            said = "the agent answered \(answer.message)"
+        }
+        guard told.insert(cause).inserted else { return }
+        let text = "this port does not hear the agent's events (changes to its accounts and sessions) for now, and tries again: \(said)"
+        if cause == AgentProtocol.tooManyConnections { Log.debug(text) } else { Log.warning(text) }
+    }
+
+    /// Whether the agent refused a hello because this extension (or every extension together)
+    /// holds all the connections it may: a refusal that ends as their calls do.
+    private static func isBusy(_ failure: Connection.Failure) -> Bool {
+        guard case .refused(let error) = failure, case .object(let data)? = error.data else { return false }
+        return data["reason"] == .string(AgentProtocol.tooManyConnections)
+    }
 
     /// `result` as `M`'s result type, or the failure of an agent that answered nonsense.
     private func decoded<M: RPCMethod>(_ method: M.Type, from result: JSONValue) throws(CallError) -> M.Result {
@@ -309,8 +385,8 @@ package final class AgentClient: Sendable {
 
     // MARK: Connecting
 
-    /// A connection to the agent, starting one if none listens and this client may.
-    private func open() throws(CallError) -> Connection {
+    /// A connection to the agent, starting one if none listens, this client may, and `mayStart`.
+    private func open(mayStart: Bool = true) throws(CallError) -> Connection {
         reapStartedAgent()
         do {
             // A missing folder is fine: the agent this client starts makes it.
@@ -325,7 +401,7 @@ package final class AgentClient: Sendable {
             guard error.code == ENOENT || error.code == ECONNREFUSED else {
                 throw .unavailable(Unavailable(reason: "not_responding", problem: error.description, fix: nil))
             }
-            guard let agentProgram else {
+            guard let agentProgram, mayStart else {
                 throw .unavailable(Unavailable(reason: "not_running", problem: "no agent is running for \(keystorePath)", fix: nil))
             }
             return try start(agentProgram)
@@ -410,6 +486,26 @@ package final class AgentClient: Sendable {
             pid = nil
             return ExitStatus(raw: status)
         }
+    }
+}
+
+/// The pauses of a call that the agent refuses for `too_many_connections`: from 20 ms,
+/// doubling to at most 500 ms, each shortened by up to half at random (so that ports refused
+/// together do not all come back together), until `within` has passed since the first.
+struct BusyBackoff {
+    private let deadline: ContinuousClock.Instant
+    private var next = Duration.milliseconds(20)
+
+    init(within: Duration) { deadline = .now + within }
+
+    /// Waits before the next try; false, at once, when that try would come after the deadline.
+    mutating func pause() -> Bool {
+        let pause = next * Double.random(in: 0.5...1.0)
+        guard ContinuousClock.now + pause <= deadline else { return false }
+        next = min(next * 2, .milliseconds(500))
+        var time = timespec(tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
+        nanosleep(&time, nil)
+        return true
     }
 }
 

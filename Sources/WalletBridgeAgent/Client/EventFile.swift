@@ -48,7 +48,7 @@ struct EventFile {
             return nil
         }
         folderIdentity = Self.stamp(paths.folder)?.identity
-        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
         let subscription = watch ? FolderWatch.subscribe(folder: paths.folder, mask: mask) : nil
         if watch, subscription == nil {
             let code = errno  // before anything else can change it
@@ -73,11 +73,11 @@ struct EventFile {
     }
 
     /// Passes on every event written to `path` after `position`, until the agent's socket is
-    /// removed (the agent ended, or another replaced it) or the folder goes.
-    mutating func follow(_ path: String, from start: Position, deliver: (String, JSONValue) -> Void) {
+    /// removed (the agent ended, or another replaced it) or the folder goes; `position` is then
+    /// the last event passed on.
+    mutating func follow(_ path: String, from position: inout Position, deliver: (String, JSONValue) -> Void) {
         let name = AtomicFile.split(path).name
         let socketName = AtomicFile.split(paths.socket).name
-        var position = start
         // What was written between `start` and the watch's first event.
         passOn(path, &position, deliver)
         guard let watch else {
@@ -105,6 +105,40 @@ struct EventFile {
             }
             if changed { passOn(path, &position, deliver) }
             if agentGone || folderGone { return }
+        }
+    }
+
+    /// The device and inode of the agent's socket now; nil when there is none.
+    func socketIdentity() -> [UInt]? { Self.stamp(paths.socket)?.identity }
+
+    /// Waits, without asking anyone, until a socket other than `unlike` (the one that refused,
+    /// or none) is at the agent's socket path: an agent started. False when the folder went.
+    mutating func waitForAgent(unlike before: [UInt]?) -> Bool {
+        while true {
+            if let now = socketIdentity(), now != before { return true }
+            guard let watch else {
+                var pause = timespec(tv_sec: Int(pollInterval.components.seconds), tv_nsec: Int(pollInterval.components.attoseconds / 1_000_000_000))
+                nanosleep(&pause, nil)
+                guard let folder = Self.stamp(paths.folder), folder.identity == folderIdentity else {
+                    folderGone = true
+                    return false
+                }
+                continue
+            }
+            // Any change in the folder: the socket is looked at again.
+            var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
+            if Glibc.poll(&ready, 2, -1) < 0, errno != EINTR {
+                folderGone = true
+                return false
+            }
+            if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) {
+                folderGone = true
+                return false
+            }
+            for event in watch.next() where event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 {
+                folderGone = true
+            }
+            if folderGone { return false }
         }
     }
 
