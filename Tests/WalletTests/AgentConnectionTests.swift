@@ -62,6 +62,25 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertTrue(limits.arrive(), "an admitted connection is no longer pending")
     }
 
+    /// From half its connections on, an extension's hosts are told to close each after its
+    /// call (the hello's `crowded`), so that its other ports get their turn at once.
+    func testAnExtensionHoldingHalfItsConnectionsIsCrowded() throws {
+        let limits = ConnectionLimits(.init(pending: 10, perCaller: 4, callers: 20, control: 2))
+        var crowded: [Bool] = []
+        for _ in 0..<4 {
+            XCTAssertTrue(limits.arrive())
+            crowded.append(try limits.admit(.caller(chrome)))
+        }
+        XCTAssertEqual(crowded, [false, true, true, true])
+        XCTAssertTrue(limits.arrive())
+        XCTAssertFalse(try limits.admit(.caller(firefox)), "another extension is not crowded by this one")
+        limits.leave(.caller(chrome))
+        limits.leave(.caller(chrome))
+        limits.leave(.caller(chrome))
+        XCTAssertTrue(limits.arrive())
+        XCTAssertTrue(try limits.admit(.caller(chrome)), "two held again")
+    }
+
     func testTheCommandLinesSocketHasPendingSlotsOfItsOwnAndAdmitsNoHost() {
         let limits = ConnectionLimits(.init(pending: 2, perCaller: 3, callers: 5, control: 2, controlPending: 2))
         XCTAssertTrue(limits.arrive())

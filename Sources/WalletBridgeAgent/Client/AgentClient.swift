@@ -129,6 +129,12 @@ package final class AgentClient: Sendable {
                 do throws(Connection.Failure) {
                     let result = try kept!.exchange(method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
                     if fresh { settleStartedAgent(serving: kept!.agentProcess) }
+                    if kept!.crowded {
+                        // This extension holds half its connections or more: the next of its
+                        // ports may have this one's place now rather than in `keptIdleTimeout`.
+                        kept!.close()
+                        kept = nil
+                    }
                     return result
                 } catch {
                     if case .answered = error { throw callError(error) }
@@ -531,6 +537,9 @@ struct Connection {
     var nextID = 1
     /// The agent's pid, from its answer to the hello.
     var agentProcess: pid_t?
+    /// The hello's answer said the extension holds half its connections or more: the
+    /// connection is closed after its call, not kept.
+    var crowded = false
 
     init(fd: Int32) {
         self.fd = fd
@@ -585,6 +594,7 @@ struct Connection {
                 throw .mismatch("the agent speaks another protocol version than this host's \(AgentProtocol.version)")
             }
             if case .number(let pid)? = members["pid"] { agentProcess = pid_t(pid.literal) }
+            crowded = members["crowded"] == .bool(true)
         }
         return try result(id: id, deadline: deadline)
     }

@@ -115,8 +115,9 @@ struct AgentConnection {
         // The arguments are the host's own, as the browser gave them: an extension cannot
         // choose them, so it cannot count as another extension or as the command line.
         let holder: ConnectionLimits.Holder = params.control ? .control : .caller(SessionCaller(Caller(arguments: params.arguments)))
+        let crowded: Bool
         do {
-            try limits.admit(holder, at: door)
+            crowded = try limits.admit(holder, at: door)
         } catch {
             Log.warning("refused a connection: \(error.problem)")
             return refuse(RPCError(.agentUnavailable, data: .object([
@@ -124,7 +125,9 @@ struct AgentConnection {
                 "limit": .number(JSONNumber(error.limit)),
             ])), id: id)
         }
-        let result = JSONValue.object(["version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid())))])
+        var answer: [String: JSONValue] = ["version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid())))]
+        if crowded { answer["crowded"] = true }
+        let result = JSONValue.object(answer)
         writer.send(Response.success(id: id, encodedResult: result.jsonBytes))
         return (params, holder)
     }

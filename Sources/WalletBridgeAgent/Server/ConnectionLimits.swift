@@ -86,8 +86,12 @@ final class ConnectionLimits: Sendable {
 
     /// Moves a pending connection at `door` to `holder`'s count; a refusal (the connection
     /// stays pending until `abandon`) when that count is full, or when a host came to the
-    /// command line's door.
-    func admit(_ holder: Holder, at door: Door = .socket) throws(Refusal) {
+    /// command line's door. Returns whether the extension now holds half of its connections or
+    /// more, or the extensions together half of theirs: its host then closes the connection
+    /// after its call rather than keeping it, so that its other ports get their turn.
+    @discardableResult
+    func admit(_ holder: Holder, at door: Door = .socket) throws(Refusal) -> Bool {
+        var crowded = false
         let refusal: Refusal? = counts.withLock { counts in
             switch holder {
             case .control:
@@ -108,6 +112,7 @@ final class ConnectionLimits: Sendable {
                 }
                 counts.perCaller[caller] = held + 1
                 counts.callers += 1
+                crowded = held + 1 >= limits.perCaller / 2 || counts.callers >= limits.callers / 2
             }
             switch door {
             case .socket: counts.pending -= 1
@@ -116,6 +121,7 @@ final class ConnectionLimits: Sendable {
             return nil
         }
         if let refusal { throw refusal }
+        return crowded
     }
 
     /// An admitted connection that closed.
