@@ -44,7 +44,7 @@ struct EventFile {
         do {
             try AgentPaths.prepare(paths.folder)
         } catch {
-            Log.warning("cannot hear the agent's events: \(error)")
+            Log.warning("this port will not hear the agent's events (changes to its accounts and sessions): \(error)")
             return nil
         }
         folderIdentity = Self.stamp(paths.folder)?.identity
