@@ -22,7 +22,8 @@ import WalletBridge
 /// person answers or allowed it to sign without asking.
 ///
 /// **Rotated, keeping what the person approved.** The line that would take the file past
-/// `maxBytes` first moves it to `audit.log.1`, and starts a new one. The older `audit.log.1`
+/// `maxBytes` first moves it to `audit.log.1` (copied, then emptied, under the lock every
+/// writer appends under: `write`), and starts a new one. The older `audit.log.1`
 /// it replaces gives up every line but the approvals the person gave in a dialog (`approval`
 /// `passphrase`, `confirmation`, `confirmation_and_allow`, not unattended): the newest of
 /// them, up to `maxBytes`, go to the start of the new `audit.log.1`. Nothing an extension can
@@ -36,6 +37,9 @@ package struct AuditLog: Sendable {
     package var tallyWindow: Duration
     /// The clock `tallyWindow` is measured with; tests pass their own.
     package var now: @Sendable () -> ContinuousClock.Instant = { .now }
+    /// Runs after a writer opens the log and before its line lands: tests pass what another
+    /// writer (another thread or process) does in that moment.
+    package var beforeAppend: (@Sendable () -> Void)?
     /// The unasked refusals counted and not written yet; shared by every copy of this log.
     private let tally = Tallies()
 
@@ -274,9 +278,12 @@ package struct AuditLog: Sendable {
         text.unicodeScalars.count <= maxTextLength ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(maxTextLength - 1))) + "…"
     }
 
-    /// Appends `lines`, in one write: O_APPEND places it whole at the end, even with two agents'
-    /// lines. When it would take the file past `maxBytes`, the file first moves to
-    /// `audit.log.1` (`rotate`).
+    /// Appends `lines`, in one write, holding the log's lock (flock, exclusive, on the file as
+    /// opened): every writer (the agent's threads, a host with `"agent": false`, the agents of
+    /// two keystores) appends under it, and a rotation holds it from reading the log to
+    /// emptying it, so no line lands in between (issue 33 round 2 review, MUST 1). When the
+    /// line would take the file past `maxBytes`, the log first moves to `audit.log.1`
+    /// (`rotate`). The lock costs one uncontended flock per line.
     private func write(_ lines: [[UInt8]]) {
         guard let path, !lines.isEmpty else { return }
         let bytes = Array(lines.joined())
@@ -285,41 +292,50 @@ package struct AuditLog: Sendable {
         } catch {
             return Log.error("cannot keep the audit log: \(error)")
         }
-        var fd = Self.open(path)
+        let fd = Self.open(path)
         guard fd >= 0 else { return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_size > 0, Int(info.st_size) + bytes.count > maxBytes {
-            close(fd)
-            rotate(path, adding: bytes.count)
-            fd = Self.open(path)
-            guard fd >= 0 else { return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
-        }
         defer { close(fd) }
+        beforeAppend?()
+        // A line matters more than the lock: written even if the lock fails (it does not, on a
+        // regular file).
+        let locked = SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0
+        if !locked { Log.error("cannot lock the audit log \(path): \(String(cString: strerror(errno)))") }
+        defer { if locked { flock(fd, LOCK_UN) } }
+        var info = stat()
+        if locked, fstat(fd, &info) == 0, info.st_size > 0, Int(info.st_size) + bytes.count > maxBytes {
+            rotate(path, emptying: fd)
+        }
         if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
             Log.error("cannot write the audit log \(path): \(String(cString: strerror(code)))")
         }
     }
 
-    /// Moves the full log to `audit.log.1`, in front of it the newest approvals in a dialog
-    /// (up to `maxBytes`) of the `audit.log.1` it replaces. Under the folder's lock, so that two
-    /// agents do not both move it: the second finds it moved already. A crash between the
-    /// move and the rewrite loses the carried approvals, never the log just moved.
-    private func rotate(_ path: String, adding incoming: Int) {
+    /// Copies the full log to `audit.log.1`, in front of it the newest approvals in a dialog
+    /// (up to `maxBytes`) of the `audit.log.1` it replaces, then empties the log. The caller
+    /// holds the log's lock (`write`), so no line is appended between the read and the
+    /// emptying. audit.log.1 is replaced whole (`AtomicFile.replace`), so a crash leaves the
+    /// older one or the newer one; a crash between the replacement and the emptying leaves the
+    /// moved lines in both files. Nothing is lost when a step fails: an unreadable log or
+    /// audit.log.1 is left as it is, reported, and tried again at the next line.
+    private func rotate(_ path: String, emptying fd: Int32) {
         let rotated = Self.rotatedPath(path)
         do {
             try AtomicFile.withFolderLock(AtomicFile.split(path).folder) { () throws(KeystoreError) in
-                var info = stat()
-                guard stat(path, &info) == 0, info.st_size > 0, Int(info.st_size) + incoming > maxBytes else { return }
-                let kept = Self.approvalsInADialog(in: rotated, upTo: maxBytes)
-                guard rename(path, rotated) == 0 else {
-                    return Log.error("cannot move the full audit log \(path) aside: \(String(cString: strerror(errno)))")
-                }
-                guard !kept.isEmpty else { return }
+                let moved: [UInt8]
+                let kept: [UInt8]
                 do {
-                    let moved = try AtomicFile.read(rotated, maxBytes: Self.maxReadBytes) ?? []
+                    moved = try AtomicFile.read(path, maxBytes: Self.maxReadBytes) ?? []
+                    kept = try Self.approvalsInADialog(in: rotated, upTo: maxBytes)
+                } catch {
+                    return Log.error("cannot move the full audit log \(path) aside: \(error)")
+                }
+                do {
                     try AtomicFile.replace(rotated, with: kept + moved, mode: 0o600)
                 } catch {
-                    Log.error("cannot keep the earlier approvals in \(rotated): \(error)")
+                    return Log.error("cannot move the full audit log \(path) aside: \(error)")
+                }
+                if ftruncate(fd, 0) != 0 {
+                    Log.error("cannot empty the full audit log \(path): \(String(cString: strerror(errno)))")
                 }
             }
         } catch {
@@ -331,16 +347,10 @@ package struct AuditLog: Sendable {
     private static let maxReadBytes = 256 << 20
 
     /// The newest lines of `path` that record an approval in a dialog, at most `limit` bytes of
-    /// them, in their order.
-    private static func approvalsInADialog(in path: String, upTo limit: Int) -> [UInt8] {
-        let bytes: [UInt8]
-        do {
-            guard let read = try AtomicFile.read(path, maxBytes: maxReadBytes) else { return [] }
-            bytes = read
-        } catch {
-            Log.error("cannot read the approvals of \(path): \(error)")
-            return []
-        }
+    /// them, in their order; none when there is no such file. Throws when it cannot be read:
+    /// then it is not replaced.
+    private static func approvalsInADialog(in path: String, upTo limit: Int) throws(AtomicFile.ReadFailure) -> [UInt8] {
+        guard let bytes = try AtomicFile.read(path, maxBytes: maxReadBytes) else { return [] }
         var kept: [ArraySlice<UInt8>] = []
         var size = 0
         for line in bytes.split(separator: 0x0A).reversed() where isApprovalInADialog(line) {

@@ -352,4 +352,49 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual(labels, (400 - labels.count..<400).map { "person \($0)" }, "the newest, in order, none twice")
         XCTAssertGreaterThan(labels.count, 2 * maxBytes / 700, "more than two logs' worth of the person's approvals")
     }
+
+    // MARK: Two writers at the moment the log rotates (issue 33 round 2 review, MUST 1)
+
+    /// A writer (a thread, a host with `"agent": false`, another keystore's agent) opened
+    /// audit.log; before its line lands, another writer's line takes the log past its limit and
+    /// rotates it. The first writer's line is not lost, and neither are the approvals carried
+    /// over from the older `audit.log.1`.
+    func testALineWrittenWhileAnotherWriterRotatesTheLogIsNotLost() throws {
+        let folder = temporaryFolder(self)
+        let path = "\(folder)/audit.log"
+        // An older audit.log.1 holding an approval the person gave.
+        let older = "\(folder)/older.log"
+        AuditLog(path: older).record(AuditLog.Entry(
+            decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "earlier approval",
+            payloadHashes: [PayloadSummary.sha256Hex([1])], approval: .passphrase))
+        XCTAssertEqual(rename(older, AuditLog.rotatedPath(path)), 0)
+
+        var first = AuditLog(path: path, maxBytes: 1 << 20)
+        for number in 0..<20 {
+            first.record(AuditLog.Entry(
+                decision: .declined, caller: .unidentified, callerName: nil, address: address, label: "filler \(number)",
+                payloadHashes: [PayloadSummary.sha256Hex([2])], approval: nil))
+        }
+        // The second writer's limit is what the log holds now: its line rotates the log.
+        let second = AuditLog(path: path, maxBytes: try readBytes(path).count)
+        let interleaved = Atomic<Bool>(false)
+        let address = address
+        first.beforeAppend = {
+            guard !interleaved.exchange(true, ordering: .relaxed) else { return }
+            second.record(AuditLog.Entry(
+                decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "rotating line",
+                payloadHashes: [PayloadSummary.sha256Hex([3])], approval: .confirmation))
+        }
+        first.record(AuditLog.Entry(
+            decision: .approved, caller: .unidentified, callerName: nil, address: address, label: "line of the writer that opened first",
+            payloadHashes: [PayloadSummary.sha256Hex([4])], approval: .confirmation))
+        XCTAssertTrue(interleaved.load(ordering: .relaxed), "the second writer wrote while the first had the log open")
+
+        let labels = (try lines(AuditLog.rotatedPath(path)) + lines(path)).compactMap { $0["label"] as? String }
+        XCTAssertTrue(labels.contains("line of the writer that opened first"), "a line was lost in the rotation: \(labels)")
+        XCTAssertTrue(labels.contains("rotating line"), "\(labels)")
+        XCTAssertEqual(labels.first, "earlier approval", "the approval carried over from audit.log.1: \(labels)")
+        XCTAssertEqual(labels.filter { $0.hasPrefix("filler ") }, (0..<20).map { "filler \($0)" }, "the moved log, whole")
+        XCTAssertEqual(Set(labels).count, labels.count, "no line twice")
+    }
 }
