@@ -343,6 +343,38 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox)?.expiry, clock.now + 600, "a shorter one is kept as it is")
     }
 
+    /// The store writes the sessions it capped back at once: the file says what the agent
+    /// answers by, and a host's look (`peek`, which answers nothing for a file holding a longer
+    /// session) answers again without waiting for some other change (issue 33 round 2 review,
+    /// SHOULD 9).
+    func testSessionsCappedAtLoadAreWrittenBackAtOnce() throws {
+        let clock = TestClock()
+        let path = temporaryFolder(self) + "/s.json"
+        let store = SessionStore(path: path, now: clock.function)
+        let forged = session(chrome, created: clock.now, lifetime: 2_085_000_000 - clock.now)  // until 2036
+        let fine = session(firefox, created: clock.now, lifetime: 600)
+        try store.add(forged)
+        try store.add(fine)
+        XCTAssertNil(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.now), "before the agent loads it")
+
+        _ = SessionStore(path: path, lifetime: 3600, now: clock.function)
+        let looked = try XCTUnwrap(
+            SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.now), "the file still holds the longer expiry")
+        XCTAssertEqual(looked.map(\.topic), [forged.topic, fine.topic], "oldest first, as before")
+        XCTAssertEqual(looked.map(\.expiry), [clock.now + 3600, clock.now + 600])
+        XCTAssertEqual(fileMode(path), 0o600)
+
+        // A file with nothing to cap is not rewritten.
+        let before = try readBytes(path)
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        let inode = info.st_ino
+        _ = SessionStore(path: path, lifetime: 3600, now: clock.function)
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_ino, inode, "rewritten with nothing capped")
+        XCTAssertEqual(try readBytes(path), before)
+    }
+
     func testAFileTooLargeIsSetAsideUnread() {
         let folder = temporaryFolder(self)
         let path = folder + "/s.json"

@@ -54,11 +54,17 @@ package final class SessionStore: Sendable {
     /// `<path>.damaged-<unix time>`, with a warning in the log, and the store starts empty: the
     /// extensions connect again, and the file is kept for a person to look at. A session that
     /// would last more than `lifetime` seconds from now is cut to that: no dialog ever approved
-    /// a longer one. `now` is the time in seconds since the epoch (tests pass their own clock).
+    /// a longer one, and the file is written back with the cut expiries. `now` is the time in seconds since the epoch (tests pass their own clock).
     package init(path: String, lifetime: Int = defaultLifetime, now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
         self.path = path
         self.now = now
-        held = Mutex(Self.load(path, lifetime: lifetime, now: now()))
+        let time = now()
+        let (sessions, capped) = Self.load(path, lifetime: lifetime, now: time)
+        held = Mutex(sessions)
+        // Written back at once, so that the file says what the store answers by: a host's
+        // `peek` answers nothing while the file holds a longer session (issue 33 round 2
+        // review, SHOULD 9). A failed write is logged (`write`); the next change tries again.
+        if capped { _ = try? write(sessions, now: time) }
     }
 
     /// `session_lifetime`'s default: WalletConnect's 7 days.
@@ -229,34 +235,37 @@ package final class SessionStore: Sendable {
         let reason: String
     }
 
-    private static func load(_ path: String, lifetime: Int, now: Int) -> [Session] {
+    /// The sessions in the file, each cut to `lifetime` from `now`, and whether one was cut.
+    private static func load(_ path: String, lifetime: Int, now: Int) -> (sessions: [Session], capped: Bool) {
         if let reason = untrusted(path) {
             setAside(path, because: reason, now: now)
-            return []
+            return ([], false)
         }
         let bytes: [UInt8]
         do {
-            guard let read = try AtomicFile.read(path, maxBytes: maxFileBytes) else { return [] }
+            guard let read = try AtomicFile.read(path, maxBytes: maxFileBytes) else { return ([], false) }
             bytes = read
         } catch {
             setAside(path, because: error.reason, now: now)
-            return []
+            return ([], false)
         }
         let sessions: [Session]
         do {
             sessions = try decode(bytes)
         } catch {
             setAside(path, because: error.reason, now: now)
-            return []
+            return ([], false)
         }
-        let latest = latestExpiry(lifetime: lifetime, now: now)
-        return sessions.map { session in
-            guard let latest, session.expiry > latest else { return session }
+        guard let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest }) else {
+            return (sessions, false)
+        }
+        return (sessions.map { session in
+            guard session.expiry > latest else { return session }
             Log.warning("session \(session.topic.prefix(8))… of \(session.caller) in \(path) was to last until \(session.expiry), longer than the session lifetime allows; it ends at \(latest)")
             var capped = session
             capped.expiry = latest
             return capped
-        }
+        }, true)
     }
 
     /// The latest expiry a stored session may have at `now`: `lifetime` seconds on. Every
