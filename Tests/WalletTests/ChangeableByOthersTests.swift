@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 @testable import WalletBridgeWallet
 import XCTest
 
@@ -132,6 +133,30 @@ final class ChangeableByOthersTests: XCTestCase {
         groups = privateGroup
         chmod(home + "/.config", 0o2777)
         XCTAssertEqual(reason(), "other users can write to the folder \(folder) (mode 02777); run: chmod go-w \(folder)", "others are others")
+    }
+
+    /// The verdict on a group is looked up once per group for the life of the process: a host
+    /// checks several files on every cold call and the agent at every connection, and walking
+    /// every account (`getpwent`) can take seconds with a directory service (issue 33 round 2
+    /// review, SHOULD 5).
+    func testAGroupsAccountsAreLookedUpOncePerGroup() {
+        let calls = Mutex<[String: Int]>([:])
+        @Sendable func count(_ name: String) { calls.withLock { $0[name, default: 0] += 1 } }
+        let counted = UserGroups(
+            me: { count("me"); return .init(name: "me", group: 4242) },
+            group: { gid in count("group \(gid)"); return gid == 4242 ? .init(name: "me", members: []) : .init(name: "staff", members: ["bob"]) },
+            primaryMembers: { gid in count("primary \(gid)"); return gid == 4242 ? ["me"] : [] })
+        for _ in 0..<5 {
+            XCTAssertNil(counted.whyShared(4242))
+            XCTAssertEqual(counted.whyShared(100), "the group staff (gid 100), which is not your own private group (a group named me that is your primary group and has only you in it)")
+        }
+        let copy = counted
+        XCTAssertNil(copy.whyShared(4242), "a copy shares what was looked up")
+        XCTAssertEqual(calls.withLock { $0 }, ["me": 2, "group 4242": 1, "primary 4242": 1, "group 100": 1])
+
+        var changed = counted
+        changed.primaryMembers = { _ in ["me", "carol"] }
+        XCTAssertEqual(changed.whyShared(4242), "the group me (gid 4242), which has other members: carol", "other lookups, other verdicts")
     }
 
     func testTheSystemsAccountsAreRead() throws {

@@ -153,14 +153,40 @@ struct UserGroups: Sendable {
     }
 
     /// This user (nil when the account has no entry).
-    var me: @Sendable () -> User?
-    var group: @Sendable (gid_t) -> Group?
+    var me: @Sendable () -> User? { didSet { verdicts = Verdicts() } }
+    var group: @Sendable (gid_t) -> Group? { didSet { verdicts = Verdicts() } }
     /// The names of the accounts whose primary group is this one.
-    var primaryMembers: @Sendable (gid_t) -> [String]
+    var primaryMembers: @Sendable (gid_t) -> [String] { didSet { verdicts = Verdicts() } }
+
+    /// `whyShared`'s answers so far, by group, kept for the life of the process (of `system`)
+    /// and shared by copies: the lookups behind one walk every account (`getpwent`), which a
+    /// directory service (SSSD, LDAP) can take seconds over, and a host checks several files
+    /// on every cold call, the agent at every connection. Only root can change who is in a
+    /// group, and root is trusted whatever the files say, so a verdict does not go stale in a
+    /// way that matters. Other lookups (a changed closure) start afresh.
+    private var verdicts = Verdicts()
+
+    private final class Verdicts: Sendable {
+        /// A group's verdict: nil when it is not known yet; `.some(nil)` for a private group.
+        let known = Mutex<[gid_t: String?]>([:])
+    }
+
+    init(me: @escaping @Sendable () -> User?, group: @escaping @Sendable (gid_t) -> Group?, primaryMembers: @escaping @Sendable (gid_t) -> [String]) {
+        (self.me, self.group, self.primaryMembers) = (me, group, primaryMembers)
+    }
 
     /// Why the group `gid` may hold someone other than this user, for a message that goes on
-    /// "writable by its group, …"; nil when it is this user's private group.
+    /// "writable by its group, …"; nil when it is this user's private group. Looked up once
+    /// per group (`verdicts`).
     func whyShared(_ gid: gid_t) -> String? {
+        if let known = verdicts.known.withLock({ $0[gid] }) { return known }
+        // Looked up outside the lock: two threads at once look up twice, and agree.
+        let verdict = lookUpWhyShared(gid)
+        verdicts.known.withLock { $0[gid] = .some(verdict) }
+        return verdict
+    }
+
+    private func lookUpWhyShared(_ gid: gid_t) -> String? {
         guard let group = group(gid) else { return "the group \(gid), which has no name (only a private group of yours alone is accepted)" }
         let named = "the group \(group.name) (gid \(gid))"
         guard let me = me() else { return "\(named), and this user has no account entry to check it against" }
