@@ -15,7 +15,7 @@ import WalletBridgeHost
 /// waited the whole grace for a call that could leave the table only once the end returned.
 final class Session: Sendable {
     let configuration: HostConfiguration
-    /// The writer, and the server once there is one (`ServerOnDemand`).
+    /// The writer, and the server once its router is built (`StdioHost.run`).
     let serving = Mutex<(server: Server?, writer: FrameWriter)?>(nil)
     /// The first end asked for: its status and its reason. Later ones are dropped.
     private let requested = Mutex<(status: Int32, reason: String)?>(nil)

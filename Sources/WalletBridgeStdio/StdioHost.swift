@@ -36,8 +36,8 @@ public enum StdioHost {
         run(makeRouter: { router }, configuration: configuration, arguments: arguments, parent: parent)
     }
 
-    /// `run(router:...)` for a host that builds its router after the signals are in place
-    /// (`ServerOnDemand`). A router that cannot be made ends the session with status 1.
+    /// `run(router:...)` for a host that builds its router after the signals are in place,
+    /// before its first read. A router that cannot be made ends the session with status 1.
     package static func run(
         makeRouter: @escaping () throws -> Router,
         configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
@@ -49,9 +49,19 @@ public enum StdioHost {
         // `InFlightTable.finish`: it only asks this thread to end the session.
         let writer = FrameWriter(fileDescriptor: 1) { session.requestEnd(status: 0, reason: "stdout closed") }
         session.serving.withLock { $0 = (nil, writer) }
-        let server = ServerOnDemand(
-            makeRouter: makeRouter, configuration: configuration, caller: Caller(arguments: arguments),
-            writer: writer, session: session)
+        // Built before the first read: no request is answered before the router is (the
+        // shipped host keeps no answer between hosts, docs/agent.md).
+        let caller = Caller(arguments: arguments)
+        let router: Router
+        do {
+            router = try makeRouter()
+        } catch {
+            Log.error("cannot start: \(error)")
+            session.end(status: 1, reason: "cannot start")
+        }
+        Log.debug("serving \(caller) with \(router.methodNames.count) methods")
+        let server = Server(router: router, configuration: configuration, caller: caller, send: writer.write)
+        session.serving.withLock { $0 = (server, writer) }
         // Changes to the files a handler keeps copies of are signalled to this thread, which
         // reads every request: seen before the first request read after them (`FolderWatch`).
         FolderWatch.start()
@@ -64,7 +74,7 @@ public enum StdioHost {
 /// session's wake-up pipe, then whatever became ready, then the housekeeping that is due. Or,
 /// on a port with nothing in flight, a plain read(2) with `ReaderWatch` beside it.
 private struct ReadLoop {
-    let server: ServerOnDemand
+    let server: Server
     let writer: FrameWriter
     let session: Session
     let parent: pid_t
@@ -95,7 +105,7 @@ private struct ReadLoop {
         return watched
     }()
 
-    init(server: ServerOnDemand, writer: FrameWriter, session: Session, parent: pid_t, configuration: HostConfiguration) {
+    init(server: Server, writer: FrameWriter, session: Session, parent: pid_t, configuration: HostConfiguration) {
         (self.server, self.writer, self.session, self.parent) = (server, writer, session, parent)
         decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
         nextHousekeeping = clock.now + StdioHost.parentCheckInterval
