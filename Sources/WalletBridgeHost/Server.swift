@@ -86,8 +86,11 @@ public final class Server: Sendable {
     /// Requests currently being handled.
     package var inFlightCount: Int { inFlight.count }
 
-    /// Batch entries that may ask the person and wait for the one before them to answer.
-    package var entriesWaitingForTheOneBefore: Int { chained.load(ordering: .relaxed) }
+    /// Batch entries that may ask the person and wait for the one before them to answer. A
+    /// test observation, read by no production code (`ServerTests`): it is how a test knows the
+    /// later entries of a batch reached their wait, without sleeping for a while that might be
+    /// too short; nothing else the server shows tells an entry waiting from one not started.
+    internal var entriesWaitingForTheOneBefore: Int { chained.load(ordering: .relaxed) }
     private let chained = Atomic<Int>(0)
 
     /// Requests being handled or whose reply is being written: 0 once every reply is out (and

@@ -1,5 +1,5 @@
 import Synchronization
-import WalletBridgeHost
+@testable import WalletBridgeHost
 import WalletBridgeProtocol
 import XCTest
 

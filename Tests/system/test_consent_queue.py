@@ -132,6 +132,30 @@ def test_refuse_all_from_this_extension_refuses_its_next_requests_unasked_and_no
     assert all(CHROME_ORIGIN.split("//")[1].strip("/") in entry["caller"] for entry in unasked)
 
 
+def test_refuse_all_ends_the_rest_of_a_batch_without_a_dialog(wallet, key, answers):
+    """Each entry of a batch gets the whole request timeout from its own turn, so a long batch
+    could keep dialogs coming for a long time: "Refuse all from this extension" on one of them
+    refuses every entry after it at once, unasked (SECURITY.md, consent). Through the agent,
+    whose unlocked keys make each entry a confirmation (the scripted pinentry presses the third
+    button of a confirmation only)."""
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers, FAKE_PINENTRY_CONFIRM="allow")  # presses the third button
+    assert "result" in host.sign(key["address"], [b64(b"unlock")])
+    shown = len(descriptions(wallet))
+    batch = [sign_request(key["address"], f"long-batch-{n}", 500 + n) for n in range(6)]
+    send_frame(host, batch)
+    reply = host.receive(timeout=60)
+    assert [entry["id"] for entry in reply] == [entry["id"] for entry in batch]
+    assert all(entry.get("error", {}).get("code") == -3 for entry in reply), reply
+    assert len(descriptions(wallet)) == shown + 1, "a dialog after Refuse all"
+    assert shown_order(wallet, ["long-batch-0"])[-1] == "long-batch-0", "the first entry's dialog was the one shown"
+    host.close()
+    wallet.stop_agent()
+    entries = audit_entries(wallet)
+    assert [entry["decision"] for entry in entries].count("declined") == 1, entries
+    unasked = [entry for entry in entries if entry["decision"] == "refused_all"]
+    assert sum(entry["count"] for entry in unasked) == 5, entries
+
+
 @pytest.mark.parametrize("agent", [True, False])
 def test_a_batchs_dialogs_come_in_request_order(wallet, key, answers, agent):
     if not agent:
