@@ -189,4 +189,32 @@ final class AgentEventsTests: XCTestCase {
         XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "following went on in another folder")
         XCTAssertTrue(gone.load(ordering: .acquiring))
     }
+
+    /// A crashed agent leaves its socket, which refuses; the next agent unlinks it and binds
+    /// anew, and the file system may give the new socket the freed inode number at once. A port
+    /// waiting for an agent tries again when a socket is made at the path, whatever its inode.
+    func testAPortWaitingForAnAgentWakesForASocketMadeWithTheSameInode() throws {
+        let paths = scratchPaths()
+        let refusing = try UnixSocket.listen(at: paths.socket)
+        close(refusing)  // the crashed agent's socket: there, and refusing
+        guard var eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
+        defer { eventFile.close() }
+        let refused = try XCTUnwrap(Agent.socketIdentity(paths.socket))
+        let woke = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start { [eventFile] in
+            var waiting = eventFile
+            // No timed retry within the test: only the socket made at the path wakes it.
+            _ = waiting.waitForAgent(refused: true, refusedRetry: .seconds(3600))
+            woke.signal()
+        })
+        // The same inode at the path again: made anew (IN_CREATE), as the next agent's bind.
+        let kept = paths.folder + "/kept"
+        XCTAssertEqual(link(paths.socket, kept), 0)
+        XCTAssertEqual(unlink(paths.socket), 0)
+        XCTAssertEqual(link(kept, paths.socket), 0)
+        let again = try XCTUnwrap(Agent.socketIdentity(paths.socket))
+        XCTAssert(again == refused, "not the same inode: the test proves nothing")
+        XCTAssertEqual(woke.wait(timeout: .now() + 10), .success, "the port waits on for a socket with another inode")
+        _ = try? removeTree(paths.folder)  // ends a wait that never woke
+    }
 }

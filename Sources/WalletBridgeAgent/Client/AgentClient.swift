@@ -253,16 +253,15 @@ package final class AgentClient: Sendable {
                 } catch .unavailable(let unavailable) where unavailable.reason == "not_running" {
                     // No agent listens. A socket that is there but refuses is an agent between
                     // its bind and its listen (asked again at once, a few times) or one that
-                    // crashed (waited out like no socket).
-                    let socket = watch.socketIdentity()
-                    if socket != nil, refusedSockets < 3 {
+                    // crashed: tried again when a socket is made there, and every second.
+                    let refused = Agent.socketIdentity(paths.socket) != nil
+                    if refused, refusedSockets < 3 {
                         refusedSockets += 1
-                        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000 * refusedSockets * refusedSockets)
-                        nanosleep(&pause, nil)
+                        SystemCall.pause(.milliseconds(20 * refusedSockets * refusedSockets))
                         continue
                     }
                     refusedSockets = 0
-                    guard watch.waitForAgent(unlike: socket) else {
+                    guard watch.waitForAgent(refused: refused) else {
                         Log.info("the agent's folder \(paths.folder) went away; this port hears no more of its events")
                         return
                     }
