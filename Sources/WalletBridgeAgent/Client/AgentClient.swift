@@ -150,8 +150,7 @@ package final class AgentClient: Sendable {
                     if attempt == Self.callAttempts {
                         // An agent killed a moment ago may still accept on its socket until the
                         // kernel has torn it down: wait for that before the last try.
-                        var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-                        nanosleep(&pause, nil)
+                        SystemCall.pause(.milliseconds(50))
                     }
                 }
             }
@@ -443,8 +442,7 @@ package final class AgentClient: Sendable {
                 let said = lastLogLine().map { ": \($0)" } ?? ""
                 throw cannotStart("the agent \(status) before listening\(said)")
             }
-            var pauseTime = timespec(tv_sec: 0, tv_nsec: Int(pause / .nanoseconds(1)))
-            nanosleep(&pauseTime, nil)
+            SystemCall.pause(pause)
             pause = min(pause * 2, .milliseconds(50))
         }
         throw cannotStart("the agent did not listen at \(paths.socket) within \(Self.startTimeout)")
@@ -457,8 +455,7 @@ package final class AgentClient: Sendable {
         guard let started = startedAgent.withLock({ $0 }), let agentProcess, agentProcess != started else { return }
         let deadline = ContinuousClock.now + .seconds(1)
         while reapStartedAgent() == nil, ContinuousClock.now < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-            nanosleep(&pause, nil)
+            SystemCall.pause(.milliseconds(1))
         }
     }
 
@@ -500,16 +497,25 @@ package final class AgentClient: Sendable {
 struct BusyBackoff {
     private let deadline: ContinuousClock.Instant
     private var next = Duration.milliseconds(20)
+    private let now: () -> ContinuousClock.Instant
+    private let sleep: (Duration) -> Void
+    private let shortening: () -> Double
 
-    init(within: Duration) { deadline = .now + within }
+    /// `now`, `sleep` and `shortening` (the random factor, 0.5 to 1) are for tests.
+    init(
+        within: Duration, now: @escaping () -> ContinuousClock.Instant = { .now }, sleep: @escaping (Duration) -> Void = SystemCall.pause,
+        shortening: @escaping () -> Double = { Double.random(in: 0.5...1.0) }
+    ) {
+        (self.now, self.sleep, self.shortening) = (now, sleep, shortening)
+        deadline = now() + within
+    }
 
     /// Waits before the next try; false, at once, when that try would come after the deadline.
     mutating func pause() -> Bool {
-        let pause = next * Double.random(in: 0.5...1.0)
-        guard ContinuousClock.now + pause <= deadline else { return false }
+        let pause = next * shortening()
+        guard now() + pause <= deadline else { return false }
         next = min(next * 2, .milliseconds(500))
-        var time = timespec(tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
-        nanosleep(&time, nil)
+        sleep(pause)
         return true
     }
 }
