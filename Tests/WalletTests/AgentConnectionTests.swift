@@ -265,6 +265,44 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertEqual(accepted.withLock { $0 }, 2)
     }
 
+    /// A port whose extension's other ports hold all its connections waits its turn to hear
+    /// the agent's events for as long as that lasts: such refusals are not failures, and do not
+    /// make it give up after `maxResubscribeFailures`.
+    func testAPortRefusedForTooManyConnectionsKeepsTryingToHearEvents() throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let listener = try UnixSocket.listen(at: paths.socket)
+        let hellos = Atomic<Int>(0)
+        // A stand-in agent that refuses every hello: the extension holds all it may.
+        XCTAssertTrue(Threads.start {
+            while let fd = UnixSocket.accept(listener) {
+                var reader = FrameReader(fd: fd)
+                if let body = try? reader.next(deadline: .now + .seconds(10)), case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] {
+                    hellos.add(1, ordering: .relaxed)
+                    let error: JSONValue = [
+                        "code": .number(JSONNumber(ErrorCode.agentUnavailable.rawValue)), "message": "Agent unavailable",
+                        "data": ["reason": .string(AgentProtocol.tooManyConnections), "problem": "busy", "limit": 32],
+                    ]
+                    _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "error": error]).jsonBytes)
+                }
+                close(fd)
+            }
+        })
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, busyWait: .zero, resubscribePause: .milliseconds(1))
+        client.listen { _, _ in }
+        let wanted = 4 * AgentClient.maxResubscribeFailures
+        let deadline = ContinuousClock.now + .seconds(10)
+        while hellos.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline { SystemCall.pause(.milliseconds(5)) }
+        XCTAssertGreaterThanOrEqual(hellos.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
+        // Ends the stand-in and the port's listening: no socket, then no folder.
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        _ = try? removeTree(folder)
+    }
+
     func testFrameReaderTimesOutAFrameBegunButNotTheWaitBeforeOne() throws {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)

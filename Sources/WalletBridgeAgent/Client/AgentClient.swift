@@ -42,6 +42,8 @@ package final class AgentClient: Sendable {
     /// because its other ports hold all it may have (`too_many_connections`): they close their
     /// connections within `keptIdleTimeout` of their last call.
     let busyWait: Duration
+    /// How long `listen` waits before asking the agent again after a failure.
+    let resubscribePause: Duration
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
     /// Whether this process hears the agent's events now (`listen`), and how many it heard.
@@ -53,14 +55,16 @@ package final class AgentClient: Sendable {
     static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
-    /// `paths`, `keptIdleTimeout` and `busyWait` are for tests: by default the paths are worked
+    /// `paths`, `keptIdleTimeout`, `busyWait` and `resubscribePause` are for tests: by default the paths are worked
     /// out from the environment when first needed, the kept connection closes 2 s after its last
     /// call, and a call refused for `too_many_connections` tries again for up to 5 s (half of
     /// `answerTimeout`).
     package init(
         keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
-        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5)
+        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5),
+        resubscribePause: Duration = .seconds(1)
     ) {
+        self.resubscribePause = resubscribePause
         if let paths { foundPaths.withLock { $0 = paths } }
         self.keptIdleTimeout = keptIdleTimeout
         self.busyWait = busyWait
@@ -216,13 +220,12 @@ package final class AgentClient: Sendable {
     /// the agent's folder until a request (this port's or another's) starts one, and asks that
     /// one. While it watches it holds a shared lock on the agent's `ports` file, so that the
     /// agent does not end for idleness with ports open. After `maxResubscribeFailures` failures
-    /// in a row of an agent that runs, the host gives up, with a log line.
+    /// in a row of an agent that runs, the host gives up, with a log line; a refusal for
+    /// `too_many_connections` is no failure (the port tries again until it gets through).
     package func listen(deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
         Self.waitingQueue.async { [self] in
-            guard var watch = EventFile(paths: paths) else {
-                Log.warning("this port will not hear the agent's events (changes to its accounts and sessions): cannot watch the agent's folder \(paths.folder) (errno \(errno))")
-                return
-            }
+            // Nil: it logged why.
+            guard var watch = EventFile(paths: paths) else { return }
             defer { watch.close() }
             let path = EventHub.file(paths, caller: SessionCaller(Caller(arguments: arguments)))
             // Where this port is in the events file, taken before asking and kept from one agent
@@ -266,10 +269,13 @@ package final class AgentClient: Sendable {
                     }
                     continue
                 } catch {
-                    failures += 1
+                    // Refused because this extension's other ports hold all its connections:
+                    // not a failure; the port waits its turn (a try, with back-off, each
+                    // `busyWait` and `resubscribePause`) for as long as that lasts.
+                    if case .unavailable(let unavailable) = error, unavailable.reason == AgentProtocol.tooManyConnections {} else { failures += 1 }
                     tellOnce(error, &told)
                 }
-                sleep(1)
+                SystemCall.pause(resubscribePause)
             }
             Log.warning("this port gave up hearing the agent's events (changes to its accounts and sessions) after \(Self.maxResubscribeFailures) failures in a row; the extension learns of them when it asks again")
         }
