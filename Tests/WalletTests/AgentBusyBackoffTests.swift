@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import WalletBridge
 @testable import WalletBridgeAgent
@@ -39,5 +42,28 @@ final class AgentBusyBackoffTests: XCTestCase {
         var busy = backoff(within: .zero, shortening: 1, clock)
         XCTAssertFalse(busy.pause())
         XCTAssertEqual(clock.slept, [])
+    }
+}
+
+/// A call on its own connection, cancelled from another thread (`CancellableCall`): the
+/// cancellation shuts down the connection open then, never a descriptor number closed since.
+final class CancellableCallTests: XCTestCase {
+    func testACancelAfterTheConnectionClosedShutsDownNothingThatReusedItsNumber() throws {
+        var pair: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
+        let number = pair[0]
+        let call = CancellableCall()
+        XCTAssertTrue(call.adopt(number))
+        call.close(Connection(fd: number))
+        close(pair[1])
+        // Another connection of the process gets the number.
+        var other: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &other), 0)
+        XCTAssertEqual(dup2(other[0], number), number)
+        defer { close(number); close(other[0]); close(other[1]) }
+        call.cancel()
+        var byte: UInt8 = 7
+        XCTAssertEqual(send(number, &byte, 1, Int32(MSG_NOSIGNAL)), 1, "the cancel shut down another connection")
+        XCTAssertFalse(call.adopt(other[1]), "a connection opened after the cancel was taken")
     }
 }

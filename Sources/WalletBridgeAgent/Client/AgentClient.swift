@@ -178,37 +178,35 @@ package final class AgentClient: Sendable {
     /// Calls `method` on a connection of its own, waiting as long as it takes (a person may be
     /// asked). Cancelling the task closes the connection, and with it the agent's dialog.
     package func callOnOwnConnection<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
-        let connection = Mutex<(fd: Int32?, cancelled: Bool)>((nil, false))
+        let call = CancellableCall()
         let params = try Self.encoded(params)
         let result = try await withTaskCancellationHandler {
             try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> JSONValue in
                 var busy = BusyBackoff(within: busyWait)
                 while true {
                     var opened = try open()
-                    defer { opened.close() }
-                    let cancelled = connection.withLock { state in
-                        state.fd = opened.fd
-                        return state.cancelled
+                    guard call.adopt(opened.fd) else {
+                        opened.close()
+                        throw CancellationError()
                     }
-                    if cancelled { throw CancellationError() }
                     do throws(Connection.Failure) {
                         let result = try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
+                        call.close(opened)
                         settleStartedAgent(serving: opened.agentProcess)
                         return result
                     } catch {
+                        call.close(opened)
                         // A connection shut down by the cancellation handler reads as broken.
-                        if case .broken = error, connection.withLock({ $0.cancelled }) { throw CancellationError() }
-                        // Refused at the hello: the request was never read, and may be sent again.
-                        if Self.isBusy(error), busy.pause(), !connection.withLock({ $0.cancelled }) { continue }
+                        if case .broken = error, call.isCancelled { throw CancellationError() }
+                        // Refused at the hello: the request was never read, and may be sent
+                        // again, unless the caller left meanwhile.
+                        if Self.isBusy(error), !call.isCancelled, busy.pause() { continue }
                         throw callError(error)
                     }
                 }
             }
         } onCancel: {
-            connection.withLock { state in
-                state.cancelled = true
-                if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-            }
+            call.cancel()
         }
         return try decoded(M.self, from: result)
     }
@@ -493,6 +491,41 @@ package final class AgentClient: Sendable {
             guard waitpid(current, &status, WNOHANG) == current else { return nil }
             pid = nil
             return ExitStatus(raw: status)
+        }
+    }
+}
+
+/// The connection of a call that may wait minutes (a person is asked), which a cancellation
+/// shuts down from another thread: only while it is open, never a descriptor number closed and
+/// perhaps given to another connection since.
+final class CancellableCall: Sendable {
+    private let state = Mutex<(fd: Int32?, cancelled: Bool)>((nil, false))
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Takes `fd` as the connection a cancellation shuts down; false when cancelled already.
+    func adopt(_ fd: Int32) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.fd = fd
+            return true
+        }
+    }
+
+    /// Forgets the connection, then closes it, under the lock: a cancellation after this shuts
+    /// nothing down.
+    func close(_ connection: Connection) {
+        state.withLock { state in
+            state.fd = nil
+            connection.close()
+        }
+    }
+
+    /// Shuts down the connection open now, if any, and keeps the next from being adopted.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 }
