@@ -272,14 +272,63 @@ final class AgentConnectionTests: XCTestCase {
         let folder = temporaryFolder(self)
         chmod(folder, 0o700)
         let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let (listener, hellos) = try refusingAgent(at: paths)
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, busyWait: .zero, resubscribePause: .milliseconds(1))
+        client.listen { _, _ in }
+        let wanted = 4 * AgentClient.maxResubscribeFailures
+        let deadline = ContinuousClock.now + .seconds(10)
+        while hellos.value.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline { SystemCall.pause(.milliseconds(5)) }
+        XCTAssertGreaterThanOrEqual(hellos.value.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
+        // Ends the stand-in and the port's listening: no socket, then no folder.
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        _ = try? removeTree(folder)
+    }
+
+    /// A port's cold GetAccounts is asked on its reading thread: an agent busy with the
+    /// extension's other ports must not hold that thread (stdin's end, SIGTERM, the next
+    /// request) for the whole busy wait. The call is deferred to the pool, which waits its turn.
+    func testAColdGetAccountsRefusedAsBusyIsDeferredOffTheReadingThreadAtOnce() throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let (listener, hellos) = try refusingAgent(at: paths)
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, busyWait: .seconds(60))
+        let wallet = AgentBackedWallet(client: client)
+        let context = RequestContext(caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), requestID: nil, method: GetAccounts.name)
+        let deferred = Atomic<Bool>(false)
+        let answered = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start {
+            do {
+                _ = try wallet.accountsAtHand(context: context)
+            } catch is Router.Deferred {
+                deferred.store(true, ordering: .releasing)
+            } catch {}
+            answered.signal()
+        })
+        XCTAssertEqual(answered.wait(timeout: .now() + 10), .success, "the reading thread waits out the agent's busy wait")
+        XCTAssertTrue(deferred.load(ordering: .acquiring), "not deferred to the pool")
+        XCTAssertGreaterThanOrEqual(hellos.value.load(ordering: .relaxed), 1)
+    }
+
+    /// A stand-in agent that refuses every hello with `too_many_connections`: the extension's
+    /// other ports hold all it may. Counts the hellos.
+    private func refusingAgent(at paths: AgentPaths) throws -> (listener: Int32, hellos: HelloCount) {
         let listener = try UnixSocket.listen(at: paths.socket)
-        let hellos = Atomic<Int>(0)
-        // A stand-in agent that refuses every hello: the extension holds all it may.
+        let hellos = HelloCount()
         XCTAssertTrue(Threads.start {
             while let fd = UnixSocket.accept(listener) {
                 var reader = FrameReader(fd: fd)
                 if let body = try? reader.next(deadline: .now + .seconds(10)), case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] {
-                    hellos.add(1, ordering: .relaxed)
+                    hellos.value.add(1, ordering: .relaxed)
                     let error: JSONValue = [
                         "code": .number(JSONNumber(ErrorCode.agentUnavailable.rawValue)), "message": "Agent unavailable",
                         "data": ["reason": .string(AgentProtocol.tooManyConnections), "problem": "busy", "limit": 32],
@@ -289,18 +338,7 @@ final class AgentConnectionTests: XCTestCase {
                 close(fd)
             }
         })
-        let client = AgentClient(
-            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
-            browserProcess: nil, paths: paths, busyWait: .zero, resubscribePause: .milliseconds(1))
-        client.listen { _, _ in }
-        let wanted = 4 * AgentClient.maxResubscribeFailures
-        let deadline = ContinuousClock.now + .seconds(10)
-        while hellos.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline { SystemCall.pause(.milliseconds(5)) }
-        XCTAssertGreaterThanOrEqual(hellos.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
-        // Ends the stand-in and the port's listening: no socket, then no folder.
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        _ = try? removeTree(folder)
+        return (listener, hellos)
     }
 
     func testFrameReaderTimesOutAFrameBegunButNotTheWaitBeforeOne() throws {
@@ -326,4 +364,9 @@ private func failure(_ reader: inout FrameReader, deadline: ContinuousClock.Inst
     } catch {
         return error
     }
+}
+
+/// The hellos a stand-in agent was sent, counted across threads.
+final class HelloCount: Sendable {
+    let value = Atomic<Int>(0)
 }

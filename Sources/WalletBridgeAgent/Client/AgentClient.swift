@@ -122,11 +122,13 @@ package final class AgentClient: Sendable {
 
     /// `call` with the params already encoded, returning the result as it came: for the cold
     /// GetAccounts, which the generic encoder and decoder would slow.
-    package func call(_ method: String, params: [UInt8]) throws(CallError) -> JSONValue {
+    /// `busyWait` replaces the client's for this call: a call on the thread that reads the
+    /// host's requests passes none, and defers to the pool when refused as busy.
+    package func call(_ method: String, params: [UInt8], busyWait: Duration? = nil) throws(CallError) -> JSONValue {
         defer { closeKeptWhenIdle() }
         return try kept.withLock { kept throws(CallError) -> JSONValue in
             var attempt = 1
-            var busy = BusyBackoff(within: busyWait)
+            var busy = BusyBackoff(within: busyWait ?? self.busyWait)
             while true {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
