@@ -100,10 +100,12 @@ final class AgentConnectionTests: XCTestCase {
     // MARK: AgentConnection over a socket pair
 
     /// A served connection: the client's end, and a way to wait for the agent's end to finish.
-    private func serve(limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5)) -> (client: Int32, done: () -> Void) {
+    private func serve(
+        limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5), door: ConnectionLimits.Door = .socket
+    ) -> (client: Int32, done: () -> Void) {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends), 0)
-        XCTAssertTrue(limits.arrive())
+        XCTAssertTrue(limits.arrive(at: door))
         var connection = AgentConnection(fd: ends[1], keystorePath: "/k/keystore.json", makeRouter: { _, _ in
             var router = Router()
             _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in GetAccountsResult(addresses: ["AA=="]) }
@@ -111,6 +113,7 @@ final class AgentConnectionTests: XCTestCase {
         }, limits: limits)
         connection.readTimeout = readTimeout
         connection.helloTimeout = helloTimeout
+        connection.door = door
         let finished = DispatchSemaphore(value: 0)
         let served = connection
         XCTAssertTrue(Threads.start {
@@ -176,6 +179,22 @@ final class AgentConnectionTests: XCTestCase {
         first.done()
         control.done()
         XCTAssertEqual(limits.connected, 0, "every slot is given back when its connection closes")
+    }
+
+    /// A host at the command line's socket is refused for that, not as a busy extension (which
+    /// its hosts would try again for seconds): `wrong_socket`, with no limit.
+    func testAHostsHelloAtTheCommandLinesSocketIsRefusedAsTheWrongSocket() throws {
+        let limits = ConnectionLimits()
+        let host = serve(limits: limits, door: .control)
+        send(host.client, hello(["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+        var reader = FrameReader(fd: host.client)
+        let (code, data) = errorData(try reply(&reader))
+        XCTAssertEqual(code, "-32005")
+        XCTAssertEqual(data["reason"], "wrong_socket")
+        XCTAssertNil(data["limit"])
+        close(host.client)
+        host.done()
+        XCTAssertEqual(limits.connected, 0)
     }
 
     func testFramesLargerThanAHostCanSendAreRefusedAtTheirHeader() throws {

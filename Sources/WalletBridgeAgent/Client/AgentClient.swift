@@ -91,7 +91,8 @@ package final class AgentClient: Sendable {
 
     /// Why a call got no answer from the agent.
     package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
-        /// `cannot_start`, `not_responding`, `protocol_mismatch`, `other_keystore` or
+        /// `cannot_start`, `not_responding`, `protocol_mismatch`, `other_keystore`,
+        /// `too_many_connections`, `wrong_socket` or
         /// `unsafe_socket` (README, error -32005); `not_running` for a client that may not
         /// start one.
         package let reason: String
