@@ -165,7 +165,7 @@ package enum FolderWatch {
                         let always = UInt32(IN_IGNORED | IN_UNMOUNT)
                         for (id, subscriber) in shared.subscribers
                         where overflow || (subscriber.watch == watch && mask & (subscriber.mask | always) != 0) {
-                            shared.subscribers[id]?.mailbox.append(FolderEvent(mask: mask, name: name))
+                            shared.subscribers[id]?.post(FolderEvent(mask: mask, name: name))
                             woken.insert(id)
                         }
                     }
@@ -179,6 +179,10 @@ package enum FolderWatch {
             _ = write(wake.write, &byte, 1)
         }
     }
+
+    /// The most events kept for a subscriber that has not taken them: beyond, they are one
+    /// IN_Q_OVERFLOW ("something changed", look again), and the folder's own end.
+    package static let mailboxLimit = 64
 
     /// Subscribes to changes in `folder` (`mask`, inotify's), on the process's one instance;
     /// nil when it cannot be watched (no instance to be had, no watch left, no folder), with
@@ -260,6 +264,15 @@ package enum FolderWatch {
         /// Written when events are in `mailbox`.
         let wake: (read: Int32, write: Int32)
         var mailbox: [FolderEvent] = []
+
+        /// Adds `event` to the mailbox; a full one becomes "something changed"
+        /// (IN_Q_OVERFLOW), keeping the folder's end, which a subscriber must not miss.
+        mutating func post(_ event: FolderEvent) {
+            guard mailbox.count >= FolderWatch.mailboxLimit else { return mailbox.append(event) }
+            let ends = UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)
+            mailbox = mailbox.filter { $0.mask & ends != 0 } + [FolderEvent(mask: UInt32(IN_Q_OVERFLOW), name: "")]
+            if event.mask & ends != 0 { mailbox.append(event) }
+        }
     }
 }
 

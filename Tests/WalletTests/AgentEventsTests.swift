@@ -217,4 +217,19 @@ final class AgentEventsTests: XCTestCase {
         XCTAssertEqual(woke.wait(timeout: .now() + 10), .success, "the port waits on for a socket with another inode")
         _ = try? removeTree(paths.folder)  // ends a wait that never woke
     }
+
+    /// What a subscriber has not taken yet is bounded: past `FolderWatch.mailboxLimit` events it
+    /// is "something changed" (IN_Q_OVERFLOW, as the kernel's own queue says it), and the
+    /// folder's end is kept.
+    func testASubscribersUntakenEventsAreBoundedAndKeepTheFoldersEnd() throws {
+        let paths = scratchPaths()
+        let subscription = try XCTUnwrap(FolderWatch.subscribe(folder: paths.folder, mask: UInt32(IN_CREATE | IN_DELETE_SELF)))
+        defer { subscription.end() }
+        for n in 0..<(3 * FolderWatch.mailboxLimit) { writeBytes([], "\(paths.folder)/f\(n)") }
+        _ = try removeTree(paths.folder)
+        let events = subscription.next()
+        XCTAssertLessThanOrEqual(events.count, FolderWatch.mailboxLimit + 3, "unbounded: \(events.count)")
+        XCTAssert(events.contains { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }, "nothing says events were dropped")
+        XCTAssert(events.contains { $0.mask & UInt32(IN_IGNORED) != 0 }, "the folder's end was dropped")
+    }
 }
