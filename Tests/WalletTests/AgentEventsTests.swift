@@ -218,6 +218,31 @@ final class AgentEventsTests: XCTestCase {
         _ = try? removeTree(paths.folder)  // ends a wait that never woke
     }
 
+    /// A socket that refuses and is never replaced (nothing in the folder changes) is tried
+    /// again after `refusedRetry`, with a watch and without one; with none there, only its
+    /// making wakes the wait.
+    func testAPortWaitingOnARefusingSocketTriesItAgainInTime() throws {
+        let paths = scratchPaths()
+        writeBytes([], paths.socket)
+        for watch in [true, false] {
+            guard var eventFile = EventFile(paths: paths, watch: watch, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
+            defer { eventFile.close() }
+            XCTAssertTrue(eventFile.waitForAgent(refused: true, refusedRetry: .milliseconds(20)), "watch: \(watch)")
+        }
+        XCTAssertEqual(unlink(paths.socket), 0)
+        guard var eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
+        defer { eventFile.close() }
+        let woke = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start { [eventFile] in
+            var waiting = eventFile
+            XCTAssertTrue(waiting.waitForAgent(refused: false, refusedRetry: .milliseconds(1)))
+            woke.signal()
+        })
+        XCTAssertEqual(woke.wait(timeout: .now() + .milliseconds(100)), .timedOut, "woke with no socket made")
+        writeBytes([], paths.socket)
+        XCTAssertEqual(woke.wait(timeout: .now() + 10), .success, "the socket's making did not wake it")
+    }
+
     /// What a subscriber has not taken yet is bounded: past `FolderWatch.mailboxLimit` events it
     /// is "something changed" (IN_Q_OVERFLOW, as the kernel's own queue says it), and the
     /// folder's end is kept.
