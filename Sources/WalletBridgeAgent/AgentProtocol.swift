@@ -20,6 +20,9 @@ package enum AgentProtocol {
     /// `data.reason` of the hello's refusal (-32005) when the client's kind holds all the
     /// connections it may (`ConnectionLimits`): an extension with too many ports open.
     package static let tooManyConnections = "too_many_connections"
+    /// `data.reason` of the hello's refusal (-32005) when a host says hello at the command
+    /// line's socket (`AgentPaths.control`): no host tries that again.
+    package static let wrongSocket = "wrong_socket"
     /// The largest hello: it names a few arguments and a path.
     package static let maxHelloBytes = 64 * 1024
     /// The largest request after the hello: what a host can send. A host's request is a

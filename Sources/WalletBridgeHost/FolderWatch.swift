@@ -34,6 +34,12 @@ import Synchronization
 /// than making its own. A user has 128 instances by default (`fs.inotify.max_user_instances`),
 /// and a port's host that took two let 64 ports of one extension take them all. Whichever
 /// thread reads the queue (`drain`, or a subscriber's `next`) hands each subscriber its events.
+/// The signal is the instance's, not a watch's: while the keystore's folder is watched, every
+/// event a subscriber asked for signals the reader too (and counts as a change, so the next
+/// call `stat`s the keystore once): in a host, each change in the agent's folder, as each
+/// events file the agent writes there (made, closed, renamed into place) and each port whose
+/// host ends (it closes the agent's `ports` file: IN_CLOSE_WRITE). Once the keystore's folder
+/// goes, the reader is signalled no more.
 package enum FolderWatch {
     /// Names the thread that gets the signals: the reader's, which reads every request. Call it
     /// on that thread. Nothing is made until a folder is watched.
@@ -81,12 +87,7 @@ package enum FolderWatch {
         let fd = state.descriptor.load(ordering: .acquiring)
         guard fd >= 0, isIntact, state.shared.withLock({ !$0.watches.isEmpty }) else { return false }
         state.shared.withLock { readQueue(fd, &$0) }
-        guard isIntact else {
-            // Nothing is trusted on the count any more: no more signals for the reader either.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC)
-            return false
-        }
-        return true
+        return isIntact
     }
 
     /// Ends watching in this process, for good: nothing is trusted on the count any more, and
@@ -149,6 +150,11 @@ package enum FolderWatch {
                     let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
                     if shared.watches.contains(watch), mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 {
                         state.intact.store(false, ordering: .releasing)
+                        // Nothing is trusted on the count any more: no more signals for the
+                        // reader either, whichever thread read this (a subscriber's may, and
+                        // `drain` then never reads the queue again).
+                        if shared.signalling { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC) }
+                        shared.signalling = false
                     }
                     // The queue overflowed (watch -1): every subscriber may have missed something.
                     let overflow = mask & UInt32(IN_Q_OVERFLOW) != 0
@@ -159,7 +165,7 @@ package enum FolderWatch {
                         let always = UInt32(IN_IGNORED | IN_UNMOUNT)
                         for (id, subscriber) in shared.subscribers
                         where overflow || (subscriber.watch == watch && mask & (subscriber.mask | always) != 0) {
-                            shared.subscribers[id]?.mailbox.append(FolderEvent(mask: mask, name: name))
+                            shared.subscribers[id]?.post(FolderEvent(mask: mask, name: name))
                             woken.insert(id)
                         }
                     }
@@ -173,6 +179,10 @@ package enum FolderWatch {
             _ = write(wake.write, &byte, 1)
         }
     }
+
+    /// The most events kept for a subscriber that has not taken them: beyond, they are one
+    /// IN_Q_OVERFLOW ("something changed", look again), and the folder's own end.
+    package static let mailboxLimit = 64
 
     /// Subscribes to changes in `folder` (`mask`, inotify's), on the process's one instance;
     /// nil when it cannot be watched (no instance to be had, no watch left, no folder), with
@@ -254,6 +264,15 @@ package enum FolderWatch {
         /// Written when events are in `mailbox`.
         let wake: (read: Int32, write: Int32)
         var mailbox: [FolderEvent] = []
+
+        /// Adds `event` to the mailbox; a full one becomes "something changed"
+        /// (IN_Q_OVERFLOW), keeping the folder's end, which a subscriber must not miss.
+        mutating func post(_ event: FolderEvent) {
+            guard mailbox.count >= FolderWatch.mailboxLimit else { return mailbox.append(event) }
+            let ends = UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)
+            mailbox = mailbox.filter { $0.mask & ends != 0 } + [FolderEvent(mask: UInt32(IN_Q_OVERFLOW), name: "")]
+            if event.mask & ends != 0 { mailbox.append(event) }
+        }
     }
 }
 

@@ -46,4 +46,12 @@ package enum SystemCall {
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         writeAll(bytes) { pointer, count in Glibc.write(fd, pointer, count) }
     }
+
+    /// Sleeps for `duration` (nanosleep; a signal may end it early, which every caller
+    /// tolerates: each looks again at what it waits for).
+    package static func pause(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        nanosleep(&time, nil)
+    }
 }

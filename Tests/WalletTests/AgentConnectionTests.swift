@@ -100,10 +100,12 @@ final class AgentConnectionTests: XCTestCase {
     // MARK: AgentConnection over a socket pair
 
     /// A served connection: the client's end, and a way to wait for the agent's end to finish.
-    private func serve(limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5)) -> (client: Int32, done: () -> Void) {
+    private func serve(
+        limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5), door: ConnectionLimits.Door = .socket
+    ) -> (client: Int32, done: () -> Void) {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends), 0)
-        XCTAssertTrue(limits.arrive())
+        XCTAssertTrue(limits.arrive(at: door))
         var connection = AgentConnection(fd: ends[1], keystorePath: "/k/keystore.json", makeRouter: { _, _ in
             var router = Router()
             _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in GetAccountsResult(addresses: ["AA=="]) }
@@ -111,6 +113,7 @@ final class AgentConnectionTests: XCTestCase {
         }, limits: limits)
         connection.readTimeout = readTimeout
         connection.helloTimeout = helloTimeout
+        connection.door = door
         let finished = DispatchSemaphore(value: 0)
         let served = connection
         XCTAssertTrue(Threads.start {
@@ -176,6 +179,22 @@ final class AgentConnectionTests: XCTestCase {
         first.done()
         control.done()
         XCTAssertEqual(limits.connected, 0, "every slot is given back when its connection closes")
+    }
+
+    /// A host at the command line's socket is refused for that, not as a busy extension (which
+    /// its hosts would try again for seconds): `wrong_socket`, with no limit.
+    func testAHostsHelloAtTheCommandLinesSocketIsRefusedAsTheWrongSocket() throws {
+        let limits = ConnectionLimits()
+        let host = serve(limits: limits, door: .control)
+        send(host.client, hello(["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+        var reader = FrameReader(fd: host.client)
+        let (code, data) = errorData(try reply(&reader))
+        XCTAssertEqual(code, "-32005")
+        XCTAssertEqual(data["reason"], "wrong_socket")
+        XCTAssertNil(data["limit"])
+        close(host.client)
+        host.done()
+        XCTAssertEqual(limits.connected, 0)
     }
 
     func testFramesLargerThanAHostCanSendAreRefusedAtTheirHeader() throws {
@@ -265,6 +284,82 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertEqual(accepted.withLock { $0 }, 2)
     }
 
+    /// A port whose extension's other ports hold all its connections waits its turn to hear
+    /// the agent's events for as long as that lasts: such refusals are not failures, and do not
+    /// make it give up after `maxResubscribeFailures`.
+    func testAPortRefusedForTooManyConnectionsKeepsTryingToHearEvents() throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let (listener, hellos) = try refusingAgent(at: paths)
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, busyWait: .zero, resubscribePause: .milliseconds(1))
+        client.listen { _, _ in }
+        let wanted = 4 * AgentClient.maxResubscribeFailures
+        let deadline = ContinuousClock.now + .seconds(10)
+        while hellos.value.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline { SystemCall.pause(.milliseconds(5)) }
+        XCTAssertGreaterThanOrEqual(hellos.value.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
+        // Ends the stand-in and the port's listening: no socket, then no folder.
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        _ = try? removeTree(folder)
+    }
+
+    /// A port's cold GetAccounts is asked on its reading thread: an agent busy with the
+    /// extension's other ports must not hold that thread (stdin's end, SIGTERM, the next
+    /// request) for the whole busy wait. The call is deferred to the pool, which waits its turn.
+    func testAColdGetAccountsRefusedAsBusyIsDeferredOffTheReadingThreadAtOnce() throws {
+        let folder = temporaryFolder(self)
+        chmod(folder, 0o700)
+        let paths = AgentPaths(folder: folder, name: "agent", log: nil)
+        let (listener, hellos) = try refusingAgent(at: paths)
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+        let client = AgentClient(
+            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            browserProcess: nil, paths: paths, busyWait: .seconds(60))
+        let wallet = AgentBackedWallet(client: client)
+        let context = RequestContext(caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), requestID: nil, method: GetAccounts.name)
+        let deferred = Atomic<Bool>(false)
+        let answered = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start {
+            do {
+                _ = try wallet.accountsAtHand(context: context)
+            } catch is Router.Deferred {
+                deferred.store(true, ordering: .releasing)
+            } catch {}
+            answered.signal()
+        })
+        XCTAssertEqual(answered.wait(timeout: .now() + 10), .success, "the reading thread waits out the agent's busy wait")
+        XCTAssertTrue(deferred.load(ordering: .acquiring), "not deferred to the pool")
+        XCTAssertGreaterThanOrEqual(hellos.value.load(ordering: .relaxed), 1)
+    }
+
+    /// A stand-in agent that refuses every hello with `too_many_connections`: the extension's
+    /// other ports hold all it may. Counts the hellos.
+    private func refusingAgent(at paths: AgentPaths) throws -> (listener: Int32, hellos: HelloCount) {
+        let listener = try UnixSocket.listen(at: paths.socket)
+        let hellos = HelloCount()
+        XCTAssertTrue(Threads.start {
+            while let fd = UnixSocket.accept(listener) {
+                var reader = FrameReader(fd: fd)
+                if let body = try? reader.next(deadline: .now + .seconds(10)), case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] {
+                    hellos.value.add(1, ordering: .relaxed)
+                    let error: JSONValue = [
+                        "code": .number(JSONNumber(ErrorCode.agentUnavailable.rawValue)), "message": "Agent unavailable",
+                        "data": ["reason": .string(AgentProtocol.tooManyConnections), "problem": "busy", "limit": 32],
+                    ]
+                    _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "error": error]).jsonBytes)
+                }
+                close(fd)
+            }
+        })
+        return (listener, hellos)
+    }
+
     func testFrameReaderTimesOutAFrameBegunButNotTheWaitBeforeOne() throws {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)
@@ -288,4 +383,9 @@ private func failure(_ reader: inout FrameReader, deadline: ContinuousClock.Inst
     } catch {
         return error
     }
+}
+
+/// The hellos a stand-in agent was sent, counted across threads.
+final class HelloCount: Sendable {
+    let value = Atomic<Int>(0)
 }

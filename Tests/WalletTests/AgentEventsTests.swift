@@ -189,4 +189,72 @@ final class AgentEventsTests: XCTestCase {
         XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "following went on in another folder")
         XCTAssertTrue(gone.load(ordering: .acquiring))
     }
+
+    /// A crashed agent leaves its socket, which refuses; the next agent unlinks it and binds
+    /// anew, and the file system may give the new socket the freed inode number at once. A port
+    /// waiting for an agent tries again when a socket is made at the path, whatever its inode.
+    func testAPortWaitingForAnAgentWakesForASocketMadeWithTheSameInode() throws {
+        let paths = scratchPaths()
+        let refusing = try UnixSocket.listen(at: paths.socket)
+        close(refusing)  // the crashed agent's socket: there, and refusing
+        guard var eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
+        defer { eventFile.close() }
+        let refused = try XCTUnwrap(Agent.socketIdentity(paths.socket))
+        let woke = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start { [eventFile] in
+            var waiting = eventFile
+            // No timed retry within the test: only the socket made at the path wakes it.
+            _ = waiting.waitForAgent(refused: true, refusedRetry: .seconds(3600))
+            woke.signal()
+        })
+        // The same inode at the path again: made anew (IN_CREATE), as the next agent's bind.
+        let kept = paths.folder + "/kept"
+        XCTAssertEqual(link(paths.socket, kept), 0)
+        XCTAssertEqual(unlink(paths.socket), 0)
+        XCTAssertEqual(link(kept, paths.socket), 0)
+        let again = try XCTUnwrap(Agent.socketIdentity(paths.socket))
+        XCTAssert(again == refused, "not the same inode: the test proves nothing")
+        XCTAssertEqual(woke.wait(timeout: .now() + 10), .success, "the port waits on for a socket with another inode")
+        _ = try? removeTree(paths.folder)  // ends a wait that never woke
+    }
+
+    /// A socket that refuses and is never replaced (nothing in the folder changes) is tried
+    /// again after `refusedRetry`, with a watch and without one; with none there, only its
+    /// making wakes the wait.
+    func testAPortWaitingOnARefusingSocketTriesItAgainInTime() throws {
+        let paths = scratchPaths()
+        writeBytes([], paths.socket)
+        for watch in [true, false] {
+            guard var eventFile = EventFile(paths: paths, watch: watch, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
+            defer { eventFile.close() }
+            XCTAssertTrue(eventFile.waitForAgent(refused: true, refusedRetry: .milliseconds(20)), "watch: \(watch)")
+        }
+        XCTAssertEqual(unlink(paths.socket), 0)
+        guard var eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
+        defer { eventFile.close() }
+        let woke = DispatchSemaphore(value: 0)
+        XCTAssertTrue(Threads.start { [eventFile] in
+            var waiting = eventFile
+            XCTAssertTrue(waiting.waitForAgent(refused: false, refusedRetry: .milliseconds(1)))
+            woke.signal()
+        })
+        XCTAssertEqual(woke.wait(timeout: .now() + .milliseconds(100)), .timedOut, "woke with no socket made")
+        writeBytes([], paths.socket)
+        XCTAssertEqual(woke.wait(timeout: .now() + 10), .success, "the socket's making did not wake it")
+    }
+
+    /// What a subscriber has not taken yet is bounded: past `FolderWatch.mailboxLimit` events it
+    /// is "something changed" (IN_Q_OVERFLOW, as the kernel's own queue says it), and the
+    /// folder's end is kept.
+    func testASubscribersUntakenEventsAreBoundedAndKeepTheFoldersEnd() throws {
+        let paths = scratchPaths()
+        let subscription = try XCTUnwrap(FolderWatch.subscribe(folder: paths.folder, mask: UInt32(IN_CREATE | IN_DELETE_SELF)))
+        defer { subscription.end() }
+        for n in 0..<(3 * FolderWatch.mailboxLimit) { writeBytes([], "\(paths.folder)/f\(n)") }
+        _ = try removeTree(paths.folder)
+        let events = subscription.next()
+        XCTAssertLessThanOrEqual(events.count, FolderWatch.mailboxLimit + 3, "unbounded: \(events.count)")
+        XCTAssert(events.contains { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }, "nothing says events were dropped")
+        XCTAssert(events.contains { $0.mask & UInt32(IN_IGNORED) != 0 }, "the folder's end was dropped")
+    }
 }

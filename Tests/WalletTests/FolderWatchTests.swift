@@ -46,9 +46,28 @@ final class FolderWatchTests: XCTestCase {
         XCTAssertTrue(FolderWatch.drain())
         XCTAssertTrue(FolderWatch.isIntact)
 
+        // Another thread's watch of another folder (a host's of the agent's) on the same
+        // instance: its events signal the reader too, since the signal is the instance's.
+        let other = temporaryFolder(self)
+        let subscription = try XCTUnwrap(FolderWatch.subscribe(folder: other, mask: UInt32(IN_CLOSE_WRITE)))
+        defer { subscription.end() }
+        XCTAssertNotEqual(fcntl(subscription.descriptor, F_GETFL) & O_ASYNC, 0)
+        writeBytes([1], "\(other)/events")
+        XCTAssertGreaterThan(FolderWatch.generation, renamed, "an event in a subscriber's folder is signalled")
+        let beforeMove = FolderWatch.generation
+        XCTAssertEqual(subscription.next().map(\.name), ["events"])
+
         XCTAssertEqual(rename(folder, "\(folder).moved"), 0)
         defer { rename("\(folder).moved", folder) }
-        XCTAssertGreaterThan(FolderWatch.generation, renamed)
+        XCTAssertGreaterThan(FolderWatch.generation, beforeMove)
+        // The subscriber reads the queue first, and with it the keystore folder's end: the
+        // reader is signalled no more, though `drain` never gets to read that end.
+        XCTAssertEqual(subscription.next(), [])
+        XCTAssertFalse(FolderWatch.isIntact)
+        XCTAssertEqual(fcntl(subscription.descriptor, F_GETFL) & O_ASYNC, 0, "the reader still takes a signal per change")
+        let afterEnd = FolderWatch.generation
+        writeBytes([2], "\(other)/events")
+        XCTAssertEqual(FolderWatch.generation, afterEnd, "signalled after the keystore folder went")
         XCTAssertFalse(FolderWatch.drain(), "a moved folder's path may lead to another folder now")
         XCTAssertFalse(FolderWatch.isIntact)
         XCTAssertEqual(mkdir(folder, 0o700), 0)

@@ -42,6 +42,8 @@ package final class AgentClient: Sendable {
     /// because its other ports hold all it may have (`too_many_connections`): they close their
     /// connections within `keptIdleTimeout` of their last call.
     let busyWait: Duration
+    /// How long `listen` waits before asking the agent again after a failure.
+    let resubscribePause: Duration
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
     /// Whether this process hears the agent's events now (`listen`), and how many it heard.
@@ -53,14 +55,16 @@ package final class AgentClient: Sendable {
     static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
-    /// `paths`, `keptIdleTimeout` and `busyWait` are for tests: by default the paths are worked
+    /// `paths`, `keptIdleTimeout`, `busyWait` and `resubscribePause` are for tests: by default the paths are worked
     /// out from the environment when first needed, the kept connection closes 2 s after its last
     /// call, and a call refused for `too_many_connections` tries again for up to 5 s (half of
     /// `answerTimeout`).
     package init(
         keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
-        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5)
+        paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5),
+        resubscribePause: Duration = .seconds(1)
     ) {
+        self.resubscribePause = resubscribePause
         if let paths { foundPaths.withLock { $0 = paths } }
         self.keptIdleTimeout = keptIdleTimeout
         self.busyWait = busyWait
@@ -87,7 +91,8 @@ package final class AgentClient: Sendable {
 
     /// Why a call got no answer from the agent.
     package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
-        /// `cannot_start`, `not_responding`, `protocol_mismatch`, `other_keystore` or
+        /// `cannot_start`, `not_responding`, `protocol_mismatch`, `other_keystore`,
+        /// `too_many_connections`, `wrong_socket` or
         /// `unsafe_socket` (README, error -32005); `not_running` for a client that may not
         /// start one.
         package let reason: String
@@ -118,11 +123,13 @@ package final class AgentClient: Sendable {
 
     /// `call` with the params already encoded, returning the result as it came: for the cold
     /// GetAccounts, which the generic encoder and decoder would slow.
-    package func call(_ method: String, params: [UInt8]) throws(CallError) -> JSONValue {
+    /// `busyWait` replaces the client's for this call: a call on the thread that reads the
+    /// host's requests passes none, and defers to the pool when refused as busy.
+    package func call(_ method: String, params: [UInt8], busyWait: Duration? = nil) throws(CallError) -> JSONValue {
         defer { closeKeptWhenIdle() }
         return try kept.withLock { kept throws(CallError) -> JSONValue in
             var attempt = 1
-            var busy = BusyBackoff(within: busyWait)
+            var busy = BusyBackoff(within: busyWait ?? self.busyWait)
             while true {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
@@ -150,8 +157,7 @@ package final class AgentClient: Sendable {
                     if attempt == Self.callAttempts {
                         // An agent killed a moment ago may still accept on its socket until the
                         // kernel has torn it down: wait for that before the last try.
-                        var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-                        nanosleep(&pause, nil)
+                        SystemCall.pause(.milliseconds(50))
                     }
                 }
             }
@@ -175,37 +181,35 @@ package final class AgentClient: Sendable {
     /// Calls `method` on a connection of its own, waiting as long as it takes (a person may be
     /// asked). Cancelling the task closes the connection, and with it the agent's dialog.
     package func callOnOwnConnection<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
-        let connection = Mutex<(fd: Int32?, cancelled: Bool)>((nil, false))
+        let call = CancellableCall()
         let params = try Self.encoded(params)
         let result = try await withTaskCancellationHandler {
             try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> JSONValue in
                 var busy = BusyBackoff(within: busyWait)
                 while true {
                     var opened = try open()
-                    defer { opened.close() }
-                    let cancelled = connection.withLock { state in
-                        state.fd = opened.fd
-                        return state.cancelled
+                    guard call.adopt(opened.fd) else {
+                        opened.close()
+                        throw CancellationError()
                     }
-                    if cancelled { throw CancellationError() }
                     do throws(Connection.Failure) {
                         let result = try opened.exchange(M.name, params: params, hello: hello, deadline: nil)
+                        call.close(opened)
                         settleStartedAgent(serving: opened.agentProcess)
                         return result
                     } catch {
+                        call.close(opened)
                         // A connection shut down by the cancellation handler reads as broken.
-                        if case .broken = error, connection.withLock({ $0.cancelled }) { throw CancellationError() }
-                        // Refused at the hello: the request was never read, and may be sent again.
-                        if Self.isBusy(error), busy.pause(), !connection.withLock({ $0.cancelled }) { continue }
+                        if case .broken = error, call.isCancelled { throw CancellationError() }
+                        // Refused at the hello: the request was never read, and may be sent
+                        // again, unless the caller left meanwhile.
+                        if Self.isBusy(error), !call.isCancelled, busy.pause() { continue }
                         throw callError(error)
                     }
                 }
             }
         } onCancel: {
-            connection.withLock { state in
-                state.cancelled = true
-                if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-            }
+            call.cancel()
         }
         return try decoded(M.self, from: result)
     }
@@ -217,13 +221,12 @@ package final class AgentClient: Sendable {
     /// the agent's folder until a request (this port's or another's) starts one, and asks that
     /// one. While it watches it holds a shared lock on the agent's `ports` file, so that the
     /// agent does not end for idleness with ports open. After `maxResubscribeFailures` failures
-    /// in a row of an agent that runs, the host gives up, with a log line.
+    /// in a row of an agent that runs, the host gives up, with a log line; a refusal for
+    /// `too_many_connections` is no failure (the port tries again until it gets through).
     package func listen(deliver: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void) {
         Self.waitingQueue.async { [self] in
-            guard var watch = EventFile(paths: paths) else {
-                Log.warning("this port will not hear the agent's events (changes to its accounts and sessions): cannot watch the agent's folder \(paths.folder) (errno \(errno))")
-                return
-            }
+            // Nil: it logged why.
+            guard var watch = EventFile(paths: paths) else { return }
             defer { watch.close() }
             let path = EventHub.file(paths, caller: SessionCaller(Caller(arguments: arguments)))
             // Where this port is in the events file, taken before asking and kept from one agent
@@ -253,25 +256,27 @@ package final class AgentClient: Sendable {
                 } catch .unavailable(let unavailable) where unavailable.reason == "not_running" {
                     // No agent listens. A socket that is there but refuses is an agent between
                     // its bind and its listen (asked again at once, a few times) or one that
-                    // crashed (waited out like no socket).
-                    let socket = watch.socketIdentity()
-                    if socket != nil, refusedSockets < 3 {
+                    // crashed: tried again when a socket is made there, and every second.
+                    let refused = Agent.socketIdentity(paths.socket) != nil
+                    if refused, refusedSockets < 3 {
                         refusedSockets += 1
-                        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000 * refusedSockets * refusedSockets)
-                        nanosleep(&pause, nil)
+                        SystemCall.pause(.milliseconds(20 * refusedSockets * refusedSockets))
                         continue
                     }
                     refusedSockets = 0
-                    guard watch.waitForAgent(unlike: socket) else {
+                    guard watch.waitForAgent(refused: refused) else {
                         Log.info("the agent's folder \(paths.folder) went away; this port hears no more of its events")
                         return
                     }
                     continue
                 } catch {
-                    failures += 1
+                    // Refused because this extension's other ports hold all its connections:
+                    // not a failure; the port waits its turn (a try, with back-off, each
+                    // `busyWait` and `resubscribePause`) for as long as that lasts.
+                    if case .unavailable(let unavailable) = error, unavailable.reason == AgentProtocol.tooManyConnections {} else { failures += 1 }
                     tellOnce(error, &told)
                 }
-                sleep(1)
+                SystemCall.pause(resubscribePause)
             }
             Log.warning("this port gave up hearing the agent's events (changes to its accounts and sessions) after \(Self.maxResubscribeFailures) failures in a row; the extension learns of them when it asks again")
         }
@@ -444,8 +449,7 @@ package final class AgentClient: Sendable {
                 let said = lastLogLine().map { ": \($0)" } ?? ""
                 throw cannotStart("the agent \(status) before listening\(said)")
             }
-            var pauseTime = timespec(tv_sec: 0, tv_nsec: Int(pause / .nanoseconds(1)))
-            nanosleep(&pauseTime, nil)
+            SystemCall.pause(pause)
             pause = min(pause * 2, .milliseconds(50))
         }
         throw cannotStart("the agent did not listen at \(paths.socket) within \(Self.startTimeout)")
@@ -458,8 +462,7 @@ package final class AgentClient: Sendable {
         guard let started = startedAgent.withLock({ $0 }), let agentProcess, agentProcess != started else { return }
         let deadline = ContinuousClock.now + .seconds(1)
         while reapStartedAgent() == nil, ContinuousClock.now < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-            nanosleep(&pause, nil)
+            SystemCall.pause(.milliseconds(1))
         }
     }
 
@@ -495,22 +498,66 @@ package final class AgentClient: Sendable {
     }
 }
 
+/// The connection of a call that may wait minutes (a person is asked), which a cancellation
+/// shuts down from another thread: only while it is open, never a descriptor number closed and
+/// perhaps given to another connection since.
+final class CancellableCall: Sendable {
+    private let state = Mutex<(fd: Int32?, cancelled: Bool)>((nil, false))
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Takes `fd` as the connection a cancellation shuts down; false when cancelled already.
+    func adopt(_ fd: Int32) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.fd = fd
+            return true
+        }
+    }
+
+    /// Forgets the connection, then closes it, under the lock: a cancellation after this shuts
+    /// nothing down.
+    func close(_ connection: Connection) {
+        state.withLock { state in
+            state.fd = nil
+            connection.close()
+        }
+    }
+
+    /// Shuts down the connection open now, if any, and keeps the next from being adopted.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            if let fd = state.fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+}
+
 /// The pauses of a call that the agent refuses for `too_many_connections`: from 20 ms,
 /// doubling to at most 500 ms, each shortened by up to half at random (so that ports refused
 /// together do not all come back together), until `within` has passed since the first.
 struct BusyBackoff {
     private let deadline: ContinuousClock.Instant
     private var next = Duration.milliseconds(20)
+    private let now: () -> ContinuousClock.Instant
+    private let sleep: (Duration) -> Void
+    private let shortening: () -> Double
 
-    init(within: Duration) { deadline = .now + within }
+    /// `now`, `sleep` and `shortening` (the random factor, 0.5 to 1) are for tests.
+    init(
+        within: Duration, now: @escaping () -> ContinuousClock.Instant = { .now }, sleep: @escaping (Duration) -> Void = SystemCall.pause,
+        shortening: @escaping () -> Double = { Double.random(in: 0.5...1.0) }
+    ) {
+        (self.now, self.sleep, self.shortening) = (now, sleep, shortening)
+        deadline = now() + within
+    }
 
     /// Waits before the next try; false, at once, when that try would come after the deadline.
     mutating func pause() -> Bool {
-        let pause = next * Double.random(in: 0.5...1.0)
-        guard ContinuousClock.now + pause <= deadline else { return false }
+        let pause = next * shortening()
+        guard now() + pause <= deadline else { return false }
         next = min(next * 2, .milliseconds(500))
-        var time = timespec(tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
-        nanosleep(&time, nil)
+        sleep(pause)
         return true
     }
 }

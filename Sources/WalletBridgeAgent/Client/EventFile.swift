@@ -85,19 +85,12 @@ struct EventFile {
             return
         }
         while true {
-            // The instance (an event queued for anyone) or the wake-up (this one's events,
-            // read off the queue by another thread).
-            var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
-            if Glibc.poll(&ready, 2, -1) < 0, errno != EINTR {
-                folderGone = true
-                return
-            }
-            if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) {
+            guard let events = nextEvents(watch, timeout: nil) else {
                 folderGone = true
                 return
             }
             var (changed, agentGone) = (false, false)
-            for event in watch.next() {
+            for event in events {
                 if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 { folderGone = true }
                 if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
                 if event.name == name, event.mask & UInt32(IN_MOVED_TO | IN_CLOSE_WRITE) != 0 { changed = true }
@@ -108,48 +101,65 @@ struct EventFile {
         }
     }
 
-    /// The device and inode of the agent's socket now; nil when there is none.
-    func socketIdentity() -> [UInt]? { Self.stamp(paths.socket)?.identity }
-
-    /// Waits, without asking anyone, until a socket other than `unlike` (the one that refused,
-    /// or none) is at the agent's socket path: an agent started. False when the folder went.
-    mutating func waitForAgent(unlike before: [UInt]?) -> Bool {
+    /// Waits, without asking anyone, until an agent may listen at the agent's socket path: a
+    /// socket was made there (created, or renamed there), or, when one there `refused` (an
+    /// agent that crashed, or one between its bind and its listen), `refusedRetry` passed. Not
+    /// by the socket's inode: the next agent unlinks a crashed one's socket and binds anew, and
+    /// the file system may give the new one the freed inode number at once. False when the
+    /// folder went.
+    mutating func waitForAgent(refused: Bool, refusedRetry: Duration = .seconds(1)) -> Bool {
+        // Made after the connection failed and before this: the event may have been taken.
+        if !refused, Agent.socketIdentity(paths.socket) != nil { return true }
+        let socketName = AtomicFile.split(paths.socket).name
+        let deadline = ContinuousClock.now + refusedRetry
         while true {
-            if let now = socketIdentity(), now != before { return true }
             guard let watch else {
-                var pause = timespec(tv_sec: Int(pollInterval.components.seconds), tv_nsec: Int(pollInterval.components.attoseconds / 1_000_000_000))
-                nanosleep(&pause, nil)
+                SystemCall.pause(pollInterval)
                 guard let folder = Self.stamp(paths.folder), folder.identity == folderIdentity else {
                     folderGone = true
                     return false
                 }
+                // A socket there: try it (again, each `pollInterval`, while it refuses).
+                if Agent.socketIdentity(paths.socket) != nil { return true }
                 continue
             }
-            // Any change in the folder: the socket is looked at again.
-            var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
-            if Glibc.poll(&ready, 2, -1) < 0, errno != EINTR {
+            let left = ContinuousClock.now < deadline ? deadline - ContinuousClock.now : .zero
+            guard let events = nextEvents(watch, timeout: refused ? left : nil) else {
                 folderGone = true
                 return false
             }
-            if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) {
+            if events.contains(where: { $0.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 }) {
                 folderGone = true
                 return false
             }
-            for event in watch.next() where event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 {
-                folderGone = true
-            }
-            if folderGone { return false }
+            if Self.socketMade(events, name: socketName) || (refused && ContinuousClock.now >= deadline) { return true }
         }
+    }
+
+    /// Whether `events` say a socket was made at `name`: the wake rule of `waitForAgent`.
+    static func socketMade(_ events: [FolderEvent], name: String) -> Bool {
+        // An overflowed queue may have lost the event: look again.
+        events.contains { ($0.name == name && $0.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0) || $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }
+    }
+
+    /// Waits until the instance has an event queued (for anyone) or this subscriber is woken
+    /// (its events read off the queue by another thread), at most `timeout` (nil: no limit),
+    /// and takes this subscriber's events; nil when the watch failed.
+    private func nextEvents(_ watch: FolderSubscription, timeout: Duration?) -> [FolderEvent]? {
+        var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = timeout.map { Int32(min(($0 + .nanoseconds(999_999)) / .milliseconds(1), Double(Int32.max))) } ?? -1
+        if Glibc.poll(&ready, 2, milliseconds) < 0, errno != EINTR { return nil }
+        if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) { return nil }
+        return watch.next()
     }
 
     /// `follow` without inotify: a look at the file, the socket and the folder every
     /// `pollInterval`.
     private mutating func poll(_ path: String, _ position: inout Position, _ deliver: (String, JSONValue) -> Void) {
-        let socket = Self.stamp(paths.socket)
+        let socket = Agent.socketIdentity(paths.socket)
         var file = Self.stamp(path)
         while true {
-            var pause = timespec(tv_sec: Int(pollInterval.components.seconds), tv_nsec: Int(pollInterval.components.attoseconds / 1_000_000_000))
-            nanosleep(&pause, nil)
+            SystemCall.pause(pollInterval)
             guard let folder = Self.stamp(paths.folder), folder.identity == folderIdentity else {
                 folderGone = true
                 return
@@ -159,7 +169,7 @@ struct EventFile {
                 file = now
                 passOn(path, &position, deliver)
             }
-            if let socket, Self.stamp(paths.socket)?.identity != socket.identity { return }
+            if let socket, Agent.socketIdentity(paths.socket).map({ $0 == socket }) != true { return }
         }
     }
 

@@ -9,7 +9,8 @@ import WalletBridgeWallet
 /// from the files the agent keeps (`ConnectedAccounts`), when they answer for certain;
 /// otherwise it is a plain call on the host's reading thread over one connection kept for the
 /// host's life; and an extension without a session is asked about on the pool
-/// (`Router.Deferred`), as SignPayloads is. Requests read together share one answer: an answer
+/// (`Router.Deferred`), as SignPayloads is, and so is a GetAccounts the agent refuses at once
+/// because the extension's other ports hold all its connections (it waits its turn there). Requests read together share one answer: an answer
 /// given after a request arrived is still an answer given between that request and its reply
 /// (see `RequestContext.receivedAt`), so a burst of pipelined requests costs one read or one
 /// round trip to the agent, not one each. SignPayloads has a connection of its own, closed when the request ends
@@ -41,9 +42,12 @@ public struct AgentBackedWallet: AccountsAtHand {
         }
         let result: JSONValue
         do {
-            result = try client.call(AgentProtocol.AccountsIfConnected.name, params: Array("{}".utf8))
+            // No busy wait on this thread: it reads the next request, stdin's end and SIGTERM.
+            result = try client.call(AgentProtocol.AccountsIfConnected.name, params: Array("{}".utf8), busyWait: .zero)
         } catch .answered(let error) where error.code == AgentProtocol.consentNeeded {
             throw Router.Deferred()  // no session yet: `getAccounts` asks, off this thread
+        } catch .unavailable(let unavailable) where unavailable.reason == AgentProtocol.tooManyConnections {
+            throw Router.Deferred()  // the extension's other ports hold its connections: `getAccounts` waits its turn, off this thread
         } catch {
             throw Self.rpcError(error)
         }

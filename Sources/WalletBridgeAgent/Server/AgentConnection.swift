@@ -120,10 +120,9 @@ struct AgentConnection {
             crowded = try limits.admit(holder, at: door)
         } catch {
             Log.warning("refused a connection: \(error.problem)")
-            return refuse(RPCError(.agentUnavailable, data: .object([
-                "reason": .string(AgentProtocol.tooManyConnections), "problem": .string(error.problem),
-                "limit": .number(JSONNumber(error.limit)),
-            ])), id: id)
+            var data: [String: JSONValue] = ["reason": .string(error.reason), "problem": .string(error.problem)]
+            if let limit = error.limit { data["limit"] = .number(JSONNumber(limit)) }
+            return refuse(RPCError(.agentUnavailable, data: .object(data)), id: id)
         }
         var answer: [String: JSONValue] = ["version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid())))]
         if crowded { answer["crowded"] = true }

@@ -43,10 +43,12 @@ final class ConnectionLimits: Sendable {
         case control
     }
 
-    /// Why a hello was refused: which limit was reached.
+    /// Why a hello was refused: which limit was reached (`too_many_connections`), or a host at
+    /// the command line's socket (`wrong_socket`, no limit).
     struct Refusal: Error, Sendable, Equatable {
+        var reason = AgentProtocol.tooManyConnections
         let problem: String
-        let limit: Int
+        let limit: Int?
     }
 
     let limits: Limits
@@ -101,7 +103,7 @@ final class ConnectionLimits: Sendable {
                 counts.control += 1
             case .caller(let caller):
                 guard door == .socket else {
-                    return Refusal(problem: "the command line's socket serves only the command line", limit: 0)
+                    return Refusal(reason: AgentProtocol.wrongSocket, problem: "the command line's socket serves only the command line", limit: nil)
                 }
                 let held = counts.perCaller[caller, default: 0]
                 guard held < limits.perCaller else {
