@@ -330,7 +330,8 @@ final class SessionStoreTests: XCTestCase {
         }
     }
 
-    func testAnExpiryBeyondTheLifetimeIsCutToItWhenLoaded() throws {
+    /// A sessions file holding one session forged to last until 2036 and one of 10 minutes.
+    private func storedForgedAndFineSessions() throws -> (TestClock, String, Session, Session) {
         let clock = TestClock()
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.function)
@@ -338,6 +339,11 @@ final class SessionStoreTests: XCTestCase {
         let fine = session(firefox, created: clock.now, lifetime: 600)
         try store.add(forged)
         try store.add(fine)
+        return (clock, path, forged, fine)
+    }
+
+    func testAnExpiryBeyondTheLifetimeIsCutToItWhenLoaded() throws {
+        let (clock, path, forged, fine) = try storedForgedAndFineSessions()
         let loaded = SessionStore(path: path, lifetime: 3600, now: clock.function)
         XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome)?.expiry, clock.now + 3600)
         XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox)?.expiry, clock.now + 600, "a shorter one is kept as it is")
@@ -348,13 +354,7 @@ final class SessionStoreTests: XCTestCase {
     /// session) answers again without waiting for some other change (issue 33 round 2 review,
     /// SHOULD 9).
     func testSessionsCappedAtLoadAreWrittenBackAtOnce() throws {
-        let clock = TestClock()
-        let path = temporaryFolder(self) + "/s.json"
-        let store = SessionStore(path: path, now: clock.function)
-        let forged = session(chrome, created: clock.now, lifetime: 2_085_000_000 - clock.now)  // until 2036
-        let fine = session(firefox, created: clock.now, lifetime: 600)
-        try store.add(forged)
-        try store.add(fine)
+        let (clock, path, forged, fine) = try storedForgedAndFineSessions()
         XCTAssertNil(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.now), "before the agent loads it")
 
         _ = SessionStore(path: path, lifetime: 3600, now: clock.function)

@@ -742,12 +742,18 @@ def raw_client(path, keystore, arguments, control=False):
         return client, None
 
 
-def test_one_extension_with_hundreds_of_connections_leaves_room_for_lock_stop_and_others(wallet, key, answers):
+def unlocked_agent(wallet, key, answers):
+    """Unlocks the keys through a host (one signature) and returns the agent's status."""
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
     signs(host, key, [b"unlock"])
     host.close()
     status = agent_status(wallet)
     assert status["unlocked"] is True
+    return status
+
+
+def test_one_extension_with_hundreds_of_connections_leaves_room_for_lock_stop_and_others(wallet, key, answers):
+    status = unlocked_agent(wallet, key, answers)
     path, keystore = status["socket"], status["keystore"]
     # Silent connections besides (a client that has not said hello yet), then 140 of one extension.
     silent = [socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(20)]
@@ -881,11 +887,7 @@ CALLERS = 128  # connections of every extension together
 def test_lock_and_stop_get_through_when_every_slot_of_the_agents_socket_is_taken(wallet, key, answers):
     """Silent connections in every pre-hello slot, and the extensions' connections in every slot
     of theirs: `lock` and `agent stop` still reach the agent (its control socket), at once."""
-    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers(PASSPHRASE))
-    signs(host, key, [b"unlock"])
-    host.close()
-    status = agent_status(wallet)
-    assert status["unlocked"] is True
+    status = unlocked_agent(wallet, key, answers)
     path, keystore = status["socket"], status["keystore"]
     held = []
     for number in range(CALLERS // PER_CALLER):
