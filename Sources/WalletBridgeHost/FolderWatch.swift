@@ -218,6 +218,10 @@ package enum FolderWatch {
         }
     }
 
+    /// How many subscriptions are open: any of them may read the queue, which a test of how
+    /// the kernel merges events must know to be nobody but itself.
+    package static var subscriberCount: Int { state.shared.withLock { $0.subscribers.count } }
+
     /// Ends subscription `id`; its watch goes when nobody else watches that folder.
     fileprivate static func end(_ id: Int) {
         state.shared.withLock { shared in

@@ -109,6 +109,7 @@ struct EventFile {
     /// folder went.
     mutating func waitForAgent(refused: Bool, refusedRetry: Duration = .seconds(1)) -> Bool {
         // Made after the connection failed and before this: the event may have been taken.
+        if folderGone { return false }
         if !refused, Agent.socketIdentity(paths.socket) != nil { return true }
         let socketName = AtomicFile.split(paths.socket).name
         let deadline = ContinuousClock.now + refusedRetry
@@ -123,12 +124,18 @@ struct EventFile {
                 if Agent.socketIdentity(paths.socket) != nil { return true }
                 continue
             }
+            // Woken at least each `refusedRetry` to look at the folder too: its end is an event
+            // that may have been read before this wait began (a wait that followed a timed retry).
             let left = ContinuousClock.now < deadline ? deadline - ContinuousClock.now : .zero
-            guard let events = nextEvents(watch, timeout: refused ? left : nil) else {
+            guard let events = nextEvents(watch, timeout: refused ? left : refusedRetry) else {
                 folderGone = true
                 return false
             }
             if events.contains(where: { $0.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 }) {
+                folderGone = true
+                return false
+            }
+            if events.isEmpty, Self.stamp(paths.folder)?.identity != folderIdentity {
                 folderGone = true
                 return false
             }
