@@ -94,9 +94,9 @@ final class SchemaHostAgreementTests: XCTestCase {
         try registerTestMethods(&router)
         let check = try OpenRPCCheck(document: router.openRPCDocument)
         for params: JSONValue in [[40, 2], [40, 2, 7], ["minuend": 40, "subtrahend": 2]] {
-            XCTAssertEqual(try check.check(request: ["method": "subtract", "params": params], response: ["result": 38]).failures, [], params.compactText)
+            XCTAssertEqual(check.check(request: ["method": "subtract", "params": params], response: ["result": 38]).failures, [], params.compactText)
         }
-        XCTAssertEqual(try check.check(request: ["method": "subtract", "params": ["40", 2]], response: ["result": 38]).failures.count, 1)
+        XCTAssertEqual(check.check(request: ["method": "subtract", "params": ["40", 2]], response: ["result": 38]).failures.count, 1)
     }
 
     /// A decimal integer's text plus or minus one, for numbers no Swift integer holds.

@@ -169,7 +169,7 @@ final class AgentEventsTests: XCTestCase {
     func testLookingWithoutAWatchEndsWhenTheFolderIsReplaced() throws {
         let paths = scratchPaths()
         writeBytes([], paths.socket)
-        guard var eventFile = EventFile(paths: paths, watch: false, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
+        guard let eventFile = EventFile(paths: paths, watch: false, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
         defer { eventFile.close() }
         let moved = paths.folder + ".moved"
         XCTAssertEqual(rename(paths.folder, moved), 0)
@@ -197,7 +197,7 @@ final class AgentEventsTests: XCTestCase {
         let paths = scratchPaths()
         let refusing = try UnixSocket.listen(at: paths.socket)
         close(refusing)  // the crashed agent's socket: there, and refusing
-        guard var eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
+        guard let eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
         defer { eventFile.close() }
         let refused = try XCTUnwrap(Agent.socketIdentity(paths.socket))
         let woke = DispatchSemaphore(value: 0)
@@ -230,7 +230,7 @@ final class AgentEventsTests: XCTestCase {
             XCTAssertTrue(eventFile.waitForAgent(refused: true, refusedRetry: .milliseconds(20)), "watch: \(watch)")
         }
         XCTAssertEqual(unlink(paths.socket), 0)
-        guard var eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
+        guard let eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
         defer { eventFile.close() }
         let woke = DispatchSemaphore(value: 0)
         XCTAssertTrue(Threads.start { [eventFile] in
