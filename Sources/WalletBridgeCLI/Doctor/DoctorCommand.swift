@@ -19,7 +19,7 @@ struct DoctorCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The host name to look for.")
+    @Option(help: "The host name to look for: the wallet's by default; any other host is probed with rpc.discover.")
     var name = ManifestIdentifiers.defaultHostName
 
     @Option(name: .customLong("browser"), help: "Check only this browser (repeatable).")
