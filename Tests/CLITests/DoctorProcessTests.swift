@@ -227,7 +227,7 @@ final class DoctorProcessTests: XCTestCase {
         let commands = fault.fix.split(separator: "\n").compactMap { line in line.range(of: binary).map { String(line[$0.lowerBound...]) } }
         XCTAssertEqual(commands, [
             "\(binary) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin)",
-            "\(binary) uninstall --browser chrome",
+            "\(binary) uninstall --browser chrome --name com.walletbridge.host",
         ])
         for command in commands {
             let run = try runProcess("/bin/sh", ["-c", command], environment: sandbox.variables, in: sandbox.base)
@@ -274,7 +274,9 @@ final class DoctorProcessTests: XCTestCase {
             exec "\(try Built.walletBridge())" "$@"
 
             """, mode: 0o755)
-        try edit(sandbox, firefox) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: host) }
+        // Installed so, as the record says: a manifest pointing elsewhere than the recorded binary is a problem of its own.
+        let install = try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID, "--binary", host)
+        XCTAssertEqual(install.status, 0, install.output)
         let (result, report) = try doctor(sandbox, ["--browser", "firefox"])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertNotNil(try browser(report, "firefox").manifests.first?.answer)

@@ -229,9 +229,28 @@ final class InstallProcessTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         let manifest = try ManifestFile.load(sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
         XCTAssertEqual(manifest.strings("allowed_origins"), [TestIDs.chromeOrigin])
+        // Firefox alone: it has no per-profile manifest folder, so --user-data-dir would mean nothing.
         let firefox = try sandbox.walletBridge("install", "--user-data-dir", "profile", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
         XCTAssertNotEqual(firefox.status, 0)
-        XCTAssertTrue(firefox.stderr.contains("--user-data-dir is for Chromium-family browsers"), firefox.stderr)
+        XCTAssertTrue(firefox.stderr.contains("Firefox has no per-profile manifest folder"), firefox.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"))
+    }
+
+    func testUserDataDirWithFirefoxBesideChromiumPutsFirefoxsManifestInItsOwnFolder() throws {
+        let sandbox = try Sandbox()
+        let both = try sandbox.walletBridge(
+            "install", "--user-data-dir", "profile", "--browser", "chromium", "--browser", "firefox",
+            "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
+        XCTAssertEqual(both.status, 0, both.output)
+        XCTAssertTrue(both.stderr.contains("there is no per-profile folder"), both.stderr)
+        let chromium = try ManifestFile.load(sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
+        XCTAssertEqual(chromium.strings("allowed_origins"), [TestIDs.chromeOrigin])
+        let firefox = try ManifestFile.load(sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
+        XCTAssertEqual(firefox.strings("allowed_extensions"), [TestIDs.firefoxID])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json"))
+        let uninstall = try sandbox.walletBridge("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"))
     }
 
     func testCustomNameAndBinary() throws {

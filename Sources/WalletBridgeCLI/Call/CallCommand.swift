@@ -7,7 +7,7 @@ struct CallCommand: ParsableCommand {
         commandName: "call",
         abstract: "Send a JSON-RPC request to a native host, started as a browser would start it.",
         discussion: """
-            The host is this wallet-bridge binary unless --manifest or --host (--host-path) names another. \
+            The host is this wallet-bridge binary unless --manifest, --host (--host-path) or --name (a host install wrote a manifest for) names another. \
             It gets the browser's arguments (Chrome: the origin; Firefox: the manifest path and \
             the add-on ID) and its own folder as working directory. The reply is checked as a \
             browser would check it: a frame over 1 MiB, stray bytes on stdout, or an exit without \

@@ -9,11 +9,11 @@ struct ConformCommand: ParsableCommand {
         commandName: "conform",
         abstract: "Run fixture files against a native host and report each case.",
         discussion: """
-            Each case starts the host afresh, in its folder as a browser would (--host or \
-            --manifest; without them, this wallet-bridge binary), sends the case's input over \
+            Each case starts the host afresh, in its folder as a browser would (--host, \
+            --manifest or --name; without them, this wallet-bridge binary), sends the case's input over \
             real pipes and compares the reply, then sends a sentinel request to prove that \
             nothing else was sent and that the host kept serving. A case's "args" are the host's \
-            arguments; without them it gets none, or, when --manifest, --as, --origin or \
+            arguments; without them it gets none, or, when --manifest, --name, --as, --origin or \
             --addon-id names a caller, that browser's. A folder stands for every *.json file in \
             it but a README. The fixture format: docs/fixtures.md in the wallet-bridge \
             repository.

@@ -9,8 +9,8 @@ struct DescribeCommand: ParsableCommand {
         commandName: "describe",
         abstract: "Print a native host's OpenRPC document: what rpc.discover answers.",
         discussion: """
-            The host is started as call starts it (--manifest, --host, --as, --origin, \
-            --addon-id; without them, this wallet-bridge binary) and asked rpc.discover once. A \
+            The host is started as call starts it (--manifest, --host, --name, --as, \
+            --origin, --addon-id; without them, this wallet-bridge binary) and asked rpc.discover once. A \
             host built on the WalletBridge library describes every method it registered: params \
             and result as JSON Schemas derived from the Swift types, and the errors it declares.
 

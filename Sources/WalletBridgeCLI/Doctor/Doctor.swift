@@ -90,7 +90,7 @@ enum Doctor {
             if checked[key] == nil {
                 checked[key] = ManifestCheck(
                     path: path, family: family, hostName: options.hostName, inUserFolder: scope != "system",
-                    environment: environment, timeout: options.timeout, probe: options.probe && probe,
+                    environment: environment, timeout: options.timeout, probe: options.probe && probe, record: record,
                     installTarget: target + (scope == "system" ? ["--system"] : []),
                     forEveryUser: options.system
                 ).run()
@@ -255,7 +255,9 @@ enum Doctor {
         return BrowserReport(
             browser: browser.id, name: browser.displayName, verdict: verdict, browserFound: presence.isInstalled,
             evidence: presence.evidence, summary: summary, manifests: manifests,
-            advice: SandboxAdvice.advice(for: browser, presence: presence, hostName: options.hostName, environment: survey.environment)
+            advice: SandboxAdvice.advice(
+                for: browser, presence: presence, hostName: options.hostName, environment: survey.environment,
+                hostArguments: hostArguments(hostName: options.hostName, record: survey.record, manifest: nil))
         )
     }
 
@@ -320,7 +322,7 @@ enum Doctor {
                 // The Flatpak reads its own manifest (checked below): this one is only clutter.
                 sandbox.severity = .warning
                 sandbox.message += "; it reads the manifest install --flatpak wrote inside its sandbox instead (below)"
-                sandbox.fix = "remove this one if nothing else uses it: \(executable) uninstall --browser \(browser.id)"
+                sandbox.fix = "remove this one if nothing else uses it: \(uninstallCommand(["--browser", browser.id], hostName: survey.options.hostName))"
             }
             report.faults.insert(sandbox, at: 0)
         }
@@ -423,7 +425,7 @@ enum Doctor {
         let lacking = survey.installed.filter { $0.family == browser.family && !survey.hasManifest($0) }
         // Our own file goes with uninstall (which keeps the record right); anyone else's by hand.
         let remove = record?.files.contains { $0.path == path && $0.browsers.contains(browser.id) } == true
-            ? "\(executable) uninstall --browser \(browser.id)"
+            ? uninstallCommand(["--browser", browser.id], hostName: options.hostName)
             : "rm \(Shell.quoted(path))"
         var lines: [String] = []
         for other in lacking {
@@ -442,9 +444,11 @@ enum Doctor {
 
     static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
 
-    /// An install command that works as printed: the IDs come from `manifest` when it names
-    /// well-formed ones, else from what install recorded for this family; `ID` only when
-    /// neither knows any.
+    /// An install command that works as printed and starts the program the manifest is for:
+    /// the IDs come from `manifest` when it names well-formed ones, else from what install
+    /// recorded for this family; `ID` only when neither knows any. The host's own `--name`,
+    /// `--binary` and `--description` follow (`hostArguments`), so that running it never
+    /// points a manifest at another program than its host's.
     static func installCommand(_ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil) -> String {
         func wellFormed(_ id: String) -> Bool {
             family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
@@ -464,22 +468,46 @@ enum Doctor {
         }
         var words = ["install"] + target
         if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
-        if hostName != ManifestIdentifiers.defaultHostName {
-            // Another host than the wallet: without --binary, install would point it at this
-            // wallet-bridge binary. `PATH` only when no manifest or record names its binary.
-            let binary = hostBinary(hostName: hostName, record: record, manifest: target.contains("--flatpak") ? nil : manifest)
-            words += ["--name", hostName, "--binary", binary ?? "PATH"]
-        }
+        words += hostArguments(hostName: hostName, record: record, manifest: target.contains("--flatpak") ? nil : manifest)
         return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
     }
 
-    /// The binary a manifest for `hostName` names, from `manifest` first, then from what
-    /// install recorded (Flatpak wrappers aside): nil when none names an executable file.
-    private static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?) -> String? {
+    /// The `--name`, `--binary` and `--description` an install (or uninstall) command needs to
+    /// keep the host what it is. `--binary`: what the record names for the host, else what the
+    /// manifest names, when that is an executable file; left out only for the wallet's own name
+    /// when that binary is this one (install's default); `PATH` when nothing names one. A
+    /// suggested command must never make a manifest start another program (this wallet,
+    /// say) than the one it was installed for.
+    static func hostArguments(hostName: String, record: InstallRecord?, manifest: String?) -> [String] {
+        var words: [String] = []
+        if hostName != ManifestIdentifiers.defaultHostName { words += ["--name", hostName] }
+        let binary = hostBinary(hostName: hostName, record: record, manifest: manifest)
+        if let binary {
+            if hostName != ManifestIdentifiers.defaultHostName || binary != FileSystem.currentExecutable() { words += ["--binary", binary] }
+        } else if hostName != ManifestIdentifiers.defaultHostName {
+            words += ["--binary", "PATH"]
+        }
+        if let recorded = record?.hosts[hostName],
+           recorded.description != InstallRequest.defaultDescription(hostName: hostName, binary: binary ?? recorded.binary) {
+            words += ["--description", recorded.description]
+        }
+        return words
+    }
+
+    /// The `uninstall` arguments that take back only this host's files.
+    static func uninstallCommand(_ target: [String], hostName: String) -> String {
+        ([executable] + (["uninstall"] + target + ["--name", hostName]).map(Shell.quoted)).joined(separator: " ")
+    }
+
+    /// The binary for `hostName`: the one install recorded for it, then the one `manifest`
+    /// names, then one a recorded manifest names (Flatpak wrappers aside); nil when none of
+    /// them is an executable file.
+    static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?) -> String? {
         func executableFile(_ path: String?) -> String? {
             guard let path, path.hasPrefix("/"), FileSystem.status(path)?.kind == .file, FileSystem.accessible(path, X_OK) else { return nil }
             return path
         }
+        if let found = executableFile(record?.hosts[hostName]?.binary) { return found }
         if let manifest, let found = executableFile((try? BrowserJSON.load(manifest))?.manifest.string("path")) { return found }
         for file in record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" && file.flatpak == nil {
             guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)) else { continue }

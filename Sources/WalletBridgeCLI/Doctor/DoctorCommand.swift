@@ -9,14 +9,17 @@ struct DoctorCommand: ParsableCommand {
         discussion: """
             For each browser: is there a manifest where it looks, is it valid (name, path, type, \
             extension IDs, file owner and mode), and does the host answer a real request when \
-            started exactly as that browser starts it. Snap and Flatpak browsers get advice. \
+            started exactly as that browser starts it, as that host: the wallet \
+            (com.walletbridge.host) is asked NATIVE_GET_ACCOUNTS_METHOD, any other host \
+            rpc.discover. Commands doctor suggests keep each host's own --name, --binary and \
+            --description (from the install record). Snap and Flatpak browsers get advice. \
             Exits 1 when any manifest found has a problem. --system checks only the system-wide \
             folders, as every user's browser reads them (a .deb's install), and also exits 1 when \
             it finds no manifest there.
             """
     )
 
-    @Option(help: "The host name to look for.")
+    @Option(help: "The host name to look for: the wallet's by default; any other host is probed with rpc.discover.")
     var name = ManifestIdentifiers.defaultHostName
 
     @Option(name: .customLong("browser"), help: "Check only this browser (repeatable).")
@@ -31,7 +34,7 @@ struct DoctorCommand: ParsableCommand {
     @Flag(help: "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, ...), each once, as every user's browser reads them.")
     var system = false
 
-    @Flag(help: "First re-point every manifest whose \"path\" no longer exists (the binary moved) at this binary; prints each change.")
+    @Flag(help: "First re-point each manifest install wrote for the host whose \"path\" is gone (or names another program) at the binary install recorded for the host, never another; prints each change.")
     var fixPaths = false
 
     @Option(help: "Seconds to wait for each host's answer.")

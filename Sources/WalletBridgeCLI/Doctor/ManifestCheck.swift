@@ -14,6 +14,8 @@ struct ManifestCheck {
     var environment: CLIEnvironment
     var timeout: Duration
     var probe = true
+    /// What install recorded: the binary and description of each host, the files it wrote.
+    var record: InstallRecord? = nil
     /// The `install` arguments that rewrite this manifest where it is: `--browser chromium`,
     /// `--user-data-dir DIR`, plus `--system` for a system folder.
     var installTarget: [String] = []
@@ -21,10 +23,15 @@ struct ManifestCheck {
     /// manifest is read, and its host started, by each user's browser as that user.
     var forEveryUser = false
 
-    /// The method every host answers somehow: the wallet's own if it has one, else
-    /// "Method not found". Either is a well-formed answer, which is all the probe asks.
-    static let probeMethod = NATIVE_GET_ACCOUNTS_METHOD
+    /// The wallet is asked for its accounts (its own method); any other host for its own
+    /// description, `rpc.discover`, which says which program answered (its title) and which a
+    /// host built on the library answers without doing anything.
+    static func probeMethod(hostName: String) -> String {
+        hostName == ManifestIdentifiers.defaultHostName ? NATIVE_GET_ACCOUNTS_METHOD : "rpc.discover"
+    }
     static let probeID = "doctor"
+    /// What the wallet's own `rpc.discover` calls it (ShippedHost).
+    static let walletTitle = "wallet-bridge"
 
     func run() -> (faults: [DoctorFault], answer: String?) {
         var faults: [DoctorFault] = []
@@ -39,6 +46,7 @@ struct ManifestCheck {
         let allowed = checkAllowList(manifest, fault: fault)
         if forEveryUser { checkOtherUsers(hostPath: hostPath, fault: fault) }
 
+        if let hostPath { checkRecordedBinary(hostPath, fault: fault) }
         guard probe, let hostPath else { return (faults, nil) }
         let answer = probeHost(hostPath, allowed: allowed, fault: fault)
         return (faults, answer)
@@ -129,7 +137,8 @@ struct ManifestCheck {
             fault("missing-field", "no \"name\" string", "add \"name\": \(JSONText.quoted(hostName)), or: \(reinstall)", .problem)
         }
         if manifest.string("description") == nil {
-            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", "add \"description\": \(JSONText.quoted(HostManifest.defaultDescription)), or: \(reinstall)", .problem)
+            let description = record?.hosts[hostName]?.description ?? "a line saying what the host is"
+            fault("missing-field", "no \"description\" string; browsers reject a manifest without one", "add \"description\": \(JSONText.quoted(description)), or: \(reinstall)", .problem)
         }
         switch manifest.members["type"] {
         case .string("stdio")?: break
@@ -145,13 +154,35 @@ struct ManifestCheck {
         case .chromium: .chrome(origin: allowed.first ?? BrowserLaunch.placeholderOrigin)
         case .firefox: .firefox(manifestPath: path, addonID: allowed.first ?? BrowserLaunch.placeholderAddonID)
         }
-        switch Self.probe(HostCommand(path: hostPath, launch: launch, environment: environment.variables), timeout: timeout) {
+        let method = Self.probeMethod(hostName: hostName)
+        switch Self.probe(HostCommand(path: hostPath, launch: launch, environment: environment.variables), method: method, timeout: timeout) {
         case .success(let answer):
-            return answer
+            if let mismatch = identityProblem(answer, hostPath: hostPath) {
+                fault("wrong-host", mismatch, "point it at \(hostName)'s own binary: \(reinstallCommand())", .problem)
+            }
+            return answer.text
         case .failure(let error):
-            fault("no-answer", "started \(launch), the host gave no usable answer: \(error)", Self.fix(for: error, manifest: path), .problem)
+            fault("no-answer", "started \(launch), the host gave no usable answer: \(error)", Self.fix(for: error, manifest: path, method: method), .problem)
             return nil
         }
+    }
+
+    /// A manifest install wrote for this host must start the binary install recorded for it:
+    /// anything else has been re-pointed since, and may start another program altogether.
+    private func checkRecordedBinary(_ hostPath: String, fault: (String, String, String, DoctorFault.Severity) -> Void) {
+        guard let record, record.files.contains(where: { $0.path == path && $0.flatpak == nil }), let binary = record.hosts[hostName]?.binary,
+              !FileSystem.sameFile(hostPath, binary) else { return }
+        let repair = FileSystem.status(binary)?.kind == .file
+            ? "\(Doctor.executable) doctor\(nameOption) --fix-paths re-points it at \(binary); or: \(reinstallCommand())"
+            : "\(binary) is gone too: rebuild it there, or install the host's binary with --binary: \(reinstallCommand())"
+        fault("other-binary",
+              "\"path\" \(JSONText.quoted(hostPath)) is not the binary install recorded for \(hostName) (\(binary)): the browser would start another program",
+              repair, .problem)
+    }
+
+    /// ` --name NAME` for a host other than the wallet, as doctor's own commands need it.
+    private var nameOption: String {
+        hostName == ManifestIdentifiers.defaultHostName ? "" : " --name \(Shell.quoted(hostName))"
     }
 
     /// Checks `path`; returns it when it can be started, so the probe may run.
@@ -162,7 +193,7 @@ struct ManifestCheck {
         }
         guard hostPath.hasPrefix("/") else {
             fault("relative-path", "\"path\" \(JSONText.quoted(hostPath)) is relative; on Linux browsers start only absolute paths",
-                  "set \"path\" to the absolute path, e.g. \(FileSystem.currentExecutable().map(JSONText.quoted) ?? "\"/usr/local/bin/wallet-bridge\"")", .problem)
+                  "set \"path\" to the host binary's absolute path; or: \(reinstallCommand())", .problem)
             return nil
         }
         guard let status = FileSystem.status(hostPath) else {
@@ -173,12 +204,12 @@ struct ManifestCheck {
                 return nil
             }
             fault("path-missing", "\"path\" \(JSONText.quoted(hostPath)) does not exist (moved, or a build folder cleaned?)",
-                  "point it at this binary: \(Doctor.executable) doctor --fix-paths; or run install from where the binary now is (it writes its own path): \(reinstallCommand())", .problem)
+                  pathMissingFix(hostPath), .problem)
             return nil
         }
         guard status.kind == .file else {
             fault("path-not-file", "\"path\" \(JSONText.quoted(hostPath)) is \(status.kind == .directory ? "a directory" : "not a regular file")",
-                  "point \"path\" at the wallet-bridge binary itself", .problem)
+                  "point \"path\" at the host binary itself: \(reinstallCommand())", .problem)
             return nil
         }
         guard status.mode & 0o111 != 0 else {
@@ -192,6 +223,26 @@ struct ManifestCheck {
             return nil
         }
         return hostPath
+    }
+
+    /// What to do about a manifest whose binary is gone: `--fix-paths` where it would re-point
+    /// the file at its host's recorded binary (or, for the wallet, this wallet-bridge binary),
+    /// else install with the host's own binary.
+    private func pathMissingFix(_ hostPath: String) -> String {
+        let recorded = record?.files.contains { $0.path == path } == true
+        guard recorded, let binary = record?.hosts[hostName]?.binary else {
+            if hostName == ManifestIdentifiers.defaultHostName, PathRepair.isThisProgram(hostPath) {
+                return "point it at this binary: \(Doctor.executable) doctor --fix-paths; or: \(reinstallCommand())"
+            }
+            return "install did not write this manifest, so no install record names its host's binary: install it with the binary: \(reinstallCommand())"
+        }
+        if FileSystem.status(binary)?.kind == .file {
+            return "\(Doctor.executable) doctor\(nameOption) --fix-paths re-points it at \(binary), the binary install recorded for \(hostName); or: \(reinstallCommand())"
+        }
+        if PathRepair.isThisProgram(binary) {
+            return "point it at this binary: \(Doctor.executable) doctor\(nameOption) --fix-paths; or install from where the binary now is: \(reinstallCommand())"
+        }
+        return "install recorded \(binary) for \(hostName), and it is gone too: rebuild it there, or install it with its new place: \(reinstallCommand())"
     }
 
     /// Checks this family's allow list; returns its well-formed entries.
@@ -246,7 +297,7 @@ struct ManifestCheck {
     /// (or, when it no longer parses, the install record) names, and `--force`, since install
     /// refuses to replace a file changed since it wrote it.
     func reinstallCommand() -> String {
-        let record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
+        let record = record ?? ((try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil)
         return Doctor.installCommand(installTarget, family: family, hostName: hostName, record: record, manifest: path) + " --force"
     }
 
@@ -264,13 +315,39 @@ struct ManifestCheck {
     /// (a result or an error) means it answers. An error comes with the errors the host logged,
     /// which say why (a configuration file other users can change, and the command that fixes
     /// it): the extension is told only that the log says why.
-    static func probe(_ command: HostCommand, timeout: Duration) -> Result<String, NativeHostError> {
+    /// What the probe got back: the line doctor prints, and what tells the program apart.
+    struct ProbeAnswer: Sendable {
+        var text: String
+        /// The error code, for an error answer.
+        var errorCode: Int?
+        /// `rpc.discover`'s info.title, for a document.
+        var title: String?
+    }
+
+    /// Why the program that answered is not `hostName`'s, or nil: the wallet must know its
+    /// own method; any other host must not be the wallet (whose rpc.discover title is
+    /// "wallet-bridge"), unless install recorded exactly this binary for it (the wallet
+    /// installed under another name, on purpose).
+    func identityProblem(_ answer: ProbeAnswer, hostPath: String) -> String? {
+        if hostName == ManifestIdentifiers.defaultHostName {
+            guard answer.errorCode == ErrorCode.methodNotFound.rawValue else { return nil }
+            return "\(JSONText.quoted(hostPath)) does not know \(NATIVE_GET_ACCOUNTS_METHOD): it is not the wallet, so an extension expecting the wallet gets another program"
+        }
+        guard answer.title == Self.walletTitle else { return nil }
+        if let binary = record?.hosts[hostName]?.binary, FileSystem.sameFile(hostPath, binary) { return nil }
+        return """
+            \(JSONText.quoted(hostPath)) answers as the wallet-bridge wallet (rpc.discover's title is "\(Self.walletTitle)"), \
+            and install recorded no such binary for \(hostName): an extension that connects to \(hostName) would start a wallet
+            """
+    }
+
+    static func probe(_ command: HostCommand, method: String = NATIVE_GET_ACCOUNTS_METHOD, timeout: Duration) -> Result<ProbeAnswer, NativeHostError> {
         do throws(NativeHostError) {
             let connection = try HostConnection(command)
             let reply: RPCReply
             do throws(NativeHostError) {
                 let deadline = ContinuousClock.now + timeout
-                connection.enqueue(CallRequest.body(id: .string(probeID), method: probeMethod, params: nil))
+                connection.enqueue(CallRequest.body(id: .string(probeID), method: method, params: nil))
                 try connection.flush(until: deadline, timeout: timeout)
                 reply = try RPCReply(parsing: try connection.receive(until: deadline, timeout: timeout))
             } catch {
@@ -282,12 +359,16 @@ struct ManifestCheck {
                 throw NativeHostError(.notJSONRPC(reason: "its id is \(String(decoding: reply.id.jsonBytes, as: UTF8.self)), not \"doctor\"", bytes: reply.body))
             }
             switch reply.outcome {
-            case .result: return .success("answers: \(probeMethod) -> a result")
+            case .result(let result):
+                let title = result.objectValue?["info"]?.objectValue?["title"]?.stringValue
+                let named = method == "rpc.discover" ? title.map { " (\(JSONText.quoted($0)))" } ?? "" : ""
+                return .success(ProbeAnswer(text: "answers: \(method) -> a result\(named)", title: title))
             case .error(let code, let message):
                 let logged = loggedErrors(connection.stderrTail)
-                return .success(
-                    "answers: \(probeMethod) -> error \(code) \(JSONText.quoted(message))"
-                        + logged.map { "\n  the host logged: \($0)" }.joined())
+                return .success(ProbeAnswer(
+                    text: "answers: \(method) -> error \(code) \(JSONText.quoted(message))"
+                        + logged.map { "\n  the host logged: \($0)" }.joined(),
+                    errorCode: code))
             }
         } catch {
             return .failure(error)
@@ -302,8 +383,8 @@ struct ManifestCheck {
         }.suffix(3).map { $0 }
     }
 
-    private static func fix(for error: NativeHostError, manifest: String) -> String {
-        let reproduce = "to see it as the browser does: wallet-bridge call --manifest \(manifest) \(probeMethod)"
+    private static func fix(for error: NativeHostError, manifest: String, method: String) -> String {
+        let reproduce = "to see it as the browser does: wallet-bridge call --manifest \(manifest) \(method)"
         switch error.kind {
         case .cannotStart: return "the kernel refused to run it: check the file and, for a script, its #! line; \(reproduce)"
         case .fault(.tooLarge): return "the host must answer with an error instead of a frame over 1 MiB; \(reproduce)"

@@ -6,7 +6,7 @@ import WalletBridge
 /// One manifest `doctor --fix-paths` looked at: its `path` named a file that is gone.
 struct PathFix: Codable, Sendable, Equatable {
     enum Outcome: String, Codable, Sendable {
-        /// Re-pointed at this binary.
+        /// Re-pointed at its host's recorded binary (or, for the wallet, this one).
         case fixed
         /// Left alone: it names another program, or cannot be rewritten safely.
         case skipped
@@ -26,21 +26,28 @@ struct PathFix: Codable, Sendable, Equatable {
     /// The line doctor prints for it.
     var line: String {
         switch outcome {
-        case .fixed: "fixed \(manifest): \"path\" was \(from), which no longer exists; it is now \(to)"
-        case .skipped: "not fixed \(manifest): \"path\" \(from) no longer exists, but \(reason ?? "")"
+        case .fixed: "fixed \(manifest): \"path\" was \(from), which \(FileSystem.exists(from) ? "is not the binary install recorded" : "no longer exists"); it is now \(to)"
+        case .skipped: "not fixed \(manifest): \"path\" \(from) \(FileSystem.exists(from) ? "is not the binary install recorded" : "no longer exists"), but \(reason ?? "")"
         case .failed: "could not fix \(manifest): \(reason ?? "")"
         }
     }
 }
 
-/// `doctor --fix-paths`: re-points manifests whose host binary has moved at the binary
-/// running doctor, as KeePassXC rewrites its own manifests at every start, but only when asked.
+/// `doctor --fix-paths`: re-points a manifest install wrote at the binary install recorded for
+/// its host, on request only.
 ///
-/// Only a `path` that is absolute and gone (not one behind a folder this user may not enter)
-/// is changed, and only in a manifest that is this program's: install recorded it, or its
-/// `path` ends in the same file name as this binary. Everything else in the file stays byte
-/// for byte: the one JSON string is replaced, and the result must parse to the same members
-/// with the new `path`. A recorded manifest's record follows, so uninstall still knows it.
+/// Only a manifest install recorded is changed, and only to its host's recorded binary
+/// (`InstallRecord.hosts`): never to the program running doctor, which may be another host
+/// altogether (the wallet). It is re-pointed when its `path` is gone (absolute, and not
+/// merely behind a folder this user may not enter) or names another program than the
+/// recorded one, and the recorded binary is there. One exception keeps the wallet's own
+/// repair: when the recorded binary is gone too and has this binary's file name, the wallet
+/// moved, and this binary (the wallet) is the one to point at; the record follows. Likewise
+/// a manifest of the wallet's own host name that install did not write (a package's, or one
+/// from before the record) whose gone `path` has this binary's file name.
+/// Everything else in the file stays byte for byte: the one JSON string is replaced, and the
+/// result must parse to the same members with the new `path`. A recorded manifest's record
+/// follows, so uninstall still knows it.
 enum PathRepair {
     static func run(folders: [String], hostName: String, binary: String, environment: CLIEnvironment) -> [PathFix] {
         let recordPath = InstallRecord.location(in: environment)
@@ -52,35 +59,53 @@ enum PathRepair {
                 let manifestPath = Path.join(folder, path)
                 guard let bytes = FileSystem.read(manifestPath), let loaded = try? BrowserJSON.load(manifestPath),
                       path == hostName + ".json" || loaded.manifest.string("name") == hostName,
-                      let old = loaded.manifest.string("path"), old.hasPrefix("/"), isGone(old) else { continue }
+                      let old = loaded.manifest.string("path"), old.hasPrefix("/") else { continue }
                 let recordIndex = record?.files.firstIndex { $0.path == manifestPath }
-                var fix = PathFix(manifest: manifestPath, from: old, to: binary, outcome: .fixed)
-                guard recordIndex != nil || Path.fileName(old) == Path.fileName(binary) else {
-                    fix.outcome = .skipped
-                    fix.reason = "it names another program than this one (\(Path.fileName(binary))), and install did not write it; reinstall it with the program it belongs to"
+                let recorded = recordIndex != nil ? record?.hosts[hostName] : nil
+                let gone = isGone(old)
+                // A recorded manifest that starts another program than its host's recorded one.
+                let elsewhere = !gone && recorded.map { !FileSystem.sameFile(old, $0.binary) && FileSystem.status($0.binary)?.kind == .file } == true
+                guard gone || elsewhere else { continue }
+                var fix = PathFix(manifest: manifestPath, from: old, to: recorded?.binary ?? "", outcome: .skipped)
+                if recordIndex == nil, gone, hostName == ManifestIdentifiers.defaultHostName, isThisProgram(old, this: binary) {
+                    // The wallet's own manifest, not written by this install (a package's, an
+                    // older install's): the wallet moved, and this is it.
+                    fix.to = binary
+                    fixes.append(repoint(manifestPath, bytes: bytes, from: old, to: binary, manifest: loaded.manifest, fix: fix))
+                    continue
+                }
+                guard recordIndex != nil else {
+                    fix.reason = "install did not write it, so no install record names the binary of \(hostName); install it with its own binary: \(Doctor.executable) install ... --name \(Shell.quoted(hostName)) --binary PATH"
                     fixes.append(fix)
                     continue
                 }
-                guard let rewritten = repointed(bytes, from: old, to: binary, manifest: loaded.manifest) else {
-                    fix.outcome = .skipped
-                    fix.reason = "its \"path\" is not written as one plain JSON string that can be replaced alone; edit it by hand, or reinstall"
+                guard let recorded else {
+                    fix.reason = "the install record names no binary for \(hostName) (its manifests disagreed, in a record from an older wallet-bridge); install it again with its binary (--name \(Shell.quoted(hostName)) --binary PATH), which records it"
                     fixes.append(fix)
                     continue
                 }
-                do {
-                    let mode = FileSystem.status(manifestPath).map { mode_t($0.mode) } ?? 0o644
-                    try FileSystem.writeAtomically(manifestPath, contents: rewritten, mode: mode)
-                } catch {
-                    fix.outcome = .failed
-                    fix.reason = "\(error)" + (error.code == EACCES ? " (a system-wide manifest needs root)" : "")
-                    fixes.append(fix)
-                    continue
+                var target = recorded.binary
+                if FileSystem.status(target)?.kind != .file {
+                    guard isThisProgram(target, this: binary) else {
+                        fix.reason = "install recorded \(target) as the binary of \(hostName), and it is gone too; --fix-paths points a manifest only at its host's recorded binary: rebuild it there, or install it again with --binary"
+                        fixes.append(fix)
+                        continue
+                    }
+                    // The wallet moved, and this is it.
+                    target = binary
+                    fix.to = binary
                 }
-                if let recordIndex, Array(record!.files[recordIndex].content.utf8) == bytes {
+                fix = repoint(manifestPath, bytes: bytes, from: old, to: target, manifest: loaded.manifest, fix: fix)
+                fixes.append(fix)
+                guard fix.outcome == .fixed, let rewritten = FileSystem.read(manifestPath) else { continue }
+                if let recordIndex, Array(record!.files[recordIndex].content.utf8) == bytes || elsewhere {
                     record!.files[recordIndex].content = String(decoding: rewritten, as: UTF8.self)
                     recordChanged = true
                 }
-                fixes.append(fix)
+                if target != recorded.binary {
+                    record!.hosts[hostName]?.binary = target
+                    recordChanged = true
+                }
             }
         }
         if recordChanged, var updated = record {
@@ -91,6 +116,33 @@ enum PathRepair {
             }
         }
         return fixes
+    }
+
+    /// Rewrites the manifest's `path` from `old` to `new`; `fix` with its outcome.
+    private static func repoint(_ manifestPath: String, bytes: [UInt8], from old: String, to new: String, manifest: ManifestFile, fix: PathFix) -> PathFix {
+        var fix = fix
+        guard let rewritten = repointed(bytes, from: old, to: new, manifest: manifest) else {
+            fix.outcome = .skipped
+            fix.reason = "its \"path\" is not written as one plain JSON string that can be replaced alone; edit it by hand, or reinstall"
+            return fix
+        }
+        do {
+            let mode = FileSystem.status(manifestPath).map { mode_t($0.mode) } ?? 0o644
+            try FileSystem.writeAtomically(manifestPath, contents: rewritten, mode: mode)
+        } catch {
+            fix.outcome = .failed
+            fix.reason = "\(error)" + (error.code == EACCES ? " (a system-wide manifest needs root)" : "")
+            return fix
+        }
+        fix.outcome = .fixed
+        return fix
+    }
+
+    /// Whether `binary` is this program (the wallet, moved): it has the file name of `this`,
+    /// the binary running doctor.
+    static func isThisProgram(_ binary: String, this: String? = FileSystem.currentExecutable()) -> Bool {
+        guard let this else { return false }
+        return Path.fileName(binary) == Path.fileName(this)
     }
 
     /// Gone: no such file, or a folder on the way is missing or a file. Not "permission

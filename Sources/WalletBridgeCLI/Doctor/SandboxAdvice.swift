@@ -1,7 +1,9 @@
 /// What a Snap or Flatpak browser needs, in words. Doctor explains; it changes nothing:
 /// every way into a sandbox trades away some of its protection, and that is the user's call.
 enum SandboxAdvice {
-    static func advice(for browser: Browser, presence: BrowserPresence, hostName: String, environment: CLIEnvironment) -> [String] {
+    /// `hostArguments`: the `--name`, `--binary` and `--description` that keep the host what
+    /// it is in the install command the advice names (`Doctor.hostArguments`).
+    static func advice(for browser: Browser, presence: BrowserPresence, hostName: String, environment: CLIEnvironment, hostArguments: [String] = []) -> [String] {
         var advice: [String] = []
         if let snap = presence.snap.first {
             if browser.family == .firefox {
@@ -43,7 +45,7 @@ enum SandboxAdvice {
                 system-wide counterparts): \(proxy). This is the clean way, where available.
                 - Otherwise the manifest must be inside the sandbox (\(folder)/\(hostName).json), and its \
                 "path" a wrapper script, also inside, that runs: flatpak-spawn --host <absolute path of \
-                wallet-bridge> "$@". `wallet-bridge install --flatpak --browser \(browser.id)` writes both. They need \
+                wallet-bridge> "$@". `\((["wallet-bridge", "install", "--flatpak", "--browser", browser.id] + hostArguments).map(Shell.quoted).joined(separator: " "))` writes both. They need \
                 `\(FlatpakWrapper.overrideCommand(flatpak.id))`, which lets the browser run any command outside \
                 its sandbox: weigh that first. wallet-bridge prints that command and never runs it.
                 """)

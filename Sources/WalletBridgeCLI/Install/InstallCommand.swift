@@ -59,6 +59,9 @@ struct InstallCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The host binary the manifest points to. Default: this wallet-bridge binary.", valueName: "path"), completion: .file())
     var binary: String?
 
+    @Option(help: ArgumentHelp("The manifest's \"description\", one line. Default: the wallet's own text for the wallet-bridge binary, else \"NAME: a native messaging host (BINARY'S FILE NAME)\".", valueName: "text"))
+    var description: String?
+
     @Flag(help: "Print the files that would be written, and write nothing.")
     var dryRun = false
 
@@ -86,6 +89,7 @@ struct InstallCommand: ParsableCommand {
             firefoxAddons: try firefoxAddons.map(ManifestIdentifiers.firefoxAddonID(from:)),
             hostName: name,
             binaryPath: try Self.resolveBinary(binary, environment: environment),
+            description: description,
             force: force
         )
         let recordPath = InstallRecord.location(in: environment)
@@ -102,7 +106,7 @@ struct InstallCommand: ParsableCommand {
                 Console.out("would write \(target.label)\(target.isWrapper ? ", mode 0755" : ""):")
                 Console.write(target.content)
             }
-            Console.out("would record the files in \(recordPath)")
+            Console.out("would record the files, and host \(plan.hostName) as \(JSONText.quoted(plan.host.binary)) described \(JSONText.quoted(plan.host.description)), in \(recordPath)")
             printFlatpakPermissions(plan.flatpakApps)
             return
         }

@@ -1,12 +1,32 @@
 import FoundationEssentials
+import WalletBridge
 
 /// What install wrote, so that uninstall removes exactly that and nothing else.
 ///
 /// Kept at `$XDG_STATE_HOME/wallet-bridge/installed.json` (default `~/.local/state`). Each
 /// manifest is recorded with the content install wrote: uninstall removes a file only while it
-/// still holds that content, and puts back whatever `--force` replaced.
+/// still holds that content, and puts back whatever `--force` replaced. Each host name is
+/// recorded with the binary and the description install wrote for it (`hosts`): doctor's
+/// suggested commands and `doctor --fix-paths` take the binary from there, never from the
+/// program that runs them.
+///
+/// Version 2 added `hosts`. A version 1 record (from an older wallet-bridge) is read and its
+/// hosts worked out from the manifests it recorded (`migrated`); it is written back as version
+/// 2 the next time it changes. An older wallet-bridge refuses a version 2 record, naming its
+/// version, rather than drop what it does not know.
 struct InstallRecord: Codable, Equatable, Sendable {
-    static let currentVersion = 1
+    static let currentVersion = 2
+    /// The versions `load` reads.
+    static let readableVersions = 1...2
+
+    /// What install wrote for one host name.
+    struct Host: Codable, Equatable, Sendable {
+        /// The absolute path of the host binary its manifests start (through a Flatpak's
+        /// wrapper, for `install --flatpak`).
+        var binary: String
+        /// The manifests' "description".
+        var description: String
+    }
 
     struct File: Codable, Equatable, Sendable {
         var path: String
@@ -28,6 +48,18 @@ struct InstallRecord: Codable, Equatable, Sendable {
         /// The Flatpak app whose sandbox holds the file (`install --flatpak`): its manifest, or
         /// the wrapper script that manifest names.
         var flatpak: String? = nil
+
+        /// The host the file serves: a manifest is `<host>.json`, a Flatpak wrapper
+        /// `<host>-flatpak`.
+        var hostName: String {
+            let name = Path.fileName(path)
+            if name.hasSuffix(".json") { return String(name.dropLast(5)) }
+            if name.hasSuffix("-flatpak") { return String(name.dropLast(8)) }
+            return name
+        }
+
+        /// Whether the file is a manifest (not a Flatpak wrapper script).
+        var isManifest: Bool { path.hasSuffix(".json") }
     }
 
     struct Replaced: Codable, Equatable, Sendable {
@@ -41,8 +73,64 @@ struct InstallRecord: Codable, Equatable, Sendable {
     var folders: [String] = []
     /// Folders created to hold this record; removed with the record when it empties.
     var recordFolders: [String] = []
+    /// Per host name, the binary and description install wrote. Pruned to the hosts that
+    /// still have a file (`pruneHosts`).
+    var hosts: [String: Host] = [:]
 
     var isEmpty: Bool { files.isEmpty && folders.isEmpty }
+
+    init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case version, files, folders, recordFolders, hosts
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        guard Self.readableVersions.contains(version) else { return }
+        files = try container.decode([File].self, forKey: .files)
+        folders = try container.decodeIfPresent([String].self, forKey: .folders) ?? []
+        recordFolders = try container.decodeIfPresent([String].self, forKey: .recordFolders) ?? []
+        hosts = try container.decodeIfPresent([String: Host].self, forKey: .hosts) ?? [:]
+    }
+
+    /// The files recorded for `hostName`.
+    func files(of hostName: String) -> [File] {
+        files.filter { $0.hostName == hostName }
+    }
+
+    /// The host names the record holds a file for, sorted.
+    var hostNames: [String] {
+        Array(Set(files.map(\.hostName))).sorted()
+    }
+
+    /// Forgets the hosts no recorded file serves any more.
+    mutating func pruneHosts() {
+        let left = Set(files.map(\.hostName))
+        hosts = hosts.filter { left.contains($0.key) }
+    }
+
+    /// A version 1 record made current: each host's binary and description are those its
+    /// recorded manifests (outside Flatpak sandboxes, whose "path" is a wrapper) name, when
+    /// they all name the same; a host whose manifests disagree gets no entry, and so nothing
+    /// that `doctor --fix-paths` would re-point its manifests at.
+    func migrated() -> InstallRecord {
+        var record = self
+        record.version = Self.currentVersion
+        for name in hostNames where record.hosts[name] == nil {
+            var found: Set<[String]> = []
+            for file in files(of: name) where file.isManifest && file.flatpak == nil {
+                guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
+                      let binary = members["path"]?.stringValue, binary.hasPrefix("/") else { continue }
+                found.insert([binary, members["description"]?.stringValue ?? HostManifest.defaultDescription])
+            }
+            if found.count == 1, let only = found.first {
+                record.hosts[name] = Host(binary: only[0], description: only[1])
+            }
+        }
+        return record
+    }
 
     static func location(in environment: CLIEnvironment) -> String {
         Path.join(environment.stateHome, "wallet-bridge/installed.json")
@@ -54,10 +142,13 @@ struct InstallRecord: Codable, Equatable, Sendable {
         guard let bytes = FileSystem.read(path) else { throw CLIFailure("cannot read the install record \(path)") }
         do {
             let record = try JSONDecoder().decode(InstallRecord.self, from: Data(bytes))
-            guard record.version == currentVersion else {
-                throw CLIFailure("the install record \(path) has version \(record.version); this wallet-bridge reads version \(currentVersion)")
+            guard readableVersions.contains(record.version) else {
+                throw CLIFailure("""
+                    the install record \(path) has version \(record.version); this wallet-bridge reads versions \
+                    \(readableVersions.lowerBound) to \(readableVersions.upperBound): use the wallet-bridge that wrote it (a newer one)
+                    """)
             }
-            return record
+            return record.version == currentVersion ? record : record.migrated()
         } catch let failure as CLIFailure {
             throw failure
         } catch {
@@ -81,6 +172,7 @@ struct InstallRecord: Codable, Equatable, Sendable {
     /// it, and those folders, once it holds nothing.
     mutating func save(to path: String) throws(FileSystemError) {
         let folder = Path.parent(path)
+        pruneHosts()
         if isEmpty {
             if FileSystem.exists(path) { try FileSystem.remove(path) }
             for created in recordFolders.sorted(by: { $0.count > $1.count }) {

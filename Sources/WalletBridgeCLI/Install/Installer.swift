@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridge
 
 /// What the user asked `install` for, already validated.
 struct InstallRequest: Sendable {
@@ -17,7 +18,25 @@ struct InstallRequest: Sendable {
     var firefoxAddons: [String] = []
     var hostName = ManifestIdentifiers.defaultHostName
     var binaryPath: String
+    /// The manifests' "description"; nil for the default (`defaultDescription`).
+    var description: String? = nil
     var force = false
+
+    /// What the manifests say when `--description` is not given: the wallet's own text for the
+    /// wallet-bridge binary, whatever the host name; for any other binary, a text naming the
+    /// host and its binary, so that a browser's (or a person's) view of the manifest never
+    /// calls another program a wallet.
+    static func defaultDescription(hostName: String, binary: String) -> String {
+        let program = Path.fileName(binary)
+        return program == walletProgram ? HostManifest.defaultDescription : "\(hostName): a native messaging host (\(program))"
+    }
+
+    /// The file name of the wallet's own binary.
+    static let walletProgram = "wallet-bridge"
+
+    var manifestDescription: String {
+        description ?? Self.defaultDescription(hostName: hostName, binary: binaryPath)
+    }
 }
 
 /// One manifest file install will write, and the browsers that read it.
@@ -66,6 +85,9 @@ struct InstallPlan: Sendable {
     var folderMode: mode_t? = nil
     /// The Flatpak apps written for, in order: each needs a permission only the user may give.
     var flatpakApps: [String] = []
+    /// The host name, and the binary and description its manifests name: recorded as such.
+    var hostName = ManifestIdentifiers.defaultHostName
+    var host = InstallRecord.Host(binary: "", description: HostManifest.defaultDescription)
 }
 
 /// Where one manifest goes, and whom it serves.
@@ -92,7 +114,9 @@ enum Installer {
         notes += closingNotes(request, browsers: browsers, targets: targets, environment: environment, record: record)
         var apps: [String] = []
         for case let app? in placements.map(\.flatpak) where !apps.contains(app) { apps.append(app) }
-        return InstallPlan(targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil, flatpakApps: apps)
+        return InstallPlan(
+            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil, flatpakApps: apps, hostName: request.hostName,
+            host: InstallRecord.Host(binary: request.binaryPath, description: request.manifestDescription))
     }
 
     /// Refuses a malformed host name, and a `--system` binary other users could not start;
@@ -100,6 +124,7 @@ enum Installer {
     private static func checkNameAndBinary(_ request: InstallRequest) throws(CLIFailure) -> [String] {
         var notes: [String] = []
         if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
+        if let description = request.description, let problem = descriptionProblem(description) { throw CLIFailure("--description: \(problem)") }
         if request.system {
             // Refused, not warned: the manifest would be broken for every user but root, whose
             // own browser a per-user install serves just as well.
@@ -161,12 +186,43 @@ enum Installer {
         }
         if request.userDataDir != nil {
             if request.system { throw CLIFailure("--user-data-dir and --system exclude each other") }
+            // Firefox has no per-profile manifest folder: whatever --profile it runs with, it
+            // reads $HOME/.mozilla/native-messaging-hosts (LibreWolf and Tor Browser their own,
+            // likewise per user). So with Chromium-family browsers beside them, the Firefox
+            // family's manifests go to their usual folders; alone, --user-data-dir would mean
+            // nothing, which is refused rather than ignored.
             let firefoxFamily = browsers.filter { $0.family == .firefox }
             if !firefoxFamily.isEmpty {
-                throw CLIFailure("--user-data-dir is for Chromium-family browsers; \(firefoxFamily.map(\.id).joined(separator: ", ")) has no such folder")
+                let names = firefoxFamily.map(\.id).joined(separator: ", ")
+                if firefoxFamily.count == browsers.count {
+                    throw CLIFailure("""
+                        --user-data-dir names a Chromium-family browser's folder, and \(names) \(firefoxFamily.count == 1 ? "is" : "are") Firefox-family: \
+                        Firefox has no per-profile manifest folder, it reads ~/.mozilla/native-messaging-hosts/ whatever --profile it \
+                        runs with. Leave out --user-data-dir (for a private test profile, give install and the browser the same HOME)
+                        """)
+                }
+                notes.append("""
+                    \(names): Firefox-family browsers read manifests from their per-user folder whatever profile they run with \
+                    (there is no per-profile folder), so \(firefoxFamily.count == 1 ? "its manifest goes" : "theirs go") there; \
+                    --user-data-dir is for the Chromium-family ones
+                    """)
             }
         }
         return browsers
+    }
+
+    /// The longest `--description`, in characters: a line for a person, not a document.
+    static let descriptionLimit = 500
+
+    /// What is wrong with a `--description`, or nil: it must be one line of text that says
+    /// something (browsers show it, and reject a manifest without one).
+    static func descriptionProblem(_ description: String) -> String? {
+        if description.allSatisfy(\.isWhitespace) { return "the description is empty" }
+        if description.count > descriptionLimit { return "the description is \(description.count) characters long; at most \(descriptionLimit)" }
+        if description.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "the description contains a control character (a line break, a tab): write it as one line"
+        }
+        return nil
     }
 
     /// Options that exclude each other, refused before anything else is looked at.
@@ -231,7 +287,7 @@ enum Installer {
                         path: Path.join(browser.flatpakHostFolder(appID: app, in: environment), fileName), family: browser.family, browsers: [browser],
                         flatpak: app, wrapper: FlatpakWrapper.path(appID: app, hostName: request.hostName, in: environment)))
                 }
-            } else if let userDataDir = request.userDataDir {
+            } else if let userDataDir = request.userDataDir, browser.family == .chromium {
                 let directory = environment.absolute(userDataDir)
                 add(Placement(path: Path.join(Path.join(directory, Browser.userDataHostFolder), fileName), family: browser.family, browsers: [browser], userDataDir: directory))
             } else if request.system {
@@ -264,7 +320,9 @@ enum Installer {
         var targets: [InstallTarget] = []
         var conflicts: [String] = []
         for placement in placements {
-            let manifest = HostManifest(name: request.hostName, path: placement.wrapper ?? request.binaryPath, family: placement.family, allowed: allowed[placement.family]!)
+            let manifest = HostManifest(
+                name: request.hostName, description: request.manifestDescription, path: placement.wrapper ?? request.binaryPath,
+                family: placement.family, allowed: allowed[placement.family]!)
             var files = [(path: placement.path, content: manifest.rendered(), mode: mode_t(0o644), isWrapper: false)]
             if let wrapper = placement.wrapper, let app = placement.flatpak {
                 files.append((wrapper, FlatpakWrapper.script(binary: request.binaryPath, appID: app), 0o755, true))
@@ -318,6 +376,22 @@ enum Installer {
         _ request: InstallRequest, browsers: [Browser], targets: [InstallTarget], environment: CLIEnvironment, record: InstallRecord?
     ) -> [String] {
         var notes: [String] = []
+        // The same host's manifests elsewhere that still start another binary: the record now
+        // names this one, so doctor reports them until they are installed again too.
+        let written = Set(targets.map(\.path))
+        var others: [String] = []
+        for file in record?.files(of: request.hostName) ?? [] where file.isManifest && file.flatpak == nil && !written.contains(file.path) {
+            guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
+                  let path = members["path"]?.stringValue, path != request.binaryPath else { continue }
+            others.append("\(file.path) (\(path))")
+        }
+        if !others.isEmpty {
+            notes.append("""
+                note: \(request.hostName) is now recorded with \(request.binaryPath), but \(others.count == 1 ? "its manifest" : "its manifests") \
+                \(others.joined(separator: ", ")) still start\(others.count == 1 ? "s" : "") another binary; doctor reports \(others.count == 1 ? "it" : "them") \
+                until you install for \(others.count == 1 ? "that browser" : "those browsers") with the same --binary
+                """)
+        }
         if request.system {
             for folder in Set(targets.map { Path.parent($0.path) }).sorted() {
                 if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot, reopened: Set(record?.folders ?? [])) {
@@ -417,6 +491,7 @@ enum Installer {
             }
             if let index { record.files[index] = entry } else { record.files.append(entry) }
         }
+        if !plan.targets.isEmpty { record.hosts[plan.hostName] = plan.host }
         try record.save(to: recordPath)
         if let failure { throw failure }
         return lines

@@ -6,7 +6,9 @@ struct UninstallCommand: ParsableCommand {
         commandName: "uninstall",
         abstract: "Remove the manifests (and folders) that install wrote.",
         discussion: """
-            Reads the install record ($XDG_STATE_HOME/wallet-bridge/installed.json). A manifest \
+            Reads the install record ($XDG_STATE_HOME/wallet-bridge/installed.json). Without \
+            --name, every host recorded is uninstalled (each host install --name wrote, the \
+            wallet's and others'); --name NAME takes back only that host's files. A manifest \
             changed since install is kept, with a warning, unless --force. Folders install \
             created are removed once empty. Exits 1 when a file was kept.
             """
@@ -21,11 +23,20 @@ struct UninstallCommand: ParsableCommand {
     @Flag(help: "Uninstall what install --flatpak wrote inside Flatpak sandboxes (of the --browser browsers, or all) instead of the ordinary manifests.")
     var flatpak = false
 
+    @Option(help: ArgumentHelp("Uninstall only this host (repeatable): its manifests (and Flatpak wrappers), no other host's. Default: every host recorded.", valueName: "name"))
+    var name: [String] = []
+
     @Flag(help: "Remove recorded manifests even if they changed since install.")
     var force = false
 
     @Flag(help: "Print what would be removed, and remove nothing.")
     var dryRun = false
+
+    func validate() throws {
+        for host in name {
+            if let problem = ManifestIdentifiers.hostNameProblem(host) { throw ValidationError("--name: \(problem)") }
+        }
+    }
 
     func run() throws {
         try execute(environment: .current())
@@ -37,7 +48,7 @@ struct UninstallCommand: ParsableCommand {
             Console.out("nothing to uninstall: no install record at \(recordPath)")
             return
         }
-        let selection = Uninstaller.Selection(browsers: browsers, browserDirs: browserDirs, flatpak: flatpak)
+        let selection = Uninstaller.Selection(browsers: browsers, browserDirs: browserDirs, flatpak: flatpak, hostNames: name)
         var outcome = Uninstaller.run(selection, force: force, dryRun: dryRun, record: &record, recordPath: recordPath)
         for line in outcome.lines { Console.out(line) }
         if dryRun { return }

@@ -23,7 +23,10 @@ enum Uninstaller {
         /// The files inside Flatpak sandboxes (of `browsers`, or of every browser) instead of
         /// the ordinary ones.
         var flatpak = false
+        /// Only the files of these hosts (`--name`); empty means every host recorded.
+        var hostNames: [String] = []
 
+        /// Every file of the selected hosts.
         var everything: Bool { browsers.isEmpty && browserDirs.isEmpty && !flatpak }
     }
 
@@ -47,6 +50,10 @@ enum Uninstaller {
         for browserDir in selection.browserDirs where !record.files.contains(where: { $0.browserDir == browserDir.folder }) {
             outcome.lines.append("nothing recorded for --browser-dir \(browserDir.argument)")
         }
+        for name in selection.hostNames where record.files(of: name).isEmpty {
+            let others = record.hostNames
+            outcome.lines.append("nothing recorded for --name \(name)" + (others.isEmpty ? "" : "; recorded: \(others.joined(separator: ", "))"))
+        }
         if dryRun { return outcome }
         record.files = remaining
         record.folders = removeEmptyFolders(record.folders, files: record.files, recordPath: recordPath, outcome: &outcome)
@@ -67,6 +74,7 @@ enum Uninstaller {
         _ file: InstallRecord.File, selection: Selection, force: Bool, dryRun: Bool, outcome: inout Outcome
     ) -> InstallRecord.File? {
         var file = file
+        if !selection.hostNames.isEmpty && !selection.hostNames.contains(file.hostName) { return file }
         if !selection.everything {
             let selected = Set(selection.browsers.map(\.id))
             var byBrowser: [String] = []

@@ -30,6 +30,15 @@ enum FileSystem {
 
     static func exists(_ path: String) -> Bool { status(path) != nil }
 
+    /// Whether `a` and `b` name the same file: the same string, or, through links, the same
+    /// device and inode. A path that cannot be reached is the same only as itself.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// The whole file (or its first `limit` bytes), or nil when it cannot be read.
     static func read(_ path: String, limit: Int = .max) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -1,0 +1,313 @@
+import Foundation
+import XCTest
+
+@testable import WalletBridgeCLI
+
+/// Every tool serves any host, not only the wallet: two hosts side by side (the wallet, and a
+/// "notes" host of an extension developer's own: a copy of the conformance host), each
+/// installed, checked, repaired, called and uninstalled by name, each manifest still starting
+/// its own binary. Real processes, in a private HOME and XDG folders.
+final class TwoHostsTests: XCTestCase {
+    private let notes = "org.example.notes"
+
+    /// A sandbox with Chromium and Firefox, and a notes host binary of its own (a copy, so a
+    /// test may move or delete it).
+    private func sandboxWithNotesHost() throws -> (Sandbox, binary: String) {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("chromium")
+        try sandbox.installBrowser("firefox")
+        try FileManager.default.createDirectory(atPath: sandbox.base + "/notes/.build/debug", withIntermediateDirectories: true)
+        let binary = sandbox.base + "/notes/.build/debug/notes-host"
+        try FileManager.default.copyItem(atPath: try Built.conformanceHost(), toPath: binary)
+        return (sandbox, binary)
+    }
+
+    private func installNotes(_ sandbox: Sandbox, binary: String, _ extra: String...) throws -> Run {
+        try sandbox.walletBridge(
+            ["install", "--browser", "chromium", "--browser", "firefox", "--chrome-extension", TestIDs.otherChromeID,
+             "--firefox-addon", "notes@example.org", "--name", notes, "--binary", binary] + extra)
+    }
+
+    private func report(_ run: Run) throws -> DoctorReport {
+        try JSONDecoder().decode(DoctorReport.self, from: Data(run.stdout.utf8))
+    }
+
+    private func record(_ sandbox: Sandbox) throws -> InstallRecord? {
+        try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json")
+    }
+
+    private func manifestPath(_ sandbox: Sandbox, _ name: String, firefox: Bool = false) -> String {
+        firefox ? sandbox.home + "/.mozilla/native-messaging-hosts/\(name).json" : sandbox.config + "/chromium/NativeMessagingHosts/\(name).json"
+    }
+
+    /// The reported bug: `doctor --fix-paths` re-pointed a custom host's manifest at the
+    /// wallet-bridge binary, and doctor then said OK.
+    func testFixPathsNeverPointsACustomHostAtTheWallet() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        let install = try installNotes(sandbox, binary: binary)
+        XCTAssertEqual(install.status, 0, install.output)
+        // `swift package clean`: the host binary is gone.
+        try FileManager.default.removeItem(atPath: binary)
+
+        let fixing = try sandbox.walletBridge("doctor", "--name", notes, "--fix-paths", "--json", "--timeout", "20")
+        XCTAssertEqual(fixing.status, 1, "a host whose binary is gone is not OK: \(fixing.output)")
+        let chromium = manifestPath(sandbox, notes)
+        XCTAssertEqual(try ManifestFile.load(chromium).string("path"), binary, "never re-pointed at another program")
+        let fix = try XCTUnwrap(try report(fixing).fixed?.first { $0.manifest == chromium })
+        XCTAssertEqual(fix.outcome, .skipped)
+        XCTAssertTrue(fix.reason?.contains("gone too") == true, fix.reason ?? "")
+        XCTAssertFalse(fixing.stdout.contains("\"to\" : \"\(try Built.walletBridge())\""), fixing.stdout)
+
+        // Every command doctor suggests keeps the host's own binary and name.
+        let text = try sandbox.walletBridge("doctor", "--name", notes, "--no-probe")
+        XCTAssertEqual(text.status, 1, text.output)
+        for line in text.stdout.split(separator: "\n") where line.contains(" install ") {
+            XCTAssertTrue(line.contains("--name \(notes)") && line.contains("--binary"), "a suggestion without the host's --name/--binary: \(line)")
+        }
+        XCTAssertFalse(text.stdout.contains("doctor --name \(notes) --fix-paths re-points"), "no repair offered that cannot be made:\n\(text.stdout)")
+
+        // Rebuilt where it was: --fix-paths has nothing to do, doctor says OK.
+        try FileManager.default.copyItem(atPath: try Built.conformanceHost(), toPath: binary)
+        let healthy = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(healthy.status, 0, healthy.output)
+        XCTAssertTrue(healthy.stdout.contains("rpc.discover -> a result (\"wallet-bridge-conformance-host\")"), healthy.stdout)
+    }
+
+    /// A manifest of a custom host that starts the wallet (the bug's aftermath, or a hand
+    /// edit) is a problem, however well the wallet answers; `--fix-paths` puts back the
+    /// binary install recorded for the host.
+    func testDoctorSeesACustomHostsManifestStartingTheWalletAndFixPathsRestoresItsBinary() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try installNotes(sandbox, binary: binary).status, 0)
+        let chromium = manifestPath(sandbox, notes)
+        let original = try XCTUnwrap(sandbox.read(chromium))
+        let hijacked = original.replacingOccurrences(of: binary, with: try Built.walletBridge())
+        try sandbox.write(chromium, hijacked)
+
+        let doctor = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(doctor.status, 1, doctor.output)
+        XCTAssertTrue(doctor.stdout.contains("[other-binary]"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("[wrong-host]") && doctor.stdout.contains("answers as the wallet-bridge wallet"), doctor.stdout)
+
+        // Not recorded at all (someone else's file naming the wallet): still the wrong host.
+        let foreign = manifestPath(sandbox, "org.example.other")
+        try sandbox.write(foreign, hijacked.replacingOccurrences(of: notes, with: "org.example.other"))
+        let other = try sandbox.walletBridge("doctor", "--name", "org.example.other", "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(other.status, 1, other.output)
+        XCTAssertTrue(other.stdout.contains("[wrong-host]"), other.stdout)
+
+        let fixing = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--fix-paths", "--timeout", "20")
+        XCTAssertEqual(fixing.status, 0, fixing.output)
+        XCTAssertEqual(sandbox.read(chromium), original, "back to the recorded binary, byte for byte")
+    }
+
+    /// The wallet and a custom host, side by side: every tool, against each.
+    func testTwoHostsSideBySideEveryTool() throws {
+        let (sandbox, notesBinary) = try sandboxWithNotesHost()
+        let wallet = try Built.walletBridge()
+        // The wallet, then the notes host with a description of its own.
+        let installWallet = try sandbox.walletBridge("install", "--browser", "chromium", "--browser", "firefox",
+                                                     "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
+        XCTAssertEqual(installWallet.status, 0, installWallet.output)
+        let installNotes = try installNotes(sandbox, binary: notesBinary, "--description", "Notes: saves your notes")
+        XCTAssertEqual(installNotes.status, 0, installNotes.output)
+
+        func assertEachStartsItsOwn(_ context: String, file: StaticString = #filePath, line: UInt = #line) throws {
+            for firefox in [false, true] {
+                let walletManifest = try ManifestFile.load(manifestPath(sandbox, "com.walletbridge.host", firefox: firefox))
+                XCTAssertEqual(walletManifest.string("path"), wallet, context, file: file, line: line)
+                XCTAssertEqual(walletManifest.string("description"), HostManifest.defaultDescription, context, file: file, line: line)
+                let notesManifest = try ManifestFile.load(manifestPath(sandbox, notes, firefox: firefox))
+                XCTAssertEqual(notesManifest.string("path"), notesBinary, context, file: file, line: line)
+                XCTAssertEqual(notesManifest.string("description"), "Notes: saves your notes", context, file: file, line: line)
+            }
+        }
+        try assertEachStartsItsOwn("after install")
+        let recorded = try XCTUnwrap(try record(sandbox))
+        XCTAssertEqual(recorded.version, 2)
+        XCTAssertEqual(recorded.hosts["com.walletbridge.host"], InstallRecord.Host(binary: wallet, description: HostManifest.defaultDescription))
+        XCTAssertEqual(recorded.hosts[notes], InstallRecord.Host(binary: notesBinary, description: "Notes: saves your notes"))
+
+        // doctor: each host answers as itself.
+        let walletDoctor = try sandbox.walletBridge("doctor", "--timeout", "20")
+        XCTAssertEqual(walletDoctor.status, 0, walletDoctor.output)
+        XCTAssertTrue(walletDoctor.stdout.contains("answers: NATIVE_GET_ACCOUNTS_METHOD"), walletDoctor.stdout)
+        let notesDoctor = try sandbox.walletBridge("doctor", "--name", notes, "--timeout", "20")
+        XCTAssertEqual(notesDoctor.status, 0, notesDoctor.output)
+        XCTAssertTrue(notesDoctor.stdout.contains("answers: rpc.discover -> a result (\"wallet-bridge-conformance-host\")"), notesDoctor.stdout)
+
+        // The notes host moved: a manifest names a binary that is gone, the record names it
+        // back where it was (rebuilt there); --fix-paths for the notes host fixes only its own.
+        let notesChromium = manifestPath(sandbox, notes)
+        let good = try XCTUnwrap(sandbox.read(notesChromium))
+        try sandbox.write(notesChromium, good.replacingOccurrences(of: notesBinary, with: sandbox.base + "/gone/notes-host"))
+        let walletChromium = manifestPath(sandbox, "com.walletbridge.host")
+        let walletGood = try XCTUnwrap(sandbox.read(walletChromium))
+        try sandbox.write(walletChromium, walletGood.replacingOccurrences(of: wallet, with: sandbox.base + "/gone/wallet-bridge"))
+        let fixNotes = try sandbox.walletBridge("doctor", "--name", notes, "--fix-paths", "--timeout", "20")
+        XCTAssertEqual(fixNotes.status, 0, fixNotes.output)
+        XCTAssertTrue(fixNotes.stdout.contains("fixed \(notesChromium)") && fixNotes.stdout.contains("it is now \(notesBinary)"), fixNotes.stdout)
+        XCTAssertEqual(sandbox.read(notesChromium), good)
+        XCTAssertEqual(try ManifestFile.load(walletChromium).string("path"), sandbox.base + "/gone/wallet-bridge", "the other host's file untouched")
+        let fixWallet = try sandbox.walletBridge("doctor", "--fix-paths", "--timeout", "20")
+        XCTAssertEqual(fixWallet.status, 0, fixWallet.output)
+        try assertEachStartsItsOwn("after doctor --fix-paths")
+
+        // call, describe and conform, by host name: each through its own manifest.
+        let walletCall = try sandbox.walletBridge("call", "--name", "com.walletbridge.host", "rpc.discover")
+        XCTAssertEqual(walletCall.status, 0, walletCall.output)
+        XCTAssertTrue(walletCall.stdout.contains("\"title\": \"wallet-bridge\""), walletCall.stdout)
+        let notesCall = try sandbox.walletBridge("call", "--name", notes, "--as", "firefox", "rpc.discover")
+        XCTAssertEqual(notesCall.status, 0, notesCall.output)
+        XCTAssertTrue(notesCall.stdout.contains("\"title\": \"wallet-bridge-conformance-host\""), notesCall.stdout)
+        let describe = try sandbox.walletBridge("describe", "--name", notes, "--check")
+        XCTAssertEqual(describe.status, 0, describe.output)
+        XCTAssertTrue(describe.stdout.contains("wallet-bridge-conformance-host"), describe.stdout)
+        let fixture = try sandbox.write(sandbox.base + "/notes.json", """
+            {"description": "the notes host echoes", "cases": [{"name": "echo", "rule": "echoes",
+              "request": {"jsonrpc": "2.0", "id": 1, "method": "test.echo", "params": {"note": "x"}},
+              "response": {"jsonrpc": "2.0", "id": 1, "result": {"note": "x"}}}]}
+            """)
+        let conform = try sandbox.walletBridge("conform", "--name", notes, fixture)
+        XCTAssertEqual(conform.status, 0, conform.output)
+        let unknown = try sandbox.walletBridge("call", "--name", "org.example.missing", "rpc.discover")
+        XCTAssertEqual(unknown.status, 3, unknown.output)
+        XCTAssertTrue(unknown.stderr.contains("no manifest for it"), unknown.stderr)
+
+        // uninstall --name: only that host's files; the other host keeps working.
+        let uninstallNotes = try sandbox.walletBridge("uninstall", "--name", notes)
+        XCTAssertEqual(uninstallNotes.status, 0, uninstallNotes.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: notesChromium))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath(sandbox, notes, firefox: true)))
+        XCTAssertEqual(try ManifestFile.load(walletChromium).string("path"), wallet)
+        XCTAssertNil(try record(sandbox)?.hosts[notes], "a host with no file left is forgotten")
+        XCTAssertEqual(try sandbox.walletBridge("doctor", "--timeout", "20").status, 0)
+        let again = try sandbox.walletBridge("uninstall", "--name", notes)
+        XCTAssertTrue(again.stdout.contains("nothing recorded for --name \(notes); recorded: com.walletbridge.host"), again.stdout)
+        XCTAssertEqual(try sandbox.walletBridge("uninstall").status, 0)
+        XCTAssertNil(try record(sandbox))
+    }
+
+    /// Without --name, uninstall takes back every host recorded, as it always took back
+    /// everything recorded.
+    func testUninstallWithoutNameRemovesEveryHost() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(try installNotes(sandbox, binary: binary).status, 0)
+        let uninstall = try sandbox.walletBridge("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath(sandbox, notes)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath(sandbox, "com.walletbridge.host")))
+        XCTAssertNil(try record(sandbox))
+    }
+
+    func testDescriptionDefaultsAndIsChecked() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try installNotes(sandbox, binary: binary).status, 0)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes)).string("description"), "\(notes): a native messaging host (notes-host)",
+                       "another binary is not called a wallet")
+        // A new description rewrites install's own files, and is recorded.
+        let changed = try installNotes(sandbox, binary: binary, "--description", "Notes \"quoted\" é")
+        XCTAssertEqual(changed.status, 0, changed.output)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: true)).string("description"), "Notes \"quoted\" é")
+        XCTAssertEqual(try record(sandbox)?.hosts[notes]?.description, "Notes \"quoted\" é")
+        for bad in ["", "  ", "two\nlines", String(repeating: "x", count: 501)] {
+            let refused = try installNotes(sandbox, binary: binary, "--description", bad)
+            XCTAssertNotEqual(refused.status, 0, bad)
+            XCTAssertTrue(refused.stderr.contains("--description:"), refused.stderr)
+        }
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes)).string("description"), "Notes \"quoted\" é", "a refused install writes nothing")
+        // Doctor's reinstall suggestion carries the recorded description.
+        try sandbox.write(manifestPath(sandbox, notes), "{}")
+        let doctor = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--no-probe")
+        XCTAssertTrue(doctor.stdout.contains("--description 'Notes \"quoted\" é'"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("--binary \(binary)"), doctor.stdout)
+    }
+
+    /// The wallet's host name must be served by a wallet: a program that does not know its
+    /// GetAccounts (-32601) is the wrong host, however well it answers.
+    func testTheWalletsNameStartingAnotherProgramIsTheWrongHost() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("chromium")
+        let reply = #"{"jsonrpc":"2.0","id":"doctor","error":{"code":-32601,"message":"Method not found"}}"#
+        let length = reply.utf8.count
+        let prefix = [length & 0xff, (length >> 8) & 0xff, 0, 0].map { "\\" + String($0, radix: 8) }.joined()
+        let host = try sandbox.write(sandbox.base + "/not-a-wallet", "#!/bin/sh\nprintf '\(prefix)%s' '\(reply)'\ncat >/dev/null\n", mode: 0o755)
+        let install = try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID, "--binary", host)
+        XCTAssertEqual(install.status, 0, install.output)
+        let doctor = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(doctor.status, 1, doctor.output)
+        XCTAssertTrue(doctor.stdout.contains("answers: NATIVE_GET_ACCOUNTS_METHOD -> error -32601"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("[wrong-host]") && doctor.stdout.contains("it is not the wallet"), doctor.stdout)
+    }
+
+    /// Options that cannot go together, and names that cannot be hosts, are usage errors.
+    func testNameIsCheckedAndExcludesTheOtherWaysToNameAHost() throws {
+        let sandbox = try Sandbox()
+        XCTAssertEqual(try sandbox.walletBridge("call", "--name", notes, "--host", "/bin/true", "rpc.discover").status, 64)
+        XCTAssertEqual(try sandbox.walletBridge("describe", "--name", notes, "--manifest", "x.json").status, 64)
+        XCTAssertEqual(try sandbox.walletBridge("conform", "--name", "Bad Name", "x.json").status, 64)
+        let uninstall = try sandbox.walletBridge("uninstall", "--name", "Bad..Name")
+        XCTAssertEqual(uninstall.status, 64, uninstall.output)
+        XCTAssertTrue(uninstall.stderr.contains("--name:"), uninstall.stderr)
+    }
+
+    /// Installing a host with another binary for some browsers says which of its manifests
+    /// still start the old one.
+    func testInstallNamesTheHostsManifestsThatStillStartAnotherBinary() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try installNotes(sandbox, binary: binary).status, 0)
+        let other = sandbox.base + "/notes-host-2"
+        try FileManager.default.copyItem(atPath: binary, toPath: other)
+        let firefoxOnly = try sandbox.walletBridge(
+            "install", "--browser", "firefox", "--firefox-addon", "notes@example.org", "--name", notes, "--binary", other)
+        XCTAssertEqual(firefoxOnly.status, 0, firefoxOnly.output)
+        XCTAssertTrue(firefoxOnly.stderr.contains("\(manifestPath(sandbox, notes)) (\(binary)) still starts another binary"), firefoxOnly.stderr)
+        XCTAssertEqual(try record(sandbox)?.hosts[notes]?.binary, other)
+    }
+
+    /// A version 1 record whose manifests of one host name different binaries records no
+    /// binary for it: nothing for --fix-paths to guess from.
+    func testAVersion1HostWhoseManifestsDisagreeGetsNoBinary() throws {
+        var record = InstallRecord()
+        record.version = 1
+        for (folder, binary) in [("/a", "/opt/one/notes-host"), ("/b", "/opt/two/notes-host")] {
+            let content = HostManifest(name: notes, path: binary, family: .chromium, allowed: [TestIDs.chromeOrigin]).rendered()
+            record.files.append(.init(path: folder + "/\(notes).json", browsers: ["chromium"], content: String(decoding: content, as: UTF8.self)))
+        }
+        let wallet = HostManifest(name: "com.walletbridge.host", path: "/usr/bin/wallet-bridge", family: .firefox, allowed: [TestIDs.firefoxID]).rendered()
+        record.files.append(.init(path: "/c/com.walletbridge.host.json", browsers: ["firefox"], content: String(decoding: wallet, as: UTF8.self)))
+        let migrated = record.migrated()
+        XCTAssertNil(migrated.hosts[notes])
+        XCTAssertEqual(migrated.hosts["com.walletbridge.host"], InstallRecord.Host(binary: "/usr/bin/wallet-bridge", description: HostManifest.defaultDescription))
+        XCTAssertEqual(migrated.files, record.files)
+    }
+
+    /// A record written by an older wallet-bridge (version 1, no hosts) is read, its hosts
+    /// worked out from the manifests it recorded, and written back as version 2 on change.
+    func testAVersion1RecordIsReadAndMigrated() throws {
+        let sandbox = try Sandbox()
+        let path = sandbox.home + "/.local/state/wallet-bridge/installed.json"
+        let manifest = sandbox.config + "/chromium/NativeMessagingHosts/org.example.notes.json"
+        let content = HostManifest(name: notes, description: "Old notes", path: "/opt/notes/notes-host", family: .chromium, allowed: [TestIDs.chromeOrigin]).rendered()
+        let json: [String: Any] = [
+            "version": 1, "folders": [], "recordFolders": [],
+            "files": [["path": manifest, "browsers": ["chromium"], "content": String(decoding: content, as: UTF8.self)]],
+        ]
+        try sandbox.write(path, String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self))
+        try sandbox.write(manifest, String(decoding: content, as: UTF8.self))
+        let record = try XCTUnwrap(try InstallRecord.load(from: path))
+        XCTAssertEqual(record.version, 2)
+        XCTAssertEqual(record.hosts[notes], InstallRecord.Host(binary: "/opt/notes/notes-host", description: "Old notes"))
+        XCTAssertEqual(record.files.count, 1, "nothing of the old record lost")
+
+        // A newer version is refused with its number, never overwritten.
+        try sandbox.write(path, #"{"version": 3, "files": []}"#)
+        XCTAssertThrowsError(try InstallRecord.load(from: path)) { error in
+            XCTAssertTrue("\(error)".contains("has version 3"), "\(error)")
+        }
+        let install = try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID)
+        XCTAssertNotEqual(install.status, 0)
+        XCTAssertEqual(sandbox.read(path), #"{"version": 3, "files": []}"#)
+    }
+}
