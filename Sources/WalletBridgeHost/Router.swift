@@ -85,6 +85,8 @@ public struct Router: Sendable {
         set { namedInfo = newValue }
     }
     private var namedInfo: OpenRPC.Info?
+    /// `info` as the developer set it, or nil: a host's `--version` prints no made-up one.
+    package var declaredInfo: OpenRPC.Info? { namedInfo }
 
     /// Something that pushes notifications to the extension: started once, with the function
     /// that sends one, when the host has written its first reply (see `addEventSource`).
@@ -115,6 +117,11 @@ public struct Router: Sendable {
     }
 
     public var methodNames: [String] { routes.keys.sorted() }
+
+    /// Each registered method's name and `summary`, in name order (a host's `--help`).
+    package var methodSummaries: [(name: String, summary: String?)] {
+        routes.sorted { $0.key < $1.key }.map { name, route in (name, route.describe().objectValue?["summary"]?.stringValue) }
+    }
 
     /// Registers `handler` for `method`. A name registered twice is a programmer error and
     /// throws rather than silently replacing the first handler. Leave `execution` alone unless

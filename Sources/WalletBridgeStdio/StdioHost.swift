@@ -30,9 +30,22 @@ public enum StdioHost {
     /// first thing `main` does: a browser that dies while the router is being built would
     /// otherwise leave the host recording init as its parent, and orphaned. SIGTERM, SIGINT and
     /// SIGHUP end the session from here on (see `Signals`).
+    ///
+    /// A person's command line is answered instead, and the process exits: `--version` prints
+    /// `router.info.version`, `--help` the host's name and methods (`HostCommandLine`). A
+    /// browser's arguments, and none, are always served.
     public static func run(
         router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
     ) -> Never {
+        let program = CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "host"
+        if let answer = HostCommandLine.answer(arguments, router: router, program: program) {
+            // A person's command line, never a browser's: the process answers and exits
+            // without serving, so this is the one write to stdout besides the frame writer's.
+            if !answer.errorOutput.isEmpty { Log.writeStderr(answer.errorOutput) }
+            var output = answer.output
+            output.withUTF8 { _ = SystemCall.writeAll(1, UnsafeRawBufferPointer($0)) }
+            exit(answer.status)
+        }
         run(makeRouter: { router }, configuration: configuration, arguments: arguments, parent: parent)
     }
 

@@ -2,6 +2,10 @@
 // Sources/ping-host/main.swift; both define the same name and the same two shapes.
 // In an extension, import from wherever you copied the package, e.g. './vendor/wallet-bridge/src/index.js'.
 import { NativeProtocolError, sendNativeRpcRequest } from '../../js/src/index.js';
+// 4. The method's own error, -32050 (`Ping.emptyPing`), as a class: generated with the types from
+// the host's rpc.discover (`openrpc-to-ts --out ping-host-methods.d.ts --js ping-host-methods.js`).
+// Importing the module registers the class, so a -32050 answer to the ping rejects with it.
+export { EmptyPingError, HostErrorCode } from './ping-host-methods.js';
 
 /**
  * 1. The params, field for field `Ping.Params`: named, as walletlib sends them, or by position
@@ -31,7 +35,8 @@ export const MY_CUSTOM_RESET_RPC_METHOD = 'MY_CUSTOM_RESET_RPC_METHOD';
 /**
  * Sends the ping and checks the result's shape before trusting it, as the built-in helpers do.
  * The params go out as given: the host checks them and answers a wrong one with -32602 naming
- * the field, so this side does not refuse them first.
+ * the field, so this side does not refuse them first. An empty `pingParam1` rejects with
+ * EmptyPingError.
  * @param {MyCustomPingParams | MyCustomPingPositionalParams} params
  * @param {import('../../js/src/index.js').NativeClient} [client] left out: the default client,
  *   through sendNativeRpcRequest (configureNativeClient sets it)

@@ -221,7 +221,10 @@ function callOptions(options, what) {
 }
 
 /**
- * Firefox's `browser` first: its `chrome` alias exists too, but `browser` is the promise API.
+ * `browser` first, then `chrome`. Firefox's `browser` is the promise API (its `chrome` alias is
+ * not, for every call); Chromium has a `browser` too (an alias of `chrome`, in versions such as
+ * 156), so its presence does not mean Firefox, and nothing reads it so: either object is used the
+ * same way, and errors are read from both browsers' places (`lastError`, `port.error`).
  * @returns {NativeMessagingRuntime}
  */
 function findRuntime() {

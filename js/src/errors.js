@@ -148,6 +148,76 @@ export class NativeRpcError extends WalletBridgeError {
 }
 
 /**
+ * The classes that replies with a given error code are thrown as, in place of NativeRpcError:
+ * for the replies of named methods, or of any method. Filled by registerNativeRpcErrorClass,
+ * which the error module openrpc-to-ts writes calls for each error the host declares.
+ * @type {Map<number, { any?: NativeRpcErrorClass, methods: Map<string, NativeRpcErrorClass> }>}
+ */
+const registeredClasses = new Map();
+
+/**
+ * @typedef {new (fields: { code: number, message: string, data?: JsonValue, id?: NativeRpcId | null, method?: string }) => NativeRpcError} NativeRpcErrorClass
+ */
+
+/**
+ * Makes every error reply with `code` (to one of `options.methods`, or to any method when
+ * left out) reject with `ErrorClass`, a subclass of NativeRpcError, in place of NativeRpcError
+ * itself, so `error instanceof NoteNotFoundError` works. A class for the method wins over one
+ * for any method. Registering the same class again changes nothing; another class for a code
+ * (and method) that has one is a TypeError: two modules disagree about what the code means.
+ * @param {number} code
+ * @param {NativeRpcErrorClass} ErrorClass
+ * @param {{ methods?: readonly string[] }} [options]
+ */
+export function registerNativeRpcErrorClass(code, ErrorClass, options = {}) {
+  if (!Number.isInteger(code)) throw new TypeError(`an error code is an integer, not ${String(code)}`);
+  if (typeof ErrorClass !== 'function' || !(ErrorClass.prototype instanceof NativeRpcError)) {
+    throw new TypeError(`the class registered for ${code} must extend NativeRpcError`);
+  }
+  const { methods } = options;
+  if (methods !== undefined && (!Array.isArray(methods) || methods.some((method) => typeof method !== 'string'))) {
+    throw new TypeError('methods must be a list of method names');
+  }
+  /** @type {{ any?: NativeRpcErrorClass, methods: Map<string, NativeRpcErrorClass> }} */
+  const entry = registeredClasses.get(code) ?? { methods: new Map() };
+  /** @param {NativeRpcErrorClass | undefined} existing @param {string} where */
+  const check = (existing, where) => {
+    if (existing !== undefined && existing !== ErrorClass) {
+      throw new TypeError(`error ${code}${where} is already ${existing.name}, not ${ErrorClass.name}`);
+    }
+  };
+  // Checked in full before anything changes: a refused registration leaves none behind.
+  if (methods === undefined) check(entry.any, '');
+  else for (const method of methods) check(entry.methods.get(method), ` of ${method}`);
+  if (methods === undefined) entry.any = ErrorClass;
+  else for (const method of methods) entry.methods.set(method, ErrorClass);
+  registeredClasses.set(code, entry);
+}
+
+/**
+ * The error a reply's error object is thrown as: an instance of the class registered for its
+ * code and method, or a NativeRpcError.
+ * @param {{ code: number, message: string, data?: JsonValue, id?: NativeRpcId | null, method?: string }} fields
+ * @returns {NativeRpcError}
+ */
+export function nativeRpcErrorFrom(fields) {
+  const ErrorClass = nativeRpcErrorClass(fields.code, fields.method);
+  return new ErrorClass(fields);
+}
+
+/**
+ * The class an error reply with `code` to `method` is thrown as: the one registered for the
+ * code and method, else for the code, else NativeRpcError.
+ * @param {number} code
+ * @param {string} [method]
+ * @returns {NativeRpcErrorClass}
+ */
+export function nativeRpcErrorClass(code, method) {
+  const entry = registeredClasses.get(code);
+  return (method === undefined ? undefined : entry?.methods.get(method)) ?? entry?.any ?? NativeRpcError;
+}
+
+/**
  * Native messaging itself failed: the host is not installed, could not start, went away, did
  * not answer in time, or the client was closed. `message` is the browser's own text when there
  * was one (also kept in `browserMessage`), because that is the text users search for.

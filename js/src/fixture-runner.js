@@ -9,7 +9,7 @@ import { AssertionError, deepStrictEqual } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { createNativeClient, withDefaultClient } from './client.js';
-import { NativeRpcError } from './errors.js';
+import { NativeRpcError, nativeRpcErrorClass } from './errors.js';
 import { buildBatch, buildNotification, buildRequest, decodeBatchResponse, decodeResponse, describe as describeValue, idKey, isPlainObject } from './protocol.js';
 
 /**
@@ -226,10 +226,13 @@ function methodChecks(request, response, { call, compareResult }) {
       run: () => {
         const outcome = /** @type {NonNullable<typeof run>} */ (run).outcome;
         const { code, message, data } = response.error;
-        const expected = `a NativeRpcError ${code} ${JSON.stringify(message)}`;
+        // The class the client throws for this code, where one is registered (a generated
+        // error module's): the rejection must be one, or be caused by one.
+        const Registered = nativeRpcErrorClass(code, request.method);
+        const expected = `${Registered === NativeRpcError ? 'a NativeRpcError' : `a ${Registered.name} (NativeRpcError)`} ${code} ${JSON.stringify(message)}`;
         if (!('error' in outcome)) throw new AssertionError({ message: `it resolved, but the fixture's response is an error: expected ${expected}` });
-        const { error } = outcome;
-        if (!(error instanceof NativeRpcError)) throw new AssertionError({ message: `it rejected with ${messageOf(error)}, expected ${expected}` });
+        const error = rpcErrorIn(outcome.error, Registered);
+        if (error === undefined) throw new AssertionError({ message: `it rejected with ${messageOf(outcome.error)}, expected ${expected}, or an error whose cause is one` });
         assertEqual({ code: error.code, message: error.message, data: error.data }, { code, message, data }, 'its NativeRpcError (+ actual) is not the fixture\'s error (- expected)');
       },
     });
@@ -560,4 +563,22 @@ function displayPath(pathOrURL) {
 /** @param {string} path */
 function baseName(path) {
   return path.split(/[\\/]/).pop() || path;
+}
+
+/**
+ * The error an extension function rejected with, if it is an instance of `ErrorClass` (a
+ * NativeRpcError or a registered subclass), or else the first such error among its causes: a
+ * function may wrap the host's error in one of its own (`new Error('…', { cause })`).
+ * @param {unknown} rejection
+ * @param {import('./errors.js').NativeRpcErrorClass} ErrorClass
+ * @returns {NativeRpcError | undefined}
+ */
+function rpcErrorIn(rejection, ErrorClass) {
+  let error = rejection;
+  // Bounded: a cause chain may loop.
+  for (let depth = 0; depth < 16 && error instanceof Error; depth += 1) {
+    if (error instanceof ErrorClass) return error;
+    error = error.cause;
+  }
+  return undefined;
 }

@@ -576,6 +576,18 @@ export class NativeRpcError extends WalletBridgeError {
   toJSON(): NativeRpcErrorObject;
 }
 
+/** A subclass of NativeRpcError that replies with a registered code are thrown as. */
+export type NativeRpcErrorClass = new (fields: { code: number; message: string; data?: JsonValue; id?: NativeRpcId | null; method?: string }) => NativeRpcError;
+
+/**
+ * Makes every error reply with `code` (to one of `options.methods`, or to any method when left
+ * out) reject with `ErrorClass` in place of NativeRpcError. A class for the method wins over one
+ * for any method. The same class again changes nothing; another class for a code (and method)
+ * that has one throws a TypeError. The error module openrpc-to-ts writes (`--js`) calls it for
+ * each error the host declares.
+ */
+export function registerNativeRpcErrorClass(code: number, ErrorClass: NativeRpcErrorClass, options?: { methods?: readonly string[] }): void;
+
 /**
  * - `host-not-found`: no manifest for this name (or the name is invalid), or this extension is
  *   not allowed by it (Firefox reports that as not found too).

@@ -29,6 +29,7 @@ export {
   NativeRpcErrorCode,
   NativeTransportError,
   WalletBridgeError,
+  registerNativeRpcErrorClass,
 } from './errors.js';
 export {
   NATIVE_GET_ACCOUNTS_METHOD,

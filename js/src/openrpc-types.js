@@ -13,7 +13,7 @@
  */
 
 /** Names the output defines or imports itself; a component or title never takes them. */
-const RESERVED = ['JsonValue', 'NativeMethod', 'HostMethods', 'Extract'];
+const RESERVED = ['JsonValue', 'NativeMethod', 'NativeRpcError', 'NativeRpcId', 'HostMethods', 'HostErrorCode', 'Extract', 'registerNativeRpcErrorClass'];
 const PARAM_STRUCTURES = ['by-name', 'by-position', 'either'];
 const TYPE_NAMES = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
 /** Keywords that change nothing a value may be. */
@@ -45,6 +45,13 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * @property {string} base PascalCase of the name, made unique
  * @property {string} paramsName
  * @property {string} resultName
+ *
+ * @typedef {object} ErrorPlan one error the document declares: a code and its message
+ * @property {number} code
+ * @property {string} message
+ * @property {string} className e.g. `EmptyPingError`
+ * @property {string} key its name in HostErrorCode, e.g. `emptyPing`
+ * @property {string[]} methods the methods that declare it
  */
 
 /**
@@ -60,6 +67,23 @@ export function declarationsFromOpenRPC(document, options = {}) {
   const importFrom = options.importFrom ?? 'wallet-bridge';
   if (typeof importFrom !== 'string' || importFrom === '') throw new TypeError('importFrom must be a module specifier');
   return new Generator(checkDocument(document)).emit(importFrom);
+}
+
+/**
+ * The error module for an OpenRPC document, as the text of a .js file (an ES module, typed by
+ * the declarations `declarationsFromOpenRPC` writes for the same document, when they sit beside
+ * it under the same name): `HostErrorCode`, and a NativeRpcError subclass for each error a method
+ * declares, each registered (registerNativeRpcErrorClass) for the methods that declare it, so
+ * the client rejects with it. Throws as declarationsFromOpenRPC does.
+ * @param {unknown} document the parsed JSON
+ * @param {{ importFrom?: string }} [options] where NativeRpcError and registerNativeRpcErrorClass
+ *   are imported from (default 'wallet-bridge')
+ * @returns {string}
+ */
+export function errorModuleFromOpenRPC(document, options = {}) {
+  const importFrom = options.importFrom ?? 'wallet-bridge';
+  if (typeof importFrom !== 'string' || importFrom === '') throw new TypeError('importFrom must be a module specifier');
+  return new Generator(checkDocument(document)).emitErrorModule(importFrom);
 }
 
 /**
@@ -105,6 +129,8 @@ class Generator {
     /** @type {Record<string, unknown>} */
     this.descriptors = document.components?.contentDescriptors ?? {};
     this.usesJsonValue = false;
+    /** @type {ErrorPlan[] | undefined} made on first use */
+    this.errorList = undefined;
     const taken = new Set(RESERVED);
     /** @param {string} wanted */
     const unique = (wanted) => {
@@ -153,6 +179,7 @@ class Generator {
    * @returns {string}
    */
   emit(importFrom) {
+    const errors = this.errorPlans();
     /** @type {string[]} */
     const blocks = [];
     const componentKeys = Object.keys(this.schemas);
@@ -178,17 +205,116 @@ class Generator {
       blocks.push(`${docComment(this.methodDoc(plan), '')}export type ${plan.base}Method = NativeMethod<${tsString(plan.name)}, ${paramsUse}, ${plan.resultName}>;`);
       hostMethods.push(`  ${tsString(plan.name)}: { params: ${paramsUse}; result: ${plan.resultName} };`);
     }
+    if (errors.length > 0) {
+      blocks.push('// ---- errors (their classes are defined by the error module, openrpc-to-ts --js)');
+      blocks.push(`/** The code of each error the methods declare, by name. */\nexport declare const HostErrorCode: Readonly<{\n${errors.map((error) => `  ${error.key}: ${error.code};`).join('\n')}\n}>;`);
+      for (const error of errors) {
+        blocks.push(`${docComment(errorDoc(error), '')}export declare class ${error.className} extends NativeRpcError {\n`
+          + '  /** The code and message are the declared ones unless given. */\n'
+          + '  constructor(fields?: { message?: string; data?: JsonValue; id?: NativeRpcId | null; method?: string });\n'
+          + `  static readonly code: ${error.code};\n`
+          + `  code: ${error.code};\n}`);
+      }
+      this.usesJsonValue = true;
+    }
     const { title, version } = this.document.info;
     blocks.push(`/** Every method of ${oneLine(title).replace(/\*\//g, '*\\/')}, by name: the params it takes and the result it answers with. */\n`
       + `export interface HostMethods {\n${hostMethods.join('\n')}${hostMethods.length > 0 ? '\n' : ''}}`);
-    const imports = this.usesJsonValue ? 'JsonValue, NativeMethod' : 'NativeMethod';
+    const imports = [...(this.usesJsonValue ? ['JsonValue'] : []), 'NativeMethod', ...(errors.length > 0 ? ['NativeRpcId'] : [])].join(', ');
     const header = [
       `// TypeScript declarations for ${oneLine(title)} ${oneLine(version)}, generated from its OpenRPC document`,
       `// (OpenRPC ${oneLine(this.document.openrpc)}) by wallet-bridge-types (js/bin/openrpc-to-ts.js).`,
       '// Generated: do not edit. Generate it again when the host changes.',
       `import type { ${imports} } from ${tsString(importFrom)};`,
+      ...(errors.length > 0 ? [`import { NativeRpcError } from ${tsString(importFrom)};`] : []),
     ].join('\n');
     return `${[header, ...blocks].join('\n\n')}\n`;
+  }
+
+  /**
+   * The error module's text (errorModuleFromOpenRPC).
+   * @param {string} importFrom
+   * @returns {string}
+   */
+  emitErrorModule(importFrom) {
+    const errors = this.errorPlans();
+    const { title, version } = this.document.info;
+    const lines = [
+      `// Error classes for ${oneLine(title)} ${oneLine(version)}, generated from its OpenRPC document`,
+      `// (OpenRPC ${oneLine(this.document.openrpc)}) by wallet-bridge-types (js/bin/openrpc-to-ts.js --js).`,
+      '// Generated: do not edit. Generate it again when the host changes. Importing it registers each',
+      '// class for the methods that declare its error, so the client rejects with it; the declarations',
+      '// written from the same document, beside this file under the same name, type it.',
+      `import { NativeRpcError, registerNativeRpcErrorClass } from ${tsString(importFrom)};`,
+      '',
+      '/** The code of each error the methods declare, by name. */',
+      `export const HostErrorCode = Object.freeze({${errors.map((error) => `\n  ${error.key}: ${error.code},`).join('')}${errors.length > 0 ? '\n' : ''}});`,
+    ];
+    for (const error of errors) {
+      lines.push(
+        '',
+        docComment(errorDoc(error), '').trimEnd(),
+        `export class ${error.className} extends NativeRpcError {`,
+        `  static code = ${error.code};`,
+        '',
+        '  /** @param {Partial<ConstructorParameters<typeof NativeRpcError>[0]>} [fields] the code and message are the declared ones unless given */',
+        '  constructor(fields = {}) {',
+        `    super({ ...fields, code: ${error.code}, message: fields.message ?? ${tsString(error.message)} });`,
+        `    this.name = ${tsString(error.className)};`,
+        '  }',
+        '}',
+        `registerNativeRpcErrorClass(${error.code}, ${error.className}, { methods: [${error.methods.map(tsString).join(', ')}] });`,
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  /**
+   * The errors the methods declare, one per code and message, in document order: each named
+   * from its message (`Empty ping` → EmptyPingError, `emptyPing`;
+   * `Error: disk full` → DiskFullError). A method that declares one
+   * code twice keeps the first (a reply carries the code only, so the client cannot tell them
+   * apart). Only errors with an integer code and a string message are read.
+   * @returns {ErrorPlan[]}
+   */
+  errorPlans() {
+    if (this.errorList !== undefined) return this.errorList;
+    /** @type {Map<string, ErrorPlan>} */
+    const byCodeAndMessage = new Map();
+    const classNames = new Set([...RESERVED, ...this.typeNames()]);
+    const keys = new Set();
+    for (const plan of this.methods) {
+      const seen = new Set();
+      for (const error of plan.method.errors ?? []) {
+        if (!isObject(error) || !Number.isSafeInteger(error.code) || typeof error.message !== 'string' || seen.has(error.code)) continue;
+        seen.add(error.code);
+        const id = `${error.code} ${error.message}`;
+        const known = byCodeAndMessage.get(id);
+        if (known !== undefined) {
+          known.methods.push(plan.name);
+          continue;
+        }
+        const stem = pascalCase(error.message).replace(/^Error(?=[A-Z0-9_])/, '').replace(/(.)Error$/, '$1') || `Code${String(error.code).replace('-', 'Minus')}`;
+        let className = `${stem}Error`;
+        for (let n = 2; classNames.has(className); n += 1) className = `${stem}${n}Error`;
+        classNames.add(className);
+        const keyStem = stem.charAt(0).toLowerCase() + stem.slice(1);
+        let key = keyStem;
+        for (let n = 2; keys.has(key); n += 1) key = `${keyStem}${n}`;
+        keys.add(key);
+        byCodeAndMessage.set(id, { code: error.code, message: error.message, className, key, methods: [plan.name] });
+      }
+    }
+    this.errorList = [...byCodeAndMessage.values()];
+    return this.errorList;
+  }
+
+  /**
+   * Every type name the declarations define, so an error class never takes one.
+   * @returns {string[]}
+   */
+  typeNames() {
+    return [...this.componentNames.values(), ...this.methods.flatMap((plan) => [plan.paramsName, plan.resultName, `${plan.base}Method`])];
   }
 
   /**
@@ -496,8 +622,8 @@ class Generator {
   methodDoc({ method }) {
     // The name is in the declaration already: a comment only when there is more to say.
     const lines = [...text(method.summary), ...text(method.description)];
-    const errors = (method.errors ?? []).filter((/** @type {unknown} */ error) => isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string');
-    if (errors.length > 0) lines.push(`Errors: ${errors.map((/** @type {any} */ error) => `${error.code} ${JSON.stringify(error.message)}`).join(', ')}.`);
+    const errors = this.errorPlans().filter((error) => error.methods.includes(method.name));
+    if (errors.length > 0) lines.push(`Errors: ${errors.map((error) => `${error.code} ${JSON.stringify(error.message)} (${error.className})`).join(', ')}.`);
     if (method['x-params-optional'] === true) lines.push('Params may be left out.');
     const problems = method['x-derivation-problems'];
     if (Array.isArray(problems) && problems.length > 0) {
@@ -628,6 +754,15 @@ function objectLiteral(members, index, indent) {
   const lines = members.map((member) => `${docComment(member.doc, inner)}${inner}${IDENTIFIER.test(member.key) ? member.key : tsString(member.key)}${member.optional ? '?' : ''}: ${member.type};`);
   if (index !== null) lines.push(`${inner}[key: string]: ${index};`);
   return lines.length === 0 ? '{}' : `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+/**
+ * The doc comment of an error's class: its code and message, and the methods that declare it.
+ * @param {ErrorPlan} error
+ * @returns {string[]}
+ */
+function errorDoc(error) {
+  return [`${error.code} ${JSON.stringify(oneLine(error.message))}, declared by ${error.methods.map(oneLine).join(', ')}.`];
 }
 
 /**

@@ -3,7 +3,7 @@
  * are what the shared fixtures check from the extension's side, and what the client runs on
  * every request and reply.
  */
-import { NativeProtocolError, NativeRpcError } from './errors.js';
+import { NativeProtocolError, nativeRpcErrorFrom } from './errors.js';
 
 /**
  * @typedef {import('./index.js').JsonValue} JsonValue
@@ -133,7 +133,8 @@ function rpcErrorFrom(response, expected) {
   const data = 'data' in response.error ? response.error.data : undefined;
   // A null id can only mean "the host could not read the request"; the caller knows which.
   const id = response.id ?? expected.id ?? null;
-  return new NativeRpcError({ code, message, data, id, method: expected.method });
+  // The class registered for the code (and method), if any: registerNativeRpcErrorClass.
+  return nativeRpcErrorFrom({ code, message, data, id, method: expected.method });
 }
 
 /**

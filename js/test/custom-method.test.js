@@ -3,11 +3,14 @@
 // own custom methods (registered in Swift the same way a developer registers theirs), then the
 // example in examples/custom-method against its own host.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { NativeRpcError, NativeRpcErrorCode, configureNativeClient, resetNativeClient, sendNativeRpcRequest } from '../src/index.js';
-import { APPLICATION, REPO_ROOT, createShimRuntime, requireHost } from './native-host-shim.js';
+import { declarationsFromOpenRPC, errorModuleFromOpenRPC } from '../src/openrpc-types.js';
+import { APPLICATION, CHROME_ORIGIN, REPO_ROOT, createShimRuntime, encodeFrame, requireHost } from './native-host-shim.js';
 
 /** @type {ReturnType<typeof createShimRuntime>[]} */
 const shims = [];
@@ -50,7 +53,7 @@ test('examples/custom-method: ping.js against the Swift ping-host', { timeout: 2
     t.skip(`build the example first: cd examples/custom-method && swift build (no ${PING_HOST})`);
     return;
   }
-  const { sendMyCustomPing, MY_CUSTOM_PING_RPC_METHOD } = await import('../../examples/custom-method/ping.js');
+  const { EmptyPingError, sendMyCustomPing, MY_CUSTOM_PING_RPC_METHOD } = await import('../../examples/custom-method/ping.js');
   for (const transport of /** @type {const} */ (['message', 'port'])) {
     configureNativeClient({ application: 'com.example.ping_host', transport, runtime: shimRuntime({ application: 'com.example.ping_host', hostPath: PING_HOST }) });
     assert.deepEqual(await sendMyCustomPing({ pingParam1: 'ping', pingParam2: ['a', 'b'] }), {
@@ -58,5 +61,24 @@ test('examples/custom-method: ping.js against the Swift ping-host', { timeout: 2
     });
     await assert.rejects(sendNativeRpcRequest({ method: MY_CUSTOM_PING_RPC_METHOD, params: { pingParam1: 'no list' } }), (error) =>
       error instanceof NativeRpcError && error.code === NativeRpcErrorCode.invalidParams);
+    // The method's own error (Ping.emptyPing in Swift) rejects with its generated class.
+    await assert.rejects(sendMyCustomPing({ pingParam1: '', pingParam2: [] }), (error) =>
+      error instanceof EmptyPingError && error.code === -32050 && /** @type {any} */ (error.data).field === 'pingParam1');
   }
+});
+
+test('examples/custom-method: the generated ping-host-methods.d.ts and .js are those of the host\'s rpc.discover', { timeout: 20_000 }, (t) => {
+  if (!existsSync(PING_HOST)) {
+    t.skip(`build the example first: cd examples/custom-method && swift build (no ${PING_HOST})`);
+    return;
+  }
+  const run = spawnSync(PING_HOST, [CHROME_ORIGIN], { input: encodeFrame({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }), timeout: 10_000 });
+  assert.equal(run.error, undefined);
+  const length = endianness() === 'LE' ? run.stdout.readUInt32LE(0) : run.stdout.readUInt32BE(0);
+  const document = JSON.parse(run.stdout.subarray(4, 4 + length).toString('utf8')).result;
+  const options = { importFrom: '../../js/src/index.js' };
+  const example = join(REPO_ROOT, 'examples/custom-method');
+  const regenerate = 'stale: regenerate them (examples/custom-method/README.md, "Typed errors")';
+  assert.equal(readFileSync(join(example, 'ping-host-methods.d.ts'), 'utf8'), declarationsFromOpenRPC(document, options), regenerate);
+  assert.equal(readFileSync(join(example, 'ping-host-methods.js'), 'utf8'), errorModuleFromOpenRPC(document, options), regenerate);
 });

@@ -4,6 +4,7 @@ import { afterEach, test } from 'node:test';
 import {
   DEFAULT_TIMEOUTS,
   NativeConfigurationError,
+  NativeTransportError,
   configureNativeClient,
   createNativeClient,
   getNativeClient,
@@ -55,6 +56,20 @@ test('Chrome: chrome.runtime is found when there is no browser global', async ()
   assert.deepEqual(signed, { signed_payloads: ['AQ==+sig'] });
   assert.equal(await sendNativeRpcRequest({ method: 'subtract', params: [1, 3] }), -2);
   assert.equal(chrome.ports.length, 1);
+});
+
+test('Chromium with a browser global too (an alias of chrome, as in Chromium 156): used the same way, a port\'s lastError still read', async () => {
+  const chromium = fakeChrome({ [APP]: fakeWalletHost });
+  scope.chrome = { runtime: chromium };
+  scope.browser = scope.chrome;
+  for (const transport of /** @type {const} */ (['message', 'port'])) {
+    configureNativeClient({ application: APP, transport });
+    assert.equal(await sendNativeRpcRequest({ method: 'subtract', params: [5, 3] }), 2);
+    // Chrome's reason for a dropped port is in runtime.lastError, whichever global found it.
+    configureNativeClient({ application: 'com.example.not_installed', transport });
+    await assert.rejects(sendNativeRpcRequest({ method: 'sum', params: [1] }), (error) =>
+      error instanceof NativeTransportError && error.kind === 'host-not-found' && /not found/.test(error.message));
+  }
 });
 
 test('no runtime anywhere is a NativeConfigurationError naming the fix', () => {

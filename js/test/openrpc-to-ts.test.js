@@ -170,17 +170,19 @@ describe('the declarations for the sample document', () => {
   const output = declarationsFromOpenRPC(SAMPLE);
 
   test('a header naming the document and saying it is generated, then the imports', () => {
-    const [first, second, third, imports] = output.split('\n');
+    const [first, second, third, imports, classes] = output.split('\n');
     assert.match(first, /^\/\/ TypeScript declarations for ping-host 1\.0\.0, generated from its OpenRPC document$/);
     assert.match(`${second}\n${third}`, /Generated: do not edit/);
-    assert.equal(imports, 'import type { JsonValue, NativeMethod } from \'wallet-bridge\';');
+    assert.equal(imports, 'import type { JsonValue, NativeMethod, NativeRpcId } from \'wallet-bridge\';');
+    // The base class of the declared errors' classes (typed-errors.test.js has them).
+    assert.equal(classes, 'import { NativeRpcError } from \'wallet-bridge\';');
   });
 
   test('params and results named from titles, or from the method; a NativeMethod per method', () => {
     for (const declaration of [
       'export type PingParams = {\n  pingParam1: string;\n  pingParam2: readonly string[];\n} | readonly [string, readonly string[], ...JsonValue[]];',
       'export type PingResult = {\n  pong: string;\n};',
-      '/**\n * Answers a ping with a pong.\n * Errors: -32050 "Empty ping".\n */\nexport type MyCustomPingRpcMethod = NativeMethod<\'MY_CUSTOM_PING_RPC_METHOD\', PingParams, PingResult>;',
+      '/**\n * Answers a ping with a pong.\n * Errors: -32050 "Empty ping" (EmptyPingError).\n */\nexport type MyCustomPingRpcMethod = NativeMethod<\'MY_CUSTOM_PING_RPC_METHOD\', PingParams, PingResult>;',
       // No params, no x-params-schema: takes none.
       'export type MyCustomResetRpcParams = undefined;',
       'export type MyCustomResetRpcResult = null;',
@@ -225,7 +227,9 @@ describe('the declarations for the sample document', () => {
   });
 
   test('importFrom names the module NativeMethod comes from', () => {
-    assert.match(declarationsFromOpenRPC(SAMPLE, { importFrom: './vendor/wallet-bridge/src/index.js' }), /^import type \{ JsonValue, NativeMethod \} from '\.\/vendor\/wallet-bridge\/src\/index\.js';$/m);
+    const vendored = declarationsFromOpenRPC(SAMPLE, { importFrom: './vendor/wallet-bridge/src/index.js' });
+    assert.match(vendored, /^import type \{ JsonValue, NativeMethod, NativeRpcId \} from '\.\/vendor\/wallet-bridge\/src\/index\.js';$/m);
+    assert.match(vendored, /^import \{ NativeRpcError \} from '\.\/vendor\/wallet-bridge\/src\/index\.js';$/m);
     // Nothing needs JsonValue here, so it is not imported (an unused import fails noUnusedLocals).
     const reset = declarationsFromOpenRPC({ ...SAMPLE, methods: [SAMPLE.methods[1]] });
     assert.match(reset, /^import type \{ NativeMethod \} from 'wallet-bridge';$/m);

@@ -5,9 +5,14 @@ import WalletBridge
 public enum Ping: RPCMethod {
     public static let name = "MY_CUSTOM_PING_RPC_METHOD"
     public static let summary: String? = "Answers a ping with a pong."
-    /// Declared so that `rpc.discover` lists it, and `wallet-bridge conform` can check that a
-    /// fixture's error code is one the method documents.
-    public static let errors = [RPCError(code: -32050, message: "Empty ping", data: ["field": "pingParam1"])]
+    /// The method's own error, declared once: the handler throws it, and `errors` lists it, so
+    /// `rpc.discover` documents it, `wallet-bridge conform` accepts a fixture's -32050 for this
+    /// method (and no code it does not declare), and the generated JS module (openrpc-to-ts
+    /// --js) has a class for it, `EmptyPingError`, that the client rejects with. A code of your
+    /// own is an integer literal the host's catalogue does not use (-32099...-32006, or outside
+    /// -32768...-32000), and `data` any JSON literal.
+    public static let emptyPing = RPCError(code: -32050, message: "Empty ping", data: ["field": "pingParam1"])
+    public static let errors = [emptyPing]
 
     /// Named, as walletlib sends it: `{"pingParam1": "hi", "pingParam2": ["a", "b"]}`; or
     /// positional, as JSON-RPC also allows: `["hi", ["a", "b"]]`. The synthesised decoder would
@@ -51,10 +56,7 @@ public func makePingRouter() throws -> Router {
     // What `rpc.discover` (and `wallet-bridge describe`) names the host.
     router.info = OpenRPC.Info(title: "ping-host", version: "1.0.0")
     try router.register(Ping.self) { params, context in
-        guard !params.pingParam1.isEmpty else {
-            // A code of our own: an integer literal is an ErrorCode, and `data` any JSON literal.
-            throw RPCError(code: -32050, message: "Empty ping", data: ["field": "pingParam1"])
-        }
+        guard !params.pingParam1.isEmpty else { throw Ping.emptyPing }
         return Ping.Result(pong: "pong to \(params.pingParam1) and \(params.pingParam2.count) more, from \(context.caller)")
     }
     try router.register(Reset.self) { _, _ in NoResult() }
