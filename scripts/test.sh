@@ -19,13 +19,14 @@ swift build --package-path examples/custom-method --disable-build-manifest-cachi
 tsc -p js/tsconfig.json
 node --test js/test/
 
-echo "== the example's own methods: its fixture file through all three runners" >&2
+echo "== the example's own methods: its fixture files through all three runners" >&2
 # What a developer with methods of their own runs (README.md, "Your own methods"): the Swift
 # side with WalletBridgeTesting (over a process and in process), the extension's side with
-# wallet-bridge/testing, and `wallet-bridge conform` against the built host.
+# wallet-bridge/testing, and `wallet-bridge conform` against the built host (every file in Fixtures/:
+# ping.json, and notes.json, whose cases keep state in files).
 swift test --package-path examples/custom-method --disable-build-manifest-caching
 node --test examples/custom-method/test/
-.build/debug/wallet-bridge conform --host examples/custom-method/.build/debug/ping-host examples/custom-method/Fixtures/ping.json
+.build/debug/wallet-bridge conform --host examples/custom-method/.build/debug/ping-host examples/custom-method/Fixtures/
 
 echo "== system tests (pytest)" >&2
 # Debian's python3 with Debian's cryptography and pytest (scripts/install-deps.sh), whatever

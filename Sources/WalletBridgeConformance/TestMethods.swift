@@ -162,6 +162,14 @@ enum Report: RPCMethod {
     struct Result: Codable, Sendable { var written: Int }
 }
 
+/// The report file's lines (test.report's params, in the order written) as JSON values; none
+/// when the file is not there. With test.report, a pair of methods with state kept in a file:
+/// what the fixture runners' `{tmpdir}` and `setup` are tested with.
+enum ReadReport: RPCMethod {
+    static let name = "test.readReport"
+    typealias Result = [JSONValue]
+}
+
 /// Which test methods to register.
 public enum TestMethodSet: Sendable {
     /// Everything, for the conformance host.
@@ -219,6 +227,34 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
         guard written == line.count else { throw RPCError(.internalError, detail: "short write to the report file") }
         return .init(written: written)
+    }
+    try router.register(ReadReport.self) { _, _ in
+        guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {
+            throw RPCError(.internalError, detail: "WALLET_BRIDGE_TEST_REPORT is not set")
+        }
+        return try readReportLines(path)
+    }
+}
+
+/// The lines of the file at `path`, each parsed as JSON; none when there is no such file.
+private func readReportLines(_ path: String) throws -> [JSONValue] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+        if errno == ENOENT { return [] }
+        throw RPCError(.internalError, detail: "cannot open the report file")
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard count >= 0 else { throw RPCError(.internalError, detail: "cannot read the report file") }
+        if count == 0 { break }
+        bytes += chunk[..<count]
+        guard bytes.count <= 1 << 20 else { throw RPCError(.internalError, detail: "the report file is over 1 MiB") }
+    }
+    return try bytes.split(separator: UInt8(ascii: "\n")).map { line in
+        do { return try JSONParser.parse(Array(line)) } catch { throw RPCError(.internalError, detail: "a line of the report file is not JSON") }
     }
 }
 

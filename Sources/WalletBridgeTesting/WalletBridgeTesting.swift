@@ -42,8 +42,9 @@ public enum BuiltProducts {
     }
 }
 
-/// Runs every case of the fixture file (or folder) at `path` against `host`; each failing case is
-/// an `XCTFail` with its diff. A relative `path` is resolved against the folder of the test file
+/// Runs every case of the fixture file (or folder) at `path` against `host`, in file order, each
+/// file's `setup` cases first and `{tmpdir}` a folder of its own (docs/fixtures.md, "State");
+/// each failing case is an `XCTFail` with its diff. A relative `path` is resolved against the folder of the test file
 /// that calls it. Throws when the fixtures cannot be read or the host executable is missing.
 ///
 /// Call it from a synchronous test method: with `.router`, the handlers need Swift's
@@ -59,8 +60,9 @@ public func XCTAssertFixtures(
     for note in run.notes(report) { FileHandle.standardError.write(Data("\(file):\(line): warning: \(note)\n".utf8)) }
 }
 
-/// Runs every case of the fixture file (or folder) at `path` against `host`; each failing case is
-/// an issue with its diff, skipped cases and warnings are issues of warning severity. A relative
+/// Runs every case of the fixture file (or folder) at `path` against `host`, in file order, each
+/// file's `setup` cases first and `{tmpdir}` a folder of its own (docs/fixtures.md, "State");
+/// each failing case is an issue with its diff, skipped cases and warnings are issues of warning severity. A relative
 /// `path` is resolved against the folder of the test file that calls it. Throws when the
 /// fixtures cannot be read or the host executable is missing.
 ///

@@ -93,6 +93,46 @@ final class ConformProcessTests: XCTestCase {
         XCTAssertEqual(Array(lines.suffix(3)), ["  ...", "# 1 passed, 1 failed, 0 skipped", ""])
     }
 
+    /// A file with state through the command: its setup case runs first and is no line of the
+    /// report, its cases run in file order in one `{tmpdir}` folder under $TMPDIR, and the
+    /// folder is gone afterwards; a broken setup case fails the file's cases (status 1).
+    func testSetupAndTmpdirThroughTheCommand() throws {
+        let sandbox = try Sandbox()
+        let temporary = sandbox.base + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        func save(_ name: String, _ id: Int, written: Int = 13) -> String {
+            """
+            {"name": "\(name)", "request": {"jsonrpc": "2.0", "method": "test.report", "params": {"note": "\(name.suffix(1))"}, "id": \(id)},
+             "response": {"jsonrpc": "2.0", "id": \(id), "result": {"written": \(written)}}}
+            """
+        }
+        let listAll = """
+            {"name": "list", "request": {"jsonrpc": "2.0", "method": "test.readReport", "id": 9},
+             "response": {"jsonrpc": "2.0", "id": 9, "result": [{"note": "s"}, {"note": "a"}, {"note": "b"}]}}
+            """
+        let env = #""env": {"WALLET_BRIDGE_TEST_REPORT": "{tmpdir}/notes.jsonl"}"#
+        let notes = try sandbox.write(sandbox.base + "/notes.json", """
+            {\(env), "setup": [\(save("setup-s", 1))], "cases": [\(save("save-a", 2)), \(save("save-b", 3)), \(listAll)]}
+            """)
+        var variables = sandbox.variables
+        variables["TMPDIR"] = temporary
+        let host = try Built.conformanceHost()
+        let result = try runProcess(try Built.walletBridge(), ["conform", "--timeout", "20", "--host", host, notes], environment: variables, in: sandbox.base)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.stdout.split(separator: "\n").filter { $0.hasPrefix("ok") }, ["ok    notes.json#save-a", "ok    notes.json#save-b", "ok    notes.json#list"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary), [], "the {tmpdir} folder is removed")
+
+        let broken = try sandbox.write(sandbox.base + "/broken.json", """
+            {\(env), "setup": [\(save("setup-s", 1, written: 99))], "cases": [\(save("save-a", 2))]}
+            """)
+        let failed = try runProcess(try Built.walletBridge(), ["conform", "--timeout", "20", "--host", host, broken], environment: variables, in: sandbox.base)
+        XCTAssertEqual(failed.status, 1, failed.output)
+        XCTAssertTrue(failed.stdout.contains("FAIL  broken.json#save-a"), failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("the file's setup case broken.json#setup-s failed, so this case did not run:"), failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("result.written: expected 99, got 13"), failed.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary), [])
+    }
+
     func testAFixtureFileThatCannotBeUsedExitsTwo() throws {
         let sandbox = try Sandbox()
         let host = try Built.conformanceHost()

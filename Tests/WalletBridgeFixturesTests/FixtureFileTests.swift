@@ -61,7 +61,7 @@ final class FixtureFileTests: XCTestCase {
         XCTAssertEqual(refusal(#"{"cases": []}"#), #"/x/ping.json: "cases" is empty"#)
         XCTAssertEqual(refusal(#"{"cases": {}}"#), #"/x/ping.json: "cases" must be an array, not an object"#)
         XCTAssertEqual(refusal(#"{"description": 5, "cases": []}"#), #"/x/ping.json: "description" must be a string, not a number"#)
-        XCTAssertEqual(refusal(#"{"case": []}"#), #"/x/ping.json: unknown member "case" (a file has "description" and "cases")"#)
+        XCTAssertEqual(refusal(#"{"case": []}"#), #"/x/ping.json: unknown member "case" (a file has "description", "env", "setup" and "cases")"#)
     }
 
     func testACaseNeedsANameThatIsUnique() {
@@ -70,7 +70,7 @@ final class FixtureFileTests: XCTestCase {
         XCTAssertEqual(refusal(#"{"cases": [{"name": "", "request": 1, "response": null}]}"#), #"/x/ping.json#case 1: "name" must be a non-empty string"#)
         XCTAssertEqual(
             refusal(#"{"cases": [{"name": "a", "request": 1, "response": null}, {"name": "a", "request": 2, "response": null}]}"#),
-            "/x/ping.json#a: a second case with this name (names are unique within a file)")
+            "/x/ping.json#a: a second case with this name (names are unique within a file, setup cases' included)")
     }
 
     func testExactlyOneInputAndAResponse() {
@@ -126,6 +126,58 @@ final class FixtureFileTests: XCTestCase {
                        #"/x/ping.json#c: "request_text" must be a string, not a number"#)
         XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "rule": ["r"]"#)),
                        #"/x/ping.json#c: "rule" must be a string, not an array"#)
+    }
+
+    /// A file's `env` is every case's, setup cases' too, under each case's own; `setup` is read
+    /// as cases, which every case carries so that it can run alone; `{tmpdir}` is kept as
+    /// written until a runner replaces it.
+    func testAFilesEnvAndSetup() throws {
+        let file = try parse("""
+            {"env": {"NOTES": "{tmpdir}/notes", "MODE": "file"},
+             "setup": [{"name": "save", "request": {"jsonrpc": "2.0", "method": "save", "id": 1}, "response": {"jsonrpc": "2.0", "id": 1, "result": true}}],
+             "cases": [
+               {"name": "list", "env": {"MODE": "case"}, "request": {"jsonrpc": "2.0", "method": "list", "id": 2}, "response": {"jsonrpc": "2.0", "id": 2, "result": []}},
+               {"name": "plain", "request": 1, "response": null}
+             ]}
+            """)
+        XCTAssertEqual(file.environment, ["NOTES": "{tmpdir}/notes", "MODE": "file"])
+        XCTAssertEqual(file.setup.map(\.id), ["ping.json#save"])
+        XCTAssertEqual(file.setup.map(\.isSetup), [true])
+        XCTAssertEqual(file.setup[0].environment, ["NOTES": "{tmpdir}/notes", "MODE": "file"])
+        XCTAssertEqual(file.cases.map(\.isSetup), [false, false])
+        XCTAssertEqual(file.cases[0].environment, ["NOTES": "{tmpdir}/notes", "MODE": "case"], "the case's own variable wins")
+        XCTAssertEqual(file.cases.map { $0.setup.map(\.name) }, [["save"], ["save"]])
+        XCTAssertTrue(file.cases[0].usesTemporaryFolder)
+        XCTAssertEqual(file.cases[0].environment(temporaryFolder: "/tmp/f"), ["NOTES": "/tmp/f/notes", "MODE": "case"])
+        XCTAssertEqual(file.cases[0].environment(temporaryFolder: nil)["NOTES"], "{tmpdir}/notes")
+
+        let plain = try parse(withCase(#""request": 1, "response": null"#))
+        XCTAssertEqual(plain.setup.count, 0)
+        XCTAssertFalse(plain.cases[0].usesTemporaryFolder)
+        XCTAssertEqual(try parse(#"{"setup": [], "cases": [{"name": "c", "request": 1, "response": null}]}"#).setup.count, 0)
+    }
+
+    /// The new members' mistakes, each said as itself, naming the setup case at fault.
+    func testMalformedEnvAndSetupAreRefused() {
+        XCTAssertEqual(refusal(#"{"env": ["A=1"], "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json: "env" must be an object of strings, not an array"#)
+        XCTAssertEqual(refusal(#"{"env": {"A": true}, "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json: "env".A must be a string, not a boolean"#)
+        XCTAssertEqual(refusal(#"{"env": {"A=B": "1"}, "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json: "env" has "A=B", which is not a variable name (non-empty, with no "=" or NUL)"#)
+        XCTAssertEqual(refusal(withCase(#""request": 1, "response": null, "env": {"": "1"}"#)),
+                       #"/x/ping.json#c: "env" has "", which is not a variable name (non-empty, with no "=" or NUL)"#)
+        XCTAssertEqual(refusal(#"{"setup": {"name": "s"}, "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json: "setup" must be an array of cases, not an object"#)
+        XCTAssertEqual(refusal(#"{"setup": [5], "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json#setup case 1: a case must be an object, not a number"#)
+        XCTAssertEqual(refusal(#"{"setup": [{"name": "s", "request": 1}], "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json#s: no "response" (null, for a case that expects no reply)"#)
+        XCTAssertEqual(refusal(#"{"setup": [{"name": "c", "request": 1, "response": null}], "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json#c: a second case with this name (names are unique within a file, setup cases' included)"#)
+        XCTAssertEqual(refusal(#"{"setup": [], "cases": []}"#), #"/x/ping.json: "cases" is empty"#, "setup cases are no cases of their own")
+        XCTAssertEqual(refusal(#"{"before": [], "cases": [{"name": "c", "request": 1, "response": null}]}"#),
+                       #"/x/ping.json: unknown member "before" (a file has "description", "env", "setup" and "cases")"#)
     }
 
     /// A misspelt member would otherwise be ignored, and the case would check less than it says.

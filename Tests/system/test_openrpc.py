@@ -161,7 +161,7 @@ def test_the_methods_are_all_there_and_complete(documents):
     names = {host: {method["name"] for method in document["methods"]} for host, document in documents.items()}
     sessions = {"session_connect", "session_list", "session_request", "session_extend", "session_disconnect"}
     assert names["wallet-bridge"] == {"NATIVE_GET_ACCOUNTS_METHOD", "NATIVE_SIGN_PAYLOADS_METHOD"} | sessions
-    assert names["ping-host"] == {"MY_CUSTOM_PING_RPC_METHOD", "MY_CUSTOM_RESET_RPC_METHOD"}
+    assert names["ping-host"] == {"MY_CUSTOM_PING_RPC_METHOD", "MY_CUSTOM_RESET_RPC_METHOD", "notes.save", "notes.list"}
     assert sessions < names["conformance"] and "subtract" in names["conformance"]
     for host, document in documents.items():
         for method in document["methods"]:
@@ -195,9 +195,11 @@ def params_schema(method, params):
 
 
 def fixture_cases():
-    files = sorted((REPO / "Tests" / "Fixtures").glob("*.json")) + [REPO / "examples" / "custom-method" / "Fixtures" / "ping.json"]
+    files = sorted((REPO / "Tests" / "Fixtures").glob("*.json")) + sorted((REPO / "examples" / "custom-method" / "Fixtures").glob("*.json"))
     for file in files:
-        for case in json.loads(file.read_text())["cases"]:
+        document = json.loads(file.read_text())
+        # A file's setup cases are cases too (docs/fixtures.md, "Setup cases").
+        for case in document.get("setup", []) + document["cases"]:
             request, response = case.get("request"), case.get("response")
             if isinstance(request, dict) and isinstance(request.get("method"), str) and isinstance(response, dict):
                 yield file, case

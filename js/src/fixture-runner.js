@@ -25,7 +25,7 @@ import { buildBatch, buildNotification, buildRequest, decodeBatchResponse, decod
 
 const INPUTS = ['request', 'request_text', 'request_base64', 'stream_base64'];
 const CASE_MEMBERS = ['name', 'rule', 'args', 'env', ...INPUTS, 'response', 'response_text_includes', 'exit_code'];
-const FILE_MEMBERS = ['description', 'cases'];
+const FILE_MEMBERS = ['description', 'env', 'setup', 'cases'];
 const REQUEST_MEMBERS = ['jsonrpc', 'method', 'params', 'id'];
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** The native application name the checks' clients use; nothing is started under it. */
@@ -55,22 +55,33 @@ export function loadFixtureFile(pathOrURL) {
   }
   if (!isPlainObject(document)) throw new Error(`${path}: a fixture file is an object { "description", "cases": [...] }, not ${describeValue(document)}`);
   const extra = Object.keys(document).filter((key) => !FILE_MEMBERS.includes(key));
-  if (extra.length > 0) throw new Error(`${path}: unknown member${extra.length > 1 ? 's' : ''} ${extra.map((key) => JSON.stringify(key)).join(', ')} (a file has "description" and "cases")`);
+  if (extra.length > 0) throw new Error(`${path}: unknown member${extra.length > 1 ? 's' : ''} ${extra.map((key) => JSON.stringify(key)).join(', ')} (a file has "description", "env", "setup" and "cases")`);
   if ('description' in document && typeof document.description !== 'string') throw new Error(`${path}: "description" must be a string`);
+  if ('env' in document) {
+    const problem = envProblem(document.env);
+    if (problem !== null) throw new Error(`${path}: ${problem}`);
+  }
+  const setup = 'setup' in document ? document.setup : [];
+  if (!Array.isArray(setup)) throw new Error(`${path}: "setup" must be an array of cases, not ${describeValue(setup)}`);
   const { cases } = document;
   if (!Array.isArray(cases) || cases.length === 0) throw new Error(`${path}: "cases" must be a non-empty array`);
+  // Setup cases and cases share one set of names: both are called file#name.
   const names = new Set();
-  cases.forEach((fixtureCase, index) => {
-    const problem = caseProblem(fixtureCase);
-    if (problem !== null) throw new Error(`${path}: ${caseLabel(fixtureCase, index)}: ${problem}`);
-    const { name } = /** @type {FixtureCase} */ (fixtureCase);
-    if (names.has(name)) throw new Error(`${path}: ${caseLabel(fixtureCase, index)}: another case has this name; names are unique within a file`);
-    names.add(name);
-  });
+  for (const [list, kind] of /** @type {const} */ ([[setup, 'setup case'], [cases, 'case']])) {
+    list.forEach((fixtureCase, index) => {
+      const problem = caseProblem(fixtureCase);
+      if (problem !== null) throw new Error(`${path}: ${caseLabel(fixtureCase, index, kind)}: ${problem}`);
+      const { name } = /** @type {FixtureCase} */ (fixtureCase);
+      if (names.has(name)) throw new Error(`${path}: ${caseLabel(fixtureCase, index, kind)}: another case has this name; names are unique within a file, setup cases' included`);
+      names.add(name);
+    });
+  }
   return {
     path,
     name: baseName(path),
     description: typeof document.description === 'string' ? document.description : undefined,
+    env: isPlainObject(document.env) ? /** @type {Record<string, string>} */ ({ ...document.env }) : {},
+    setup: /** @type {FixtureCase[]} */ (setup),
     cases: /** @type {FixtureCase[]} */ (cases),
   };
 }
@@ -126,18 +137,28 @@ export function runFixtureFile(pathOrURL, options = {}) {
     }
     let checked = 0;
     const used = new Set();
-    for (const fixtureCase of file.cases) {
+    /** @param {FixtureCase} fixtureCase */
+    const register = (fixtureCase) => {
       const plan = planChecks(fixtureCase, methods);
       if (plan.method !== undefined) used.add(plan.method);
       if (plan.checks.length === 0) {
         test(fixtureCase.name, { skip: `nothing to check from the extension's side: ${plan.why}` }, () => {});
-        continue;
+        return;
       }
       checked += 1;
       test(fixtureCase.name, async () => {
         await checkFixtureCase(fixtureCase, { methods: options.methods, file: path });
       });
+    };
+    // No host runs here, so there is nothing to set up: the setup cases are requests the
+    // extension sends too, checked like the others, in a suite of their own, first. Every test
+    // runs in the order registered, one at a time: the file's order.
+    if (file.setup.length > 0) {
+      describe('setup', () => {
+        for (const fixtureCase of file.setup) register(fixtureCase);
+      });
     }
+    for (const fixtureCase of file.cases) register(fixtureCase);
     test('every function in methods has a case, and some case is checked', () => {
       const unused = [...methods.keys()].filter((method) => !used.has(method));
       if (unused.length > 0) {
@@ -393,7 +414,10 @@ function caseProblem(value) {
   if (extra.length > 0) return `unknown member${extra.length > 1 ? 's' : ''} ${extra.map((key) => JSON.stringify(key)).join(', ')} (a case has ${CASE_MEMBERS.join(', ')})`;
   if ('rule' in value && typeof value.rule !== 'string') return '"rule" must be a string';
   if ('args' in value && !(Array.isArray(value.args) && value.args.every((arg) => typeof arg === 'string'))) return '"args" must be an array of strings';
-  if ('env' in value && !(isPlainObject(value.env) && Object.values(value.env).every((text) => typeof text === 'string'))) return '"env" must be an object of strings';
+  if ('env' in value) {
+    const problem = envProblem(value.env);
+    if (problem !== null) return problem;
+  }
   const inputs = INPUTS.filter((input) => input in value);
   if (inputs.length !== 1) {
     return inputs.length === 0 ? `no input: a case has exactly one of ${INPUTS.join(', ')}` : `${inputs.length} inputs (${inputs.join(', ')}): a case has exactly one`;
@@ -410,6 +434,26 @@ function caseProblem(value) {
   }
   if ('exit_code' in value && !(Number.isInteger(value.exit_code) && /** @type {number} */ (value.exit_code) >= 0 && /** @type {number} */ (value.exit_code) <= 255)) {
     return '"exit_code" must be an exit status, an integer from 0 to 255';
+  }
+  return null;
+}
+
+/**
+ * What is wrong with a file's or a case's `env`, or null: an object of strings, each name a
+ * variable name (non-empty, no "=" or NUL) and no value with a NUL. `{tmpdir}` in a value is the
+ * file's temporary folder to the runners that start the host; here it is only text.
+ * @param {unknown} env
+ * @returns {string | null}
+ */
+function envProblem(env) {
+  if (!isPlainObject(env)) return `"env" must be an object of strings, not ${describeValue(env)}`;
+  for (const name of Object.keys(env).sort()) {
+    const value = env[name];
+    if (typeof value !== 'string') return `"env".${name} must be a string, not ${describeValue(value)}`;
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      return `"env" has ${JSON.stringify(name)}, which is not a variable name (non-empty, with no "=" or NUL)`;
+    }
+    if (value.includes('\0')) return `"env".${name} holds a NUL character, which no environment variable can`;
   }
   return null;
 }
@@ -484,9 +528,10 @@ function methodTable(methods) {
 /**
  * @param {unknown} fixtureCase
  * @param {number | null} index
+ * @param {string} [kind] 'case', or 'setup case'
  */
-function caseLabel(fixtureCase, index) {
-  const name = isPlainObject(fixtureCase) && typeof fixtureCase.name === 'string' ? `case "${fixtureCase.name}"` : 'a case';
+function caseLabel(fixtureCase, index, kind = 'case') {
+  const name = isPlainObject(fixtureCase) && typeof fixtureCase.name === 'string' ? `${kind} "${fixtureCase.name}"` : `a ${kind}`;
   return index === null ? name : `${name} (#${index + 1})`;
 }
 

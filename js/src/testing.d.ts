@@ -12,7 +12,10 @@ export interface FixtureCase {
   rule?: string;
   /** The host's argv after argv[0] (the host's side only). */
   args?: string[];
-  /** Extra environment variables for the host (the host's side only). */
+  /**
+   * Extra environment variables for the host (the host's side only), over the file's `env`;
+   * `{tmpdir}` in a value is the file's temporary folder.
+   */
   env?: { [name: string]: string };
   // Exactly one input:
   request?: JsonValue;
@@ -33,6 +36,10 @@ export interface FixtureFile {
   /** The file's name, which names its suite. */
   name: string;
   description: string | undefined;
+  /** The file's `env`, every case's (the host's side only); {} without one. */
+  env: { [name: string]: string };
+  /** The file's `setup` cases, run before its cases; [] without any. */
+  setup: FixtureCase[];
   cases: FixtureCase[];
 }
 

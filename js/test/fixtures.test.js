@@ -107,13 +107,26 @@ function ed25519Verifies(message, publicKey, signature) {
 // A malformed file is reported by runFixtureFile below; the other checks skip it.
 /** @type {Map<string, import('../src/testing.js').FixtureCase[]>} */
 const casesByFile = new Map();
+/** Files with state (a file env, setup cases, {tmpdir}), which the end-to-end checks below do not set up. */
+const withState = [];
 for (const file of files) {
   try {
-    casesByFile.set(file, loadFixtureFile(join(FIXTURES, file)).cases);
+    const loaded = loadFixtureFile(join(FIXTURES, file));
+    casesByFile.set(file, loaded.cases);
+    const tmpdir = [...loaded.setup, ...loaded.cases].some((fixture) => Object.values(fixture.env ?? {}).some((value) => value.includes('{tmpdir}')));
+    if (Object.keys(loaded.env).length > 0 || loaded.setup.length > 0 || tmpdir) withState.push(file);
   } catch {
     // reported below
   }
 }
+
+// The end-to-end checks below send each case's request with the case's own args and env, and
+// nothing before it; a file's env, setup cases and {tmpdir} folder (docs/fixtures.md, "State")
+// are the Swift runner's and conform's to run. A repository fixture that uses them needs those
+// checks taught first, or it would be sent without its state here.
+test('the repository\'s fixture files keep no state, which the end-to-end checks here do not set up', () => {
+  assert.deepEqual(withState, []);
+});
 
 describe('fixtures from the extension\'s side', () => {
   for (const file of files) runFixtureFile(join(FIXTURES, file));

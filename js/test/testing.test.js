@@ -242,6 +242,18 @@ describe('loadFixtureFile: the file format', () => {
     assert.equal(file.description, GREET.description);
     assert.deepEqual(file.cases, GREET.cases);
     assert.deepEqual(loadFixtureFile(pathToFileURL(path)).cases, GREET.cases);
+    assert.deepEqual(file.env, {}, 'no env: {}');
+    assert.deepEqual(file.setup, [], 'no setup: []');
+  });
+
+  test('a file\'s env and setup cases are read; {tmpdir} is left as written', () => {
+    const path = join(temporaryFolder('wallet-bridge-testing-'), 'notes.json');
+    const setup = [{ name: 'save', request: { jsonrpc: '2.0', method: 'greet', params: { who: 'Ada', times: 1 }, id: 1 }, response: { jsonrpc: '2.0', id: 1, result: { text: 'hello Ada' } } }];
+    writeFileSync(path, JSON.stringify({ env: { NOTES: '{tmpdir}/notes' }, setup, cases: GREET.cases }));
+    const file = loadFixtureFile(path);
+    assert.deepEqual(file.env, { NOTES: '{tmpdir}/notes' });
+    assert.deepEqual(file.setup, setup);
+    assert.deepEqual(file.cases, GREET.cases);
   });
 
   const request = { jsonrpc: '2.0', method: 'greet', id: 1 };
@@ -267,6 +279,18 @@ describe('loadFixtureFile: the file format', () => {
     ['a reply with neither result nor error', JSON.stringify({ cases: [{ name: 'a', request, response: { jsonrpc: '2.0', id: 1 } }] }), /case "a" \(#1\): "response" has neither "result" nor "error": a reply has exactly one of them/],
     ['a reply with both', JSON.stringify({ cases: [{ name: 'a', request, response: { jsonrpc: '2.0', id: 1, result: 1, error: { code: 1, message: 'm' } } }] }), /case "a" \(#1\): "response" has both "result" and "error"/],
     ['an error that is not an error object', JSON.stringify({ cases: [{ name: 'a', request, response: { jsonrpc: '2.0', id: 1, error: { code: '1', message: 'm' } } }] }), /case "a" \(#1\): "response".error must be an object with an integer "code" and a string "message"/],
+    // A file's env and setup, and a case's env: the same rules as the Swift runner's.
+    ['a file env that is not an object', JSON.stringify({ env: ['A=1'], cases: [{ name: 'a', request, response: null }] }), /^[^#]*broken\.json: "env" must be an object of strings, not an array$/],
+    ['a file env value that is not a string', JSON.stringify({ env: { A: true }, cases: [{ name: 'a', request, response: null }] }), /broken\.json: "env"\.A must be a string, not a boolean$/],
+    ['a file env name that is not one', JSON.stringify({ env: { 'A=B': '1' }, cases: [{ name: 'a', request, response: null }] }), /broken\.json: "env" has "A=B", which is not a variable name \(non-empty, with no "=" or NUL\)$/],
+    ['a case env name that is empty', JSON.stringify({ cases: [{ name: 'a', request, response: null, env: { '': '1' } }] }), /case "a" \(#1\): "env" has "", which is not a variable name/],
+    ['an env value with a NUL', JSON.stringify({ cases: [{ name: 'a', request, response: null, env: { A: 'x\0y' } }] }), /case "a" \(#1\): "env"\.A holds a NUL character/],
+    ['setup that is not an array', JSON.stringify({ setup: { name: 's' }, cases: [{ name: 'a', request, response: null }] }), /broken\.json: "setup" must be an array of cases, not an object$/],
+    ['a setup case that is not an object', JSON.stringify({ setup: [5], cases: [{ name: 'a', request, response: null }] }), /a setup case \(#1\): a case is an object, not a number/],
+    ['a setup case without a response', JSON.stringify({ setup: [{ name: 's', request }], cases: [{ name: 'a', request, response: null }] }), /setup case "s" \(#1\): no "response"/],
+    ['a setup case and a case with one name', JSON.stringify({ setup: [{ name: 'a', request, response: null }], cases: [{ name: 'a', request, response: null }] }), /case "a" \(#1\): another case has this name; names are unique within a file, setup cases' included/],
+    ['setup and no case', JSON.stringify({ setup: [{ name: 's', request, response: null }], cases: [] }), /"cases" must be a non-empty array/],
+    ['a misspelt file member', JSON.stringify({ setups: [], cases: [{ name: 'a', request, response: null }] }), /unknown member "setups" \(a file has "description", "env", "setup" and "cases"\)/],
     ['an empty batch reply', JSON.stringify({ cases: [{ name: 'a', request, response: [] }] }), /case "a" \(#1\): "response" is an empty array/],
     ['a batch element with neither', JSON.stringify({ cases: [{ name: 'a', request, response: [{ jsonrpc: '2.0', id: 1, result: 1 }, { id: 2 }] }] }), /case "a" \(#1\): "response"\[1\] has neither "result" nor "error"/],
   ];
@@ -336,6 +360,18 @@ describe('runFixtureFile under node --test, in a child process', () => {
     assert.equal(status, 1, output);
     assert.match(output, /not ok \d+ - every function in methods has a case, and some case is checked/);
     assert.match(output, /no case requests greeet/);
+  });
+
+  test('setup cases are checked first, in a suite of their own, then the cases in file order; a function used only in setup counts', () => {
+    const fixture = {
+      setup: [{ name: 'greet-first', request: { jsonrpc: '2.0', method: 'greet', params: { who: 'Bo', times: 1 }, id: 7 }, response: { jsonrpc: '2.0', id: 7, result: { text: 'hello Bo' } } }],
+      cases: [GREET.cases[3], GREET.cases[4]],
+    };
+    const { status, output } = runChild({ methods: '{ greet: (params, client) => sendGreeting(params, client) }', fixture });
+    assert.equal(status, 0, output);
+    const order = [...output.matchAll(/^ *ok \d+ - (\S+)$/gm)].map((match) => match[1]);
+    assert.deepEqual(order, ['greet-first', 'setup', 'sum', 'unparsable', 'greet.json'], output);
+    assert.match(output, /^ +# Subtest: setup$/m);
   });
 
   test('a malformed file is one failing test whose message names the file and the case', () => {

@@ -18,6 +18,12 @@ struct ConformCommand: ParsableCommand {
             it but a README. The fixture format: docs/fixtures.md in the wallet-bridge \
             repository.
 
+            Files run in the order named, and each file's cases in file order; what a host \
+            writes to files persists for the cases after it. A file's "setup" cases run first, \
+            once (with --filter too), and are not reported unless one fails, which fails the \
+            file's cases. "{tmpdir}" in an "env" value is a folder made fresh for each file, \
+            under $TMPDIR, and removed after its cases.
+
             A case whose reply matched is also checked against the host's own description \
             (rpc.discover, asked once): its params and result against the method's schemas, its \
             error code against the method's errors. --no-schema-check turns that off; a host \

@@ -16,8 +16,18 @@ public struct FixtureFile: Sendable {
     public let path: String
     /// What the file covers, in words.
     public let description: String?
-    /// Never empty; names unique.
+    /// `env`: variables for every case of the file, setup cases too (each case's `environment`
+    /// already holds them, under its own).
+    public let environment: [String: String]
+    /// `setup`: cases run before the file's cases, in order, once per run of the file; each
+    /// must pass, and none is reported as a case of its own. Possibly empty.
+    public let setup: [FixtureCase]
+    /// Never empty; names unique, setup cases' included.
     public let cases: [FixtureCase]
+
+    /// In an `env` value, the file's temporary folder: created fresh for each run of the file,
+    /// removed after it (docs/fixtures.md, "State").
+    public static let temporaryFolderPlaceholder = "{tmpdir}"
 
     /// The file's name without its folder: the `file` in `file#case`.
     public var name: String { Self.fileName(path) }
@@ -63,8 +73,8 @@ public struct FixtureFile: Sendable {
         guard case .object(let members) = document else {
             throw FixtureFormatError(file: path, problem: "the file must hold an object with \"cases\", not \(Self.a(document))")
         }
-        if let unknown = members.keys.sorted().first(where: { !["description", "cases"].contains($0) }) {
-            throw FixtureFormatError(file: path, problem: "unknown member \"\(unknown)\" (a file has \"description\" and \"cases\")")
+        if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
+            throw FixtureFormatError(file: path, problem: "unknown member \"\(unknown)\" (a file has \"description\", \"env\", \"setup\" and \"cases\")")
         }
         let description: String?
         switch members["description"] {
@@ -77,17 +87,39 @@ public struct FixtureFile: Sendable {
             throw FixtureFormatError(file: path, problem: "\"cases\" must be an array, not \(Self.a(entries))")
         }
         guard !list.isEmpty else { throw FixtureFormatError(file: path, problem: "\"cases\" is empty") }
-        var cases: [FixtureCase] = []
-        var seen: Set<String> = []
-        for (index, entry) in list.enumerated() {
-            let fixture = try FixtureCase(entry, index: index, path: path, fileName: fileName)
-            guard seen.insert(fixture.name).inserted else {
-                throw FixtureFormatError(file: path, caseName: fixture.name, problem: "a second case with this name (names are unique within a file)")
+        var environment: [String: String] = [:]
+        if let env = members["env"] {
+            switch FixtureCase.environment(env) {
+            case .success(let variables): environment = variables
+            case .failure(let problem): throw FixtureFormatError(file: path, problem: problem.text)
             }
-            cases.append(fixture)
         }
-        return FixtureFile(path: path, description: description, cases: cases)
+        var setupEntries: [JSONValue] = []
+        switch members["setup"] {
+        case nil: break
+        case .array(let entries)?: setupEntries = entries
+        case let other?: throw FixtureFormatError(file: path, problem: "\"setup\" must be an array of cases, not \(Self.a(other))")
+        }
+        var seen: Set<String> = []
+        func read(_ entries: [JSONValue], setup: [FixtureCase]?) throws(FixtureFormatError) -> [FixtureCase] {
+            var read: [FixtureCase] = []
+            for (index, entry) in entries.enumerated() {
+                let fixture = try FixtureCase(entry, index: index, path: path, fileName: fileName, fileEnvironment: environment, setup: setup)
+                guard seen.insert(fixture.name).inserted else {
+                    throw FixtureFormatError(
+                        file: path, caseName: fixture.name,
+                        problem: "a second case with this name (names are unique within a file, setup cases' included)")
+                }
+                read.append(fixture)
+            }
+            return read
+        }
+        let setup = try read(setupEntries, setup: nil)
+        let cases = try read(list, setup: setup)
+        return FixtureFile(path: path, description: description, environment: environment, setup: setup, cases: cases)
     }
+
+    static let members: Set<String> = ["description", "env", "setup", "cases"]
 
     /// The last component of a path.
     static func fileName(_ path: String) -> String {
@@ -153,7 +185,8 @@ public struct FixtureCase: Sendable, Hashable {
     public let rule: String?
     /// `args`: the host's argv after argv[0]; nil leaves the runner's default.
     public let arguments: [String]?
-    /// `env`: variables added to the host's environment.
+    /// `env`: variables added to the host's environment, the file's and the case's own (which
+    /// wins); `{tmpdir}` in a value is left for the runner to replace (`environment(temporaryFolder:)`).
     public let environment: [String: String]
     /// Exactly one of `request`, `request_text`, `request_base64`, `stream_base64`.
     public let input: Input
@@ -163,6 +196,22 @@ public struct FixtureCase: Sendable, Hashable {
     public let responseTextIncludes: [String]
     /// `exit_code`: the status the host must exit with after the input; nil: it keeps serving.
     public let exitCode: Int32?
+    /// Whether this is one of its file's `setup` cases.
+    public let isSetup: Bool
+    /// For a case, its file's setup cases, which run before it (once per run of the file);
+    /// empty for a setup case.
+    public let setup: [FixtureCase]
+
+    /// Whether an `env` value holds `{tmpdir}`, so that the case needs its file's folder.
+    public var usesTemporaryFolder: Bool {
+        environment.values.contains { $0.contains(FixtureFile.temporaryFolderPlaceholder) }
+    }
+
+    /// `environment` with `{tmpdir}` replaced by `folder`.
+    public func environment(temporaryFolder folder: String?) -> [String: String] {
+        guard let folder else { return environment }
+        return environment.mapValues { $0.replacing(FixtureFile.temporaryFolderPlaceholder, with: folder) }
+    }
 
     /// `file#case`: how reports and test names call it.
     public var id: String { "\(file)#\(name)" }
@@ -171,6 +220,28 @@ public struct FixtureCase: Sendable, Hashable {
         "name", "rule", "args", "env", "request", "request_text", "request_base64", "stream_base64",
         "response", "response_text_includes", "exit_code",
     ]
+
+    /// Why `env` (a file's or a case's) is not an object of variables, in `.failure`.
+    static func environment(_ env: JSONValue) -> Result<[String: String], Problem> {
+        guard case .object(let variables) = env else { return .failure(Problem("\"env\" must be an object of strings, not \(FixtureFile.a(env))")) }
+        var environment: [String: String] = [:]
+        for key in variables.keys.sorted() {
+            guard case .string(let text)? = variables[key] else {
+                return .failure(Problem("\"env\".\(key) must be a string, not \(FixtureFile.a(variables[key] ?? .null))"))
+            }
+            guard !key.isEmpty, !key.contains("="), !key.contains("\0") else {
+                return .failure(Problem("\"env\" has \(JSONValue.string(key).compactText), which is not a variable name (non-empty, with no \"=\" or NUL)"))
+            }
+            guard !text.contains("\0") else { return .failure(Problem("\"env\".\(key) holds a NUL character, which no environment variable can")) }
+            environment[key] = text
+        }
+        return .success(environment)
+    }
+
+    struct Problem: Error {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
 
     /// What makes `reply` one that no host can send, to follow "response" in a message; nil
     /// when it is a reply. JSON-RPC 2.0, section 5: exactly one of `result` and `error`, and an
@@ -191,8 +262,12 @@ public struct FixtureCase: Sendable, Hashable {
         }
     }
 
-    init(_ entry: JSONValue, index: Int, path: String, fileName: String) throws(FixtureFormatError) {
-        let position = "case \(index + 1)"
+    /// `setup` nil reads a setup case; otherwise a case, with its file's setup cases.
+    init(
+        _ entry: JSONValue, index: Int, path: String, fileName: String, fileEnvironment: [String: String] = [:],
+        setup: [FixtureCase]? = []
+    ) throws(FixtureFormatError) {
+        let position = "\(setup == nil ? "setup case" : "case") \(index + 1)"
         guard case .object(let members) = entry else {
             throw FixtureFormatError(file: path, caseName: position, problem: "a case must be an object, not \(FixtureFile.a(entry))")
         }
@@ -261,13 +336,12 @@ public struct FixtureCase: Sendable, Hashable {
         responseTextIncludes = try strings("response_text_includes") ?? []
         arguments = try strings("args")
 
-        var environment: [String: String] = [:]
+        // The file's variables, the case's own over them.
+        var environment = fileEnvironment
         if let env = members["env"] {
-            guard case .object(let variables) = env else { throw failure("\"env\" must be an object of strings, not \(FixtureFile.a(env))") }
-            for (key, value) in variables {
-                guard case .string(let text) = value else { throw failure("\"env\".\(key) must be a string, not \(FixtureFile.a(value))") }
-                guard !key.isEmpty, !key.contains("=") else { throw failure("\"env\" has \"\(key)\", which is not a variable name") }
-                environment[key] = text
+            switch Self.environment(env) {
+            case .success(let variables): environment.merge(variables) { $1 }
+            case .failure(let problem): throw failure(problem.text)
             }
         }
         self.environment = environment
@@ -282,6 +356,8 @@ public struct FixtureCase: Sendable, Hashable {
         }
         self.file = fileName
         self.name = name
+        self.isSetup = setup == nil
+        self.setup = setup ?? []
     }
 }
 

@@ -8,7 +8,7 @@ import Synchronization
 import WalletBridge
 
 /// Runs fixture cases against a host, as docs/fixtures.md ("How a case
-/// case") says, and says how each went. A case whose reply matched is then checked against the
+/// runs") says, and says how each went. A case whose reply matched is then checked against the
 /// host's own description (`rpc.discover`, fetched once per runner), unless that is turned off.
 ///
 /// Blocking: every wait has a deadline (`timeout`, per frame), but the calling thread waits.
@@ -43,20 +43,30 @@ public final class FixtureRunner: Sendable {
         return [warning]
     }
 
-    /// Runs every case of `files` whose `file#case` contains `filter` (all without one), in
-    /// order, handing each outcome to `progress` as it comes.
+    /// Runs every case of `files` whose `file#case` contains `filter` (all without one), file
+    /// by file and in file order, handing each outcome to `progress` as it comes. A file with a
+    /// selected case gets its own temporary folder for `{tmpdir}` and runs its `setup` cases
+    /// first, once (docs/fixtures.md, "State").
     public func run(_ files: [FixtureFile], filter: String? = nil, progress: (CaseOutcome) -> Void = { _ in }) -> FixtureReport {
         var report = FixtureReport()
-        for fixture in Self.selected(files, filter: filter) {
-            let outcome = run(fixture)
-            progress(outcome)
-            report.outcomes.append(outcome)
+        var cleanup: [String] = []
+        for file in files {
+            let selected = Self.selected([file], filter: filter)
+            guard !selected.isEmpty else { continue }
+            let state = FileRun(runner: self, setup: file.setup)
+            for fixture in selected {
+                let outcome = state.run(fixture)
+                progress(outcome)
+                report.outcomes.append(outcome)
+            }
+            if let warning = state.finish() { cleanup.append(warning) }
         }
-        report.warnings = warnings
+        report.warnings = warnings + cleanup
         return report
     }
 
     /// The cases of `files` whose `file#case` contains `filter` (all without one), in order.
+    /// Setup cases are never selected: they run with their file's cases.
     public static func selected(_ files: [FixtureFile], filter: String?) -> [FixtureCase] {
         files.flatMap(\.cases).filter { fixture in filter.map { fixture.id.contains($0) } ?? true }
     }
@@ -85,13 +95,22 @@ public final class FixtureRunner: Sendable {
         return nil
     }
 
-    /// Runs one case in a session of its own.
+    /// Runs one case alone, as its file's only one: a fresh temporary folder, its file's setup
+    /// cases, then the case in a session of its own.
     public func run(_ fixture: FixtureCase) -> CaseOutcome {
+        let state = FileRun(runner: self, setup: fixture.setup)
+        let outcome = state.run(fixture)
+        guard let warning = state.finish() else { return outcome }
+        return CaseOutcome(fixture: outcome.fixture, verdict: outcome.verdict, warnings: outcome.warnings + [warning])
+    }
+
+    /// Runs one case, setup or not, in a session of its own, `{tmpdir}` standing for `folder`.
+    fileprivate func runSession(_ fixture: FixtureCase, temporaryFolder folder: String?) -> CaseOutcome {
         if let reason = reasonToSkip(fixture) { return CaseOutcome(fixture: fixture, verdict: .skipped(reason: reason)) }
         var run = CaseRun(fixture: fixture, timeout: timeout)
         var session: (any HostSession)?
         do {
-            let opened = try host.open(arguments: fixture.arguments, environment: fixture.environment)
+            let opened = try host.open(arguments: fixture.arguments, environment: fixture.environment(temporaryFolder: folder))
             session = opened
             try run.exchange(over: opened)
         } catch {
@@ -120,6 +139,70 @@ public final class FixtureRunner: Sendable {
             cached = made
             return made
         }
+    }
+}
+
+/// One run of one file's cases: its temporary folder, made when a case first needs it, and its
+/// setup cases, run once before the first case; `finish` removes the folder.
+private final class FileRun {
+    let runner: FixtureRunner
+    let setup: [FixtureCase]
+    private var folder: TemporaryFolder?
+    private var folderFailure: String?
+    /// Why the cases cannot run (a setup case failed or cannot run here), once setup has run.
+    private var setupVerdict: CaseOutcome.Verdict??
+
+    init(runner: FixtureRunner, setup: [FixtureCase]) {
+        (self.runner, self.setup) = (runner, setup)
+    }
+
+    func run(_ fixture: FixtureCase) -> CaseOutcome {
+        if setupVerdict == nil { setupVerdict = runSetup() }
+        if case let verdict?? = setupVerdict { return CaseOutcome(fixture: fixture, verdict: verdict) }
+        // A case that cannot run is skipped before any folder is made for it.
+        if runner.reasonToSkip(fixture) == nil, fixture.usesTemporaryFolder, let failure = makeFolder() {
+            return CaseOutcome(fixture: fixture, verdict: .failed(problems: [failure]))
+        }
+        return runner.runSession(fixture, temporaryFolder: folder?.path)
+    }
+
+    /// Each setup case in order, until one does not pass: what every case of the file gets
+    /// then, instead of running; nil when all passed.
+    private func runSetup() -> CaseOutcome.Verdict? {
+        for fixture in setup {
+            if let reason = runner.reasonToSkip(fixture) {
+                return .skipped(reason: "the file's setup case \(fixture.id) cannot run against this host: \(reason)")
+            }
+            if fixture.usesTemporaryFolder, let failure = makeFolder() { return .failed(problems: [failure]) }
+            let outcome = runner.runSession(fixture, temporaryFolder: folder?.path)
+            switch outcome.verdict {
+            case .passed: continue
+            case .skipped(let reason): return .skipped(reason: "the file's setup case \(fixture.id) cannot run against this host: \(reason)")
+            case .failed(let problems):
+                let rule = fixture.rule.map { " (\($0))" } ?? ""
+                return .failed(problems: ["the file's setup case \(fixture.id) failed\(rule), so this case did not run:"] + problems)
+            }
+        }
+        return nil
+    }
+
+    /// Makes the folder unless it is there; why it could not be made, otherwise nil.
+    private func makeFolder() -> String? {
+        if folder != nil { return nil }
+        if let folderFailure { return folderFailure }
+        do {
+            folder = try TemporaryFolder()
+            return nil
+        } catch {
+            folderFailure = error.description
+            return folderFailure
+        }
+    }
+
+    /// Removes the folder; why that failed, or nil.
+    func finish() -> String? {
+        defer { folder = nil }
+        return folder?.remove()
     }
 }
 

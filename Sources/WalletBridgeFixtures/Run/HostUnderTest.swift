@@ -8,7 +8,8 @@ import Synchronization
 import WalletBridge
 
 /// The host a fixture run talks to: a fresh one for every case, as a browser starts a fresh
-/// host for every `sendNativeMessage`, so that no case depends on the ones before it.
+/// host for every `sendNativeMessage`, so that no case depends on what a host before it kept in
+/// memory. What a host writes to files persists (docs/fixtures.md, "State").
 public struct HostUnderTest: Sendable {
     enum Kind: Sendable {
         case process(path: String, arguments: [String], environment: [String: String])

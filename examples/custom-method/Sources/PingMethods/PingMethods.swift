@@ -47,7 +47,7 @@ public enum Reset: RPCMethod {
     public typealias Result = NoResult
 }
 
-/// The host's router: both methods registered. The executable serves it over stdio; the tests
+/// The host's router: the ping, the reset and the two notes methods registered. The executable serves it over stdio; the tests
 /// also serve it in process.
 ///
 /// Throws only on a programmer error (the same name registered twice, or an `rpc.` name).
@@ -60,5 +60,7 @@ public func makePingRouter() throws -> Router {
         return Ping.Result(pong: "pong to \(params.pingParam1) and \(params.pingParam2.count) more, from \(context.caller)")
     }
     try router.register(Reset.self) { _, _ in NoResult() }
+    // notes.save and notes.list (NotesMethods.swift): methods with state, kept in files.
+    try registerNotes(&router)
     return router
 }
