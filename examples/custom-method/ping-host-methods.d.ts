@@ -30,11 +30,44 @@ export type MyCustomResetRpcResult = null;
 
 export type MyCustomResetRpcMethod = NativeMethod<'MY_CUSTOM_RESET_RPC_METHOD', MyCustomResetRpcParams, MyCustomResetRpcResult>;
 
+// ---- notes.list
+
+/** Takes no params. */
+export type NotesListParams = undefined;
+
+export type ListNotesResult = {
+  notes: string[];
+};
+
+/**
+ * Lists the notes in the order saved.
+ * Errors: -32051 "No notes folder" (NoNotesFolderError).
+ */
+export type NotesListMethod = NativeMethod<'notes.list', NotesListParams, ListNotesResult>;
+
+// ---- notes.save
+
+export type SaveNoteParams = {
+  text: string;
+};
+
+export type SaveNoteResult = {
+  /** Not in the type: integer, minimum about -9223372036854776000, maximum about 9223372036854776000. */
+  count: number;
+};
+
+/**
+ * Saves a note after the others.
+ * Errors: -32051 "No notes folder" (NoNotesFolderError).
+ */
+export type NotesSaveMethod = NativeMethod<'notes.save', SaveNoteParams, SaveNoteResult>;
+
 // ---- errors (their classes are defined by the error module, openrpc-to-ts --js)
 
 /** The code of each error the methods declare, by name. */
 export declare const HostErrorCode: Readonly<{
   emptyPing: -32050;
+  noNotesFolder: -32051;
 }>;
 
 /** -32050 "Empty ping", declared by MY_CUSTOM_PING_RPC_METHOD. */
@@ -45,8 +78,18 @@ export declare class EmptyPingError extends NativeRpcError {
   code: -32050;
 }
 
+/** -32051 "No notes folder", declared by notes.list, notes.save. */
+export declare class NoNotesFolderError extends NativeRpcError {
+  /** The code and message are the declared ones unless given. */
+  constructor(fields?: { message?: string; data?: JsonValue; id?: NativeRpcId | null; method?: string });
+  static readonly code: -32051;
+  code: -32051;
+}
+
 /** Every method of ping-host, by name: the params it takes and the result it answers with. */
 export interface HostMethods {
   'MY_CUSTOM_PING_RPC_METHOD': { params: PingParams; result: PingResult };
   'MY_CUSTOM_RESET_RPC_METHOD': { params: MyCustomResetRpcParams; result: MyCustomResetRpcResult };
+  'notes.list': { params: NotesListParams; result: ListNotesResult };
+  'notes.save': { params: SaveNoteParams; result: SaveNoteResult };
 }

@@ -8,6 +8,7 @@ import { NativeRpcError, registerNativeRpcErrorClass } from '../../js/src/index.
 /** The code of each error the methods declare, by name. */
 export const HostErrorCode = Object.freeze({
   emptyPing: -32050,
+  noNotesFolder: -32051,
 });
 
 /** -32050 "Empty ping", declared by MY_CUSTOM_PING_RPC_METHOD. */
@@ -21,3 +22,15 @@ export class EmptyPingError extends NativeRpcError {
   }
 }
 registerNativeRpcErrorClass(-32050, EmptyPingError, { methods: ['MY_CUSTOM_PING_RPC_METHOD'] });
+
+/** -32051 "No notes folder", declared by notes.list, notes.save. */
+export class NoNotesFolderError extends NativeRpcError {
+  static code = -32051;
+
+  /** @param {Partial<ConstructorParameters<typeof NativeRpcError>[0]>} [fields] the code and message are the declared ones unless given */
+  constructor(fields = {}) {
+    super({ ...fields, code: -32051, message: fields.message ?? 'No notes folder' });
+    this.name = 'NoNotesFolderError';
+  }
+}
+registerNativeRpcErrorClass(-32051, NoNotesFolderError, { methods: ['notes.list', 'notes.save'] });
