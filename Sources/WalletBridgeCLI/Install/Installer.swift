@@ -16,6 +16,7 @@ struct InstallRequest: Sendable {
     var chromeOrigins: [String] = []
     var firefoxAddons: [String] = []
     var hostName = ManifestIdentifiers.defaultHostName
+    var description = HostManifest.defaultDescription
     var binaryPath: String
     var force = false
 }
@@ -264,7 +265,7 @@ enum Installer {
         var targets: [InstallTarget] = []
         var conflicts: [String] = []
         for placement in placements {
-            let manifest = HostManifest(name: request.hostName, path: placement.wrapper ?? request.binaryPath, family: placement.family, allowed: allowed[placement.family]!)
+            let manifest = HostManifest(name: request.hostName, description: request.description, path: placement.wrapper ?? request.binaryPath, family: placement.family, allowed: allowed[placement.family]!)
             var files = [(path: placement.path, content: manifest.rendered(), mode: mode_t(0o644), isWrapper: false)]
             if let wrapper = placement.wrapper, let app = placement.flatpak {
                 files.append((wrapper, FlatpakWrapper.script(binary: request.binaryPath, appID: app), 0o755, true))
