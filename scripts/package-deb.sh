@@ -1,54 +1,60 @@
 #!/usr/bin/env bash
-# Builds the Debian package of wallet-bridge from the fully static release binary.
+# Builds a Debian package of a native-messaging host: wallet-bridge's own (the default), or any
+# other host, such as one built on wallet-bridge's library.
 #
 #   scripts/package-deb.sh [--chrome-extension ID]... [--firefox-addon ID]... [--output DIR]
 #                          [--binary PATH]
-#   scripts/package-deb.sh --print-folders
+#   scripts/package-deb.sh --binary PATH --name HOST --copyright FILE --maintainer 'NAME <EMAIL>'
+#                          (--chrome-extension ID | --firefox-addon ID)... [--version VERSION]
+#                          [--package NAME] [--command NAME] [--description TEXT] [--summary TEXT]
+#                          [--long-description TEXT] [--homepage URL] [--depends LIST]
+#                          [--revision N] [--man-page FILE] [--wallet-bridge PATH] [--output DIR]
 #
 # Prints nothing on stdout but the package's path (.build/deb/ unless --output), e.g.
-# .build/deb/wallet-bridge_0.1.0-1_amd64.deb; progress goes to stderr. With --print-folders it
-# builds nothing and prints the system-wide manifest folders it fills, one "FOLDER FAMILY" a line.
-# The binary comes from scripts/build-release.sh, or --binary names one already built that way.
+# .build/deb/wallet-bridge_0.1.0-1_amd64.deb; progress goes to stderr.
 #
-# The package holds /usr/bin/wallet-bridge (stripped), a host manifest in every browser's
-# system-wide folder, man pages, bash, zsh and fish completions, the agent's systemd user
-# units, the documentation and the copyright file. The manifests allow only the extensions given
-# here, which are fixed when the package is built: --chrome-extension (32 letters a-p, or
-# chrome-extension://ID/) and --firefox-addon (name@domain or {GUID}), each repeatable. Without
-# them, the example extension's IDs (examples/extension), which suit a trial and nothing else: a
-# real deployment names its own.
+# Every package holds the binary as /usr/bin/COMMAND (stripped) and a host manifest in every
+# browser's system-wide folder, which `wallet-bridge install --root` stages: the same folders and
+# bytes `install --system` writes. The manifests allow only the extensions given here, which are
+# fixed when the package is built: --chrome-extension (32 letters a-p, or
+# chrome-extension://ID/) and --firefox-addon (name@domain or {GUID}), each repeatable; a
+# package for a Chrome-only extension names no add-on, and gets no Firefox manifests.
 #
-# Versions: the binary's `--version` (WalletBridgeVersion.current) is the one source; it must
-# equal js/package.json's version, the newest release in CHANGELOG.md, and the upstream part of
-# the newest entry of packaging/changelog (whose full version, e.g. 0.1.0-1, the package takes).
-# scripts/set-version.sh changes them together.
+# The wallet's package (package name wallet-bridge: no --binary, or a --binary named
+# wallet-bridge) is built from the fully static release binary (scripts/build-release.sh) and
+# also holds man pages, bash, zsh and fish completions, the agent's systemd user units, the
+# documentation, README.Debian and the copyright file. Without IDs it allows the example
+# extension's (examples/extension), which suit a trial and nothing else: a real deployment names
+# its own. Versions: the binary's `--version` (WalletBridgeVersion.current) is the one source;
+# it must equal js/package.json's version, the newest release in CHANGELOG.md, and the upstream
+# part of the newest entry of packaging/changelog (whose full version, e.g. 0.1.0-1, the package
+# takes). scripts/set-version.sh changes them together.
+#
+# Any other host's package:
+#   --binary PATH        the host, as built (for Swift: scripts/build-release.sh --product NAME,
+#                        or swift build -c release --static-swift-stdlib). A binary that needs
+#                        Swift's shared libraries is refused: no Debian package provides them.
+#   --name HOST          the host name the extension passes to connectNative (required).
+#   --copyright FILE     /usr/share/doc/PACKAGE/copyright (required: Debian policy 12.5).
+#   --maintainer         'Full Name <email>'; default "$DEBFULLNAME <$DEBEMAIL>" when both are set.
+#   --version VERSION    the upstream version; default: what `PATH --version` prints.
+#   --package NAME       the package's name; default: the command's name.
+#   --command NAME       the name in /usr/bin; default: the binary's file name.
+#   --description TEXT   the manifests' description; default: --summary.
+#   --summary TEXT       the package's one-line description; default: "native-messaging host HOST".
+#   --long-description TEXT  a paragraph on what the host does, before the generated one.
+#   --homepage URL, --depends LIST (added to the shared libraries' dependencies), --revision N
+#   (the Debian revision, default 1), --man-page FILE (COMMAND's page, section 1).
+# The Debian changelog is generated (one entry: this version), and so are the dependencies on
+# shared libraries (dpkg-shlibdeps). --wallet-bridge names the wallet-bridge that stages the
+# manifests; default: the one this checkout builds (swift build --product wallet-bridge), and for
+# the wallet's package the packaged binary itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The example extension's IDs (examples/extension: its manifest's "key" and gecko id).
 default_chrome_extension=oeloogpinfhebldicgpgcpochgkpponn
 default_firefox_addon=example@wallet-bridge.dev
-# ManifestIdentifiers.defaultHostName, as in manifests/.
-host_name=com.walletbridge.host
-host_description="wallet-bridge: a wallet for browser extensions"
-installed_binary=/usr/bin/wallet-bridge
-
-# Every browser's system-wide manifest folder, the manifest family it reads, and the browsers
-# that read it (for README.Debian). Kept by hand from the systemHostFolders of
-# Sources/WalletBridgeCLI/Install/BrowserCatalog.swift, as the binary prints them nowhere;
-# Tests/system/test_package.py fails when the two lists differ.
-manifest_folders=(
-  "/usr/lib/mozilla/native-messaging-hosts firefox Firefox"
-  "/usr/lib/librewolf/native-messaging-hosts firefox LibreWolf"
-  "/etc/opt/chrome/native-messaging-hosts chromium Google Chrome (every channel), Brave"
-  "/etc/chromium/native-messaging-hosts chromium Chromium"
-  "/etc/opt/vivaldi/native-messaging-hosts chromium Vivaldi"
-  "/etc/opt/edge/native-messaging-hosts chromium Microsoft Edge"
-)
-# Left out on purpose: /usr/lib64/mozilla/native-messaging-hosts. Firefox reads it instead of
-# /usr/lib/mozilla only when built with HAVE_USR_LIB64_DIR, as RPM distributions build it;
-# Mozilla's builds and Debian's firefox-esr read /usr/lib/mozilla, and Debian keeps nothing of
-# its own in /usr/lib64 (lintian: non-multi-arch-lib-dir). The test knows this exception.
 
 fail() { echo "package-deb: $*" >&2; exit 1; }
 
@@ -58,10 +64,25 @@ chrome_extensions=()
 firefox_addons=()
 output=.build/deb
 binary=""
+host_name=""
+host_description=""
+package=""
+command_name=""
+version=""
+revision=""
+maintainer=""
+summary=""
+long_description=""
+homepage=""
+extra_depends=""
+copyright=""
+man_page=""
+stager=""
 while (($#)); do
   case "$1" in
-    --chrome-extension|--firefox-addon|--output|--binary)
-      (($# >= 2)) || fail "$1 needs a value"
+    --chrome-extension|--firefox-addon|--output|--binary|--name|--description|--package|--command|--version|--revision|\
+    --maintainer|--summary|--long-description|--homepage|--depends|--copyright|--man-page|--wallet-bridge)
+      (($# >= 2)) || fail "$1 needs a value (see --help)"
       set -- "$1=$2" "${@:3}"
       continue
       ;;
@@ -69,20 +90,70 @@ while (($#)); do
     --firefox-addon=*) firefox_addons+=("${1#*=}") ;;
     --output=*) output=${1#*=} ;;
     --binary=*) binary=${1#*=} ;;
-    --print-folders)
-      for entry in "${manifest_folders[@]}"; do read -r folder family _ <<<"$entry"; echo "$folder $family"; done
-      exit 0
-      ;;
+    --name=*) host_name=${1#*=} ;;
+    --description=*) host_description=${1#*=} ;;
+    --package=*) package=${1#*=} ;;
+    --command=*) command_name=${1#*=} ;;
+    --version=*) version=${1#*=} ;;
+    --revision=*) revision=${1#*=} ;;
+    --maintainer=*) maintainer=${1#*=} ;;
+    --summary=*) summary=${1#*=} ;;
+    --long-description=*) long_description=${1#*=} ;;
+    --homepage=*) homepage=${1#*=} ;;
+    --depends=*) extra_depends=${1#*=} ;;
+    --copyright=*) copyright=${1#*=} ;;
+    --man-page=*) man_page=${1#*=} ;;
+    --wallet-bridge=*) stager=${1#*=} ;;
     -h|--help) usage; exit 0 ;;
     *) fail "unknown argument: $1 (see --help)" ;;
   esac
   shift
 done
-((${#chrome_extensions[@]})) || chrome_extensions=("$default_chrome_extension")
-((${#firefox_addons[@]})) || firefox_addons=("$default_firefox_addon")
 
-# The IDs, checked by install's rules (ManifestIdentifiers.swift) and written the way install
-# writes them: Chrome's as exact origins, each list sorted and without duplicates.
+# Which package: the wallet's (today's package-deb.sh) or another host's.
+[[ -n "$command_name" ]] || command_name=$(basename "${binary:-wallet-bridge}")
+[[ -n "$package" ]] || package=$command_name
+wallet=0
+[[ "$package" == wallet-bridge ]] && wallet=1
+[[ "$package" =~ ^[a-z0-9][a-z0-9+.-]+$ ]] ||
+  fail "--package $package: not a Debian package name (lowercase letters, digits, + - and ., at least two, starting with a letter or digit); name it with --package"
+[[ "$command_name" =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
+  fail "--command $command_name: not a command name (letters, digits, . _ + -); name the command in /usr/bin with --command"
+installed_binary=/usr/bin/$command_name
+doc=/usr/share/doc/$package
+if ((wallet)); then
+  [[ "$command_name" == wallet-bridge ]] || fail "the wallet-bridge package installs /usr/bin/wallet-bridge: leave out --command, or name another --package"
+  [[ -z "$version$revision$maintainer$summary$long_description$homepage$extra_depends$copyright$man_page" ]] ||
+    fail "--version, --revision, --maintainer, --summary, --long-description, --homepage, --depends, --copyright and --man-page are for other hosts' packages: the wallet's come from packaging/ (scripts/set-version.sh changes its version)"
+  # ManifestIdentifiers.defaultHostName and HostManifest.defaultDescription, as in manifests/.
+  host_name=${host_name:-com.walletbridge.host}
+  host_description=${host_description:-"wallet-bridge: a wallet for browser extensions"}
+  ((${#chrome_extensions[@]})) || chrome_extensions=("$default_chrome_extension")
+  ((${#firefox_addons[@]})) || firefox_addons=("$default_firefox_addon")
+else
+  [[ -n "$binary" ]] || fail "--package $package needs --binary: the host to package"
+  [[ -n "$host_name" ]] ||
+    fail "--name is missing: the host name the extension passes to connectNative, e.g. --name com.example.notes"
+  ((${#chrome_extensions[@]} + ${#firefox_addons[@]})) ||
+    fail "no extension may use the host: give --chrome-extension ID and/or --firefox-addon ID (each repeatable), the extensions its manifests allow"
+  [[ -n "$copyright" ]] ||
+    fail "--copyright is missing: a package needs a copyright file (Debian policy 12.5); give --copyright FILE, e.g. in the machine-readable format (https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/)"
+  [[ -f "$copyright" && -r "$copyright" ]] || fail "--copyright $copyright: not a readable file"
+  if [[ -z "$maintainer" && -n "${DEBFULLNAME:-}" && -n "${DEBEMAIL:-}" ]]; then maintainer="$DEBFULLNAME <$DEBEMAIL>"; fi
+  [[ -n "$maintainer" ]] ||
+    fail "--maintainer is missing: give --maintainer 'Full Name <email>' (or set DEBFULLNAME and DEBEMAIL)"
+  [[ "$maintainer" =~ ^[^\<\>,]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] ||
+    fail "--maintainer $maintainer: write it as 'Full Name <email>'"
+  [[ -z "$man_page" || -f "$man_page" ]] || fail "--man-page $man_page: no such file"
+  revision=${revision:-1}
+  [[ "$revision" =~ ^[0-9A-Za-z.+~]+$ ]] || fail "--revision $revision: not a Debian revision (digits, letters, . + ~), e.g. 1"
+  summary=${summary:-"native-messaging host $host_name"}
+  ((${#summary} <= 80)) || fail "--summary: ${#summary} characters; Debian's one-line description takes at most 80 (say more with --long-description)"
+  [[ "$summary" != *$'\n'* ]] || fail "--summary: one line only (say more with --long-description)"
+  host_description=${host_description:-$summary}
+fi
+
+# The IDs, checked here as install checks them, to refuse before anything is built.
 origins=()
 for id in "${chrome_extensions[@]}"; do
   bare=${id#chrome-extension://}
@@ -94,79 +165,121 @@ for id in "${firefox_addons[@]}"; do
   [[ "$id" =~ ^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+$ || "$id" =~ ^\{[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\}$ ]] ||
     fail "--firefox-addon $id: not an add-on ID (name@domain or {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx})"
 done
-mapfile -t origins < <(printf '%s\n' "${origins[@]}" | LC_ALL=C sort -u)
-mapfile -t addons < <(printf '%s\n' "${firefox_addons[@]}" | LC_ALL=C sort -u)
+((${#origins[@]})) && mapfile -t origins < <(printf '%s\n' "${origins[@]}" | LC_ALL=C sort -u)
+addons=()
+((${#firefox_addons[@]})) && mapfile -t addons < <(printf '%s\n' "${firefox_addons[@]}" | LC_ALL=C sort -u)
 
-for tool in dpkg-deb dpkg-parsechangelog gzip strip; do
+for tool in dpkg-deb dpkg-parsechangelog gzip strip readelf; do
   command -v "$tool" >/dev/null || fail "$tool is missing (Debian: apt-get install dpkg-dev binutils gzip)"
 done
-
-# Dates: the newest packaging/changelog entry's, unless SOURCE_DATE_EPOCH is set, so that the
-# same sources give the same package (dpkg-deb reads SOURCE_DATE_EPOCH too).
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l packaging/changelog -STimestamp)}
-package_version=$(dpkg-parsechangelog -l packaging/changelog -SVersion)
-maintainer=$(dpkg-parsechangelog -l packaging/changelog -SMaintainer)
 architecture=$(dpkg --print-architecture)
 
-if [[ -z "$binary" ]]; then
-  echo "package-deb: building the static binary (scripts/build-release.sh)" >&2
-  binary=$(scripts/build-release.sh)
+if ((wallet)); then
+  # Dates: the newest packaging/changelog entry's, unless SOURCE_DATE_EPOCH is set, so that the
+  # same sources give the same package (dpkg-deb reads SOURCE_DATE_EPOCH too).
+  export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l packaging/changelog -STimestamp)}
+  package_version=$(dpkg-parsechangelog -l packaging/changelog -SVersion)
+  maintainer=$(dpkg-parsechangelog -l packaging/changelog -SMaintainer)
+  if [[ -z "$binary" ]]; then
+    echo "package-deb: building the static binary (scripts/build-release.sh)" >&2
+    binary=$(scripts/build-release.sh)
+  fi
 fi
-[[ -f "$binary" && -x "$binary" ]] || fail "$binary is not an executable file"
-version=$("$binary" --version) || fail "$binary --version failed"
+[[ -f "$binary" && -x "$binary" ]] || fail "$binary is not an executable file (--binary names the host as built)"
 
-# One version everywhere, or no package.
-package_json_version=$(sed -nE 's/^[[:space:]]*"version"[[:space:]]*:[[:space:]]*"([^"]*)".*/\1/p' js/package.json | head -1)
-changelog_version=$(sed -nE 's/^## \[([0-9][^]]*)\].*/\1/p' CHANGELOG.md | head -1)
-mismatches=()
-[[ "$package_json_version" == "$version" ]] || mismatches+=("js/package.json says ${package_json_version:-nothing}")
-[[ "$changelog_version" == "$version" ]] || mismatches+=("CHANGELOG.md's newest release is ${changelog_version:-missing}")
-[[ "${package_version%-*}" == "$version" ]] || mismatches+=("packaging/changelog's newest entry is $package_version")
-if ((${#mismatches[@]})); then
-  printf 'package-deb: the binary is version %s, but:\n' "$version" >&2
-  printf '  - %s\n' "${mismatches[@]}" >&2
-  fail "make them agree with: scripts/set-version.sh $version (or the version you mean)"
+# The version: --version, else the binary's own answer (stdin closed and a time limit, as a host
+# may read its stdin forever). A host that prints none gets a message saying what to do.
+if [[ -z "$version" ]]; then
+  version=$(timeout 10 "$binary" --version </dev/null 2>/dev/null | head -1) ||
+    fail "$binary --version failed$( ((wallet)) || echo ": pass the version with --version VERSION")"
+  version=${version%$'\r'}
+  [[ -n "$version" ]] || fail "$binary --version printed nothing: pass the package's version with --version VERSION (e.g. --version 1.0.0), or have the host print it (a host built on wallet-bridge's library prints the version its developer sets)"
 fi
-# A dynamic binary would need Swift's shared libraries, which no Debian 12 package provides.
-headers=$(readelf -lW "$binary" 2>/dev/null) || fail "$binary is not an ELF executable"
-[[ "$headers" == *LOAD* && "$headers" != *INTERP* ]] ||
+[[ "$version" =~ ^[0-9][A-Za-z0-9.+~]*$ ]] ||
+  fail "the version \"$version\" is not a Debian upstream version (a digit, then letters, digits, . + ~): pass one with --version VERSION"
+
+if ((wallet)); then
+  # One version everywhere, or no package.
+  package_json_version=$(sed -nE 's/^[[:space:]]*"version"[[:space:]]*:[[:space:]]*"([^"]*)".*/\1/p' js/package.json | head -1)
+  changelog_version=$(sed -nE 's/^## \[([0-9][^]]*)\].*/\1/p' CHANGELOG.md | head -1)
+  mismatches=()
+  [[ "$package_json_version" == "$version" ]] || mismatches+=("js/package.json says ${package_json_version:-nothing}")
+  [[ "$changelog_version" == "$version" ]] || mismatches+=("CHANGELOG.md's newest release is ${changelog_version:-missing}")
+  [[ "${package_version%-*}" == "$version" ]] || mismatches+=("packaging/changelog's newest entry is $package_version")
+  if ((${#mismatches[@]})); then
+    printf 'package-deb: the binary is version %s, but:\n' "$version" >&2
+    printf '  - %s\n' "${mismatches[@]}" >&2
+    fail "make them agree with: scripts/set-version.sh $version (or the version you mean)"
+  fi
+else
+  package_version=$version-$revision
+  # Dates: the binary's, unless SOURCE_DATE_EPOCH is set: the same binary gives the same package.
+  export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$binary")}
+fi
+
+# What the binary needs at run time. A dynamic one needs shared libraries: Debian's are
+# dependencies (dpkg-shlibdeps), Swift's are in no Debian package. A script needs its interpreter,
+# which --depends names.
+static=0
+elf=0
+if headers=$(readelf -lW "$binary" 2>/dev/null); then
+  elf=1
+  [[ "$headers" == *INTERP* ]] || static=1
+elif ((wallet)); then
+  fail "$binary is not an ELF executable"
+fi
+if ((wallet && !static)); then
+  # A dynamic binary would need Swift's shared libraries, which no Debian 12 package provides.
   fail "$binary is not a static executable: build it with scripts/build-release.sh"
-
+fi
+if ((elf && !static)); then
+  swift_libraries=$(readelf -dW "$binary" | sed -nE 's/.*\(NEEDED\).*\[(libswift[^]]*|libFoundation[^]]*|libdispatch[^]]*|libBlocksRuntime[^]]*)\].*/\1/p' | paste -sd' ')
+  [[ -z "$swift_libraries" ]] ||
+    fail "$binary needs Swift's shared libraries ($swift_libraries), which no Debian package provides: build it with Swift's runtime linked in (scripts/build-release.sh --product NAME for a fully static binary, or swift build -c release --static-swift-stdlib)"
+fi
+if ((!elf)); then
+  architecture=all
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=$work/root
-doc=$root/usr/share/doc/wallet-bridge
 umask 022
-mkdir -p "$root/DEBIAN" "$root/usr/bin" "$doc" "$root/usr/share/man/man1" \
-  "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
-  "$root/usr/share/fish/vendor_completions.d" "$root/usr/lib/systemd/user" \
-  "$root/usr/share/lintian/overrides"
+mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root$doc" "$root/usr/share/lintian/overrides"
 
 # The binary, stripped as dh_strip strips executables: its symbols and debug info are half of
 # its size, and nothing at run time reads them (Swift's metadata sits in its own sections).
 install -m 0755 "$binary" "$root$installed_binary"
-strip --remove-section=.comment --remove-section=.note "$root$installed_binary"
-[[ "$("$root$installed_binary" --version)" == "$version" ]] || fail "the stripped binary does not run"
+if ((elf)); then
+  strip --remove-section=.comment --remove-section=.note "$root$installed_binary"
+  if ((wallet)); then
+    [[ "$("$root$installed_binary" --version)" == "$version" ]] || fail "the stripped binary does not run"
+  fi
+fi
 
-# One manifest per system-wide folder, each family with its own key, as install writes them.
-json_list() {
-  local sep="" item
-  printf '['
-  for item in "$@"; do printf '%s\n    "%s"' "$sep" "$item"; sep=","; done
-  printf '\n  ]'
-}
-for entry in "${manifest_folders[@]}"; do
-  read -r folder family _ <<<"$entry"
-  if [[ "$family" == firefox ]]; then allow_key=allowed_extensions; allowed=("${addons[@]}")
-  else allow_key=allowed_origins; allowed=("${origins[@]}"); fi
-  mkdir -p "$root$folder"
-  {
-    printf '{\n  "name": "%s",\n  "description": "%s",\n  "path": "%s",\n  "type": "stdio",\n' \
-      "$host_name" "$host_description" "$installed_binary"
-    printf '  "%s": %s\n}\n' "$allow_key" "$(json_list "${allowed[@]}")"
-  } >"$root$folder/$host_name.json"
-done
-
+# The manifests: `wallet-bridge install --root`, which stages exactly what `install --system`
+# writes, in every browser's system-wide folder (BrowserCatalog.swift), for each family given an
+# ID. The wallet's own binary stages its own; another host's, the wallet-bridge of this checkout.
+if [[ -z "$stager" ]]; then
+  if ((wallet)); then
+    stager=$root$installed_binary
+  else
+    echo "package-deb: building wallet-bridge, which stages the manifests (swift build --product wallet-bridge)" >&2
+    swift build --product wallet-bridge >&2 || fail "swift build --product wallet-bridge failed; name a wallet-bridge with --wallet-bridge PATH"
+    stager="$(swift build --show-bin-path)/wallet-bridge"
+  fi
+fi
+[[ -x "$stager" ]] || fail "--wallet-bridge $stager: not an executable file"
+stage_args=(install --root "$root" --name "$host_name" --description "$host_description" --binary "$installed_binary")
+for id in "${origins[@]}"; do stage_args+=(--chrome-extension "$id"); done
+for id in "${addons[@]}"; do stage_args+=(--firefox-addon "$id"); done
+staged=$("$stager" "${stage_args[@]}" 2>"$work/stage.err") ||
+  fail "$stager install --root failed: $(cat "$work/stage.err")"
+# "wrote ROOT/FOLDER/HOST.json (browser, browser)": each folder, with the browsers that read it.
+sed -nE "s#^wrote $root(/.*)/[^/]*\\.json \\((.*)\\)\$#\\1 \\2#p" <<<"$staged" >"$work/folders"
+[[ -s "$work/folders" ]] || fail "$stager install --root staged no manifest (it printed: $staged)"
+if ((wallet)); then
+mkdir -p "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
+  "$root/usr/share/fish/vendor_completions.d" "$root/usr/lib/systemd/user"
 # The man pages, from swift-argument-parser's manual generator (its GenerateManual plugin's tool)
 # run on the binary shipped here. Not through `swift package generate-manual`: that plugin first
 # builds every product again in release mode with plain flags, into the .build/release this
@@ -236,17 +349,16 @@ fi
 # (file:///usr/share/doc/wallet-bridge/agent.md). CHANGELOG.md is the upstream changelog, which
 # Debian names changelog.gz; packaging/changelog is the package's own, changelog.Debian.gz.
 for file in README.md SECURITY.md docs/*.md; do
-  [[ ! -e "$doc/${file##*/}" ]] || fail "two documents named ${file##*/}"
-  install -m 0644 "$file" "$doc/${file##*/}"
+  [[ ! -e "$root$doc/${file##*/}" ]] || fail "two documents named ${file##*/}"
+  install -m 0644 "$file" "$root$doc/${file##*/}"
 done
-gzip -9n <CHANGELOG.md >"$doc/changelog.gz"
-gzip -9n <packaging/changelog >"$doc/changelog.Debian.gz"
-install -m 0644 packaging/copyright "$doc/copyright"
+gzip -9n <CHANGELOG.md >"$root$doc/changelog.gz"
+gzip -9n <packaging/changelog >"$root$doc/changelog.Debian.gz"
+install -m 0644 packaging/copyright "$root$doc/copyright"
 # README.Debian: where the manifests are, which extensions this build allows, how to allow others.
-for entry in "${manifest_folders[@]}"; do
-  read -r folder _ browsers <<<"$entry"
+while read -r folder browsers; do
   printf '  %-44s %s\n' "$folder" "$browsers"
-done >"$work/folders"
+done <"$work/folders" >"$work/folder-list"
 {
   printf '  Chrome family (allowed_origins):\n'
   printf '    %s\n' "${origins[@]}"
@@ -259,44 +371,109 @@ if [[ "${origins[*]}" == "chrome-extension://$default_chrome_extension/" && "${a
 else
   printf '%s\n' "These are the IDs the builder of this package chose." >"$work/whose"
 fi
-awk -v folders="$work/folders" -v allowed="$work/allowed" -v whose="$work/whose" '
+awk -v folders="$work/folder-list" -v host="$host_name" -v allowed="$work/allowed" -v whose="$work/whose" '
   $0 == "@FOLDERS@" { while ((getline line < folders) > 0) print line; next }
   $0 == "@ALLOWED@" { while ((getline line < allowed) > 0) print line; next }
   $0 == "@WHOSE_IDS@" { while ((getline line < whose) > 0) print line; next }
-  { print }' packaging/README.Debian.in >"$doc/README.Debian"
-! grep -q '@[A-Z]*@' "$doc/README.Debian" || fail "packaging/README.Debian.in: a placeholder not alone on its line"
+  { gsub(/@HOST_NAME@/, host); print }' packaging/README.Debian.in >"$root$doc/README.Debian"
+! grep -q '@[A-Z_]*@' "$root$doc/README.Debian" || fail "packaging/README.Debian.in: a placeholder not alone on its line"
 # Lintian reads the comments in an overrides file as each override's reason (--show-overrides).
 install -m 0644 packaging/lintian-overrides "$root/usr/share/lintian/overrides/wallet-bridge"
+# The one maintainer script: stop running agents before the binary goes (packaging/prerm).
+cp packaging/prerm "$root/DEBIAN/prerm"
+chmod 0755 "$root/DEBIAN/prerm"
+else
+  # Another host's package: its copyright file, a Debian changelog of one entry, its man page.
+  install -m 0644 "$copyright" "$root$doc/copyright"
+  printf '%s (%s) unstable; urgency=medium\n\n  * Version %s, packaged by scripts/package-deb.sh.\n\n -- %s  %s\n' \
+    "$package" "$package_version" "$version" "$maintainer" "$(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")" |
+    gzip -9n >"$root$doc/changelog.Debian.gz"
+  if [[ -n "$man_page" ]]; then
+    mkdir -p "$root/usr/share/man/man1"
+    if [[ "$man_page" == *.gz ]]; then gzip -dc "$man_page"; else cat "$man_page"; fi | gzip -9n >"$root/usr/share/man/man1/$command_name.1.gz"
+  fi
+  {
+    printf '# Lintian overrides for %s, written by wallet-bridge'"'"'s scripts/package-deb.sh.\n' "$package"
+    if ((static)); then
+      printf '\n# Static on purpose: Swift'"'"'s runtime is in no Debian 12 package, so a Swift host links it in\n'
+      printf '# (and a browser may start the host for every message: a static binary starts faster).\n'
+      printf '%s: statically-linked-binary [%s]\n' "$package" "${installed_binary#/}"
+    fi
+    if [[ -n "$(find "$root/etc/opt" -type f 2>/dev/null)" ]]; then
+      printf '\n# Google Chrome, Brave, Vivaldi and Microsoft Edge read system-wide host manifests only from\n'
+      printf '# these hard-coded folders under /etc/opt.\n'
+      printf '%s: dir-or-file-in-etc-opt [etc/opt/*]\n' "$package"
+    fi
+    if [[ "$revision" == 1 ]]; then
+      printf '\n# Built by scripts/package-deb.sh, not uploaded to Debian: no Intent To Package bug to close.\n'
+      printf '%s: initial-upload-closes-no-bugs [%s/changelog.Debian.gz:1]\n' "$package" "${doc#/}"
+    fi
+  } >"$root/usr/share/lintian/overrides/$package"
+fi
 
 # The control files. Every manifest under /etc is a conffile: dpkg keeps an administrator's
 # change (another extension allowed) across upgrades and removes the files on purge.
-(cd "$root" && find etc -type f -printf '/%p\n' | LC_ALL=C sort) >"$root/DEBIAN/conffiles"
-# Built-Using: the Debian source packages whose code the static binary contains, for their
-# licences (glibc's LGPL, nettle's LGPL or GPL, the GCC runtime's exception): those of the static
-# libraries linked in, libstdc++ being the one Swift's clang finds.
-clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
-libstdcxx=$(readlink -f "$("$clang" -print-file-name=libstdc++.a)")
-libstdcxx_package=$(dpkg-query -S "$libstdcxx" | head -1 | cut -d: -f1) || fail "no Debian package owns $libstdcxx"
-built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' \
-  libc6-dev "$libstdcxx_package" libsodium-dev nettle-dev libsecp256k1-dev | LC_ALL=C sort -u | paste -sd, | sed 's/,/, /g')
+conffiles=$(cd "$root" && find etc -type f -printf '/%p\n' 2>/dev/null | LC_ALL=C sort)
+[[ -z "$conffiles" ]] || printf '%s\n' "$conffiles" >"$root/DEBIAN/conffiles"
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
-sed -e "s|@VERSION@|$package_version|" -e "s|@ARCHITECTURE@|$architecture|" \
-  -e "s|@MAINTAINER@|$maintainer|" -e "s|@INSTALLED_SIZE@|$installed_size|" \
-  -e "s|@BUILT_USING@|$built_using|" -e '/^#/d' packaging/control >"$root/DEBIAN/control"
+if ((wallet)); then
+  # Built-Using: the Debian source packages whose code the static binary contains, for their
+  # licences (glibc's LGPL, nettle's LGPL or GPL, the GCC runtime's exception): those of the
+  # static libraries linked in, libstdc++ being the one Swift's clang finds.
+  clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
+  libstdcxx=$(readlink -f "$("$clang" -print-file-name=libstdc++.a)")
+  libstdcxx_package=$(dpkg-query -S "$libstdcxx" | head -1 | cut -d: -f1) || fail "no Debian package owns $libstdcxx"
+  built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version})\n' \
+    libc6-dev "$libstdcxx_package" libsodium-dev nettle-dev libsecp256k1-dev | LC_ALL=C sort -u | paste -sd, | sed 's/,/, /g')
+  sed -e "s|@VERSION@|$package_version|" -e "s|@ARCHITECTURE@|$architecture|" \
+    -e "s|@MAINTAINER@|$maintainer|" -e "s|@INSTALLED_SIZE@|$installed_size|" \
+    -e "s|@BUILT_USING@|$built_using|" -e '/^#/d' packaging/control >"$root/DEBIAN/control"
+else
+  # Depends: the shared libraries a dynamic binary needs, as dpkg-shlibdeps finds their packages
+  # (it wants a debian/control to read, which a scratch one is), then --depends.
+  depends=""
+  if ((elf && !static)); then
+    mkdir -p "$work/shlibs/debian"
+    printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" >"$work/shlibs/debian/control"
+    depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root$installed_binary" 2>"$work/shlibs.err" | sed -n 's/^shlibs:Depends=//p') ||
+      fail "dpkg-shlibdeps could not tell which packages $binary needs: $(cat "$work/shlibs.err")"
+  fi
+  [[ -z "$extra_depends" ]] || depends=${depends:+$depends, }$extra_depends
+  families=()
+  ((${#addons[@]})) && families+=("Firefox")
+  ((${#origins[@]})) && families+=("the Chromium family (Google Chrome, Chromium, Brave, Vivaldi, Microsoft Edge)")
+  browsers_text=$(printf '%s and ' "${families[@]}")
+  {
+    if [[ -n "$long_description" ]]; then printf '%s\n\n' "$long_description"; fi
+    printf '%s\n' "${browsers_text% and } start $installed_binary, the native-messaging host $host_name, when an extension it allows calls it. This package installs the host and its manifests, system-wide; the manifests allow only the extensions chosen when the package was built."
+  } | fold -s -w 72 | sed -e 's/[[:space:]]*$//' -e 's/^$/./' -e 's/^/ /' >"$work/long-description"
+  {
+    printf 'Package: %s\nVersion: %s\nArchitecture: %s\nMaintainer: %s\nInstalled-Size: %s\n' \
+      "$package" "$package_version" "$architecture" "$maintainer" "$installed_size"
+    [[ -z "$depends" ]] || printf 'Depends: %s\n' "$depends"
+    enhances=()
+    ((${#origins[@]})) && enhances+=(chromium)
+    ((${#addons[@]})) && enhances+=(firefox-esr)
+    printf 'Enhances: %s\n' "$(printf '%s, ' "${enhances[@]}" | sed 's/, $//')"
+    printf 'Section: web\nPriority: optional\n'
+    [[ -z "$homepage" ]] || printf 'Homepage: %s\n' "$homepage"
+    printf 'Description: %s\n' "$summary"
+    cat "$work/long-description"
+  } >"$root/DEBIAN/control"
+fi
 (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
   xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 
-# The one maintainer script: stop running agents before the binary goes (packaging/prerm).
-cp packaging/prerm "$root/DEBIAN/prerm"
-
 # Modes and dates fixed, whatever the checkout's umask and times.
 find "$root" -type d -exec chmod 0755 {} +
-find "$root" -type f -exec chmod 0644 {} +
-chmod 0755 "$root$installed_binary" "$root/DEBIAN/prerm"
+find "$root" -path "$root/DEBIAN" -prune -o -type f -exec chmod 0644 {} +
+chmod 0644 "$root"/DEBIAN/{control,md5sums}
+[[ ! -e "$root/DEBIAN/conffiles" ]] || chmod 0644 "$root/DEBIAN/conffiles"
+chmod 0755 "$root$installed_binary"
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$output"
-deb="$output/wallet-bridge_${package_version}_${architecture}.deb"
+deb="$output/${package}_${package_version}_${architecture}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
 echo "package-deb: built $deb (allows ${origins[*]} ${addons[*]}); check it with: lintian --info $deb" >&2
 echo "$deb"

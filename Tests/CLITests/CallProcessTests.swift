@@ -21,7 +21,9 @@ final class CallProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         let result = try call(sandbox, ["--host-path", try Built.conformanceHost(), "--raw", "--id", "\"seven\"", "subtract", #"{"minuend": 7, "subtrahend": 2}"#])
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertEqual(result.stdout, #"{"jsonrpc":"2.0","id":"seven","result":5}"#)
+        // The body as the host wrote it, then a newline that is not part of it: a shell prompt,
+        // `| jq` and line-reading scripts all expect output to end in one.
+        XCTAssertEqual(result.stdout, #"{"jsonrpc":"2.0","id":"seven","result":5}"# + "\n")
     }
 
     func testAnUnknownMethodPrintsMethodNotFoundAndExitsOne() throws {

@@ -308,7 +308,7 @@ final class ConformProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         let result = try sandbox.walletBridge("call", "--host", try Built.conformanceHost(), "--raw", "subtract", "[42, 23]")
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertEqual(result.stdout, #"{"jsonrpc":"2.0","id":1,"result":19}"#)
+        XCTAssertEqual(result.stdout, #"{"jsonrpc":"2.0","id":1,"result":19}"# + "\n")
         let file = try fixtures(sandbox, Self.subtractCase)
         XCTAssertEqual(try conform(sandbox, ["--host-path", try Built.conformanceHost(), file]).status, 0)
     }

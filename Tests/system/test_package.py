@@ -4,14 +4,19 @@ The package is built once per session (scripts/package-deb.sh, which builds the 
 binary with scripts/build-release.sh: about a minute and a half from nothing, seconds when the
 build is up to date), with extension IDs of the test's own, and then only read: `dpkg-deb -c`,
 `-I` and `-x` into a temporary folder. Nothing is installed on this machine.
+
+So is a package of another host (the conformance host, built static, as a "notes" host), and the
+RPM spec and Arch PKGBUILD examples of packaging/examples are built or run the same way.
 """
 import gzip
+import io
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import tarfile
 import time
 from pathlib import Path
 
@@ -31,8 +36,6 @@ FIREFOX_IDS = ["wallet@example.org", "{01234567-89ab-cdef-0123-456789abcdef}"]
 ORIGINS = sorted(f"chrome-extension://{id}/" for id in CHROME_IDS)
 ADDONS = sorted(FIREFOX_IDS)
 
-# Folders of BrowserCatalog.swift the package leaves out on purpose; package-deb.sh says why.
-EXCLUDED_FOLDERS = {"/usr/lib64/mozilla/native-messaging-hosts"}
 
 # Every file the package must hold besides the manifests.
 # (The man pages, one per command and subcommand, are counted from the binary: man_pages().)
@@ -133,10 +136,10 @@ def man_pages(tree):
     return pages
 
 
-def manifest_folders_from_script():
-    result = run("bash", SCRIPT, "--print-folders", cwd=REPO)
-    assert result.returncode == 0, result.stderr
-    return dict(line.split() for line in result.stdout.splitlines())
+def system_folders():
+    """{folder: family}: where `install --system` writes, and so `install --root` stages: each
+    browser's first system-wide folder in BrowserCatalog.swift."""
+    return {folders[0]: family for _, family, folders in catalog_entries() if folders}
 
 
 # --- The browser catalog, read from the Swift source ---------------------------------------------
@@ -223,16 +226,15 @@ def test_the_catalog_parser_sees_the_known_browsers():
     assert entries["chrome"][1] == ["/etc/opt/chrome/native-messaging-hosts"]
 
 
-def test_package_folders_match_the_browser_catalog():
-    """package-deb.sh keeps its own copy of the folders: it must not drift from the catalog."""
-    catalog = {}
-    for id, family, folders in catalog_entries():
-        for folder in folders:
-            assert catalog.setdefault(folder, family) == family, f"{folder} read by two families"
-    wanted = {folder: family for folder, family in catalog.items() if folder not in EXCLUDED_FOLDERS}
-    assert EXCLUDED_FOLDERS <= set(catalog), "an excluded folder left the catalog: drop the exclusion"
-    assert manifest_folders_from_script() == wanted, (
-        "scripts/package-deb.sh's manifest_folders differ from BrowserCatalog.swift's systemHostFolders")
+def test_package_folders_are_each_browsers_first_system_folder(listing):
+    """The manifests come from `install --root`, which writes where `install --system` does: each
+    browser's first system-wide folder (/usr/lib64/mozilla, Firefox's second, is for RPM
+    distributions: packaging/examples/notes-host.spec stages it)."""
+    folders = system_folders()
+    assert "/usr/lib64/mozilla/native-messaging-hosts" not in folders
+    assert len(folders) == 6, folders
+    manifests = {path for path, (mode, _) in listing.items() if path.endswith(".json")}
+    assert manifests == {f"{folder}/{HOST_NAME}.json" for folder in folders}
 
 
 def test_versions_agree(deb, tree):
@@ -268,7 +270,7 @@ def test_bad_extension_ids_are_refused(tmp_path):
 
 def test_package_lists_every_file(listing, tree):
     files = {path for path, (mode, _) in listing.items() if mode.startswith("-")}
-    manifests = {f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()}
+    manifests = {f"{folder}/{HOST_NAME}.json" for folder in system_folders()}
     pages = {f"/usr/share/man/man1/{name}.1.gz" for name in man_pages(tree)}
     assert len(pages) > 20 and "/usr/share/man/man1/wallet-bridge-keys-create.1.gz" in pages
     assert EXPECTED_FILES | manifests | pages == files
@@ -290,7 +292,7 @@ def test_conffiles_are_the_manifests_under_etc(deb, tmp_path):
     result = run("dpkg-deb", "-e", deb, tmp_path / "DEBIAN")
     assert result.returncode == 0, result.stderr
     conffiles = (tmp_path / "DEBIAN" / "conffiles").read_text().split()
-    wanted = sorted(f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()
+    wanted = sorted(f"{folder}/{HOST_NAME}.json" for folder in system_folders()
                     if folder.startswith("/etc/"))
     assert conffiles == wanted
     assert set(os.listdir(tmp_path / "DEBIAN")) == {"control", "conffiles", "md5sums", "prerm"}, \
@@ -344,7 +346,7 @@ def test_install_remove_and_purge_in_a_scratch_root(deb, tmp_path):
     assert set(files()) == listed
     result = run(*dpkg, "--remove", "wallet-bridge")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert files() == sorted(f"{folder}/{HOST_NAME}.json" for folder in manifest_folders_from_script()
+    assert files() == sorted(f"{folder}/{HOST_NAME}.json" for folder in system_folders()
                              if folder.startswith("/etc/"))
     result = run(*dpkg, "--purge", "wallet-bridge")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -352,7 +354,7 @@ def test_install_remove_and_purge_in_a_scratch_root(deb, tmp_path):
 
 
 def test_manifests(tree):
-    for folder, family in manifest_folders_from_script().items():
+    for folder, family in system_folders().items():
         path = tree / folder.lstrip("/") / f"{HOST_NAME}.json"
         manifest = json.loads(path.read_text())
         allow_key = "allowed_extensions" if family == "firefox" else "allowed_origins"
@@ -396,7 +398,7 @@ def test_readme_debian_names_the_ids(tree):
     text = (tree / DOC.lstrip("/") / "README.Debian").read_text()
     for id in ORIGINS + ADDONS:
         assert id in text
-    for folder in manifest_folders_from_script():
+    for folder in system_folders():
         assert folder in text
     assert "@" + "ALLOWED@" not in text and "@" + "FOLDERS@" not in text
 
@@ -516,3 +518,249 @@ def test_lintian_reports_nothing_beyond_the_overrides(deb):
     # Every override is still needed: an unused one hides nothing and should go.
     unused = [line for line in result.stdout.splitlines() if "unused-override" in line]
     assert not unused, "\n".join(unused)
+
+
+# --- Another host's package: the conformance host, shipped as a "notes" host ---------------------
+
+NOTES_HOST = "com.example.notes"
+NOTES_BINARY = "/usr/bin/notes-host"
+NOTES_DESCRIPTION = "Notes: keeps an extension's notes"
+NOTES_CHROME = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+NOTES_FIREFOX = "notes@example.org"
+NOTES_MAINTAINER = "Notes Developer <dev@example.org>"
+EXAMPLES = REPO / "packaging" / "examples"
+
+
+def stager():
+    """The wallet-bridge that stages manifests: the debug build the other system tests use."""
+    from wallet_helpers import binary_path
+    return Path(binary_path())
+
+
+@pytest.fixture(scope="session")
+def static_host():
+    """The conformance host built as a shipped host is: static (scripts/build-release.sh --product),
+    from the release build the wallet's package already made."""
+    result = run("bash", REPO / "scripts" / "build-release.sh", "--product", "wallet-bridge-conformance-host",
+                 cwd=REPO, env=swift_env())
+    assert result.returncode == 0, result.stderr[-4000:]
+    return Path(result.stdout.strip())
+
+
+@pytest.fixture(scope="session")
+def notes_sources(tmp_path_factory, static_host):
+    """A folder as a developer would have it: the binary under its own name, and its licence."""
+    folder = tmp_path_factory.mktemp("notes-src")
+    shutil.copy(static_host, folder / "notes-host")
+    (folder / "copyright").write_text(
+        "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+        "Upstream-Name: notes-host\n\nFiles: *\nCopyright: 2026 Notes Developer\nLicense: Apache-2.0\n"
+        " On Debian systems, the full text of the Apache License 2.0 is in\n"
+        " /usr/share/common-licenses/Apache-2.0.\n")
+    shutil.copy(REPO / "LICENSE", folder / "LICENSE")
+    return folder
+
+
+def notes_package_args(sources, output, *extra):
+    return ["bash", SCRIPT, "--binary", sources / "notes-host", "--name", NOTES_HOST,
+            "--description", NOTES_DESCRIPTION, "--copyright", sources / "copyright",
+            "--maintainer", NOTES_MAINTAINER, "--chrome-extension", NOTES_CHROME,
+            "--firefox-addon", NOTES_FIREFOX, "--wallet-bridge", stager(), "--output", output, *extra]
+
+
+@pytest.fixture(scope="session")
+def notes_deb(notes_sources, tmp_path_factory):
+    output = tmp_path_factory.mktemp("notes-deb")
+    # The conformance host answers --version with nothing: the version is given.
+    result = run(*notes_package_args(notes_sources, output, "--version", "1.2.0",
+                                     "--homepage", "https://example.org/notes"), cwd=REPO, env=swift_env())
+    assert result.returncode == 0, f"package-deb.sh failed:\n{result.stderr[-4000:]}"
+    path = Path(result.stdout.strip())
+    assert path == output / f"notes-host_1.2.0-1_{run('dpkg', '--print-architecture').stdout.strip()}.deb"
+    return path
+
+
+def staged(tmp_path, *args):
+    """{path: content} of what `wallet-bridge install --root` stages with these arguments."""
+    root = tmp_path / "staged"
+    result = run(stager(), "install", "--root", root, *args)
+    assert result.returncode == 0, result.stderr
+    return {"/" + str(path.relative_to(root)): path.read_text() for path in root.rglob("*") if path.is_file()}
+
+
+def notes_stage_args():
+    return ["--name", NOTES_HOST, "--description", NOTES_DESCRIPTION, "--binary", NOTES_BINARY,
+            "--chrome-extension", NOTES_CHROME, "--firefox-addon", NOTES_FIREFOX]
+
+
+def test_another_hosts_package_holds_its_binary_its_manifests_and_nothing_of_the_wallet(notes_deb, tmp_path):
+    tree = tmp_path / "tree"
+    assert run("dpkg-deb", "-x", notes_deb, tree).returncode == 0
+    files = {"/" + str(path.relative_to(tree)) for path in tree.rglob("*") if path.is_file()}
+    manifests = staged(tmp_path, *notes_stage_args())
+    assert files == {NOTES_BINARY, "/usr/share/doc/notes-host/copyright", "/usr/share/doc/notes-host/changelog.Debian.gz",
+                     "/usr/share/lintian/overrides/notes-host"} | set(manifests)
+    assert {f"{folder}/{NOTES_HOST}.json" for folder in system_folders()} == set(manifests)
+    for path, content in manifests.items():
+        assert (tree / path.lstrip("/")).read_text() == content, path
+        manifest = json.loads(content)
+        assert manifest["path"] == NOTES_BINARY and manifest["name"] == NOTES_HOST
+        assert manifest["description"] == NOTES_DESCRIPTION
+    assert not any("wallet-bridge" in path or "walletbridge" in path for path in files), files
+    # The packaged (stripped) host still answers, as a browser would start it.
+    result = run(stager(), "call", "--host", tree / NOTES_BINARY.lstrip("/"), "--raw", "subtract", "[5, 3]")
+    assert result.returncode == 0 and result.stdout == '{"jsonrpc":"2.0","id":1,"result":2}\n', result.stdout + result.stderr
+    changelog = gzip.decompress((tree / "usr/share/doc/notes-host/changelog.Debian.gz").read_bytes()).decode()
+    assert changelog.startswith("notes-host (1.2.0-1) unstable; urgency=medium\n") and f" -- {NOTES_MAINTAINER}  " in changelog
+
+
+def test_another_hosts_control_file_and_conffiles(notes_deb, tmp_path):
+    assert control_field(notes_deb, "Package") == "notes-host"
+    assert control_field(notes_deb, "Version") == "1.2.0-1"
+    assert control_field(notes_deb, "Maintainer") == NOTES_MAINTAINER
+    assert control_field(notes_deb, "Homepage") == "https://example.org/notes"
+    assert control_field(notes_deb, "Built-Using") == "" and control_field(notes_deb, "Depends") == ""
+    description = control_field(notes_deb, "Description")
+    assert description.startswith(f"native-messaging host {NOTES_HOST}\n") and NOTES_BINARY in description
+    assert run("dpkg-deb", "-e", notes_deb, tmp_path / "DEBIAN").returncode == 0
+    assert set(os.listdir(tmp_path / "DEBIAN")) == {"control", "conffiles", "md5sums"}, "no maintainer script"
+    assert (tmp_path / "DEBIAN/conffiles").read_text().split() == sorted(
+        f"{folder}/{NOTES_HOST}.json" for folder in system_folders() if folder.startswith("/etc/"))
+
+
+def test_another_hosts_package_is_lintian_clean(notes_deb):
+    if not shutil.which("lintian"):
+        pytest.fail("lintian is missing: apt-get install lintian (scripts/install-deps.sh --test)")
+    result = run("lintian", "--info", "--pedantic", "--display-experimental", notes_deb, timeout=600)
+    tags = [line for line in result.stdout.splitlines() if re.match(r"^[EW]: ", line)]
+    # A man page is the developer's to write (--man-page FILE); nothing else may be reported.
+    assert [tag for tag in tags if "no-manual-page" not in tag] == [], "lintian:\n" + result.stdout
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "unused-override" not in result.stdout, result.stdout
+
+
+def test_another_hosts_package_installs_and_purges_in_a_scratch_root(notes_deb, tmp_path):
+    root = tmp_path / "root"
+    admin = root / "var/lib/dpkg"
+    for folder in ("info", "updates", "triggers"):
+        (admin / folder).mkdir(parents=True)
+    (admin / "status").touch()
+    (admin / "available").touch()
+    dpkg = ["dpkg", f"--root={root}", "--force-script-chrootless"] + ([] if os.getuid() == 0 else ["--force-not-root"])
+    result = run(*dpkg, "--install", notes_deb)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (root / NOTES_BINARY.lstrip("/")).is_file()
+    result = run(*dpkg, "--purge", "notes-host")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [path for path in root.rglob("*") if not path.is_dir() and admin not in path.parents] == []
+
+
+def test_a_chrome_only_host_gets_no_firefox_manifests(notes_sources, tmp_path):
+    result = run("bash", SCRIPT, "--binary", notes_sources / "notes-host", "--name", NOTES_HOST, "--version", "2.0",
+                 "--copyright", notes_sources / "copyright", "--maintainer", NOTES_MAINTAINER, "--package", "notes-chrome",
+                 "--command", "notes", "--chrome-extension", NOTES_CHROME, "--wallet-bridge", stager(),
+                 "--output", tmp_path, cwd=REPO, env=swift_env())
+    assert result.returncode == 0, result.stderr[-4000:]
+    listing = run("dpkg-deb", "-c", result.stdout.strip()).stdout
+    paths = {line.split()[-1].removeprefix(".") for line in listing.splitlines() if line.startswith("-")}
+    assert "/usr/bin/notes" in paths and "/usr/share/doc/notes-chrome/copyright" in paths
+    assert {path for path in paths if path.endswith(".json")} == {
+        f"{folder}/{NOTES_HOST}.json" for folder, family in system_folders().items() if family == "chromium"}
+    assert control_field(Path(result.stdout.strip()), "Enhances") == "chromium"
+
+
+def fake_binary(tmp_path, name, script):
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + script)
+    path.chmod(0o755)
+    return path
+
+
+def test_another_hosts_package_refuses_with_what_to_do(tmp_path):
+    silent = fake_binary(tmp_path, "notes-host", "exit 0\n")
+    copyright = tmp_path / "copyright"
+    copyright.write_text("Files: *\n")
+    base = ["bash", SCRIPT, "--binary", silent, "--name", NOTES_HOST, "--copyright", copyright,
+            "--maintainer", NOTES_MAINTAINER, "--firefox-addon", NOTES_FIREFOX, "--output", tmp_path / "out"]
+    cases = [
+        (base, f"{silent} --version printed nothing: pass the package's version with --version VERSION"),
+        (base + ["--version", "v1"], 'the version "v1" is not a Debian upstream version'),
+        ([a for a in base if a not in ("--name", NOTES_HOST)], "--name is missing: the host name the extension passes to connectNative"),
+        (base[:-6] + ["--output", tmp_path / "out"], "no extension may use the host: give --chrome-extension ID and/or --firefox-addon ID"),
+        ([a for a in base if a not in ("--copyright", copyright)], "--copyright is missing: a package needs a copyright file"),
+        ([a for a in base if a not in ("--maintainer", NOTES_MAINTAINER)], "--maintainer is missing: give --maintainer 'Full Name <email>'"),
+        (base + ["--package", "Notes"], "--package Notes: not a Debian package name"),
+        (base + ["--version", "1.0", "--summary", "x" * 81], "--summary: 81 characters"),
+    ]
+    for args, message in cases:
+        result = run(*args, cwd=REPO, env={**swift_env(), "DEBFULLNAME": "", "DEBEMAIL": ""})
+        assert result.returncode != 0 and message in result.stderr, f"{args}: {result.stderr}"
+    # A host built as `swift build` builds it needs Swift's shared libraries, which Debian lacks.
+    dynamic = stager().parent / "wallet-bridge-conformance-host"
+    result = run(*base[:2], "--binary", dynamic, *base[4:], "--version", "1.0", cwd=REPO, env=swift_env())
+    assert result.returncode != 0 and "needs Swift's shared libraries (libswift" in result.stderr, result.stderr
+    assert "scripts/build-release.sh --product NAME" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+# --- The RPM spec and the Arch PKGBUILD examples ------------------------------------------------
+
+def spec_value(text, name):
+    return re.search(rf"^%global {name}\s+(.+)$", text, re.M).group(1).strip()
+
+
+def test_the_rpm_spec_builds_a_package_of_exactly_what_install_root_stages(notes_sources, tmp_path):
+    if not shutil.which("rpmbuild"):
+        pytest.fail("rpmbuild is missing: apt-get install rpm (scripts/install-deps.sh --test)")
+    spec = EXAMPLES / "notes-host.spec"
+    text = spec.read_text()
+    result = run("rpmbuild", "-bb", spec, "--define", f"_sourcedir {notes_sources}", "--define", f"_topdir {tmp_path / 'top'}",
+                 "--define", f"_rpmdir {tmp_path / 'rpms'}", "--define", f"wallet_bridge {stager()}",
+                 env={**os.environ, "HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    [package] = list((tmp_path / "rpms").rglob("notes-host-1.0.0-1.*.rpm"))
+    query = run("rpm", "-qp", "--qf", "[%{FILENAMES} %{FILEMODES:perms}\n]", package)
+    files = {line.split()[0] for line in query.stdout.splitlines() if line.split()[1].startswith("-")}
+    args = ["--name", spec_value(text, "host_name"), "--description", spec_value(text, "host_description"),
+            "--binary", NOTES_BINARY]
+    firefox = ["--firefox-addon", spec_value(text, "firefox_addon")]
+    manifests = staged(tmp_path / "a", *args, "--chrome-extension", spec_value(text, "chrome_extension"), *firefox)
+    manifests |= staged(tmp_path / "b", *args, "--browser-dir", "firefox:/usr/lib64/mozilla/native-messaging-hosts", *firefox)
+    licence = {path for path in files if path.startswith("/usr/share/licenses/") and path.endswith("/LICENSE")}
+    assert len(licence) == 1, files
+    assert files == {NOTES_BINARY} | licence | set(manifests)
+    configs = set(run("rpm", "-qp", "--configfiles", package).stdout.split())
+    assert configs == {path for path in manifests if path.startswith("/etc/")}
+    # The payload, through rpm's own rpm2archive (a tar on stdout): each file as staged.
+    archive = subprocess.run(["rpm2archive", "-"], stdin=package.open("rb"), capture_output=True)
+    assert archive.returncode == 0, archive.stderr
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        payload = {"/" + member.name.removeprefix("./"): member for member in tar.getmembers() if member.isfile()}
+        for path, content in manifests.items():
+            assert tar.extractfile(payload[path]).read().decode() == content, path
+        assert payload[NOTES_BINARY].mode & 0o777 == 0o755
+        # Stripped by rpmbuild (brp-strip), and still a host that answers.
+        host = tmp_path / "notes-host"
+        host.write_bytes(tar.extractfile(payload[NOTES_BINARY]).read())
+    host.chmod(0o755)
+    result = run(stager(), "call", "--host", host, "--raw", "subtract", "[5, 3]")
+    assert result.stdout == '{"jsonrpc":"2.0","id":1,"result":2}\n', result.stdout + result.stderr
+
+
+def test_the_pkgbuild_packages_exactly_what_install_root_stages(notes_sources, tmp_path):
+    """makepkg refuses to run as root (as CI runs), so its package() runs in bash as makepkg runs it:
+    with srcdir and pkgdir set, in a shell that sourced the PKGBUILD."""
+    pkgdir = tmp_path / "pkg"
+    pkgdir.mkdir()
+    script = f'set -e; source "{EXAMPLES / "PKGBUILD"}"; srcdir="{notes_sources}"; pkgdir="{pkgdir}"; cd "$srcdir"; package >&2; ' \
+             'printf "%s\\n" "${backup[@]}"; printf "%s\\n" "$_host_name" "$_host_description" "$_chrome_extension" "$_firefox_addon"'
+    result = run("bash", "-c", script, env={**os.environ, "WALLET_BRIDGE": str(stager())})
+    assert result.returncode == 0, result.stderr
+    *backup, host, description, chrome, firefox = result.stdout.splitlines()
+    files = {"/" + str(path.relative_to(pkgdir)) for path in pkgdir.rglob("*") if path.is_file()}
+    manifests = staged(tmp_path, "--name", host, "--description", description, "--binary", NOTES_BINARY,
+                       "--chrome-extension", chrome, "--firefox-addon", firefox)
+    assert files == {NOTES_BINARY, "/usr/share/licenses/notes-host/LICENSE"} | set(manifests)
+    for path, content in manifests.items():
+        assert (pkgdir / path.lstrip("/")).read_text() == content, path
+    assert sorted("/" + path for path in backup) == sorted(path for path in manifests if path.startswith("/etc/"))

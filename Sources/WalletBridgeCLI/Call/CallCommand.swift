@@ -34,7 +34,7 @@ struct CallCommand: ParsableCommand {
     @Flag(help: "Send a notification (no id) and expect no reply.")
     var notify = false
 
-    @Flag(help: "Print the reply's exact bytes instead of indented JSON.")
+    @Flag(help: "Print the reply's exact bytes (and a newline) instead of indented JSON.")
     var raw = false
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Send this many requests in total, and print a summary instead of replies.", valueName: "n"))
@@ -126,7 +126,8 @@ struct CallCommand: ParsableCommand {
             }
             let body = try connection.receive(until: deadline, timeout: wait)
             connection.close(grace: .seconds(2))
-            if raw { Console.write(body) }
+            // The exact bytes, then a newline that is not the reply's, as every line of output ends.
+            if raw { Console.write(body + [UInt8(ascii: "\n")]) }
             let reply = try RPCReply(parsing: body)
             if !raw { Console.out(JSONText.pretty(body)) }
             guard reply.id == requestID else {

@@ -42,6 +42,9 @@ struct InstallCommand: ParsableCommand {
     @Flag(help: "Write to the system-wide folders (needs root) instead of the user's.")
     var system = false
 
+    @Option(help: ArgumentHelp("Stage the system-wide manifests under DIR for a package (DIR/etc/..., DIR/usr/lib/...), naming --binary as installed; records nothing. Without --browser: every browser with a system-wide folder, of each family given an ID.", valueName: "dir"), completion: .directory)
+    var root: String?
+
     @Option(help: ArgumentHelp("For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.", valueName: "dir"), completion: .directory)
     var userDataDir: String?
 
@@ -72,6 +75,10 @@ struct InstallCommand: ParsableCommand {
         if let conflict = Installer.flatpakConflict(flatpak: flatpak, system: system, userDataDir: userDataDir, browserDirs: !browserDirs.isEmpty) {
             throw ValidationError(conflict)
         }
+        if root != nil {
+            if flatpak { throw ValidationError("--root and --flatpak exclude each other: --root stages the system-wide manifests, which no Flatpak reads") }
+            if userDataDir != nil { throw ValidationError("--root and --user-data-dir exclude each other: --root stages the system-wide manifests") }
+        }
     }
 
     func run() throws {
@@ -79,6 +86,7 @@ struct InstallCommand: ParsableCommand {
     }
 
     func execute(environment: CLIEnvironment) throws {
+        if let root { return try stage(under: environment.absolute(root), environment: environment) }
         let request = InstallRequest(
             browsers: browsers,
             system: system,
@@ -117,6 +125,38 @@ struct InstallCommand: ParsableCommand {
         }
         Console.out("recorded in \(recordPath); check with: wallet-bridge doctor")
         printFlatpakPermissions(plan.flatpakApps)
+    }
+
+    /// `--root DIR`: the system-wide manifests under DIR, for a package; no record (StagedInstall).
+    private func stage(under root: String, environment: CLIEnvironment) throws {
+        guard root != "/" else {
+            throw CLIFailure("--root /: that is this machine itself; install system-wide with --system, which records the files so that uninstall can remove them")
+        }
+        let request = InstallRequest(
+            browsers: browsers,
+            system: true,
+            browserDirs: browserDirs,
+            chromeOrigins: try chromeExtensions.map(ManifestIdentifiers.chromeOrigin(from:)),
+            firefoxAddons: try firefoxAddons.map(ManifestIdentifiers.firefoxAddonID(from:)),
+            hostName: name,
+            binaryPath: try StagedInstall.installedBinary(binary, root: root),
+            description: description
+        )
+        let plan = try StagedInstall.plan(request, root: root)
+        for note in plan.notes { Console.err(note) }
+        if dryRun {
+            for target in plan.targets {
+                Console.out("would write \(target.label):")
+                Console.write(target.content)
+            }
+            return
+        }
+        do {
+            for line in try StagedInstall.write(plan) { Console.out(line) }
+        } catch {
+            throw CLIFailure("\(error)")
+        }
+        Console.err("staged for \(request.binaryPath) under \(root); nothing recorded: the package that ships these files removes them")
     }
 
     /// What each Flatpak still needs, which only the user may grant: install never runs it.
