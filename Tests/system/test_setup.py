@@ -21,9 +21,11 @@ def run_setup(tmp_path, *args, **extra_env):
 
 
 def manifests(home):
+    """Every file in a native-messaging manifest folder under `home`."""
     found = []
     for folder, _, names in os.walk(home):
-        found += [os.path.relpath(os.path.join(folder, name), home) for name in names if name.endswith(".json")]
+        if os.path.basename(folder) in ("NativeMessagingHosts", "native-messaging-hosts"):
+            found += [os.path.relpath(os.path.join(folder, name), home) for name in names]
     return sorted(found)
 
 
