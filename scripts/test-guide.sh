@@ -9,8 +9,8 @@
 # It builds the tools, runs `wallet-bridge new`, builds and tests the new project (Swift and JS),
 # runs conform and describe and the type generator, installs the host, runs doctor and call, runs
 # the extension in headless Chromium and Firefox ESR, builds the .deb and checks it with lintian,
-# and uninstalls. About 6 minutes on 2 cores (two builds of the new package, debug and static
-# release, are most of it).
+# and uninstalls. About 2 minutes on 2 cores once the test command's own build is done (the new
+# package's debug and static release builds are most of it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 keep=false

@@ -90,6 +90,7 @@ struct ProjectTemplate: Sendable, Equatable {
             File(path: "scripts/headless.sh", contents: fill(Self.headlessSh), executable: true),
             File(path: "scripts/headless.py", contents: fill(Self.headlessPy), executable: true),
             File(path: "scripts/package-deb.sh", contents: fill(Self.packageDebSh), executable: true),
+            File(path: "packaging/copyright", contents: fill(Self.copyright)),
             File(path: "README.md", contents: fill(Self.readme)),
             File(path: ".gitignore", contents: fill(Self.gitignore)),
         ]
@@ -378,6 +379,8 @@ extension ProjectTemplate {
         # From extension/manifest.chromium.json's "key"; the private key is chromium-key.pem.
         CHROME_EXTENSION_ID=@CHROME_ID@
         FIREFOX_ADDON_ID=@FIREFOX_ADDON@
+        # The package's maintainer: "Full Name <email>".
+        MAINTAINER=${MAINTAINER:-"@NAME@ developers <@NAME@@example.org>"}
 
         """#
 
@@ -552,23 +555,24 @@ extension ProjectTemplate {
         #!/usr/bin/env bash
         # Builds the Debian package of the host: a release build with Swift's libraries linked in
         # (it runs without the toolchain), then wallet-bridge's package builder with this project's
-        # names, version and extension IDs. Prints the package's path on stdout.
+        # names, version, extension IDs, maintainer and packaging/copyright (Debian's machine-readable
+        # format: say your licence there). Prints the package's path on stdout.
         #   scripts/package-deb.sh [--output DIR]   (default: .build/deb)
         set -euo pipefail
         root=$(cd "$(dirname "$0")/.." && pwd)
         source "$root/scripts/settings.sh"
-        cd "$root"
-        swift build -c release --static-swift-stdlib --product "$HOST_BINARY_NAME" >&2
-        binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/$HOST_BINARY_NAME"
         output=$root/.build/deb
         case "${1:-}" in
           "") ;;
           --output) output=${2:?--output needs a folder} ;;
           *) echo "usage: scripts/package-deb.sh [--output DIR]" >&2; exit 2 ;;
         esac
+        cd "$root"
+        swift build -c release --static-swift-stdlib --product "$HOST_BINARY_NAME" >&2
+        binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/$HOST_BINARY_NAME"
         exec "$WALLET_BRIDGE_DIR/scripts/package-deb.sh" \
-          --package "$HOST_BINARY_NAME" --host-name "$HOST_NAME" --binary "$binary" \
-          --description "$HOST_DESCRIPTION" --version "$HOST_VERSION" \
+          --binary "$binary" --name "$HOST_NAME" --description "$HOST_DESCRIPTION" --version "$HOST_VERSION" \
+          --copyright "$root/packaging/copyright" --maintainer "$MAINTAINER" \
           --chrome-extension "$CHROME_EXTENSION_ID" --firefox-addon "$FIREFOX_ADDON_ID" \
           --output "$output"
 
@@ -589,7 +593,8 @@ extension ProjectTemplate {
         | the Swift tests (the fixtures, over pipes and in process) | `Tests/@TYPE@HostTests/` |
         | the extension's side of the method, and its test | `extension/@NAME@.js`, `test/@NAME@.test.js` |
         | the extension (one folder, a manifest per browser) | `extension/` |
-        | names, IDs, version | `scripts/settings.sh` |
+        | names, IDs, version, maintainer | `scripts/settings.sh` |
+        | the package's copyright file (your licence) | `packaging/copyright` |
 
         ```sh
         swift build && swift test          # the host, and the fixtures against it
@@ -602,6 +607,19 @@ extension ProjectTemplate {
         (the public half of `chromium-key.pem`, which is not committed: keep it to pack a `.crx`).
         The Firefox add-on ID is `@FIREFOX_ADDON@`. `extension/wallet-bridge` links to the
         wallet-bridge JS package in `@BRIDGE@`.
+
+        """#
+
+    static let copyright = #"""
+        Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+        Upstream-Name: @EXECUTABLE@
+
+        Files: *
+        Copyright: the @NAME@ developers
+        License: Apache-2.0
+         On Debian systems, the full text of the Apache License 2.0 is in
+         /usr/share/common-licenses/Apache-2.0.
+        Comment: The licence wallet-bridge itself has, written by `wallet-bridge new`: name yours.
 
         """#
 
