@@ -9,7 +9,7 @@
 # It builds the tools, runs `wallet-bridge new`, builds and tests the new project (Swift and JS),
 # runs conform and describe and the type generator, installs the host, runs doctor and call, runs
 # the extension in headless Chromium and Firefox ESR, builds the .deb and checks it with lintian,
-# and uninstalls. About 2 minutes on 2 cores once the test command's own build is done (the new
+# and uninstalls. About 3 minutes on 2 cores once the test command's own build is done (the new
 # package's debug and static release builds are most of it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,5 +41,5 @@ script=$scratch/guide.sh
 # The guide's reader: a home of their own, the system's PATH, no XDG overrides of this session.
 cd "$root"
 env -i PATH="$PATH" HOME="$scratch/home" TMPDIR="$scratch/tmp" XDG_RUNTIME_DIR="$scratch/run" \
-  LANG=C.UTF-8 TERM=dumb bash "$script"
+  LANG=C.UTF-8 TERM=dumb bash "$script" < /dev/null
 echo "docs/your-own-host.md: every step ran" >&2

@@ -46,7 +46,7 @@ echo "== end to end in headless Chromium and Firefox ESR" >&2
 scripts/e2e.sh
 
 echo "== docs/your-own-host.md, followed literally: new project, tests, both browsers, .deb and lintian" >&2
-# About 2 minutes on 2 cores: the new project's debug and static release builds are most of it.
+# About 3 minutes on 2 cores: the new project's builds (debug, the tools through its dependency, static release) are most of it.
 scripts/test-guide.sh
 
 echo "== the Debian package: build, lintian, install, use in both browsers, purge" >&2
