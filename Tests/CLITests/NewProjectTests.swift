@@ -80,6 +80,13 @@ final class NewProjectTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.base).sorted(), ["bin", "config", "home", "root", "run"])
     }
 
+    func testTheDefaultBridgeIsTheCheckoutTheBinaryWasBuiltFromWhileItExists() throws {
+        XCTAssertEqual(try NewProject.builtFromCheckout(), checkout)
+        let gone = "/nonexistent/wallet-bridge"
+        XCTAssertEqual(failure { try NewProject.builtFromCheckout(sourceFile: gone + "/Sources/WalletBridgeCLI/New/NewCommand.swift") },
+                       "no wallet-bridge checkout at \(gone), where this binary was built: name one with --bridge DIR")
+    }
+
     func testAKeyMakerThatFailsLeavesNothing() throws {
         let sandbox = try Sandbox()
         let message = failure {

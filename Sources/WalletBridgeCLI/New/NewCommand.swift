@@ -62,8 +62,11 @@ enum NewProject {
     /// key as DER SubjectPublicKeyInfo.
     typealias KeyMaker = (_ privateKeyPath: String) throws -> [UInt8]
 
+    /// This file's path when it was compiled (not a default argument: that would be the caller's).
+    private static let compiledFrom = #filePath
+
     /// The checkout this binary was compiled from, while it is still there.
-    static func builtFromCheckout(sourceFile: String = #filePath) throws -> String {
+    static func builtFromCheckout(sourceFile: String = compiledFrom) throws -> String {
         var root = sourceFile
         for _ in 0..<4 { root = Path.parent(root) }  // Sources/WalletBridgeCLI/New/NewCommand.swift
         if bridgeProblem(root) == nil { return root }
