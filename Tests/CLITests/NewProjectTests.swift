@@ -113,7 +113,7 @@ final class NewProjectTests: XCTestCase {
         for file in ["Package.swift", "Sources/MyNotesMethods/Methods.swift", "Sources/my-notes-host/main.swift",
                      "Fixtures/my-notes.json", "Tests/MyNotesHostTests/FixtureTests.swift", "package.json",
                      "test/my-notes.test.js", "extension/my-notes.js", "extension/background.js",
-                     "scripts/settings.sh", "packaging/copyright", "README.md", ".gitignore", "chromium-key.pem"] {
+                     "scripts/settings.sh", "packaging/copyright", "packaging/my-notes-host.1", "README.md", ".gitignore", "chromium-key.pem"] {
             XCTAssertTrue(manager.fileExists(atPath: Path.join(root, file)), file)
         }
         for script in ["build-extension.sh", "headless.sh", "headless.py", "package-deb.sh"] {

@@ -113,8 +113,12 @@ enum NewProject {
             guard let chromeID = ExtensionNames.chromiumID(key: key, folder: "") else {
                 throw CLIFailure("the Chromium key openssl made is not base64 DER")
             }
+            var now = time(nil)
+            var parts = tm()
+            gmtime_r(&now, &parts)
             let template = ProjectTemplate(
-                name: name, hostName: hostName, firefoxAddon: addon, bridge: bridge, chromeKey: key, chromeID: chromeID
+                name: name, hostName: hostName, firefoxAddon: addon, bridge: bridge, chromeKey: key, chromeID: chromeID,
+                year: Int(parts.tm_year) + 1900
             )
             for file in template.files {
                 let path = Path.join(stage, file.path)

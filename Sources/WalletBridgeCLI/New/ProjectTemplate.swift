@@ -17,6 +17,8 @@ struct ProjectTemplate: Sendable, Equatable {
     var chromeKey: String
     /// The ID Chromium derives from `chromeKey`.
     var chromeID: String
+    /// The year in the copyright file.
+    var year: Int
 
     struct File: Sendable, Equatable {
         var path: String
@@ -65,7 +67,7 @@ struct ProjectTemplate: Sendable, Equatable {
             ("@NAME@", name), ("@TYPE@", typeName), ("@CAMEL@", camelName), ("@MODULE@", moduleName),
             ("@EXECUTABLE@", executable), ("@METHOD@", methodName), ("@HOST@", hostName),
             ("@FIREFOX_ADDON@", firefoxAddon), ("@BRIDGE@", bridge), ("@KEY@", chromeKey),
-            ("@CHROME_ID@", chromeID), ("@VERSION@", Self.version),
+            ("@CHROME_ID@", chromeID), ("@VERSION@", Self.version), ("@YEAR@", String(year)),
         ]
         func fill(_ text: String) -> String {
             values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
@@ -91,6 +93,7 @@ struct ProjectTemplate: Sendable, Equatable {
             File(path: "scripts/headless.py", contents: fill(Self.headlessPy), executable: true),
             File(path: "scripts/package-deb.sh", contents: fill(Self.packageDebSh), executable: true),
             File(path: "packaging/copyright", contents: fill(Self.copyright)),
+            File(path: "packaging/\(executable).1", contents: fill(Self.manPage)),
             File(path: "README.md", contents: fill(Self.readme)),
             File(path: ".gitignore", contents: fill(Self.gitignore)),
         ]
@@ -573,6 +576,7 @@ extension ProjectTemplate {
         exec "$WALLET_BRIDGE_DIR/scripts/package-deb.sh" \
           --binary "$binary" --name "$HOST_NAME" --description "$HOST_DESCRIPTION" --version "$HOST_VERSION" \
           --copyright "$root/packaging/copyright" --maintainer "$MAINTAINER" \
+          --man-page "$root/packaging/$HOST_BINARY_NAME.1" \
           --chrome-extension "$CHROME_EXTENSION_ID" --firefox-addon "$FIREFOX_ADDON_ID" \
           --output "$output"
 
@@ -615,11 +619,44 @@ extension ProjectTemplate {
         Upstream-Name: @EXECUTABLE@
 
         Files: *
-        Copyright: the @NAME@ developers
+        Copyright: @YEAR@ the @NAME@ developers
         License: Apache-2.0
          On Debian systems, the full text of the Apache License 2.0 is in
          /usr/share/common-licenses/Apache-2.0.
         Comment: The licence wallet-bridge itself has, written by `wallet-bridge new`: name yours.
+
+        """#
+
+    static let manPage = #"""
+        .TH @EXECUTABLE@ 1 "" "@EXECUTABLE@ @VERSION@" "User Commands"
+        .SH NAME
+        @EXECUTABLE@ \- native-messaging host of the @NAME@ browser extension
+        .SH SYNOPSIS
+        .B @EXECUTABLE@
+        [\fB\-\-help\fR | \fB\-\-version\fR]
+        .SH DESCRIPTION
+        A browser starts
+        .B @EXECUTABLE@
+        when the @NAME@ extension calls the native host
+        .BR @HOST@ ,
+        and the host answers JSON\-RPC 2.0 requests over its standard input and output.
+        Its method is
+        .BR @METHOD@ ;
+        .B rpc.discover
+        describes it.
+        .SH OPTIONS
+        .TP
+        .B \-\-help
+        Print the host's name and methods, and exit.
+        .TP
+        .B \-\-version
+        Print the version, and exit.
+        .SH FILES
+        The host's manifests, which allow the extension's IDs: in
+        .I /usr/lib/mozilla/native\-messaging\-hosts/
+        for Firefox, and in
+        .I /etc/chromium/native\-messaging\-hosts/
+        and the other Chromium\-family folders.
 
         """#
 
