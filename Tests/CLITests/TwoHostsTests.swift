@@ -227,6 +227,26 @@ final class TwoHostsTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("--binary \(binary)"), doctor.stdout)
     }
 
+    /// A host installed for one more browser keeps the description chosen for it, while it
+    /// starts the same binary; a new binary without one gets the default again.
+    func testAnotherBrowserKeepsTheRecordedDescription() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        let first = try sandbox.walletBridge(
+            "install", "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID, "--name", notes, "--binary", binary,
+            "--description", "My notes")
+        XCTAssertEqual(first.status, 0, first.output)
+        let more = try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", "notes@example.org", "--name", notes)
+        XCTAssertEqual(more.status, 0, more.output)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: true)).string("description"), "My notes")
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes)).string("description"), "My notes")
+        let moved = try sandbox.write(sandbox.base + "/bin/notes-host-2", "#!/bin/sh\n", mode: 0o755)
+        let other = try sandbox.walletBridge(
+            "install", "--browser", "firefox", "--firefox-addon", "notes@example.org", "--name", notes, "--binary", moved)
+        XCTAssertEqual(other.status, 0, other.output)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: true)).string("description"),
+                       "\(notes): a native messaging host (notes-host-2)")
+    }
+
     /// The wallet's host name must be served by a wallet: a program that does not know its
     /// GetAccounts (-32601) is the wrong host, however well it answers.
     func testTheWalletsNameStartingAnotherProgramIsTheWrongHost() throws {

@@ -103,6 +103,11 @@ struct InstallCommand: ParsableCommand {
         let recordPath = InstallRecord.location(in: environment)
         var record = try InstallRecord.load(from: recordPath) ?? InstallRecord()
         (request.binaryPath, request.walletOnPurpose) = try Self.hostBinary(binary, hostName: name, record: record, environment: environment)
+        // A host installed for one more browser keeps the description chosen for it before,
+        // as long as it still starts the same binary: one host, one text in every manifest.
+        if description == nil, let recorded = record.hosts[name], recorded.binary == request.binaryPath {
+            request.description = recorded.description
+        }
         let plan = try Installer.plan(request, environment: environment, record: record)
         for note in plan.notes { Console.err(note) }
 
