@@ -24,7 +24,8 @@ fi
 
 # pinentry-gtk2 asks for the passphrase in a window: a browser starts the host with no
 # terminal, so a terminal pinentry (pinentry-tty, pinentry-curses) cannot ask there.
-packages=(libsodium-dev nettle-dev libsecp256k1-dev pkg-config pinentry-gtk2)
+# openssl makes the Chromium key of a project `wallet-bridge new` writes.
+packages=(libsodium-dev nettle-dev libsecp256k1-dev pkg-config pinentry-gtk2 openssl)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick lintian dpkg-dev rpm man-db zsh fish valgrind)
 fi

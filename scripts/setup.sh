@@ -6,23 +6,50 @@
 #      (BENCHMARKS.md); it also runs without the Swift toolchain,
 #   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local), with its bash
 #      completion in ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions/,
-#   4. writes the native-messaging manifests for Chromium and Firefox,
-#   5. checks them with `wallet-bridge doctor` and sends a real GetAccounts request.
+#   4. only when asked (below): writes the native-messaging manifests for Chromium and Firefox
+#      and checks them with `wallet-bridge doctor`,
+#   5. sends a real GetAccounts request to the installed binary.
 #
-# The manifests allow the example extension (examples/extension) unless you name your own:
+#   scripts/setup.sh [--manifests] [--binary PATH]
+#
+# --manifests writes the manifests for the example extension (examples/extension), or for your
+# own wallet extension when you name it (naming one is asking too):
 #   WALLET_BRIDGE_CHROME_EXTENSION=<32-letter ID>  WALLET_BRIDGE_FIREFOX_ADDON=<add-on ID>
+# Without, no browser folder is touched: a developer of another host (docs/your-own-host.md)
+# gets the tools without the wallet's manifests.
+# --binary PATH installs that wallet-bridge binary instead of building the release one (steps 1
+# and 2 are skipped: for a binary you built yourself, and for the test of this script).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+manifests=false
+binary=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --manifests) manifests=true ;;
+    --binary) binary=${2:?--binary needs the path of a wallet-bridge binary}; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown option $1 (--manifests, --binary PATH, --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -n "${WALLET_BRIDGE_CHROME_EXTENSION:-}${WALLET_BRIDGE_FIREFOX_ADDON:-}" ]; then manifests=true; fi
 
 prefix=${PREFIX:-$HOME/.local}
 chrome_extension=${WALLET_BRIDGE_CHROME_EXTENSION:-oeloogpinfhebldicgpgcpochgkpponn}
 firefox_addon=${WALLET_BRIDGE_FIREFOX_ADDON:-example@wallet-bridge.dev}
 
-echo "== 1/5 system packages" >&2
-scripts/install-deps.sh
+if [ -n "$binary" ]; then
+  [ -x "$binary" ] || { echo "setup.sh: --binary $binary is not an executable file" >&2; exit 2; }
+  echo "== 1/5, 2/5 skipped: installing $binary" >&2
+  built=$binary
+else
+  echo "== 1/5 system packages" >&2
+  scripts/install-deps.sh
 
-echo "== 2/5 release build" >&2
-built=$(scripts/build-release.sh)
+  echo "== 2/5 release build" >&2
+  built=$(scripts/build-release.sh)
+fi
 
 echo "== 3/5 install $prefix/bin/wallet-bridge" >&2
 install -d "$prefix/bin"
@@ -36,21 +63,28 @@ install -d "$completions"
 mv "$completions/wallet-bridge.tmp" "$completions/wallet-bridge"
 echo "bash completion: $completions/wallet-bridge (open a new shell)" >&2
 
-echo "== 4/5 native-messaging manifests" >&2
-"$bin" install --binary "$bin" --browser chromium --browser firefox \
-  --chrome-extension "$chrome_extension" --firefox-addon "$firefox_addon"
+if $manifests; then
+  echo "== 4/5 native-messaging manifests" >&2
+  "$bin" install --binary "$bin" --browser chromium --browser firefox \
+    --chrome-extension "$chrome_extension" --firefox-addon "$firefox_addon"
+  # doctor starts the host through each manifest exactly as the browser would; a browser that is
+  # not installed on this machine is reported as such, which is not a failure of the host.
+  "$bin" doctor || true
+else
+  echo "== 4/5 native-messaging manifests: not asked for (--manifests), none written" >&2
+fi
 
 echo "== 5/5 the host answering" >&2
-# doctor starts the host through each manifest exactly as the browser would; a browser that is
-# not installed on this machine is reported as such, which is not a failure of the host.
-"$bin" doctor || true
-"$bin" call --as chrome --origin "chrome-extension://$chrome_extension/" NATIVE_GET_ACCOUNTS_METHOD
+# The installed binary, started as Chromium would start it for the example extension.
+"$bin" call --host "$bin" --as chrome --origin "chrome-extension://$chrome_extension/" NATIVE_GET_ACCOUNTS_METHOD
 
 cat >&2 <<NEXT
 
 wallet-bridge is installed as $bin.
 Next: create a key with \`wallet-bridge keys create --label main\`, then load the example
-extension (examples/extension/README.md) or your own. Once a key exists, an extension's first
+extension (examples/extension/README.md) or your own; \`scripts/setup.sh --manifests\` (or
+\`wallet-bridge install\`) writes the browsers' manifests for it. A host of your own instead:
+docs/your-own-host.md. Once a key exists, an extension's first
 GetAccounts asks you, in a dialog, whether it may see your accounts: the \`call\` above then
 answers -1 (no_prompt) on a machine without a display (docs/sessions.md).
 NEXT

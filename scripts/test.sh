@@ -45,5 +45,9 @@ scripts/make-link-order.sh --check
 echo "== end to end in headless Chromium and Firefox ESR" >&2
 scripts/e2e.sh
 
+echo "== docs/your-own-host.md, followed literally: new project, tests, both browsers, .deb and lintian" >&2
+# About 3 minutes on 2 cores: the new project's builds (debug, the tools through its dependency, static release) are most of it.
+scripts/test-guide.sh
+
 echo "== the Debian package: build, lintian, install, use in both browsers, purge" >&2
 scripts/test-deb.sh

@@ -77,7 +77,7 @@ package enum DisplayText {
 
     /// A character that does something other than show itself: a control or format character,
     /// a separator, or one that renders as nothing.
-    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         // ASCII without Unicode's tables, which every log line would otherwise look up.
         if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
         return switch scalar.properties.generalCategory {

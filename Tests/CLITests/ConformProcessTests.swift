@@ -133,6 +133,27 @@ final class ConformProcessTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary), [])
     }
 
+    /// A relative $TMPDIR is taken from the folder `conform` runs in, so `{tmpdir}` is the
+    /// absolute path docs/fixtures.md promises: the host runs in its own folder, where the
+    /// relative one names nothing.
+    func testARelativeTMPDIRGivesAnAbsoluteTmpdir() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.base + "/reltmp", withIntermediateDirectories: true)
+        let notes = try sandbox.write(sandbox.base + "/notes.json", """
+            {"env": {"WALLET_BRIDGE_TEST_REPORT": "{tmpdir}/r.txt"},
+             "setup": [{"name": "save", "request": {"jsonrpc": "2.0", "method": "test.report", "params": {"note": "s"}, "id": 1},
+                        "response": {"jsonrpc": "2.0", "id": 1, "result": {"written": 13}}}],
+             "cases": [{"name": "list", "request": {"jsonrpc": "2.0", "method": "test.readReport", "id": 2},
+                        "response": {"jsonrpc": "2.0", "id": 2, "result": [{"note": "s"}]}}]}
+            """)
+        var variables = sandbox.variables
+        variables["TMPDIR"] = "reltmp"
+        let result = try runProcess(try Built.walletBridge(), ["conform", "--timeout", "20", "--host", try Built.conformanceHost(), notes], environment: variables, in: sandbox.base)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.stdout.split(separator: "\n").filter { $0.hasPrefix("ok") }, ["ok    notes.json#list"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.base + "/reltmp"), [], "the {tmpdir} folder is removed")
+    }
+
     func testAFixtureFileThatCannotBeUsedExitsTwo() throws {
         let sandbox = try Sandbox()
         let host = try Built.conformanceHost()

@@ -29,7 +29,7 @@ final class StagedInstallTests: XCTestCase {
     func testStagesExactlyWhatASystemInstallWritesForACustomHost() throws {
         let sandbox = try Sandbox()
         let system = BrowserCatalog.all.filter { !$0.systemHostFolders.isEmpty }.flatMap { ["--browser", $0.id] }
-        let installed = try sandbox.walletBridge(["install", "--system"] + system + notes + ids)
+        let installed = try sandbox.walletBridge(["install", "--system"] + system + notes + ["--binary", try Built.walletBridge()] + ids)
         XCTAssertEqual(installed.status, 0, installed.output)
         let binary = try Built.walletBridge()
         let expected = try files(under: sandbox.root).mapValues { $0.replacingOccurrences(of: binary, with: "/usr/bin/notes-host") }

@@ -87,7 +87,7 @@ final class TwoHostsTests: XCTestCase {
         let doctor = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--timeout", "20")
         XCTAssertEqual(doctor.status, 1, doctor.output)
         XCTAssertTrue(doctor.stdout.contains("[other-binary]"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("[wrong-host]") && doctor.stdout.contains("answers as the wallet-bridge wallet"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("[wrong-host]") && doctor.stdout.contains("is the wallet-bridge wallet, and no install --binary chose it"), doctor.stdout)
 
         // Not recorded at all (someone else's file naming the wallet): still the wrong host.
         let foreign = manifestPath(sandbox, "org.example.other")
@@ -183,7 +183,8 @@ final class TwoHostsTests: XCTestCase {
         XCTAssertNil(try record(sandbox)?.hosts[notes], "a host with no file left is forgotten")
         XCTAssertEqual(try sandbox.walletBridge("doctor", "--timeout", "20").status, 0)
         let again = try sandbox.walletBridge("uninstall", "--name", notes)
-        XCTAssertTrue(again.stdout.contains("nothing recorded for --name \(notes); recorded: com.walletbridge.host"), again.stdout)
+        XCTAssertEqual(again.status, 1, "a host that is not installed is an error: \(again.output)")
+        XCTAssertTrue(again.stderr.contains("nothing recorded for --name \(notes); recorded: com.walletbridge.host"), again.stderr)
         XCTAssertEqual(try sandbox.walletBridge("uninstall").status, 0)
         XCTAssertNil(try record(sandbox))
     }
@@ -211,7 +212,9 @@ final class TwoHostsTests: XCTestCase {
         XCTAssertEqual(changed.status, 0, changed.output)
         XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: true)).string("description"), "Notes \"quoted\" é")
         XCTAssertEqual(try record(sandbox)?.hosts[notes]?.description, "Notes \"quoted\" é")
-        for bad in ["", "  ", "two\nlines", String(repeating: "x", count: 501)] {
+        // Controls, line and paragraph separators, bidi and zero-width format characters.
+        for bad in ["", "  ", "two\nlines", String(repeating: "x", count: 501), "two\u{2028}lines", "two\u{2029}paragraphs",
+                    "Notes\u{202E}txt.exe", "Notes\u{200F}", "\u{2066}Notes\u{2069}", "No\u{200B}tes"] {
             let refused = try installNotes(sandbox, binary: binary, "--description", bad)
             XCTAssertNotEqual(refused.status, 0, bad)
             XCTAssertTrue(refused.stderr.contains("--description:"), refused.stderr)
@@ -222,6 +225,26 @@ final class TwoHostsTests: XCTestCase {
         let doctor = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--no-probe")
         XCTAssertTrue(doctor.stdout.contains("--description 'Notes \"quoted\" é'"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("--binary \(binary)"), doctor.stdout)
+    }
+
+    /// A host installed for one more browser keeps the description chosen for it, while it
+    /// starts the same binary; a new binary without one gets the default again.
+    func testAnotherBrowserKeepsTheRecordedDescription() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        let first = try sandbox.walletBridge(
+            "install", "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID, "--name", notes, "--binary", binary,
+            "--description", "My notes")
+        XCTAssertEqual(first.status, 0, first.output)
+        let more = try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", "notes@example.org", "--name", notes)
+        XCTAssertEqual(more.status, 0, more.output)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: true)).string("description"), "My notes")
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes)).string("description"), "My notes")
+        let moved = try sandbox.write(sandbox.base + "/bin/notes-host-2", "#!/bin/sh\n", mode: 0o755)
+        let other = try sandbox.walletBridge(
+            "install", "--browser", "firefox", "--firefox-addon", "notes@example.org", "--name", notes, "--binary", moved)
+        XCTAssertEqual(other.status, 0, other.output)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: true)).string("description"),
+                       "\(notes): a native messaging host (notes-host-2)")
     }
 
     /// The wallet's host name must be served by a wallet: a program that does not know its
@@ -309,5 +332,188 @@ final class TwoHostsTests: XCTestCase {
         let install = try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID)
         XCTAssertNotEqual(install.status, 0)
         XCTAssertEqual(sandbox.read(path), #"{"version": 3, "files": []}"#)
+    }
+
+    /// The first repro: a custom host installed with its binary, then installed again for more
+    /// browsers without --binary. Install took this wallet-bridge (the wallet) for the host's
+    /// binary, rewrote the recorded one and both manifests, and doctor said OK.
+    func testInstallWithoutBinaryKeepsTheHostsRecordedBinary() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        let first = try sandbox.walletBridge(
+            "install", "--name", notes, "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID, "--binary", binary)
+        XCTAssertEqual(first.status, 0, first.output)
+        let more = try sandbox.walletBridge(
+            "install", "--name", notes, "--browser", "chromium", "--browser", "firefox", "--chrome-extension", TestIDs.otherChromeID,
+            "--firefox-addon", "notes@example.org")
+        XCTAssertEqual(more.status, 0, more.output)
+        for firefox in [false, true] {
+            let manifest = try ManifestFile.load(manifestPath(sandbox, notes, firefox: firefox))
+            XCTAssertEqual(manifest.string("path"), binary, "the recorded binary, not the wallet")
+            XCTAssertEqual(manifest.string("description"), "\(notes): a native messaging host (notes-host)")
+        }
+        XCTAssertEqual(try record(sandbox)?.hosts[notes], InstallRecord.Host(binary: binary, description: "\(notes): a native messaging host (notes-host)"))
+        let doctor = try sandbox.walletBridge("doctor", "--name", notes, "--timeout", "20")
+        XCTAssertEqual(doctor.status, 0, doctor.output)
+        XCTAssertTrue(doctor.stdout.contains("(\"wallet-bridge-conformance-host\")"), doctor.stdout)
+    }
+
+    /// The second repro: a custom host for Chromium, then for Firefox without --binary. The
+    /// Firefox manifest started the wallet, and doctor --fix-paths then re-pointed the correct
+    /// Chromium manifest at it too.
+    func testInstallForAnotherBrowserWithoutBinaryThenFixPathsKeepsTheHost() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try sandbox.walletBridge(
+            "install", "--name", notes, "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID, "--binary", binary).status, 0)
+        let firefox = try sandbox.walletBridge("install", "--name", notes, "--browser", "firefox", "--firefox-addon", "notes@example.org")
+        XCTAssertEqual(firefox.status, 0, firefox.output)
+        XCTAssertFalse(firefox.stderr.contains("binary changes"), firefox.stderr)
+        let fixing = try sandbox.walletBridge("doctor", "--name", notes, "--fix-paths", "--timeout", "20")
+        XCTAssertEqual(fixing.status, 0, fixing.output)
+        XCTAssertFalse(fixing.stdout.contains("[other-binary]"), fixing.stdout)
+        for firefox in [false, true] {
+            XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, notes, firefox: firefox)).string("path"), binary)
+        }
+    }
+
+    /// A name with no binary recorded needs --binary: this wallet-bridge is the wallet, never a
+    /// default for another host. Nothing is written.
+    func testInstallOfANewNameWithoutBinaryIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installBrowser("chromium")
+        let before = try sandbox.snapshot()
+        let refused = try sandbox.walletBridge("install", "--name", notes, "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID)
+        XCTAssertEqual(refused.status, 1, refused.output)
+        XCTAssertTrue(refused.stderr.contains("--name \(notes) needs --binary PATH"), refused.stderr)
+        XCTAssertEqual(try sandbox.snapshot(), before, "nothing written, nothing recorded")
+        // The wallet's own name keeps install's default: this binary.
+        let wallet = try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID)
+        XCTAssertEqual(wallet.status, 0, wallet.output)
+        XCTAssertEqual(try ManifestFile.load(manifestPath(sandbox, "com.walletbridge.host")).string("path"), try Built.walletBridge())
+    }
+
+    /// Changing a host's binary takes an explicit --binary, and install says from what to what.
+    func testChangingAHostsBinarySaysOldAndNew() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try installNotes(sandbox, binary: binary).status, 0)
+        let other = sandbox.base + "/notes-host-2"
+        try FileManager.default.copyItem(atPath: binary, toPath: other)
+        let moved = try installNotes(sandbox, binary: other)
+        XCTAssertEqual(moved.status, 0, moved.output)
+        XCTAssertTrue(moved.stderr.contains("note: \(notes)'s binary changes from \(binary) to \(other)"), moved.stderr)
+        XCTAssertEqual(try record(sandbox)?.hosts[notes]?.binary, other)
+    }
+
+    /// The wallet under another name, on purpose: named with --binary, recorded as chosen, and
+    /// doctor accepts it. The same record without that choice (what the old install wrote by
+    /// default) is the wrong host: doctor says so without a probe, suggests no command naming
+    /// the wallet, --fix-paths leaves the manifests alone, and install without --binary refuses.
+    func testTheWalletUnderAnotherNameOnlyOnPurpose() throws {
+        let (sandbox, _) = try sandboxWithNotesHost()
+        let wallet = try Built.walletBridge()
+        let chosen = try sandbox.walletBridge(
+            "install", "--name", notes, "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID, "--binary", wallet)
+        XCTAssertEqual(chosen.status, 0, chosen.output)
+        XCTAssertEqual(try record(sandbox)?.hosts[notes]?.wallet, true)
+        let accepted = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(accepted.status, 0, accepted.output)
+
+        // The record an install without --binary wrote before this fix: the wallet, not chosen.
+        let recordPath = sandbox.home + "/.local/state/wallet-bridge/installed.json"
+        var old = try XCTUnwrap(try record(sandbox))
+        old.hosts[notes]?.wallet = nil
+        try old.save(to: recordPath)
+        for probe in [true, false] {
+            let doctor = try sandbox.walletBridge(["doctor", "--name", notes, "--browser", "chromium", "--timeout", "20"] + (probe ? [] : ["--no-probe"]))
+            XCTAssertEqual(doctor.status, 1, doctor.output)
+            XCTAssertTrue(doctor.stdout.contains("[wrong-host]") && doctor.stdout.contains("no install --binary chose it"), doctor.stdout)
+            XCTAssertFalse(doctor.stdout.contains("--binary \(wallet)"), "a fix that keeps the wallet:\n\(doctor.stdout)")
+            XCTAssertTrue(doctor.stdout.contains("--name \(notes) --binary PATH --force"), doctor.stdout)
+        }
+        let fixing = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--fix-paths", "--timeout", "20")
+        XCTAssertEqual(fixing.status, 1, fixing.output)
+        let again = try sandbox.walletBridge("install", "--name", notes, "--browser", "chromium", "--chrome-extension", TestIDs.otherChromeID)
+        XCTAssertEqual(again.status, 1, again.output)
+        XCTAssertTrue(again.stderr.contains("needs --binary PATH"), again.stderr)
+    }
+
+    /// doctor's wrong-host fix never names the program found behind the manifest: a
+    /// hand-written custom host's manifest starting the wallet, and a program that is not the
+    /// wallet behind the wallet's own name, with no record either way.
+    func testWrongHostFixNeverNamesTheWrongProgram() throws {
+        let (sandbox, _) = try sandboxWithNotesHost()
+        let wallet = try Built.walletBridge()
+        let notesManifest = HostManifest(name: notes, path: wallet, family: .chromium, allowed: ["chrome-extension://\(TestIDs.otherChromeID)/"]).rendered()
+        try sandbox.write(manifestPath(sandbox, notes), String(decoding: notesManifest, as: UTF8.self))
+        let doctor = try sandbox.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(doctor.status, 1, doctor.output)
+        XCTAssertTrue(doctor.stdout.contains("[wrong-host]"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("--binary \(wallet)"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("--binary PATH --force"), doctor.stdout)
+
+        let reply = #"{"jsonrpc":"2.0","id":"doctor","error":{"code":-32601,"message":"Method not found"}}"#
+        let length = reply.utf8.count
+        let prefix = [length & 0xff, (length >> 8) & 0xff, 0, 0].map { "\\" + String($0, radix: 8) }.joined()
+        let host = try sandbox.write(sandbox.base + "/not-a-wallet", "#!/bin/sh\nprintf '\(prefix)%s' '\(reply)'\ncat >/dev/null\n", mode: 0o755)
+        let walletManifest = HostManifest(name: "com.walletbridge.host", path: host, family: .chromium, allowed: [TestIDs.chromeOrigin]).rendered()
+        try sandbox.write(manifestPath(sandbox, "com.walletbridge.host"), String(decoding: walletManifest, as: UTF8.self))
+        let mirror = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(mirror.status, 1, mirror.output)
+        XCTAssertTrue(mirror.stdout.contains("[wrong-host]"), mirror.stdout)
+        XCTAssertFalse(mirror.stdout.contains("--binary \(host)"), mirror.stdout)
+        // Installed with it on purpose, the record names it: still never suggested back.
+        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID, "--binary", host, "--force").status, 0)
+        let recorded = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
+        XCTAssertTrue(recorded.stdout.contains("[wrong-host]"), recorded.stdout)
+        XCTAssertFalse(recorded.stdout.contains("--binary \(host)"), recorded.stdout)
+
+        // other-binary: the manifest re-pointed at another program; the fix names the recorded one.
+        let (second, binary) = try sandboxWithNotesHost()
+        XCTAssertEqual(try installNotes(second, binary: binary).status, 0)
+        let stranger = try second.write(second.base + "/stranger", "#!/bin/sh\nexit 0\n", mode: 0o755)
+        let path = manifestPath(second, notes)
+        try second.write(path, try XCTUnwrap(second.read(path)).replacingOccurrences(of: binary, with: stranger))
+        let otherBinary = try second.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--no-probe")
+        XCTAssertTrue(otherBinary.stdout.contains("[other-binary]"), otherBinary.stdout)
+        XCTAssertFalse(otherBinary.stdout.contains("--binary \(stranger)"), otherBinary.stdout)
+        XCTAssertTrue(otherBinary.stdout.contains("--binary \(binary)"), otherBinary.stdout)
+
+        // A copy of the wallet under the host's own file name, installed as its binary: only the
+        // probe tells it is the wallet, and the fix does not name it either.
+        let (third, copy) = try sandboxWithNotesHost()
+        try FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: wallet, toPath: copy)
+        XCTAssertEqual(try installNotes(third, binary: copy).status, 0)
+        let probed = try third.walletBridge("doctor", "--name", notes, "--browser", "chromium", "--timeout", "20")
+        XCTAssertEqual(probed.status, 1, probed.output)
+        XCTAssertTrue(probed.stdout.contains("[wrong-host]") && probed.stdout.contains("answers as the wallet-bridge wallet"), probed.stdout)
+        XCTAssertFalse(probed.stdout.contains("--binary \(copy)"), probed.stdout)
+        XCTAssertTrue(probed.stdout.contains("--binary PATH --force"), probed.stdout)
+    }
+
+    /// A Flatpak browser's advice names the host's own binary, not wallet-bridge's.
+    func testFlatpakAdviceNamesTheHostsBinary() throws {
+        let sandbox = try Sandbox()
+        let chromium = try XCTUnwrap(BrowserCatalog.named("chromium"))
+        let presence = BrowserPresence(flatpak: [.init(id: "org.chromium.Chromium", path: "/x")])
+        let notesAdvice = SandboxAdvice.advice(for: chromium, presence: presence, hostName: notes, environment: sandbox.environment).joined()
+        XCTAssertTrue(notesAdvice.contains("<absolute path of \(notes)'s binary>"), notesAdvice)
+        XCTAssertFalse(notesAdvice.contains("wallet-bridge binary"), notesAdvice)
+        let walletAdvice = SandboxAdvice.advice(for: chromium, presence: presence, hostName: "com.walletbridge.host", environment: sandbox.environment).joined()
+        XCTAssertTrue(walletAdvice.contains("<absolute path of the wallet-bridge binary>"), walletAdvice)
+    }
+
+    /// uninstall --name of a host never installed is an error, record or none; the named hosts
+    /// that are installed are still taken back.
+    func testUninstallOfAnUnknownNameFails() throws {
+        let (sandbox, binary) = try sandboxWithNotesHost()
+        let none = try sandbox.walletBridge("uninstall", "--name", notes)
+        XCTAssertEqual(none.status, 1, none.output)
+        XCTAssertTrue(none.stderr.contains("nothing recorded for --name \(notes): no install record"), none.stderr)
+        XCTAssertEqual(try sandbox.walletBridge("uninstall").status, 0, "without --name, nothing to do is fine")
+        XCTAssertEqual(try installNotes(sandbox, binary: binary).status, 0)
+        let mixed = try sandbox.walletBridge("uninstall", "--name", notes, "--name", "org.example.missing")
+        XCTAssertEqual(mixed.status, 1, mixed.output)
+        XCTAssertTrue(mixed.stderr.contains("nothing recorded for --name org.example.missing"), mixed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: manifestPath(sandbox, notes)), "the installed one is taken back")
     }
 }

@@ -14,6 +14,8 @@
 
 /** Names the output defines or imports itself; a component or title never takes them. */
 const RESERVED = ['JsonValue', 'NativeMethod', 'NativeRpcError', 'NativeRpcId', 'HostMethods', 'HostErrorCode', 'Extract', 'registerNativeRpcErrorClass'];
+/** JavaScript's own error classes: an error class of the host's never shadows one. */
+const BUILT_IN_ERRORS = ['Error', 'AggregateError', 'EvalError', 'InternalError', 'RangeError', 'ReferenceError', 'SuppressedError', 'SyntaxError', 'TypeError', 'URIError'];
 const PARAM_STRUCTURES = ['by-name', 'by-position', 'either'];
 const TYPE_NAMES = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
 /** Keywords that change nothing a value may be. */
@@ -272,7 +274,11 @@ class Generator {
   /**
    * The errors the methods declare, one per code and message, in document order: each named
    * from its message (`Empty ping` → EmptyPingError, `emptyPing`;
-   * `Error: disk full` → DiskFullError). A method that declares one
+   * `Error: disk full` → DiskFullError; `Error 404` → _404Error), else by its code (`Error`,
+   * `` or `!!!` with code -32001 → CodeMinus32001Error); a name already taken (by a type, an
+   * import, a built-in error such as TypeError, or an earlier error) gets a number
+   * (`not-found` after `Not found` → NotFound2Error; `Error 404!` after `Error 404` →
+   * _404_2Error). A method that declares one
    * code twice keeps the first (a reply carries the code only, so the client cannot tell them
    * apart). Only errors with an integer code and a string message are read.
    * @returns {ErrorPlan[]}
@@ -281,7 +287,7 @@ class Generator {
     if (this.errorList !== undefined) return this.errorList;
     /** @type {Map<string, ErrorPlan>} */
     const byCodeAndMessage = new Map();
-    const classNames = new Set([...RESERVED, ...this.typeNames()]);
+    const classNames = new Set([...RESERVED, ...BUILT_IN_ERRORS, ...this.typeNames()]);
     const keys = new Set();
     for (const plan of this.methods) {
       const seen = new Set();
@@ -294,13 +300,16 @@ class Generator {
           known.methods.push(plan.name);
           continue;
         }
-        const stem = pascalCase(error.message).replace(/^Error(?=[A-Z0-9_])/, '').replace(/(.)Error$/, '$1') || `Code${String(error.code).replace('-', 'Minus')}`;
+        const stem = errorStem(error.message) || `Code${String(error.code).replace('-', 'Minus')}`;
+        // A number after a digit is set apart: `_404_2Error`, not `_4042Error`.
+        const numbered = /\p{Nd}$/u.test(stem) ? `${stem}_` : stem;
         let className = `${stem}Error`;
-        for (let n = 2; classNames.has(className); n += 1) className = `${stem}${n}Error`;
+        for (let n = 2; classNames.has(className); n += 1) className = `${numbered}${n}Error`;
         classNames.add(className);
         const keyStem = stem.charAt(0).toLowerCase() + stem.slice(1);
+        const keyNumbered = numbered.charAt(0).toLowerCase() + numbered.slice(1);
         let key = keyStem;
-        for (let n = 2; keys.has(key); n += 1) key = `${keyStem}${n}`;
+        for (let n = 2; keys.has(key); n += 1) key = `${keyNumbered}${n}`;
         keys.add(key);
         byCodeAndMessage.set(id, { code: error.code, message: error.message, className, key, methods: [plan.name] });
       }
@@ -824,12 +833,46 @@ function atom(text) {
  * @param {string} text
  */
 function pascalCase(text) {
-  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const name = words.map((word) => {
+  return identifierStart(pascalWords(text));
+}
+
+/**
+ * The words of `text` (its runs of letters, of any script, and decimal digits) joined in
+ * PascalCase, as they are: it may start with a digit, or be empty.
+ * @param {string} text
+ */
+function pascalWords(text) {
+  const words = text.normalize('NFC').split(/[^\p{L}\p{Nd}]+/u).filter(Boolean);
+  return words.map((word) => {
     const cased = word === word.toUpperCase() ? word.toLowerCase() : word;
     return cased.charAt(0).toUpperCase() + cased.slice(1);
   }).join('');
-  return /^[0-9]/.test(name) ? `_${name}` : name;
+}
+
+/**
+ * `name` made an identifier's start: an underscore before a leading digit (`404NotFound` →
+ * `_404NotFound`). Letters and decimal digits are all identifier characters in JavaScript and
+ * TypeScript, so nothing else is needed.
+ * @param {string} name
+ */
+function identifierStart(name) {
+  return /^\p{Nd}/u.test(name) ? `_${name}` : name;
+}
+
+/**
+ * An error class's name without the `Error` it ends in, from the error's message: its words,
+ * less an `Error` before or after them (`Error: disk full`, `Disk full error` → `DiskFull`), made
+ * an identifier after that (`Error 404` → `_404`); empty when no word is left (`Error`, `!!!`).
+ * @param {string} message
+ */
+function errorStem(message) {
+  let stem = pascalWords(message);
+  for (let before = ''; before !== stem;) {
+    before = stem;
+    stem = stem.replace(/^Error(?!\p{Ll})/u, '').replace(/(.)Error$/u, '$1');
+    if (stem === 'Error') stem = '';
+  }
+  return identifierStart(stem);
 }
 
 /**

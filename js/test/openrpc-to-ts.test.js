@@ -10,8 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { declarationsFromOpenRPC } from '../src/openrpc-types.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { declarationsFromOpenRPC, errorModuleFromOpenRPC } from '../src/openrpc-types.js';
 import { CHROME_ORIGIN, HOST_PATH, encodeFrame, requireHost } from './native-host-shim.js';
 import { temporaryFolder } from './scratch.js';
 
@@ -497,6 +497,76 @@ export async function wrongUses(): Promise<void> {
     const compiled = spawnSync(tsc, ['-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
     assert.equal(compiled.error, undefined);
     assert.equal(compiled.status, 0, `tsc failed:\n${compiled.stdout}${compiled.stderr}`);
+  });
+});
+
+describe('error class names: valid and distinct whatever the messages say', () => {
+  // Each message, and the class and HostErrorCode key it gives. The prefix or suffix "Error" goes
+  // (a class name ends in one already), and a leading digit gets an underscore after that, not
+  // before, and a number that sets a name apart follows a digit after an underscore; what leaves no name (no letter or digit, or only "Error") is named by its code; the
+  // names of the built-in errors and of the module's own imports are not taken; letters of any
+  // script are kept (they are identifiers' letters in JavaScript and TypeScript).
+  const cases = [
+    [-32001, 'Error 404', '_404Error', '_404'],
+    [-32002, 'Error', 'CodeMinus32002Error', 'codeMinus32002'],
+    [-32003, '', 'CodeMinus32003Error', 'codeMinus32003'],
+    [-32004, 'Error error', 'CodeMinus32004Error', 'codeMinus32004'],
+    [-32005, '404 not found', '_404NotFoundError', '_404NotFound'],
+    [-32006, 'Not found', 'NotFoundError', 'notFound'],
+    [-32007, 'not-found', 'NotFound2Error', 'notFound2'],
+    [-32008, 'Type', 'Type2Error', 'type'],
+    [-32009, 'Syntax error', 'Syntax2Error', 'syntax'],
+    [-32010, 'Native RPC', 'NativeRpc2Error', 'nativeRpc'],
+    [-32011, 'Café fermé', 'CaféFerméError', 'caféFermé'],
+    [-32012, 'Ошибка диска', 'ОшибкаДискаError', 'ошибкаДиска'],
+    [-32013, '磁盘已满', '磁盘已满Error', '磁盘已满'],
+    [-32014, '!!!', 'CodeMinus32014Error', 'codeMinus32014'],
+    [-32015, 'Error: 2 many', '_2ManyError', '_2Many'],
+    [-32016, 'delete', 'DeleteError', 'delete'],
+    [5, 'Error', 'Code5Error', 'code5'],
+    [-32017, 'Error 404!', '_404_2Error', '_404_2'],
+  ];
+  const document = {
+    openrpc: '1.2.6',
+    info: { title: 'odd-errors', version: '1.0.0' },
+    methods: [{ name: 'odd', params: [], result: { name: 'result', schema: { type: 'null' } }, errors: cases.map(([code, message]) => ({ code, message })) }],
+  };
+
+  test('the names', () => {
+    const module = errorModuleFromOpenRPC(document, { importFrom: INDEX });
+    for (const [code, message, className, key] of cases) {
+      assert.match(module, new RegExp(`^export class ${className} extends NativeRpcError \\{\\n  static code = ${code};$`, 'mu'), `${JSON.stringify(message)} gives ${className}`);
+      assert.match(module, new RegExp(`^  ${key}: ${code},$`, 'mu'), `${JSON.stringify(message)} gives the key ${key}`);
+    }
+  });
+
+  test('node checks and imports the module: every class exported under its name, every code keyed', () => {
+    const dir = temporaryFolder('wallet-bridge-openrpc-');
+    const file = join(dir, 'odd-errors.js');
+    writeFileSync(file, errorModuleFromOpenRPC(document, { importFrom: pathToFileURL(INDEX).href }));
+    const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+    assert.equal(check.status, 0, `node --check failed:\n${check.stderr}`);
+    const load = spawnSync(process.execPath, ['--input-type=module', '-e', `
+const module = await import(${JSON.stringify(pathToFileURL(file).href)});
+const classes = Object.entries(module).filter(([name]) => name !== 'HostErrorCode').map(([name, value]) => [name, value.code, new value().name]);
+console.log(JSON.stringify({ classes, codes: module.HostErrorCode }));`], { encoding: 'utf8' });
+    assert.equal(load.status, 0, `importing the module failed:\n${load.stderr}`);
+    const { classes, codes } = JSON.parse(load.stdout);
+    assert.deepEqual(new Map(classes.map(([name, code, errorName]) => [code, [name, errorName]])), new Map(cases.map(([code, , className]) => [code, [className, className]])));
+    assert.deepEqual(codes, Object.fromEntries(cases.map(([code, , , key]) => [key, code])));
+  });
+
+  test('tsc --strict compiles the declarations and the module', { skip: tscMissing, timeout: 120_000 }, () => {
+    const dir = temporaryFolder('wallet-bridge-openrpc-');
+    writeFileSync(join(dir, 'odd-errors.d.ts'), declarationsFromOpenRPC(document, { importFrom: INDEX }));
+    writeFileSync(join(dir, 'consumer.ts'), `import { HostErrorCode, ${cases.map(([, , className]) => className).join(', ')} } from './odd-errors.js';\nvoid [HostErrorCode, ${cases.map(([, , className]) => className).join(', ')}];\n`);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'node', lib: ['ES2022', 'DOM'], skipLibCheck: false, types: [] },
+      files: ['consumer.ts', 'odd-errors.d.ts'],
+    }));
+    const run = spawnSync(tsc, ['-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    assert.equal(run.error, undefined);
+    assert.equal(run.status, 0, `tsc failed:\n${run.stdout}${run.stderr}`);
   });
 });
 

@@ -242,7 +242,7 @@ enum Doctor {
             let folders = survey.locations(of: browser).map(\.folder).joined(separator: ", ")
             let command = installCommand(
                 survey.installTarget(browser), family: browser.family, hostName: options.hostName, record: survey.record,
-                manifest: survey.unreadManifest(of: browser.family))
+                manifest: survey.unreadManifest(of: browser.family), copy: true)
             summary = presence.isInstalled
                 ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(command)"
                 : "browser not found"
@@ -429,7 +429,7 @@ enum Doctor {
             : "rm \(Shell.quoted(path))"
         var lines: [String] = []
         for other in lacking {
-            let command = installCommand(survey.installTarget(other), family: other.family, hostName: options.hostName, record: record, manifest: path)
+            let command = installCommand(survey.installTarget(other), family: other.family, hostName: options.hostName, record: record, manifest: path, copy: true)
             lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(command)")
         }
         lines.append("if you do not use \(browser.displayName), remove this manifest: \(remove)")
@@ -449,7 +449,14 @@ enum Doctor {
     /// recorded for this family; `ID` only when neither knows any. The host's own `--name`,
     /// `--binary` and `--description` follow (`hostArguments`), so that running it never
     /// points a manifest at another program than its host's.
-    static func installCommand(_ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil) -> String {
+    /// `manifest` gives the IDs; its "path" is a candidate `--binary` only when `copy` says it
+    /// is a copy elsewhere (a wrong-folder one), never for the manifest under report, whose
+    /// program may be the wrong one. `avoiding`: a program never to name (the one found behind
+    /// a manifest that starts the wrong host).
+    static func installCommand(
+        _ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil, copy: Bool = false,
+        avoiding: String? = nil
+    ) -> String {
         func wellFormed(_ id: String) -> Bool {
             family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
         }
@@ -468,7 +475,7 @@ enum Doctor {
         }
         var words = ["install"] + target
         if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
-        words += hostArguments(hostName: hostName, record: record, manifest: target.contains("--flatpak") ? nil : manifest)
+        words += hostArguments(hostName: hostName, record: record, manifest: copy && !target.contains("--flatpak") ? manifest : nil, avoiding: avoiding)
         return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
     }
 
@@ -478,10 +485,10 @@ enum Doctor {
     /// when that binary is this one (install's default); `PATH` when nothing names one. A
     /// suggested command must never make a manifest start another program (this wallet,
     /// say) than the one it was installed for.
-    static func hostArguments(hostName: String, record: InstallRecord?, manifest: String?) -> [String] {
+    static func hostArguments(hostName: String, record: InstallRecord?, manifest: String?, avoiding: String? = nil) -> [String] {
         var words: [String] = []
         if hostName != ManifestIdentifiers.defaultHostName { words += ["--name", hostName] }
-        let binary = hostBinary(hostName: hostName, record: record, manifest: manifest)
+        let binary = hostBinary(hostName: hostName, record: record, manifest: manifest, avoiding: avoiding)
         if let binary {
             if hostName != ManifestIdentifiers.defaultHostName || binary != FileSystem.currentExecutable() { words += ["--binary", binary] }
         } else if hostName != ManifestIdentifiers.defaultHostName {
@@ -499,15 +506,23 @@ enum Doctor {
         ([executable] + (["uninstall"] + target + ["--name", hostName]).map(Shell.quoted)).joined(separator: " ")
     }
 
-    /// The binary for `hostName`: the one install recorded for it, then the one `manifest`
-    /// names, then one a recorded manifest names (Flatpak wrappers aside); nil when none of
-    /// them is an executable file.
-    static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?) -> String? {
-        func executableFile(_ path: String?) -> String? {
+    /// The binary for `hostName`: the one install recorded for it (`InstallRecord.binary(of:)`),
+    /// then the one `manifest` (a copy) names, then one a recorded manifest names (Flatpak
+    /// wrappers aside); nil when none of them is an executable file. Never `avoiding`, and,
+    /// for a host name other than the wallet's, never the wallet unless the record says the
+    /// user chose it: a suggested command must not make a custom host start the wallet.
+    static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?, avoiding: String? = nil) -> String? {
+        func usable(_ path: String?) -> String? {
             guard let path, path.hasPrefix("/"), FileSystem.status(path)?.kind == .file, FileSystem.accessible(path, X_OK) else { return nil }
+            if let avoiding, FileSystem.sameFile(path, avoiding) { return nil }
             return path
         }
-        if let found = executableFile(record?.hosts[hostName]?.binary) { return found }
+        func executableFile(_ path: String?) -> String? {
+            guard let path = usable(path) else { return nil }
+            if hostName != ManifestIdentifiers.defaultHostName, InstallRequest.namesTheWallet(path) { return nil }
+            return path
+        }
+        if let found = usable(record?.binary(of: hostName)) { return found }
         if let manifest, let found = executableFile((try? BrowserJSON.load(manifest))?.manifest.string("path")) { return found }
         for file in record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" && file.flatpak == nil {
             guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)) else { continue }

@@ -46,8 +46,10 @@ struct ManifestCheck {
         let allowed = checkAllowList(manifest, fault: fault)
         if forEveryUser { checkOtherUsers(hostPath: hostPath, fault: fault) }
 
+        // Said once: a manifest seen to start the wallet is not probed to be told so again.
+        let unlikeTheWallet = hostPath.map { checkNotTheWallet($0, fault: fault) } ?? true
         if let hostPath { checkRecordedBinary(hostPath, fault: fault) }
-        guard probe, let hostPath else { return (faults, nil) }
+        guard probe, unlikeTheWallet, let hostPath else { return (faults, nil) }
         let answer = probeHost(hostPath, allowed: allowed, fault: fault)
         return (faults, answer)
     }
@@ -158,7 +160,7 @@ struct ManifestCheck {
         switch Self.probe(HostCommand(path: hostPath, launch: launch, environment: environment.variables), method: method, timeout: timeout) {
         case .success(let answer):
             if let mismatch = identityProblem(answer, hostPath: hostPath) {
-                fault("wrong-host", mismatch, "point it at \(hostName)'s own binary: \(reinstallCommand())", .problem)
+                fault("wrong-host", mismatch, wrongHostFix(hostPath), .problem)
             }
             return answer.text
         case .failure(let error):
@@ -170,11 +172,11 @@ struct ManifestCheck {
     /// A manifest install wrote for this host must start the binary install recorded for it:
     /// anything else has been re-pointed since, and may start another program altogether.
     private func checkRecordedBinary(_ hostPath: String, fault: (String, String, String, DoctorFault.Severity) -> Void) {
-        guard let record, record.files.contains(where: { $0.path == path && $0.flatpak == nil }), let binary = record.hosts[hostName]?.binary,
+        guard let record, record.files.contains(where: { $0.path == path && $0.flatpak == nil }), let binary = record.binary(of: hostName),
               !FileSystem.sameFile(hostPath, binary) else { return }
         let repair = FileSystem.status(binary)?.kind == .file
-            ? "\(Doctor.executable) doctor\(nameOption) --fix-paths re-points it at \(binary); or: \(reinstallCommand())"
-            : "\(binary) is gone too: rebuild it there, or install the host's binary with --binary: \(reinstallCommand())"
+            ? "\(Doctor.executable) doctor\(nameOption) --fix-paths re-points it at \(binary); or: \(reinstallCommand(avoiding: hostPath))"
+            : "\(binary) is gone too: rebuild it there, or install the host's binary with --binary: \(reinstallCommand(avoiding: hostPath))"
         fault("other-binary",
               "\"path\" \(JSONText.quoted(hostPath)) is not the binary install recorded for \(hostName) (\(binary)): the browser would start another program",
               repair, .problem)
@@ -230,7 +232,7 @@ struct ManifestCheck {
     /// else install with the host's own binary.
     private func pathMissingFix(_ hostPath: String) -> String {
         let recorded = record?.files.contains { $0.path == path } == true
-        guard recorded, let binary = record?.hosts[hostName]?.binary else {
+        guard recorded, let binary = record?.binary(of: hostName) else {
             if hostName == ManifestIdentifiers.defaultHostName, PathRepair.isThisProgram(hostPath) {
                 return "point it at this binary: \(Doctor.executable) doctor --fix-paths; or: \(reinstallCommand())"
             }
@@ -292,13 +294,16 @@ struct ManifestCheck {
         return wellFormed
     }
 
-    /// A command that rewrites this manifest correctly, as printed: the binary running doctor
-    /// (the one install would write into "path"), the browser or folder, the IDs the manifest
+    /// A command that rewrites this manifest correctly, as printed: the wallet-bridge running
+    /// doctor, the browser or folder, the IDs the manifest
     /// (or, when it no longer parses, the install record) names, and `--force`, since install
     /// refuses to replace a file changed since it wrote it.
-    func reinstallCommand() -> String {
+    /// Its `--binary` is never taken from this manifest (which may start the wrong program),
+    /// nor is it `avoiding`, the program found behind it: the host's recorded binary, else
+    /// `PATH` to fill in (for the wallet's name: none, install's default being the wallet).
+    func reinstallCommand(avoiding: String? = nil) -> String {
         let record = record ?? ((try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil)
-        return Doctor.installCommand(installTarget, family: family, hostName: hostName, record: record, manifest: path) + " --force"
+        return Doctor.installCommand(installTarget, family: family, hostName: hostName, record: record, manifest: path, avoiding: avoiding) + " --force"
     }
 
     /// May the checked user read (or execute) this file? Asks the kernel when the checked user
@@ -333,12 +338,35 @@ struct ManifestCheck {
             guard answer.errorCode == ErrorCode.methodNotFound.rawValue else { return nil }
             return "\(JSONText.quoted(hostPath)) does not know \(NATIVE_GET_ACCOUNTS_METHOD): it is not the wallet, so an extension expecting the wallet gets another program"
         }
-        guard answer.title == Self.walletTitle else { return nil }
-        if let binary = record?.hosts[hostName]?.binary, FileSystem.sameFile(hostPath, binary) { return nil }
+        guard answer.title == Self.walletTitle, !walletChosen(hostPath) else { return nil }
         return """
             \(JSONText.quoted(hostPath)) answers as the wallet-bridge wallet (rpc.discover's title is "\(Self.walletTitle)"), \
-            and install recorded no such binary for \(hostName): an extension that connects to \(hostName) would start a wallet
+            and no install --binary chose it for \(hostName): an extension that connects to \(hostName) would start a wallet
             """
+    }
+
+    /// Whether the user named `hostPath`, the wallet, with `install --name NAME --binary` for
+    /// this host name on purpose (`InstallRecord.Host.wallet`).
+    private func walletChosen(_ hostPath: String) -> Bool {
+        guard let host = record?.hosts[hostName], host.wallet == true else { return false }
+        return FileSystem.sameFile(hostPath, host.binary)
+    }
+
+    /// A host other than the wallet whose "path" is the wallet-bridge binary (by its name, or
+    /// the binary running doctor), not chosen on purpose: the wrong host, probe or no probe.
+    private func checkNotTheWallet(_ hostPath: String, fault: (String, String, String, DoctorFault.Severity) -> Void) -> Bool {
+        guard hostName != ManifestIdentifiers.defaultHostName, InstallRequest.namesTheWallet(hostPath), !walletChosen(hostPath) else { return true }
+        fault("wrong-host", """
+            "path" \(JSONText.quoted(hostPath)) is the wallet-bridge wallet, and no install --binary chose it for \(hostName): \
+            an extension that connects to \(hostName) would start a wallet
+            """, wrongHostFix(hostPath), .problem)
+        return false
+    }
+
+    /// The fix for a manifest that starts another program than its host: install with the
+    /// host's own binary, never the program it starts now.
+    private func wrongHostFix(_ hostPath: String) -> String {
+        "point it at \(hostName)'s own binary: \(reinstallCommand(avoiding: hostPath))"
     }
 
     static func probe(_ command: HostCommand, method: String = NATIVE_GET_ACCOUNTS_METHOD, timeout: Duration) -> Result<ProbeAnswer, NativeHostError> {

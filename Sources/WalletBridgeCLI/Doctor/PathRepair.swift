@@ -61,12 +61,12 @@ enum PathRepair {
                       path == hostName + ".json" || loaded.manifest.string("name") == hostName,
                       let old = loaded.manifest.string("path"), old.hasPrefix("/") else { continue }
                 let recordIndex = record?.files.firstIndex { $0.path == manifestPath }
-                let recorded = recordIndex != nil ? record?.hosts[hostName] : nil
+                let recorded = recordIndex != nil ? record?.binary(of: hostName) : nil
                 let gone = isGone(old)
                 // A recorded manifest that starts another program than its host's recorded one.
-                let elsewhere = !gone && recorded.map { !FileSystem.sameFile(old, $0.binary) && FileSystem.status($0.binary)?.kind == .file } == true
+                let elsewhere = !gone && recorded.map { !FileSystem.sameFile(old, $0) && FileSystem.status($0)?.kind == .file } == true
                 guard gone || elsewhere else { continue }
-                var fix = PathFix(manifest: manifestPath, from: old, to: recorded?.binary ?? "", outcome: .skipped)
+                var fix = PathFix(manifest: manifestPath, from: old, to: recorded ?? "", outcome: .skipped)
                 if recordIndex == nil, gone, hostName == ManifestIdentifiers.defaultHostName, isThisProgram(old, this: binary) {
                     // The wallet's own manifest, not written by this install (a package's, an
                     // older install's): the wallet moved, and this is it.
@@ -80,11 +80,11 @@ enum PathRepair {
                     continue
                 }
                 guard let recorded else {
-                    fix.reason = "the install record names no binary for \(hostName) (its manifests disagreed, in a record from an older wallet-bridge); install it again with its binary (--name \(Shell.quoted(hostName)) --binary PATH), which records it"
+                    fix.reason = "the install record names no binary for \(hostName) that --fix-paths may use (its manifests disagreed, in a record from an older wallet-bridge; or it names the wallet-bridge wallet, which no --binary chose for \(hostName)); install it again with its binary (--name \(Shell.quoted(hostName)) --binary PATH), which records it"
                     fixes.append(fix)
                     continue
                 }
-                var target = recorded.binary
+                var target = recorded
                 if FileSystem.status(target)?.kind != .file {
                     guard isThisProgram(target, this: binary) else {
                         fix.reason = "install recorded \(target) as the binary of \(hostName), and it is gone too; --fix-paths points a manifest only at its host's recorded binary: rebuild it there, or install it again with --binary"
@@ -102,7 +102,7 @@ enum PathRepair {
                     record!.files[recordIndex].content = String(decoding: rewritten, as: UTF8.self)
                     recordChanged = true
                 }
-                if target != recorded.binary {
+                if target != recorded {
                     record!.hosts[hostName]?.binary = target
                     recordChanged = true
                 }

@@ -29,6 +29,8 @@ enum SandboxAdvice {
                     """)
             }
         }
+        // The host's own program: the wallet's binary only for the wallet's name.
+        let program = hostName == ManifestIdentifiers.defaultHostName ? "the wallet-bridge binary" : "\(hostName)'s binary"
         for flatpak in presence.flatpak.prefix(1) {
             let inside = Browser.flatpakAppFolder(flatpak.id, in: environment)
             let folder = browser.flatpakHostFolder(appID: flatpak.id, in: environment)
@@ -37,7 +39,7 @@ enum SandboxAdvice {
                 : "it does not search \(browser.displayName)'s folders, so the manifest would have to be in one of those as well"
             advice.append("""
                 \(browser.displayName) is a Flatpak (\(flatpak.id)): inside its sandbox it sees \(inside)/ but \
-                not ~/.mozilla, ~/.config or the wallet-bridge binary, so the ordinary manifest is invisible to it.
+                not ~/.mozilla, ~/.config or \(program), so the ordinary manifest is invisible to it.
                 - Where the browser supports xdg-native-messaging-proxy, run the proxy on the host \
                 (systemctl --user enable --now xdg-native-messaging-proxy.service). It searches only the \
                 Google Chrome, Chromium and Mozilla folders (~/.config/google-chrome/NativeMessagingHosts, \
@@ -45,7 +47,7 @@ enum SandboxAdvice {
                 system-wide counterparts): \(proxy). This is the clean way, where available.
                 - Otherwise the manifest must be inside the sandbox (\(folder)/\(hostName).json), and its \
                 "path" a wrapper script, also inside, that runs: flatpak-spawn --host <absolute path of \
-                wallet-bridge> "$@". `\((["wallet-bridge", "install", "--flatpak", "--browser", browser.id] + hostArguments).map(Shell.quoted).joined(separator: " "))` writes both. They need \
+                \(program)> "$@". `\((["wallet-bridge", "install", "--flatpak", "--browser", browser.id] + hostArguments).map(Shell.quoted).joined(separator: " "))` writes both. They need \
                 `\(FlatpakWrapper.overrideCommand(flatpak.id))`, which lets the browser run any command outside \
                 its sandbox: weigh that first. wallet-bridge prints that command and never runs it.
                 """)

@@ -59,7 +59,7 @@ struct InstallCommand: ParsableCommand {
     @Option(help: "The host name: lowercase letters, digits and _, in dot-separated segments.")
     var name = ManifestIdentifiers.defaultHostName
 
-    @Option(help: ArgumentHelp("The host binary the manifest points to. Default: this wallet-bridge binary.", valueName: "path"), completion: .file())
+    @Option(help: ArgumentHelp("The host binary the manifest points to. Default: for the wallet's name, this wallet-bridge binary; for another --name, the binary recorded for it (required when none is).", valueName: "path"), completion: .file())
     var binary: String?
 
     @Option(help: ArgumentHelp("The manifest's \"description\", one line. Default: the wallet's own text for the wallet-bridge binary, else \"NAME: a native messaging host (BINARY'S FILE NAME)\".", valueName: "text"))
@@ -87,7 +87,7 @@ struct InstallCommand: ParsableCommand {
 
     func execute(environment: CLIEnvironment) throws {
         if let root { return try stage(under: environment.absolute(root), environment: environment) }
-        let request = InstallRequest(
+        var request = InstallRequest(
             browsers: browsers,
             system: system,
             userDataDir: userDataDir,
@@ -96,12 +96,18 @@ struct InstallCommand: ParsableCommand {
             chromeOrigins: try chromeExtensions.map(ManifestIdentifiers.chromeOrigin(from:)),
             firefoxAddons: try firefoxAddons.map(ManifestIdentifiers.firefoxAddonID(from:)),
             hostName: name,
-            binaryPath: try Self.resolveBinary(binary, environment: environment),
+            binaryPath: "",
             description: description,
             force: force
         )
         let recordPath = InstallRecord.location(in: environment)
         var record = try InstallRecord.load(from: recordPath) ?? InstallRecord()
+        (request.binaryPath, request.walletOnPurpose) = try Self.hostBinary(binary, hostName: name, record: record, environment: environment)
+        // A host installed for one more browser keeps the description chosen for it before,
+        // as long as it still starts the same binary: one host, one text in every manifest.
+        if description == nil, let recorded = record.hosts[name], recorded.binary == request.binaryPath {
+            request.description = recorded.description
+        }
         let plan = try Installer.plan(request, environment: environment, record: record)
         for note in plan.notes { Console.err(note) }
 
@@ -166,6 +172,34 @@ struct InstallCommand: ParsableCommand {
                   \(FlatpakWrapper.overrideCommand(app))
                 """)
         }
+    }
+
+    /// The binary the manifests of `hostName` start, and whether it is the wallet named on
+    /// purpose for a name other than the wallet's. For the wallet's own name, `--binary` or
+    /// this binary. For any other name, `--binary`, else the binary recorded for that name
+    /// (`InstallRecord.binary(of:)`), else a refusal: this binary is the wallet, and a custom
+    /// host's manifest starts it only when the user names it.
+    static func hostBinary(_ argument: String?, hostName: String, record: InstallRecord, environment: CLIEnvironment) throws(CLIFailure) -> (String, walletOnPurpose: Bool) {
+        guard hostName != ManifestIdentifiers.defaultHostName else { return (try resolveBinary(argument, environment: environment), false) }
+        // A malformed name is refused as such (by the plan), not for a binary it lacks.
+        if ManifestIdentifiers.hostNameProblem(hostName) != nil { return (try resolveBinary(argument, environment: environment), false) }
+        if argument != nil {
+            let path = try resolveBinary(argument, environment: environment)
+            return (path, InstallRequest.namesTheWallet(path))
+        }
+        guard let recorded = record.binary(of: hostName) else {
+            throw CLIFailure("""
+                --name \(hostName) needs --binary PATH, the host's own program: no binary is recorded for \(hostName), and this \
+                wallet-bridge, install's default, is the wallet (com.walletbridge.host), no other host
+                """)
+        }
+        guard FileSystem.status(recorded)?.kind == .file, FileSystem.accessible(recorded, X_OK) else {
+            throw CLIFailure("""
+                --name \(hostName): its recorded binary \(recorded) is gone (or not executable): rebuild it there, or give \
+                its new place with --binary PATH
+                """)
+        }
+        return (recorded, record.hosts[hostName]?.wallet == true)
     }
 
     /// The binary the manifest names: absolute, existing, a regular file with an exec bit.

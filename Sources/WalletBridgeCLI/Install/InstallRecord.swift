@@ -26,6 +26,11 @@ struct InstallRecord: Codable, Equatable, Sendable {
         var binary: String
         /// The manifests' "description".
         var description: String
+        /// True when `binary` is the wallet-bridge wallet and the user named it with `--binary`
+        /// for this host name, which is not the wallet's: the wallet under another name, on
+        /// purpose. Absent otherwise. Without it, a recorded binary that is the wallet counts
+        /// as no record at all for a host name other than the wallet's (`binary(of:)`).
+        var wallet: Bool? = nil
     }
 
     struct File: Codable, Equatable, Sendable {
@@ -93,6 +98,18 @@ struct InstallRecord: Codable, Equatable, Sendable {
         folders = try container.decodeIfPresent([String].self, forKey: .folders) ?? []
         recordFolders = try container.decodeIfPresent([String].self, forKey: .recordFolders) ?? []
         hosts = try container.decodeIfPresent([String: Host].self, forKey: .hosts) ?? [:]
+    }
+
+    /// The binary recorded for `hostName` that install, doctor and `--fix-paths` may point its
+    /// manifests at: nil when none is recorded, and when the one recorded is the wallet for a
+    /// host name other than the wallet's and the user did not name it on purpose (a record
+    /// from a wallet-bridge that put the wallet there by default, or one worked out from
+    /// manifests re-pointed at the wallet). A custom host's manifest never starts the wallet
+    /// unless the user said so with `--binary`.
+    func binary(of hostName: String) -> String? {
+        guard let host = hosts[hostName] else { return nil }
+        if hostName != ManifestIdentifiers.defaultHostName, host.wallet != true, InstallRequest.namesTheWallet(host.binary) { return nil }
+        return host.binary
     }
 
     /// The files recorded for `hostName`.

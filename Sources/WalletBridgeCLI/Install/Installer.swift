@@ -18,6 +18,9 @@ struct InstallRequest: Sendable {
     var firefoxAddons: [String] = []
     var hostName = ManifestIdentifiers.defaultHostName
     var binaryPath: String
+    /// For a host name other than the wallet's: the user named the wallet-bridge binary with
+    /// `--binary` on purpose (or install took such a choice from the record). Recorded.
+    var walletOnPurpose = false
     /// The manifests' "description"; nil for the default (`defaultDescription`).
     var description: String? = nil
     var force = false
@@ -33,6 +36,14 @@ struct InstallRequest: Sendable {
 
     /// The file name of the wallet's own binary.
     static let walletProgram = "wallet-bridge"
+
+    /// Whether `binary` is (as far as its path tells) the wallet-bridge wallet: a file named
+    /// `wallet-bridge`, or the very binary running now.
+    static func namesTheWallet(_ binary: String) -> Bool {
+        if Path.fileName(binary) == walletProgram { return true }
+        guard let own = FileSystem.currentExecutable() else { return false }
+        return FileSystem.sameFile(binary, own)
+    }
 
     var manifestDescription: String {
         description ?? Self.defaultDescription(hostName: hostName, binary: binaryPath)
@@ -116,7 +127,8 @@ enum Installer {
         for case let app? in placements.map(\.flatpak) where !apps.contains(app) { apps.append(app) }
         return InstallPlan(
             targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil, flatpakApps: apps, hostName: request.hostName,
-            host: InstallRecord.Host(binary: request.binaryPath, description: request.manifestDescription))
+            host: InstallRecord.Host(
+                binary: request.binaryPath, description: request.manifestDescription, wallet: request.walletOnPurpose ? true : nil))
     }
 
     /// Refuses a malformed host name, and a `--system` binary other users could not start;
@@ -214,13 +226,20 @@ enum Installer {
     /// The longest `--description`, in characters: a line for a person, not a document.
     static let descriptionLimit = 500
 
-    /// What is wrong with a `--description`, or nil: it must be one line of text that says
-    /// something (browsers show it, and reject a manifest without one).
+    /// What is wrong with a `--description`, or nil: it must be one line of visible text that
+    /// says something (browsers show it, and reject a manifest without one).
     static func descriptionProblem(_ description: String) -> String? {
         if description.allSatisfy(\.isWhitespace) { return "the description is empty" }
         if description.count > descriptionLimit { return "the description is \(description.count) characters long; at most \(descriptionLimit)" }
-        if description.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "the description contains a control character (a line break, a tab): write it as one line"
+        // DisplayText's class: controls (a line break, a tab), format characters (bidi marks,
+        // overrides and isolates, zero-width ones), the line and paragraph separators, and
+        // the other invisible ones. Each moves, reorders or hides what a person is shown.
+        if let hidden = description.unicodeScalars.first(where: DisplayText.isHidden) {
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - String(hidden.value, radix: 16).count)) + String(hidden.value, radix: 16, uppercase: true)
+            return """
+                the description contains \(code), a control, format or separator character (a line break, a tab, a bidi mark, a \
+                zero-width character): write it as one line of visible text
+                """
         }
         return nil
     }
@@ -385,11 +404,19 @@ enum Installer {
                   let path = members["path"]?.stringValue, path != request.binaryPath else { continue }
             others.append("\(file.path) (\(path))")
         }
+        if let host = record?.hosts[request.hostName], !targets.isEmpty, !FileSystem.sameFile(host.binary, request.binaryPath) {
+            let accidental = record?.binary(of: request.hostName) == nil
+            notes.append("""
+                note: \(request.hostName)'s binary changes from \(host.binary) to \(request.binaryPath)\
+                \(accidental ? " (the record named the wallet-bridge wallet for it, which no --binary chose)" : "")
+                """)
+        }
         if !others.isEmpty {
             notes.append("""
                 note: \(request.hostName) is now recorded with \(request.binaryPath), but \(others.count == 1 ? "its manifest" : "its manifests") \
-                \(others.joined(separator: ", ")) still start\(others.count == 1 ? "s" : "") another binary; doctor reports \(others.count == 1 ? "it" : "them") \
-                until you install for \(others.count == 1 ? "that browser" : "those browsers") with the same --binary
+                \(others.joined(separator: ", ")) still start\(others.count == 1 ? "s" : "") another binary; doctor reports \(others.count == 1 ? "it" : "them"), \
+                and `\(Doctor.executable) doctor\(request.hostName == ManifestIdentifiers.defaultHostName ? "" : " --name \(Shell.quoted(request.hostName))") --fix-paths` \
+                re-points \(others.count == 1 ? "it" : "them") at \(request.binaryPath)
                 """)
         }
         if request.system {

@@ -10,7 +10,8 @@ struct UninstallCommand: ParsableCommand {
             --name, every host recorded is uninstalled (each host install --name wrote, the \
             wallet's and others'); --name NAME takes back only that host's files. A manifest \
             changed since install is kept, with a warning, unless --force. Folders install \
-            created are removed once empty. Exits 1 when a file was kept.
+            created are removed once empty. Exits 1 when a file was kept, or when a --name has \
+            nothing recorded (after taking back the rest).
             """
     )
 
@@ -45,13 +46,22 @@ struct UninstallCommand: ParsableCommand {
     func execute(environment: CLIEnvironment) throws {
         let recordPath = InstallRecord.location(in: environment)
         guard var record = try InstallRecord.load(from: recordPath) else {
+            // A host named with --name that was never installed is an error, as `rm` says of a
+            // file that is not there; the rest is done (there is nothing).
+            guard name.isEmpty else { throw CLIFailure("nothing recorded for --name \(name.joined(separator: ", ")): no install record at \(recordPath)") }
             Console.out("nothing to uninstall: no install record at \(recordPath)")
             return
         }
         let selection = Uninstaller.Selection(browsers: browsers, browserDirs: browserDirs, flatpak: flatpak, hostNames: name)
         var outcome = Uninstaller.run(selection, force: force, dryRun: dryRun, record: &record, recordPath: recordPath)
         for line in outcome.lines { Console.out(line) }
-        if dryRun { return }
+        let unknown = outcome.unknownNames.isEmpty ? nil : CLIFailure(
+            "nothing recorded for --name \(outcome.unknownNames.joined(separator: ", "))"
+                + (record.hostNames.isEmpty ? "" : "; recorded: \(record.hostNames.joined(separator: ", "))"))
+        if dryRun {
+            if let unknown { throw unknown }
+            return
+        }
         do {
             try record.save(to: recordPath)
         } catch {
@@ -63,7 +73,8 @@ struct UninstallCommand: ParsableCommand {
         for line in outcome.lines { Console.out(line) }
         if !outcome.kept.isEmpty {
             Console.warning("kept \(outcome.kept.count) file(s); see above")
-            throw ExitCode.failure
+            if unknown == nil { throw ExitCode.failure }
         }
+        if let unknown { throw unknown }
     }
 }

@@ -12,6 +12,8 @@ enum Uninstaller {
         /// Folders install created that hold only the install record's own folders: removed
         /// once the record is gone (`removeFoldersLeftForTheRecord`).
         var afterRecord: [String] = []
+        /// The `--name` hosts with nothing recorded: an error, once the rest is done.
+        var unknownNames: [String] = []
     }
 
     /// Which recorded files to take back: all, or what the same options gave install. As
@@ -50,9 +52,8 @@ enum Uninstaller {
         for browserDir in selection.browserDirs where !record.files.contains(where: { $0.browserDir == browserDir.folder }) {
             outcome.lines.append("nothing recorded for --browser-dir \(browserDir.argument)")
         }
-        for name in selection.hostNames where record.files(of: name).isEmpty {
-            let others = record.hostNames
-            outcome.lines.append("nothing recorded for --name \(name)" + (others.isEmpty ? "" : "; recorded: \(others.joined(separator: ", "))"))
+        for name in selection.hostNames where record.files(of: name).isEmpty && !outcome.unknownNames.contains(name) {
+            outcome.unknownNames.append(name)
         }
         if dryRun { return outcome }
         record.files = remaining

@@ -7,13 +7,24 @@ import Glibc
 
 /// The folder `{tmpdir}` names in a fixture file's `env` values (docs/fixtures.md, "State"):
 /// made fresh for one run of one file, private to the user (mkdtemp: 0700), under `$TMPDIR`
-/// (`/tmp` without it), and removed with everything in it once the file's cases have run.
+/// (`/tmp` without it), and removed with everything in it once the file's cases have run. Its
+/// path is absolute: a relative `$TMPDIR` is taken from the current folder, since the host runs
+/// in a folder of its own, where the relative path would name something else.
 final class TemporaryFolder {
     let path: String
 
     /// Makes one; throws a message saying why it could not.
     init() throws(FixtureRunFailure) {
         var parent = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        if !parent.hasPrefix("/") {
+            guard let cwd = getcwd(nil, 0) else {
+                let reason = String(cString: strerror(errno))
+                throw FixtureRunFailure(description: "the temporary folder for {tmpdir} could not be made in \(parent): $TMPDIR is relative, and the current folder is unknown (\(reason))")
+            }
+            defer { free(cwd) }
+            let folder = String(cString: cwd)
+            parent = parent == "." ? folder : (folder == "/" ? "" : folder) + "/" + parent
+        }
         while parent.count > 1, parent.hasSuffix("/") { parent.removeLast() }
         var template = Array((parent + "/wallet-bridge-fixture.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {

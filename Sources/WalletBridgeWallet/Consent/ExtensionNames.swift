@@ -109,7 +109,7 @@ package enum ExtensionNames {
     /// Chromium's ID for an unpacked extension: from the manifest's `key` (the public key,
     /// base64 DER) when it has one, else from the folder's path; either way the first 16 bytes
     /// of a SHA-256, each hex digit written as a letter from "a" to "p".
-    static func chromiumID(key: String?, folder: String) -> String? {
+    package static func chromiumID(key: String?, folder: String) -> String? {
         let hashed: [UInt8]
         if let key {
             guard let der = Base64.decode(key) else { return nil }

@@ -1,0 +1,669 @@
+/// What `wallet-bridge new NAME` writes: a Swift package with a host and one method on the
+/// WalletBridge library, its fixture file, tests in Swift and JS, an MV3 extension for Chromium
+/// and Firefox with a fixed Chromium ID, a script that runs it headless in both browsers, and
+/// packaging. The files are kept here, in the binary, so that an installed `wallet-bridge` (with
+/// no checkout beside it) writes the same project; `NewProjectTests` generates one and builds and
+/// tests it, so a template that stops building fails there.
+struct ProjectTemplate: Sendable, Equatable {
+    /// The project's name: lowercase words joined by `-` (`notes`, `my-notes`).
+    var name: String
+    /// The native-messaging host name the manifests carry.
+    var hostName: String
+    /// The Firefox add-on ID (`browser_specific_settings.gecko.id`).
+    var firefoxAddon: String
+    /// The wallet-bridge checkout the package depends on by path, and whose `js/` and scripts it uses.
+    var bridge: String
+    /// The Chromium manifest's `key`: base64 of the DER SubjectPublicKeyInfo.
+    var chromeKey: String
+    /// The ID Chromium derives from `chromeKey`.
+    var chromeID: String
+    /// The year in the copyright file.
+    var year: Int
+
+    struct File: Sendable, Equatable {
+        var path: String
+        var contents: String
+        var executable = false
+        /// A symbolic link to `contents` instead of a file.
+        var link = false
+    }
+
+    /// Lowercase letters and digits, words joined by single `-`, starting with a letter, at most
+    /// 40 characters: a folder, a Swift package, an executable (`NAME-host`) and a JSON-RPC
+    /// method prefix all accept it. Nil when `name` is one; else why not.
+    static func nameProblem(_ name: String) -> String? {
+        let example = "lowercase letters and digits, words joined by \"-\", starting with a letter (e.g. notes or my-notes)"
+        if name.isEmpty { return "the project name is empty: \(example)" }
+        if name.utf8.count > 40 { return "\(JSONText.quoted(name)) is longer than 40 characters" }
+        let words = name.split(separator: "-", omittingEmptySubsequences: false)
+        let valid = words.allSatisfy { word in
+            !word.isEmpty && word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        } && name.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
+        return valid ? nil : "\(JSONText.quoted(name)) is not a project name: \(example)"
+    }
+
+    /// `my-notes` -> `MyNotes`.
+    var typeName: String {
+        name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// `my-notes` -> `myNotes`.
+    var camelName: String { typeName.prefix(1).lowercased() + typeName.dropFirst() }
+
+    var moduleName: String { typeName + "Methods" }
+    var executable: String { name + "-host" }
+    var methodName: String { name + ".hello" }
+    static let version = "0.1.0"
+
+    /// The default host name for `name`: `com.example.` and the name with `_` for `-`.
+    static func defaultHostName(for name: String) -> String {
+        "com.example." + name.replacingOccurrences(of: "-", with: "_")
+    }
+
+    static func defaultFirefoxAddon(for name: String) -> String { name + "@example.org" }
+
+    var files: [File] {
+        let values: [(String, String)] = [
+            ("@NAME@", name), ("@TYPE@", typeName), ("@CAMEL@", camelName), ("@MODULE@", moduleName),
+            ("@EXECUTABLE@", executable), ("@METHOD@", methodName), ("@HOST@", hostName),
+            ("@FIREFOX_ADDON@", firefoxAddon), ("@BRIDGE@", bridge), ("@KEY@", chromeKey),
+            ("@CHROME_ID@", chromeID), ("@VERSION@", Self.version), ("@YEAR@", String(year)),
+        ]
+        func fill(_ text: String) -> String {
+            values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+        }
+        return [
+            File(path: "Package.swift", contents: fill(Self.packageSwift)),
+            File(path: "Sources/\(moduleName)/Methods.swift", contents: fill(Self.methodsSwift)),
+            File(path: "Sources/\(executable)/main.swift", contents: fill(Self.mainSwift)),
+            File(path: "Fixtures/\(name).json", contents: fill(Self.fixtures)),
+            File(path: "Tests/\(typeName)HostTests/FixtureTests.swift", contents: fill(Self.testsSwift)),
+            File(path: "package.json", contents: fill(Self.packageJSON)),
+            File(path: "test/\(name).test.js", contents: fill(Self.testJS)),
+            File(path: "extension/\(name).js", contents: fill(Self.clientJS)),
+            File(path: "extension/background.js", contents: fill(Self.backgroundJS)),
+            File(path: "extension/manifest.chromium.json", contents: fill(Self.chromiumManifest)),
+            File(path: "extension/manifest.firefox.json", contents: fill(Self.firefoxManifest)),
+            // The JS package, from the checkout: the extension loads it as its own files, and
+            // the JS tests import its runner from the same place.
+            File(path: "extension/wallet-bridge", contents: Path.join(bridge, "js/src"), link: true),
+            File(path: "scripts/settings.sh", contents: fill(Self.settingsSh)),
+            File(path: "scripts/build-extension.sh", contents: fill(Self.buildExtensionSh), executable: true),
+            File(path: "scripts/headless.sh", contents: fill(Self.headlessSh), executable: true),
+            File(path: "scripts/headless.py", contents: fill(Self.headlessPy), executable: true),
+            File(path: "scripts/package-deb.sh", contents: fill(Self.packageDebSh), executable: true),
+            File(path: "packaging/copyright", contents: fill(Self.copyright)),
+            File(path: "packaging/\(executable).1", contents: fill(Self.manPage)),
+            File(path: "README.md", contents: fill(Self.readme)),
+            File(path: ".gitignore", contents: fill(Self.gitignore)),
+        ]
+    }
+}
+
+// MARK: - The files
+
+extension ProjectTemplate {
+    static let packageSwift = #"""
+        // swift-tools-version:6.1
+        import PackageDescription
+
+        // @EXECUTABLE@: a native-messaging host built on wallet-bridge's library (written by
+        // `wallet-bridge new @NAME@`). `swift build`, then `swift test`; README.md says the rest.
+        let package = Package(
+            name: "@NAME@",
+            dependencies: [
+                // A wallet-bridge checkout, by path. From a published copy instead:
+                // .package(url: "https://…/wallet-bridge.git", from: "0.1.0")
+                .package(name: "wallet-bridge", path: "@BRIDGE@"),
+            ],
+            targets: [
+                // The methods and the router that serves them: what the host runs, and what the
+                // tests run in process.
+                .target(name: "@MODULE@", dependencies: [.product(name: "WalletBridge", package: "wallet-bridge")]),
+                .executableTarget(
+                    name: "@EXECUTABLE@",
+                    dependencies: ["@MODULE@", .product(name: "WalletBridge", package: "wallet-bridge")]
+                ),
+                // Fixtures/@NAME@.json against the built host over real pipes, and in process.
+                .testTarget(
+                    name: "@TYPE@HostTests",
+                    dependencies: ["@MODULE@", .product(name: "WalletBridgeTesting", package: "wallet-bridge")]
+                ),
+            ]
+        )
+
+        """#
+
+    static let methodsSwift = #"""
+        import WalletBridge
+
+        /// The host's version: `rpc.discover` (and `wallet-bridge describe`) names it, and the
+        /// package takes it (scripts/settings.sh has the same value).
+        public let hostVersion = "@VERSION@"
+
+        /// The method, as a type: its wire name, its parameters and its result. The extension's
+        /// side (extension/@NAME@.js) uses the same name and the same two shapes.
+        public enum Hello: RPCMethod {
+            public static let name = "@METHOD@"
+            public static let summary: String? = "Greets the caller by name."
+            /// The method's own error: declared so that `rpc.discover` lists it and the generated
+            /// TypeScript and the fixture checks know it. Codes from -32099 to -32000 are the
+            /// host's own in JSON-RPC; wallet-bridge's own use some, so pick from -32050 up.
+            public static let emptyName = RPCError(code: -32050, message: "Empty name", data: ["field": "name"])
+            public static let errors = [emptyName]
+
+            public struct Params: Codable, Sendable {
+                public var name: String
+            }
+
+            public struct Result: Codable, Sendable {
+                public var greeting: String
+            }
+        }
+
+        /// The host's router. The executable serves it over stdio; the tests also serve it in process.
+        /// Throws only on a programmer error (the same name registered twice, or an `rpc.` name).
+        public func makeRouter() throws -> Router {
+            var router = Router()
+            router.info = OpenRPC.Info(title: "@EXECUTABLE@", version: hostVersion)
+            try router.register(Hello.self) { params, context in
+                guard !params.name.isEmpty else { throw Hello.emptyName }
+                return Hello.Result(greeting: "Hello, \(params.name), from \(context.caller)")
+            }
+            return router
+        }
+
+        """#
+
+    static let mainSwift = #"""
+        #if canImport(Glibc)
+        import Glibc
+        #endif
+        import @MODULE@
+        import WalletBridge
+
+        // First, before anything slow: the browser that started the host, whose death must end it.
+        let parent = getppid()
+        let router = try makeRouter()
+        // Reads frames from stdin and answers on stdout until the browser closes the port.
+        StdioHost.run(router: router, arguments: Array(CommandLine.arguments.dropFirst()), parent: parent)
+
+        """#
+
+    static let testsSwift = #"""
+        import @MODULE@
+        import Testing
+        import WalletBridgeTesting
+        import XCTest
+
+        // Fixtures/@NAME@.json, the cases the extension's side (test/@NAME@.test.js) checks too:
+        // against the built @EXECUTABLE@ over real pipes, and against its router in process.
+
+        final class FixtureTests: XCTestCase {
+            func testFixturesAgainstTheBuiltHost() throws {
+                try XCTAssertFixtures("../../Fixtures/@NAME@.json", host: .executable("@EXECUTABLE@"))
+            }
+
+            func testFixturesInProcess() throws {
+                try XCTAssertFixtures("../../Fixtures/@NAME@.json", host: .router(makeRouter()))
+            }
+        }
+
+        @Test func fixturesAgainstTheBuiltHost() async throws {
+            try await expectFixtures("../../Fixtures/@NAME@.json", host: .executable("@EXECUTABLE@"))
+        }
+
+        """#
+
+    static let fixtures = #"""
+        {
+          "description": "@EXECUTABLE@'s method (Sources/@MODULE@/Methods.swift), as the extension's side (extension/@NAME@.js) sends it. docs/fixtures.md in wallet-bridge has the format.",
+          "cases": [
+            {
+              "name": "hello-from-chromium",
+              "rule": "the greeting names the caller: the extension's origin, with its fixed ID",
+              "args": ["chrome-extension://@CHROME_ID@/"],
+              "request": {"jsonrpc": "2.0", "method": "@METHOD@", "params": {"name": "Ada"}, "id": 1},
+              "response": {"jsonrpc": "2.0", "id": 1, "result": {"greeting": "Hello, Ada, from chrome-extension://@CHROME_ID@/"}}
+            },
+            {
+              "name": "hello-from-firefox",
+              "rule": "Firefox starts the host with its manifest's path and the add-on ID",
+              "args": ["/usr/lib/mozilla/native-messaging-hosts/@HOST@.json", "@FIREFOX_ADDON@"],
+              "request": {"jsonrpc": "2.0", "method": "@METHOD@", "params": {"name": "Ada"}, "id": 2},
+              "response": {"jsonrpc": "2.0", "id": 2, "result": {"greeting": "Hello, Ada, from @FIREFOX_ADDON@"}}
+            },
+            {
+              "name": "hello-empty-name",
+              "rule": "the method's own error, -32050, with data naming the field",
+              "args": ["chrome-extension://@CHROME_ID@/"],
+              "request": {"jsonrpc": "2.0", "method": "@METHOD@", "params": {"name": ""}, "id": 3},
+              "response": {"jsonrpc": "2.0", "id": 3, "error": {"code": -32050, "message": "Empty name", "data": {"field": "name"}}}
+            },
+            {
+              "name": "hello-missing-name",
+              "rule": "a missing member is -32602 naming it",
+              "args": ["chrome-extension://@CHROME_ID@/"],
+              "request": {"jsonrpc": "2.0", "method": "@METHOD@", "params": {}, "id": 4},
+              "response": {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Invalid params", "data": {"field": "name", "problem": "required field is missing"}}}
+            }
+          ]
+        }
+
+        """#
+
+    static let packageJSON = #"""
+        {
+          "name": "@NAME@",
+          "version": "@VERSION@",
+          "private": true,
+          "type": "module",
+          "scripts": {
+            "test": "node --test test/"
+          }
+        }
+
+        """#
+
+    static let testJS = #"""
+        // extension/@NAME@.js against Fixtures/@NAME@.json, the file the Swift tests run against
+        // the host too: what it sends must be the fixture's request, and what it makes of the
+        // fixture's response must be its result or its error. `node --test test/` (no host needed).
+        import { runFixtureFile } from '../extension/wallet-bridge/testing.js';
+        import { sendHello } from '../extension/@NAME@.js';
+
+        runFixtureFile(new URL('../Fixtures/@NAME@.json', import.meta.url), {
+          methods: {
+            '@METHOD@': (params, client) => sendHello(params, client),
+          },
+        });
+
+        """#
+
+    static let clientJS = #"""
+        // The extension's side of @METHOD@: the same name and shapes as Sources/@MODULE@/Methods.swift.
+        import { NativeProtocolError, sendNativeRpcRequest } from './wallet-bridge/index.js';
+
+        /** @typedef {{ name: string }} HelloParams */
+        /** @typedef {{ greeting: string }} HelloResult */
+
+        /** @type {import('./wallet-bridge/index.js').NativeMethod<'@METHOD@', HelloParams, HelloResult>} */
+        export const HELLO_METHOD = '@METHOD@';
+
+        /** The method's own error code (Hello.emptyName). */
+        export const EMPTY_NAME = -32050;
+
+        /**
+         * Sends @METHOD@ and checks the result's shape before trusting it. The params go out as
+         * given: the host checks them, and answers a wrong one with -32602 naming the field.
+         * @param {HelloParams} params
+         * @param {import('./wallet-bridge/index.js').NativeClient} [client] left out: the default
+         *   client (configureNativeClient sets it)
+         * @returns {Promise<HelloResult>}
+         */
+        export async function sendHello(params, client) {
+          const request = { method: HELLO_METHOD, params };
+          const result = await (client ? client.request(request) : sendNativeRpcRequest(request));
+          if (typeof result?.greeting !== 'string') {
+            throw new NativeProtocolError({ kind: 'invalid-result', message: `${HELLO_METHOD} returned no greeting`, response: result, method: HELLO_METHOD });
+          }
+          return result;
+        }
+
+        """#
+
+    static let backgroundJS = #"""
+        // The extension's background (a service worker in Chromium, an event page in Firefox):
+        // calls the host once at start and logs what it answered.
+        import { configureNativeClient } from './wallet-bridge/index.js';
+        import { sendHello } from './@NAME@.js';
+
+        const HOST = '@HOST@';
+        // Only scripts/headless.py installs this host: it hears the outcome, so the headless run
+        // can check it. Anywhere else the report fails quietly.
+        const REPORT_HOST = '@HOST@.report';
+        const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
+
+        configureNativeClient({ application: HOST });
+
+        async function start() {
+          let outcome;
+          try {
+            outcome = { ok: true, result: await sendHello({ name: 'extension' }) };
+          } catch (error) {
+            outcome = { ok: false, error: { class: error?.constructor?.name, code: error?.code, message: String(error?.message ?? error) } };
+          }
+          console.log('@METHOD@', outcome);
+          try {
+            await runtime.sendNativeMessage(REPORT_HOST, outcome);
+          } catch {
+            // No report host: not a headless run.
+          }
+        }
+
+        start();
+
+        """#
+
+    static let chromiumManifest = #"""
+        {
+          "manifest_version": 3,
+          "name": "@NAME@",
+          "version": "@VERSION@",
+          "description": "Talks to the @EXECUTABLE@ native host.",
+          "key": "@KEY@",
+          "permissions": ["nativeMessaging"],
+          "background": { "service_worker": "background.js", "type": "module" }
+        }
+
+        """#
+
+    static let firefoxManifest = #"""
+        {
+          "manifest_version": 3,
+          "name": "@NAME@",
+          "version": "@VERSION@",
+          "description": "Talks to the @EXECUTABLE@ native host.",
+          "browser_specific_settings": { "gecko": { "id": "@FIREFOX_ADDON@", "strict_min_version": "115.0" } },
+          "permissions": ["nativeMessaging"],
+          "background": { "scripts": ["background.js"], "type": "module" }
+        }
+
+        """#
+
+    static let settingsSh = #"""
+        # The project's names and IDs, in one place for the scripts (sourced, not run).
+        # WALLET_BRIDGE_DIR: the wallet-bridge checkout (Package.swift names the same one).
+        WALLET_BRIDGE_DIR=${WALLET_BRIDGE_DIR:-@BRIDGE@}
+        HOST_NAME=@HOST@
+        HOST_BINARY_NAME=@EXECUTABLE@
+        HOST_DESCRIPTION="@NAME@: a native host for the @NAME@ extension"
+        HOST_VERSION=@VERSION@
+        # From extension/manifest.chromium.json's "key"; the private key is chromium-key.pem.
+        CHROME_EXTENSION_ID=@CHROME_ID@
+        FIREFOX_ADDON_ID=@FIREFOX_ADDON@
+        # The package's maintainer: "Full Name <email>".
+        MAINTAINER=${MAINTAINER:-"@NAME@ developers <@NAME@@example.org>"}
+
+        """#
+
+    static let buildExtensionSh = #"""
+        #!/usr/bin/env bash
+        # Assembles the extension for one browser into OUT_DIR: its manifest, the scripts, and the
+        # wallet-bridge JS package (followed from the link: an extension loads only its own files).
+        #   scripts/build-extension.sh chromium|firefox OUT_DIR
+        set -euo pipefail
+        browser=${1:?usage: build-extension.sh chromium|firefox OUT_DIR}
+        out=${2:?usage: build-extension.sh chromium|firefox OUT_DIR}
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        case "$browser" in chromium|firefox) ;; *) echo "unknown browser: $browser (chromium or firefox)" >&2; exit 2 ;; esac
+        rm -rf "$out"
+        mkdir -p "$out"
+        cp -RL "$root/extension/." "$out/"
+        rm "$out"/manifest.*.json
+        cp "$root/extension/manifest.$browser.json" "$out/manifest.json"
+
+        """#
+
+    static let headlessSh = #"""
+        #!/usr/bin/env bash
+        # Runs the extension in headless Chromium and Firefox ESR against the built host, each in
+        # a scratch HOME, and checks the greeting each one got (it names the caller, so a wrong
+        # Chromium ID fails too).
+        #   scripts/headless.sh [chromium] [firefox] [--binary PATH]   (default: both, .build/debug)
+        set -euo pipefail
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        source "$root/scripts/settings.sh"
+        export WALLET_BRIDGE_DIR HOST_NAME HOST_BINARY_NAME CHROME_EXTENSION_ID FIREFOX_ADDON_ID
+        exec python3 "$root/scripts/headless.py" "$@"
+
+        """#
+
+    static let headlessPy = #"""
+        #!/usr/bin/env python3
+        """Headless Chromium and Firefox ESR load the extension, which calls the host and reports the
+        outcome to a small report host (below); this checks it. Every wait is bounded. Run through
+        scripts/headless.sh, which sets the project's names."""
+        import json, os, shutil, signal, subprocess, sys, tempfile, time, zipfile
+
+        ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        HOST_NAME = os.environ["HOST_NAME"]
+        CHROME_ID = os.environ["CHROME_EXTENSION_ID"]
+        FIREFOX_ADDON = os.environ["FIREFOX_ADDON_ID"]
+        REPORT_TIMEOUT_S = 60
+        REPORT_HOST = '''#!/usr/bin/env python3
+        import os, struct, sys
+        size = struct.unpack("=I", sys.stdin.buffer.read(4))[0]
+        body = sys.stdin.buffer.read(size)
+        with open(os.environ["HEADLESS_REPORT"], "ab") as out:
+            out.write(body + b"\\n")
+        sys.stdout.buffer.write(struct.pack("=I", 2) + b"{}")
+        sys.stdout.buffer.flush()
+        '''
+
+
+        def wallet_bridge():
+            return os.environ.get("WALLET_BRIDGE") or shutil.which("wallet-bridge") or sys.exit(
+                "wallet-bridge is not on PATH: set WALLET_BRIDGE to the binary (README.md)")
+
+
+        def run_browser(browser, binary, scratch):
+            home = os.path.join(scratch, "home")
+            os.makedirs(home)
+            env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                       XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+                       XDG_STATE_HOME=os.path.join(home, ".local", "state"),
+                       HEADLESS_REPORT=os.path.join(scratch, "report.jsonl"))
+            # The host, installed per user as a user would; Chromium runs on its default profile
+            # folder, where that install writes.
+            if browser == "chromium":
+                ids = ["--chrome-extension", CHROME_ID]
+                manifests = os.path.join(env["XDG_CONFIG_HOME"], "chromium", "NativeMessagingHosts")
+            else:
+                ids = ["--firefox-addon", FIREFOX_ADDON]
+                manifests = os.path.join(home, ".mozilla", "native-messaging-hosts")
+            subprocess.run([wallet_bridge(), "install", "--name", HOST_NAME, "--binary", binary,
+                            "--browser", browser, *ids], env=env, check=True, stdout=subprocess.DEVNULL)
+            report_host = os.path.join(scratch, "report-host.py")
+            with open(report_host, "w") as out:
+                out.write(REPORT_HOST)
+            os.chmod(report_host, 0o755)
+            allowed = ({"allowed_origins": [f"chrome-extension://{CHROME_ID}/"]} if browser == "chromium"
+                       else {"allowed_extensions": [FIREFOX_ADDON]})
+            with open(os.path.join(manifests, HOST_NAME + ".report.json"), "w") as out:
+                json.dump({"name": HOST_NAME + ".report", "description": "headless report", "path": report_host,
+                           "type": "stdio", **allowed}, out)
+
+            extension = os.path.join(scratch, "extension")
+            subprocess.run([os.path.join(ROOT, "scripts", "build-extension.sh"), browser, extension], check=True)
+            if browser == "chromium":
+                command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
+                           f"--user-data-dir={os.path.join(env['XDG_CONFIG_HOME'], 'chromium')}",
+                           f"--load-extension={extension}",
+                           "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"]
+            else:
+                profile = os.path.join(scratch, "profile")
+                os.makedirs(os.path.join(profile, "extensions"))
+                with open(os.path.join(profile, "user.js"), "w") as prefs:
+                    prefs.write('user_pref("xpinstall.signatures.required", false);\n'
+                                'user_pref("extensions.autoDisableScopes", 0);\n'
+                                'user_pref("extensions.enabledScopes", 15);\n')
+                with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON + ".xpi"), "w") as xpi:
+                    for folder, _, names in os.walk(extension):
+                        for name in names:
+                            path = os.path.join(folder, name)
+                            xpi.write(path, os.path.relpath(path, extension))
+                command = ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
+
+            with open(os.path.join(scratch, "browser.log"), "w") as log:
+                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                           stdin=subprocess.DEVNULL, start_new_session=True)
+            try:
+                deadline = time.monotonic() + REPORT_TIMEOUT_S
+                while time.monotonic() < deadline:
+                    if os.path.exists(env["HEADLESS_REPORT"]) and os.path.getsize(env["HEADLESS_REPORT"]) > 0:
+                        with open(env["HEADLESS_REPORT"]) as lines:
+                            return json.loads(lines.readline())
+                    if process.poll() is not None:
+                        raise RuntimeError(f"{browser} exited with status {process.returncode} before reporting")
+                    time.sleep(0.25)
+                raise RuntimeError(f"no report from the extension in {browser} within {REPORT_TIMEOUT_S} s")
+            finally:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(5)
+
+
+        def main():
+            args = sys.argv[1:]
+            binary = os.path.join(ROOT, ".build", "debug", os.environ["HOST_BINARY_NAME"])
+            if "--binary" in args:
+                index = args.index("--binary")
+                binary = os.path.abspath(args[index + 1])
+                del args[index:index + 2]
+            browsers = args or ["chromium", "firefox"]
+            for browser in browsers:
+                if browser not in ("chromium", "firefox"):
+                    sys.exit(f"unknown browser: {browser} (chromium or firefox)")
+            if not os.access(binary, os.X_OK):
+                sys.exit(f"no host at {binary}: run swift build first, or name one with --binary")
+            failed = False
+            for browser in browsers:
+                scratch = tempfile.mkdtemp(prefix=f"headless-{browser}-")
+                caller = f"chrome-extension://{CHROME_ID}/" if browser == "chromium" else FIREFOX_ADDON
+                expected = {"ok": True, "result": {"greeting": f"Hello, extension, from {caller}"}}
+                try:
+                    outcome = run_browser(browser, binary, scratch)
+                except (RuntimeError, subprocess.CalledProcessError) as error:
+                    outcome = {"failure": str(error)}
+                if outcome == expected:
+                    print(f"{browser}: ok, {outcome['result']['greeting']}")
+                    shutil.rmtree(scratch, ignore_errors=True)
+                else:
+                    failed = True
+                    print(f"{browser}: FAILED, got {json.dumps(outcome)}; expected {json.dumps(expected)}"
+                          f" (browser log: {scratch}/browser.log)", file=sys.stderr)
+            sys.exit(1 if failed else 0)
+
+
+        if __name__ == "__main__":
+            main()
+
+        """#
+
+    static let packageDebSh = #"""
+        #!/usr/bin/env bash
+        # Builds the Debian package of the host: a release build with Swift's libraries linked in
+        # (it runs without the toolchain), then wallet-bridge's package builder with this project's
+        # names, version, extension IDs, maintainer and packaging/copyright (Debian's machine-readable
+        # format: say your licence there). Prints the package's path on stdout.
+        #   scripts/package-deb.sh [--output DIR]   (default: .build/deb)
+        set -euo pipefail
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        source "$root/scripts/settings.sh"
+        output=$root/.build/deb
+        case "${1:-}" in
+          "") ;;
+          --output) output=${2:?--output needs a folder} ;;
+          *) echo "usage: scripts/package-deb.sh [--output DIR]" >&2; exit 2 ;;
+        esac
+        cd "$root"
+        swift build -c release --static-swift-stdlib --product "$HOST_BINARY_NAME" >&2
+        binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/$HOST_BINARY_NAME"
+        exec "$WALLET_BRIDGE_DIR/scripts/package-deb.sh" \
+          --binary "$binary" --name "$HOST_NAME" --description "$HOST_DESCRIPTION" --version "$HOST_VERSION" \
+          --copyright "$root/packaging/copyright" --maintainer "$MAINTAINER" \
+          --man-page "$root/packaging/$HOST_BINARY_NAME.1" \
+          --chrome-extension "$CHROME_EXTENSION_ID" --firefox-addon "$FIREFOX_ADDON_ID" \
+          --output "$output"
+
+        """#
+
+    static let readme = #"""
+        # @NAME@
+
+        A native-messaging host, `@EXECUTABLE@`, with one method (`@METHOD@`), and an extension for
+        Chromium and Firefox that calls it. Written by `wallet-bridge new @NAME@`; wallet-bridge's
+        docs/your-own-host.md walks through every step below.
+
+        | what | where |
+        |---|---|
+        | the method and the router | `Sources/@MODULE@/Methods.swift` |
+        | the host's `main` | `Sources/@EXECUTABLE@/main.swift` |
+        | requests and the replies they must get | `Fixtures/@NAME@.json` |
+        | the Swift tests (the fixtures, over pipes and in process) | `Tests/@TYPE@HostTests/` |
+        | the extension's side of the method, and its test | `extension/@NAME@.js`, `test/@NAME@.test.js` |
+        | the extension (one folder, a manifest per browser) | `extension/` |
+        | names, IDs, version, maintainer | `scripts/settings.sh` |
+        | the package's copyright file (your licence) | `packaging/copyright` |
+
+        ```sh
+        swift build && swift test          # the host, and the fixtures against it
+        node --test test/                  # the extension's side, against the same fixtures
+        scripts/headless.sh                # the extension in headless Chromium and Firefox ESR
+        scripts/package-deb.sh             # the .deb
+        ```
+
+        The Chromium ID, `@CHROME_ID@`, is fixed by the `key` in `extension/manifest.chromium.json`
+        (the public half of `chromium-key.pem`, which is not committed: keep it to pack a `.crx`).
+        The Firefox add-on ID is `@FIREFOX_ADDON@`. `extension/wallet-bridge` links to the
+        wallet-bridge JS package in `@BRIDGE@`.
+
+        """#
+
+    static let copyright = #"""
+        Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+        Upstream-Name: @EXECUTABLE@
+
+        Files: *
+        Copyright: @YEAR@ the @NAME@ developers
+        License: Apache-2.0
+         On Debian systems, the full text of the Apache License 2.0 is in
+         /usr/share/common-licenses/Apache-2.0.
+        Comment: The licence wallet-bridge itself has, written by `wallet-bridge new`: name yours.
+
+        """#
+
+    static let manPage = #"""
+        .TH @EXECUTABLE@ 1 "" "@EXECUTABLE@ @VERSION@" "User Commands"
+        .SH NAME
+        @EXECUTABLE@ \- native-messaging host of the @NAME@ browser extension
+        .SH SYNOPSIS
+        .B @EXECUTABLE@
+        [\fB\-\-help\fR | \fB\-\-version\fR]
+        .SH DESCRIPTION
+        A browser starts
+        .B @EXECUTABLE@
+        when the @NAME@ extension calls the native host
+        .BR @HOST@ ,
+        and the host answers JSON\-RPC 2.0 requests over its standard input and output.
+        Its method is
+        .BR @METHOD@ ;
+        .B rpc.discover
+        describes it.
+        .SH OPTIONS
+        .TP
+        .B \-\-help
+        Print the host's name and methods, and exit.
+        .TP
+        .B \-\-version
+        Print the version, and exit.
+        .SH FILES
+        The host's manifests, which allow the extension's IDs: in
+        .I /usr/lib/mozilla/native\-messaging\-hosts/
+        for Firefox, and in
+        .I /etc/chromium/native\-messaging\-hosts/
+        and the other Chromium\-family folders.
+
+        """#
+
+    static let gitignore = #"""
+        .build/
+        # The private half of the Chromium key: the manifest's "key" alone fixes the ID.
+        chromium-key.pem
+
+        """#
+}
