@@ -10,8 +10,12 @@
 #                          [--long-description TEXT] [--homepage URL] [--depends LIST]
 #                          [--revision N] [--man-page FILE] [--wallet-bridge PATH] [--output DIR]
 #
-# Prints nothing on stdout but the package's path (.build/deb/ unless --output), e.g.
-# .build/deb/wallet-bridge_0.1.0-1_amd64.deb; progress goes to stderr.
+# Prints nothing on stdout but the package's absolute path, e.g.
+# /src/wallet-bridge/.build/deb/wallet-bridge_0.1.0-1_amd64.deb; progress goes to stderr. The
+# package goes to --output, else .build/deb: this checkout's for the wallet's package, the
+# current folder's for any other. Relative paths (--binary, --copyright, --man-page,
+# --wallet-bridge, --output) are taken from the current folder, wherever this script lives (say
+# .build/checkouts/wallet-bridge/scripts/ in a project that depends on wallet-bridge).
 #
 # Every package holds the binary as /usr/bin/COMMAND (stripped) and a host manifest in every
 # browser's system-wide folder, which `wallet-bridge install --root` stages: the same folders and
@@ -19,6 +23,10 @@
 # fixed when the package is built: --chrome-extension (32 letters a-p, or
 # chrome-extension://ID/) and --firefox-addon (name@domain or {GUID}), each repeatable; a
 # package for a Chrome-only extension names no add-on, and gets no Firefox manifests.
+# `install --root` alone checks the IDs, the host name and the description; the staging runs
+# first, as soon as the wallet-bridge that stages is at hand (for the wallet's package without
+# --binary, the release binary it builds). No value may hold a control character (a line break,
+# a tab), but --long-description's line breaks.
 #
 # The wallet's package (package name wallet-bridge: no --binary, or a --binary named
 # wallet-bridge) is built from the fully static release binary (scripts/build-release.sh) and
@@ -40,17 +48,26 @@
 #   --version VERSION    the upstream version; default: what `PATH --version` prints.
 #   --package NAME       the package's name; default: the command's name.
 #   --command NAME       the name in /usr/bin; default: the binary's file name.
-#   --description TEXT   the manifests' description; default: --summary.
-#   --summary TEXT       the package's one-line description; default: "native-messaging host HOST".
-#   --long-description TEXT  a paragraph on what the host does, before the generated one.
-#   --homepage URL, --depends LIST (added to the shared libraries' dependencies), --revision N
-#   (the Debian revision, default 1), --man-page FILE (COMMAND's page, section 1).
+#   --description TEXT   the manifests' description (one line); default: install's,
+#                        "HOST: a native messaging host (COMMAND)". Not the package's: --summary.
+#   --summary TEXT       the package's one-line description (the control file's); default:
+#                        "native-messaging host HOST".
+#   --long-description TEXT  what the host does, before the generated paragraph.
+#   --homepage URL (http:// or https://), --depends LIST (a Debian dependency list, e.g.
+#   'python3 (>= 3.11), libfoo1 | libbar2', added to the shared libraries' dependencies),
+#   --revision N (the Debian revision, default 1), --man-page FILE (COMMAND's page, section 1).
 # The Debian changelog is generated (one entry: this version), and so are the dependencies on
 # shared libraries (dpkg-shlibdeps). --wallet-bridge names the wallet-bridge that stages the
 # manifests; default: the one this checkout builds (swift build --product wallet-bridge), and for
 # the wallet's package the packaged binary itself.
 set -euo pipefail
+# A step that fails without a message of its own still says where.
+trap 'echo "package-deb: failed at line $LINENO of $0 (status $?)" >&2' ERR
+# Paths on the command line are the caller's (a developer runs this from their own project, as
+# .build/checkouts/wallet-bridge/scripts/package-deb.sh): remembered before moving to this checkout.
+caller=$PWD
 cd "$(dirname "$0")/.."
+checkout=$PWD
 
 # The example extension's IDs (examples/extension: its manifest's "key" and gecko id).
 default_chrome_extension=oeloogpinfhebldicgpgcpochgkpponn
@@ -60,12 +77,15 @@ fail() { echo "package-deb: $*" >&2; exit 1; }
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 
+# A path option, absolute: a relative one is taken from the caller's folder.
+absolute() { if [[ "$1" == /* ]]; then printf '%s' "$1"; else printf '%s/%s' "$caller" "$1"; fi; }
+
 chrome_extensions=()
 firefox_addons=()
-output=.build/deb
+output=""
 binary=""
 host_name=""
-host_description=""
+unset host_description  # set only by --description
 package=""
 command_name=""
 version=""
@@ -85,6 +105,15 @@ while (($#)); do
       (($# >= 2)) || fail "$1 needs a value (see --help)"
       set -- "$1=$2" "${@:3}"
       continue
+      ;;
+    --*=*[[:cntrl:]]*)
+      # Every value goes into a file (the control file, the changelog, a manifest) or a path:
+      # a line break would start a field of its own (an injected Pre-Depends:, say). Only
+      # --long-description may hold line breaks, which become the description's own lines.
+      value=${1#*=}
+      [[ "${1%%=*}" == --long-description && "${value//$'\n'/}" != *[[:cntrl:]]* ]] ||
+        fail "${1%%=*}: the value contains a control character (a line break, a tab): write it on one line${value:+ (given: ${value//[[:cntrl:]]/?})}"
+      long_description=$value
       ;;
     --chrome-extension=*) chrome_extensions+=("${1#*=}") ;;
     --firefox-addon=*) firefox_addons+=("${1#*=}") ;;
@@ -110,6 +139,13 @@ while (($#)); do
   shift
 done
 
+# The paths given, from the caller's folder.
+[[ -z "$binary" ]] || binary=$(absolute "$binary")
+[[ -z "$copyright" ]] || copyright=$(absolute "$copyright")
+[[ -z "$man_page" ]] || man_page=$(absolute "$man_page")
+[[ -z "$stager" ]] || stager=$(absolute "$stager")
+[[ -z "$output" ]] || output=$(absolute "$output")
+
 # Which package: the wallet's (today's package-deb.sh) or another host's.
 [[ -n "$command_name" ]] || command_name=$(basename "${binary:-wallet-bridge}")
 [[ -n "$package" ]] || package=$command_name
@@ -125,9 +161,11 @@ if ((wallet)); then
   [[ "$command_name" == wallet-bridge ]] || fail "the wallet-bridge package installs /usr/bin/wallet-bridge: leave out --command, or name another --package"
   [[ -z "$version$revision$maintainer$summary$long_description$homepage$extra_depends$copyright$man_page" ]] ||
     fail "--version, --revision, --maintainer, --summary, --long-description, --homepage, --depends, --copyright and --man-page are for other hosts' packages: the wallet's come from packaging/ (scripts/set-version.sh changes its version)"
-  # ManifestIdentifiers.defaultHostName and HostManifest.defaultDescription, as in manifests/.
+  # ManifestIdentifiers.defaultHostName, as in manifests/. The description is install's own
+  # default for /usr/bin/wallet-bridge (the wallet's text) unless --description is given.
   host_name=${host_name:-com.walletbridge.host}
-  host_description=${host_description:-"wallet-bridge: a wallet for browser extensions"}
+  # The wallet's package lands in this checkout's .build/deb, as it always has.
+  output=${output:-$checkout/.build/deb}
   ((${#chrome_extensions[@]})) || chrome_extensions=("$default_chrome_extension")
   ((${#firefox_addons[@]})) || firefox_addons=("$default_firefox_addon")
 else
@@ -139,35 +177,35 @@ else
   [[ -n "$copyright" ]] ||
     fail "--copyright is missing: a package needs a copyright file (Debian policy 12.5); give --copyright FILE, e.g. in the machine-readable format (https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/)"
   [[ -f "$copyright" && -r "$copyright" ]] || fail "--copyright $copyright: not a readable file"
-  if [[ -z "$maintainer" && -n "${DEBFULLNAME:-}" && -n "${DEBEMAIL:-}" ]]; then maintainer="$DEBFULLNAME <$DEBEMAIL>"; fi
+  if [[ -z "$maintainer" && -n "${DEBFULLNAME:-}" && -n "${DEBEMAIL:-}" ]]; then
+    maintainer="$DEBFULLNAME <$DEBEMAIL>"
+    [[ "$maintainer" != *[[:cntrl:]]* ]] ||
+      fail "DEBFULLNAME or DEBEMAIL contains a control character (a line break, a tab): set them on one line, or give --maintainer 'Full Name <email>'"
+  fi
   [[ -n "$maintainer" ]] ||
     fail "--maintainer is missing: give --maintainer 'Full Name <email>' (or set DEBFULLNAME and DEBEMAIL)"
   [[ "$maintainer" =~ ^[^\<\>,]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] ||
     fail "--maintainer $maintainer: write it as 'Full Name <email>'"
   [[ -z "$man_page" || -f "$man_page" ]] || fail "--man-page $man_page: no such file"
+  # Homepage: an http(s) URL, in the characters a URL may hold (RFC 3986).
+  url='^https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~:/?#@!$&'"'"'()*+,;=%-]*)?$'
+  [[ -z "$homepage" || "$homepage" =~ $url ]] ||
+    fail "--homepage $homepage: not an http:// or https:// URL, e.g. --homepage https://example.org/notes"
+  # Depends: a Debian relationship list (Debian policy 7.1): packages separated by commas, each
+  # with alternatives separated by |, each "name[:arch] [(op version)]".
+  relation='[a-z0-9][a-z0-9+.-]+(:[a-z0-9-]+)?[[:space:]]*(\([[:space:]]*(<<|<=|=|>=|>>)[[:space:]]*[A-Za-z0-9.+~:-]+[[:space:]]*\))?'
+  alternatives="$relation([[:space:]]*\\|[[:space:]]*$relation)*"
+  dependency_list="^[[:space:]]*$alternatives([[:space:]]*,[[:space:]]*$alternatives)*[[:space:]]*\$"
+  [[ -z "$extra_depends" || "$extra_depends" =~ $dependency_list ]] ||
+    fail "--depends $extra_depends: not a Debian dependency list: package names separated by commas, each with an optional version, as in --depends 'python3 (>= 3.11), libfoo1 | libbar2'"
   revision=${revision:-1}
   [[ "$revision" =~ ^[0-9A-Za-z.+~]+$ ]] || fail "--revision $revision: not a Debian revision (digits, letters, . + ~), e.g. 1"
   summary=${summary:-"native-messaging host $host_name"}
   ((${#summary} <= 80)) || fail "--summary: ${#summary} characters; Debian's one-line description takes at most 80 (say more with --long-description)"
   [[ "$summary" != *$'\n'* ]] || fail "--summary: one line only (say more with --long-description)"
-  host_description=${host_description:-$summary}
+  # Another host's package lands in the caller's .build/deb.
+  output=${output:-$caller/.build/deb}
 fi
-
-# The IDs, checked here as install checks them, to refuse before anything is built.
-origins=()
-for id in "${chrome_extensions[@]}"; do
-  bare=${id#chrome-extension://}
-  bare=${bare%/}
-  [[ "$bare" =~ ^[a-p]{32}$ ]] || fail "--chrome-extension $id: not an extension ID (32 letters a-p, as chrome://extensions shows)"
-  origins+=("chrome-extension://$bare/")
-done
-for id in "${firefox_addons[@]}"; do
-  [[ "$id" =~ ^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+$ || "$id" =~ ^\{[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\}$ ]] ||
-    fail "--firefox-addon $id: not an add-on ID (name@domain or {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx})"
-done
-((${#origins[@]})) && mapfile -t origins < <(printf '%s\n' "${origins[@]}" | LC_ALL=C sort -u)
-addons=()
-((${#firefox_addons[@]})) && mapfile -t addons < <(printf '%s\n' "${firefox_addons[@]}" | LC_ALL=C sort -u)
 
 for tool in dpkg-deb dpkg-parsechangelog gzip strip readelf; do
   command -v "$tool" >/dev/null || fail "$tool is missing (Debian: apt-get install dpkg-dev binutils gzip)"
@@ -246,6 +284,39 @@ root=$work/root
 umask 022
 mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root$doc" "$root/usr/share/lintian/overrides"
 
+# The manifests: `wallet-bridge install --root`, which stages exactly what `install --system`
+# writes, in every browser's system-wide folder (BrowserCatalog.swift), for each family given an
+# ID. It alone checks the host name, the description and the extension IDs, so it runs first,
+# before anything else is written. The wallet's own binary stages its own; another
+# host's, the wallet-bridge of this checkout.
+if [[ -z "$stager" ]]; then
+  if ((wallet)); then
+    stager=$binary
+  else
+    echo "package-deb: building wallet-bridge, which stages the manifests (swift build --product wallet-bridge)" >&2
+    swift build --product wallet-bridge >&2 || fail "swift build --product wallet-bridge failed; name a wallet-bridge with --wallet-bridge PATH"
+    stager="$(swift build --show-bin-path)/wallet-bridge"
+  fi
+fi
+[[ -x "$stager" ]] || fail "--wallet-bridge $stager: not an executable file"
+# --description only when given: otherwise install's own default (the wallet's text for
+# /usr/bin/wallet-bridge; "HOST: a native messaging host (COMMAND)" for another host).
+stage_args=(install --root "$root" --name "$host_name" --binary "$installed_binary")
+[[ -z "${host_description+given}" ]] || stage_args+=(--description "$host_description")
+for id in "${chrome_extensions[@]}"; do stage_args+=(--chrome-extension "$id"); done
+for id in "${firefox_addons[@]}"; do stage_args+=(--firefox-addon "$id"); done
+staged=$("$stager" "${stage_args[@]}" 2>"$work/stage.err") ||
+  fail "$(sed 's/^Error: //' "$work/stage.err")"
+# "wrote ROOT/FOLDER/HOST.json (browser, browser)": each folder, with the browsers that read it.
+sed -nE "s#^wrote $root(/.*)/[^/]*\\.json \\((.*)\\)\$#\\1 \\2#p" <<<"$staged" >"$work/folders"
+[[ -s "$work/folders" ]] || fail "$stager install --root staged no manifest (it printed: $staged)"
+# The IDs the manifests allow, as install wrote them (normalized, sorted, each once).
+allowed_ids() {
+  find "$root" -name "$host_name.json" -type f -exec sed -n "/\"$1\": \\[/,/\\]/s/^ *\"\\([^\"]*\)\",\\{0,1\\}\$/\\1/p" {} + | LC_ALL=C sort -u
+}
+mapfile -t origins < <(allowed_ids allowed_origins)
+mapfile -t addons < <(allowed_ids allowed_extensions)
+
 # The binary, stripped as dh_strip strips executables: its symbols and debug info are half of
 # its size, and nothing at run time reads them (Swift's metadata sits in its own sections).
 install -m 0755 "$binary" "$root$installed_binary"
@@ -256,27 +327,6 @@ if ((elf)); then
   fi
 fi
 
-# The manifests: `wallet-bridge install --root`, which stages exactly what `install --system`
-# writes, in every browser's system-wide folder (BrowserCatalog.swift), for each family given an
-# ID. The wallet's own binary stages its own; another host's, the wallet-bridge of this checkout.
-if [[ -z "$stager" ]]; then
-  if ((wallet)); then
-    stager=$root$installed_binary
-  else
-    echo "package-deb: building wallet-bridge, which stages the manifests (swift build --product wallet-bridge)" >&2
-    swift build --product wallet-bridge >&2 || fail "swift build --product wallet-bridge failed; name a wallet-bridge with --wallet-bridge PATH"
-    stager="$(swift build --show-bin-path)/wallet-bridge"
-  fi
-fi
-[[ -x "$stager" ]] || fail "--wallet-bridge $stager: not an executable file"
-stage_args=(install --root "$root" --name "$host_name" --description "$host_description" --binary "$installed_binary")
-for id in "${origins[@]}"; do stage_args+=(--chrome-extension "$id"); done
-for id in "${addons[@]}"; do stage_args+=(--firefox-addon "$id"); done
-staged=$("$stager" "${stage_args[@]}" 2>"$work/stage.err") ||
-  fail "$stager install --root failed: $(cat "$work/stage.err")"
-# "wrote ROOT/FOLDER/HOST.json (browser, browser)": each folder, with the browsers that read it.
-sed -nE "s#^wrote $root(/.*)/[^/]*\\.json \\((.*)\\)\$#\\1 \\2#p" <<<"$staged" >"$work/folders"
-[[ -s "$work/folders" ]] || fail "$stager install --root staged no manifest (it printed: $staged)"
 if ((wallet)); then
 mkdir -p "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
   "$root/usr/share/fish/vendor_completions.d" "$root/usr/lib/systemd/user"
@@ -413,7 +463,9 @@ fi
 
 # The control files. Every manifest under /etc is a conffile: dpkg keeps an administrator's
 # change (another extension allowed) across upgrades and removes the files on purge.
-conffiles=$(cd "$root" && find etc -type f -printf '/%p\n' 2>/dev/null | LC_ALL=C sort)
+# (A Firefox-only package has no /etc at all.)
+conffiles=""
+if [[ -d "$root/etc" ]]; then conffiles=$(cd "$root" && find etc -type f -printf '/%p\n' | LC_ALL=C sort); fi
 [[ -z "$conffiles" ]] || printf '%s\n' "$conffiles" >"$root/DEBIAN/conffiles"
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
 if ((wallet)); then
@@ -475,5 +527,5 @@ find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$output"
 deb="$output/${package}_${package_version}_${architecture}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
-echo "package-deb: built $deb (allows ${origins[*]} ${addons[*]}); check it with: lintian --info $deb" >&2
+echo "package-deb: built $deb (allows ${origins[*]}${origins[*]:+${addons[*]:+ }}${addons[*]}); check it with: lintian --info $deb" >&2
 echo "$deb"

@@ -89,6 +89,49 @@ final class StagedInstallTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.base + "/dry"))
     }
 
+    /// DIR is walked, not trusted: a symbolic link below it (a staging folder reused, or
+    /// prepared by someone else) would make the writes land outside DIR, and a DIR that leads to
+    /// / through links is this machine itself. Both are refused before anything is written.
+    func testSymbolicLinksCannotLeadTheStagingOutOfDIR() throws {
+        let sandbox = try Sandbox()
+        let stage = sandbox.base + "/stage", outside = sandbox.base + "/outside"
+        try FileManager.default.createDirectory(atPath: stage, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: stage + "/etc", withDestinationPath: outside)
+        let linked = try sandbox.walletBridge(["install", "--root", stage, "--binary", "/usr/bin/notes-host"] + notes + ids)
+        XCTAssertEqual(linked.status, 1, linked.output)
+        XCTAssertTrue(linked.stderr.contains("--root: \(stage)/etc is a symbolic link (to \(outside)); a staged file must not be written through one"), linked.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [], "nothing written through the link")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stage + "/usr"), "nothing staged by a refused call")
+
+        // The manifest itself a link: refused too (dry run: the plan refuses, before any write).
+        try FileManager.default.removeItem(atPath: stage + "/etc")
+        let folder = stage + "/etc/chromium/native-messaging-hosts"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/com.example.notes.json", withDestinationPath: outside + "/x.json")
+        let file = try sandbox.walletBridge(["install", "--root", stage, "--dry-run", "--binary", "/usr/bin/notes-host"] + notes + ids)
+        XCTAssertEqual(file.status, 1, file.output)
+        XCTAssertTrue(file.stderr.contains("\(folder)/com.example.notes.json is a symbolic link"), file.stderr)
+
+        // DIR a link to /: --root / by another name (a dry run, so that nothing could be written).
+        let slash = sandbox.base + "/slash"
+        try FileManager.default.createSymbolicLink(atPath: slash, withDestinationPath: "/")
+        for root in [slash, slash + "/.", sandbox.base + "/slash/etc/.."] {
+            let result = try sandbox.walletBridge(["install", "--root", root, "--dry-run", "--binary", "/usr/bin/notes-host"] + notes + ids)
+            XCTAssertEqual(result.status, 1, "\(root): \(result.output)")
+            XCTAssertTrue(result.stderr.contains("is / through symbolic links: that is this machine itself; install system-wide with --system"), result.stderr)
+            XCTAssertEqual(result.stdout, "", root)
+        }
+
+        // DIR itself a link to a folder of the packager's own is what they asked for: staged there.
+        let real = sandbox.base + "/real"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.base + "/alias", withDestinationPath: real)
+        let alias = try sandbox.walletBridge(["install", "--root", sandbox.base + "/alias", "--binary", "/usr/bin/notes-host"] + notes + ids)
+        XCTAssertEqual(alias.status, 0, alias.output)
+        XCTAssertEqual(try files(under: real).count, 6)
+    }
+
     func testRefusalsSayWhatToDo() throws {
         let sandbox = try Sandbox()
         let stage = sandbox.base + "/stage"

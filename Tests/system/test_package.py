@@ -656,17 +656,88 @@ def test_another_hosts_package_installs_and_purges_in_a_scratch_root(notes_deb, 
 
 
 def test_a_chrome_only_host_gets_no_firefox_manifests(notes_sources, tmp_path):
+    """Also: without --description the manifests say what `install` says for any host (one rule,
+    Installer's), not the package's --summary; --depends and a --long-description with line
+    breaks land in the control file as values, never as fields of their own."""
     result = run("bash", SCRIPT, "--binary", notes_sources / "notes-host", "--name", NOTES_HOST, "--version", "2.0",
                  "--copyright", notes_sources / "copyright", "--maintainer", NOTES_MAINTAINER, "--package", "notes-chrome",
                  "--command", "notes", "--chrome-extension", NOTES_CHROME, "--wallet-bridge", stager(),
+                 "--summary", "Notes for Chrome", "--depends", "python3 (>= 3.11), libfoo1:any | libbar2",
+                 "--long-description", "Keeps notes.\nPre-Depends: evil-pkg\n\nA second paragraph.",
                  "--output", tmp_path, cwd=REPO, env=swift_env())
     assert result.returncode == 0, result.stderr[-4000:]
-    listing = run("dpkg-deb", "-c", result.stdout.strip()).stdout
+    deb = Path(result.stdout.strip())
+    listing = run("dpkg-deb", "-c", deb).stdout
     paths = {line.split()[-1].removeprefix(".") for line in listing.splitlines() if line.startswith("-")}
     assert "/usr/bin/notes" in paths and "/usr/share/doc/notes-chrome/copyright" in paths
     assert {path for path in paths if path.endswith(".json")} == {
         f"{folder}/{NOTES_HOST}.json" for folder, family in system_folders().items() if family == "chromium"}
-    assert control_field(Path(result.stdout.strip()), "Enhances") == "chromium"
+    assert control_field(deb, "Enhances") == "chromium"
+    tree = tmp_path / "tree"
+    assert run("dpkg-deb", "-x", deb, tree).returncode == 0
+    manifest = json.loads((tree / "etc/chromium/native-messaging-hosts" / f"{NOTES_HOST}.json").read_text())
+    assert manifest["description"] == f"{NOTES_HOST}: a native messaging host (notes)"
+    assert manifest["allowed_origins"] == [f"chrome-extension://{NOTES_CHROME}/"]
+    assert control_field(deb, "Depends") == "python3 (>= 3.11), libfoo1:any | libbar2"
+    assert control_field(deb, "Pre-Depends") == ""
+    description = control_field(deb, "Description")
+    assert description.startswith("Notes for Chrome\n Keeps notes.\n Pre-Depends: evil-pkg\n .\n A second paragraph.\n"), description
+
+
+def test_paths_are_the_callers_wherever_the_script_is(notes_sources, tmp_path):
+    """A developer runs the script from their own project (through .build/checkouts/wallet-bridge):
+    relative paths are taken from their folder, and the package lands in their .build/deb."""
+    project = tmp_path / "notes"
+    project.mkdir()
+    for name in ("notes-host", "copyright"):
+        shutil.copy(notes_sources / name, project / name)
+    (project / "notes-host.1").write_text('.TH NOTES-HOST 1\n.SH NAME\nnotes-host \\- keeps notes\n')
+    args = ["bash", SCRIPT, "--binary", "./notes-host", "--name", NOTES_HOST, "--version", "3.0", "--copyright", "copyright",
+            "--man-page", "notes-host.1", "--maintainer", NOTES_MAINTAINER, "--firefox-addon", NOTES_FIREFOX,
+            "--wallet-bridge", os.path.relpath(stager(), project)]
+    result = run(*args, cwd=project, env=swift_env())
+    assert result.returncode == 0, result.stderr[-4000:]
+    deb = project / ".build/deb" / f"notes-host_3.0-1_{run('dpkg', '--print-architecture').stdout.strip()}.deb"
+    assert result.stdout == f"{deb}\n" and deb.is_file()
+    assert "./usr/share/man/man1/notes-host.1.gz" in run("dpkg-deb", "-c", deb).stdout
+    result = run(*args, "--output", "out", cwd=project, env=swift_env())
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stdout == f"{project / 'out' / deb.name}\n"
+
+
+def test_control_characters_and_malformed_fields_are_refused(tmp_path):
+    """No value may add a line to the control file or the changelog (a field of its own, such as
+    Pre-Depends), and Homepage and Depends must be what their fields hold."""
+    host = fake_binary(tmp_path, "notes-host", "echo 1.0\n")
+    copyright = tmp_path / "copyright"
+    copyright.write_text("Files: *\n")
+    base = ["bash", SCRIPT, "--binary", host, "--name", NOTES_HOST, "--copyright", copyright,
+            "--firefox-addon", NOTES_FIREFOX, "--wallet-bridge", stager(), "--output", tmp_path / "out"]
+    injected = "Eve <eve@example.org>\nPre-Depends: evil-pkg"
+    cases = [
+        (["--maintainer", injected], {}, "--maintainer: the value contains a control character"),
+        (["--maintainer", NOTES_MAINTAINER, "--homepage", "https://example.org\nPre-Depends: evil-pkg"], {}, "--homepage: the value contains a control character"),
+        (["--maintainer", NOTES_MAINTAINER, "--depends", "libc6\nPre-Depends: evil-pkg"], {}, "--depends: the value contains a control character"),
+        (["--maintainer", NOTES_MAINTAINER, "--summary", "Notes\tfor you"], {}, "--summary: the value contains a control character"),
+        (["--maintainer", NOTES_MAINTAINER, "--long-description", "Notes\rfor you"], {}, "--long-description: the value contains a control character"),
+        (["--maintainer", NOTES_MAINTAINER, "--version", "1.0\n"], {}, "--version: the value contains a control character"),
+        ([], {"DEBFULLNAME": "Eve\nPre-Depends: evil-pkg", "DEBEMAIL": "eve@example.org"}, "DEBFULLNAME or DEBEMAIL contains a control character"),
+        ([], {"DEBFULLNAME": "Eve", "DEBEMAIL": "eve@example.org\nPre-Depends: evil-pkg"}, "DEBFULLNAME or DEBEMAIL contains a control character"),
+        (["--maintainer", NOTES_MAINTAINER, "--homepage", "javascript:alert(1)"], {}, "--homepage javascript:alert(1): not an http:// or https:// URL"),
+        (["--maintainer", NOTES_MAINTAINER, "--homepage", "https://example.org/a b"], {}, "not an http:// or https:// URL"),
+        (["--maintainer", NOTES_MAINTAINER, "--depends", "libc6; evil"], {}, "--depends libc6; evil: not a Debian dependency list"),
+        (["--maintainer", NOTES_MAINTAINER, "--depends", "libc6 (>= 2.36"], {}, "not a Debian dependency list"),
+        (["--maintainer", NOTES_MAINTAINER, "--depends", "Libc6"], {}, "not a Debian dependency list"),
+        # Checked by install --root alone, as install checks them.
+        (["--maintainer", NOTES_MAINTAINER, "--chrome-extension", "abc"], {}, '--chrome-extension abc: "abc" is not an extension ID'),
+        (["--maintainer", NOTES_MAINTAINER, "--description", "   "], {}, "--description: the description is empty"),
+        (["--maintainer", NOTES_MAINTAINER, "--description", "two\nlines"], {}, "--description: the value contains a control character"),
+    ]
+    for args, env, message in cases:
+        result = run(*base, *args, cwd=REPO, env={**swift_env(), "DEBFULLNAME": "", "DEBEMAIL": "", **env})
+        assert result.returncode != 0 and message in result.stderr, f"{args} {env}: {result.stderr}"
+        assert result.stdout == "", result.stdout
+    assert not (tmp_path / "out").exists()
 
 
 def fake_binary(tmp_path, name, script):

@@ -135,9 +135,7 @@ struct InstallCommand: ParsableCommand {
 
     /// `--root DIR`: the system-wide manifests under DIR, for a package; no record (StagedInstall).
     private func stage(under root: String, environment: CLIEnvironment) throws {
-        guard root != "/" else {
-            throw CLIFailure("--root /: that is this machine itself; install system-wide with --system, which records the files so that uninstall can remove them")
-        }
+        try StagedInstall.checkRoot(root)
         let request = InstallRequest(
             browsers: browsers,
             system: true,
@@ -158,7 +156,7 @@ struct InstallCommand: ParsableCommand {
             return
         }
         do {
-            for line in try StagedInstall.write(plan) { Console.out(line) }
+            for line in try StagedInstall.write(plan, root: root) { Console.out(line) }
         } catch {
             throw CLIFailure("\(error)")
         }

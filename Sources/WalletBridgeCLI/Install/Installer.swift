@@ -101,8 +101,8 @@ struct InstallPlan: Sendable {
     var host = InstallRecord.Host(binary: "", description: HostManifest.defaultDescription)
 }
 
-/// Where one manifest goes, and whom it serves.
-private struct Placement {
+/// Where one manifest goes, and whom it serves (also `install --root`'s, StagedInstall).
+struct Placement {
     var path: String
     var family: BrowserFamily
     var browsers: [Browser]
@@ -266,7 +266,7 @@ enum Installer {
 
     /// The extension IDs each family's manifest allows. Refuses a family among the targets
     /// with no IDs; drops (and says so) the IDs of a family with no browser among them.
-    private static func allowLists(_ request: InstallRequest, browsers: [Browser], notes: inout [String]) throws(CLIFailure) -> [BrowserFamily: [String]] {
+    static func allowLists(_ request: InstallRequest, browsers: [Browser], notes: inout [String]) throws(CLIFailure) -> [BrowserFamily: [String]] {
         var allowed: [BrowserFamily: [String]] = [.chromium: request.chromeOrigins, .firefox: request.firefoxAddons]
         for family in BrowserFamily.allCases {
             let members = browsers.filter { $0.family == family }.map(\.displayName)
@@ -288,7 +288,7 @@ enum Installer {
 
     /// Where each manifest goes, in order, with the browsers that read it. Several browsers may
     /// share a folder (Chrome's system folder serves Brave too); Tor Browser may have several.
-    private static func manifestPlacements(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment) -> [Placement] {
+    static func manifestPlacements(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment) -> [Placement] {
         let fileName = request.hostName + ".json"
         var placements: [Placement] = []
         func add(_ placement: Placement) {
@@ -333,7 +333,7 @@ enum Installer {
 
     /// What to write at each path, and what to do with the file already there. Refuses, naming
     /// them all, files install may not replace.
-    private static func installTargets(
+    static func installTargets(
         _ placements: [Placement], request: InstallRequest, allowed: [BrowserFamily: [String]], record: InstallRecord?
     ) throws(CLIFailure) -> [InstallTarget] {
         var targets: [InstallTarget] = []

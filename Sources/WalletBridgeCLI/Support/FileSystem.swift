@@ -30,6 +30,15 @@ enum FileSystem {
 
     static func exists(_ path: String) -> Bool { status(path) != nil }
 
+    /// Where the symbolic link at `path` points (readlink(2)); nil when `path` is not one.
+    static func linkTarget(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let count = readlink(path, &buffer, buffer.count)
+        return count < 0 ? "" : String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Whether `a` and `b` name the same file: the same string, or, through links, the same
     /// device and inode. A path that cannot be reached is the same only as itself.
     static func sameFile(_ a: String, _ b: String) -> Bool {
