@@ -111,6 +111,8 @@ final class TwoHostsTests: XCTestCase {
         XCTAssertEqual(installWallet.status, 0, installWallet.output)
         let installNotes = try installNotes(sandbox, binary: notesBinary, "--description", "Notes: saves your notes")
         XCTAssertEqual(installNotes.status, 0, installNotes.output)
+        XCTAssertTrue(installNotes.stdout.contains("check with: wallet-bridge doctor --name \(notes)\n"), installNotes.stdout)
+        XCTAssertTrue(installWallet.stdout.contains("check with: wallet-bridge doctor\n"), installWallet.stdout)
 
         func assertEachStartsItsOwn(_ context: String, file: StaticString = #filePath, line: UInt = #line) throws {
             for firefox in [false, true] {

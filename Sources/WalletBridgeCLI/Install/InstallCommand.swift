@@ -129,7 +129,11 @@ struct InstallCommand: ParsableCommand {
         } catch {
             throw CLIFailure("\(error)" + (request.system && error.code == EACCES ? " (system-wide folders need root)" : ""))
         }
-        Console.out("recorded in \(recordPath); check with: wallet-bridge doctor")
+        // The doctor command that checks what was just installed: plain `doctor` checks the
+        // wallet's own name, and would say all is well about another host it never looked at.
+        let doctor = ["wallet-bridge", "doctor"] + (name == ManifestIdentifiers.defaultHostName ? [] : ["--name", name])
+            + (system ? ["--system"] : [])
+        Console.out("recorded in \(recordPath); check with: \(doctor.map(Shell.quoted).joined(separator: " "))")
         printFlatpakPermissions(plan.flatpakApps)
     }
 
