@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WalletBridge
 
 // A pair of methods with state, the kind a fixture file tests with a folder of its own
