@@ -27,6 +27,11 @@ echo "== the example's own methods: its fixture files through all three runners"
 swift test --package-path examples/custom-method --disable-build-manifest-caching
 node --test examples/custom-method/test/
 .build/debug/wallet-bridge conform --host examples/custom-method/.build/debug/ping-host examples/custom-method/Fixtures/
+# Each notes.json case alone, after the file's setup only (docs/fixtures.md, "State": a case must
+# not need the cases before it), as `conform --filter` runs one.
+for name in $(node -e 'for (const c of require("./examples/custom-method/Fixtures/notes.json").cases) console.log(c.name)'); do
+  .build/debug/wallet-bridge conform --host examples/custom-method/.build/debug/ping-host examples/custom-method/Fixtures/notes.json --filter "notes.json#$name"
+done
 
 echo "== system tests (pytest)" >&2
 # Debian's python3 with Debian's cryptography and pytest (scripts/install-deps.sh), whatever

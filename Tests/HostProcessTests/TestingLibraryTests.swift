@@ -62,6 +62,26 @@ import XCTest
         }
     }
 
+    /// A file whose setup case sets `env` cannot run in process: every case is skipped with the
+    /// setup's reason, so the run checked nothing and fails (docs/fixtures.md, "In process").
+    @Test func aFileWhoseSetupNeedsAProcessFailsInProcess() async throws {
+        let path = NSTemporaryDirectory() + "expect-fixtures-\(UUID().uuidString).json"
+        try Data(#"""
+            {"env": {"NOTES_DIR": "{tmpdir}/notes"},
+             "setup": [{"name": "save", "request": {"jsonrpc": "2.0", "method": "echo", "params": ["a"], "id": 1},
+                        "response": {"jsonrpc": "2.0", "id": 1, "result": ["a"]}}],
+             "cases": [\#(Self.echoCase)]}
+            """#.utf8).write(to: URL(fileURLWithPath: path))
+        try await withKnownIssue {
+            try await expectFixtures(path, host: .router(Self.echoRouter()))
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.hasPrefix("none of the 1 cases could run against this host, so nothing was checked: the file's setup case ")
+                    && $0.rawValue.contains("#save cannot run against this host: env (NOTES_DIR)")
+            }
+        }
+    }
+
     @Test func aMissingHostIsAnError() async throws {
         let error = await #expect(throws: (any Error).self) {
             try await expectFixtures(try Self.file(Self.echoCase), host: .executable("no-such-host"))

@@ -1,17 +1,37 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WalletBridge
 
 // A pair of methods with state, the kind a fixture file tests with a folder of its own
 // (Fixtures/notes.json, docs/fixtures.md "State"): notes.save appends a note to a file, and
 // notes.list lists them. A browser starts a fresh host for every message, so the state is in
-// files, never in the process: here in `notes.json` in the folder that NOTES_DIR names.
+// files, never in the process.
+//
+// Where a real host keeps them: a browser starts the host with the browser's own environment,
+// not a shell's, so the folder must come from what every session has. Here that is the XDG
+// data folder, `$XDG_DATA_HOME/ping-host`, else `~/.local/share/ping-host` (`$HOME`), as the
+// XDG Base Directory specification says; `NOTES_DIR` overrides it, which is how a fixture file
+// gives the host a folder of its own (`"env": {"NOTES_DIR": "{tmpdir}/notes"}`) instead of the
+// user's notes.
 
-/// The variable that names the notes' folder.
+/// The variable that overrides the notes' folder: unset or empty, the default below.
 public let notesFolderVariable = "NOTES_DIR"
 
-/// The error both methods answer when NOTES_DIR is unset or empty: a code of the host's own,
-/// declared in each method's `errors`.
+/// The folder of this host's own under the XDG data folder.
+public let notesFolderName = "ping-host"
+
+/// The error both methods answer when there is no usable notes folder: `NOTES_DIR` relative or
+/// not a folder that can be made, or no `NOTES_DIR`, `XDG_DATA_HOME` or `HOME` to start from.
+/// A code of the host's own, declared in each method's `errors`; `data.variable` names the
+/// variable the unusable folder came from.
 public let noNotesFolder = RPCError(code: -32051, message: "No notes folder", data: ["variable": "NOTES_DIR"])
+
+func notesFolderError(from variable: String) -> RPCError {
+    RPCError(code: noNotesFolder.code, message: noNotesFolder.message, data: ["variable": .string(variable)])
+}
 
 /// `{"text": "milk"}`: saves one note; answers how many there are now.
 public enum SaveNote: RPCMethod {
@@ -34,15 +54,31 @@ public enum ListNotes: RPCMethod {
 struct NotesFile {
     let path: String
 
-    /// In the folder NOTES_DIR names, made if it is not there; `noNotesFolder` without one.
-    init() throws {
-        guard let folder = ProcessInfo.processInfo.environment[notesFolderVariable], !folder.isEmpty else { throw noNotesFolder }
+    /// `notes.json` in the notes folder (`folder(in:)`), made if it is not there.
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let (folder, variable) = try Self.folder(in: environment)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw RPCError(.internalError, detail: "cannot make the notes folder")
+            throw notesFolderError(from: variable)
         }
         path = folder + "/notes.json"
+    }
+
+    /// The folder, and the variable it came from: `NOTES_DIR` when set and not empty (it must be
+    /// absolute: a browser starts the host in a folder of its choosing), else
+    /// `$XDG_DATA_HOME/ping-host`, else `$HOME/.local/share/ping-host`. A relative
+    /// `XDG_DATA_HOME` is ignored, as the XDG specification says.
+    static func folder(in environment: [String: String]) throws -> (path: String, variable: String) {
+        if let folder = environment[notesFolderVariable], !folder.isEmpty {
+            guard folder.hasPrefix("/") else { throw notesFolderError(from: notesFolderVariable) }
+            return (folder, notesFolderVariable)
+        }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return (data + "/" + notesFolderName, "XDG_DATA_HOME")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { throw notesFolderError(from: "HOME") }
+        return (home + "/.local/share/" + notesFolderName, "HOME")
     }
 
     func read() throws -> [String] {
