@@ -466,8 +466,13 @@ extension ProjectTemplate {
         #!/usr/bin/env python3
         """Headless Chromium and Firefox ESR load the extension, which calls the host and reports the
         outcome to a small report host (below); this checks it. Every wait is bounded. Run through
-        scripts/headless.sh, which sets the project's names."""
-        import json, os, shutil, signal, subprocess, sys, tempfile, time, zipfile
+        scripts/headless.sh, which sets the project's names. How each browser is started, given the
+        extension and awaited is wallet-bridge's scripts/headless_browser.py (its own e2e tests
+        use it too)."""
+        import json, os, shutil, subprocess, sys, tempfile
+
+        sys.path.insert(0, os.path.join(os.environ["WALLET_BRIDGE_DIR"], "scripts"))
+        import headless_browser  # noqa: E402
 
         ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         HOST_NAME = os.environ["HOST_NAME"]
@@ -519,45 +524,15 @@ extension ProjectTemplate {
 
             extension = os.path.join(scratch, "extension")
             subprocess.run([os.path.join(ROOT, "scripts", "build-extension.sh"), browser, extension], check=True)
-            if browser == "chromium":
-                command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
-                           f"--user-data-dir={os.path.join(env['XDG_CONFIG_HOME'], 'chromium')}",
-                           f"--load-extension={extension}",
-                           "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"]
-            else:
-                profile = os.path.join(scratch, "profile")
-                os.makedirs(os.path.join(profile, "extensions"))
-                with open(os.path.join(profile, "user.js"), "w") as prefs:
-                    prefs.write('user_pref("xpinstall.signatures.required", false);\n'
-                                'user_pref("extensions.autoDisableScopes", 0);\n'
-                                'user_pref("extensions.enabledScopes", 15);\n')
-                with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON + ".xpi"), "w") as xpi:
-                    for folder, _, names in os.walk(extension):
-                        for name in names:
-                            path = os.path.join(folder, name)
-                            xpi.write(path, os.path.relpath(path, extension))
-                command = ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
-
+            profile = (os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium"
+                       else os.path.join(scratch, "profile"))
+            command = headless_browser.command(browser, extension, profile, FIREFOX_ADDON)
             with open(os.path.join(scratch, "browser.log"), "w") as log:
-                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                           stdin=subprocess.DEVNULL, start_new_session=True)
+                process = headless_browser.start(command, env, log)
             try:
-                deadline = time.monotonic() + REPORT_TIMEOUT_S
-                while time.monotonic() < deadline:
-                    if os.path.exists(env["HEADLESS_REPORT"]) and os.path.getsize(env["HEADLESS_REPORT"]) > 0:
-                        with open(env["HEADLESS_REPORT"]) as lines:
-                            return json.loads(lines.readline())
-                    if process.poll() is not None:
-                        raise RuntimeError(f"{browser} exited with status {process.returncode} before reporting")
-                    time.sleep(0.25)
-                raise RuntimeError(f"no report from the extension in {browser} within {REPORT_TIMEOUT_S} s")
+                return headless_browser.wait_for_report(process, env["HEADLESS_REPORT"], REPORT_TIMEOUT_S, browser)
             finally:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(5)
+                headless_browser.quit_browsers({browser: process}, 20)
 
 
         def main():
@@ -580,7 +555,7 @@ extension ProjectTemplate {
                 expected = {"ok": True, "result": {"greeting": f"Hello, extension, from {caller}"}}
                 try:
                     outcome = run_browser(browser, binary, scratch)
-                except (RuntimeError, subprocess.CalledProcessError) as error:
+                except (headless_browser.Failure, subprocess.CalledProcessError) as error:
                     outcome = {"failure": str(error)}
                 if outcome == expected:
                     print(f"{browser}: ok, {outcome['result']['greeting']}")
