@@ -36,10 +36,13 @@ checks that the run fails and names the broken step.
 the shipped host is /usr/bin/wallet-bridge, reached through the package's system-wide manifests
 (no per-user install of it), which allow the example extension's IDs.
 """
-import argparse, base64, json, os, shutil, signal, subprocess, sys, tempfile, time, zipfile
+import argparse, base64, json, os, shutil, signal, subprocess, sys, tempfile, time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.exceptions import InvalidSignature
+
+import headless_browser
+from headless_browser import Failure
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("WALLET_BRIDGE_BUILD_DIR", os.path.join(ROOT, ".build", "debug"))
@@ -63,10 +66,6 @@ QUIT_TIMEOUT_S = 20
 HOST_EXIT_TIMEOUT_S = 10
 EXPECTED_STEPS = ["getAccounts", "signPayloads", "customMethod", "batch", "unknownMethod", "invalidPayloads",
                   "largeReplyMessage", "portConcurrent", "largeReplyPort", "portAfterLargeReply"]
-
-
-class Failure(Exception):
-    pass
 
 
 def log(message):
@@ -104,20 +103,7 @@ def host_processes(binary=HOST, home=None):
 
 
 def quit_browsers(processes):
-    """Quits each browser as a user would (SIGTERM to the browser alone), so the browser itself
-    has to end its hosts; only a browser that will not quit gets its whole group killed.
-    `processes` maps a name to its process; returns the names that had to be killed."""
-    for process in processes.values():
-        process.send_signal(signal.SIGTERM)
-    killed = []
-    for name, process in processes.items():
-        try:
-            process.wait(QUIT_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
-            killed.append(name)
-    return killed
+    return headless_browser.quit_browsers(processes, QUIT_TIMEOUT_S)
 
 
 def prepare(browser, scratch, extension_source):
@@ -149,7 +135,7 @@ def prepare(browser, scratch, extension_source):
     else:
         run([CLI, "install", "--browser", "firefox", "--firefox-addon", FIREFOX_ADDON_ID, "--binary", HOST], env=env)
         profile = os.path.join(scratch, "profile")
-    command = browser_command(browser, env, extension, profile)
+    command = headless_browser.command(browser, extension, profile, FIREFOX_ADDON_ID)
     return command, env
 
 
@@ -157,21 +143,9 @@ def drive(browser, scratch, command, env):
     """Starts the browser, waits for the report, quits the browser. Returns the report."""
     report_path = env["WALLET_BRIDGE_TEST_REPORT"]
     browser_log = open(os.path.join(scratch, "browser.log"), "w")
-    process = subprocess.Popen(command, env=env, stdout=browser_log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, start_new_session=True)
-    report = None
+    process = headless_browser.start(command, env, browser_log)
     try:
-        deadline = time.monotonic() + REPORT_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if os.path.exists(report_path) and os.path.getsize(report_path) > 0:
-                with open(report_path) as lines:
-                    report = json.loads(lines.readline())
-                break
-            if process.poll() is not None:
-                raise Failure(f"{browser} exited with status {process.returncode} before reporting")
-            time.sleep(0.25)
-        if report is None:
-            raise Failure(f"no report from the extension within {REPORT_TIMEOUT_S} s")
+        report = headless_browser.wait_for_report(process, report_path, REPORT_TIMEOUT_S, browser)
     finally:
         for name in quit_browsers({browser: process}):
             log(f"{name} did not quit within {QUIT_TIMEOUT_S} s of SIGTERM and was killed")
@@ -297,25 +271,6 @@ def run_browser(browser, extension_source=None):
     else:
         shutil.rmtree(scratch, ignore_errors=True)
     return problems
-
-
-def browser_command(browser, env, extension, profile):
-    """The headless command line for `browser` with `extension` loaded, in `profile` (for
-    Firefox, a new profile folder that this makes, with the extension installed unsigned)."""
-    if browser == "chromium":
-        return ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-                f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"]
-    os.makedirs(os.path.join(profile, "extensions"))
-    with open(os.path.join(profile, "user.js"), "w") as prefs:
-        prefs.write('user_pref("xpinstall.signatures.required", false);\n'
-                    'user_pref("extensions.autoDisableScopes", 0);\n'
-                    'user_pref("extensions.enabledScopes", 15);\n')
-    with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON_ID + ".xpi"), "w") as xpi:
-        for folder, _, files in os.walk(extension):
-            for name in files:
-                path = os.path.join(folder, name)
-                xpi.write(path, os.path.relpath(path, extension))
-    return ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
 
 
 def wait_for(condition, timeout, what):
@@ -490,13 +445,12 @@ def run_together():
             install_shipped_host(browser, allowed, env)
             run([CLI, "install", "--browser", browser, *allowed, "--name", REPORT_APPLICATION, "--binary", HOST], env=env)
             profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium" else os.path.join(scratch, "profile")
-            commands[browser] = browser_command(browser, env, extension, profile)
+            commands[browser] = headless_browser.command(browser, extension, profile, FIREFOX_ADDON_ID)
         for browser, command in commands.items():
             browser_log = open(os.path.join(scratch, f"{browser}.log"), "w")
             logs.append(browser_log)
             browser_env = dict(env, WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, f"report-{browser}.jsonl"))
-            processes[browser] = subprocess.Popen(command, env=browser_env, stdout=browser_log, stderr=subprocess.STDOUT,
-                                                  stdin=subprocess.DEVNULL, start_new_session=True)
+            processes[browser] = headless_browser.start(command, browser_env, browser_log)
 
         def all_waiting():
             for browser, process in processes.items():
@@ -580,8 +534,8 @@ def run_sessions(browser):
         install_shipped_host(browser, allowed, env)
         run([CLI, "install", "--browser", browser, *allowed, "--name", REPORT_APPLICATION, "--binary", HOST], env=env)
         profile = os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium" else os.path.join(scratch, "profile")
-        process = subprocess.Popen(browser_command(browser, env, extension, profile), env=env, stdout=browser_log,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        process = headless_browser.start(headless_browser.command(browser, extension, profile, FIREFOX_ADDON_ID), env,
+                                         browser_log)
 
         connected = phase("connected")
         session = connected["session"]

@@ -8,7 +8,10 @@
 #      completion in ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions/,
 #   4. only when asked (below): writes the native-messaging manifests for Chromium and Firefox
 #      and checks them with `wallet-bridge doctor`,
-#   5. sends a real GetAccounts request to the installed binary.
+#   5. sends a real GetAccounts request to the installed binary. Once a key exists, that request
+#      needs your consent in a dialog: on a machine without a display the host answers with an
+#      error (-1, no_prompt), which is still the host answering. If the request started the
+#      wallet's agent (docs/agent.md), it is stopped again: setup leaves nothing running.
 #
 #   scripts/setup.sh [--manifests] [--binary PATH]
 #
@@ -18,8 +21,10 @@
 # Without, no browser folder is touched: a developer of another host (docs/your-own-host.md)
 # gets the tools without the wallet's manifests.
 # --binary PATH installs that wallet-bridge binary instead of building the release one (steps 1
-# and 2 are skipped: for a binary you built yourself, and for the test of this script).
+# and 2 are skipped: for a binary you built yourself, and for the test of this script); a
+# relative PATH is taken from the folder you run the script in.
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 
 manifests=false
@@ -40,7 +45,8 @@ chrome_extension=${WALLET_BRIDGE_CHROME_EXTENSION:-oeloogpinfhebldicgpgcpochgkpp
 firefox_addon=${WALLET_BRIDGE_FIREFOX_ADDON:-example@wallet-bridge.dev}
 
 if [ -n "$binary" ]; then
-  [ -x "$binary" ] || { echo "setup.sh: --binary $binary is not an executable file" >&2; exit 2; }
+  case "$binary" in /*) ;; *) binary=$caller/$binary ;; esac
+  [ -f "$binary" ] && [ -x "$binary" ] || { echo "setup.sh: --binary $binary is not an executable file" >&2; exit 2; }
   echo "== 1/5, 2/5 skipped: installing $binary" >&2
   built=$binary
 else
@@ -75,8 +81,28 @@ else
 fi
 
 echo "== 5/5 the host answering" >&2
-# The installed binary, started as Chromium would start it for the example extension.
-"$bin" call --host "$bin" --as chrome --origin "chrome-extension://$chrome_extension/" NATIVE_GET_ACCOUNTS_METHOD
+# The installed binary, started as Chromium would start it for the example extension. The
+# request may start the agent (with a key, the host asks it for your consent); stop it again
+# unless one was already running, so that setup leaves no process behind.
+agent_before=0
+"$bin" agent status >/dev/null 2>&1 || agent_before=$?
+answered=0
+"$bin" call --host "$bin" --as chrome --origin "chrome-extension://$chrome_extension/" NATIVE_GET_ACCOUNTS_METHOD || answered=$?
+if [ "$agent_before" -eq 3 ] && "$bin" agent status >/dev/null 2>&1; then
+  "$bin" agent stop >/dev/null || echo "setup.sh: could not stop the agent the request started (wallet-bridge agent stop)" >&2
+fi
+# call's exit status (docs/install.md): 0 a result, 1 a JSON-RPC error reply (the host answered
+# all the same), anything else no usable reply.
+case $answered in
+  0) ;;
+  1) cat >&2 <<'ERROR'
+The host answered with an error (above). With a key in the keystore, GetAccounts asks you in a
+dialog whether the extension may see your accounts: on a machine without a display it answers
+-1 (no_prompt) instead, as above; in a graphical session the dialog appears (docs/sessions.md).
+ERROR
+     ;;
+  *) echo "setup.sh: the installed wallet-bridge did not answer (call exited $answered)" >&2; exit 1 ;;
+esac
 
 cat >&2 <<NEXT
 

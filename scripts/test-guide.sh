@@ -2,9 +2,12 @@
 # Follows docs/your-own-host.md literally: every block fenced exactly ```sh, in order, in one bash
 # (so `cd`, `export` and `source` carry over), with `set -euo pipefail`, started in this checkout
 # with a scratch HOME and nothing of this machine's browsers, manifests or ~/.local reachable.
-# Blocks fenced ```sh (root) are for a person to run as root and are left out.
+# Blocks fenced ```sh (root) are for a person to run as root and are left out. Any other shell
+# block (```bash, ```shell, ```console, ```sh with another label, or an indented fence) fails
+# the test: it would be skipped silently, and the guide would say more than was run.
 #
 #   scripts/test-guide.sh [--keep]   (--keep: leave the scratch folder, and say where)
+#   GUIDE=FILE GUIDE_CHECK_ONLY=1 scripts/test-guide.sh   (the fence check alone, on FILE: its test)
 #
 # It builds the tools, runs `wallet-bridge new`, builds and tests the new project (Swift and JS),
 # runs conform and describe and the type generator, installs the host, runs doctor and call, runs
@@ -34,9 +37,31 @@ script=$scratch/guide.sh
   echo 'set -euo pipefail'
   echo 'PS4="+ guide: "'
   echo 'set -x'
-  awk '/^```sh$/ { inside = 1; blocks++; next } /^```/ { inside = 0; next } inside { print } END { if (blocks < 8) exit 1 }' \
-    "$root/docs/your-own-host.md"
-} > "$script" || { echo "docs/your-own-host.md: fewer sh blocks than expected" >&2; exit 1; }
+  awk '
+    function shell_like(label) { return label ~ /^(sh|bash|shell|console|zsh|ksh|dash|shell-session|shellsession|terminal)([^A-Za-z0-9_-]|$)/ }
+    /^[ \t]*(```|~~~)/ {
+      if (state != "") {
+        if ($0 ~ /^[ \t]*(```|~~~)[ \t]*$/) state = ""
+        else if (state == "run") print
+        next
+      }
+      label = $0; indented = (label ~ /^[ \t]/)
+      sub(/^[ \t]*(```|~~~)[ \t]*/, "", label); sub(/[ \t]+$/, "", label)
+      if (!indented && label == "sh") { state = "run"; blocks++; next }
+      if (!indented && label == "sh (root)") { state = "skip"; next }
+      if (shell_like(label)) {
+        printf "docs/your-own-host.md:%d: a shell block fenced %s%s would not be run: fence it exactly ```sh (or ```sh (root) to leave it out), not indented\n", NR, (indented ? "(indented) " : ""), $0 > "/dev/stderr"
+        bad = 1
+      }
+      state = "skip"; next
+    }
+    state == "run" { print }
+    END {
+      if (bad) exit 2
+      if (blocks < 8) { print "docs/your-own-host.md: fewer sh blocks than expected" > "/dev/stderr"; exit 1 }
+    }' "${GUIDE:-$root/docs/your-own-host.md}"
+} > "$script" || exit 1
+if [ -n "${GUIDE_CHECK_ONLY:-}" ]; then exit 0; fi
 
 # The guide's reader: a home of their own, the system's PATH, no XDG overrides of this session.
 cd "$root"

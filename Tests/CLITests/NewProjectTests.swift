@@ -172,4 +172,104 @@ final class NewProjectTests: XCTestCase {
         XCTAssertTrue(third.stderr.contains("openssl is needed"), third.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: Path.join(sandbox.base, "other")))
     }
+
+    private func bash(_ sandbox: Sandbox, _ script: String, in directory: String, environment extra: [String: String] = [:]) throws -> Run {
+        var variables = sandbox.variables
+        variables["PATH"] = "/usr/bin:/bin"
+        variables.merge(extra) { $1 }
+        return try runProcess("/bin/bash", ["-c", script], environment: variables, in: directory)
+    }
+
+    /// A checkout path with characters that mean something to a shell and to Swift: the project
+    /// must take it as text (quoted for each), never run or misparse it.
+    func testTheCheckoutPathIsQuotedForTheShellAndForSwift() throws {
+        let sandbox = try Sandbox()
+        let bridge = Path.join(sandbox.base, #"wb "$(touch PWNED)" `touch PWNED` it's \ ok"#)
+        for part in ["Package.swift", "js/src/index.js", "js/src/testing.js", "scripts/package-deb.sh"] {
+            try sandbox.write(Path.join(bridge, part), "")
+        }
+        let created = try create(sandbox, "notes", bridge: bridge)
+        let settings = try bash(sandbox, #"set -u; source scripts/settings.sh; printf %s "$WALLET_BRIDGE_DIR""#, in: created.path)
+        XCTAssertEqual(settings.status, 0, settings.output)
+        XCTAssertEqual(settings.stdout, bridge)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Path.join(created.path, "PWNED")), "settings.sh ran a command in the path")
+
+        // Package.swift's path: the literal, given to Swift, is the path.
+        let manifest = try XCTUnwrap(sandbox.read(Path.join(created.path, "Package.swift")))
+        let line = try XCTUnwrap(manifest.split(separator: "\n").first { $0.contains(#".package(name: "wallet-bridge", path: "#) })
+        let literal = line.components(separatedBy: "path: ").last!.dropLast(2)  // "),"
+        let program = try sandbox.write(Path.join(sandbox.base, "literal.swift"), "print(\(literal), terminator: \"\")\n")
+        var variables = sandbox.variables
+        variables["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let swift = try runProcess("/usr/bin/env", ["swift", program], environment: variables, in: sandbox.base)
+        XCTAssertEqual(swift.status, 0, swift.output)
+        XCTAssertEqual(swift.stdout, bridge)
+        XCTAssertFalse(manifest.contains(bridge), "the path pasted into Swift unescaped")
+        XCTAssertFalse(sandbox.read(Path.join(created.path, "README.md"))!.contains(bridge))
+    }
+
+    func testTheNextLineQuotesTheFolderForTheShell() throws {
+        let sandbox = try Sandbox()
+        var variables = sandbox.variables
+        variables["PATH"] = "/usr/bin:/bin"
+        let output = Path.join(sandbox.base, "my notes $(x)")
+        let run = try runProcess(try Built.walletBridge(), ["new", "notes", "--bridge", checkout, "--output", output], environment: variables, in: sandbox.base)
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.stdout.contains("Next: cd '\(output)' && swift build"), run.stdout)
+    }
+
+    /// scripts/build-extension.sh replaces its output folder: never the project, a folder holding
+    /// it, the extension's own sources, or a folder it did not write.
+    func testBuildExtensionReplacesOnlyAFolderItWrote() throws {
+        let sandbox = try Sandbox()
+        let root = try create(sandbox, "notes").path
+        try sandbox.write(Path.join(root, "scripts/mine/keep.txt"), "mine")
+        let file = try sandbox.write(Path.join(sandbox.base, "a-file"), "mine")
+        for out in [root, ".", "..", sandbox.base, "extension", "extension/sub", "extension/wallet-bridge/sub", "scripts/mine", file,
+                    Path.join(checkout, "js/src/sub")] {
+            let run = try bash(sandbox, "scripts/build-extension.sh chromium \(Shell.quoted(out))", in: root)
+            XCTAssertEqual(run.status, 2, "\(out): \(run.output)")
+            XCTAssertTrue(run.stderr.contains("build-extension.sh: "), run.stderr)
+        }
+        for kept in ["chromium-key.pem", "extension/background.js", "extension/manifest.chromium.json", "scripts/mine/keep.txt", "Package.swift"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Path.join(root, kept)), kept)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Path.join(checkout, "js/src/sub")))
+        XCTAssertEqual(sandbox.read(file), "mine")
+
+        // The default output, twice (it replaces its own), and an empty folder.
+        for _ in 0..<2 {
+            let run = try bash(sandbox, "scripts/build-extension.sh firefox", in: root)
+            XCTAssertEqual(run.status, 0, run.output)
+        }
+        let built = Path.join(root, ".build/extension-firefox")
+        let runtime = try FileManager.default.contentsOfDirectory(atPath: Path.join(built, "wallet-bridge")).sorted()
+        XCTAssertTrue(runtime.contains("index.js") && runtime.contains("client.js"), "\(runtime)")
+        for left in ["fixture-runner.js", "openrpc-types.js", "testing.js", "index.d.ts", "testing.d.ts"] {
+            XCTAssertFalse(runtime.contains(left), left)
+        }
+        XCTAssertTrue(sandbox.read(Path.join(built, "manifest.json"))!.contains("gecko"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Path.join(built, "manifest.firefox.json")))
+        try FileManager.default.createDirectory(atPath: Path.join(sandbox.base, "empty"), withIntermediateDirectories: false)
+        let empty = try bash(sandbox, "scripts/build-extension.sh chromium ../empty", in: root)
+        XCTAssertEqual(empty.status, 0, empty.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: Path.join(sandbox.base, "empty/wallet-bridge/index.js")))
+    }
+
+    /// extension/wallet-bridge is this machine's link into the checkout: not committed, and made
+    /// again from WALLET_BRIDGE_DIR by scripts/settings.sh (which every script sources).
+    func testTheLinkToTheJSPackageIsIgnoredAndMadeFromWalletBridgeDir() throws {
+        let sandbox = try Sandbox()
+        let root = try create(sandbox, "notes").path
+        XCTAssertTrue(sandbox.read(Path.join(root, ".gitignore"))!.contains("\n/extension/wallet-bridge\n"))
+        let link = Path.join(root, "extension/wallet-bridge")
+        XCTAssertEqual(unlink(link), 0)
+        XCTAssertEqual(symlink("/nonexistent/js/src", link), 0)  // a teammate's checkout
+        let run = try bash(sandbox, "source scripts/settings.sh", in: root, environment: ["WALLET_BRIDGE_DIR": checkout])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), Path.join(checkout, "js/src"))
+        XCTAssertEqual(unlink(link), 0)
+        XCTAssertEqual(try bash(sandbox, "source scripts/settings.sh", in: root, environment: ["WALLET_BRIDGE_DIR": checkout]).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), Path.join(checkout, "js/src"))
+    }
 }

@@ -15,6 +15,7 @@ import select
 import shutil
 import struct
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -22,6 +23,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from wallet_helpers import EIP712_MAIL, REPO
+
+sys.path.insert(0, str(REPO / "scripts"))
+import headless_browser  # noqa: E402  (scripts/: the browsers' command lines, one owner)
 
 PASSPHRASE = "paper lantern over the river"
 EXTENSION_ID = "oeloogpinfhebldicgpgcpochgkpponn"  # from the "key" in the example's Chromium manifest
@@ -66,10 +70,7 @@ def chromium_profile(tmp_path):
     subprocess.run([str(REPO / "scripts" / "build-example-extension.sh"), "chromium", str(extension)],
                    check=True, capture_output=True)
     profile = tmp_path / "chromium-profile"
-    browser = subprocess.Popen(
-        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-         f"--load-extension={extension}", "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    browser = headless_browser.start(headless_browser.chromium_command(extension, profile), None, subprocess.DEVNULL)
     preferences = profile / "Default" / "Preferences"
     deadline = time.monotonic() + 60
     try:

@@ -6,8 +6,12 @@ the other.
 - Every libFuzzer target (a `fuzz-<name>` folder under fuzz/Sources) is in fuzz/README.md's table,
   in the `--long` row of SECURITY.md's tests, in scripts/fuzz.sh's default list, and has seeds and
   a dictionary; none of these lists a target that does not exist.
+- scripts/test-guide.sh runs every shell block of docs/your-own-host.md: a block fenced in a way it
+  would skip (```bash, ```shell, an indented fence) fails it instead.
 """
+import os
 import re
+import subprocess
 
 from wallet_helpers import REPO
 
@@ -68,3 +72,24 @@ def test_every_fuzz_target_is_listed_everywhere_and_nothing_else_is():
     for target in targets:
         assert any((REPO / "fuzz/corpus" / target).iterdir()), f"no seeds for {target}"
         assert (REPO / "fuzz/dict" / f"{target}.dict").is_file(), f"no dictionary for {target}"
+
+
+def guide_check(tmp_path, text):
+    guide = tmp_path / "guide.md"
+    guide.write_text(text)
+    return subprocess.run(["bash", str(REPO / "scripts/test-guide.sh")], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, GUIDE=str(guide), GUIDE_CHECK_ONLY="1"), stdin=subprocess.DEVNULL)
+
+
+def test_the_guide_test_refuses_a_shell_block_it_would_not_run(tmp_path):
+    runnable = "".join(f"```sh\necho {n}\n```\n\n" for n in range(8)) + "```sh (root)\nsudo true\n```\n```json\n{}\n```\n"
+    accepted = guide_check(tmp_path, runnable)
+    assert accepted.returncode == 0, accepted.stderr
+    assert (REPO / "docs/your-own-host.md").read_text().count("```sh\n") >= 8
+    real = subprocess.run(["bash", str(REPO / "scripts/test-guide.sh")], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, GUIDE_CHECK_ONLY="1"), stdin=subprocess.DEVNULL)
+    assert real.returncode == 0, real.stderr
+    for fence in ["```bash", "```shell", "```console", "```sh title=x", "   ```sh", "```zsh"]:
+        refused = guide_check(tmp_path, runnable + f"\n{fence}\nrm -rf ~\n```\n")
+        assert refused.returncode == 1, (fence, refused.stderr)
+        assert "would not be run: fence it exactly ```sh" in refused.stderr, (fence, refused.stderr)

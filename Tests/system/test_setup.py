@@ -2,21 +2,22 @@
 way. Runs the script with --binary (the debug build: no packages installed, no release build) in
 a scratch HOME, so nothing outside it is touched."""
 import os
+import signal
 import subprocess
 
-from wallet_helpers import REPO, binary_path
+from wallet_helpers import REPO, all_pids, binary_path, proc_arguments
 
 EXAMPLE_CHROME = "oeloogpinfhebldicgpgcpochgkpponn"
 
 
-def run_setup(tmp_path, *args, **extra_env):
+def run_setup(tmp_path, *args, cwd=None, binary=None, **extra_env):
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env = {"HOME": str(home), "PATH": os.environ["PATH"], "XDG_CONFIG_HOME": str(home / ".config"),
            "XDG_DATA_HOME": str(home / ".local/share"), "XDG_STATE_HOME": str(home / ".local/state"),
            "XDG_RUNTIME_DIR": str(tmp_path), "WALLET_BRIDGE_KEYSTORE": str(tmp_path / "keystore"), **extra_env}
-    result = subprocess.run(["bash", str(REPO / "scripts/setup.sh"), "--binary", binary_path(), *args], env=env,
-                            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    result = subprocess.run(["bash", str(REPO / "scripts/setup.sh"), "--binary", binary or binary_path(), *args], env=env,
+                            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=cwd)
     return result, home
 
 
@@ -59,3 +60,42 @@ def test_an_unknown_option_is_refused(tmp_path):
                             timeout=30, stdin=subprocess.DEVNULL)
     assert result.returncode == 2
     assert "unknown option --manifest" in result.stderr
+
+
+def agents_of(binary):
+    """The pids of `binary agent` processes (the agent a host starts runs from the host's binary)."""
+    return [pid for pid in all_pids() if proc_arguments(pid)[:2] == [str(binary), "agent"]]
+
+
+def test_with_a_key_and_no_display_the_host_answers_no_prompt_and_no_agent_is_left(tmp_path):
+    # A key exists: the example extension's GetAccounts needs the user's consent, which a machine
+    # without a display cannot ask for. That is an answer (-1, no_prompt), not a failed setup.
+    env = {"HOME": str(tmp_path), "PATH": os.environ["PATH"], "WALLET_BRIDGE_KEYSTORE": str(tmp_path / "keystore")}
+    passphrase = tmp_path / "passphrase"
+    passphrase.write_text("scratch keystore only\n")
+    subprocess.run([binary_path(), "keys", "create", "--label", "main", "--passphrase-file", str(passphrase)], env=env,
+                   check=True, capture_output=True, timeout=60)
+    result, home = run_setup(tmp_path)
+    installed = home / ".local/bin/wallet-bridge"
+    try:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert '"no_prompt"' in result.stdout, result.stdout
+        assert "no_prompt" in result.stderr and "without a display" in result.stderr, result.stderr
+        assert "wallet-bridge is installed as" in result.stderr, result.stderr
+        assert agents_of(installed) == [], "the demo call left an agent running"
+    finally:
+        for pid in agents_of(installed):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_relative_binary_is_the_callers_not_the_checkouts(tmp_path):
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    os.symlink(binary_path(), caller / "my-wallet-bridge")
+    result, home = run_setup(tmp_path, cwd=caller, binary="my-wallet-bridge")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (home / ".local/bin/wallet-bridge").read_bytes() == open(binary_path(), "rb").read()
+
+    missing, _ = run_setup(tmp_path, cwd=caller, binary="no-such-binary")
+    assert missing.returncode == 2
+    assert f"--binary {caller}/no-such-binary is not an executable file" in missing.stderr, missing.stderr

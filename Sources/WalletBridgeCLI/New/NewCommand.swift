@@ -46,7 +46,7 @@ struct NewCommand: ParsableCommand {
         Console.out("""
             Created \(folder.path) (host \(folder.template.hostName), method \(folder.template.methodName), \
             Chromium ID \(folder.template.chromeID), Firefox add-on \(folder.template.firefoxAddon)).
-            Next: cd \(folder.path) && swift build && swift test && node --test test/ && scripts/headless.sh
+            Next: cd \(Shell.quoted(folder.path)) && swift build && swift test && node --test test/ && scripts/headless.sh
             """)
     }
 }

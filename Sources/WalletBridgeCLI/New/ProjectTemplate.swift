@@ -62,11 +62,28 @@ struct ProjectTemplate: Sendable, Equatable {
 
     static func defaultFirefoxAddon(for name: String) -> String { name + "@example.org" }
 
+    /// `text` as a Swift string literal, quotes included: whatever the checkout's path holds
+    /// (quotes, backslashes, `\(`, control characters) stays text.
+    static func swiftStringLiteral(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": literal += "\\\\"
+            case "\"": literal += "\\\""
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                literal += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
+    }
+
     var files: [File] {
         let values: [(String, String)] = [
             ("@NAME@", name), ("@TYPE@", typeName), ("@CAMEL@", camelName), ("@MODULE@", moduleName),
             ("@EXECUTABLE@", executable), ("@METHOD@", methodName), ("@HOST@", hostName),
-            ("@FIREFOX_ADDON@", firefoxAddon), ("@BRIDGE@", bridge), ("@KEY@", chromeKey),
+            ("@FIREFOX_ADDON@", firefoxAddon), ("@BRIDGE_SWIFT@", Self.swiftStringLiteral(bridge)),
+            ("@BRIDGE_SH@", Shell.quoted(bridge)), ("@KEY@", chromeKey),
             ("@CHROME_ID@", chromeID), ("@VERSION@", Self.version), ("@YEAR@", String(year)),
         ]
         func fill(_ text: String) -> String {
@@ -85,7 +102,8 @@ struct ProjectTemplate: Sendable, Equatable {
             File(path: "extension/manifest.chromium.json", contents: fill(Self.chromiumManifest)),
             File(path: "extension/manifest.firefox.json", contents: fill(Self.firefoxManifest)),
             // The JS package, from the checkout: the extension loads it as its own files, and
-            // the JS tests import its runner from the same place.
+            // the JS tests import its runner from the same place. This machine's link, not
+            // committed: scripts/settings.sh makes it again from WALLET_BRIDGE_DIR.
             File(path: "extension/wallet-bridge", contents: Path.join(bridge, "js/src"), link: true),
             File(path: "scripts/settings.sh", contents: fill(Self.settingsSh)),
             File(path: "scripts/build-extension.sh", contents: fill(Self.buildExtensionSh), executable: true),
@@ -114,7 +132,7 @@ extension ProjectTemplate {
             dependencies: [
                 // A wallet-bridge checkout, by path. From a published copy instead:
                 // .package(url: "https://…/wallet-bridge.git", from: "0.1.0")
-                .package(name: "wallet-bridge", path: "@BRIDGE@"),
+                .package(name: "wallet-bridge", path: @BRIDGE_SWIFT@),
             ],
             targets: [
                 // The methods and the router that serves them: what the host runs, and what the
@@ -372,9 +390,10 @@ extension ProjectTemplate {
         """#
 
     static let settingsSh = #"""
-        # The project's names and IDs, in one place for the scripts (sourced, not run).
-        # WALLET_BRIDGE_DIR: the wallet-bridge checkout (Package.swift names the same one).
-        WALLET_BRIDGE_DIR=${WALLET_BRIDGE_DIR:-@BRIDGE@}
+        # The project's names and IDs, in one place for the scripts (sourced, not run: every script
+        # sources it). WALLET_BRIDGE_DIR: the wallet-bridge checkout (Package.swift names the same
+        # one); set it to yours in a clone made on another machine.
+        if [ -z "${WALLET_BRIDGE_DIR:-}" ]; then WALLET_BRIDGE_DIR=@BRIDGE_SH@; fi
         HOST_NAME=@HOST@
         HOST_BINARY_NAME=@EXECUTABLE@
         HOST_DESCRIPTION="@NAME@: a native host for the @NAME@ extension"
@@ -385,23 +404,47 @@ extension ProjectTemplate {
         # The package's maintainer: "Full Name <email>".
         MAINTAINER=${MAINTAINER:-"@NAME@ developers <@NAME@@example.org>"}
 
+        # extension/wallet-bridge, the link to the JS package of WALLET_BRIDGE_DIR (the extension's
+        # imports and test/ go through it): made or re-pointed here, as it is not committed. A
+        # folder you put there yourself is left alone.
+        if [ -d "$WALLET_BRIDGE_DIR/js/src" ]; then
+          WALLET_BRIDGE_DIR=$(cd "$WALLET_BRIDGE_DIR" && pwd)
+          _project_link="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)/extension/wallet-bridge"
+          if [ -L "$_project_link" ] || [ ! -e "$_project_link" ]; then
+            if [ "$(readlink "$_project_link" || true)" != "$WALLET_BRIDGE_DIR/js/src" ]; then
+              ln -sfn "$WALLET_BRIDGE_DIR/js/src" "$_project_link"
+            fi
+          fi
+          unset _project_link
+        else
+          echo "scripts/settings.sh: no wallet-bridge JS package in $WALLET_BRIDGE_DIR/js/src: set WALLET_BRIDGE_DIR to a wallet-bridge checkout" >&2
+        fi
+
         """#
 
     static let buildExtensionSh = #"""
         #!/usr/bin/env bash
-        # Assembles the extension for one browser into OUT_DIR: its manifest, the scripts, and the
-        # wallet-bridge JS package (followed from the link: an extension loads only its own files).
-        #   scripts/build-extension.sh chromium|firefox OUT_DIR
+        # Assembles the extension for one browser into OUT_DIR (default: .build/extension-BROWSER):
+        # its manifest, its scripts, and the wallet-bridge JS modules it loads (copied from
+        # WALLET_BRIDGE_DIR: an extension loads only its own files). OUT_DIR is replaced on every
+        # run, so a folder that holds the project, lies in extension/ or in the JS package, or was
+        # not written by this script is refused (wallet-bridge's scripts/extension-build-lib.sh).
+        #   scripts/build-extension.sh chromium|firefox [OUT_DIR]
         set -euo pipefail
-        browser=${1:?usage: build-extension.sh chromium|firefox OUT_DIR}
-        out=${2:?usage: build-extension.sh chromium|firefox OUT_DIR}
-        root=$(cd "$(dirname "$0")/.." && pwd)
+        usage="usage: scripts/build-extension.sh chromium|firefox [OUT_DIR]"
+        browser=${1:?$usage}
+        [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
         case "$browser" in chromium|firefox) ;; *) echo "unknown browser: $browser (chromium or firefox)" >&2; exit 2 ;; esac
-        rm -rf "$out"
-        mkdir -p "$out"
-        cp -RL "$root/extension/." "$out/"
-        rm "$out"/manifest.*.json
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        source "$root/scripts/settings.sh"
+        source "$WALLET_BRIDGE_DIR/scripts/extension-build-lib.sh"
+        out=${2:-$root/.build/extension-$browser}
+        extension_output_prepare build-extension.sh "$out" "$root" "$root/extension" "$WALLET_BRIDGE_DIR/js/src"
+        for entry in "$root"/extension/*; do
+          case "${entry##*/}" in manifest.*.json|wallet-bridge) ;; *) cp -R "$entry" "$out/" ;; esac
+        done
         cp "$root/extension/manifest.$browser.json" "$out/manifest.json"
+        extension_copy_js_runtime "$WALLET_BRIDGE_DIR/js/src" "$out/wallet-bridge"
 
         """#
 
@@ -423,8 +466,13 @@ extension ProjectTemplate {
         #!/usr/bin/env python3
         """Headless Chromium and Firefox ESR load the extension, which calls the host and reports the
         outcome to a small report host (below); this checks it. Every wait is bounded. Run through
-        scripts/headless.sh, which sets the project's names."""
-        import json, os, shutil, signal, subprocess, sys, tempfile, time, zipfile
+        scripts/headless.sh, which sets the project's names. How each browser is started, given the
+        extension and awaited is wallet-bridge's scripts/headless_browser.py (its own e2e tests
+        use it too)."""
+        import json, os, shutil, subprocess, sys, tempfile
+
+        sys.path.insert(0, os.path.join(os.environ["WALLET_BRIDGE_DIR"], "scripts"))
+        import headless_browser  # noqa: E402
 
         ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         HOST_NAME = os.environ["HOST_NAME"]
@@ -476,45 +524,15 @@ extension ProjectTemplate {
 
             extension = os.path.join(scratch, "extension")
             subprocess.run([os.path.join(ROOT, "scripts", "build-extension.sh"), browser, extension], check=True)
-            if browser == "chromium":
-                command = ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
-                           f"--user-data-dir={os.path.join(env['XDG_CONFIG_HOME'], 'chromium')}",
-                           f"--load-extension={extension}",
-                           "--disable-features=DisableLoadExtensionCommandLineSwitch", "about:blank"]
-            else:
-                profile = os.path.join(scratch, "profile")
-                os.makedirs(os.path.join(profile, "extensions"))
-                with open(os.path.join(profile, "user.js"), "w") as prefs:
-                    prefs.write('user_pref("xpinstall.signatures.required", false);\n'
-                                'user_pref("extensions.autoDisableScopes", 0);\n'
-                                'user_pref("extensions.enabledScopes", 15);\n')
-                with zipfile.ZipFile(os.path.join(profile, "extensions", FIREFOX_ADDON + ".xpi"), "w") as xpi:
-                    for folder, _, names in os.walk(extension):
-                        for name in names:
-                            path = os.path.join(folder, name)
-                            xpi.write(path, os.path.relpath(path, extension))
-                command = ["firefox-esr", "--headless", "--profile", profile, "about:blank"]
-
+            profile = (os.path.join(env["XDG_CONFIG_HOME"], "chromium") if browser == "chromium"
+                       else os.path.join(scratch, "profile"))
+            command = headless_browser.command(browser, extension, profile, FIREFOX_ADDON)
             with open(os.path.join(scratch, "browser.log"), "w") as log:
-                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                           stdin=subprocess.DEVNULL, start_new_session=True)
+                process = headless_browser.start(command, env, log)
             try:
-                deadline = time.monotonic() + REPORT_TIMEOUT_S
-                while time.monotonic() < deadline:
-                    if os.path.exists(env["HEADLESS_REPORT"]) and os.path.getsize(env["HEADLESS_REPORT"]) > 0:
-                        with open(env["HEADLESS_REPORT"]) as lines:
-                            return json.loads(lines.readline())
-                    if process.poll() is not None:
-                        raise RuntimeError(f"{browser} exited with status {process.returncode} before reporting")
-                    time.sleep(0.25)
-                raise RuntimeError(f"no report from the extension in {browser} within {REPORT_TIMEOUT_S} s")
+                return headless_browser.wait_for_report(process, env["HEADLESS_REPORT"], REPORT_TIMEOUT_S, browser)
             finally:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(5)
+                headless_browser.quit_browsers({browser: process}, 20)
 
 
         def main():
@@ -537,7 +555,7 @@ extension ProjectTemplate {
                 expected = {"ok": True, "result": {"greeting": f"Hello, extension, from {caller}"}}
                 try:
                     outcome = run_browser(browser, binary, scratch)
-                except (RuntimeError, subprocess.CalledProcessError) as error:
+                except (headless_browser.Failure, subprocess.CalledProcessError) as error:
                     outcome = {"failure": str(error)}
                 if outcome == expected:
                     print(f"{browser}: ok, {outcome['result']['greeting']}")
@@ -610,7 +628,9 @@ extension ProjectTemplate {
         The Chromium ID, `@CHROME_ID@`, is fixed by the `key` in `extension/manifest.chromium.json`
         (the public half of `chromium-key.pem`, which is not committed: keep it to pack a `.crx`).
         The Firefox add-on ID is `@FIREFOX_ADDON@`. `extension/wallet-bridge` links to the
-        wallet-bridge JS package in `@BRIDGE@`.
+        wallet-bridge JS package of `WALLET_BRIDGE_DIR` (`scripts/settings.sh`); the link is not
+        committed: in a fresh clone, `source scripts/settings.sh` (every script does) makes it,
+        from `WALLET_BRIDGE_DIR` when you set it to your checkout.
 
         """#
 
@@ -664,6 +684,8 @@ extension ProjectTemplate {
         .build/
         # The private half of the Chromium key: the manifest's "key" alone fixes the ID.
         chromium-key.pem
+        # This machine's link into its wallet-bridge checkout (scripts/settings.sh makes it).
+        /extension/wallet-bridge
 
         """#
 }
