@@ -14,6 +14,7 @@ final class StdoutDisciplineTests: XCTestCase {
         "WalletBridgeStdio/StdioHost.swift": "FrameWriter, the only writer of frames; and a library host's answer to --version or --help, which never serves",
         "WalletBridgeCLI/Console.swift": "output of the command-line subcommands",
         "WalletBridgeWallet/Consent/PinentryGuard.swift": "the guard's fd 1 is pinentry's Assuan socket to the agent, never a host's stdout",
+        "WalletBridgeCLI/New/ProjectTemplate.swift": "the text of a new project's Python script (its print(f\"...\") lines), written to a file, never run here",
     ]
 
     static let patterns: [(String, NSRegularExpression)] = [
@@ -57,6 +58,9 @@ final class StdoutDisciplineTests: XCTestCase {
             return code.contains("writeAll(1, bytes)")
         case "WalletBridgeWallet/Consent/PinentryGuard.swift":
             return code.contains("write(1, $0.baseAddress, $0.count)")
+        case "WalletBridgeCLI/New/ProjectTemplate.swift":
+            // Python's f-strings: no Swift expression starts this way.
+            return code.trimmingCharacters(in: .whitespaces).hasPrefix("print(f\"")
         default:
             return false
         }
