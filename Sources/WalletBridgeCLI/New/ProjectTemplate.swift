@@ -306,6 +306,10 @@ extension ProjectTemplate {
         // The extension's side of @METHOD@: the same name and shapes as Sources/@MODULE@/Methods.swift.
         import { NativeProtocolError, sendNativeRpcRequest } from './wallet-bridge/index.js';
 
+        // The two shapes, by hand, so that this file stands before the host is built. Once
+        // extension/@NAME@-methods.d.ts is generated from the host (wallet-bridge's
+        // docs/your-own-host.md, step 4), it declares them from the Swift types: import its
+        // `…Params` and `…Result` types here instead, and they follow the host.
         /** @typedef {{ name: string }} HelloParams */
         /** @typedef {{ greeting: string }} HelloResult */
 
