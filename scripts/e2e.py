@@ -116,11 +116,10 @@ def prepare(browser, scratch, extension_source):
     # The browser passes its environment to the hosts it starts: that is how the host gets the
     # scratch keystore, the non-interactive passphrase (standing in for the pinentry consent)
     # and the report file.
-    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               XDG_DATA_HOME=os.path.join(home, ".local", "share"), XDG_STATE_HOME=os.path.join(home, ".local", "state"),
-               WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, "report.jsonl"), WALLET_BRIDGE_LOG="warning",
-               WALLET_BRIDGE_TEST_WALLET="keystore", WALLET_BRIDGE_KEYSTORE=os.path.join(scratch, "keystore"),
-               WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
+    env = headless_browser.scratch_env(
+        os.environ, scratch, WALLET_BRIDGE_TEST_REPORT=os.path.join(scratch, "report.jsonl"), WALLET_BRIDGE_LOG="warning",
+        WALLET_BRIDGE_TEST_WALLET="keystore", WALLET_BRIDGE_KEYSTORE=os.path.join(scratch, "keystore"),
+        WALLET_BRIDGE_PASSPHRASE_FILE=passphrase_file)
     run([CLI, "keys", "create", "--label", "e2e", "--passphrase-file", passphrase_file], env=env)
     extension = os.path.join(scratch, "extension")
     run([os.path.join(ROOT, "scripts", "build-example-extension.sh"), browser, extension])
@@ -380,7 +379,7 @@ def scratch_user(name, config=None, **extra):
         out.write("scratch keystore only, never a real one\n")  # names no key label: the strength check refuses that
     env = {key: value for key, value in os.environ.items() if not key.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
     env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-               XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_RUNTIME_DIR=runtime,
+               XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_CACHE_HOME=os.path.join(home, ".cache"), XDG_RUNTIME_DIR=runtime,
                WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY, FAKE_PINENTRY_PASSPHRASES=passphrase,
                FAKE_PINENTRY_LOG=os.path.join(scratch, "pinentry.jsonl"), **extra)
     return scratch, home, passphrase, env

@@ -22,6 +22,21 @@ class Failure(Exception):
     """A browser that exited early, or reported nothing in time (the message says which)."""
 
 
+def scratch_env(base, scratch, **extra):
+    """`base` (an environment) for a scratch user under the folder `scratch`: HOME and every XDG
+    base folder, the cache (~/.cache/chromium, ~/.cache/mozilla) and the runtime folder (dconf)
+    included, so a browser writes nothing into the caller's folders. Makes HOME and the runtime
+    folder (mode 0700); `extra` is added. Returns the new environment."""
+    home = os.path.join(scratch, "home")
+    runtime = os.path.join(scratch, "run")
+    os.makedirs(home, exist_ok=True)
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    os.chmod(runtime, 0o700)
+    return dict(base, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                XDG_DATA_HOME=os.path.join(home, ".local", "share"), XDG_STATE_HOME=os.path.join(home, ".local", "state"),
+                XDG_CACHE_HOME=os.path.join(home, ".cache"), XDG_RUNTIME_DIR=runtime, **extra)
+
+
 def chromium_command(extension, profile):
     """Headless Chromium on the profile folder `profile`, with the unpacked `extension` loaded."""
     return ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",

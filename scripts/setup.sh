@@ -104,12 +104,17 @@ ERROR
   *) echo "setup.sh: the installed wallet-bridge did not answer (call exited $answered)" >&2; exit 1 ;;
 esac
 
+# The hint to write the manifests only when this run did not.
+manifest_hint=""
+if ! $manifests; then
+  manifest_hint="; \`scripts/setup.sh --manifests\` (or
+\`wallet-bridge install\`) writes the browsers' manifests for it"
+fi
 cat >&2 <<NEXT
 
 wallet-bridge is installed as $bin.
 Next: create a key with \`wallet-bridge keys create --label main\`, then load the example
-extension (examples/extension/README.md) or your own; \`scripts/setup.sh --manifests\` (or
-\`wallet-bridge install\`) writes the browsers' manifests for it. A host of your own instead:
+extension (examples/extension/README.md) or your own$manifest_hint. A host of your own instead:
 docs/your-own-host.md. Once a key exists, an extension's first
 GetAccounts asks you, in a dialog, whether it may see your accounts: the \`call\` above then
 answers -1 (no_prompt) on a machine without a display (docs/sessions.md).

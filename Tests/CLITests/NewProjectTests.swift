@@ -256,6 +256,50 @@ final class NewProjectTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: Path.join(sandbox.base, "empty/wallet-bridge/index.js")))
     }
 
+    /// One version: the host's `hostVersion` (what the built host prints for `--version`). The
+    /// package takes it from the binary, and scripts/check-version.sh (which the package script
+    /// runs) refuses files that say another; nothing else in the project states it.
+    func testTheHostsVersionIsTheOneTheOtherFilesAreCheckedAgainst() throws {
+        let sandbox = try Sandbox()
+        let root = try create(sandbox, "notes").path
+        let same = try bash(sandbox, "scripts/check-version.sh 0.1.0", in: root)
+        XCTAssertEqual(same.status, 0, same.output)
+        // The developer changed hostVersion to 0.2.0 and nothing else.
+        let other = try bash(sandbox, "scripts/check-version.sh 0.2.0", in: root)
+        XCTAssertEqual(other.status, 1, other.output)
+        for file in ["package.json says 0.1.0", "extension/manifest.chromium.json says 0.1.0", "extension/manifest.firefox.json says 0.1.0"] {
+            XCTAssertTrue(other.stderr.contains(file), other.stderr)
+        }
+        XCTAssertTrue(other.stderr.contains("hostVersion"), other.stderr)
+        XCTAssertEqual(try bash(sandbox, "scripts/check-version.sh", in: root).status, 2)
+
+        let script = try XCTUnwrap(sandbox.read(Path.join(root, "scripts/package-deb.sh")))
+        XCTAssertTrue(script.contains("scripts/check-version.sh"), script)
+        XCTAssertFalse(script.contains("--version \"$"), "the package script passes a version of its own: \(script)")
+        XCTAssertTrue(script.contains("--summary \"$HOST_DESCRIPTION\""), script)
+        XCTAssertFalse(sandbox.read(Path.join(root, "scripts/settings.sh"))!.contains("VERSION"))
+        let man = try XCTUnwrap(sandbox.read(Path.join(root, "packaging/notes-host.1")))
+        XCTAssertFalse(man.contains("0.1.0") || man.contains("notes.hello"), "the man page goes stale: \(man)")
+        let description = try bash(sandbox, #"source scripts/settings.sh; printf %s "$HOST_DESCRIPTION""#, in: root)
+        XCTAssertLessThanOrEqual(description.stdout.count, 80, "Debian's one-line summary: \(description.stdout)")
+    }
+
+    /// What scripts/headless.sh expects each browser to report is a JSON file beside the
+    /// extension's tests, not a value inside the Python script.
+    func testTheHeadlessExpectationIsAFileOfItsOwn() throws {
+        let sandbox = try Sandbox()
+        let created = try create(sandbox, "notes")
+        let data = try Data(contentsOf: URL(fileURLWithPath: Path.join(created.path, "test/headless.json")))
+        let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let chromium = try XCTUnwrap(expected["chromium"] as? [String: Any])
+        XCTAssertEqual((chromium["result"] as? [String: String])?["greeting"], "Hello, extension, from chrome-extension://\(created.template.chromeID)/")
+        let firefox = try XCTUnwrap(expected["firefox"] as? [String: Any])
+        XCTAssertEqual((firefox["result"] as? [String: String])?["greeting"], "Hello, extension, from notes@example.org")
+        let script = try XCTUnwrap(sandbox.read(Path.join(created.path, "scripts/headless.py")))
+        XCTAssertTrue(script.contains("test/headless.json") || script.contains(#""test", "headless.json""#), script)
+        XCTAssertFalse(script.contains("Hello, extension"), script)
+    }
+
     /// extension/wallet-bridge is this machine's link into the checkout: not committed, and made
     /// again from WALLET_BRIDGE_DIR by scripts/settings.sh (which every script sources).
     func testTheLinkToTheJSPackageIsIgnoredAndMadeFromWalletBridgeDir() throws {

@@ -36,6 +36,8 @@ def test_without_asking_no_manifest_is_written_and_the_host_answers(tmp_path):
     assert manifests(home) == []
     assert not (home / ".mozilla").exists() and not (home / ".config/chromium").exists()
     assert "not asked for (--manifests), none written" in result.stderr
+    # The hint to write them comes only when they were not written.
+    assert "writes the browsers' manifests for it" in result.stderr
     # The installed binary answered GetAccounts (an empty keystore: no addresses).
     assert (home / ".local/bin/wallet-bridge").is_file()
     assert '"addresses"' in result.stdout, result.stdout
@@ -47,6 +49,7 @@ def test_manifests_when_asked_with_the_option_or_by_naming_an_extension(tmp_path
     assert manifests(home) == [".config/chromium/NativeMessagingHosts/com.walletbridge.host.json",
                                ".mozilla/native-messaging-hosts/com.walletbridge.host.json"]
     assert EXAMPLE_CHROME in (home / ".config/chromium/NativeMessagingHosts/com.walletbridge.host.json").read_text()
+    assert "writes the browsers' manifests" not in result.stderr, result.stderr
 
     other = tmp_path / "other"
     other.mkdir()

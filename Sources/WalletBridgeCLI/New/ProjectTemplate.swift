@@ -109,6 +109,8 @@ struct ProjectTemplate: Sendable, Equatable {
             File(path: "scripts/build-extension.sh", contents: fill(Self.buildExtensionSh), executable: true),
             File(path: "scripts/headless.sh", contents: fill(Self.headlessSh), executable: true),
             File(path: "scripts/headless.py", contents: fill(Self.headlessPy), executable: true),
+            File(path: "test/headless.json", contents: fill(Self.headlessExpected)),
+            File(path: "scripts/check-version.sh", contents: fill(Self.checkVersionSh), executable: true),
             File(path: "scripts/package-deb.sh", contents: fill(Self.packageDebSh), executable: true),
             File(path: "packaging/copyright", contents: fill(Self.copyright)),
             File(path: "packaging/\(executable).1", contents: fill(Self.manPage)),
@@ -155,8 +157,10 @@ extension ProjectTemplate {
     static let methodsSwift = #"""
         import WalletBridge
 
-        /// The host's version: `rpc.discover` (and `wallet-bridge describe`) names it, and the
-        /// package takes it (scripts/settings.sh has the same value).
+        /// The host's version, the project's one source of it: `--version` prints it,
+        /// `rpc.discover` (and `wallet-bridge describe`) names it, and scripts/package-deb.sh takes
+        /// it from the built host. package.json and the extension's manifests carry it too:
+        /// scripts/check-version.sh (which the package script runs) refuses them when they differ.
         public let hostVersion = "@VERSION@"
 
         /// The method, as a type: its wire name, its parameters and its result. The extension's
@@ -302,6 +306,10 @@ extension ProjectTemplate {
         // The extension's side of @METHOD@: the same name and shapes as Sources/@MODULE@/Methods.swift.
         import { NativeProtocolError, sendNativeRpcRequest } from './wallet-bridge/index.js';
 
+        // The two shapes, by hand, so that this file stands before the host is built. Once
+        // extension/@NAME@-methods.d.ts is generated from the host (wallet-bridge's
+        // docs/your-own-host.md, step 4), it declares them from the Swift types: import its
+        // `…Params` and `…Result` types here instead, and they follow the host.
         /** @typedef {{ name: string }} HelloParams */
         /** @typedef {{ greeting: string }} HelloResult */
 
@@ -396,12 +404,13 @@ extension ProjectTemplate {
         if [ -z "${WALLET_BRIDGE_DIR:-}" ]; then WALLET_BRIDGE_DIR=@BRIDGE_SH@; fi
         HOST_NAME=@HOST@
         HOST_BINARY_NAME=@EXECUTABLE@
-        HOST_DESCRIPTION="@NAME@: a native host for the @NAME@ extension"
-        HOST_VERSION=@VERSION@
+        # The manifests' description and the package's one-line summary (at most 80 characters).
+        HOST_DESCRIPTION="native host of the @NAME@ extension"
+        # No version here: the host's is hostVersion in Sources/@MODULE@/Methods.swift.
         # From extension/manifest.chromium.json's "key"; the private key is chromium-key.pem.
         CHROME_EXTENSION_ID=@CHROME_ID@
         FIREFOX_ADDON_ID=@FIREFOX_ADDON@
-        # The package's maintainer: "Full Name <email>".
+        # The package's maintainer: "Full Name <email>". Export MAINTAINER, or write yours here.
         MAINTAINER=${MAINTAINER:-"@NAME@ developers <@NAME@@example.org>"}
 
         # extension/wallet-bridge, the link to the JS package of WALLET_BRIDGE_DIR (the extension's
@@ -451,8 +460,9 @@ extension ProjectTemplate {
     static let headlessSh = #"""
         #!/usr/bin/env bash
         # Runs the extension in headless Chromium and Firefox ESR against the built host, each in
-        # a scratch HOME, and checks the greeting each one got (it names the caller, so a wrong
-        # Chromium ID fails too).
+        # a scratch HOME (and XDG folders: nothing of yours is written), and checks what each one
+        # reported against test/headless.json (the greeting names the caller, so a wrong Chromium
+        # ID fails too).
         #   scripts/headless.sh [chromium] [firefox] [--binary PATH]   (default: both, .build/debug)
         set -euo pipefail
         root=$(cd "$(dirname "$0")/.." && pwd)
@@ -478,6 +488,8 @@ extension ProjectTemplate {
         HOST_NAME = os.environ["HOST_NAME"]
         CHROME_ID = os.environ["CHROME_EXTENSION_ID"]
         FIREFOX_ADDON = os.environ["FIREFOX_ADDON_ID"]
+        # What each browser's background.js must report: change it when you change background.js.
+        EXPECTED = os.path.join(ROOT, "test", "headless.json")
         REPORT_TIMEOUT_S = 60
         REPORT_HOST = '''#!/usr/bin/env python3
         import os, struct, sys
@@ -496,12 +508,9 @@ extension ProjectTemplate {
 
 
         def run_browser(browser, binary, scratch):
-            home = os.path.join(scratch, "home")
-            os.makedirs(home)
-            env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-                       XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-                       XDG_STATE_HOME=os.path.join(home, ".local", "state"),
-                       HEADLESS_REPORT=os.path.join(scratch, "report.jsonl"))
+            # A scratch user: HOME and every XDG folder (cache and runtime folder included).
+            env = headless_browser.scratch_env(os.environ, scratch, HEADLESS_REPORT=os.path.join(scratch, "report.jsonl"))
+            home = env["HOME"]
             # The host, installed per user as a user would; Chromium runs on its default profile
             # folder, where that install writes.
             if browser == "chromium":
@@ -548,22 +557,23 @@ extension ProjectTemplate {
                     sys.exit(f"unknown browser: {browser} (chromium or firefox)")
             if not os.access(binary, os.X_OK):
                 sys.exit(f"no host at {binary}: run swift build first, or name one with --binary")
+            with open(EXPECTED) as file:
+                expectations = json.load(file)
             failed = False
             for browser in browsers:
                 scratch = tempfile.mkdtemp(prefix=f"headless-{browser}-")
-                caller = f"chrome-extension://{CHROME_ID}/" if browser == "chromium" else FIREFOX_ADDON
-                expected = {"ok": True, "result": {"greeting": f"Hello, extension, from {caller}"}}
+                expected = expectations[browser]
                 try:
                     outcome = run_browser(browser, binary, scratch)
                 except (headless_browser.Failure, subprocess.CalledProcessError) as error:
                     outcome = {"failure": str(error)}
                 if outcome == expected:
-                    print(f"{browser}: ok, {outcome['result']['greeting']}")
+                    print(f"{browser}: ok, {json.dumps(outcome)}")
                     shutil.rmtree(scratch, ignore_errors=True)
                 else:
                     failed = True
                     print(f"{browser}: FAILED, got {json.dumps(outcome)}; expected {json.dumps(expected)}"
-                          f" (browser log: {scratch}/browser.log)", file=sys.stderr)
+                          f" (test/headless.json; browser log: {scratch}/browser.log)", file=sys.stderr)
             sys.exit(1 if failed else 0)
 
 
@@ -572,12 +582,48 @@ extension ProjectTemplate {
 
         """#
 
+    static let headlessExpected = #"""
+        {
+          "description": "What extension/background.js reports from each browser to scripts/headless.sh, which compares it exactly: change it when you change background.js.",
+          "chromium": {"ok": true, "result": {"greeting": "Hello, extension, from chrome-extension://@CHROME_ID@/"}},
+          "firefox": {"ok": true, "result": {"greeting": "Hello, extension, from @FIREFOX_ADDON@"}}
+        }
+
+        """#
+
+    static let checkVersionSh = #"""
+        #!/usr/bin/env bash
+        # The host's version is hostVersion in Sources/@MODULE@/Methods.swift (the built host prints
+        # it for --version, and the package takes it from there). package.json and the extension's
+        # manifests carry a version too: this refuses them when they say another. The package
+        # script runs it; so can you, after changing hostVersion.
+        #   scripts/check-version.sh VERSION
+        set -euo pipefail
+        [ $# -eq 1 ] && [ -n "$1" ] || { echo "usage: scripts/check-version.sh VERSION" >&2; exit 2; }
+        version=$1
+        root=$(cd "$(dirname "$0")/.." && pwd)
+        mismatches=()
+        for file in package.json extension/manifest.chromium.json extension/manifest.firefox.json; do
+          found=$(sed -nE 's/^[[:space:]]*"version"[[:space:]]*:[[:space:]]*"([^"]*)".*/\1/p' "$root/$file" | head -1)
+          [ "$found" = "$version" ] || mismatches+=("$file says ${found:-no version}")
+        done
+        if [ ${#mismatches[@]} -gt 0 ]; then
+          echo "check-version.sh: the host is version $version (hostVersion in Sources/@MODULE@/Methods.swift), but:" >&2
+          printf '  %s\n' "${mismatches[@]}" >&2
+          echo "write $version as their \"version\" (an extension's version is 1 to 4 numbers joined by dots)" >&2
+          exit 1
+        fi
+
+        """#
+
     static let packageDebSh = #"""
         #!/usr/bin/env bash
         # Builds the Debian package of the host: a release build with Swift's libraries linked in
         # (it runs without the toolchain), then wallet-bridge's package builder with this project's
-        # names, version, extension IDs, maintainer and packaging/copyright (Debian's machine-readable
-        # format: say your licence there). Prints the package's path on stdout.
+        # names, description, extension IDs, maintainer (MAINTAINER, scripts/settings.sh) and
+        # packaging/copyright (Debian's machine-readable format: say your licence there). The
+        # version is the built host's `--version` (hostVersion in Methods.swift); the other files
+        # that carry it must agree (scripts/check-version.sh). Prints the package's path on stdout.
         #   scripts/package-deb.sh [--output DIR]   (default: .build/deb)
         set -euo pipefail
         root=$(cd "$(dirname "$0")/.." && pwd)
@@ -591,8 +637,11 @@ extension ProjectTemplate {
         cd "$root"
         swift build -c release --static-swift-stdlib --product "$HOST_BINARY_NAME" >&2
         binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/$HOST_BINARY_NAME"
+        version=$(timeout 10 "$binary" --version </dev/null | head -1)
+        [ -n "$version" ] || { echo "package-deb.sh: $binary --version printed nothing" >&2; exit 1; }
+        "$root/scripts/check-version.sh" "$version"
         exec "$WALLET_BRIDGE_DIR/scripts/package-deb.sh" \
-          --binary "$binary" --name "$HOST_NAME" --description "$HOST_DESCRIPTION" --version "$HOST_VERSION" \
+          --binary "$binary" --name "$HOST_NAME" --description "$HOST_DESCRIPTION" --summary "$HOST_DESCRIPTION" \
           --copyright "$root/packaging/copyright" --maintainer "$MAINTAINER" \
           --man-page "$root/packaging/$HOST_BINARY_NAME.1" \
           --chrome-extension "$CHROME_EXTENSION_ID" --firefox-addon "$FIREFOX_ADDON_ID" \
@@ -615,7 +664,9 @@ extension ProjectTemplate {
         | the Swift tests (the fixtures, over pipes and in process) | `Tests/@TYPE@HostTests/` |
         | the extension's side of the method, and its test | `extension/@NAME@.js`, `test/@NAME@.test.js` |
         | the extension (one folder, a manifest per browser) | `extension/` |
-        | names, IDs, version, maintainer | `scripts/settings.sh` |
+        | names, IDs, description, maintainer | `scripts/settings.sh` |
+        | the version (`package.json` and the extension's manifests must agree: `scripts/check-version.sh`) | `hostVersion` in `Sources/@MODULE@/Methods.swift` |
+        | what each browser must report in the headless run | `test/headless.json` |
         | the package's copyright file (your licence) | `packaging/copyright` |
 
         ```sh
@@ -648,7 +699,7 @@ extension ProjectTemplate {
         """#
 
     static let manPage = #"""
-        .TH @EXECUTABLE@ 1 "" "@EXECUTABLE@ @VERSION@" "User Commands"
+        .TH @EXECUTABLE@ 1 "" "@EXECUTABLE@" "User Commands"
         .SH NAME
         @EXECUTABLE@ \- native-messaging host of the @NAME@ browser extension
         .SH SYNOPSIS
@@ -660,17 +711,17 @@ extension ProjectTemplate {
         when the @NAME@ extension calls the native host
         .BR @HOST@ ,
         and the host answers JSON\-RPC 2.0 requests over its standard input and output.
-        Its method is
-        .BR @METHOD@ ;
+        .B \-\-help
+        names its methods, and
         .B rpc.discover
-        describes it.
+        describes them.
         .SH OPTIONS
         .TP
         .B \-\-help
         Print the host's name and methods, and exit.
         .TP
         .B \-\-version
-        Print the version, and exit.
+        Print the host's version, and exit.
         .SH FILES
         The host's manifests, which allow the extension's IDs: in
         .I /usr/lib/mozilla/native\-messaging\-hosts/
