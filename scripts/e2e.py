@@ -364,24 +364,19 @@ def scratch_user(name, config=None, **extra):
     a runtime folder of its own (so its own agent), a passphrase file, and the scripted pinentry
     (Tests/Support/fake-pinentry) as the person. Returns (scratch, home, passphrase file, env)."""
     scratch = tempfile.mkdtemp(prefix=f"wallet-bridge-e2e-{name}-")
-    home = os.path.join(scratch, "home")
-    runtime = os.path.join(scratch, "run")
-    os.makedirs(home)
-    os.makedirs(runtime, mode=0o700)
+    passphrase = os.path.join(scratch, "passphrase")
+    with open(passphrase, "w") as out:
+        out.write("scratch keystore only, never a real one\n")  # names no key label: the strength check refuses that
+    base = {key: value for key, value in os.environ.items() if not key.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
+    env = headless_browser.scratch_env(base, scratch, WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY, FAKE_PINENTRY_PASSPHRASES=passphrase,
+                                       FAKE_PINENTRY_LOG=os.path.join(scratch, "pinentry.jsonl"), **extra)
+    home = env["HOME"]
     if config is not None:
-        config_folder = os.path.join(home, ".config", "wallet-bridge")
+        config_folder = os.path.join(env["XDG_CONFIG_HOME"], "wallet-bridge")
         os.makedirs(config_folder, mode=0o700)
         with open(os.path.join(config_folder, "config.json"), "w") as out:
             json.dump(config, out)
         os.chmod(os.path.join(config_folder, "config.json"), 0o600)
-    passphrase = os.path.join(scratch, "passphrase")
-    with open(passphrase, "w") as out:
-        out.write("scratch keystore only, never a real one\n")  # names no key label: the strength check refuses that
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("WALLET_BRIDGE_", "FAKE_PINENTRY_"))}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-               XDG_STATE_HOME=os.path.join(home, ".local", "state"), XDG_CACHE_HOME=os.path.join(home, ".cache"), XDG_RUNTIME_DIR=runtime,
-               WALLET_BRIDGE_PINENTRY=FAKE_PINENTRY, FAKE_PINENTRY_PASSPHRASES=passphrase,
-               FAKE_PINENTRY_LOG=os.path.join(scratch, "pinentry.jsonl"), **extra)
     return scratch, home, passphrase, env
 
 

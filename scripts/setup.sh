@@ -59,7 +59,9 @@ fi
 
 echo "== 3/5 install $prefix/bin/wallet-bridge" >&2
 install -d "$prefix/bin"
-install -m 0755 "$built" "$prefix/bin/wallet-bridge"
+# The binary already installed there (`--binary ~/.local/bin/wallet-bridge`) is kept as it is:
+# install(1) refuses to copy a file onto itself.
+[ "$built" -ef "$prefix/bin/wallet-bridge" ] || install -m 0755 "$built" "$prefix/bin/wallet-bridge"
 bin="$prefix/bin/wallet-bridge"
 # Where bash-completion looks for a user's own completions, loaded the first time the command
 # is completed: nothing to add to ~/.bashrc.

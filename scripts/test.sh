@@ -29,7 +29,10 @@ node --test examples/custom-method/test/
 .build/debug/wallet-bridge conform --host examples/custom-method/.build/debug/ping-host examples/custom-method/Fixtures/
 # Each notes.json case alone, after the file's setup only (docs/fixtures.md, "State": a case must
 # not need the cases before it), as `conform --filter` runs one.
-for name in $(node -e 'for (const c of require("./examples/custom-method/Fixtures/notes.json").cases) console.log(c.name)'); do
+# (An assignment, not a for-list, so that a node failure stops the script instead of looping zero times.)
+notes_cases=$(node -e 'for (const c of require("./examples/custom-method/Fixtures/notes.json").cases) console.log(c.name)')
+[ -n "$notes_cases" ] || { echo "examples/custom-method/Fixtures/notes.json has no cases" >&2; exit 1; }
+for name in $notes_cases; do
   .build/debug/wallet-bridge conform --host examples/custom-method/.build/debug/ping-host examples/custom-method/Fixtures/notes.json --filter "notes.json#$name"
 done
 

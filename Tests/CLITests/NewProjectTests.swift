@@ -284,6 +284,29 @@ final class NewProjectTests: XCTestCase {
         XCTAssertLessThanOrEqual(description.stdout.count, 80, "Debian's one-line summary: \(description.stdout)")
     }
 
+    /// The package script's `--output` is the caller's folder, as with the bridge's own builder,
+    /// and it takes no other arguments. Swift and the bridge's builder are stand-ins here: the
+    /// arguments the builder receives are what is checked.
+    func testThePackageScriptTakesTheCallersOutputFolder() throws {
+        let sandbox = try Sandbox()
+        let root = try create(sandbox, "notes").path
+        let fake = Path.join(sandbox.base, "fake")
+        _ = try sandbox.write(Path.join(fake, "bin/swift"), "#!/bin/sh\ncase \"$*\" in *--show-bin-path*) echo \(fake)/out ;; esac\n", mode: 0o755)
+        _ = try sandbox.write(Path.join(fake, "out/notes-host"), "#!/bin/sh\necho 0.1.0\n", mode: 0o755)
+        _ = try sandbox.write(Path.join(fake, "bridge/scripts/package-deb.sh"), "#!/bin/sh\nprintf '%s\\n' \"$@\"\n", mode: 0o755)
+        try FileManager.default.createDirectory(atPath: Path.join(root, "sub"), withIntermediateDirectories: true)
+        let environment = ["PATH": "\(fake)/bin:/usr/bin:/bin", "WALLET_BRIDGE_DIR": Path.join(fake, "bridge")]
+        let run = try bash(sandbox, "../scripts/package-deb.sh --output out", in: Path.join(root, "sub"), environment: environment)
+        XCTAssertEqual(run.status, 0, run.output)
+        let arguments = run.stdout.split(separator: "\n").map(String.init)
+        let output = try XCTUnwrap(arguments.firstIndex(of: "--output")).advanced(by: 1)
+        XCTAssertEqual(arguments[output], Path.join(root, "sub/out"), run.stdout)
+        for extra in ["--output out --bogus", "--output", "--bogus"] {
+            let refused = try bash(sandbox, "scripts/package-deb.sh \(extra)", in: root, environment: environment)
+            XCTAssertEqual(refused.status, 2, "\(extra): \(refused.output)")
+        }
+    }
+
     /// What scripts/headless.sh expects each browser to report is a JSON file beside the
     /// extension's tests, not a value inside the Python script.
     func testTheHeadlessExpectationIsAFileOfItsOwn() throws {

@@ -172,6 +172,21 @@ final class TwoHostsTests: XCTestCase {
             """)
         let conform = try sandbox.walletBridge("conform", "--name", notes, fixture)
         XCTAssertEqual(conform.status, 0, conform.output)
+        // The same tools by the wallet's name reach the wallet: its own description, and the
+        // notes host's method unknown there.
+        let describeWallet = try sandbox.walletBridge("describe", "--name", "com.walletbridge.host", "--check")
+        XCTAssertEqual(describeWallet.status, 0, describeWallet.output)
+        XCTAssertTrue(describeWallet.stdout.contains("document: wallet-bridge "), describeWallet.stdout)
+        let walletFixture = try sandbox.write(sandbox.base + "/wallet.json", """
+            {"description": "the wallet has no notes method", "cases": [{"name": "no-echo", "rule": "not the notes host",
+              "request": {"jsonrpc": "2.0", "id": 1, "method": "test.echo", "params": {"note": "x"}},
+              "response": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found",
+                "data": {"problem": "no method named \\"test.echo\\""}}}}]}
+            """)
+        let conformWallet = try sandbox.walletBridge("conform", "--name", "com.walletbridge.host", walletFixture)
+        XCTAssertEqual(conformWallet.status, 0, conformWallet.output)
+        let conformNotesAsWallet = try sandbox.walletBridge("conform", "--name", notes, walletFixture)
+        XCTAssertEqual(conformNotesAsWallet.status, 1, "the notes host echoes: \(conformNotesAsWallet.output)")
         let unknown = try sandbox.walletBridge("call", "--name", "org.example.missing", "rpc.discover")
         XCTAssertEqual(unknown.status, 3, unknown.output)
         XCTAssertTrue(unknown.stderr.contains("no manifest for it"), unknown.stderr)

@@ -102,3 +102,15 @@ def test_a_relative_binary_is_the_callers_not_the_checkouts(tmp_path):
     missing, _ = run_setup(tmp_path, cwd=caller, binary="no-such-binary")
     assert missing.returncode == 2
     assert f"--binary {caller}/no-such-binary is not an executable file" in missing.stderr, missing.stderr
+
+
+def test_run_again_with_the_binary_it_installed(tmp_path):
+    """`setup.sh --binary ~/.local/bin/wallet-bridge`: the installed binary is kept, not copied
+    onto itself (install(1) refuses that, and the script stopped there)."""
+    first, home = run_setup(tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    installed = home / ".local/bin/wallet-bridge"
+    again, _ = run_setup(tmp_path, binary=str(installed))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert installed.read_bytes() == open(binary_path(), "rb").read()
+    assert '"addresses"' in again.stdout, again.stdout

@@ -629,11 +629,13 @@ extension ProjectTemplate {
         root=$(cd "$(dirname "$0")/.." && pwd)
         source "$root/scripts/settings.sh"
         output=$root/.build/deb
-        case "${1:-}" in
-          "") ;;
-          --output) output=${2:?--output needs a folder} ;;
+        case "$#:${1:-}" in
+          0:) ;;
+          2:--output) output=$2 ;;
           *) echo "usage: scripts/package-deb.sh [--output DIR]" >&2; exit 2 ;;
         esac
+        [ -n "$output" ] || { echo "package-deb.sh: --output needs a folder" >&2; exit 2; }
+        case $output in /*) ;; *) output=$PWD/$output ;; esac   # the caller's folder, not the project's
         cd "$root"
         swift build -c release --static-swift-stdlib --product "$HOST_BINARY_NAME" >&2
         binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/$HOST_BINARY_NAME"
