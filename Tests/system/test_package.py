@@ -322,18 +322,23 @@ def test_prerm_ends_agents_and_leaves_other_processes(tmp_path):
             process.wait()
 
 
-def test_install_remove_and_purge_in_a_scratch_root(deb, tmp_path):
-    """dpkg itself, with --root on a scratch folder (never this machine's /): the files land,
-    `remove` keeps only the conffiles, `purge` leaves nothing."""
+def scratch_dpkg(tmp_path):
+    """A scratch root for dpkg (never this machine's /): (root, its dpkg database folder, the dpkg
+    command that installs into it)."""
     root = tmp_path / "root"
     admin = root / "var/lib/dpkg"
     for folder in ("info", "updates", "triggers"):
         (admin / folder).mkdir(parents=True)
     (admin / "status").touch()
     (admin / "available").touch()
-    dpkg = ["dpkg", f"--root={root}", "--force-script-chrootless"]
-    if os.getuid() != 0:
-        dpkg.append("--force-not-root")
+    dpkg = ["dpkg", f"--root={root}", "--force-script-chrootless"] + ([] if os.getuid() == 0 else ["--force-not-root"])
+    return root, admin, dpkg
+
+
+def test_install_remove_and_purge_in_a_scratch_root(deb, tmp_path):
+    """dpkg itself, with --root on a scratch folder (never this machine's /): the files land,
+    `remove` keeps only the conffiles, `purge` leaves nothing."""
+    root, admin, dpkg = scratch_dpkg(tmp_path)
 
     def files():
         return sorted("/" + str(path.relative_to(root)) for path in root.rglob("*")
@@ -640,13 +645,7 @@ def test_another_hosts_package_is_lintian_clean(notes_deb):
 
 
 def test_another_hosts_package_installs_and_purges_in_a_scratch_root(notes_deb, tmp_path):
-    root = tmp_path / "root"
-    admin = root / "var/lib/dpkg"
-    for folder in ("info", "updates", "triggers"):
-        (admin / folder).mkdir(parents=True)
-    (admin / "status").touch()
-    (admin / "available").touch()
-    dpkg = ["dpkg", f"--root={root}", "--force-script-chrootless"] + ([] if os.getuid() == 0 else ["--force-not-root"])
+    root, admin, dpkg = scratch_dpkg(tmp_path)
     result = run(*dpkg, "--install", notes_deb)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (root / NOTES_BINARY.lstrip("/")).is_file()

@@ -14,13 +14,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { declarationsFromOpenRPC, errorModuleFromOpenRPC } from '../src/openrpc-types.js';
 import { CHROME_ORIGIN, HOST_PATH, encodeFrame, requireHost } from './native-host-shim.js';
 import { temporaryFolder } from './scratch.js';
+import { tsc, tscMissing as missingCompiler } from './tsc.js';
 
 const SCRIPT = fileURLToPath(new URL('../bin/openrpc-to-ts.js', import.meta.url));
 const INDEX = fileURLToPath(new URL('../src/index.js', import.meta.url));
-const tsc = process.env.TSC ?? 'tsc';
-const tscMissing = spawnSync(tsc, ['--version'], { encoding: 'utf8' }).error
-  ? `"${tsc}" is not installed (set TSC to its path): the generated declarations were not compiled`
-  : false;
+const tscMissing = missingCompiler('the generated declarations were not compiled');
 
 /** What our Swift host's rpc.discover answers for the example's ping-host, plus test methods. */
 const SAMPLE = {

@@ -15,13 +15,11 @@ import { declarationsFromOpenRPC, errorModuleFromOpenRPC } from '../src/openrpc-
 import { checkFixtureCase } from '../src/testing.js';
 import { fakeChrome, fakeFirefox, fakeWalletHost } from './fakes.js';
 import { temporaryFolder } from './scratch.js';
+import { tsc, tscMissing as missingCompiler } from './tsc.js';
 
 const INDEX = fileURLToPath(new URL('../src/index.js', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('../bin/openrpc-to-ts.js', import.meta.url));
-const tsc = process.env.TSC ?? 'tsc';
-const tscMissing = spawnSync(tsc, ['--version'], { encoding: 'utf8' }).error
-  ? `"${tsc}" is not installed (set TSC to its path): the generated module was not compiled`
-  : false;
+const tscMissing = missingCompiler('the generated module was not compiled');
 
 /** A notes host, as the issue's developer wrote it: notes.delete with an error of its own. */
 const NOTES = {

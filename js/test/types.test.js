@@ -5,11 +5,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { tsc, tscMissing } from './tsc.js';
 
 const project = fileURLToPath(new URL('./types/tsconfig.json', import.meta.url));
-const tsc = process.env.TSC ?? 'tsc';
-const version = spawnSync(tsc, ['--version'], { encoding: 'utf8' });
-const skip = version.error ? `"${tsc}" is not installed (set TSC to its path): the strict type consumer was not checked` : false;
+const skip = tscMissing('the strict type consumer was not checked');
 
 test('a strict TypeScript consumer: custom methods typed end to end, wrong params and results refused', { skip, timeout: 120_000 }, () => {
   const run = spawnSync(tsc, ['-p', project], { encoding: 'utf8' });
