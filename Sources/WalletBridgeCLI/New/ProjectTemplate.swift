@@ -57,7 +57,7 @@ struct ProjectTemplate: Sendable, Equatable {
 
     /// The default host name for `name`: `com.example.` and the name with `_` for `-`.
     static func defaultHostName(for name: String) -> String {
-        "com.example." + name.replacingOccurrences(of: "-", with: "_")
+        "com.example." + name.replacing("-", with: "_")
     }
 
     static func defaultFirefoxAddon(for name: String) -> String { name + "@example.org" }
@@ -87,7 +87,7 @@ struct ProjectTemplate: Sendable, Equatable {
             ("@CHROME_ID@", chromeID), ("@VERSION@", Self.version), ("@YEAR@", String(year)),
         ]
         func fill(_ text: String) -> String {
-            values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            values.reduce(text) { $0.replacing($1.0, with: $1.1) }
         }
         return [
             File(path: "Package.swift", contents: fill(Self.packageSwift)),
