@@ -524,9 +524,8 @@ enum Doctor {
         }
         if let found = usable(record?.binary(of: hostName)) { return found }
         if let manifest, let found = executableFile((try? BrowserJSON.load(manifest))?.manifest.string("path")) { return found }
-        for file in record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" && file.flatpak == nil {
-            guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)) else { continue }
-            if let found = executableFile(members["path"]?.stringValue) { return found }
+        for file in record?.files(of: hostName) ?? [] {
+            if let found = executableFile(file.hostManifest?.string("path")) { return found }
         }
         return nil
     }

@@ -65,6 +65,14 @@ struct InstallRecord: Codable, Equatable, Sendable {
 
         /// Whether the file is a manifest (not a Flatpak wrapper script).
         var isManifest: Bool { path.hasSuffix(".json") }
+
+        /// The manifest install wrote here, read back from its recorded content; nil for a
+        /// wrapper script and for a Flatpak's manifest (whose "path" is its wrapper, not the
+        /// host's binary).
+        var hostManifest: ManifestFile? {
+            guard isManifest, flatpak == nil, case .object(let members)? = try? JSONParser.parse(Array(content.utf8)) else { return nil }
+            return ManifestFile(path: path, members: members)
+        }
     }
 
     struct Replaced: Codable, Equatable, Sendable {
@@ -137,10 +145,9 @@ struct InstallRecord: Codable, Equatable, Sendable {
         record.version = Self.currentVersion
         for name in hostNames where record.hosts[name] == nil {
             var found: Set<[String]> = []
-            for file in files(of: name) where file.isManifest && file.flatpak == nil {
-                guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
-                      let binary = members["path"]?.stringValue, binary.hasPrefix("/") else { continue }
-                found.insert([binary, members["description"]?.stringValue ?? HostManifest.defaultDescription])
+            for case let manifest? in files(of: name).map(\.hostManifest) {
+                guard let binary = manifest.string("path"), binary.hasPrefix("/") else { continue }
+                found.insert([binary, manifest.string("description") ?? HostManifest.defaultDescription])
             }
             if found.count == 1, let only = found.first {
                 record.hosts[name] = Host(binary: only[0], description: only[1])

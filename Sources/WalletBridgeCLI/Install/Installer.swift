@@ -235,7 +235,8 @@ enum Installer {
         // overrides and isolates, zero-width ones), the line and paragraph separators, and
         // the other invisible ones. Each moves, reorders or hides what a person is shown.
         if let hidden = description.unicodeScalars.first(where: DisplayText.isHidden) {
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - String(hidden.value, radix: 16).count)) + String(hidden.value, radix: 16, uppercase: true)
+            let hex = String(hidden.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             return """
                 the description contains \(code), a control, format or separator character (a line break, a tab, a bidi mark, a \
                 zero-width character): write it as one line of visible text
@@ -399,9 +400,8 @@ enum Installer {
         // names this one, so doctor reports them until they are installed again too.
         let written = Set(targets.map(\.path))
         var others: [String] = []
-        for file in record?.files(of: request.hostName) ?? [] where file.isManifest && file.flatpak == nil && !written.contains(file.path) {
-            guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
-                  let path = members["path"]?.stringValue, path != request.binaryPath else { continue }
+        for file in record?.files(of: request.hostName) ?? [] where !written.contains(file.path) {
+            guard let path = file.hostManifest?.string("path"), path != request.binaryPath else { continue }
             others.append("\(file.path) (\(path))")
         }
         if let host = record?.hosts[request.hostName], !targets.isEmpty, !FileSystem.sameFile(host.binary, request.binaryPath) {
