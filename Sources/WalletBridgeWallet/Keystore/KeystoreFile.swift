@@ -208,8 +208,7 @@ package struct KeystoreFile: Sendable, Equatable {
         /// `7xKX…3fGh` or `0x5aAe…eAed`: enough to recognise a key in a prompt.
         package var shortAddress: String {
             if let ethereumAddress { return ethereumAddress.short }
-            let full = displayAddress
-            return full.count <= 12 ? full : "\(full.prefix(4))…\(full.suffix(4))"
+            return TransactionSummary.short(base58: displayAddress)
         }
     }
 

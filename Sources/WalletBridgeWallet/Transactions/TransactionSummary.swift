@@ -1,0 +1,74 @@
+import WalletBridge
+
+/// What a person is shown of one transaction before it is signed: warnings first, then the
+/// facts of the whole transaction, then what each instruction or call does, most important
+/// first. The consent dialog fits these into its budget and counts what it leaves out.
+///
+/// Every line here is already safe to show: anything the transaction carries as text (a memo,
+/// a seed) went through `DisplayText.preview`, and addresses and amounts are in the forms
+/// below, so nothing an extension sends can change the dialog's layout.
+package struct TransactionSummary: Sendable, Equatable {
+    /// "a Solana transaction (version 0)", "an Ethereum transaction (EIP-1559)".
+    package var kind: String
+    /// Each a sentence a person acts on, shown before anything else: "Unlimited approval: …".
+    package var warnings: [String]
+    /// The whole transaction's facts: fee payer, fees, chain, nonce.
+    package var facts: [String]
+    /// One entry per instruction (Solana) or call (EVM): its first line says what it does,
+    /// further lines its details.
+    package var actions: [[String]]
+    /// What one entry of `actions` is called in "3 more instructions": "instruction", "call".
+    package var actionNoun: String
+
+    package init(kind: String, warnings: [String] = [], facts: [String] = [], actions: [[String]] = [], actionNoun: String) {
+        (self.kind, self.warnings, self.facts, self.actions, self.actionNoun) = (kind, warnings, facts, actions, actionNoun)
+    }
+
+    /// An exact amount of a currency with `decimals` places, from its integer count of the
+    /// smallest unit written in decimal digits (`digits`, no sign, leading zeros allowed):
+    /// `units("1500000000", decimals: 9, symbol: "SOL")` is "1.5 SOL". Nothing is rounded;
+    /// trailing zeros of the fraction are dropped and the whole part grouped in thousands.
+    package static func units(_ digits: String, decimals: Int, symbol: String) -> String {
+        var whole = Array(digits.drop { $0 == "0" })
+        var fraction: [Character] = []
+        if decimals > 0 {
+            let padded = Array(repeating: Character("0"), count: max(0, decimals - whole.count)) + whole
+            fraction = Array(padded.suffix(decimals))
+            whole = Array(padded.dropLast(decimals))
+            while fraction.last == "0" { fraction.removeLast() }
+        }
+        var text = ""
+        for (index, digit) in whole.enumerated() {
+            if index > 0, (whole.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        if text.isEmpty { text = "0" }
+        if !fraction.isEmpty { text += "." + String(fraction) }
+        return symbol.isEmpty ? text : "\(text) \(symbol)"
+    }
+
+    /// A base58 address as every dialog shortens it: `7xKX…3fGh` (an Ethereum address is
+    /// `EthereumAddress.short`, `0x5aAe…eAed`).
+    package static func short(base58 text: String) -> String {
+        text.count <= 12 ? text : "\(text.prefix(4))…\(text.suffix(4))"
+    }
+}
+
+/// A transaction that cannot be read: where (`field`, relative to the transaction, such as
+/// `message.instructions[2].accounts[1]`; empty for the whole of it) and what is wrong. The
+/// methods report it as -32602 with the request's path in front (`rpcError(at:)`).
+package struct TransactionError: Error, Equatable, Sendable {
+    package var field: String
+    package var problem: String
+
+    package init(field: String, problem: String) {
+        (self.field, self.problem) = (field, problem)
+    }
+
+    /// -32602 with `data.field` the request's path to the transaction (`request.params.transaction`)
+    /// followed by `field`, and `data.problem`.
+    package func rpcError(at path: String) -> RPCError {
+        let whole = field.isEmpty ? path : field.hasPrefix("[") ? path + field : "\(path).\(field)"
+        return RPCError(.invalidParams, data: .object(["field": .string(whole), "problem": .string(problem)]))
+    }
+}
