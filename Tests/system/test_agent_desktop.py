@@ -277,3 +277,68 @@ def test_the_real_dialog_shows_what_an_ethereum_signature_signs(wallet, chromium
         assert line in typed, (line, typed)
     assert 'asks to sign a message (personal_sign) on Ethereum (eip155:1)' in message and 'Text: "Sign in to example.org"' in message, message
     assert PASSPHRASE not in told.read_text()
+
+
+def test_the_real_dialog_shows_a_sol_transfer_and_an_unlimited_approval(wallet, chromium_profile, display):
+    """Clear signing (issue 36) in pinentry-gtk2 itself: a SOL transfer, unlocked by the typed
+    passphrase, then an unlimited SPL token approval, whose warning comes first, signed with the
+    button. solders builds both, LiteSVM runs what the person signed."""
+    from decimal import Decimal
+
+    from solders.pubkey import Pubkey
+    from solders.transaction import Transaction
+
+    from transaction_helpers import SolanaChain, U64_MAX, amounts, short, token_approve, transfer, warnings_in
+    passphrase_file = wallet.secret_file("passphrase", PASSPHRASE + "\n")
+    key = wallet.create(passphrase_file, label="desktop", connect=())
+    session = wallet.connect(f"chrome-extension://{EXTENSION_ID}/",
+                             methods=("solana_signMessage", "solana_signTransaction", "solana_signAllTransactions"))
+    told = wallet.root / "told-pinentry.log"
+    wrapper = wallet.root / "pinentry-gtk2-recorded"
+    wrapper.write_text(f"#!/bin/sh\ntee -a '{told}' | exec {shutil.which('pinentry-gtk-2')} 2>>'{wallet.root / 'pinentry-stderr.log'}'\n")
+    wrapper.chmod(0o755)
+    host = BrowserStandIn(wallet, chromium_profile, wallet.env(DISPLAY=display, WALLET_BRIDGE_PINENTRY=str(wrapper), FAKE_PINENTRY_LOG=None))
+    me = Pubkey.from_string(key["base58"])
+    chain = SolanaChain(me)
+    mint, mine, _ = chain.create_mint(decimals=6, supply_to_wallet=10**9)
+    payment = chain.legacy([transfer(me, chain.recipient, 2_500_000_000)])
+    approval = chain.legacy([token_approve(mine, chain.spender, me, U64_MAX)])
+
+    def request(transaction):
+        host.send("session_request", {"topic": session["topic"], "chainId": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+                                      "request": {"method": "solana_signTransaction",
+                                                  "params": {"transaction": base64.b64encode(bytes(transaction)).decode()}}})
+
+    request(payment)
+    window = wait_for_window(display, host, wallet)
+    photograph(display, "consent-sol-transfer.png")
+    xdotool(display, "windowfocus", "--sync", window)
+    xdotool(display, "type", "--delay", "15", PASSPHRASE)
+    xdotool(display, "key", "Return")
+    paid = host.receive()
+    assert "result" in paid, paid
+
+    request(approval)
+    window = wait_for_window(display, host, wallet)
+    photograph(display, "consent-unlimited-approval.png")
+    xdotool(display, "windowfocus", "--sync", window)
+    xdotool(display, "key", "alt+s")
+    approved = host.receive()
+    assert "result" in approved, approved
+    host.close()
+
+    for unsigned, reply in ((payment, paid), (approval, approved)):
+        signed = Transaction.from_bytes(base64.b64decode(reply["result"]["transaction"]))
+        assert signed.message == unsigned.message
+        Ed25519PublicKey.from_public_bytes(bytes(me)).verify(bytes(signed.signatures[0]), bytes(unsigned.message))
+        chain.run(signed)
+    assert chain.token_account(mine).delegated_amount == U64_MAX
+
+    descriptions = [line[len("SETDESC "):].replace("%0A", "\n") for line in told.read_text().splitlines() if line.startswith("SETDESC ")]
+    assert len(descriptions) == 2, descriptions
+    sent, unlimited = descriptions
+    assert sent.startswith(f'The extension with ID {EXTENSION_ID},\ninstalled as "{EXTENSION_NAME}",\n'), sent
+    assert "Solana transaction" in sent and Decimal("2.5") in amounts(sent, "SOL") and short(chain.recipient) in sent, sent
+    assert "Enter the keystore passphrase" in sent, sent
+    assert any("unlimited" in warning.lower() for warning in warnings_in(unlimited)), unlimited
+    assert PASSPHRASE not in told.read_text()
