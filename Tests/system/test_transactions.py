@@ -32,7 +32,8 @@ from solders.signature import Signature
 from solders.transaction import Transaction, VersionedTransaction
 
 from conftest import PASSPHRASE
-from transaction_helpers import (LAMPORTS_PER_SOL, MAX_SOLANA_TRANSACTION, U64_MAX, U256_MAX, EvmChain, SolanaChain,
+from transaction_helpers import (LAMPORTS_PER_SOL, MAX_SOLANA_TRANSACTION, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, U64_MAX,
+                                 U256_MAX, EvmChain, SolanaChain,
                                  amounts, eth_account_raw, lamports, line_with, memo, message_of, number,
                                  selector, short, short_eth, sign_dialogs, stake_withdraw, token_approve,
                                  token_transfer_checked, transfer, warnings_in, wei, word)
@@ -190,13 +191,15 @@ def test_a_sol_transfer_is_shown_signed_and_moves_exactly_what_the_dialog_said(w
     assert str(signature) in log, log
 
 
-def test_spl_transfer_checked_compute_budget_and_memo_as_the_mint_and_litesvm_say(wallet, solana_key, solana_session, answers):
+@pytest.mark.parametrize("program", [TOKEN_PROGRAM, TOKEN_2022_PROGRAM], ids=["spl-token", "token-2022"])
+def test_spl_transfer_checked_compute_budget_and_memo_as_the_mint_and_litesvm_say(
+        wallet, solana_key, solana_session, answers, program):
     chain = SolanaChain(solana_key.pubkey())
-    mint, mine, theirs = chain.create_mint(decimals=6, supply_to_wallet=100_000_000)
+    mint, mine, theirs = chain.create_mint(decimals=6, supply_to_wallet=100_000_000, program=program)
     note = "Invoice 36 — thanks ✓"
     unsigned = chain.legacy([
         compute_budget.set_compute_unit_limit(200_000), compute_budget.set_compute_unit_price(7_000),
-        token_transfer_checked(mine, mint, theirs, solana_key.pubkey(), 12_500_000, 6),
+        token_transfer_checked(mine, mint, theirs, solana_key.pubkey(), 12_500_000, 6, program=program),
         memo(note, solana_key.pubkey())])
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
     signature, signed = sign_solana(host, solana_session, unsigned)

@@ -40,6 +40,7 @@ SYSVAR_CLOCK = Pubkey.from_string("SysvarC1ock11111111111111111111111111111111")
 SYSVAR_STAKE_HISTORY = Pubkey.from_string("SysvarStakeHistory1111111111111111111111111")
 LAMPORTS_PER_SOL = 10**9
 U64_MAX = 2**64 - 1
+TOKEN_ACCOUNT_SIZE = 165  # an SPL token account without extensions (Token-2022 appends its own after it)
 U256_MAX = 2**256 - 1
 MAX_SOLANA_TRANSACTION = 1232  # bytes: an IPv6 packet's payload, the cluster's limit
 
@@ -143,8 +144,9 @@ class SolanaChain:
         return self.svm.get_balance(pubkey) or 0
 
     def token_account(self, pubkey):
+        """An SPL token account's state; a Token-2022 one's base state, before its extensions."""
         account = self.svm.get_account(pubkey)
-        return TokenAccount.from_bytes(bytes(account.data)) if account else None
+        return TokenAccount.from_bytes(bytes(account.data)[:TOKEN_ACCOUNT_SIZE]) if account else None
 
     def create_mint(self, decimals, supply_to_wallet, program=TOKEN_PROGRAM):
         """A real mint (authority: the other party) and the wallet's and the recipient's
