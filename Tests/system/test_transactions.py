@@ -469,8 +469,8 @@ def test_an_erc20_transfer_and_an_unlimited_approval_as_eth_abi_and_the_token_sa
     assert (to_checksum_address(to), value) == (RECIPIENT, amount)
     call_lines = action_lines(text, "transfer", short_eth(RECIPIENT), within=0)
     assert f"{amount:,}" in call_lines[0] or str(amount) in call_lines[0], call_lines
-    assert short_eth(token) in text, text
-    assert any("raw" in warning.lower() or "not in" in warning.lower() for warning in warnings_in(text)), text
+    # A token outside the wallet's table: the dialog says its amounts are raw, naming it.
+    line_with(text, short_eth(token), "raw")
     chain.send_raw(raw)
     assert chain.token_balance(token, RECIPIENT) == amount
 
