@@ -16,6 +16,7 @@ Sessions need the agent (test_sessions.py: no session methods with "agent": fals
 SignPayloads, which shows a transaction message decoded too, runs in both modes.
 """
 import base64
+import hashlib
 import json
 import re
 from decimal import Decimal
@@ -37,7 +38,7 @@ from transaction_helpers import (LAMPORTS_PER_SOL, MAX_SOLANA_TRANSACTION, TOKEN
                                  amounts, eth_account_raw, lamports, line_with, memo, message_of, number,
                                  selector, short, short_eth, sign_dialogs, stake_withdraw, token_approve,
                                  token_transfer_checked, transfer, warnings_in, wei, word)
-from wallet_helpers import CHROME_ORIGIN, SOLANA_MAINNET, configure, error_of
+from wallet_helpers import CHROME_ORIGIN, SOLANA_MAINNET, audit_entries, configure, error_of
 
 SOLANA_SEED = keccak(b"wallet-bridge issue 36: the wallet's Solana key")
 ETH_SECRET = keccak(b"wallet-bridge issue 36: the wallet's Ethereum key")
@@ -186,9 +187,11 @@ def test_a_sol_transfer_is_shown_signed_and_moves_exactly_what_the_dialog_said(w
     assert chain.balance(chain.recipient) - recipient_before == lamports(shown)
     assert payer_before - chain.balance(solana_key.pubkey()) == lamports(shown) + fee_shown(text) == lamports(shown) + result.fee()
     assert str(result.signature()) == str(signature)
-    # The audit log names the transaction by its signature.
-    log = wallet.run("log", "--json", check=True).stdout.decode()
-    assert str(signature) in log, log
+    # The audit log names the transaction by its signature, and what was shown by its hash.
+    entries = audit_entries(wallet)
+    assert len(entries) == 1 and entries[0]["decision"] == "approved", entries
+    assert str(signature) in json.dumps(entries[0]), entries
+    assert entries[0]["dialog_sha256"] == hashlib.sha256(text.encode()).hexdigest(), entries
 
 
 @pytest.mark.parametrize("program", [TOKEN_PROGRAM, TOKEN_2022_PROGRAM], ids=["spl-token", "token-2022"])
@@ -445,10 +448,12 @@ def test_eth_transactions_of_every_type_sign_as_eth_account_signs_and_eth_tester
         assert spent_on_fees == receipt["gas_used"] * receipt["effective_gas_price"] <= most
     host.close()
     assert len(sign_dialogs(wallet)) == 3
-    # The audit log names each transaction by its hash (Keccak-256 of the raw signed bytes).
-    log = wallet.run("log", "--json", check=True).stdout.decode()
-    for raw in signed:
-        assert keccak(raw).hex().removeprefix("0x") in log, log
+    # The audit log names each transaction by its hash (Keccak-256 of the raw signed bytes), and
+    # what was shown by the SHA-256 of the dialog's text.
+    entries = audit_entries(wallet)
+    assert [entry["transaction_hash"] for entry in entries] == [keccak(raw).hex().removeprefix("0x") for raw in signed], entries
+    assert [entry["dialog_sha256"] for entry in entries] == [hashlib.sha256(text.encode()).hexdigest()
+                                                             for text in sign_dialogs(wallet)], entries
 
 
 def test_an_erc20_transfer_and_an_unlimited_approval_as_eth_abi_and_the_token_say(wallet, eth_session, answers):
