@@ -137,8 +137,8 @@ def with_short_signature(name, make, part):
     raise SystemExit("no short signature found")
 
 
-def main():
-    vectors = [
+def transactions():
+    return [
         vector("legacy-send-mainnet", {
             "nonce": 0, "gasPrice": 20 * 10**9, "gas": 21000, "to": BOB, "value": 10**16, "data": "0x", "chainId": 1}),
         vector("legacy-contract-creation", {
@@ -170,6 +170,10 @@ def main():
             "type": 2, "nonce": nonce, "maxFeePerGas": 2, "maxPriorityFeePerGas": 1, "gas": 21000, "to": BOB, "value": 1,
             "data": "0x", "chainId": 1, "accessList": []}, 1),
     ]
+
+
+def main():
+    vectors = transactions()
     out = {
         "comment": "Made by Tests/Support/make-evm-vectors.py with eth-account and eth-abi; do not edit by hand.",
         "transactions": vectors,
