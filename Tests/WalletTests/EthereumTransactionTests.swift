@@ -1,7 +1,8 @@
 import Foundation
 import WalletBridge
-@testable import WalletBridgeWallet
 import XCTest
+
+@testable import WalletBridgeWallet
 
 /// Ethereum transactions for eth_signTransaction: eth-account's vectors signed byte for byte,
 /// strict RLP, the object form's rules, and the exact lines a person is shown.
@@ -56,7 +57,8 @@ final class EthereumTransactionTests: XCTestCase {
             let decoded = try EthereumTransaction(unsigned: bytes)
             XCTAssertNil(decoded.from)
             XCTAssertEqual(decoded.naming(from: try XCTUnwrap(transaction.from)), transaction, vector.name)
-            XCTAssertEqual(try EthereumTransaction(json: .string(vector.unsigned), chain: chain, field: at), decoded, vector.name)
+            XCTAssertEqual(
+                try EthereumTransaction(json: .string(vector.unsigned), chain: chain, field: at), decoded, vector.name)
         }
     }
 
@@ -64,14 +66,23 @@ final class EthereumTransactionTests: XCTestCase {
         let kinds = try Self.vectors.transactions.map { vector in
             try EthereumTransaction(unsigned: try XCTUnwrap(Hex.decode(vector.unsigned.dropFirst(2)))).kind
         }
-        XCTAssertEqual(kinds, [.legacy, .legacy, .legacy, .accessList, .accessList, .feeMarket, .feeMarket, .feeMarket, .legacy, .feeMarket])
+        XCTAssertEqual(
+            kinds,
+            [
+                .legacy, .legacy, .legacy, .accessList, .accessList, .feeMarket, .feeMarket, .feeMarket, .legacy,
+                .feeMarket,
+            ])
         // The generator found signatures whose r (legacy) and s (EIP-1559) start with a zero
         // byte, which RLP writes without it: the vectors cover the integer encoding of both.
         guard case .list(let legacy) = try RLP.decode(try bytes(vector("legacy-short-r").raw), maxDepth: 1),
-              case .bytes(let r) = legacy[7] else { return XCTFail("legacy-short-r") }
+            case .bytes(let r) = legacy[7]
+        else { return XCTFail("legacy-short-r") }
         XCTAssertLessThan(r.count, 32)
-        guard case .list(let feeMarket) = try RLP.decode(Array(try bytes(vector("eip1559-short-s").raw).dropFirst()), maxDepth: 4),
-              case .bytes(let s)? = feeMarket.last else { return XCTFail("eip1559-short-s") }
+        guard
+            case .list(let feeMarket) = try RLP.decode(
+                Array(try bytes(vector("eip1559-short-s").raw).dropFirst()), maxDepth: 4),
+            case .bytes(let s)? = feeMarket.last
+        else { return XCTFail("eip1559-short-s") }
         XCTAssertLessThan(s.count, 32)
     }
 
@@ -86,14 +97,16 @@ final class EthereumTransactionTests: XCTestCase {
     func testRLPRoundTripAndKnownEncodings() throws {
         // The Ethereum wiki's RLP examples.
         XCTAssertEqual(RLP.encode(.bytes(Array("dog".utf8))), [0x83] + Array("dog".utf8))
-        XCTAssertEqual(RLP.encode(.list([.bytes(Array("cat".utf8)), .bytes(Array("dog".utf8))])),
-                       [0xC8, 0x83] + Array("cat".utf8) + [0x83] + Array("dog".utf8))
+        XCTAssertEqual(
+            RLP.encode(.list([.bytes(Array("cat".utf8)), .bytes(Array("dog".utf8))])),
+            [0xC8, 0x83] + Array("cat".utf8) + [0x83] + Array("dog".utf8))
         XCTAssertEqual(RLP.encode(.bytes([])), [0x80])
         XCTAssertEqual(RLP.encode(.list([])), [0xC0])
         XCTAssertEqual(RLP.encode(.bytes([0x0F])), [0x0F])
         XCTAssertEqual(RLP.encode(.bytes([0x04, 0x00])), [0x82, 0x04, 0x00])
-        XCTAssertEqual(RLP.encode(.list([.list([]), .list([.list([])]), .list([.list([]), .list([.list([])])])])),
-                       [0xC7, 0xC0, 0xC1, 0xC0, 0xC3, 0xC0, 0xC1, 0xC0])
+        XCTAssertEqual(
+            RLP.encode(.list([.list([]), .list([.list([])]), .list([.list([]), .list([.list([])])])])),
+            [0xC7, 0xC0, 0xC1, 0xC0, 0xC3, 0xC0, 0xC1, 0xC0])
         let long = [UInt8](repeating: 0x61, count: 56)
         XCTAssertEqual(RLP.encode(.bytes(long)), [0xB8, 56] + long)
         for item: RLP.Item in [.bytes(long), .list([.bytes(long), .bytes([1]), .list([.bytes([])])]), .bytes([0x80])] {
@@ -127,14 +140,17 @@ final class EthereumTransactionTests: XCTestCase {
     /// A legacy transaction to sign with `fields` changed: the nine EIP-155 fields.
     private func legacy(_ change: (inout [RLP.Item]) -> Void) -> [UInt8] {
         var fields: [RLP.Item] = [
-            .bytes([1]), .bytes([0x3B, 0x9A, 0xCA, 0x00]), .bytes([0x52, 0x08]), .bytes(EthereumAddress(bob)!.bytes), .bytes([1]), .bytes([]),
+            .bytes([1]), .bytes([0x3B, 0x9A, 0xCA, 0x00]), .bytes([0x52, 0x08]), .bytes(EthereumAddress(bob)!.bytes),
+            .bytes([1]), .bytes([]),
             .bytes([1]), .bytes([]), .bytes([]),
         ]
         change(&fields)
         return RLP.encode(.list(fields))
     }
 
-    private func unsignedFault(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> TransactionError? {
+    private func unsignedFault(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line)
+        -> TransactionError?
+    {
         do {
             _ = try EthereumTransaction(unsigned: bytes)
             XCTFail("decoded", file: file, line: line)
@@ -150,7 +166,10 @@ final class EthereumTransactionTests: XCTestCase {
             ("leading zero nonce", legacy { $0[0] = .bytes([0, 1]) }, "nonce", "leading zero"),
             ("leading zero value", legacy { $0[4] = .bytes([0, 1]) }, "value", "leading zero"),
             ("nonce past 64 bits", legacy { $0[0] = .bytes([UInt8](repeating: 1, count: 9)) }, "nonce", "out of range"),
-            ("gasPrice past 256 bits", legacy { $0[1] = .bytes([UInt8](repeating: 1, count: 33)) }, "gasPrice", "out of range"),
+            (
+                "gasPrice past 256 bits", legacy { $0[1] = .bytes([UInt8](repeating: 1, count: 33)) }, "gasPrice",
+                "out of range"
+            ),
             ("chain id overflow", legacy { $0[6] = .bytes([0x20, 0, 0, 0, 0, 0, 0]) }, "chainId", "overflows"),
             ("chain id of 9 bytes", legacy { $0[6] = .bytes([UInt8](repeating: 1, count: 9)) }, "chainId", "overflows"),
             ("chain id zero", legacy { $0[6] = .bytes([]) }, "chainId", "is 0"),
@@ -179,9 +198,19 @@ final class EthereumTransactionTests: XCTestCase {
         }
         XCTAssertEqual(try EthereumTransaction(unsigned: typed { _ in }).unsignedBytes, good)
         let cases: [(String, [UInt8], String, String)] = [
-            ("storage key of 31 bytes", typed { $0[7] = .list([.list([.bytes(EthereumAddress(bob)!.bytes), .list([.bytes([UInt8](repeating: 1, count: 31))])])]) },
-             "accessList[0].storageKeys[0]", "a storage key is 32"),
-            ("entry of one part", typed { $0[7] = .list([.list([.bytes(EthereumAddress(bob)!.bytes)])]) }, "accessList[0]", "an address and a list"),
+            (
+                "storage key of 31 bytes",
+                typed {
+                    $0[7] = .list([
+                        .list([.bytes(EthereumAddress(bob)!.bytes), .list([.bytes([UInt8](repeating: 1, count: 31))])])
+                    ])
+                },
+                "accessList[0].storageKeys[0]", "a storage key is 32"
+            ),
+            (
+                "entry of one part", typed { $0[7] = .list([.list([.bytes(EthereumAddress(bob)!.bytes)])]) },
+                "accessList[0]", "an address and a list"
+            ),
             ("access list a string", typed { $0[7] = .bytes([]) }, "accessList", "found a string"),
             ("signed already", typed { $0 += [.bytes([1]), .bytes([1]), .bytes([1])] }, "", "looks signed already"),
             ("chain id overflow", typed { $0[0] = .bytes([UInt8](repeating: 0xFF, count: 8)) }, "chainId", "overflows"),
@@ -193,7 +222,9 @@ final class EthereumTransactionTests: XCTestCase {
         }
         // An EIP-1559 transaction whose priority fee is above its maximum.
         let feeMarket = try bytes(vector("eip1559-send-key2").unsigned)
-        guard case .list(var market) = try RLP.decode(Array(feeMarket.dropFirst()), maxDepth: 4) else { return XCTFail() }
+        guard case .list(var market) = try RLP.decode(Array(feeMarket.dropFirst()), maxDepth: 4) else {
+            return XCTFail()
+        }
         market[2] = .bytes([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
         XCTAssertEqual(unsignedFault([0x02] + RLP.encode(.list(market)))?.field, "maxPriorityFeePerGas")
     }
@@ -202,33 +233,53 @@ final class EthereumTransactionTests: XCTestCase {
         let unsigned = try vector("legacy-send-mainnet").unsigned
         // Its chain must be the request's.
         let base = try XCTUnwrap(ChainID("eip155:8453"))
-        let mismatch = invalidParamsFault { () throws(RPCError) in _ = try EthereumTransaction(json: .string(unsigned), chain: base, field: at) }
+        let mismatch = invalidParamsFault { () throws(RPCError) in
+            _ = try EthereumTransaction(json: .string(unsigned), chain: base, field: at)
+        }
         XCTAssertEqual(mismatch?.field, at)
         XCTAssertTrue(mismatch?.problem.contains("names chain id 1, but the request is for eip155:8453") == true)
         // Errors inside it carry the request's path.
         let leading = Hex.prefixed(legacy { $0[0] = .bytes([0, 1]) })
-        XCTAssertEqual(invalidParamsFault { () throws(RPCError) in _ = try EthereumTransaction(json: .string(leading), chain: mainnet, field: at) }?.field, "\(at).nonce")
+        XCTAssertEqual(
+            invalidParamsFault { () throws(RPCError) in
+                _ = try EthereumTransaction(json: .string(leading), chain: mainnet, field: at)
+            }?.field, "\(at).nonce")
         for bad in ["0x", "0xabc", "0xzz", "eb80", ""] {
-            XCTAssertEqual(invalidParamsFault { () throws(RPCError) in _ = try EthereumTransaction(json: .string(bad), chain: mainnet, field: at) }?.field, at, bad)
+            XCTAssertEqual(
+                invalidParamsFault { () throws(RPCError) in
+                    _ = try EthereumTransaction(json: .string(bad), chain: mainnet, field: at)
+                }?.field, at, bad)
         }
         let huge = "0x" + String(repeating: "00", count: EthereumTransaction.maxBytes + 1)
-        XCTAssertTrue(invalidParamsFault { () throws(RPCError) in _ = try EthereumTransaction(json: .string(huge), chain: mainnet, field: at) }?.problem.contains("at most") == true)
-        XCTAssertEqual(invalidParamsFault { () throws(RPCError) in _ = try EthereumTransaction(json: .number(JSONNumber(1)), chain: mainnet, field: at) }?.field, at)
+        XCTAssertTrue(
+            invalidParamsFault { () throws(RPCError) in
+                _ = try EthereumTransaction(json: .string(huge), chain: mainnet, field: at)
+            }?.problem.contains("at most") == true)
+        XCTAssertEqual(
+            invalidParamsFault { () throws(RPCError) in
+                _ = try EthereumTransaction(json: .number(JSONNumber(1)), chain: mainnet, field: at)
+            }?.field, at)
     }
 
     // MARK: The object form
 
     private func object(_ changes: [String: JSONValue?] = [:]) -> JSONValue {
         var members: [String: JSONValue] = [
-            "from": .string(alice), "to": .string(bob), "value": .string("0x1"), "nonce": .string("0x0"), "gas": .string("0x5208"),
-            "maxFeePerGas": .string("0x6fc23ac00"), "maxPriorityFeePerGas": .string("0x3b9aca00"), "chainId": .string("0x1"),
+            "from": .string(alice), "to": .string(bob), "value": .string("0x1"), "nonce": .string("0x0"),
+            "gas": .string("0x5208"),
+            "maxFeePerGas": .string("0x6fc23ac00"), "maxPriorityFeePerGas": .string("0x3b9aca00"),
+            "chainId": .string("0x1"),
         ]
         for (name, value) in changes { members[name] = value }
         return .object(members)
     }
 
-    private func objectFault(_ changes: [String: JSONValue?], chain: ChainID? = nil) -> (field: String, problem: String)? {
-        invalidParamsFault { () throws(RPCError) in _ = try EthereumTransaction(json: object(changes), chain: chain ?? mainnet, field: at) }
+    private func objectFault(_ changes: [String: JSONValue?], chain: ChainID? = nil) -> (
+        field: String, problem: String
+    )? {
+        invalidParamsFault { () throws(RPCError) in
+            _ = try EthereumTransaction(json: object(changes), chain: chain ?? mainnet, field: at)
+        }
     }
 
     func testObjectFormKindsAndDefaults() throws {
@@ -238,23 +289,33 @@ final class EthereumTransactionTests: XCTestCase {
         let withoutChain = try EthereumTransaction(json: object(["chainId": nil]), chain: mainnet, field: at)
         XCTAssertEqual(withoutChain, feeMarket, "chainId defaults to the request's")
         let legacy = try EthereumTransaction(
-            json: object(["maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1")]), chain: mainnet, field: at)
+            json: object(["maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1")]),
+            chain: mainnet, field: at)
         XCTAssertEqual(legacy.kind, .legacy)
         let accessList = try EthereumTransaction(
-            json: object(["maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1"), "accessList": .array([])]),
+            json: object([
+                "maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1"), "accessList": .array([]),
+            ]),
             chain: mainnet, field: at)
         XCTAssertEqual(accessList.kind, .accessList)
         let typeOne = try EthereumTransaction(
-            json: object(["maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1"), "type": .string("0x1")]),
+            json: object([
+                "maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1"), "type": .string("0x1"),
+            ]),
             chain: mainnet, field: at)
         XCTAssertEqual(typeOne.kind, .accessList)
         // gasLimit for gas, input for data, null for absent, and to: null for a creation.
         let spelled = try EthereumTransaction(
-            json: object(["gas": nil, "gasLimit": .string("0x5208"), "input": .string("0xab"), "value": .null, "to": .null]), chain: mainnet, field: at)
+            json: object([
+                "gas": nil, "gasLimit": .string("0x5208"), "input": .string("0xab"), "value": .null, "to": .null,
+            ]), chain: mainnet, field: at)
         XCTAssertEqual(spelled.summary().actions, [["Create a contract from 1 byte of code"]])
-        XCTAssertEqual(spelled, try EthereumTransaction(
-            json: object(["data": .string("0xab"), "to": nil, "value": .string("0x0")]), chain: mainnet, field: at))
-        XCTAssertEqual(spelled.summary().warnings, ["Contract creation: this deploys new code, which cannot be read here"])
+        XCTAssertEqual(
+            spelled,
+            try EthereumTransaction(
+                json: object(["data": .string("0xab"), "to": nil, "value": .string("0x0")]), chain: mainnet, field: at))
+        XCTAssertEqual(
+            spelled.summary().warnings, ["Contract creation: this deploys new code, which cannot be read here"])
     }
 
     func testObjectFormDefectsNameTheirMember() {
@@ -266,16 +327,25 @@ final class EthereumTransactionTests: XCTestCase {
             ("missing priority", ["maxPriorityFeePerGas": nil], "maxPriorityFeePerGas", "required"),
             ("missing max fee", ["maxFeePerGas": nil], "maxFeePerGas", "required"),
             ("both fee kinds", ["gasPrice": .string("0x1")], "gasPrice", "cannot|only those"),
-            ("priority above max", ["maxPriorityFeePerGas": .string("0x6fc23ac01")], "maxPriorityFeePerGas", "more than maxFeePerGas"),
+            (
+                "priority above max", ["maxPriorityFeePerGas": .string("0x6fc23ac01")], "maxPriorityFeePerGas",
+                "more than maxFeePerGas"
+            ),
             ("leading zero", ["nonce": .string("0x01")], "nonce", "leading zero"),
             ("empty quantity", ["value": .string("0x")], "value", "no hex digits"),
             ("number quantity", ["value": .number(JSONNumber(1))], "value", "found number"),
             ("decimal string", ["value": .string("10")], "value", "does not start with 0x"),
             ("nonce past 64 bits", ["nonce": .string("0x10000000000000000")], "nonce", "out of range"),
-            ("value past 256 bits", ["value": .string("0x1" + String(repeating: "0", count: 64))], "value", "out of range"),
+            (
+                "value past 256 bits", ["value": .string("0x1" + String(repeating: "0", count: 64))], "value",
+                "out of range"
+            ),
             ("chain mismatch", ["chainId": .string("0x2105")], "chainId", "is 8453, but the request is for eip155:1"),
             ("chain id overflow", ["chainId": .string("0x20000000000000")], "chainId", "overflows"),
-            ("chain id past 64 bits", ["chainId": .string("0x" + String(repeating: "f", count: 20))], "chainId", "overflows"),
+            (
+                "chain id past 64 bits", ["chainId": .string("0x" + String(repeating: "f", count: 20))], "chainId",
+                "overflows"
+            ),
             ("odd hex data", ["data": .string("0xabc")], "data", "even number"),
             ("bad hex data", ["data": .string("0xzz")], "data", "even number"),
             ("data without 0x", ["data": .string("abcd")], "data", "0x and hex"),
@@ -287,9 +357,15 @@ final class EthereumTransactionTests: XCTestCase {
             ("type 3", ["type": .string("0x3")], "type", "not supported"),
             ("type 0 with max fee", ["type": .string("0x0")], "type", "takes gasPrice"),
             ("access list not array", ["accessList": .string("x")], "accessList", "expected an array"),
-            ("access list entry", ["accessList": .array([.object(["address": .string(bob)])])], "accessList[0]", "expected"),
-            ("storage key short", ["accessList": .array([.object(["address": .string(bob), "storageKeys": .array([.string("0x01")])])])],
-             "accessList[0].storageKeys[0]", "64 hex digits"),
+            (
+                "access list entry", ["accessList": .array([.object(["address": .string(bob)])])], "accessList[0]",
+                "expected"
+            ),
+            (
+                "storage key short",
+                ["accessList": .array([.object(["address": .string(bob), "storageKeys": .array([.string("0x01")])])])],
+                "accessList[0].storageKeys[0]", "64 hex digits"
+            ),
         ]
         for (name, changes, member, problem) in cases {
             let fault = objectFault(changes)
@@ -297,11 +373,14 @@ final class EthereumTransactionTests: XCTestCase {
             let matches = problem.split(separator: "|").contains { fault?.problem.contains($0) == true }
             XCTAssertTrue(matches, "\(name): \(String(describing: fault))")
         }
-        let legacyWithList = objectFault(["maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1"), "type": .string("0x0"),
-                                          "accessList": .array([])])
+        let legacyWithList = objectFault([
+            "maxFeePerGas": nil, "maxPriorityFeePerGas": nil, "gasPrice": .string("0x1"), "type": .string("0x0"),
+            "accessList": .array([]),
+        ])
         XCTAssertEqual(legacyWithList?.field, "\(at).accessList")
         XCTAssertEqual(objectFault([:], chain: ChainID("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"))?.field, at)
-        let tooLong = objectFault(["data": .string("0x" + String(repeating: "00", count: EthereumTransaction.maxBytes))])
+        let tooLong = objectFault(["data": .string("0x" + String(repeating: "00", count: EthereumTransaction.maxBytes))]
+        )
         XCTAssertEqual(tooLong?.field, at)
     }
 
@@ -311,30 +390,46 @@ final class EthereumTransactionTests: XCTestCase {
         to: String?, data: String = "0x", value: String = "0x0", chain: UInt64 = 1, from: String? = nil
     ) throws -> TransactionSummary {
         let json = object([
-            "to": to.map(JSONValue.string) ?? .null, "data": .string(data), "value": .string(value), "chainId": .string("0x" + String(chain, radix: 16)),
+            "to": to.map(JSONValue.string) ?? .null, "data": .string(data), "value": .string(value),
+            "chainId": .string("0x" + String(chain, radix: 16)),
             "from": .string(from ?? alice),
         ])
-        return try EthereumTransaction(json: json, chain: try XCTUnwrap(ChainID("eip155:\(chain)")), field: at).summary()
+        return try EthereumTransaction(json: json, chain: try XCTUnwrap(ChainID("eip155:\(chain)")), field: at)
+            .summary()
     }
 
     private func calldata(_ name: String) throws -> String { try XCTUnwrap(Self.vectors.calldata[name], name) }
 
     func testSummaryOfASendAndItsFacts() throws {
-        let transaction = try EthereumTransaction(json: .object(try vector("legacy-send-mainnet").json), chain: mainnet, field: at)
-        XCTAssertEqual(transaction.summary(), TransactionSummary(
-            kind: "an Ethereum transaction (legacy)", warnings: [],
-            facts: ["Chain: Ethereum (eip155:1)", "Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei", "Most it can cost in fees: 0.00042 ETH"],
-            actions: [["Send 0.01 ETH", "  to 0x5aAe…eAed"]], actionNoun: "call"))
+        let transaction = try EthereumTransaction(
+            json: .object(try vector("legacy-send-mainnet").json), chain: mainnet, field: at)
+        XCTAssertEqual(
+            transaction.summary(),
+            TransactionSummary(
+                kind: "an Ethereum transaction (legacy)", warnings: [],
+                facts: [
+                    "Chain: Ethereum (eip155:1)", "Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei",
+                    "Most it can cost in fees: 0.00042 ETH",
+                ],
+                actions: [["Send 0.01 ETH", "  to 0x5aAe…eAed"]], actionNoun: "call"))
 
         let base = try XCTUnwrap(ChainID("eip155:8453"))
-        let usdcOnBase = try EthereumTransaction(json: .object(try vector("eip1559-usdc-transfer-base").json), chain: base, field: at)
-        XCTAssertEqual(usdcOnBase.summary(), TransactionSummary(
-            kind: "an Ethereum transaction (EIP-1559)", warnings: [],
-            facts: ["Chain: Base (eip155:8453)", "Nonce: 7", "Gas limit: 65,000", "Max fee: 30 gwei, priority 1.5 gwei",
-                    "Most it can cost in fees: 0.00195 ETH"],
-            actions: [["Call 0x8335…2913 (USDC on Base)", "  transfer 12.5 USDC to 0x5aAe…eAed"]], actionNoun: "call"))
+        let usdcOnBase = try EthereumTransaction(
+            json: .object(try vector("eip1559-usdc-transfer-base").json), chain: base, field: at)
+        XCTAssertEqual(
+            usdcOnBase.summary(),
+            TransactionSummary(
+                kind: "an Ethereum transaction (EIP-1559)", warnings: [],
+                facts: [
+                    "Chain: Base (eip155:8453)", "Nonce: 7", "Gas limit: 65,000", "Max fee: 30 gwei, priority 1.5 gwei",
+                    "Most it can cost in fees: 0.00195 ETH",
+                ],
+                actions: [["Call 0x8335…2913 (USDC on Base)", "  transfer 12.5 USDC to 0x5aAe…eAed"]],
+                actionNoun: "call"))
 
-        let accessList = try EthereumTransaction(json: .object(try vector("eip2930-access-list").json), chain: mainnet, field: at).summary()
+        let accessList = try EthereumTransaction(
+            json: .object(try vector("eip2930-access-list").json), chain: mainnet, field: at
+        ).summary()
         XCTAssertEqual(accessList.kind, "an Ethereum transaction (EIP-2930)")
         XCTAssertEqual(accessList.facts.last, "Access list: 2 addresses, 2 storage keys")
 
@@ -342,16 +437,24 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(extreme.facts[0], "Chain: eip155:9007199254740991")
         XCTAssertEqual(extreme.facts[1], "Nonce: 18446744073709551615")
         XCTAssertEqual(extreme.facts[4], "Most it can cost in fees: more than 2^256 wei")
-        XCTAssertEqual(extreme.actions[0][0],
-                       "Send 115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935 ETH")
+        XCTAssertEqual(
+            extreme.actions[0][0],
+            "Send 115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935 ETH"
+        )
     }
 
     func testSummaryOfContractCreation() throws {
         let polygon = try XCTUnwrap(ChainID("eip155:137"))
-        let creation = try EthereumTransaction(json: .object(try vector("legacy-contract-creation").json), chain: polygon, field: at).summary()
+        let creation = try EthereumTransaction(
+            json: .object(try vector("legacy-contract-creation").json), chain: polygon, field: at
+        ).summary()
         XCTAssertEqual(creation.warnings, ["Contract creation: this deploys new code, which cannot be read here"])
-        XCTAssertEqual(creation.facts, ["Chain: Polygon (eip155:137)", "Nonce: 3", "Gas limit: 100,000", "Gas price: 0.000000001 gwei",
-                                        "Most it can cost in fees: 0.0000000000001 POL"])
+        XCTAssertEqual(
+            creation.facts,
+            [
+                "Chain: Polygon (eip155:137)", "Nonce: 3", "Gas limit: 100,000", "Gas price: 0.000000001 gwei",
+                "Most it can cost in fees: 0.0000000000001 POL",
+            ])
         XCTAssertEqual(creation.actions, [["Create a contract from 5 bytes of code"]])
         let withValue = try summary(to: nil, data: "0x60", value: "0xde0b6b3a7640000")
         XCTAssertEqual(withValue.actions, [["Create a contract from 1 byte of code", "  with 1 ETH"]])
@@ -363,57 +466,97 @@ final class EthereumTransactionTests: XCTestCase {
             ("transferFrom", usdc, ["  transfer 1 USDC from 0xF010…1F55 to 0x5aAe…eAed"], []),
             ("approve", usdc, ["  approve 0x5aAe…eAed to spend 5 USDC"], []),
             ("increaseAllowance", usdc, ["  increase 0x5aAe…eAed's allowance by 1.5 USDC"], []),
-            ("approveUnlimited", usdc, ["  approve 0x5aAe…eAed to spend an unlimited amount of USDC"],
-             ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]),
-            ("approveHalf", usdc,
-             ["  approve 0x5aAe…eAed to spend 57,896,044,618,658,097,711,785,492,504,343,953,926,634,992,332,820,282,019,728,792,003,956,564.819968 USDC"],
-             ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]),
-            ("approveVeryLarge", usdc, ["  approve 0x5aAe…eAed to spend 2,000,000,000 USDC"],
-             ["Very large approval: 0x5aAe…eAed may spend 2,000,000,000 USDC"]),
-            ("transfer", unknownToken, ["  transfer 12500000 (token not known: raw amount) to 0x5aAe…eAed"],
-             ["Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw"]),
-            ("approveUnlimited", unknownToken, ["  approve 0x5aAe…eAed to spend an unlimited amount of the token (token not known)"],
-             ["Unlimited approval: 0x5aAe…eAed may spend all your tokens of 0x1111…1111",
-              "Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw"]),
-            ("transferFrom", nft, ["  transfer 1000000 (token not known: raw amount, or an ERC-721 token id) from 0xF010…1F55 to 0x5aAe…eAed"],
-             ["Token not known: 0x2222…2222 is not in the wallet's table, so its amounts are shown raw"]),
+            (
+                "approveUnlimited", usdc, ["  approve 0x5aAe…eAed to spend an unlimited amount of USDC"],
+                ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]
+            ),
+            (
+                "approveHalf", usdc,
+                [
+                    "  approve 0x5aAe…eAed to spend 57,896,044,618,658,097,711,785,492,504,343,953,926,634,992,332,820,282,019,728,792,003,956,564.819968 USDC"
+                ],
+                ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]
+            ),
+            (
+                "approveVeryLarge", usdc, ["  approve 0x5aAe…eAed to spend 2,000,000,000 USDC"],
+                ["Very large approval: 0x5aAe…eAed may spend 2,000,000,000 USDC"]
+            ),
+            (
+                "transfer", unknownToken, ["  transfer 12500000 (token not known: raw amount) to 0x5aAe…eAed"],
+                ["Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw"]
+            ),
+            (
+                "approveUnlimited", unknownToken,
+                ["  approve 0x5aAe…eAed to spend an unlimited amount of the token (token not known)"],
+                [
+                    "Unlimited approval: 0x5aAe…eAed may spend all your tokens of 0x1111…1111",
+                    "Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw",
+                ]
+            ),
+            (
+                "transferFrom", nft,
+                [
+                    "  transfer 1000000 (token not known: raw amount, or an ERC-721 token id) from 0xF010…1F55 to 0x5aAe…eAed"
+                ],
+                ["Token not known: 0x2222…2222 is not in the wallet's table, so its amounts are shown raw"]
+            ),
         ]
         for (name, contract, lines, warnings) in cases {
             let shown = try summary(to: contract, data: calldata(name))
-            let header = contract == usdc ? "Call 0xA0b8…eB48 (USDC on Ethereum)" : "Call \(EthereumAddress(contract)!.short)"
+            let header =
+                contract == usdc ? "Call 0xA0b8…eB48 (USDC on Ethereum)" : "Call \(EthereumAddress(contract)!.short)"
             XCTAssertEqual(shown.actions, [[header] + lines], name)
             XCTAssertEqual(shown.warnings, warnings, name)
         }
         // A very large approval of a token not in the table: a billion tokens at 18 decimals.
-        let large = "0x095ea7b3" + String(repeating: "0", count: 24) + "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+        let large =
+            "0x095ea7b3" + String(repeating: "0", count: 24) + "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
             + String(repeating: "0", count: 40) + "033b2e3c9fd0803ce8000000"
-        XCTAssertEqual(try summary(to: unknownToken, data: large).warnings.first,
-                       "Very large approval: 0x5aAe…eAed may spend 1000000000000000000000000000 raw units of 0x1111…1111")
+        XCTAssertEqual(
+            try summary(to: unknownToken, data: large).warnings.first,
+            "Very large approval: 0x5aAe…eAed may spend 1000000000000000000000000000 raw units of 0x1111…1111")
     }
 
     func testSummaryWarnsOfTransferFromAnotherOwner() throws {
-        XCTAssertEqual(try summary(to: usdc, data: calldata("transferFrom"), from: bob).warnings,
-                       ["Moves tokens from 0xF010…1F55, which is not the sender"])
+        XCTAssertEqual(
+            try summary(to: usdc, data: calldata("transferFrom"), from: bob).warnings,
+            ["Moves tokens from 0xF010…1F55, which is not the sender"])
         let unsigned = try EthereumTransaction(
             unsigned: EthereumTransaction(
-                json: object(["to": .string(usdc), "data": .string(calldata("transferFrom")), "value": .string("0x0")]), chain: mainnet, field: at)
-                .unsignedBytes)
-        XCTAssertEqual(unsigned.summary().warnings, ["Moves tokens from 0xF010…1F55: the transaction does not say who sends it"])
+                json: object(["to": .string(usdc), "data": .string(calldata("transferFrom")), "value": .string("0x0")]),
+                chain: mainnet, field: at
+            )
+            .unsignedBytes)
+        XCTAssertEqual(
+            unsigned.summary().warnings, ["Moves tokens from 0xF010…1F55: the transaction does not say who sends it"])
         XCTAssertEqual(unsigned.naming(from: EthereumAddress(alice)!).summary().warnings, [])
     }
 
     func testSummaryOfNFTCalls() throws {
         let cases: [(String, [String], [String])] = [
             ("safeTransferFrom721", ["  transfer NFT #42 from 0xF010…1F55 to 0x5aAe…eAed"], []),
-            ("safeTransferFrom721Data", ["  transfer NFT #42 from 0xF010…1F55 to 0x5aAe…eAed, with 3 bytes of data"], []),
+            (
+                "safeTransferFrom721Data", ["  transfer NFT #42 from 0xF010…1F55 to 0x5aAe…eAed, with 3 bytes of data"],
+                []
+            ),
             ("safeTransferFrom1155", ["  transfer 5 of token #7 from 0xF010…1F55 to 0x5aAe…eAed"], []),
-            ("safeBatchTransferFrom",
-             ["  transfer 3 kinds of tokens from 0xF010…1F55 to 0x5aAe…eAed:", "    10 of token #1", "    20 of token #2", "    30 of token #3"], []),
-            ("safeBatchTransferFromLong",
-             ["  transfer 10 kinds of tokens from 0xF010…1F55 to 0x5aAe…eAed, with 1 byte of data:"] + (1...8).map { "    1 of token #\($0)" }
-                + ["    …and 2 more"], []),
-            ("setApprovalForAll", ["  allow 0x5aAe…eAed to move all your tokens of 0x2222…2222"],
-             ["Approval for all: 0x5aAe…eAed may move every token you hold of 0x2222…2222"]),
+            (
+                "safeBatchTransferFrom",
+                [
+                    "  transfer 3 kinds of tokens from 0xF010…1F55 to 0x5aAe…eAed:", "    10 of token #1",
+                    "    20 of token #2", "    30 of token #3",
+                ], []
+            ),
+            (
+                "safeBatchTransferFromLong",
+                ["  transfer 10 kinds of tokens from 0xF010…1F55 to 0x5aAe…eAed, with 1 byte of data:"]
+                    + (1...8).map { "    1 of token #\($0)" }
+                    + ["    …and 2 more"], []
+            ),
+            (
+                "setApprovalForAll", ["  allow 0x5aAe…eAed to move all your tokens of 0x2222…2222"],
+                ["Approval for all: 0x5aAe…eAed may move every token you hold of 0x2222…2222"]
+            ),
             ("setApprovalForAllRevoke", ["  stop 0x5aAe…eAed from moving all your tokens of 0x2222…2222"], []),
         ]
         for (name, lines, warnings) in cases {
@@ -421,23 +564,40 @@ final class EthereumTransactionTests: XCTestCase {
             XCTAssertEqual(shown.actions, [["Call 0x2222…2222"] + lines], name)
             XCTAssertEqual(shown.warnings, warnings, name)
         }
-        XCTAssertEqual(try summary(to: nft, data: calldata("safeTransferFrom1155"), from: bob).warnings,
-                       ["Moves tokens from 0xF010…1F55, which is not the sender"])
+        XCTAssertEqual(
+            try summary(to: nft, data: calldata("safeTransferFrom1155"), from: bob).warnings,
+            ["Moves tokens from 0xF010…1F55, which is not the sender"])
     }
 
     func testSummaryOfPermit2() throws {
         let cases: [(String, [String], [String])] = [
-            ("permit2Approve",
-             ["  Permit2: let 0x5aAe…eAed move up to an unlimited amount of USDC, token 0xA0b8…eB48", "  expires 2027-01-01 00:00 UTC"],
-             ["Unlimited approval: 0x5aAe…eAed may spend all your USDC",
-              "Permit2 approval: 0x5aAe…eAed may move your tokens of 0xA0b8…eB48 through Permit2"]),
-            ("permit2ApproveSmall",
-             ["  Permit2: let 0x5aAe…eAed move up to 25 USDC, token 0xA0b8…eB48", "  expires with the block it is included in"],
-             ["Permit2 approval: 0x5aAe…eAed may move your tokens of 0xA0b8…eB48 through Permit2"]),
-            ("permit2Permit",
-             ["  Permit2: with 0xF010…1F55's signature, let 0x5aAe…eAed move up to 1 USDC, token 0xA0b8…eB48",
-              "  expires 2027-01-01 00:00 UTC; signature valid until 2027-01-01 00:00 UTC"],
-             ["Permit2 approval: 0x5aAe…eAed may move tokens of 0xA0b8…eB48 through Permit2"]),
+            (
+                "permit2Approve",
+                [
+                    "  Permit2: let 0x5aAe…eAed move up to an unlimited amount of USDC, token 0xA0b8…eB48",
+                    "  expires 2027-01-01 00:00 UTC",
+                ],
+                [
+                    "Unlimited approval: 0x5aAe…eAed may spend all your USDC",
+                    "Permit2 approval: 0x5aAe…eAed may move your tokens of 0xA0b8…eB48 through Permit2",
+                ]
+            ),
+            (
+                "permit2ApproveSmall",
+                [
+                    "  Permit2: let 0x5aAe…eAed move up to 25 USDC, token 0xA0b8…eB48",
+                    "  expires with the block it is included in",
+                ],
+                ["Permit2 approval: 0x5aAe…eAed may move your tokens of 0xA0b8…eB48 through Permit2"]
+            ),
+            (
+                "permit2Permit",
+                [
+                    "  Permit2: with 0xF010…1F55's signature, let 0x5aAe…eAed move up to 1 USDC, token 0xA0b8…eB48",
+                    "  expires 2027-01-01 00:00 UTC; signature valid until 2027-01-01 00:00 UTC",
+                ],
+                ["Permit2 approval: 0x5aAe…eAed may move tokens of 0xA0b8…eB48 through Permit2"]
+            ),
         ]
         for (name, lines, warnings) in cases {
             let shown = try summary(to: permit2, data: calldata(name))
@@ -445,8 +605,12 @@ final class EthereumTransactionTests: XCTestCase {
             XCTAssertEqual(shown.warnings, warnings, name)
         }
         // Permit2's approve elsewhere, and ERC-20's approve at Permit2, are not what they seem.
-        XCTAssertEqual(try summary(to: usdc, data: calldata("permit2Approve")).warnings, ["Unknown function 0x87517c45: what this call does cannot be shown"])
-        XCTAssertEqual(try summary(to: permit2, data: calldata("approve")).warnings, ["Unknown function 0x095ea7b3: what this call does cannot be shown"])
+        XCTAssertEqual(
+            try summary(to: usdc, data: calldata("permit2Approve")).warnings,
+            ["Unknown function 0x87517c45: what this call does cannot be shown"])
+        XCTAssertEqual(
+            try summary(to: permit2, data: calldata("approve")).warnings,
+            ["Unknown function 0x095ea7b3: what this call does cannot be shown"])
     }
 
     func testSummaryOfUnknownAndMalformedCalls() throws {
@@ -463,20 +627,31 @@ final class EthereumTransactionTests: XCTestCase {
             ("truncated", String(transfer.dropLast(2))),
             ("extra byte", transfer + "00"),
             ("address high bits", "0xa9059cbb" + "01" + String(transfer.dropFirst(12))),
-            ("bool of 2", "0xa22cb465" + String(repeating: "0", count: 24) + "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" + String(repeating: "0", count: 63) + "2"),
-            ("batch offset outside", String(try calldata("safeBatchTransferFrom").prefix(10 + 128)) + String(repeating: "f", count: 64)),
+            (
+                "bool of 2",
+                "0xa22cb465" + String(repeating: "0", count: 24) + "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+                    + String(repeating: "0", count: 63) + "2"
+            ),
+            (
+                "batch offset outside",
+                String(try calldata("safeBatchTransferFrom").prefix(10 + 128)) + String(repeating: "f", count: 64)
+            ),
         ]
         for (name, data) in malformed {
             let shown = try summary(to: usdc, data: data)
             XCTAssertEqual(shown.warnings.count, 1, name)
-            XCTAssertTrue(shown.warnings.first?.hasPrefix("Malformed call: the data do not decode as ") == true, "\(name): \(shown.warnings)")
+            XCTAssertTrue(
+                shown.warnings.first?.hasPrefix("Malformed call: the data do not decode as ") == true,
+                "\(name): \(shown.warnings)")
             XCTAssertTrue(shown.actions[0].last?.contains("of data that do not decode as") == true, name)
         }
     }
 
     func testSummaryOfValueSentWithACall() throws {
         let shown = try summary(to: usdc, data: calldata("transfer"), value: "0x6f05b59d3b20000")
-        XCTAssertEqual(shown.actions, [["Call 0xA0b8…eB48 (USDC on Ethereum)", "  with 0.5 ETH", "  transfer 12.5 USDC to 0x5aAe…eAed"]])
+        XCTAssertEqual(
+            shown.actions,
+            [["Call 0xA0b8…eB48 (USDC on Ethereum)", "  with 0.5 ETH", "  transfer 12.5 USDC to 0x5aAe…eAed"]])
         XCTAssertEqual(shown.warnings, ["Sends 0.5 ETH to 0xA0b8…eB48 along with the call"])
     }
 
@@ -485,7 +660,8 @@ final class EthereumTransactionTests: XCTestCase {
     func testSelectorsAreTheKeccakOfTheirSignatures() {
         for selector in CalldataDecoder.Selector.allCases {
             let hash = Keccak256.hash(Array(selector.signature.utf8))
-            XCTAssertEqual(hash[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, selector.rawValue, selector.signature)
+            XCTAssertEqual(
+                hash[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, selector.rawValue, selector.signature)
         }
     }
 
@@ -494,13 +670,18 @@ final class EthereumTransactionTests: XCTestCase {
         for entry in EthereumTokens.entries {
             let address = try XCTUnwrap(EthereumAddress(entry.address), entry.address)
             XCTAssertEqual(address.description, entry.address, "EIP-55 spelling of \(entry.symbol) on \(entry.chain)")
-            XCTAssertEqual(EthereumTokens.token(address, chain: entry.chain), .init(symbol: entry.symbol, decimals: entry.decimals))
+            XCTAssertEqual(
+                EthereumTokens.token(address, chain: entry.chain), .init(symbol: entry.symbol, decimals: entry.decimals)
+            )
             XCTAssertTrue(["USDC", "USDC.e", "USDT", "DAI", "WETH"].contains(entry.symbol))
             XCTAssertEqual(entry.decimals, entry.symbol.hasPrefix("USD") ? 6 : 18)
         }
         for chain: UInt64 in [1, 8453, 137, 42161, 10] {
-            XCTAssertEqual(Set(EthereumTokens.entries.filter { $0.chain == chain }.map(\.symbol)).isSuperset(of: ["USDC", "USDT", "DAI", "WETH"]), true,
-                           "chain \(chain)")
+            XCTAssertEqual(
+                Set(EthereumTokens.entries.filter { $0.chain == chain }.map(\.symbol)).isSuperset(of: [
+                    "USDC", "USDT", "DAI", "WETH",
+                ]), true,
+                "chain \(chain)")
         }
         // A token is known on its own chain only.
         XCTAssertNil(EthereumTokens.token(EthereumAddress(usdc)!, chain: 8453))
@@ -512,7 +693,8 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(CalldataDecoder.date(951_782_400 + 3_661), "2000-02-29 01:01 UTC")
         // The latest uint48 (Permit2's expiration) is far past any calendar library's range: no trap.
         XCTAssertEqual(CalldataDecoder.date((1 << 48) - 1), "8921556-12-07 10:44 UTC")
-        XCTAssertTrue(CalldataDecoder.date(.max).hasSuffix(" UTC"), "a signature deadline can be any uint256 that fits 64 bits")
+        XCTAssertTrue(
+            CalldataDecoder.date(.max).hasSuffix(" UTC"), "a signature deadline can be any uint256 that fits 64 bits")
     }
 
     // MARK: Helpers

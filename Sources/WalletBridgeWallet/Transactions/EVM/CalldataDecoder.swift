@@ -56,24 +56,32 @@ struct CalldataDecoder {
 
     func decode(into call: inout CallSummary) {
         guard data.count >= 4 else {
-            call.lines.append("  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data, too short for a function selector")
-            call.warnings.append("Unknown call: \(data.count) bytes of data are not a function call this wallet can read")
+            call.lines.append(
+                "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data, too short for a function selector"
+            )
+            call.warnings.append(
+                "Unknown call: \(data.count) bytes of data are not a function call this wallet can read")
             return
         }
         let selectorHex = "0x" + Hex.encode(Array(data[0..<4]))
         let raw = data[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let isPermit2 = contract == Self.permit2
         guard let selector = Selector(rawValue: raw),
-              isPermit2 == (selector == .permit2Approve || selector == .permit2Permit) else {
-            call.lines[0] += " with selector \(selectorHex) and \(EthereumTransaction.count(data.count, "byte", "bytes")) of data"
+            isPermit2 == (selector == .permit2Approve || selector == .permit2Permit)
+        else {
+            call.lines[0] +=
+                " with selector \(selectorHex) and \(EthereumTransaction.count(data.count, "byte", "bytes")) of data"
             call.warnings.append("Unknown function \(selectorHex): what this call does cannot be shown")
             return
         }
         do {
             try decode(selector, into: &call)
         } catch {
-            call.lines.append("  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data that do not decode as \(selector.signature)")
-            call.warnings.append("Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown")
+            call.lines.append(
+                "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data that do not decode as \(selector.signature)"
+            )
+            call.warnings.append(
+                "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown")
         }
     }
 
@@ -83,14 +91,17 @@ struct CalldataDecoder {
     /// An approval of `maximum` (the largest value of its type) is the "unlimited" that dApps
     /// ask for, and is called that rather than written out in 78 digits.
     private func amount(_ value: UInt256, token: EthereumTokens.Token?, maximum: UInt256? = nil) -> String {
-        if let maximum, value == maximum { return "an unlimited amount of " + (token?.symbol ?? "the token (token not known)") }
+        if let maximum, value == maximum {
+            return "an unlimited amount of " + (token?.symbol ?? "the token (token not known)")
+        }
         guard let token else { return "\(value.decimal) (token not known: raw amount)" }
         return TransactionSummary.units(value.decimal, decimals: token.decimals, symbol: token.symbol)
     }
 
     private func unknownToken(_ address: EthereumAddress, into call: inout CallSummary) {
         guard EthereumTokens.token(address, chain: chainID) == nil else { return }
-        call.notices.append("Token not known: \(address.short) is not in the wallet's table, so its amounts are shown raw")
+        call.notices.append(
+            "Token not known: \(address.short) is not in the wallet's table, so its amounts are shown raw")
     }
 
     private func notSender(_ owner: EthereumAddress, into call: inout CallSummary) {
@@ -105,14 +116,16 @@ struct CalldataDecoder {
     /// or 2^255 and above, which no balance reaches), or very large (a billion whole tokens, at
     /// the token's decimals or 18 when it is not known).
     private func approvalWarnings(
-        spender: EthereumAddress, value: UInt256, tokenAddress: EthereumAddress, unlimitedFrom: UInt256, into call: inout CallSummary
+        spender: EthereumAddress, value: UInt256, tokenAddress: EthereumAddress, unlimitedFrom: UInt256,
+        into call: inout CallSummary
     ) {
         let known = EthereumTokens.token(tokenAddress, chain: chainID)
         let what = known.map { "your \($0.symbol)" } ?? "your tokens of \(tokenAddress.short)"
         if unlimitedFrom <= value {
             call.warnings.append("Unlimited approval: \(spender.short) may spend all \(what)")
         } else if UInt256.powerOfTen((known?.decimals ?? 18) + 9) <= value {
-            let much = known.map { _ in amount(value, token: known) } ?? "\(value.decimal) raw units of \(tokenAddress.short)"
+            let much =
+                known.map { _ in amount(value, token: known) } ?? "\(value.decimal) raw units of \(tokenAddress.short)"
             call.warnings.append("Very large approval: \(spender.short) may spend \(much)")
         }
     }
@@ -124,19 +137,25 @@ struct CalldataDecoder {
         switch selector {
         case .transfer:
             try args.expectStatic(2)
-            let to = try args.address(0), value = try args.uint(1)
+            let to = try args.address(0)
+            let value = try args.uint(1)
             call.lines.append("  transfer \(amount(value, token: token)) to \(to.short)")
             unknownToken(contract, into: &call)
         case .transferFrom:
             try args.expectStatic(3)
-            let from = try args.address(0), to = try args.address(1), value = try args.uint(2)
-            let what = token == nil ? "\(value.decimal) (token not known: raw amount, or an ERC-721 token id)" : amount(value, token: token)
+            let from = try args.address(0)
+            let to = try args.address(1)
+            let value = try args.uint(2)
+            let what =
+                token == nil
+                ? "\(value.decimal) (token not known: raw amount, or an ERC-721 token id)" : amount(value, token: token)
             call.lines.append("  transfer \(what) from \(from.short) to \(to.short)")
             notSender(from, into: &call)
             unknownToken(contract, into: &call)
         case .approve, .increaseAllowance:
             try args.expectStatic(2)
-            let spender = try args.address(0), value = try args.uint(1)
+            let spender = try args.address(0)
+            let value = try args.uint(1)
             call.lines.append(
                 selector == .approve
                     ? "  approve \(spender.short) to spend \(amount(value, token: token, maximum: .max))"
@@ -144,7 +163,9 @@ struct CalldataDecoder {
             approvalWarnings(spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
             unknownToken(contract, into: &call)
         case .safeTransferFrom721, .safeTransferFrom721Data:
-            let from = try args.address(0), to = try args.address(1), id = try args.uint(2)
+            let from = try args.address(0)
+            let to = try args.address(1)
+            let id = try args.uint(2)
             var line = "  transfer NFT #\(id.decimal) from \(from.short) to \(to.short)"
             if selector == .safeTransferFrom721Data {
                 let extra = try args.bytes(at: 3)
@@ -156,13 +177,19 @@ struct CalldataDecoder {
             call.lines.append(line)
             notSender(from, into: &call)
         case .safeTransferFrom1155:
-            let from = try args.address(0), to = try args.address(1), id = try args.uint(2), value = try args.uint(3)
+            let from = try args.address(0)
+            let to = try args.address(1)
+            let id = try args.uint(2)
+            let value = try args.uint(3)
             let extra = try args.bytes(at: 4)
             try args.expectEnd(headWords: 5, tails: [extra.end])
-            call.lines.append("  transfer \(value.decimal) of token #\(id.decimal) from \(from.short) to \(to.short)" + dataNote(extra.count))
+            call.lines.append(
+                "  transfer \(value.decimal) of token #\(id.decimal) from \(from.short) to \(to.short)"
+                    + dataNote(extra.count))
             notSender(from, into: &call)
         case .safeBatchTransferFrom:
-            let from = try args.address(0), to = try args.address(1)
+            let from = try args.address(0)
+            let to = try args.address(1)
             let ids = try args.uintArray(at: 2, maxCount: Self.maxBatchLength)
             let values = try args.uintArray(at: 3, maxCount: Self.maxBatchLength)
             let extra = try args.bytes(at: 4)
@@ -180,41 +207,57 @@ struct CalldataDecoder {
             notSender(from, into: &call)
         case .setApprovalForAll:
             try args.expectStatic(2)
-            let operatorAddress = try args.address(0), approved = try args.bool(1)
+            let operatorAddress = try args.address(0)
+            let approved = try args.bool(1)
             call.lines.append(
                 approved
                     ? "  allow \(operatorAddress.short) to move all your tokens of \(contract.short)"
                     : "  stop \(operatorAddress.short) from moving all your tokens of \(contract.short)")
             if approved {
-                call.warnings.append("Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)")
+                call.warnings.append(
+                    "Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)")
             }
         case .permit2Approve:
             try args.expectStatic(4)
-            let tokenAddress = try args.address(0), spender = try args.address(1)
-            let value = try args.uint(2, bits: 160), expiration = try args.uint(3, bits: 48).uint64 ?? 0
+            let tokenAddress = try args.address(0)
+            let spender = try args.address(1)
+            let value = try args.uint(2, bits: 160)
+            let expiration = try args.uint(3, bits: 48).uint64 ?? 0
             let known = EthereumTokens.token(tokenAddress, chain: chainID)
             call.lines.append(
-                "  Permit2: let \(spender.short) move up to \(amount(value, token: known, maximum: .maxOf(bits: 160))), token \(tokenAddress.short)")
+                "  Permit2: let \(spender.short) move up to \(amount(value, token: known, maximum: .maxOf(bits: 160))), token \(tokenAddress.short)"
+            )
             call.lines.append("  \(Self.expiry(expiration))")
-            approvalWarnings(spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160), into: &call)
-            call.warnings.append("Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2")
+            approvalWarnings(
+                spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
+                into: &call)
+            call.warnings.append(
+                "Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2")
             unknownToken(tokenAddress, into: &call)
         case .permit2Permit:
             // permit(owner, ((token, amount, expiration, nonce), spender, sigDeadline), signature):
             // the struct is static, so it sits in the head; the signature is the one tail.
-            let owner = try args.address(0), tokenAddress = try args.address(1)
-            let value = try args.uint(2, bits: 160), expiration = try args.uint(3, bits: 48).uint64 ?? 0
+            let owner = try args.address(0)
+            let tokenAddress = try args.address(1)
+            let value = try args.uint(2, bits: 160)
+            let expiration = try args.uint(3, bits: 48).uint64 ?? 0
             _ = try args.uint(4, bits: 48)
-            let spender = try args.address(5), deadline = try args.uint(6)
+            let spender = try args.address(5)
+            let deadline = try args.uint(6)
             let signature = try args.bytes(at: 7)
             try args.expectEnd(headWords: 8, tails: [signature.end])
             let known = EthereumTokens.token(tokenAddress, chain: chainID)
             call.lines.append(
                 "  Permit2: with \(owner.short)'s signature, let \(spender.short) move up to "
                     + "\(amount(value, token: known, maximum: .maxOf(bits: 160))), token \(tokenAddress.short)")
-            call.lines.append("  \(Self.expiry(expiration)); signature valid until \(deadline.uint64.map(Self.date) ?? deadline.decimal)")
-            approvalWarnings(spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160), into: &call)
-            call.warnings.append("Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2")
+            call.lines.append(
+                "  \(Self.expiry(expiration)); signature valid until \(deadline.uint64.map(Self.date) ?? deadline.decimal)"
+            )
+            approvalWarnings(
+                spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
+                into: &call)
+            call.warnings.append(
+                "Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2")
             notSender(owner, into: &call)
             unknownToken(tokenAddress, into: &call)
         }
@@ -233,7 +276,8 @@ struct CalldataDecoder {
     /// A Unix time as "2026-11-28 06:10 UTC" (proleptic Gregorian; days to a civil date by
     /// Howard Hinnant's algorithm, which needs no calendar library).
     static func date(_ seconds: UInt64) -> String {
-        let days = Int64(seconds / 86_400), minutes = Int(seconds % 86_400) / 60
+        let days = Int64(seconds / 86_400)
+        let minutes = Int(seconds % 86_400) / 60
         let shifted = days + 719_468
         let era = shifted / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -275,13 +319,17 @@ struct ABIArguments {
     }
 
     func uint(_ index: Int, bits: Int = 256) throws(CalldataDecoder.Undecodable) -> UInt256 {
-        guard let value = UInt256(bigEndian: try word(index)), value.bitWidth <= bits else { throw CalldataDecoder.Undecodable() }
+        guard let value = UInt256(bigEndian: try word(index)), value.bitWidth <= bits else {
+            throw CalldataDecoder.Undecodable()
+        }
         return value
     }
 
     func address(_ index: Int) throws(CalldataDecoder.Undecodable) -> EthereumAddress {
         let value = try word(index)
-        guard value.prefix(12).allSatisfy({ $0 == 0 }), let address = EthereumAddress(Hex.prefixed(Array(value.suffix(20)))) else {
+        guard value.prefix(12).allSatisfy({ $0 == 0 }),
+            let address = EthereumAddress(Hex.prefixed(Array(value.suffix(20))))
+        else {
             throw CalldataDecoder.Undecodable()
         }
         return address
@@ -295,7 +343,9 @@ struct ABIArguments {
 
     /// The offset in head word `index`, checked to be inside the data.
     private func offset(_ index: Int) throws(CalldataDecoder.Undecodable) -> Int {
-        guard let value = try uint(index).uint64, value <= UInt64(bytes.count) else { throw CalldataDecoder.Undecodable() }
+        guard let value = try uint(index).uint64, value <= UInt64(bytes.count) else {
+            throw CalldataDecoder.Undecodable()
+        }
         return Int(value)
     }
 
@@ -314,12 +364,15 @@ struct ABIArguments {
     func uintArray(at index: Int, maxCount: Int) throws(CalldataDecoder.Undecodable) -> (values: [UInt256], end: Int) {
         let start = try offset(index)
         guard let length = UInt256(bigEndian: try word(atByte: start))?.uint64, length <= UInt64(maxCount),
-              start + 32 + Int(length) * 32 <= bytes.count else {
+            start + 32 + Int(length) * 32 <= bytes.count
+        else {
             throw CalldataDecoder.Undecodable()
         }
         var values: [UInt256] = []
         for item in 0..<Int(length) {
-            guard let value = UInt256(bigEndian: try word(atByte: start + 32 + item * 32)) else { throw CalldataDecoder.Undecodable() }
+            guard let value = UInt256(bigEndian: try word(atByte: start + 32 + item * 32)) else {
+                throw CalldataDecoder.Undecodable()
+            }
             values.append(value)
         }
         return (values, start + 32 + Int(length) * 32)

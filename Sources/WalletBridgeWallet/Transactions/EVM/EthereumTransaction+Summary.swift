@@ -7,12 +7,16 @@ extension EthereumTransaction {
     /// What the person sees before this transaction is signed.
     package func summary() -> TransactionSummary {
         let symbol = EthereumTokens.nativeSymbol(chain: chainID)
-        let kindName = switch kind {
-        case .legacy: "legacy"
-        case .accessList: "EIP-2930"
-        case .feeMarket: "EIP-1559"
-        }
-        var facts = ["Chain: \(Self.chainName(chainID, withID: true))", "Nonce: \(nonce)", "Gas limit: \(Self.grouped(gasLimit))"]
+        let kindName =
+            switch kind {
+            case .legacy: "legacy"
+            case .accessList: "EIP-2930"
+            case .feeMarket: "EIP-1559"
+            }
+        var facts = [
+            "Chain: \(Self.chainName(chainID, withID: true))", "Nonce: \(nonce)",
+            "Gas limit: \(Self.grouped(gasLimit))",
+        ]
         if kind == .feeMarket {
             facts.append("Max fee: \(Self.gwei(maxFeePerGas)), priority \(Self.gwei(maxPriorityFeePerGas))")
         } else {
@@ -22,7 +26,9 @@ extension EthereumTransaction {
         facts.append("Most it can cost in fees: " + (overflow ? "more than 2^256 wei" : Self.native(mostFees, symbol)))
         if !accessList.isEmpty {
             let keys = accessList.reduce(0) { $0 + $1.storageKeys.count }
-            facts.append("Access list: \(Self.count(accessList.count, "address", "addresses")), \(Self.count(keys, "storage key", "storage keys"))")
+            facts.append(
+                "Access list: \(Self.count(accessList.count, "address", "addresses")), \(Self.count(keys, "storage key", "storage keys"))"
+            )
         }
 
         var call = CallSummary()
@@ -31,7 +37,10 @@ extension EthereumTransaction {
                 call.lines = ["Send \(Self.native(value, symbol))", "  to \(to.short)"]
             } else {
                 let token = EthereumTokens.token(to, chain: chainID)
-                call.lines = ["Call \(to.short)" + (token.map { " (\($0.symbol) on \(Self.chainName(chainID, withID: false)))" } ?? "")]
+                call.lines = [
+                    "Call \(to.short)"
+                        + (token.map { " (\($0.symbol) on \(Self.chainName(chainID, withID: false)))" } ?? "")
+                ]
                 if !value.isZero {
                     call.lines.append("  with \(Self.native(value, symbol))")
                     call.notices.append("Sends \(Self.native(value, symbol)) to \(to.short) along with the call")
@@ -44,7 +53,8 @@ extension EthereumTransaction {
             call.warnings.append("Contract creation: this deploys new code, which cannot be read here")
         }
         return TransactionSummary(
-            kind: "an Ethereum transaction (\(kindName))", warnings: call.warnings + call.notices, facts: facts, actions: [call.lines],
+            kind: "an Ethereum transaction (\(kindName))", warnings: call.warnings + call.notices, facts: facts,
+            actions: [call.lines],
             actionNoun: "call")
     }
 

@@ -40,10 +40,13 @@ package struct EthereumTransaction: Sendable, Equatable {
 
     init(
         kind: Kind, chainID: UInt64, from: EthereumAddress?, nonce: UInt64, gasLimit: UInt64, maxFeePerGas: UInt256,
-        maxPriorityFeePerGas: UInt256, to: EthereumAddress?, value: UInt256, data: [UInt8], accessList: [AccessListEntry]
+        maxPriorityFeePerGas: UInt256, to: EthereumAddress?, value: UInt256, data: [UInt8],
+        accessList: [AccessListEntry]
     ) {
         (self.kind, self.chainID, self.from, self.nonce, self.gasLimit) = (kind, chainID, from, nonce, gasLimit)
-        (self.maxFeePerGas, self.maxPriorityFeePerGas, self.to, self.value) = (maxFeePerGas, maxPriorityFeePerGas, to, value)
+        (self.maxFeePerGas, self.maxPriorityFeePerGas, self.to, self.value) = (
+            maxFeePerGas, maxPriorityFeePerGas, to, value
+        )
         (self.data, self.accessList) = (data, accessList)
     }
 
@@ -71,20 +74,25 @@ package struct EthereumTransaction: Sendable, Equatable {
             guard transaction.chainID == requestChain else {
                 throw Self.invalid(
                     field,
-                    "names chain id \(transaction.chainID), but the request is for \(chain): a transaction is signed only for the chain it names")
+                    "names chain id \(transaction.chainID), but the request is for \(chain): a transaction is signed only for the chain it names"
+                )
             }
             self = transaction
         case .object(let members):
-            self = try JSONTransaction(members: members, requestChain: requestChain, chain: chain, field: field).transaction()
+            self = try JSONTransaction(members: members, requestChain: requestChain, chain: chain, field: field)
+                .transaction()
         default:
             throw Self.invalid(
-                field, "expected a transaction: an object (from, to, value, data, nonce, gas, fees) or 0x and the hex of an unsigned serialized transaction; found \(json.typeName)")
+                field,
+                "expected a transaction: an object (from, to, value, data, nonce, gas, fees) or 0x and the hex of an unsigned serialized transaction; found \(json.typeName)"
+            )
         }
     }
 
     private static func serialized(_ text: String, field: String) throws(RPCError) -> EthereumTransaction {
         guard text.utf8.count <= 2 + 2 * maxBytes else {
-            throw invalid(field, "a serialized transaction is at most \(DisplayText.grouped(maxBytes)) bytes; this is longer")
+            throw invalid(
+                field, "a serialized transaction is at most \(DisplayText.grouped(maxBytes)) bytes; this is longer")
         }
         guard text.hasPrefix("0x"), let bytes = Hex.decode(text.dropFirst(2)) else {
             throw invalid(field, "expected 0x and an even number of hex digits: an unsigned serialized transaction")
@@ -101,7 +109,11 @@ package struct EthereumTransaction: Sendable, Equatable {
     package init(unsigned bytes: [UInt8]) throws(TransactionError) {
         guard !bytes.isEmpty else { throw TransactionError(field: "", problem: "empty: no transaction") }
         guard bytes.count <= Self.maxBytes else {
-            throw TransactionError(field: "", problem: "\(DisplayText.grouped(bytes.count)) bytes; a transaction is at most \(DisplayText.grouped(Self.maxBytes))")
+            throw TransactionError(
+                field: "",
+                problem:
+                    "\(DisplayText.grouped(bytes.count)) bytes; a transaction is at most \(DisplayText.grouped(Self.maxBytes))"
+            )
         }
         self = try UnsignedReader(bytes: bytes).transaction()
     }
@@ -146,16 +158,21 @@ package struct EthereumTransaction: Sendable, Equatable {
     }
 
     private var legacyFields: [RLP.Item] {
-        [.bytes(RLP.minimalBigEndian(nonce)), .bytes(maxFeePerGas.minimalBytes), .bytes(RLP.minimalBigEndian(gasLimit))] + tail
+        [
+            .bytes(RLP.minimalBigEndian(nonce)), .bytes(maxFeePerGas.minimalBytes),
+            .bytes(RLP.minimalBigEndian(gasLimit)),
+        ] + tail
     }
 
     private var typedFields: [RLP.Item] {
-        let fees: [RLP.Item] = kind == .feeMarket
+        let fees: [RLP.Item] =
+            kind == .feeMarket
             ? [.bytes(maxPriorityFeePerGas.minimalBytes), .bytes(maxFeePerGas.minimalBytes)]
             : [.bytes(maxFeePerGas.minimalBytes)]
-        let list = RLP.Item.list(accessList.map { entry in
-            .list([.bytes(entry.address.bytes), .list(entry.storageKeys.map(RLP.Item.bytes))])
-        })
+        let list = RLP.Item.list(
+            accessList.map { entry in
+                .list([.bytes(entry.address.bytes), .list(entry.storageKeys.map(RLP.Item.bytes))])
+            })
         return [.bytes(RLP.minimalBigEndian(chainID)), .bytes(RLP.minimalBigEndian(nonce))] + fees
             + [.bytes(RLP.minimalBigEndian(gasLimit))] + tail + [list]
     }

@@ -63,7 +63,8 @@ enum RLP {
         var offset = 0
         let item = try decodeItem(bytes, at: &offset, end: bytes.count, depth: 0, maxDepth: maxDepth)
         guard offset == bytes.count else {
-            throw malformed("\(bytes.count - offset) bytes follow the end of the transaction's RLP item (trailing bytes)")
+            throw malformed(
+                "\(bytes.count - offset) bytes follow the end of the transaction's RLP item (trailing bytes)")
         }
         return item
     }
@@ -82,12 +83,16 @@ enum RLP {
             let count = try length(bytes, prefix: prefix, shortBase: 0x80, at: &offset, end: end, start: start)
             let payload = Array(bytes[offset..<offset + count])
             if count == 1, payload[0] < 0x80 {
-                throw malformed("non-canonical RLP at byte \(start): the single byte 0x\(Hex.encode(payload)) is written as a string")
+                throw malformed(
+                    "non-canonical RLP at byte \(start): the single byte 0x\(Hex.encode(payload)) is written as a string"
+                )
             }
             offset += count
             return .bytes(payload)
         default:
-            guard depth < maxDepth else { throw malformed("RLP lists nested deeper than a transaction has (at byte \(start))") }
+            guard depth < maxDepth else {
+                throw malformed("RLP lists nested deeper than a transaction has (at byte \(start))")
+            }
             let count = try length(bytes, prefix: prefix, shortBase: 0xC0, at: &offset, end: end, start: start)
             let listEnd = offset + count
             var items: [Item] = []
@@ -107,19 +112,25 @@ enum RLP {
             count = Int(prefix - shortBase)
         } else {
             let lengthBytes = Int(prefix - shortBase - 55)
-            guard end - offset >= lengthBytes else { throw malformed("truncated: the RLP length at byte \(start) runs past the end") }
+            guard end - offset >= lengthBytes else {
+                throw malformed("truncated: the RLP length at byte \(start) runs past the end")
+            }
             guard bytes[offset] != 0 else {
                 throw malformed("non-canonical RLP at byte \(start): its length has a leading zero byte")
             }
             var value = 0
             for index in 0..<lengthBytes {
                 // A length past the input is refused below; stop before it could overflow.
-                guard value <= Int.max >> 8 else { throw malformed("the RLP length at byte \(start) is beyond the input") }
+                guard value <= Int.max >> 8 else {
+                    throw malformed("the RLP length at byte \(start) is beyond the input")
+                }
                 value = value << 8 | Int(bytes[offset + index])
             }
             offset += lengthBytes
             guard value >= 56 else {
-                throw malformed("non-canonical RLP at byte \(start): a length of \(value) is written in the long form, which starts at 56")
+                throw malformed(
+                    "non-canonical RLP at byte \(start): a length of \(value) is written in the long form, which starts at 56"
+                )
             }
             count = value
         }
