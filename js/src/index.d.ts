@@ -396,8 +396,8 @@ type EthGasField<Quantity> = { gas: Quantity; gasLimit?: Quantity } | { gasLimit
 
 /** Legacy or EIP-2930 fees (`gasPrice`), or EIP-1559's, never both (checked). */
 type EthFeeFields<Quantity, LegacyType, DynamicType> =
-  | { gasPrice: Quantity; maxFeePerGas?: undefined; maxPriorityFeePerGas?: undefined; type?: LegacyType }
-  | { maxFeePerGas: Quantity; maxPriorityFeePerGas: Quantity; gasPrice?: undefined; type?: DynamicType };
+  | { gasPrice: Quantity; maxFeePerGas?: never; maxPriorityFeePerGas?: never; type?: LegacyType }
+  | { maxFeePerGas: Quantity; maxPriorityFeePerGas: Quantity; gasPrice?: never; type?: DynamicType };
 
 /**
  * eth_signTransaction's transaction object as the wire takes it: quantities as Ethereum JSON-RPC
