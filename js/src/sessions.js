@@ -527,7 +527,10 @@ function checkSolanaTransactionBytes(bytes, field) {
  * @returns {{ bytes: Uint8Array, layout: SolanaTransactionLayout }}
  */
 function checkSolanaTransactionText(text, field) {
-  if (typeof text !== 'string') throw new TypeError(`${field} must be a serialized transaction in base64, not ${describe(text)}`);
+  if (typeof text !== 'string') {
+    const hint = isUint8Array(text) ? ' (solanaSignTransaction and solanaSignAllTransactions take the bytes)' : '';
+    throw new TypeError(`${field} must be a serialized transaction in base64, not ${describe(text)}${hint}`);
+  }
   if (text.length > SOLANA_TRANSACTION_MAX_BASE64) {
     throw new RangeError(`${field} is ${text.length} characters of base64, more than a transaction of at most ${SOLANA_TRANSACTION_MAX_BYTES} bytes takes (${SOLANA_TRANSACTION_MAX_BASE64})`);
   }
@@ -1346,20 +1349,14 @@ export async function signTypedDataV4(client, args) {
 
 /**
  * A transaction as the Solana helpers take it: its bytes (as @solana/web3.js's `serialize()`
- * returns them), or their base64, checked either way; returned as base64 for the wire.
+ * returns them), or their base64, checked either way; its base64 for the wire, and its layout.
  * @param {unknown} transaction
  * @param {string} field
- * @returns {string}
+ * @returns {{ text: string, layout: SolanaTransactionLayout, field: string }}
  */
 function solanaTransactionArgument(transaction, field) {
-  if (isUint8Array(transaction)) {
-    checkSolanaTransactionBytes(transaction, field);
-    return base64Encode(transaction);
-  }
-  if (typeof transaction === 'string') {
-    checkSolanaTransactionText(transaction, field);
-    return transaction;
-  }
+  if (isUint8Array(transaction)) return { text: base64Encode(transaction), layout: checkSolanaTransactionBytes(transaction, field), field };
+  if (typeof transaction === 'string') return { text: transaction, layout: checkSolanaTransactionText(transaction, field).layout, field };
   const hint = isPlainObject(transaction) || (typeof transaction === 'object' && transaction !== null && typeof /** @type {any} */ (transaction).serialize === 'function')
     ? ': for a @solana/web3.js Transaction pass transaction.serialize({ requireAllSignatures: false }), for a VersionedTransaction its serialize()'
     : '';
@@ -1395,11 +1392,11 @@ export async function solanaSignTransaction(client, args) {
   checkClient(client, 'solanaSignTransaction');
   if (!isPlainObject(args)) throw new TypeError(`solanaSignTransaction takes { topic, chainId, transaction, pubkey?, expiry? }, not ${describe(args)}`);
   const { topic, chainId, transaction, pubkey } = /** @type {SolanaSignTransactionArgs} */ (args);
-  const text = solanaTransactionArgument(transaction, 'transaction');
+  const checked = solanaTransactionArgument(transaction, 'transaction');
   /** @type {import('./index.js').SolanaSignTransactionParams} */
-  const params = { transaction: text };
+  const params = { transaction: checked.text };
   if (pubkey !== undefined) {
-    checkSolanaSigner(pubkey, 'pubkey', [{ layout: checkSolanaTransactionText(text, 'transaction').layout, field: 'transaction' }]);
+    checkSolanaSigner(pubkey, 'pubkey', [checked]);
     params.pubkey = pubkey;
   }
   /** @type {import('./index.js').SessionRequest<'solana_signTransaction'> & import('./index.js').NativeRequestOptions} */
@@ -1422,11 +1419,11 @@ export async function solanaSignAllTransactions(client, args) {
   const { topic, chainId, transactions, pubkey } = /** @type {SolanaSignAllTransactionsArgs} */ (args);
   if (!Array.isArray(transactions)) throw new TypeError(`transactions must be an array of serialized transactions (Uint8Array or base64), not ${describe(transactions)}`);
   checkTransactionCount(transactions.length, 'transactions');
-  const texts = transactions.map((transaction, index) => solanaTransactionArgument(transaction, `transactions[${index}]`));
+  const checked = transactions.map((transaction, index) => solanaTransactionArgument(transaction, `transactions[${index}]`));
   /** @type {import('./index.js').SolanaSignAllTransactionsParams} */
-  const params = { transactions: texts };
+  const params = { transactions: checked.map(({ text }) => text) };
   if (pubkey !== undefined) {
-    checkSolanaSigner(pubkey, 'pubkey', texts.map((text, index) => ({ layout: checkSolanaTransactionText(text, `transactions[${index}]`).layout, field: `transactions[${index}]` })));
+    checkSolanaSigner(pubkey, 'pubkey', checked);
     params.pubkey = pubkey;
   }
   /** @type {import('./index.js').SessionRequest<'solana_signAllTransactions'> & import('./index.js').NativeRequestOptions} */

@@ -16,6 +16,13 @@ export const SOLANA_TRANSACTION_MAX_BYTES = 1232;
 export const SOLANA_SIGN_ALL_MAX_TRANSACTIONS = 16;
 
 /**
+ * "1 signature", "2 signatures".
+ * @param {number} count
+ * @param {string} noun singular
+ */
+const counted = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/**
  * @typedef {object} SolanaTransactionLayout
  * @property {number} signatureCount
  * @property {number} signaturesOffset where the first signature slot starts
@@ -68,9 +75,9 @@ function messageLayout(bytes, offset) {
   const required = bytes[header];
   const keys = compactU16(bytes, header + 3, 'account keys');
   if (typeof keys === 'string') return keys;
-  if (keys.next + 32 * keys.value > bytes.length) return `it ends inside its ${keys.value} account keys`;
+  if (keys.next + 32 * keys.value > bytes.length) return `it ends inside its ${counted(keys.value, 'account key')}`;
   if (required === 0) return 'its message header asks for no signature (a transaction has at least its fee payer\'s)';
-  if (required > keys.value) return `its message header asks for ${required} signatures but it lists ${keys.value} account keys`;
+  if (required > keys.value) return `its message header asks for ${counted(required, 'signature')} but it lists ${counted(keys.value, 'account key')}`;
   const signers = [];
   for (let index = 0; index < required; index += 1) signers.push(bytes.subarray(keys.next + 32 * index, keys.next + 32 * (index + 1)));
   return { version, required, signers };
@@ -107,11 +114,11 @@ function transactionProblem(bytes) {
   if (typeof count === 'string') return count;
   if (count.value === 0) return 'it holds no signature slot (a transaction has at least its fee payer\'s)';
   const messageOffset = count.next + 64 * count.value;
-  if (messageOffset > bytes.length) return `it ends inside its ${count.value} signature slots`;
+  if (messageOffset > bytes.length) return `it ends inside its ${counted(count.value, 'signature slot')}`;
   const message = messageLayout(bytes, messageOffset);
   if (typeof message === 'string') return message;
   if (message.required !== count.value) {
-    return `it has ${count.value} signature slots but its message header asks for ${message.required} signatures`;
+    return `it has ${counted(count.value, 'signature slot')} but its message header asks for ${counted(message.required, 'signature')}`;
   }
   return { signatureCount: count.value, signaturesOffset: count.next, messageOffset, version: message.version, signers: message.signers };
 }
