@@ -374,12 +374,15 @@ public struct KeystoreWallet: AccountsAtHand {
                 }
             }
             let identity = request.caller.identity
-            if let identity, allowMinutes != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
+            // A transaction is signed only after the person has seen it: an allowance covers
+            // messages, and none is offered in a transaction's dialog.
+            let allowance = request.transactions == nil ? allowMinutes : nil
+            if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
                let key = try heldKey() {
                 return (key, .allowedBefore)
             }
             var offer = request
-            offer.rememberMinutes = identity == nil ? nil : allowMinutes
+            offer.rememberMinutes = identity == nil ? nil : allowance
             // One third button: "Refuse all from this extension", unless "Sign and allow" is
             // offered and none of the caller's other requests wait.
             let othersWait = await consentQueue.waiting(for: line) > 0

@@ -143,6 +143,28 @@ final class TransactionConsentWalletTests: XCTestCase {
         XCTAssertNil(try auditLines().last?["dialog_sha256"])
     }
 
+    /// "Sign and allow" lets an extension sign messages unasked for a while; a transaction is
+    /// still shown, every time, and its dialog offers no allowance.
+    func testAnAllowanceNeverSignsATransactionUnseen() async throws {
+        var (wallet, person) = wallet(approves: true)
+        let cache = UnlockCache()
+        wallet.unlockCache = cache
+        wallet.allowMinutes = 10
+        let file = try XCTUnwrap(try keystore.read())
+        cache.store(try Keystore.deriveKey(file, passphrase: secure("right")), for: file)
+        cache.remember(caller: try XCTUnwrap(caller.identity), address: entry.address, until: .now + .seconds(600))
+
+        _ = try await wallet.signPayloads(SignPayloadsParams(address: entry.address, payloads: [Base64.encode(Array("Sign in".utf8))]), context: context)
+        XCTAssertEqual(person.shown.values, [], "a message within the allowance: nobody asked")
+        let signing = SolanaSigningRequest(
+            method: "solana_signTransaction", chain: SolanaChain.mainnet, publicKey: key.publicKey, messages: [[7]],
+            consent: TransactionConsent(chain: "Solana mainnet", summaries: [summary]))
+        _ = try await wallet.signSolana(signing, context: context)
+        let dialog = try XCTUnwrap(person.shown.values.first)
+        XCTAssertTrue(dialog.hasSuffix("\n\nSign, or Refuse."), dialog)
+        XCTAssertEqual(try auditLines().map { $0["approval"] as? String }, ["allowed_before", "confirmation"])
+    }
+
     /// A transaction among other payloads is shown decoded, the others as their previews.
     func testSignPayloadsShowsEachPayloadForWhatItIs() throws {
         let message = HandMadeSolana.message(signers: [key.publicKey], transfers: [(0, 1)])
