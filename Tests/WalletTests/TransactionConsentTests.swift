@@ -161,6 +161,19 @@ final class TransactionConsentTests: XCTestCase {
         XCTAssertEqual(lines.last, "…and \(16 - shown) more transactions not shown")
     }
 
+    /// Connecting says that the transaction methods ask for signatures, as the message ones do.
+    func testConnectingCountsTransactionsAmongTheSignatures() {
+        let question = SessionConsent.connect(
+            caller: chrome, callerName: nil, metadata: PeerMetadata(name: "Example dApp"),
+            namespaces: [
+                "solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_getAccounts", "solana_signTransaction", "solana_signAllTransactions"]),
+                "eip155": Namespace(chains: [EIP155.mainnet], methods: ["eth_accounts", "eth_signTransaction"]),
+            ], keyCount: 2)
+        XCTAssertTrue(question.description.contains(
+            "It may ask you for signatures (eth_signTransaction, solana_signAllTransactions, solana_signTransaction); each one still asks you first."),
+            question.description)
+    }
+
     /// A line is one line, whatever it holds, and no longer than a dialog line should be.
     func testALineCannotBreakTheLayoutOrRunOn() {
         let summary = TransactionSummary(
