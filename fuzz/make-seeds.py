@@ -88,6 +88,27 @@ def agent_protocol_seeds():
     return len(seeds)
 
 
+def evm_transaction_seeds():
+    # Unsigned transactions of the three kinds as eth-account serializes them (the vectors of
+    # Tests/Support/make-evm-vectors.py), and calldata for each decoded call behind 0xFF and a
+    # contract byte (see EthereumTransactionFuzzing.swift). Needs eth-account and eth-abi: run
+    # with "$(scripts/python-env.sh)".
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("vectors", os.path.join(ROOT, "Tests", "Support", "make-evm-vectors.py"))
+    vectors = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(vectors)
+    folder = os.path.join(HERE, "corpus", "evm-transaction")
+    count = 0
+    for vector in vectors.transactions():
+        write(folder, vector["name"], bytes.fromhex(vector["unsigned"][2:]))
+        count += 1
+    for name, data in vectors.CALLDATA.items():
+        contract = 1 if name.startswith("permit2") else 0  # USDC, Permit2 (see the Swift side)
+        write(folder, "calldata-" + name, bytes([0xFF, contract]) + bytes.fromhex(data[2:]))
+        count += 1
+    return count
+
+
 if __name__ == "__main__":
     print(f"json-rpc: {json_rpc_seeds()} seeds, frame-decoder: {frame_decoder_seeds()} seeds, "
-          f"agent-protocol: {agent_protocol_seeds()} seeds")
+          f"agent-protocol: {agent_protocol_seeds()} seeds, evm-transaction: {evm_transaction_seeds()} seeds")

@@ -395,13 +395,13 @@ se = []
 
 # session_connect: the answer is the whole session.
 se.append(case("connect", "session_connect: the session holds the required namespaces and what the wallet supports of the optional ones (unsupported chains, methods and namespaces dropped); its accounts are every key on every chain, chain by chain; required and optional namespaces and the extension's metadata come back as proposed; it lasts the 7-day lifetime from now; `self` is the caller, `peer` the wallet",
-    ok(1, session(topic(1), {"solana": granted([M, D], [SIGN], [CHANGED])},
+    ok(1, session(topic(1), {"solana": granted([M, D], [SIGN, "solana_signTransaction"], [CHANGED])},
                   {"solana": ns([M], [SIGN], [CHANGED])},
-                  {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])},
+                  {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction"], []), "cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])},
                   NOW + WEEK, DAPP)),
     args=[chrome("b")],
     request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED])},
-                             {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction"], []), "cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])}), 1)))
+                             {"solana": ns([D, "solana:notarealgenesishash"], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction"], []), "cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])}), 1)))
 se.append(case("connect-chain-id-key", "session_connect: a namespace keyed by a chain id stands for that one chain, and the session names it under its namespace; metadata's description, url and icons default to empty",
     ok(2, session(topic(1), {"solana": granted([M], [SIGN, GET], [])}, {"solana": ns([M], [SIGN, GET], [])}, {}, NOW + WEEK, meta("Chain-keyed dApp"))),
     args=[chrome("c")], request=req(SC, proposal({M: {"methods": [SIGN, GET], "events": []}}, metadata={"name": "Chain-keyed dApp"}), 2)))
@@ -412,12 +412,12 @@ se.append(case("connect-optional-only", "session_connect: requiredNamespaces may
 # Refused before anyone is asked.
 se.append(case("connect-unsupported-chains", "session_connect: required chains the wallet does not support are 5100, data.chains listing every one", err(4, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash", "solana:anotherfakechain"]}),
     args=[Q], request=req(SC, proposal({"solana": ns([M, "solana:notarealgenesishash", "solana:anotherfakechain"], [SIGN], [])}), 4)))
-se.append(case("connect-unsupported-methods", "session_connect: required methods the wallet does not support are 5101, data.methods listing every one", err(5, 5101, "Unsupported methods", {"methods": ["solana_signTransaction", "solana_signAndSendTransaction"]}),
-    args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction"], [])}), 5)))
+se.append(case("connect-unsupported-methods", "session_connect: required methods the wallet does not support are 5101, data.methods listing every one", err(5, 5101, "Unsupported methods", {"methods": ["solana_signAndSendTransaction", "solana_signIn"]}),
+    args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction", "solana_signIn"], [])}), 5)))
 se.append(case("connect-unsupported-events", "session_connect: required events the wallet does not support are 5102, data.events listing them", err(6, 5102, "Unsupported events", {"events": ["chainChanged"]}),
     args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED, "chainChanged"])}), 6)))
 se.append(case("connect-unsupported-chains-before-methods", "session_connect: unsupported chains (5100) are answered before unsupported methods (5101)", err(7, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash"]}),
-    args=[Q], request=req(SC, proposal({"solana": ns(["solana:notarealgenesishash"], ["solana_signTransaction"], [])}), 7)))
+    args=[Q], request=req(SC, proposal({"solana": ns(["solana:notarealgenesishash"], ["solana_signAndSendTransaction"], [])}), 7)))
 se.append(case("connect-unsupported-namespace", "session_connect: a required namespace the wallet does not support (cosmos) is 5104, data.namespaces naming it", err(8, 5104, "Unsupported namespace key", {"namespaces": ["cosmos"]}),
     args=[Q], request=req(SC, proposal({"cosmos": ns(["cosmos:cosmoshub-4"], ["cosmos_signDirect"], [])}), 8)))
 se.append(case("connect-unsupported-namespace-chain-key", "session_connect: a required chain id key of another namespace is 5104 for that namespace", err(9, 5104, "Unsupported namespace key", {"namespaces": ["cosmos"]}),
@@ -529,10 +529,129 @@ se.append(case("disconnect-other-callers-topic", "session_disconnect: another ex
 se.append(case("disconnect-with-reason", "session_disconnect: a reason of the extension's own is accepted; the answer is {} (Chrome's argv may add --parent-window: the caller is the same)", ok(73, {}),
     args=[P, "--parent-window=0"], request=req(SD, {"topic": SEED, "reason": {"code": 6000, "message": "Signed out"}}, 73)))
 se.append(case("disconnect", "session_disconnect: the session is deleted; the answer is {}", ok(74, {}), args=[P], request=req(SD, {"topic": SEED}, 74)))
-total += write("sessions.json", "The session methods (docs/sessions.md) against the conformance host's sessions: the test keys (seeds 0x01 x32 and 0x02 x32), a clock fixed at 1800000000, counted topics, one pre-seeded session for chrome-extension://abcdefghijklmnopabcdefghijklmnop/, and a person who answers as WALLET_BRIDGE_TEST_CONSENT says; signatures computed with Python's cryptography package, base58 written in the generator.", se)
+# solana_signTransaction and solana_signAllTransactions, against the pre-seeded session for
+# transactions (topic 501a x 16, caller chrome-extension://ponm x 8/: mainnet and devnet, every
+# Solana method). The transactions are built by solders (Solana's own Rust types, PyPI), an
+# implementation independent of the host's decoder; the expected signatures come from Python's
+# cryptography and are checked against solders' own signing of the same transaction.
+from solders.keypair import Keypair
+from solders.pubkey import Pubkey
+from solders.hash import Hash
+from solders.message import Message, MessageV0
+from solders.transaction import Transaction, VersionedTransaction
+from solders.signature import Signature
+from solders.system_program import transfer, TransferParams
+from solders.compute_budget import set_compute_unit_limit, set_compute_unit_price
+TX_CALLER, TX_TOPIC = "chrome-extension://%s/" % ("ponm" * 8), "501a" * 16
+KX = Ed25519PrivateKey.from_private_bytes(bytes([3] * 32))   # a signer that is no key of the wallet
+SOL_A, SOL_B, SOL_X = (Keypair.from_seed(bytes([n] * 32)) for n in (1, 2, 3))
+assert str(SOL_A.pubkey()) == A58 and str(SOL_B.pubkey()) == B58_
+X58 = str(SOL_X.pubkey())
+RECIPIENT = Pubkey(bytes([9] * 32))
+BLOCKHASH = Hash(bytes([7] * 32))
+def short58(text): return text if len(text) <= 12 else "%s…%s" % (text[:4], text[-4:])
+def legacy(instructions, payer):
+    return Message.new_with_blockhash(instructions, payer.pubkey(), BLOCKHASH)
+def pay(source, lamports): return transfer(TransferParams(from_pubkey=source.pubkey(), to_pubkey=RECIPIENT, lamports=lamports))
+def unsigned(message):
+    """The wire form with every signature slot zero, as a dApp sends a transaction to sign."""
+    if isinstance(message, MessageV0):
+        return bytes(VersionedTransaction.populate(message, [Signature.default()] * message.header.num_required_signatures))
+    return bytes(Transaction.new_unsigned(message))
+def message_bytes(message): return bytes([0x80]) + bytes(message) if isinstance(message, MessageV0) else bytes(message)
+def signed_by(message, keypairs, base=None):
+    """solders' own signed transaction (the slots of `keypairs` filled, the others as in `base`)."""
+    if isinstance(message, MessageV0):
+        sigs = list(VersionedTransaction.from_bytes(base).signatures) if base else [Signature.default()] * message.header.num_required_signatures
+        keys = message.account_keys
+        for kp in keypairs: sigs[keys.index(kp.pubkey())] = kp.sign_message(message_bytes(message))
+        return bytes(VersionedTransaction.populate(message, sigs))
+    tx = Transaction.from_bytes(base) if base else Transaction.new_unsigned(message)
+    tx.partial_sign(keypairs, BLOCKHASH)
+    return bytes(tx)
+def sol_tx(method, params, chain=M): return in_session({"method": method, "params": params}, chain, TX_TOPIC)
+SIGN_TX, SIGN_ALL = "solana_signTransaction", "solana_signAllTransactions"
+transfer_message = legacy([pay(SOL_A, 1_500_000_000)], SOL_A)
+assert message_bytes(transfer_message) == bytes(Transaction.new_unsigned(transfer_message).message_data())
+v0_message = MessageV0.try_compile(SOL_A.pubkey(), [set_compute_unit_limit(200_000), set_compute_unit_price(7), pay(SOL_A, 5_000_000)], [], BLOCKHASH)
+partial_message = legacy([pay(SOL_A, 2_000_000)], SOL_X)                       # X pays the fee, A transfers
+two_signers = legacy([pay(SOL_A, 1_000), pay(SOL_B, 2_000)], SOL_A)             # A and B both sign
+strangers = legacy([pay(SOL_X, 3_000)], SOL_X)                                   # no key of the wallet signs
+b_only = legacy([pay(SOL_B, 4_000)], SOL_B)
+def expect_signed(message, key, keypair, base=None):
+    """The answer for `key` (cryptography) signing `message`, checked against solders' own."""
+    signature = key.sign(message_bytes(message))
+    whole = signed_by(message, [keypair], base)
+    assert signature in whole
+    return {"signature": b58(signature), "transaction": b64(whole)}
+X_SIGNED_PARTIAL = signed_by(partial_message, [SOL_X])
+tx_cases = [
+    ("sign-transfer", "solana_signTransaction: a legacy transfer whose fee payer and signer is the session's first key: the answer is its base58 signature and the whole transaction, base64, with it in its slot",
+     ok(400, expect_signed(transfer_message, KA, SOL_A)), {"transaction": b64(unsigned(transfer_message))}, {}),
+    ("sign-version-0", "solana_signTransaction: a version-0 message (compute budget and a transfer) is signed the same way",
+     ok(401, expect_signed(v0_message, KA, SOL_A)), {"transaction": b64(unsigned(v0_message))}, {}),
+    ("sign-partial", "solana_signTransaction: partial signing: another signer's signature already present (the fee payer's, not a key of the wallet) is kept, and the session's key fills its own slot",
+     ok(402, expect_signed(partial_message, KA, SOL_A, X_SIGNED_PARTIAL)), {"transaction": b64(X_SIGNED_PARTIAL)}, {}),
+    ("sign-pubkey-second-signer", "solana_signTransaction: pubkey chooses which of the session's keys signs (here the second signer); the first signer's slot stays empty",
+     ok(403, expect_signed(two_signers, KB, SOL_B)), {"transaction": b64(unsigned(two_signers)), "pubkey": B58_}, {}),
+    ("sign-first-session-signer", "solana_signTransaction: without pubkey, the first required signer that is a key of the session signs",
+     ok(404, expect_signed(two_signers, KA, SOL_A)), {"transaction": b64(unsigned(two_signers))}, {}),
+    ("sign-devnet", "solana_signTransaction: on another chain of the session the same transaction gets the same signature (the wallet signs; the extension picks the cluster)",
+     ok(405, expect_signed(transfer_message, KA, SOL_A)), {"transaction": b64(unsigned(transfer_message))}, {"chain": D}),
+]
+for name, rule, response, params, extra in tx_cases:
+    se.append(case("request-" + name, rule, response, args=[TX_CALLER], request=req(SR, sol_tx(SIGN_TX, params, extra.get("chain", M)), response["id"])))
+batch = [transfer_message, v0_message]
+batch_answers = [expect_signed(m, KA, SOL_A) for m in batch]
+se.append(case("request-sign-all", "solana_signAllTransactions: one answer for the batch: the signed transactions and the signatures, in the order asked",
+    ok(410, {"transactions": [a["transaction"] for a in batch_answers], "signatures": [a["signature"] for a in batch_answers]}),
+    args=[TX_CALLER], request=req(SR, sol_tx(SIGN_ALL, {"transactions": [b64(unsigned(m)) for m in batch]}), 410)))
+se.append(case("request-sign-transaction-declined", "solana_signTransaction: the person declining is 4001", err(411, 4001, "User rejected the request"),
+    args=[TX_CALLER], env={CONSENT: "reject"}, request=req(SR, sol_tx(SIGN_TX, {"transaction": b64(unsigned(transfer_message))}), 411)))
+se.append(case("request-sign-transaction-unknown-pubkey", "solana_signTransaction: a pubkey that is not one of the session's accounts is 4100, as for a message",
+    err(412, 4100, "Unauthorized", {"problem": "the session holds no account with this public key", "accounts": [A58, B58_]}),
+    args=[TX_CALLER], request=req(SR, sol_tx(SIGN_TX, {"transaction": b64(unsigned(strangers)), "pubkey": X58}), 412)))
+TX_PROBLEM = "expected standard base64 of a serialized transaction (legacy or version 0)"
+# X's valid signature put in A's slot: a signature already in the wrong slot.
+wrong_slot = bytearray(unsigned(partial_message)); wrong_slot[1 + 64:1 + 128] = SOL_X.sign_message(message_bytes(partial_message)).__bytes__()
+assert unsigned(partial_message)[0] == 2
+for n, (name, rule, method, params, field, problem) in enumerate([
+    ("not-a-signer", "a transaction none of whose signers is a key of the session", SIGN_TX, {"transaction": b64(unsigned(strangers))},
+     "request.params.transaction", "none of its signers (%s) is a key of this session" % short58(X58)),
+    ("pubkey-not-a-signer", "a pubkey of the session that is not a required signer", SIGN_TX, {"transaction": b64(unsigned(transfer_message)), "pubkey": B58_},
+     "request.params.pubkey", "%s is not a required signer of the transaction; its signers are %s" % (short58(B58_), short58(A58))),
+    ("signature-in-wrong-slot", "a signature already present that is not its slot's signer's", SIGN_TX, {"transaction": b64(bytes(wrong_slot))},
+     "request.params.transaction.signatures[1]", "is not a signature of this message by %s, the signer of slot 1: signatures already in the wrong slots, or for another message" % short58(A58)),
+    ("transaction-too-long", "base64 longer than a transaction of 1232 bytes can be, refused unread", SIGN_TX, {"transaction": "A" * 1648},
+     "request.params.transaction", "longer than a Solana transaction can be: at most 1232 bytes (1644 base64 characters)"),
+    ("transaction-1233-bytes", "a transaction of 1233 bytes", SIGN_TX, {"transaction": b64(bytes(1233))},
+     "request.params.transaction", "1233 bytes: a Solana transaction is at most 1232 bytes"),
+    ("transaction-not-base64", "a transaction that is not base64", SIGN_TX, {"transaction": "not base64!"}, "request.params.transaction", TX_PROBLEM),
+    ("transaction-missing", "no transaction", SIGN_TX, {"pubkey": A58}, "request.params.transaction", TX_PROBLEM),
+    ("transaction-params-array", "params that are not an object", SIGN_TX, [b64(unsigned(transfer_message))],
+     "request.params", 'expected {"transaction": base64 of a serialized transaction, "pubkey"?: base58}'),
+    ("transaction-pubkey-short", "a pubkey of 31 bytes", SIGN_TX, {"transaction": b64(unsigned(transfer_message)), "pubkey": b58(bytes([7]) * 31)},
+     "request.params.pubkey", "expected a base58 public key (32 bytes, at most 44 characters)"),
+    ("sign-all-too-many", "more than 16 transactions", SIGN_ALL, {"transactions": [b64(unsigned(transfer_message))] * 17},
+     "request.params.transactions", "expected 1 to 16 transactions, not 17"),
+    ("sign-all-empty", "no transaction", SIGN_ALL, {"transactions": []}, "request.params.transactions", "expected 1 to 16 transactions, not 0"),
+    ("sign-all-not-array", "transactions that are not an array", SIGN_ALL, {"transactions": b64(unsigned(transfer_message))},
+     "request.params.transactions", "expected an array of base64 serialized transactions"),
+    ("sign-all-bad-second", "one bad transaction refuses the whole batch, naming it", SIGN_ALL,
+     {"transactions": [b64(unsigned(transfer_message)), "not base64!"]}, "request.params.transactions[1]", TX_PROBLEM),
+    ("sign-all-other-signer", "a batch is signed by one key: a transaction the first one's key does not sign", SIGN_ALL,
+     {"transactions": [b64(unsigned(transfer_message)), b64(unsigned(b_only))]}, "request.params.transactions[1]",
+     "%s, the key that signs the first transaction, is not among its signers (%s); a batch is signed by one key" % (short58(A58), short58(B58_))),
+]):
+    se.append(case("request-invalid-" + name, "session_request %s: -32602 names the field, and nothing is signed: %s" % (method, rule),
+                   invalid(420 + n, field, problem), args=[TX_CALLER], request=req(SR, sol_tx(method, params), 420 + n)))
+se.append(case("request-sign-and-send-refused", "session_request: solana_signAndSendTransaction is no method of a session (3001): the wallet has no network; data.problem says what to do instead",
+    err(440, 3001, "Unauthorized method", {"method": "solana_signAndSendTransaction", "problem": "the wallet has no network and sends nothing: sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"}),
+    args=[TX_CALLER], request=req(SR, sol_tx("solana_signAndSendTransaction", {"transaction": b64(unsigned(transfer_message))}), 440)))
+total += write("sessions.json", "The session methods (docs/sessions.md) against the conformance host's sessions: the test keys (seeds 0x01 x32 and 0x02 x32), a clock fixed at 1800000000, counted topics, one pre-seeded session for chrome-extension://abcdefghijklmnopabcdefghijklmnop/ (and one with every Solana method for chrome-extension://ponm x 8/), and a person who answers as WALLET_BRIDGE_TEST_CONSENT says; signatures computed with Python's cryptography package, base58 written in the generator, transactions built by PyPI's solders.", se)
 # --- ethereum.json: the eip155 methods inside a session, against the conformance host's
 # pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/: mainnet
-# required, Polygon and Base optional, the four methods). Expected signatures come from PyPI's
+# required, Polygon and Base optional, every eip155 method the wallet serves). Expected signatures come from PyPI's
 # eth-account (run this generator with scripts/python-env.sh's python), an implementation
 # independent of the host's libsecp256k1 and Keccak; EIP-712's own Mail example is also checked
 # against the signature the EIP publishes.
@@ -647,5 +766,45 @@ et.append(case("connect-ethereum", "session_connect: an eip155 namespace gets th
 et.append(case("connect-ethereum-no-key", "session_connect: a required eip155 namespace when the wallet has no Ethereum key is 5103, saying how to make one",
     err(28, 5103, "Unsupported accounts", {"problem": "the wallet has no key for the eip155 namespace: `wallet-bridge keys create --type ethereum` makes one", "namespaces": ["eip155"]}),
     args=[chrome("f")], env={"WALLET_BRIDGE_TEST_WALLET": "solana-only"}, request=req(SC, {"requiredNamespaces": {"eip155": ns([MAINNET], ["personal_sign"], [])}, "metadata": meta("Example Pay")}, 28)))
-total += write("ethereum.json", "Ethereum inside a session (eip155): eth_accounts, eth_chainId, personal_sign (EIP-191) and eth_signTypedData_v4 (EIP-712) against the conformance host's pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/) and its test keys (Keccak-256 of \"cow\", EIP-712's example key, and 0x02 x 32); signatures computed with PyPI's eth-account, and EIP-712's Mail signature as the EIP publishes it.", et)
+# eth_signTransaction: eth-account signs the same transaction, and the answer must be its raw
+# signed transaction byte for byte; eth_sendTransaction stays refused.
+import rlp
+from eth_account.typed_transactions import TypedTransaction
+DEAD = "0x000000000000000000000000000000000000dEaD"
+def q(n): return hex(n)
+def raw_signed(tx, key=COW_KEY): return "0x" + bytes(Account.sign_transaction(tx, key).raw_transaction).hex()
+fee_market = {"type": 2, "chainId": 1, "nonce": 7, "to": DEAD, "value": 10**16, "gas": 21000,
+              "maxFeePerGas": 30 * 10**9, "maxPriorityFeePerGas": 1_500_000_000, "data": b""}
+fee_market_request = {"from": COW_ADDRESS, "to": DEAD, "value": q(10**16), "gas": q(21000), "nonce": q(7),
+                      "maxFeePerGas": q(30 * 10**9), "maxPriorityFeePerGas": q(1_500_000_000), "chainId": "0x1", "type": "0x2"}
+legacy_tx = {"chainId": 1, "nonce": 0, "to": DEAD, "value": 1, "gas": 21000, "gasPrice": 20 * 10**9, "data": b""}
+legacy_request = {"from": COW_ADDRESS, "to": DEAD, "value": "0x1", "gas": q(21000), "gasPrice": q(20 * 10**9), "nonce": "0x0"}
+ACCESS = [{"address": DEAD, "storageKeys": ["0x" + "00" * 31 + "01"]}]
+access_tx = {"type": 1, "chainId": 8453, "nonce": 3, "to": DEAD, "value": 0, "gas": 50000, "gasPrice": 10**9,
+             "data": bytes.fromhex("a9059cbb" + "00" * 12 + "11" * 20 + "%064x" % 5), "accessList": ACCESS}
+access_request = {"from": SECOND_ADDRESS, "to": DEAD, "value": "0x0", "gas": q(50000), "gasPrice": q(10**9), "nonce": "0x3",
+                  "data": "0x" + access_tx["data"].hex(), "accessList": ACCESS, "chainId": q(8453)}
+# The unsigned serialized form of fee_market, written here from EIP-1559 with rlp and checked
+# against the hash eth-account signs.
+unsigned_fee_market = bytes([2]) + rlp.encode([1, 7, 1_500_000_000, 30 * 10**9, 21000, bytes.fromhex(DEAD[2:]), 10**16, b"", []])
+assert keccak(unsigned_fee_market) == TypedTransaction.from_dict(fee_market).hash()
+et.append(case("sign-transaction-fee-market", "eth_signTransaction: an EIP-1559 transaction as an object of 0x-hex quantities: the answer is the raw signed transaction, byte for byte eth-account's, for eth_sendRawTransaction",
+    ok(40, raw_signed(fee_market)), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", [fee_market_request]), 40)))
+et.append(case("sign-transaction-legacy", "eth_signTransaction: a legacy transaction (gasPrice, no chainId: the request's chain) is signed with EIP-155's replay protection",
+    ok(41, raw_signed(legacy_tx)), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", [legacy_request]), 41)))
+et.append(case("sign-transaction-access-list", "eth_signTransaction: an EIP-2930 transaction (gasPrice and an access list) on Base by the second key, its calldata kept",
+    ok(42, raw_signed(access_tx, SECOND_KEY)), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", [access_request], BASE), 42)))
+et.append(case("sign-transaction-serialized", "eth_signTransaction: an unsigned serialized transaction (0x and its hex) is signed by the session's first account",
+    ok(43, raw_signed(fee_market)), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", ["0x" + unsigned_fee_market.hex()]), 43)))
+et.append(case("sign-transaction-unknown-from", "eth_signTransaction: a from that is none of the session's accounts is 4100",
+    err(44, 4100, "Unauthorized", {"problem": "the session holds no account with this address", "accounts": [COW_ADDRESS, SECOND_ADDRESS]}),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", [{**fee_market_request, "from": DEAD}]), 44)))
+et.append(case("sign-transaction-params-shape", "eth_signTransaction: params other than [transaction] are -32602",
+    invalid(45, "request.params", "expected [transaction]"), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", fee_market_request), 45)))
+et.append(case("sign-transaction-declined", "eth_signTransaction: the person declining is 4001", err(46, 4001, "User rejected the request"),
+    args=[ETH_CALLER], env={CONSENT: "reject"}, request=req(SR, eth_in_session("eth_signTransaction", [fee_market_request]), 46)))
+et.append(case("send-transaction-refused", "eth_sendTransaction is no method of a session (3001): the wallet has no network; data.problem says to sign with eth_signTransaction, then broadcast with eth_sendRawTransaction",
+    err(47, 3001, "Unauthorized method", {"method": "eth_sendTransaction", "problem": "the wallet has no network and sends nothing: sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension"}),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_sendTransaction", [fee_market_request]), 47)))
+total += write("ethereum.json", "Ethereum inside a session (eip155): eth_accounts, eth_chainId, personal_sign (EIP-191), eth_signTypedData_v4 (EIP-712) and eth_signTransaction against the conformance host's pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/) and its test keys (Keccak-256 of \"cow\", EIP-712's example key, and 0x02 x 32); signatures computed with PyPI's eth-account, and EIP-712's Mail signature as the EIP publishes it.", et)
 print("cases:", total)

@@ -64,6 +64,14 @@ public struct InMemoryTestWallet: AccountsAtHand {
         return signature
     }
 
+    /// The Ed25519 signature of each message by the key of `publicKey`, asking nobody.
+    package func signSolana(_ messages: [[UInt8]], publicKey: [UInt8]) throws -> [[UInt8]] {
+        guard let key = keys.first(where: { $0.address == Base64.encode(publicKey) }) else {
+            throw RPCError(.invalidParams, data: .object(["field": .string("pubkey"), "problem": .string("no account with this public key")]))
+        }
+        return key.secretKey.withUnsafeBytes { secretKey in messages.map { Ed25519.sign($0, secretKey: secretKey) } }
+    }
+
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let key = keys.first(where: { $0.address == params.address }) else {
             throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))

@@ -13,8 +13,8 @@ import WalletBridgeWallet
 /// - The clock: `WALLET_BRIDGE_TEST_NOW` seconds since the epoch, `defaultNow` unless set. It
 ///   never moves, so expiries are exact.
 /// - Topics: the n-th session opened is n in 64 hex digits (`...0001` first), not random.
-/// - The store: in memory, with one session already in it (`preseeded`), so that a fixture of
-///   one request can use, extend or end a session.
+/// - The store: in memory, with sessions already in it (`preseeded`, `preseededEthereum`,
+///   `preseededTransactions`), so that a fixture of one request can use, extend or end one.
 /// - No extension names: the host's parent is a test runner, not a browser with a profile.
 package enum TestSessions {
     /// 2027-01-15T08:00:00Z: a fixed "now", far enough ahead that no real clock is near it.
@@ -35,7 +35,7 @@ package enum TestSessions {
     package static func service(keys: InMemoryTestWallet) throws(SetupError) -> SessionService {
         let consent = try TestConsent.fromEnvironment()
         let now = try clock()
-        let store = SessionStore(inMemory: [preseeded(now: now), preseededEthereum(now: now)], now: { now })
+        let store = SessionStore(inMemory: [preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now)], now: { now })
         var service = SessionService(store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
         service.now = { now }
         if let timeout = try proposalTimeout() { service.proposalTimeout = timeout }
@@ -79,7 +79,7 @@ package enum TestSessions {
     package static let preseededEthereumTopic = String(repeating: "e155", count: 16)
 
     /// The second session the host starts with, for `preseededEthereumCaller`: Ethereum mainnet
-    /// (required), Polygon and Base (optional), the four `eip155` methods, `accountsChanged` and
+    /// (required), Polygon and Base (optional), every `eip155` method the wallet serves, `accountsChanged` and
     /// `chainChanged`; created and expiring as `preseeded`.
     package static func preseededEthereum(now: Int) -> Session {
         let created = now - 86_400
@@ -95,6 +95,32 @@ package enum TestSessions {
                 EIP155.namespace: Namespace(
                     chains: [EIP155.mainnet, polygon, base], methods: EIP155.methods, events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent]),
             ],
+            created: created,
+            expiry: created + lifetime
+        )
+    }
+
+    /// The caller of the pre-seeded session for Solana transactions: a third extension, so that
+    /// the other sessions' callers still list one session each.
+    package static let preseededTransactionsCaller = "chrome-extension://ponmponmponmponmponmponmponmponm/"
+    package static let preseededTransactionsTopic = String(repeating: "501a", count: 16)
+
+    /// The third session the host starts with, for `preseededTransactionsCaller`: Solana mainnet
+    /// and devnet with every Solana method the wallet serves (transactions included), and
+    /// `accountsChanged`; created and expiring as `preseeded`.
+    package static func preseededTransactions(now: Int) -> Session {
+        let created = now - 86_400
+        let solana = Namespace(
+            chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: WalletSupport.default.namespaces[SolanaChain.namespace]?.methods ?? [],
+            events: [SessionEvent.accountsChanged])
+        return Session(
+            topic: preseededTransactionsTopic,
+            caller: SessionCaller(.chromeExtension(origin: preseededTransactionsCaller)),
+            callerName: nil,
+            metadata: PeerMetadata(name: "Fixture Swap", description: "The conformance host's pre-seeded session for transactions", url: "https://swap.example.org"),
+            requiredNamespaces: [SolanaChain.namespace: solana],
+            optionalNamespaces: [:],
+            namespaces: [SolanaChain.namespace: solana],
             created: created,
             expiry: created + lifetime
         )
@@ -196,6 +222,11 @@ struct InMemorySessionWallet: SessionWallet {
     /// As `signPayloads` answers, for each consent.
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
         try await signed { try keys.signEthereum(request) }
+    }
+
+    /// As `signPayloads` answers, for each consent.
+    func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
+        try await signed { try keys.signSolana(request.messages, publicKey: request.publicKey) }
     }
 
     /// What `sign` gives when the person approves; the keystore wallet's refusals otherwise.

@@ -9,7 +9,9 @@ import WalletBridge
 /// shows it. A line holds the time, the caller, the key, the payload count, the SHA-256 of the
 /// first `listedHashes` payloads (the ones a dialog shows) and one SHA-256 over every
 /// payload's (`payload_list_sha256`): enough to tell later what was signed for whom, and
-/// never a payload or a secret.
+/// never a payload or a secret. For an Ethereum signature the method, chain and digest
+/// instead; for transactions also the SHA-256 of the dialog's text (`dialog_sha256`) and, once
+/// signed, the transactions' ids (`signatures`, `transaction_hash`).
 ///
 /// **Bounded.** Every line is: at most `listedHashes` hashes, and the texts an extension or
 /// the person chose cut to `maxTextLength` characters. A request nobody answered
@@ -115,6 +117,12 @@ package struct AuditLog: Sendable {
         /// For an Ethereum signature: the method, the chain, and the Keccak-256 digest signed
         /// (what eth-account's `_hash_eip191_message` or `encode_typed_data` hashes to), in hex.
         package var ethereum: EthereumRecord?
+        /// For Solana transactions (`solana_signTransaction`, `solana_signAllTransactions`): the
+        /// method, the chain, and once signed each new signature. The messages signed are the
+        /// payloads (`payloadHashes`).
+        package var solana: SolanaRecord?
+        /// SHA-256 of what a transaction dialog said (`ConsentRequest.dialogSHA256`).
+        package var dialogSHA256: [UInt8]?
         /// How the person approved; nil for a refusal.
         package var approval: Approval?
         /// True when the passphrase file answered (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was
@@ -153,11 +161,30 @@ package struct AuditLog: Sendable {
         package var method: String
         package var chain: String
         package var digest: [UInt8]
+        /// For a transaction, once signed: Keccak-256 of the raw signed transaction, its hash
+        /// on the chain.
+        package var transactionHash: [UInt8]?
 
-        package init(method: String, chain: String, digest: [UInt8]) {
-            (self.method, self.chain, self.digest) = (method, chain, digest)
+        package init(method: String, chain: String, digest: [UInt8], transactionHash: [UInt8]? = nil) {
+            (self.method, self.chain, self.digest, self.transactionHash) = (method, chain, digest, transactionHash)
         }
     }
+
+    /// What the log keeps of Solana transactions besides their messages' hashes.
+    package struct SolanaRecord: Sendable, Equatable {
+        package var method: String
+        package var chain: String
+        /// This key's signature of each transaction, in base58 (a transaction's id when this
+        /// key pays its fee); none before signing.
+        package var signatures: [String]
+
+        package init(method: String, chain: String, signatures: [String] = []) {
+            (self.method, self.chain, self.signatures) = (method, chain, signatures)
+        }
+    }
+
+    /// Signatures a line lists: a batch holds at most 16 transactions.
+    package static let listedSignatures = 16
 
     /// Appends `entry` with the current time; an unasked refusal is counted (see `AuditLog`).
     /// A log that cannot be written is reported on stderr; it does not stop the signature (the
@@ -255,11 +282,20 @@ package struct AuditLog: Sendable {
             members["method"] = .string(ethereum.method)
             members["chain"] = .string(ethereum.chain)
             members["keccak256"] = .string(Hex.encode(ethereum.digest))
+            if let hash = ethereum.transactionHash { members["transaction_hash"] = .string(Hex.prefixed(hash)) }
         } else {
+            if let solana = entry.solana {
+                members["method"] = .string(solana.method)
+                members["chain"] = .string(solana.chain)
+                if !solana.signatures.isEmpty {
+                    members["signatures"] = .array(solana.signatures.prefix(listedSignatures).map { .string(bounded($0)) })
+                }
+            }
             members["payload_count"] = .number(JSONNumber(entry.payloadHashes.count))
             members["payload_sha256"] = .array(entry.payloadHashes.prefix(listedHashes).map { .string($0) })
             members["payload_list_sha256"] = .string(listHash(entry.payloadHashes))
         }
+        if let dialog = entry.dialogSHA256 { members["dialog_sha256"] = .string(Hex.encode(dialog)) }
         if let name = entry.callerName { members["caller_name"] = .string(bounded(name)) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
         if entry.unattended { members["unattended"] = true }

@@ -186,15 +186,61 @@ public struct KeystoreWallet: AccountsAtHand {
             ]))
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
-        let request = ConsentRequest(
+        var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller),
             keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
-        let audit = AuditLog.Entry(
+        request.transactions = Self.solanaTransactions(in: payloads.map(\.bytes), signer: entry.publicKey)
+        var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
-        let secretKey = try await consentAndKey(request, entry: entry, in: file, audit: audit)
+        audit.dialogSHA256 = request.dialogSHA256
+        let (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
+        auditLog.record(approved)
         let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
         return SignPayloadsResult(signed_payloads: signed)
+    }
+
+    /// What SignPayloads shows when one of its payloads or more is a Solana transaction
+    /// message (`SolanaMessage(bytes:)` reads all of it): each such payload as
+    /// `solana_signTransaction` shows it for `signer`, the others as their preview; nil when
+    /// none is (the payloads are shown as they always were). A payload longer than a
+    /// transaction is not read.
+    static func solanaTransactions(in payloads: [[UInt8]], signer: [UInt8]) -> TransactionConsent? {
+        var decoded = false
+        let summaries = payloads.map { bytes in
+            if bytes.count <= SolanaTransaction.maxBytes, let message = try? SolanaMessage(bytes: bytes) {
+                decoded = true
+                return message.summary(signer: signer)
+            }
+            return TransactionSummary(kind: PayloadSummary(bytes: bytes).preview, actionNoun: "part")
+        }
+        return decoded ? TransactionConsent(chain: nil, summaries: summaries, noun: "payload") : nil
+    }
+
+    /// The Ed25519 signature of each of `signing.messages` by the key of `signing.publicKey`,
+    /// after the person approves what `signing.consent` shows. The audit log records the
+    /// messages' SHA-256 (as payloads), the dialog's, and the signatures.
+    package func signSolana(_ signing: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
+        let file = try keystoreForSigning()
+        guard let entry = file.entry(address: Base64.encode(signing.publicKey)) else {
+            throw RPCError(.invalidParams, data: .object([
+                "field": .string("pubkey"), "problem": .string("no account with this public key"),
+            ]))
+        }
+        var request = ConsentRequest(
+            caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
+            payloads: [])
+        request.transactions = signing.consent
+        var audit = AuditLog.Entry(
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
+            payloadHashes: signing.messages.map(PayloadSummary.sha256Hex))
+        audit.solana = .init(method: signing.method, chain: signing.chain.description)
+        audit.dialogSHA256 = request.dialogSHA256
+        var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
+        let signatures = secretKey.withUnsafeBytes { key in signing.messages.map { Ed25519.sign($0, secretKey: key) } }
+        approved.solana?.signatures = signatures.map(Base58.encode)
+        auditLog.record(approved)
+        return signatures
     }
 
     /// An Ethereum signature (r ‖ s ‖ v) of `signing.digest` by the secp256k1 key of its
@@ -211,15 +257,22 @@ public struct KeystoreWallet: AccountsAtHand {
             caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
             payloads: [])
         request.ethereum = signing.consent
+        request.transactions = signing.transactionConsent
         var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: [])
         audit.ethereum = .init(method: signing.method, chain: signing.chain.description, digest: signing.digest)
-        let secretKey = try await consentAndKey(request, entry: entry, in: file, audit: audit)
+        audit.dialogSHA256 = request.dialogSHA256
+        var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         guard let signature = Secp256k1.sign(digest: signing.digest, secretKey: secretKey) else {
+            auditLog.record(approved)
             Log.error("libsecp256k1 did not sign with \(entry.address)")
             throw RPCError(.notSigned, data: .object(["reason": .string("unlock_failed")]))
         }
+        if let transaction = signing.transaction {
+            approved.ethereum?.transactionHash = Keccak256.hash(transaction.signed(with: signature))
+        }
+        auditLog.record(approved)
         return signature
     }
 
@@ -248,11 +301,13 @@ public struct KeystoreWallet: AccountsAtHand {
     }
 
     /// Asks the person about `request` in its turn, and gives the secret key of `entry` once
-    /// they approve; records the answer in the audit log as `audit` (what is signed) says.
-    /// Any failure to get consent or use the passphrase is -3 with `data.reason`.
+    /// they approve, with `audit` (what is signed) completed with the approval: the caller
+    /// records it once it has signed (adding what only signing gives: a transaction's id). A
+    /// refusal is recorded here. Any failure to get consent or use the passphrase is -3 with
+    /// `data.reason`.
     private func consentAndKey(
         _ request: ConsentRequest, entry: KeystoreFile.Entry, in file: KeystoreFile, audit: AuditLog.Entry
-    ) async throws -> SecureBytes {
+    ) async throws -> (SecureBytes, AuditLog.Entry) {
         var request = request
         request.keysStayUnlocked = unlockCache != nil
         var audit = audit
@@ -302,8 +357,7 @@ public struct KeystoreWallet: AccountsAtHand {
             auditLog.record(audit)
             throw CancellationError()
         }
-        auditLog.record(audit)
-        return secretKey
+        return (secretKey, audit)
     }
 
     /// The person's consent to `request`, and with it the secret key of `entry`: while the keys
@@ -320,12 +374,15 @@ public struct KeystoreWallet: AccountsAtHand {
                 }
             }
             let identity = request.caller.identity
-            if let identity, allowMinutes != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
+            // A transaction is signed only after the person has seen it: an allowance covers
+            // messages, and none is offered in a transaction's dialog.
+            let allowance = request.transactions == nil ? allowMinutes : nil
+            if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
                let key = try heldKey() {
                 return (key, .allowedBefore)
             }
             var offer = request
-            offer.rememberMinutes = identity == nil ? nil : allowMinutes
+            offer.rememberMinutes = identity == nil ? nil : allowance
             // One third button: "Refuse all from this extension", unless "Sign and allow" is
             // offered and none of the caller's other requests wait.
             let othersWait = await consentQueue.waiting(for: line) > 0

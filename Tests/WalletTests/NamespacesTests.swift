@@ -150,14 +150,14 @@ final class NamespacesTests: XCTestCase {
 
     func testTheWalletsSupport() {
         XCTAssertEqual(support.namespaces["eip155"], Namespace(
-            chains: [EIP155.mainnet], methods: ["eth_accounts", "eth_chainId", "personal_sign", "eth_signTypedData_v4"],
+            chains: [EIP155.mainnet], methods: ["eth_accounts", "eth_chainId", "personal_sign", "eth_signTypedData_v4", "eth_signTransaction"],
             events: ["accountsChanged", "chainChanged"]))
         // Every EVM chain id is offered; what is not a canonical decimal id from 1 to 2^53 - 1 is not.
         for chain in ["eip155:1", "eip155:137", "eip155:11155111", "eip155:9007199254740991"] { XCTAssertTrue(support.offers(ChainID(chain)!), chain) }
         for chain in ["eip155:0", "eip155:01", "eip155:0x1", "eip155:9007199254740992", "solana:other"] { XCTAssertFalse(support.offers(ChainID(chain)!), chain) }
         XCTAssertEqual(support.namespaces.filter { $0.key != "eip155" }, ["solana": Namespace(
             chains: SolanaChain.all,
-            methods: ["solana_signMessage", "solana_getAccounts", "solana_requestAccounts"],
+            methods: ["solana_signMessage", "solana_getAccounts", "solana_requestAccounts", "solana_signTransaction", "solana_signAllTransactions"],
             events: ["accountsChanged"]
         )])
     }
@@ -179,9 +179,9 @@ final class NamespacesTests: XCTestCase {
     }
 
     func testUnsupportedMethodsAre5101() {
-        let error = refusal(["solana": solana([mainnet], methods: ["solana_signMessage", "solana_signTransaction", "solana_signAndSendTransaction"], events: ["nope"])])
+        let error = refusal(["solana": solana([mainnet], methods: ["solana_signMessage", "solana_signIn", "solana_signTransaction", "solana_signAndSendTransaction"], events: ["nope"])])
         XCTAssertEqual(error?.code, .unsupportedMethods)
-        XCTAssertEqual(error?.data, ["methods": ["solana_signTransaction", "solana_signAndSendTransaction"]], "methods come before events")
+        XCTAssertEqual(error?.data, ["methods": ["solana_signIn", "solana_signAndSendTransaction"]], "methods come before events")
     }
 
     func testUnsupportedEventsAre5102() {
@@ -198,7 +198,7 @@ final class NamespacesTests: XCTestCase {
         let approved = try approve(
             ["solana": solana([mainnet], methods: ["solana_signMessage"])],
             [
-                "solana": solana(["solana:other", devnet], methods: ["solana_signTransaction", "solana_getAccounts"], events: ["chainChanged", "accountsChanged"]),
+                "solana": solana(["solana:other", devnet], methods: ["solana_signAndSendTransaction", "solana_getAccounts"], events: ["chainChanged", "accountsChanged"]),
                 "bip122": ["chains": ["bip122:000000000019d6689c085ae165831e93"], "methods": ["bip122_signMessage"], "events": []],
             ]
         )

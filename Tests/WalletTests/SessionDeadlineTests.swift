@@ -26,6 +26,11 @@ private struct SilentWallet: SessionWallet {
         return []
     }
 
+    func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
+        try await Self.waitForever()
+        return []
+    }
+
     /// Ends only by cancellation (an hour is forever for a test).
     private static func waitForever() async throws { try await Task.sleep(for: .seconds(3600)) }
 }

@@ -408,7 +408,7 @@ class Client {
   async sessionRequest(request) {
     const wire = checkSessionRequestParams(request);
     const { result, id } = await this.#call(SESSION_REQUEST_METHOD, wire, request);
-    return /** @type {any} */ (checkSessionRequestResult(wire.request.method, result, { id }));
+    return /** @type {any} */ (checkSessionRequestResult(wire.request.method, result, { id, params: wire.request.params }));
   }
 
   /**

@@ -262,9 +262,48 @@ export interface SolanaAccount {
   pubkey: string;
 }
 
+/** `solana_signTransaction`'s params (WalletConnect's "Solana RPC" shape). */
+export interface SolanaSignTransactionParams {
+  /**
+   * The serialized transaction, legacy or version 0, at most 1232 bytes, in standard base64 with
+   * padding (checked: its signature slots must agree with its message header). Signatures
+   * already in it are kept.
+   */
+  transaction: string;
+  /**
+   * The key that signs, base58: one of the session's accounts (else 4100) and one of the
+   * transaction's signers (checked). Left out: the first signer that is a key of the session.
+   */
+  pubkey?: string;
+}
+
+export interface SolanaSignTransactionResult {
+  /** This key's 64-byte Ed25519 signature of the message, base58 (checked): the transaction's id when it is the fee payer's. */
+  signature: string;
+  /** The whole transaction with that signature in its slot, base64 (checked: the one sent, nothing else changed). */
+  transaction: string;
+}
+
+/** `solana_signAllTransactions`' params: 1 to 16 transactions, one dialog for all of them. */
+export interface SolanaSignAllTransactionsParams {
+  /** Each as `SolanaSignTransactionParams.transaction`. */
+  transactions: readonly string[];
+  /** As for solana_signTransaction; a signer of every transaction (checked). */
+  pubkey?: string;
+}
+
+export interface SolanaSignAllTransactionsResult {
+  /** The signed transactions, base64, in the order sent (checked, each as for solana_signTransaction). */
+  transactions: string[];
+  /** Their signatures, base58, in the same order. */
+  signatures: string[];
+}
+
 /** The methods a Solana session can hold, with their params and results. */
 export interface SolanaSessionMethods {
   solana_signMessage: { params: SolanaSignMessageParams; result: SolanaSignMessageResult };
+  solana_signTransaction: { params: SolanaSignTransactionParams; result: SolanaSignTransactionResult };
+  solana_signAllTransactions: { params: SolanaSignAllTransactionsParams; result: SolanaSignAllTransactionsResult };
   solana_getAccounts: { params: undefined; result: SolanaAccount[] };
   solana_requestAccounts: { params: undefined; result: SolanaAccount[] };
 }
@@ -326,6 +365,58 @@ export type PersonalSignParams = readonly [message: string, address: string];
 /** `eth_signTypedData_v4`'s params (EIP-712), the address first; the typed data as an object or its JSON text (as MetaMask sends it). */
 export type SignTypedDataV4Params = readonly [address: string, typedData: TypedData | string];
 
+/** One entry of an EIP-2930 access list. */
+export interface EthAccessListEntry {
+  address: string;
+  /** 32-byte keys, 0x and 64 hex digits each (checked). */
+  storageKeys: readonly string[];
+}
+
+/** The fields of every kind of transaction; `Quantity` and `Bytes` are how its numbers and data are written. */
+interface EthTransactionFields<Quantity, Bytes> {
+  /** One of the session's eip155 addresses (else 4100), any case. */
+  from: string;
+  /** The recipient or contract called; absent or null creates a contract (a warning in the dialog). */
+  to?: string | null;
+  /** Wei; absent is 0. */
+  value?: Quantity;
+  /** Calldata; `input` is its other name (give one, or both the same). */
+  data?: Bytes;
+  input?: Bytes;
+  /** Required: the wallet has no network to look it up. */
+  nonce: Quantity;
+  /** When given, the request's chain (checked); the request's chain is signed either way. */
+  chainId?: Quantity;
+  /** EIP-2930: with `gasPrice` it makes a type 0x1 transaction. */
+  accessList?: readonly EthAccessListEntry[];
+}
+
+/** The gas limit, required, under either of its names. */
+type EthGasField<Quantity> = { gas: Quantity; gasLimit?: Quantity } | { gasLimit: Quantity; gas?: Quantity };
+
+/** Legacy or EIP-2930 fees (`gasPrice`), or EIP-1559's, never both (checked). */
+type EthFeeFields<Quantity, LegacyType, DynamicType> =
+  | { gasPrice: Quantity; maxFeePerGas?: never; maxPriorityFeePerGas?: never; type?: LegacyType }
+  | { maxFeePerGas: Quantity; maxPriorityFeePerGas: Quantity; gasPrice?: never; type?: DynamicType };
+
+/**
+ * eth_signTransaction's transaction object as the wire takes it: quantities as Ethereum JSON-RPC
+ * writes them, 0x and hex digits without leading zeros (`"0x0"` for zero; numbers are refused),
+ * bytes as 0x and hex. Legacy (EIP-155), EIP-2930 (`accessList` or type 0x1) or EIP-1559
+ * (`maxFeePerGas` and `maxPriorityFeePerGas`, type 0x2).
+ */
+export type EthTransactionRequest = EthTransactionFields<Hex, Hex> & EthGasField<Hex> & EthFeeFields<Hex, '0x0' | '0x1', '0x2'>;
+
+/** A quantity as ethSignTransaction takes it: a hex quantity, a bigint, or a safe whole number. */
+export type EthQuantityInput = Hex | bigint | number;
+
+/** The transaction object ethSignTransaction takes: EthTransactionRequest with numbers, bigints and bytes allowed. */
+export type EthTransactionInput = EthTransactionFields<EthQuantityInput, Hex | Uint8Array> & EthGasField<EthQuantityInput>
+  & EthFeeFields<EthQuantityInput, '0x0' | '0x1' | 0 | 1, '0x2' | 2>;
+
+/** `eth_signTransaction`'s params: the object, or an unsigned serialized transaction in hex (its chain must be the request's). */
+export type EthSignTransactionParams = readonly [transaction: EthTransactionRequest | Hex];
+
 /** The methods an eip155 session can hold, with their params and results. */
 export interface Eip155SessionMethods {
   /** The session's addresses on the request's chain, EIP-55 (checked: 0x and 40 hex digits). */
@@ -334,6 +425,8 @@ export interface Eip155SessionMethods {
   eth_chainId: { params: readonly [] | undefined; result: Hex };
   personal_sign: { params: PersonalSignParams; result: EthSignature };
   eth_signTypedData_v4: { params: SignTypedDataV4Params; result: EthSignature };
+  /** The raw signed transaction, 0x and hex (checked: of the type sent), for eth_sendRawTransaction. */
+  eth_signTransaction: { params: EthSignTransactionParams; result: Hex };
 }
 
 /** The params of a method inside a session: the Solana and eip155 ones' above, else as for NativeMethodParams. */
@@ -444,6 +537,44 @@ export interface SignTypedDataV4Args extends NativeRequestOptions {
   expiry?: number;
 }
 
+/** solanaSignTransaction's arguments: the transaction as bytes or base64, the rest as for session_request. */
+export interface SolanaSignTransactionArgs extends NativeRequestOptions {
+  topic: string;
+  chainId: string;
+  /** The serialized transaction (`transaction.serialize({ requireAllSignatures: false })` in @solana/web3.js), or its base64. */
+  transaction: Uint8Array | string;
+  /** The signing key, base58; left out, the first signer the session holds. */
+  pubkey?: string;
+  expiry?: number;
+}
+
+/** solanaSignAllTransactions' arguments: 1 to 16 transactions, each as for solanaSignTransaction. */
+export interface SolanaSignAllTransactionsArgs extends NativeRequestOptions {
+  topic: string;
+  chainId: string;
+  transactions: ReadonlyArray<Uint8Array | string>;
+  pubkey?: string;
+  expiry?: number;
+}
+
+/** A signed Solana transaction, decoded. */
+export interface SolanaSignedTransaction {
+  /** The key's 64-byte signature (`base58Encode(signature)` is the transaction's id when the key pays the fee). */
+  signature: Uint8Array;
+  /** The whole signed transaction, ready to send (`sendRawTransaction`). */
+  transaction: Uint8Array;
+}
+
+/** ethSignTransaction's arguments. */
+export interface EthSignTransactionArgs extends NativeRequestOptions {
+  topic: string;
+  /** An eip155 chain id the session holds: the chain signed for. */
+  chainId: string;
+  /** The object, or an unsigned serialized transaction (hex or bytes). */
+  transaction: EthTransactionInput | Hex | Uint8Array;
+  expiry?: number;
+}
+
 export const SESSION_CONNECT_METHOD: NativeMethod<'session_connect', SessionConnectParams, Session>;
 export const SESSION_LIST_METHOD: NativeMethod<'session_list', SessionListParams | undefined, SessionListResult>;
 export const SESSION_REQUEST_METHOD: NativeMethod<'session_request', SessionRequest, JsonValue>;
@@ -466,6 +597,12 @@ export const SOLANA_CHAINS: Readonly<{
   testnet: typeof SOLANA_TESTNET_CHAIN_ID;
 }>;
 export const SOLANA_SIGN_MESSAGE_METHOD: 'solana_signMessage';
+export const SOLANA_SIGN_TRANSACTION_METHOD: 'solana_signTransaction';
+export const SOLANA_SIGN_ALL_TRANSACTIONS_METHOD: 'solana_signAllTransactions';
+/** 1232: the most bytes of one Solana transaction (the network's packet data size). */
+export const SOLANA_TRANSACTION_MAX_BYTES: 1232;
+/** 16: the most transactions one solana_signAllTransactions signs. */
+export const SOLANA_SIGN_ALL_MAX_TRANSACTIONS: 16;
 export const SOLANA_GET_ACCOUNTS_METHOD: 'solana_getAccounts';
 export const SOLANA_REQUEST_ACCOUNTS_METHOD: 'solana_requestAccounts';
 export const SOLANA_ACCOUNTS_CHANGED_EVENT: 'accountsChanged';
@@ -484,6 +621,7 @@ export const ETH_ACCOUNTS_METHOD: 'eth_accounts';
 export const ETH_CHAIN_ID_METHOD: 'eth_chainId';
 export const PERSONAL_SIGN_METHOD: 'personal_sign';
 export const ETH_SIGN_TYPED_DATA_V4_METHOD: 'eth_signTypedData_v4';
+export const ETH_SIGN_TRANSACTION_METHOD: 'eth_signTransaction';
 export const ETH_ACCOUNTS_CHANGED_EVENT: 'accountsChanged';
 export const ETH_CHAIN_CHANGED_EVENT: 'chainChanged';
 
@@ -512,6 +650,24 @@ export function personalSign(client: NativeClient, args: PersonalSignArgs): Prom
  * sent as its JSON text, a string as it is, both checked first; resolves to the 65-byte signature.
  */
 export function signTypedDataV4(client: NativeClient, args: SignTypedDataV4Args): Promise<EthSignature>;
+
+/**
+ * Signs a Solana transaction (solana_signTransaction) after the person has seen it decoded: the
+ * transaction as bytes or base64, checked first; resolves to the signature and the signed
+ * transaction, decoded, checked to be the one sent with the signature in its slot. Declined:
+ * NativeRpcError 4001; a pubkey outside the session 4100; a transaction refused -32602.
+ */
+export function solanaSignTransaction(client: NativeClient, args: SolanaSignTransactionArgs): Promise<SolanaSignedTransaction>;
+
+/** Signs 1 to 16 Solana transactions in one dialog (solana_signAllTransactions), all or none; resolves in the order given. */
+export function solanaSignAllTransactions(client: NativeClient, args: SolanaSignAllTransactionsArgs): Promise<SolanaSignedTransaction[]>;
+
+/**
+ * Signs an Ethereum transaction (eth_signTransaction) after the person has seen it decoded;
+ * resolves to the raw signed transaction, 0x and hex, to broadcast with eth_sendRawTransaction
+ * (the wallet has no network). Quantities may be bigints or numbers here; they go as hex.
+ */
+export function ethSignTransaction(client: NativeClient, args: EthSignTransactionArgs): Promise<Hex>;
 
 /** Base58, Bitcoin alphabet (Solana's keys and signatures); leading zero bytes are leading "1"s. */
 export function base58Encode(bytes: Uint8Array): string;

@@ -6,8 +6,17 @@
  * are.
  */
 import { base58Decode, base58Encode, isUint8Array } from './base58.js';
+import { base64Decode, base64Encode } from './base64.js';
 import { NativeProtocolError } from './errors.js';
 import { describe, isPlainObject } from './protocol.js';
+import {
+  SOLANA_SIGN_ALL_MAX_TRANSACTIONS,
+  SOLANA_TRANSACTION_MAX_BYTES,
+  signedTransactionProblem,
+  solanaTransactionLayout,
+} from './solana-transaction.js';
+
+export { SOLANA_SIGN_ALL_MAX_TRANSACTIONS, SOLANA_TRANSACTION_MAX_BYTES };
 
 /**
  * @typedef {import('./index.js').JsonValue} JsonValue
@@ -26,6 +35,13 @@ import { describe, isPlainObject } from './protocol.js';
  * @typedef {import('./index.js').PersonalSignArgs} PersonalSignArgs
  * @typedef {import('./index.js').SignTypedDataV4Args} SignTypedDataV4Args
  * @typedef {import('./index.js').EthSignature} EthSignature
+ * @typedef {import('./index.js').SolanaSignTransactionArgs} SolanaSignTransactionArgs
+ * @typedef {import('./index.js').SolanaSignAllTransactionsArgs} SolanaSignAllTransactionsArgs
+ * @typedef {import('./index.js').SolanaSignedTransaction} SolanaSignedTransaction
+ * @typedef {import('./index.js').EthSignTransactionArgs} EthSignTransactionArgs
+ * @typedef {import('./index.js').EthTransactionRequest} EthTransactionRequest
+ * @typedef {import('./index.js').Hex} Hex
+ * @typedef {import('./solana-transaction.js').SolanaTransactionLayout} SolanaTransactionLayout
  */
 
 // ---- Names ----------------------------------------------------------------------------------
@@ -69,6 +85,14 @@ export const SOLANA_CHAINS = Object.freeze({
 
 /** Inner method: `{ message, pubkey }` (base58) → `{ signature }` (base58, 64 bytes). */
 export const SOLANA_SIGN_MESSAGE_METHOD = 'solana_signMessage';
+/**
+ * Inner method: `{ transaction, pubkey? }` (a serialized transaction in base64, a base58 key) →
+ * `{ signature, transaction }` (base58 of this key's 64-byte signature, base64 of the transaction
+ * with it in its slot).
+ */
+export const SOLANA_SIGN_TRANSACTION_METHOD = 'solana_signTransaction';
+/** Inner method: `{ transactions, pubkey? }` (1 to 16) → `{ transactions, signatures }`, in order: one dialog for all. */
+export const SOLANA_SIGN_ALL_TRANSACTIONS_METHOD = 'solana_signAllTransactions';
 /** Inner method: no params → `[{ pubkey }]`. */
 export const SOLANA_GET_ACCOUNTS_METHOD = 'solana_getAccounts';
 /** Inner method: no params → `[{ pubkey }]`. */
@@ -99,6 +123,12 @@ export const ETH_CHAIN_ID_METHOD = 'eth_chainId';
 export const PERSONAL_SIGN_METHOD = 'personal_sign';
 /** Inner method (EIP-712): `[address, typedData]` (typed data an object or its JSON text) → a 65-byte signature. */
 export const ETH_SIGN_TYPED_DATA_V4_METHOD = 'eth_signTypedData_v4';
+/**
+ * Inner method: `[transaction]`, an object (legacy, EIP-2930 or EIP-1559; `nonce`, `gas` and the
+ * fees given, since the wallet has no network) or an unsigned serialized transaction in hex →
+ * the raw signed transaction, 0x and hex, for eth_sendRawTransaction.
+ */
+export const ETH_SIGN_TRANSACTION_METHOD = 'eth_signTransaction';
 /** An eip155 session's `accountsChanged`: `data` is the chain's CAIP-10 accounts (the same name as Solana's). */
 export const ETH_ACCOUNTS_CHANGED_EVENT = 'accountsChanged';
 /** An eip155 session's `chainChanged`: the event's `chainId` is the chain; `data` is passed on unchecked. */
@@ -468,9 +498,246 @@ function checkTypedData(typedData, field) {
   if (!isPlainObject(message)) throw new TypeError(`${field}.message must be an object (the ${shown(primaryType)} to sign), not ${describe(message)}`);
 }
 
+// ---- Transactions (solana_signTransaction, solana_signAllTransactions, eth_signTransaction) ----
+
+/** The most base64 characters a transaction of SOLANA_TRANSACTION_MAX_BYTES takes: checked before decoding. */
+const SOLANA_TRANSACTION_MAX_BASE64 = Math.ceil(SOLANA_TRANSACTION_MAX_BYTES / 3) * 4;
+
 /**
- * session_request's params, without the call options. The inner params of solana_signMessage
- * and of the eip155 methods are checked too; other methods' inner params go as given.
+ * A serialized Solana transaction's bytes, checked: 1 to 1232 bytes whose signature slots and
+ * message header agree. The instructions are the wallet's to decode.
+ * @param {Uint8Array} bytes
+ * @param {string} field
+ * @returns {SolanaTransactionLayout}
+ */
+function checkSolanaTransactionBytes(bytes, field) {
+  if (bytes.length === 0) throw new RangeError(`${field} must hold a serialized transaction, not 0 bytes`);
+  if (bytes.length > SOLANA_TRANSACTION_MAX_BYTES) {
+    throw new RangeError(`${field} is ${bytes.length} bytes, over the ${SOLANA_TRANSACTION_MAX_BYTES} bytes Solana takes in one transaction`);
+  }
+  const layout = solanaTransactionLayout(bytes);
+  if (typeof layout === 'string') throw new TypeError(`${field} is not a serialized Solana transaction: ${layout}`);
+  return layout;
+}
+
+/**
+ * A serialized Solana transaction in base64, checked; its length is bounded before it is decoded.
+ * @param {unknown} text
+ * @param {string} field
+ * @returns {{ bytes: Uint8Array, layout: SolanaTransactionLayout }}
+ */
+function checkSolanaTransactionText(text, field) {
+  if (typeof text !== 'string') {
+    const hint = isUint8Array(text) ? ' (solanaSignTransaction and solanaSignAllTransactions take the bytes)' : '';
+    throw new TypeError(`${field} must be a serialized transaction in base64, not ${describe(text)}${hint}`);
+  }
+  if (text.length > SOLANA_TRANSACTION_MAX_BASE64) {
+    throw new RangeError(`${field} is ${text.length} characters of base64, more than a transaction of at most ${SOLANA_TRANSACTION_MAX_BYTES} bytes takes (${SOLANA_TRANSACTION_MAX_BASE64})`);
+  }
+  const bytes = base64Decode(text, field);
+  return { bytes, layout: checkSolanaTransactionBytes(bytes, field) };
+}
+
+/**
+ * The optional `pubkey` of the Solana transaction methods: when given, a 32-byte base58 key
+ * among each transaction's signers (else the wallet takes the first signer the session holds).
+ * @param {unknown} pubkey
+ * @param {string} field
+ * @param {Array<{ layout: SolanaTransactionLayout, field: string }>} transactions
+ * @returns {Uint8Array | undefined}
+ */
+function checkSolanaSigner(pubkey, field, transactions) {
+  if (pubkey === undefined) return undefined;
+  checkBase58(pubkey, field, 32);
+  const key = base58Decode(/** @type {string} */ (pubkey));
+  for (const { layout, field: where } of transactions) {
+    if (!layout.signers.some((signer) => signer.every((byte, index) => byte === key[index]))) {
+      throw new TypeError(`${field} is not one of the signers of ${where}: the wallet signs only a transaction that asks for its key's signature`);
+    }
+  }
+  return key;
+}
+
+/**
+ * solana_signTransaction's params: `{ transaction, pubkey? }`.
+ * @param {unknown} params
+ */
+function checkSolanaSignTransactionParams(params) {
+  if (!isPlainObject(params)) throw new TypeError(`request.params of ${SOLANA_SIGN_TRANSACTION_METHOD} must be { transaction, pubkey? }, not ${describe(params)}`);
+  const { layout } = checkSolanaTransactionText(params.transaction, 'request.params.transaction');
+  checkSolanaSigner(params.pubkey, 'request.params.pubkey', [{ layout, field: 'request.params.transaction' }]);
+}
+
+/**
+ * solana_signAllTransactions' params: `{ transactions, pubkey? }`, 1 to 16 transactions.
+ * @param {unknown} params
+ */
+function checkSolanaSignAllTransactionsParams(params) {
+  if (!isPlainObject(params)) throw new TypeError(`request.params of ${SOLANA_SIGN_ALL_TRANSACTIONS_METHOD} must be { transactions, pubkey? }, not ${describe(params)}`);
+  const { transactions } = params;
+  if (!Array.isArray(transactions)) throw new TypeError(`request.params.transactions must be an array of base64 transactions, not ${describe(transactions)}`);
+  checkTransactionCount(transactions.length, 'request.params.transactions');
+  const checked = transactions.map((text, index) => ({ field: `request.params.transactions[${index}]`, layout: checkSolanaTransactionText(text, `request.params.transactions[${index}]`).layout }));
+  checkSolanaSigner(params.pubkey, 'request.params.pubkey', checked);
+}
+
+/**
+ * @param {number} count
+ * @param {string} field
+ */
+function checkTransactionCount(count, field) {
+  if (count === 0 || count > SOLANA_SIGN_ALL_MAX_TRANSACTIONS) {
+    throw new RangeError(`${field} must hold 1 to ${SOLANA_SIGN_ALL_MAX_TRANSACTIONS} transactions, not ${count}`);
+  }
+}
+
+/** An Ethereum JSON-RPC quantity: 0x and hex digits without leading zeros ("0x0" for zero). */
+const QUANTITY = /^0x(?:0|[1-9a-fA-F][0-9a-fA-F]*)$/;
+/** 0x and whole bytes in hex. */
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/;
+/** The quantities of an eth_signTransaction object. */
+const ETH_TX_QUANTITIES = /** @type {const} */ (['value', 'nonce', 'gas', 'gasLimit', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId', 'type']);
+/** The transaction types signed: legacy, EIP-2930, EIP-1559. */
+const ETH_TX_TYPES = ['0x0', '0x1', '0x2'];
+
+/**
+ * A quantity of at most 256 bits, as the Ethereum JSON-RPC writes them.
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {asserts value is string}
+ */
+function checkQuantity(value, field) {
+  if (typeof value !== 'string') {
+    const hint = typeof value === 'number' || typeof value === 'bigint' ? ' (ethSignTransaction converts numbers and bigints; sessionRequest sends quantities as written)' : '';
+    throw new TypeError(`${field} must be a hex quantity, 0x and hex digits (e.g. "0x5208"), not ${describe(value)}${hint}`);
+  }
+  if (!QUANTITY.test(value)) {
+    const why = /^0x0[0-9a-fA-F]+$/.test(value) ? ': it has leading zeros, which a quantity does not (write "0x" + value.toString(16))'
+      : /^[0-9]+$/.test(value) ? ': decimal digits are not a quantity (write "0x" + BigInt(value).toString(16))' : '';
+    throw new TypeError(`${field} is ${shown(value)}, not a hex quantity (0x and hex digits without leading zeros, "0x0" for zero)${why}`);
+  }
+  if (value.length > 66) throw new RangeError(`${field} has ${value.length - 2} hex digits, more than the 64 of a 256-bit quantity`);
+}
+
+/**
+ * eth_signTransaction's transaction object (docs/sessions.md): `from` held by the session, `to`
+ * (absent or null: a contract creation), `value`, `data` or `input`, `nonce` and `gas` (or
+ * `gasLimit`) required since the wallet has no network to fill them, then either `gasPrice`
+ * (legacy; with `accessList` or type 0x1, EIP-2930) or `maxFeePerGas` and
+ * `maxPriorityFeePerGas` (EIP-1559), and `chainId`, which must be the request's.
+ * @param {unknown} tx
+ * @param {string} field
+ * @param {string} chainId the request's CAIP-2 chain id
+ */
+function checkEthTransactionObject(tx, field, chainId) {
+  if (!isPlainObject(tx)) throw new TypeError(`${field} must be a transaction object or an unsigned serialized transaction (0x and hex), not ${describe(tx)}`);
+  checkEthAddress(tx.from, `${field}.from`);
+  if (tx.to !== undefined && tx.to !== null) checkEthAddress(tx.to, `${field}.to`, ' (leave it out, or null, to create a contract)');
+  for (const key of ETH_TX_QUANTITIES) if (tx[key] !== undefined) checkQuantity(tx[key], `${field}.${key}`);
+  for (const key of /** @type {const} */ (['data', 'input'])) {
+    const value = tx[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !HEX_BYTES.test(value)) {
+      throw new TypeError(`${field}.${key} must be bytes as 0x and an even number of hex digits, not ${typeof value === 'string' ? `a string of ${value.length} characters` : describe(value)}`);
+    }
+  }
+  if (tx.data !== undefined && tx.input !== undefined && String(tx.data).toLowerCase() !== String(tx.input).toLowerCase()) {
+    throw new TypeError(`${field}.data and ${field}.input differ: they are two names of the same field, give one`);
+  }
+  if (tx.nonce === undefined) throw new TypeError(`${field}.nonce is required: the wallet has no network to look it up (eth_getTransactionCount of ${field}.from, "pending")`);
+  if (tx.gas === undefined && tx.gasLimit === undefined) throw new TypeError(`${field}.gas (or gasLimit) is required: the wallet has no network to estimate it (eth_estimateGas)`);
+  if (tx.gas !== undefined && tx.gasLimit !== undefined && BigInt(String(tx.gas)) !== BigInt(String(tx.gasLimit))) {
+    throw new TypeError(`${field}.gas and ${field}.gasLimit differ: they are two names of the same field, give one`);
+  }
+  const legacyFee = tx.gasPrice !== undefined;
+  const dynamicFee = tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined;
+  if (legacyFee && dynamicFee) throw new TypeError(`${field} has gasPrice and EIP-1559 fees (maxFeePerGas, maxPriorityFeePerGas): give one or the other`);
+  if (!legacyFee && !dynamicFee) {
+    throw new TypeError(`${field} has no fee: give gasPrice (legacy) or maxFeePerGas and maxPriorityFeePerGas (EIP-1559); the wallet has no network to fill them`);
+  }
+  for (const key of /** @type {const} */ (['maxFeePerGas', 'maxPriorityFeePerGas'])) {
+    if (dynamicFee && tx[key] === undefined) throw new TypeError(`${field}.${key} is required with EIP-1559 fees`);
+  }
+  if (tx.type !== undefined) {
+    const type = String(tx.type).toLowerCase();
+    if (!ETH_TX_TYPES.includes(type)) {
+      throw new RangeError(`${field}.type is ${shown(tx.type)}: the wallet signs legacy (0x0), EIP-2930 (0x1) and EIP-1559 (0x2) transactions`);
+    }
+    if (type === '0x2' && !dynamicFee) throw new TypeError(`${field}.type is 0x2 (EIP-1559), which takes maxFeePerGas and maxPriorityFeePerGas, not gasPrice`);
+    if (type !== '0x2' && dynamicFee) throw new TypeError(`${field}.type is ${type}, which takes gasPrice, not maxFeePerGas and maxPriorityFeePerGas`);
+    if (type === '0x0' && tx.accessList !== undefined) throw new TypeError(`${field}.type is 0x0 (legacy), which has no accessList (type 0x1 does)`);
+  }
+  if (tx.accessList !== undefined) checkAccessList(tx.accessList, `${field}.accessList`);
+  if (tx.chainId !== undefined) {
+    const reference = chainId.split(':')[1];
+    if (chainId.startsWith(`${EIP155_NAMESPACE}:`) && BigInt(/** @type {string} */ (tx.chainId)) !== BigInt(reference)) {
+      throw new TypeError(`${field}.chainId is ${tx.chainId} (${BigInt(/** @type {string} */ (tx.chainId))}), not the request's chain, ${chainId}: a transaction is signed for the chain the person is shown`);
+    }
+  }
+}
+
+/**
+ * EIP-2930's access list: `[{ address, storageKeys: [32-byte hex, …] }, …]`.
+ * @param {unknown} list
+ * @param {string} field
+ */
+function checkAccessList(list, field) {
+  if (!Array.isArray(list)) throw new TypeError(`${field} must be an array of { address, storageKeys }, not ${describe(list)}`);
+  list.forEach((entry, index) => {
+    if (!isPlainObject(entry)) throw new TypeError(`${field}[${index}] must be { address, storageKeys }, not ${describe(entry)}`);
+    checkEthAddress(entry.address, `${field}[${index}].address`);
+    if (!Array.isArray(entry.storageKeys)) throw new TypeError(`${field}[${index}].storageKeys must be an array of 32-byte keys, not ${describe(entry.storageKeys)}`);
+    entry.storageKeys.forEach((key, keyIndex) => {
+      if (typeof key !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+        throw new TypeError(`${field}[${index}].storageKeys[${keyIndex}] must be 32 bytes, 0x and 64 hex digits, not ${describe(key)}`);
+      }
+    });
+  });
+}
+
+/**
+ * What kind of transaction an unsigned serialization is, by its first byte: 0x01 (EIP-2930),
+ * 0x02 (EIP-1559), or an RLP list (0xc0 and up: legacy); null for anything else.
+ * @param {number} first
+ * @returns {'0x0' | '0x1' | '0x2' | null}
+ */
+function envelopeType(first) {
+  if (first === 0x01) return '0x1';
+  if (first === 0x02) return '0x2';
+  return first >= 0xc0 ? '0x0' : null;
+}
+
+/**
+ * An unsigned serialized transaction in hex: its RLP is the wallet's to read, its kind is checked here.
+ * @param {string} text
+ * @param {string} field
+ */
+function checkUnsignedEthTransaction(text, field) {
+  if (!HEX_BYTES.test(text) || text.length < 4) {
+    throw new TypeError(`${field} must be a transaction object, or an unsigned serialized transaction as 0x and an even number of hex digits, not a string of ${text.length} characters`);
+  }
+  const first = Number.parseInt(text.slice(2, 4), 16);
+  if (envelopeType(first) === null) {
+    throw new TypeError(`${field} starts with 0x${text.slice(2, 4)}: the wallet signs legacy (an RLP list), EIP-2930 (0x01) and EIP-1559 (0x02) transactions`);
+  }
+}
+
+/**
+ * eth_signTransaction's params: `[transaction]`, an object or an unsigned serialization.
+ * @param {unknown} params
+ * @param {string} chainId
+ */
+function checkEthSignTransactionParams(params, chainId) {
+  if (!Array.isArray(params) || params.length !== 1) {
+    throw new TypeError(`request.params of ${ETH_SIGN_TRANSACTION_METHOD} must be [transaction], not ${describe(params)}${Array.isArray(params) ? ` of ${params.length}` : ''}`);
+  }
+  if (typeof params[0] === 'string') checkUnsignedEthTransaction(params[0], 'request.params[0]');
+  else checkEthTransactionObject(params[0], 'request.params[0]', chainId);
+}
+
+/**
+ * session_request's params, without the call options. The inner params of the Solana and
+ * eip155 methods docs/sessions.md defines are checked too; other methods' inner params go as given.
  * @param {unknown} args
  * @returns {import('./index.js').SessionRequest}
  */
@@ -496,6 +763,12 @@ export function checkSessionRequestParams(args) {
     checkPersonalSignParams(inner.params);
   } else if (inner.method === ETH_SIGN_TYPED_DATA_V4_METHOD) {
     checkSignTypedDataV4Params(inner.params);
+  } else if (inner.method === SOLANA_SIGN_TRANSACTION_METHOD) {
+    checkSolanaSignTransactionParams(inner.params);
+  } else if (inner.method === SOLANA_SIGN_ALL_TRANSACTIONS_METHOD) {
+    checkSolanaSignAllTransactionsParams(inner.params);
+  } else if (inner.method === ETH_SIGN_TRANSACTION_METHOD) {
+    checkEthSignTransactionParams(inner.params, args.chainId);
   }
   if (args.expiry !== undefined) checkExpiry(args.expiry);
   /** @type {import('./index.js').SessionRequest} */
@@ -738,16 +1011,24 @@ export function checkSessionDisconnectResult(result, context) {
 
 /**
  * The inner result of session_request, checked for the Solana and eip155 methods the doc
- * defines and returned as is for any other.
+ * defines and returned as is for any other. With the inner params that were sent (as checked by
+ * checkSessionRequestParams), a signed transaction is also held against the one sent.
  * @param {string} method the inner method
  * @param {unknown} result
- * @param {{ id?: NativeRpcId | null }} context
+ * @param {{ id?: NativeRpcId | null, params?: unknown }} context
  * @returns {JsonValue}
  */
 export function checkSessionRequestResult(method, result, context) {
   /** @type {string | null} */
   let problem = null;
-  if (method === SOLANA_SIGN_MESSAGE_METHOD) {
+  const { params, ...errorContext } = context;
+  if (method === SOLANA_SIGN_TRANSACTION_METHOD) {
+    problem = solanaSignTransactionResultProblem(result, params);
+  } else if (method === SOLANA_SIGN_ALL_TRANSACTIONS_METHOD) {
+    problem = solanaSignAllTransactionsResultProblem(result, params);
+  } else if (method === ETH_SIGN_TRANSACTION_METHOD) {
+    problem = ethSignTransactionResultProblem(result, params);
+  } else if (method === SOLANA_SIGN_MESSAGE_METHOD) {
     problem = !isPlainObject(result)
       ? `the result is ${describe(result)}, not an object`
       : typeof result.signature !== 'string'
@@ -772,8 +1053,121 @@ export function checkSessionRequestResult(method, result, context) {
       problem = `the result is ${typeof result === 'string' ? shown(result) : describe(result)}, not a chain id as a hex quantity (0x and lowercase hex digits without leading zeros, e.g. "0x1")`;
     }
   }
-  throwIfProblem(`${SESSION_REQUEST_METHOD} (${method})`, problem, result, { ...context, method: SESSION_REQUEST_METHOD });
+  throwIfProblem(`${SESSION_REQUEST_METHOD} (${method})`, problem, result, { ...errorContext, method: SESSION_REQUEST_METHOD });
   return /** @type {JsonValue} */ (result);
+}
+
+/**
+ * The transaction a request sent, decoded again, or undefined when it cannot be had (no params
+ * given, or params the client did not check).
+ * @param {unknown} text
+ * @returns {{ bytes: Uint8Array, layout: SolanaTransactionLayout } | undefined}
+ */
+function sentSolanaTransaction(text) {
+  try {
+    return checkSolanaTransactionText(text, 'sent');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What is wrong with one signed transaction and its signature as the wallet answered them, or
+ * null: base58 of 64 bytes, base64 of a transaction, and, when the sent one is known, that one
+ * with the signature in its slot and nothing else changed (see signedTransactionProblem).
+ * @param {unknown} signature
+ * @param {unknown} transaction
+ * @param {{ bytes: Uint8Array, layout: SolanaTransactionLayout } | undefined} sent
+ * @param {unknown} pubkey the pubkey the request named, if any
+ * @param {{ signature: string, transaction: string }} fields how to name them
+ * @returns {string | null}
+ */
+function signedSolanaProblem(signature, transaction, sent, pubkey, fields) {
+  if (typeof signature !== 'string') return `${fields.signature} is ${describe(signature)}, not a base58 string`;
+  if (signature.length > 100 || !isBase58OfLength(signature, 64)) return `${fields.signature} is not base58 of 64 bytes (an Ed25519 signature)`;
+  /** @type {{ bytes: Uint8Array, layout: SolanaTransactionLayout }} */
+  let signed;
+  try {
+    signed = checkSolanaTransactionText(transaction, fields.transaction);
+  } catch (error) {
+    return /** @type {Error} */ (error).message;
+  }
+  if (sent === undefined) return null;
+  const key = typeof pubkey === 'string' && isBase58OfLength(pubkey, 32) ? base58Decode(pubkey) : undefined;
+  const problem = signedTransactionProblem(sent.bytes, sent.layout, signed.bytes, base58Decode(signature), key);
+  return problem === null ? null : `${fields.transaction} is not the transaction sent, signed: ${problem}`;
+}
+
+/**
+ * @param {unknown} result
+ * @param {unknown} params the inner params sent, if known
+ * @returns {string | null}
+ */
+function solanaSignTransactionResultProblem(result, params) {
+  if (!isPlainObject(result)) return `the result is ${describe(result)}, not an object ({ signature, transaction })`;
+  const sent = isPlainObject(params) ? sentSolanaTransaction(params.transaction) : undefined;
+  const pubkey = isPlainObject(params) ? params.pubkey : undefined;
+  return signedSolanaProblem(result.signature, result.transaction, sent, pubkey, { signature: 'signature', transaction: 'transaction' });
+}
+
+/**
+ * @param {unknown} result
+ * @param {unknown} params the inner params sent, if known
+ * @returns {string | null}
+ */
+function solanaSignAllTransactionsResultProblem(result, params) {
+  if (!isPlainObject(result)) return `the result is ${describe(result)}, not an object ({ transactions, signatures })`;
+  const { transactions, signatures } = result;
+  if (!Array.isArray(transactions)) return `transactions is ${describe(transactions)}, not an array`;
+  if (!Array.isArray(signatures)) return `signatures is ${describe(signatures)}, not an array`;
+  if (transactions.length > SOLANA_SIGN_ALL_MAX_TRANSACTIONS) return `transactions holds ${transactions.length}, more than the ${SOLANA_SIGN_ALL_MAX_TRANSACTIONS} one request signs`;
+  if (signatures.length !== transactions.length) return `signatures holds ${signatures.length} and transactions ${transactions.length}: one signature per transaction`;
+  const sentTexts = isPlainObject(params) && Array.isArray(params.transactions) ? params.transactions : undefined;
+  if (sentTexts !== undefined && sentTexts.length !== transactions.length) {
+    return `transactions holds ${transactions.length} and ${sentTexts.length} were sent: one per transaction, in order`;
+  }
+  const pubkey = isPlainObject(params) ? params.pubkey : undefined;
+  for (let index = 0; index < transactions.length; index += 1) {
+    const sent = sentTexts === undefined ? undefined : sentSolanaTransaction(sentTexts[index]);
+    const problem = signedSolanaProblem(signatures[index], transactions[index], sent, pubkey, { signature: `signatures[${index}]`, transaction: `transactions[${index}]` });
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/**
+ * What is wrong with eth_signTransaction's answer, or null: 0x and the hex of a signed
+ * transaction (what eth_sendRawTransaction takes), of the kind sent when that is known: 0x01
+ * (EIP-2930), 0x02 (EIP-1559) or an RLP list (legacy).
+ * @param {unknown} result
+ * @param {unknown} params the inner params sent, if known
+ * @returns {string | null}
+ */
+function ethSignTransactionResultProblem(result, params) {
+  if (typeof result !== 'string') return `the result is ${describe(result)}, not a raw signed transaction (0x and hex digits)`;
+  if (!HEX_BYTES.test(result) || result.length < 4) return `the result is not a raw signed transaction: 0x and an even number of hex digits, not a string of ${result.length} characters`;
+  const type = envelopeType(Number.parseInt(result.slice(2, 4), 16));
+  if (type === null) return `the result starts with 0x${result.slice(2, 4)}, not 0x01, 0x02 or an RLP list (0xc0 and up)`;
+  const sent = Array.isArray(params) ? params[0] : undefined;
+  const expected = typeof sent === 'string' && HEX_BYTES.test(sent) && sent.length >= 4 ? envelopeType(Number.parseInt(sent.slice(2, 4), 16))
+    : isPlainObject(sent) ? ethTransactionType(sent) : null;
+  if (expected !== null && expected !== type) return `the result is a transaction of type ${type}, and the transaction sent was of type ${expected}`;
+  return null;
+}
+
+/**
+ * The type a transaction object asks for: as written, else EIP-1559 for its fee fields,
+ * EIP-2930 for an access list, legacy otherwise.
+ * @param {Record<string, unknown>} tx
+ * @returns {'0x0' | '0x1' | '0x2' | null}
+ */
+function ethTransactionType(tx) {
+  if (typeof tx.type === 'string') {
+    const type = tx.type.toLowerCase();
+    return type === '0x0' || type === '0x1' || type === '0x2' ? type : null;
+  }
+  if (tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined) return '0x2';
+  return tx.accessList !== undefined ? '0x1' : '0x0';
 }
 
 /**
@@ -948,5 +1342,154 @@ export async function signTypedDataV4(client, args) {
   if (expiry !== undefined) request.expiry = expiry;
   if (id !== undefined) request.id = id;
   if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+  return client.sessionRequest(request);
+}
+
+// ---- solana_signTransaction, solana_signAllTransactions and eth_signTransaction -----------------
+
+/**
+ * A transaction as the Solana helpers take it: its bytes (as @solana/web3.js's `serialize()`
+ * returns them), or their base64, checked either way; its base64 for the wire, and its layout.
+ * @param {unknown} transaction
+ * @param {string} field
+ * @returns {{ text: string, layout: SolanaTransactionLayout, field: string }}
+ */
+function solanaTransactionArgument(transaction, field) {
+  if (isUint8Array(transaction)) return { text: base64Encode(transaction), layout: checkSolanaTransactionBytes(transaction, field), field };
+  if (typeof transaction === 'string') return { text: transaction, layout: checkSolanaTransactionText(transaction, field).layout, field };
+  const hint = isPlainObject(transaction) || (typeof transaction === 'object' && transaction !== null && typeof /** @type {any} */ (transaction).serialize === 'function')
+    ? ': for a @solana/web3.js Transaction pass transaction.serialize({ requireAllSignatures: false }), for a VersionedTransaction its serialize()'
+    : '';
+  throw new TypeError(`${field} must be a serialized transaction, a Uint8Array or its base64, not ${describe(transaction)}${hint}`);
+}
+
+/**
+ * The request fields every helper passes on as given.
+ * @param {{ expiry?: number, id?: NativeRpcId, timeoutMs?: number }} args
+ * @param {any} request
+ */
+function withOptions(args, request) {
+  if (args.expiry !== undefined) request.expiry = args.expiry;
+  if (args.id !== undefined) request.id = args.id;
+  if (args.timeoutMs !== undefined) request.timeoutMs = args.timeoutMs;
+  return request;
+}
+
+/**
+ * Signs a Solana transaction (legacy or version 0) with one of a session's keys, after the
+ * person has seen it decoded (solana_signTransaction). `transaction` is the serialized
+ * transaction, bytes or base64, checked first (at most 1232 bytes, signature slots agreeing with
+ * the message header, `pubkey` among its signers); other signatures already in it are kept.
+ * Resolves to the 64-byte signature and the whole signed transaction, both decoded, once the
+ * answer is checked to be the transaction sent with the signature in its slot. Declined:
+ * NativeRpcError 4001; a `pubkey` outside the session 4100; a transaction the wallet cannot
+ * read, or whose signers hold no key of the session, -32602 with `data: { field, problem }`.
+ * @param {NativeClient} client
+ * @param {SolanaSignTransactionArgs} args
+ * @returns {Promise<SolanaSignedTransaction>}
+ */
+export async function solanaSignTransaction(client, args) {
+  checkClient(client, 'solanaSignTransaction');
+  if (!isPlainObject(args)) throw new TypeError(`solanaSignTransaction takes { topic, chainId, transaction, pubkey?, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, transaction, pubkey } = /** @type {SolanaSignTransactionArgs} */ (args);
+  const checked = solanaTransactionArgument(transaction, 'transaction');
+  /** @type {import('./index.js').SolanaSignTransactionParams} */
+  const params = { transaction: checked.text };
+  if (pubkey !== undefined) {
+    checkSolanaSigner(pubkey, 'pubkey', [checked]);
+    params.pubkey = pubkey;
+  }
+  /** @type {import('./index.js').SessionRequest<'solana_signTransaction'> & import('./index.js').NativeRequestOptions} */
+  const request = withOptions(args, { topic, chainId, request: { method: SOLANA_SIGN_TRANSACTION_METHOD, params } });
+  const result = await client.sessionRequest(request);
+  return { signature: base58Decode(result.signature), transaction: base64Decode(result.transaction, 'transaction') };
+}
+
+/**
+ * Signs 1 to 16 Solana transactions in one dialog that lists each (solana_signAllTransactions):
+ * all or none. Each is taken and checked as solanaSignTransaction takes one; resolves to
+ * `{ signature, transaction }` for each, in the order given.
+ * @param {NativeClient} client
+ * @param {SolanaSignAllTransactionsArgs} args
+ * @returns {Promise<SolanaSignedTransaction[]>}
+ */
+export async function solanaSignAllTransactions(client, args) {
+  checkClient(client, 'solanaSignAllTransactions');
+  if (!isPlainObject(args)) throw new TypeError(`solanaSignAllTransactions takes { topic, chainId, transactions, pubkey?, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, transactions, pubkey } = /** @type {SolanaSignAllTransactionsArgs} */ (args);
+  if (!Array.isArray(transactions)) throw new TypeError(`transactions must be an array of serialized transactions (Uint8Array or base64), not ${describe(transactions)}`);
+  checkTransactionCount(transactions.length, 'transactions');
+  const checked = transactions.map((transaction, index) => solanaTransactionArgument(transaction, `transactions[${index}]`));
+  /** @type {import('./index.js').SolanaSignAllTransactionsParams} */
+  const params = { transactions: checked.map(({ text }) => text) };
+  if (pubkey !== undefined) {
+    checkSolanaSigner(pubkey, 'pubkey', checked);
+    params.pubkey = pubkey;
+  }
+  /** @type {import('./index.js').SessionRequest<'solana_signAllTransactions'> & import('./index.js').NativeRequestOptions} */
+  const request = withOptions(args, { topic, chainId, request: { method: SOLANA_SIGN_ALL_TRANSACTIONS_METHOD, params } });
+  const result = await client.sessionRequest(request);
+  return result.transactions.map((signed, index) => ({
+    signature: base58Decode(result.signatures[index]),
+    transaction: base64Decode(signed, `transactions[${index}]`),
+  }));
+}
+
+/**
+ * A quantity as ethSignTransaction takes it: a hex quantity as written, or a bigint or a safe
+ * whole number, written as one.
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {unknown} the wire value (checked with the rest of the object afterwards)
+ */
+function quantityArgument(value, field) {
+  if (typeof value === 'bigint' || typeof value === 'number') {
+    if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+      throw new RangeError(`${field} must be a whole number no larger than Number.MAX_SAFE_INTEGER (use a bigint or a hex string above it), not ${value}`);
+    }
+    if (value < 0) throw new RangeError(`${field} must not be negative, not ${value}`);
+    return `0x${value.toString(16)}`;
+  }
+  return value;
+}
+
+/**
+ * Signs an Ethereum transaction with one of a session's accounts, after the person has seen it
+ * decoded (eth_signTransaction), and resolves to the raw signed transaction, 0x and hex: send it
+ * with eth_sendRawTransaction through your own provider (the wallet has no network, and
+ * eth_sendTransaction is refused). `transaction` is an object (quantities as hex strings, bigints
+ * or safe numbers; `data` or `input` as hex or a Uint8Array; `nonce`, `gas` and the fees
+ * required), or an unsigned serialized transaction (hex or bytes); a `chainId` in it must be the
+ * request's. Checked before sending. Declined: NativeRpcError 4001; `from` outside the session
+ * 4100; anything the wallet refuses -32602 with `data: { field, problem }`.
+ * @param {NativeClient} client
+ * @param {EthSignTransactionArgs} args
+ * @returns {Promise<Hex>}
+ */
+export async function ethSignTransaction(client, args) {
+  checkClient(client, 'ethSignTransaction');
+  if (!isPlainObject(args)) throw new TypeError(`ethSignTransaction takes { topic, chainId, transaction, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, transaction } = /** @type {EthSignTransactionArgs} */ (args);
+  checkChainId(chainId, 'chainId');
+  /** @type {EthTransactionRequest | Hex} */
+  let wire;
+  if (isUint8Array(transaction)) {
+    wire = /** @type {Hex} */ (toHex(transaction));
+    checkUnsignedEthTransaction(wire, 'transaction');
+  } else if (typeof transaction === 'string') {
+    checkUnsignedEthTransaction(transaction, 'transaction');
+    wire = /** @type {Hex} */ (transaction);
+  } else if (isPlainObject(transaction)) {
+    /** @type {Record<string, unknown>} */
+    const converted = { ...transaction };
+    for (const key of ETH_TX_QUANTITIES) if (converted[key] !== undefined) converted[key] = quantityArgument(converted[key], `transaction.${key}`);
+    for (const key of ['data', 'input']) if (isUint8Array(converted[key])) converted[key] = toHex(/** @type {Uint8Array} */ (converted[key]));
+    checkEthTransactionObject(converted, 'transaction', chainId);
+    wire = /** @type {EthTransactionRequest} */ (/** @type {unknown} */ (converted));
+  } else {
+    throw new TypeError(`transaction must be a transaction object, or an unsigned serialized transaction (0x and hex, or a Uint8Array), not ${describe(transaction)}`);
+  }
+  /** @type {import('./index.js').SessionRequest<'eth_signTransaction'> & import('./index.js').NativeRequestOptions} */
+  const request = withOptions(args, { topic, chainId, request: { method: ETH_SIGN_TRANSACTION_METHOD, params: [wire] } });
   return client.sessionRequest(request);
 }

@@ -70,7 +70,7 @@ const SESSION_METHODS = {
   },
   session_request: {
     params: (params) => checkSessionRequestParams(params),
-    result: (result, request) => checkSessionRequestResult(request.params.request.method, result, { id: request.id }),
+    result: (result, request) => checkSessionRequestResult(request.params.request.method, result, { id: request.id, params: request.params.request.params }),
   },
   session_extend: {
     params: (params) => {

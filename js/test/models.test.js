@@ -108,6 +108,9 @@ const RELATIONS = [
   { model: 'session methods results', js: 'Hand.SessionMethodResult<keyof Hand.SolanaSessionMethods | keyof Hand.Eip155SessionMethods>', host: "Methods['session_request']['result']", relation: 'js→host' },
   { model: "SessionRequest<'personal_sign'>", js: "Hand.SessionRequest<'personal_sign'>", host: "Methods['session_request']['params']", relation: 'js→host' },
   { model: "SessionRequest<'eth_accounts'>", js: "Hand.SessionRequest<'eth_accounts'>", host: "Methods['session_request']['params']", relation: 'js→host' },
+  { model: "SessionRequest<'solana_signTransaction'>", js: "Hand.SessionRequest<'solana_signTransaction'>", host: "Methods['session_request']['params']", relation: 'js→host' },
+  { model: "SessionRequest<'solana_signAllTransactions'>", js: "Hand.SessionRequest<'solana_signAllTransactions'>", host: "Methods['session_request']['params']", relation: 'js→host' },
+  { model: "SessionRequest<'eth_signTransaction'>", js: "Hand.SessionRequest<'eth_signTransaction'>", host: "Methods['session_request']['params']", relation: 'js→host' },
   { model: 'SolanaSignMessageResult', js: 'Hand.SolanaSignMessageResult', host: 'Host.SignMessageResult', relation: 'same' },
   { model: 'SolanaAccount', js: 'Hand.SolanaAccount', host: 'Host.SessionAccounts[number]', relation: 'same' },
 
@@ -145,10 +148,13 @@ import type { HostMethods as Methods } from './host.js';
 
 /**
  * A value the extension sends, as JSON: interfaces as plain object types, readonly arrays as
- * arrays. Neither difference exists on the wire, but TypeScript lets neither an interface into an
- * index signature (JsonValue's object) nor a readonly array into JsonValue[].
+ * arrays, and no member that can only be undefined (\`gasPrice?: never\`, which keeps one kind of
+ * fee from mixing with the other): JSON.stringify leaves such a member out. None of these
+ * differences exists on the wire, but TypeScript lets neither an interface into an index
+ * signature (JsonValue's object), nor a readonly array into JsonValue[], nor undefined into JsonValue.
  */
-type Wire<T> = T extends string | number | boolean | null | undefined ? T : T extends readonly (infer Element)[] ? Wire<Element>[] : { [Key in keyof T]: Wire<T[Key]> };
+type Wire<T> = T extends string | number | boolean | null | undefined ? T : T extends readonly (infer Element)[] ? Wire<Element>[]
+  : { [Key in keyof T as [Exclude<T[Key], undefined>] extends [never] ? never : Key]: Wire<T[Key]> };
 /** true when every value of the JS type is one of the host's; else the message, as an error. */
 type JsToHost<Js, HostType, Fails extends string> = [Wire<Js>] extends [HostType] ? true : Fails;
 /** true when every value of the host's type is one of the JS type's; else the message. */

@@ -69,9 +69,21 @@ struct LogCommand: ParsableCommand {
             let payloads = if case .number(let number)? = entry["payload_count"] { number.description == "1" ? "1 payload" : "\(number) payloads" } else { "? payloads" }
             signed = "\(count) \(raw("decision") == "cancelled" ? "cancelled unanswered" : "refused unasked") (\(payloads))"
             return "\(text("time") ?? "?")  \(decision)  \(caller)  \(signed)"
+        } else if let method = text("method"), let digest = raw("keccak256") {
+            // An Ethereum signature: what was asked, where, and the digest signed; for a
+            // transaction, its hash once signed.
+            signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \(DisplayText.escaped(String(digest.prefix(12))))…"
+                + (raw("transaction_hash").map { ", transaction \(DisplayText.escaped(String($0.prefix(14))))…" } ?? "")
         } else if let method = text("method") {
-            // An Ethereum signature: what was asked, where, and the digest signed.
-            signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \(DisplayText.escaped(String((raw("keccak256") ?? "?").prefix(12))))…"
+            // Solana transactions: what was asked, where, how many, and this key's signatures.
+            var count = 0
+            if case .number(let number)? = entry["payload_count"], let value = Int(number.description), value >= 0 { count = value }
+            var signatures: [String] = []
+            if case .array(let values)? = entry["signatures"] {
+                signatures = values.compactMap { if case .string(let text) = $0 { DisplayText.escaped(String(text.prefix(12))) + "…" } else { nil } }
+            }
+            signed = "\(method) on \(text("chain") ?? "?"), \(count == 1 ? "1 transaction" : "\(count) transactions")"
+                + (signatures.isEmpty ? "" : ", signed \(signatures.prefix(3).joined(separator: ", "))\(signatures.count > 3 ? ", +\(signatures.count - 3) more" : "")")
         } else {
             // The first hashes (a line of an older version lists every payload's), and the
             // hash over all of them (`payload_list_sha256`) when there are more.

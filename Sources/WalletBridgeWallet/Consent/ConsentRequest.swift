@@ -21,6 +21,9 @@ public struct ConsentRequest: Sendable, Equatable {
     public var keysStayUnlocked = false
     /// Set for an Ethereum signature, which signs one message or typed data, not payloads.
     package var ethereum: EthereumConsent?
+    /// Set for transactions (`solana_signTransaction`, `eth_signTransaction`, SignPayloads of
+    /// Solana transaction messages): shown decoded instead of `payloads` or `ethereum`.
+    package var transactions: TransactionConsent?
     /// A confirmation offers "Refuse all from this extension" (the third button, which
     /// `rememberMinutes` then does not take): pressing it throws `RefusedAllFromCaller`.
     package var offersRefuseAll = false
@@ -69,7 +72,7 @@ public struct ConsentRequest: Sendable, Equatable {
             "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
         case .confirmation: "Sign, or Refuse."
         }
-        let key = "your key \"\(Self.printable(keyLabel, maxBytes: 64))\" (\(Self.printable(shortAddress, maxBytes: 24)))"
+        if let text = transactionText { return "\(text)\n\n\(action)" }
         if let ethereum {
             return """
                 \(callerDescription)
@@ -85,6 +88,52 @@ public struct ConsentRequest: Sendable, Equatable {
             \(previews)
             \(action)
             """
+    }
+
+    private var key: String {
+        "your key \"\(Self.printable(keyLabel, maxBytes: 64))\" (\(Self.printable(shortAddress, maxBytes: 24)))"
+    }
+
+    /// For transactions, all the dialog says but what to press (which depends on how the
+    /// person approves): who asks, "asks to sign <what> on <chain> with your key …:", and the
+    /// transactions' lines, as many as fit the one Assuan line with the longest instruction
+    /// (`TransactionConsent.lines(budget:)`). The same text whichever way the person
+    /// approves, so the audit log can record it (`dialogSHA256`). Nil for other requests.
+    package var transactionText: String? {
+        guard let transactions else { return nil }
+        let head = "\(callerDescription)\nasks to sign \(Self.printable(transactions.subject, maxBytes: 160)) with \(key):"
+        // The instruction is two line breaks below the lines.
+        let budget = Self.maxDescriptionBytes - Self.assuanCost(head) - 6 - Self.longestInstructionCost
+        let lines = transactions.lines(budget: budget)
+        return ([head] + lines).joined(separator: "\n")
+    }
+
+    /// SHA-256 of `transactionText`'s UTF-8: what the audit log records of a transaction dialog.
+    package var dialogSHA256: [UInt8]? {
+        transactionText.map { Sodium.sha256(Array($0.utf8)) }
+    }
+
+    /// The most a description takes escaped (`Assuan.escape`): a SETDESC line has 991 bytes for
+    /// it, less a margin.
+    static let maxDescriptionBytes = 980
+
+    /// The longest instruction a transaction dialog ends with: "Sign and allow" with the most
+    /// minutes a setting can name.
+    private static let longestInstructionCost: Int = {
+        var request = ConsentRequest(caller: .unidentified, keyLabel: "", shortAddress: "", payloads: [])
+        request.rememberMinutes = Int.max
+        request.keysStayUnlocked = true
+        return [Approval.passphrase, .confirmation].map { approval in
+            let whole = request.description(for: approval)
+            let instruction = whole.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? whole
+            return assuanCost(instruction)
+        }.max() ?? 0
+    }()
+
+    /// What `text` takes of an Assuan line once escaped: `%` and control characters (line
+    /// breaks) three bytes each.
+    static func assuanCost(_ text: String) -> Int {
+        Assuan.escape(text, maxBytes: Int.max).utf8.count
     }
 
     /// The label beside the passphrase field.

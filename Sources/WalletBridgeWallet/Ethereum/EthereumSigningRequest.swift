@@ -1,16 +1,35 @@
-/// One Ethereum signature a session asks for: the digest to sign (EIP-191's or EIP-712's,
-/// already hashed), by which address, and what the person is shown of it.
+/// One Ethereum signature a session asks for: the digest to sign (EIP-191's, EIP-712's or a
+/// transaction's, already hashed), by which address, and what the person is shown of it.
 package struct EthereumSigningRequest: Sendable {
-    /// `personal_sign` or `eth_signTypedData_v4`, and the request's chain: for the audit log.
+    /// `personal_sign`, `eth_signTypedData_v4` or `eth_signTransaction`, and the request's chain:
+    /// for the audit log.
     package var method: String
     package var chain: ChainID
     package var address: EthereumAddress
     /// Keccak-256 of what is signed: 32 bytes.
     package var digest: [UInt8]
     package var consent: EthereumConsent
+    /// For `eth_signTransaction`: the transaction, whose dialog shows its summary
+    /// (`TransactionConsent`) in place of `consent`, and whose raw signed form's hash the audit
+    /// log records.
+    package var transaction: EthereumTransaction?
 
     package init(method: String, chain: ChainID, address: EthereumAddress, digest: [UInt8], consent: EthereumConsent) {
         (self.method, self.chain, self.address, self.digest, self.consent) = (method, chain, address, digest, consent)
+    }
+
+    /// `eth_signTransaction`'s: `transaction`'s signing hash, by `address`.
+    package init(method: String, chain: ChainID, address: EthereumAddress, transaction: EthereumTransaction) {
+        let summary = transaction.summary()
+        self.init(
+            method: method, chain: chain, address: address, digest: transaction.signingHash,
+            consent: EthereumConsent(kind: summary.kind, chain: EIP155.name(of: chain), lines: []))
+        self.transaction = transaction
+    }
+
+    /// What the dialog shows of `transaction`.
+    package var transactionConsent: TransactionConsent? {
+        transaction.map { TransactionConsent(chain: EIP155.name(of: chain), summaries: [$0.summary()]) }
     }
 
     /// `personal_sign` (EIP-191, version 0x45): Keccak-256 of "\x19Ethereum Signed Message:\n",

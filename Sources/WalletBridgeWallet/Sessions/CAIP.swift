@@ -123,9 +123,14 @@ package enum EIP155 {
     package static let chainIDMethod = "eth_chainId"
     package static let personalSignMethod = "personal_sign"
     package static let signTypedDataMethod = "eth_signTypedData_v4"
-    package static let methods = [accountsMethod, chainIDMethod, personalSignMethod, signTypedDataMethod]
+    /// Signs a transaction for the extension to broadcast (`eth_sendRawTransaction`).
+    package static let signTransactionMethod = "eth_signTransaction"
+    package static let methods = [accountsMethod, chainIDMethod, personalSignMethod, signTypedDataMethod, signTransactionMethod]
     /// The methods that sign, and so ask the person each time.
-    package static let signingMethods = [personalSignMethod, signTypedDataMethod]
+    package static let signingMethods = [personalSignMethod, signTypedDataMethod, signTransactionMethod]
+    /// Never allowed: the wallet has no network to send a transaction on (`SessionService.request`
+    /// says what to do instead).
+    package static let sendTransactionMethod = "eth_sendTransaction"
     /// EIP-1193's events.
     package static let chainChangedEvent = "chainChanged"
 

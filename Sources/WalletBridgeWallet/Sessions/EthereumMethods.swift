@@ -1,8 +1,8 @@
 import WalletBridge
 
 /// The `eip155` methods inside a session: `eth_accounts`, `eth_chainId`, `personal_sign`
-/// (EIP-191) and `eth_signTypedData_v4` (EIP-712), with params as MetaMask and WalletConnect
-/// send them. `session_request` has already checked that the session holds the chain and
+/// (EIP-191), `eth_signTypedData_v4` (EIP-712) and `eth_signTransaction`, with params as
+/// MetaMask and WalletConnect send them. `session_request` has already checked that the session holds the chain and
 /// allows the method.
 extension SessionService {
     func ethereumRequest(_ request: InnerRequest) async throws -> JSONValue {
@@ -17,6 +17,8 @@ extension SessionService {
             return try await personalSign(request)
         case EIP155.signTypedDataMethod:
             return try await signTypedData(request)
+        case EIP155.signTransactionMethod:
+            return try await signTransaction(request)
         default:
             // Allowed by the session, yet not one the wallet serves: only a session approved
             // with a method the wallet no longer has can get here.
@@ -73,6 +75,42 @@ extension SessionService {
         return try await sign(signing, request)
     }
 
+    /// `eth_signTransaction`: params `[tx]`, the transaction as an object (`from` required, a
+    /// key of the session) or as 0x and the hex of an unsigned serialized transaction, which
+    /// the session's first Ethereum account signs. Either must be for the request's chain.
+    /// The answer is the raw signed transaction, which the extension broadcasts
+    /// (`eth_sendRawTransaction`).
+    private func signTransaction(_ request: InnerRequest) async throws -> JSONValue {
+        let params = try Self.positional(request.params, count: 1, shape: "[transaction]")
+        let field = "request.params[0]"
+        let transaction = try EthereumTransaction(json: params[0], chain: request.chain, field: field)
+        if let chainID = EIP155.chainID(of: request.chain), transaction.chainID != chainID {
+            throw Self.invalid(
+                "\(field).chainId",
+                "is \(transaction.chainID), but the request is for \(request.chain): a transaction is signed only for the request's chain")
+        }
+        let address: EthereumAddress
+        if let from = transaction.from {
+            address = try heldAccount(from, request: request)
+        } else if case .object = params[0] {
+            throw Self.invalid("\(field).from", "required: the address that signs, an account of the session")
+        } else {
+            let accounts = try wallet.accounts(context: request.context).eip155
+            guard let first = accounts.first.flatMap(EthereumAddress.init) else { throw Self.noSuchAccount(accounts) }
+            address = first
+        }
+        let signing = EthereumSigningRequest(method: request.method, chain: request.chain, address: address, transaction: transaction)
+        guard signing.digest.count == 32 else {
+            throw RPCError(.internalError, data: .object(["problem": .string("the transaction has no signing hash")]))
+        }
+        let context = request.context
+        let signature = try await request.sign { [wallet] in try await wallet.signEthereum(signing, context: context) }
+        guard signature.count == Secp256k1.signatureBytes else {
+            throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
+        }
+        return .string(Hex.prefixed(transaction.signed(with: signature)))
+    }
+
     private func sign(_ signing: EthereumSigningRequest, _ request: InnerRequest) async throws -> JSONValue {
         let context = request.context
         let signature = try await request.sign { [wallet] in try await wallet.signEthereum(signing, context: context) }
@@ -89,14 +127,21 @@ extension SessionService {
         guard case .string(let text) = value, let address = EthereumAddress(text) else {
             throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); \(order)")
         }
+        return try heldAccount(address, request: request)
+    }
+
+    /// `address` when the session holds it, else 4100 listing the accounts it holds.
+    private func heldAccount(_ address: EthereumAddress, request: InnerRequest) throws -> EthereumAddress {
         let accounts = try wallet.accounts(context: request.context).eip155
-        guard accounts.contains(address.description) else {
-            throw RPCError(.unauthorized, data: .object([
-                "problem": .string("the session holds no account with this address"),
-                "accounts": .array(accounts.map(JSONValue.string)),
-            ]))
-        }
+        guard accounts.contains(address.description) else { throw Self.noSuchAccount(accounts) }
         return address
+    }
+
+    private static func noSuchAccount(_ accounts: [String]) -> RPCError {
+        RPCError(.unauthorized, data: .object([
+            "problem": .string("the session holds no account with this address"),
+            "accounts": .array(accounts.map(JSONValue.string)),
+        ]))
     }
 
     /// Positional params of exactly `count` members.

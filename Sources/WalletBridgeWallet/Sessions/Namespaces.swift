@@ -80,6 +80,11 @@ package enum SolanaMethod {
     package static let maxMessageBytes = 16 * 1024
     package static let getAccounts = "solana_getAccounts"
     package static let requestAccounts = "solana_requestAccounts"
+    /// One transaction, or a batch signed after one dialog (`SolanaTransactionMethods`).
+    package static let signTransaction = "solana_signTransaction"
+    package static let signAllTransactions = "solana_signAllTransactions"
+    /// The methods that sign, and so ask the person each time.
+    package static let signingMethods = [signMessage, signTransaction, signAllTransactions]
 }
 
 /// The events a session can carry.
@@ -98,13 +103,16 @@ package struct WalletSupport: Equatable, Sendable {
         self.namespaces = namespaces
     }
 
-    /// docs/sessions.md: the three Solana chains, message signing and the account methods, and
-    /// `accountsChanged`; every EVM chain, with Ethereum's accounts, chain id and signing
-    /// methods, and EIP-1193's `accountsChanged` and `chainChanged`.
+    /// docs/sessions.md: the three Solana chains, message and transaction signing and the
+    /// account methods, and `accountsChanged`; every EVM chain, with Ethereum's accounts, chain
+    /// id and signing methods, and EIP-1193's `accountsChanged` and `chainChanged`.
     package static let `default` = WalletSupport(namespaces: [
         SolanaChain.namespace: Namespace(
             chains: SolanaChain.all,
-            methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts, SolanaMethod.requestAccounts],
+            methods: [
+                SolanaMethod.signMessage, SolanaMethod.getAccounts, SolanaMethod.requestAccounts, SolanaMethod.signTransaction,
+                SolanaMethod.signAllTransactions,
+            ],
             events: [SessionEvent.accountsChanged]
         ),
         EIP155.namespace: Namespace(

@@ -18,7 +18,7 @@ package enum SessionConsent {
         let chains = namespaces.allChains.map { ConsentRequest.printable($0.displayName, maxBytes: 64) }
         let methods = Set(namespaces.values.flatMap(\.methods))
         // What needs the person each time (signing), apart from what only reads.
-        let signing = methods.filter { $0 == SolanaMethod.signMessage || EIP155.signingMethods.contains($0) }.sorted()
+        let signing = methods.filter { SolanaMethod.signingMethods.contains($0) || EIP155.signingMethods.contains($0) }.sorted()
         let asks = signing.isEmpty
             ? "It asks for no signatures."
             : "It may ask you for signatures (\(list(signing, maxBytes: 120))); each one still asks you first."

@@ -39,11 +39,12 @@ extension SessionService.List {
 
 extension SessionService.Request {
     package static var summary: String? {
-        "A request within a session (solana_signMessage, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4), checked against the session; answers the inner method's result."
+        "A request within a session (solana_signMessage, solana_signTransaction, solana_signAllTransactions, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4, eth_signTransaction), checked against the session; answers the inner method's result. The wallet signs transactions and never sends them: eth_sendTransaction is 3001."
     }
 
     /// 7001: no such live session of the caller; 3005: a chain the session does not hold;
-    /// 3001: a method it does not allow there; 4100: a `pubkey` that is none of its accounts;
+    /// 3001: a method it does not allow there (`eth_sendTransaction` always, `data.problem`
+    /// saying to sign, then broadcast); 4100: a `pubkey` or `from` that is none of its accounts;
     /// 4001: the person declined to sign; -3: not signed otherwise (the key could not be
     /// unlocked, nobody could be asked, …); 8000: the request's `expiry` passed first.
     package static var errors: [RPCError] {
@@ -267,17 +268,72 @@ enum SessionSchemas {
         "title": "SignTypedDataV4Params", "type": "array", "minItems": 2, "maxItems": 2,
         "items": [ethereumAddress, ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"]],
     ]
+    /// A serialized Solana transaction (legacy or version 0) in standard base64: at most
+    /// 1232 bytes. That it decodes, and what it holds, the host checks.
+    static let solanaTransaction: JSONValue = [
+        "type": "string", "pattern": "^[A-Za-z0-9+/]+={0,2}$", "maxLength": count(SessionService.maxTransactionBase64),
+        "description": "A serialized transaction (signatures, then the message), legacy or version 0, in standard base64: at most \(SolanaTransaction.maxBytes) bytes",
+    ]
+    /// `solana_signTransaction`'s `{"transaction", "pubkey"?}`.
+    static let signTransactionParams: JSONValue = [
+        "title": "SignTransactionParams", "type": "object",
+        "properties": [
+            "transaction": solanaTransaction,
+            "pubkey": base58PublicKey.with(description: "The key to sign with: one of the session's keys and a required signer; the first such signer when left out"),
+        ],
+        "required": ["transaction"],
+    ]
+    /// `solana_signAllTransactions`'s `{"transactions", "pubkey"?}`.
+    static let signAllTransactionsParams: JSONValue = [
+        "title": "SignAllTransactionsParams", "type": "object",
+        "properties": [
+            "transactions": ["type": "array", "items": solanaTransaction, "minItems": 1, "maxItems": count(SessionService.maxBatchTransactions)],
+            "pubkey": base58PublicKey.with(description: "The key to sign with: one of the session's keys and a required signer of every transaction; the first such signer of the first transaction when left out"),
+        ],
+        "required": ["transactions"],
+    ]
+    /// An Ethereum JSON-RPC quantity: 0x and hex digits without leading zeros.
+    static let quantity: JSONValue = ["type": "string", "pattern": "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"]
+    static let hexBytes: JSONValue = ["type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$"]
+    /// `eth_signTransaction`'s `[tx]`: an object as wallets take it, or an unsigned serialized
+    /// transaction in hex. The host checks what the fields must hold together (a fee market
+    /// transaction's two fees, the chain, canonical RLP).
+    static let signEthereumTransactionParams: JSONValue = [
+        "title": "SignEthereumTransactionParams", "type": "array", "minItems": 1, "maxItems": 1,
+        "items": [[
+            "anyOf": [
+                [
+                    "title": "EthereumTransactionRequest", "type": "object",
+                    "properties": [
+                        "from": ethereumAddress.with(description: "The account that signs: one of the session's"),
+                        "to": ["anyOf": [ethereumAddress, ["type": "null"]], "description": "Absent or null: a contract creation"],
+                        "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity, "gasPrice": quantity,
+                        "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity, "type": quantity,
+                        "data": hexBytes, "input": hexBytes, "accessList": ["type": "array"],
+                    ],
+                    "required": ["from", "nonce"],
+                    "anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]],
+                ],
+                hexBytes.with(description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
+            ],
+        ]],
+    ]
     /// The inner request: its params are read for the signing methods.
     static let innerRequest: JSONValue = [
         "title": "SessionInnerRequest", "type": "object",
         "properties": ["method": ["type": "string"], "params": [:]],
         "required": ["method"],
-        "anyOf": [
-            ["properties": ["method": ["not": ["enum": [.string(SolanaMethod.signMessage), .string(EIP155.personalSignMethod), .string(EIP155.signTypedDataMethod)]]]]],
-            ["properties": ["method": ["const": .string(SolanaMethod.signMessage)], "params": signMessageParams], "required": ["params"]],
-            ["properties": ["method": ["const": .string(EIP155.personalSignMethod)], "params": personalSignParams], "required": ["params"]],
-            ["properties": ["method": ["const": .string(EIP155.signTypedDataMethod)], "params": signTypedDataParams], "required": ["params"]],
-        ],
+        "anyOf": .array(
+            [["properties": ["method": ["not": ["enum": .array(checkedMethods.map { .string($0.method) })]]]]]
+                + checkedMethods.map { method, params -> JSONValue in
+                    ["properties": ["method": ["const": .string(method)], "params": params], "required": ["params"]]
+                }),
+    ]
+    /// The methods whose params the schema describes.
+    static let checkedMethods: [(method: String, params: JSONValue)] = [
+        (SolanaMethod.signMessage, signMessageParams), (SolanaMethod.signTransaction, signTransactionParams),
+        (SolanaMethod.signAllTransactions, signAllTransactionsParams), (EIP155.personalSignMethod, personalSignParams),
+        (EIP155.signTypedDataMethod, signTypedDataParams), (EIP155.signTransactionMethod, signEthereumTransactionParams),
     ]
     static let requestParams: JSONValue = [
         "title": "SessionRequestParams", "type": "object",
@@ -287,8 +343,9 @@ enum SessionSchemas {
         ],
         "required": ["topic", "chainId", "request"],
     ]
-    /// `solana_signMessage`'s `{"signature"}`, the account methods' `[{"pubkey"}]`, or the
-    /// `eip155` methods' hex strings and addresses.
+    /// `solana_signMessage`'s `{"signature"}`, the transaction methods' signed transactions and
+    /// signatures, the account methods' `[{"pubkey"}]`, or the `eip155` methods' hex strings and
+    /// addresses.
     static let requestResult: JSONValue = [
         "title": "SessionRequestResult",
         "anyOf": [
@@ -298,12 +355,32 @@ enum SessionSchemas {
                 "required": ["signature"],
             ],
             [
+                "title": "SignTransactionResult", "type": "object",
+                "properties": [
+                    "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "This key's 64-byte Ed25519 signature, in base58"],
+                    "transaction": solanaTransaction.with(description: "The whole transaction with that signature in its slot, other signatures kept"),
+                ],
+                "required": ["signature", "transaction"],
+            ],
+            [
+                "title": "SignAllTransactionsResult", "type": "object",
+                "properties": [
+                    "transactions": ["type": "array", "items": solanaTransaction],
+                    "signatures": ["type": "array", "items": ["type": "string", "pattern": "^\(base58Digit){64,88}$"]],
+                ],
+                "required": ["transactions", "signatures"],
+            ],
+            [
                 "title": "SessionAccounts", "type": "array",
                 "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
             ],
             [
                 "title": "EthereumSignature", "type": "string", "pattern": "^0x[0-9a-f]{130}$",
                 "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
+            ],
+            [
+                "title": "EthereumSignedTransaction", "type": "string", "pattern": "^0x([0-9a-f]{2})+$",
+                "description": "eth_signTransaction: the raw signed transaction in hex, as eth_sendRawTransaction takes it",
             ],
             ["title": "EthereumChainId", "type": "string", "pattern": "^0x[1-9a-f][0-9a-f]*$", "description": "eth_chainId: the chain id as a hex quantity"],
             ["title": "EthereumAccounts", "type": "array", "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed")],

@@ -138,7 +138,9 @@ package struct SessionService: Sendable {
             throw RPCError(.unauthorizedChain, data: .object(["chainId": .string(chainText)]))
         }
         guard session.namespaces.allows(method: method, on: chain) else {
-            throw RPCError(.unauthorizedMethod, data: .object(["method": .string(String(method.prefix(256)))]))
+            var data: [String: JSONValue] = ["method": .string(String(method.prefix(256)))]
+            if let instead = Self.insteadOfSending[method] { data["problem"] = .string(instead) }
+            throw RPCError(.unauthorizedMethod, data: .object(data))
         }
         var deadline: ContinuousClock.Instant?
         if let expiry = members["expiry"] {
@@ -155,12 +157,25 @@ package struct SessionService: Sendable {
         switch method {
         case SolanaMethod.signMessage:
             return try await signMessage(request)
+        case SolanaMethod.signTransaction:
+            return try await signSolanaTransaction(request)
+        case SolanaMethod.signAllTransactions:
+            return try await signAllSolanaTransactions(request)
         case SolanaMethod.getAccounts, SolanaMethod.requestAccounts:  // what the session shows
             return .array(try wallet.accounts(context: context).solana.map { .object(["pubkey": .string($0)]) })
         default:
             return try await ethereumRequest(request)
         }
     }
+
+    /// What 3001 says of the methods that send a transaction, which no session allows: the
+    /// wallet has no network, so it signs, and the extension sends.
+    static let insteadOfSending: [String: String] = [
+        EIP155.sendTransactionMethod:
+            "the wallet has no network and sends nothing: sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension",
+        "solana_signAndSendTransaction":
+            "the wallet has no network and sends nothing: sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)",
+    ]
 
     /// `session_extend`: the session lasts `lifetime` from now.
     package func extend(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
@@ -313,22 +328,14 @@ package struct SessionService: Sendable {
         guard case .object(let members)? = request.params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
         // Both are bounded by their length before they are decoded (`Base58`); the pubkey first,
         // as the cheaper. A request whose port closed meanwhile goes no further.
-        guard case .string(let pubkeyText)? = members["pubkey"], pubkeyText.utf8.count <= Base58.maxCharacters(forBytes: 32),
-              let pubkey = Base58.decode(pubkeyText, maxBytes: 32), pubkey.count == 32 else {
-            throw Self.invalid("request.params.pubkey", "expected a base58 public key (32 bytes, at most 44 characters)")
-        }
+        let pubkey = try Self.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
         guard case .string(let messageText)? = members["message"],
               let message = Base58.decode(messageText, maxBytes: SolanaMethod.maxMessageBytes), !message.isEmpty else {
             throw Self.invalid("request.params.message", "expected the message's bytes in base58, 1 to \(SolanaMethod.maxMessageBytes) bytes")
         }
         try Task.checkCancellation()
         let accounts = try wallet.accounts(context: context).solana
-        guard accounts.contains(Base58.encode(pubkey)) else {
-            throw RPCError(.unauthorized, data: .object([
-                "problem": .string("the session holds no account with this public key"),
-                "accounts": .array(accounts.map(JSONValue.string)),
-            ]))
-        }
+        guard accounts.contains(Base58.encode(pubkey)) else { throw Self.noSuchSolanaAccount(accounts) }
         let params = SignPayloadsParams(address: Base64.encode(pubkey), payloads: [Base64.encode(message)])
         let signed = try await request.sign { [wallet] in try await wallet.signPayloads(params, context: context) }
         guard let first = signed.signed_payloads.first, let bytes = Base64.decode(first), bytes.count == message.count + 64 else {

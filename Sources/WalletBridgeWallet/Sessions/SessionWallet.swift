@@ -29,6 +29,12 @@ package protocol SessionWallet: Sendable {
     /// the person approves what `request.consent` shows; a refusal by the person is -3 with
     /// `data.reason` `"declined"`, as for `signPayloads`.
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8]
+
+    /// The 64-byte Ed25519 signature of each of `request.messages`, in order, by the key of
+    /// `request.publicKey`, after the person approves what `request.consent` shows (one dialog
+    /// for them all); a refusal by the person is -3 with `data.reason` `"declined"`, as for
+    /// `signPayloads`.
+    func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]]
 }
 
 extension SessionWallet {

@@ -1,0 +1,187 @@
+import WalletBridge
+
+/// Solana transactions a session asks the wallet to sign: the messages, by which key, and what
+/// the person is shown of them (one dialog for them all).
+package struct SolanaSigningRequest: Sendable {
+    /// `solana_signTransaction` or `solana_signAllTransactions`, and the request's chain: for
+    /// the audit log.
+    package var method: String
+    package var chain: ChainID
+    /// The Ed25519 public key that signs: 32 bytes.
+    package var publicKey: [UInt8]
+    /// The messages to sign, each exactly the bytes its signers sign.
+    package var messages: [[UInt8]]
+    package var consent: TransactionConsent
+
+    package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
+        (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)
+    }
+}
+
+/// `solana_signTransaction` and `solana_signAllTransactions` (docs/sessions.md), with params
+/// and results as WalletConnect's Solana RPC reference and the wallet adapters have them. The
+/// wallet signs; the extension broadcasts.
+extension SessionService {
+    /// The most transactions one `solana_signAllTransactions` signs.
+    package static let maxBatchTransactions = 16
+    /// The longest base64 text of a transaction of `SolanaTransaction.maxBytes`: longer text is
+    /// refused before it is decoded.
+    package static let maxTransactionBase64 = (SolanaTransaction.maxBytes + 2) / 3 * 4
+
+    /// `{"transaction", "pubkey"?}` → `{"signature", "transaction"}`.
+    func signSolanaTransaction(_ request: InnerRequest) async throws -> JSONValue {
+        guard case .object(let members)? = request.params else {
+            throw Self.invalid("request.params", "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
+        }
+        let transaction = try Self.solanaTransaction(members["transaction"], field: "request.params.transaction")
+        let signed = try await signSolana([transaction], fields: ["request.params.transaction"], pubkey: members["pubkey"], request)
+        return .object(["signature": .string(signed.signatures[0]), "transaction": .string(signed.transactions[0])])
+    }
+
+    /// `{"transactions": [...], "pubkey"?}` → `{"transactions", "signatures"}`, in order, after one
+    /// dialog; all or nothing.
+    func signAllSolanaTransactions(_ request: InnerRequest) async throws -> JSONValue {
+        guard case .object(let members)? = request.params else {
+            throw Self.invalid("request.params", "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
+        }
+        guard case .array(let texts)? = members["transactions"] else {
+            throw Self.invalid("request.params.transactions", "expected an array of base64 serialized transactions")
+        }
+        guard (1...Self.maxBatchTransactions).contains(texts.count) else {
+            throw Self.invalid(
+                "request.params.transactions", "expected 1 to \(Self.maxBatchTransactions) transactions, not \(texts.count)")
+        }
+        let fields = texts.indices.map { "request.params.transactions[\($0)]" }
+        var transactions: [SolanaTransaction] = []
+        for (text, field) in zip(texts, fields) { transactions.append(try Self.solanaTransaction(text, field: field)) }
+        let signed = try await signSolana(transactions, fields: fields, pubkey: members["pubkey"], request)
+        return .object([
+            "transactions": .array(signed.transactions.map(JSONValue.string)), "signatures": .array(signed.signatures.map(JSONValue.string)),
+        ])
+    }
+
+    /// Checks the signatures present and chooses the key, asks the person once, and puts the
+    /// key's signature in its slot of each transaction: their base64 and the signatures' base58.
+    private func signSolana(
+        _ transactions: [SolanaTransaction], fields: [String], pubkey: JSONValue?, _ request: InnerRequest
+    ) async throws -> (transactions: [String], signatures: [String]) {
+        for (transaction, field) in zip(transactions, fields) { try Self.checkSignatures(of: transaction, field: field) }
+        let accounts = try wallet.accounts(context: request.context).solana
+        let publicKey = try Self.signer(of: transactions, fields: fields, pubkey: pubkey, accounts: accounts)
+        let slots = transactions.map { $0.message.signerIndex(of: publicKey) }
+        try Task.checkCancellation()
+        let summaries = transactions.map { $0.message.summary(signer: publicKey) }
+        let signing = SolanaSigningRequest(
+            method: request.method, chain: request.chain, publicKey: publicKey, messages: transactions.map(\.message.bytes),
+            consent: TransactionConsent(chain: request.chain.displayName, summaries: summaries))
+        let context = request.context
+        let signatures = try await request.sign { [wallet] in try await wallet.signSolana(signing, context: context) }
+        guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes }) else {
+            throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
+        }
+        var signed: [String] = []
+        for (index, var transaction) in transactions.enumerated() {
+            guard let slot = slots[index], transaction.signatures.indices.contains(slot) else {
+                throw RPCError(.internalError, data: .object(["problem": .string("the signer's slot is missing")]))
+            }
+            transaction.signatures[slot] = signatures[index]
+            signed.append(Base64.encode(transaction.serialized()))
+        }
+        return (signed, signatures.map(Base58.encode))
+    }
+
+    /// A transaction from base64 text, bounded before it is decoded.
+    private static func solanaTransaction(_ value: JSONValue?, field: String) throws(RPCError) -> SolanaTransaction {
+        let expected = "expected standard base64 of a serialized transaction (legacy or version 0)"
+        guard case .string(let text)? = value else { throw invalid(field, expected) }
+        guard text.utf8.count <= maxTransactionBase64 else {
+            throw invalid(
+                field,
+                "longer than a Solana transaction can be: at most \(SolanaTransaction.maxBytes) bytes (\(maxTransactionBase64) base64 characters)")
+        }
+        guard let bytes = Base64.decode(text), !bytes.isEmpty else { throw invalid(field, expected) }
+        guard bytes.count <= SolanaTransaction.maxBytes else {
+            throw invalid(field, "\(bytes.count) bytes: a Solana transaction is at most \(SolanaTransaction.maxBytes) bytes")
+        }
+        do {
+            return try SolanaTransaction(bytes: bytes)
+        } catch {
+            throw error.rpcError(at: field)
+        }
+    }
+
+    /// Every signature already present (not 64 zero bytes) must be its slot's signer's: one in
+    /// another slot, or over another message, would make the transaction fail on the chain after
+    /// the person signed it.
+    private static func checkSignatures(of transaction: SolanaTransaction, field: String) throws(RPCError) {
+        let message = transaction.message
+        for (index, signature) in transaction.signatures.enumerated() where signature.contains(where: { $0 != 0 }) {
+            let signer = message.accountKeys.indices.contains(index) ? message.accountKeys[index] : []
+            guard Ed25519.verify(signature, message: message.bytes, publicKey: signer) else {
+                let who = signer.isEmpty ? "a signer" : TransactionSummary.short(base58: Base58.encode(signer))
+                throw TransactionError(
+                    field: "signatures[\(index)]",
+                    problem: "is not a signature of this message by \(who), the signer of slot \(index): "
+                        + "signatures already in the wrong slots, or for another message"
+                ).rpcError(at: field)
+            }
+        }
+    }
+
+    /// The key that signs: `pubkey` when given (a key of the session, 4100 otherwise, and a
+    /// required signer of every transaction); else the first required signer of the first
+    /// transaction that is a key of this session, which must then sign every other one too
+    /// (a batch is one dialog, with one key).
+    private static func signer(
+        of transactions: [SolanaTransaction], fields: [String], pubkey: JSONValue?, accounts: [String]
+    ) throws(RPCError) -> [UInt8] {
+        let publicKey: [UInt8]
+        if let pubkey, pubkey != .null {
+            publicKey = try solanaPublicKey(pubkey, field: "request.params.pubkey")
+            guard accounts.contains(Base58.encode(publicKey)) else { throw noSuchSolanaAccount(accounts) }
+            for (transaction, field) in zip(transactions, fields) where transaction.message.signerIndex(of: publicKey) == nil {
+                let which = fields.count == 1 ? "the" : "this"
+                throw invalid(
+                    fields.count == 1 ? "request.params.pubkey" : field,
+                    "\(TransactionSummary.short(base58: Base58.encode(publicKey))) is not a required signer of \(which) transaction; "
+                        + "its signers are \(signerList(transaction.message))")
+            }
+            return publicKey
+        }
+        let first = transactions[0].message
+        guard let chosen = first.accountKeys.prefix(first.requiredSignatures).first(where: { accounts.contains(Base58.encode($0)) }) else {
+            throw invalid(fields[0], "none of its signers (\(signerList(first))) is a key of this session")
+        }
+        for (transaction, field) in zip(transactions, fields).dropFirst() where transaction.message.signerIndex(of: chosen) == nil {
+            throw invalid(
+                field,
+                "\(TransactionSummary.short(base58: Base58.encode(chosen))), the key that signs the first transaction, is not among "
+                    + "its signers (\(signerList(transaction.message))); a batch is signed by one key")
+        }
+        return chosen
+    }
+
+    /// The required signers, shortened: "7xKX…3fGh, 9aBc…dEf1".
+    private static func signerList(_ message: SolanaMessage) -> String {
+        let signers = message.accountKeys.prefix(message.requiredSignatures).map { TransactionSummary.short(base58: Base58.encode($0)) }
+        let shown = signers.prefix(8).joined(separator: ", ")
+        return signers.count > 8 ? "\(shown) and \(signers.count - 8) more" : shown
+    }
+
+    /// A base58 Ed25519 public key, bounded by its length before it is decoded.
+    static func solanaPublicKey(_ value: JSONValue?, field: String) throws(RPCError) -> [UInt8] {
+        guard case .string(let text)? = value, text.utf8.count <= Base58.maxCharacters(forBytes: 32),
+              let key = Base58.decode(text, maxBytes: 32), key.count == 32 else {
+            throw invalid(field, "expected a base58 public key (32 bytes, at most 44 characters)")
+        }
+        return key
+    }
+
+    /// 4100, as for a message: the session holds no account with that public key.
+    static func noSuchSolanaAccount(_ accounts: [String]) -> RPCError {
+        RPCError(.unauthorized, data: .object([
+            "problem": .string("the session holds no account with this public key"),
+            "accounts": .array(accounts.map(JSONValue.string)),
+        ]))
+    }
+}

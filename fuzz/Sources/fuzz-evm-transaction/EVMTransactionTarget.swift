@@ -1,0 +1,17 @@
+import FuzzSupport
+@_spi(Fuzzing) import WalletBridgeWallet
+
+// Input: an unsigned serialized Ethereum transaction (legacy with EIP-155, 0x01, 0x02), or 0xFF,
+// a byte choosing the contract called and the calldata (see EthereumTransactionFuzzing).
+// Invariants: reading never traps, only refuses; what reads re-encodes to the same bytes, reads
+// the same as eth_signTransaction's string form and signs into a transaction with the same
+// fields; the summary is one call of bounded lines, none with a control character.
+@main enum EVMTransactionTarget {
+    static func main() {
+        fuzzMain { bytes in
+            if let problem = EthereumTransactionFuzzing.check(bytes) {
+                require(false, problem)
+            }
+        }
+    }
+}
