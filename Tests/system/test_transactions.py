@@ -165,8 +165,8 @@ def dialog_hash(text):
 
 
 def check_fee_payer(text, payer, this_key=True):
-    line = line_with(text, "Fee payer", short(payer))
-    assert ("(this key)" in line) == this_key and ("not this key" in line) != this_key, line
+    facts = [line for line in text.splitlines() if line.startswith("Fee payer: ")]
+    assert facts == [f"Fee payer: {short(payer)} ({'this key' if this_key else 'not this key'})"], text
 
 
 # 1. Solana, through a session.
@@ -319,6 +319,31 @@ def test_partial_signing_keeps_the_other_signers_signature_and_both_verify(walle
         assert chain.balance(chain.recipient) - before == 3_000_000
         assert Decimal("0.001") in amounts(text, "SOL") and Decimal("0.002") in amounts(text, "SOL"), text
     host.close()
+
+
+def test_pubkey_chooses_which_of_the_wallets_keys_signs_and_each_keeps_the_others_signature(
+        wallet, solana_key, passphrase_file, answers):
+    """The wallet holds both signers: `pubkey` picks the second signer, then the fee payer signs
+    the partly signed result; LiteSVM runs the transaction both signed."""
+    chain = SolanaChain(solana_key.pubkey())
+    second = chain.other
+    wallet.keys_json("import", "--label", "second", "--passphrase-file", passphrase_file, input=bytes(second.secret()).hex().encode())
+    topic = wallet.connect(CHROME_ORIGIN, methods=SOLANA_METHODS)["topic"]
+    unsigned = chain.legacy([transfer(solana_key.pubkey(), chain.recipient, 3_000_000),
+                             transfer(second.pubkey(), chain.recipient, 4_000_000)])
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
+    signature, half = sign_solana(host, topic, unsigned, pubkey=str(second.pubkey()))
+    check_signed_as_solders_signs(unsigned, signature, half, second)
+    assert half.signatures[0] == Signature.default(), "the fee payer's slot is still empty"
+    check_fee_payer(last_dialog(wallet), solana_key.pubkey(), this_key=False)
+    signature, whole = sign_solana(host, topic, half)  # no pubkey: the first signer of the session
+    check_signed_as_solders_signs(half, signature, whole, solana_key)
+    host.close()
+    whole.verify()
+    before = chain.balance(chain.recipient)
+    chain.run(whole)
+    assert chain.balance(chain.recipient) - before == 7_000_000
+    assert len(sign_dialogs(wallet)) == 2
 
 
 def test_sign_all_transactions_is_one_dialog_listing_each_and_signatures_in_order(wallet, solana_key, solana_session, answers):
@@ -544,12 +569,19 @@ def solana_bad_inputs(chain, key):
     good = bytes(chain.legacy([transfer(key, chain.recipient, 1_000)]))
     oversized = chain.legacy([transfer(key, chain.recipient, 1_000), memo("x" * 1200, key)])
     assert len(bytes(oversized)) > MAX_SOLANA_TRANSACTION
+    # A one-transfer legacy transaction: 1 signature slot, 64 bytes, a 3-byte header, then the
+    # compact-u16 count of its 3 keys, the keys, the blockhash, 1 instruction, its program's index.
+    keys_count = 1 + 64 + 3
+    program_index = keys_count + 1 + 3 * 32 + 32 + 1
+    assert good[keys_count] == 3 and good[program_index] == 2
     return {
         "truncated": good[:-7],
         "trailing bytes": good + b"\0",
         "oversized": bytes(oversized),
         "no signatures slot": good[1:],
         "empty": b"",
+        "compact-u16 overflow": good[:keys_count] + bytes([0xFF, 0xFF, 0xFF, 0x7F]) + good[keys_count + 1:],
+        "program index outside the keys": good[:program_index] + bytes([9]) + good[program_index + 1:],
     }
 
 
@@ -576,6 +608,10 @@ def test_bad_solana_transactions_are_invalid_params_and_nobody_is_asked(wallet, 
     error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signTransaction", {"transaction": theirs}))
     assert (error["code"], error["data"]["field"]) == (-32602, "request.params.transaction"), error
     assert short(stranger) in error["data"]["problem"], error
+    # A pubkey the session does not hold: 4100, as for solana_signMessage.
+    error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signTransaction",
+                                     {"transaction": good, "pubkey": str(stranger)}))
+    assert error["code"] == 4100, error
     # A signature in the wrong slot: the other signer's slot holds a signature that is not theirs.
     two = chain.legacy([transfer(solana_key.pubkey(), chain.recipient, 1_000),
                         transfer(chain.other.pubkey(), chain.recipient, 1_000)])
@@ -646,9 +682,11 @@ def test_the_independent_chains_run_what_their_own_libraries_sign():
     assert chain.token_account(mine).delegated_amount == U64_MAX
     bad = solana_bad_inputs(chain, key.pubkey())
     assert len(bad["oversized"]) > MAX_SOLANA_TRANSACTION
-    for case in ("truncated", "empty"):
+    for case in ("truncated", "empty", "compact-u16 overflow"):
         with pytest.raises(ValueError):
             Transaction.from_bytes(bad[case])
+    with pytest.raises(Exception, match="index out of bounds"):
+        Transaction.from_bytes(bad["program index outside the keys"]).sanitize()
     # solders reads a transaction and ignores what follows: less than the whole input is a transaction.
     for case in ("trailing bytes", "no signatures slot"):
         assert len(bytes(Transaction.from_bytes(bad[case]))) < len(bad[case]), case
