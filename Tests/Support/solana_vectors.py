@@ -153,15 +153,59 @@ def vectors():
     message = MessageV0.try_compile(a, [sp.transfer(sp.TransferParams(from_pubkey=a, to_pubkey=b, lamports=1))],
                                     [], BLOCKHASH)
     out["v0-plain"] = signed(message, (A,))
+    # Both have signed: the fee-payer-other transaction after this key signs its slot.
+    out["fee-payer-other-signed"] = legacy([sp.transfer(sp.TransferParams(from_pubkey=a, to_pubkey=c, lamports=42))],
+                                           payer=B, signers=(B, A))
+    # The most a priority fee can be: a limit past the runtime's 1,400,000 and the largest price.
+    out["compute-budget-huge"] = legacy([set_compute_unit_limit(2_000_000), set_compute_unit_price(2**64 - 1),
+                                         sp.transfer(sp.TransferParams(from_pubkey=a, to_pubkey=b, lamports=1))])
+    out["compute-budget-twice"] = legacy([set_compute_unit_limit(1000), set_compute_unit_limit(2000),
+                                          set_compute_unit_price(1)])
+    out["memo-long"] = legacy([Instruction(MEMO, ("word " * 100).encode(), [meta(a, signer=True)])])
+    # Known programs, data or accounts their own code refuses: shown as unrecognised, never fatal.
+    out["malformed-known-programs"] = legacy([
+        Instruction(sp.ID, bytes([2, 0, 0, 0, 1]), [meta(a, True, True), meta(b, writable=True)]),
+        Instruction(TOKEN, bytes([99]), []),
+        Instruction(STAKE, struct.pack("<I", 4), [meta(key(20), writable=True)]),
+        Instruction(MEMO, bytes([0xFF, 0xFE]), []),
+        Instruction(ATA, bytes([1, 0]), [meta(a, True, True), meta(key(9), writable=True), meta(b), meta(USDC),
+                                         meta(sp.ID), meta(TOKEN)]),
+        Instruction(TOKEN, bytes([12]) + struct.pack("<QB", 1, 0), [meta(key(7), writable=True)]),
+        Instruction(Pubkey.from_string("ComputeBudget111111111111111111111111111111"), bytes([2, 1]), []),
+        Instruction(sp.ID, b"", [meta(a, True, True)])])
     # Well formed, but over the 1232 bytes a transaction may be.
     out["oversized-memo"] = legacy([Instruction(MEMO, b"x" * 1200, [])])
     return out
 
 
+def decoded(data):
+    """What solders reads from a transaction, for the tests to compare the wallet's reading with."""
+    tx = VersionedTransaction.from_bytes(data)
+    message = tx.message
+    header = message.header
+    return {
+        "version": "v0" if isinstance(message, MessageV0) else "legacy",
+        "signatures": [str(signature) for signature in tx.signatures],
+        "header": [header.num_required_signatures, header.num_readonly_signed_accounts,
+                   header.num_readonly_unsigned_accounts],
+        "accountKeys": [str(k) for k in message.account_keys],
+        "recentBlockhash": str(message.recent_blockhash),
+        "instructions": [{"programIdIndex": i.program_id_index, "accounts": list(bytes(i.accounts)),
+                          "data": bytes(i.data).hex()} for i in message.instructions],
+        "addressTableLookups": [{"accountKey": str(lookup.account_key),
+                                 "writableIndexes": list(bytes(lookup.writable_indexes)),
+                                 "readonlyIndexes": list(bytes(lookup.readonly_indexes))}
+                                for lookup in getattr(message, "address_table_lookups", [])],
+        "signedMessage": (to_bytes_versioned(message) if isinstance(message, MessageV0) else bytes(message)).hex(),
+    }
+
+
 def main():
+    built = vectors()
     result = {"generator": "Tests/Support/solana_vectors.py", "solders": solders.__version__,
               "keys": {"A": str(A.pubkey()), "B": str(B.pubkey()), "C": str(C.pubkey())},
-              "vectors": {name: base64.b64encode(data).decode() for name, data in vectors().items()}}
+              "vectors": {name: base64.b64encode(data).decode() for name, data in built.items()},
+              "decoded": {name: decoded(data) for name, data in built.items() if len(data) <= 1232}}
     with open(os.path.join(HERE, "solana-vectors.json"), "w") as out:
         json.dump(result, out, indent=1, sort_keys=True)
         out.write("\n")

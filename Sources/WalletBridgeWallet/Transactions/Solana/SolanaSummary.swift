@@ -163,12 +163,12 @@ struct SolanaSummarizer {
             let short = TransactionSummary.short(base58: program)
             warnings.append("Unknown program \(short): the wallet cannot show what its instruction does")
             return [
-                "Unknown program \(short): \(DisplayText.grouped(instruction.data.count)) bytes of data, "
+                "Unknown program \(short): \(SolanaWire.bytes(instruction.data.count)) of data, "
                     + "\(instruction.accounts.count) \(instruction.accounts.count == 1 ? "account" : "accounts")"
             ]
         }
         guard let decoded else {
-            let size = "\(DisplayText.grouped(instruction.data.count)) bytes"
+            let size = SolanaWire.bytes(instruction.data.count)
             warnings.append(
                 "\(programLabel): an instruction the wallet cannot read (\(size) of data); it cannot show what it does")
             return ["\(programLabel): unrecognised instruction (\(size))"]
@@ -288,7 +288,7 @@ struct InstructionData {
     /// A detail line when the data goes on past what the instruction reads: the programs
     /// ignore the rest, but the person may want to know it is there.
     func extraNote() -> [String] {
-        remaining > 0 ? ["  (\(DisplayText.grouped(remaining)) more bytes of data, which the program ignores)"] : []
+        remaining > 0 ? ["  (\(SolanaWire.bytes(remaining)) more of data, which the program ignores)"] : []
     }
 
     private mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> T? {

@@ -267,7 +267,7 @@ package struct SolanaMessage: Sendable, Equatable {
             }
         }
         guard reader.remaining == 0 else {
-            throw TransactionError(field: whole, problem: "has \(reader.remaining) bytes after its last field")
+            throw TransactionError(field: whole, problem: "has \(SolanaWire.bytes(reader.remaining)) after its last field")
         }
 
         // Instructions name accounts by a one-byte index, so a message can use at most 256.
@@ -383,6 +383,11 @@ enum SolanaWire {
         return bytes
     }
 
+    /// "1 byte", "12 bytes".
+    static func bytes(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(DisplayText.grouped(count)) bytes"
+    }
+
     /// A key as every dialog shortens a base58 address.
     static func short(_ key: [UInt8]) -> String {
         TransactionSummary.short(base58: Base58.encode(key))
@@ -409,7 +414,7 @@ struct SolanaWireReader {
     mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(TransactionError) -> [UInt8] {
         guard count <= remaining else {
             throw TransactionError(
-                field: field(), problem: "ends after \(remaining) of its \(count) bytes (the input is truncated)")
+                field: field(), problem: "ends after \(remaining) of its \(SolanaWire.bytes(count)) (the input is truncated)")
         }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
