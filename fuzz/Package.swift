@@ -34,5 +34,9 @@ let package = Package(
             name: "fuzz-eip712",
             dependencies: ["FuzzSupport", .product(name: "WalletBridgeWallet", package: "wallet-bridge")]
         ),
+        .executableTarget(
+            name: "fuzz-solana-transaction",
+            dependencies: ["FuzzSupport", .product(name: "WalletBridgeWallet", package: "wallet-bridge")]
+        ),
     ]
 )
