@@ -10,8 +10,10 @@ struct SolanaSummarizer {
     /// What the runtime charges for each signature, the base fee.
     static let lamportsPerSignature: UInt64 = 5_000
     /// The compute units an instruction gets when the transaction sets no limit, and the most a
-    /// transaction can have, as the runtime's compute budget sets them (a default limit is
-    /// 200,000 units per instruction that is not a Compute Budget one, capped at 1,400,000).
+    /// transaction can have, as the runtime's compute budget sets them: without a
+    /// SetComputeUnitLimit, 200,000 units per instruction that is not a Compute Budget one,
+    /// capped at 1,400,000. Runtimes that give the built-in programs' instructions fewer units
+    /// by default only lower the fee, so the priority fee shown stays the most it can be.
     static let defaultUnitsPerInstruction: UInt64 = 200_000
     static let maxComputeUnits: UInt64 = 1_400_000
     /// A memo's share of the dialog.
