@@ -173,6 +173,38 @@ def vectors():
         Instruction(TOKEN, bytes([12]) + struct.pack("<QB", 1, 0), [meta(key(7), writable=True)]),
         Instruction(Pubkey.from_string("ComputeBudget111111111111111111111111111111"), bytes([2, 1]), []),
         Instruction(sp.ID, b"", [meta(a, True, True)])])
+    # The other System instructions, from solders' own builders.
+    seeded = Pubkey.create_with_seed(a, "vault", STAKE)
+    out["system-others"] = legacy([
+        sp.assign(sp.AssignParams(pubkey=a, owner=STAKE)),
+        sp.allocate(sp.AllocateParams(pubkey=a, space=200)),
+        sp.transfer_with_seed(sp.TransferWithSeedParams(from_pubkey=seeded, from_base=a, from_seed="vault",
+                                                        from_owner=STAKE, to_pubkey=b, lamports=7_000_000_000)),
+        sp.withdraw_nonce_account(sp.WithdrawNonceAccountParams(nonce_pubkey=key(30), authorized_pubkey=a, to_pubkey=c,
+                                                                lamports=250_000_000)),
+        sp.create_account_with_seed(sp.CreateAccountWithSeedParams(from_pubkey=a, to_pubkey=seeded, base=a, seed="vault",
+                                                                   lamports=1, space=200, owner=STAKE)),
+        sp.authorize_nonce_account(sp.AuthorizeNonceAccountParams(nonce_pubkey=key(30), authorized_pubkey=a,
+                                                                  new_authority=c))])
+    out["token-others"] = legacy([
+        token(TOKEN_2022, bytes([13]) + struct.pack("<QB", 2**64 - 1, 6), meta(key(7), writable=True), meta(key(8)),
+              meta(c), meta(a, signer=True)),
+        token(TOKEN, bytes([18]) + bytes(a), meta(key(9), writable=True), meta(USDC)),
+        token(TOKEN, bytes([17]), meta(key(9), writable=True)),
+        token(TOKEN, bytes([10]), meta(key(9), writable=True), meta(USDC), meta(c, signer=True)),
+        token(TOKEN, bytes([14]) + struct.pack("<QB", 1_000_001, 6), meta(USDC, writable=True),
+              meta(key(9), writable=True), meta(c, signer=True)),
+        token(TOKEN, bytes([9, 0xAA]), meta(key(9), writable=True), meta(a, writable=True), meta(a, signer=True))],
+        signers=(A, C))
+    out["stake-others"] = legacy([
+        stake(struct.pack("<I", 0) + bytes(a) + bytes(a) + struct.pack("<qQ", 0, 0) + bytes(32),
+              meta(key(20), writable=True), meta(RENT)),
+        stake(struct.pack("<IQ", 3, 1_000_000_000), meta(key(20), writable=True), meta(key(22), writable=True),
+              meta(a, signer=True)),
+        stake(struct.pack("<I", 7), meta(key(20), writable=True), meta(key(22), writable=True), meta(CLOCK),
+              meta(STAKE_HISTORY), meta(a, signer=True)),
+        stake(struct.pack("<II", 10, 1), meta(key(20), writable=True), meta(CLOCK), meta(a, signer=True),
+              meta(c, signer=True))], signers=(A, C))
     # Well formed, but over the 1232 bytes a transaction may be.
     out["oversized-memo"] = legacy([Instruction(MEMO, b"x" * 1200, [])])
     return out

@@ -332,6 +332,74 @@ final class SolanaTransactionTests: XCTestCase {
             ])
     }
 
+    /// solders' own builders for the rest of the System instructions; seeds are text the
+    /// transaction carries, shown quoted.
+    func testOtherSystemInstructions() throws {
+        let summary = try summary("system-others")
+        XCTAssertEqual(
+            summary.warnings,
+            [
+                "Account handed to a program: this key's account is assigned to Stak…1111 (Stake)",
+                "Authority handed over: the authority of nonce account 32Zs…QzgD goes to FGdc…PPyx",
+            ])
+        XCTAssertEqual(
+            summary.actions,
+            [
+                ["Assign account Dgmx…nJrp (this key) to program Stak…1111 (Stake)"],
+                ["Allocate 200 bytes for account Dgmx…nJrp (this key)"],
+                [
+                    "Transfer 7 SOL", "  from GqJ6…dYPX",
+                    #"  derived from base Dgmx…nJrp (this key) with seed "vault" and program Stak…1111 (Stake)"#,
+                    "  to 6j8W…VDQJ",
+                ],
+                ["Withdraw 0.25 SOL from nonce account 32Zs…QzgD", "  to FGdc…PPyx", "  nonce authority Dgmx…nJrp (this key)"],
+                [
+                    "Create account GqJ6…dYPX", #"  derived from base Dgmx…nJrp (this key) with seed "vault""#,
+                    "  funded with 0.000000001 SOL from Dgmx…nJrp (this key)", "  space: 200 bytes",
+                    "  owner program: Stak…1111 (Stake)",
+                ],
+                ["Make FGdc…PPyx the authority of nonce account 32Zs…QzgD", "  current authority Dgmx…nJrp (this key)"],
+            ])
+    }
+
+    /// Token-2022's unlimited approveChecked, account set-up, and data past what CloseAccount
+    /// reads (which the program ignores, and the dialog says).
+    func testOtherTokenInstructions() throws {
+        let summary = try summary("token-others")
+        XCTAssertEqual(summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account US51…ELFx"])
+        XCTAssertEqual(
+            summary.actions,
+            [
+                [
+                    "Approve FGdc…PPyx to spend an unlimited amount (18,446,744,073,709.551615 tokens) of mint YMN9…yfaf "
+                        + "(Token-2022 approveChecked, 6 decimals)",
+                    "  from token account US51…ELFx", "  owner Dgmx…nJrp (this key)",
+                ],
+                ["Initialize token account cGfH…izuN for mint EPjF…Dt1v", "  owner Dgmx…nJrp (this key)"],
+                ["Sync the wrapped SOL balance of token account cGfH…izuN"],
+                ["Freeze token account cGfH…izuN of mint EPjF…Dt1v", "  freeze authority FGdc…PPyx"],
+                ["Mint 1.000001 tokens of mint EPjF…Dt1v (mintToChecked, 6 decimals)", "  to token account cGfH…izuN",
+                 "  mint authority FGdc…PPyx"],
+                ["Close token account cGfH…izuN", "  its SOL goes to Dgmx…nJrp (this key)", "  authority Dgmx…nJrp (this key)",
+                 "  (and 1 byte of data the program ignores)"],
+            ])
+    }
+
+    /// AuthorizeChecked names the new authority as a signing account, not in its data.
+    func testOtherStakeInstructions() throws {
+        let summary = try summary("stake-others")
+        XCTAssertEqual(summary.warnings, ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
+        XCTAssertEqual(
+            summary.actions,
+            [
+                ["Initialize stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)",
+                 "  withdraw authority Dgmx…nJrp (this key)"],
+                ["Split 1 SOL from stake account 2MNu…wfT9", "  into stake account 2VDW…SL6Z", "  stake authority Dgmx…nJrp (this key)"],
+                ["Merge stake account 2VDW…SL6Z into stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)"],
+                ["Make FGdc…PPyx the withdraw authority of stake account 2MNu…wfT9", "  current authority Dgmx…nJrp (this key)"],
+            ])
+    }
+
     func testDurableNonceNeverExpires() throws {
         let summary = try summary("durable-nonce")
         XCTAssertEqual(

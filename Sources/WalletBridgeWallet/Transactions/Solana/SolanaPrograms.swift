@@ -21,7 +21,7 @@ enum SystemProgramDecoder {
             return Decoded(
                 [
                     "Create account \(created)", "  funded with \(SolanaSummarizer.sol(lamports)) from \(funder)",
-                    "  space: \(TransactionSummary.units(String(space), decimals: 0, symbol: "bytes"))",
+                    "  space: \(spaceText(space))",
                     "  owner program: \(context.programName(owner))",
                 ] + data.extraNote())
         case 1:  // Assign { owner }: [account]
@@ -44,7 +44,7 @@ enum SystemProgramDecoder {
                     "Create account \(created)",
                     "  derived from base \(context.name(base)) with seed \(seedText(seed))",
                     "  funded with \(SolanaSummarizer.sol(lamports)) from \(funder)",
-                    "  space: \(TransactionSummary.units(String(space), decimals: 0, symbol: "bytes"))",
+                    "  space: \(spaceText(space))",
                     "  owner program: \(context.programName(owner))",
                 ] + data.extraNote())
         case 4:  // AdvanceNonceAccount: [nonce, recent blockhashes sysvar, authority]
@@ -78,7 +78,7 @@ enum SystemProgramDecoder {
                     ? ["Authority handed over: the authority of \(nonce) goes to \(context.name(newAuthority))"] : [])
         case 8:  // Allocate { space }: [account]
             guard let space = data.u64(), let allocated = account(0) else { return nil }
-            let bytes = TransactionSummary.units(String(space), decimals: 0, symbol: "bytes")
+            let bytes = spaceText(space)
             return Decoded(["Allocate \(bytes) for account \(allocated)"] + data.extraNote())
         case 11:  // TransferWithSeed { lamports, from seed, from owner }: [from, base, to]
             guard let lamports = data.u64(), let seed = data.bincodeString(), let owner = data.key(),
@@ -87,12 +87,18 @@ enum SystemProgramDecoder {
             return Decoded(
                 [
                     "Transfer \(SolanaSummarizer.sol(lamports))",
-                    "  from \(from) (derived from base \(base) with seed \(seedText(seed)), owner \(context.programName(owner)))",
+                    "  from \(from)",
+                    "  derived from base \(base) with seed \(seedText(seed)) and program \(context.programName(owner))",
                     "  to \(to)",
                 ] + data.extraNote())
         default:
             return nil
         }
+    }
+
+    /// An account's size: a u64, so past what `Int` holds.
+    private static func spaceText(_ space: UInt64) -> String {
+        space == 1 ? "1 byte" : TransactionSummary.units(String(space), decimals: 0, symbol: "bytes")
     }
 
     /// A seed is text the transaction carries: shown as such, bounded.

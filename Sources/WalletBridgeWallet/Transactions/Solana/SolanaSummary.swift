@@ -290,7 +290,7 @@ struct InstructionData {
     /// A detail line when the data goes on past what the instruction reads: the programs
     /// ignore the rest, but the person may want to know it is there.
     func extraNote() -> [String] {
-        remaining > 0 ? ["  (\(SolanaWire.bytes(remaining)) more of data, which the program ignores)"] : []
+        remaining > 0 ? ["  (and \(SolanaWire.bytes(remaining)) of data the program ignores)"] : []
     }
 
     private mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> T? {
