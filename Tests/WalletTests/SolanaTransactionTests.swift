@@ -1,7 +1,8 @@
 import Foundation
 import WalletBridge
-@testable import WalletBridgeWallet
 import XCTest
+
+@testable import WalletBridgeWallet
 
 /// Solana transactions as solders (Solana's own Rust types, Tests/Support/solana_vectors.py)
 /// builds and signs them: read field for field as solders reads them, summarized line for line,
@@ -175,7 +176,10 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(summary.warnings, [])
         XCTAssertEqual(
             summary.facts,
-            ["Fee payer: Dgmx…nJrp (this key)", "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)"])
+            [
+                "Fee payer: Dgmx…nJrp (this key)",
+                "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)",
+            ])
         XCTAssertEqual(summary.actions, [["Transfer 1.5 SOL", "  from Dgmx…nJrp (this key)", "  to 6j8W…VDQJ"]])
         XCTAssertEqual(summary.actionNoun, "instruction")
     }
@@ -188,15 +192,18 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             summary.facts,
             [
-                "Fee payer: Dgmx…nJrp (this key)", "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)",
+                "Fee payer: Dgmx…nJrp (this key)",
+                "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)",
                 "Priority fee: at most 0.000000002 SOL (200,000 units × 7 micro-lamports)",
             ])
         XCTAssertEqual(
             summary.actions,
             [
-                ["Set the compute unit limit to 200,000 units"], ["Set the compute unit price to 7 micro-lamports per unit"],
+                ["Set the compute unit limit to 200,000 units"],
+                ["Set the compute unit price to 7 micro-lamports per unit"],
                 [
-                    "Transfer 12.5 tokens of mint EPjF…Dt1v (transferChecked, 6 decimals)", "  from token account 6spA…2ssM",
+                    "Transfer 12.5 tokens of mint EPjF…Dt1v (transferChecked, 6 decimals)",
+                    "  from token account 6spA…2ssM",
                     "  to token account 6GtT…1THk", "  authority Dgmx…nJrp (this key)",
                 ],
             ])
@@ -218,7 +225,8 @@ final class SolanaTransactionTests: XCTestCase {
 
     func testUnlimitedApprovalIsAWarning() throws {
         let summary = try summary("spl-approve-unlimited")
-        XCTAssertEqual(summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account 6spA…2ssM"])
+        XCTAssertEqual(
+            summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account 6spA…2ssM"])
         XCTAssertEqual(
             summary.actions,
             [
@@ -232,29 +240,35 @@ final class SolanaTransactionTests: XCTestCase {
     func testVeryLargeApprovalIsAWarning() throws {
         let summary = try summary("spl-approve-checked-large")
         XCTAssertEqual(
-            summary.warnings, ["Very large approval: FGdc…PPyx may spend 5,000,000,000 tokens from token account 6spA…2ssM"])
+            summary.warnings,
+            ["Very large approval: FGdc…PPyx may spend 5,000,000,000 tokens from token account 6spA…2ssM"])
         XCTAssertEqual(
             summary.actions.first?.first,
             "Approve FGdc…PPyx to spend 5,000,000,000 tokens of mint EPjF…Dt1v (approveChecked, 6 decimals)")
         XCTAssertEqual(
-            try self.summary("spl-revoke").actions, [["Revoke the delegate of token account 6spA…2ssM", "  owner Dgmx…nJrp (this key)"]])
+            try self.summary("spl-revoke").actions,
+            [["Revoke the delegate of token account 6spA…2ssM", "  owner Dgmx…nJrp (this key)"]])
     }
 
     func testAuthorityHandedOverOrRemoved() throws {
         let handed = try summary("spl-set-authority")
-        XCTAssertEqual(handed.warnings, ["Authority handed over: the account owner authority of 6spA…2ssM goes to FGdc…PPyx"])
+        XCTAssertEqual(
+            handed.warnings, ["Authority handed over: the account owner authority of 6spA…2ssM goes to FGdc…PPyx"])
         XCTAssertEqual(
             handed.actions,
             [["Set the account owner authority of 6spA…2ssM to FGdc…PPyx", "  current authority Dgmx…nJrp (this key)"]])
         let removed = try summary("spl-set-authority-none")
-        XCTAssertEqual(removed.warnings, ["Authority removed: the close account authority of 6spA…2ssM is removed for good"])
         XCTAssertEqual(
-            removed.actions, [["Remove the close account authority of 6spA…2ssM for good", "  current authority Dgmx…nJrp (this key)"]])
+            removed.warnings, ["Authority removed: the close account authority of 6spA…2ssM is removed for good"])
+        XCTAssertEqual(
+            removed.actions,
+            [["Remove the close account authority of 6spA…2ssM for good", "  current authority Dgmx…nJrp (this key)"]])
     }
 
     func testAccountClosedToSomeoneElse() throws {
         let summary = try summary("spl-close-account")
-        XCTAssertEqual(summary.warnings, ["Account closed to someone else: the SOL in token account 6spA…2ssM goes to FGdc…PPyx"])
+        XCTAssertEqual(
+            summary.warnings, ["Account closed to someone else: the SOL in token account 6spA…2ssM goes to FGdc…PPyx"])
         XCTAssertEqual(
             summary.actions,
             [["Close token account 6spA…2ssM", "  its SOL goes to FGdc…PPyx", "  authority Dgmx…nJrp (this key)"]])
@@ -264,10 +278,14 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             try summary("spl-mint-burn").actions,
             [
-                ["Mint raw amount 1000 of mint YMN9…yfaf (decimals not given)", "  to token account cGfH…izuN",
-                 "  mint authority Dgmx…nJrp (this key)"],
-                ["Burn 2.5 tokens of mint YMN9…yfaf (burnChecked, 9 decimals)", "  from token account cGfH…izuN",
-                 "  authority Dgmx…nJrp (this key)"],
+                [
+                    "Mint raw amount 1000 of mint YMN9…yfaf (decimals not given)", "  to token account cGfH…izuN",
+                    "  mint authority Dgmx…nJrp (this key)",
+                ],
+                [
+                    "Burn 2.5 tokens of mint YMN9…yfaf (burnChecked, 9 decimals)", "  from token account cGfH…izuN",
+                    "  authority Dgmx…nJrp (this key)",
+                ],
             ])
     }
 
@@ -275,16 +293,21 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             try summary("ata-create-idempotent").actions,
             [
-                ["Create token account 6GtT…1THk if it does not exist (associated token account)",
-                 "  for owner 6j8W…VDQJ, mint EPjF…Dt1v", "  rent paid by Dgmx…nJrp (this key)"]
+                [
+                    "Create token account 6GtT…1THk if it does not exist (associated token account)",
+                    "  for owner 6j8W…VDQJ, mint EPjF…Dt1v", "  rent paid by Dgmx…nJrp (this key)",
+                ]
             ])
         let create = try summary("system-create-account")
         XCTAssertEqual(create.facts[1], "Network fee: 0.00001 SOL (base fee: 5,000 lamports per signature × 2)")
         XCTAssertEqual(
             create.actions,
             [
-                ["Create account 6j8W…VDQJ", "  funded with 0.00203928 SOL from Dgmx…nJrp (this key)", "  space: 165 bytes",
-                 "  owner program: Toke…Q5DA (SPL Token)"]
+                [
+                    "Create account 6j8W…VDQJ", "  funded with 0.00203928 SOL from Dgmx…nJrp (this key)",
+                    "  space: 165 bytes",
+                    "  owner program: Toke…Q5DA (SPL Token)",
+                ]
             ])
     }
 
@@ -293,11 +316,13 @@ final class SolanaTransactionTests: XCTestCase {
     func testMemoAndDefaultComputeLimit() throws {
         let summary = try summary("compute-budget-memo")
         XCTAssertEqual(summary.warnings, [])
-        XCTAssertEqual(summary.facts[2], "Priority fee: at most 0.0004 SOL (400,000 units by default × 1,000,000 micro-lamports)")
+        XCTAssertEqual(
+            summary.facts[2], "Priority fee: at most 0.0004 SOL (400,000 units by default × 1,000,000 micro-lamports)")
         XCTAssertEqual(
             summary.actions,
             [
-                ["Set the compute unit price to 1,000,000 micro-lamports per unit"], ["Request a heap of 262,144 bytes"],
+                ["Set the compute unit price to 1,000,000 micro-lamports per unit"],
+                ["Request a heap of 262,144 bytes"],
                 [#"Memo: "Pay Bob \"rent\" ⏎ for May ✓""#],
                 ["Transfer 0.000000001 SOL", "  from Dgmx…nJrp (this key)", "  to 6j8W…VDQJ"],
             ])
@@ -314,21 +339,38 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("compute-budget-huge")
         XCTAssertEqual(
             summary.facts[2],
-            "Priority fee: at most 25,825,441,703.193372261 SOL (1,400,000 units × 18,446,744,073,709,551,615 micro-lamports)")
-        XCTAssertEqual(try self.summary("compute-budget-twice").warnings, ["Compute budget set twice: the network refuses this transaction"])
+            "Priority fee: at most 25,825,441,703.193372261 SOL (1,400,000 units × 18,446,744,073,709,551,615 micro-lamports)"
+        )
+        XCTAssertEqual(
+            try self.summary("compute-budget-twice").warnings,
+            ["Compute budget set twice: the network refuses this transaction"])
     }
 
     func testStake() throws {
         let summary = try summary("stake")
-        XCTAssertEqual(summary.warnings, ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
+        XCTAssertEqual(
+            summary.warnings,
+            ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
         XCTAssertEqual(
             summary.actions,
             [
-                ["Delegate stake account 2MNu…wfT9", "  to validator vote account 2RJD…gzmr", "  stake authority Dgmx…nJrp (this key)"],
+                [
+                    "Delegate stake account 2MNu…wfT9", "  to validator vote account 2RJD…gzmr",
+                    "  stake authority Dgmx…nJrp (this key)",
+                ],
                 ["Deactivate stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)"],
-                ["Withdraw 3 SOL from stake account 2MNu…wfT9", "  to Dgmx…nJrp (this key)", "  withdraw authority Dgmx…nJrp (this key)"],
-                ["Make FGdc…PPyx the withdraw authority of stake account 2MNu…wfT9", "  current authority Dgmx…nJrp (this key)"],
-                ["Make FGdc…PPyx the stake authority of stake account 2MNu…wfT9", "  current authority Dgmx…nJrp (this key)"],
+                [
+                    "Withdraw 3 SOL from stake account 2MNu…wfT9", "  to Dgmx…nJrp (this key)",
+                    "  withdraw authority Dgmx…nJrp (this key)",
+                ],
+                [
+                    "Make FGdc…PPyx the withdraw authority of stake account 2MNu…wfT9",
+                    "  current authority Dgmx…nJrp (this key)",
+                ],
+                [
+                    "Make FGdc…PPyx the stake authority of stake account 2MNu…wfT9",
+                    "  current authority Dgmx…nJrp (this key)",
+                ],
             ])
     }
 
@@ -352,13 +394,19 @@ final class SolanaTransactionTests: XCTestCase {
                     #"  derived from base Dgmx…nJrp (this key) with seed "vault" and program Stak…1111 (Stake)"#,
                     "  to 6j8W…VDQJ",
                 ],
-                ["Withdraw 0.25 SOL from nonce account 32Zs…QzgD", "  to FGdc…PPyx", "  nonce authority Dgmx…nJrp (this key)"],
+                [
+                    "Withdraw 0.25 SOL from nonce account 32Zs…QzgD", "  to FGdc…PPyx",
+                    "  nonce authority Dgmx…nJrp (this key)",
+                ],
                 [
                     "Create account GqJ6…dYPX", #"  derived from base Dgmx…nJrp (this key) with seed "vault""#,
                     "  funded with 0.000000001 SOL from Dgmx…nJrp (this key)", "  space: 200 bytes",
                     "  owner program: Stak…1111 (Stake)",
                 ],
-                ["Make FGdc…PPyx the authority of nonce account 32Zs…QzgD", "  current authority Dgmx…nJrp (this key)"],
+                [
+                    "Make FGdc…PPyx the authority of nonce account 32Zs…QzgD",
+                    "  current authority Dgmx…nJrp (this key)",
+                ],
             ])
     }
 
@@ -366,7 +414,8 @@ final class SolanaTransactionTests: XCTestCase {
     /// reads (which the program ignores, and the dialog says).
     func testOtherTokenInstructions() throws {
         let summary = try summary("token-others")
-        XCTAssertEqual(summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account US51…ELFx"])
+        XCTAssertEqual(
+            summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account US51…ELFx"])
         XCTAssertEqual(
             summary.actions,
             [
@@ -378,25 +427,44 @@ final class SolanaTransactionTests: XCTestCase {
                 ["Initialize token account cGfH…izuN for mint EPjF…Dt1v", "  owner Dgmx…nJrp (this key)"],
                 ["Sync the wrapped SOL balance of token account cGfH…izuN"],
                 ["Freeze token account cGfH…izuN of mint EPjF…Dt1v", "  freeze authority FGdc…PPyx"],
-                ["Mint 1.000001 tokens of mint EPjF…Dt1v (mintToChecked, 6 decimals)", "  to token account cGfH…izuN",
-                 "  mint authority FGdc…PPyx"],
-                ["Close token account cGfH…izuN", "  its SOL goes to Dgmx…nJrp (this key)", "  authority Dgmx…nJrp (this key)",
-                 "  (and 1 byte of data the program ignores)"],
+                [
+                    "Mint 1.000001 tokens of mint EPjF…Dt1v (mintToChecked, 6 decimals)",
+                    "  to token account cGfH…izuN",
+                    "  mint authority FGdc…PPyx",
+                ],
+                [
+                    "Close token account cGfH…izuN", "  its SOL goes to Dgmx…nJrp (this key)",
+                    "  authority Dgmx…nJrp (this key)",
+                    "  (and 1 byte of data the program ignores)",
+                ],
             ])
     }
 
     /// AuthorizeChecked names the new authority as a signing account, not in its data.
     func testOtherStakeInstructions() throws {
         let summary = try summary("stake-others")
-        XCTAssertEqual(summary.warnings, ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
+        XCTAssertEqual(
+            summary.warnings,
+            ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
         XCTAssertEqual(
             summary.actions,
             [
-                ["Initialize stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)",
-                 "  withdraw authority Dgmx…nJrp (this key)"],
-                ["Split 1 SOL from stake account 2MNu…wfT9", "  into stake account 2VDW…SL6Z", "  stake authority Dgmx…nJrp (this key)"],
-                ["Merge stake account 2VDW…SL6Z into stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)"],
-                ["Make FGdc…PPyx the withdraw authority of stake account 2MNu…wfT9", "  current authority Dgmx…nJrp (this key)"],
+                [
+                    "Initialize stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)",
+                    "  withdraw authority Dgmx…nJrp (this key)",
+                ],
+                [
+                    "Split 1 SOL from stake account 2MNu…wfT9", "  into stake account 2VDW…SL6Z",
+                    "  stake authority Dgmx…nJrp (this key)",
+                ],
+                [
+                    "Merge stake account 2VDW…SL6Z into stake account 2MNu…wfT9",
+                    "  stake authority Dgmx…nJrp (this key)",
+                ],
+                [
+                    "Make FGdc…PPyx the withdraw authority of stake account 2MNu…wfT9",
+                    "  current authority Dgmx…nJrp (this key)",
+                ],
             ])
     }
 
@@ -404,13 +472,17 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("durable-nonce")
         XCTAssertEqual(
             summary.warnings,
-            ["Durable nonce: this transaction never expires; it can be sent at any time until nonce account 32Zs…QzgD advances"])
-        XCTAssertEqual(summary.actions[0], ["Advance nonce account 32Zs…QzgD", "  nonce authority Dgmx…nJrp (this key)"])
+            [
+                "Durable nonce: this transaction never expires; it can be sent at any time until nonce account 32Zs…QzgD advances"
+            ])
+        XCTAssertEqual(
+            summary.actions[0], ["Advance nonce account 32Zs…QzgD", "  nonce authority Dgmx…nJrp (this key)"])
     }
 
     func testUnknownProgram() throws {
         let summary = try summary("unknown-program")
-        XCTAssertEqual(summary.warnings, ["Unknown program 3hkp…tKuH: the wallet cannot show what its instruction does"])
+        XCTAssertEqual(
+            summary.warnings, ["Unknown program 3hkp…tKuH: the wallet cannot show what its instruction does"])
         XCTAssertEqual(summary.actions, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts"]])
     }
 
@@ -432,7 +504,9 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(summary.kind, "a Solana transaction (version 0)")
         XCTAssertEqual(
             summary.warnings,
-            [#"Lookup table 4Nwn…Mf8M: the accounts it loads cannot be resolved offline (shown as "account #k from lookup table 4Nwn…Mf8M")"#])
+            [
+                #"Lookup table 4Nwn…Mf8M: the accounts it loads cannot be resolved offline (shown as "account #k from lookup table 4Nwn…Mf8M")"#
+            ])
         XCTAssertEqual(summary.facts[2], "Address lookup table 4Nwn…Mf8M: loads 3 writable and 1 read-only accounts")
         XCTAssertEqual(
             summary.actions,
@@ -453,10 +527,13 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             summary.actions,
             [
-                ["System Program: unrecognised instruction (5 bytes)"], ["SPL Token: unrecognised instruction (1 byte)"],
-                ["Stake program: unrecognised instruction (4 bytes)"], ["Memo program: unrecognised instruction (2 bytes)"],
+                ["System Program: unrecognised instruction (5 bytes)"],
+                ["SPL Token: unrecognised instruction (1 byte)"],
+                ["Stake program: unrecognised instruction (4 bytes)"],
+                ["Memo program: unrecognised instruction (2 bytes)"],
                 ["Associated Token Account program: unrecognised instruction (2 bytes)"],
-                ["SPL Token: unrecognised instruction (10 bytes)"], ["Compute Budget program: unrecognised instruction (2 bytes)"],
+                ["SPL Token: unrecognised instruction (10 bytes)"],
+                ["Compute Budget program: unrecognised instruction (2 bytes)"],
                 ["System Program: unrecognised instruction (0 bytes)"],
             ])
         XCTAssertEqual(
@@ -479,14 +556,19 @@ final class SolanaTransactionTests: XCTestCase {
         for name in ["system-transfer", "v0-lookup", "stake"] {
             let bytes = try vector(name)
             for count in 0..<bytes.count {
-                XCTAssertThrowsError(try SolanaTransaction(bytes: Array(bytes.prefix(count))), "\(name) cut to \(count)")
+                XCTAssertThrowsError(
+                    try SolanaTransaction(bytes: Array(bytes.prefix(count))), "\(name) cut to \(count)")
             }
         }
         let bytes = try vector("system-transfer")
         assertError([], field: "signatures", problem: "truncated")
-        assertError(Array(bytes.dropLast()), field: "message.instructions[0].data", problem: "ends after 11 of its 12 bytes")
-        assertError(Array(bytes.prefix(1 + 64 + 3 + 1 + 40)), field: "message.accountKeys", problem: "ends before its 3 keys")
-        assertError(Array(bytes.prefix(1 + 64 + 3 + 1 + 96 + 10)), field: "message.recentBlockhash", problem: "ends after 10 of its 32 bytes")
+        assertError(
+            Array(bytes.dropLast()), field: "message.instructions[0].data", problem: "ends after 11 of its 12 bytes")
+        assertError(
+            Array(bytes.prefix(1 + 64 + 3 + 1 + 40)), field: "message.accountKeys", problem: "ends before its 3 keys")
+        assertError(
+            Array(bytes.prefix(1 + 64 + 3 + 1 + 96 + 10)), field: "message.recentBlockhash",
+            problem: "ends after 10 of its 32 bytes")
         assertError(Array(bytes.prefix(30)), field: "signatures", problem: "ends before its 1 signatures")
     }
 
@@ -531,10 +613,13 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(Array(bytes[(accounts - 2)..<accounts]), [2, 2])
         var outside = bytes
         outside[accounts + 1] = 3
-        assertError(outside, field: "message.instructions[0].accounts[1]", problem: "is 3, outside the message's 3 accounts")
+        assertError(
+            outside, field: "message.instructions[0].accounts[1]", problem: "is 3, outside the message's 3 accounts")
         var program = bytes
         program[accounts - 2] = 3
-        assertError(program, field: "message.instructions[0].programIdIndex", problem: "is 3, outside the 3 static account keys")
+        assertError(
+            program, field: "message.instructions[0].programIdIndex", problem: "is 3, outside the 3 static account keys"
+        )
         program[accounts - 2] = 0
         assertError(program, field: "message.instructions[0].programIdIndex", problem: "the fee payer")
         // The same, read as a message alone, names the field from the message.
@@ -559,12 +644,15 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(Array(bytes[accounts..<(accounts + 4)]), [5, 6, 3, 0])
         var outside = bytes
         outside[accounts + 1] = 7
-        assertError(outside, field: "message.instructions[1].accounts[1]", problem: "is 7, outside the message's 7 accounts")
+        assertError(
+            outside, field: "message.instructions[1].accounts[1]", problem: "is 7, outside the message's 7 accounts")
         var program = bytes
         program[accounts - 2] = 3
-        assertError(program, field: "message.instructions[1].programIdIndex", problem: "cannot come from a lookup table")
+        assertError(
+            program, field: "message.instructions[1].programIdIndex", problem: "cannot come from a lookup table")
         // A lookup that loads nothing.
-        var empty = Array(bytes.prefix(bytes.count - lookup)) + bytes[(bytes.count - lookup)..<(bytes.count - lookup + 33)]
+        var empty =
+            Array(bytes.prefix(bytes.count - lookup)) + bytes[(bytes.count - lookup)..<(bytes.count - lookup + 33)]
         empty += [0, 0]
         assertError(empty, field: "message.addressTableLookups[0]", problem: "loads no account")
     }
@@ -574,7 +662,8 @@ final class SolanaTransactionTests: XCTestCase {
         assertError(try vector("v0-lookup") + [0, 0], field: "message", problem: "has 2 bytes after its last field")
         let message = try transaction("system-transfer").message.bytes
         XCTAssertThrowsError(try SolanaMessage(bytes: message + [0])) { error in
-            XCTAssertEqual(error as? TransactionError, TransactionError(field: "", problem: "has 1 byte after its last field"))
+            XCTAssertEqual(
+                error as? TransactionError, TransactionError(field: "", problem: "has 1 byte after its last field"))
         }
     }
 
@@ -583,16 +672,19 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(bytes[65], 0x80)
         for version: UInt8 in [0x81, 0xFF] {
             bytes[65] = version
-            assertError(bytes, field: "message.version", problem: "is version \(version & 0x7F), which is not supported")
+            assertError(
+                bytes, field: "message.version", problem: "is version \(version & 0x7F), which is not supported")
         }
     }
 
     func testSignatureCountMustBeTheHeaders() throws {
         let bytes = try vector("system-transfer")
         let message = Array(bytes.dropFirst(65))
-        assertError([2] + bytes[1..<65] + [UInt8](repeating: 0, count: 64) + message, field: "signatures",
-                    problem: "has 2 signatures, but the message's header requires 1")
-        assertError([0] + message, field: "signatures", problem: "has 0 signatures, but the message's header requires 1")
+        assertError(
+            [2] + bytes[1..<65] + [UInt8](repeating: 0, count: 64) + message, field: "signatures",
+            problem: "has 2 signatures, but the message's header requires 1")
+        assertError(
+            [0] + message, field: "signatures", problem: "has 0 signatures, but the message's header requires 1")
     }
 
     func testHeaderAndKeysAreChecked() throws {
@@ -600,10 +692,13 @@ final class SolanaTransactionTests: XCTestCase {
         var header = bytes
         header[65] = 0  // no required signature
         header[0] = 0
-        assertError(Array(header.prefix(1)) + header[65...], field: "message.header.numRequiredSignatures", problem: "is 0")
+        assertError(
+            Array(header.prefix(1)) + header[65...], field: "message.header.numRequiredSignatures", problem: "is 0")
         var readonlySigned = bytes
         readonlySigned[66] = 1  // the one signer read-only
-        assertError(readonlySigned, field: "message.header.numReadonlySignedAccounts", problem: "the fee payer must be writable")
+        assertError(
+            readonlySigned, field: "message.header.numReadonlySignedAccounts", problem: "the fee payer must be writable"
+        )
         var readonlyUnsigned = bytes
         readonlyUnsigned[67] = 3  // 1 signer + 3 read-only unsigned > 3 keys
         assertError(readonlyUnsigned, field: "message.accountKeys", problem: "fewer than the header's 1 signers and 3")

@@ -46,7 +46,9 @@
             let summary = message.summary(signer: signer)
             guard summary.actions.count == message.instructions.count else { return "an instruction without an entry" }
             for line in summary.warnings + summary.facts + summary.actions.flatMap({ $0 }) {
-                if line.isEmpty || line.utf8.count > maxLineBytes { return "a summary line of \(line.utf8.count) bytes" }
+                if line.isEmpty || line.utf8.count > maxLineBytes {
+                    return "a summary line of \(line.utf8.count) bytes"
+                }
             }
             if summary.actions.contains(where: \.isEmpty) { return "an empty action" }
         }

@@ -267,7 +267,8 @@ package struct SolanaMessage: Sendable, Equatable {
             }
         }
         guard reader.remaining == 0 else {
-            throw TransactionError(field: whole, problem: "has \(SolanaWire.bytes(reader.remaining)) after its last field")
+            throw TransactionError(
+                field: whole, problem: "has \(SolanaWire.bytes(reader.remaining)) after its last field")
         }
 
         // Instructions name accounts by a one-byte index, so a message can use at most 256.
@@ -414,7 +415,8 @@ struct SolanaWireReader {
     mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(TransactionError) -> [UInt8] {
         guard count <= remaining else {
             throw TransactionError(
-                field: field(), problem: "ends after \(remaining) of its \(SolanaWire.bytes(count)) (the input is truncated)")
+                field: field(),
+                problem: "ends after \(remaining) of its \(SolanaWire.bytes(count)) (the input is truncated)")
         }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
