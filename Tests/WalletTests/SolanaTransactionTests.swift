@@ -582,10 +582,10 @@ final class SolanaTransactionTests: XCTestCase {
             XCTAssertEqual((error as? TransactionError)?.field, "")
         }
         XCTAssertThrowsError(try SolanaTransaction(base64: String(repeating: "A", count: 1648))) { error in
-            XCTAssertTrue((error as? TransactionError)?.problem.contains("1,648 characters") == true)
+            XCTAssertTrue((error as? TransactionError)?.problem.contains("at most 1232 bytes (1644 base64 characters)") == true)
         }
         XCTAssertThrowsError(try SolanaTransaction(base64: "not base64!")) { error in
-            XCTAssertEqual((error as? TransactionError)?.problem, "is not standard padded base64")
+            XCTAssertEqual((error as? TransactionError)?.problem, "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
     }
 

@@ -48,21 +48,21 @@ package struct SolanaTransaction: Sendable, Equatable {
 
     /// Reads a transaction from its standard base64 (as `solana_signTransaction` carries it),
     /// bounding the text before decoding it; throws as `init(bytes:)` does, or with an empty
-    /// field when the text is not canonical padded base64.
+    /// field when the text is too long or not canonical padded base64 of at least one byte.
     package init(base64 text: String) throws(TransactionError) {
-        // 1232 bytes are at most 1644 characters of base64.
-        guard text.utf8.count <= (Self.maxBytes + 2) / 3 * 4 else {
+        guard text.utf8.count <= Self.maxBase64Characters else {
             throw TransactionError(
                 field: "",
-                problem:
-                    "is \(DisplayText.grouped(text.utf8.count)) characters of base64, more than a transaction of at most \(DisplayText.grouped(Self.maxBytes)) bytes takes"
-            )
+                problem: "longer than a Solana transaction can be: at most \(Self.maxBytes) bytes (\(Self.maxBase64Characters) base64 characters)")
         }
-        guard let bytes = Base64.decode(text) else {
-            throw TransactionError(field: "", problem: "is not standard padded base64")
+        guard let bytes = Base64.decode(text), !bytes.isEmpty else {
+            throw TransactionError(field: "", problem: "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
         try self.init(bytes: bytes)
     }
+
+    /// The most base64 text `maxBytes` take.
+    package static let maxBase64Characters = (maxBytes + 2) / 3 * 4
 
     /// The wire form again, with `signatures` as they are now.
     package func serialized() -> [UInt8] {
@@ -90,9 +90,8 @@ package struct SolanaTransaction: Sendable, Equatable {
             guard Ed25519.verify(signature, message: message.bytes, publicKey: key) else {
                 throw TransactionError(
                     field: "signatures[\(index)]",
-                    problem:
-                        "is not a valid signature of this message by its signer \(SolanaWire.short(key)) (a signature in the wrong slot, or for another message)"
-                )
+                    problem: "is not a signature of this message by \(SolanaWire.short(key)), the signer of slot \(index): "
+                        + "signatures already in the wrong slots, or for another message")
             }
         }
     }
