@@ -38,5 +38,9 @@ let package = Package(
             name: "fuzz-evm-transaction",
             dependencies: ["FuzzSupport", .product(name: "WalletBridgeWallet", package: "wallet-bridge")]
         ),
+        .executableTarget(
+            name: "fuzz-solana-transaction",
+            dependencies: ["FuzzSupport", .product(name: "WalletBridgeWallet", package: "wallet-bridge")]
+        ),
     ]
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpora: every small request body in Tests/Fixtures for fuzz-json-rpc, a few
-chunked streams for fuzz-frame-decoder. (The keystore seeds are real files made by
-`wallet-bridge keys`, committed as they are.) Run after changing the fixtures."""
+chunked streams for fuzz-frame-decoder, solders-built Solana transactions for
+fuzz-solana-transaction (so run it with "$(scripts/python-env.sh)"). (The keystore seeds are real
+files made by `wallet-bridge keys`, committed as they are.) Run after changing the fixtures."""
 import base64, glob, json, os, struct, sys
 
 sys.set_int_max_str_digits(0)
@@ -109,6 +110,24 @@ def evm_transaction_seeds():
     return count
 
 
+def solana_transaction_seeds():
+    # The transactions solders builds for the decoder's tests, and each one's message alone (as
+    # SignPayloads may carry it). Needs solders: run with "$(scripts/python-env.sh)".
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
+    import solana_vectors
+    folder = os.path.join(HERE, "corpus", "solana-transaction")
+    count = 0
+    for name, data in solana_vectors.vectors().items():
+        write(folder, name, data)
+        count += 1
+        signatures = data[0]  # below 128 in every vector: a one-byte compact-u16
+        if len(data) <= 1232:
+            write(folder, name + "-message", data[1 + 64 * signatures:])
+            count += 1
+    return count
+
+
 if __name__ == "__main__":
     print(f"json-rpc: {json_rpc_seeds()} seeds, frame-decoder: {frame_decoder_seeds()} seeds, "
-          f"agent-protocol: {agent_protocol_seeds()} seeds, evm-transaction: {evm_transaction_seeds()} seeds")
+          f"agent-protocol: {agent_protocol_seeds()} seeds, evm-transaction: {evm_transaction_seeds()} seeds, "
+          f"solana-transaction: {solana_transaction_seeds()} seeds")

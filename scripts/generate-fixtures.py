@@ -625,7 +625,7 @@ for n, (name, rule, method, params, field, problem) in enumerate([
     ("transaction-too-long", "base64 longer than a transaction of 1232 bytes can be, refused unread", SIGN_TX, {"transaction": "A" * 1648},
      "request.params.transaction", "longer than a Solana transaction can be: at most 1232 bytes (1644 base64 characters)"),
     ("transaction-1233-bytes", "a transaction of 1233 bytes", SIGN_TX, {"transaction": b64(bytes(1233))},
-     "request.params.transaction", "1233 bytes: a Solana transaction is at most 1232 bytes"),
+     "request.params.transaction", "is 1,233 bytes, over the 1,232 a Solana transaction may be"),
     ("transaction-not-base64", "a transaction that is not base64", SIGN_TX, {"transaction": "not base64!"}, "request.params.transaction", TX_PROBLEM),
     ("transaction-missing", "no transaction", SIGN_TX, {"pubkey": A58}, "request.params.transaction", TX_PROBLEM),
     ("transaction-params-array", "params that are not an object", SIGN_TX, [b64(unsigned(transfer_message))],

@@ -237,12 +237,12 @@ final class TransactionSigningTests: XCTestCase {
     /// Text longer than any transaction is refused before it is decoded; decoded bytes past
     /// 1232 too; neither reaches the decoder.
     func testOversizedTransactionsAreRefusedBeforeDecoding() async throws {
-        XCTAssertEqual(SessionService.maxTransactionBase64, 1644)
+        XCTAssertEqual(SolanaTransaction.maxBase64Characters, 1644)
         let long = await refusal { try await call("solana_signTransaction", .object(["transaction": .string(String(repeating: "A", count: 1648))])) }
         XCTAssertEqual(field(long), "request.params.transaction")
         XCTAssertEqual(problem(long), "longer than a Solana transaction can be: at most 1232 bytes (1644 base64 characters)")
         let over = await refusal { try await call("solana_signTransaction", .object(["transaction": .string(Base64.encode([UInt8](repeating: 1, count: 1233)))])) }
-        XCTAssertEqual(problem(over), "1233 bytes: a Solana transaction is at most 1232 bytes")
+        XCTAssertEqual(problem(over), "is 1,233 bytes, over the 1,232 a Solana transaction may be")
         for bad: JSONValue in [.string("not base64!"), .string(""), .number(JSONNumber(5)), .null] {
             let error = await refusal { try await call("solana_signTransaction", .object(["transaction": bad])) }
             XCTAssertEqual(problem(error), "expected standard base64 of a serialized transaction (legacy or version 0)")

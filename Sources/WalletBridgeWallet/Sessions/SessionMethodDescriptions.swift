@@ -271,7 +271,7 @@ enum SessionSchemas {
     /// A serialized Solana transaction (legacy or version 0) in standard base64: at most
     /// 1232 bytes. That it decodes, and what it holds, the host checks.
     static let solanaTransaction: JSONValue = [
-        "type": "string", "pattern": "^[A-Za-z0-9+/]+={0,2}$", "maxLength": count(SessionService.maxTransactionBase64),
+        "type": "string", "pattern": "^[A-Za-z0-9+/]+={0,2}$", "maxLength": count(SolanaTransaction.maxBase64Characters),
         "description": "A serialized transaction (signatures, then the message), legacy or version 0, in standard base64: at most \(SolanaTransaction.maxBytes) bytes",
     ]
     /// `solana_signTransaction`'s `{"transaction", "pubkey"?}`.

@@ -24,9 +24,6 @@ package struct SolanaSigningRequest: Sendable {
 extension SessionService {
     /// The most transactions one `solana_signAllTransactions` signs.
     package static let maxBatchTransactions = 16
-    /// The longest base64 text of a transaction of `SolanaTransaction.maxBytes`: longer text is
-    /// refused before it is decoded.
-    package static let maxTransactionBase64 = (SolanaTransaction.maxBytes + 2) / 3 * 4
 
     /// `{"transaction", "pubkey"?}` → `{"signature", "transaction"}`.
     func signSolanaTransaction(_ request: InnerRequest) async throws -> JSONValue {
@@ -65,7 +62,9 @@ extension SessionService {
     private func signSolana(
         _ transactions: [SolanaTransaction], fields: [String], pubkey: JSONValue?, _ request: InnerRequest
     ) async throws -> (transactions: [String], signatures: [String]) {
-        for (transaction, field) in zip(transactions, fields) { try Self.checkSignatures(of: transaction, field: field) }
+        for (transaction, field) in zip(transactions, fields) {
+            do throws(TransactionError) { try transaction.verifyPresentSignatures() } catch { throw error.rpcError(at: field) }
+        }
         let accounts = try wallet.accounts(context: request.context).solana
         let publicKey = try Self.signer(of: transactions, fields: fields, pubkey: pubkey, accounts: accounts)
         let slots = transactions.map { $0.message.signerIndex(of: publicKey) }
@@ -84,7 +83,7 @@ extension SessionService {
             guard let slot = slots[index], transaction.signatures.indices.contains(slot) else {
                 throw RPCError(.internalError, data: .object(["problem": .string("the signer's slot is missing")]))
             }
-            transaction.signatures[slot] = signatures[index]
+            transaction.setSignature(signatures[index], at: slot)
             signed.append(Base64.encode(transaction.serialized()))
         }
         return (signed, signatures.map(Base58.encode))
@@ -92,40 +91,10 @@ extension SessionService {
 
     /// A transaction from base64 text, bounded before it is decoded.
     private static func solanaTransaction(_ value: JSONValue?, field: String) throws(RPCError) -> SolanaTransaction {
-        let expected = "expected standard base64 of a serialized transaction (legacy or version 0)"
-        guard case .string(let text)? = value else { throw invalid(field, expected) }
-        guard text.utf8.count <= maxTransactionBase64 else {
-            throw invalid(
-                field,
-                "longer than a Solana transaction can be: at most \(SolanaTransaction.maxBytes) bytes (\(maxTransactionBase64) base64 characters)")
+        guard case .string(let text)? = value else {
+            throw invalid(field, "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
-        guard let bytes = Base64.decode(text), !bytes.isEmpty else { throw invalid(field, expected) }
-        guard bytes.count <= SolanaTransaction.maxBytes else {
-            throw invalid(field, "\(bytes.count) bytes: a Solana transaction is at most \(SolanaTransaction.maxBytes) bytes")
-        }
-        do {
-            return try SolanaTransaction(bytes: bytes)
-        } catch {
-            throw error.rpcError(at: field)
-        }
-    }
-
-    /// Every signature already present (not 64 zero bytes) must be its slot's signer's: one in
-    /// another slot, or over another message, would make the transaction fail on the chain after
-    /// the person signed it.
-    private static func checkSignatures(of transaction: SolanaTransaction, field: String) throws(RPCError) {
-        let message = transaction.message
-        for (index, signature) in transaction.signatures.enumerated() where signature.contains(where: { $0 != 0 }) {
-            let signer = message.accountKeys.indices.contains(index) ? message.accountKeys[index] : []
-            guard Ed25519.verify(signature, message: message.bytes, publicKey: signer) else {
-                let who = signer.isEmpty ? "a signer" : TransactionSummary.short(base58: Base58.encode(signer))
-                throw TransactionError(
-                    field: "signatures[\(index)]",
-                    problem: "is not a signature of this message by \(who), the signer of slot \(index): "
-                        + "signatures already in the wrong slots, or for another message"
-                ).rpcError(at: field)
-            }
-        }
+        do throws(TransactionError) { return try SolanaTransaction(base64: text) } catch { throw error.rpcError(at: field) }
     }
 
     /// The key that signs: `pubkey` when given (a key of the session, 4100 otherwise, and a

@@ -1,0 +1,14 @@
+import FuzzSupport
+@_spi(Fuzzing) import WalletBridgeWallet
+
+// Input: a serialized Solana transaction, or a message alone (as walletlib's SignPayloads may
+// carry one). Invariants: reading never traps; whatever reads writes back to the same bytes and
+// reads again the same, and is summarized with an entry per instruction and bounded lines;
+// every refusal names its problem (SolanaTransactionFuzzing.brokenInvariant).
+@main enum SolanaTransactionTarget {
+    static func main() {
+        fuzzMain { bytes in
+            if let broken = SolanaTransactionFuzzing.brokenInvariant(bytes) { require(false, broken) }
+        }
+    }
+}
