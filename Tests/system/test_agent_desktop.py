@@ -17,11 +17,15 @@ import struct
 import subprocess
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from solders.pubkey import Pubkey
+from solders.transaction import Transaction
 
+from transaction_helpers import U64_MAX, SolanaChain, amounts, short, token_approve, transfer, warnings_in
 from wallet_helpers import EIP712_MAIL, REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
@@ -283,12 +287,6 @@ def test_the_real_dialog_shows_a_sol_transfer_and_an_unlimited_approval(wallet, 
     """Clear signing (issue 36) in pinentry-gtk2 itself: a SOL transfer, unlocked by the typed
     passphrase, then an unlimited SPL token approval, whose warning comes first, signed with the
     button. solders builds both, LiteSVM runs what the person signed."""
-    from decimal import Decimal
-
-    from solders.pubkey import Pubkey
-    from solders.transaction import Transaction
-
-    from transaction_helpers import SolanaChain, U64_MAX, amounts, short, token_approve, transfer, warnings_in
     passphrase_file = wallet.secret_file("passphrase", PASSPHRASE + "\n")
     key = wallet.create(passphrase_file, label="desktop", connect=())
     session = wallet.connect(f"chrome-extension://{EXTENSION_ID}/",
@@ -297,7 +295,8 @@ def test_the_real_dialog_shows_a_sol_transfer_and_an_unlimited_approval(wallet, 
     wrapper = wallet.root / "pinentry-gtk2-recorded"
     wrapper.write_text(f"#!/bin/sh\ntee -a '{told}' | exec {shutil.which('pinentry-gtk-2')} 2>>'{wallet.root / 'pinentry-stderr.log'}'\n")
     wrapper.chmod(0o755)
-    host = BrowserStandIn(wallet, chromium_profile, wallet.env(DISPLAY=display, WALLET_BRIDGE_PINENTRY=str(wrapper), FAKE_PINENTRY_LOG=None))
+    env = wallet.env(DISPLAY=display, WALLET_BRIDGE_PINENTRY=str(wrapper), FAKE_PINENTRY_LOG=None)
+    host = BrowserStandIn(wallet, chromium_profile, env)
     me = Pubkey.from_string(key["base58"])
     chain = SolanaChain(me)
     mint, mine, _ = chain.create_mint(decimals=6, supply_to_wallet=10**9)
@@ -305,9 +304,9 @@ def test_the_real_dialog_shows_a_sol_transfer_and_an_unlimited_approval(wallet, 
     approval = chain.legacy([token_approve(mine, chain.spender, me, U64_MAX)])
 
     def request(transaction):
+        params = {"transaction": base64.b64encode(bytes(transaction)).decode()}
         host.send("session_request", {"topic": session["topic"], "chainId": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-                                      "request": {"method": "solana_signTransaction",
-                                                  "params": {"transaction": base64.b64encode(bytes(transaction)).decode()}}})
+                                      "request": {"method": "solana_signTransaction", "params": params}})
 
     request(payment)
     window = wait_for_window(display, host, wallet)
@@ -338,7 +337,8 @@ def test_the_real_dialog_shows_a_sol_transfer_and_an_unlimited_approval(wallet, 
     assert len(descriptions) == 2, descriptions
     sent, unlimited = descriptions
     assert sent.startswith(f'The extension with ID {EXTENSION_ID},\ninstalled as "{EXTENSION_NAME}",\n'), sent
-    assert "Solana transaction" in sent and Decimal("2.5") in amounts(sent, "SOL") and short(chain.recipient) in sent, sent
+    assert "Solana transaction" in sent and Decimal("2.5") in amounts(sent, "SOL"), sent
+    assert f"  to {short(chain.recipient)}" in sent.splitlines(), sent
     assert "Enter the keystore passphrase" in sent, sent
     assert any("unlimited" in warning.lower() for warning in warnings_in(unlimited)), unlimited
     assert PASSPHRASE not in told.read_text()

@@ -98,7 +98,8 @@ def call(host, method, params, timeout=30):
 
 
 def session_request(host, topic, chain, method, params):
-    return call(host, "session_request", {"topic": topic, "chainId": chain, "request": {"method": method, "params": params}})
+    request = {"method": method, "params": params}
+    return call(host, "session_request", {"topic": topic, "chainId": chain, "request": request})
 
 
 def sign_solana(host, topic, transaction, **extra):
@@ -171,7 +172,8 @@ def check_fee_payer(text, payer, this_key=True):
 
 # 1. Solana, through a session.
 
-def test_a_sol_transfer_is_shown_signed_and_moves_exactly_what_the_dialog_said(wallet, solana_key, solana_session, answers):
+def test_a_sol_transfer_is_shown_signed_and_moves_exactly_what_the_dialog_said(
+        wallet, solana_key, solana_session, answers):
     chain = SolanaChain(solana_key.pubkey())
     unsigned = chain.legacy([transfer(solana_key.pubkey(), chain.recipient, 1_500_000_000)])
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
@@ -191,7 +193,8 @@ def test_a_sol_transfer_is_shown_signed_and_moves_exactly_what_the_dialog_said(w
     payer_before, recipient_before = chain.balance(solana_key.pubkey()), chain.balance(chain.recipient)
     result = chain.run(signed)
     assert chain.balance(chain.recipient) - recipient_before == lamports(shown)
-    assert payer_before - chain.balance(solana_key.pubkey()) == lamports(shown) + fee_shown(text) == lamports(shown) + result.fee()
+    paid = payer_before - chain.balance(solana_key.pubkey())
+    assert paid == lamports(shown) + fee_shown(text) == lamports(shown) + result.fee()
     assert str(result.signature()) == str(signature)
     # The audit log names the transaction by its signature, and what was shown by its hash.
     entries = audit_entries(wallet)
@@ -271,7 +274,8 @@ def test_a_stake_withdrawal_shows_the_amount_and_recipient_litesvm_pays(wallet, 
     assert chain.balance(chain.recipient) - before == lamports(shown)
 
 
-def test_a_version_0_message_with_a_real_lookup_table_names_the_table_and_warns(wallet, solana_key, solana_session, answers):
+def test_a_version_0_message_with_a_real_lookup_table_names_the_table_and_warns(
+        wallet, solana_key, solana_session, answers):
     chain = SolanaChain(solana_key.pubkey())
     table = chain.create_lookup_table([chain.recipient])
     unsigned = chain.version0([transfer(solana_key.pubkey(), chain.recipient, 250_000_000)], [table])
@@ -327,7 +331,8 @@ def test_pubkey_chooses_which_of_the_wallets_keys_signs_and_each_keeps_the_other
     the partly signed result; LiteSVM runs the transaction both signed."""
     chain = SolanaChain(solana_key.pubkey())
     second = chain.other
-    wallet.keys_json("import", "--label", "second", "--passphrase-file", passphrase_file, input=bytes(second.secret()).hex().encode())
+    wallet.keys_json("import", "--label", "second", "--passphrase-file", passphrase_file,
+                     input=bytes(second.secret()).hex().encode())
     topic = wallet.connect(CHROME_ORIGIN, methods=SOLANA_METHODS)["topic"]
     unsigned = chain.legacy([transfer(solana_key.pubkey(), chain.recipient, 3_000_000),
                              transfer(second.pubkey(), chain.recipient, 4_000_000)])
@@ -346,10 +351,12 @@ def test_pubkey_chooses_which_of_the_wallets_keys_signs_and_each_keeps_the_other
     assert len(sign_dialogs(wallet)) == 2
 
 
-def test_sign_all_transactions_is_one_dialog_listing_each_and_signatures_in_order(wallet, solana_key, solana_session, answers):
+def test_sign_all_transactions_is_one_dialog_listing_each_and_signatures_in_order(
+        wallet, solana_key, solana_session, answers):
     chain = SolanaChain(solana_key.pubkey())
     values = [10_000_000, 20_000_000, 30_000_000]
-    batch = [chain.legacy([transfer(solana_key.pubkey(), chain.recipient, value), memo(f"batch {index}", solana_key.pubkey())])
+    batch = [chain.legacy([transfer(solana_key.pubkey(), chain.recipient, value),
+                           memo(f"batch {index}", solana_key.pubkey())])
              for index, value in enumerate(values)]
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
     reply = session_request(host, solana_session, SOLANA_MAINNET, "solana_signAllTransactions",
@@ -382,8 +389,8 @@ def test_sign_payloads_of_a_transaction_message_shows_it_decoded(wallet, solana_
     if mode == "direct":
         configure(wallet, {"agent": False})
     chain = SolanaChain(solana_key.pubkey())
-    message = Message.new_with_blockhash([transfer(solana_key.pubkey(), chain.recipient, 42_000_000)], solana_key.pubkey(),
-                                         chain.blockhash)
+    message = Message.new_with_blockhash([transfer(solana_key.pubkey(), chain.recipient, 42_000_000)],
+                                         solana_key.pubkey(), chain.blockhash)
     payload = bytes(message)
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
     address = base64.b64encode(bytes(solana_key.pubkey())).decode()
@@ -396,7 +403,8 @@ def test_sign_payloads_of_a_transaction_message_shows_it_decoded(wallet, solana_
     text = last_dialog(wallet, count=1)
     assert "binary data" not in text, text
     moved = action_lines(text, "Transfer", "SOL")
-    assert amounts(moved[0], "SOL")[0] == Decimal("0.042") and any(short(chain.recipient) in line for line in moved), moved
+    assert amounts(moved[0], "SOL")[0] == Decimal("0.042"), moved
+    assert any(short(chain.recipient) in line for line in moved), moved
     # The signature over the message is a transaction signature: LiteSVM runs it.
     before = chain.balance(chain.recipient)
     chain.run(Transaction.populate(message, [Signature.from_bytes(signed[-64:])]))
@@ -449,8 +457,9 @@ def evm_cases(chain):
     return {
         "legacy (EIP-155)": {"to": RECIPIENT, "value": wei(Decimal("0.01")), "gas": 21000, "gasPrice": 2 * GWEI,
                              "nonce": nonce, "chainId": 1},
-        "EIP-2930": {"to": RECIPIENT, "value": wei(Decimal("0.02")), "gas": 30000, "gasPrice": 2 * GWEI, "nonce": nonce + 1,
-                     "chainId": 1, "accessList": [{"address": RECIPIENT, "storageKeys": ["0x" + "00" * 31 + "01"]}]},
+        "EIP-2930": {"to": RECIPIENT, "value": wei(Decimal("0.02")), "gas": 30000, "gasPrice": 2 * GWEI,
+                     "nonce": nonce + 1, "chainId": 1,
+                     "accessList": [{"address": RECIPIENT, "storageKeys": ["0x" + "00" * 31 + "01"]}]},
         "EIP-1559": {"to": RECIPIENT, "value": wei(Decimal("0.03")), "gas": 21000, "maxFeePerGas": 3 * GWEI,
                      "maxPriorityFeePerGas": GWEI, "nonce": nonce + 2, "chainId": 1, "type": 2},
     }
@@ -472,7 +481,8 @@ def test_eth_transactions_of_every_type_sign_as_eth_account_signs_and_eth_tester
         shown = amounts(moved[0], "ETH")[0]
         assert wei(shown) == transaction["value"], moved
         assert any(short_eth(RECIPIENT) in line for line in moved), moved
-        assert f"Nonce: {transaction['nonce']}" in text and f"{transaction['gas']:,}" in line_with(text, "Gas limit"), text
+        assert f"Nonce: {transaction['nonce']}" in text.splitlines(), text
+        assert f"Gas limit: {transaction['gas']:,}" in text.splitlines(), text
         most = transaction["gas"] * transaction.get("maxFeePerGas", transaction.get("gasPrice"))
         assert wei(amounts(line_with(text, "Most it can cost"), "ETH")[0]) == most, text
         before, sender_before = chain.balance(RECIPIENT), chain.balance(ETH_ADDRESS)
@@ -485,8 +495,10 @@ def test_eth_transactions_of_every_type_sign_as_eth_account_signs_and_eth_tester
     # The audit log names each transaction by its hash (Keccak-256 of the raw signed bytes), and
     # what was shown by the SHA-256 of the dialog's text.
     entries = audit_entries(wallet)
-    assert [entry["transaction_hash"] for entry in entries] == ["0x" + keccak(raw).hex().removeprefix("0x") for raw in signed], entries
-    assert [entry["dialog_sha256"] for entry in entries] == [dialog_hash(text) for text in sign_dialogs(wallet)], entries
+    hashes = ["0x" + keccak(raw).hex().removeprefix("0x") for raw in signed]
+    assert [entry["transaction_hash"] for entry in entries] == hashes, entries
+    shown = [dialog_hash(text) for text in sign_dialogs(wallet)]
+    assert [entry["dialog_sha256"] for entry in entries] == shown, entries
 
 
 def test_an_erc20_transfer_and_an_unlimited_approval_as_eth_abi_and_the_token_say(wallet, eth_session, answers):
@@ -534,7 +546,8 @@ def test_a_chain_mismatch_and_eth_send_transaction_are_refused_and_nobody_is_ask
     assert error["code"] == -32602 and error["data"]["field"].startswith("request.params[0]"), error
     error = error_of(eth_request(host, eth_session, "eth_sendTransaction", [as_rpc({**transaction, "chainId": 1})]))
     assert error["code"] == 3001, error  # no session holds it: the wallet has no network
-    assert "eth_signTransaction" in error["data"]["problem"] and "eth_sendRawTransaction" in error["data"]["problem"], error
+    problem = error["data"]["problem"]
+    assert "eth_signTransaction" in problem and "eth_sendRawTransaction" in problem, error
     host.close()
     assert wallet.pinentry_records() == [], "nobody was asked"
 
@@ -596,7 +609,8 @@ def test_bad_solana_transactions_are_invalid_params_and_nobody_is_asked(wallet, 
         assert error["data"]["field"].startswith("request.params.transaction"), (case, error)
         assert error["data"].get("problem"), (case, error)
     # Not base64 at all, and a batch whose second transaction is bad: all or nothing.
-    error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signTransaction", {"transaction": "%%%"}))
+    error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signTransaction",
+                                     {"transaction": "%%%"}))
     assert (error["code"], error["data"]["field"]) == (-32602, "request.params.transaction"), error
     good = base64.b64encode(bytes(chain.legacy([transfer(solana_key.pubkey(), chain.recipient, 1_000)]))).decode()
     error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signAllTransactions",
@@ -604,8 +618,9 @@ def test_bad_solana_transactions_are_invalid_params_and_nobody_is_asked(wallet, 
     assert error["code"] == -32602 and error["data"]["field"].startswith("request.params.transactions[1]"), error
     # A transaction none of whose signers is a key of this session.
     stranger = Keypair.from_seed(bytes([0x99] * 32)).pubkey()
-    theirs = base64.b64encode(bytes(chain.legacy([transfer(stranger, chain.recipient, 1_000)], payer=stranger))).decode()
-    error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signTransaction", {"transaction": theirs}))
+    theirs = chain.legacy([transfer(stranger, chain.recipient, 1_000)], payer=stranger)
+    error = error_of(session_request(host, solana_session, SOLANA_MAINNET, "solana_signTransaction",
+                                     {"transaction": base64.b64encode(bytes(theirs)).decode()}))
     assert (error["code"], error["data"]["field"]) == (-32602, "request.params.transaction"), error
     assert short(stranger) in error["data"]["problem"], error
     # A pubkey the session does not hold: 4100, as for solana_signMessage.
@@ -628,12 +643,13 @@ def test_bad_evm_transactions_are_invalid_params_and_nobody_is_asked(wallet, eth
     host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
     good = {"to": RECIPIENT, "value": 1, "gas": 21000, "gasPrice": 2 * GWEI, "nonce": 0, "chainId": 1}
     encoded = bytes.fromhex(unsigned_of(good)[2:])
+    to = bytes.fromhex(RECIPIENT[2:])
     cases = {
         "trailing bytes": "0x" + (encoded + b"\0").hex(),
         "truncated": "0x" + encoded[:-3].hex(),
         "non-canonical length": "0x" + (bytes([0xF8, len(encoded) - 1]) + encoded[1:]).hex(),
-        "leading zeros": "0x" + rlp.encode([b"\0\x01", 2 * GWEI, 21000, bytes.fromhex(RECIPIENT[2:]), 1, b"", 1, 0, 0]).hex(),
-        "chain id overflow": "0x" + rlp.encode([0, 2 * GWEI, 21000, bytes.fromhex(RECIPIENT[2:]), 1, b"", 2**256, 0, 0]).hex(),
+        "leading zeros": "0x" + rlp.encode([b"\0\x01", 2 * GWEI, 21000, to, 1, b"", 1, 0, 0]).hex(),
+        "chain id overflow": "0x" + rlp.encode([0, 2 * GWEI, 21000, to, 1, b"", 2**256, 0, 0]).hex(),
         "not RLP": "0xzz",
     }
     for case, data in cases.items():
@@ -667,7 +683,8 @@ def test_the_independent_chains_run_what_their_own_libraries_sign():
     transactions = [
         chain.legacy([transfer(key.pubkey(), chain.recipient, 1_500_000_000)]),
         chain.legacy([compute_budget.set_compute_unit_limit(200_000), compute_budget.set_compute_unit_price(7_000),
-                      token_transfer_checked(mine, mint, theirs, key.pubkey(), 12_500_000, 6), memo("note", key.pubkey())]),
+                      token_transfer_checked(mine, mint, theirs, key.pubkey(), 12_500_000, 6),
+                      memo("note", key.pubkey())]),
         chain.legacy([token_approve(mine, chain.spender, key.pubkey(), U64_MAX)]),
         chain.legacy([stake_withdraw(stake, chain.recipient, key.pubkey(), 1_250_000_000)]),
         chain.version0([transfer(key.pubkey(), chain.recipient, 250_000_000)], [table]),
@@ -707,7 +724,8 @@ def test_the_independent_chains_run_what_their_own_libraries_sign():
         "to": token, "data": selector("transfer(address,uint256)") + word(RECIPIENT) + word(10**25), "value": 0,
         "nonce": evm.nonce(ETH_ADDRESS), "gas": 80000, "gasPrice": 2 * GWEI, "chainId": 1}).hex())
     assert evm.tester.get_transaction_receipt(overdrawn)["status"] == 0
-    legacy = {"to": RECIPIENT, "value": 5, "gas": 21000, "gasPrice": 2 * GWEI, "nonce": evm.nonce(ETH_ADDRESS), "chainId": 1}
+    legacy = {"to": RECIPIENT, "value": 5, "gas": 21000, "gasPrice": 2 * GWEI, "nonce": evm.nonce(ETH_ADDRESS),
+              "chainId": 1}
     import rlp
     decoded = rlp.decode(bytes.fromhex(unsigned_of(legacy)[2:]))
     assert [int.from_bytes(item, "big") for item in decoded[-3:]] == [1, 0, 0]

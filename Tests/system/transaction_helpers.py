@@ -88,7 +88,8 @@ def ata_create_idempotent(payer, owner, mint, program=TOKEN_PROGRAM):
     account = get_associated_token_address(owner, mint, program)
     return Instruction(ATA_PROGRAM, bytes([1]), [
         AccountMeta(payer, True, True), AccountMeta(account, False, True), AccountMeta(owner, False, False),
-        AccountMeta(mint, False, False), AccountMeta(system_program.ID, False, False), AccountMeta(program, False, False)])
+        AccountMeta(mint, False, False), AccountMeta(system_program.ID, False, False),
+        AccountMeta(program, False, False)])
 
 
 def memo(text, signer):
@@ -170,7 +171,8 @@ class SolanaChain:
         space = 200
         create = system_program.create_account({
             "from_pubkey": self.other.pubkey(), "to_pubkey": stake.pubkey(),
-            "lamports": self.svm.minimum_balance_for_rent_exemption(space) + lamports, "space": space, "owner": STAKE_PROGRAM})
+            "lamports": self.svm.minimum_balance_for_rent_exemption(space) + lamports, "space": space,
+            "owner": STAKE_PROGRAM})
         self.setup([create, stake_initialize(stake.pubkey(), self.other.pubkey(), self.wallet_key)], stake)
         return stake.pubkey()
 
@@ -202,7 +204,9 @@ class SolanaChain:
 
 def message_of(transaction):
     """The bytes a Solana signature signs: the serialized message (a v0 one with its 0x80 prefix)."""
-    return to_bytes_versioned(transaction.message) if isinstance(transaction, VersionedTransaction) else bytes(transaction.message)
+    if isinstance(transaction, VersionedTransaction):
+        return to_bytes_versioned(transaction.message)
+    return bytes(transaction.message)
 
 
 # EVM
@@ -310,8 +314,9 @@ class EvmChain:
 
     def deploy_token(self, supply, holder):
         """The ERC-20 above, deployed by the funder, `supply` given to `holder`."""
-        created = self.tester.send_transaction({"from": self.funder, "data": "0x" + erc20_init_code(supply).hex(),
-                                                "gas": 300000, "max_fee_per_gas": 10**10, "max_priority_fee_per_gas": 10**9})
+        created = self.tester.send_transaction({
+            "from": self.funder, "data": "0x" + erc20_init_code(supply).hex(), "gas": 300000,
+            "max_fee_per_gas": 10**10, "max_priority_fee_per_gas": 10**9})
         token = self.tester.get_transaction_receipt(created)["contract_address"]
         assert self.tester.get_code(token) == "0x" + ERC20_RUNTIME.hex()
         self.call_as(self.funder, token, selector("transfer(address,uint256)") + word(holder) + word(supply))
