@@ -297,6 +297,26 @@ def test_a_version_0_message_with_a_real_lookup_table_names_the_table_and_warns(
     assert chain.balance(chain.recipient) - before == lamports(shown)
 
 
+def test_a_durable_nonce_transaction_is_warned_about_and_still_runs_after_its_blockhash_expired(
+        wallet, solana_key, solana_session, answers):
+    chain = SolanaChain(solana_key.pubkey())
+    nonce, nonce_hash = chain.create_nonce_account()
+    unsigned = chain.durable([transfer(solana_key.pubkey(), chain.recipient, 700_000_000)], nonce, nonce_hash)
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
+    signature, signed = sign_solana(host, solana_session, unsigned)
+    host.close()
+    check_signed_as_solders_signs(unsigned, signature, signed, solana_key)
+    text = last_dialog(wallet, count=1)
+    assert any("never expires" in warning and short(nonce) in warning for warning in warnings_in(text)), text
+    moved = action_lines(text, "Transfer", "SOL")
+    assert amounts(moved[0], "SOL")[0] == Decimal("0.7"), moved
+    # What the warning means: the blockhashes move on, and the transaction still runs.
+    chain.svm.expire_blockhash()
+    before = chain.balance(chain.recipient)
+    chain.run(signed)
+    assert chain.balance(chain.recipient) - before == 700_000_000
+
+
 def test_partial_signing_keeps_the_other_signers_signature_and_both_verify(wallet, solana_key, solana_session, answers):
     """Two signers: the other party (a key the test holds) signs first; the wallet adds its own
     signature and leaves the other's as it was; LiteSVM, which checks every signature, runs it.
@@ -688,13 +708,16 @@ def test_the_independent_chains_run_what_their_own_libraries_sign():
         chain.legacy([token_approve(mine, chain.spender, key.pubkey(), U64_MAX)]),
         chain.legacy([stake_withdraw(stake, chain.recipient, key.pubkey(), 1_250_000_000)]),
         chain.version0([transfer(key.pubkey(), chain.recipient, 250_000_000)], [table]),
+        chain.durable([transfer(key.pubkey(), chain.recipient, 1_000)], *chain.create_nonce_account()),
     ]
     fees = []
     for unsigned in transactions:
+        if unsigned is transactions[-1]:
+            chain.svm.expire_blockhash()  # a nonce advances only to another blockhash's nonce
         signature = key.sign_message(message_of(unsigned))
         kind = type(unsigned)
         fees.append(chain.run(kind.populate(unsigned.message, [signature])).fee())
-    assert fees == [5000, 5000 + 1_400, 5000, 5000, 5000]
+    assert fees == [5000, 5000 + 1_400, 5000, 5000, 5000, 5000]
     assert chain.token_account(theirs).amount == 12_500_000
     assert chain.token_account(mine).delegated_amount == U64_MAX
     bad = solana_bad_inputs(chain, key.pubkey())

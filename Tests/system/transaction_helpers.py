@@ -19,6 +19,7 @@ from eth_tester import EthereumTester, PyEVMBackend
 from eth_utils import keccak, to_checksum_address
 from solders import system_program
 from solders.address_lookup_table_account import AddressLookupTable, AddressLookupTableAccount
+from solders.hash import Hash
 from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
 from solders.litesvm import LiteSVM
@@ -191,7 +192,25 @@ class SolanaChain:
         assert list(stored.addresses) == list(addresses)
         return AddressLookupTableAccount(table, list(stored.addresses))
 
+    def create_nonce_account(self):
+        """A durable nonce account whose authority is the wallet's key; its address and the
+        blockhash it holds (State::Initialized: version u32, state u32, authority, then the hash)."""
+        nonce = Keypair()
+        space = 80
+        self.setup(list(system_program.create_nonce_account(
+            self.other.pubkey(), nonce.pubkey(), self.wallet_key, self.svm.minimum_balance_for_rent_exemption(space))),
+            nonce)
+        data = bytes(self.svm.get_account(nonce.pubkey()).data)
+        assert len(data) == space and data[8:40] == bytes(self.wallet_key)
+        return nonce.pubkey(), Hash(data[40:72])
+
     # Unsigned transactions for the wallet, its key the fee payer unless said otherwise.
+
+    def durable(self, instructions, nonce, nonce_hash):
+        """A durable-nonce transaction: AdvanceNonceAccount first, the nonce's hash as its blockhash."""
+        advance = system_program.advance_nonce_account({"nonce_pubkey": nonce, "authorized_pubkey": self.wallet_key})
+        message = Message.new_with_blockhash([advance, *instructions], self.wallet_key, nonce_hash)
+        return Transaction.new_unsigned(message)
 
     def legacy(self, instructions, payer=None):
         message = Message.new_with_blockhash(instructions, payer or self.wallet_key, self.blockhash)
