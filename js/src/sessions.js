@@ -1407,7 +1407,9 @@ export async function solanaSignTransaction(client, args) {
 
 /**
  * Signs 1 to 16 Solana transactions in one dialog that lists each (solana_signAllTransactions):
- * all or none. Each is taken and checked as solanaSignTransaction takes one; resolves to
+ * all or none, all by one key (`pubkey`, or the first signer of the first transaction that the
+ * session holds; a transaction that key does not sign is refused). Each is taken and checked as
+ * solanaSignTransaction takes one; resolves to
  * `{ signature, transaction }` for each, in the order given.
  * @param {NativeClient} client
  * @param {SolanaSignAllTransactionsArgs} args

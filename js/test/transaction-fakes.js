@@ -11,7 +11,7 @@ import { NATIVE_RPC_ERROR_MESSAGES, base58Decode, base58Encode } from '../src/in
 /** The System program's id: 32 zero bytes ("11111111111111111111111111111111"). */
 export const SYSTEM_PROGRAM = new Uint8Array(32);
 /** The Memo program's id, decoded. */
-export const MEMO_PROGRAM = base58Decode('MemoSq4gqABAXKb96qnH8TYKvWszUo3a5kvLMeXBKNbH');
+export const MEMO_PROGRAM = base58Decode('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 /**
  * Solana's compact-u16, the shortest form.

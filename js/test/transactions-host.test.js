@@ -124,21 +124,25 @@ for (const flavor of /** @type {const} */ (['chrome', 'firefox'])) {
     const { transaction } = await solanaSignTransaction(client, { topic, chainId: SOLANA, transaction: carolSigned, pubkey: BOB.pubkey });
     assert.deepEqual(transaction, signInSlot(carolSigned, BOB).signed);
     // Without a pubkey: the first signer that is a key of the session.
-    const both = unsignedTransaction(transferMessage({ signers: [carol.raw, BOB.raw, ALICE.raw], to: ALICE.raw }), 3);
+    const both = unsignedTransaction(transferMessage({ signers: [carol.raw, BOB.raw, ALICE.raw], to: randomKey().raw }), 3);
     const { transaction: byBob } = await solanaSignTransaction(client, { topic, chainId: SOLANA, transaction: both });
     assert.deepEqual(byBob, signInSlot(both, BOB).signed);
     client.close();
   });
 
-  test(`${flavor}: solanaSignAllTransactions on the host: each signed by its key, in order`, TEST_TIMEOUT, async () => {
+  test(`${flavor}: solanaSignAllTransactions on the host: one key signs each, in order; a batch for two keys is refused`, TEST_TIMEOUT, async () => {
     const { client, topic } = await session(flavor);
     const batch = [
       unsignedTransaction(transferMessage({ signers: [ALICE.raw], to: BOB.raw, lamports: 1n }), 1),
-      unsignedTransaction(transferMessage({ signers: [BOB.raw], to: ALICE.raw, lamports: 2n, version: 0 }), 1),
+      unsignedTransaction(transferMessage({ signers: [ALICE.raw], to: BOB.raw, lamports: 2n, version: 0 }), 1),
       unsignedTransaction(transferMessage({ signers: [ALICE.raw], to: BOB.raw, lamports: 3n }), 1),
     ];
     const signed = await solanaSignAllTransactions(client, { topic, chainId: SOLANA, transactions: batch });
-    assert.deepEqual(signed.map(({ transaction }) => transaction), [signInSlot(batch[0], ALICE).signed, signInSlot(batch[1], BOB).signed, signInSlot(batch[2], ALICE).signed]);
+    assert.deepEqual(signed.map(({ transaction }) => transaction), batch.map((unsigned) => signInSlot(unsigned, ALICE).signed));
+    // One dialog names one key: a batch whose second transaction only Bob signs is refused, naming it.
+    const mixed = [batch[0], unsignedTransaction(transferMessage({ signers: [BOB.raw], to: ALICE.raw, lamports: 2n }), 1)];
+    await assert.rejects(solanaSignAllTransactions(client, { topic, chainId: SOLANA, transactions: mixed }), (error) =>
+      error instanceof NativeRpcError && error.code === NativeRpcErrorCode.invalidParams && /^request\.params\.transactions\[1\]/.test(String(/** @type {any} */ (error.data).field)));
     client.close();
   });
 
