@@ -35,7 +35,7 @@ from solders.transaction import Transaction, VersionedTransaction
 from conftest import PASSPHRASE
 from transaction_helpers import (LAMPORTS_PER_SOL, MAX_SOLANA_TRANSACTION, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, U64_MAX,
                                  U256_MAX, EvmChain, SolanaChain,
-                                 amounts, eth_account_raw, lamports, line_with, memo, message_of, number,
+                                 amounts, erc20_init_code, eth_account_raw, lamports, line_with, memo, message_of, number,
                                  selector, short, short_eth, sign_dialogs, stake_withdraw, token_approve,
                                  token_transfer_checked, transfer, warnings_in, wei, word)
 from wallet_helpers import CHROME_ORIGIN, SOLANA_MAINNET, audit_entries, configure, error_of
@@ -554,6 +554,28 @@ def test_an_erc20_transfer_and_an_unlimited_approval_as_eth_abi_and_the_token_sa
     chain.send_raw(raw)
     assert chain.allowance(token, ETH_ADDRESS, SPENDER) == U256_MAX
     host.close()
+
+
+def test_a_contract_creation_is_warned_about_and_deploys_where_eth_tester_says(wallet, eth_session, answers):
+    """No `to`: a contract creation, warned about; the code is the test's ERC-20, and eth-tester
+    deploys it at the address of the wallet's key and nonce (Keccak-256 of their RLP)."""
+    import rlp
+    chain = EvmChain()
+    chain.fund(ETH_ADDRESS, 10**19)
+    code = erc20_init_code(1000)
+    creation = {"data": code, "value": 0, "gas": 300000, "maxFeePerGas": 3 * GWEI, "maxPriorityFeePerGas": GWEI,
+                "nonce": chain.nonce(ETH_ADDRESS), "chainId": 1, "type": 2}
+    host = wallet.host(FAKE_PINENTRY_PASSPHRASES=answers)
+    raw = sign_eth(host, eth_session, creation)
+    host.close()
+    assert raw == eth_account_raw(ETH_SECRET, creation)
+    text = last_dialog(wallet, count=1)
+    assert any("contract" in warning.lower() for warning in warnings_in(text)), text
+    line_with(text, "contract", f"{len(code):,} bytes")
+    receipt = chain.send_raw(raw)
+    expected = to_checksum_address(keccak(rlp.encode([bytes.fromhex(ETH_ADDRESS[2:]), creation["nonce"]]))[12:])
+    assert to_checksum_address(receipt["contract_address"]) == expected
+    assert chain.token_balance(expected, ETH_ADDRESS) == 1000
 
 
 def test_a_chain_mismatch_and_eth_send_transaction_are_refused_and_nobody_is_asked(wallet, eth_session, answers):
