@@ -36,7 +36,8 @@ from conftest import PASSPHRASE
 from transaction_helpers import (LAMPORTS_PER_SOL, MAX_SOLANA_TRANSACTION, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, U64_MAX,
                                  U256_MAX, EvmChain, SolanaChain, amounts, erc20_init_code, eth_account_raw, lamports,
                                  line_with, memo, message_of, number, selector, short, short_eth, sign_dialogs,
-                                 stake_withdraw, token_approve, token_transfer_checked, transfer, warnings_in, wei, word)
+                                 stake_withdraw, token_approve, token_transfer_checked, transfer, warnings_in, wei,
+                                 word)
 from wallet_helpers import CHROME_ORIGIN, SOLANA_MAINNET, audit_entries, configure, error_of
 
 SOLANA_SEED = keccak(b"wallet-bridge issue 36: the wallet's Solana key")
