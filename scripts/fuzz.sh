@@ -3,8 +3,7 @@
 #   scripts/fuzz.sh --replay        plain build; replays every seed and past crash once (seconds)
 #   scripts/fuzz.sh --short         instrumented build; each target fuzzes for FUZZ_SECONDS (20)
 #   scripts/fuzz.sh --long          instrumented build; each target runs FUZZ_RUNS (10,000,000)
-# Targets may follow the mode: frame-decoder, json-rpc, keystore, agent-protocol, eip712, evm-transaction, solana-transaction
-# (default: all).
+# Targets may follow the mode: frame-decoder, json-rpc, keystore, agent-protocol, eip712, evm-transaction, solana-transaction (default: all).
 # A crash stops the run with the input saved under fuzz/.build-fuzz/artifacts/<target>/; copy it
 # to fuzz/regressions/<target>/ with a descriptive name once it is fixed.
 set -euo pipefail
