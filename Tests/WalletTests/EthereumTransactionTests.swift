@@ -309,13 +309,13 @@ final class EthereumTransactionTests: XCTestCase {
             json: object([
                 "gas": nil, "gasLimit": .string("0x5208"), "input": .string("0xab"), "value": .null, "to": .null,
             ]), chain: mainnet, field: at)
-        XCTAssertEqual(spelled.summary().actions, [["Create a contract from 1 byte of code"]])
+        XCTAssertEqual(spelled.summary().actionLines, [["Create a contract from 1 byte of code"]])
         XCTAssertEqual(
             spelled,
             try EthereumTransaction(
                 json: object(["data": .string("0xab"), "to": nil, "value": .string("0x0")]), chain: mainnet, field: at))
         XCTAssertEqual(
-            spelled.summary().warnings, ["Contract creation: this deploys new code, which cannot be read here"])
+            spelled.summary().warningTexts, ["Contract creation: this deploys new code, which cannot be read here"])
     }
 
     func testObjectFormDefectsNameTheirMember() {
@@ -406,7 +406,7 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(
             transaction.summary(),
             TransactionSummary(
-                kind: "an Ethereum transaction (legacy)", warnings: [],
+                testKind: "an Ethereum transaction (legacy)", warnings: [],
                 facts: [
                     "Chain: Ethereum (eip155:1)", "Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei",
                     "Most it can cost in fees: 0.00042 ETH",
@@ -419,7 +419,7 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(
             usdcOnBase.summary(),
             TransactionSummary(
-                kind: "an Ethereum transaction (EIP-1559)", warnings: [],
+                testKind: "an Ethereum transaction (EIP-1559)", warnings: [],
                 facts: [
                     "Chain: Base (eip155:8453)", "Nonce: 7", "Gas limit: 65,000", "Max fee: 30 gwei, priority 1.5 gwei",
                     "Most it can cost in fees: 0.00195 ETH",
@@ -438,7 +438,7 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(extreme.facts[1], "Nonce: 18446744073709551615")
         XCTAssertEqual(extreme.facts[4], "Most it can cost in fees: more than 2^256 wei")
         XCTAssertEqual(
-            extreme.actions[0][0],
+            extreme.actionLines[0][0],
             "Send 115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935 ETH"
         )
     }
@@ -448,16 +448,16 @@ final class EthereumTransactionTests: XCTestCase {
         let creation = try EthereumTransaction(
             json: .object(try vector("legacy-contract-creation").json), chain: polygon, field: at
         ).summary()
-        XCTAssertEqual(creation.warnings, ["Contract creation: this deploys new code, which cannot be read here"])
+        XCTAssertEqual(creation.warningTexts, ["Contract creation: this deploys new code, which cannot be read here"])
         XCTAssertEqual(
             creation.facts,
             [
                 "Chain: Polygon (eip155:137)", "Nonce: 3", "Gas limit: 100,000", "Gas price: 0.000000001 gwei",
                 "Most it can cost in fees: 0.0000000000001 POL",
             ])
-        XCTAssertEqual(creation.actions, [["Create a contract from 5 bytes of code"]])
+        XCTAssertEqual(creation.actionLines, [["Create a contract from 5 bytes of code"]])
         let withValue = try summary(to: nil, data: "0x60", value: "0xde0b6b3a7640000")
-        XCTAssertEqual(withValue.actions, [["Create a contract from 1 byte of code", "  with 1 ETH"]])
+        XCTAssertEqual(withValue.actionLines, [["Create a contract from 1 byte of code", "  with 1 ETH"]])
     }
 
     func testSummaryOfERC20Calls() throws {
@@ -505,21 +505,21 @@ final class EthereumTransactionTests: XCTestCase {
             let shown = try summary(to: contract, data: calldata(name))
             let header =
                 contract == usdc ? "Call 0xA0b8…eB48 (USDC on Ethereum)" : "Call \(EthereumAddress(contract)!.short)"
-            XCTAssertEqual(shown.actions, [[header] + lines], name)
-            XCTAssertEqual(shown.warnings, warnings, name)
+            XCTAssertEqual(shown.actionLines, [[header] + lines], name)
+            XCTAssertEqual(shown.warningTexts, warnings, name)
         }
         // A very large approval of a token not in the table: a billion tokens at 18 decimals.
         let large =
             "0x095ea7b3" + String(repeating: "0", count: 24) + "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
             + String(repeating: "0", count: 40) + "033b2e3c9fd0803ce8000000"
         XCTAssertEqual(
-            try summary(to: unknownToken, data: large).warnings.first,
+            try summary(to: unknownToken, data: large).warningTexts.first,
             "Very large approval: 0x5aAe…eAed may spend 1000000000000000000000000000 raw units of 0x1111…1111")
     }
 
     func testSummaryWarnsOfTransferFromAnotherOwner() throws {
         XCTAssertEqual(
-            try summary(to: usdc, data: calldata("transferFrom"), from: bob).warnings,
+            try summary(to: usdc, data: calldata("transferFrom"), from: bob).warningTexts,
             ["Moves tokens from 0xF010…1F55, which is not the sender"])
         let unsigned = try EthereumTransaction(
             unsigned: EthereumTransaction(
@@ -528,8 +528,8 @@ final class EthereumTransactionTests: XCTestCase {
             )
             .unsignedBytes)
         XCTAssertEqual(
-            unsigned.summary().warnings, ["Moves tokens from 0xF010…1F55: the transaction does not say who sends it"])
-        XCTAssertEqual(unsigned.naming(from: EthereumAddress(alice)!).summary().warnings, [])
+            unsigned.summary().warningTexts, ["Moves tokens from 0xF010…1F55: the transaction does not say who sends it"])
+        XCTAssertEqual(unsigned.naming(from: EthereumAddress(alice)!).summary().warningTexts, [])
     }
 
     func testSummaryOfNFTCalls() throws {
@@ -561,11 +561,11 @@ final class EthereumTransactionTests: XCTestCase {
         ]
         for (name, lines, warnings) in cases {
             let shown = try summary(to: nft, data: calldata(name))
-            XCTAssertEqual(shown.actions, [["Call 0x2222…2222"] + lines], name)
-            XCTAssertEqual(shown.warnings, warnings, name)
+            XCTAssertEqual(shown.actionLines, [["Call 0x2222…2222"] + lines], name)
+            XCTAssertEqual(shown.warningTexts, warnings, name)
         }
         XCTAssertEqual(
-            try summary(to: nft, data: calldata("safeTransferFrom1155"), from: bob).warnings,
+            try summary(to: nft, data: calldata("safeTransferFrom1155"), from: bob).warningTexts,
             ["Moves tokens from 0xF010…1F55, which is not the sender"])
     }
 
@@ -601,26 +601,26 @@ final class EthereumTransactionTests: XCTestCase {
         ]
         for (name, lines, warnings) in cases {
             let shown = try summary(to: permit2, data: calldata(name))
-            XCTAssertEqual(shown.actions, [["Call 0x0000…8BA3"] + lines], name)
-            XCTAssertEqual(shown.warnings, warnings, name)
+            XCTAssertEqual(shown.actionLines, [["Call 0x0000…8BA3"] + lines], name)
+            XCTAssertEqual(shown.warningTexts, warnings, name)
         }
         // Permit2's approve elsewhere, and ERC-20's approve at Permit2, are not what they seem.
         XCTAssertEqual(
-            try summary(to: usdc, data: calldata("permit2Approve")).warnings,
+            try summary(to: usdc, data: calldata("permit2Approve")).warningTexts,
             ["Unknown function 0x87517c45: what this call does cannot be shown"])
         XCTAssertEqual(
-            try summary(to: permit2, data: calldata("approve")).warnings,
+            try summary(to: permit2, data: calldata("approve")).warningTexts,
             ["Unknown function 0x095ea7b3: what this call does cannot be shown"])
     }
 
     func testSummaryOfUnknownAndMalformedCalls() throws {
         let unknown = try summary(to: bob, data: calldata("unknown"))
-        XCTAssertEqual(unknown.actions, [["Call 0x5aAe…eAed with selector 0xdeadbeef and 68 bytes of data"]])
-        XCTAssertEqual(unknown.warnings, ["Unknown function 0xdeadbeef: what this call does cannot be shown"])
+        XCTAssertEqual(unknown.actionLines, [["Call 0x5aAe…eAed with selector 0xdeadbeef and 68 bytes of data"]])
+        XCTAssertEqual(unknown.warningTexts, ["Unknown function 0xdeadbeef: what this call does cannot be shown"])
 
         let short = try summary(to: bob, data: "0x0102")
-        XCTAssertEqual(short.actions, [["Call 0x5aAe…eAed", "  2 bytes of data, too short for a function selector"]])
-        XCTAssertEqual(short.warnings, ["Unknown call: 2 bytes of data are not a function call this wallet can read"])
+        XCTAssertEqual(short.actionLines, [["Call 0x5aAe…eAed", "  2 bytes of data, too short for a function selector"]])
+        XCTAssertEqual(short.warningTexts, ["Unknown call: 2 bytes of data are not a function call this wallet can read"])
 
         let transfer = try calldata("transfer")
         let malformed: [(String, String)] = [
@@ -639,20 +639,20 @@ final class EthereumTransactionTests: XCTestCase {
         ]
         for (name, data) in malformed {
             let shown = try summary(to: usdc, data: data)
-            XCTAssertEqual(shown.warnings.count, 1, name)
+            XCTAssertEqual(shown.warningTexts.count, 1, name)
             XCTAssertTrue(
-                shown.warnings.first?.hasPrefix("Malformed call: the data do not decode as ") == true,
-                "\(name): \(shown.warnings)")
-            XCTAssertTrue(shown.actions[0].last?.contains("of data that do not decode as") == true, name)
+                shown.warningTexts.first?.hasPrefix("Malformed call: the data do not decode as ") == true,
+                "\(name): \(shown.warningTexts)")
+            XCTAssertTrue(shown.actionLines[0].last?.contains("of data that do not decode as") == true, name)
         }
     }
 
     func testSummaryOfValueSentWithACall() throws {
         let shown = try summary(to: usdc, data: calldata("transfer"), value: "0x6f05b59d3b20000")
         XCTAssertEqual(
-            shown.actions,
+            shown.actionLines,
             [["Call 0xA0b8…eB48 (USDC on Ethereum)", "  with 0.5 ETH", "  transfer 12.5 USDC to 0x5aAe…eAed"]])
-        XCTAssertEqual(shown.warnings, ["Sends 0.5 ETH to 0xA0b8…eB48 along with the call"])
+        XCTAssertEqual(shown.warningTexts, ["Sends 0.5 ETH to 0xA0b8…eB48 along with the call"])
     }
 
     // MARK: Tables

@@ -173,14 +173,14 @@ final class SolanaTransactionTests: XCTestCase {
     func testSystemTransfer() throws {
         let summary = try summary("system-transfer")
         XCTAssertEqual(summary.kind, "a Solana transaction (legacy)")
-        XCTAssertEqual(summary.warnings, [])
+        XCTAssertEqual(summary.warningTexts, [])
         XCTAssertEqual(
             summary.facts,
             [
                 "Fee payer: Dgmx…nJrp (this key)",
                 "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)",
             ])
-        XCTAssertEqual(summary.actions, [["Transfer 1.5 SOL", "  from Dgmx…nJrp (this key)", "  to 6j8W…VDQJ"]])
+        XCTAssertEqual(summary.actionLines, [["Transfer 1.5 SOL", "  from Dgmx…nJrp (this key)", "  to 6j8W…VDQJ"]])
         XCTAssertEqual(summary.actionNoun, "instruction")
     }
 
@@ -188,7 +188,7 @@ final class SolanaTransactionTests: XCTestCase {
     /// at 7 micro-lamports: 1.4 lamports, which the runtime rounds up to 2.
     func testTokenTransferCheckedWithComputeBudget() throws {
         let summary = try summary("spl-transfer-checked")
-        XCTAssertEqual(summary.warnings, [])
+        XCTAssertEqual(summary.warningTexts, [])
         XCTAssertEqual(
             summary.facts,
             [
@@ -197,7 +197,7 @@ final class SolanaTransactionTests: XCTestCase {
                 "Priority fee: at most 0.000000002 SOL (200,000 units × 7 micro-lamports)",
             ])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 ["Set the compute unit limit to 200,000 units"],
                 ["Set the compute unit price to 7 micro-lamports per unit"],
@@ -211,7 +211,7 @@ final class SolanaTransactionTests: XCTestCase {
 
     func testPlainTokenTransferIsRaw() throws {
         XCTAssertEqual(
-            try summary("spl-transfer-plain").actions,
+            try summary("spl-transfer-plain").actionLines,
             [
                 [
                     "Transfer raw amount 12500000 (decimals not given)", "  from token account 6spA…2ssM",
@@ -219,16 +219,16 @@ final class SolanaTransactionTests: XCTestCase {
                 ]
             ])
         XCTAssertEqual(
-            try summary("token2022-transfer-checked").actions.first?.first,
+            try summary("token2022-transfer-checked").actionLines.first?.first,
             "Transfer 1 token of mint YMN9…yfaf (Token-2022 transferChecked, 0 decimals)")
     }
 
     func testUnlimitedApprovalIsAWarning() throws {
         let summary = try summary("spl-approve-unlimited")
         XCTAssertEqual(
-            summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account 6spA…2ssM"])
+            summary.warningTexts, ["Unlimited approval: FGdc…PPyx may spend every token in token account 6spA…2ssM"])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 [
                     "Approve FGdc…PPyx to spend an unlimited amount (raw amount 18446744073709551615)",
@@ -240,43 +240,43 @@ final class SolanaTransactionTests: XCTestCase {
     func testVeryLargeApprovalIsAWarning() throws {
         let summary = try summary("spl-approve-checked-large")
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             ["Very large approval: FGdc…PPyx may spend 5,000,000,000 tokens from token account 6spA…2ssM"])
         XCTAssertEqual(
-            summary.actions.first?.first,
+            summary.actionLines.first?.first,
             "Approve FGdc…PPyx to spend 5,000,000,000 tokens of mint EPjF…Dt1v (approveChecked, 6 decimals)")
         XCTAssertEqual(
-            try self.summary("spl-revoke").actions,
+            try self.summary("spl-revoke").actionLines,
             [["Revoke the delegate of token account 6spA…2ssM", "  owner Dgmx…nJrp (this key)"]])
     }
 
     func testAuthorityHandedOverOrRemoved() throws {
         let handed = try summary("spl-set-authority")
         XCTAssertEqual(
-            handed.warnings, ["Authority handed over: the account owner authority of 6spA…2ssM goes to FGdc…PPyx"])
+            handed.warningTexts, ["Authority handed over: the account owner authority of 6spA…2ssM goes to FGdc…PPyx"])
         XCTAssertEqual(
-            handed.actions,
+            handed.actionLines,
             [["Set the account owner authority of 6spA…2ssM to FGdc…PPyx", "  current authority Dgmx…nJrp (this key)"]])
         let removed = try summary("spl-set-authority-none")
         XCTAssertEqual(
-            removed.warnings, ["Authority removed: the close account authority of 6spA…2ssM is removed for good"])
+            removed.warningTexts, ["Authority removed: the close account authority of 6spA…2ssM is removed for good"])
         XCTAssertEqual(
-            removed.actions,
+            removed.actionLines,
             [["Remove the close account authority of 6spA…2ssM for good", "  current authority Dgmx…nJrp (this key)"]])
     }
 
     func testAccountClosedToSomeoneElse() throws {
         let summary = try summary("spl-close-account")
         XCTAssertEqual(
-            summary.warnings, ["Account closed to someone else: the SOL in token account 6spA…2ssM goes to FGdc…PPyx"])
+            summary.warningTexts, ["Account closed to someone else: the SOL in token account 6spA…2ssM goes to FGdc…PPyx"])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [["Close token account 6spA…2ssM", "  its SOL goes to FGdc…PPyx", "  authority Dgmx…nJrp (this key)"]])
     }
 
     func testMintAndBurn() throws {
         XCTAssertEqual(
-            try summary("spl-mint-burn").actions,
+            try summary("spl-mint-burn").actionLines,
             [
                 [
                     "Mint raw amount 1000 of mint YMN9…yfaf (decimals not given)", "  to token account cGfH…izuN",
@@ -291,7 +291,7 @@ final class SolanaTransactionTests: XCTestCase {
 
     func testAssociatedTokenAccountAndCreateAccount() throws {
         XCTAssertEqual(
-            try summary("ata-create-idempotent").actions,
+            try summary("ata-create-idempotent").actionLines,
             [
                 [
                     "Create token account 6GtT…1THk if it does not exist (associated token account)",
@@ -301,7 +301,7 @@ final class SolanaTransactionTests: XCTestCase {
         let create = try summary("system-create-account")
         XCTAssertEqual(create.facts[1], "Network fee: 0.00001 SOL (base fee: 5,000 lamports per signature × 2)")
         XCTAssertEqual(
-            create.actions,
+            create.actionLines,
             [
                 [
                     "Create account 6j8W…VDQJ", "  funded with 0.00203928 SOL from Dgmx…nJrp (this key)",
@@ -315,11 +315,11 @@ final class SolanaTransactionTests: XCTestCase {
     /// a Compute Budget one: two here.
     func testMemoAndDefaultComputeLimit() throws {
         let summary = try summary("compute-budget-memo")
-        XCTAssertEqual(summary.warnings, [])
+        XCTAssertEqual(summary.warningTexts, [])
         XCTAssertEqual(
             summary.facts[2], "Priority fee: at most 0.0004 SOL (400,000 units by default × 1,000,000 micro-lamports)")
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 ["Set the compute unit price to 1,000,000 micro-lamports per unit"],
                 ["Request a heap of 262,144 bytes"],
@@ -327,10 +327,10 @@ final class SolanaTransactionTests: XCTestCase {
                 ["Transfer 0.000000001 SOL", "  from Dgmx…nJrp (this key)", "  to 6j8W…VDQJ"],
             ])
         let long = try self.summary("memo-long")
-        XCTAssertEqual(long.actions.count, 1)
-        XCTAssertTrue(long.actions[0][0].hasPrefix(#"Memo: "word word"#))
-        XCTAssertTrue(long.actions[0][0].hasSuffix(" of 500 bytes shown)"), long.actions[0][0])
-        XCTAssertLessThan(long.actions[0][0].utf8.count, 220)
+        XCTAssertEqual(long.actionLines.count, 1)
+        XCTAssertTrue(long.actionLines[0][0].hasPrefix(#"Memo: "word word"#))
+        XCTAssertTrue(long.actionLines[0][0].hasSuffix(" of 500 bytes shown)"), long.actionLines[0][0])
+        XCTAssertLessThan(long.actionLines[0][0].utf8.count, 220)
     }
 
     /// A limit over the runtime's 1,400,000 counts as 1,400,000; the largest price times it needs
@@ -342,17 +342,17 @@ final class SolanaTransactionTests: XCTestCase {
             "Priority fee: at most 25,825,441,703.193372261 SOL (1,400,000 units × 18,446,744,073,709,551,615 micro-lamports)"
         )
         XCTAssertEqual(
-            try self.summary("compute-budget-twice").warnings,
+            try self.summary("compute-budget-twice").warningTexts,
             ["Compute budget set twice: the network refuses this transaction"])
     }
 
     func testStake() throws {
         let summary = try summary("stake")
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 [
                     "Delegate stake account 2MNu…wfT9", "  to validator vote account 2RJD…gzmr",
@@ -379,13 +379,13 @@ final class SolanaTransactionTests: XCTestCase {
     func testOtherSystemInstructions() throws {
         let summary = try summary("system-others")
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             [
                 "Account handed to a program: this key's account is assigned to Stak…1111 (Stake)",
                 "Authority handed over: the authority of nonce account 32Zs…QzgD goes to FGdc…PPyx",
             ])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 ["Assign account Dgmx…nJrp (this key) to program Stak…1111 (Stake)"],
                 ["Allocate 200 bytes for account Dgmx…nJrp (this key)"],
@@ -415,9 +415,9 @@ final class SolanaTransactionTests: XCTestCase {
     func testOtherTokenInstructions() throws {
         let summary = try summary("token-others")
         XCTAssertEqual(
-            summary.warnings, ["Unlimited approval: FGdc…PPyx may spend every token in token account US51…ELFx"])
+            summary.warningTexts, ["Unlimited approval: FGdc…PPyx may spend every token in token account US51…ELFx"])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 [
                     "Approve FGdc…PPyx to spend an unlimited amount (18,446,744,073,709.551615 tokens) of mint YMN9…yfaf "
@@ -444,10 +444,10 @@ final class SolanaTransactionTests: XCTestCase {
     func testOtherStakeInstructions() throws {
         let summary = try summary("stake-others")
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             ["Authority handed over: the withdraw authority of stake account 2MNu…wfT9 goes to FGdc…PPyx"])
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 [
                     "Initialize stake account 2MNu…wfT9", "  stake authority Dgmx…nJrp (this key)",
@@ -471,30 +471,30 @@ final class SolanaTransactionTests: XCTestCase {
     func testDurableNonceNeverExpires() throws {
         let summary = try summary("durable-nonce")
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             [
                 "Durable nonce: this transaction never expires; it can be sent at any time until nonce account 32Zs…QzgD advances"
             ])
         XCTAssertEqual(
-            summary.actions[0], ["Advance nonce account 32Zs…QzgD", "  nonce authority Dgmx…nJrp (this key)"])
+            summary.actionLines[0], ["Advance nonce account 32Zs…QzgD", "  nonce authority Dgmx…nJrp (this key)"])
     }
 
     func testUnknownProgram() throws {
         let summary = try summary("unknown-program")
         XCTAssertEqual(
-            summary.warnings, ["Unknown program 3hkp…tKuH: the wallet cannot show what its instruction does"])
-        XCTAssertEqual(summary.actions, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts"]])
+            summary.warningTexts, ["Unknown program 3hkp…tKuH: the wallet cannot show what its instruction does"])
+        XCTAssertEqual(summary.actionLines, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts"]])
     }
 
     func testFeePayerNotThisKey() throws {
         let summary = try summary("fee-payer-other")
-        XCTAssertEqual(summary.warnings, ["Fee payer is not this key: 6j8W…VDQJ pays the fees"])
+        XCTAssertEqual(summary.warningTexts, ["Fee payer is not this key: 6j8W…VDQJ pays the fees"])
         XCTAssertEqual(summary.facts[0], "Fee payer: 6j8W…VDQJ (not this key)")
         XCTAssertEqual(summary.facts[1], "Network fee: 0.00001 SOL (base fee: 5,000 lamports per signature × 2)")
         // The same transaction shown to its fee payer.
         let payer = try transaction("fee-payer-other").message.summary(signer: otherSigner)
-        XCTAssertEqual(payer.warnings, [])
-        XCTAssertEqual(payer.actions, [["Transfer 0.000000042 SOL", "  from Dgmx…nJrp", "  to FGdc…PPyx"]])
+        XCTAssertEqual(payer.warningTexts, [])
+        XCTAssertEqual(payer.actionLines, [["Transfer 0.000000042 SOL", "  from Dgmx…nJrp", "  to FGdc…PPyx"]])
     }
 
     /// solders compiled the recipient and the token accounts into the lookup table's entries
@@ -503,13 +503,13 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("v0-lookup")
         XCTAssertEqual(summary.kind, "a Solana transaction (version 0)")
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             [
                 #"Lookup table 4Nwn…Mf8M: the accounts it loads cannot be resolved offline (shown as "account #k from lookup table 4Nwn…Mf8M")"#
             ])
         XCTAssertEqual(summary.facts[2], "Address lookup table 4Nwn…Mf8M: loads 3 writable and 1 read-only accounts")
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 ["Transfer 2 SOL", "  from Dgmx…nJrp (this key)", "  to account #1 from lookup table 4Nwn…Mf8M"],
                 [
@@ -525,7 +525,7 @@ final class SolanaTransactionTests: XCTestCase {
     func testMalformedDataOfKnownProgramsIsShownNotFatal() throws {
         let summary = try summary("malformed-known-programs")
         XCTAssertEqual(
-            summary.actions,
+            summary.actionLines,
             [
                 ["System Program: unrecognised instruction (5 bytes)"],
                 ["SPL Token: unrecognised instruction (1 byte)"],
@@ -537,7 +537,7 @@ final class SolanaTransactionTests: XCTestCase {
                 ["System Program: unrecognised instruction (0 bytes)"],
             ])
         XCTAssertEqual(
-            summary.warnings,
+            summary.warningTexts,
             [
                 "System Program: an instruction the wallet cannot read (5 bytes of data); it cannot show what it does",
                 "SPL Token: an instruction the wallet cannot read (1 byte of data); it cannot show what it does",
@@ -718,7 +718,7 @@ final class SolanaTransactionTests: XCTestCase {
                     changed[index] = value
                     if let transaction = try? SolanaTransaction(bytes: changed) {
                         let summary = transaction.message.summary(signer: signer)
-                        XCTAssertEqual(summary.actions.count, transaction.message.instructions.count)
+                        XCTAssertEqual(summary.actionLines.count, transaction.message.instructions.count)
                         XCTAssertEqual(transaction.serialized(), changed)
                     }
                 }

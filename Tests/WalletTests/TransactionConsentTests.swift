@@ -15,7 +15,7 @@ final class TransactionConsentTests: XCTestCase {
     }
 
     private let transfer = TransactionSummary(
-        kind: "a Solana transaction (legacy)", warnings: ["Fee payer 9aBc…dEf1 is not this key"],
+        testKind: "a Solana transaction (legacy)", warnings: ["Fee payer 9aBc…dEf1 is not this key"],
         facts: ["Fee payer: 9aBc…dEf1 (not this key)", "Network fee: 0.00001 SOL (5,000 lamports per signature × 2)"],
         actions: [["Transfer 1.5 SOL", "  from 7xKX…3fGh (this key)", "  to 9aBc…dEf1"], ["Memo: \"gm\""]], actionNoun: "instruction")
 
@@ -45,7 +45,7 @@ final class TransactionConsentTests: XCTestCase {
 
     func testABatchNamesEachTransactionAndItsWarningsComeFirst() {
         let approval = TransactionSummary(
-            kind: "a Solana transaction (version 0)", warnings: ["Unlimited approval of your tokens to 5Yz…"], facts: ["Fee payer: 7xKX…3fGh (this key)"],
+            testKind: "a Solana transaction (version 0)", warnings: ["Unlimited approval of your tokens to 5Yz…"], facts: ["Fee payer: 7xKX…3fGh (this key)"],
             actions: [["Approve 5Yz… for all your tokens of mint EPjF…Dt1v"]], actionNoun: "instruction")
         let text = request(TransactionConsent(chain: "Solana devnet", summaries: [transfer, approval])).transactionText
         XCTAssertEqual(text, """
@@ -90,12 +90,12 @@ final class TransactionConsentTests: XCTestCase {
         let long = String(repeating: "%", count: 5_000)
         let summaries = [
             TransactionSummary(
-                kind: "a Solana transaction (legacy)", warnings: (1...40).map { "Warning \($0) " + long },
+                testKind: "a Solana transaction (legacy)", warnings: (1...40).map { "Warning \($0) " + long },
                 facts: (1...20).map { "Fact \($0)" }, actions: (1...500).map { ["Instruction \($0)", "  detail " + long] },
                 actionNoun: "instruction"),
-            TransactionSummary(kind: "a Solana transaction (legacy)", facts: ["Fee payer: 7xKX…3fGh (this key)"],
+            TransactionSummary(testKind: "a Solana transaction (legacy)", facts: ["Fee payer: 7xKX…3fGh (this key)"],
                                actions: (1...500).map { ["Instruction \($0)"] }, actionNoun: "instruction"),
-            TransactionSummary(kind: "a Solana transaction (legacy)", warnings: ["short"], actionNoun: "instruction"),
+            TransactionSummary(testKind: "a Solana transaction (legacy)", warnings: ["short"], actionNoun: "instruction"),
         ]
         for consent in [TransactionConsent(chain: "Solana mainnet", summaries: [summaries[0]]),
                         TransactionConsent(chain: "Solana mainnet", summaries: [summaries[1]]),
@@ -122,7 +122,7 @@ final class TransactionConsentTests: XCTestCase {
     /// it), and warnings come before everything else.
     func testWhatIsShownAndWhatIsCountedAddUpToEverything() throws {
         let summary = TransactionSummary(
-            kind: "a Solana transaction (legacy)", warnings: (1...6).map { "Warning \($0)" }, facts: (1...4).map { "Fact \($0)" },
+            testKind: "a Solana transaction (legacy)", warnings: (1...6).map { "Warning \($0)" }, facts: (1...4).map { "Fact \($0)" },
             actions: (1...30).map { ["Instruction \($0)", "  its detail \($0)"] }, actionNoun: "instruction")
         let consent = TransactionConsent(chain: nil, summaries: [summary])
         for budget in stride(from: 0, through: 1_200, by: 7) {
@@ -152,7 +152,7 @@ final class TransactionConsentTests: XCTestCase {
 
     /// In a batch, the transactions that do not fit are counted as transactions.
     func testABatchCountsTheTransactionsLeftOut() {
-        let summary = TransactionSummary(kind: "a Solana transaction (legacy)", facts: ["Fee payer: 7xKX…3fGh (this key)"],
+        let summary = TransactionSummary(testKind: "a Solana transaction (legacy)", facts: ["Fee payer: 7xKX…3fGh (this key)"],
                                          actions: [["Transfer 1 SOL", "  to 9aBc…dEf1"]], actionNoun: "instruction")
         let lines = TransactionConsent(chain: nil, summaries: Array(repeating: summary, count: 16)).lines(budget: 600)
         let shown = lines.filter { $0.hasPrefix("Transaction ") && $0.contains(" of 16: ") }.count
@@ -177,7 +177,7 @@ final class TransactionConsentTests: XCTestCase {
     /// A line is one line, whatever it holds, and no longer than a dialog line should be.
     func testALineCannotBreakTheLayoutOrRunOn() {
         let summary = TransactionSummary(
-            kind: "a Solana transaction (legacy)", warnings: ["⚠ already marked"], facts: ["Memo: \"a\nFee payer: you (this key)\u{2028}x\""],
+            testKind: "a Solana transaction (legacy)", warnings: ["⚠ already marked"], facts: ["Memo: \"a\nFee payer: you (this key)\u{2028}x\""],
             actions: [["  " + String(repeating: "é", count: 400)]], actionNoun: "instruction")
         let lines = TransactionConsent(chain: nil, summaries: [summary]).lines(budget: 900)
         XCTAssertEqual(lines[0], "⚠ already marked", "not marked twice")

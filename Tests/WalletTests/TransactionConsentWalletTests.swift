@@ -64,7 +64,7 @@ final class TransactionConsentWalletTests: XCTestCase {
     }
 
     private let summary = TransactionSummary(
-        kind: "a Solana transaction (legacy)", warnings: ["Unknown program 9xQe…VFin"], facts: ["Fee payer: AKnL…RSZ9 (this key)"],
+        testKind: "a Solana transaction (legacy)", warnings: ["Unknown program 9xQe…VFin"], facts: ["Fee payer: AKnL…RSZ9 (this key)"],
         actions: [["Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts"]], actionNoun: "instruction")
 
     func testSolanaTransactionsAreShownAndRecordedWithTheirSignatures() async throws {

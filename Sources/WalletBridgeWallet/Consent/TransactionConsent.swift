@@ -48,7 +48,7 @@ package struct TransactionConsent: Sendable, Equatable {
         var layout = Layout(budget: budget)
         let batch = summaries.count > 1
         let warnings = summaries.enumerated().flatMap { index, summary in
-            summary.warnings.map { warning in
+            summary.warnings.map(\.text).map { warning in
                 let text = warning.hasPrefix("⚠") ? String(warning.drop { $0 == "⚠" || $0 == " " }) : warning
                 return Self.warningMark + (batch ? "\(capitalized(noun)) \(index + 1): " : "") + text
             }
@@ -86,7 +86,7 @@ package struct TransactionConsent: Sendable, Equatable {
             var shownActions = 0
             if shownFacts == facts {
                 for action in summary.actions {
-                    guard layout.add(action, reserve: room(shownActions == actions - 1)) else { break }
+                    guard layout.add(action.lines, reserve: room(shownActions == actions - 1)) else { break }
                     shownActions += 1
                 }
             }

@@ -10,18 +10,59 @@ import WalletBridge
 package struct TransactionSummary: Sendable, Equatable {
     /// "a Solana transaction (version 0)", "an Ethereum transaction (EIP-1559)".
     package var kind: String
-    /// Each a sentence a person acts on, shown before anything else: "Unlimited approval: …".
-    package var warnings: [String]
+    /// Each a sentence a person acts on, shown before anything else, the most severe first.
+    package var warnings: [Warning]
     /// The whole transaction's facts: fee payer, fees, chain, nonce.
     package var facts: [String]
-    /// One entry per instruction (Solana) or call (EVM): its first line says what it does,
-    /// further lines its details.
-    package var actions: [[String]]
+    /// One entry per instruction (Solana) or call (EVM), in the transaction's order.
+    package var actions: [Action]
     /// What one entry of `actions` is called in "3 more instructions": "instruction", "call".
     package var actionNoun: String
 
-    package init(kind: String, warnings: [String] = [], facts: [String] = [], actions: [[String]] = [], actionNoun: String) {
+    package init(kind: String, warnings: [Warning] = [], facts: [String] = [], actions: [Action] = [], actionNoun: String) {
         (self.kind, self.warnings, self.facts, self.actions, self.actionNoun) = (kind, warnings, facts, actions, actionNoun)
+    }
+
+    /// How much a warning matters, most first: the dialog shows them in this order, and a
+    /// transaction whose `funds` and `trust` warnings cannot all be shown is not signed.
+    package enum Severity: Int, Comparable, Sendable {
+        /// The person's funds or authority move, or someone else may move them: approvals,
+        /// authorities handed over, accounts closed to others, operators, permits.
+        case funds
+        /// The transaction is not what it seems at a glance: someone else pays its fees, it never
+        /// expires, accounts it uses cannot be read offline, it deploys code, its network is only
+        /// the dApp's word.
+        case trust
+        /// A part the wallet cannot read: an unknown program or function, data it cannot decode.
+        case unreadable
+        /// Worth knowing, and no risk in itself: a token not in the table, value sent with a call.
+        case notice
+
+        package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// One warning: what it says, and how much it matters.
+    package struct Warning: Sendable, Equatable {
+        package var severity: Severity
+        package var text: String
+
+        package init(_ severity: Severity, _ text: String) {
+            (self.severity, self.text) = (severity, text)
+        }
+    }
+
+    /// What one instruction or call does: its first line says what, further lines the details.
+    package struct Action: Sendable, Equatable {
+        package var lines: [String]
+        /// It moves the person's funds or authority (a transfer from this key, an approval, a
+        /// new authority, an account closed), or may (a program the wallet cannot read that this
+        /// key signs for): the dialog shows it before anything but the warnings, and a
+        /// transaction with such an action it cannot show is not signed.
+        package var movesFunds: Bool
+
+        package init(_ lines: [String], movesFunds: Bool = false) {
+            (self.lines, self.movesFunds) = (lines, movesFunds)
+        }
     }
 
     /// An exact amount of a currency with `decimals` places, from its integer count of the

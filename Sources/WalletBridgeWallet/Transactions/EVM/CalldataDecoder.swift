@@ -59,8 +59,7 @@ struct CalldataDecoder {
             call.lines.append(
                 "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data, too short for a function selector"
             )
-            call.warnings.append(
-                "Unknown call: \(data.count) bytes of data are not a function call this wallet can read")
+            call.warnings.append(.init(.unreadable, "Unknown call: \(data.count) bytes of data are not a function call this wallet can read"))
             return
         }
         let selectorHex = "0x" + Hex.encode(Array(data[0..<4]))
@@ -71,7 +70,7 @@ struct CalldataDecoder {
         else {
             call.lines[0] +=
                 " with selector \(selectorHex) and \(EthereumTransaction.count(data.count, "byte", "bytes")) of data"
-            call.warnings.append("Unknown function \(selectorHex): what this call does cannot be shown")
+            call.warnings.append(.init(.unreadable, "Unknown function \(selectorHex): what this call does cannot be shown"))
             return
         }
         do {
@@ -80,8 +79,7 @@ struct CalldataDecoder {
             call.lines.append(
                 "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data that do not decode as \(selector.signature)"
             )
-            call.warnings.append(
-                "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown")
+            call.warnings.append(.init(.unreadable, "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown"))
         }
     }
 
@@ -106,10 +104,9 @@ struct CalldataDecoder {
 
     private func notSender(_ owner: EthereumAddress, into call: inout CallSummary) {
         guard owner != sender else { return }
-        call.warnings.append(
-            sender == nil
+        call.warnings.append(.init(.funds, sender == nil
                 ? "Moves tokens from \(owner.short): the transaction does not say who sends it"
-                : "Moves tokens from \(owner.short), which is not the sender")
+                : "Moves tokens from \(owner.short), which is not the sender"))
     }
 
     /// Warnings for letting `spender` move `value` of `tokenAddress`: unlimited (the maximum,
@@ -122,11 +119,11 @@ struct CalldataDecoder {
         let known = EthereumTokens.token(tokenAddress, chain: chainID)
         let what = known.map { "your \($0.symbol)" } ?? "your tokens of \(tokenAddress.short)"
         if unlimitedFrom <= value {
-            call.warnings.append("Unlimited approval: \(spender.short) may spend all \(what)")
+            call.warnings.append(.init(.funds, "Unlimited approval: \(spender.short) may spend all \(what)"))
         } else if UInt256.powerOfTen((known?.decimals ?? 18) + 9) <= value {
             let much =
                 known.map { _ in amount(value, token: known) } ?? "\(value.decimal) raw units of \(tokenAddress.short)"
-            call.warnings.append("Very large approval: \(spender.short) may spend \(much)")
+            call.warnings.append(.init(.funds, "Very large approval: \(spender.short) may spend \(much)"))
         }
     }
 
@@ -214,8 +211,7 @@ struct CalldataDecoder {
                     ? "  allow \(operatorAddress.short) to move all your tokens of \(contract.short)"
                     : "  stop \(operatorAddress.short) from moving all your tokens of \(contract.short)")
             if approved {
-                call.warnings.append(
-                    "Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)")
+                call.warnings.append(.init(.funds, "Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)"))
             }
         case .permit2Approve:
             try args.expectStatic(4)
@@ -231,8 +227,7 @@ struct CalldataDecoder {
             approvalWarnings(
                 spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
                 into: &call)
-            call.warnings.append(
-                "Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2")
+            call.warnings.append(.init(.funds, "Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2"))
             unknownToken(tokenAddress, into: &call)
         case .permit2Permit:
             // permit(owner, ((token, amount, expiration, nonce), spender, sigDeadline), signature):
@@ -256,8 +251,7 @@ struct CalldataDecoder {
             approvalWarnings(
                 spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
                 into: &call)
-            call.warnings.append(
-                "Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2")
+            call.warnings.append(.init(.funds, "Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2"))
             notSender(owner, into: &call)
             unknownToken(tokenAddress, into: &call)
         }

@@ -50,11 +50,11 @@ extension EthereumTransaction {
         } else {
             call.lines = ["Create a contract from \(Self.count(data.count, "byte", "bytes")) of code"]
             if !value.isZero { call.lines.append("  with \(Self.native(value, symbol))") }
-            call.warnings.append("Contract creation: this deploys new code, which cannot be read here")
+            call.warnings.append(.init(.trust, "Contract creation: this deploys new code, which cannot be read here"))
         }
         return TransactionSummary(
-            kind: "an Ethereum transaction (\(kindName))", warnings: call.warnings + call.notices, facts: facts,
-            actions: [call.lines],
+            kind: "an Ethereum transaction (\(kindName))", warnings: call.warnings + call.notices.map { .init(.notice, $0) }, facts: facts,
+            actions: [TransactionSummary.Action(call.lines, movesFunds: call.movesFunds)],
             actionNoun: "call")
     }
 
@@ -83,6 +83,8 @@ extension EthereumTransaction {
 /// tokens) before `notices` (what they should know: ETH sent along, amounts shown raw).
 struct CallSummary {
     var lines: [String] = []
-    var warnings: [String] = []
+    var warnings: [TransactionSummary.Warning] = []
     var notices: [String] = []
+    /// `TransactionSummary.Action.movesFunds`.
+    var movesFunds = false
 }

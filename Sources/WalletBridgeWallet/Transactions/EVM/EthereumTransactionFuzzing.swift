@@ -65,11 +65,11 @@ import WalletBridge
     }
 
     private static func summaryProblem(_ summary: TransactionSummary) -> String? {
-        let lines = summary.warnings + summary.facts + summary.actions.flatMap { $0 } + [summary.kind]
+        let lines = summary.warnings.map(\.text) + summary.facts + summary.actions.flatMap(\.lines) + [summary.kind]
         for line in lines where line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "a summary line with a control character: \(line.debugDescription.prefix(200))"
         }
-        guard summary.actions.count == 1, let first = summary.actions.first, !first.isEmpty else {
+        guard summary.actions.count == 1, let first = summary.actions.first?.lines, !first.isEmpty else {
             return "a summary without its one call"
         }
         // The batch listing is bounded; nothing else grows with the input.

@@ -45,12 +45,12 @@
         for signer in [message.accountKeys[0], [UInt8](repeating: 0xEE, count: 32)] {
             let summary = message.summary(signer: signer)
             guard summary.actions.count == message.instructions.count else { return "an instruction without an entry" }
-            for line in summary.warnings + summary.facts + summary.actions.flatMap({ $0 }) {
+            for line in summary.warnings.map(\.text) + summary.facts + summary.actions.flatMap(\.lines) {
                 if line.isEmpty || line.utf8.count > maxLineBytes {
                     return "a summary line of \(line.utf8.count) bytes"
                 }
             }
-            if summary.actions.contains(where: \.isEmpty) { return "an empty action" }
+            if summary.actions.contains(where: \.lines.isEmpty) { return "an empty action" }
         }
         return nil
     }

@@ -21,9 +21,9 @@ struct SolanaSummarizer {
     /// A seed's share of the dialog (the runtime allows 32 bytes).
     static let maxSeedBytes = 48
 
-    private var warnings: [String] = []
+    private var warnings: [TransactionSummary.Warning] = []
     private var facts: [String] = []
-    private var actions: [[String]] = []
+    private var actions: [TransactionSummary.Action] = []
     private var unitLimit: UInt32?
     private var unitPrice: UInt64?
     private var computeBudgetSetTwice = false
@@ -72,24 +72,26 @@ struct SolanaSummarizer {
         }
 
         if computeBudgetSetTwice {
-            warnings.append("Compute budget set twice: the network refuses this transaction")
+            warnings.append(.init(.notice, "Compute budget set twice: the network refuses this transaction"))
         }
         if let first = message.instructions.first, isAdvanceNonce(first) {
             let nonce = first.accounts.first.map(account) ?? "?"
-            warnings.append(
+            warnings.append(.init(
+                .trust,
                 "Durable nonce: this transaction never expires; it can be sent at any time until nonce account \(nonce) advances"
-            )
+            ))
         }
         if feePayer != signer {
-            warnings.append("Fee payer is not this key: \(SolanaWire.short(feePayer)) pays the fees")
+            warnings.append(.init(.trust, "Fee payer is not this key: \(SolanaWire.short(feePayer)) pays the fees"))
         }
         for lookup in message.addressTableLookups {
             let table = SolanaWire.short(lookup.tableKey)
-            warnings.append(
+            warnings.append(.init(
+                .trust,
                 "Lookup table \(table): the accounts it loads cannot be resolved offline "
-                    + "(shown as \"account #k from lookup table \(table)\")")
+                    + "(shown as \"account #k from lookup table \(table)\")"))
         }
-        var unique: [String] = []
+        var unique: [TransactionSummary.Warning] = []
         for warning in warnings where !unique.contains(warning) { unique.append(warning) }
 
         let kind = "a Solana transaction (\(message.version == .legacy ? "legacy" : "version 0"))"
@@ -138,7 +140,7 @@ struct SolanaSummarizer {
 
     // MARK: Instructions
 
-    private mutating func describe(_ instruction: SolanaMessage.Instruction, program: String) -> [String] {
+    private mutating func describe(_ instruction: SolanaMessage.Instruction, program: String) -> TransactionSummary.Action {
         let context = InstructionContext(summarizer: self, instruction: instruction)
         var decoded: Decoded?
         let programLabel: String
@@ -163,20 +165,20 @@ struct SolanaSummarizer {
             decoded = StakeProgramDecoder.decode(context)
         default:
             let short = TransactionSummary.short(base58: program)
-            warnings.append("Unknown program \(short): the wallet cannot show what its instruction does")
-            return [
+            warnings.append(.init(.unreadable, "Unknown program \(short): the wallet cannot show what its instruction does"))
+            return TransactionSummary.Action([
                 "Unknown program \(short): \(SolanaWire.bytes(instruction.data.count)) of data, "
                     + "\(instruction.accounts.count) \(instruction.accounts.count == 1 ? "account" : "accounts")"
-            ]
+            ])
         }
         guard let decoded else {
             let size = SolanaWire.bytes(instruction.data.count)
-            warnings.append(
-                "\(programLabel): an instruction the wallet cannot read (\(size) of data); it cannot show what it does")
-            return ["\(programLabel): unrecognised instruction (\(size))"]
+            warnings.append(.init(
+                .unreadable, "\(programLabel): an instruction the wallet cannot read (\(size) of data); it cannot show what it does"))
+            return TransactionSummary.Action(["\(programLabel): unrecognised instruction (\(size))"])
         }
-        warnings += decoded.warnings
-        return decoded.lines
+        warnings += decoded.warnings.map { TransactionSummary.Warning(.funds, $0) }
+        return TransactionSummary.Action(decoded.lines, movesFunds: decoded.movesFunds)
     }
 
     private mutating func decodeComputeBudget(_ context: InstructionContext) -> Decoded? {
@@ -213,13 +215,15 @@ struct SolanaSummarizer {
     }
 }
 
-/// What one instruction shows: its lines (the first says what it does) and its warnings.
+/// What one instruction shows: its lines (the first says what it does), its warnings (each
+/// about the person's funds or authority), and whether it moves them (`TransactionSummary.Action`).
 struct Decoded {
     var lines: [String]
     var warnings: [String] = []
+    var movesFunds = false
 
-    init(_ lines: [String], warnings: [String] = []) {
-        (self.lines, self.warnings) = (lines, warnings)
+    init(_ lines: [String], warnings: [String] = [], movesFunds: Bool = false) {
+        (self.lines, self.warnings, self.movesFunds) = (lines, warnings, movesFunds)
     }
 }
 
