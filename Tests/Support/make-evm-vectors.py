@@ -40,6 +40,9 @@ def call(signature, types, values):
     return "0x" + (function_signature_to_4byte_selector(signature) + encode(types, values)).hex()
 
 
+# An ENS name's token id: the keccak hash of its label, 77 decimal digits.
+ENS_ID = int("6c5ba3e4ac4ca0ab3d1c0f4d5d7e0e5c0b4d2e6b0d7c1f8a9e3b2c4d5e6f7a8b", 16)
+
 CALLDATA = {
     "transfer": call("transfer(address,uint256)", ["address", "uint256"], [BOB, 12_500_000]),
     "transferFrom": call("transferFrom(address,address,uint256)", ["address", "address", "uint256"], [ALICE, BOB, 1_000_000]),
@@ -72,6 +75,28 @@ CALLDATA = {
         ["address", "((address,uint160,uint48,uint48),address,uint256)", "bytes"],
         [ALICE, ((USDC_MAINNET, 1_000_000, 1_798_761_600, 0), BOB, 1_798_761_600), b"\x00" * 65]),
     "unknown": "0xdeadbeef" + "00" * 64,
+    # Review round 2: numbers as long as they get (ENS token ids are keccak hashes), batches
+    # past what a dialog lists, Permit2's "forever" values, and bytes after the arguments.
+    "transferFromENS": call(
+        "transferFrom(address,address,uint256)", ["address", "address", "uint256"], [ALICE, BOB, ENS_ID]),
+    "approveENS": call("approve(address,uint256)", ["address", "uint256"], [BOB, ENS_ID]),
+    "approveNFT": call("approve(address,uint256)", ["address", "uint256"], [BOB, 1234]),
+    "safeTransferFrom721DataENS": call(
+        "safeTransferFrom(address,address,uint256,bytes)", ["address", "address", "uint256", "bytes"],
+        [ALICE, BOB, ENS_ID, b"x" * 100]),
+    "safeTransferFrom1155Max": call(
+        "safeTransferFrom(address,address,uint256,uint256,bytes)",
+        ["address", "address", "uint256", "uint256", "bytes"], [ALICE, BOB, 2**256 - 1, 2**256 - 1, b""]),
+    "safeBatchTransferFromMax": call(
+        "safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)",
+        ["address", "address", "uint256[]", "uint256[]", "bytes"],
+        [ALICE, BOB, [ENS_ID + i for i in range(8)], [2**256 - 1] * 8, b""]),
+    "transferMax": call("transfer(address,uint256)", ["address", "uint256"], [BOB, 2**256 - 2]),
+    "permit2PermitForever": call(
+        "permit(address,((address,uint160,uint48,uint48),address,uint256),bytes)",
+        ["address", "((address,uint160,uint48,uint48),address,uint256)", "bytes"],
+        [ALICE, ((USDC_MAINNET, 2**160 - 2, 2**48 - 1, 0), BOB, 2**256 - 1), b"\x01" * 65]),
+    "transferTrailing": call("transfer(address,uint256)", ["address", "uint256"], [BOB, 12_500_000]) + "0badc0de",
 }
 
 

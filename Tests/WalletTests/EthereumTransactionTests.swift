@@ -403,29 +403,31 @@ final class EthereumTransactionTests: XCTestCase {
     func testSummaryOfASendAndItsFacts() throws {
         let transaction = try EthereumTransaction(
             json: .object(try vector("legacy-send-mainnet").json), chain: mainnet, field: at)
+        let send = transaction.summary()
+        XCTAssertEqual(send.kind, "an Ethereum transaction (legacy)")
+        XCTAssertEqual(send.warnings, [])
+        // No "Chain:" fact: the dialog's heading names the chain.
         XCTAssertEqual(
-            transaction.summary(),
-            TransactionSummary(
-                testKind: "an Ethereum transaction (legacy)", warnings: [],
-                facts: [
-                    "Chain: Ethereum (eip155:1)", "Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei",
-                    "Most it can cost in fees: 0.00042 ETH",
-                ],
-                actions: [["Send 0.01 ETH", "  to 0x5aAe…eAed"]], actionNoun: "call"))
+            send.facts, ["Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei", "Most it can cost in fees: 0.00042 ETH"])
+        XCTAssertEqual(send.actions, [.init(["Send 0.01 ETH", "  to 0x5aAe…eAed"], movesFunds: true)])
+        XCTAssertEqual(send.actionNoun, "call")
 
+        // Base is an OP Stack rollup: its L1 data fee is not bounded by the transaction.
         let base = try XCTUnwrap(ChainID("eip155:8453"))
         let usdcOnBase = try EthereumTransaction(
-            json: .object(try vector("eip1559-usdc-transfer-base").json), chain: base, field: at)
+            json: .object(try vector("eip1559-usdc-transfer-base").json), chain: base, field: at
+        ).summary()
+        XCTAssertEqual(usdcOnBase.kind, "an Ethereum transaction (EIP-1559)")
+        XCTAssertEqual(usdcOnBase.warnings, [])
         XCTAssertEqual(
-            usdcOnBase.summary(),
-            TransactionSummary(
-                testKind: "an Ethereum transaction (EIP-1559)", warnings: [],
-                facts: [
-                    "Chain: Base (eip155:8453)", "Nonce: 7", "Gas limit: 65,000", "Max fee: 30 gwei, priority 1.5 gwei",
-                    "Most it can cost in fees: 0.00195 ETH",
-                ],
-                actions: [["Call 0x8335…2913 (USDC on Base)", "  transfer 12.5 USDC to 0x5aAe…eAed"]],
-                actionNoun: "call"))
+            usdcOnBase.facts,
+            [
+                "Nonce: 7", "Gas limit: 65,000", "Max fee: 30 gwei, priority 1.5 gwei",
+                "Most it can cost in fees: 0.00195 ETH, plus an L1 data fee the transaction does not limit",
+            ])
+        XCTAssertEqual(
+            usdcOnBase.actions,
+            [.init(["Call 0x8335…2913 (USDC on Base)", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"], movesFunds: true)])
 
         let accessList = try EthereumTransaction(
             json: .object(try vector("eip2930-access-list").json), chain: mainnet, field: at
@@ -433,14 +435,45 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(accessList.kind, "an Ethereum transaction (EIP-2930)")
         XCTAssertEqual(accessList.facts.last, "Access list: 2 addresses, 2 storage keys")
 
+        // The largest of everything, on a chain the wallet does not know: no currency name is
+        // guessed, the L1 data fee is said, and 78-digit numbers are shortened.
         let extreme = try EthereumTransaction(unsigned: bytes(try vector("legacy-max-chain-id").unsigned)).summary()
-        XCTAssertEqual(extreme.facts[0], "Chain: eip155:9007199254740991")
-        XCTAssertEqual(extreme.facts[1], "Nonce: 18446744073709551615")
-        XCTAssertEqual(extreme.facts[4], "Most it can cost in fees: more than 2^256 wei")
         XCTAssertEqual(
-            extreme.actionLines[0][0],
-            "Send 115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935 ETH"
-        )
+            extreme.facts,
+            [
+                "Nonce: 18446744073709551615", "Gas limit: 18,446,744,073,709,551,615",
+                "Gas price: 1157…9935 (78 digits) wei",
+                "Most it can cost in fees: more than 2^256 wei, plus an L1 data fee the transaction does not limit",
+            ])
+        XCTAssertEqual(extreme.actionLines, [["Send 1157…9935 (78 digits) wei", "  to 0x5aAe…eAed"]])
+    }
+
+    func testNativeCurrencyByChain() throws {
+        let cases: [(UInt64, String)] = [
+            (1, "Send 1 ETH"), (10, "Send 1 ETH"), (42161, "Send 1 ETH"), (137, "Send 1 POL"), (56, "Send 1 BNB"),
+            (43114, "Send 1 AVAX"), (100, "Send 1 xDAI"), (250, "Send 1 FTM"), (42220, "Send 1 CELO"),
+            (25, "Send 1 CRO"), (11155111, "Send 1 ETH"), (17000, "Send 1 ETH"), (84532, "Send 1 ETH"),
+            (7, "Send 1 of the chain's native currency (18 decimals)"),
+        ]
+        for (chain, line) in cases {
+            XCTAssertEqual(
+                try summary(to: bob, value: "0xde0b6b3a7640000", chain: chain).actionLines.first?.first, line,
+                "chain \(chain)")
+        }
+        // The fee bound holds where the gas fields bound every fee; elsewhere it says what it leaves out.
+        for chain: UInt64 in [1, 42161, 137, 43114, 11155111] {
+            XCTAssertEqual(
+                try summary(to: bob, chain: chain).facts.last?.hasSuffix("does not limit"), false, "chain \(chain)")
+        }
+        for chain: UInt64 in [10, 8453, 84532, 7] {
+            XCTAssertEqual(
+                try summary(to: bob, chain: chain).facts.last?.hasSuffix(", plus an L1 data fee the transaction does not limit"),
+                true, "chain \(chain)")
+        }
+        XCTAssertEqual(
+            try summary(to: bob, chain: 7).facts.last,
+            "Most it can cost in fees: 0.00063 of the chain's native currency (18 decimals), "
+                + "plus an L1 data fee the transaction does not limit")
     }
 
     func testSummaryOfContractCreation() throws {
@@ -452,52 +485,46 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(
             creation.facts,
             [
-                "Chain: Polygon (eip155:137)", "Nonce: 3", "Gas limit: 100,000", "Gas price: 0.000000001 gwei",
+                "Nonce: 3", "Gas limit: 100,000", "Gas price: 0.000000001 gwei",
                 "Most it can cost in fees: 0.0000000000001 POL",
             ])
-        XCTAssertEqual(creation.actionLines, [["Create a contract from 5 bytes of code"]])
+        XCTAssertEqual(creation.actions, [.init(["Create a contract from 5 bytes of code"], movesFunds: false)])
         let withValue = try summary(to: nil, data: "0x60", value: "0xde0b6b3a7640000")
-        XCTAssertEqual(withValue.actionLines, [["Create a contract from 1 byte of code", "  with 1 ETH"]])
+        XCTAssertEqual(withValue.actions, [.init(["Create a contract from 1 byte of code", "  with 1 ETH"], movesFunds: true)])
     }
 
     func testSummaryOfERC20Calls() throws {
+        let tokenNotKnown = "Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw"
         let cases: [(String, String, [String], [String])] = [
-            ("transfer", usdc, ["  transfer 12.5 USDC to 0x5aAe…eAed"], []),
-            ("transferFrom", usdc, ["  transfer 1 USDC from 0xF010…1F55 to 0x5aAe…eAed"], []),
-            ("approve", usdc, ["  approve 0x5aAe…eAed to spend 5 USDC"], []),
-            ("increaseAllowance", usdc, ["  increase 0x5aAe…eAed's allowance by 1.5 USDC"], []),
+            ("transfer", usdc, ["  transfer 12.5 USDC", "    to 0x5aAe…eAed"], []),
+            ("transferFrom", usdc, ["  transfer 1 USDC", "    to 0x5aAe…eAed", "    from 0xF010…1F55"], []),
+            ("approve", usdc, ["  approve spender 0x5aAe…eAed", "    to spend 5 USDC"], []),
+            ("increaseAllowance", usdc, ["  increase the allowance of 0x5aAe…eAed", "    by 1.5 USDC"], []),
             (
-                "approveUnlimited", usdc, ["  approve 0x5aAe…eAed to spend an unlimited amount of USDC"],
+                "approveUnlimited", usdc, ["  approve spender 0x5aAe…eAed", "    to spend an unlimited amount of USDC"],
                 ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]
             ),
             (
-                "approveHalf", usdc,
-                [
-                    "  approve 0x5aAe…eAed to spend 57,896,044,618,658,097,711,785,492,504,343,953,926,634,992,332,820,282,019,728,792,003,956,564.819968 USDC"
-                ],
+                "approveHalf", usdc, ["  approve spender 0x5aAe…eAed", "    to spend 5789…9968 (77 digits) raw units of USDC"],
                 ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]
             ),
             (
-                "approveVeryLarge", usdc, ["  approve 0x5aAe…eAed to spend 2,000,000,000 USDC"],
+                "approveVeryLarge", usdc, ["  approve spender 0x5aAe…eAed", "    to spend 2,000,000,000 USDC"],
                 ["Very large approval: 0x5aAe…eAed may spend 2,000,000,000 USDC"]
             ),
+            ("transfer", unknownToken, ["  transfer 12500000 (token not known: raw amount)", "    to 0x5aAe…eAed"], [tokenNotKnown]),
             (
-                "transfer", unknownToken, ["  transfer 12500000 (token not known: raw amount) to 0x5aAe…eAed"],
-                ["Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw"]
+                "transferMax", unknownToken,
+                ["  transfer 1157…9934 (78 digits) (token not known: raw amount)", "    to 0x5aAe…eAed"], [tokenNotKnown]
             ),
             (
                 "approveUnlimited", unknownToken,
-                ["  approve 0x5aAe…eAed to spend an unlimited amount of the token (token not known)"],
-                [
-                    "Unlimited approval: 0x5aAe…eAed may spend all your tokens of 0x1111…1111",
-                    "Token not known: 0x1111…1111 is not in the wallet's table, so its amounts are shown raw",
-                ]
+                ["  approve spender 0x5aAe…eAed", "    to spend an unlimited amount of the token (token not known)"],
+                ["Unlimited approval: 0x5aAe…eAed may spend all your tokens of 0x1111…1111", tokenNotKnown]
             ),
             (
                 "transferFrom", nft,
-                [
-                    "  transfer 1000000 (token not known: raw amount, or an ERC-721 token id) from 0xF010…1F55 to 0x5aAe…eAed"
-                ],
+                ["  transfer 1000000: a raw amount, or ERC-721 token #1000000", "    to 0x5aAe…eAed", "    from 0xF010…1F55"],
                 ["Token not known: 0x2222…2222 is not in the wallet's table, so its amounts are shown raw"]
             ),
         ]
@@ -505,7 +532,7 @@ final class EthereumTransactionTests: XCTestCase {
             let shown = try summary(to: contract, data: calldata(name))
             let header =
                 contract == usdc ? "Call 0xA0b8…eB48 (USDC on Ethereum)" : "Call \(EthereumAddress(contract)!.short)"
-            XCTAssertEqual(shown.actionLines, [[header] + lines], name)
+            XCTAssertEqual(shown.actions, [.init([header] + lines, movesFunds: true)], name)
             XCTAssertEqual(shown.warningTexts, warnings, name)
         }
         // A very large approval of a token not in the table: a billion tokens at 18 decimals.
@@ -515,6 +542,39 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(
             try summary(to: unknownToken, data: large).warningTexts.first,
             "Very large approval: 0x5aAe…eAed may spend 1000000000000000000000000000 raw units of 0x1111…1111")
+        // A revoking approval of a known token moves nothing.
+        let revoke =
+            "0x095ea7b3" + String(repeating: "0", count: 24) + "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+            + String(repeating: "0", count: 64)
+        XCTAssertEqual(try summary(to: usdc, data: revoke).actions.first?.movesFunds, false)
+    }
+
+    /// ERC-721's approve(spender, tokenId) has ERC-20's selector: on a contract not in the
+    /// table the number is worded both ways, and the spender may take that token.
+    func testSummaryOfAnApprovalThatMayBeAnNFT() throws {
+        let shown = try summary(to: nft, data: calldata("approveNFT"))
+        XCTAssertEqual(
+            shown.actions,
+            [
+                .init(
+                    ["Call 0x2222…2222", "  approve spender 0x5aAe…eAed", "    to spend 1234: a raw amount, or ERC-721 token #1234"],
+                    movesFunds: true)
+            ])
+        XCTAssertEqual(shown.warnings.first, .init(.funds, "If 0x2222…2222 is an NFT contract, 0x5aAe…eAed may take its token #1234"))
+        let ens = try summary(to: nft, data: calldata("approveENS"))
+        XCTAssertEqual(
+            ens.actionLines,
+            [
+                [
+                    "Call 0x2222…2222", "  approve spender 0x5aAe…eAed",
+                    "    to spend 4901…7611 (77 digits): a raw amount, or ERC-721 token #4901…7611 (77 digits)",
+                ]
+            ])
+        XCTAssertTrue(
+            ens.warningTexts.contains("If 0x2222…2222 is an NFT contract, 0x5aAe…eAed may take its token #4901…7611 (77 digits)"),
+            "\(ens.warningTexts)")
+        // A known ERC-20 is not an NFT contract.
+        XCTAssertFalse(try summary(to: usdc, data: calldata("approveNFT")).warningTexts.contains { $0.contains("NFT") })
     }
 
     func testSummaryWarnsOfTransferFromAnotherOwner() throws {
@@ -533,40 +593,77 @@ final class EthereumTransactionTests: XCTestCase {
     }
 
     func testSummaryOfNFTCalls() throws {
-        let cases: [(String, [String], [String])] = [
-            ("safeTransferFrom721", ["  transfer NFT #42 from 0xF010…1F55 to 0x5aAe…eAed"], []),
-            (
-                "safeTransferFrom721Data", ["  transfer NFT #42 from 0xF010…1F55 to 0x5aAe…eAed, with 3 bytes of data"],
-                []
-            ),
-            ("safeTransferFrom1155", ["  transfer 5 of token #7 from 0xF010…1F55 to 0x5aAe…eAed"], []),
+        let parties = ["    to 0x5aAe…eAed", "    from 0xF010…1F55"]
+        let cases: [(String, [String], [String], Bool)] = [
+            ("safeTransferFrom721", ["  transfer NFT #42"] + parties, [], true),
+            ("safeTransferFrom721Data", ["  transfer NFT #42, with 3 bytes of data"] + parties, [], true),
+            ("safeTransferFrom1155", ["  transfer 5 of token #7"] + parties, [], true),
             (
                 "safeBatchTransferFrom",
-                [
-                    "  transfer 3 kinds of tokens from 0xF010…1F55 to 0x5aAe…eAed:", "    10 of token #1",
-                    "    20 of token #2", "    30 of token #3",
-                ], []
+                ["  transfer 3 kinds of tokens"] + parties + ["    10 of token #1", "    20 of token #2", "    30 of token #3"],
+                [], true
             ),
             (
                 "safeBatchTransferFromLong",
-                ["  transfer 10 kinds of tokens from 0xF010…1F55 to 0x5aAe…eAed, with 1 byte of data:"]
-                    + (1...8).map { "    1 of token #\($0)" }
-                    + ["    …and 2 more"], []
+                ["  transfer 10 kinds of tokens, with 1 byte of data"] + parties
+                    + (1...3).map { "    1 of token #\($0)" } + ["    …and 7 more items"], [], true
             ),
             (
                 "setApprovalForAll", ["  allow 0x5aAe…eAed to move all your tokens of 0x2222…2222"],
-                ["Approval for all: 0x5aAe…eAed may move every token you hold of 0x2222…2222"]
+                ["Approval for all: 0x5aAe…eAed may move every token you hold of 0x2222…2222"], true
             ),
-            ("setApprovalForAllRevoke", ["  stop 0x5aAe…eAed from moving all your tokens of 0x2222…2222"], []),
+            ("setApprovalForAllRevoke", ["  stop 0x5aAe…eAed from moving all your tokens of 0x2222…2222"], [], false),
         ]
-        for (name, lines, warnings) in cases {
+        for (name, lines, warnings, movesFunds) in cases {
             let shown = try summary(to: nft, data: calldata(name))
-            XCTAssertEqual(shown.actionLines, [["Call 0x2222…2222"] + lines], name)
+            XCTAssertEqual(shown.actions, [.init(["Call 0x2222…2222"] + lines, movesFunds: movesFunds)], name)
             XCTAssertEqual(shown.warningTexts, warnings, name)
         }
-        XCTAssertEqual(
-            try summary(to: nft, data: calldata("safeTransferFrom1155"), from: bob).warningTexts,
-            ["Moves tokens from 0xF010…1F55, which is not the sender"])
+        // Someone else's tokens: warned of, and not the sender's funds.
+        let others = try summary(to: nft, data: calldata("safeTransferFrom1155"), from: bob)
+        XCTAssertEqual(others.warningTexts, ["Moves tokens from 0xF010…1F55, which is not the sender"])
+        XCTAssertEqual(others.actions.first?.movesFunds, false)
+    }
+
+    /// The review's reproducers: token ids of 77 digits (ENS names), amounts of 78, eight-item
+    /// batches. The recipient is on its own line before anything long, no line passes the
+    /// dialog's limit, and a call stays within its lines.
+    func testLongNumbersNeverPushAnAddressOutOfALine() throws {
+        let parties = ["    to 0x5aAe…eAed", "    from 0xF010…1F55"]
+        let cases: [(String, [String])] = [
+            (
+                "transferFromENS",
+                ["  transfer 4901…7611 (77 digits): a raw amount, or ERC-721 token #4901…7611 (77 digits)"] + parties
+            ),
+            ("safeTransferFrom721DataENS", ["  transfer NFT #4901…7611 (77 digits), with 100 bytes of data"] + parties),
+            ("safeTransferFrom1155Max", ["  transfer 1157…9935 (78 digits) of token #1157…9935 (78 digits)"] + parties),
+            (
+                "safeBatchTransferFromMax",
+                ["  transfer 8 kinds of tokens"] + parties
+                    + ["    1157…9935 (78 digits) of token #4901…7611 (77 digits)"]
+                    + (2...3).map { "    1157…9935 (78 digits) of token #4901…761\($0) (77 digits)" }
+                    + ["    …and 5 more items"]
+            ),
+        ]
+        for (name, lines) in cases {
+            let shown = try summary(to: nft, data: calldata(name))
+            XCTAssertEqual(shown.actionLines, [["Call 0x2222…2222"] + lines], name)
+            XCTAssertEqual(shown.actions.first?.movesFunds, true, name)
+        }
+        // With ETH sent along, the batch gives up an item so the call keeps to its lines.
+        let withValue = try summary(to: nft, data: calldata("safeBatchTransferFromMax"), value: "0x1")
+        XCTAssertEqual(withValue.actionLines.first?.count, CalldataDecoder.maxCallLines)
+        XCTAssertEqual(withValue.actionLines.first?.last, "    …and 6 more items")
+        for name in Self.vectors.calldata.keys.sorted() {
+            for contract in [nft, usdc, permit2] {
+                let shown = try summary(to: contract, data: calldata(name), value: "0x" + String(repeating: "f", count: 64))
+                let lines = shown.warningTexts + shown.facts + shown.actions.flatMap(\.lines)
+                for line in lines {
+                    XCTAssertLessThanOrEqual(line.utf8.count, TransactionConsent.maxLineBytes, "\(name): \(line)")
+                }
+                XCTAssertLessThanOrEqual(shown.actionLines[0].count, CalldataDecoder.maxCallLines, name)
+            }
+        }
     }
 
     func testSummaryOfPermit2() throws {
@@ -574,8 +671,9 @@ final class EthereumTransactionTests: XCTestCase {
             (
                 "permit2Approve",
                 [
-                    "  Permit2: let 0x5aAe…eAed move up to an unlimited amount of USDC, token 0xA0b8…eB48",
-                    "  expires 2027-01-01 00:00 UTC",
+                    "  Permit2: allow spender 0x5aAe…eAed",
+                    "    to move up to an unlimited amount of USDC of token 0xA0b8…eB48",
+                    "    expires 2027-01-01 00:00 UTC",
                 ],
                 [
                     "Unlimited approval: 0x5aAe…eAed may spend all your USDC",
@@ -585,25 +683,41 @@ final class EthereumTransactionTests: XCTestCase {
             (
                 "permit2ApproveSmall",
                 [
-                    "  Permit2: let 0x5aAe…eAed move up to 25 USDC, token 0xA0b8…eB48",
-                    "  expires with the block it is included in",
+                    "  Permit2: allow spender 0x5aAe…eAed", "    to move up to 25 USDC of token 0xA0b8…eB48",
+                    "    expires with the block it is included in",
                 ],
                 ["Permit2 approval: 0x5aAe…eAed may move your tokens of 0xA0b8…eB48 through Permit2"]
             ),
             (
                 "permit2Permit",
                 [
-                    "  Permit2: with 0xF010…1F55's signature, let 0x5aAe…eAed move up to 1 USDC, token 0xA0b8…eB48",
-                    "  expires 2027-01-01 00:00 UTC; signature valid until 2027-01-01 00:00 UTC",
+                    "  Permit2: grants an allowance over 0xF010…1F55's tokens", "    to spender 0x5aAe…eAed",
+                    "    up to 1 USDC of token 0xA0b8…eB48",
+                    "    expires 2027-01-01 00:00 UTC; signature valid until 2027-01-01 00:00 UTC",
                 ],
                 ["Permit2 approval: 0x5aAe…eAed may move tokens of 0xA0b8…eB48 through Permit2"]
+            ),
+            (
+                "permit2PermitForever",
+                [
+                    "  Permit2: grants an allowance over 0xF010…1F55's tokens", "    to spender 0x5aAe…eAed",
+                    "    up to 1461…2974 (49 digits) raw units of USDC of token 0xA0b8…eB48",
+                    "    never expires; the signature has no deadline",
+                ],
+                [
+                    "Very large approval: 0x5aAe…eAed may spend 1461…2974 (49 digits) raw units of USDC",
+                    "Permit2 approval: 0x5aAe…eAed may move tokens of 0xA0b8…eB48 through Permit2",
+                ]
             ),
         ]
         for (name, lines, warnings) in cases {
             let shown = try summary(to: permit2, data: calldata(name))
-            XCTAssertEqual(shown.actionLines, [["Call 0x0000…8BA3"] + lines], name)
+            XCTAssertEqual(shown.actions, [.init(["Call 0x0000…8BA3"] + lines, movesFunds: true)], name)
             XCTAssertEqual(shown.warningTexts, warnings, name)
         }
+        XCTAssertEqual(
+            try summary(to: permit2, data: calldata("permit2Permit"), from: bob).warningTexts.last,
+            "Grants an allowance over 0xF010…1F55's tokens, which is not the sender")
         // Permit2's approve elsewhere, and ERC-20's approve at Permit2, are not what they seem.
         XCTAssertEqual(
             try summary(to: usdc, data: calldata("permit2Approve")).warningTexts,
@@ -615,17 +729,19 @@ final class EthereumTransactionTests: XCTestCase {
 
     func testSummaryOfUnknownAndMalformedCalls() throws {
         let unknown = try summary(to: bob, data: calldata("unknown"))
-        XCTAssertEqual(unknown.actionLines, [["Call 0x5aAe…eAed with selector 0xdeadbeef and 68 bytes of data"]])
+        // A function the wallet cannot read may do anything with the sender's funds.
+        XCTAssertEqual(
+            unknown.actions, [.init(["Call 0x5aAe…eAed with selector 0xdeadbeef and 68 bytes of data"], movesFunds: true)])
         XCTAssertEqual(unknown.warningTexts, ["Unknown function 0xdeadbeef: what this call does cannot be shown"])
 
         let short = try summary(to: bob, data: "0x0102")
-        XCTAssertEqual(short.actionLines, [["Call 0x5aAe…eAed", "  2 bytes of data, too short for a function selector"]])
+        XCTAssertEqual(
+            short.actions, [.init(["Call 0x5aAe…eAed", "  2 bytes of data, too short for a function selector"], movesFunds: true)])
         XCTAssertEqual(short.warningTexts, ["Unknown call: 2 bytes of data are not a function call this wallet can read"])
 
         let transfer = try calldata("transfer")
         let malformed: [(String, String)] = [
             ("truncated", String(transfer.dropLast(2))),
-            ("extra byte", transfer + "00"),
             ("address high bits", "0xa9059cbb" + "01" + String(transfer.dropFirst(12))),
             (
                 "bool of 2",
@@ -644,14 +760,33 @@ final class EthereumTransactionTests: XCTestCase {
                 shown.warningTexts.first?.hasPrefix("Malformed call: the data do not decode as ") == true,
                 "\(name): \(shown.warningTexts)")
             XCTAssertTrue(shown.actionLines[0].last?.contains("of data that do not decode as") == true, name)
+            XCTAssertEqual(shown.actions.first?.movesFunds, true, name)
         }
+        // A known call with bytes after its arguments: what it reads is shown, and the rest warned of.
+        let trailing = try summary(to: usdc, data: calldata("transferTrailing"))
+        XCTAssertEqual(
+            trailing.actions,
+            [.init(["Call 0xA0b8…eB48 (USDC on Ethereum)", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"], movesFunds: true)])
+        XCTAssertEqual(
+            trailing.warnings,
+            [
+                .init(
+                    .unreadable,
+                    "4 extra bytes after the arguments of transfer: what the contract does with them cannot be shown")
+            ])
+        let revokeTrailing = try summary(to: nft, data: calldata("setApprovalForAllRevoke") + "00")
+        XCTAssertEqual(revokeTrailing.warningTexts.first?.hasPrefix("1 extra byte after the arguments of setApprovalForAll"), true)
+        XCTAssertEqual(revokeTrailing.actions.first?.movesFunds, true, "bytes it cannot read may do anything")
     }
 
     func testSummaryOfValueSentWithACall() throws {
         let shown = try summary(to: usdc, data: calldata("transfer"), value: "0x6f05b59d3b20000")
         XCTAssertEqual(
             shown.actionLines,
-            [["Call 0xA0b8…eB48 (USDC on Ethereum)", "  with 0.5 ETH", "  transfer 12.5 USDC to 0x5aAe…eAed"]])
+            [["Call 0xA0b8…eB48 (USDC on Ethereum)", "  with 0.5 ETH", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"]])
+        // ETH sent with a call that moves nothing else still moves funds.
+        XCTAssertEqual(
+            try summary(to: nft, data: calldata("setApprovalForAllRevoke"), value: "0x1").actions.first?.movesFunds, true)
         XCTAssertEqual(shown.warningTexts, ["Sends 0.5 ETH to 0xA0b8…eB48 along with the call"])
     }
 

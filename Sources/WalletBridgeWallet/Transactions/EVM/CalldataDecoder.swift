@@ -15,8 +15,9 @@ struct CalldataDecoder {
 
     /// Uniswap's Permit2, at the same address on every chain (deployed with CREATE2).
     static let permit2 = EthereumAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
-    /// The most items of an ERC-1155 batch listed; the rest are counted.
-    static let maxBatchItems = 8
+    /// The most lines one call takes (its header included): an ERC-1155 batch lists as many
+    /// items as fit and counts the rest, so a call never crowds out the rest of a dialog.
+    static let maxCallLines = 8
     /// Above this many, a batch is not read at all (the calldata is still bounded by the
     /// transaction's size; this bounds the work and the lines).
     static let maxBatchLength = 10_000
@@ -33,6 +34,9 @@ struct CalldataDecoder {
         case setApprovalForAll = 0xa22c_b465  // setApprovalForAll(address,bool)
         case permit2Approve = 0x8751_7c45  // approve(address,address,uint160,uint48), Permit2's
         case permit2Permit = 0x2b67_b570  // permit(address,((address,uint160,uint48,uint48),address,uint256),bytes)
+
+        /// The function's name, as its warnings say it.
+        var name: String { String(signature.prefix { $0 != "(" }) }
 
         var signature: String {
             switch self {
@@ -60,6 +64,8 @@ struct CalldataDecoder {
                 "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data, too short for a function selector"
             )
             call.warnings.append(.init(.unreadable, "Unknown call: \(data.count) bytes of data are not a function call this wallet can read"))
+            // What the contract does with data it cannot read is unknown: it may move funds.
+            call.movesFunds = true
             return
         }
         let selectorHex = "0x" + Hex.encode(Array(data[0..<4]))
@@ -71,15 +77,29 @@ struct CalldataDecoder {
             call.lines[0] +=
                 " with selector \(selectorHex) and \(EthereumTransaction.count(data.count, "byte", "bytes")) of data"
             call.warnings.append(.init(.unreadable, "Unknown function \(selectorHex): what this call does cannot be shown"))
+            call.movesFunds = true
             return
         }
+        // Lines and warnings go to a copy, so that a call that turns out malformed halfway
+        // shows none of what was read before the fault.
+        var decoded = call
         do {
-            try decode(selector, into: &call)
+            let extra = try decode(selector, into: &decoded)
+            if extra > 0 {
+                decoded.warnings.append(
+                    .init(
+                        .unreadable,
+                        "\(EthereumTransaction.count(extra, "extra byte", "extra bytes")) after the arguments of "
+                            + "\(selector.name): what the contract does with them cannot be shown"))
+                decoded.movesFunds = true
+            }
+            call = decoded
         } catch {
             call.lines.append(
                 "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data that do not decode as \(selector.signature)"
             )
             call.warnings.append(.init(.unreadable, "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown"))
+            call.movesFunds = true
         }
     }
 
@@ -92,8 +112,16 @@ struct CalldataDecoder {
         if let maximum, value == maximum {
             return "an unlimited amount of " + (token?.symbol ?? "the token (token not known)")
         }
-        guard let token else { return "\(value.decimal) (token not known: raw amount)" }
-        return TransactionSummary.units(value.decimal, decimals: token.decimals, symbol: token.symbol)
+        guard let token else { return "\(EthereumTransaction.number(value.decimal)) (token not known: raw amount)" }
+        return EthereumTransaction.units(
+            value, decimals: token.decimals, symbol: token.symbol, smallest: "raw units of \(token.symbol)")
+    }
+
+    /// A number that is an ERC-20 amount or an ERC-721 token id, for a contract not in the
+    /// table: ERC-20's transferFrom and approve have the same selectors as ERC-721's.
+    private func amountOrTokenID(_ value: UInt256) -> String {
+        let number = EthereumTransaction.number(value.decimal)
+        return "\(number): a raw amount, or ERC-721 token #\(number)"
     }
 
     private func unknownToken(_ address: EthereumAddress, into call: inout CallSummary) {
@@ -102,7 +130,10 @@ struct CalldataDecoder {
             "Token not known: \(address.short) is not in the wallet's table, so its amounts are shown raw")
     }
 
-    private func notSender(_ owner: EthereumAddress, into call: inout CallSummary) {
+    /// Tokens leave `owner`: the sender's funds move when the owner is the sender (or may be,
+    /// when the transaction does not say who sends it); someone else's owner is warned of.
+    private func movesTokens(from owner: EthereumAddress, into call: inout CallSummary) {
+        if owner == sender || sender == nil { call.movesFunds = true }
         guard owner != sender else { return }
         call.warnings.append(.init(.funds, sender == nil
                 ? "Moves tokens from \(owner.short): the transaction does not say who sends it"
@@ -122,88 +153,129 @@ struct CalldataDecoder {
             call.warnings.append(.init(.funds, "Unlimited approval: \(spender.short) may spend all \(what)"))
         } else if UInt256.powerOfTen((known?.decimals ?? 18) + 9) <= value {
             let much =
-                known.map { _ in amount(value, token: known) } ?? "\(value.decimal) raw units of \(tokenAddress.short)"
+                known.map { _ in amount(value, token: known) }
+                ?? "\(EthereumTransaction.number(value.decimal)) raw units of \(tokenAddress.short)"
             call.warnings.append(.init(.funds, "Very large approval: \(spender.short) may spend \(much)"))
         }
     }
 
-    private func decode(_ selector: Selector, into call: inout CallSummary) throws(Undecodable) {
+    /// The address lines of a transfer: who receives, then whose tokens they are, each on a line
+    /// of its own so that no long number before them can push them out of sight.
+    private func parties(to: EthereumAddress, from: EthereumAddress) -> [String] {
+        ["    to \(to.short)", "    from \(from.short)"]
+    }
+
+    /// Decodes the arguments into `call`; returns how many bytes follow them (shown, with a
+    /// warning, by `decode(into:)`).
+    private func decode(_ selector: Selector, into call: inout CallSummary) throws(Undecodable) -> Int {
         let args = ABIArguments(bytes: Array(data.dropFirst(4)))
         // 2^255: no token's supply comes near it, so an approval from there up is "unlimited".
         let half = UInt256.maxOf(bits: 255).adding(1)
         switch selector {
         case .transfer:
-            try args.expectStatic(2)
+            let extra = try args.extra(afterWords: 2)
             let to = try args.address(0)
             let value = try args.uint(1)
-            call.lines.append("  transfer \(amount(value, token: token)) to \(to.short)")
+            call.lines += ["  transfer \(amount(value, token: token))", "    to \(to.short)"]
+            call.movesFunds = true
             unknownToken(contract, into: &call)
+            return extra
         case .transferFrom:
-            try args.expectStatic(3)
+            let extra = try args.extra(afterWords: 3)
             let from = try args.address(0)
             let to = try args.address(1)
             let value = try args.uint(2)
-            let what =
-                token == nil
-                ? "\(value.decimal) (token not known: raw amount, or an ERC-721 token id)" : amount(value, token: token)
-            call.lines.append("  transfer \(what) from \(from.short) to \(to.short)")
-            notSender(from, into: &call)
+            let what = token == nil ? amountOrTokenID(value) : amount(value, token: token)
+            call.lines += ["  transfer \(what)"] + parties(to: to, from: from)
+            movesTokens(from: from, into: &call)
             unknownToken(contract, into: &call)
+            return extra
         case .approve, .increaseAllowance:
-            try args.expectStatic(2)
+            let extra = try args.extra(afterWords: 2)
             let spender = try args.address(0)
             let value = try args.uint(1)
-            call.lines.append(
-                selector == .approve
-                    ? "  approve \(spender.short) to spend \(amount(value, token: token, maximum: .max))"
-                    : "  increase \(spender.short)'s allowance by \(amount(value, token: token, maximum: .max))")
-            approvalWarnings(spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
+            if selector == .approve {
+                // On a contract not in the table, this may be ERC-721's approve(spender, tokenId).
+                let what =
+                    token == nil && value < half
+                    ? amountOrTokenID(value) : amount(value, token: token, maximum: .max)
+                call.lines += ["  approve spender \(spender.short)", "    to spend \(what)"]
+                approvalWarnings(spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
+                if token == nil, value < half {
+                    call.warnings.append(
+                        .init(
+                            .funds,
+                            "If \(contract.short) is an NFT contract, \(spender.short) may take its token "
+                                + "#\(EthereumTransaction.number(value.decimal))"))
+                }
+            } else {
+                call.lines += [
+                    "  increase the allowance of \(spender.short)", "    by \(amount(value, token: token, maximum: .max))",
+                ]
+                approvalWarnings(spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
+            }
+            // An approval of zero revokes one, but on an NFT contract token #0 is a token.
+            if !value.isZero || (selector == .approve && token == nil) { call.movesFunds = true }
             unknownToken(contract, into: &call)
+            return extra
         case .safeTransferFrom721, .safeTransferFrom721Data:
             let from = try args.address(0)
             let to = try args.address(1)
             let id = try args.uint(2)
-            var line = "  transfer NFT #\(id.decimal) from \(from.short) to \(to.short)"
+            var extra: Int
+            var note = ""
             if selector == .safeTransferFrom721Data {
-                let extra = try args.bytes(at: 3)
-                try args.expectEnd(headWords: 4, tails: [extra.end])
-                line += ", with \(EthereumTransaction.count(extra.count, "byte", "bytes")) of data"
+                let bytes = try args.bytes(at: 3)
+                extra = try args.extra(headWords: 4, tails: [bytes.end])
+                note = dataNote(bytes.count)
             } else {
-                try args.expectStatic(3)
+                extra = try args.extra(afterWords: 3)
             }
-            call.lines.append(line)
-            notSender(from, into: &call)
+            call.lines += ["  transfer NFT #\(EthereumTransaction.number(id.decimal))\(note)"] + parties(to: to, from: from)
+            movesTokens(from: from, into: &call)
+            return extra
         case .safeTransferFrom1155:
             let from = try args.address(0)
             let to = try args.address(1)
             let id = try args.uint(2)
             let value = try args.uint(3)
-            let extra = try args.bytes(at: 4)
-            try args.expectEnd(headWords: 5, tails: [extra.end])
-            call.lines.append(
-                "  transfer \(value.decimal) of token #\(id.decimal) from \(from.short) to \(to.short)"
-                    + dataNote(extra.count))
-            notSender(from, into: &call)
+            let bytes = try args.bytes(at: 4)
+            let extra = try args.extra(headWords: 5, tails: [bytes.end])
+            call.lines +=
+                [
+                    "  transfer \(EthereumTransaction.number(value.decimal)) of token "
+                        + "#\(EthereumTransaction.number(id.decimal))\(dataNote(bytes.count))"
+                ] + parties(to: to, from: from)
+            movesTokens(from: from, into: &call)
+            return extra
         case .safeBatchTransferFrom:
             let from = try args.address(0)
             let to = try args.address(1)
             let ids = try args.uintArray(at: 2, maxCount: Self.maxBatchLength)
             let values = try args.uintArray(at: 3, maxCount: Self.maxBatchLength)
-            let extra = try args.bytes(at: 4)
-            try args.expectEnd(headWords: 5, tails: [ids.end, values.end, extra.end])
+            let bytes = try args.bytes(at: 4)
+            let extra = try args.extra(headWords: 5, tails: [ids.end, values.end, bytes.end])
             guard ids.values.count == values.values.count else { throw Undecodable() }
-            call.lines.append(
-                "  transfer \(EthereumTransaction.count(ids.values.count, "kind", "kinds")) of tokens from \(from.short) to \(to.short)"
-                    + dataNote(extra.count) + ":")
-            for (id, value) in zip(ids.values, values.values).prefix(Self.maxBatchItems) {
-                call.lines.append("    \(value.decimal) of token #\(id.decimal)")
+            call.lines +=
+                [
+                    "  transfer \(EthereumTransaction.count(ids.values.count, "kind", "kinds")) of tokens"
+                        + dataNote(bytes.count)
+                ] + parties(to: to, from: from)
+            // The items take what is left of the call's lines; past that, they are counted.
+            let room = max(1, Self.maxCallLines - call.lines.count)
+            let items = Array(zip(ids.values, values.values))
+            let shown = items.count <= room ? items.count : room - 1
+            for (id, value) in items.prefix(shown) {
+                call.lines.append(
+                    "    \(EthereumTransaction.number(value.decimal)) of token #\(EthereumTransaction.number(id.decimal))")
             }
-            if ids.values.count > Self.maxBatchItems {
-                call.lines.append("    …and \(DisplayText.grouped(ids.values.count - Self.maxBatchItems)) more")
+            if shown < items.count {
+                call.lines.append("    …and \(EthereumTransaction.count(items.count - shown, "more item", "more items"))")
             }
-            notSender(from, into: &call)
+            movesTokens(from: from, into: &call)
+            return extra
         case .setApprovalForAll:
-            try args.expectStatic(2)
+            let extra = try args.extra(afterWords: 2)
             let operatorAddress = try args.address(0)
             let approved = try args.bool(1)
             call.lines.append(
@@ -212,23 +284,28 @@ struct CalldataDecoder {
                     : "  stop \(operatorAddress.short) from moving all your tokens of \(contract.short)")
             if approved {
                 call.warnings.append(.init(.funds, "Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)"))
+                call.movesFunds = true
             }
+            return extra
         case .permit2Approve:
-            try args.expectStatic(4)
+            let extra = try args.extra(afterWords: 4)
             let tokenAddress = try args.address(0)
             let spender = try args.address(1)
             let value = try args.uint(2, bits: 160)
             let expiration = try args.uint(3, bits: 48).uint64 ?? 0
             let known = EthereumTokens.token(tokenAddress, chain: chainID)
-            call.lines.append(
-                "  Permit2: let \(spender.short) move up to \(amount(value, token: known, maximum: .maxOf(bits: 160))), token \(tokenAddress.short)"
-            )
-            call.lines.append("  \(Self.expiry(expiration))")
+            call.lines += [
+                "  Permit2: allow spender \(spender.short)",
+                "    to move up to \(amount(value, token: known, maximum: .maxOf(bits: 160))) of token \(tokenAddress.short)",
+                "    \(Self.expiry(expiration))",
+            ]
             approvalWarnings(
                 spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
                 into: &call)
             call.warnings.append(.init(.funds, "Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2"))
+            call.movesFunds = true
             unknownToken(tokenAddress, into: &call)
+            return extra
         case .permit2Permit:
             // permit(owner, ((token, amount, expiration, nonce), spender, sigDeadline), signature):
             // the struct is static, so it sits in the head; the signature is the one tail.
@@ -240,20 +317,31 @@ struct CalldataDecoder {
             let spender = try args.address(5)
             let deadline = try args.uint(6)
             let signature = try args.bytes(at: 7)
-            try args.expectEnd(headWords: 8, tails: [signature.end])
+            let extra = try args.extra(headWords: 8, tails: [signature.end])
             let known = EthereumTokens.token(tokenAddress, chain: chainID)
-            call.lines.append(
-                "  Permit2: with \(owner.short)'s signature, let \(spender.short) move up to "
-                    + "\(amount(value, token: known, maximum: .maxOf(bits: 160))), token \(tokenAddress.short)")
-            call.lines.append(
-                "  \(Self.expiry(expiration)); signature valid until \(deadline.uint64.map(Self.date) ?? deadline.decimal)"
-            )
+            // permit only records the owner's signed allowance; no token moves in this call.
+            let validity =
+                deadline == .max
+                ? "the signature has no deadline"
+                : "signature valid until \(deadline.uint64.map(Self.date) ?? EthereumTransaction.number(deadline.decimal))"
+            call.lines += [
+                "  Permit2: grants an allowance over \(owner.short)'s tokens",
+                "    to spender \(spender.short)",
+                "    up to \(amount(value, token: known, maximum: .maxOf(bits: 160))) of token \(tokenAddress.short)",
+                "    \(Self.expiry(expiration)); \(validity)",
+            ]
             approvalWarnings(
                 spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
                 into: &call)
             call.warnings.append(.init(.funds, "Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2"))
-            notSender(owner, into: &call)
+            call.movesFunds = true
+            if owner != sender {
+                call.warnings.append(.init(.funds, sender == nil
+                        ? "Grants an allowance over \(owner.short)'s tokens: the transaction does not say who sends it"
+                        : "Grants an allowance over \(owner.short)'s tokens, which is not the sender"))
+            }
             unknownToken(tokenAddress, into: &call)
+            return extra
         }
     }
 
@@ -262,9 +350,13 @@ struct CalldataDecoder {
     }
 
     /// Permit2's expiration: 0 is the block the approval lands in (Permit2 stores the block's
-    /// timestamp for it).
+    /// timestamp for it); the largest uint48 is what dApps send for an approval that never ends.
     static func expiry(_ expiration: UInt64) -> String {
-        expiration == 0 ? "expires with the block it is included in" : "expires \(date(expiration))"
+        switch expiration {
+        case 0: "expires with the block it is included in"
+        case (1 << 48) - 1: "never expires"
+        default: "expires \(date(expiration))"
+        }
     }
 
     /// A Unix time as "2026-11-28 06:10 UTC" (proleptic Gregorian; days to a civil date by
@@ -301,15 +393,18 @@ struct ABIArguments {
         return bytes[offset..<offset + 32]
     }
 
-    /// Exactly `count` static words and nothing after them.
-    func expectStatic(_ count: Int) throws(CalldataDecoder.Undecodable) {
-        guard bytes.count == count * 32 else { throw CalldataDecoder.Undecodable() }
+    /// At least `count` static words: how many bytes follow them (Solidity ignores them, but
+    /// a contract may read them, so the decoder shows that they are there).
+    func extra(afterWords count: Int) throws(CalldataDecoder.Undecodable) -> Int {
+        guard bytes.count >= count * 32 else { throw CalldataDecoder.Undecodable() }
+        return bytes.count - count * 32
     }
 
-    /// Nothing after the head and the tails, as the encoder writes them: the data end where
-    /// the last tail does.
-    func expectEnd(headWords: Int, tails: [Int]) throws(CalldataDecoder.Undecodable) {
-        guard bytes.count == max(headWords * 32, tails.max() ?? 0) else { throw CalldataDecoder.Undecodable() }
+    /// How many bytes follow the head and the tails, which end where the last tail does.
+    func extra(headWords: Int, tails: [Int]) throws(CalldataDecoder.Undecodable) -> Int {
+        let end = max(headWords * 32, tails.max() ?? 0)
+        guard bytes.count >= end else { throw CalldataDecoder.Undecodable() }
+        return bytes.count - end
     }
 
     func uint(_ index: Int, bits: Int = 256) throws(CalldataDecoder.Undecodable) -> UInt256 {

@@ -67,13 +67,43 @@ enum EthereumTokens {
         table[chain]?[Hex.encode(address.bytes)]
     }
 
-    /// What the chain's own currency is called: ETH on Ethereum and its rollups, and on chains
-    /// the wallet does not know (most EVM chains people sign for are rollups of Ethereum).
+    /// A chain whose own currency the wallet knows, and whether its fees can exceed what the
+    /// transaction's gas fields limit.
+    struct Chain: Equatable {
+        /// The symbol of its currency, which has 18 decimals on every EVM chain (fees are in wei).
+        let symbol: String
+        /// OP Stack rollups also charge an L1 data fee, priced by the rollup when the transaction
+        /// is included and not bounded by any field of it.
+        let l1DataFee: Bool
+    }
+
+    /// Chains by id, checked against chainlist-style tables (nativeCurrency.symbol): Polygon's
+    /// currency is POL since September 2024 (it was MATIC); Gnosis's is xDAI. A chain not here
+    /// gets no symbol (`nativeSymbol`), and its fees are said to be possibly more than the most
+    /// the gas fields allow, since the wallet cannot know how it charges.
+    static let chains: [UInt64: Chain] = [
+        1: Chain(symbol: "ETH", l1DataFee: false),
+        10: Chain(symbol: "ETH", l1DataFee: true),  // OP Mainnet
+        8453: Chain(symbol: "ETH", l1DataFee: true),  // Base
+        42161: Chain(symbol: "ETH", l1DataFee: false),  // Arbitrum One: its L1 cost is charged as gas
+        59144: Chain(symbol: "ETH", l1DataFee: false),  // Linea: its L1 cost is in the gas price
+        11155111: Chain(symbol: "ETH", l1DataFee: false),  // Sepolia
+        17000: Chain(symbol: "ETH", l1DataFee: false),  // Holesky
+        84532: Chain(symbol: "ETH", l1DataFee: true),  // Base Sepolia
+        11155420: Chain(symbol: "ETH", l1DataFee: true),  // OP Sepolia
+        137: Chain(symbol: "POL", l1DataFee: false),
+        56: Chain(symbol: "BNB", l1DataFee: false),
+        43114: Chain(symbol: "AVAX", l1DataFee: false),  // Avalanche C-Chain
+        100: Chain(symbol: "xDAI", l1DataFee: false),  // Gnosis
+        250: Chain(symbol: "FTM", l1DataFee: false),  // Fantom Opera
+        42220: Chain(symbol: "CELO", l1DataFee: false),
+        25: Chain(symbol: "CRO", l1DataFee: false),  // Cronos
+    ]
+
+    /// What an amount of the chain's own currency is followed by: its symbol ("ETH", "POL"),
+    /// or, on a chain not in `chains`, words that say it is the chain's own currency without
+    /// guessing its name.
     static func nativeSymbol(chain: UInt64) -> String {
-        switch chain {
-        case 137: "POL"
-        case 56: "BNB"
-        default: "ETH"
-        }
+        chains[chain]?.symbol ?? "of the chain's native currency (18 decimals)"
     }
 }

@@ -50,9 +50,12 @@ package struct EthereumTransaction: Sendable, Equatable {
         (self.data, self.accessList) = (data, accessList)
     }
 
-    /// This transaction with `from` set: for the serialized form, which does not carry its
-    /// sender, once the signing key is known (so that `summary()` can compare a
-    /// `transferFrom`'s owner with it).
+    /// This transaction with `from` set to the signing key. The serialized (string) form of
+    /// eth_signTransaction does not carry its sender: the method calls this with the key that
+    /// will sign, before `summary()`, so that the summary compares token owners with the signer
+    /// (whose tokens move, and so `movesFunds`; someone else's are warned of). Without it,
+    /// every owner is treated as possibly the sender's and warned of as unknown. The signing
+    /// hash does not depend on `from`.
     package func naming(from sender: EthereumAddress) -> EthereumTransaction {
         EthereumTransaction(
             kind: kind, chainID: chainID, from: sender, nonce: nonce, gasLimit: gasLimit, maxFeePerGas: maxFeePerGas,

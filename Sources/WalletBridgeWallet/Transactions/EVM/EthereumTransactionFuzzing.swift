@@ -14,7 +14,8 @@ import WalletBridge
     /// `TransactionError`); what reads re-encodes to exactly the input (the decoder takes the
     /// one canonical encoding); the string form (`0x` and hex, as eth_signTransaction takes it)
     /// reads the same; the signing hash is 32 bytes; a signed transaction re-reads as its
-    /// fields; and every line of the summary is one line.
+    /// fields; and every line of the summary is one line of at most
+    /// `TransactionConsent.maxLineBytes` bytes, in a call of at most `CalldataDecoder.maxCallLines`.
     public static func check(_ bytes: [UInt8]) -> String? {
         if bytes.first == calldataMode, bytes.count >= 2 {
             let contracts = [
@@ -73,7 +74,11 @@ import WalletBridge
             return "a summary without its one call"
         }
         // The batch listing is bounded; nothing else grows with the input.
-        guard first.count <= CalldataDecoder.maxBatchItems + 4 else { return "a call of \(first.count) lines" }
+        guard first.count <= CalldataDecoder.maxCallLines else { return "a call of \(first.count) lines" }
+        // The dialog never cuts a decoder's line: an address at its end would be lost.
+        for line in lines where line.utf8.count > TransactionConsent.maxLineBytes {
+            return "a summary line of \(line.utf8.count) bytes: \(line.prefix(200))"
+        }
         return nil
     }
 }
