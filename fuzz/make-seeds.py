@@ -104,7 +104,9 @@ def evm_transaction_seeds():
         write(folder, vector["name"], bytes.fromhex(vector["unsigned"][2:]))
         count += 1
     for name, data in vectors.CALLDATA.items():
-        contract = 1 if name.startswith("permit2") else 0  # USDC, Permit2 (see the Swift side)
+        # USDC, Permit2, or a contract not in the table (see the Swift side): the review's
+        # long token ids and amounts go to the last, where they are shown raw.
+        contract = 1 if name.startswith("permit2") else 2 if name.endswith(("ENS", "NFT", "Max")) else 0
         write(folder, "calldata-" + name, bytes([0xFF, contract]) + bytes.fromhex(data[2:]))
         count += 1
     return count

@@ -2,7 +2,7 @@ import Foundation
 import WalletBridge
 import XCTest
 
-@testable import WalletBridgeWallet
+@_spi(Fuzzing) @testable import WalletBridgeWallet
 
 /// Ethereum transactions for eth_signTransaction: eth-account's vectors signed byte for byte,
 /// strict RLP, the object form's rules, and the exact lines a person is shown.
@@ -788,6 +788,24 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(
             try summary(to: nft, data: calldata("setApprovalForAllRevoke"), value: "0x1").actions.first?.movesFunds, true)
         XCTAssertEqual(shown.warningTexts, ["Sends 0.5 ETH to 0xA0b8…eB48 along with the call"])
+    }
+
+    /// fuzz-evm-transaction's invariants (a call within its lines, each line within the
+    /// dialog's bytes) hold for every committed seed, the review's long numbers among them.
+    func testFuzzSeedsKeepTheSummaryInvariants() throws {
+        let folder = "\(packageRoot)/fuzz/corpus/evm-transaction"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        XCTAssertTrue(names.contains("calldata-safeBatchTransferFromMax"), "\(names)")
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(name)")))
+            XCTAssertNil(EthereumTransactionFuzzing.check(bytes), name)
+            // The same calldata at every contract, from an unnamed sender, with ETH sent along.
+            if bytes.first == 0xFF, bytes.count >= 2 {
+                for contract: UInt8 in [0, 1, 2] {
+                    XCTAssertNil(EthereumTransactionFuzzing.check([0xFF, contract | 0xC0] + bytes.dropFirst(2)), name)
+                }
+            }
+        }
     }
 
     // MARK: Tables
