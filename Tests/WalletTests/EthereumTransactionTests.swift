@@ -453,7 +453,7 @@ final class EthereumTransactionTests: XCTestCase {
             (1, "Send 1 ETH"), (10, "Send 1 ETH"), (42161, "Send 1 ETH"), (137, "Send 1 POL"), (56, "Send 1 BNB"),
             (43114, "Send 1 AVAX"), (100, "Send 1 xDAI"), (250, "Send 1 FTM"), (42220, "Send 1 CELO"),
             (25, "Send 1 CRO"), (11155111, "Send 1 ETH"), (17000, "Send 1 ETH"), (84532, "Send 1 ETH"),
-            (7, "Send 1 of the chain's native currency (18 decimals)"),
+            (7, "Send 1 (native currency, 18 decimals)"),
         ]
         for (chain, line) in cases {
             XCTAssertEqual(
@@ -472,7 +472,7 @@ final class EthereumTransactionTests: XCTestCase {
         }
         XCTAssertEqual(
             try summary(to: bob, chain: 7).facts.last,
-            "Most it can cost in fees: 0.00063 of the chain's native currency (18 decimals), "
+            "Most it can cost in fees: 0.00063 (native currency, 18 decimals), "
                 + "plus an L1 data fee the transaction does not limit")
     }
 
@@ -793,11 +793,22 @@ final class EthereumTransactionTests: XCTestCase {
     /// fuzz-evm-transaction's invariants (a call within its lines, each line within the
     /// dialog's bytes) hold for every committed seed, the review's long numbers among them.
     func testFuzzSeedsKeepTheSummaryInvariants() throws {
-        let folder = "\(packageRoot)/fuzz/corpus/evm-transaction"
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        XCTAssertTrue(names.contains("calldata-safeBatchTransferFromMax"), "\(names)")
+        let corpus = "\(packageRoot)/fuzz/corpus/evm-transaction"
+        let regressions = "\(packageRoot)/fuzz/regressions/evm-transaction"
+        let names =
+            try FileManager.default.contentsOfDirectory(atPath: corpus).sorted().map { "\(corpus)/\($0)" }
+            + FileManager.default.contentsOfDirectory(atPath: regressions).sorted().map { "\(regressions)/\($0)" }
+        XCTAssertTrue(names.contains { $0.hasSuffix("/calldata-safeBatchTransferFromMax") }, "\(names)")
+        // The fuzzer's find: 40 digits of wei on a chain the wallet does not know made a
+        // fee line of 163 bytes.
+        let fee = try XCTUnwrap(names.first { $0.hasSuffix("/fee-line-of-an-unknown-chain-over-160-bytes") })
+        let unsigned = try EthereumTransaction(unsigned: [UInt8](try Data(contentsOf: URL(fileURLWithPath: fee))))
+        XCTAssertEqual(
+            unsigned.summary().facts.last,
+            "Most it can cost in fees: 5,855,734,438,907,407.312750082606318914 (native currency, 18 decimals), "
+                + "plus an L1 data fee the transaction does not limit")
         for name in names {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(name)")))
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: name)))
             XCTAssertNil(EthereumTransactionFuzzing.check(bytes), name)
             // The same calldata at every contract, from an unnamed sender, with ETH sent along.
             if bytes.first == 0xFF, bytes.count >= 2 {

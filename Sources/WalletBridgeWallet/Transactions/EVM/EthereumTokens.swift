@@ -102,8 +102,8 @@ enum EthereumTokens {
 
     /// What an amount of the chain's own currency is followed by: its symbol ("ETH", "POL"),
     /// or, on a chain not in `chains`, words that say it is the chain's own currency without
-    /// guessing its name.
+    /// guessing its name (short enough that the longest fee line stays within a dialog line).
     static func nativeSymbol(chain: UInt64) -> String {
-        chains[chain]?.symbol ?? "of the chain's native currency (18 decimals)"
+        chains[chain]?.symbol ?? "(native currency, 18 decimals)"
     }
 }
