@@ -5,7 +5,8 @@ import FuzzSupport
 // a byte choosing the contract called and the calldata (see EthereumTransactionFuzzing).
 // Invariants: reading never traps, only refuses; what reads re-encodes to the same bytes, reads
 // the same as eth_signTransaction's string form and signs into a transaction with the same
-// fields; the summary is one call of bounded lines, none with a control character.
+// fields; the summary is one call of at most 8 lines, none with a control character or longer
+// than the dialog's 160 bytes.
 @main enum EVMTransactionTarget {
     static func main() {
         fuzzMain { bytes in

@@ -200,7 +200,8 @@ struct CalldataDecoder {
                     token == nil && value < half
                     ? amountOrTokenID(value) : amount(value, token: token, maximum: .max)
                 call.lines += ["  approve spender \(spender.short)", "    to spend \(what)"]
-                approvalWarnings(spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
+                approvalWarnings(
+                    spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
                 if token == nil, value < half {
                     call.warnings.append(
                         .init(
@@ -210,9 +211,11 @@ struct CalldataDecoder {
                 }
             } else {
                 call.lines += [
-                    "  increase the allowance of \(spender.short)", "    by \(amount(value, token: token, maximum: .max))",
+                    "  increase the allowance of \(spender.short)",
+                    "    by \(amount(value, token: token, maximum: .max))",
                 ]
-                approvalWarnings(spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
+                approvalWarnings(
+                    spender: spender, value: value, tokenAddress: contract, unlimitedFrom: half, into: &call)
             }
             // An approval of zero revokes one, but on an NFT contract token #0 is a token.
             if !value.isZero || (selector == .approve && token == nil) { call.movesFunds = true }
@@ -231,7 +234,8 @@ struct CalldataDecoder {
             } else {
                 extra = try args.extra(afterWords: 3)
             }
-            call.lines += ["  transfer NFT #\(EthereumTransaction.number(id.decimal))\(note)"] + parties(to: to, from: from)
+            call.lines +=
+                ["  transfer NFT #\(EthereumTransaction.number(id.decimal))\(note)"] + parties(to: to, from: from)
             movesTokens(from: from, into: &call)
             return extra
         case .safeTransferFrom1155:
@@ -266,11 +270,12 @@ struct CalldataDecoder {
             let items = Array(zip(ids.values, values.values))
             let shown = items.count <= room ? items.count : room - 1
             for (id, value) in items.prefix(shown) {
-                call.lines.append(
-                    "    \(EthereumTransaction.number(value.decimal)) of token #\(EthereumTransaction.number(id.decimal))")
+                let (count, tokenID) = (EthereumTransaction.number(value.decimal), EthereumTransaction.number(id.decimal))
+                call.lines.append("    \(count) of token #\(tokenID)")
             }
             if shown < items.count {
-                call.lines.append("    …and \(EthereumTransaction.count(items.count - shown, "more item", "more items"))")
+                let more = EthereumTransaction.count(items.count - shown, "more item", "more items")
+                call.lines.append("    …and \(more)")
             }
             movesTokens(from: from, into: &call)
             return extra
@@ -296,7 +301,8 @@ struct CalldataDecoder {
             let known = EthereumTokens.token(tokenAddress, chain: chainID)
             call.lines += [
                 "  Permit2: allow spender \(spender.short)",
-                "    to move up to \(amount(value, token: known, maximum: .maxOf(bits: 160))) of token \(tokenAddress.short)",
+                "    to move up to \(amount(value, token: known, maximum: .maxOf(bits: 160)))"
+                    + " of token \(tokenAddress.short)",
                 "    \(Self.expiry(expiration))",
             ]
             approvalWarnings(
@@ -323,7 +329,8 @@ struct CalldataDecoder {
             let validity =
                 deadline == .max
                 ? "the signature has no deadline"
-                : "signature valid until \(deadline.uint64.map(Self.date) ?? EthereumTransaction.number(deadline.decimal))"
+                : "signature valid until "
+                    + (deadline.uint64.map(Self.date) ?? EthereumTransaction.number(deadline.decimal))
             call.lines += [
                 "  Permit2: grants an allowance over \(owner.short)'s tokens",
                 "    to spender \(spender.short)",

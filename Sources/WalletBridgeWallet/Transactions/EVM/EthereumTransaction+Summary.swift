@@ -90,7 +90,9 @@ extension EthereumTransaction {
     /// shortened count of the smallest unit ("4901…7611 (77 digits) raw units of USDC").
     static func units(_ value: UInt256, decimals: Int, symbol: String, smallest: String) -> String {
         let digits = value.decimal
-        guard digits.count > maxDigits else { return TransactionSummary.units(digits, decimals: decimals, symbol: symbol) }
+        guard digits.count > maxDigits else {
+            return TransactionSummary.units(digits, decimals: decimals, symbol: symbol)
+        }
         return "\(number(digits)) \(smallest)"
     }
 
