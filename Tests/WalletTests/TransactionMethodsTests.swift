@@ -292,4 +292,56 @@ final class TransactionMethodsTests: XCTestCase {
             support: .default)
         XCTAssertEqual(approved["eip155"]?.methods, ["eth_signTransaction"])
     }
+
+    // MARK: The OpenRPC description
+
+    private func object(_ value: JSONValue?, file: StaticString = #filePath, line: UInt = #line) -> [String: JSONValue] {
+        guard case .object(let members)? = value else {
+            XCTFail("not an object: \(String(describing: value))", file: file, line: line)
+            return [:]
+        }
+        return members
+    }
+
+    private func array(_ value: JSONValue?, file: StaticString = #filePath, line: UInt = #line) -> [JSONValue] {
+        guard case .array(let members)? = value else {
+            XCTFail("not an array: \(String(describing: value))", file: file, line: line)
+            return []
+        }
+        return members
+    }
+
+    /// The transaction object's schema names the members the host reads, no more (the host
+    /// refuses any other), and requires a gas limit and a fee; the second param is an address.
+    func testTheEthereumTransactionSchemaIsTheObjectTheHostReads() throws {
+        let params = object(SessionSchemas.signEthereumTransactionParams)
+        XCTAssertEqual(params["maxItems"], .number(JSONNumber(2)))
+        let items = array(params["items"])
+        XCTAssertEqual(items.count, 2)
+        let transaction = object(array(object(items.first)["anyOf"]).first)
+        XCTAssertEqual(Set(object(transaction["properties"]).keys), JSONTransaction.known)
+        XCTAssertEqual(transaction["additionalProperties"], .bool(false))
+        XCTAssertEqual(transaction["allOf"], [
+            ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
+            ["anyOf": [["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]]]],
+        ])
+        XCTAssertEqual(object(items.last)["pattern"], object(SessionSchemas.ethereumAddress)["pattern"])
+    }
+
+    /// Standard padded base64, as the host reads it: whole groups of four, at least one.
+    func testTheSolanaTransactionPatternIsPaddedBase64AndPubkeyMayBeNull() throws {
+        guard case .string(let pattern)? = object(SessionSchemas.solanaTransaction)["pattern"] else { return XCTFail("no pattern") }
+        let regex = try Regex(pattern)
+        for taken in ["AAAA", "AAA=", "AA==", "AAAAAA==", Base64.encode([UInt8](repeating: 7, count: 1232))] {
+            XCTAssertNotNil(taken.wholeMatch(of: regex), taken)
+            XCTAssertNotNil(Base64.decode(taken), "the host reads \(taken) too")
+        }
+        for refused in ["", "AAA", "AA=", "A===", "AAAAA", "AAAA=", "AA==AAAA", "AA-_"] {
+            XCTAssertNil(refused.wholeMatch(of: regex), refused)
+        }
+        for params in [SessionSchemas.signTransactionParams, SessionSchemas.signAllTransactionsParams] {
+            let pubkey = object(object(object(params)["properties"])["pubkey"])
+            XCTAssertEqual(pubkey["anyOf"], [SessionSchemas.base58PublicKey, ["type": "null"]])
+        }
+    }
 }
