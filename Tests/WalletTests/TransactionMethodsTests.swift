@@ -137,6 +137,19 @@ final class TransactionMethodsTests: XCTestCase {
         XCTAssertNil(SessionService.networkWarning(SolanaChain.mainnet))
     }
 
+    /// The audit log names a transaction by its fee payer's signature: the wallet is told the
+    /// ids the request already carries (a fee payer that signed before), nil where none.
+    func testTheWalletIsToldTheIDsOfTransactionsWhoseFeePayerSignedBefore() async throws {
+        let payer = TestKey(seed: 3)
+        let message = HandMadeSolana.message(signers: [payer.publicKey, a.publicKey], transfers: [(1, 5)])
+        let paid = HandMadeSolana.transaction(message, signatures: [payer.sign(message), [UInt8](repeating: 0, count: 64)])
+        _ = try await call(
+            "solana_signAllTransactions",
+            .object(["transactions": .array([.string(Base64.encode(paid)), .string(Base64.encode(HandMadeSolana.unsigned(message, signers: 2)))])]))
+        let asked = try XCTUnwrap(wallet.asked.solana.withLock { $0.first })
+        XCTAssertEqual(asked.transactionIDs, [Base58.encode(payer.sign(message)), nil])
+    }
+
     // MARK: Solana: a message without its signatures
 
     func testAMessageSentWithoutItsSignatureSlotsIsToldSo() async throws {

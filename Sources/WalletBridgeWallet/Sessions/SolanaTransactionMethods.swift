@@ -12,6 +12,9 @@ package struct SolanaSigningRequest: Sendable {
     /// The messages to sign, each exactly the bytes its signers sign.
     package var messages: [[UInt8]]
     package var consent: TransactionConsent
+    /// Each transaction's id when the request already carries it (`SolanaTransaction.id`: the
+    /// fee payer signed before), in `messages`' order; for the audit log (wiring, issue 36).
+    package var transactionIDs: [String?] = []
 
     package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
         (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)
@@ -75,11 +78,12 @@ extension SessionService {
             if let network { summary.warnings.append(network) }
             return summary
         }
-        let signing = SolanaSigningRequest(
+        var signing = SolanaSigningRequest(
             method: request.method, chain: request.chain, publicKey: publicKey, messages: transactions.map(\.message.bytes),
             consent: TransactionConsent(chain: request.chain.displayName, summaries: summaries))
+        signing.transactionIDs = transactions.map(\.id)
         let context = request.context
-        let signatures = try await request.sign { [wallet] in try await wallet.signSolana(signing, context: context) }
+        let signatures = try await request.sign { [wallet, signing] in try await wallet.signSolana(signing, context: context) }
         guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes }) else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
