@@ -98,7 +98,8 @@ extension SessionService {
         if let from = transaction.from {
             if let named, named != from {
                 throw Self.invalid(
-                    "request.params[1]", "is \(named), but the transaction's from is \(from): the account that signs is named once")
+                    "request.params[1]",
+                    "is \(named), but the transaction's from is \(from): the account that signs is named once")
             }
             address = try heldAccount(from, request: request)
         } else if case .object = params[0] {
@@ -108,7 +109,9 @@ extension SessionService {
                 address = named
             } else {
                 let accounts = try wallet.accounts(context: request.context).eip155
-                guard let first = accounts.first.flatMap(EthereumAddress.init) else { throw Self.noSuchAccount(accounts) }
+                guard let first = accounts.first.flatMap(EthereumAddress.init) else {
+                    throw Self.noSuchAccount(accounts)
+                }
                 address = first
             }
             // Now the summary can tell a transferFrom of this key's own tokens from one of others'.

@@ -296,7 +296,9 @@ extension Dictionary where Key == String, Value == Namespace {
         for (code, member, unsupported) in [(ErrorCode.unsupportedChains, "chains", chains), (.unsupportedMethods, "methods", methods),
                                             (.unsupportedEvents, "events", events)] where !unsupported.isEmpty {
             var data: [String: JSONValue] = [member: .array(Namespace.unique(unsupported).map(JSONValue.string))]
-            if code == .unsupportedMethods, let problem = SessionService.sendingProblem(unsupported) { data["problem"] = .string(problem) }
+            if code == .unsupportedMethods, let problem = SessionService.sendingProblem(unsupported) {
+                data["problem"] = .string(problem)
+            }
             throw RPCError(code, data: .object(data))
         }
 

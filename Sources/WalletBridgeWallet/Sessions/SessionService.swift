@@ -175,7 +175,8 @@ package struct SessionService: Sendable {
     /// For each method that sends, what to do instead.
     private static let sendingAdvice: [String: String] = [
         EIP155.sendTransactionMethod:
-            "sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension",
+            "sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction "
+                + "from the extension",
         SolanaMethod.signAndSendTransaction:
             "sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)",
     ]

@@ -83,7 +83,9 @@ extension SessionService {
             consent: TransactionConsent(chain: request.chain.displayName, summaries: summaries))
         signing.transactionIDs = transactions.map(\.id)
         let context = request.context
-        let signatures = try await request.sign { [wallet, signing] in try await wallet.signSolana(signing, context: context) }
+        let signatures = try await request.sign { [wallet, signing] in
+            try await wallet.signSolana(signing, context: context)
+        }
         guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes }) else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
