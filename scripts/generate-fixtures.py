@@ -412,7 +412,9 @@ se.append(case("connect-optional-only", "session_connect: requiredNamespaces may
 # Refused before anyone is asked.
 se.append(case("connect-unsupported-chains", "session_connect: required chains the wallet does not support are 5100, data.chains listing every one", err(4, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash", "solana:anotherfakechain"]}),
     args=[Q], request=req(SC, proposal({"solana": ns([M, "solana:notarealgenesishash", "solana:anotherfakechain"], [SIGN], [])}), 4)))
-se.append(case("connect-unsupported-methods", "session_connect: required methods the wallet does not support are 5101, data.methods listing every one", err(5, 5101, "Unsupported methods", {"methods": ["solana_signAndSendTransaction", "solana_signIn"]}),
+se.append(case("connect-unsupported-methods", "session_connect: required methods the wallet does not support are 5101, data.methods listing every one; a method that sends (the wallet has no network) also gets data.problem saying what to use instead",
+    err(5, 5101, "Unsupported methods", {"methods": ["solana_signAndSendTransaction", "solana_signIn"],
+        "problem": "the wallet has no network and sends nothing, so it offers no solana_signAndSendTransaction: sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"}),
     args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction", "solana_signIn"], [])}), 5)))
 se.append(case("connect-unsupported-events", "session_connect: required events the wallet does not support are 5102, data.events listing them", err(6, 5102, "Unsupported events", {"events": ["chainChanged"]}),
     args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED, "chainChanged"])}), 6)))
@@ -612,6 +614,8 @@ se.append(case("request-sign-transaction-unknown-pubkey", "solana_signTransactio
     err(412, 4100, "Unauthorized", {"problem": "the session holds no account with this public key", "accounts": [A58, B58_]}),
     args=[TX_CALLER], request=req(SR, sol_tx(SIGN_TX, {"transaction": b64(unsigned(strangers)), "pubkey": X58}), 412)))
 TX_PROBLEM = "expected standard base64 of a serialized transaction (legacy or version 0)"
+MESSAGE_ONLY = ("this is a transaction message without its signatures: send the serialized transaction "
+                "(a compact-u16 count and 64 zero bytes per signer before the message)")
 # X's valid signature put in A's slot: a signature already in the wrong slot.
 wrong_slot = bytearray(unsigned(partial_message)); wrong_slot[1 + 64:1 + 128] = SOL_X.sign_message(message_bytes(partial_message)).__bytes__()
 assert unsigned(partial_message)[0] == 2
@@ -635,6 +639,10 @@ for n, (name, rule, method, params, field, problem) in enumerate([
     ("sign-all-too-many", "more than 16 transactions", SIGN_ALL, {"transactions": [b64(unsigned(transfer_message))] * 17},
      "request.params.transactions", "expected 1 to 16 transactions, not 17"),
     ("sign-all-empty", "no transaction", SIGN_ALL, {"transactions": []}, "request.params.transactions", "expected 1 to 16 transactions, not 0"),
+    ("message-without-signatures", "a legacy message sent without its signature slots (serializeMessage() for serialize())", SIGN_TX,
+     {"transaction": b64(message_bytes(transfer_message))}, "request.params.transaction", MESSAGE_ONLY),
+    ("v0-message-without-signatures", "a version-0 message sent without its signature slots", SIGN_TX,
+     {"transaction": b64(message_bytes(v0_message))}, "request.params.transaction", MESSAGE_ONLY),
     ("sign-all-not-array", "transactions that are not an array", SIGN_ALL, {"transactions": b64(unsigned(transfer_message))},
      "request.params.transactions", "expected an array of base64 serialized transactions"),
     ("sign-all-bad-second", "one bad transaction refuses the whole batch, naming it", SIGN_ALL,
@@ -799,12 +807,18 @@ et.append(case("sign-transaction-serialized", "eth_signTransaction: an unsigned 
 et.append(case("sign-transaction-unknown-from", "eth_signTransaction: a from that is none of the session's accounts is 4100",
     err(44, 4100, "Unauthorized", {"problem": "the session holds no account with this address", "accounts": [COW_ADDRESS, SECOND_ADDRESS]}),
     args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", [{**fee_market_request, "from": DEAD}]), 44)))
-et.append(case("sign-transaction-params-shape", "eth_signTransaction: params other than [transaction] are -32602",
-    invalid(45, "request.params", "expected [transaction]"), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", fee_market_request), 45)))
+et.append(case("sign-transaction-params-shape", "eth_signTransaction: params other than [transaction] or [transaction, address] are -32602",
+    invalid(45, "request.params", "expected [transaction] or [transaction, address]"), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", fee_market_request), 45)))
 et.append(case("sign-transaction-declined", "eth_signTransaction: the person declining is 4001", err(46, 4001, "User rejected the request"),
     args=[ETH_CALLER], env={CONSENT: "reject"}, request=req(SR, eth_in_session("eth_signTransaction", [fee_market_request]), 46)))
 et.append(case("send-transaction-refused", "eth_sendTransaction is no method of a session (3001): the wallet has no network; data.problem says to sign with eth_signTransaction, then broadcast with eth_sendRawTransaction",
     err(47, 3001, "Unauthorized method", {"method": "eth_sendTransaction", "problem": "the wallet has no network and sends nothing: sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension"}),
     args=[ETH_CALLER], request=req(SR, eth_in_session("eth_sendTransaction", [fee_market_request]), 47)))
+et.append(case("sign-transaction-serialized-address-unknown", "eth_signTransaction: [serialized, address] with an address the session does not hold is 4100",
+    err(49, 4100, "Unauthorized", {"problem": "the session holds no account with this address", "accounts": [COW_ADDRESS, SECOND_ADDRESS]}),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", ["0x" + unsigned_fee_market.hex(), DEAD]), 49)))
+et.append(case("sign-transaction-address-not-from", "eth_signTransaction: [object, address] whose address is not the object's from is -32602 on request.params[1]",
+    invalid(50, "request.params[1]", "is %s, but the transaction's from is %s: the account that signs is named once" % (SECOND_ADDRESS, COW_ADDRESS)),
+    args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", [fee_market_request, SECOND_ADDRESS]), 50)))
 total += write("ethereum.json", "Ethereum inside a session (eip155): eth_accounts, eth_chainId, personal_sign (EIP-191), eth_signTypedData_v4 (EIP-712) and eth_signTransaction against the conformance host's pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/) and its test keys (Keccak-256 of \"cow\", EIP-712's example key, and 0x02 x 32); signatures computed with PyPI's eth-account, and EIP-712's Mail signature as the EIP publishes it.", et)
 print("cases:", total)

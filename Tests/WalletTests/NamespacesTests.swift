@@ -181,7 +181,11 @@ final class NamespacesTests: XCTestCase {
     func testUnsupportedMethodsAre5101() {
         let error = refusal(["solana": solana([mainnet], methods: ["solana_signMessage", "solana_signIn", "solana_signTransaction", "solana_signAndSendTransaction"], events: ["nope"])])
         XCTAssertEqual(error?.code, .unsupportedMethods)
-        XCTAssertEqual(error?.data, ["methods": ["solana_signIn", "solana_signAndSendTransaction"]], "methods come before events")
+        XCTAssertEqual(error?.data, [
+            "methods": ["solana_signIn", "solana_signAndSendTransaction"],
+            "problem": .string("the wallet has no network and sends nothing, so it offers no solana_signAndSendTransaction: "
+                + "sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"),
+        ], "methods come before events")
     }
 
     func testUnsupportedEventsAre5102() {

@@ -337,6 +337,6 @@ final class TransactionSigningTests: XCTestCase {
         XCTAssertEqual(stranger?.code.rawValue, 4100)
         let shape = await refusal { try await call("eth_signTransaction", feeMarket, chain: "eip155:1") }
         XCTAssertEqual(field(shape), "request.params")
-        XCTAssertEqual(problem(shape), "expected [transaction]")
+        XCTAssertEqual(problem(shape), "expected [transaction] or [transaction, address]")
     }
 }

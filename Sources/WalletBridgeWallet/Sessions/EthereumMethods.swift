@@ -75,29 +75,47 @@ extension SessionService {
         return try await sign(signing, request)
     }
 
-    /// `eth_signTransaction`: params `[tx]`, the transaction as an object (`from` required, a
-    /// key of the session) or as 0x and the hex of an unsigned serialized transaction, which
-    /// the session's first Ethereum account signs. Either must be for the request's chain.
+    /// `eth_signTransaction`: params `[tx]` or `[tx, address]`, the transaction as an object
+    /// (`from` required, a key of the session) or as 0x and the hex of an unsigned serialized
+    /// transaction, which does not carry its sender: `address` names the session's account that
+    /// signs it, the first (`eth_accounts[0]`) when left out. With an object, `address` must be
+    /// its `from`. Either form must be for the request's chain (the decoder refuses another).
     /// The answer is the raw signed transaction, which the extension broadcasts
     /// (`eth_sendRawTransaction`).
     private func signTransaction(_ request: InnerRequest) async throws -> JSONValue {
-        let params = try Self.positional(request.params, count: 1, shape: "[transaction]")
+        guard case .array(let params)? = request.params, (1...2).contains(params.count) else {
+            throw Self.invalid("request.params", "expected [transaction] or [transaction, address]")
+        }
         let field = "request.params[0]"
-        let transaction = try EthereumTransaction(json: params[0], chain: request.chain, field: field)
-        if let chainID = EIP155.chainID(of: request.chain), transaction.chainID != chainID {
-            throw Self.invalid(
-                "\(field).chainId",
-                "is \(transaction.chainID), but the request is for \(request.chain): a transaction is signed only for the request's chain")
+        var transaction = try EthereumTransaction(json: params[0], chain: request.chain, field: field)
+        var named: EthereumAddress?
+        if params.count == 2 {
+            named = try await account(
+                params[1], field: "request.params[1]", request: request,
+                order: "eth_signTransaction's params are [transaction, address]")
         }
         let address: EthereumAddress
         if let from = transaction.from {
+            if let named, named != from {
+                throw Self.invalid(
+                    "request.params[1]",
+                    "is \(named), but the transaction's from is \(from): the account that signs is named once")
+            }
             address = try heldAccount(from, request: request)
         } else if case .object = params[0] {
             throw Self.invalid("\(field).from", "required: the address that signs, an account of the session")
         } else {
-            let accounts = try wallet.accounts(context: request.context).eip155
-            guard let first = accounts.first.flatMap(EthereumAddress.init) else { throw Self.noSuchAccount(accounts) }
-            address = first
+            if let named {
+                address = named
+            } else {
+                let accounts = try wallet.accounts(context: request.context).eip155
+                guard let first = accounts.first.flatMap(EthereumAddress.init) else {
+                    throw Self.noSuchAccount(accounts)
+                }
+                address = first
+            }
+            // Now the summary can tell a transferFrom of this key's own tokens from one of others'.
+            transaction = transaction.naming(from: address)
         }
         let signing = EthereumSigningRequest(method: request.method, chain: request.chain, address: address, transaction: transaction)
         guard signing.digest.count == 32 else {

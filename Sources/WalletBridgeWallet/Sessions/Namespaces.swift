@@ -85,6 +85,8 @@ package enum SolanaMethod {
     package static let signAllTransactions = "solana_signAllTransactions"
     /// The methods that sign, and so ask the person each time.
     package static let signingMethods = [signMessage, signTransaction, signAllTransactions]
+    /// Sends what it signs: the wallet has no network, so no session allows it.
+    package static let signAndSendTransaction = "solana_signAndSendTransaction"
 }
 
 /// The events a session can carry.
@@ -270,7 +272,8 @@ extension Dictionary where Key == String, Value == Namespace {
     /// Required namespaces are all or nothing, checked in this order: a namespace the wallet
     /// does not support is 5104 (`data` `{"namespaces": [...]}`); then unsupported chains 5100
     /// (`{"chains": [...]}`), methods 5101 (`{"methods": [...]}`) and events 5102
-    /// (`{"events": [...]}`), each listing every unsupported one. Optional namespaces keep only
+    /// (`{"events": [...]}`), each listing every unsupported one; 5101 for a method that sends
+    /// a transaction also says, in `problem`, what to use instead. Optional namespaces keep only
     /// their supported chains, methods and events; one left with no chain is dropped. Each
     /// namespace of the answer is the required one followed by what is left of the optional
     /// one, each entry once. A proposal that leaves no chain at all is -32602 on
@@ -292,7 +295,11 @@ extension Dictionary where Key == String, Value == Namespace {
         }
         for (code, member, unsupported) in [(ErrorCode.unsupportedChains, "chains", chains), (.unsupportedMethods, "methods", methods),
                                             (.unsupportedEvents, "events", events)] where !unsupported.isEmpty {
-            throw RPCError(code, data: .object([member: .array(Namespace.unique(unsupported).map(JSONValue.string))]))
+            var data: [String: JSONValue] = [member: .array(Namespace.unique(unsupported).map(JSONValue.string))]
+            if code == .unsupportedMethods, let problem = SessionService.sendingProblem(unsupported) {
+                data["problem"] = .string(problem)
+            }
+            throw RPCError(code, data: .object(data))
         }
 
         var approved = required.mapValues { Namespace(chains: []).merged(with: $0) }

@@ -268,10 +268,12 @@ enum SessionSchemas {
         "title": "SignTypedDataV4Params", "type": "array", "minItems": 2, "maxItems": 2,
         "items": [ethereumAddress, ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"]],
     ]
-    /// A serialized Solana transaction (legacy or version 0) in standard base64: at most
-    /// 1232 bytes. That it decodes, and what it holds, the host checks.
+    /// A serialized Solana transaction (legacy or version 0) in standard padded base64 (whole
+    /// groups of four characters, at least one): at most 1232 bytes. That it decodes, and what
+    /// it holds, the host checks.
     static let solanaTransaction: JSONValue = [
-        "type": "string", "pattern": "^[A-Za-z0-9+/]+={0,2}$", "maxLength": count(SolanaTransaction.maxBase64Characters),
+        "type": "string", "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$",
+        "maxLength": count(SolanaTransaction.maxBase64Characters),
         "description": "A serialized transaction (signatures, then the message), legacy or version 0, in standard base64: at most \(SolanaTransaction.maxBytes) bytes",
     ]
     /// `solana_signTransaction`'s `{"transaction", "pubkey"?}`.
@@ -279,7 +281,8 @@ enum SessionSchemas {
         "title": "SignTransactionParams", "type": "object",
         "properties": [
             "transaction": solanaTransaction,
-            "pubkey": base58PublicKey.with(description: "The key to sign with: one of the session's keys and a required signer; the first such signer when left out"),
+            "pubkey": optionalPublicKey(
+                "The key to sign with: one of the session's keys and a required signer; the first such signer when left out or null"),
         ],
         "required": ["transaction"],
     ]
@@ -288,35 +291,52 @@ enum SessionSchemas {
         "title": "SignAllTransactionsParams", "type": "object",
         "properties": [
             "transactions": ["type": "array", "items": solanaTransaction, "minItems": 1, "maxItems": count(SessionService.maxBatchTransactions)],
-            "pubkey": base58PublicKey.with(description: "The key to sign with: one of the session's keys and a required signer of every transaction; the first such signer of the first transaction when left out"),
+            "pubkey": optionalPublicKey(
+                "The key to sign with: one of the session's keys and a required signer of every transaction; the first such "
+                    + "signer of the first transaction when left out or null"),
         ],
         "required": ["transactions"],
     ]
+    /// A `pubkey` that may be left out or null: the host then chooses the key.
+    static func optionalPublicKey(_ description: String) -> JSONValue {
+        ["anyOf": [base58PublicKey, ["type": "null"]], "description": .string(description)]
+    }
     /// An Ethereum JSON-RPC quantity: 0x and hex digits without leading zeros.
     static let quantity: JSONValue = ["type": "string", "pattern": "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"]
     static let hexBytes: JSONValue = ["type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$"]
-    /// `eth_signTransaction`'s `[tx]`: an object as wallets take it, or an unsigned serialized
-    /// transaction in hex. The host checks what the fields must hold together (a fee market
-    /// transaction's two fees, the chain, canonical RLP).
+    /// `eth_signTransaction`'s `[tx]` or `[tx, address]`: an object as wallets take it (only the
+    /// members the host reads, with a gas limit and a fee), or an unsigned serialized transaction
+    /// in hex, which `address` (else the session's first account) signs. The host checks what
+    /// the fields must hold together (a fee market transaction's two fees, never both kinds,
+    /// the chain, canonical RLP).
     static let signEthereumTransactionParams: JSONValue = [
-        "title": "SignEthereumTransactionParams", "type": "array", "minItems": 1, "maxItems": 1,
-        "items": [[
-            "anyOf": [
-                [
-                    "title": "EthereumTransactionRequest", "type": "object",
-                    "properties": [
-                        "from": ethereumAddress.with(description: "The account that signs: one of the session's"),
-                        "to": ["anyOf": [ethereumAddress, ["type": "null"]], "description": "Absent or null: a contract creation"],
-                        "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity, "gasPrice": quantity,
-                        "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity, "type": quantity,
-                        "data": hexBytes, "input": hexBytes, "accessList": ["type": "array"],
+        "title": "SignEthereumTransactionParams", "type": "array", "minItems": 1, "maxItems": 2,
+        "items": [
+            [
+                "anyOf": [
+                    [
+                        "title": "EthereumTransactionRequest", "type": "object",
+                        "properties": [
+                            "from": ethereumAddress.with(description: "The account that signs: one of the session's"),
+                            "to": ["anyOf": [ethereumAddress, ["type": "null"]], "description": "Absent or null: a contract creation"],
+                            "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity, "gasPrice": quantity,
+                            "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity, "type": quantity,
+                            "data": hexBytes, "input": hexBytes, "accessList": ["type": "array"],
+                        ],
+                        "additionalProperties": false,
+                        "required": ["from", "nonce"],
+                        "allOf": [
+                            ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
+                            ["anyOf": [["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]]]],
+                        ],
                     ],
-                    "required": ["from", "nonce"],
-                    "anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]],
+                    hexBytes.with(description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
                 ],
-                hexBytes.with(description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
             ],
-        ]],
+            ethereumAddress.with(
+                description: "The account that signs: one of the session's. For the serialized form, which names no sender; "
+                    + "the first of eth_accounts when left out. With an object, it must be its from"),
+        ],
     ]
     /// The inner request: its params are read for the signing methods.
     static let innerRequest: JSONValue = [

@@ -170,12 +170,25 @@ package struct SessionService: Sendable {
 
     /// What 3001 says of the methods that send a transaction, which no session allows: the
     /// wallet has no network, so it signs, and the extension sends.
-    static let insteadOfSending: [String: String] = [
+    static let insteadOfSending: [String: String] = sendingAdvice.mapValues { "\(noNetwork): \($0)" }
+
+    /// For each method that sends, what to do instead.
+    private static let sendingAdvice: [String: String] = [
         EIP155.sendTransactionMethod:
-            "the wallet has no network and sends nothing: sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension",
-        "solana_signAndSendTransaction":
-            "the wallet has no network and sends nothing: sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)",
+            "sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction "
+                + "from the extension",
+        SolanaMethod.signAndSendTransaction:
+            "sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)",
     ]
+    private static let noNetwork = "the wallet has no network and sends nothing"
+
+    /// What 5101 says when a proposal requires methods that send: nil when `methods` has none.
+    static func sendingProblem(_ methods: [String]) -> String? {
+        let sending = Namespace.unique(methods.filter { sendingAdvice[$0] != nil })
+        guard !sending.isEmpty else { return nil }
+        return "\(noNetwork), so it offers no \(sending.joined(separator: " or ")): "
+            + sending.compactMap { sendingAdvice[$0] }.joined(separator: "; ")
+    }
 
     /// `session_extend`: the session lasts `lifetime` from now.
     package func extend(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {

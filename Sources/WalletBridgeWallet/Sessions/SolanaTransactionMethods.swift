@@ -12,6 +12,9 @@ package struct SolanaSigningRequest: Sendable {
     /// The messages to sign, each exactly the bytes its signers sign.
     package var messages: [[UInt8]]
     package var consent: TransactionConsent
+    /// Each transaction's id when the request already carries it (`SolanaTransaction.id`: the
+    /// fee payer signed before), in `messages`' order; for the audit log (wiring, issue 36).
+    package var transactionIDs: [String?] = []
 
     package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
         (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)
@@ -69,12 +72,20 @@ extension SessionService {
         let publicKey = try Self.signer(of: transactions, fields: fields, pubkey: pubkey, accounts: accounts)
         let slots = transactions.map { $0.message.signerIndex(of: publicKey) }
         try Task.checkCancellation()
-        let summaries = transactions.map { $0.message.summary(signer: publicKey) }
-        let signing = SolanaSigningRequest(
+        let network = Self.networkWarning(request.chain)
+        let summaries = transactions.map { transaction in
+            var summary = transaction.message.summary(signer: publicKey)
+            if let network { summary.warnings.append(network) }
+            return summary
+        }
+        var signing = SolanaSigningRequest(
             method: request.method, chain: request.chain, publicKey: publicKey, messages: transactions.map(\.message.bytes),
             consent: TransactionConsent(chain: request.chain.displayName, summaries: summaries))
+        signing.transactionIDs = transactions.map(\.id)
         let context = request.context
-        let signatures = try await request.sign { [wallet] in try await wallet.signSolana(signing, context: context) }
+        let signatures = try await request.sign { [wallet, signing] in
+            try await wallet.signSolana(signing, context: context)
+        }
         guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes }) else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
@@ -89,13 +100,40 @@ extension SessionService {
         return (signed, signatures.map(Base58.encode))
     }
 
+    /// A Solana transaction does not name its network: only its recent blockhash ties it to
+    /// one, and the wallet, offline, cannot tell which. So the request's chain is the
+    /// extension's word; on any chain but mainnet the person is told that the transaction may
+    /// be one of mainnet, with real funds (nil on mainnet, where that is what they expect).
+    static func networkWarning(_ chain: ChainID) -> TransactionSummary.Warning? {
+        guard chain != SolanaChain.mainnet else { return nil }
+        return TransactionSummary.Warning(
+            .trust,
+            "The extension says \(chain.displayName): a signed Solana transaction is valid on any network where its "
+                + "blockhash is recent; treat it as real funds")
+    }
+
     /// A transaction from base64 text, bounded before it is decoded.
     private static func solanaTransaction(_ value: JSONValue?, field: String) throws(RPCError) -> SolanaTransaction {
         guard case .string(let text)? = value else {
             throw invalid(field, "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
-        do throws(TransactionError) { return try SolanaTransaction(base64: text) } catch { throw error.rpcError(at: field) }
+        do throws(TransactionError) {
+            return try SolanaTransaction(base64: text)
+        } catch {
+            // The usual mistake: `serializeMessage()` sent where `serialize()` belongs. The same
+            // bytes read as a whole message say so, rather than a puzzling offset.
+            if text.utf8.count <= SolanaTransaction.maxBase64Characters, let bytes = Base64.decode(text),
+               (try? SolanaMessage(bytes: bytes)) != nil {
+                throw invalid(field, messageWithoutSignatures)
+            }
+            throw error.rpcError(at: field)
+        }
     }
+
+    /// What a message sent without its signature slots is told.
+    static let messageWithoutSignatures =
+        "this is a transaction message without its signatures: send the serialized transaction "
+        + "(a compact-u16 count and 64 zero bytes per signer before the message)"
 
     /// The key that signs: `pubkey` when given (a key of the session, 4100 otherwise, and a
     /// required signer of every transaction); else the first required signer of the first
@@ -118,7 +156,7 @@ extension SessionService {
             return publicKey
         }
         let first = transactions[0].message
-        guard let chosen = first.accountKeys.prefix(first.requiredSignatures).first(where: { accounts.contains(Base58.encode($0)) }) else {
+        guard let chosen = first.signers.first(where: { accounts.contains(Base58.encode($0)) }) else {
             throw invalid(fields[0], "none of its signers (\(signerList(first))) is a key of this session")
         }
         for (transaction, field) in zip(transactions, fields).dropFirst() where transaction.message.signerIndex(of: chosen) == nil {
@@ -132,7 +170,7 @@ extension SessionService {
 
     /// The required signers, shortened: "7xKX…3fGh, 9aBc…dEf1".
     private static func signerList(_ message: SolanaMessage) -> String {
-        let signers = message.accountKeys.prefix(message.requiredSignatures).map { TransactionSummary.short(base58: Base58.encode($0)) }
+        let signers = message.signers.map { TransactionSummary.short(base58: Base58.encode($0)) }
         let shown = signers.prefix(8).joined(separator: ", ")
         return signers.count > 8 ? "\(shown) and \(signers.count - 8) more" : shown
     }
