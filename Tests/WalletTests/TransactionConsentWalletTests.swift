@@ -80,9 +80,12 @@ final class TransactionConsentWalletTests: XCTestCase {
         XCTAssertTrue(dialog.hasPrefix("""
             The extension with ID abcdefghijklmnopabcdefghijklmnop
             asks to sign 2 transactions on Solana devnet with your key "main" (AKnL…RSZ9):
-            ⚠ Transaction 1: Unknown program 9xQe…VFin
-            ⚠ Transaction 2: Unknown program 9xQe…VFin
+            ⚠ Transactions 1, 2: Unknown program 9xQe…VFin
+            In all 2 transactions:
+              Fee payer: AKnL…RSZ9 (this key)
             Transaction 1 of 2: a Solana transaction (legacy)
+              Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts
+            Transaction 2 of 2: a Solana transaction (legacy)
             """), dialog)
         XCTAssertFalse(dialog.contains("payload"))
 

@@ -36,6 +36,6 @@ final class TransactionLogLineTests: XCTestCase {
         line["chain"] = "eip155:1"
         line["keccak256"] = .string(String(repeating: "a", count: 64))
         line["transaction_hash"] = .string("0x" + String(repeating: "b", count: 64))
-        XCTAssertEqual(LogCommand.describe(json(line)), start + "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826  eth_signTransaction on eip155:1, Keccak-256 aaaaaaaaaaaa…, transaction 0xbbbbbbbbbbbb…")
+        XCTAssertEqual(LogCommand.describe(json(line)), start + "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826  eth_signTransaction on eip155:1, signing hash (Keccak-256) aaaaaaaaaaaa…, transaction hash 0xbbbbbbbbbbbb…")
     }
 }

@@ -12,6 +12,9 @@ package struct SolanaSigningRequest: Sendable {
     /// The messages to sign, each exactly the bytes its signers sign.
     package var messages: [[UInt8]]
     package var consent: TransactionConsent
+    /// Each transaction's id when the request already carries it (`SolanaTransaction.id`: the
+    /// fee payer signed before), in `messages`' order; for the audit log (wiring, issue 36).
+    package var transactionIDs: [String?] = []
 
     package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
         (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)
