@@ -9,8 +9,9 @@ import XCTest
 /// shown first, or the request refused before any dialog). Vectors made with solders 0.29
 /// (signer: the key of seed [1] * 32, AKnL4NNf3DGWZJS6cPknBuEGnVsV4A4m5tgebLHaRSZ9).
 ///
-/// The two transfer tests need the Solana decoder to mark a transfer from this key as moving
-/// funds (`Action.movesFunds`): they pass once that branch is merged.
+/// The memo and swap tests need the Solana decoder's branch (a transfer from this key marked as
+/// moving funds, `Action.movesFunds`; one warning for the three lookup tables): they pass once
+/// it is merged (checked on a trial merge of i36-solana, i36-evm and i36-wiring2).
 final class SolanaDialogShowsWhatMovesFundsTests: XCTestCase {
     private let signer = Base58.decode("AKnL4NNf3DGWZJS6cPknBuEGnVsV4A4m5tgebLHaRSZ9", maxBytes: 32)!
 

@@ -52,7 +52,9 @@ package struct TransactionConsent: Sendable, Equatable {
     static let maxLineBytes = 160
     /// The most lines shown: what a pinentry window shows without scrolling off the screen.
     static let maxLines = 24
-    /// Kept free, while anything may still be left out, for the line that counts it.
+    /// About the most the line that counts what is left out takes (its counts have at most
+    /// four digits: a transaction has at most 1,232 bytes). The room kept for it is its longest
+    /// form for the transactions at hand (`noteCost`), usually far less.
     static let noteReserve = 100
     /// Marks a warning.
     static let warningMark = "⚠ "
@@ -79,7 +81,7 @@ package struct TransactionConsent: Sendable, Equatable {
     /// (`ConsentRequest.checkTransactionsFit`).
     package func checkFits(budget: Int) throws(TooMuch) {
         let plan = Plan(self)
-        var layout = Layout(budget: budget)
+        let layout = Layout(budget: budget, noteCost: noteCost(plan))
         let reserve = plan.hasMoreThanMustShow ? 1 : 0
         guard layout.fits(plan.mustShow.flatMap(\.lines), reserve: reserve) else { throw tooMuch(plan) }
     }
@@ -108,11 +110,11 @@ package struct TransactionConsent: Sendable, Equatable {
     /// are shown and the rest counted.
     package func lines(budget: Int) -> [String] {
         let plan = Plan(self)
-        var whole = Layout(budget: budget)
+        var whole = Layout(budget: budget, noteCost: 0)
         if plan.blocks.allSatisfy({ whole.add($0.lines, reserve: 0) }) { return whole.lines }
         // Something is left out: everything is laid out again with room kept for the line that
         // counts it, the blocks that must be shown first.
-        var layout = Layout(budget: budget)
+        var layout = Layout(budget: budget, noteCost: noteCost(plan))
         var shown = Set<Int>()
         for (index, block) in plan.blocks.enumerated() where block.priority == .must {
             guard layout.add(block.lines, reserve: 1) else { break }
@@ -127,20 +129,27 @@ package struct TransactionConsent: Sendable, Equatable {
         }
         var lines: [String] = []
         for (index, block) in plan.blocks.enumerated() where shown.contains(index) { lines += block.lines.map(Self.fitted) }
-        let left = plan.blocks.indices.filter { !shown.contains($0) }.map { plan.blocks[$0] }
-        func count(_ kinds: Set<Block.Kind>) -> (count: Int, noun: String, more: Bool) {
-            let total = plan.blocks.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
-            let missing = left.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
-            return (missing, "", missing < total)
-        }
+        lines.append(note(plan, left: plan.blocks.indices.filter { !shown.contains($0) }.map { plan.blocks[$0] }))
+        return lines
+    }
+
+    /// The last line, counting the warnings, facts, actions and payloads of `left`; with
+    /// `longest`, the longest it can be (every count whole, each with "more"), for the room
+    /// kept for it.
+    private func note(_ plan: Plan, left: [Block], longest: Bool = false) -> String {
         let actionNoun = summaries.first { !$0.actions.isEmpty }?.actionNoun ?? "instruction"
         let parts: [(Set<Block.Kind>, String)] = [([.warning], "warning"), ([.fact], "fact"), ([.movesFunds, .action], actionNoun),
                                                   ([.payload], noun)]
-        lines.append(Self.omitted(parts.map { kinds, noun in
-            let counted = count(kinds)
-            return (counted.count, noun, counted.more)
-        }))
-        return lines
+        return Self.omitted(parts.map { kinds, noun in
+            let total = plan.blocks.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
+            let missing = left.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
+            return longest ? (total, noun, true) : (missing, noun, missing < total)
+        })
+    }
+
+    /// What the last line may take: the longest it can be for `plan`.
+    private func noteCost(_ plan: Plan) -> Int {
+        Self.cost(note(plan, left: plan.blocks, longest: true))
     }
 
     /// One part of the layout, shown whole or not at all.
@@ -319,6 +328,8 @@ package struct TransactionConsent: Sendable, Equatable {
     /// Lines added while they fit the budget and the window.
     private struct Layout {
         let budget: Int
+        /// What the room kept for the last line takes.
+        let noteCost: Int
         var lines: [String] = []
         var used = 0
 
@@ -326,7 +337,7 @@ package struct TransactionConsent: Sendable, Equatable {
         func fits(_ block: [String], reserve: Int) -> Bool {
             let fitted = block.map(TransactionConsent.fitted)
             let cost = fitted.reduce(0) { $0 + TransactionConsent.cost($1) }
-            return used + cost + reserve * TransactionConsent.noteReserve <= budget
+            return used + cost + reserve * noteCost <= budget
                 && lines.count + fitted.count + reserve <= TransactionConsent.maxLines
         }
 
