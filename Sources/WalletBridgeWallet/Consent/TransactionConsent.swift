@@ -128,7 +128,9 @@ package struct TransactionConsent: Sendable, Equatable {
             }
         }
         var lines: [String] = []
-        for (index, block) in plan.blocks.enumerated() where shown.contains(index) { lines += block.lines.map(Self.fitted) }
+        for (index, block) in plan.blocks.enumerated() where shown.contains(index) {
+            lines += block.lines.map(Self.fitted)
+        }
         lines.append(note(plan, left: plan.blocks.indices.filter { !shown.contains($0) }.map { plan.blocks[$0] }))
         return lines
     }
@@ -138,8 +140,9 @@ package struct TransactionConsent: Sendable, Equatable {
     /// kept for it.
     private func note(_ plan: Plan, left: [Block], longest: Bool = false) -> String {
         let actionNoun = summaries.first { !$0.actions.isEmpty }?.actionNoun ?? "instruction"
-        let parts: [(Set<Block.Kind>, String)] = [([.warning], "warning"), ([.fact], "fact"), ([.movesFunds, .action], actionNoun),
-                                                  ([.payload], noun)]
+        let parts: [(Set<Block.Kind>, String)] = [
+            ([.warning], "warning"), ([.fact], "fact"), ([.movesFunds, .action], actionNoun), ([.payload], noun),
+        ]
         return Self.omitted(parts.map { kinds, noun in
             let total = plan.blocks.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
             let missing = left.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
@@ -181,7 +184,8 @@ package struct TransactionConsent: Sendable, Equatable {
             var texts: [(severity: TransactionSummary.Severity, text: String, transactions: [Int])] = []
             for (index, summary) in summaries.enumerated() {
                 for warning in summary.warnings {
-                    let text = warning.text.hasPrefix("⚠") ? String(warning.text.drop { $0 == "⚠" || $0 == " " }) : warning.text
+                    let text = warning.text.hasPrefix("⚠")
+                        ? String(warning.text.drop { $0 == "⚠" || $0 == " " }) : warning.text
                     if let seen = texts.firstIndex(where: { $0.text == text }) {
                         if texts[seen].transactions.last != index + 1 { texts[seen].transactions.append(index + 1) }
                         texts[seen].severity = min(texts[seen].severity, warning.severity)
@@ -191,9 +195,11 @@ package struct TransactionConsent: Sendable, Equatable {
                 }
             }
             // A stable sort: the decoders' order within a severity is kept.
-            let sorted = texts.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+            let sorted = texts.enumerated()
+                .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
             for warning in sorted {
-                let whose = batch ? "\(Self.capitalized(noun, warning.transactions.count)) \(TransactionConsent.list(warning.transactions)): " : ""
+                let numbers = TransactionConsent.list(warning.transactions)
+                let whose = batch ? "\(Self.capitalized(noun, warning.transactions.count)) \(numbers): " : ""
                 blocks.append(Block(
                     lines: [TransactionConsent.warningMark + whose + warning.text], kind: .warning,
                     priority: warning.severity <= .trust ? .must : .rest, transactions: warning.transactions))
@@ -246,7 +252,8 @@ package struct TransactionConsent: Sendable, Equatable {
                 let indent = batch ? "  " : ""
                 var heading = batch ? ["\(Self.capitalized(noun, 1)) \(index + 1) of \(summaries.count): \(summary.kind)"] : []
                 for fact in own {
-                    blocks.append(Block(lines: heading + [indent + fact], kind: .fact, priority: .rest, transactions: [index + 1]))
+                    blocks.append(Block(
+                        lines: heading + [indent + fact], kind: .fact, priority: .rest, transactions: [index + 1]))
                     heading = []
                 }
                 for action in summary.actions where !action.movesFunds {
