@@ -59,7 +59,9 @@ public struct InMemoryTestWallet: AccountsAtHand {
     package func signEthereum(_ request: EthereumSigningRequest) throws -> [UInt8] {
         guard let key = ethereumKeys.pairs.first(where: { $0.address == request.address }),
               let signature = Secp256k1.sign(digest: request.digest, secretKey: key.secret) else {
-            throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no Ethereum account with this address")]))
+            throw RPCError(.invalidParams, data: .object([
+                "field": .string(request.addressField), "problem": .string("no Ethereum account with this address"),
+            ]))
         }
         return signature
     }
@@ -67,7 +69,9 @@ public struct InMemoryTestWallet: AccountsAtHand {
     /// The Ed25519 signature of each message by the key of `publicKey`, asking nobody.
     package func signSolana(_ messages: [[UInt8]], publicKey: [UInt8]) throws -> [[UInt8]] {
         guard let key = keys.first(where: { $0.address == Base64.encode(publicKey) }) else {
-            throw RPCError(.invalidParams, data: .object(["field": .string("pubkey"), "problem": .string("no account with this public key")]))
+            throw RPCError(.invalidParams, data: .object([
+                "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
+            ]))
         }
         return key.secretKey.withUnsafeBytes { secretKey in messages.map { Ed25519.sign($0, secretKey: secretKey) } }
     }

@@ -11,7 +11,8 @@ import WalletBridge
 /// payload's (`payload_list_sha256`): enough to tell later what was signed for whom, and
 /// never a payload or a secret. For an Ethereum signature the method, chain and digest
 /// instead; for transactions also the SHA-256 of the dialog's text (`dialog_sha256`) and, once
-/// signed, the transactions' ids (`signatures`, `transaction_hash`).
+/// signed, the transactions' ids (`transaction_ids` for Solana, `transaction_hash` for Ethereum)
+/// and this key's Solana signatures (`signatures`).
 ///
 /// **Bounded.** Every line is: at most `listedHashes` hashes, and the texts an extension or
 /// the person chose cut to `maxTextLength` characters. A request nobody answered
@@ -123,6 +124,12 @@ package struct AuditLog: Sendable {
         package var solana: SolanaRecord?
         /// SHA-256 of what a transaction dialog said (`ConsentRequest.dialogSHA256`).
         package var dialogSHA256: [UInt8]?
+        /// Once signed, each Solana transaction's id (its fee payer's signature, base58), in
+        /// the order of the transactions (`solana_sign*Transaction*`) or of the payloads
+        /// (SignPayloads); nil where none is known yet (the fee payer signs later) or the payload
+        /// is not a transaction. Written as `transaction_ids` (the first `listedSignatures`)
+        /// when one is known.
+        package var transactionIDs: [String?] = []
         /// How the person approved; nil for a refusal.
         package var approval: Approval?
         /// True when the passphrase file answered (`WALLET_BRIDGE_PASSPHRASE_FILE`): nobody was
@@ -133,6 +140,12 @@ package struct AuditLog: Sendable {
         package var isUnasked: Bool { decision.isUnasked }
         /// Payloads signed or refused: one for an Ethereum signature.
         var payloadCount: Int { ethereum == nil ? payloadHashes.count : 1 }
+        /// What was asked to be signed, as a counted line names it (`what`): "transaction",
+        /// "message" (an Ethereum message or typed data) or "payload" (SignPayloads).
+        var what: String {
+            if solana != nil || ethereum?.method == "eth_signTransaction" { return "transaction" }
+            return ethereum == nil ? "payload" : "message"
+        }
     }
 
     private final class Tallies: Sendable {
@@ -145,6 +158,8 @@ package struct AuditLog: Sendable {
     private struct TallyKey: Hashable {
         let caller: String
         let decision: Decision
+        /// `Entry.what`: transactions, messages and payloads are counted apart.
+        let what: String
     }
 
     /// A caller's unasked refusals of one kind since `windowStart`, beyond the one written then.
@@ -196,7 +211,7 @@ package struct AuditLog: Sendable {
             write(pendingTallies() + [Self.line(entry, time: time)])
             return
         }
-        let key = TallyKey(caller: entry.caller.identity ?? "unidentified", decision: entry.decision)
+        let key = TallyKey(caller: entry.caller.identity ?? "unidentified", decision: entry.decision, what: entry.what)
         let instant = now()
         let lines: [[UInt8]] = tally.state.withLock { tally in
             if var open = tally[key], instant < open.windowStart + tallyWindow {
@@ -209,8 +224,7 @@ package struct AuditLog: Sendable {
             }
             var lines = Self.take(&tally, before: instant - tallyWindow)
             lines.append(Self.countedLine(
-                time: time, decision: key.decision, caller: key.caller, callerName: entry.callerName, count: 1,
-                payloads: entry.payloadCount))
+                time: time, key: key, callerName: entry.callerName, count: 1, payloads: entry.payloadCount))
             tally[key] = Tally(windowStart: instant)
             return lines
         }
@@ -236,13 +250,12 @@ package struct AuditLog: Sendable {
     /// are dropped.
     private static func take(_ tally: inout [TallyKey: Tally], before expired: ContinuousClock.Instant?) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        for key in tally.keys.sorted(by: { ($0.caller, $0.decision.rawValue) < ($1.caller, $1.decision.rawValue) }) {
+        for key in tally.keys.sorted(by: { ($0.caller, $0.decision.rawValue, $0.what) < ($1.caller, $1.decision.rawValue, $1.what) }) {
             guard var open = tally[key] else { continue }
             if let expired, open.windowStart >= expired { continue }
             if open.count > 0, let firstTime = open.firstTime {
                 lines.append(countedLine(
-                    time: firstTime, decision: key.decision, caller: key.caller, callerName: open.callerName, count: open.count,
-                    payloads: open.payloads))
+                    time: firstTime, key: key, callerName: open.callerName, count: open.count, payloads: open.payloads))
             }
             if expired != nil {
                 tally[key] = nil
@@ -255,17 +268,17 @@ package struct AuditLog: Sendable {
     }
 
     /// `count` unasked refusals from `time` on: no key, no hashes (they are not worth a
-    /// growing log), how many payloads they held in all.
-    private static func countedLine(
-        time: String, decision: Decision, caller: String, callerName: String?, count: Int, payloads: Int
-    ) -> [UInt8] {
+    /// growing log), how many payloads they held in all, and what they asked to sign (`what`,
+    /// written unless payloads).
+    private static func countedLine(time: String, key: TallyKey, callerName: String?, count: Int, payloads: Int) -> [UInt8] {
         var members: [String: JSONValue] = [
             "time": .string(time),
-            "decision": .string(decision.rawValue),
-            "caller": .string(bounded(caller)),
+            "decision": .string(key.decision.rawValue),
+            "caller": .string(bounded(key.caller)),
             "count": .number(JSONNumber(count)),
             "payload_count": .number(JSONNumber(payloads)),
         ]
+        if key.what != "payload" { members["what"] = .string(key.what) }
         if let callerName { members["caller_name"] = .string(bounded(callerName)) }
         return JSONValue.object(members).jsonBytes + [0x0A]
     }
@@ -296,6 +309,9 @@ package struct AuditLog: Sendable {
             members["payload_list_sha256"] = .string(listHash(entry.payloadHashes))
         }
         if let dialog = entry.dialogSHA256 { members["dialog_sha256"] = .string(Hex.encode(dialog)) }
+        if entry.transactionIDs.contains(where: { $0 != nil }) {
+            members["transaction_ids"] = .array(entry.transactionIDs.prefix(listedSignatures).map { $0.map { .string(bounded($0)) } ?? .null })
+        }
         if let name = entry.callerName { members["caller_name"] = .string(bounded(name)) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
         if entry.unattended { members["unattended"] = true }

@@ -189,15 +189,38 @@ public struct KeystoreWallet: AccountsAtHand {
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller),
             keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
-        request.transactions = Self.solanaTransactions(in: payloads.map(\.bytes), signer: entry.publicKey)
+        let messages = Self.solanaMessages(in: payloads.map(\.bytes))
+        request.transactions = Self.solanaTransactions(messages, payloads: payloads.map(\.bytes), signer: entry.publicKey)
+        do throws(TransactionConsent.TooMuch) {
+            try request.checkTransactionsFit()
+        } catch {
+            // walletlib has no -32602 for payloads: -6, "too many payloads", says to send fewer.
+            throw RPCError(.tooManyPayloads, data: .object([
+                "count": .number(JSONNumber(payloads.count)), "problem": .string(error.problem),
+            ]))
+        }
         var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
         audit.dialogSHA256 = request.dialogSHA256
-        let (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
-        auditLog.record(approved)
+        var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
+        if request.transactions != nil {
+            // A transaction message this key pays the fee of has this signature as its id.
+            // (Such a payload is at most a transaction's size: decoding it again is cheap.)
+            approved.transactionIDs = zip(messages, signed).map { message, payload in
+                guard message?.accountKeys.first == entry.publicKey, let bytes = Base64.decode(payload) else { return nil }
+                return Base58.encode(Array(bytes.suffix(Ed25519.signatureBytes)))
+            }
+        }
+        auditLog.record(approved)
         return SignPayloadsResult(signed_payloads: signed)
+    }
+
+    /// Each payload read as a Solana transaction message (`SolanaMessage(bytes:)` reads all of
+    /// it, and refuses one longer than a transaction before reading), or nil.
+    static func solanaMessages(in payloads: [[UInt8]]) -> [SolanaMessage?] {
+        payloads.map { try? SolanaMessage(bytes: $0) }
     }
 
     /// What SignPayloads shows when one of its payloads or more is a Solana transaction
@@ -206,15 +229,17 @@ public struct KeystoreWallet: AccountsAtHand {
     /// none is (the payloads are shown as they always were). A payload longer than a
     /// transaction is not read.
     static func solanaTransactions(in payloads: [[UInt8]], signer: [UInt8]) -> TransactionConsent? {
-        var decoded = false
-        let summaries = payloads.map { bytes in
-            if bytes.count <= SolanaTransaction.maxBytes, let message = try? SolanaMessage(bytes: bytes) {
-                decoded = true
-                return message.summary(signer: signer)
-            }
-            return TransactionSummary(kind: PayloadSummary(bytes: bytes).preview, actionNoun: "part")
+        solanaTransactions(solanaMessages(in: payloads), payloads: payloads, signer: signer)
+    }
+
+    /// As above, with the payloads already read (`solanaMessages(in:)`). The transactions are
+    /// laid out before the other payloads (`TransactionConsent`).
+    static func solanaTransactions(_ messages: [SolanaMessage?], payloads: [[UInt8]], signer: [UInt8]) -> TransactionConsent? {
+        guard messages.contains(where: { $0 != nil }) else { return nil }
+        let summaries = zip(messages, payloads).map { message, bytes in
+            message?.summary(signer: signer) ?? TransactionSummary(kind: PayloadSummary(bytes: bytes).preview, actionNoun: "part")
         }
-        return decoded ? TransactionConsent(chain: nil, summaries: summaries, noun: "payload") : nil
+        return TransactionConsent(chain: nil, summaries: summaries, noun: "payload")
     }
 
     /// The Ed25519 signature of each of `signing.messages` by the key of `signing.publicKey`,
@@ -224,13 +249,14 @@ public struct KeystoreWallet: AccountsAtHand {
         let file = try keystoreForSigning()
         guard let entry = file.entry(address: Base64.encode(signing.publicKey)) else {
             throw RPCError(.invalidParams, data: .object([
-                "field": .string("pubkey"), "problem": .string("no account with this public key"),
+                "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
             ]))
         }
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
             payloads: [])
         request.transactions = signing.consent
+        do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch { throw error.rpcError(at: signing.field) }
         var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: signing.messages.map(PayloadSummary.sha256Hex))
@@ -239,6 +265,7 @@ public struct KeystoreWallet: AccountsAtHand {
         var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         let signatures = secretKey.withUnsafeBytes { key in signing.messages.map { Ed25519.sign($0, secretKey: key) } }
         approved.solana?.signatures = signatures.map(Base58.encode)
+        approved.transactionIDs = signing.transactionIDs(signedWith: signatures)
         auditLog.record(approved)
         return signatures
     }
@@ -250,7 +277,7 @@ public struct KeystoreWallet: AccountsAtHand {
         let file = try keystoreForSigning()
         guard let entry = file.entry(ethereumAddress: signing.address) else {
             throw RPCError(.invalidParams, data: .object([
-                "field": .string("address"), "problem": .string("no Ethereum account with this address"),
+                "field": .string(signing.addressField), "problem": .string("no Ethereum account with this address"),
             ]))
         }
         var request = ConsentRequest(
@@ -258,6 +285,11 @@ public struct KeystoreWallet: AccountsAtHand {
             payloads: [])
         request.ethereum = signing.consent
         request.transactions = signing.transactionConsent
+        do throws(TransactionConsent.TooMuch) {
+            try request.checkTransactionsFit()
+        } catch {
+            throw error.rpcError(at: signing.transactionField)
+        }
         var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: [])
@@ -476,4 +508,22 @@ package enum PassphraseSources {
     package static let pinentryVariable = "WALLET_BRIDGE_PINENTRY"
     /// Used when neither the environment nor the configuration names a pinentry.
     package static let defaultPinentry = "pinentry"
+}
+
+extension SolanaSigningRequest {
+    /// Where a refusal of the whole request points: the transaction, or the batch.
+    package var field: String {
+        method == "solana_signTransaction" ? "request.params.transaction" : "request.params.transactions"
+    }
+
+    /// Each transaction's id, as explorers name it (the fee payer's signature): `signatures`'
+    /// own where this key pays the fee, else the fee payer's as the request carried it
+    /// (`transactionIDs`), else nil (the fee payer signs later).
+    func transactionIDs(signedWith signatures: [[UInt8]]) -> [String?] {
+        zip(messages, signatures).enumerated().map { index, pair in
+            let (message, signature) = pair
+            if (try? SolanaMessage(bytes: message))?.accountKeys.first == publicKey { return Base58.encode(signature) }
+            return transactionIDs.indices.contains(index) ? transactionIDs[index] : nil
+        }
+    }
 }

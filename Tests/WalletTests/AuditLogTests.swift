@@ -397,4 +397,30 @@ final class AuditLogTests: XCTestCase {
         XCTAssertEqual(labels.filter { $0.hasPrefix("filler ") }, (0..<20).map { "filler \($0)" }, "the moved log, whole")
         XCTAssertEqual(Set(labels).count, labels.count, "no line twice")
     }
+
+    /// Unasked refusals are counted apart by what they asked to sign, and the counted line says
+    /// so (`what`) unless payloads: a cancelled transaction is not counted as a payload.
+    func testCountedLinesSayWhatTheyCounted() throws {
+        let folder = temporaryFolder(self)
+        let log = AuditLog(path: "\(folder)/audit.log")
+        var transaction = AuditLog.Entry(
+            decision: .cancelled, caller: .unidentified, callerName: nil, address: "vzTo=", label: "main", payloadHashes: [])
+        transaction.ethereum = .init(method: "eth_signTransaction", chain: "eip155:1", digest: [UInt8](repeating: 1, count: 32))
+        var message = transaction
+        message.ethereum?.method = "personal_sign"
+        var solana = AuditLog.Entry(
+            decision: .cancelled, caller: .unidentified, callerName: nil, address: "vzTo=", label: "main", payloadHashes: ["00", "11"])
+        solana.solana = .init(method: "solana_signAllTransactions", chain: "solana:x")
+        let payload = AuditLog.Entry(
+            decision: .cancelled, caller: .unidentified, callerName: nil, address: "vzTo=", label: "main", payloadHashes: ["00"])
+        for entry in [transaction, message, solana, payload] { log.record(entry) }
+        // The Solana transactions are counted with the Ethereum one (the same caller, decision
+        // and kind), and written when the log is flushed.
+        log.flush()
+        let lines = try String(contentsOfFile: "\(folder)/audit.log", encoding: .utf8).split(separator: "\n").map { line in
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(lines.map { $0["what"] as? String }, ["transaction", "message", nil, "transaction"])
+        XCTAssertEqual(lines.map { ($0["payload_count"] as? NSNumber)?.intValue }, [1, 1, 1, 2])
+    }
 }

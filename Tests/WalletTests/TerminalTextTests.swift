@@ -45,7 +45,7 @@ final class TerminalTextTests: XCTestCase {
             "method": "personal_sign\r", "chain": "eip155:1\u{0C}", "keccak256": "be609aee343f\u{0B}0000",
         ])
         let shown = LogCommand.describe(line)
-        XCTAssertEqual(shown, #"2026\u{1B}[1A  approved\u{9B}2J (passphrase\u{85}, unattended)  evil\u{1B}]52;c;eA==\u{7}@example.org  key "ma\u{202E}in" 0x\u{2029}  personal_sign\r on eip155:1\u{C}, Keccak-256 be609aee343f…"#)
+        XCTAssertEqual(shown, #"2026\u{1B}[1A  approved\u{9B}2J (passphrase\u{85}, unattended)  evil\u{1B}]52;c;eA==\u{7}@example.org  key "ma\u{202E}in" 0x\u{2029}  personal_sign\r on eip155:1\u{C}, signing hash (Keccak-256) be609aee343f…"#)
         assertNoControlScalar(shown)
     }
 

@@ -54,15 +54,15 @@ final class TransactionConsentTests: XCTestCase {
             ⚠ Transaction 1: Fee payer 9aBc…dEf1 is not this key
             ⚠ Transaction 2: Unlimited approval of your tokens to 5Yz…
             Transaction 1 of 2: a Solana transaction (legacy)
-            Fee payer: 9aBc…dEf1 (not this key)
-            Network fee: 0.00001 SOL (5,000 lamports per signature × 2)
-            Transfer 1.5 SOL
-              from 7xKX…3fGh (this key)
-              to 9aBc…dEf1
-            Memo: "gm"
+              Fee payer: 9aBc…dEf1 (not this key)
+              Network fee: 0.00001 SOL (5,000 lamports per signature × 2)
+              Transfer 1.5 SOL
+                from 7xKX…3fGh (this key)
+                to 9aBc…dEf1
+              Memo: "gm"
             Transaction 2 of 2: a Solana transaction (version 0)
-            Fee payer: 7xKX…3fGh (this key)
-            Approve 5Yz… for all your tokens of mint EPjF…Dt1v
+              Fee payer: 7xKX…3fGh (this key)
+              Approve 5Yz… for all your tokens of mint EPjF…Dt1v
             """)
     }
 
@@ -150,15 +150,17 @@ final class TransactionConsentTests: XCTestCase {
                        "…and 2 more warnings, 1 fact and 5 instructions not shown")
     }
 
-    /// In a batch, the transactions that do not fit are counted as transactions.
-    func testABatchCountsTheTransactionsLeftOut() {
+    /// In a batch, what does not fit is counted: the facts every transaction shares are shown
+    /// once, and the transactions' own lines left out are counted by what they are.
+    func testABatchCountsWhatItLeavesOut() {
         let summary = TransactionSummary(testKind: "a Solana transaction (legacy)", facts: ["Fee payer: 7xKX…3fGh (this key)"],
-                                         actions: [["Transfer 1 SOL", "  to 9aBc…dEf1"]], actionNoun: "instruction")
+                                         actions: [["Memo: \"gm\"", "  signed by 7xKX…3fGh"]], actionNoun: "instruction")
         let lines = TransactionConsent(chain: nil, summaries: Array(repeating: summary, count: 16)).lines(budget: 600)
+        XCTAssertEqual(Array(lines.prefix(2)), ["In all 16 transactions:", "  Fee payer: 7xKX…3fGh (this key)"])
         let shown = lines.filter { $0.hasPrefix("Transaction ") && $0.contains(" of 16: ") }.count
         XCTAssertGreaterThan(shown, 0)
         XCTAssertLessThan(shown, 16)
-        XCTAssertEqual(lines.last, "…and \(16 - shown) more transactions not shown")
+        XCTAssertEqual(lines.last, "…and \(16 - shown) more instructions not shown")
     }
 
     /// Connecting says that the transaction methods ask for signatures, as the message ones do.

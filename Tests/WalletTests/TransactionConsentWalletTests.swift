@@ -80,9 +80,12 @@ final class TransactionConsentWalletTests: XCTestCase {
         XCTAssertTrue(dialog.hasPrefix("""
             The extension with ID abcdefghijklmnopabcdefghijklmnop
             asks to sign 2 transactions on Solana devnet with your key "main" (AKnL…RSZ9):
-            ⚠ Transaction 1: Unknown program 9xQe…VFin
-            ⚠ Transaction 2: Unknown program 9xQe…VFin
+            ⚠ Transactions 1, 2: Unknown program 9xQe…VFin
+            In all 2 transactions:
+              Fee payer: AKnL…RSZ9 (this key)
             Transaction 1 of 2: a Solana transaction (legacy)
+              Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts
+            Transaction 2 of 2: a Solana transaction (legacy)
             """), dialog)
         XCTAssertFalse(dialog.contains("payload"))
 
@@ -197,5 +200,109 @@ final class TransactionConsentWalletTests: XCTestCase {
         XCTAssertEqual(line["keccak256"] as? String, Hex.encode(transaction.signingHash))
         XCTAssertEqual(line["transaction_hash"] as? String, Hex.prefixed(Keccak256.hash(transaction.signed(with: signature))))
         XCTAssertEqual(line["dialog_sha256"] as? String, try sha256OfTextAboveTheInstruction(dialog))
+    }
+
+    /// A transaction whose warnings about funds and actions that move funds do not all fit one
+    /// dialog is refused before anyone is asked: -32602 naming the batch, or -6 for SignPayloads
+    /// (walletlib has no -32602 for payloads); nothing is recorded, as nobody was asked.
+    func testTooMuchThatMovesFundsIsRefusedBeforeAnyDialog() async throws {
+        let (wallet, person) = wallet(approves: true)
+        let moving = TransactionSummary.Action(["Transfer 500 SOL", "  from AKnL…RSZ9 (this key)", "  to 9aBc…dEf1"], movesFunds: true)
+        var big = summary
+        big.actions = Array(repeating: moving, count: 12)
+        let signing = SolanaSigningRequest(
+            method: "solana_signAllTransactions", chain: SolanaChain.mainnet, publicKey: key.publicKey, messages: [[7], [8]],
+            consent: TransactionConsent(chain: "Solana mainnet", summaries: [big, big]))
+        do {
+            _ = try await wallet.signSolana(signing, context: context)
+            XCTFail("signed")
+        } catch let error as RPCError {
+            XCTAssertEqual(error.code, .invalidParams)
+            XCTAssertEqual(error.data, .object([
+                "field": "request.params.transactions",
+                "problem": .string("too much to show in one dialog: the warnings about funds or trust and what moves funds in "
+                    + "transactions 1, 2 do not fit; sign fewer transactions at once"),
+            ]))
+        }
+        XCTAssertEqual(person.shown.values, [], "nobody was asked")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: auditPath))
+    }
+
+    /// SignPayloads: 16 transfers of this key's lamports, each its own payload, do not fit one
+    /// dialog: -6. Needs the Solana decoder to mark a transfer from this key as moving funds
+    /// (`Action.movesFunds`): it passes once that branch is merged.
+    func testSignPayloadsRefusesTooMuchThatMovesFundsBeforeAnyDialog() async throws {
+        let (wallet, person) = wallet(approves: true)
+        let message = HandMadeSolana.message(signers: [key.publicKey], transfers: [(0, 1_500_000_000)])
+        do {
+            _ = try await wallet.signPayloads(
+                SignPayloadsParams(address: entry.address, payloads: Array(repeating: Base64.encode(message), count: 16)), context: context)
+            XCTFail("signed")
+        } catch let error as RPCError {
+            XCTAssertEqual(error.code, .tooManyPayloads)
+            guard case .object(let data)? = error.data else { return XCTFail("\(error)") }
+            XCTAssertEqual(data["count"], 16)
+            guard case .string(let problem)? = data["problem"] else { return XCTFail("\(error)") }
+            XCTAssertTrue(problem.hasPrefix("too much to show in one dialog: "), problem)
+            XCTAssertTrue(problem.hasSuffix("; sign fewer payloads at once"), problem)
+        }
+        XCTAssertEqual(person.shown.values, [], "nobody was asked")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: auditPath))
+    }
+
+    /// The audit log records each Solana transaction's id (its fee payer's signature): this
+    /// key's signature where it pays the fee, the one the request carried where another key
+    /// paid and signed before, none where the fee payer signs later. SignPayloads records the
+    /// ids of the payloads that are transactions this key pays for.
+    func testTheAuditLogRecordsEachTransactionsID() async throws {
+        let (wallet, _) = wallet(approves: true)
+        let other = TestKey(seed: 2)
+        let paid = HandMadeSolana.message(signers: [key.publicKey], transfers: [(0, 1)])
+        let paidByOther = HandMadeSolana.message(signers: [other.publicKey, key.publicKey], transfers: [(1, 1)])
+        var signing = SolanaSigningRequest(
+            method: "solana_signAllTransactions", chain: SolanaChain.mainnet, publicKey: key.publicKey,
+            messages: [paid, paidByOther, paidByOther], consent: TransactionConsent(chain: "Solana mainnet", summaries: [summary]))
+        let otherID = Base58.encode(other.sign(paidByOther))
+        signing.transactionIDs = [nil, otherID, nil]
+        let signatures = try await wallet.signSolana(signing, context: context)
+        var line = try XCTUnwrap(try auditLines().last)
+        XCTAssertEqual(line["transaction_ids"] as? [NSObject], [Base58.encode(signatures[0]) as NSString, otherID as NSString, NSNull()])
+
+        let text = Array("Sign in".utf8)
+        let signed = try await wallet.signPayloads(
+            SignPayloadsParams(address: entry.address, payloads: [text, paid, paidByOther].map(Base64.encode)), context: context)
+        line = try XCTUnwrap(try auditLines().last)
+        XCTAssertEqual(signed.signed_payloads[1], Base64.encode(paid + key.sign(paid)))
+        XCTAssertEqual(line["transaction_ids"] as? [NSObject], [NSNull(), Base58.encode(key.sign(paid)) as NSString, NSNull()])
+
+        // Nothing to record: no line.
+        _ = try await wallet.signPayloads(SignPayloadsParams(address: entry.address, payloads: [Base64.encode(text)]), context: context)
+        XCTAssertNil(try auditLines().last?["transaction_ids"])
+    }
+
+    /// Errors name the field from `request.params` (the session's request), as the methods do.
+    func testUnknownKeysAreNamedWhereTheRequestHasThem() async throws {
+        let (wallet, _) = wallet(approves: true)
+        let signing = SolanaSigningRequest(
+            method: "solana_signTransaction", chain: SolanaChain.mainnet, publicKey: TestKey(seed: 9).publicKey, messages: [[7]],
+            consent: TransactionConsent(chain: "Solana mainnet", summaries: [summary]))
+        do {
+            _ = try await wallet.signSolana(signing, context: context)
+            XCTFail("signed")
+        } catch let error as RPCError {
+            XCTAssertEqual(error.data, .object(["field": "request.params.pubkey", "problem": "no account with this public key"]))
+        }
+        let nobody = try XCTUnwrap(EthereumAddress("0x000000000000000000000000000000000000dEaD"))
+        for (method, field) in [("personal_sign", "request.params[1]"), ("eth_signTypedData_v4", "request.params[0]")] {
+            let request = EthereumSigningRequest(
+                method: method, chain: EIP155.mainnet, address: nobody, digest: [UInt8](repeating: 1, count: 32),
+                consent: EthereumConsent(kind: "a message", chain: "Ethereum", lines: []))
+            do {
+                _ = try await wallet.signEthereum(request, context: context)
+                XCTFail("signed")
+            } catch let error as RPCError {
+                XCTAssertEqual(error.data, .object(["field": .string(field), "problem": "no Ethereum account with this address"]))
+            }
+        }
     }
 }

@@ -36,6 +36,23 @@ final class TransactionLogLineTests: XCTestCase {
         line["chain"] = "eip155:1"
         line["keccak256"] = .string(String(repeating: "a", count: 64))
         line["transaction_hash"] = .string("0x" + String(repeating: "b", count: 64))
-        XCTAssertEqual(LogCommand.describe(json(line)), start + "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826  eth_signTransaction on eip155:1, Keccak-256 aaaaaaaaaaaa…, transaction 0xbbbbbbbbbbbb…")
+        XCTAssertEqual(LogCommand.describe(json(line)), start + "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826  eth_signTransaction on eip155:1, signing hash (Keccak-256) aaaaaaaaaaaa…, transaction hash 0xbbbbbbbbbbbb…")
+    }
+
+    /// Transaction ids (the fee payer's signature) where the line has them, and a counted line
+    /// says what its requests asked to sign: a cancelled transaction is not "1 payload".
+    func testTransactionIDsAndCountedTransactions() {
+        var line = base
+        line["address"] = "vzTo="
+        line["method"] = "solana_signTransaction"
+        line["chain"] = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
+        line["payload_count"] = 1
+        line["transaction_ids"] = .array([.string(String(repeating: "5", count: 88))])
+        XCTAssertEqual(LogCommand.describe(json(line)), start + "vzTo=  solana_signTransaction on solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp, 1 transaction, transaction id 555555555555…")
+        let counted: [String: JSONValue] = [
+            "time": "2026-11-23T10:00:00Z", "decision": "cancelled", "caller": "unidentified", "count": 1, "payload_count": 1,
+            "what": "transaction",
+        ]
+        XCTAssertEqual(LogCommand.describe(json(counted)), "2026-11-23T10:00:00Z  cancelled  unidentified  1 cancelled unanswered (1 transaction)")
     }
 }

@@ -669,7 +669,7 @@ def test_the_shipped_host_signs_with_the_keystores_ethereum_keys(wallet, passphr
         ("approved", method, "eip155:1", digest.hex()) for method, digest in zip(["personal_sign"] * 2 + ["eth_signTypedData_v4"] * 3, digests)]
     assert all("payload_sha256" not in e for e in entries)
     text_log = wallet.run("log", check=True).stdout.decode()
-    assert f"personal_sign on eip155:1, Keccak-256 {digests[0].hex()[:12]}…" in text_log, text_log
+    assert f"personal_sign on eip155:1, signing hash (Keccak-256) {digests[0].hex()[:12]}…" in text_log, text_log
 
 
 # 6. Bad input.

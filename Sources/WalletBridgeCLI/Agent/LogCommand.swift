@@ -6,7 +6,7 @@ import WalletBridgeWallet
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Show every signature approved or refused: when, for whom, with which key, and the payloads' SHA-256.",
+        abstract: "Show every signature approved or refused: when, for whom, with which key, and what was signed (payloads' SHA-256, an Ethereum signing hash, transaction ids).",
         discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line, and audit.log.1, the older lines it moved aside when it reached 8 MiB, with the approvals given in a dialog before them. It never holds payloads or secrets."
     )
 
@@ -63,17 +63,28 @@ struct LogCommand: ParsableCommand {
         let unattended = entry["unattended"] == .bool(true) ? ", unattended" : ""
         let decision = (text("decision") ?? "?") + (text("approval").map { " (\($0)\(unattended))" } ?? "")
         let caller = (text("caller") ?? "?") + (text("caller_name").map { " \"\($0)\"" } ?? "")
+        // Solana transaction ids (the fee payer's signature), where known.
+        var transactionIDs = ""
+        if case .array(let values)? = entry["transaction_ids"] {
+            let ids = values.compactMap { if case .string(let id) = $0 { DisplayText.escaped(String(id.prefix(12))) + "…" } else { nil } }
+            if !ids.isEmpty {
+                transactionIDs = ", transaction id\(ids.count == 1 ? "" : "s") \(ids.prefix(3).joined(separator: ", "))"
+                    + (ids.count > 3 ? ", +\(ids.count - 3) more" : "")
+            }
+        }
         let signed: String
         if case .number(let count)? = entry["count"] {
             // Requests nobody answered, counted (`AuditLog`): no key, no hashes.
-            let payloads = if case .number(let number)? = entry["payload_count"] { number.description == "1" ? "1 payload" : "\(number) payloads" } else { "? payloads" }
+            // What they asked to sign: payloads unless the line says (`what`).
+            let noun = text("what") ?? "payload"
+            let payloads = if case .number(let number)? = entry["payload_count"] { number.description == "1" ? "1 \(noun)" : "\(number) \(noun)s" } else { "? \(noun)s" }
             signed = "\(count) \(raw("decision") == "cancelled" ? "cancelled unanswered" : "refused unasked") (\(payloads))"
             return "\(text("time") ?? "?")  \(decision)  \(caller)  \(signed)"
         } else if let method = text("method"), let digest = raw("keccak256") {
             // An Ethereum signature: what was asked, where, and the digest signed; for a
             // transaction, its hash once signed.
-            signed = "\(method) on \(text("chain") ?? "?"), Keccak-256 \(DisplayText.escaped(String(digest.prefix(12))))…"
-                + (raw("transaction_hash").map { ", transaction \(DisplayText.escaped(String($0.prefix(14))))…" } ?? "")
+            signed = "\(method) on \(text("chain") ?? "?"), signing hash (Keccak-256) \(DisplayText.escaped(String(digest.prefix(12))))…"
+                + (raw("transaction_hash").map { ", transaction hash \(DisplayText.escaped(String($0.prefix(14))))…" } ?? "")
         } else if let method = text("method") {
             // Solana transactions: what was asked, where, how many, and this key's signatures.
             var count = 0
@@ -84,6 +95,7 @@ struct LogCommand: ParsableCommand {
             }
             signed = "\(method) on \(text("chain") ?? "?"), \(count == 1 ? "1 transaction" : "\(count) transactions")"
                 + (signatures.isEmpty ? "" : ", signed \(signatures.prefix(3).joined(separator: ", "))\(signatures.count > 3 ? ", +\(signatures.count - 3) more" : "")")
+                + transactionIDs
         } else {
             // The first hashes (a line of an older version lists every payload's), and the
             // hash over all of them (`payload_list_sha256`) when there are more.
@@ -98,7 +110,7 @@ struct LogCommand: ParsableCommand {
                 listed.append("+\(count - listed.count) more")
                 if let all = raw("payload_list_sha256") { listed.append("all \(DisplayText.escaped(String(all.prefix(12))))…") }
             }
-            signed = (count == 1 ? "1 payload" : "\(count) payloads") + " [\(listed.joined(separator: ", "))]"
+            signed = (count == 1 ? "1 payload" : "\(count) payloads") + " [\(listed.joined(separator: ", "))]" + transactionIDs
         }
         return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)"
     }

@@ -64,14 +64,7 @@ public struct ConsentRequest: Sendable, Equatable {
     /// the browser's own profile, so an extension cannot pose as another one here.
     public func description(for approval: Approval) -> String {
         let count = payloads.count == 1 ? "1 payload" : "\(payloads.count) payloads"
-        let action = switch approval {
-        case .passphrase where keysStayUnlocked:
-            "Enter the keystore passphrase to sign (the keys then stay unlocked for a while), or Cancel to refuse."
-        case .passphrase: "Enter the keystore passphrase to sign, or Cancel to refuse."
-        case .confirmation where rememberMinutes != nil:
-            "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
-        case .confirmation: "Sign, or Refuse."
-        }
+        let action = instruction(for: approval)
         if let text = transactionText { return "\(text)\n\n\(action)" }
         if let ethereum {
             return """
@@ -90,6 +83,19 @@ public struct ConsentRequest: Sendable, Equatable {
             """
     }
 
+    /// What to press: the dialog's last line.
+    private func instruction(for approval: Approval) -> String {
+        switch approval {
+        case .passphrase where keysStayUnlocked:
+            "Enter the keystore passphrase to sign (the keys then stay unlocked for a while), or Cancel to refuse."
+        case .passphrase: "Enter the keystore passphrase to sign, or Cancel to refuse."
+        // A transaction's dialog never offers to sign without asking (`KeystoreWallet.approve`).
+        case .confirmation where rememberMinutes != nil && transactions == nil:
+            "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
+        case .confirmation: "Sign, or Refuse."
+        }
+    }
+
     private var key: String {
         "your key \"\(Self.printable(keyLabel, maxBytes: 64))\" (\(Self.printable(shortAddress, maxBytes: 24)))"
     }
@@ -101,11 +107,26 @@ public struct ConsentRequest: Sendable, Equatable {
     /// approves, so the audit log can record it (`dialogSHA256`). Nil for other requests.
     package var transactionText: String? {
         guard let transactions else { return nil }
-        let head = "\(callerDescription)\nasks to sign \(Self.printable(transactions.subject, maxBytes: 160)) with \(key):"
-        // The instruction is two line breaks below the lines.
-        let budget = Self.maxDescriptionBytes - Self.assuanCost(head) - 6 - Self.longestInstructionCost
-        let lines = transactions.lines(budget: budget)
-        return ([head] + lines).joined(separator: "\n")
+        return ([transactionHead] + transactions.lines(budget: transactionBudget)).joined(separator: "\n")
+    }
+
+    /// Throws when what moves funds in `transactions` (the warnings about funds and trust, the
+    /// actions that move funds) cannot all be shown in this dialog (`TransactionConsent.checkFits`):
+    /// the wallet refuses such a request before asking anyone. Nothing to check without
+    /// transactions.
+    package func checkTransactionsFit() throws(TransactionConsent.TooMuch) {
+        try transactions?.checkFits(budget: transactionBudget)
+    }
+
+    /// Who asks, and "asks to sign <what> with your key …:".
+    private var transactionHead: String {
+        "\(callerDescription)\nasks to sign \(Self.printable(transactions?.subject ?? "", maxBytes: 160)) with \(key):"
+    }
+
+    /// What the transactions' lines may take of the one Assuan line: what the head and the
+    /// instruction, two line breaks below the lines, leave.
+    private var transactionBudget: Int {
+        Self.maxDescriptionBytes - Self.assuanCost(transactionHead) - 6 - Self.longestInstructionCost
     }
 
     /// SHA-256 of `transactionText`'s UTF-8: what the audit log records of a transaction dialog.
@@ -117,17 +138,14 @@ public struct ConsentRequest: Sendable, Equatable {
     /// it, less a margin.
     static let maxDescriptionBytes = 980
 
-    /// The longest instruction a transaction dialog ends with: "Sign and allow" with the most
-    /// minutes a setting can name.
+    /// The longest instruction a transaction dialog ends with. Such a dialog never offers "Sign
+    /// and allow" (`description(for:)`), so no room is kept for its text.
     private static let longestInstructionCost: Int = {
         var request = ConsentRequest(caller: .unidentified, keyLabel: "", shortAddress: "", payloads: [])
+        request.transactions = TransactionConsent(chain: nil, summaries: [])
         request.rememberMinutes = Int.max
         request.keysStayUnlocked = true
-        return [Approval.passphrase, .confirmation].map { approval in
-            let whole = request.description(for: approval)
-            let instruction = whole.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? whole
-            return assuanCost(instruction)
-        }.max() ?? 0
+        return [Approval.passphrase, .confirmation].map { assuanCost(request.instruction(for: $0)) }.max() ?? 0
     }()
 
     /// What `text` takes of an Assuan line once escaped: `%` and control characters (line

@@ -8,7 +8,9 @@ package struct EthereumSigningRequest: Sendable {
     package var address: EthereumAddress
     /// Keccak-256 of what is signed: 32 bytes.
     package var digest: [UInt8]
-    package var consent: EthereumConsent
+    /// What the dialog shows of a message or typed data; nil for a transaction, whose dialog
+    /// is `transactionConsent` alone.
+    package var consent: EthereumConsent?
     /// For `eth_signTransaction`: the transaction, whose dialog shows its summary
     /// (`TransactionConsent`) in place of `consent`, and whose raw signed form's hash the audit
     /// log records.
@@ -20,12 +22,22 @@ package struct EthereumSigningRequest: Sendable {
 
     /// `eth_signTransaction`'s: `transaction`'s signing hash, by `address`.
     package init(method: String, chain: ChainID, address: EthereumAddress, transaction: EthereumTransaction) {
-        let summary = transaction.summary()
-        self.init(
-            method: method, chain: chain, address: address, digest: transaction.signingHash,
-            consent: EthereumConsent(kind: summary.kind, chain: EIP155.name(of: chain), lines: []))
+        (self.method, self.chain, self.address, self.digest) = (method, chain, address, transaction.signingHash)
         self.transaction = transaction
     }
+
+    /// Where the request names `address`, for an error about it: `personal_sign`'s second
+    /// param, `eth_signTypedData_v4`'s first, a transaction's `from`.
+    package var addressField: String {
+        switch method {
+        case "personal_sign": "request.params[1]"
+        case "eth_signTransaction": "request.params[0].from"
+        default: "request.params[0]"
+        }
+    }
+
+    /// Where a refusal of the transaction points: the request's transaction.
+    package var transactionField: String { "request.params[0]" }
 
     /// What the dialog shows of `transaction`.
     package var transactionConsent: TransactionConsent? {
