@@ -903,6 +903,45 @@ final class SolanaTransactionTests: XCTestCase {
             keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1), [(1, [0], Array(memoText.utf8))])))
     }
 
+    /// solders' longest lines: every vector, read as a transaction and as a message, for this
+    /// key and another, passes the fuzz target's invariants (no line over the dialog's 160 bytes).
+    func testEveryVectorPassesTheFuzzInvariants() throws {
+        for name in Self.vectors.keys.sorted() {
+            XCTAssertNil(SolanaTransactionFuzzing.brokenInvariant(try vector(name)), name)
+        }
+        let memo = try summary("memo-900")
+        XCTAssertEqual(memo.actionLines.count, 1)
+        XCTAssertEqual(
+            memo.actionLines[0][0],
+            #"Memo: "100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure…" "#
+                + "(89 of 900 bytes shown)")
+        let extremes = try summary("token-extremes")
+        XCTAssertEqual(
+            extremes.actionLines.map(\.first),
+            [
+                "Transfer raw amount 18446744073709551615 (255 decimals) of mint YMN9…yfaf "
+                    + "(Token-2022 transferChecked, 255 decimals)",
+                "Approve FGdc…PPyx to spend an unlimited amount (raw amount 18446744073709551615 (255 decimals))",
+                "Approve FGdc…PPyx to spend an unlimited amount (18,446,744,073,709,551,615 tokens)",
+                "Burn 0.000000000018446744073709551615 tokens of mint YMN9…yfaf (burnChecked, 30 decimals)",
+                "Mint raw amount 18446744073709551615 (31 decimals) of mint YMN9…yfaf (mintToChecked, 31 decimals)",
+            ])
+        XCTAssertEqual(extremes.actions.map(\.movesFunds), [true, true, true, true, false])
+        // solders' own swap: three tables, one warning.
+        let swap = try summary("v0-swap")
+        XCTAssertEqual(
+            swap.warningTexts,
+            [
+                "Lookup tables (3): 3hkp…tKuH, 3mg7…dfDz, 3qbR…NzYh: the accounts they load cannot be resolved offline; "
+                    + #"shown as "account #k from table X""#,
+                "Unknown program 548j…pzMR: the wallet cannot show what its instruction does",
+            ])
+        XCTAssertEqual(swap.facts[3], "Address lookup tables (3): load 5 writable and 6 read-only accounts")
+        XCTAssertEqual(swap.actions.map(\.movesFunds), [false, false, false, true, true])
+        XCTAssertEqual(
+            swap.actionLines[3], ["Unknown program 548j…pzMR: 40 bytes of data, 13 accounts (this key signs)"])
+    }
+
     /// The priority fee is at most what a u64 of lamports holds (the runtime saturates), and
     /// one micro-lamport is singular.
     func testPriorityFeeOfOneMicroLamport() throws {
