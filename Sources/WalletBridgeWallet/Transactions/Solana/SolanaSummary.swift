@@ -61,8 +61,9 @@ struct SolanaSummarizer {
         facts.append("Fee payer: \(SolanaWire.short(feePayer)) (\(feePayer == signer ? "this key" : "not this key"))")
         let signatures = UInt64(message.requiredSignatures)
         facts.append(
-            "Network fee: \(Self.sol(signatures * Self.lamportsPerSignature)) (base fee: "
-                + "\(DisplayText.grouped(Int(Self.lamportsPerSignature))) lamports per signature × \(signatures))")
+            "Network fee: \(Self.sol(signatures * Self.lamportsPerSignature)) "
+                + "(\(DisplayText.grouped(Int(Self.lamportsPerSignature))) lamports × \(signatures) "
+                + "\(signatures == 1 ? "signature" : "signatures"))")
         if let price = unitPrice {
             let instructionsCharged = UInt64(message.instructions.count - computeBudgetInstructions)
             let limit = min(
@@ -108,15 +109,15 @@ struct SolanaSummarizer {
             let table = SolanaWire.short(lookup.tableKey)
             warnings.append(.init(
                 .trust,
-                "Lookup table \(table): the accounts it loads cannot be resolved offline; "
-                    + "shown as \"account #k from table \(table)\""))
+                "Lookup table \(table): the accounts it loads cannot be resolved offline"))
         } else if lookups.count > 1 {
-            // One warning for all the tables: a v0 swap often has three or four.
+            // One warning for all the tables: a v0 swap often has three or four. The accounts'
+            // lines name their table ("account #k from table X"), so the warning need not.
             warnings.append(.init(
                 .trust,
                 Self.listing(
                     "Lookup tables (\(lookups.count)): ", lookups.map { SolanaWire.short($0.tableKey) },
-                    ": the accounts they load cannot be resolved offline; shown as \"account #k from table X\"")))
+                    ": the accounts they load cannot be resolved offline")))
         }
         if unknownPrograms.count == 1, let only = unknownPrograms.first {
             let what = only.instructions == 1 ? "its instruction does" : "its \(only.instructions) instructions do"
