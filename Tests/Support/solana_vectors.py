@@ -205,6 +205,31 @@ def vectors():
               meta(STAKE_HISTORY), meta(a, signer=True)),
         stake(struct.pack("<II", 10, 1), meta(key(20), writable=True), meta(CLOCK), meta(a, signer=True),
               meta(c, signer=True))], signers=(A, C))
+    # The longest lines: a memo of 900 bytes (every "%" three bytes in the dialog), u64's largest
+    # amounts with 255, 30 and 31 decimals and with none.
+    out["memo-900"] = legacy([Instruction(MEMO, ("100% sure " * 90).encode(), [meta(a, signer=True)])])
+    out["token-extremes"] = legacy([
+        transfer_checked(key(7), key(8), key(9), a, 2**64 - 1, 255, TOKEN_2022),
+        token(TOKEN_2022, bytes([13]) + struct.pack("<QB", 2**64 - 1, 255), meta(key(7), writable=True), meta(key(8)),
+              meta(c), meta(a, signer=True)),
+        token(TOKEN, bytes([13]) + struct.pack("<QB", 2**64 - 1, 0), meta(key(7), writable=True), meta(key(8)),
+              meta(c), meta(a, signer=True)),
+        token(TOKEN, bytes([15]) + struct.pack("<QB", 2**64 - 1, 30), meta(key(7), writable=True),
+              meta(key(8), writable=True), meta(a, signer=True)),
+        token(TOKEN, bytes([14]) + struct.pack("<QB", 2**64 - 1, 31), meta(key(8), writable=True),
+              meta(key(7), writable=True), meta(a, signer=True))])
+    # A swap as aggregators build them: three lookup tables, compute budget, the ATA, an
+    # unknown program this key signs for, the wrapped SOL account closed.
+    tables = [AddressLookupTableAccount(key(40 + n), [key(50 + 4 * n + i) for i in range(4)]) for n in range(3)]
+    swap_accounts = [meta(a, signer=True, writable=True)] + [meta(key(50 + i), writable=i % 2 == 0) for i in range(12)]
+    message = MessageV0.try_compile(a, [
+        set_compute_unit_limit(300_000), set_compute_unit_price(50_000),
+        Instruction(ATA, bytes([1]), [meta(a, True, True), meta(ata(a, key(8)), writable=True), meta(a), meta(key(8)),
+                                      meta(sp.ID), meta(TOKEN)]),
+        Instruction(key(60), bytes(range(40)), swap_accounts),
+        token(TOKEN, bytes([9]), meta(ata(a, key(8)), writable=True), meta(a, writable=True), meta(a, signer=True))],
+        tables, BLOCKHASH)
+    out["v0-swap"] = signed(message, (A,))
     # Well formed, but over the 1232 bytes a transaction may be.
     out["oversized-memo"] = legacy([Instruction(MEMO, b"x" * 1200, [])])
     return out

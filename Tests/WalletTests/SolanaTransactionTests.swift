@@ -2,7 +2,7 @@ import Foundation
 import WalletBridge
 import XCTest
 
-@testable import WalletBridgeWallet
+@_spi(Fuzzing) @testable import WalletBridgeWallet
 
 /// Solana transactions as solders (Solana's own Rust types, Tests/Support/solana_vectors.py)
 /// builds and signs them: read field for field as solders reads them, summarized line for line,
@@ -178,7 +178,7 @@ final class SolanaTransactionTests: XCTestCase {
             summary.facts,
             [
                 "Fee payer: Dgmx…nJrp (this key)",
-                "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)",
+                "Network fee: 0.000005 SOL (5,000 lamports × 1 signature)",
             ])
         XCTAssertEqual(summary.actionLines, [["Transfer 1.5 SOL", "  from Dgmx…nJrp (this key)", "  to 6j8W…VDQJ"]])
         XCTAssertEqual(summary.actionNoun, "instruction")
@@ -193,7 +193,7 @@ final class SolanaTransactionTests: XCTestCase {
             summary.facts,
             [
                 "Fee payer: Dgmx…nJrp (this key)",
-                "Network fee: 0.000005 SOL (base fee: 5,000 lamports per signature × 1)",
+                "Network fee: 0.000005 SOL (5,000 lamports × 1 signature)",
                 "Priority fee: at most 0.000000002 SOL (200,000 units × 7 micro-lamports)",
             ])
         XCTAssertEqual(
@@ -243,8 +243,8 @@ final class SolanaTransactionTests: XCTestCase {
             summary.warningTexts,
             ["Very large approval: FGdc…PPyx may spend 5,000,000,000 tokens from token account 6spA…2ssM"])
         XCTAssertEqual(
-            summary.actionLines.first?.first,
-            "Approve FGdc…PPyx to spend 5,000,000,000 tokens of mint EPjF…Dt1v (approveChecked, 6 decimals)")
+            Array(summary.actionLines[0].prefix(2)),
+            ["Approve FGdc…PPyx to spend 5,000,000,000 tokens", "  of mint EPjF…Dt1v (approveChecked, 6 decimals)"])
         XCTAssertEqual(
             try self.summary("spl-revoke").actionLines,
             [["Revoke the delegate of token account 6spA…2ssM", "  owner Dgmx…nJrp (this key)"]])
@@ -299,7 +299,7 @@ final class SolanaTransactionTests: XCTestCase {
                 ]
             ])
         let create = try summary("system-create-account")
-        XCTAssertEqual(create.facts[1], "Network fee: 0.00001 SOL (base fee: 5,000 lamports per signature × 2)")
+        XCTAssertEqual(create.facts[1], "Network fee: 0.00001 SOL (5,000 lamports × 2 signatures)")
         XCTAssertEqual(
             create.actionLines,
             [
@@ -330,7 +330,7 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(long.actionLines.count, 1)
         XCTAssertTrue(long.actionLines[0][0].hasPrefix(#"Memo: "word word"#))
         XCTAssertTrue(long.actionLines[0][0].hasSuffix(" of 500 bytes shown)"), long.actionLines[0][0])
-        XCTAssertLessThan(long.actionLines[0][0].utf8.count, 220)
+        XCTAssertLessThanOrEqual(long.actionLines[0][0].utf8.count, TransactionConsent.maxLineBytes)
     }
 
     /// A limit over the runtime's 1,400,000 counts as 1,400,000; the largest price times it needs
@@ -339,7 +339,7 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("compute-budget-huge")
         XCTAssertEqual(
             summary.facts[2],
-            "Priority fee: at most 25,825,441,703.193372261 SOL (1,400,000 units × 18,446,744,073,709,551,615 micro-lamports)"
+            "Priority fee: at most 18,446,744,073.709551615 SOL (1,400,000 units × 18,446,744,073,709,551,615 micro-lamports)"
         )
         XCTAssertEqual(
             try self.summary("compute-budget-twice").warningTexts,
@@ -391,7 +391,7 @@ final class SolanaTransactionTests: XCTestCase {
                 ["Allocate 200 bytes for account Dgmx…nJrp (this key)"],
                 [
                     "Transfer 7 SOL", "  from GqJ6…dYPX",
-                    #"  derived from base Dgmx…nJrp (this key) with seed "vault" and program Stak…1111 (Stake)"#,
+                    #"  derived from base Dgmx…nJrp (this key) with seed "vault""#, "  and program Stak…1111 (Stake)",
                     "  to 6j8W…VDQJ",
                 ],
                 [
@@ -420,8 +420,8 @@ final class SolanaTransactionTests: XCTestCase {
             summary.actionLines,
             [
                 [
-                    "Approve FGdc…PPyx to spend an unlimited amount (18,446,744,073,709.551615 tokens) of mint YMN9…yfaf "
-                        + "(Token-2022 approveChecked, 6 decimals)",
+                    "Approve FGdc…PPyx to spend an unlimited amount (18,446,744,073,709.551615 tokens)",
+                    "  of mint YMN9…yfaf (Token-2022 approveChecked, 6 decimals)",
                     "  from token account US51…ELFx", "  owner Dgmx…nJrp (this key)",
                 ],
                 ["Initialize token account cGfH…izuN for mint EPjF…Dt1v", "  owner Dgmx…nJrp (this key)"],
@@ -483,14 +483,14 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("unknown-program")
         XCTAssertEqual(
             summary.warningTexts, ["Unknown program 3hkp…tKuH: the wallet cannot show what its instruction does"])
-        XCTAssertEqual(summary.actionLines, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts"]])
+        XCTAssertEqual(summary.actionLines, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts (this key signs)"]])
     }
 
     func testFeePayerNotThisKey() throws {
         let summary = try summary("fee-payer-other")
         XCTAssertEqual(summary.warningTexts, ["Fee payer is not this key: 6j8W…VDQJ pays the fees"])
         XCTAssertEqual(summary.facts[0], "Fee payer: 6j8W…VDQJ (not this key)")
-        XCTAssertEqual(summary.facts[1], "Network fee: 0.00001 SOL (base fee: 5,000 lamports per signature × 2)")
+        XCTAssertEqual(summary.facts[1], "Network fee: 0.00001 SOL (5,000 lamports × 2 signatures)")
         // The same transaction shown to its fee payer.
         let payer = try transaction("fee-payer-other").message.summary(signer: otherSigner)
         XCTAssertEqual(payer.warningTexts, [])
@@ -505,16 +505,16 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             summary.warningTexts,
             [
-                #"Lookup table 4Nwn…Mf8M: the accounts it loads cannot be resolved offline (shown as "account #k from lookup table 4Nwn…Mf8M")"#
+                "Lookup table 4Nwn…Mf8M: the accounts it loads cannot be resolved offline"
             ])
         XCTAssertEqual(summary.facts[2], "Address lookup table 4Nwn…Mf8M: loads 3 writable and 1 read-only accounts")
         XCTAssertEqual(
             summary.actionLines,
             [
-                ["Transfer 2 SOL", "  from Dgmx…nJrp (this key)", "  to account #1 from lookup table 4Nwn…Mf8M"],
+                ["Transfer 2 SOL", "  from Dgmx…nJrp (this key)", "  to account #1 from table 4Nwn…Mf8M"],
                 [
-                    "Transfer 1 token of mint account #4 from lookup table 4Nwn…Mf8M (transferChecked, 6 decimals)",
-                    "  from account #2 from lookup table 4Nwn…Mf8M", "  to account #3 from lookup table 4Nwn…Mf8M",
+                    "Transfer 1 token of mint account #4 from table 4Nwn…Mf8M (transferChecked, 6 decimals)",
+                    "  from account #2 from table 4Nwn…Mf8M", "  to account #3 from table 4Nwn…Mf8M",
                     "  authority Dgmx…nJrp (this key)",
                 ],
             ])
@@ -527,27 +527,30 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             summary.actionLines,
             [
-                ["System Program: unrecognised instruction (5 bytes)"],
+                ["System Program: unrecognised instruction (5 bytes; this key signs)"],
                 ["SPL Token: unrecognised instruction (1 byte)"],
                 ["Stake program: unrecognised instruction (4 bytes)"],
                 ["Memo program: unrecognised instruction (2 bytes)"],
-                ["Associated Token Account program: unrecognised instruction (2 bytes)"],
+                ["Associated Token Account program: unrecognised instruction (2 bytes; this key signs)"],
                 ["SPL Token: unrecognised instruction (10 bytes)"],
                 ["Compute Budget program: unrecognised instruction (2 bytes)"],
-                ["System Program: unrecognised instruction (0 bytes)"],
+                ["System Program: unrecognised instruction (0 bytes; this key signs)"],
             ])
+        // One warning for them all, naming the programs (as many as fit its line).
         XCTAssertEqual(
             summary.warningTexts,
             [
-                "System Program: an instruction the wallet cannot read (5 bytes of data); it cannot show what it does",
-                "SPL Token: an instruction the wallet cannot read (1 byte of data); it cannot show what it does",
-                "Stake program: an instruction the wallet cannot read (4 bytes of data); it cannot show what it does",
-                "Memo program: an instruction the wallet cannot read (2 bytes of data); it cannot show what it does",
-                "Associated Token Account program: an instruction the wallet cannot read (2 bytes of data); it cannot show what it does",
-                "SPL Token: an instruction the wallet cannot read (10 bytes of data); it cannot show what it does",
-                "Compute Budget program: an instruction the wallet cannot read (2 bytes of data); it cannot show what it does",
-                "System Program: an instruction the wallet cannot read (0 bytes of data); it cannot show what it does",
+                "Instructions the wallet cannot read (8), of System Program, SPL Token, Stake program, Memo program "
+                    + "and 2 more: it cannot show what they do"
             ])
+        XCTAssertEqual(summary.warnings.map(\.severity), [.unreadable])
+        // Those that pass this key as a signer may move its funds.
+        XCTAssertEqual(summary.actions.map(\.movesFunds), [true, false, false, false, true, false, false, true])
+        let one = try SolanaMessage(bytes: message(
+            keys: [signer, Self.program(SolanaProgram.system)], header: (1, 0, 1), [(1, [0], [9, 9])]))
+        XCTAssertEqual(
+            one.summary(signer: signer).warningTexts,
+            ["System Program: an instruction the wallet cannot read (2 bytes of data); it cannot show what it does"])
     }
 
     // MARK: Bad input
@@ -724,5 +727,270 @@ final class SolanaTransactionTests: XCTestCase {
                 }
             }
         }
+    }
+
+    // MARK: Round 2: what moves funds, one warning per kind, lines that fit
+
+    /// The reviewers' key (seed [1] * 32) and three of their solders-made messages.
+    private static let reviewSigner = Base58.decode("AKnL4NNf3DGWZJS6cPknBuEGnVsV4A4m5tgebLHaRSZ9", maxBytes: 32) ?? []
+    /// Version 0: three lookup tables, compute budget, an ATA create, an unknown aggregator, close wSOL.
+    private static let swap =
+        "gAEABgiKiOPddAnxlf1S2y08ul1yymcJvx2UEhvzdIgBtA9vXAAAAEBZJIaCkjM7GP5nlHJJxbDeR6g9VyvYEsFQ/KHfAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABBBiDYbBCtX+XOIewGrIHo00idPeQAaXFkHxrmKAMGRm/lIRcy/+ytunLDm+e8jOW7xfcSayxDmzpAAAAABHnVW/IxwG7udMVuzmgVB/2xst6j9I5RArHNola8E48G3fbh12Whk9nL4UbO63msHLSF7V9bN5E6jPWFfv8AqYyXJY9OJInxuz0QKRSODYMLWhOZ2v8QhASOe9jb6fhZAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAFBAAFAuCTBAAEAAkDUMMAAAAAAAAHBgABAAMCBgEBBRMACBEJEgoTCxQMFQ0WDhcPGBAZKAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAGAwEAAAEJAwAAABVm0eokD+zL8II5dC9G9OENHHhdiIM0UQf2IAYPAwACBAMBAwUAAAAqNNj7opWVNGIzoMLpVW5sd713KLHVcICBw96RmQMAAgQDAQMFAAAAP1gz1bbPtAtf0wu7nsBvu2mRjxK5nGkLrfrWBLADAAIEAwEDBQ=="
+    /// Eight unknown programs, each with an instruction; someone else pays the fees.
+    private static let eightUnknown =
+        "AQAICQAAAAGQcHvD7yW9yY7XXLcNYcixBtwkjY72Hh0dscpAAAAABW8AAhcrjf9PWjJ0DicZBNfhiPqObO1RzhUGE58AAAAGo/Pe6RIOQmmFGS8DTOpLzBuSFea2el0dbdHm7wAAAAfqL70HrGz2T2BcPjeA5PfAxgUVj2UnsFJvFlP2AAAACMfspz9lsb1zDHj3BKd66LLiFX3XQ4zOFl0vh4cAAAAJf7UeaZh9lLMaRZV2AqKs4GWl7Hu37a6GZgR+QwAAAAqnuHPN+glN3UrO6sAcIjq+ZCT8Z62p0AwRD9l6AAAACy1NkLV+Y7lHct98oPzpL+b5CKamW4fJb/Sj7HcAAAAMKdZz+rnipqutQTFtIv0Sp4i7zfi0jyorZBC4dQEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAEAAAIAAAMAAAQAAAUAAAYAAAcAAAgAAA=="
+
+    private func reviewSummary(_ base64: String) throws -> TransactionSummary {
+        try SolanaMessage(bytes: XCTUnwrap(Base64.decode(base64))).summary(signer: Self.reviewSigner)
+    }
+
+    private static func key(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: 32) }
+    private static func program(_ base58: String) -> [UInt8] { Base58.decode(base58, maxBytes: 32) ?? [] }
+    private static func u64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+
+    /// A legacy message: its header's three counts, its keys, and each instruction as the
+    /// index of its program, the indices of its accounts and its data.
+    private func message(keys: [[UInt8]], header: (Int, Int, Int), _ instructions: [(Int, [Int], [UInt8])]) -> [UInt8] {
+        var bytes = [UInt8(header.0), UInt8(header.1), UInt8(header.2)] + SolanaWire.compactU16(keys.count)
+        bytes += keys.flatMap { $0 } + Self.key(3) + SolanaWire.compactU16(instructions.count)
+        for (program, accounts, data) in instructions {
+            bytes += [UInt8(program)] + SolanaWire.compactU16(accounts.count) + accounts.map { UInt8($0) }
+            bytes += SolanaWire.compactU16(data.count) + data
+        }
+        return bytes
+    }
+
+    /// Each action that moves this key's funds or authority, or lets others, says so; the rest
+    /// do not, and the same instructions shown to a key they do not involve move nothing.
+    func testActionsThatMoveThisKeysFundsSaySo() throws {
+        let expected: [String: [Bool]] = [
+            "system-transfer": [true],
+            "spl-transfer-checked": [false, false, true],
+            "spl-transfer-plain": [true],
+            "token2022-transfer-checked": [true],
+            "spl-approve-unlimited": [true],
+            "spl-approve-checked-large": [true],
+            "spl-revoke": [false],
+            "spl-set-authority": [true],
+            "spl-set-authority-none": [true],
+            "spl-close-account": [true],
+            // Minting is not this key's funds; burning from its account is.
+            "spl-mint-burn": [false, true],
+            "ata-create-idempotent": [false],
+            "system-create-account": [true],
+            "compute-budget-memo": [false, false, false, true],
+            // Delegate, deactivate, withdraw, authorize (checked or not): all by this key.
+            "stake": [true, true, true, true, true],
+            // Assign, allocate, transferWithSeed (base), withdraw nonce, createWithSeed, authorize nonce.
+            "system-others": [true, false, true, true, true, true],
+            // Approve, initialize, sync, freeze and mint by someone else, close.
+            "token-others": [true, false, false, false, false, true],
+            // Initialize, split, merge: the stake stays with its authorities; authorizeChecked.
+            "stake-others": [false, false, false, true],
+            "unknown-program": [true],
+        ]
+        for (name, flags) in expected {
+            XCTAssertEqual(try summary(name).actions.map(\.movesFunds), flags, name)
+            // Shown to a key none of them involves.
+            let other = try transaction(name).message.summary(signer: Self.key(0xEE))
+            XCTAssertEqual(other.actions.map(\.movesFunds), flags.map { _ in false }, name)
+        }
+        // The transfer is from A: shown to the fee payer B, it moves none of B's funds.
+        XCTAssertEqual(try transaction("fee-payer-other").message.summary(signer: otherSigner).actions.map(\.movesFunds), [false])
+        XCTAssertEqual(try summary("fee-payer-other").actions.map(\.movesFunds), [true])
+    }
+
+    /// A program the wallet cannot read may move what this key lets it: it signs, or passes
+    /// this key's account writable. A read-only account of this key moves nothing.
+    func testUnknownProgramSaysHowItInvolvesThisKey() throws {
+        let unknown = Self.key(9)
+        let writable = try SolanaMessage(bytes: message(
+            keys: [otherSigner, signer, unknown], header: (1, 0, 1), [(2, [1], [1]), (2, [0], [2])]))
+        let summary = writable.summary(signer: signer)
+        XCTAssertEqual(
+            summary.actionLines,
+            [
+                ["Unknown program cGfH…izuN: 1 byte of data, 1 account (this key's account, writable)"],
+                ["Unknown program cGfH…izuN: 1 byte of data, 1 account"],
+            ])
+        XCTAssertEqual(summary.actions.map(\.movesFunds), [true, false])
+        XCTAssertEqual(
+            summary.warningTexts,
+            ["Fee payer is not this key: 6j8W…VDQJ pays the fees", "Unknown program cGfH…izuN: the wallet cannot show what its 2 instructions do"])
+        let readOnly = try SolanaMessage(bytes: message(
+            keys: [otherSigner, unknown, signer], header: (1, 0, 2), [(1, [2], [])]))
+        XCTAssertEqual(readOnly.summary(signer: signer).actionLines, [["Unknown program cGfH…izuN: 0 bytes of data, 1 account"]])
+        XCTAssertEqual(readOnly.summary(signer: signer).actions.map(\.movesFunds), [false])
+    }
+
+    /// Eight unknown programs make one warning, naming as many as fit its line; each approval
+    /// still has its own (it names its delegate).
+    func testOneWarningPerKind() throws {
+        let eight = try reviewSummary(Self.eightUnknown)
+        XCTAssertEqual(
+            eight.warningTexts,
+            [
+                "Fee payer is not this key: 1115…XXQs pays the fees",
+                "Unknown programs (8): 111F…tZYr, 111J…kbNW, 111M…s8Vb, 111Q…QftA, 111S…d8pa, 111V…WRff and 2 more: "
+                    + "the wallet cannot show what their instructions do",
+            ])
+        XCTAssertEqual(eight.warnings.map(\.severity), [.trust, .unreadable])
+        let swap = try reviewSummary(Self.swap)
+        XCTAssertEqual(
+            swap.warningTexts,
+            [
+                "Lookup tables (3): 111y…sRtr, 1112…z62t, 1113…SsD9: the accounts they load cannot be resolved offline",
+                "Unknown program JUP6…TaV4: the wallet cannot show what its instruction does",
+            ])
+        XCTAssertEqual(swap.facts[3], "Address lookup tables (3): load 9 writable and 9 read-only accounts")
+        let approvals = try SolanaMessage(bytes: message(
+            keys: [signer, Self.key(4), Self.key(5), Self.key(6), Self.program(SolanaProgram.token)], header: (1, 0, 1),
+            [(4, [1, 2, 0], [4] + Self.u64(.max)), (4, [1, 3, 0], [4] + Self.u64(.max))]))
+        XCTAssertEqual(
+            approvals.summary(signer: signer).warningTexts,
+            [
+                "Unlimited approval: LbUi…jfcY may spend every token in token account GgBa…zLHq",
+                "Unlimited approval: QWmr…UzwF may spend every token in token account GgBa…zLHq",
+            ])
+    }
+
+    /// No line is longer than the dialog's: a memo of a thousand bytes keeps its closing quote
+    /// and its note; 255 decimals show the amount raw; u64's largest amounts fit.
+    func testEveryLineFitsTheDialog() throws {
+        let memoText = String(repeating: "100% sure ", count: 90)
+        let memo = try SolanaMessage(bytes: message(
+            keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1), [(1, [0], Array(memoText.utf8))]))
+        let memoLine = try XCTUnwrap(memo.summary(signer: signer).actionLines.first?.first)
+        XCTAssertEqual(
+            memoLine,
+            #"Memo: "100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure…" "#
+                + "(89 of 900 bytes shown)")
+        let token2022 = Self.program(SolanaProgram.token2022)
+        let tokens = try SolanaMessage(bytes: message(
+            keys: [signer, Self.key(4), Self.key(5), Self.key(6), Self.key(7), token2022], header: (1, 0, 1),
+            [
+                (5, [1, 2, 3, 0], [12] + Self.u64(.max) + [255]),
+                (5, [1, 2, 3, 0], [13] + Self.u64(.max) + [255]),
+                (5, [1, 2, 3, 0], [13] + Self.u64(.max) + [0]),
+                (5, [1, 2, 0], [15] + Self.u64(.max) + [30]),
+                (5, [2, 1, 0], [14] + Self.u64(.max) + [31]),
+            ]))
+        let shownTokens = tokens.summary(signer: signer)
+        XCTAssertEqual(
+            shownTokens.actionLines.map(\.first),
+            [
+                "Transfer raw amount 18446744073709551615 (255 decimals) of mint LbUi…jfcY (Token-2022 transferChecked, "
+                    + "255 decimals)",
+                "Approve QWmr…UzwF to spend an unlimited amount (raw amount 18446744073709551615 (255 decimals))",
+                "Approve QWmr…UzwF to spend an unlimited amount (18,446,744,073,709,551,615 tokens)",
+                "Burn 0.000000000018446744073709551615 tokens of mint LbUi…jfcY (Token-2022 burnChecked, 30 decimals)",
+                "Mint raw amount 18446744073709551615 (31 decimals) of mint LbUi…jfcY (Token-2022 mintToChecked, 31 decimals)",
+            ])
+        XCTAssertEqual(
+            shownTokens.warningTexts,
+            [
+                "Unlimited approval: QWmr…UzwF may spend every token in token account GgBa…zLHq",
+                "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive",
+            ])
+        for shown in [memo.summary(signer: signer), shownTokens, try summary("compute-budget-huge"), try summary("memo-long")] {
+            for line in shown.warningTexts + shown.facts + shown.actionLines.joined() {
+                XCTAssertLessThanOrEqual(
+                    DisplayText.cost(DisplayText.escaped(line, quotes: false)), TransactionConsent.maxLineBytes, line)
+            }
+        }
+        XCTAssertNil(SolanaTransactionFuzzing.brokenInvariant(try message(
+            keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1), [(1, [0], Array(memoText.utf8))])))
+    }
+
+    /// solders' longest lines: every vector, read as a transaction and as a message, for this
+    /// key and another, passes the fuzz target's invariants (no line over the dialog's 160 bytes).
+    func testEveryVectorPassesTheFuzzInvariants() throws {
+        for name in Self.vectors.keys.sorted() {
+            XCTAssertNil(SolanaTransactionFuzzing.brokenInvariant(try vector(name)), name)
+        }
+        let memo = try summary("memo-900")
+        XCTAssertEqual(memo.actionLines.count, 1)
+        XCTAssertEqual(
+            memo.actionLines[0][0],
+            #"Memo: "100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure…" "#
+                + "(89 of 900 bytes shown)")
+        let extremes = try summary("token-extremes")
+        XCTAssertEqual(
+            extremes.actionLines.map(\.first),
+            [
+                "Transfer raw amount 18446744073709551615 (255 decimals) of mint YMN9…yfaf "
+                    + "(Token-2022 transferChecked, 255 decimals)",
+                "Approve FGdc…PPyx to spend an unlimited amount (raw amount 18446744073709551615 (255 decimals))",
+                "Approve FGdc…PPyx to spend an unlimited amount (18,446,744,073,709,551,615 tokens)",
+                "Burn 0.000000000018446744073709551615 tokens of mint YMN9…yfaf (burnChecked, 30 decimals)",
+                "Mint raw amount 18446744073709551615 (31 decimals) of mint YMN9…yfaf (mintToChecked, 31 decimals)",
+            ])
+        XCTAssertEqual(extremes.actions.map(\.movesFunds), [true, true, true, true, false])
+        // solders' own swap: three tables, one warning.
+        let swap = try summary("v0-swap")
+        XCTAssertEqual(
+            swap.warningTexts,
+            [
+                "Lookup tables (3): 3hkp…tKuH, 3mg7…dfDz, 3qbR…NzYh: the accounts they load cannot be resolved offline",
+                "Unknown program 548j…pzMR: the wallet cannot show what its instruction does",
+            ])
+        XCTAssertEqual(swap.facts[3], "Address lookup tables (3): load 5 writable and 6 read-only accounts")
+        XCTAssertEqual(swap.actions.map(\.movesFunds), [false, false, false, true, true])
+        XCTAssertEqual(
+            swap.actionLines[3], ["Unknown program 548j…pzMR: 40 bytes of data, 13 accounts (this key signs)"])
+    }
+
+    /// The priority fee is at most what a u64 of lamports holds (the runtime saturates), and
+    /// one micro-lamport is singular.
+    func testPriorityFeeOfOneMicroLamport() throws {
+        let oneMicroLamport = try SolanaMessage(bytes: message(
+            keys: [signer, Self.key(4), Self.program(SolanaProgram.system), Self.program(SolanaProgram.computeBudget)],
+            header: (1, 0, 2), [(3, [], [3] + Self.u64(1)), (2, [0, 1], [2, 0, 0, 0] + Self.u64(1))]))
+        let summary = oneMicroLamport.summary(signer: signer)
+        XCTAssertEqual(summary.facts[2], "Priority fee: at most 0.000000001 SOL (200,000 units by default × 1 micro-lamport)")
+        XCTAssertEqual(summary.actionLines[0], ["Set the compute unit price to 1 micro-lamport per unit"])
+    }
+
+    /// Token-2022 may take a transfer fee out of a transferChecked: said once, as a notice.
+    func testToken2022TransferNotesTheFee() throws {
+        let summary = try summary("token2022-transfer-checked")
+        XCTAssertEqual(
+            summary.warnings,
+            [.init(.notice, "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive")])
+        XCTAssertEqual(try self.summary("spl-transfer-checked").warningTexts, [])
+    }
+
+    /// An ordinary aggregator swap (the reviewers' case, where three lookup-table warnings
+    /// filled the dialog): its warnings are two lines, and they with the instructions that move
+    /// this key's funds (the aggregator it signs for, the close) take well under a dialog's
+    /// budget; the whole summary fits one description. Only the summary's size is checked here:
+    /// how the dialog orders and fits it is TransactionConsent's.
+    func testAnOrdinarySwapFitsTheDialog() throws {
+        let swap = try reviewSummary(Self.swap)
+        XCTAssertEqual(
+            swap.actionLines.map(\.first),
+            [
+                "Set the compute unit limit to 300,000 units", "Set the compute unit price to 50,000 micro-lamports per unit",
+                "Create token account 1113…wdPL if it does not exist (associated token account)",
+                "Unknown program JUP6…TaV4: 40 bytes of data, 19 accounts (this key signs)",
+                "Close token account 1113…wdPL",
+            ])
+        XCTAssertEqual(swap.actions.map(\.movesFunds), [false, false, false, true, true])
+        XCTAssertEqual(swap.warnings.count, 2)
+        let mustShow = swap.warningTexts.map { TransactionConsent.warningMark + $0 }
+            + swap.actions.filter(\.movesFunds).flatMap(\.lines)
+        XCTAssertLessThanOrEqual(mustShow.map(TransactionConsent.cost).reduce(0, +), EthereumConsent.contentBudget)
+        // With the fee payer and the fees after them, still room in a single transaction's dialog
+        // (about 650 bytes) for the line that counts what is left out.
+        XCTAssertEqual(swap.facts[2], "Priority fee: at most 0.000015 SOL (300,000 units × 50,000 micro-lamports)")
+        XCTAssertLessThanOrEqual((mustShow + swap.facts.prefix(3)).map(TransactionConsent.cost).reduce(0, +), 580)
+        let only = TransactionSummary(
+            kind: swap.kind, warnings: swap.warnings, actions: swap.actions.filter(\.movesFunds), actionNoun: "instruction")
+        let fitted = TransactionConsent(chain: "Solana mainnet", summaries: [only]).lines(budget: EthereumConsent.contentBudget)
+        XCTAssertEqual(fitted, mustShow)
+        let whole = TransactionConsent(chain: "Solana mainnet", summaries: [swap]).lines(budget: ConsentRequest.maxDescriptionBytes)
+        XCTAssertFalse(whole.contains { $0.contains("not shown") }, whole.joined(separator: "\n"))
+        XCTAssertTrue(whole.contains { $0.hasPrefix("Priority fee") }, whole.joined(separator: "\n"))
+        XCTAssertTrue(whole.contains { $0.hasPrefix("Close token account") }, whole.joined(separator: "\n"))
     }
 }

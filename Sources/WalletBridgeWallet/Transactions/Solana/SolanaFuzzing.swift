@@ -1,9 +1,11 @@
+import WalletBridge
+
 /// The Solana decoder's entry for the fuzzers (fuzz/), which live in a package of their own and
 /// so cannot see `package` declarations. Not API: `@_spi(Fuzzing) import` only.
 @_spi(Fuzzing) public enum SolanaTransactionFuzzing {
-    /// The most a summary line may take: the longest an amount gets (a u64 with 255 decimals)
-    /// with an instruction's words around it is well under this.
-    static let maxLineBytes = 1_000
+    /// The most a summary line may take, as the dialog measures it (`%` three bytes, hidden
+    /// characters as their escapes): the dialog would cut a longer one, and must never need to.
+    static let maxLineBytes = TransactionConsent.maxLineBytes
 
     /// Reads `bytes` as a transaction and as a message and summarizes what reads. Returns the
     /// first invariant that does not hold, nil when all do: whatever reads writes back to the
@@ -46,9 +48,8 @@
             let summary = message.summary(signer: signer)
             guard summary.actions.count == message.instructions.count else { return "an instruction without an entry" }
             for line in summary.warnings.map(\.text) + summary.facts + summary.actions.flatMap(\.lines) {
-                if line.isEmpty || line.utf8.count > maxLineBytes {
-                    return "a summary line of \(line.utf8.count) bytes"
-                }
+                let cost = DisplayText.cost(DisplayText.escaped(line, quotes: false))
+                if line.isEmpty || cost > maxLineBytes { return "a summary line of \(cost) bytes: \(line)" }
             }
             if summary.actions.contains(where: \.lines.isEmpty) { return "an empty action" }
         }

@@ -23,18 +23,20 @@ enum SystemProgramDecoder {
                     "Create account \(created)", "  funded with \(SolanaSummarizer.sol(lamports)) from \(funder)",
                     "  space: \(spaceText(space))",
                     "  owner program: \(context.programName(owner))",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(0))
         case 1:  // Assign { owner }: [account]
             guard let owner = data.key(), let assigned = account(0) else { return nil }
             return Decoded(
                 ["Assign account \(assigned) to program \(context.programName(owner))"] + data.extraNote(),
                 warnings: context.isSigner(0)
                     ? ["Account handed to a program: this key's account is assigned to \(context.programName(owner))"]
-                    : [])
+                    : [],
+                movesFunds: context.isSigner(0))
         case 2:  // Transfer { lamports }: [from, to]
             guard let lamports = data.u64(), let from = account(0), let to = account(1) else { return nil }
             return Decoded(
-                ["Transfer \(SolanaSummarizer.sol(lamports))", "  from \(from)", "  to \(to)"] + data.extraNote())
+                ["Transfer \(SolanaSummarizer.sol(lamports))", "  from \(from)", "  to \(to)"] + data.extraNote(),
+                movesFunds: context.isSigner(0))
         case 3:  // CreateAccountWithSeed { base, seed, lamports, space, owner }: [funding, new, base?]
             guard let base = data.key(), let seed = data.bincodeString(), let lamports = data.u64(),
                 let space = data.u64(), let owner = data.key(), let funder = account(0), let created = account(1)
@@ -46,7 +48,7 @@ enum SystemProgramDecoder {
                     "  funded with \(SolanaSummarizer.sol(lamports)) from \(funder)",
                     "  space: \(spaceText(space))",
                     "  owner program: \(context.programName(owner))",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(0))
         case 4:  // AdvanceNonceAccount: [nonce, recent blockhashes sysvar, authority]
             guard let nonce = context.labeled(0, as: "nonce account"), context.has(2), let authority = account(2) else {
                 return nil
@@ -60,7 +62,7 @@ enum SystemProgramDecoder {
                 [
                     "Withdraw \(SolanaSummarizer.sol(lamports)) from \(nonce)", "  to \(to)",
                     "  nonce authority \(authority)",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(4))
         case 6:  // InitializeNonceAccount { authority }: [nonce, recent blockhashes, rent]
             guard let authority = data.key(), let nonce = context.labeled(0, as: "nonce account"), context.has(3) else {
                 return nil
@@ -75,7 +77,8 @@ enum SystemProgramDecoder {
                 ["Make \(context.name(newAuthority)) the authority of \(nonce)", "  current authority \(authority)"]
                     + data.extraNote(),
                 warnings: handedOver
-                    ? ["Authority handed over: the authority of \(nonce) goes to \(context.name(newAuthority))"] : [])
+                    ? ["Authority handed over: the authority of \(nonce) goes to \(context.name(newAuthority))"] : [],
+                movesFunds: context.isSigner(1))
         case 8:  // Allocate { space }: [account]
             guard let space = data.u64(), let allocated = account(0) else { return nil }
             let bytes = spaceText(space)
@@ -88,9 +91,10 @@ enum SystemProgramDecoder {
                 [
                     "Transfer \(SolanaSummarizer.sol(lamports))",
                     "  from \(from)",
-                    "  derived from base \(base) with seed \(seedText(seed)) and program \(context.programName(owner))",
+                    "  derived from base \(base) with seed \(seedText(seed))",
+                    "  and program \(context.programName(owner))",
                     "  to \(to)",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(0) || context.isSigner(1))
         default:
             return nil
         }
@@ -137,17 +141,19 @@ enum TokenProgramDecoder {
                 [
                     "Transfer raw amount \(amount) (decimals not given\(is2022 ? ", Token-2022" : ""))",
                     "  from \(source)", "  to \(destination)", "  authority \(authority)",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(from: 2))
         case 12:  // TransferChecked { amount, decimals }: [source, mint, destination, authority, signers...]
             guard let amount = data.u64(), let decimals = data.u8(),
                 let source = context.labeled(0, as: "token account"), let mint = account(1),
                 let destination = context.labeled(2, as: "token account"), let authority = account(3)
             else { return nil }
-            return Decoded(
+            var decoded = Decoded(
                 [
                     "Transfer \(tokens(amount, decimals)) of mint \(mint) (\(program)transferChecked, \(decimals) decimals)",
                     "  from \(source)", "  to \(destination)", "  authority \(authority)",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(from: 3))
+            decoded.token2022TransferChecked = is2022
+            return decoded
         case 4:  // Approve { amount }: [source, delegate, owner, signers...]
             guard let amount = data.u64(), let source = context.labeled(0, as: "token account"),
                 let delegate = account(1), let owner = account(2)
@@ -160,7 +166,8 @@ enum TokenProgramDecoder {
                     "Approve \(delegate) to spend \(shown)\(is2022 ? " (Token-2022)" : "")", "  from \(source)",
                     "  owner \(owner)",
                 ] + data.extraNote(),
-                warnings: approvalWarnings(amount, decimals: nil, delegate: delegate, source: source))
+                warnings: approvalWarnings(amount, decimals: nil, delegate: delegate, source: source),
+                movesFunds: context.isSigner(from: 2))
         case 13:  // ApproveChecked { amount, decimals }: [source, mint, delegate, owner, signers...]
             guard let amount = data.u64(), let decimals = data.u8(),
                 let source = context.labeled(0, as: "token account"), let mint = account(1),
@@ -169,10 +176,12 @@ enum TokenProgramDecoder {
             let shown = amount == .max ? "an unlimited amount (\(tokens(amount, decimals)))" : tokens(amount, decimals)
             return Decoded(
                 [
-                    "Approve \(delegate) to spend \(shown) of mint \(mint) (\(program)approveChecked, \(decimals) decimals)",
+                    "Approve \(delegate) to spend \(shown)",
+                    "  of mint \(mint) (\(program)approveChecked, \(decimals) decimals)",
                     "  from \(source)", "  owner \(owner)",
                 ] + data.extraNote(),
-                warnings: approvalWarnings(amount, decimals: decimals, delegate: delegate, source: source))
+                warnings: approvalWarnings(amount, decimals: decimals, delegate: delegate, source: source),
+                movesFunds: context.isSigner(from: 3))
         case 5:  // Revoke: [source, owner, signers...]
             guard let source = context.labeled(0, as: "token account"), let owner = account(1) else { return nil }
             return Decoded(["Revoke the delegate of \(source)", "  owner \(owner)"] + data.extraNote())
@@ -186,7 +195,8 @@ enum TokenProgramDecoder {
                 return Decoded(
                     ["Remove the \(authority) authority of \(target) for good", "  current authority \(current)"]
                         + data.extraNote(),
-                    warnings: ["Authority removed: the \(authority) authority of \(target) is removed for good"])
+                    warnings: ["Authority removed: the \(authority) authority of \(target) is removed for good"],
+                    movesFunds: context.isSigner(from: 1))
             case 1:
                 guard let newKey = data.key() else { return nil }
                 let newAuthority = context.name(newKey)
@@ -198,7 +208,8 @@ enum TokenProgramDecoder {
                         + data.extraNote(),
                     warnings: newKey == context.summarizer.signer
                         ? []
-                        : ["Authority handed over: the \(authority) authority of \(target) goes to \(newAuthority)"])
+                        : ["Authority handed over: the \(authority) authority of \(target) goes to \(newAuthority)"],
+                    movesFunds: context.isSigner(from: 1))
             default:
                 return nil
             }
@@ -209,7 +220,9 @@ enum TokenProgramDecoder {
             return Decoded(
                 ["Close \(closed)", "  its SOL goes to \(destination)", "  authority \(owner)"] + data.extraNote(),
                 warnings: context.isSigner(1)
-                    ? [] : ["Account closed to someone else: the SOL in \(closed) goes to \(destination)"])
+                    ? [] : ["Account closed to someone else: the SOL in \(closed) goes to \(destination)"],
+                // Closed by this key, its rent moves wherever it goes.
+                movesFunds: context.isSigner(from: 2))
         case 7, 14:  // MintTo { amount } / MintToChecked { amount, decimals }: [mint, account, authority, signers...]
             guard let amount = data.u64(), let mint = account(0),
                 let destination = context.labeled(1, as: "token account"), let authority = account(2)
@@ -230,7 +243,9 @@ enum TokenProgramDecoder {
                 guard let decimals = data.u8() else { return nil }
                 first = "Burn \(tokens(amount, decimals)) of mint \(mint) (\(program)burnChecked, \(decimals) decimals)"
             }
-            return Decoded([first, "  from \(source)", "  authority \(authority)"] + data.extraNote())
+            return Decoded(
+                [first, "  from \(source)", "  authority \(authority)"] + data.extraNote(),
+                movesFunds: context.isSigner(from: 2))
         case 1:  // InitializeAccount: [account, mint, owner, rent]
             guard let initialized = context.labeled(0, as: "token account"), let mint = account(1),
                 let owner = account(2), context.has(4)
@@ -258,8 +273,10 @@ enum TokenProgramDecoder {
         }
     }
 
-    /// An amount in whole tokens, given the decimals the instruction states.
+    /// An amount in whole tokens, given the decimals the instruction states; raw past
+    /// `maxShownDecimals`, which would not fit a line written out.
     private static func tokens(_ amount: UInt64, _ decimals: UInt8) -> String {
+        if decimals > SolanaSummarizer.maxShownDecimals { return "raw amount \(amount) (\(decimals) decimals)" }
         let number = TransactionSummary.units(String(amount), decimals: Int(decimals), symbol: "")
         return number + (number == "1" ? " token" : " tokens")
     }
@@ -351,7 +368,8 @@ enum StakeProgramDecoder {
                 ["Make \(newAuthority) the \(kind) authority of \(stake)", "  current authority \(authority)"]
                     + data.extraNote(),
                 warnings: handedOver
-                    ? ["Authority handed over: the withdraw authority of \(stake) goes to \(newAuthority)"] : [])
+                    ? ["Authority handed over: the withdraw authority of \(stake) goes to \(newAuthority)"] : [],
+                movesFunds: context.isSigner(2))
         case 2:  // DelegateStake: [stake, vote, clock, stake history, config, authority]
             guard let stake = context.labeled(0, as: "stake account"),
                 let vote = context.labeled(1, as: "validator vote account"), let authority = account(5)
@@ -359,7 +377,7 @@ enum StakeProgramDecoder {
             return Decoded(
                 [
                     "Delegate \(stake)", "  to \(vote)", "  stake authority \(authority)",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(5))
         case 3:  // Split { lamports }: [stake, split stake, authority]
             guard let lamports = data.u64(), let stake = context.labeled(0, as: "stake account"),
                 let split = context.labeled(1, as: "stake account"), let authority = account(2)
@@ -377,10 +395,12 @@ enum StakeProgramDecoder {
                 [
                     "Withdraw \(SolanaSummarizer.sol(lamports)) from \(stake)", "  to \(to)",
                     "  withdraw authority \(authority)",
-                ] + data.extraNote())
+                ] + data.extraNote(), movesFunds: context.isSigner(4))
         case 5:  // Deactivate: [stake, clock, authority]
             guard let stake = context.labeled(0, as: "stake account"), let authority = account(2) else { return nil }
-            return Decoded(["Deactivate \(stake)", "  stake authority \(authority)"] + data.extraNote())
+            return Decoded(
+                ["Deactivate \(stake)", "  stake authority \(authority)"] + data.extraNote(),
+                movesFunds: context.isSigner(2))
         case 7:  // Merge: [destination, source, clock, stake history, authority]
             guard let destination = context.labeled(0, as: "stake account"),
                 let source = context.labeled(1, as: "stake account"), let authority = account(4)

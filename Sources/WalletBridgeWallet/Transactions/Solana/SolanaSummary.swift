@@ -16,10 +16,17 @@ struct SolanaSummarizer {
     /// by default only lower the fee, so the priority fee shown stays the most it can be.
     static let defaultUnitsPerInstruction: UInt64 = 200_000
     static let maxComputeUnits: UInt64 = 1_400_000
-    /// A memo's share of the dialog.
-    static let maxMemoBytes = 160
-    /// A seed's share of the dialog (the runtime allows 32 bytes).
+    /// A memo's share of its line: with `Memo: "`, the closing quote and the note on how much
+    /// is shown, the line stays within `TransactionConsent.maxLineBytes`, so nothing cuts it.
+    static let maxMemoBytes = 110
+    /// A seed's share of its line, sized the same way (the runtime allows 32 bytes).
     static let maxSeedBytes = 48
+    /// Past this many decimals an amount is shown raw with its decimals: written out in full
+    /// (255 places) it would not fit a line, and no real mint has that many.
+    static let maxShownDecimals = 30
+    /// The most one line of the summary takes, as the dialog measures it: names listed in a
+    /// warning stop short of it ("and 4 more").
+    static let maxLineBytes = TransactionConsent.maxLineBytes
 
     private var warnings: [TransactionSummary.Warning] = []
     private var facts: [String] = []
@@ -27,6 +34,11 @@ struct SolanaSummarizer {
     private var unitLimit: UInt32?
     private var unitPrice: UInt64?
     private var computeBudgetSetTwice = false
+    /// Unknown programs in the order they first appear, and how many instructions each has.
+    private var unknownPrograms: [(key: [UInt8], instructions: Int)] = []
+    /// Known programs with an instruction the wallet cannot read, in order, and how many.
+    private var unrecognised: [(program: String, instructions: Int, bytes: Int)] = []
+    private var usesToken2022TransferChecked = false
 
     init(message: SolanaMessage, signer: [UInt8]) {
         (self.message, self.signer) = (message, signer)
@@ -49,26 +61,35 @@ struct SolanaSummarizer {
         facts.append("Fee payer: \(SolanaWire.short(feePayer)) (\(feePayer == signer ? "this key" : "not this key"))")
         let signatures = UInt64(message.requiredSignatures)
         facts.append(
-            "Network fee: \(Self.sol(signatures * Self.lamportsPerSignature)) (base fee: "
-                + "\(DisplayText.grouped(Int(Self.lamportsPerSignature))) lamports per signature × \(signatures))")
+            "Network fee: \(Self.sol(signatures * Self.lamportsPerSignature)) "
+                + "(\(DisplayText.grouped(Int(Self.lamportsPerSignature))) lamports × \(signatures) "
+                + "\(signatures == 1 ? "signature" : "signatures"))")
         if let price = unitPrice {
             let instructionsCharged = UInt64(message.instructions.count - computeBudgetInstructions)
             let limit = min(
                 unitLimit.map(UInt64.init) ?? instructionsCharged * Self.defaultUnitsPerInstruction,
                 Self.maxComputeUnits)
             // Micro-lamports per unit: the fee is the product over a million, rounded up, as the
-            // runtime charges it. Up to 2^85 before the division, so in 128 bits.
+            // runtime charges it. Up to 2^85 before the division, so in 128 bits; the runtime
+            // charges at most what a u64 of lamports holds (it saturates), so that is the most.
             let microLamports = UInt128(limit) * UInt128(price)
-            let lamports = (microLamports + 999_999) / 1_000_000
+            let lamports = min((microLamports + 999_999) / 1_000_000, UInt128(UInt64.max))
             let units = DisplayText.grouped(Int(limit)) + (unitLimit == nil ? " units by default" : " units")
             facts.append(
                 "Priority fee: at most \(TransactionSummary.units(String(lamports), decimals: 9, symbol: "SOL")) "
-                    + "(\(units) × \(TransactionSummary.units(String(price), decimals: 0, symbol: "")) micro-lamports)")
+                    + "(\(units) × \(Self.microLamports(price)))")
         }
-        for lookup in message.addressTableLookups {
+        let lookups = message.addressTableLookups
+        if lookups.count == 1, let lookup = lookups.first {
             facts.append(
                 "Address lookup table \(SolanaWire.short(lookup.tableKey)): loads \(lookup.writableIndexes.count) writable "
                     + "and \(lookup.readonlyIndexes.count) read-only accounts")
+        } else if lookups.count > 1 {
+            let writable = lookups.reduce(0) { $0 + $1.writableIndexes.count }
+            let readonly = lookups.reduce(0) { $0 + $1.readonlyIndexes.count }
+            facts.append(
+                "Address lookup tables (\(lookups.count)): load \(writable) writable and \(readonly) read-only "
+                    + "accounts")
         }
 
         if computeBudgetSetTwice {
@@ -84,15 +105,54 @@ struct SolanaSummarizer {
         if feePayer != signer {
             warnings.append(.init(.trust, "Fee payer is not this key: \(SolanaWire.short(feePayer)) pays the fees"))
         }
-        for lookup in message.addressTableLookups {
+        if lookups.count == 1, let lookup = lookups.first {
             let table = SolanaWire.short(lookup.tableKey)
             warnings.append(.init(
                 .trust,
-                "Lookup table \(table): the accounts it loads cannot be resolved offline "
-                    + "(shown as \"account #k from lookup table \(table)\")"))
+                "Lookup table \(table): the accounts it loads cannot be resolved offline"))
+        } else if lookups.count > 1 {
+            // One warning for all the tables: a v0 swap often has three or four. The accounts'
+            // lines name their table ("account #k from table X"), so the warning need not.
+            warnings.append(.init(
+                .trust,
+                Self.listing(
+                    "Lookup tables (\(lookups.count)): ", lookups.map { SolanaWire.short($0.tableKey) },
+                    ": the accounts they load cannot be resolved offline")))
+        }
+        if unknownPrograms.count == 1, let only = unknownPrograms.first {
+            let what = only.instructions == 1 ? "its instruction does" : "its \(only.instructions) instructions do"
+            warnings.append(.init(
+                .unreadable, "Unknown program \(SolanaWire.short(only.key)): the wallet cannot show what \(what)"))
+        } else if unknownPrograms.count > 1 {
+            warnings.append(.init(
+                .unreadable,
+                Self.listing(
+                    "Unknown programs (\(unknownPrograms.count)): ", unknownPrograms.map { SolanaWire.short($0.key) },
+                    ": the wallet cannot show what their instructions do")))
+        }
+        let unreadable = unrecognised.reduce(0) { $0 + $1.instructions }
+        if unreadable == 1, let only = unrecognised.first {
+            warnings.append(.init(
+                .unreadable,
+                "\(only.program): an instruction the wallet cannot read (\(SolanaWire.bytes(only.bytes)) of data); "
+                    + "it cannot show what it does"))
+        } else if unreadable > 1 {
+            warnings.append(.init(
+                .unreadable,
+                Self.listing(
+                    "Instructions the wallet cannot read (\(unreadable)), of ", unrecognised.map(\.program),
+                    ": it cannot show what they do")))
+        }
+        if usesToken2022TransferChecked {
+            warnings.append(.init(
+                .notice,
+                "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive"))
         }
         var unique: [TransactionSummary.Warning] = []
         for warning in warnings where !unique.contains(warning) { unique.append(warning) }
+        // The most severe first; within a severity, in the order they arose.
+        unique = unique.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
+            .map(\.element)
 
         let kind = "a Solana transaction (\(message.version == .legacy ? "legacy" : "version 0"))"
         return TransactionSummary(
@@ -100,6 +160,22 @@ struct SolanaSummarizer {
     }
 
     // MARK: Shared forms
+
+    /// A price in micro-lamports: "7 micro-lamports", "1 micro-lamport".
+    static func microLamports(_ price: UInt64) -> String {
+        TransactionSummary.units(String(price), decimals: 0, symbol: price == 1 ? "micro-lamport" : "micro-lamports")
+    }
+
+    /// `head`, as many of `names` as fit one line (the rest counted: "and 4 more"), then `tail`.
+    static func listing(_ head: String, _ names: [String], _ tail: String) -> String {
+        for shown in stride(from: names.count, through: 1, by: -1) {
+            let rest = names.count - shown
+            let list = names.prefix(shown).joined(separator: ", ") + (rest > 0 ? " and \(rest) more" : "")
+            let text = head + list + tail
+            if DisplayText.cost(text) <= maxLineBytes { return text }
+        }
+        return head + "\(names.count) of them" + tail
+    }
 
     /// Lamports as SOL, exact.
     static func sol(_ lamports: UInt64) -> String {
@@ -122,15 +198,24 @@ struct SolanaSummarizer {
     func account(_ index: Int) -> String {
         if index < message.accountKeys.count { return name(message.accountKeys[index]) }
         if let (table, entry) = message.lookupEntry(of: index) {
-            return "account #\(entry) from lookup table \(SolanaWire.short(table))"
+            return "account #\(entry) from table \(SolanaWire.short(table))"
         }
         return "account #\(index)"  // not reached: the parser checked every index
     }
 
     /// Whether the account at `index` is the signer's key. A loaded account is not known
-    /// offline, so it is taken as someone else's.
+    /// offline, so it is taken as someone else's (a lookup table cannot load a signer).
     func isSigner(_ index: Int) -> Bool {
         index < message.accountKeys.count && message.accountKeys[index] == signer
+    }
+
+    /// How an instruction the wallet cannot read involves this key, nil when it does not: it
+    /// signs it, or passes this key's account writable (a program may then move its lamports).
+    private func involvement(_ instruction: SolanaMessage.Instruction) -> String? {
+        let mine = instruction.accounts.filter(isSigner)
+        if mine.contains(where: { $0 < message.requiredSignatures }) { return "this key signs" }
+        if mine.contains(where: message.isWritable) { return "this key's account, writable" }
+        return nil
     }
 
     private func isAdvanceNonce(_ instruction: SolanaMessage.Instruction) -> Bool {
@@ -164,20 +249,34 @@ struct SolanaSummarizer {
             programLabel = "Stake program"
             decoded = StakeProgramDecoder.decode(context)
         default:
-            let short = TransactionSummary.short(base58: program)
-            warnings.append(.init(.unreadable, "Unknown program \(short): the wallet cannot show what its instruction does"))
-            return TransactionSummary.Action([
-                "Unknown program \(short): \(SolanaWire.bytes(instruction.data.count)) of data, "
-                    + "\(instruction.accounts.count) \(instruction.accounts.count == 1 ? "account" : "accounts")"
-            ])
+            let key = message.accountKeys[instruction.programIndex]
+            if let seen = unknownPrograms.firstIndex(where: { $0.key == key }) {
+                unknownPrograms[seen].instructions += 1
+            } else {
+                unknownPrograms.append((key, 1))
+            }
+            let involved = involvement(instruction)
+            return TransactionSummary.Action(
+                [
+                    "Unknown program \(SolanaWire.short(key)): \(SolanaWire.bytes(instruction.data.count)) of data, "
+                        + "\(instruction.accounts.count) \(instruction.accounts.count == 1 ? "account" : "accounts")"
+                        + (involved.map { " (\($0))" } ?? "")
+                ], movesFunds: involved != nil)
         }
         guard let decoded else {
-            let size = SolanaWire.bytes(instruction.data.count)
-            warnings.append(.init(
-                .unreadable, "\(programLabel): an instruction the wallet cannot read (\(size) of data); it cannot show what it does"))
-            return TransactionSummary.Action(["\(programLabel): unrecognised instruction (\(size))"])
+            let size = instruction.data.count
+            if let seen = unrecognised.firstIndex(where: { $0.program == programLabel }) {
+                unrecognised[seen].instructions += 1
+            } else {
+                unrecognised.append((programLabel, 1, size))
+            }
+            let involved = involvement(instruction)
+            let note = involved.map { "; \($0)" } ?? ""
+            return TransactionSummary.Action(
+                ["\(programLabel): unrecognised instruction (\(SolanaWire.bytes(size))\(note))"], movesFunds: involved != nil)
         }
         warnings += decoded.warnings.map { TransactionSummary.Warning(.funds, $0) }
+        if decoded.token2022TransferChecked { usesToken2022TransferChecked = true }
         return TransactionSummary.Action(decoded.lines, movesFunds: decoded.movesFunds)
     }
 
@@ -196,8 +295,7 @@ struct SolanaSummarizer {
         case 3:
             guard let price = data.u64() else { return nil }
             if unitPrice != nil { computeBudgetSetTwice = true } else { unitPrice = price }
-            let shown = TransactionSummary.units(String(price), decimals: 0, symbol: "")
-            return Decoded(["Set the compute unit price to \(shown) micro-lamports per unit"] + data.extraNote())
+            return Decoded(["Set the compute unit price to \(Self.microLamports(price)) per unit"] + data.extraNote())
         case 4:
             guard let bytes = data.u32() else { return nil }
             return Decoded(
@@ -221,6 +319,8 @@ struct Decoded {
     var lines: [String]
     var warnings: [String] = []
     var movesFunds = false
+    /// A Token-2022 transferChecked: the summary notes, once, that a transfer fee may come out.
+    var token2022TransferChecked = false
 
     init(_ lines: [String], warnings: [String] = [], movesFunds: Bool = false) {
         (self.lines, self.warnings, self.movesFunds) = (lines, warnings, movesFunds)
@@ -238,7 +338,7 @@ struct InstructionContext {
     }
 
     /// The account at `position` with what it is: "token account 6spA…2ssM"; a loaded account
-    /// is already "account #k from lookup table X", so it is left as that.
+    /// is already "account #k from table X", so it is left as that.
     func labeled(_ position: Int, as label: String) -> String? {
         guard instruction.accounts.indices.contains(position) else { return nil }
         let index = instruction.accounts[position]
@@ -249,6 +349,13 @@ struct InstructionContext {
     /// Whether the instruction's account at `position` is the signer's key.
     func isSigner(_ position: Int) -> Bool {
         instruction.accounts.indices.contains(position) && summarizer.isSigner(instruction.accounts[position])
+    }
+
+    /// Whether this key is the account at `position` or one after it: the authority and, for
+    /// a token multisig, the signers that follow it.
+    func isSigner(from position: Int) -> Bool {
+        instruction.accounts.indices.contains(position)
+            && instruction.accounts[position...].contains(where: summarizer.isSigner)
     }
 
     /// Whether the instruction passes at least `count` accounts: what each program checks first.
