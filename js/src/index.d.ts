@@ -414,8 +414,14 @@ export type EthQuantityInput = Hex | bigint | number;
 export type EthTransactionInput = EthTransactionFields<EthQuantityInput, Hex | Uint8Array> & EthGasField<EthQuantityInput>
   & EthFeeFields<EthQuantityInput, '0x0' | '0x1' | 0 | 1, '0x2' | 2>;
 
-/** `eth_signTransaction`'s params: the object, or an unsigned serialized transaction in hex (its chain must be the request's). */
-export type EthSignTransactionParams = readonly [transaction: EthTransactionRequest | Hex];
+/**
+ * `eth_signTransaction`'s params: the object, or an unsigned serialized transaction in hex (its
+ * chain must be the request's), and optionally the session's address that signs it (a serialized
+ * transaction does not carry its sender; with an object it must be `from`).
+ */
+export type EthSignTransactionParams =
+  | readonly [transaction: EthTransactionRequest | Hex]
+  | readonly [transaction: EthTransactionRequest | Hex, address: Eip155Address];
 
 /** The methods an eip155 session can hold, with their params and results. */
 export interface Eip155SessionMethods {
@@ -572,6 +578,11 @@ export interface EthSignTransactionArgs extends NativeRequestOptions {
   chainId: string;
   /** The object, or an unsigned serialized transaction (hex or bytes). */
   transaction: EthTransactionInput | Hex | Uint8Array;
+  /**
+   * The session's address that signs a serialized transaction (the session's first account when
+   * left out); with an object it may be given too and must be its `from`.
+   */
+  address?: Eip155Address;
   expiry?: number;
 }
 

@@ -723,16 +723,36 @@ function checkUnsignedEthTransaction(text, field) {
 }
 
 /**
- * eth_signTransaction's params: `[transaction]`, an object or an unsigned serialization.
+ * eth_signTransaction's params: `[transaction]` or `[transaction, address]`, the transaction an
+ * object or an unsigned serialization. A serialization does not carry its sender: `address` names
+ * the session's account that signs it (the first when left out); with an object, `address` must
+ * be its `from` (the account that signs is named once), as the wallet checks.
  * @param {unknown} params
  * @param {string} chainId
  */
 function checkEthSignTransactionParams(params, chainId) {
-  if (!Array.isArray(params) || params.length !== 1) {
-    throw new TypeError(`request.params of ${ETH_SIGN_TRANSACTION_METHOD} must be [transaction], not ${describe(params)}${Array.isArray(params) ? ` of ${params.length}` : ''}`);
+  if (!Array.isArray(params) || params.length < 1 || params.length > 2) {
+    throw new TypeError(`request.params of ${ETH_SIGN_TRANSACTION_METHOD} must be [transaction] or [transaction, address], not ${describe(params)}${Array.isArray(params) ? ` of ${params.length}` : ''}`);
   }
-  if (typeof params[0] === 'string') checkUnsignedEthTransaction(params[0], 'request.params[0]');
-  else checkEthTransactionObject(params[0], 'request.params[0]', chainId);
+  const [transaction, address] = params;
+  if (typeof transaction === 'string') checkUnsignedEthTransaction(transaction, 'request.params[0]');
+  else checkEthTransactionObject(transaction, 'request.params[0]', chainId);
+  if (params.length === 2) checkSigningAddress(address, 'request.params[1] (address)', transaction, 'request.params[0].from');
+}
+
+/**
+ * The optional address that signs an eth_signTransaction: an address, and with a transaction
+ * object, its `from` (any letter case: the same account).
+ * @param {unknown} address
+ * @param {string} field
+ * @param {unknown} transaction the transaction, checked already
+ * @param {string} fromField how `from` is named to the caller
+ */
+function checkSigningAddress(address, field, transaction, fromField) {
+  checkEthAddress(address, field, `: ${ETH_SIGN_TRANSACTION_METHOD}'s params are [transaction, address]`);
+  if (isPlainObject(transaction) && typeof transaction.from === 'string' && transaction.from.toLowerCase() !== address.toLowerCase()) {
+    throw new TypeError(`${field} is ${address}, but ${fromField} is ${transaction.from}: the account that signs is named once (leave the address out with an object)`);
+  }
 }
 
 /**
@@ -1462,7 +1482,8 @@ function quantityArgument(value, field) {
  * eth_sendTransaction is refused). `transaction` is an object (quantities as hex strings, bigints
  * or safe numbers; `data` or `input` as hex or a Uint8Array; `nonce`, `gas` and the fees
  * required), or an unsigned serialized transaction (hex or bytes); a `chainId` in it must be the
- * request's. Checked before sending. Declined: NativeRpcError 4001; `from` outside the session
+ * request's. `address`, optional, names the session's account that signs a serialized transaction
+ * (the session's first account when left out); with an object it must be `from`. Checked before sending. Declined: NativeRpcError 4001; `from` outside the session
  * 4100; anything the wallet refuses -32602 with `data: { field, problem }`.
  * @param {NativeClient} client
  * @param {EthSignTransactionArgs} args
@@ -1470,8 +1491,8 @@ function quantityArgument(value, field) {
  */
 export async function ethSignTransaction(client, args) {
   checkClient(client, 'ethSignTransaction');
-  if (!isPlainObject(args)) throw new TypeError(`ethSignTransaction takes { topic, chainId, transaction, expiry? }, not ${describe(args)}`);
-  const { topic, chainId, transaction } = /** @type {EthSignTransactionArgs} */ (args);
+  if (!isPlainObject(args)) throw new TypeError(`ethSignTransaction takes { topic, chainId, transaction, address?, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, transaction, address } = /** @type {EthSignTransactionArgs} */ (args);
   checkChainId(chainId, 'chainId');
   /** @type {EthTransactionRequest | Hex} */
   let wire;
@@ -1491,7 +1512,10 @@ export async function ethSignTransaction(client, args) {
   } else {
     throw new TypeError(`transaction must be a transaction object, or an unsigned serialized transaction (0x and hex, or a Uint8Array), not ${describe(transaction)}`);
   }
+  if (address !== undefined) checkSigningAddress(address, 'address', wire, 'transaction.from');
+  /** @type {import('./index.js').EthSignTransactionParams} */
+  const params = address === undefined ? [wire] : [wire, address];
   /** @type {import('./index.js').SessionRequest<'eth_signTransaction'> & import('./index.js').NativeRequestOptions} */
-  const request = withOptions(args, { topic, chainId, request: { method: ETH_SIGN_TRANSACTION_METHOD, params: [wire] } });
+  const request = withOptions(args, { topic, chainId, request: { method: ETH_SIGN_TRANSACTION_METHOD, params } });
   return client.sessionRequest(request);
 }

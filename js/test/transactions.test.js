@@ -159,6 +159,15 @@ for (const [flavor, makeRuntime] of /** @type {const} */ ([['firefox', fakeFiref
       assert.deepEqual(wallet.requests.at(-1).params.request.params, ['0x02ef0180']);
       await ethSignTransaction(client, { topic: TOPIC, chainId: MAINNET, transaction: Uint8Array.of(0x02, 0xef) });
       assert.deepEqual(wallet.requests.at(-1).params.request.params, ['0x02ef']);
+      // The address that signs a serialized transaction goes second; with an object it is `from`
+      // (any letter case), and sessionRequest takes both forms as written.
+      await ethSignTransaction(client, { topic: TOPIC, chainId: MAINNET, transaction: '0x02ef0180', address: TO });
+      assert.deepEqual(wallet.requests.at(-1).params.request.params, ['0x02ef0180', TO]);
+      const lower = /** @type {`0x${string}`} */ (FROM.toLowerCase());
+      await ethSignTransaction(client, { topic: TOPIC, chainId: MAINNET, transaction: { from: FROM, nonce: 0, gas: 21_000, maxFeePerGas: 2, maxPriorityFeePerGas: 1 }, address: lower });
+      assert.deepEqual(wallet.requests.at(-1).params.request.params, [{ from: FROM, nonce: '0x0', gas: '0x5208', maxFeePerGas: '0x2', maxPriorityFeePerGas: '0x1' }, lower]);
+      await client.sessionRequest({ topic: TOPIC, chainId: MAINNET, request: { method: 'eth_signTransaction', params: ['0x02ef0180', TO] } });
+      assert.deepEqual(wallet.requests.at(-1).params.request.params, ['0x02ef0180', TO]);
       // Legacy: zero written "0x0"; contract creation with to null.
       const legacy = createFakeTransactionWallet({ keys: [], ethResult: `0xf8${'00'.repeat(80)}` });
       const legacyClient = createNativeClient({ application: APP, transport, runtime: makeRuntime({ [APP]: legacy.host }) });
@@ -254,8 +263,12 @@ test('sessionRequest checks the raw params of the three methods, naming the fiel
     [() => solana({ method: 'solana_signTransaction', params: { transaction: good, pubkey: 'x0' } }), TypeError, /^request\.params\.pubkey: not base58/],
     [() => solana({ method: 'solana_signAllTransactions', params: { transactions: good } }), TypeError, /^request\.params\.transactions must be an array of base64 transactions, not a string$/],
     [() => solana({ method: 'solana_signAllTransactions', params: { transactions: [good, 'AA=='] } }), TypeError, /^request\.params\.transactions\[1\] is not a serialized Solana transaction: it holds no signature slot/],
-    [() => eth({ ...tx }), TypeError, /^request\.params of eth_signTransaction must be \[transaction\], not an object$/],
-    [() => eth([tx, FROM]), TypeError, /must be \[transaction\], not an array of 2$/],
+    [() => eth({ ...tx }), TypeError, /^request\.params of eth_signTransaction must be \[transaction\] or \[transaction, address\], not an object$/],
+    [() => eth([tx, FROM, FROM]), TypeError, /must be \[transaction\] or \[transaction, address\], not an array of 3$/],
+    [() => eth([]), TypeError, /must be \[transaction\] or \[transaction, address\], not an array of 0$/],
+    [() => eth(['0x02ef0180', 'vitalik.eth']), TypeError, /^request\.params\[1\] \(address\) must be an address, 0x and 40 hex digits \(any case\), not a string of 11 characters: eth_signTransaction's params are \[transaction, address\]$/],
+    [() => eth(['0x02ef0180', null]), TypeError, /^request\.params\[1\] \(address\) must be an address \(0x and 40 hex digits\), not null/],
+    [() => eth([tx, TO]), TypeError, new RegExp(`^request\\.params\\[1\\] \\(address\\) is ${TO}, but request\\.params\\[0\\]\\.from is ${FROM}: the account that signs is named once`)],
     [() => eth([{ ...tx, from: undefined }]), TypeError, /^request\.params\[0\]\.from must be an address \(0x and 40 hex digits\), not undefined$/],
     [() => eth([{ ...tx, to: '0x12' }]), TypeError, /^request\.params\[0\]\.to must be an address.*\(leave it out, or null, to create a contract\)$/],
     [() => eth([{ ...tx, value: 1 }]), TypeError, /^request\.params\[0\]\.value must be a hex quantity, 0x and hex digits \(e\.g\. "0x5208"\), not a number \(ethSignTransaction converts numbers and bigints/],
@@ -294,7 +307,9 @@ test('ethSignTransaction refuses wrong arguments, naming them, before sending', 
   /** @type {Array<[() => Promise<unknown>, typeof TypeError | typeof RangeError, RegExp]>} */
   const cases = [
     [() => ethSignTransaction(/** @type {any} */ ({ request() {} }), { ...base, transaction: tx }), TypeError, /^ethSignTransaction needs a client from createNativeClient/],
-    [() => ethSignTransaction(client, /** @type {any} */ (null)), TypeError, /^ethSignTransaction takes \{ topic, chainId, transaction, expiry\? \}/],
+    [() => ethSignTransaction(client, /** @type {any} */ (null)), TypeError, /^ethSignTransaction takes \{ topic, chainId, transaction, address\?, expiry\? \}/],
+    [() => ethSignTransaction(client, { ...base, transaction: '0x02ef0180', address: /** @type {any} */ ('0x12') }), TypeError, /^address must be an address, 0x and 40 hex digits \(any case\), not a string of 4 characters/],
+    [() => ethSignTransaction(client, { ...base, transaction: tx, address: TO }), TypeError, new RegExp(`^address is ${TO}, but transaction\\.from is ${FROM}: the account that signs is named once`)],
     [() => ethSignTransaction(client, { ...base, transaction: /** @type {any} */ (42) }), TypeError, /^transaction must be a transaction object, or an unsigned serialized transaction \(0x and hex, or a Uint8Array\), not a number$/],
     [() => ethSignTransaction(client, { ...base, transaction: { ...tx, nonce: -1 } }), RangeError, /^transaction\.nonce must not be negative, not -1$/],
     [() => ethSignTransaction(client, { ...base, transaction: { ...tx, value: 2 ** 60 } }), RangeError, /^transaction\.value must be a whole number no larger than Number\.MAX_SAFE_INTEGER \(use a bigint or a hex string above it\)/],

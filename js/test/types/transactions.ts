@@ -35,6 +35,8 @@ const limits: [1232, 16] = [SOLANA_TRANSACTION_MAX_BYTES, SOLANA_SIGN_ALL_MAX_TR
 const solanaParams: SessionMethodParams<'solana_signTransaction'> = { transaction: 'AQID' };
 const solanaResult: SessionMethodResult<typeof SOLANA_SIGN_TRANSACTION_METHOD> = { signature: '5x', transaction: 'AQID' };
 const ethParams: SessionMethodParams<'eth_signTransaction'> = ['0x02ef'];
+const signer = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const ethParamsWithAddress: SessionMethodParams<'eth_signTransaction'> = ['0x02ef', signer];
 
 const eip1559: EthTransactionRequest = {
   from: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
@@ -62,6 +64,8 @@ export async function transactionsUse(): Promise<void> {
   const all: SolanaSignAllTransactionsResult = await sendNativeSessionRequest({ topic, chainId, request: { method: 'solana_signAllTransactions', params: { transactions: ['AQID', 'AQID'] as const } } });
   const raw: Hex = await client.sessionRequest({ topic, chainId: EIP155_CHAINS.base, request: { method: ETH_SIGN_TRANSACTION_METHOD, params: [eip1559] } });
   const rawFromHex: string = await client.sessionRequest({ topic, chainId: EIP155_CHAINS.base, request: { method: 'eth_signTransaction', params: ['0x02ef'] as const } });
+  // A serialized transaction does not carry its sender: the session's address that signs it goes second.
+  const rawWithAddress: Hex = await client.sessionRequest({ topic, chainId: EIP155_CHAINS.base, request: { method: 'eth_signTransaction', params: ['0x02ef', signer] } });
 
   // The helpers: bytes or base64 in, bytes out; the raw transaction as 0x-hex.
   const one: SolanaSignedTransaction = await solanaSignTransaction(client, { topic, chainId, transaction: new Uint8Array([1]), pubkey: '7S3P', expiry: 1_795_000_600 });
@@ -71,8 +75,9 @@ export async function transactionsUse(): Promise<void> {
   const rawHelper: Hex = await ethSignTransaction(client, { topic, chainId: EIP155_CHAINS.mainnet, transaction: withBigints });
   const rawFromBytes: Hex = await ethSignTransaction(client, { topic, chainId: EIP155_CHAINS.mainnet, transaction: new Uint8Array([2]) });
   const rawLegacy: Hex = await ethSignTransaction(client, { topic, chainId: EIP155_CHAINS.mainnet, transaction: legacy });
+  const rawSignedBy: Hex = await ethSignTransaction(client, { topic, chainId: EIP155_CHAINS.mainnet, transaction: new Uint8Array([2]), address: signer });
 
-  void [signature, all, raw, rawFromHex, id, bytes, many, rawHelper, rawFromBytes, rawLegacy];
+  void [signature, all, raw, rawFromHex, rawWithAddress, id, bytes, many, rawHelper, rawFromBytes, rawLegacy, rawSignedBy];
 
   // @ts-expect-error solana_signTransaction takes { transaction }, not a bare string
   await client.sessionRequest({ topic, chainId, request: { method: 'solana_signTransaction', params: 'AQID' } });
@@ -84,6 +89,12 @@ export async function transactionsUse(): Promise<void> {
   const notOne: SolanaSignTransactionResult = await client.sessionRequest({ topic, chainId, request: { method: 'solana_signAllTransactions', params: { transactions: ['AQID'] } } });
   // @ts-expect-error eth_signTransaction takes [transaction]
   await client.sessionRequest({ topic, chainId, request: { method: 'eth_signTransaction', params: eip1559 } });
+  // @ts-expect-error eth_signTransaction takes [transaction] or [transaction, address], no more
+  await client.sessionRequest({ topic, chainId, request: { method: 'eth_signTransaction', params: ['0x02ef', signer, signer] } });
+  // @ts-expect-error the address is 0x and hex, not a name
+  await client.sessionRequest({ topic, chainId, request: { method: 'eth_signTransaction', params: ['0x02ef', 'vitalik.eth'] } });
+  // @ts-expect-error the helper's address is 0x and hex
+  await ethSignTransaction(client, { topic, chainId: EIP155_CHAINS.mainnet, transaction: '0x02ef', address: 'vitalik.eth' });
   // @ts-expect-error quantities on the wire are hex strings, not numbers
   const numeric: EthTransactionRequest = { ...legacy, nonce: 0 };
   // @ts-expect-error nonce is required: the wallet has no network
@@ -109,5 +120,5 @@ export async function transactionsUse(): Promise<void> {
   void [notOne, numeric, noNonce, noGas, noFee, mixed, wrongType, blob, notBytes, notText];
 }
 
-void [names, limits, solanaParams, solanaResult, ethParams, eip2930];
+void [names, limits, solanaParams, solanaResult, ethParams, ethParamsWithAddress, eip2930];
 export type { EthSignTransactionParams, SolanaSignTransactionParams };
