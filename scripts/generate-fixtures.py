@@ -814,6 +814,8 @@ et.append(case("sign-transaction-declined", "eth_signTransaction: the person dec
 et.append(case("send-transaction-refused", "eth_sendTransaction is no method of a session (3001): the wallet has no network; data.problem says to sign with eth_signTransaction, then broadcast with eth_sendRawTransaction",
     err(47, 3001, "Unauthorized method", {"method": "eth_sendTransaction", "problem": "the wallet has no network and sends nothing: sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension"}),
     args=[ETH_CALLER], request=req(SR, eth_in_session("eth_sendTransaction", [fee_market_request]), 47)))
+et.append(case("sign-transaction-serialized-address", "eth_signTransaction: [serialized, address]: a serialized transaction does not carry its sender, the second param names the session's account that signs it (here the second key, not the first)",
+    ok(48, raw_signed(fee_market, SECOND_KEY)), args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", ["0x" + unsigned_fee_market.hex(), SECOND_ADDRESS]), 48)))
 et.append(case("sign-transaction-serialized-address-unknown", "eth_signTransaction: [serialized, address] with an address the session does not hold is 4100",
     err(49, 4100, "Unauthorized", {"problem": "the session holds no account with this address", "accounts": [COW_ADDRESS, SECOND_ADDRESS]}),
     args=[ETH_CALLER], request=req(SR, eth_in_session("eth_signTransaction", ["0x" + unsigned_fee_market.hex(), DEAD]), 49)))
