@@ -537,8 +537,13 @@ def test_an_erc20_transfer_and_an_unlimited_approval_as_eth_abi_and_the_token_sa
     text = last_dialog(wallet)
     to, value = abi_decode(["address", "uint256"], send["data"][4:])
     assert (to_checksum_address(to), value) == (RECIPIENT, amount)
-    call_lines = action_lines(text, "transfer", short_eth(RECIPIENT), within=0)
-    assert f"{amount:,}" in call_lines[0] or str(amount) in call_lines[0], call_lines
+    # The call's "transfer <amount>" line, then the recipient on a line of its own right after it
+    # (an address that receives funds is never at the end of a line a long amount can push out).
+    lines = text.splitlines()
+    transfers = [index for index, line in enumerate(lines) if line.strip().startswith("transfer ")
+                 and (f"{amount:,}" in line or str(amount) in line)]
+    assert len(transfers) == 1, text
+    assert lines[transfers[0] + 1].strip() == f"to {short_eth(RECIPIENT)}", text
     # A token outside the wallet's table: the dialog says its amounts are raw, naming it.
     line_with(text, short_eth(token), "raw")
     chain.send_raw(raw)
