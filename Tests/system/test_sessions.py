@@ -102,8 +102,13 @@ def connect(wallet, port, proposal=PROPOSAL):
     ({"eip155": {"chains": ["eip155:1"], "methods": ["personal_sign"], "events": []}}, 5103,
      {"namespaces": ["eip155"], "problem": "the wallet has no key for the eip155 namespace: `wallet-bridge keys create --type ethereum` makes one"}),
     ({"solana": {"chains": ["solana:nosuchchain"], "methods": [], "events": []}}, 5100, {"chains": ["solana:nosuchchain"]}),
+    ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signMessage", "solana_signIn"], "events": []}}, 5101,
+     {"methods": ["solana_signIn"]}),
+    # A method that sends: the wallet has no network, and data.problem says what to use instead.
     ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signAndSendTransaction"], "events": []}}, 5101,
-     {"methods": ["solana_signAndSendTransaction"]}),
+     {"methods": ["solana_signAndSendTransaction"],
+      "problem": "the wallet has no network and sends nothing, so it offers no solana_signAndSendTransaction: "
+                 "sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"}),
     ({"solana": {"chains": [SOLANA_MAINNET], "methods": [], "events": ["chainChanged"]}}, 5102, {"events": ["chainChanged"]}),
 ])
 def test_an_unsupported_required_namespace_is_refused_with_its_code_and_no_dialog(wallet, key, required, code, data):

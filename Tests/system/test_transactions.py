@@ -386,13 +386,21 @@ def test_sign_all_transactions_is_one_dialog_listing_each_and_signatures_in_orde
     result = reply["result"]
     assert len(result["transactions"]) == len(result["signatures"]) == 3, result
     text = last_dialog(wallet, count=1)
-    # Each transaction in order, as many as the dialog holds, and the rest counted: never cut silently.
-    shown = [amounts(line, "SOL")[0] for line in text.splitlines() if re.fullmatch(r"Transfer \S+ SOL", line.strip())]
-    assert shown and shown == [Decimal(value) / LAMPORTS_PER_SOL for value in values][:len(shown)], text
-    assert [f"batch {index}" in text for index in range(3)] == [index < len(shown) for index in range(3)], text
-    if len(shown) < 3:
-        left = 3 - len(shown)
-        assert f"…and {left} more transaction{'s' if left > 1 else ''} not shown" in text, text
+    # What moves funds comes first and is never left out: every transfer, named by its
+    # transaction, in order, each with its own from and to lines right after it.
+    lines = [line.strip() for line in text.splitlines()]
+    transfers = [(index, match) for index, line in enumerate(lines)
+                 if (match := re.fullmatch(r"Transaction (\d+): Transfer (\S+) SOL", line))]
+    assert [(int(match[1]), number(match[2])) for _, match in transfers] == \
+        [(place + 1, Decimal(value) / LAMPORTS_PER_SOL) for place, value in enumerate(values)], text
+    for index, _ in transfers:
+        assert lines[index + 1:index + 3] == [f"from {short(solana_key.pubkey())} (this key)", f"to {short(chain.recipient)}"], text
+    # The memos (moving nothing) after the facts, in order, as many as the dialog holds, the rest
+    # counted: never cut silently.
+    memos = [f'Memo: "batch {index}"' in lines for index in range(3)]
+    assert memos == sorted(memos, reverse=True), text
+    if not all(memos):
+        assert any(line.startswith("…and ") and "not shown" in line for line in lines), text
     before = chain.balance(chain.recipient)
     for unsigned, signature_text, signed_text in zip(batch, result["signatures"], result["transactions"]):
         signature = Signature.from_string(signature_text)
