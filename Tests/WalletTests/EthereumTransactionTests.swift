@@ -606,7 +606,8 @@ final class EthereumTransactionTests: XCTestCase {
             (
                 "safeBatchTransferFromLong",
                 ["  transfer 10 kinds of tokens, with 1 byte of data"] + parties
-                    + (1...3).map { "    1 of token #\($0)" } + ["    …and 7 more items"], [], true
+                    + (1...3).map { "    1 of token #\($0)" } + ["    …and 7 more items"],
+                ["This call moves 10 kinds of tokens; the dialog lists 3 of them"], true
             ),
             (
                 "setApprovalForAll", ["  allow 0x5aAe…eAed to move all your tokens of 0x2222…2222"],

@@ -220,7 +220,7 @@ final class TransactionConsentWalletTests: XCTestCase {
             XCTAssertEqual(error.code, .invalidParams)
             XCTAssertEqual(error.data, .object([
                 "field": "request.params.transactions",
-                "problem": .string("too much to show in one dialog: the warnings about funds or trust and what moves funds in "
+                "problem": .string("too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
                     + "transactions 1, 2 do not fit; sign fewer transactions at once"),
             ]))
         }

@@ -106,7 +106,7 @@ final class TransactionDialogPriorityTests: XCTestCase {
         XCTAssertThrowsError(try one.checkFits(budget: 600)) { error in
             XCTAssertEqual(error as? TransactionConsent.TooMuch, TransactionConsent.TooMuch(
                 transactions: [1],
-                problem: "too much to show in one dialog: its 1 warning about funds or trust and 9 instructions that move funds "
+                problem: "too much to show in one dialog: its 1 warning about funds or trust, its fees and 9 instructions that move funds "
                     + "do not fit; sign fewer instructions at once"))
         }
         var summaries = Array(repeating: summary(actions: [memo(1)]), count: 16)
@@ -116,8 +116,8 @@ final class TransactionDialogPriorityTests: XCTestCase {
         XCTAssertThrowsError(try batch.checkFits(budget: 300)) { error in
             let tooMuch = error as? TransactionConsent.TooMuch
             XCTAssertEqual(tooMuch?.transactions, [3, 4, 5, 10])
-            XCTAssertEqual(tooMuch?.problem, "too much to show in one dialog: the warnings about funds or trust and what moves funds "
-                + "in transactions 3–5, 10 do not fit; sign fewer transactions at once")
+            XCTAssertEqual(tooMuch?.problem, "too much to show in one dialog: the warnings about funds or trust, the fees and what moves "
+                + "funds in transactions 3–5, 10 do not fit; sign fewer transactions at once")
             XCTAssertEqual(tooMuch?.rpcError(at: "request.params.transactions"), RPCError(.invalidParams, data: .object([
                 "field": "request.params.transactions", "problem": .string(tooMuch?.problem ?? ""),
             ])))

@@ -5,10 +5,11 @@ import WalletBridge
 ///
 /// The whole dialog text must fit one Assuan line (see `DisplayText.preview`) and a pinentry
 /// window, so the lines get a budget (`lines(budget:)`). Nothing that moves the person's funds is
-/// ever left out: the warnings about funds and trust and every action that moves funds come
-/// first, and a request whose such lines do not all fit is refused before any dialog
-/// (`checkFits(budget:)`). The rest fills what is left in order, and one last line counts what
-/// is not shown ("…and 3 more instructions not shown").
+/// ever left out: the warnings about funds and trust, every action that moves funds and the facts
+/// (the fee payer and the most the fees can cost among them) are laid out first, and a request
+/// whose such lines do not all fit is refused before any dialog (`checkFits(budget:)`). The rest
+/// fills what is left in order, and one last line counts what is not shown ("…and 3 more
+/// instructions not shown"). A line longer than a line may be is wrapped, never cut.
 ///
 /// The layout, in this order:
 /// 1. Every warning, marked "⚠ ", the most severe first (stable within a severity). In a batch
@@ -75,8 +76,8 @@ package struct TransactionConsent: Sendable, Equatable {
         }
     }
 
-    /// Throws `TooMuch` unless every warning of severity `funds` or `trust` and every line of
-    /// every action that moves funds fit `budget` (and the window), with room for the last line
+    /// Throws `TooMuch` unless every warning of severity `funds` or `trust`, every line of every
+    /// action that moves funds and every fact fit `budget` (and the window), with room for the last line
     /// when anything else is left out. The wallet calls it before any dialog
     /// (`ConsentRequest.checkTransactionsFit`).
     package func checkFits(budget: Int) throws(TooMuch) {
@@ -93,11 +94,11 @@ package struct TransactionConsent: Sendable, Equatable {
             let summary = summaries[0]
             let moving = summary.actions.filter(\.movesFunds).count
             let warnings = summary.warnings.filter { $0.severity <= .trust }.count
-            problem = "too much to show in one dialog: its \(Self.counted(warnings, "warning")) about funds or trust and "
-                + "\(Self.counted(moving, summary.actionNoun)) that move funds do not fit; "
+            problem = "too much to show in one dialog: its \(Self.counted(warnings, "warning")) about funds or trust, its fees "
+                + "and \(Self.counted(moving, summary.actionNoun)) that move funds do not fit; "
                 + "sign fewer \(summary.actionNoun)s at once"
         } else {
-            problem = "too much to show in one dialog: the warnings about funds or trust and what moves funds in "
+            problem = "too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
                 + "\(noun)s \(Self.list(numbers)) do not fit; sign fewer \(noun)s at once"
         }
         return TooMuch(transactions: numbers, problem: problem)
@@ -129,7 +130,7 @@ package struct TransactionConsent: Sendable, Equatable {
         }
         var lines: [String] = []
         for (index, block) in plan.blocks.enumerated() where shown.contains(index) {
-            lines += block.lines.map(Self.fitted)
+            lines += block.lines.flatMap(Self.wrapped)
         }
         lines.append(note(plan, left: plan.blocks.indices.filter { !shown.contains($0) }.map { plan.blocks[$0] }))
         return lines
@@ -232,7 +233,7 @@ package struct TransactionConsent: Sendable, Equatable {
             for (offset, fact) in shared.enumerated() {
                 // The heading goes with the first fact.
                 let heading = offset == 0 ? ["In all \(summaries.count) \(noun)s:"] : []
-                blocks.append(Block(lines: heading + ["  " + fact], kind: .fact, priority: .rest))
+                blocks.append(Block(lines: heading + ["  " + fact], kind: .fact, priority: .must))
             }
             // 4. Each transaction's own facts and other actions; payloads that are not
             //    transactions (nothing decoded) last.
@@ -253,7 +254,7 @@ package struct TransactionConsent: Sendable, Equatable {
                 var heading = batch ? ["\(Self.capitalized(noun, 1)) \(index + 1) of \(summaries.count): \(summary.kind)"] : []
                 for fact in own {
                     blocks.append(Block(
-                        lines: heading + [indent + fact], kind: .fact, priority: .rest, transactions: [index + 1]))
+                        lines: heading + [indent + fact], kind: .fact, priority: .must, transactions: [index + 1]))
                     heading = []
                 }
                 for action in summary.actions where !action.movesFunds {
@@ -315,18 +316,29 @@ package struct TransactionConsent: Sendable, Equatable {
     }
 
     /// `line` as shown: every hidden character (line breaks included) as its escape, so that no
-    /// line can become two, and cut to `maxLineBytes` with "…". Its indentation is kept.
-    static func fitted(_ line: String) -> String {
-        let shown = DisplayText.escaped(line, quotes: false)
-        guard DisplayText.cost(shown) > maxLineBytes else { return shown }
-        var kept = String.UnicodeScalarView()
-        var used = DisplayText.cost("…")
-        for scalar in shown.unicodeScalars {
-            used += DisplayText.cost(String(scalar))
-            if used > maxLineBytes { break }
-            kept.append(scalar)
+    /// line can become two by itself, and wrapped at spaces into lines of at most `maxLineBytes`,
+    /// each continuation indented two spaces more than the line, so that nothing is cut.
+    static func wrapped(_ line: String) -> [String] {
+        var rest = DisplayText.escaped(line, quotes: false)
+        guard DisplayText.cost(rest) > maxLineBytes else { return [rest] }
+        let indent = String(rest.prefix { $0 == " " }) + "  "
+        var lines: [String] = []
+        while DisplayText.cost(rest) > maxLineBytes {
+            // The longest head within the line's bytes, ended at its last space when it has one.
+            var end = rest.startIndex
+            var used = 0
+            while end < rest.endIndex {
+                let next = rest.index(after: end)
+                used += DisplayText.cost(String(rest[end..<next]))
+                if used > maxLineBytes { break }
+                end = next
+            }
+            let head = rest[..<end]
+            let cut = head.lastIndex(of: " ").flatMap { $0 > head.startIndex && head[..<$0].contains { $0 != " " } ? $0 : nil } ?? end
+            lines.append(String(rest[..<cut]))
+            rest = indent + rest[cut...].drop { $0 == " " }
         }
-        return String(kept) + "…"
+        return lines + [rest]
     }
 
     /// What one line takes of the Assuan line: its bytes (`%` three) and its line break (three).
@@ -342,7 +354,7 @@ package struct TransactionConsent: Sendable, Equatable {
 
         /// Whether `block`, with room left for `reserve` notes, fits what is left.
         func fits(_ block: [String], reserve: Int) -> Bool {
-            let fitted = block.map(TransactionConsent.fitted)
+            let fitted = block.flatMap(TransactionConsent.wrapped)
             let cost = fitted.reduce(0) { $0 + TransactionConsent.cost($1) }
             return used + cost + reserve * noteCost <= budget
                 && lines.count + fitted.count + reserve <= TransactionConsent.maxLines
@@ -351,7 +363,7 @@ package struct TransactionConsent: Sendable, Equatable {
         /// Adds `block` whole when, with room left for `reserve` notes, it fits; else nothing.
         mutating func add(_ block: [String], reserve: Int) -> Bool {
             guard fits(block, reserve: reserve) else { return false }
-            let fitted = block.map(TransactionConsent.fitted)
+            let fitted = block.flatMap(TransactionConsent.wrapped)
             lines += fitted
             used += fitted.reduce(0) { $0 + TransactionConsent.cost($1) }
             return true

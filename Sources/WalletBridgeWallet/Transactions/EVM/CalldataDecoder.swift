@@ -276,6 +276,10 @@ struct CalldataDecoder {
             if shown < items.count {
                 let more = EthereumTransaction.count(items.count - shown, "more item", "more items")
                 call.lines.append("    …and \(more)")
+                // What moves must never go unsaid: the items left out are named in a warning the
+                // dialog always shows.
+                call.warnings.append(.init(
+                    .funds, "This call moves \(items.count) kinds of tokens; the dialog lists \(shown) of them"))
             }
             movesTokens(from: from, into: &call)
             return extra

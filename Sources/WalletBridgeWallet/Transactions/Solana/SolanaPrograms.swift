@@ -318,6 +318,8 @@ enum AssociatedTokenDecoder {
         case 1: first = "Create \(created) if it does not exist (associated token account)"
         default: return nil
         }
+        // The rent it pays stays the owner's, returned when the account is closed: not a move of
+        // funds the dialog must show before all else.
         return Decoded([first, "  for owner \(owner), mint \(mint)", "  rent paid by \(funder)"])
     }
 }
