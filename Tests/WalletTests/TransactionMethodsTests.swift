@@ -3,49 +3,6 @@ import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
 
-private final class AskedOfTwoKeys: Sendable {
-    let solana = Mutex<[SolanaSigningRequest]>([])
-    let ethereum = Mutex<[EthereumSigningRequest]>([])
-}
-
-/// A wallet of the Ed25519 keys of seeds 0x01 and 0x02 and two Ethereum keys (Keccak-256 of
-/// "cow" and of "dog"), that records what it is asked and signs it.
-private struct TwoKeyWallet: SessionWallet {
-    static let keys = [TestKey(seed: 1), TestKey(seed: 2)]
-    static let ethereumSecrets = [Keccak256.hash(Array("cow".utf8)), Keccak256.hash(Array("dog".utf8))]
-    static let ethereumAddresses: [EthereumAddress] = ethereumSecrets.map { secret in
-        let key = secret.withUnsafeBytes { SecureBytes(copying: $0) }
-        return EthereumAddress(publicKey: Secp256k1.publicKey(of: key)!)!
-    }
-    var browserProcess: Int32?
-    let asked = AskedOfTwoKeys()
-
-    func accounts(context: RequestContext) throws -> SessionAccounts {
-        SessionAccounts(solana: Self.keys.map(\.base58), eip155: Self.ethereumAddresses.map(\.description))
-    }
-
-    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: []) }
-    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> { .success(true) }
-
-    func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
-        XCTFail("no payloads here")
-        return SignPayloadsResult(signed_payloads: [])
-    }
-
-    func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
-        asked.ethereum.withLock { $0.append(request) }
-        let index = try XCTUnwrap(Self.ethereumAddresses.firstIndex(of: request.address))
-        let secret = Self.ethereumSecrets[index].withUnsafeBytes { SecureBytes(copying: $0) }
-        return try XCTUnwrap(Secp256k1.sign(digest: request.digest, secretKey: secret))
-    }
-
-    func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
-        asked.solana.withLock { $0.append(request) }
-        let key = try XCTUnwrap(Self.keys.first { $0.publicKey == request.publicKey })
-        return request.messages.map(key.sign)
-    }
-}
-
 /// The transaction methods' round-2 behaviours: the Solana network is the extension's word, a
 /// message sent without its signature slots is named as such, the serialized EVM form names its
 /// signer (and the summary knows it), and a proposal that requires a sending method is told what
@@ -53,13 +10,13 @@ private struct TwoKeyWallet: SessionWallet {
 final class TransactionMethodsTests: XCTestCase {
     private let caller = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
     private let now = 1_800_000_000
-    private let a = TwoKeyWallet.keys[0]
-    private let (cow, dog) = (TwoKeyWallet.ethereumAddresses[0], TwoKeyWallet.ethereumAddresses[1])
-    private var wallet = TwoKeyWallet()
+    private let a = RecordingSessionWallet.keys[0]
+    private let (cow, dog) = (RecordingSessionWallet.ethereumAddresses[0], RecordingSessionWallet.ethereumAddresses[1])
+    private var wallet = RecordingSessionWallet(ethereumKeys: 2)
     private var session: Session!
 
     override func setUp() {
-        wallet = TwoKeyWallet()
+        wallet = RecordingSessionWallet(ethereumKeys: 2)
         let namespaces: Namespaces = [
             SolanaChain.namespace: WalletSupport.default.namespaces[SolanaChain.namespace]!,
             EIP155.namespace: Namespace(chains: [EIP155.mainnet], methods: EIP155.methods),
@@ -212,7 +169,7 @@ final class TransactionMethodsTests: XCTestCase {
         let warnings = try XCTUnwrap(asked.transactionConsent?.summaries.first?.warnings.map(\.text))
         XCTAssertFalse(warnings.contains { $0.hasPrefix("Moves tokens from") }, "\(warnings)")
         // The raw transaction is signed by dog's key: its signature recovers dog's address.
-        let secret = TwoKeyWallet.ethereumSecrets[1].withUnsafeBytes { SecureBytes(copying: $0) }
+        let secret = RecordingSessionWallet.ethereumSecrets[1].withUnsafeBytes { SecureBytes(copying: $0) }
         let signature = try XCTUnwrap(Secp256k1.sign(digest: transaction.signingHash, secretKey: secret))
         XCTAssertEqual(answer, .string(Hex.prefixed(transaction.signed(with: signature))))
         let recovered = try XCTUnwrap(Secp256k1.recover(signature: signature, digest: transaction.signingHash))

@@ -52,49 +52,6 @@ struct TestKey {
     func sign(_ message: [UInt8]) -> [UInt8] { secretKey.withUnsafeBytes { Ed25519.sign(message, secretKey: $0) } }
 }
 
-/// What the wallet was asked to sign.
-private final class Asked: Sendable {
-    let solana = Mutex<[SolanaSigningRequest]>([])
-    let ethereum = Mutex<[EthereumSigningRequest]>([])
-}
-
-/// A wallet of two Ed25519 keys (seeds 0x01 and 0x02 repeated) and the Ethereum key of
-/// Keccak-256("cow"), that records what it is asked and signs it, or declines as a person would.
-private struct RecordingWallet: SessionWallet {
-    static let keys = [TestKey(seed: 1), TestKey(seed: 2)]
-    static let ethereumSecret = Keccak256.hash(Array("cow".utf8))
-    static let ethereumAddress = "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"
-    var browserProcess: Int32?
-    let asked = Asked()
-    var declines = false
-
-    func accounts(context: RequestContext) throws -> SessionAccounts {
-        SessionAccounts(solana: Self.keys.map(\.base58), eip155: [Self.ethereumAddress])
-    }
-
-    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: []) }
-    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> { .success(true) }
-
-    func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
-        XCTFail("no payloads here")
-        return SignPayloadsResult(signed_payloads: [])
-    }
-
-    func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
-        asked.ethereum.withLock { $0.append(request) }
-        if declines { throw RPCError(.notSigned, data: .object(["reason": .string("declined")])) }
-        let secret = Self.ethereumSecret.withUnsafeBytes { SecureBytes(copying: $0) }
-        return try XCTUnwrap(Secp256k1.sign(digest: request.digest, secretKey: secret))
-    }
-
-    func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
-        asked.solana.withLock { $0.append(request) }
-        if declines { throw RPCError(.notSigned, data: .object(["reason": .string("declined")])) }
-        let key = try XCTUnwrap(Self.keys.first { $0.publicKey == request.publicKey })
-        return request.messages.map(key.sign)
-    }
-}
-
 /// `solana_signTransaction`, `solana_signAllTransactions`, `eth_signTransaction` and the refusal
 /// of `eth_sendTransaction` inside a session: their params and answers, which key signs, what
 /// is refused before anyone is asked, and what the wallet is asked to show.
@@ -103,12 +60,12 @@ private struct RecordingWallet: SessionWallet {
 final class TransactionSigningTests: XCTestCase {
     private let caller = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
     private let now = 1_800_000_000
-    private let a = RecordingWallet.keys[0], b = RecordingWallet.keys[1], stranger = TestKey(seed: 3)
-    private var wallet = RecordingWallet()
+    private let a = RecordingSessionWallet.keys[0], b = RecordingSessionWallet.keys[1], stranger = TestKey(seed: 3)
+    private var wallet = RecordingSessionWallet()
     private var session: Session!
 
     override func setUp() {
-        wallet = RecordingWallet()
+        wallet = RecordingSessionWallet()
         let namespaces: Namespaces = [
             SolanaChain.namespace: WalletSupport.default.namespaces[SolanaChain.namespace]!,
             EIP155.namespace: Namespace(chains: [EIP155.mainnet, ChainID("eip155:8453")!], methods: EIP155.methods),
@@ -298,7 +255,7 @@ final class TransactionSigningTests: XCTestCase {
     // MARK: eth_signTransaction, eth_sendTransaction
 
     private let feeMarket: JSONValue = .object([
-        "from": .string(RecordingWallet.ethereumAddress), "to": .string("0x000000000000000000000000000000000000dEaD"), "value": .string("0x2386f26fc10000"),
+        "from": .string(RecordingSessionWallet.ethereumAddresses[0].description), "to": .string("0x000000000000000000000000000000000000dEaD"), "value": .string("0x2386f26fc10000"),
         "gas": .string("0x5208"), "nonce": .string("0x7"), "maxFeePerGas": .string("0x6fc23ac00"), "maxPriorityFeePerGas": .string("0x59682f00"),
         "chainId": .string("0x1"), "type": .string("0x2"),
     ])
@@ -317,8 +274,8 @@ final class TransactionSigningTests: XCTestCase {
         let asked = try XCTUnwrap(wallet.asked.ethereum.withLock { $0.first })
         let transaction = try XCTUnwrap(asked.transaction)
         XCTAssertEqual(asked.digest, transaction.signingHash)
-        XCTAssertEqual(asked.address.description, RecordingWallet.ethereumAddress)
-        let secret = RecordingWallet.ethereumSecret.withUnsafeBytes { SecureBytes(copying: $0) }
+        XCTAssertEqual(asked.address.description, RecordingSessionWallet.ethereumAddresses[0].description)
+        let secret = RecordingSessionWallet.ethereumSecrets[0].withUnsafeBytes { SecureBytes(copying: $0) }
         let signature = try XCTUnwrap(Secp256k1.sign(digest: transaction.signingHash, secretKey: secret))
         XCTAssertEqual(answer, .string(Hex.prefixed(transaction.signed(with: signature))))
         XCTAssertEqual(asked.transactionConsent?.chain, "Ethereum (eip155:1)")
