@@ -156,7 +156,7 @@ final class TransactionConsentTests: XCTestCase {
         let summary = TransactionSummary(testKind: "a Solana transaction (legacy)", facts: ["Fee payer: 7xKX…3fGh (this key)"],
                                          actions: [["Memo: \"gm\"", "  signed by 7xKX…3fGh"]], actionNoun: "instruction")
         let lines = TransactionConsent(chain: nil, summaries: Array(repeating: summary, count: 16)).lines(budget: 600)
-        XCTAssertEqual(Array(lines.prefix(2)), ["In all 16 transactions:", "  Fee payer: 7xKX…3fGh (this key)"])
+        XCTAssertEqual(Array(lines.prefix(2)), ["Each of the 16 transactions:", "  Fee payer: 7xKX…3fGh (this key)"])
         let shown = lines.filter { $0.hasPrefix("Transaction ") && $0.contains(" of 16: ") }.count
         XCTAssertGreaterThan(shown, 0)
         XCTAssertLessThan(shown, 16)

@@ -81,7 +81,7 @@ final class TransactionConsentWalletTests: XCTestCase {
             The extension with ID abcdefghijklmnopabcdefghijklmnop
             asks to sign 2 transactions on Solana devnet with your key "main" (AKnL…RSZ9):
             ⚠ Transactions 1, 2: Unknown program 9xQe…VFin
-            In all 2 transactions:
+            Each of the 2 transactions:
               Fee payer: AKnL…RSZ9 (this key)
             Transaction 1 of 2: a Solana transaction (legacy)
               Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts
@@ -244,7 +244,7 @@ final class TransactionConsentWalletTests: XCTestCase {
             XCTAssertEqual(data["count"], 16)
             guard case .string(let problem)? = data["problem"] else { return XCTFail("\(error)") }
             XCTAssertTrue(problem.hasPrefix("too much to show in one dialog: "), problem)
-            XCTAssertTrue(problem.hasSuffix("; sign fewer payloads at once"), problem)
+            XCTAssertTrue(problem.hasSuffix("; the first 7 fit one dialog: sign at most 7 at once"), problem)
         }
         XCTAssertEqual(person.shown.values, [], "nobody was asked")
         XCTAssertFalse(FileManager.default.fileExists(atPath: auditPath))

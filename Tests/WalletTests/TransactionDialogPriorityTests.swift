@@ -77,7 +77,7 @@ final class TransactionDialogPriorityTests: XCTestCase {
         XCTAssertEqual(Array(lines.prefix(9)), [
             "Transaction 3: Transfer 500 SOL", "  from 7xKX…3fGh (this key)", "  to 9aBc…dEf1",
             "Transaction 4, instruction 2 of 2: Transfer 500 SOL", "  from 7xKX…3fGh (this key)", "  to 9aBc…dEf1",
-            "In all 4 transactions:", "  " + facts[0], "  " + facts[1],
+            "Each of the 4 transactions:", "  " + facts[0], "  " + facts[1],
         ])
         XCTAssertEqual(lines.dropFirst(9).first, "Transaction 1 of 4: a Solana transaction (legacy)")
         XCTAssertTrue(lines.last?.hasSuffix("more instructions not shown") ?? false, "\(lines)")
@@ -117,11 +117,14 @@ final class TransactionDialogPriorityTests: XCTestCase {
             let tooMuch = error as? TransactionConsent.TooMuch
             XCTAssertEqual(tooMuch?.transactions, [3, 4, 5, 10])
             XCTAssertEqual(tooMuch?.problem, "too much to show in one dialog: the warnings about funds or trust, the fees and what moves "
-                + "funds in transactions 3–5, 10 do not fit; sign fewer transactions at once")
+                + "funds in transactions 3–5, 10 do not fit; the first 3 fit one dialog: sign at most 3 at once")
             XCTAssertEqual(tooMuch?.rpcError(at: "request.params.transactions"), RPCError(.invalidParams, data: .object([
                 "field": "request.params.transactions", "problem": .string(tooMuch?.problem ?? ""),
             ])))
         }
+        // The advice holds: three fit, four do not.
+        XCTAssertNoThrow(try TransactionConsent(chain: nil, summaries: Array(summaries.prefix(3))).checkFits(budget: 300))
+        XCTAssertThrowsError(try TransactionConsent(chain: nil, summaries: Array(summaries.prefix(4))).checkFits(budget: 300))
         // What does not move funds never refuses: it is counted.
         let memos = TransactionConsent(chain: nil, summaries: [summary(actions: (1...40).map(memo))])
         XCTAssertNoThrow(try memos.checkFits(budget: 300))

@@ -19,7 +19,7 @@ import WalletBridge
 ///    that does not is numbered with its place ("Instruction 5 of 9: Transfer 500 SOL"); in a
 ///    batch it also names its transaction ("Transaction 4, instruction 2 of 3: …",
 ///    "Transaction 4: …").
-/// 3. In a batch, the facts all its transactions share, once, under "In all 3 transactions:"
+/// 3. In a batch, the facts all its transactions share, once, under "Each of the 3 transactions:"
 ///    (the same fee payer and network fee sixteen times over would push out what differs).
 /// 4. Then each transaction: in a batch its heading ("Transaction 2 of 3: <kind>") and the facts
 ///    it does not share; then its other actions, in order. Payloads that are not transactions
@@ -81,13 +81,17 @@ package struct TransactionConsent: Sendable, Equatable {
     /// when anything else is left out. The wallet calls it before any dialog
     /// (`ConsentRequest.checkTransactionsFit`).
     package func checkFits(budget: Int) throws(TooMuch) {
+        guard fits(budget: budget) else { throw tooMuch(Plan(self), budget: budget) }
+    }
+
+    private func fits(budget: Int) -> Bool {
         let plan = Plan(self)
         let layout = Layout(budget: budget, noteCost: noteCost(plan))
         let reserve = plan.hasMoreThanMustShow ? 1 : 0
-        guard layout.fits(plan.mustShow.flatMap(\.lines), reserve: reserve) else { throw tooMuch(plan) }
+        return layout.fits(plan.mustShow.flatMap(\.lines), reserve: reserve)
     }
 
-    private func tooMuch(_ plan: Plan) -> TooMuch {
+    private func tooMuch(_ plan: Plan, budget: Int) -> TooMuch {
         let numbers = plan.mustShowTransactions
         let problem: String
         if summaries.count == 1 {
@@ -98,8 +102,13 @@ package struct TransactionConsent: Sendable, Equatable {
                 + "and \(Self.counted(moving, summary.actionNoun)) that move funds do not fit; "
                 + "sign fewer \(summary.actionNoun)s at once"
         } else {
+            // How many of the first would fit, so that the caller knows how to split the batch.
+            let fitting = (1..<summaries.count).last { count in
+                TransactionConsent(chain: chain, summaries: Array(summaries.prefix(count)), noun: noun).fits(budget: budget)
+            }
+            let advice = fitting.map { "the first \($0) fit one dialog: sign at most \($0) at once" } ?? "sign fewer \(noun)s at once"
             problem = "too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
-                + "\(noun)s \(Self.list(numbers)) do not fit; sign fewer \(noun)s at once"
+                + "\(noun)s \(Self.list(numbers)) do not fit; \(advice)"
         }
         return TooMuch(transactions: numbers, problem: problem)
     }
@@ -232,7 +241,7 @@ package struct TransactionConsent: Sendable, Equatable {
             }
             for (offset, fact) in shared.enumerated() {
                 // The heading goes with the first fact.
-                let heading = offset == 0 ? ["In all \(summaries.count) \(noun)s:"] : []
+                let heading = offset == 0 ? ["Each of the \(summaries.count) \(noun)s:"] : []
                 blocks.append(Block(lines: heading + ["  " + fact], kind: .fact, priority: .must))
             }
             // 4. Each transaction's own facts and other actions; payloads that are not
