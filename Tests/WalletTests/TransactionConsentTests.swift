@@ -191,4 +191,16 @@ final class TransactionConsentTests: XCTestCase {
         XCTAssertTrue(parts.allSatisfy { DisplayText.cost($0) <= TransactionConsent.maxLineBytes })
         XCTAssertEqual(parts.map { $0.filter { $0 == "é" }.count }.reduce(0, +), 200)
     }
+
+    /// One character longer than a line (a letter under a hundred combining marks), or an indent
+    /// as long as a line, still wraps and ends: each line takes at least one character.
+    func testWrappingAlwaysMovesOn() {
+        let cluster = "a" + String(repeating: "\u{0301}", count: 100)
+        let lines = TransactionConsent.wrapped("x " + cluster + " y")
+        XCTAssertEqual(lines.joined().filter { $0 == "y" }.count, 1)
+        XCTAssertTrue(lines.contains { $0.contains(cluster) })
+        let indented = TransactionConsent.wrapped(String(repeating: " ", count: 200) + String(repeating: "z ", count: 100))
+        XCTAssertEqual(indented.joined().filter { $0 == "z" }.count, 100)
+        XCTAssertTrue(indented.dropFirst().allSatisfy { DisplayText.cost($0) <= TransactionConsent.maxLineBytes })
+    }
 }

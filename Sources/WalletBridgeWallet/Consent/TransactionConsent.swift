@@ -86,7 +86,7 @@ package struct TransactionConsent: Sendable, Equatable {
 
     private func fits(budget: Int) -> Bool {
         let plan = Plan(self)
-        let layout = Layout(budget: budget, noteCost: noteCost(plan))
+        let layout = Layout(budget: budget, noteCost: noteCost(plan, mustFits: true))
         let reserve = plan.hasMoreThanMustShow ? 1 : 0
         return layout.fits(plan.mustShow.flatMap(\.lines), reserve: reserve)
     }
@@ -124,7 +124,9 @@ package struct TransactionConsent: Sendable, Equatable {
         if plan.blocks.allSatisfy({ whole.add($0.lines, reserve: 0) }) { return whole.lines }
         // Something is left out: everything is laid out again with room kept for the line that
         // counts it, the blocks that must be shown first.
-        var layout = Layout(budget: budget, noteCost: noteCost(plan))
+        // When even what must be shown does not fit (refused before any dialog), the last line
+        // may have to count it too.
+        var layout = Layout(budget: budget, noteCost: noteCost(plan, mustFits: fits(budget: budget)))
         var shown = Set<Int>()
         for (index, block) in plan.blocks.enumerated() where block.priority == .must {
             guard layout.add(block.lines, reserve: 1) else { break }
@@ -148,21 +150,23 @@ package struct TransactionConsent: Sendable, Equatable {
     /// The last line, counting the warnings, facts, actions and payloads of `left`; with
     /// `longest`, the longest it can be (every count whole, each with "more"), for the room
     /// kept for it.
-    private func note(_ plan: Plan, left: [Block], longest: Bool = false) -> String {
+    private func note(_ plan: Plan, left: [Block], longest: Bool = false, mustFits: Bool = true) -> String {
         let actionNoun = summaries.first { !$0.actions.isEmpty }?.actionNoun ?? "instruction"
         let parts: [(Set<Block.Kind>, String)] = [
             ([.warning], "warning"), ([.fact], "fact"), ([.movesFunds, .action], actionNoun), ([.payload], noun),
         ]
         return Self.omitted(parts.map { kinds, noun in
-            let total = plan.blocks.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
+            // Only what may be left out can be counted: what must be shown never is.
+            let total = plan.blocks.filter { kinds.contains($0.kind) && (!longest || !mustFits || $0.priority == .rest) }
+                .reduce(0) { $0 + $1.count }
             let missing = left.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
             return longest ? (total, noun, true) : (missing, noun, missing < total)
         })
     }
 
     /// What the last line may take: the longest it can be for `plan`.
-    private func noteCost(_ plan: Plan) -> Int {
-        Self.cost(note(plan, left: plan.blocks, longest: true))
+    private func noteCost(_ plan: Plan, mustFits: Bool) -> Int {
+        Self.cost(note(plan, left: plan.blocks, longest: true, mustFits: mustFits))
     }
 
     /// One part of the layout, shown whole or not at all.
@@ -328,26 +332,35 @@ package struct TransactionConsent: Sendable, Equatable {
     /// line can become two by itself, and wrapped at spaces into lines of at most `maxLineBytes`,
     /// each continuation indented two spaces more than the line, so that nothing is cut.
     static func wrapped(_ line: String) -> [String] {
-        var rest = DisplayText.escaped(line, quotes: false)
-        guard DisplayText.cost(rest) > maxLineBytes else { return [rest] }
-        let indent = String(rest.prefix { $0 == " " }) + "  "
+        let shown = DisplayText.escaped(line, quotes: false)
+        guard DisplayText.cost(shown) > maxLineBytes else { return [shown] }
+        // Continuations are indented a little more than the line, never so much that the indent
+        // alone fills one.
+        let indent = String(repeating: " ", count: min(shown.prefix { $0 == " " }.count, 8) + 2)
         var lines: [String] = []
-        while DisplayText.cost(rest) > maxLineBytes {
-            // The longest head within the line's bytes, ended at its last space when it has one.
+        var prefix = ""
+        var rest = Substring(shown)
+        while true {
+            let room = maxLineBytes - DisplayText.cost(prefix)
+            // The longest head within the room, and at least one character (one that alone is
+            // longer than a line still moves the wrapping on).
             var end = rest.startIndex
             var used = 0
             while end < rest.endIndex {
                 let next = rest.index(after: end)
                 used += DisplayText.cost(String(rest[end..<next]))
-                if used > maxLineBytes { break }
+                if used > room, end > rest.startIndex { break }
                 end = next
             }
-            let head = rest[..<end]
-            let cut = head.lastIndex(of: " ").flatMap { $0 > head.startIndex && head[..<$0].contains { $0 != " " } ? $0 : nil } ?? end
-            lines.append(String(rest[..<cut]))
-            rest = indent + rest[cut...].drop { $0 == " " }
+            if end == rest.endIndex { return lines + [prefix + rest] }
+            // Broken at the head's last space that follows something else.
+            var cut = end
+            if let space = rest[..<end].lastIndex(of: " "), rest[..<space].contains(where: { $0 != " " }) { cut = space }
+            lines.append(prefix + rest[..<cut])
+            rest = rest[cut...].drop { $0 == " " }
+            prefix = indent
+            if rest.isEmpty { return lines }
         }
-        return lines + [rest]
     }
 
     /// What one line takes of the Assuan line: its bytes (`%` three) and its line break (three).

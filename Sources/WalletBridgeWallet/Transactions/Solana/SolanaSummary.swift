@@ -79,19 +79,10 @@ struct SolanaSummarizer {
                 "Priority fee: at most \(TransactionSummary.units(String(lamports), decimals: 9, symbol: "SOL")) "
                     + "(\(units) × \(Self.microLamports(price)))")
         }
+        // The lookup tables are named by their warning and each account they load by its line
+        // ("account #2 from table X"): every fact is shown whatever else is left out, so the
+        // facts are what the person pays, not how the accounts are found.
         let lookups = message.addressTableLookups
-        if lookups.count == 1, let lookup = lookups.first {
-            facts.append(
-                "Address lookup table \(SolanaWire.short(lookup.tableKey)): loads \(lookup.writableIndexes.count) writable "
-                    + "and \(lookup.readonlyIndexes.count) read-only accounts")
-        } else if lookups.count > 1 {
-            let writable = lookups.reduce(0) { $0 + $1.writableIndexes.count }
-            let readonly = lookups.reduce(0) { $0 + $1.readonlyIndexes.count }
-            facts.append(
-                "Address lookup tables (\(lookups.count)): load \(writable) writable and \(readonly) read-only "
-                    + "accounts")
-        }
-
         if computeBudgetSetTwice {
             warnings.append(.init(.notice, "Compute budget set twice: the network refuses this transaction"))
         }
