@@ -96,12 +96,23 @@ extension DisplayText {
 
     /// `number` with a comma between each group of three digits: "4,000".
     package static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number.magnitude))
-        var text = number < 0 ? "-" : ""
+        (number < 0 ? "-" : "") + grouped(digits: String(number.magnitude))
+    }
+
+    /// Decimal `digits` (of any length: a 256-bit amount has 78) with a comma between each
+    /// group of three: "1234567" is "1,234,567".
+    package static func grouped(digits: some StringProtocol) -> String {
+        var text = ""
         for (index, digit) in digits.enumerated() {
             if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
             text.append(digit)
         }
         return text
+    }
+
+    /// A count and its noun: "1 byte", "2 bytes", "1,024 transactions" (`many` when the plural
+    /// is not the noun and an "s").
+    package static func counted(_ count: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(grouped(count)) \(count == 1 ? one : many ?? one + "s")"
     }
 }

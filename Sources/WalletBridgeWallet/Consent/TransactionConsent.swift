@@ -81,11 +81,12 @@ package struct TransactionConsent: Sendable, Equatable {
     /// when anything else is left out. The wallet calls it before any dialog
     /// (`ConsentRequest.checkTransactionsFit`).
     package func checkFits(budget: Int) throws(TooMuch) {
-        guard fits(budget: budget) else { throw tooMuch(Plan(self), budget: budget) }
+        let plan = Plan(self)
+        guard fits(plan, budget: budget) else { throw tooMuch(plan, budget: budget) }
     }
 
-    private func fits(budget: Int) -> Bool {
-        let plan = Plan(self)
+    /// Whether what `plan` must show fits `budget`.
+    private func fits(_ plan: Plan, budget: Int) -> Bool {
         let layout = Layout(budget: budget, noteCost: noteCost(plan, mustFits: true))
         let reserve = plan.hasMoreThanMustShow ? 1 : 0
         return layout.fits(plan.mustShow.flatMap(\.lines), reserve: reserve)
@@ -98,13 +99,14 @@ package struct TransactionConsent: Sendable, Equatable {
             let summary = summaries[0]
             let moving = summary.actions.filter(\.movesFunds).count
             let warnings = summary.warnings.filter { $0.severity <= .trust }.count
-            problem = "too much to show in one dialog: its \(Self.counted(warnings, "warning")) about funds or trust, its fees "
-                + "and \(Self.counted(moving, summary.actionNoun)) that move funds do not fit; "
+            problem = "too much to show in one dialog: its \(DisplayText.counted(warnings, "warning")) about funds or trust, its fees "
+                + "and \(DisplayText.counted(moving, summary.actionNoun)) that move funds do not fit; "
                 + "sign fewer \(summary.actionNoun)s at once"
         } else {
             // How many of the first would fit, so that the caller knows how to split the batch.
             let fitting = (1..<summaries.count).last { count in
-                TransactionConsent(chain: chain, summaries: Array(summaries.prefix(count)), noun: noun).fits(budget: budget)
+                let first = TransactionConsent(chain: chain, summaries: Array(summaries.prefix(count)), noun: noun)
+                return first.fits(Plan(first), budget: budget)
             }
             let advice = fitting.map { "the first \($0) fit one dialog: sign at most \($0) at once" } ?? "sign fewer \(noun)s at once"
             problem = "too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
@@ -126,7 +128,7 @@ package struct TransactionConsent: Sendable, Equatable {
         // counts it, the blocks that must be shown first.
         // When even what must be shown does not fit (refused before any dialog), the last line
         // may have to count it too.
-        var layout = Layout(budget: budget, noteCost: noteCost(plan, mustFits: fits(budget: budget)))
+        var layout = Layout(budget: budget, noteCost: noteCost(plan, mustFits: fits(plan, budget: budget)))
         var shown = Set<Int>()
         for (index, block) in plan.blocks.enumerated() where block.priority == .must {
             guard layout.add(block.lines, reserve: 1) else { break }
@@ -312,10 +314,6 @@ package struct TransactionConsent: Sendable, Equatable {
             start = end + 1
         }
         return parts.joined(separator: ", ")
-    }
-
-    private static func counted(_ count: Int, _ noun: String) -> String {
-        "\(DisplayText.grouped(count)) \(count == 1 ? noun : noun + "s")"
     }
 
     /// "…and 3 more instructions not shown", "…and 2 more warnings and 1 transaction not shown":

@@ -78,12 +78,7 @@ package struct TransactionSummary: Sendable, Equatable {
             whole = Array(padded.dropLast(decimals))
             while fraction.last == "0" { fraction.removeLast() }
         }
-        var text = ""
-        for (index, digit) in whole.enumerated() {
-            if index > 0, (whole.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        if text.isEmpty { text = "0" }
+        var text = whole.isEmpty ? "0" : DisplayText.grouped(digits: String(whole))
         if !fraction.isEmpty { text += "." + String(fraction) }
         return symbol.isEmpty ? text : "\(text) \(symbol)"
     }

@@ -61,7 +61,7 @@ struct CalldataDecoder {
     func decode(into call: inout CallSummary) {
         guard data.count >= 4 else {
             call.lines.append(
-                "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data, too short for a function selector"
+                "  \(DisplayText.counted(data.count, "byte")) of data, too short for a function selector"
             )
             call.warnings.append(.init(.unreadable, "Unknown call: \(data.count) bytes of data are not a function call this wallet can read"))
             // What the contract does with data it cannot read is unknown: it may move funds.
@@ -75,7 +75,7 @@ struct CalldataDecoder {
             isPermit2 == (selector == .permit2Approve || selector == .permit2Permit)
         else {
             call.lines[0] +=
-                " with selector \(selectorHex) and \(EthereumTransaction.count(data.count, "byte", "bytes")) of data"
+                " with selector \(selectorHex) and \(DisplayText.counted(data.count, "byte")) of data"
             call.warnings.append(.init(.unreadable, "Unknown function \(selectorHex): what this call does cannot be shown"))
             call.movesFunds = true
             return
@@ -89,14 +89,14 @@ struct CalldataDecoder {
                 decoded.warnings.append(
                     .init(
                         .unreadable,
-                        "\(EthereumTransaction.count(extra, "extra byte", "extra bytes")) after the arguments of "
+                        "\(DisplayText.counted(extra, "extra byte")) after the arguments of "
                             + "\(selector.name): what the contract does with them cannot be shown"))
                 decoded.movesFunds = true
             }
             call = decoded
         } catch {
             call.lines.append(
-                "  \(EthereumTransaction.count(data.count, "byte", "bytes")) of data that do not decode as \(selector.signature)"
+                "  \(DisplayText.counted(data.count, "byte")) of data that do not decode as \(selector.signature)"
             )
             call.warnings.append(.init(.unreadable, "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown"))
             call.movesFunds = true
@@ -262,7 +262,7 @@ struct CalldataDecoder {
             guard ids.values.count == values.values.count else { throw Undecodable() }
             call.lines +=
                 [
-                    "  transfer \(EthereumTransaction.count(ids.values.count, "kind", "kinds")) of tokens"
+                    "  transfer \(DisplayText.counted(ids.values.count, "kind")) of tokens"
                         + dataNote(bytes.count)
                 ] + parties(to: to, from: from)
             // The items take what is left of the call's lines; past that, they are counted.
@@ -274,7 +274,7 @@ struct CalldataDecoder {
                 call.lines.append("    \(count) of token #\(tokenID)")
             }
             if shown < items.count {
-                let more = EthereumTransaction.count(items.count - shown, "more item", "more items")
+                let more = DisplayText.counted(items.count - shown, "more item")
                 call.lines.append("    …and \(more)")
                 // What moves must never go unsaid: the items left out are named in a warning the
                 // dialog always shows.
@@ -357,7 +357,7 @@ struct CalldataDecoder {
     }
 
     private func dataNote(_ count: Int) -> String {
-        count == 0 ? "" : ", with \(EthereumTransaction.count(count, "byte", "bytes")) of data"
+        count == 0 ? "" : ", with \(DisplayText.counted(count, "byte")) of data"
     }
 
     /// Permit2's expiration: 0 is the block the approval lands in (Permit2 stores the block's

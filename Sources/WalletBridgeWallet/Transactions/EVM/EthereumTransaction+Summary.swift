@@ -38,7 +38,7 @@ extension EthereumTransaction {
         if !accessList.isEmpty {
             let keys = accessList.reduce(0) { $0 + $1.storageKeys.count }
             facts.append(
-                "Access list: \(Self.count(accessList.count, "address", "addresses")), \(Self.count(keys, "storage key", "storage keys"))"
+                "Access list: \(DisplayText.counted(accessList.count, "address", "addresses")), \(DisplayText.counted(keys, "storage key"))"
             )
         }
 
@@ -60,7 +60,7 @@ extension EthereumTransaction {
                 CalldataDecoder(data: data, contract: to, chainID: chainID, sender: from).decode(into: &call)
             }
         } else {
-            call.lines = ["Create a contract from \(Self.count(data.count, "byte", "bytes")) of code"]
+            call.lines = ["Create a contract from \(DisplayText.counted(data.count, "byte")) of code"]
             if !value.isZero { call.lines.append("  with \(Self.native(value, symbol))") }
             call.warnings.append(.init(.trust, "Contract creation: this deploys new code, which cannot be read here"))
         }
@@ -103,10 +103,6 @@ extension EthereumTransaction {
     static func gwei(_ wei: UInt256) -> String { units(wei, decimals: 9, symbol: "gwei", smallest: "wei") }
 
     static func grouped(_ value: UInt64) -> String { TransactionSummary.units(String(value), decimals: 0, symbol: "") }
-
-    static func count(_ count: Int, _ one: String, _ many: String) -> String {
-        "\(DisplayText.grouped(count)) \(count == 1 ? one : many)"
-    }
 }
 
 /// The lines of one call, and what it warns of: `warnings` (what could cost the person their

@@ -125,7 +125,7 @@ struct SolanaSummarizer {
         if unreadable == 1, let only = unrecognised.first {
             warnings.append(.init(
                 .unreadable,
-                "\(only.program): an instruction the wallet cannot read (\(SolanaWire.bytes(only.bytes)) of data); "
+                "\(only.program): an instruction the wallet cannot read (\(DisplayText.counted(only.bytes, "byte")) of data); "
                     + "it cannot show what it does"))
         } else if unreadable > 1 {
             warnings.append(.init(
@@ -249,7 +249,7 @@ struct SolanaSummarizer {
             let involved = involvement(instruction)
             return TransactionSummary.Action(
                 [
-                    "Unknown program \(SolanaWire.short(key)): \(SolanaWire.bytes(instruction.data.count)) of data, "
+                    "Unknown program \(SolanaWire.short(key)): \(DisplayText.counted(instruction.data.count, "byte")) of data, "
                         + "\(instruction.accounts.count) \(instruction.accounts.count == 1 ? "account" : "accounts")"
                         + (involved.map { " (\($0))" } ?? "")
                 ], movesFunds: involved != nil)
@@ -264,7 +264,7 @@ struct SolanaSummarizer {
             let involved = involvement(instruction)
             let note = involved.map { "; \($0)" } ?? ""
             return TransactionSummary.Action(
-                ["\(programLabel): unrecognised instruction (\(SolanaWire.bytes(size))\(note))"], movesFunds: involved != nil)
+                ["\(programLabel): unrecognised instruction (\(DisplayText.counted(size, "byte"))\(note))"], movesFunds: involved != nil)
         }
         warnings += decoded.warnings.map { TransactionSummary.Warning(.funds, $0) }
         if decoded.token2022TransferChecked { usesToken2022TransferChecked = true }
@@ -392,7 +392,7 @@ struct InstructionData {
     /// A detail line when the data goes on past what the instruction reads: the programs
     /// ignore the rest, but the person may want to know it is there.
     func extraNote() -> [String] {
-        remaining > 0 ? ["  (and \(SolanaWire.bytes(remaining)) of data the program ignores)"] : []
+        remaining > 0 ? ["  (and \(DisplayText.counted(remaining, "byte")) of data the program ignores)"] : []
     }
 
     private mutating func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> T? {

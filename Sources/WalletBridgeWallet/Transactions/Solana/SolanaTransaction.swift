@@ -220,15 +220,8 @@ package struct SolanaMessage: Sendable, Equatable {
         }
         let blockhash = try reader.take(32, prefix + "recentBlockhash")
 
-        let instructionCount = try reader.compactU16(prefix + "instructions")
         // Each instruction takes at least 3 bytes (program index, two empty lengths).
-        guard instructionCount * 3 <= reader.remaining else {
-            throw TransactionError(
-                field: prefix + "instructions",
-                problem:
-                    "counts \(instructionCount) instructions, more than the \(reader.remaining) bytes left can hold (the message is truncated)"
-            )
-        }
+        let instructionCount = try reader.count(prefix + "instructions", of: "instructions", leastBytesEach: 3)
         var instructions: [Instruction] = []
         instructions.reserveCapacity(instructionCount)
         for index in 0..<instructionCount {
@@ -243,15 +236,8 @@ package struct SolanaMessage: Sendable, Equatable {
 
         var lookups: [AddressTableLookup] = []
         if version == .v0 {
-            let lookupCount = try reader.compactU16(prefix + "addressTableLookups")
             // Each lookup takes at least 34 bytes (its table's key, two lengths).
-            guard lookupCount * 34 <= reader.remaining else {
-                throw TransactionError(
-                    field: prefix + "addressTableLookups",
-                    problem:
-                        "counts \(lookupCount) lookups, more than the \(reader.remaining) bytes left can hold (the message is truncated)"
-                )
-            }
+            let lookupCount = try reader.count(prefix + "addressTableLookups", of: "lookups", leastBytesEach: 34)
             for index in 0..<lookupCount {
                 let at = prefix + "addressTableLookups[\(index)]"
                 let table = try reader.take(32, at + ".accountKey")
@@ -267,7 +253,7 @@ package struct SolanaMessage: Sendable, Equatable {
         }
         guard reader.remaining == 0 else {
             throw TransactionError(
-                field: whole, problem: "has \(SolanaWire.bytes(reader.remaining)) after its last field")
+                field: whole, problem: "has \(DisplayText.counted(reader.remaining, "byte")) after its last field")
         }
 
         // Instructions name accounts by a one-byte index, so a message can use at most 256.
@@ -383,11 +369,6 @@ enum SolanaWire {
         return bytes
     }
 
-    /// "1 byte", "12 bytes".
-    static func bytes(_ count: Int) -> String {
-        count == 1 ? "1 byte" : "\(DisplayText.grouped(count)) bytes"
-    }
-
     /// A key as every dialog shortens a base58 address.
     static func short(_ key: [UInt8]) -> String {
         TransactionSummary.short(base58: Base58.encode(key))
@@ -415,10 +396,22 @@ struct SolanaWireReader {
         guard count <= remaining else {
             throw TransactionError(
                 field: field(),
-                problem: "ends after \(remaining) of its \(SolanaWire.bytes(count)) (the input is truncated)")
+                problem: "ends after \(remaining) of its \(DisplayText.counted(count, "byte")) (the input is truncated)")
         }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
+    }
+
+    /// The compact-u16 count of a list of `items`, each at least `leastBytesEach` bytes long:
+    /// refused before anything is allocated for them when the bytes left cannot hold that many.
+    mutating func count(_ field: String, of items: String, leastBytesEach: Int) throws(TransactionError) -> Int {
+        let count = try compactU16(field)
+        guard count * leastBytesEach <= remaining else {
+            throw TransactionError(
+                field: field,
+                problem: "counts \(count) \(items), more than the \(remaining) bytes left can hold (the message is truncated)")
+        }
+        return count
     }
 
     /// A compact-u16 ("short vec" length): refused when it runs past 16 bits or is not in its
