@@ -83,6 +83,8 @@ package enum SolanaMethod {
     /// One transaction, or a batch signed after one dialog (`SolanaTransactionMethods`).
     package static let signTransaction = "solana_signTransaction"
     package static let signAllTransactions = "solana_signAllTransactions"
+    /// Sign In With Solana: the wallet builds the message from the site's input and signs it.
+    package static let signIn = "solana_signIn"
     /// The methods that sign, and so ask the person each time.
     package static let signingMethods = [signMessage, signTransaction, signAllTransactions]
     /// Sends what it signs: the wallet has no network, so no session allows it.

@@ -131,6 +131,10 @@ package struct Session: Equatable, Sendable {
     /// 64 lowercase hex digits.
     package var topic: String
     package var caller: SessionCaller
+    /// The site the session is for: a web origin (`https://app.example.com`) as the extension
+    /// reported it from what the browser told it. Nil for a session of the extension itself.
+    /// A session belongs to (caller, origin): only calls naming the same origin can use it.
+    package var origin: String?
     /// The extension's name in the browser's profile, when it was found.
     package var callerName: String?
     /// The extension's own, self-declared.
@@ -146,11 +150,13 @@ package struct Session: Equatable, Sendable {
     package var expiry: Int
 
     package init(
-        topic: String = Session.newTopic(), caller: SessionCaller, callerName: String?, metadata: PeerMetadata,
+        topic: String = Session.newTopic(), caller: SessionCaller, origin: String? = nil, callerName: String?,
+        metadata: PeerMetadata,
         requiredNamespaces: Namespaces, optionalNamespaces: Namespaces, namespaces: Namespaces, created: Int, expiry: Int
     ) {
         self.topic = topic
         self.caller = caller
+        self.origin = origin
         self.callerName = callerName
         self.metadata = metadata
         self.requiredNamespaces = requiredNamespaces

@@ -153,7 +153,7 @@ package struct SessionService: Sendable {
             }
             deadline = .now + .seconds(fromNow)
         }
-        let request = InnerRequest(method: method, params: inner["params"], chain: chain, context: context, deadline: deadline, sleepUntil: sleepUntil)
+        let request = InnerRequest(session: session, method: method, params: inner["params"], chain: chain, context: context, deadline: deadline, sleepUntil: sleepUntil)
         switch method {
         case SolanaMethod.signMessage:
             return try await signMessage(request)
@@ -161,6 +161,8 @@ package struct SessionService: Sendable {
             return try await signSolanaTransaction(request)
         case SolanaMethod.signAllTransactions:
             return try await signAllSolanaTransactions(request)
+        case SolanaMethod.signIn:
+            return try await solanaSignIn(request)
         case SolanaMethod.getAccounts, SolanaMethod.requestAccounts:  // what the session shows
             return .array(try wallet.accounts(context: context).solana.map { .object(["pubkey": .string($0)]) })
         default:
@@ -415,6 +417,8 @@ package struct SessionService: Sendable {
 
 /// One request inside a session, checked against it: what each namespace's methods take.
 struct InnerRequest: Sendable {
+    /// The live session the request is made in.
+    let session: Session
     let method: String
     let params: JSONValue?
     let chain: ChainID
