@@ -24,7 +24,7 @@ private struct RecordingWallet: SessionWallet {
     var browserProcess: Int32?
 
     func accounts(context: RequestContext) throws -> SessionAccounts { SessionAccounts(solana: [Self.solana]) }
-    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: []) }
+    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: ["Bm4rtRGNkJ5bR6mXGkj3hjyxkGYeDg1EEnT4ZW5Q1IW="]) }
 
     func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
         record.ask(question.description)
@@ -208,6 +208,14 @@ final class SiteSessionTests: XCTestCase {
     }
 
     // MARK: The service
+
+    func testWalletlibsMethodsCountOnlyTheExtensionsOwnSessions() throws {
+        let (withSite, _) = service([session(caller, origin: siteA)])
+        let getAccounts = context(caller, "getAccounts")
+        XCTAssertNil(try withSite.accountsIfConnected(context: getAccounts), "a site's session does not connect the extension itself")
+        let (withOwn, _) = service([session(caller, origin: siteA), session(caller, origin: nil)])
+        XCTAssertNotNil(try withOwn.accountsIfConnected(context: getAccounts))
+    }
 
     func testTwoSitesOfOneExtensionGetTwoSessionsAndSeeOnlyTheirOwn() async throws {
         let (service, _) = service()
