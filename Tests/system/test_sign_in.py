@@ -186,7 +186,7 @@ def test_the_account_and_chain_of_a_siwe_message_are_checked_against_the_request
 
 
 @pytest.mark.parametrize("change, problem", [
-    (lambda text: text + "\n", "line 13 is not a field EIP-4361 allows here (or the fields are out of order)"),
+    (lambda text: text + "\n", "line 14 is empty: the message ends with a line break, which EIP-4361 does not allow"),
     (lambda text: text.replace("Nonce: 8dKr2nYpQw9z", "Nonce: 1234"), "line 9 should be a nonce of at least 8 letters and digits"),
     (lambda text: text.replace("Version: 1\nChain ID: 1", "Chain ID: 1\nVersion: 1"), 'line 7 should start with "Version: "'),
     (lambda text: text.replace("I accept", "I\taccept"),
