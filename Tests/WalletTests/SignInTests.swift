@@ -277,6 +277,11 @@ final class SignInTests: XCTestCase {
         XCTAssertEqual(consent.lines[2], "Domain: bank.example")
         XCTAssertEqual(consent.signIn?.matchesSite, false)
         XCTAssertEqual(consent.signIn?.site, "http://127.0.0.1:8123")
+        // The dialog lays it out as a transaction's (within the room it has, never "Sign and
+        // allow"), the same lines first.
+        let signing = try XCTUnwrap(wallet.asked.ethereum.withLock { $0.last })
+        XCTAssertEqual(signing.transactionConsent?.subject, "a sign-in (Sign-In with Ethereum, personal_sign) on Ethereum (eip155:1)")
+        XCTAssertEqual(signing.transactionConsent?.lines(budget: SignInConsent.budget), consent.lines)
     }
 
     func testTheAccountAndTheChainAreCheckedAgainstTheRequest() async throws {
