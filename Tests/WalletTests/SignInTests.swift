@@ -227,11 +227,13 @@ final class SignInTests: XCTestCase {
             requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: now, expiry: now + 604_800)
         var service = SessionService(store: SessionStore(inMemory: [session], now: { [now] in now }), wallet: wallet, lifetime: 604_800)
         service.now = { [now] in now }
-        let request: JSONValue = .object([
+        var request: [String: JSONValue] = [
             "topic": .string(session.topic), "chainId": .string(chain.description),
             "request": .object(["method": .string(method), "params": params]),
-        ])
-        return try await service.request(request, context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
+        ]
+        // A session of a site is used by naming it (docs/sessions.md).
+        if let origin { request["origin"] = .string(origin) }
+        return try await service.request(.object(request), context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
     }
 
     /// A SIWE message for `domain` signed by `address` on `chain`.
