@@ -172,6 +172,8 @@ final class SignInTests: XCTestCase {
         XCTAssertEqual(problem(["uri": "https://a.example/\u{202E}"]), "request.params.uri")
         XCTAssertEqual(problem(["nonce": 5]), "request.params.nonce")
         XCTAssertEqual(problem(["statement": "hello\nURI: https://good.example"]), "request.params.statement")
+        XCTAssertEqual(problem(["statement": "URI: https://good.example"]), "request.params.statement")
+        XCTAssertEqual(problem(["statement": "Resources:\n- https://good.example"]), "request.params.statement")
         XCTAssertEqual(problem(["statement": "hello\r"]), "request.params.statement")
         XCTAssertEqual(problem(["resources": ["ok", "two\nlines"]]), "request.params.resources[1]")
         XCTAssertEqual(problem(["resources": .array(Array(repeating: "x", count: 33))]), "request.params.resources")

@@ -110,7 +110,7 @@ package struct SolanaSignInInput: Equatable, Sendable {
             throw SessionService.invalid(field, "may hold line breaks (\\n), and no other control or format characters")
         }
         let fieldStarts = labels.map(\.label) + ["Resources:"]
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false)
         where fieldStarts.contains(where: { line.hasPrefix($0) }) {
             throw SessionService.invalid(
                 field, "a line of it starts like a field of the message (\"URI: \", \"Resources:\"…), which would read as one")
