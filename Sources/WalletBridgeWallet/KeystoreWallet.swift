@@ -261,6 +261,7 @@ public struct KeystoreWallet: AccountsAtHand {
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: signing.messages.map(PayloadSummary.sha256Hex))
         audit.solana = .init(method: signing.method, chain: signing.chain.description)
+        audit.signIn = signing.signIn
         audit.dialogSHA256 = request.dialogSHA256
         var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         let signatures = secretKey.withUnsafeBytes { key in signing.messages.map { Ed25519.sign($0, secretKey: key) } }
@@ -294,6 +295,7 @@ public struct KeystoreWallet: AccountsAtHand {
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: [])
         audit.ethereum = .init(method: signing.method, chain: signing.chain.description, digest: signing.digest)
+        audit.signIn = signing.consent?.signIn
         audit.dialogSHA256 = request.dialogSHA256
         var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         guard let signature = Secp256k1.sign(digest: signing.digest, secretKey: secretKey) else {
@@ -409,7 +411,8 @@ public struct KeystoreWallet: AccountsAtHand {
             // person allowed what they saw come from that site, not from the extension's others.
             let identity = request.caller.identity.map { id in request.site.map { "\(id) for \($0)" } ?? id }
             // A transaction is signed only after the person has seen it: an allowance covers
-            // messages, and none is offered in a transaction's dialog.
+            // messages, and none is offered in a transaction's dialog (nor in a sign-in's, laid
+            // out as one, whose site check the person sees each time).
             let allowance = request.transactions == nil ? allowMinutes : nil
             if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
                let key = try heldKey() {
@@ -513,9 +516,13 @@ package enum PassphraseSources {
 }
 
 extension SolanaSigningRequest {
-    /// Where a refusal of the whole request points: the transaction, or the batch.
+    /// Where a refusal of the whole request points: the transaction, the batch, or a sign-in's params.
     package var field: String {
-        method == "solana_signTransaction" ? "request.params.transaction" : "request.params.transactions"
+        switch method {
+        case "solana_signTransaction": "request.params.transaction"
+        case SolanaMethod.signIn: "request.params"
+        default: "request.params.transactions"
+        }
     }
 
     /// Each transaction's id, as explorers name it (the fee payer's signature): `signatures`'
