@@ -118,24 +118,15 @@ package struct SignInCheck: Equatable, Sendable {
         }
     }
 
-    /// `host[:port]` of a web origin (`https://app.example.com:8443` → `app.example.com:8443`).
-    // TODO(merge): SiteOrigin.hostAndPort
-    private static func hostAndPort(of origin: String) -> String? {
-        guard let separator = origin.firstRange(of: "://") else { return nil }
-        let rest = origin[separator.upperBound...]
-        guard !rest.isEmpty, !rest.contains("/") else { return nil }
-        return String(rest)
-    }
-
     /// The domain a sign-in names when the site leaves it out: the site's `host[:port]`.
-    package static func domain(of site: String) -> String? { hostAndPort(of: site) }
+    package static func domain(of site: String) -> String? { SiteOrigin.hostAndPort(of: site) }
 
     /// Whether `domain` (an authority) with `scheme` (when the message names one) is the site
     /// `origin`: the same host and port (the scheme's default port written or not, host in any
     /// letter case), and the same scheme when one is named.
     static func domain(_ domain: String, scheme: String?, isOf origin: String) -> Bool {
         let origin = origin.lowercased()
-        guard let separator = origin.firstRange(of: "://"), let site = hostAndPort(of: origin) else { return false }
+        guard let separator = origin.firstRange(of: "://"), let site = SiteOrigin.hostAndPort(of: origin) else { return false }
         let originScheme = String(origin[..<separator.lowerBound])
         if let scheme, scheme.lowercased() != originScheme { return false }
         return withoutDefaultPort(domain.lowercased(), scheme: originScheme) == site
