@@ -41,7 +41,7 @@ extension SessionService.List {
 
 extension SessionService.Request {
     package static var summary: String? {
-        "A request within a session (solana_signMessage, solana_signTransaction, solana_signAllTransactions, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4, eth_signTransaction), checked against the session; answers the inner method's result. The wallet signs transactions and never sends them: eth_sendTransaction is 3001."
+        "A request within a session (solana_signMessage, solana_signTransaction, solana_signAllTransactions, solana_signIn, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4, eth_signTransaction), checked against the session; answers the inner method's result. The wallet signs transactions and never sends them: eth_sendTransaction is 3001."
     }
 
     /// 7001: no such live session of the caller for the site (another site's is the same); 3005:
