@@ -21,6 +21,7 @@ import { createNativeClient } from '../src/index.js';
 import { base58Decode } from '../src/base58.js';
 import {
   checkConnectParams,
+  checkOrigin,
   checkReason,
   checkSession,
   checkSessionDisconnectResult,
@@ -75,7 +76,8 @@ const SESSION_METHODS = {
   session_extend: {
     params: (params) => {
       checkTopic(params.topic);
-      return { topic: params.topic };
+      checkOrigin(params.origin);
+      return withSite({ topic: params.topic }, params);
     },
     result: (result, request) => checkSessionExtendResult(result, { id: request.id }),
   },
@@ -83,7 +85,8 @@ const SESSION_METHODS = {
     params: (params) => {
       checkTopic(params.topic);
       checkReason(params.reason);
-      return params.reason === undefined ? { topic: params.topic } : { topic: params.topic, reason: params.reason };
+      checkOrigin(params.origin);
+      return withSite(params.reason === undefined ? { topic: params.topic } : { topic: params.topic, reason: params.reason }, params);
     },
     result: (result, request) => {
       checkSessionDisconnectResult(result, { id: request.id });
@@ -91,6 +94,15 @@ const SESSION_METHODS = {
     },
   },
 };
+
+/**
+ * The params with the site's origin, when the request names one (as the client sends it).
+ * @param {Record<string, unknown>} wire
+ * @param {{ origin?: string }} params
+ */
+function withSite(wire, params) {
+  return params.origin === undefined ? wire : { ...wire, origin: params.origin };
+}
 
 /**
  * Verifies an Ed25519 signature with Node's own implementation: a third one beside the host's
