@@ -1,0 +1,110 @@
+// The e2e's dApp (Tests/system/test_web_pages.py): finds the wallet by EIP-6963 and by the
+// Wallet Standard, and uses it only through EIP-1193's request/on and the Wallet Standard's
+// features, as any dApp would. Each step's outcome goes to the test, which checks every
+// signature with its own libraries. `?role=main` runs every step; `?role=second` (another site,
+// another tab) only connects and then listens, for the per-site checks.
+import { discover, fromBase64, log, plain, report, role, step, utf8Hex, waitFor } from './common.js';
+
+const found = await discover();
+await step('discover', () => ({
+  eip6963: found.announced.map(({ info, provider }) => ({ info, request: typeof provider?.request, on: typeof provider?.on })),
+  standard: found.registered.map((wallet) => ({
+    name: wallet.name, version: wallet.version, icon: wallet.icon, chains: wallet.chains,
+    features: Object.keys(wallet.features), accounts: wallet.accounts.length,
+  })),
+  attempts: found.attempts,
+}));
+const ethereum = found.announced[0]?.provider;
+const wallet = found.registered[0];
+if (!ethereum || !wallet) {
+  await report('finished', { ok: false, error: { message: 'no wallet found by one of the standards' } });
+  throw new Error('no wallet');
+}
+
+// Every event either standard delivers goes to the test, in the order heard.
+for (const kind of ['connect', 'disconnect', 'accountsChanged', 'chainChanged']) {
+  ethereum.on(kind, (data) => report('event', { ok: true, value: { source: 'eip1193', kind, data: plain(data) } }));
+}
+wallet.features['standard:events']?.on('change', (properties) => report('event', {
+  ok: true,
+  value: {
+    source: 'standard', kind: 'change',
+    data: { accounts: properties.accounts?.map((account) => account.address), chains: properties.chains },
+  },
+}));
+
+const request = (method, ...args) => ethereum.request(args.length ? { method, params: args } : { method });
+
+if (role === 'second') {
+  await waitFor('connect');
+  await step('requestAccounts', () => request('eth_requestAccounts'));
+  const after = await waitFor('afterRevoke');
+  await step('accountsAfterRevoke', () => request('eth_accounts'));
+  await step('signAfterRevoke', () => request('personal_sign', utf8Hex('after the revocation'), after.address));
+  await report('finished', { ok: true });
+} else {
+  await step('accountsBefore', () => request('eth_accounts'));
+  const accounts = await step('requestAccounts', () => request('eth_requestAccounts'));
+  await step('chainId', () => request('eth_chainId'));
+  const connected = await step('standardConnect', () => wallet.features['standard:connect'].connect());
+  const address = accounts?.[0];
+  const account = connected?.accounts?.[0] ?? wallet.accounts[0];
+
+  // The test has read the session (its chains) and built the transactions for these accounts.
+  const go = await waitFor('sign');
+  await step('switchChain', () => request('wallet_switchEthereumChain', { chainId: go.switchTo }));
+  await step('chainAfterSwitch', () => request('eth_chainId'));
+  await step('switchMissing', () => request('wallet_switchEthereumChain', { chainId: go.missingChain }));
+
+  const text = `Hello from the e2e dApp at ${location.origin}`;
+  await step('personalSign', async () => ({ message: text, signature: await request('personal_sign', utf8Hex(text), address) }));
+  await step('typedData', async () => ({
+    typedData: go.typedData,
+    signature: await request('eth_signTypedData_v4', address, JSON.stringify(go.typedData)),
+  }));
+
+  // EIP-4361, as a dApp writes it for its own site, and one written for another site.
+  const chain = Number.parseInt(await request('eth_chainId'), 16);
+  const siwe = (domain, uri) => [
+    `${domain} wants you to sign in with your Ethereum account:`, address, '',
+    'Sign in to the wallet-bridge e2e dApp.', '',
+    `URI: ${uri}`, 'Version: 1', `Chain ID: ${chain}`, `Nonce: ${go.nonce}`, `Issued At: ${new Date().toISOString()}`,
+  ].join('\n');
+  for (const [name, message] of [['siwe', siwe(location.host, `${location.origin}/login`)],
+    ['siweOtherSite', siwe(go.otherDomain, `https://${go.otherDomain}/login`)]]) {
+    await step(name, async () => ({ message, signature: await request('personal_sign', utf8Hex(message), address) }));
+  }
+  await step('signTransaction', () => request('eth_signTransaction', { ...go.transaction, from: address }));
+
+  const chainOf = account?.chains?.find((candidate) => candidate.startsWith('solana:')) ?? wallet.chains[0];
+  await step('solanaSignMessage', async () => {
+    const message = new TextEncoder().encode(`Solana message from ${location.origin}`);
+    const [output] = await wallet.features['solana:signMessage'].signMessage({ account, message });
+    return { message, ...output };
+  });
+  await step('solanaSignTransaction', async () => {
+    const [output] = await wallet.features['solana:signTransaction'].signTransaction({
+      account, chain: chainOf, transaction: fromBase64(go.solanaTransaction),
+    });
+    return output;
+  });
+  await step('solanaSignIn', async () => {
+    const [output] = await wallet.features['solana:signIn'].signIn({
+      statement: 'Sign in to the wallet-bridge e2e dApp.', nonce: go.nonce, uri: `${location.origin}/login`,
+    });
+    return { ...output, account: output.account?.address };
+  });
+  await step('solanaSignInOtherSite', async () => {
+    const [output] = await wallet.features['solana:signIn'].signIn({
+      domain: go.otherDomain, statement: 'Sign in to the wallet-bridge e2e dApp.', nonce: go.nonce,
+      uri: `https://${go.otherDomain}/login`,
+    });
+    return { ...output, account: output.account?.address };
+  });
+
+  await report('signed', { ok: true });
+  await waitFor('afterRevoke');
+  await step('accountsAfterRevoke', () => request('eth_accounts'));
+  await report('finished', { ok: true });
+}
+log('done');

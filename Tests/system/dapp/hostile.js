@@ -1,0 +1,69 @@
+// The e2e's hostile page (Tests/system/test_web_pages.py), on a site of its own. It knows the
+// victim site's origin, session topic and addresses (the test tells it) and tries to reach that
+// session: through the provider with the victim's origin claimed in the request, and by posting
+// the wallet's page messages itself, copied from what it overheard of its own provider, with the
+// origin, topic and tab of the victim written in, on the real channel and id, on a forged
+// channel and on a forged id. Everything this window hears is sent to the test, which checks
+// that each attempt got an error and nothing else (nothing of the victim's).
+import { describeError, discover, plain, report, step, utf8Hex, waitFor } from './common.js';
+
+const heard = [];
+const posted = new Set(); // the JSON of what this page posted itself
+window.addEventListener('message', (event) => {
+  let data;
+  try {
+    data = JSON.parse(JSON.stringify(plain(event.data)));
+  } catch {
+    data = String(event.data);
+  }
+  heard.push({ data, fromThisWindow: event.source === window, origin: event.origin, ours: posted.has(JSON.stringify(event.data)) });
+});
+
+const found = await discover();
+await step('discover', () => ({ eip6963: found.announced.length, standard: found.registered.length }));
+const ethereum = found.announced[0]?.provider;
+const victim = await waitFor('forge');
+
+// 1. The provider itself, asked with the victim's origin and topic written into the request.
+await step('claimedOrigin', () => ethereum.request({
+  method: 'personal_sign', params: [utf8Hex('forged'), victim.address],
+  origin: victim.origin, topic: victim.topic, sender: { origin: victim.origin, url: `${victim.origin}/` },
+}));
+await step('claimedAccounts', () => ethereum.request({ method: 'eth_accounts', origin: victim.origin, topic: victim.topic }));
+
+// 2. The page messages themselves: the provider's own request, overheard, is the template.
+const template = heard.map((entry) => entry.data).find((data) => data && typeof data === 'object' && 'channel' in data);
+await report('template', { ok: Boolean(template), value: template ?? null });
+const claim = (message) => {
+  const copy = JSON.parse(JSON.stringify(message));
+  const write = (object) => {
+    if (!object || typeof object !== 'object') return;
+    Object.assign(object, { origin: victim.origin, topic: victim.topic, tab: 1, tabId: 1,
+      sender: { origin: victim.origin, url: `${victim.origin}/`, tab: { id: 1 } } });
+    for (const member of Object.values(object)) if (member && typeof member === 'object' && !Array.isArray(member)) write(member);
+  };
+  write(copy);
+  // The copy's own request keys stay (the channel, the page id, the request id): only the
+  // claims change, so a reply to it is a reply to this page.
+  copy.channel = message.channel;
+  if ('id' in message) copy.id = message.id;
+  return copy;
+};
+const forgeries = template ? {
+  claimedOrigin: claim(template),
+  wrongChannel: { ...claim(template), channel: `${template.channel}-forged` },
+  wrongId: { ...claim(template), id: `${String(template.id)}-forged` },
+} : {};
+for (const [name, message] of Object.entries(forgeries)) {
+  posted.add(JSON.stringify(message));
+  window.postMessage(message, '*');
+  await report('posted', { ok: true, value: { name, message } });
+}
+// A last request of the page's own: its answer comes after anything the forgeries drew.
+try {
+  await ethereum.request({ method: 'eth_chainId' });
+} catch (error) {
+  await report('lastRequest', { ok: false, error: describeError(error) });
+}
+await report('heard', { ok: true, value: heard });
+await report('finished', { ok: true });
