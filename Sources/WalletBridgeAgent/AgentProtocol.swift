@@ -123,9 +123,15 @@ package enum AgentProtocol {
         }
     }
 
-    /// Ends every session (`wallet-bridge sessions revoke-all`).
+    /// Ends every session (`wallet-bridge sessions revoke-all`), or with `site` every session
+    /// of that site, whichever extension holds it (`wallet-bridge sessions revoke --site`).
     package enum RevokeAll: RPCMethod {
         package static let name = "agent.revokeAll"
+        package struct Params: Codable, Sendable {
+            /// A web origin (`SiteOrigin`); nil for every session.
+            package var site: String?
+            package init(site: String? = nil) { self.site = site }
+        }
         package struct Result: Codable, Sendable {
             package var revoked: Int
         }

@@ -296,7 +296,7 @@ private struct AcceptLoop {
     private mutating func keepHouse() {
         if state.cache.expire() { Log.info("keys locked: their time ran out") }
         for session in sessions.store.expire() {
-            sessions.announce(session.caller, "session_expire", .object(["topic": .string(session.topic)]))
+            sessions.notify(session, "session_expire")
         }
         if let socketIdentity {
             guard let current = Agent.socketIdentity(state.paths.socket) else { end("the socket was removed") }
@@ -388,16 +388,22 @@ final class AgentState: Sendable {
         }
         try router.register(AgentProtocol.Revoke.self, execution: .immediate) { params, _ in
             guard let session = try sessions.store.remove(topic: params.topic) else { return .init(revoked: false) }
-            sessions.announce(session.caller, "session_delete", .object(["topic": .string(session.topic), "reason": SessionService.userDisconnected]))
+            sessions.notify(session, "session_delete", ["reason": SessionService.userDisconnected])
             Log.info("session \(session.topic.prefix(8))… of \(session.caller) revoked")
             return .init(revoked: true)
         }
-        try router.register(AgentProtocol.RevokeAll.self, execution: .immediate) { _, _ in
-            let removed = try sessions.store.removeAll()
-            for session in removed {
-                sessions.announce(session.caller, "session_delete", .object(["topic": .string(session.topic), "reason": SessionService.userDisconnected]))
+        try router.register(AgentProtocol.RevokeAll.self, execution: .immediate) { params, _ in
+            let removed: [Session]
+            if let site = params.site {
+                guard SiteOrigin.isValid(site) else { throw SiteOrigin.invalid("site") }
+                removed = try sessions.store.remove(site: site)
+            } else {
+                removed = try sessions.store.removeAll()
             }
-            Log.info("\(removed.count) sessions revoked")
+            for session in removed {
+                sessions.notify(session, "session_delete", ["reason": SessionService.userDisconnected])
+            }
+            Log.info("\(removed.count) sessions revoked\(params.site.map { " for the site \($0)" } ?? "")")
             return .init(revoked: removed.count)
         }
         try router.register(AgentProtocol.Subscribe.self, execution: .immediate) { [events] _, _ in

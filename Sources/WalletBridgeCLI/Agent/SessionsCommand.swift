@@ -41,7 +41,8 @@ struct SessionsCommand: ParsableCommand {
 }
 
 struct SessionsListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every live session: extension, chains, methods, expiry.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Show every live session: extension, site, chains, methods, expiry.")
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 
@@ -61,7 +62,8 @@ struct SessionsListCommand: ParsableCommand {
     }
 
     /// A few lines per session, for a person: the extension's ID (what the browser said)
-    /// before its installed name and what it says about itself (what its author chose). Every
+    /// before its installed name, the site the extension said the session is for ("-" for
+    /// the extension's own session), and what it says about itself (what its author chose). Every
     /// text is escaped (`DisplayText.escaped`), so none of it reaches the terminal as a control
     /// sequence or breaks a line; `--json` prints it as it is.
     static func describe(_ session: [String: JSONValue]) -> String {
@@ -73,6 +75,8 @@ struct SessionsListCommand: ParsableCommand {
         let metadata = object(session["metadata"])
         var lines = ["\(text(session["topic"]))"]
         lines.append("  extension: \(text(caller["id"])) (\(text(caller["kind"])))\(name.isEmpty ? "" : ", installed as \"\(name)\"")")
+        let site = text(session["origin"])
+        lines.append("  site: \(site.isEmpty ? "-" : "\(site) (as the extension reported it)")")
         lines.append("  says it is: \"\(text(metadata["name"]))\"\(text(metadata["url"]).isEmpty ? "" : " \(text(metadata["url"]))")")
         if case .object(let namespaces)? = session["namespaces"] {
             for (key, value) in namespaces.sorted(by: { $0.key < $1.key }) {
@@ -92,14 +96,26 @@ struct SessionsListCommand: ParsableCommand {
 
 struct SessionsRevokeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "revoke", abstract: "End one session; the extension's open ports hear session_delete.")
+        commandName: "revoke",
+        abstract: "End one session, or every session of a site; the extension's open ports hear session_delete.")
 
     @Argument(help: ArgumentHelp("The session's topic, as `sessions list` shows it.", valueName: "topic"))
-    var topic: String
+    var topic: String?
+
+    @Option(name: .customLong("site"), help: ArgumentHelp(
+        "End every session of this site instead, whichever extension holds it: its origin as `sessions list` shows it.",
+        valueName: "origin"))
+    var site: String?
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 
+    func validate() throws {
+        guard (topic == nil) != (site == nil) else { throw ValidationError("name a topic or --site ORIGIN, not both nor neither") }
+    }
+
     func run() throws {
+        if let site { return try revoke(site: site) }
+        guard let topic else { return }
         guard Session.isTopic(topic) else { throw CLIFailure("\"\(topic.prefix(80))\" is not a session topic (64 lowercase hex digits); `wallet-bridge sessions list` shows them") }
         let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.Revoke.self, .init(topic: topic))
         if keystoreOptions.json {
@@ -109,6 +125,22 @@ struct SessionsRevokeCommand: ParsableCommand {
         }
         guard answer.revoked else { throw CLIFailure("no live session has the topic \(topic); `wallet-bridge sessions list` shows the live ones") }
     }
+
+    private func revoke(site: String) throws {
+        let shown = DisplayText.escaped(String(site.prefix(SiteOrigin.maxBytes)))
+        guard SiteOrigin.isValid(site) else {
+            throw CLIFailure("\"\(shown)\" is not a site: \(SiteOrigin.problem), as `wallet-bridge sessions list` shows it")
+        }
+        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.RevokeAll.self, .init(site: site))
+        if keystoreOptions.json {
+            keystoreOptions.printJSON(.object(["revoked": .number(JSONNumber(answer.revoked)), "site": .string(site)]))
+        } else if answer.revoked > 0 {
+            Console.out(answer.revoked == 1 ? "1 session of \(shown) ended." : "\(answer.revoked) sessions of \(shown) ended.")
+        }
+        guard answer.revoked > 0 else {
+            throw CLIFailure("no live session is for the site \(shown); `wallet-bridge sessions list` shows the live ones")
+        }
+    }
 }
 
 struct SessionsRevokeAllCommand: ParsableCommand {
@@ -117,7 +149,7 @@ struct SessionsRevokeAllCommand: ParsableCommand {
     @OptionGroup var keystoreOptions: KeystoreOptions
 
     func run() throws {
-        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.RevokeAll.self, NoParams())
+        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.RevokeAll.self, .init())
         if keystoreOptions.json {
             keystoreOptions.printJSON(.object(["revoked": .number(JSONNumber(answer.revoked))]))
         } else {

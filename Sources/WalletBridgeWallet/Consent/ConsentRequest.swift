@@ -27,6 +27,9 @@ public struct ConsentRequest: Sendable, Equatable {
     /// A confirmation offers "Refuse all from this extension" (the third button, which
     /// `rememberMinutes` then does not take): pressing it throws `RefusedAllFromCaller`.
     package var offersRefuseAll = false
+    /// The site the request comes from, when it is made in a session of one: its origin as the
+    /// extension reports it (`SiteOrigin.current`, set by the session around the signature).
+    package var site: String? = SiteOrigin.current
 
     public init(
         caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary],
@@ -168,7 +171,12 @@ public struct ConsentRequest: Sendable, Equatable {
 
     static let maxPreviews = 3
 
-    private var callerDescription: String { Self.describe(caller, named: callerName) }
+    /// Who asks, and for which site, on a line of its own: the extension's word, not the browser's.
+    private var callerDescription: String {
+        let who = Self.describe(caller, named: callerName)
+        guard let site else { return who }
+        return "\(who)\nfor the site \(Self.printable(site, maxBytes: SiteOrigin.maxBytes)) (as the extension reports it)"
+    }
 
     /// Who asks, as the dialogs name it: the ID from what the browser says (argv), which the
     /// extension cannot choose, on a line of its own and before anything else; then the name

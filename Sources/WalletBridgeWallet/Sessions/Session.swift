@@ -177,6 +177,12 @@ package struct Session: Equatable, Sendable {
         CAIPSyntax.matches(text, lengths: 64...64) { CAIPSyntax.isDigit($0) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }
     }
 
+    /// True when the session is `caller`'s for the site `origin`: the same extension and the
+    /// same site, or no site on both sides (the extension's own session).
+    package func belongs(to caller: SessionCaller, origin: String?) -> Bool {
+        self.caller == caller && self.origin == origin
+    }
+
     /// True until `expiry`.
     package func isLive(at now: Int) -> Bool { now < expiry }
 
@@ -190,8 +196,9 @@ package struct Session: Equatable, Sendable {
     /// The session as docs/sessions.md writes it: `topic`, `namespaces` with the wallet's
     /// `accounts`, `requiredNamespaces`, `optionalNamespaces`, `expiry`, `self` (the caller's
     /// metadata) and `peer` (the wallet's).
+    /// `origin` too, for a session of a site (absent for one of the extension itself).
     package func wire(accounts: SessionAccounts, wallet: PeerMetadata = Session.walletMetadata) -> JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "topic": .string(topic),
             "namespaces": namespaces.json(accounts: accounts),
             "requiredNamespaces": requiredNamespaces.json(),
@@ -199,7 +206,19 @@ package struct Session: Equatable, Sendable {
             "expiry": .number(JSONNumber(expiry)),
             "self": .object(["metadata": metadata.json]),
             "peer": .object(["metadata": wallet.json]),
-        ])
+        ]
+        if let origin { members["origin"] = .string(origin) }
+        return .object(members)
+    }
+
+    /// The params of a notification about this session (`session_event`, `session_update`,
+    /// `session_delete`, `session_expire`): `members`, its `topic`, and its `origin` when it has
+    /// one, so that an extension's background can pass it to that site's pages without a lookup.
+    package func notification(_ members: [String: JSONValue] = [:]) -> JSONValue {
+        var params = members
+        params["topic"] = .string(topic)
+        if let origin { params["origin"] = .string(origin) }
+        return .object(params)
     }
 
     // MARK: Storage
@@ -217,11 +236,13 @@ package struct Session: Equatable, Sendable {
             "expiry": .number(JSONNumber(expiry)),
         ]
         if let callerName { members["callerName"] = .string(callerName) }
+        if let origin { members["origin"] = .string(origin) }
         return .object(members)
     }
 
     /// Reads what `stored()` wrote, with the checks of the wire (a stored session is read back
-    /// with the same limits it was accepted under). A fault is -32602 naming the member.
+    /// with the same limits it was accepted under). A fault is -32602 naming the member. A file
+    /// written before sessions had sites has no `origin`: its sessions are the extensions' own.
     package init(stored value: JSONValue) throws(RPCError) {
         guard case .object(let members) = value else { throw Namespaces.invalid("session", "expected an object, found \(value.typeName)") }
         guard case .string(let topic)? = members["topic"], Self.isTopic(topic) else {
@@ -246,6 +267,7 @@ package struct Session: Equatable, Sendable {
         self.init(
             topic: topic,
             caller: SessionCaller(kind: kind, id: id),
+            origin: try SiteOrigin.parse(members["origin"]),
             callerName: callerName,
             metadata: try PeerMetadata.parse(members["metadata"]),
             requiredNamespaces: try Namespaces.parse(members["requiredNamespaces"], field: "requiredNamespaces"),

@@ -7,9 +7,11 @@ import WalletBridge
 package enum SessionConsent {
     package static let title = "wallet-bridge: connect an extension"
 
-    /// `session_connect`: who asks, what it says it is, and what it may then do.
+    /// `session_connect`: who asks, for which site, what it says it is, and what it may then do.
+    /// The site (`origin`) is what the extension reports the browser told it, on a line of its
+    /// own, apart from the self-declared metadata below it.
     package static func connect(
-        caller: Caller, callerName: String?, metadata: PeerMetadata, namespaces: Namespaces, keyCount: Int
+        caller: Caller, callerName: String?, origin: String? = nil, metadata: PeerMetadata, namespaces: Namespaces, keyCount: Int
     ) -> ConsentQuestion {
         var claims = "It says it is: \"\(ConsentRequest.printable(metadata.name, maxBytes: 80))\""
         if !metadata.url.isEmpty { claims += ", \(ConsentRequest.printable(metadata.url, maxBytes: 80))" }
@@ -24,7 +26,7 @@ package enum SessionConsent {
             : "It may ask you for signatures (\(list(signing, maxBytes: 120))); each one still asks you first."
         let description = """
             \(ConsentRequest.describe(caller, named: callerName))
-            asks to connect to your wallet.
+            \(origin.map(site) ?? "asks to connect to your wallet.")
             \(claims)
 
             It will see \(accounts(keyCount)) on \(list(chains, maxBytes: 160)).
@@ -42,6 +44,15 @@ package enum SessionConsent {
             Allowing connects it to your wallet for a while; each signature still asks you first.
             """
         return ConsentQuestion(title: title, description: description, approve: "_Allow", reject: "_Reject")
+    }
+
+    /// "asks to connect the site", the origin on its own line, and whose word it is.
+    private static func site(_ origin: String) -> String {
+        """
+        asks to connect the site
+        \(ConsentRequest.printable(origin, maxBytes: SiteOrigin.maxBytes))
+        (as the extension reports it) to your wallet.
+        """
     }
 
     private static func accounts(_ count: Int) -> String {

@@ -8,8 +8,10 @@ import WalletBridge
 /// GetAccounts and SignPayloads need a session. Served by the agent, which keeps the store and
 /// passes `announce`d events to the extensions' ports.
 ///
-/// Every method acts for the caller the browser named (`RequestContext.caller`): a session
-/// belongs to one extension, and no other can see, use, extend or end it.
+/// Every method acts for the caller the browser named (`RequestContext.caller`) and the site
+/// its params name (`origin`, which the extension takes from what the browser told it about the
+/// page): a session belongs to one extension and one site (or none: the extension's own), and
+/// no other extension, nor the same extension for another site, can see, use, extend or end it.
 package struct SessionService: Sendable {
     package let store: SessionStore
     /// The keys, the dialogs and the signing: the keystore's in the agent, an in-memory one in
@@ -84,6 +86,7 @@ package struct SessionService: Sendable {
     /// `session_connect`: checks the proposal, asks the person, and answers the session.
     package func connect(_ params: JSONValue?, context: RequestContext) async throws -> JSONValue {
         let members = try Self.object(params)
+        let origin = try SiteOrigin.parse(members["origin"])
         let required = try Namespaces.parse(members["requiredNamespaces"], field: "requiredNamespaces")
         let optional = try Namespaces.parse(members["optionalNamespaces"], field: "optionalNamespaces")
         let metadata = try PeerMetadata.parse(members["metadata"], field: "metadata")
@@ -92,10 +95,12 @@ package struct SessionService: Sendable {
         try Self.keepNamespacesWithAccounts(&approved, required: required, accounts: accounts)
         let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.connect(
-            caller: context.caller, callerName: callerName, metadata: metadata, namespaces: approved,
+            caller: context.caller, callerName: callerName, origin: origin, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
         try await askOrThrow(question, for: context.caller, expiring: .now + proposalTimeout, rejected: RPCError(.userRejected))
-        let session = try open(caller: context.caller, callerName: callerName, metadata: metadata, required: required, optional: optional, approved: approved)
+        let session = try open(
+            caller: context.caller, origin: origin, callerName: callerName, metadata: metadata, required: required, optional: optional,
+            approved: approved)
         return session.wire(accounts: accounts)
     }
 
@@ -117,17 +122,19 @@ package struct SessionService: Sendable {
         guard !approved.isEmpty else { throw noKey }
     }
 
-    /// `session_list`: the caller's live sessions, oldest first.
+    /// `session_list`: the caller's live sessions for the site `origin` names (its own without
+    /// one), oldest first.
     package func list(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
-        _ = try Self.object(params)
+        let origin = try SiteOrigin.parse(Self.object(params)["origin"])
         let accounts = try wallet.accounts(context: context)
-        return .object(["sessions": .array(store.sessions(of: SessionCaller(context.caller)).map { $0.wire(accounts: accounts) })])
+        let sessions = store.sessions(of: SessionCaller(context.caller), origin: origin)
+        return .object(["sessions": .array(sessions.map { $0.wire(accounts: accounts) })])
     }
 
     /// `session_request`: one request inside a session, checked against it.
     package func request(_ params: JSONValue?, context: RequestContext) async throws -> JSONValue {
         let members = try Self.object(params)
-        let session = try liveSession(members["topic"], context: context)
+        let session = try liveSession(members, context: context)
         guard case .string(let chainText)? = members["chainId"], let chain = ChainID(chainText) else {
             throw Self.invalid("chainId", "expected a CAIP-2 chain id such as \(SolanaChain.mainnet)")
         }
@@ -195,8 +202,9 @@ package struct SessionService: Sendable {
     /// `session_extend`: the session lasts `lifetime` from now.
     package func extend(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
         let members = try Self.object(params)
+        let origin = try SiteOrigin.parse(members["origin"])
         let topic = try Self.topic(members["topic"])
-        guard let session = try store.extend(topic: topic, caller: SessionCaller(context.caller), lifetime: lifetime) else {
+        guard let session = try store.extend(topic: topic, caller: SessionCaller(context.caller), origin: origin, lifetime: lifetime) else {
             throw RPCError(.noSessionForTopic)
         }
         announceUpdate(session, context: context)
@@ -206,6 +214,7 @@ package struct SessionService: Sendable {
     /// `session_disconnect`: ends the session; the caller's other ports hear `session_delete`.
     package func disconnect(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
         let members = try Self.object(params)
+        let origin = try SiteOrigin.parse(members["origin"])
         let topic = try Self.topic(members["topic"])
         var reason = Self.userDisconnected
         if let given = members["reason"] {
@@ -215,10 +224,10 @@ package struct SessionService: Sendable {
             }
             reason = .object(["code": .number(code), "message": .string(message)])
         }
-        guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller)) else {
+        guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
             throw RPCError(.noSessionForTopic)
         }
-        announce(session.caller, "session_delete", .object(["topic": .string(session.topic), "reason": reason]))
+        notify(session, "session_delete", ["reason": reason])
         return .object([:])
     }
 
@@ -228,6 +237,12 @@ package struct SessionService: Sendable {
     ])
 
     // MARK: Events
+
+    /// Tells `session`'s caller's ports `method`, with `members`, the session's topic and its
+    /// origin (`Session.notification`).
+    package func notify(_ session: Session, _ method: String, _ members: [String: JSONValue] = [:]) {
+        announce(session.caller, method, session.notification(members))
+    }
 
     /// The keystore's accounts now (none when it cannot be read).
     package func currentAccounts() -> SessionAccounts {
@@ -241,19 +256,18 @@ package struct SessionService: Sendable {
         for session in store.all() {
             if session.namespaces.values.contains(where: { $0.events.contains(SessionEvent.accountsChanged) }) {
                 for chain in session.namespaces.allChains where session.namespaces[chain.namespace]?.events.contains(SessionEvent.accountsChanged) == true {
-                    announce(session.caller, "session_event", .object([
-                        "topic": .string(session.topic), "chainId": .string(chain.description),
+                    notify(session, "session_event", [
+                        "chainId": .string(chain.description),
                         "event": .object([
                             "name": .string(SessionEvent.accountsChanged),
                             "data": .array(accounts.addresses(in: chain.namespace).map { .string("\(chain):\($0)") }),
                         ]),
-                    ]))
+                    ])
                 }
             }
-            announce(session.caller, "session_update", .object([
-                "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: accounts),
-                "expiry": .number(JSONNumber(session.expiry)),
-            ]))
+            notify(session, "session_update", [
+                "namespaces": session.namespaces.json(accounts: accounts), "expiry": .number(JSONNumber(session.expiry)),
+            ])
         }
     }
 
@@ -271,7 +285,8 @@ package struct SessionService: Sendable {
     package func accountsIfConnected(context: RequestContext) throws -> GetAccountsResult? {
         let accounts = try wallet.accountsAtHand(context: context)
         // No key: nothing to ask about (as in `ensureSession`).
-        guard accounts.addresses.isEmpty || !store.sessions(of: SessionCaller(context.caller)).isEmpty else { return nil }
+        // walletlib's methods come from the extension itself: its own sessions, not a site's.
+        guard accounts.addresses.isEmpty || !store.sessions(of: SessionCaller(context.caller), origin: nil).isEmpty else { return nil }
         return accounts
     }
 
@@ -286,7 +301,7 @@ package struct SessionService: Sendable {
     /// at once; any other is asked to connect with walletlib's namespaces.
     private func ensureSession(for context: RequestContext, allowing method: String?) async throws {
         let caller = SessionCaller(context.caller)
-        let sessions = store.sessions(of: caller)
+        let sessions = store.sessions(of: caller, origin: nil)
         let allowed = sessions.contains { session in
             method.map { method in session.namespaces.allChains.contains { session.namespaces.allows(method: method, on: $0) } } ?? true
         }
@@ -302,21 +317,23 @@ package struct SessionService: Sendable {
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(
-            caller: context.caller, callerName: callerName, metadata: metadata, required: Self.walletlibNamespaces, optional: [:],
+            caller: context.caller, origin: nil, callerName: callerName, metadata: metadata, required: Self.walletlibNamespaces,
+            optional: [:],
             approved: Self.walletlibNamespaces)
     }
 
     // MARK: Parts
 
     private func open(
-        caller: Caller, callerName: String?, metadata: PeerMetadata, required: Namespaces, optional: Namespaces, approved: Namespaces
+        caller: Caller, origin: String?, callerName: String?, metadata: PeerMetadata, required: Namespaces, optional: Namespaces,
+        approved: Namespaces
     ) throws(RPCError) -> Session {
         let created = now()
         let session = Session(
-            topic: newTopic(), caller: SessionCaller(caller), callerName: callerName, metadata: metadata,
+            topic: newTopic(), caller: SessionCaller(caller), origin: origin, callerName: callerName, metadata: metadata,
             requiredNamespaces: required, optionalNamespaces: optional, namespaces: approved, created: created, expiry: created + lifetime)
         try store.add(session)
-        Log.info("session \(session.topic.prefix(8))… opened for \(caller)")
+        Log.info("session \(session.topic.prefix(8))… opened for \(caller)\(origin.map { " and the site \($0)" } ?? "")")
         return session
     }
 
@@ -359,9 +376,12 @@ package struct SessionService: Sendable {
         return .object(["signature": .string(Base58.encode(Array(bytes.suffix(64))))])
     }
 
-    private func liveSession(_ value: JSONValue?, context: RequestContext) throws -> Session {
-        let topic = try Self.topic(value)
-        guard let session = store.session(topic: topic, caller: SessionCaller(context.caller)) else {
+    /// The live session the params' `topic` names, of the caller for the site the params'
+    /// `origin` names; 7001 when there is none, whatever the reason.
+    private func liveSession(_ members: [String: JSONValue], context: RequestContext) throws -> Session {
+        let origin = try SiteOrigin.parse(members["origin"])
+        let topic = try Self.topic(members["topic"])
+        guard let session = store.session(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
             throw RPCError(.noSessionForTopic)
         }
         return session
@@ -369,10 +389,9 @@ package struct SessionService: Sendable {
 
     private func announceUpdate(_ session: Session, context: RequestContext) {
         let accounts = (try? wallet.accounts(context: context)) ?? SessionAccounts()
-        announce(session.caller, "session_update", .object([
-            "topic": .string(session.topic), "namespaces": session.namespaces.json(accounts: accounts),
-            "expiry": .number(JSONNumber(session.expiry)),
-        ]))
+        notify(session, "session_update", [
+            "namespaces": session.namespaces.json(accounts: accounts), "expiry": .number(JSONNumber(session.expiry)),
+        ])
     }
 
     /// Runs `body`, and cancels it when `deadline` passes first (`sleepUntil` returns): 8000
@@ -430,10 +449,13 @@ struct InnerRequest: Sendable {
 
     /// Runs a signature, within the deadline when there is one; the person's refusal (-3
     /// `declined` from the wallet) is EIP-1193's and WalletConnect's 4001.
+    /// The dialog names the session's site, when it has one (`SiteOrigin.current`).
     func sign<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
-            return try await body()
+            return try await SiteOrigin.$current.withValue(session.origin) {
+                if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
+                return try await body()
+            }
         } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
             throw RPCError(.userRejectedRequest)
         }
@@ -450,6 +472,7 @@ extension Session {
             "created": .number(JSONNumber(created)), "expiry": .number(JSONNumber(expiry)),
         ]
         if let callerName { members["callerName"] = .string(callerName) }
+        if let origin { members["origin"] = .string(origin) }
         return .object(members)
     }
 }

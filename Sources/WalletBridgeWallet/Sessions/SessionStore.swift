@@ -81,10 +81,11 @@ package final class SessionStore: Sendable {
 
     // MARK: Reading
 
-    /// The live sessions of `caller`, oldest first.
-    package func sessions(of caller: SessionCaller) -> [Session] {
+    /// The live sessions of `caller` for the site `origin` (nil: the caller's own, without a
+    /// site), oldest first. A session belongs to (caller, origin): a site sees only its own.
+    package func sessions(of caller: SessionCaller, origin: String?) -> [Session] {
         let time = now()
-        return held.withLock { sessions in sessions.filter { $0.caller == caller && $0.isLive(at: time) } }
+        return held.withLock { sessions in sessions.filter { $0.belongs(to: caller, origin: origin) && $0.isLive(at: time) } }
     }
 
     /// Every live session, oldest first.
@@ -93,11 +94,14 @@ package final class SessionStore: Sendable {
         return held.withLock { sessions in sessions.filter { $0.isLive(at: time) } }
     }
 
-    /// The live session `topic` of `caller`; nil for an unknown or expired topic and for
-    /// another caller's session, which the caller cannot tell apart (7001 for all three).
-    package func session(topic: String, caller: SessionCaller) -> Session? {
+    /// The live session `topic` of `caller` for `origin`; nil for an unknown or expired topic,
+    /// for another caller's session and for another site's, which the caller cannot tell apart
+    /// (7001 for all of them).
+    package func session(topic: String, caller: SessionCaller, origin: String?) -> Session? {
         let time = now()
-        return held.withLock { sessions in sessions.first { $0.topic == topic && $0.caller == caller && $0.isLive(at: time) } }
+        return held.withLock { sessions in
+            sessions.first { $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time) }
+        }
     }
 
     /// When the next held session expires (seconds since the epoch), expired ones included:
@@ -125,11 +129,13 @@ package final class SessionStore: Sendable {
         }
     }
 
-    /// Makes the live session `topic` of `caller` last `lifetime` seconds from now, and
-    /// returns it; nil (and nothing written) when `caller` has no such session.
-    package func extend(topic: String, caller: SessionCaller, lifetime: Int) throws(RPCError) -> Session? {
+    /// Makes the live session `topic` of `caller` for `origin` last `lifetime` seconds from
+    /// now, and returns it; nil (and nothing written) when `caller` has no such session there.
+    package func extend(topic: String, caller: SessionCaller, origin: String?, lifetime: Int) throws(RPCError) -> Session? {
         try change { sessions, time in
-            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.caller == caller && $0.isLive(at: time) }) else {
+            guard let index = sessions.firstIndex(where: {
+                $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time)
+            }) else {
                 return nil
             }
             let (expiry, overflow) = time.addingReportingOverflow(max(lifetime, 0))
@@ -138,10 +144,13 @@ package final class SessionStore: Sendable {
         }
     }
 
-    /// Ends the live session `topic` of `caller` and returns it; nil when `caller` has none.
-    package func remove(topic: String, caller: SessionCaller) throws(RPCError) -> Session? {
+    /// Ends the live session `topic` of `caller` for `origin` and returns it; nil when
+    /// `caller` has none there.
+    package func remove(topic: String, caller: SessionCaller, origin: String?) throws(RPCError) -> Session? {
         try change { sessions, time in
-            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.caller == caller && $0.isLive(at: time) }) else {
+            guard let index = sessions.firstIndex(where: {
+                $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time)
+            }) else {
                 return nil
             }
             return sessions.remove(at: index)
@@ -154,6 +163,16 @@ package final class SessionStore: Sendable {
         try change { sessions, time in
             guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.isLive(at: time) }) else { return nil }
             return sessions.remove(at: index)
+        }
+    }
+
+    /// Ends every live session of the site `origin`, whichever extension holds it, and returns
+    /// them, oldest first: for `wallet-bridge sessions revoke --site`, which the person runs.
+    package func remove(site origin: String) throws(RPCError) -> [Session] {
+        try change { sessions, time in
+            let ended = sessions.filter { $0.origin == origin && $0.isLive(at: time) }
+            sessions.removeAll { $0.origin == origin && $0.isLive(at: time) }
+            return ended
         }
     }
 
