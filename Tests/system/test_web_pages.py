@@ -38,7 +38,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from cryptography.exceptions import InvalidSignature
@@ -196,6 +196,19 @@ def native_host_name(extension):
     raise Failure(f"no hostName found in the extension's scripts ({extension})")
 
 
+def open_sites(command, browser, profile, sites):
+    """The browser's command line with site A's page in place of about:blank; that page opens
+    the other sites in tabs of their own (headless Chromium takes one page on its command line),
+    so the popup blocker is turned off for it."""
+    first = sites["main"].url + "".join(f"&open={quote(site.url, safe='')}" for site in sites.values() if site.role != "main")
+    if browser == "chromium":
+        return [*command[:-1], "--disable-popup-blocking", first]
+    with open(os.path.join(profile, "user.js"), "a") as prefs:
+        prefs.write('user_pref("dom.disable_open_during_load", false);\n'
+                    'user_pref("browser.link.open_newwindow", 3);\n')
+    return [*command[:-1], first]
+
+
 def sessions(env):
     return json.loads(e2e.run([e2e.CLI, "sessions", "list", "--json"], env=env))["sessions"]
 
@@ -242,9 +255,7 @@ def drive(run):
             allowed = ["--firefox-addon", addon]
             profile = os.path.join(scratch, "profile")
         e2e.install_shipped_host(browser, [*allowed, "--name", native_host_name(extension)], env)
-        command = headless_browser.command(browser, extension, profile, allowed[1])
-        # The three sites in three tabs, in place of about:blank.
-        command = command[:-1] + [site.url for site in sites.values()]
+        command = open_sites(headless_browser.command(browser, extension, profile, allowed[1]), browser, profile, sites)
         process = headless_browser.start(command, env, browser_log)
 
         main.wait_step("discover", process)

@@ -75,6 +75,7 @@ export async function waitFor(name) {
  * number of times), as a person would press reload.
  */
 export async function discover() {
+  await report('loaded', { ok: true, value: { attempt: Number(params.get('attempt') ?? '0'), userAgent: navigator.userAgent } });
   const announced = [];
   window.addEventListener('eip6963:announceProvider', (event) => {
     if (!announced.some((known) => known.info.uuid === event.detail.info.uuid)) announced.push(event.detail);
