@@ -52,7 +52,16 @@ if (role === 'second') {
   await step('accountsBefore', () => request('eth_accounts'));
   const accounts = await step('requestAccounts', () => request('eth_requestAccounts'));
   await step('chainId', () => request('eth_chainId'));
-  const connected = await step('standardConnect', () => wallet.features['standard:connect'].connect());
+  // A Wallet Standard account keeps its members behind getters: described member by member.
+  const describe = (account) => ({
+    address: account.address, publicKey: account.publicKey, chains: [...account.chains],
+    features: [...account.features], label: account.label,
+  });
+  let connected;
+  await step('standardConnect', async () => {
+    connected = await wallet.features['standard:connect'].connect();
+    return { accounts: connected.accounts.map(describe), walletAccounts: wallet.accounts.map(describe) };
+  });
   const address = accounts?.[0];
   const account = connected?.accounts?.[0] ?? wallet.accounts[0];
 
