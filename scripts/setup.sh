@@ -55,6 +55,9 @@ wallet_chrome_id() {
   printf %s "$key" | base64 -d | sha256sum | cut -c1-32 | tr 0-9a-f a-p
 }
 wallet_firefox_id=wallet@wallet-bridge.dev
+wallet_host=$(sed -n "s/.*hostName: *['\"]\([a-z0-9_.]*\)['\"].*/\1/p" "$wallet_extension"/*.js 2>/dev/null | head -n 1 || true)
+wallet_chrome=
+extensions_home=${XDG_DATA_HOME:-$HOME/.local/share}/wallet-bridge
 own_extension=false
 if [ -n "${WALLET_BRIDGE_CHROME_EXTENSION:-}${WALLET_BRIDGE_FIREFOX_ADDON:-}" ]; then own_extension=true; fi
 chrome_extensions=(oeloogpinfhebldicgpgcpochgkpponn)
@@ -104,9 +107,21 @@ if $manifests; then
   for id in "${chrome_extensions[@]}"; do allowed+=(--chrome-extension "$id"); done
   for id in "${firefox_addons[@]}"; do allowed+=(--firefox-addon "$id"); done
   "$bin" install --binary "$bin" --browser chromium --browser firefox "${allowed[@]}"
+  if [ -n "$wallet_chrome" ] && [ -n "$wallet_host" ] && [ "$wallet_host" != com.walletbridge.host ]; then
+    # The reference wallet extension connects to a host of its own name: the same binary.
+    "$bin" install --name "$wallet_host" --binary "$bin" --browser chromium --browser firefox \
+      --chrome-extension "$wallet_chrome" --firefox-addon "$wallet_firefox_id"
+  fi
   # doctor starts the host through each manifest exactly as the browser would; a browser that is
   # not installed on this machine is reported as such, which is not a failure of the host.
   "$bin" doctor || true
+  if [ -n "$wallet_chrome" ]; then
+    # Assembled out of the checkout, where a browser that loaded it keeps finding it.
+    for browser in chromium firefox; do
+      scripts/build-wallet-extension.sh "$browser" "$extensions_home/wallet-extension-$browser" >/dev/null
+    done
+    echo "the reference wallet extension: $extensions_home/wallet-extension-chromium and -firefox (README.md, \"A wallet for web pages\")" >&2
+  fi
 else
   echo "== 4/5 native-messaging manifests: not asked for (--manifests), none written" >&2
 fi
@@ -144,8 +159,9 @@ fi
 cat >&2 <<NEXT
 
 wallet-bridge is installed as $bin.
-Next: create a key with \`wallet-bridge keys create --label main\`, then load the example
-extension (examples/extension/README.md) or your own$manifest_hint. A host of your own instead:
+Next: create a key with \`wallet-bridge keys create --label main\` (and one with \`--type
+ethereum\` for Ethereum's dApps), then load the reference wallet extension (README.md, "A wallet
+for web pages": ordinary dApps find it) or your own$manifest_hint. A host of your own instead:
 docs/your-own-host.md. Once a key exists, an extension's first
 GetAccounts asks you, in a dialog, whether it may see your accounts: the \`call\` above then
 answers -1 (no_prompt) on a machine without a display (docs/sessions.md).

@@ -534,3 +534,25 @@ def test_a_hostile_page_gets_errors_and_nothing_else(run):
     assert not re.search(r"0x[0-9a-fA-F]{130}", heard), "the hostile page heard a signature"
     assert not [text for text in texts(run) if hostile.origin in text], "the hostile site reached a dialog"
     assert not [s for s in run.sessions_after_revoke if s.get("origin") == hostile.origin]
+
+
+def test_setup_writes_the_manifests_the_wallet_extension_needs_and_assembles_it(tmp_path):
+    """`scripts/setup.sh --manifests` (README.md, "A wallet for web pages"): the host's manifest
+    under the name the extension's background connects to, allowing both of its IDs, and the
+    extension assembled for both browsers; the README names the ID its key gives."""
+    from test_setup import run_setup  # the scratch HOME test_setup.py runs setup.sh in
+
+    result, home = run_setup(tmp_path, "--manifests")
+    assert result.returncode == 0, result.stdout + result.stderr
+    source = REPO / "examples" / "wallet-extension"
+    chromium_manifest = json.loads((source / "chromium" / "manifest.json").read_text())
+    addon = json.loads((source / "firefox" / "manifest.json").read_text())["browser_specific_settings"]["gecko"]["id"]
+    host = native_host_name(source)
+    chromium = json.loads((home / ".config/chromium/NativeMessagingHosts" / f"{host}.json").read_text())
+    assert f"chrome-extension://{chromium_id(chromium_manifest)}/" in chromium["allowed_origins"]
+    firefox = json.loads((home / ".mozilla/native-messaging-hosts" / f"{host}.json").read_text())
+    assert addon in firefox["allowed_extensions"]
+    for browser in ("chromium", "firefox"):
+        assert (home / ".local/share/wallet-bridge" / f"wallet-extension-{browser}" / "manifest.json").is_file()
+    readme = (REPO / "README.md").read_text()
+    assert f"the ID `{chromium_id(chromium_manifest)}`" in readme and f"Its ID is\n  `{addon}`" in readme
