@@ -296,7 +296,6 @@ def drive(run):
         run.sessions_two_sites = sessions(env)
 
         # A key made at the terminal reaches the connected dApp as accountsChanged.
-        made_after = time.time()
         run.made_key = json.loads(e2e.run([e2e.CLI, "keys", "create", "--label", "later", "--type", "ethereum",
                                            "--passphrase-file", passphrase, "--json"], env=env))
         made_after = time.time()
@@ -555,4 +554,4 @@ def test_setup_writes_the_manifests_the_wallet_extension_needs_and_assembles_it(
     for browser in ("chromium", "firefox"):
         assert (home / ".local/share/wallet-bridge" / f"wallet-extension-{browser}" / "manifest.json").is_file()
     readme = (REPO / "README.md").read_text()
-    assert f"the ID `{chromium_id(chromium_manifest)}`" in readme and f"Its ID is\n  `{addon}`" in readme
+    assert f"the ID `{chromium_id(chromium_manifest)}`" in readme and f"`{addon}`" in readme
