@@ -32,7 +32,7 @@ await step('claimedOrigin', () => ethereum.request({
 await step('claimedAccounts', () => ethereum.request({ method: 'eth_accounts', origin: victim.origin, topic: victim.topic }));
 
 // 2. The page messages themselves: the provider's own request, overheard, is the template.
-const template = heard.map((entry) => entry.data).find((data) => data && typeof data === 'object' && 'channel' in data);
+const template = heard.map((entry) => entry.data).find((data) => data && typeof data === 'object' && data.type === 'request');
 await report('template', { ok: Boolean(template), value: template ?? null });
 const claim = (message) => {
   const copy = JSON.parse(JSON.stringify(message));
@@ -49,17 +49,27 @@ const claim = (message) => {
   if ('id' in message) copy.id = message.id;
   return copy;
 };
+// Each forgery has a request number of its own (`rid`, as overheard), so that any answer to it
+// can be told apart: the test expects an error for the two on the real channel and id, and
+// nothing at all for the others.
 const forgeries = template ? {
-  claimedOrigin: claim(template),
-  wrongChannel: { ...claim(template), channel: `${template.channel}-forged` },
-  wrongId: { ...claim(template), id: `${String(template.id)}-forged` },
+  claimedOrigin: { ...claim(template), rid: 900001 },
+  sessionCall: { ...claim(template), rid: 900002, call: 'session_request',
+    args: { topic: victim.topic, origin: victim.origin, chainId: 'eip155:1', request: { method: 'eth_accounts', params: [] } } },
+  wrongChannel: { ...claim(template), rid: 900003, channel: `${template.channel}-forged` },
+  wrongId: { ...claim(template), rid: 900004, id: `${String(template.id)}-forged` },
 } : {};
 for (const [name, message] of Object.entries(forgeries)) {
   posted.add(JSON.stringify(message));
   window.postMessage(message, '*');
   await report('posted', { ok: true, value: { name, message } });
 }
-// A last request of the page's own: its answer comes after anything the forgeries drew.
+// The two on the real channel and id are answered (with errors): wait for both, a bounded while.
+const answered = (rid) => heard.some((entry) => entry.data?.type === 'reply' && entry.data.rid === rid);
+for (let waited = 0; waited < 10_000 && !(answered(900001) && answered(900002)); waited += 100) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+// A last request of the page's own: its answer comes after anything the other forgeries drew.
 try {
   await ethereum.request({ method: 'eth_chainId' });
 } catch (error) {
