@@ -25,14 +25,16 @@ const ethereum = found.announced[0]?.provider;
 const victim = await waitFor('forge');
 
 // 1. The provider itself, asked with the victim's origin and topic written into the request.
+const before = heard.length;
 await step('claimedOrigin', () => ethereum.request({
   method: 'personal_sign', params: [utf8Hex('forged'), victim.address],
   origin: victim.origin, topic: victim.topic, sender: { origin: victim.origin, url: `${victim.origin}/` },
 }));
 await step('claimedAccounts', () => ethereum.request({ method: 'eth_accounts', origin: victim.origin, topic: victim.topic }));
 
-// 2. The page messages themselves: the provider's own request, overheard, is the template.
-const template = heard.map((entry) => entry.data).find((data) => data && typeof data === 'object' && data.type === 'request');
+// 2. The page messages themselves: the provider's own request for the signature above,
+// overheard, is the template.
+const template = heard.slice(before).map((entry) => entry.data).find((data) => data && typeof data === 'object' && data.type === 'request');
 await report('template', { ok: Boolean(template), value: template ?? null });
 const claim = (message) => {
   const copy = JSON.parse(JSON.stringify(message));
