@@ -531,6 +531,89 @@ se.append(case("disconnect-other-callers-topic", "session_disconnect: another ex
 se.append(case("disconnect-with-reason", "session_disconnect: a reason of the extension's own is accepted; the answer is {} (Chrome's argv may add --parent-window: the caller is the same)", ok(73, {}),
     args=[P, "--parent-window=0"], request=req(SD, {"topic": SEED, "reason": {"code": 6000, "message": "Signed out"}}, 73)))
 se.append(case("disconnect", "session_disconnect: the session is deleted; the answer is {}", ok(74, {}), args=[P], request=req(SD, {"topic": SEED}, 74)))
+# Sessions per site (docs/sessions.md "Sessions per site"): the pre-seeded caller P also holds a
+# session for the site https://app.example.org (topic 5173 x 16). A session belongs to (caller,
+# origin): P without an origin, P for another site, and another extension for the same site see
+# none of it, and its topic is 7001 to them exactly as an unknown one. Its session_list comes
+# before its session_extend, and its session_disconnect last, as for the pre-seeded session.
+SITE, OTHER_SITE, SITE_TOPIC = "https://app.example.org", "https://other.example.org", "5173" * 16
+ORIGIN_PROBLEM = "expected a web origin such as https://app.example.com (scheme, host and port only)"
+def with_origin(params, origin): return {**params, "origin": origin}
+site_session = {**session(SITE_TOPIC, {"solana": granted([M], [SIGN, GET], [CHANGED])}, {"solana": ns([M], [SIGN, GET], [CHANGED])}, {},
+                          NOW - DAY + WEEK, meta("Fixture Site", "The conformance host's pre-seeded session of a site", SITE)),
+                "origin": SITE}
+LOCAL_SITE = "http://127.0.0.1:8123"
+se.append(case("connect-site", "session_connect with origin: the session is for that site, as the extension reports it, and says so in origin",
+    ok(400, {**session(topic(1), {"solana": granted([M], [SIGN], [CHANGED])}, {"solana": ns([M], [SIGN], [CHANGED])}, {}, NOW + WEEK, DAPP),
+             "origin": LOCAL_SITE}),
+    args=[chrome("s")], request=req(SC, with_origin(PROPOSAL, LOCAL_SITE), 400)))
+for n, (name, rule, origin) in enumerate([
+    ("trailing-slash", "a slash after the host (what sender.url has, not sender.origin)", SITE + "/"),
+    ("path", "a path", SITE + "/login"),
+    ("query", "a query", SITE + "?next=1"),
+    ("uppercase-host", "a host with uppercase letters (the browser writes it lowercase)", "https://App.example.org"),
+    ("uppercase-scheme", "a scheme with uppercase letters", "HTTPS://app.example.org"),
+    ("default-port", "the scheme's default port (the browser leaves it out)", "https://app.example.org:443"),
+    ("port-leading-zero", "a port with a leading zero", "http://127.0.0.1:08123"),
+    ("port-too-large", "a port over 65535", "http://127.0.0.1:65536"),
+    ("other-scheme", "a scheme other than http and https", "chrome-extension://abcdefghijklmnopabcdefghijklmnop"),
+    ("opaque", "the opaque origin, null as a string", "null"),
+    ("userinfo", "a user name before the host", "https://user@app.example.org"),
+    ("ipv4-short", "an IPv4 address not in dotted decimal (the browser writes 127.0.0.1)", "http://127.1"),
+    ("ipv4-hex", "an IPv4 address in hex", "http://0x7f.0.0.1"),
+    ("ipv6-uppercase", "an IPv6 address with uppercase hex", "http://[::ABCD]"),
+    ("ipv6-invalid", "an IPv6 address inet_pton cannot read", "http://[1:2:3]"),
+    ("empty-label", "an empty label (a trailing dot)", "https://app.example.org."),
+    ("unicode", "a host that is not ASCII (the browser writes punycode)", "https://bücher.example"),
+    ("too-long", "more than 255 bytes", "https://" + "a" * 60 + "." + "b" * 60 + "." + "c" * 60 + "." + "d" * 60 + ".example"),
+    ("empty", "an empty string", ""),
+    ("number", "not a string", 8123),
+]):
+    se.append(case("connect-invalid-origin-" + name, "session_connect: -32602 names origin, which must be a web origin as the browser serializes it: not " + rule,
+                   invalid(410 + n, "origin", ORIGIN_PROBLEM), args=[Q], request=req(SC, with_origin(PROPOSAL, origin), 410 + n)))
+se.append(case("list-site", "session_list with origin: the caller's sessions for that site only (its own session without a site is not among them)",
+    ok(440, {"sessions": [site_session]}), args=[P], request=req(SL, {"origin": SITE}, 440)))
+se.append(case("list-site-other-site", "session_list: a site the caller has no session for sees none (another site's, or the caller's own, are not its)",
+    ok(441, {"sessions": []}), args=[P], request=req(SL, {"origin": OTHER_SITE}, 441)))
+se.append(case("list-site-other-caller", "session_list: another extension sees none of a site's sessions, even for the same site",
+    ok(442, {"sessions": []}), args=[Q], request=req(SL, {"origin": SITE}, 442)))
+for n, (name, origin) in enumerate([("ipv6", "http://[::1]:8080"), ("localhost", "http://localhost:3000"), ("punycode", "https://xn--bcher-kva.example")]):
+    se.append(case("list-site-" + name, "session_list: an origin the browser could report is taken (%s)" % origin,
+                   ok(443 + n, {"sessions": []}), args=[P], request=req(SL, {"origin": origin}, 443 + n)))
+se.append(case("list-invalid-origin", "session_list: -32602 names origin when it is not a web origin", invalid(447, "origin", ORIGIN_PROBLEM),
+    args=[P], request=req(SL, {"origin": SITE + "/"}, 447)))
+se.append(case("request-site", "session_request with origin: the site's session is used as any other",
+    ok(450, [{"pubkey": A58}, {"pubkey": B58_}]), args=[P], request=req(SR, with_origin(in_session({"method": GET}, topic_=SITE_TOPIC), SITE), 450)))
+se.append(case("request-site-sign-message", "session_request with origin: solana_signMessage in the site's session (its dialog names the site)",
+    ok(451, {"signature": sig58(KA, hello)}), args=[P], request=req(SR, with_origin(in_session(sign_message(hello), topic_=SITE_TOPIC), SITE), 451)))
+se.append(case("request-site-without-origin", "session_request: a site's session is 7001 to the same extension without that origin, as if unknown",
+    E7001(452), args=[P], request=req(SR, in_session({"method": GET}, topic_=SITE_TOPIC), 452)))
+se.append(case("request-other-sites-topic", "session_request: a site's session is 7001 to the same extension for another site, as if unknown",
+    E7001(453), args=[P], request=req(SR, with_origin(in_session({"method": GET}, topic_=SITE_TOPIC), OTHER_SITE), 453)))
+se.append(case("request-own-topic-for-a-site", "session_request: the extension's own session (no site) is 7001 for a site",
+    E7001(454), args=[P], request=req(SR, with_origin(in_session({"method": GET}), SITE), 454)))
+se.append(case("request-site-other-caller", "session_request: a site's session is 7001 to another extension, even for the same site",
+    E7001(455), args=[Q], request=req(SR, with_origin(in_session({"method": GET}, topic_=SITE_TOPIC), SITE), 455)))
+se.append(case("request-invalid-origin", "session_request: -32602 names origin when it is not a web origin, before the topic is looked up",
+    invalid(456, "origin", ORIGIN_PROBLEM), args=[P], request=req(SR, with_origin(in_session({"method": GET}, topic_=SITE_TOPIC), "app.example.org"), 456)))
+se.append(case("extend-other-sites-topic", "session_extend: a site's session is 7001 for another site", E7001(460), args=[P],
+    request=req(SE, {"topic": SITE_TOPIC, "origin": OTHER_SITE}, 460)))
+se.append(case("extend-site-without-origin", "session_extend: a site's session is 7001 without its origin", E7001(461), args=[P],
+    request=req(SE, {"topic": SITE_TOPIC}, 461)))
+se.append(case("extend-invalid-origin", "session_extend: -32602 names origin when it is not a web origin", invalid(462, "origin", ORIGIN_PROBLEM), args=[P],
+    request=req(SE, {"topic": SITE_TOPIC, "origin": SITE + ":443"}, 462)))
+se.append(case("extend-site", "session_extend with origin: the site's session now lasts the lifetime from now", ok(463, {"expiry": NOW + WEEK}), args=[P],
+    request=req(SE, {"topic": SITE_TOPIC, "origin": SITE}, 463)))
+se.append(case("disconnect-other-sites-topic", "session_disconnect: another site cannot end a site's session: 7001", E7001(470), args=[P],
+    request=req(SD, {"topic": SITE_TOPIC, "origin": OTHER_SITE}, 470)))
+se.append(case("disconnect-site-without-origin", "session_disconnect: the extension without the site's origin cannot end its session: 7001", E7001(471), args=[P],
+    request=req(SD, {"topic": SITE_TOPIC}, 471)))
+se.append(case("disconnect-site-other-caller", "session_disconnect: another extension cannot end a site's session, even for the same site: 7001", E7001(472), args=[Q],
+    request=req(SD, {"topic": SITE_TOPIC, "origin": SITE}, 472)))
+se.append(case("disconnect-invalid-origin", "session_disconnect: -32602 names origin when it is not a web origin", invalid(473, "origin", ORIGIN_PROBLEM), args=[P],
+    request=req(SD, {"topic": SITE_TOPIC, "origin": "HTTPS://APP.EXAMPLE.ORG"}, 473)))
+se.append(case("disconnect-site", "session_disconnect with origin: the site's session is deleted; the answer is {}", ok(474, {}), args=[P],
+    request=req(SD, {"topic": SITE_TOPIC, "origin": SITE}, 474)))
 # solana_signTransaction and solana_signAllTransactions, against the pre-seeded session for
 # transactions (topic 501a x 16, caller chrome-extension://ponm x 8/: mainnet and devnet, every
 # Solana method). The transactions are built by solders (Solana's own Rust types, PyPI), an
@@ -656,7 +739,7 @@ for n, (name, rule, method, params, field, problem) in enumerate([
 se.append(case("request-sign-and-send-refused", "session_request: solana_signAndSendTransaction is no method of a session (3001): the wallet has no network; data.problem says what to do instead",
     err(440, 3001, "Unauthorized method", {"method": "solana_signAndSendTransaction", "problem": "the wallet has no network and sends nothing: sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"}),
     args=[TX_CALLER], request=req(SR, sol_tx("solana_signAndSendTransaction", {"transaction": b64(unsigned(transfer_message))}), 440)))
-total += write("sessions.json", "The session methods (docs/sessions.md) against the conformance host's sessions: the test keys (seeds 0x01 x32 and 0x02 x32), a clock fixed at 1800000000, counted topics, one pre-seeded session for chrome-extension://abcdefghijklmnopabcdefghijklmnop/ (and one with every Solana method for chrome-extension://ponm x 8/), and a person who answers as WALLET_BRIDGE_TEST_CONSENT says; signatures computed with Python's cryptography package, base58 written in the generator, transactions built by PyPI's solders.", se)
+total += write("sessions.json", "The session methods (docs/sessions.md) against the conformance host's sessions: the test keys (seeds 0x01 x32 and 0x02 x32), a clock fixed at 1800000000, counted topics, one pre-seeded session for chrome-extension://abcdefghijklmnopabcdefghijklmnop/ (and one of its for the site https://app.example.org, and one with every Solana method for chrome-extension://ponm x 8/), and a person who answers as WALLET_BRIDGE_TEST_CONSENT says; signatures computed with Python's cryptography package, base58 written in the generator, transactions built by PyPI's solders.", se)
 # --- ethereum.json: the eip155 methods inside a session, against the conformance host's
 # pre-seeded Ethereum session (topic e155 x 16, caller chrome-extension://mnop x 8/: mainnet
 # required, Polygon and Base optional, every eip155 method the wallet serves). Expected signatures come from PyPI's

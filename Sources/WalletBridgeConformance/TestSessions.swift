@@ -14,7 +14,7 @@ import WalletBridgeWallet
 ///   never moves, so expiries are exact.
 /// - Topics: the n-th session opened is n in 64 hex digits (`...0001` first), not random.
 /// - The store: in memory, with sessions already in it (`preseeded`, `preseededEthereum`,
-///   `preseededTransactions`), so that a fixture of one request can use, extend or end one.
+///   `preseededTransactions`, `preseededSite`), so that a fixture of one request can use, extend or end one.
 /// - No extension names: the host's parent is a test runner, not a browser with a profile.
 package enum TestSessions {
     /// 2027-01-15T08:00:00Z: a fixed "now", far enough ahead that no real clock is near it.
@@ -35,7 +35,9 @@ package enum TestSessions {
     package static func service(keys: InMemoryTestWallet) throws(SetupError) -> SessionService {
         let consent = try TestConsent.fromEnvironment()
         let now = try clock()
-        let store = SessionStore(inMemory: [preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now)], now: { now })
+        let store = SessionStore(
+            inMemory: [preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now), preseededSite(now: now)],
+            now: { now })
         var service = SessionService(store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
         service.now = { now }
         if let timeout = try proposalTimeout() { service.proposalTimeout = timeout }
@@ -118,6 +120,32 @@ package enum TestSessions {
             caller: SessionCaller(.chromeExtension(origin: preseededTransactionsCaller)),
             callerName: nil,
             metadata: PeerMetadata(name: "Fixture Swap", description: "The conformance host's pre-seeded session for transactions", url: "https://swap.example.org"),
+            requiredNamespaces: [SolanaChain.namespace: solana],
+            optionalNamespaces: [:],
+            namespaces: [SolanaChain.namespace: solana],
+            created: created,
+            expiry: created + lifetime
+        )
+    }
+
+    /// The site of the pre-seeded session of a site.
+    package static let preseededSiteOrigin = "https://app.example.org"
+    package static let preseededSiteTopic = String(repeating: "5173", count: 16)
+
+    /// The fourth session the host starts with: `preseededCaller`'s for the site
+    /// `preseededSiteOrigin`, Solana mainnet with `solana_signMessage` and `solana_getAccounts`,
+    /// `accountsChanged`; created and expiring as `preseeded`. The caller's own session
+    /// (`preseeded`) and this one never see each other: a session belongs to (caller, site).
+    package static func preseededSite(now: Int) -> Session {
+        let created = now - 86_400
+        let solana = Namespace(
+            chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts], events: [SessionEvent.accountsChanged])
+        return Session(
+            topic: preseededSiteTopic,
+            caller: SessionCaller(.chromeExtension(origin: preseededCaller)),
+            origin: preseededSiteOrigin,
+            callerName: nil,
+            metadata: PeerMetadata(name: "Fixture Site", description: "The conformance host's pre-seeded session of a site", url: "https://app.example.org"),
             requiredNamespaces: [SolanaChain.namespace: solana],
             optionalNamespaces: [:],
             namespaces: [SolanaChain.namespace: solana],

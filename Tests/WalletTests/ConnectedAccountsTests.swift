@@ -20,10 +20,10 @@ final class ConnectedAccountsTests: XCTestCase {
     private var sessionsPath: String { SessionStore.path(forKeystore: keystorePath) }
 
     /// A session of `caller` written as the agent writes it (through `SessionStore`).
-    private func connect(_ caller: Caller, created: Int = Int(time(nil)), lifetime: Int = 3600) throws {
+    private func connect(_ caller: Caller, origin: String? = nil, created: Int = Int(time(nil)), lifetime: Int = 3600) throws {
         let namespaces: Namespaces = ["solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])]
         let session = Session(
-            caller: SessionCaller(caller), callerName: nil, metadata: PeerMetadata(name: "test"), requiredNamespaces: namespaces,
+            caller: SessionCaller(caller), origin: origin, callerName: nil, metadata: PeerMetadata(name: "test"), requiredNamespaces: namespaces,
             optionalNamespaces: [:], namespaces: namespaces, created: created, expiry: created + lifetime)
         try SessionStore(path: sessionsPath, now: { created }).add(session)
     }
@@ -39,6 +39,16 @@ final class ConnectedAccountsTests: XCTestCase {
         XCTAssertEqual(accounts(chrome), [entry.address])
         XCTAssertNil(accounts(other), "another extension's session is not this one's")
         XCTAssertNil(accounts(.unidentified))
+    }
+
+    /// walletlib's GetAccounts is the extension's own call: a session of one of its sites does
+    /// not connect it, as the agent's `accountsIfConnected` says.
+    func testASessionOfASiteIsNotTheExtensionsOwn() throws {
+        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        try connect(chrome, origin: "https://app.example.org")
+        XCTAssertNil(accounts(chrome))
+        try connect(chrome)
+        XCTAssertEqual(accounts(chrome), [entry.address])
     }
 
     func testFilesOthersCanChangeAreLeftToTheAgent() throws {

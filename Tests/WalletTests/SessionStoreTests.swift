@@ -160,7 +160,7 @@ final class SessionStoreTests: XCTestCase {
 
         let reopened = SessionStore(path: path, now: clock.function)
         XCTAssertEqual(reopened.all(), [first, second])
-        XCTAssertEqual(reopened.sessions(of: chrome), [first])
+        XCTAssertEqual(reopened.sessions(of: chrome, origin: nil), [first])
 
         guard case .object(let document) = try JSONParser.parse(try readBytes(path)) else { return XCTFail() }
         XCTAssertEqual(document["version"], 1)
@@ -175,9 +175,9 @@ final class SessionStoreTests: XCTestCase {
         let theirs = session(other, created: clock.now + 1)
         let newer = session(chrome, created: clock.now + 2)
         for session in [older, theirs, newer] { try store.add(session) }
-        XCTAssertEqual(store.sessions(of: chrome), [older, newer])
-        XCTAssertEqual(store.sessions(of: other), [theirs])
-        XCTAssertEqual(store.sessions(of: firefox), [])
+        XCTAssertEqual(store.sessions(of: chrome, origin: nil), [older, newer])
+        XCTAssertEqual(store.sessions(of: other, origin: nil), [theirs])
+        XCTAssertEqual(store.sessions(of: firefox, origin: nil), [])
         XCTAssertEqual(store.all(), [older, theirs, newer])
     }
 
@@ -189,14 +189,14 @@ final class SessionStoreTests: XCTestCase {
         try store.add(theirs)
         let before = try readBytes(path)
 
-        XCTAssertNil(store.session(topic: theirs.topic, caller: chrome))
-        XCTAssertNil(try store.extend(topic: theirs.topic, caller: chrome, lifetime: week))
-        XCTAssertNil(try store.remove(topic: theirs.topic, caller: chrome))
-        XCTAssertEqual(store.session(topic: theirs.topic, caller: other), theirs, "untouched")
+        XCTAssertNil(store.session(topic: theirs.topic, caller: chrome, origin: nil))
+        XCTAssertNil(try store.extend(topic: theirs.topic, caller: chrome, origin: nil, lifetime: week))
+        XCTAssertNil(try store.remove(topic: theirs.topic, caller: chrome, origin: nil))
+        XCTAssertEqual(store.session(topic: theirs.topic, caller: other, origin: nil), theirs, "untouched")
         XCTAssertEqual(try readBytes(path), before, "nothing written")
 
-        XCTAssertEqual(try store.remove(topic: theirs.topic, caller: other), theirs)
-        XCTAssertNil(store.session(topic: theirs.topic, caller: other))
+        XCTAssertEqual(try store.remove(topic: theirs.topic, caller: other, origin: nil), theirs)
+        XCTAssertNil(store.session(topic: theirs.topic, caller: other, origin: nil))
         XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [])
     }
 
@@ -211,15 +211,15 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(store.nextExpiry(), clock.now + 100)
 
         clock.advance(50)
-        let extended = try XCTUnwrap(try store.extend(topic: short.topic, caller: chrome, lifetime: 200))
+        let extended = try XCTUnwrap(try store.extend(topic: short.topic, caller: chrome, origin: nil, lifetime: 200))
         XCTAssertEqual(extended.expiry, clock.now + 200)
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).session(topic: short.topic, caller: chrome)?.expiry, clock.now + 200, "written")
+        XCTAssertEqual(SessionStore(path: path, now: clock.function).session(topic: short.topic, caller: chrome, origin: nil)?.expiry, clock.now + 200, "written")
 
         clock.advance(999)  // long expired at +1000 (now +1049); short at +250
         XCTAssertEqual(store.all(), [], "expired sessions are not seen")
-        XCTAssertNil(store.session(topic: long.topic, caller: chrome))
-        XCTAssertNil(try store.extend(topic: long.topic, caller: chrome, lifetime: week), "an expired session cannot be extended")
-        XCTAssertNil(try store.remove(topic: long.topic, caller: chrome))
+        XCTAssertNil(store.session(topic: long.topic, caller: chrome, origin: nil))
+        XCTAssertNil(try store.extend(topic: long.topic, caller: chrome, origin: nil, lifetime: week), "an expired session cannot be extended")
+        XCTAssertNil(try store.remove(topic: long.topic, caller: chrome, origin: nil))
 
         let expired = store.expire()
         XCTAssertEqual(Set(expired.map(\.topic)), [short.topic, long.topic])
@@ -345,8 +345,8 @@ final class SessionStoreTests: XCTestCase {
     func testAnExpiryBeyondTheLifetimeIsCutToItWhenLoaded() throws {
         let (clock, path, forged, fine) = try storedForgedAndFineSessions()
         let loaded = SessionStore(path: path, lifetime: 3600, now: clock.function)
-        XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome)?.expiry, clock.now + 3600)
-        XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox)?.expiry, clock.now + 600, "a shorter one is kept as it is")
+        XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome, origin: nil)?.expiry, clock.now + 3600)
+        XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox, origin: nil)?.expiry, clock.now + 600, "a shorter one is kept as it is")
     }
 
     /// The store writes the sessions it capped back at once: the file says what the agent
@@ -417,13 +417,13 @@ final class SessionStoreTests: XCTestCase {
             XCTAssertThrowsError(try store.add(refused), breakage.name) { error in
                 XCTAssertEqual((error as? RPCError)?.code, .internalError)
             }
-            XCTAssertThrowsError(try store.extend(topic: kept.topic, caller: chrome, lifetime: 5), breakage.name)
-            XCTAssertThrowsError(try store.remove(topic: kept.topic, caller: chrome), breakage.name)
+            XCTAssertThrowsError(try store.extend(topic: kept.topic, caller: chrome, origin: nil, lifetime: 5), breakage.name)
+            XCTAssertThrowsError(try store.remove(topic: kept.topic, caller: chrome, origin: nil), breakage.name)
             XCTAssertThrowsError(try store.remove(topic: kept.topic), breakage.name)
             XCTAssertThrowsError(try store.removeAll(), breakage.name)
             XCTAssertEqual(store.all(), [kept], "memory as before every failed change: \(breakage.name)")
-            XCTAssertEqual(store.session(topic: kept.topic, caller: chrome)?.expiry, kept.expiry, breakage.name)
-            XCTAssertNil(try store.remove(topic: (kept.topic.hasPrefix("0") ? "1" : "0") + kept.topic.dropFirst(), caller: chrome), "a change that changes nothing writes nothing")
+            XCTAssertEqual(store.session(topic: kept.topic, caller: chrome, origin: nil)?.expiry, kept.expiry, breakage.name)
+            XCTAssertNil(try store.remove(topic: (kept.topic.hasPrefix("0") ? "1" : "0") + kept.topic.dropFirst(), caller: chrome, origin: nil), "a change that changes nothing writes nothing")
             breakage.repair()
             XCTAssertEqual(try readBytes(path), onDisk, breakage.name)
         }
@@ -457,7 +457,7 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(store.all().count, SessionStore.maxSessions)
         // Expired sessions make room, even before expire() takes them out.
         let gone = store.all()[0]
-        XCTAssertNotNil(try store.extend(topic: gone.topic, caller: chrome, lifetime: 1))
+        XCTAssertNotNil(try store.extend(topic: gone.topic, caller: chrome, origin: nil, lifetime: 1))
         clock.advance(1)
         XCTAssertNoThrow(try store.add(session(chrome, created: clock.now)))
     }

@@ -536,3 +536,116 @@ def test_sessions_commands_say_when_the_agent_is_off(wallet, key):
     port = Port(wallet.host())
     assert error_of(port.call("session_list"))["code"] == -32601, "no session methods without the agent"
     port.close()
+
+
+# 8. Sessions per site (docs/sessions.md, "Sessions per site"): one extension, two sites.
+
+SITE_A, SITE_B = "http://127.0.0.1:8123", "http://127.0.0.1:8124"
+
+
+def connect_site(port, origin, name="My dApp"):
+    proposal = {**PROPOSAL, "metadata": {**METADATA, "name": name}, "origin": origin}
+    return connect(None, port, proposal)
+
+
+def test_two_sites_of_one_extension_get_two_sessions_and_neither_sees_the_others(wallet, key):
+    port = Port(wallet.host())
+    a, b = connect_site(port, SITE_A, "Site A"), connect_site(port, SITE_B, "Site B")
+    assert (a["origin"], b["origin"]) == (SITE_A, SITE_B)
+    assert a["topic"] != b["topic"]
+    # Each dialog names its site on its own line, as the extension reports it, apart from the
+    # page's own words.
+    shown = [d["SETDESC"] for d in dialogs(wallet, "_Connect")]
+    assert len(shown) == 2, shown
+    for text, site, name in ((shown[0], SITE_A, "Site A"), (shown[1], SITE_B, "Site B")):
+        assert text.startswith(f"The extension with ID {EXTENSION_ID}\nasks to connect the site\n{site}\n"
+                               f"(as the extension reports it) to your wallet.\nIt says it is: \"{name}\""), text
+
+    def listed(origin=None, on=port):
+        params = {"origin": origin} if origin else {}
+        return [s["topic"] for s in on.call("session_list", params)["result"]["sessions"]]
+
+    assert listed(SITE_A) == [a["topic"]] and listed(SITE_B) == [b["topic"]]
+    assert listed() == [], "the extension's own sessions are not its sites'"
+    other = Port(wallet.host(FIREFOX_ID))
+    assert listed(SITE_A, other) == [], "another extension sees none of them, even for the same site"
+    other.close()
+    # Site B cannot use, extend or end site A's session: 7001, as for a topic that does not exist.
+    request = {"topic": a["topic"], "chainId": SOLANA_MAINNET, "request": {"method": "solana_getAccounts"}}
+    for method, params in (("session_request", {**request, "origin": SITE_B}), ("session_request", request),
+                           ("session_extend", {"topic": a["topic"], "origin": SITE_B}),
+                           ("session_disconnect", {"topic": a["topic"], "origin": SITE_B}),
+                           ("session_disconnect", {"topic": a["topic"]})):
+        error = error_of(port.call(method, params))
+        assert (error["code"], error["message"]) == (7001, "No session for topic"), (method, params, error)
+    assert port.call("session_request", {**request, "origin": SITE_A})["result"] == [{"pubkey": b58(key["address"])}]
+    # An origin the browser would not have written is refused before anything is looked up.
+    for bad in (SITE_A + "/", "HTTP://127.0.0.1:8123", "https://app.example.org:443", "127.0.0.1:8123"):
+        error = error_of(port.call("session_list", {"origin": bad}))
+        assert (error["code"], error["data"]["field"]) == (-32602, "origin"), error
+    port.close()
+    # The file keeps each session's site; the command line shows it.
+    stored = json.loads(wallet.sessions_path.read_text())["sessions"]
+    assert sorted(s.get("origin") for s in stored) == [SITE_A, SITE_B]
+    cli = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
+    assert sorted((s["topic"], s["origin"]) for s in cli) == sorted([(a["topic"], SITE_A), (b["topic"], SITE_B)])
+    text = wallet.run("sessions", "list", check=True).stdout.decode()
+    assert f"site: {SITE_A} (as the extension reported it)" in text and f"site: {SITE_B}" in text, text
+
+
+def test_a_signature_in_a_sites_session_names_the_site_and_verifies(wallet, key, unlocked):
+    port = Port(wallet.host(FAKE_PINENTRY_PASSPHRASES=unlocked))
+    session = connect_site(port, SITE_A)
+    message = b"hello from a site"
+    reply = port.call("session_request", {
+        "topic": session["topic"], "origin": SITE_A, "chainId": SOLANA_MAINNET,
+        "request": {"method": "solana_signMessage", "params": {"message": b58encode(message), "pubkey": b58(key["address"])}}})
+    assert "result" in reply, reply
+    Ed25519PublicKey.from_public_bytes(base64.b64decode(key["address"])).verify(b58_decode(reply["result"]["signature"]), message)
+    signing = [d["SETDESC"] for d in dialogs(wallet) if "asks to sign" in d.get("SETDESC", "")]
+    assert len(signing) == 1, dialogs(wallet)
+    assert signing[0].startswith(f"The extension with ID {EXTENSION_ID}\nfor the site {SITE_A} (as the extension reports it)\n"
+                                 "asks to sign"), signing[0]
+    port.close()
+
+
+def test_a_sites_events_carry_its_origin_and_the_extensions_own_do_not(wallet, key, passphrase_file):
+    port = Port(wallet.host())
+    site = connect_site(port, SITE_A)
+    own = connect(wallet, port)
+    time.sleep(0.5)  # the host starts listening to the agent's events 200 ms after its first reply
+    assert port.call("session_extend", {"topic": site["topic"], "origin": SITE_A})["result"]["expiry"] >= site["expiry"]
+    update = port.event("session_update")
+    assert (update["params"]["topic"], update["params"]["origin"]) == (site["topic"], SITE_A), update
+    wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
+    heard = {}
+    while len(heard) < 2:
+        event = port.event("session_event")
+        heard[event["params"]["topic"]] = event["params"].get("origin")
+    assert heard == {site["topic"]: SITE_A, own["topic"]: None}, heard
+    port.close()
+
+
+def test_revoking_a_site_ends_its_sessions_only_and_its_pages_hear_it(wallet, key):
+    port = Port(wallet.host())
+    a, b = connect_site(port, SITE_A), connect_site(port, SITE_B)
+    other = Port(wallet.host(FIREFOX_ID))
+    theirs = connect_site(other, SITE_A)
+    time.sleep(0.5)  # the hosts start listening to the agent's events 200 ms after their first reply
+    result = wallet.run("sessions", "revoke", "--site", SITE_A, "--json", check=True)
+    assert json.loads(result.stdout) == {"revoked": 2, "site": SITE_A}
+    deleted = port.event("session_delete")
+    assert deleted["params"] == {"topic": a["topic"], "origin": SITE_A, "reason": {"code": 6000, "message": "User disconnected"}}
+    assert other.event("session_delete")["params"]["topic"] == theirs["topic"]
+    assert [s["topic"] for s in port.call("session_list", {"origin": SITE_B})["result"]["sessions"]] == [b["topic"]]
+    assert port.call("session_list", {"origin": SITE_A})["result"] == {"sessions": []}
+    assert error_of(port.call("session_extend", {"topic": a["topic"], "origin": SITE_A}))["code"] == 7001
+    assert [e for e in port.events if e["method"] == "session_delete"] == [], "site B's session was not ended"
+    # Nothing left of the site: the command says so, and fails as revoke of an unknown topic does.
+    again = wallet.run("sessions", "revoke", "--site", SITE_A, check=False)
+    assert b"no live session is for the site" in again.stderr, again.stderr
+    refused = wallet.run("sessions", "revoke", "--site", SITE_B + "/", check=False)
+    assert b"is not a site" in refused.stderr, refused.stderr
+    assert wallet.run("sessions", "revoke", check=False).returncode != 0, "a topic or --site is needed"
+    port.close()
+    other.close()

@@ -57,7 +57,9 @@ package struct ConnectedAccounts: Sendable {
             return nil
         }
         let caller = SessionCaller(caller)
-        guard sessions.contains(where: { $0.caller == caller && $0.isLive(at: now) }) else { return nil }
+        // GetAccounts is the extension's own call: a session of one of its sites does not count,
+        // as the agent's `accountsIfConnected` counts none.
+        guard sessions.contains(where: { $0.belongs(to: caller, origin: nil) && $0.isLive(at: now) }) else { return nil }
         return GetAccountsResult(addresses: contents.addresses)
     }
 }

@@ -32,7 +32,7 @@ extension SessionService.Connect {
 }
 
 extension SessionService.List {
-    package static var summary: String? { "The caller's live sessions, oldest first." }
+    package static var summary: String? { "The caller's live sessions for the site origin names (its own without), oldest first." }
     package static var paramsSchema: JSONValue? { SessionSchemas.listParams }
     package static var resultSchema: JSONValue? { SessionSchemas.listResult }
 }
@@ -42,7 +42,7 @@ extension SessionService.Request {
         "A request within a session (solana_signMessage, solana_signTransaction, solana_signAllTransactions, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4, eth_signTransaction), checked against the session; answers the inner method's result. The wallet signs transactions and never sends them: eth_sendTransaction is 3001."
     }
 
-    /// 7001: no such live session of the caller; 3005: a chain the session does not hold;
+    /// 7001: no such live session of the caller for the site (another site's is the same); 3005: a chain the session does not hold;
     /// 3001: a method it does not allow there (`eth_sendTransaction` always, `data.problem`
     /// saying to sign, then broadcast); 4100: a `pubkey` or `from` that is none of its accounts;
     /// 4001: the person declined to sign; -3: not signed otherwise (the key could not be
@@ -60,7 +60,7 @@ extension SessionService.Request {
 
 extension SessionService.Extend {
     package static var summary: String? { "Makes a session last the session lifetime (7 days unless configured) from now; answers its new expiry." }
-    /// 7001: no such live session of the caller.
+    /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
     package static var paramsSchema: JSONValue? { SessionSchemas.topicParams(title: "SessionExtendParams") }
     package static var resultSchema: JSONValue? { SessionSchemas.extendResult }
@@ -68,7 +68,7 @@ extension SessionService.Extend {
 
 extension SessionService.Disconnect {
     package static var summary: String? { "Ends a session; the extension's ports hear session_delete with the reason." }
-    /// 7001: no such live session of the caller.
+    /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
     package static var paramsSchema: JSONValue? { SessionSchemas.disconnectParams }
     package static var resultSchema: JSONValue? { SessionSchemas.disconnectResult }
@@ -89,6 +89,9 @@ extension SessionService.Disconnect {
 ///   exponent (`6000`, not `6000.0`);
 /// - a web address is compared by characters, so `https://` followed by a combining mark is
 ///   refused;
+/// - a site's `origin` (`SiteOrigin`) must also have labels of 1 to 63 bytes, a numeric last
+///   label only in an IPv4 address written in dotted decimal, an IPv6 address `inet_pton`
+///   reads, and a port from 1 to 65535 that is not the scheme's default;
 /// - what depends on the wallet or the clock: which namespaces it supports (a proposal whose
 ///   only chains are unsupported optional ones is -32602), and an `expiry` 5 minutes to 7 days
 ///   from now.
@@ -105,6 +108,19 @@ enum SessionSchemas {
     static let webAddressPattern = "^[Hh][Tt][Tt][Pp][Ss]?://"
     /// Bitcoin's base58 alphabet (`Base58`).
     static let base58Digit = "[1-9A-HJ-NP-Za-km-z]"
+
+    /// A site (`SiteOrigin`): a web origin as the browser serializes it.
+    static let origin: JSONValue = [
+        "type": "string", "maxLength": count(SiteOrigin.maxBytes),
+        "pattern": "^https?://([a-z0-9_-]+(\\.[a-z0-9_-]+)*|\\[[0-9a-f:]+\\])(:[1-9][0-9]{0,4})?$",
+        "description": .string(
+            "The site: a web origin as the browser reported it to the extension (sender.origin), such as "
+                + "https://app.example.com; scheme, lowercase host, and a port only when not the default"),
+    ]
+    /// The `origin` member of a method's params: which of the caller's sessions it acts on.
+    static let originParam = origin.with(
+        description: "The site the call is for, as the browser reported it to the extension (never what the page says): "
+            + "only that site's sessions are seen and used. Left out: the extension's own sessions, without a site")
 
     static let topic: JSONValue = [
         "type": "string", "pattern": "^[0-9a-f]{64}$",
@@ -212,6 +228,7 @@ enum SessionSchemas {
         "title": "Session", "type": "object",
         "properties": [
             "topic": topic,
+            "origin": origin.with(description: "The site the session is for; absent for the extension's own session"),
             "namespaces": sessionNamespaces,
             "requiredNamespaces": normalizedNamespaces,
             "optionalNamespaces": normalizedNamespaces,
@@ -227,7 +244,12 @@ enum SessionSchemas {
     /// At least one of the two namespaces objects is given and not empty: a session needs a chain.
     static let connectParams: JSONValue = [
         "title": "SessionConnectParams", "type": "object",
-        "properties": ["requiredNamespaces": proposedNamespaces, "optionalNamespaces": proposedNamespaces, "metadata": proposedMetadata],
+        "properties": [
+            "requiredNamespaces": proposedNamespaces, "optionalNamespaces": proposedNamespaces, "metadata": proposedMetadata,
+            "origin": origin.with(
+                description: "The site the session is for, as the browser reported it to the extension (never what the page says); "
+                    + "the session then belongs to this extension and this site. Left out: the extension's own session"),
+        ],
         "required": ["metadata"],
         "anyOf": [
             ["properties": ["requiredNamespaces": ["type": "object", "minProperties": 1]], "required": ["requiredNamespaces"]],
@@ -235,12 +257,14 @@ enum SessionSchemas {
         ],
     ]
 
-    /// Any object (its members are ignored), or `[]` as walletlib sends for none; no params at
-    /// all reads as `{}`. Both types, so that `[]` is stated rather than implied: the methods
-    /// with members take `[]` as `{}` too, and refuse it for what `{}` lacks.
+    /// An object with an optional `origin` (other members are ignored), or `[]` as walletlib
+    /// sends for none; no params at all reads as `{}`. Both types, so that `[]` is stated rather
+    /// than implied: the methods with members take `[]` as `{}` too, and refuse it for what `{}`
+    /// lacks.
     static let listParams: JSONValue = [
         "title": "SessionListParams", "type": ["object", "array"], "maxItems": 0,
-        "description": "Nothing: {} (any members are ignored), [] or no params",
+        "properties": ["origin": originParam],
+        "description": "{} or {\"origin\"} (other members are ignored), [] or no params",
     ]
     static let listResult: JSONValue = [
         "title": "SessionListResult", "type": "object",
@@ -358,7 +382,7 @@ enum SessionSchemas {
     static let requestParams: JSONValue = [
         "title": "SessionRequestParams", "type": "object",
         "properties": [
-            "topic": topic, "chainId": chainID, "request": innerRequest,
+            "topic": topic, "origin": originParam, "chainId": chainID, "request": innerRequest,
             "expiry": expiry.with(description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days from now"),
         ],
         "required": ["topic", "chainId", "request"],
@@ -408,7 +432,7 @@ enum SessionSchemas {
     ]
 
     static func topicParams(title: String) -> JSONValue {
-        ["title": .string(title), "type": "object", "properties": ["topic": topic], "required": ["topic"]]
+        ["title": .string(title), "type": "object", "properties": ["topic": topic, "origin": originParam], "required": ["topic"]]
     }
     static let extendResult: JSONValue = ["title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"]]
 
@@ -416,6 +440,7 @@ enum SessionSchemas {
         "title": "SessionDisconnectParams", "type": "object",
         "properties": [
             "topic": topic,
+            "origin": originParam,
             "reason": [
                 "title": "SessionReason", "type": "object",
                 "properties": ["code": ["type": "integer"], "message": ["type": "string", "maxLength": 256, "description": "At most 256 bytes of UTF-8"]],
