@@ -413,9 +413,9 @@ se.append(case("connect-optional-only", "session_connect: requiredNamespaces may
 se.append(case("connect-unsupported-chains", "session_connect: required chains the wallet does not support are 5100, data.chains listing every one", err(4, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash", "solana:anotherfakechain"]}),
     args=[Q], request=req(SC, proposal({"solana": ns([M, "solana:notarealgenesishash", "solana:anotherfakechain"], [SIGN], [])}), 4)))
 se.append(case("connect-unsupported-methods", "session_connect: required methods the wallet does not support are 5101, data.methods listing every one; a method that sends (the wallet has no network) also gets data.problem saying what to use instead",
-    err(5, 5101, "Unsupported methods", {"methods": ["solana_signAndSendTransaction", "solana_signIn"],
+    err(5, 5101, "Unsupported methods", {"methods": ["solana_signAndSendTransaction", "solana_getBalance"],
         "problem": "the wallet has no network and sends nothing, so it offers no solana_signAndSendTransaction: sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"}),
-    args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction", "solana_signIn"], [])}), 5)))
+    args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN, "solana_signTransaction", "solana_signAndSendTransaction", "solana_getBalance"], [])}), 5)))
 se.append(case("connect-unsupported-events", "session_connect: required events the wallet does not support are 5102, data.events listing them", err(6, 5102, "Unsupported events", {"events": ["chainChanged"]}),
     args=[Q], request=req(SC, proposal({"solana": ns([M], [SIGN], [CHANGED, "chainChanged"])}), 6)))
 se.append(case("connect-unsupported-chains-before-methods", "session_connect: unsupported chains (5100) are answered before unsupported methods (5101)", err(7, 5100, "Unsupported chains", {"chains": ["solana:notarealgenesishash"]}),

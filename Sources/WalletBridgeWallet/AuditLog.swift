@@ -124,6 +124,9 @@ package struct AuditLog: Sendable {
         package var solana: SolanaRecord?
         /// SHA-256 of what a transaction dialog said (`ConsentRequest.dialogSHA256`).
         package var dialogSHA256: [UInt8]?
+        /// For a sign-in (`personal_sign` of an EIP-4361 message, `solana_signIn`): what it was
+        /// for, and whether that is the site the request came from.
+        package var signIn: SignInRecord?
         /// Once signed, each Solana transaction's id (its fee payer's signature, base58), in
         /// the order of the transactions (`solana_sign*Transaction*`) or of the payloads
         /// (SignPayloads); nil where none is known yet (the fee payer signs later) or the payload
@@ -143,6 +146,7 @@ package struct AuditLog: Sendable {
         /// What was asked to be signed, as a counted line names it (`what`): "transaction",
         /// "message" (an Ethereum message or typed data) or "payload" (SignPayloads).
         var what: String {
+            if signIn != nil { return "message" }
             if solana != nil || ethereum?.method == "eth_signTransaction" { return "transaction" }
             return ethereum == nil ? "payload" : "message"
         }
@@ -195,6 +199,29 @@ package struct AuditLog: Sendable {
 
         package init(method: String, chain: String, signatures: [String] = []) {
             (self.method, self.chain, self.signatures) = (method, chain, signatures)
+        }
+    }
+
+    /// What the log keeps of a sign-in: the domain it is for (with the message's scheme, when it
+    /// names one) and its URI, as the site wrote them; the site the request came from (the
+    /// session's origin), and whether the two are the same (`SignInCheck`). A session without a
+    /// site has neither: the sign-in could not be checked. Written as `sign_in`.
+    package struct SignInRecord: Sendable, Equatable {
+        package var domain: String
+        package var uri: String?
+        package var site: String?
+        package var matchesSite: Bool?
+
+        package init(domain: String, uri: String? = nil, site: String? = nil, matchesSite: Bool? = nil) {
+            (self.domain, self.uri, self.site, self.matchesSite) = (domain, uri, site, matchesSite)
+        }
+
+        var json: JSONValue {
+            var members: [String: JSONValue] = ["domain": .string(AuditLog.bounded(domain))]
+            if let uri { members["uri"] = .string(AuditLog.bounded(uri)) }
+            if let site { members["site"] = .string(AuditLog.bounded(site)) }
+            if let matchesSite { members["matches_site"] = .bool(matchesSite) }
+            return .object(members)
         }
     }
 
@@ -309,6 +336,7 @@ package struct AuditLog: Sendable {
             members["payload_list_sha256"] = .string(listHash(entry.payloadHashes))
         }
         if let dialog = entry.dialogSHA256 { members["dialog_sha256"] = .string(Hex.encode(dialog)) }
+        if let signIn = entry.signIn { members["sign_in"] = signIn.json }
         if entry.transactionIDs.contains(where: { $0 != nil }) {
             members["transaction_ids"] = .array(entry.transactionIDs.prefix(listedSignatures).map { $0.map { .string(bounded($0)) } ?? .null })
         }

@@ -261,6 +261,7 @@ public struct KeystoreWallet: AccountsAtHand {
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: signing.messages.map(PayloadSummary.sha256Hex))
         audit.solana = .init(method: signing.method, chain: signing.chain.description)
+        audit.signIn = signing.signIn
         audit.dialogSHA256 = request.dialogSHA256
         var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         let signatures = secretKey.withUnsafeBytes { key in signing.messages.map { Ed25519.sign($0, secretKey: key) } }
@@ -294,6 +295,7 @@ public struct KeystoreWallet: AccountsAtHand {
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
             payloadHashes: [])
         audit.ethereum = .init(method: signing.method, chain: signing.chain.description, digest: signing.digest)
+        audit.signIn = signing.consent?.signIn
         audit.dialogSHA256 = request.dialogSHA256
         var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
         guard let signature = Secp256k1.sign(digest: signing.digest, secretKey: secretKey) else {
@@ -407,8 +409,9 @@ public struct KeystoreWallet: AccountsAtHand {
             }
             let identity = request.caller.identity
             // A transaction is signed only after the person has seen it: an allowance covers
-            // messages, and none is offered in a transaction's dialog.
-            let allowance = request.transactions == nil ? allowMinutes : nil
+            // messages, and none is offered in a transaction's dialog. Nor in a sign-in's,
+            // whose site check the person must see each time.
+            let allowance = request.transactions == nil && request.ethereum?.signIn == nil ? allowMinutes : nil
             if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
                let key = try heldKey() {
                 return (key, .allowedBefore)

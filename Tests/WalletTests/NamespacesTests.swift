@@ -157,7 +157,10 @@ final class NamespacesTests: XCTestCase {
         for chain in ["eip155:0", "eip155:01", "eip155:0x1", "eip155:9007199254740992", "solana:other"] { XCTAssertFalse(support.offers(ChainID(chain)!), chain) }
         XCTAssertEqual(support.namespaces.filter { $0.key != "eip155" }, ["solana": Namespace(
             chains: SolanaChain.all,
-            methods: ["solana_signMessage", "solana_getAccounts", "solana_requestAccounts", "solana_signTransaction", "solana_signAllTransactions"],
+            methods: [
+                "solana_signMessage", "solana_getAccounts", "solana_requestAccounts", "solana_signTransaction", "solana_signAllTransactions",
+                "solana_signIn",
+            ],
             events: ["accountsChanged"]
         )])
     }
@@ -179,10 +182,10 @@ final class NamespacesTests: XCTestCase {
     }
 
     func testUnsupportedMethodsAre5101() {
-        let error = refusal(["solana": solana([mainnet], methods: ["solana_signMessage", "solana_signIn", "solana_signTransaction", "solana_signAndSendTransaction"], events: ["nope"])])
+        let error = refusal(["solana": solana([mainnet], methods: ["solana_signMessage", "solana_signOut", "solana_signTransaction", "solana_signAndSendTransaction"], events: ["nope"])])
         XCTAssertEqual(error?.code, .unsupportedMethods)
         XCTAssertEqual(error?.data, [
-            "methods": ["solana_signIn", "solana_signAndSendTransaction"],
+            "methods": ["solana_signOut", "solana_signAndSendTransaction"],
             "problem": .string("the wallet has no network and sends nothing, so it offers no solana_signAndSendTransaction: "
                 + "sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"),
         ], "methods come before events")

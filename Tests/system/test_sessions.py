@@ -102,8 +102,8 @@ def connect(wallet, port, proposal=PROPOSAL):
     ({"eip155": {"chains": ["eip155:1"], "methods": ["personal_sign"], "events": []}}, 5103,
      {"namespaces": ["eip155"], "problem": "the wallet has no key for the eip155 namespace: `wallet-bridge keys create --type ethereum` makes one"}),
     ({"solana": {"chains": ["solana:nosuchchain"], "methods": [], "events": []}}, 5100, {"chains": ["solana:nosuchchain"]}),
-    ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signMessage", "solana_signIn"], "events": []}}, 5101,
-     {"methods": ["solana_signIn"]}),
+    ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signMessage", "solana_getBalance"], "events": []}}, 5101,
+     {"methods": ["solana_getBalance"]}),
     # A method that sends: the wallet has no network, and data.problem says what to use instead.
     ({"solana": {"chains": [SOLANA_MAINNET], "methods": ["solana_signAndSendTransaction"], "events": []}}, 5101,
      {"methods": ["solana_signAndSendTransaction"],

@@ -11,6 +11,8 @@ package struct EthereumConsent: Sendable, Equatable {
     package var chain: String
     /// The content, one fact per line.
     package var lines: [String]
+    /// Set for a sign-in (an EIP-4361 message): what the audit log records of it.
+    package var signIn: AuditLog.SignInRecord?
 
     /// The bytes all lines may take together: with the caller, the key and the buttons' text,
     /// the dialog stays within one Assuan line. Fields that do not fit are counted instead.
@@ -48,6 +50,55 @@ package struct EthereumConsent: Sendable, Equatable {
             }
         }
         return EthereumConsent(kind: "a message (personal_sign)", chain: EIP155.name(of: chain), lines: [line])
+    }
+
+    /// `personal_sign` of `bytes` by `signer`, in a session for `site` (nil: one without a
+    /// site), on `chain`: a well-formed Sign-In with Ethereum message (EIP-4361) is shown as a
+    /// sign-in, its fields laid out and checked (`SignInCheck`: the domain and URI against the
+    /// site; the account against the signer; the chain against the request's), the warnings
+    /// first; a text that reads as one and is not well-formed is shown as the plain text it is,
+    /// after a notice that says so; anything else as `message` shows it. -32602 at `field` for
+    /// a sign-in whose warnings and key facts cannot all be shown.
+    package static func personalMessage(
+        _ bytes: [UInt8], chain: ChainID, signer: EthereumAddress, site: String?, field: String
+    ) throws(RPCError) -> EthereumConsent {
+        switch EthereumSignIn.read(bytes) {
+        case .other:
+            return message(bytes, chain: chain)
+        case .malformed(let problem):
+            var plain = message(bytes, chain: chain)
+            plain.lines.insert(
+                TransactionConsent.warningMark + "This reads like a sign-in, but is not a well-formed one (EIP-4361: \(problem)): "
+                    + "it is shown, and signed, as the plain text it is", at: 0)
+            return plain
+        case .signIn(let signIn):
+            let check = SignInCheck(domain: signIn.domain, scheme: signIn.scheme, uri: signIn.uri, site: site)
+            var warnings = check.warnings
+            if signIn.address != signer {
+                warnings.append(.init(.trust, "The message names the account \(signIn.address), but the key that signs is \(signer)"))
+            }
+            // The same number, however many leading zeros the message writes.
+            let requestChain = EIP155.chainID(of: chain).map { String($0) } ?? ""
+            if String(signIn.chainID.drop { $0 == "0" }) != requestChain {
+                let shown = ConsentRequest.printable(String(signIn.chainID.prefix(40)), maxBytes: 40)
+                warnings.append(.init(.trust, "The message is for chain ID \(shown), but the request is for \(EIP155.name(of: chain))"))
+            }
+            var details: [(label: String, value: String)] = [
+                ("Version", signIn.version), ("Chain ID", signIn.chainID), ("Nonce", signIn.nonce), ("Issued At", signIn.issuedAt),
+            ]
+            if let value = signIn.expirationTime { details.append(("Expiration Time", value)) }
+            if let value = signIn.notBefore { details.append(("Not Before", value)) }
+            if let value = signIn.requestID { details.append(("Request ID", value)) }
+            let fields = SignInConsent.Fields(
+                scheme: signIn.scheme, domain: signIn.domain, account: signIn.address.description, statement: signIn.statement,
+                uri: signIn.uri, details: details, resources: signIn.resources)
+            let summary = SignInConsent.summary(kind: "a sign-in (Sign-In with Ethereum)", fields: fields, warnings: warnings)
+            var consent = EthereumConsent(
+                kind: "a sign-in (Sign-In with Ethereum, personal_sign)", chain: EIP155.name(of: chain),
+                lines: try SignInConsent.lines(summary, field: field))
+            consent.signIn = check.record
+            return consent
+        }
     }
 
     /// `eth_signTypedData_v4`: who it is for (the domain's name, version, chain and contract),

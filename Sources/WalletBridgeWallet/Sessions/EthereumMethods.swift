@@ -27,7 +27,8 @@ extension SessionService {
     }
 
     /// `personal_sign`: params `[message, address]`, the message read as MetaMask reads it
-    /// (`personalMessage`). An empty message is refused, as MetaMask refuses one.
+    /// (`personalMessage`). An empty message is refused, as MetaMask refuses one. A Sign-In
+    /// with Ethereum message is shown as a sign-in (`EthereumConsent.personalMessage`).
     private func personalSign(_ request: InnerRequest) async throws -> JSONValue {
         let params = try Self.positional(request.params, count: 2, shape: "[message, address]")
         guard case .string(let text) = params[0] else {
@@ -36,9 +37,12 @@ extension SessionService {
         guard !text.isEmpty else { throw Self.invalid("request.params[0]", "the message is empty: there is nothing to sign") }
         let message = Self.personalMessage(text)
         let address = try await account(params[1], field: "request.params[1]", request: request, order: "personal_sign's params are [message, address]")
+        // A sign-in (EIP-4361) is shown as one and checked against the session's site.
+        let consent = try EthereumConsent.personalMessage(
+            message, chain: request.chain, signer: address, site: request.session.origin, field: "request.params[0]")
         let signing = EthereumSigningRequest(
             method: request.method, chain: request.chain, address: address, digest: EthereumSigningRequest.personalMessageDigest(message),
-            consent: .message(message, chain: request.chain))
+            consent: consent)
         return try await sign(signing, request)
     }
 

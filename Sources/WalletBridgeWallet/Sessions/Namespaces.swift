@@ -86,7 +86,7 @@ package enum SolanaMethod {
     /// Sign In With Solana: the wallet builds the message from the site's input and signs it.
     package static let signIn = "solana_signIn"
     /// The methods that sign, and so ask the person each time.
-    package static let signingMethods = [signMessage, signTransaction, signAllTransactions]
+    package static let signingMethods = [signMessage, signTransaction, signAllTransactions, signIn]
     /// Sends what it signs: the wallet has no network, so no session allows it.
     package static let signAndSendTransaction = "solana_signAndSendTransaction"
 }
@@ -107,7 +107,7 @@ package struct WalletSupport: Equatable, Sendable {
         self.namespaces = namespaces
     }
 
-    /// docs/sessions.md: the three Solana chains, message and transaction signing and the
+    /// docs/sessions.md: the three Solana chains, message and transaction signing, Sign In With Solana, the
     /// account methods, and `accountsChanged`; every EVM chain, with Ethereum's accounts, chain
     /// id and signing methods, and EIP-1193's `accountsChanged` and `chainChanged`.
     package static let `default` = WalletSupport(namespaces: [
@@ -115,7 +115,7 @@ package struct WalletSupport: Equatable, Sendable {
             chains: SolanaChain.all,
             methods: [
                 SolanaMethod.signMessage, SolanaMethod.getAccounts, SolanaMethod.requestAccounts, SolanaMethod.signTransaction,
-                SolanaMethod.signAllTransactions,
+                SolanaMethod.signAllTransactions, SolanaMethod.signIn,
             ],
             events: [SessionEvent.accountsChanged]
         ),

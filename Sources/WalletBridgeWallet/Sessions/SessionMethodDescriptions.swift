@@ -321,6 +321,26 @@ enum SessionSchemas {
         ],
         "required": ["transactions"],
     ]
+    /// `solana_signIn`'s params: the Wallet Standard's `SolanaSignInInput`, every member
+    /// optional (`SolanaSignInInput(json:)`). The host also checks that each member but the
+    /// statement is one line of visible text, and the domain an RFC 3986 authority.
+    static let signInParams: JSONValue = {
+        let line: JSONValue = ["type": ["string", "null"], "maxLength": count(SolanaSignInInput.maxFieldBytes)]
+        var properties: [String: JSONValue] = [
+            "domain": line.with(description: "The site's host[:port]; the session's site when left out"),
+            "address": ["anyOf": [base58PublicKey, ["type": "null"]], "description": "One of the session's keys; the first when left out"],
+            "statement": ["type": ["string", "null"], "maxLength": count(SolanaSignInInput.maxStatementBytes)],
+            "resources": [
+                "type": ["array", "null"], "maxItems": count(SolanaSignInInput.maxResources),
+                "items": ["type": "string", "minLength": 1, "maxLength": count(SolanaSignInInput.maxFieldBytes)],
+            ],
+        ]
+        for (member, _) in SolanaSignInInput.labels { properties[member] = line }
+        return [
+            "title": "SolanaSignInInput", "type": "object", "properties": .object(properties),
+            "description": "What to sign in with (Sign In With Solana); the wallet builds the message in the published format",
+        ]
+    }()
     /// A `pubkey` that may be left out or null: the host then chooses the key.
     static func optionalPublicKey(_ description: String) -> JSONValue {
         ["anyOf": [base58PublicKey, ["type": "null"]], "description": .string(description)]
@@ -376,7 +396,8 @@ enum SessionSchemas {
     /// The methods whose params the schema describes.
     static let checkedMethods: [(method: String, params: JSONValue)] = [
         (SolanaMethod.signMessage, signMessageParams), (SolanaMethod.signTransaction, signTransactionParams),
-        (SolanaMethod.signAllTransactions, signAllTransactionsParams), (EIP155.personalSignMethod, personalSignParams),
+        (SolanaMethod.signAllTransactions, signAllTransactionsParams), (SolanaMethod.signIn, signInParams),
+        (EIP155.personalSignMethod, personalSignParams),
         (EIP155.signTypedDataMethod, signTypedDataParams), (EIP155.signTransactionMethod, signEthereumTransactionParams),
     ]
     static let requestParams: JSONValue = [
@@ -413,6 +434,15 @@ enum SessionSchemas {
                     "signatures": ["type": "array", "items": ["type": "string", "pattern": "^\(base58Digit){64,88}$"]],
                 ],
                 "required": ["transactions", "signatures"],
+            ],
+            [
+                "title": "SignInResult", "type": "object",
+                "properties": [
+                    "address": base58PublicKey.with(description: "The key that signed"),
+                    "message": ["type": "string", "description": "The exact text signed (its UTF-8 bytes)"],
+                    "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"],
+                ],
+                "required": ["address", "message", "signature"],
             ],
             [
                 "title": "SessionAccounts", "type": "array",

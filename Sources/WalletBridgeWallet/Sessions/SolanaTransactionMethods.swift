@@ -15,6 +15,8 @@ package struct SolanaSigningRequest: Sendable {
     /// Each transaction's id when the request already carries it (`SolanaTransaction.id`: the
     /// fee payer signed before), in `messages`' order; for the audit log (wiring, issue 36).
     package var transactionIDs: [String?] = []
+    /// For `solana_signIn`: what the audit log records of the sign-in.
+    package var signIn: AuditLog.SignInRecord?
 
     package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
         (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)

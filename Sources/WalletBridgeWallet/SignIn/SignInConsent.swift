@@ -1,0 +1,161 @@
+import WalletBridge
+
+/// What the dialog shows of a sign-in (a `personal_sign` of an EIP-4361 message, a
+/// `solana_signIn`), laid out as a transaction's summary is (`TransactionConsent`): the
+/// warnings first, then the facts that are always shown whole (wrapped, never cut): the domain
+/// and the account; then the statement, the URI (each cut to a budget, what is cut counted)
+/// and the other fields in the message's order, each shown whole or counted in the last line
+/// ("…and 3 more fields not shown"). What must be shown and does not fit is refused before
+/// any dialog.
+/// Everything the site wrote goes through `DisplayText`, so nothing in it can change the
+/// dialog's layout.
+package enum SignInConsent {
+    /// The bytes the sign-in's lines may take of the one Assuan line: what is left of it, in
+    /// the worst case, by who asks (an extension's ID and installed name), the key and the
+    /// longest instruction. What must be shown and does not fit is refused before any dialog.
+    static let budget = 420
+    static let maxStatementBytes = 160
+    static let maxURIBytes = 100
+    static let maxValueBytes = 80
+
+    /// The fields of a sign-in as the dialog names them.
+    package struct Fields: Sendable {
+        package var scheme: String?
+        package var domain: String
+        package var account: String
+        package var statement: String?
+        package var uri: String?
+        /// "Version", "Chain ID", "Nonce", "Issued At", …: the rest, in the message's order.
+        package var details: [(label: String, value: String)]
+        package var resources: [String]?
+
+    }
+
+    /// The summary the dialog lays out: `kind` ("a sign-in (Sign In With Solana)") and
+    /// `warnings` (the site check's and the caller's own) over `fields`.
+    package static func summary(kind: String, fields: Fields, warnings: [TransactionSummary.Warning]) -> TransactionSummary {
+        let facts = ["Domain: " + (fields.scheme.map { "\($0)://" } ?? "") + fields.domain, "Account: " + fields.account]
+        var actions: [TransactionSummary.Action] = []
+        if let statement = fields.statement {
+            let shown = DisplayText.preview(statement, maxBytes: maxStatementBytes, lineBreaks: .marked)
+            actions.append(.init(["Statement: \"\(shown.text)\"\(shown.cutNote)"]))
+        }
+        if let uri = fields.uri {
+            let shown = DisplayText.preview(uri, maxBytes: maxURIBytes)
+            actions.append(.init(["URI: \(shown.text)\(shown.cutNote)"]))
+        }
+        actions += fields.details.map { label, value in
+            let shown = DisplayText.preview(value, maxBytes: maxValueBytes)
+            return TransactionSummary.Action(["\(label): \(shown.text)\(shown.cutNote)"])
+        }
+        if let resources = fields.resources {
+            let lines = resources.map { resource in
+                let shown = DisplayText.preview(resource, maxBytes: maxValueBytes)
+                return "  - \(shown.text)\(shown.cutNote)"
+            }
+            actions.append(TransactionSummary.Action(["Resources (\(resources.count)):"] + lines))
+        }
+        return TransactionSummary(kind: kind, warnings: warnings, facts: facts, actions: actions, actionNoun: "field")
+    }
+
+    /// The lines of `summary` within `budget`, after checking that its warnings and facts fit:
+    /// -32602 at `field` when they do not (a domain of hundreds of bytes, say).
+    static func lines(_ summary: TransactionSummary, field: String) throws(RPCError) -> [String] {
+        let consent = TransactionConsent(chain: nil, summaries: [summary], noun: "sign-in")
+        try checkFits(consent, field: field)
+        return consent.lines(budget: budget)
+    }
+
+    /// -32602 at `field` unless the warnings and facts of `consent` fit `budget`.
+    static func checkFits(_ consent: TransactionConsent, field: String) throws(RPCError) {
+        do throws(TransactionConsent.TooMuch) {
+            try consent.checkFits(budget: budget)
+        } catch {
+            throw SessionService.invalid(
+                field, "too much to show in one dialog: the sign-in's warnings, domain and account do not fit; "
+                    + "use a shorter domain")
+        }
+    }
+}
+
+/// The site check of a sign-in: whether the domain (and scheme, when the message has one) it
+/// is for, and its URI, are the site the session belongs to (`Session.origin`, as the
+/// extension reports it from what the browser told it), as EIP-4361 asks of wallets
+/// ("Verifying the Request Origin"). A sign-in for another site is the phishing case: a page
+/// that asks the person to sign in to a site it is not gets a signature that site accepts.
+/// The wallet does not refuse it (a site may sign in to another it runs); it leads the dialog
+/// with a warning naming both, and the audit log records it.
+package struct SignInCheck: Equatable, Sendable {
+    package var warnings: [TransactionSummary.Warning] = []
+    package var record: AuditLog.SignInRecord
+
+    package init(domain: String, scheme: String?, uri: String?, site: String?) {
+        record = AuditLog.SignInRecord(domain: (scheme.map { "\($0)://" } ?? "") + domain, uri: uri, site: site)
+        let shownDomain = ConsentRequest.printable(record.domain, maxBytes: 80)
+        guard let site else {
+            warnings.append(.init(
+                .trust,
+                "This sign-in cannot be checked against a site: the session was opened without one, so make sure "
+                    + "\(shownDomain) is the site you are signing in to"))
+            return
+        }
+        let shownSite = ConsentRequest.printable(site, maxBytes: 80)
+        let domainMatches = Self.domain(domain, scheme: scheme, isOf: site)
+        let uriMatches = uri.map { Self.webOrigin(of: $0) == site.lowercased() } ?? true
+        record.matchesSite = domainMatches && uriMatches
+        if !domainMatches {
+            warnings.append(.init(
+                .trust,
+                "This sign-in is for \(shownDomain), but the request comes from the site \(shownSite) (as the extension "
+                    + "reports it)"))
+        }
+        if !uriMatches, let uri {
+            warnings.append(.init(
+                .trust,
+                domainMatches
+                    ? "Its URI \(ConsentRequest.printable(uri, maxBytes: 80)) is not on the site \(shownSite) the request comes from"
+                    : "Its URI \(ConsentRequest.printable(uri, maxBytes: 80)) is not on that site either"))
+        }
+    }
+
+    /// `host[:port]` of a web origin (`https://app.example.com:8443` → `app.example.com:8443`).
+    // TODO(merge): SiteOrigin.hostAndPort
+    private static func hostAndPort(of origin: String) -> String? {
+        guard let separator = origin.firstRange(of: "://") else { return nil }
+        let rest = origin[separator.upperBound...]
+        guard !rest.isEmpty, !rest.contains("/") else { return nil }
+        return String(rest)
+    }
+
+    /// The domain a sign-in names when the site leaves it out: the site's `host[:port]`.
+    package static func domain(of site: String) -> String? { hostAndPort(of: site) }
+
+    /// Whether `domain` (an authority) with `scheme` (when the message names one) is the site
+    /// `origin`: the same host and port (the scheme's default port written or not, host in any
+    /// letter case), and the same scheme when one is named.
+    static func domain(_ domain: String, scheme: String?, isOf origin: String) -> Bool {
+        let origin = origin.lowercased()
+        guard let separator = origin.firstRange(of: "://"), let site = hostAndPort(of: origin) else { return false }
+        let originScheme = String(origin[..<separator.lowerBound])
+        if let scheme, scheme.lowercased() != originScheme { return false }
+        return withoutDefaultPort(domain.lowercased(), scheme: originScheme) == site
+    }
+
+    /// The web origin of `uri` (`scheme://host[:port]`, lower case, without the scheme's default
+    /// port), or nil when it has no authority.
+    static func webOrigin(of uri: String) -> String? {
+        guard let separator = uri.firstRange(of: "://") else { return nil }
+        let scheme = uri[..<separator.lowerBound].lowercased()
+        let rest = uri[separator.upperBound...]
+        var authority = rest.prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        guard !authority.isEmpty else { return nil }
+        return "\(scheme)://\(withoutDefaultPort(authority.lowercased(), scheme: scheme))"
+    }
+
+    private static func withoutDefaultPort(_ authority: String, scheme: String) -> String {
+        let defaultPort = ["https": ":443", "http": ":80"][scheme]
+        guard let defaultPort, authority.hasSuffix(defaultPort) else { return authority }
+        return String(authority.dropLast(defaultPort.count))
+    }
+}

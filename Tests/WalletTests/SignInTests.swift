@@ -1,0 +1,429 @@
+import Foundation
+import WalletBridge
+@testable import WalletBridgeWallet
+import XCTest
+
+/// Sign-ins (docs/sign-in.md): the EIP-4361 parser, the Sign In With Solana message builder,
+/// the site check, and what `personal_sign` and `solana_signIn` show and answer.
+final class SignInTests: XCTestCase {
+    // MARK: EIP-4361: the EIP's own examples
+
+    /// The EIP's example message, with `first` as its first line's start.
+    private static func example(_ first: String = "example.com") -> String {
+        """
+        \(first) wants you to sign in with your Ethereum account:
+        0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2
+
+        I accept the ExampleOrg Terms of Service: https://example.com/tos
+
+        URI: https://example.com/login
+        Version: 1
+        Chain ID: 1
+        Nonce: 32891756
+        Issued At: 2021-09-30T16:25:24Z
+        Resources:
+        - ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/
+        - https://example.com/my-web2-claim.json
+        """
+    }
+
+    func testTheEIPsExamplesParse() throws {
+        let plain = try EthereumSignIn(parsing: Self.example())
+        XCTAssertNil(plain.scheme)
+        XCTAssertEqual(plain.domain, "example.com")
+        XCTAssertEqual(plain.address.description, "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2")
+        XCTAssertEqual(plain.statement, "I accept the ExampleOrg Terms of Service: https://example.com/tos")
+        XCTAssertEqual(plain.uri, "https://example.com/login")
+        XCTAssertEqual(plain.version, "1")
+        XCTAssertEqual(plain.chainID, "1")
+        XCTAssertEqual(plain.nonce, "32891756")
+        XCTAssertEqual(plain.issuedAt, "2021-09-30T16:25:24Z")
+        XCTAssertNil(plain.expirationTime)
+        XCTAssertEqual(plain.resources, [
+            "ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/", "https://example.com/my-web2-claim.json",
+        ])
+
+        let port = try EthereumSignIn(parsing: Self.example("example.com:3388"))
+        XCTAssertEqual(port.domain, "example.com:3388")
+        let scheme = try EthereumSignIn(parsing: Self.example("https://example.com"))
+        XCTAssertEqual(scheme.scheme, "https")
+        XCTAssertEqual(scheme.domain, "example.com")
+    }
+
+    func testEveryOptionalFieldAndNoStatement() throws {
+        let text = """
+            localhost:8123 wants you to sign in with your Ethereum account:
+            0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2
+
+
+            URI: http://localhost:8123/
+            Version: 1
+            Chain ID: 137
+            Nonce: abcDEF123456
+            Issued At: 2024-02-29T23:59:60.123+05:30
+            Expiration Time: 2024-03-01T00:00:00z
+            Not Before: 2024-02-29t00:00:00Z
+            Request ID: some-id:@!$&'()*+,;=%20
+            Resources:
+            """
+        let signIn = try EthereumSignIn(parsing: text)
+        XCTAssertNil(signIn.statement)
+        XCTAssertEqual(signIn.chainID, "137")
+        XCTAssertEqual(signIn.expirationTime, "2024-03-01T00:00:00z")
+        XCTAssertEqual(signIn.notBefore, "2024-02-29t00:00:00Z")
+        XCTAssertEqual(signIn.requestID, "some-id:@!$&'()*+,;=%20")
+        XCTAssertEqual(signIn.resources, [])
+        XCTAssertEqual(signIn.address, EthereumAddress("0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2"))
+    }
+
+    /// Each a change to the EIP's example that the grammar does not allow.
+    func testMalformedMessagesAreNotSignIns() {
+        let example = Self.example()
+        let cases: [(String, String)] = [
+            ("a trailing line break", example + "\n"),
+            ("CR LF line ends", example.replacingOccurrences(of: "\n", with: "\r\n")),
+            ("no nonce", example.replacingOccurrences(of: "Nonce: 32891756\n", with: "")),
+            ("a nonce of 7", example.replacingOccurrences(of: "32891756", with: "3289175")),
+            ("a nonce with a dash", example.replacingOccurrences(of: "32891756", with: "3289-1756")),
+            ("version 2", example.replacingOccurrences(of: "Version: 1", with: "Version: 2")),
+            ("a bad checksum", example.replacingOccurrences(of: "0xC02aaA39", with: "0xc02aaA39")),
+            ("39 hex digits", example.replacingOccurrences(of: "Cc2\n", with: "Cc\n")),
+            ("30 February", example.replacingOccurrences(of: "2021-09-30", with: "2021-02-30")),
+            ("no time zone", example.replacingOccurrences(of: "16:25:24Z", with: "16:25:24")),
+            ("hour 24", example.replacingOccurrences(of: "16:25:24Z", with: "24:25:24Z")),
+            ("fields out of order", example.replacingOccurrences(of: "Version: 1\nChain ID: 1", with: "Chain ID: 1\nVersion: 1")),
+            ("an unknown field", example.replacingOccurrences(of: "Resources:", with: "Color: blue\nResources:")),
+            ("a statement of two lines", example.replacingOccurrences(of: "Service: https", with: "Service:\nhttps")),
+            ("a statement with a non-ASCII letter", example.replacingOccurrences(of: "accept", with: "accépt")),
+            ("a statement with %", example.replacingOccurrences(of: "accept", with: "100% accept")),
+            ("a domain with a space", example.replacingOccurrences(of: "example.com wants", with: "example .com wants")),
+            ("no domain", example.replacingOccurrences(of: "example.com wants", with: " wants")),
+            ("a relative URI", example.replacingOccurrences(of: "URI: https://example.com/login", with: "URI: /login")),
+            ("a URI with a space", example.replacingOccurrences(of: "example.com/login", with: "example.com/log in")),
+            ("a resource without its dash", example.replacingOccurrences(of: "- https://example.com/my", with: "https://example.com/my")),
+            ("no empty line after the address", example.replacingOccurrences(of: "Cc2\n\n", with: "Cc2\n")),
+            ("chain id in hex", example.replacingOccurrences(of: "Chain ID: 1", with: "Chain ID: 0x1")),
+            ("an Ethereum account of another kind", example.replacingOccurrences(of: "Ethereum account", with: "Solana account")),
+        ]
+        for (name, text) in cases {
+            XCTAssertThrowsError(try EthereumSignIn(parsing: text), name)
+        }
+        // Only the first counts as reading like a sign-in to a person.
+        for (name, text) in cases.dropLast() {
+            guard case .malformed = EthereumSignIn.read(Array(text.utf8)) else { return XCTFail("\(name): not malformed") }
+        }
+        XCTAssertEqual(EthereumSignIn.read(Array("hello".utf8)), .other)
+    }
+
+    // MARK: Sign In With Solana: the wallet-standard's vectors
+
+    func testTheWalletStandardsVectorsAreBuiltExactly() {
+        let title = "solana.com wants you to sign in with your Solana account:\nA"
+        let cases: [(SolanaSignInInput, String)] = [
+            (SolanaSignInInput(), title),
+            (SolanaSignInInput(statement: "S"), title + "\n\nS"),
+            (SolanaSignInInput(statement: "S\n\nS"), title + "\n\nS\n\nS"),
+            (SolanaSignInInput(uri: "https://solana.com"), title + "\n\nURI: https://solana.com"),
+            (SolanaSignInInput(statement: "S", uri: "https://solana.com"), title + "\n\nS\n\nURI: https://solana.com"),
+            (SolanaSignInInput(statement: "S\n\nS", uri: "https://solana.com"), title + "\n\nS\n\nS\n\nURI: https://solana.com"),
+        ]
+        for (input, text) in cases {
+            XCTAssertEqual(input.messageText(domain: "solana.com", address: "A"), text)
+        }
+    }
+
+    func testEveryFieldInItsOrderAndEmptyOnesLeftOut() {
+        let input = SolanaSignInInput(
+            statement: "", uri: "https://a.example", version: "1", chainId: "mainnet", nonce: "n0nce123", issuedAt: "2024-01-01T00:00:00Z",
+            expirationTime: "2024-01-02T00:00:00Z", notBefore: "", requestId: "r1", resources: ["https://a.example/x", "ipfs://y"])
+        XCTAssertEqual(input.messageText(domain: "a.example", address: "B"), """
+            a.example wants you to sign in with your Solana account:
+            B
+
+            URI: https://a.example
+            Version: 1
+            Chain ID: mainnet
+            Nonce: n0nce123
+            Issued At: 2024-01-01T00:00:00Z
+            Expiration Time: 2024-01-02T00:00:00Z
+            Request ID: r1
+            Resources:
+            - https://a.example/x
+            - ipfs://y
+            """)
+        XCTAssertEqual(SolanaSignInInput(resources: []).messageText(domain: "d", address: "A"), "d wants you to sign in with your Solana account:\nA\n\nResources:")
+    }
+
+    func testTheInputIsBoundedAndItsFieldsAreOneLine() {
+        func problem(_ params: JSONValue) -> String? {
+            do {
+                _ = try SolanaSignInInput(json: params, field: "request.params")
+                return nil
+            } catch {
+                guard case .object(let data)? = error.data, case .string(let field)? = data["field"] else { return "?" }
+                return field
+            }
+        }
+        XCTAssertNil(problem([:]))
+        XCTAssertNil(problem(["statement": "two\nlines", "domain": .null]))
+        XCTAssertEqual(problem(.null), "request.params")
+        XCTAssertEqual(problem(["domain": "evil.example wants you to sign in with your Solana account:\nX"]), "request.params.domain")
+        XCTAssertEqual(problem(["domain": "a b"]), "request.params.domain")
+        XCTAssertEqual(problem(["uri": "https://a.example/\u{202E}"]), "request.params.uri")
+        XCTAssertEqual(problem(["nonce": 5]), "request.params.nonce")
+        XCTAssertEqual(problem(["statement": "hello\nURI: https://good.example"]), "request.params.statement")
+        XCTAssertEqual(problem(["statement": "hello\r"]), "request.params.statement")
+        XCTAssertEqual(problem(["resources": ["ok", "two\nlines"]]), "request.params.resources[1]")
+        XCTAssertEqual(problem(["resources": .array(Array(repeating: "x", count: 33))]), "request.params.resources")
+        XCTAssertEqual(problem(["requestId": .string(String(repeating: "x", count: 1025))]), "request.params.requestId")
+    }
+
+    // MARK: The site check
+
+    func testTheDomainAndURIAreCheckedAgainstTheSite() {
+        let site = "https://app.example.com"
+        func matches(_ domain: String, scheme: String? = nil, uri: String? = nil, site: String = site) -> Bool? {
+            SignInCheck(domain: domain, scheme: scheme, uri: uri, site: site).record.matchesSite
+        }
+        XCTAssertEqual(matches("app.example.com", uri: "https://app.example.com/login"), true)
+        XCTAssertEqual(matches("APP.example.com:443", scheme: "HTTPS", uri: "https://App.Example.com:443/"), true)
+        XCTAssertEqual(matches("127.0.0.1:8123", uri: "http://127.0.0.1:8123/", site: "http://127.0.0.1:8123"), true)
+        XCTAssertEqual(matches("example.com"), false)
+        XCTAssertEqual(matches("evil.example.com"), false)
+        XCTAssertEqual(matches("app.example.com:8443"), false)
+        XCTAssertEqual(matches("app.example.com", scheme: "http"), false)
+        XCTAssertEqual(matches("app.example.com", uri: "https://evil.example/login"), false)
+        XCTAssertEqual(matches("app.example.com", uri: "https://app.example.com@evil.example/"), false)
+        XCTAssertEqual(matches("app.example.com", uri: "urn:example"), false)
+        XCTAssertEqual(matches("user@app.example.com"), false)
+
+        let phishing = SignInCheck(domain: "bank.example", scheme: nil, uri: "https://bank.example/", site: site)
+        XCTAssertEqual(phishing.warnings.map(\.severity), [.trust, .trust])
+        XCTAssertTrue(phishing.warnings[0].text.hasPrefix("This sign-in is for bank.example, but the request comes from the site https://app.example.com"))
+        XCTAssertEqual(phishing.record, AuditLog.SignInRecord(domain: "bank.example", uri: "https://bank.example/", site: site, matchesSite: false))
+
+        let unchecked = SignInCheck(domain: "bank.example", scheme: nil, uri: nil, site: nil)
+        XCTAssertTrue(unchecked.warnings[0].text.hasPrefix("This sign-in cannot be checked against a site"))
+        XCTAssertNil(unchecked.record.matchesSite)
+        XCTAssertEqual(SignInCheck.domain(of: "http://127.0.0.1:8123"), "127.0.0.1:8123")
+    }
+
+    // MARK: personal_sign and solana_signIn in a session
+
+    private let caller = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
+    private let now = 1_800_000_000
+    private var wallet = RecordingSessionWallet()
+    private let cow = RecordingSessionWallet.ethereumAddresses[0]
+
+    private func call(
+        _ method: String, _ params: JSONValue, chain: ChainID, origin: String?
+    ) async throws -> JSONValue {
+        let namespaces: Namespaces = [
+            SolanaChain.namespace: WalletSupport.default.namespaces[SolanaChain.namespace]!,
+            EIP155.namespace: Namespace(chains: [EIP155.mainnet, ChainID("eip155:137")!], methods: EIP155.methods),
+        ]
+        let session = Session(
+            caller: SessionCaller(caller), origin: origin, callerName: nil, metadata: PeerMetadata(name: "Example dApp"),
+            requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: now, expiry: now + 604_800)
+        var service = SessionService(store: SessionStore(inMemory: [session], now: { [now] in now }), wallet: wallet, lifetime: 604_800)
+        service.now = { [now] in now }
+        let request: JSONValue = .object([
+            "topic": .string(session.topic), "chainId": .string(chain.description),
+            "request": .object(["method": .string(method), "params": params]),
+        ])
+        return try await service.request(request, context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
+    }
+
+    /// A SIWE message for `domain` signed by `address` on `chain`.
+    private func siwe(_ domain: String, address: String? = nil, chain: String = "1", uri: String? = nil) -> String {
+        """
+        \(domain) wants you to sign in with your Ethereum account:
+        \(address ?? cow.description)
+
+        Sign in to the app's page (terms: https://app.example.com/tos)
+
+        URI: \(uri ?? "https://\(domain)/login")
+        Version: 1
+        Chain ID: \(chain)
+        Nonce: 32891756
+        Issued At: 2021-09-30T16:25:24Z
+        """
+    }
+
+    private func personalSign(_ text: String, origin: String?, chain: ChainID = EIP155.mainnet) async throws -> EthereumConsent {
+        wallet = RecordingSessionWallet()
+        _ = try await call("personal_sign", [.string(Hex.prefixed(Array(text.utf8))), .string(cow.description)], chain: chain, origin: origin)
+        return try XCTUnwrap(wallet.asked.ethereum.withLock { $0.last?.consent })
+    }
+
+    func testASignInForItsOwnSiteIsShownAsOneWithoutWarnings() async throws {
+        let consent = try await personalSign(siwe("app.example.com"), origin: "https://app.example.com")
+        XCTAssertEqual(consent.kind, "a sign-in (Sign-In with Ethereum, personal_sign)")
+        XCTAssertEqual(consent.lines, [
+            "Domain: app.example.com", "Account: \(cow)", "Statement: \"Sign in to the app's page (terms: https://app.example.com/tos)\"",
+            "URI: https://app.example.com/login", "Version: 1", "Chain ID: 1", "Nonce: 32891756", "Issued At: 2021-09-30T16:25:24Z",
+        ])
+        XCTAssertEqual(consent.signIn, AuditLog.SignInRecord(
+            domain: "app.example.com", uri: "https://app.example.com/login", site: "https://app.example.com", matchesSite: true))
+    }
+
+    func testASignInForAnotherSiteLeadsWithTheWarningNamingBoth() async throws {
+        let consent = try await personalSign(siwe("bank.example"), origin: "http://127.0.0.1:8123")
+        XCTAssertEqual(consent.lines.prefix(2), [
+            "⚠ This sign-in is for bank.example, but the request comes from the site http://127.0.0.1:8123 (as the extension "
+                + "reports it)",
+            "⚠ Its URI https://bank.example/login is not on that site either",
+        ])
+        XCTAssertEqual(consent.lines[2], "Domain: bank.example")
+        XCTAssertEqual(consent.signIn?.matchesSite, false)
+        XCTAssertEqual(consent.signIn?.site, "http://127.0.0.1:8123")
+    }
+
+    func testTheAccountAndTheChainAreCheckedAgainstTheRequest() async throws {
+        let other = "0x0000000000000000000000000000000000000001"
+        let consent = try await personalSign(
+            siwe("app.example.com", address: other, chain: "0137"), origin: "https://app.example.com")
+        XCTAssertEqual(consent.lines.prefix(2), [
+            "⚠ The message names the account \(other), but the key that signs is \(cow)",
+            "⚠ The message is for chain ID 0137, but the request is for Ethereum (eip155:1)",
+        ])
+        let polygon = try await personalSign(siwe("app.example.com", chain: "137"), origin: "https://app.example.com", chain: ChainID("eip155:137")!)
+        XCTAssertFalse(polygon.lines.contains { $0.hasPrefix("⚠") }, "\(polygon.lines)")
+    }
+
+    func testASessionWithoutASiteGetsTheNotice() async throws {
+        let consent = try await personalSign(siwe("app.example.com"), origin: nil)
+        XCTAssertTrue(consent.lines[0].hasPrefix("⚠ This sign-in cannot be checked against a site"), consent.lines[0])
+        XCTAssertEqual(consent.signIn, AuditLog.SignInRecord(domain: "app.example.com", uri: "https://app.example.com/login"))
+    }
+
+    func testMalformedSignInTextIsSignedAsPlainTextWithANotice() async throws {
+        let text = siwe("app.example.com").replacingOccurrences(of: "Nonce: 32891756", with: "Nonce: short")
+        let consent = try await personalSign(text, origin: "https://app.example.com")
+        XCTAssertEqual(consent.kind, "a message (personal_sign)")
+        XCTAssertEqual(consent.lines.count, 2)
+        XCTAssertEqual(consent.lines[0], "⚠ This reads like a sign-in, but is not a well-formed one (EIP-4361: line 9 should be a "
+            + "nonce of at least 8 letters and digits): it is shown, and signed, as the plain text it is")
+        XCTAssertTrue(consent.lines[1].hasPrefix("Text: \"app.example.com wants you to sign in"), consent.lines[1])
+        XCTAssertNil(consent.signIn)
+    }
+
+    func testWhatTheSiteWritesCannotChangeTheDialogsLayout() async throws {
+        // A statement cannot hold these (the grammar), but a resource's URI and the domain's
+        // length can be the site's choice: escaped, and wrapped, never a line of their own.
+        let long = "app.example.com/" + String(repeating: "a", count: 150)
+        let consent = try await personalSign(siwe("app.example.com", uri: "https://\(long)"), origin: "https://app.example.com")
+        XCTAssertTrue(consent.lines.allSatisfy { DisplayText.cost($0) <= TransactionConsent.maxLineBytes })
+        XCTAssertTrue(consent.lines.contains { $0.hasPrefix("URI: https://app.example.com/aaa") && $0.contains("bytes shown)") })
+
+        // A Solana statement may have lines of its own, and quotes: shown on one line, marked.
+        wallet = RecordingSessionWallet()
+        let statement = "Line one\n\nLine \"two\" \\ three"
+        _ = try await call("solana_signIn", ["statement": .string(statement)], chain: SolanaChain.mainnet, origin: "https://app.example.com")
+        let lines = try XCTUnwrap(wallet.asked.solana.withLock { $0.last?.consent }).lines(budget: 600)
+        XCTAssertEqual(lines.first { $0.hasPrefix("Statement:") }, "Statement: \"Line one ⏎ Line \\\"two\\\" \\\\ three\"")
+        // Control and format characters (bidi overrides, ESC) are refused before any dialog.
+        for hidden in ["\u{202E}", "\u{1B}[2J", "\u{2028}"] {
+            do {
+                _ = try await call("solana_signIn", ["statement": .string("a" + hidden)], chain: SolanaChain.mainnet, origin: nil)
+                XCTFail("signed a statement with \(hidden.unicodeScalars.first!.value)")
+            } catch let error as RPCError {
+                XCTAssertEqual(error.code, .invalidParams)
+            }
+        }
+    }
+
+    func testSolanaSignInFillsTheDomainAndAddressAndSignsTheExactMessage() async throws {
+        let answer = try await call(
+            "solana_signIn", ["statement": "Sign in to the app", "uri": "https://app.example.com/", "chainId": "mainnet"],
+            chain: SolanaChain.mainnet, origin: "https://app.example.com")
+        let key = RecordingSessionWallet.keys[0]
+        guard case .object(let result) = answer, case .string(let message)? = result["message"],
+              case .string(let signature)? = result["signature"] else { return XCTFail("\(answer)") }
+        XCTAssertEqual(result["address"], .string(key.base58))
+        XCTAssertEqual(message, """
+            app.example.com wants you to sign in with your Solana account:
+            \(key.base58)
+
+            Sign in to the app
+
+            URI: https://app.example.com/
+            Chain ID: mainnet
+            """)
+        XCTAssertTrue(Ed25519.verify(try XCTUnwrap(Base58.decode(signature, maxBytes: 64)), message: Array(message.utf8), publicKey: key.publicKey))
+        let signing = try XCTUnwrap(wallet.asked.solana.withLock { $0.last })
+        XCTAssertEqual(signing.method, "solana_signIn")
+        XCTAssertEqual(signing.messages, [Array(message.utf8)])
+        XCTAssertEqual(signing.signIn, AuditLog.SignInRecord(
+            domain: "app.example.com", uri: "https://app.example.com/", site: "https://app.example.com", matchesSite: true))
+        XCTAssertEqual(signing.consent.subject, "a sign-in (Sign In With Solana) on Solana mainnet")
+        XCTAssertFalse(signing.consent.lines(budget: 600).contains { $0.hasPrefix("⚠") })
+    }
+
+    func testSolanaSignInForAnotherDomainOrChainLeadsWithTheWarnings() async throws {
+        let second = RecordingSessionWallet.keys[1]
+        _ = try await call(
+            "solana_signIn", ["domain": "bank.example", "address": .string(second.base58), "chainId": "devnet"],
+            chain: SolanaChain.mainnet, origin: "http://127.0.0.1:8123")
+        let signing = try XCTUnwrap(wallet.asked.solana.withLock { $0.last })
+        XCTAssertEqual(signing.publicKey, second.publicKey)
+        let lines = signing.consent.lines(budget: 600)
+        XCTAssertEqual(lines.prefix(3), [
+            "⚠ This sign-in is for bank.example, but the request comes from the site http://127.0.0.1:8123 (as the extension "
+                + "reports it)",
+            "⚠ The message is for devnet, but the request is for Solana mainnet",
+            "Domain: bank.example",
+        ])
+        XCTAssertEqual(signing.signIn?.matchesSite, false)
+    }
+
+    func testSolanaSignInRefusesWhatItCannotSign() async throws {
+        func field(_ params: JSONValue, origin: String?) async -> String? {
+            do {
+                _ = try await call("solana_signIn", params, chain: SolanaChain.mainnet, origin: origin)
+                XCTFail("signed")
+                return nil
+            } catch let error as RPCError {
+                XCTAssertEqual(error.code, .invalidParams)
+                guard case .object(let data)? = error.data, case .string(let field)? = data["field"] else { return nil }
+                return field
+            } catch {
+                XCTFail("\(error)")
+                return nil
+            }
+        }
+        let nobody = Base58.encode([UInt8](repeating: 7, count: 32))
+        let noDomain = await field([:], origin: nil)
+        XCTAssertEqual(noDomain, "request.params.domain")
+        let notOurs = await field(["address": .string(nobody)], origin: "https://app.example.com")
+        XCTAssertEqual(notOurs, "request.params.address")
+        let notAKey = await field(["address": "0xabc"], origin: "https://app.example.com")
+        XCTAssertEqual(notAKey, "request.params.address")
+        let tooLong = await field(["domain": .string(String(repeating: "a", count: 700))], origin: "https://app.example.com")
+        XCTAssertEqual(tooLong, "request.params")
+        XCTAssertTrue(wallet.asked.solana.withLock { $0.isEmpty })
+    }
+
+    func testTheAuditLogRecordsTheSignIn() throws {
+        let path = "\(temporaryFolder(self))/audit.log"
+        var entry = AuditLog.Entry(
+            decision: .approved, caller: caller, callerName: nil, address: "a", label: "main", payloadHashes: [], approval: .confirmation)
+        entry.ethereum = .init(method: "personal_sign", chain: "eip155:1", digest: [1, 2])
+        entry.signIn = AuditLog.SignInRecord(domain: "bank.example", uri: "https://bank.example/", site: "http://127.0.0.1:8123", matchesSite: false)
+        AuditLog(path: path).record(entry)
+        entry.signIn = AuditLog.SignInRecord(domain: "app.example")
+        AuditLog(path: path).record(entry)
+        let lines = try String(decoding: readBytes(path), as: UTF8.self).split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(lines[0]["sign_in"] as? NSDictionary, [
+            "domain": "bank.example", "uri": "https://bank.example/", "site": "http://127.0.0.1:8123", "matches_site": false,
+        ] as NSDictionary)
+        XCTAssertEqual(lines[1]["sign_in"] as? NSDictionary, ["domain": "app.example"] as NSDictionary)
+    }
+
+    func testSignInIsASupportedSigningMethod() {
+        XCTAssertTrue(WalletSupport.default.namespaces[SolanaChain.namespace]!.methods.contains("solana_signIn"))
+        XCTAssertTrue(SolanaMethod.signingMethods.contains("solana_signIn"))
+    }
+}
