@@ -22,6 +22,7 @@ import {
   checkSessionListResult,
   checkSessionRequestParams,
   checkSessionRequestResult,
+  checkOrigin,
   checkTopic,
   isSessionEventName,
   sessionEventProblem,
@@ -212,12 +213,24 @@ function checkSubscription(name, handler, what) {
  * The per-call options of the session methods that take them apart from their params.
  * @param {unknown} options
  * @param {string} what
- * @returns {NativeRequestOptions}
+ * @returns {import('./index.js').SessionSiteOptions}
  */
 function callOptions(options, what) {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new TypeError(`${what}'s options must be { id?, timeoutMs? }, not ${describe(options)}`);
-  return /** @type {NativeRequestOptions} */ (options);
+  if (!isPlainObject(options)) throw new TypeError(`${what}'s options must be { origin?, id?, timeoutMs? }, not ${describe(options)}`);
+  checkOrigin(options.origin, `${what}'s options.origin`);
+  return /** @type {import('./index.js').SessionSiteOptions} */ (options);
+}
+
+/**
+ * The params of a call with the site's origin added when the options name one.
+ * @template {Record<string, unknown>} Params
+ * @param {Params} params
+ * @param {import('./index.js').SessionSiteOptions} options
+ * @returns {Params & { origin?: string }}
+ */
+function withOrigin(params, options) {
+  return options.origin === undefined ? params : { ...params, origin: options.origin };
 }
 
 /**
@@ -391,11 +404,12 @@ class Client {
   }
 
   /**
-   * @param {NativeRequestOptions} [options]
+   * @param {import('./index.js').SessionSiteOptions} [options]
    * @returns {Promise<SessionListResult>}
    */
   async listSessions(options) {
-    const { result, id } = await this.#call(SESSION_LIST_METHOD, {}, callOptions(options, 'listSessions'));
+    const checked = callOptions(options, 'listSessions');
+    const { result, id } = await this.#call(SESSION_LIST_METHOD, withOrigin({}, checked), checked);
     return checkSessionListResult(result, { id });
   }
 
@@ -413,26 +427,29 @@ class Client {
 
   /**
    * @param {string} topic
-   * @param {NativeRequestOptions} [options]
+   * @param {import('./index.js').SessionSiteOptions} [options]
    * @returns {Promise<SessionExtendResult>}
    */
   async extend(topic, options) {
     checkTopic(topic);
-    const { result, id } = await this.#call(SESSION_EXTEND_METHOD, { topic }, callOptions(options, 'extend'));
+    const checked = callOptions(options, 'extend');
+    const { result, id } = await this.#call(SESSION_EXTEND_METHOD, withOrigin({ topic }, checked), checked);
     return checkSessionExtendResult(result, { id });
   }
 
   /**
    * @param {string} topic
    * @param {SessionErrorReason} [reason] left out, the host's default: 6000 "User disconnected"
-   * @param {NativeRequestOptions} [options]
+   * @param {import('./index.js').SessionSiteOptions} [options]
    * @returns {Promise<void>}
    */
   async disconnect(topic, reason, options) {
     checkTopic(topic);
     checkReason(reason);
+    const checked = callOptions(options, 'disconnect');
+    /** @type {Record<string, unknown>} */
     const params = reason === undefined ? { topic } : { topic, reason };
-    const { result, id } = await this.#call(SESSION_DISCONNECT_METHOD, params, callOptions(options, 'disconnect'));
+    const { result, id } = await this.#call(SESSION_DISCONNECT_METHOD, withOrigin(params, checked), checked);
     checkSessionDisconnectResult(result, { id });
   }
 
@@ -648,7 +665,7 @@ export async function sendNativeSessionConnectRequest(params) {
 
 /**
  * The calling extension's live sessions, with the default client.
- * @param {NativeRequestOptions} [options]
+ * @param {import('./index.js').SessionSiteOptions} [options]
  * @returns {Promise<SessionListResult>}
  */
 export async function sendNativeSessionListRequest(options) {
@@ -668,7 +685,7 @@ export async function sendNativeSessionRequest(request) {
 /**
  * Extends a session by its lifetime from now, with the default client.
  * @param {string} topic
- * @param {NativeRequestOptions} [options]
+ * @param {import('./index.js').SessionSiteOptions} [options]
  * @returns {Promise<SessionExtendResult>}
  */
 export async function sendNativeSessionExtendRequest(topic, options) {
@@ -679,7 +696,7 @@ export async function sendNativeSessionExtendRequest(topic, options) {
  * Ends a session, with the default client.
  * @param {string} topic
  * @param {SessionErrorReason} [reason]
- * @param {NativeRequestOptions} [options]
+ * @param {import('./index.js').SessionSiteOptions} [options]
  * @returns {Promise<void>}
  */
 export async function sendNativeSessionDisconnectRequest(topic, reason, options) {

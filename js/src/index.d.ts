@@ -206,6 +206,24 @@ export interface Session {
   self: { metadata: PeerMetadata };
   /** The wallet. */
   peer: { metadata: PeerMetadata };
+  /**
+   * The site the session is for, as the extension reported it (`http://127.0.0.1:8123`); absent
+   * for a session of the extension itself.
+   */
+  origin?: string;
+}
+
+/**
+ * The per-call options of session_list, session_extend and session_disconnect: the call options,
+ * and the site whose sessions the call sees (left out: the extension's own, site-less ones).
+ */
+export interface SessionSiteOptions extends NativeRequestOptions {
+  /**
+   * A web origin, scheme, host and port only (`https://app.example.com`, `http://127.0.0.1:8123`),
+   * as the browser told the extension (`sender.origin`, or `new URL(sender.url).origin`): never
+   * what a page says. A topic of another site is 7001, as an unknown one.
+   */
+  origin?: string;
 }
 
 /** session_connect's params. Together the namespaces must ask for at least one chain. */
@@ -213,10 +231,12 @@ export interface SessionConnectParams {
   requiredNamespaces?: Namespaces;
   optionalNamespaces?: Namespaces;
   metadata: PeerMetadata;
+  /** The site the session is for (see SessionSiteOptions.origin); the session then belongs to (extension, site). */
+  origin?: string;
 }
 
-/** session_list's params: none (`{}` on the wire). */
-export type SessionListParams = { [key: string]: never };
+/** session_list's params: `{}` on the wire, or the site whose sessions to list. */
+export type SessionListParams = { origin?: string };
 
 export interface SessionListResult {
   /** The calling extension's live sessions, oldest first. */
@@ -225,6 +245,7 @@ export interface SessionListResult {
 
 export interface SessionExtendParams {
   topic: string;
+  origin?: string;
 }
 
 export interface SessionExtendResult {
@@ -242,6 +263,7 @@ export interface SessionDisconnectParams {
   topic: string;
   /** Left out: 6000 "User disconnected". */
   reason?: SessionErrorReason;
+  origin?: string;
 }
 
 /** `solana_signMessage`'s params: both base58. */
@@ -254,6 +276,36 @@ export interface SolanaSignMessageParams {
 
 export interface SolanaSignMessageResult {
   /** The 64-byte Ed25519 signature of the message bytes, base58 (checked). */
+  signature: string;
+}
+
+/**
+ * `solana_signIn`'s params: the Wallet Standard's SolanaSignInInput (Sign In With Solana), every
+ * member optional. The wallet builds the message text from it in the published format.
+ */
+export interface SolanaSignInInput {
+  /** Left out: the session's site, host[:port]. */
+  domain?: string;
+  /** A base58 key of the session's; left out: its first Solana account. */
+  address?: string;
+  statement?: string;
+  uri?: string;
+  version?: string;
+  chainId?: string;
+  nonce?: string;
+  issuedAt?: string;
+  expirationTime?: string;
+  notBefore?: string;
+  requestId?: string;
+  resources?: readonly string[];
+}
+
+export interface SolanaSignInResult {
+  /** The account that signed, base58 (checked: the one asked for, named on the message's second line). */
+  address: string;
+  /** The exact text signed (its UTF-8 bytes). */
+  message: string;
+  /** The 64-byte Ed25519 signature of the message, base58 (checked). */
   signature: string;
 }
 
@@ -302,6 +354,7 @@ export interface SolanaSignAllTransactionsResult {
 /** The methods a Solana session can hold, with their params and results. */
 export interface SolanaSessionMethods {
   solana_signMessage: { params: SolanaSignMessageParams; result: SolanaSignMessageResult };
+  solana_signIn: { params: SolanaSignInInput; result: SolanaSignInResult };
   solana_signTransaction: { params: SolanaSignTransactionParams; result: SolanaSignTransactionResult };
   solana_signAllTransactions: { params: SolanaSignAllTransactionsParams; result: SolanaSignAllTransactionsResult };
   solana_getAccounts: { params: undefined; result: SolanaAccount[] };
@@ -460,11 +513,15 @@ export interface SessionRequest<Method extends string = string> {
    * window): when it passes while the person has not answered, the answer is 8000.
    */
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
 }
 
 /** session_event: a key was created, imported, deleted or renamed. */
 export interface SessionEventParams {
   topic: string;
+  /** The session's site, when it has one: a background sends the event to that site's pages only. */
+  origin?: string;
   chainId: string;
   event: {
     /** `accountsChanged` (Solana and eip155), or `chainChanged` (eip155: `chainId` is the chain). */
@@ -477,6 +534,8 @@ export interface SessionEventParams {
 /** session_update: the session was extended, or its accounts changed. */
 export interface SessionUpdateParams {
   topic: string;
+  /** The session's site, when it has one: a background sends the event to that site's pages only. */
+  origin?: string;
   namespaces: SessionNamespaces;
   expiry: number;
 }
@@ -484,12 +543,16 @@ export interface SessionUpdateParams {
 /** session_delete: disconnected on another of the extension's ports, or revoked (6000). */
 export interface SessionDeleteParams {
   topic: string;
+  /** The session's site, when it has one: a background sends the event to that site's pages only. */
+  origin?: string;
   reason: SessionErrorReason;
 }
 
 /** session_expire: the session's expiry passed. */
 export interface SessionExpireParams {
   topic: string;
+  /** The session's site, when it has one: a background sends the event to that site's pages only. */
+  origin?: string;
 }
 
 /** Each session notification with its params. */
@@ -514,6 +577,8 @@ export interface SignMessageArgs extends NativeRequestOptions {
   /** The account's base58 public key (the address of its CAIP-10 id). */
   pubkey: string;
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
 }
 
 /** personalSign's arguments: the message as text or bytes, the rest as for session_request. */
@@ -529,6 +594,8 @@ export interface PersonalSignArgs extends NativeRequestOptions {
   /** One of the session's eip155 addresses, any case (the address of its CAIP-10 id). */
   address: string;
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
 }
 
 /** signTypedDataV4's arguments: the typed data as an object (sent as JSON text) or as JSON text. */
@@ -541,6 +608,8 @@ export interface SignTypedDataV4Args extends NativeRequestOptions {
   /** The object (BigInt values are written as decimal strings) or its JSON text, sent as it is. */
   typedData: TypedData | string;
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
 }
 
 /** solanaSignTransaction's arguments: the transaction as bytes or base64, the rest as for session_request. */
@@ -552,6 +621,8 @@ export interface SolanaSignTransactionArgs extends NativeRequestOptions {
   /** The signing key, base58; left out, the first signer the session holds. */
   pubkey?: string;
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
 }
 
 /** solanaSignAllTransactions' arguments: 1 to 16 transactions, each as for solanaSignTransaction. */
@@ -561,6 +632,32 @@ export interface SolanaSignAllTransactionsArgs extends NativeRequestOptions {
   transactions: ReadonlyArray<Uint8Array | string>;
   pubkey?: string;
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
+}
+
+/** solanaSignIn's arguments. */
+export interface SolanaSignInArgs extends NativeRequestOptions {
+  topic: string;
+  /** A Solana chain the session holds. */
+  chainId: string;
+  /** What to sign in with; left out, everything the wallet fills in (domain: the site; address: the first account). */
+  input?: SolanaSignInInput;
+  expiry?: number;
+  /** The site whose session `topic` is: the sign-in is checked against it. */
+  origin?: string;
+}
+
+/** solanaSignIn's answer, decoded. */
+export interface SolanaSignInOutput {
+  /** The account that signed, base58. */
+  address: string;
+  /** The exact text signed. */
+  message: string;
+  /** Its UTF-8 bytes: what the signature is of. */
+  signedMessage: Uint8Array;
+  /** The 64-byte Ed25519 signature. */
+  signature: Uint8Array;
 }
 
 /** A signed Solana transaction, decoded. */
@@ -584,6 +681,8 @@ export interface EthSignTransactionArgs extends NativeRequestOptions {
    */
   address?: Eip155Address;
   expiry?: number;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
+  origin?: string;
 }
 
 export const SESSION_CONNECT_METHOD: NativeMethod<'session_connect', SessionConnectParams, Session>;
@@ -608,6 +707,8 @@ export const SOLANA_CHAINS: Readonly<{
   testnet: typeof SOLANA_TESTNET_CHAIN_ID;
 }>;
 export const SOLANA_SIGN_MESSAGE_METHOD: 'solana_signMessage';
+/** Inner method (Sign In With Solana): SolanaSignInInput → `{ address, message, signature }`. */
+export const SOLANA_SIGN_IN_METHOD: 'solana_signIn';
 export const SOLANA_SIGN_TRANSACTION_METHOD: 'solana_signTransaction';
 export const SOLANA_SIGN_ALL_TRANSACTIONS_METHOD: 'solana_signAllTransactions';
 /** 1232: the most bytes of one Solana transaction (the network's packet data size). */
@@ -641,6 +742,11 @@ export function parseChainId(chainId: string): { namespace: string; reference: s
 /** Splits a CAIP-10 account id (for Solana, `address` is the base58 public key; for eip155, the 0x address); a TypeError for anything else. */
 export function parseAccountId(accountId: string): { chainId: string; namespace: string; reference: string; address: string };
 /** Throws NativeProtocolError (kind "invalid-result") unless `result` is a session, accounts consistent with chains. */
+/**
+ * Throws a TypeError naming `field` unless `origin` is undefined or a web origin as the browser
+ * serializes it: http or https, a lowercase host, an optional port other than the default, nothing after.
+ */
+export function checkOrigin(origin: unknown, field?: string): asserts origin is string | undefined;
 export function checkSession(result: unknown, context?: { id?: NativeRpcId | null; method?: string }): Session;
 
 /**
@@ -648,6 +754,11 @@ export function checkSession(result: unknown, context?: { id?: NativeRpcId | nul
  * and resolves to the decoded 64-byte signature. Declined: NativeRpcError 4001.
  */
 export function signMessage(client: NativeClient, args: SignMessageArgs): Promise<Uint8Array>;
+/**
+ * Sign In With Solana through `client.sessionRequest` (solana_signIn): the wallet builds the
+ * message from the input, shows it as a sign-in checked against the session's site, and signs it.
+ */
+export function solanaSignIn(client: NativeClient, args: SolanaSignInArgs): Promise<SolanaSignInOutput>;
 
 /**
  * Signs a message through `client.sessionRequest` (personal_sign, EIP-191): text as the hex of
@@ -964,16 +1075,16 @@ export interface NativeClient {
   /** session_connect: proposes a session; resolves once the person approves (5000 rejected, 8000 unanswered in 5 minutes). */
   connect(params: SessionConnectParams & NativeRequestOptions): Promise<Session>;
   /** session_list: this extension's live sessions, oldest first. */
-  listSessions(options?: NativeRequestOptions): Promise<SessionListResult>;
+  listSessions(options?: SessionSiteOptions): Promise<SessionListResult>;
   /**
    * session_request: a request within a session, resolving to the inner method's result
    * (checked for the Solana and eip155 methods). Named apart from `request`, which sends any method.
    */
   sessionRequest<Method extends string>(request: SessionRequest<Method> & NativeRequestOptions): Promise<SessionMethodResult<Method>>;
   /** session_extend: the session now lasts its lifetime from now. */
-  extend(topic: string, options?: NativeRequestOptions): Promise<SessionExtendResult>;
+  extend(topic: string, options?: SessionSiteOptions): Promise<SessionExtendResult>;
   /** session_disconnect: ends the session (the extension's other ports hear session_delete). Not `close()`, which ends the port. */
-  disconnect(topic: string, reason?: SessionErrorReason, options?: NativeRequestOptions): Promise<void>;
+  disconnect(topic: string, reason?: SessionErrorReason, options?: SessionSiteOptions): Promise<void>;
   /**
    * Port transport only (the message transport throws NativeConfigurationError: its host ends
    * at each reply). Calls `handler` with each notification's params. Opens the port if none is
@@ -1005,10 +1116,10 @@ export function sendNativeNotification<Method extends string>(notification: Nati
 export function sendNativeGetAccountsRequest(idOrOptions?: NativeRpcId | NativeRequestOptions): Promise<NativeGetAccountsResult>;
 export function sendNativeSignPayloadsRequest(request: NativeSignPayloadsParams & NativeRequestOptions): Promise<NativeSignPayloadsResult>;
 export function sendNativeSessionConnectRequest(params: SessionConnectParams & NativeRequestOptions): Promise<Session>;
-export function sendNativeSessionListRequest(options?: NativeRequestOptions): Promise<SessionListResult>;
+export function sendNativeSessionListRequest(options?: SessionSiteOptions): Promise<SessionListResult>;
 export function sendNativeSessionRequest<Method extends string>(request: SessionRequest<Method> & NativeRequestOptions): Promise<SessionMethodResult<Method>>;
-export function sendNativeSessionExtendRequest(topic: string, options?: NativeRequestOptions): Promise<SessionExtendResult>;
-export function sendNativeSessionDisconnectRequest(topic: string, reason?: SessionErrorReason, options?: NativeRequestOptions): Promise<void>;
+export function sendNativeSessionExtendRequest(topic: string, options?: SessionSiteOptions): Promise<SessionExtendResult>;
+export function sendNativeSessionDisconnectRequest(topic: string, reason?: SessionErrorReason, options?: SessionSiteOptions): Promise<void>;
 /** signMessage with the default client. */
 export function sendNativeSignMessageRequest(args: SignMessageArgs): Promise<Uint8Array>;
 

@@ -97,6 +97,12 @@ export const SOLANA_SIGN_ALL_TRANSACTIONS_METHOD = 'solana_signAllTransactions';
 export const SOLANA_GET_ACCOUNTS_METHOD = 'solana_getAccounts';
 /** Inner method: no params → `[{ pubkey }]`. */
 export const SOLANA_REQUEST_ACCOUNTS_METHOD = 'solana_requestAccounts';
+/**
+ * Inner method (Sign In With Solana): the Wallet Standard's SolanaSignInInput, every member
+ * optional → `{ address, message, signature }`: the account that signed, the exact text the
+ * wallet built and signed, base58 of the 64-byte signature.
+ */
+export const SOLANA_SIGN_IN_METHOD = 'solana_signIn';
 /** The one event a Solana session holds: `data` is the chain's CAIP-10 accounts. */
 export const SOLANA_ACCOUNTS_CHANGED_EVENT = 'accountsChanged';
 
@@ -157,6 +163,18 @@ const EIP155_REFERENCE = /^[1-9][0-9]{0,31}$/;
 const ETH_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A 65-byte signature r‖s‖v, v 27 or 28. */
 const ETH_SIGNATURE = /^0x[0-9a-fA-F]{128}1[bcBC]$/;
+/**
+ * A web origin as the browser serializes it: http or https, a lowercase host (DNS labels of
+ * [a-z0-9-], punycode included, or IPv4), or a bracketed IPv6 address, an optional port, nothing
+ * after. The default port and the other rules are checked in originProblem.
+ */
+const ORIGIN = /^(https?):\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]+))?$/;
+/** The longest origin the host takes, in bytes (all ASCII, so characters). */
+const ORIGIN_MAX = 255;
+/** What the host says of a malformed origin (-32602), said here too. */
+const ORIGIN_EXPECTED = 'a web origin such as https://app.example.com (scheme, host and port only)';
+/** The Sign-In-With-Solana input's text members, all optional. */
+const SIGN_IN_TEXT_FIELDS = /** @type {const} */ (['domain', 'address', 'statement', 'uri', 'version', 'chainId', 'nonce', 'issuedAt', 'expirationTime', 'notBefore', 'requestId']);
 /** A chain id as an Ethereum JSON-RPC quantity: lowercase hex, no leading zero, and never 0x0 (no chain is 0). */
 const HEX_CHAIN_ID = /^0x[1-9a-f][0-9a-f]*$/;
 
@@ -230,6 +248,46 @@ export function checkTopic(topic, field = 'topic') {
     const hint = /^[0-9a-fA-F]{64}$/.test(topic) ? ': it has uppercase digits, and topics are lowercase' : `, not a string of ${topic.length} characters`;
     throw new TypeError(`${field} must be a session topic, 64 lowercase hex digits as session_connect returned it${hint}`);
   }
+}
+
+/**
+ * What is wrong with a site's origin, or null: see ORIGIN. The text follows "origin is".
+ * @param {unknown} origin
+ * @returns {string | null}
+ */
+function originProblem(origin) {
+  if (typeof origin !== 'string') return `${describe(origin)}, not ${ORIGIN_EXPECTED}`;
+  const match = origin.length <= ORIGIN_MAX ? ORIGIN.exec(origin) : null;
+  if (!match) {
+    const hint = origin.length > ORIGIN_MAX ? `: it is longer than ${ORIGIN_MAX} characters`
+      : /\/$/.test(origin) ? ': no trailing slash (new URL(url).origin has none)'
+        : /[A-Z]/.test(origin) ? ': the host is lowercase' : '';
+    return `${shown(origin)}, not ${ORIGIN_EXPECTED}${hint}`;
+  }
+  const [, scheme, host, port] = match;
+  const labelsOk = host.startsWith('[')
+    ? host.includes(':')
+    : host.split('.').every((label) => label.length >= 1 && label.length <= 63 && !label.startsWith('-') && !label.endsWith('-'));
+  if (!labelsOk) return `${shown(origin)}, not ${ORIGIN_EXPECTED}: its host is not a host name or an IP address`;
+  if (port !== undefined) {
+    const defaultPort = scheme === 'https' ? '443' : '80';
+    if (port === defaultPort) return `${shown(origin)}, not ${ORIGIN_EXPECTED}: the browser leaves out the scheme's default port ${defaultPort}`;
+    if (port.startsWith('0') || Number(port) > 65535) return `${shown(origin)}, not ${ORIGIN_EXPECTED}: its port is not 1 to 65535`;
+  }
+  return null;
+}
+
+/**
+ * A site's origin, as the extension's background got it from the browser (`sender.origin`, or
+ * `new URL(sender.url).origin`), never from the page. Optional everywhere: undefined passes.
+ * @param {unknown} origin
+ * @param {string} [field]
+ * @returns {asserts origin is string | undefined}
+ */
+export function checkOrigin(origin, field = 'origin') {
+  if (origin === undefined) return;
+  const problem = originProblem(origin);
+  if (problem !== null) throw new TypeError(`${field} is ${problem}`);
 }
 
 /**
@@ -336,10 +394,12 @@ export function checkConnectParams(params) {
   const chains = checkNamespaces(params.requiredNamespaces, 'requiredNamespaces') + checkNamespaces(params.optionalNamespaces, 'optionalNamespaces');
   if (chains === 0) throw new TypeError('requiredNamespaces and optionalNamespaces together must ask for at least one chain');
   checkMetadata(params.metadata, 'metadata');
+  checkOrigin(params.origin);
   /** @type {SessionConnectParams} */
   const wire = { metadata: params.metadata };
   if (params.requiredNamespaces !== undefined) wire.requiredNamespaces = /** @type {Namespaces} */ (params.requiredNamespaces);
   if (params.optionalNamespaces !== undefined) wire.optionalNamespaces = /** @type {Namespaces} */ (params.optionalNamespaces);
+  if (params.origin !== undefined) wire.origin = params.origin;
   return wire;
 }
 
@@ -771,7 +831,9 @@ export function checkSessionRequestParams(args) {
   if (inner.params !== undefined && (inner.params === null || typeof inner.params !== 'object')) {
     throw new TypeError(`request.params must be an object or an array (leave it out for none), not ${describe(inner.params)}`);
   }
-  if (inner.method === SOLANA_SIGN_MESSAGE_METHOD) {
+  if (inner.method === SOLANA_SIGN_IN_METHOD) {
+    checkSignInInput(inner.params, 'request.params');
+  } else if (inner.method === SOLANA_SIGN_MESSAGE_METHOD) {
     if (!isPlainObject(inner.params)) throw new TypeError(`request.params of ${SOLANA_SIGN_MESSAGE_METHOD} must be { message, pubkey }, not ${describe(inner.params)}`);
     checkBase58(inner.params.message, 'request.params.message');
     checkBase58(inner.params.pubkey, 'request.params.pubkey', 32);
@@ -791,6 +853,7 @@ export function checkSessionRequestParams(args) {
     checkEthSignTransactionParams(inner.params, args.chainId);
   }
   if (args.expiry !== undefined) checkExpiry(args.expiry);
+  checkOrigin(args.origin);
   /** @type {import('./index.js').SessionRequest} */
   const wire = {
     topic: args.topic,
@@ -798,7 +861,27 @@ export function checkSessionRequestParams(args) {
     request: inner.params === undefined ? { method: inner.method } : { method: inner.method, params: /** @type {object} */ (inner.params) },
   };
   if (args.expiry !== undefined) wire.expiry = args.expiry;
+  if (args.origin !== undefined) wire.origin = args.origin;
   return wire;
+}
+
+/**
+ * solana_signIn's params: the Wallet Standard's SolanaSignInInput, every member optional; left
+ * out (undefined) or an object of strings, `resources` an array of strings, `address` a base58
+ * 32-byte key. What the message says is the wallet's to build, show and check against the site.
+ * @param {unknown} input
+ * @param {string} field
+ */
+function checkSignInInput(input, field) {
+  if (input === undefined) return;
+  if (!isPlainObject(input)) {
+    throw new TypeError(`${field} of ${SOLANA_SIGN_IN_METHOD} must be a SolanaSignInInput object ({ domain?, address?, statement?, uri?, nonce?, … }), not ${describe(input)}`);
+  }
+  for (const key of SIGN_IN_TEXT_FIELDS) {
+    if (input[key] !== undefined && typeof input[key] !== 'string') throw new TypeError(`${field}.${key} must be a string, not ${describe(input[key])}`);
+  }
+  if (input.address !== undefined) checkBase58(input.address, `${field}.address`, 32);
+  if (input.resources !== undefined) checkStringArray(input.resources, `${field}.resources`);
 }
 
 /**
@@ -959,7 +1042,20 @@ function sessionProblem(session, field) {
     ?? problemOf(() => checkNamespaces(session.optionalNamespaces, `${field}.optionalNamespaces`))
     ?? expiryProblem(session.expiry, `${field}.expiry`)
     ?? (isPlainObject(session.self) ? metadataProblem(session.self.metadata, `${field}.self.metadata`) : `${field}.self is ${describe(session.self)}, not an object`)
-    ?? (isPlainObject(session.peer) ? metadataProblem(session.peer.metadata, `${field}.peer.metadata`) : `${field}.peer is ${describe(session.peer)}, not an object`);
+    ?? (isPlainObject(session.peer) ? metadataProblem(session.peer.metadata, `${field}.peer.metadata`) : `${field}.peer is ${describe(session.peer)}, not an object`)
+    ?? optionalOriginProblem(session.origin, `${field}.origin`);
+}
+
+/**
+ * A session's or a notification's `origin`: absent (a session without a site), or a web origin.
+ * @param {unknown} origin
+ * @param {string} field
+ * @returns {string | null}
+ */
+function optionalOriginProblem(origin, field) {
+  if (origin === undefined) return null;
+  const problem = originProblem(origin);
+  return problem === null ? null : `${field} is ${problem}`;
 }
 
 /**
@@ -1054,6 +1150,8 @@ export function checkSessionRequestResult(method, result, context) {
       : typeof result.signature !== 'string'
         ? `signature is ${describe(result.signature)}, not a base58 string`
         : isBase58OfLength(result.signature, 64) ? null : 'signature is not base58 of 64 bytes (an Ed25519 signature)';
+  } else if (method === SOLANA_SIGN_IN_METHOD) {
+    problem = signInResultProblem(result, params);
   } else if (method === SOLANA_GET_ACCOUNTS_METHOD || method === SOLANA_REQUEST_ACCOUNTS_METHOD) {
     if (!Array.isArray(result)) problem = `the result is ${describe(result)}, not an array of { pubkey }`;
     else {
@@ -1191,6 +1289,27 @@ function ethTransactionType(tx) {
 }
 
 /**
+ * What is wrong with solana_signIn's answer, or null: `{ address, message, signature }`, the
+ * address a base58 32-byte key (the one asked for, when the input named one) that the message's
+ * second line names, as the Sign In With Solana text has it ("… wants you to sign in with your
+ * Solana account:\n<address>"), and the signature base58 of 64 bytes. Whether the signature is
+ * the address's is for the site to verify (this package carries no Ed25519).
+ * @param {unknown} result
+ * @param {unknown} params the input sent, if known
+ * @returns {string | null}
+ */
+function signInResultProblem(result, params) {
+  if (!isPlainObject(result)) return `the result is ${describe(result)}, not an object ({ address, message, signature })`;
+  const { address, message, signature } = result;
+  if (typeof address !== 'string' || address.length > 44 || !isBase58OfLength(address, 32)) return 'address is not base58 of a 32-byte public key';
+  if (isPlainObject(params) && params.address !== undefined && params.address !== address) return `address is ${address}, not the address asked for, ${shown(params.address)}`;
+  if (typeof message !== 'string' || message === '') return `message is ${describe(message)}, not the text signed`;
+  if (message.split('\n')[1] !== address) return 'message does not name address on its second line, as a Sign In With Solana message does';
+  if (typeof signature !== 'string' || signature.length > 100 || !isBase58OfLength(signature, 64)) return 'signature is not base58 of 64 bytes (an Ed25519 signature)';
+  return null;
+}
+
+/**
  * What is wrong with a personal_sign or eth_signTypedData_v4 result, or null: 65 bytes r‖s‖v as
  * 0x and 130 hex digits, v 27 or 28 (0x1b, 0x1c), as the Ethereum wallets answer.
  * @param {unknown} result
@@ -1213,7 +1332,7 @@ function ethSignatureProblem(result) {
  */
 export function sessionEventProblem(name, params) {
   if (!isPlainObject(params)) return `${name} params are ${describe(params)}, not an object`;
-  const topic = topicProblem(params.topic, `${name} params.topic`);
+  const topic = topicProblem(params.topic, `${name} params.topic`) ?? optionalOriginProblem(params.origin, `${name} params.origin`);
   if (topic) return topic;
   switch (name) {
     case SESSION_EVENT_NOTIFICATION: {
@@ -1272,10 +1391,43 @@ export async function signMessage(client, args) {
   /** @type {import('./index.js').SessionRequest<'solana_signMessage'> & import('./index.js').NativeRequestOptions} */
   const request = { topic, chainId, request: { method: SOLANA_SIGN_MESSAGE_METHOD, params: { message: base58Encode(message), pubkey } } };
   if (expiry !== undefined) request.expiry = expiry;
+  if (args.origin !== undefined) request.origin = args.origin;
   if (id !== undefined) request.id = id;
   if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
   const { signature } = await client.sessionRequest(request);
   return base58Decode(signature);
+}
+
+// ---- solana_signIn ------------------------------------------------------------------------------
+
+/**
+ * Signs in with Solana (solana_signIn): the wallet builds the message from `input` (the Wallet
+ * Standard's SolanaSignInInput; a missing `domain` is the session's site, a missing `address`
+ * the session's first Solana account), shows it as a sign-in, checked against the site, and
+ * signs it. Resolves to the account, the exact text signed and its bytes (UTF-8), and the
+ * 64-byte signature, decoded; verify it against the address before trusting the sign-in.
+ * Declined: NativeRpcError 4001.
+ * @param {NativeClient} client
+ * @param {import('./index.js').SolanaSignInArgs} args
+ * @returns {Promise<import('./index.js').SolanaSignInOutput>}
+ */
+export async function solanaSignIn(client, args) {
+  checkClient(client, 'solanaSignIn');
+  if (!isPlainObject(args)) throw new TypeError(`solanaSignIn takes { topic, chainId, input?, origin?, expiry? }, not ${describe(args)}`);
+  const { topic, chainId, input } = /** @type {import('./index.js').SolanaSignInArgs} */ (args);
+  checkSignInInput(input, 'input');
+  /** @type {import('./index.js').SolanaSignInInput} */
+  const params = {};
+  for (const [key, value] of Object.entries(input ?? {})) if (value !== undefined) /** @type {any} */ (params)[key] = value;
+  /** @type {import('./index.js').SessionRequest<'solana_signIn'> & import('./index.js').NativeRequestOptions} */
+  const request = withOptions(args, { topic, chainId, request: { method: SOLANA_SIGN_IN_METHOD, params } });
+  const result = await client.sessionRequest(request);
+  return {
+    address: result.address,
+    message: result.message,
+    signedMessage: new TextEncoder().encode(result.message),
+    signature: base58Decode(result.signature),
+  };
 }
 
 // ---- personal_sign and eth_signTypedData_v4 ---------------------------------------------------
@@ -1324,6 +1476,7 @@ export async function personalSign(client, args) {
   /** @type {import('./index.js').SessionRequest<'personal_sign'> & import('./index.js').NativeRequestOptions} */
   const request = { topic, chainId, request: { method: PERSONAL_SIGN_METHOD, params: [toHex(bytes), address] } };
   if (expiry !== undefined) request.expiry = expiry;
+  if (args.origin !== undefined) request.origin = args.origin;
   if (id !== undefined) request.id = id;
   if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
   return client.sessionRequest(request);
@@ -1360,6 +1513,7 @@ export async function signTypedDataV4(client, args) {
   /** @type {import('./index.js').SessionRequest<'eth_signTypedData_v4'> & import('./index.js').NativeRequestOptions} */
   const request = { topic, chainId, request: { method: ETH_SIGN_TYPED_DATA_V4_METHOD, params: [address, text] } };
   if (expiry !== undefined) request.expiry = expiry;
+  if (args.origin !== undefined) request.origin = args.origin;
   if (id !== undefined) request.id = id;
   if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
   return client.sessionRequest(request);
@@ -1385,11 +1539,12 @@ function solanaTransactionArgument(transaction, field) {
 
 /**
  * The request fields every helper passes on as given.
- * @param {{ expiry?: number, id?: NativeRpcId, timeoutMs?: number }} args
+ * @param {{ expiry?: number, origin?: string, id?: NativeRpcId, timeoutMs?: number }} args
  * @param {any} request
  */
 function withOptions(args, request) {
   if (args.expiry !== undefined) request.expiry = args.expiry;
+  if (args.origin !== undefined) request.origin = args.origin;
   if (args.id !== undefined) request.id = args.id;
   if (args.timeoutMs !== undefined) request.timeoutMs = args.timeoutMs;
   return request;

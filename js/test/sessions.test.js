@@ -296,7 +296,7 @@ test('sessionRequest, extend and disconnect refuse malformed params, naming the 
     await assert.rejects(client.extend(/** @type {any} */ (topic)), (error) => error instanceof TypeError && /^topic must be a session topic/.test(error.message));
     await assert.rejects(client.disconnect(/** @type {any} */ (topic)), (error) => error instanceof TypeError && /^topic must be a session topic/.test(error.message));
   }
-  await assert.rejects(client.extend(TOPIC, /** @type {any} */ (5000)), /extend's options must be \{ id\?, timeoutMs\? \}/);
+  await assert.rejects(client.extend(TOPIC, /** @type {any} */ (5000)), /extend's options must be \{ origin\?, id\?, timeoutMs\? \}/);
   await assert.rejects(client.listSessions(/** @type {any} */ ('id')), /listSessions's options must be/);
   await assert.rejects(client.disconnect(TOPIC, /** @type {any} */ ('bye')), (error) => error instanceof TypeError && /^reason must be \{ code, message \}/.test(error.message));
   await assert.rejects(client.disconnect(TOPIC, /** @type {any} */ ({ code: '6000', message: 'x' })), (error) => error instanceof TypeError && /^reason\.code must be a number/.test(error.message));

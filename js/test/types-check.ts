@@ -110,3 +110,24 @@ async function testingUsage(): Promise<void> {
   runFixtureFile('ping.json', { methods: { ping: 'sendPing' } });
 }
 void testingUsage;
+
+// wallet-bridge/provider: each half's implementation against what provider/index.d.ts declares
+// (TypeScript reads the .d.ts for provider/index.js, so the halves are checked one by one).
+import type * as DeclaredProvider from '../src/provider/index.js';
+import * as providerPage from '../src/provider/page.js';
+import * as providerContent from '../src/provider/content.js';
+import * as providerBackground from '../src/provider/background.js';
+import * as providerWire from '../src/provider/wire.js';
+
+const providerImplementation: Pick<typeof DeclaredProvider, 'installPageProviders' | 'startContentScript' | 'startWalletBackground'
+  | 'SITE_SESSIONS_MESSAGE' | 'SITE_DISCONNECT_MESSAGE' | 'ProviderErrorCode'> = {
+  installPageProviders: providerPage.installPageProviders,
+  startContentScript: providerContent.startContentScript,
+  startWalletBackground: providerBackground.startWalletBackground,
+  SITE_SESSIONS_MESSAGE: providerBackground.SITE_SESSIONS_MESSAGE,
+  SITE_DISCONNECT_MESSAGE: providerBackground.SITE_DISCONNECT_MESSAGE,
+  ProviderErrorCode: providerWire.ProviderErrorCode,
+};
+void providerImplementation;
+const declaredError: DeclaredProvider.ProviderRpcError = new providerWire.ProviderRpcError(4001, 'no');
+void declaredError;

@@ -1,0 +1,149 @@
+/**
+ * The content script's half of wallet-bridge/provider (the extension's isolated world): makes
+ * the page's random id, injects the page script with it, and relays between the page
+ * (window.postMessage on the channel) and the background (one runtime port for this page). It
+ * takes only this window's own messages on its channel with its id, and adds nothing a page
+ * could choose: the background learns the site and the tab from the port itself.
+ */
+import { describe, isPlainObject } from '../protocol.js';
+import { CALLS, DISCONNECTED_EVENT, MAX_PENDING_PER_PAGE, PORT_NAME, ProviderErrorCode } from './wire.js';
+
+/** A channel name: letters, digits and `:._/-`, 1 to 100 of them (as the page checks it). */
+const CHANNEL = /^[\w:./-]{1,100}$/;
+
+/**
+ * @typedef {{ postMessage(message: unknown): void, disconnect(): void,
+ *   onMessage: { addListener(listener: (message: any) => void): void },
+ *   onDisconnect: { addListener(listener: () => void): void } }} RuntimePort
+ * @typedef {{ connect(info: { name: string }): RuntimePort }} ContentRuntime
+ */
+
+/**
+ * Starts the relay and injects the page script (`pageScriptUrl#<id>`, a module).
+ * @param {{ channel: string, pageScriptUrl: string, window?: any, runtime?: any }} options
+ *   `window` and `runtime`: for tests (default: the content script's own).
+ * @returns {{ id: string, stop(): void }} the page's id, and a stop that ends the relay
+ */
+export function startContentScript(options) {
+  if (!isPlainObject(options)) throw new TypeError(`startContentScript takes { channel, pageScriptUrl }, not ${describe(options)}`);
+  const { channel, pageScriptUrl } = options;
+  if (typeof channel !== 'string' || !CHANNEL.test(channel)) throw new TypeError('channel must be 1 to 100 letters, digits or :._/- (the page\'s channel)');
+  if (typeof pageScriptUrl !== 'string' || pageScriptUrl.includes('#')) {
+    throw new TypeError('pageScriptUrl must be the page script\'s URL, runtime.getURL("page.js"), without a #');
+  }
+  const win = options.window ?? globalThis.window;
+  /** @type {ContentRuntime} */
+  const runtime = options.runtime ?? findRuntime();
+  const id = randomId(win);
+  /** @type {RuntimePort | null} */
+  let port = null;
+  /** @type {Set<number>} requests sent on the current port, not yet answered */
+  const pending = new Set();
+  let stopped = false;
+  const target = () => {
+    const origin = win.location?.origin;
+    return typeof origin === 'string' && origin !== 'null' ? origin : '*';
+  };
+  /** @param {Record<string, unknown>} message */
+  const toPage = (message) => win.postMessage({ channel, id, ...message }, target());
+  /**
+   * @param {number} rid
+   * @param {number} code
+   * @param {string} message
+   */
+  const refuse = (rid, code, message) => toPage({ type: 'reply', rid, error: { code, message } });
+
+  const connect = () => {
+    const opened = runtime.connect({ name: PORT_NAME });
+    opened.onMessage.addListener((message) => {
+      if (opened !== port || !isPlainObject(message)) return;
+      if (typeof message.rid === 'number') {
+        if (!pending.delete(message.rid)) return;
+        toPage(isPlainObject(message.error) ? { type: 'reply', rid: message.rid, error: message.error } : { type: 'reply', rid: message.rid, result: message.result });
+      } else if (typeof message.event === 'string') {
+        toPage({ type: 'event', event: message.event, data: message.data });
+      }
+    });
+    opened.onDisconnect.addListener(() => {
+      if (opened !== port) return;
+      port = null;
+      // The background went away (its service worker restarted, the extension reloaded): what
+      // was asked will not be answered. The next request opens a new port.
+      for (const rid of pending) refuse(rid, ProviderErrorCode.disconnected, 'The wallet extension\'s background went away before answering');
+      pending.clear();
+      toPage({ type: 'event', event: DISCONNECTED_EVENT });
+    });
+    return opened;
+  };
+
+  /** @param {MessageEvent} event */
+  const onMessage = (event) => {
+    // Only this window's own scripts: a frame's (another site's) messages have another source.
+    if (stopped || event.source !== win) return;
+    const data = event.data;
+    if (!isPlainObject(data) || data.channel !== channel || data.id !== id || data.type !== 'request') return;
+    const { rid, call, args } = data;
+    if (typeof rid !== 'number' || !Number.isSafeInteger(rid) || rid < 0 || pending.has(rid)) return;
+    if (typeof call !== 'string' || !CALLS.includes(call)) return refuse(rid, ProviderErrorCode.unsupportedMethod, `The wallet does not offer ${JSON.stringify(String(call).slice(0, 50))}`);
+    if (args !== undefined && !isPlainObject(args)) return refuse(rid, ProviderErrorCode.invalidParams, 'args must be an object');
+    if (pending.size >= MAX_PENDING_PER_PAGE) return refuse(rid, ProviderErrorCode.limitExceeded, `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`);
+    try {
+      port ??= connect();
+      pending.add(rid);
+      port.postMessage({ rid, call, args: args ?? {} });
+    } catch (error) {
+      pending.delete(rid);
+      port = null;
+      refuse(rid, ProviderErrorCode.disconnected, `The wallet extension's background cannot be reached: ${/** @type {Error} */ (error)?.message ?? String(error)}`);
+    }
+  };
+  win.addEventListener('message', onMessage);
+  port = connect();
+  inject(win.document, `${pageScriptUrl}#${id}`);
+  return {
+    id,
+    stop() {
+      stopped = true;
+      win.removeEventListener('message', onMessage);
+      const current = port;
+      port = null;
+      try {
+        current?.disconnect();
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+/**
+ * Adds the page script as a module, first in the document, and removes the element once loaded
+ * (the module stays).
+ * @param {any} doc
+ * @param {string} src
+ */
+function inject(doc, src) {
+  const script = doc.createElement('script');
+  script.type = 'module';
+  script.src = src;
+  script.addEventListener('load', () => script.remove());
+  (doc.head ?? doc.documentElement).append(script);
+}
+
+/**
+ * 16 random bytes in hex.
+ * @param {any} win
+ */
+function randomId(win) {
+  const bytes = new Uint8Array(16);
+  (win.crypto ?? globalThis.crypto).getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** @returns {ContentRuntime} */
+function findRuntime() {
+  const scope = /** @type {{ browser?: { runtime?: ContentRuntime }, chrome?: { runtime?: ContentRuntime } }} */ (globalThis);
+  const runtime = scope.browser?.runtime ?? scope.chrome?.runtime;
+  if (!runtime) throw new TypeError('no browser.runtime or chrome.runtime here: call startContentScript in a content script, or pass options.runtime');
+  return runtime;
+}
