@@ -11,6 +11,9 @@ if (!params.has('attempt')) {
   for (const url of params.getAll('open')) window.open(url, '_blank', 'noopener');
 }
 
+window.addEventListener('error', (event) => report('finished', { ok: false, error: { message: String(event.message) } }));
+window.addEventListener('unhandledrejection', (event) => report('finished', { ok: false, error: { message: String(event.reason?.stack ?? event.reason) } }));
+
 const found = await discover();
 await step('discover', () => ({
   eip6963: found.announced.map(({ info, provider }) => ({ info, request: typeof provider?.request, on: typeof provider?.on })),

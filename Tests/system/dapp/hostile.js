@@ -19,6 +19,9 @@ window.addEventListener('message', (event) => {
   heard.push({ data, fromThisWindow: event.source === window, origin: event.origin, ours: posted.has(JSON.stringify(event.data)) });
 });
 
+window.addEventListener('error', (event) => report('finished', { ok: false, error: { message: String(event.message) } }));
+window.addEventListener('unhandledrejection', (event) => report('finished', { ok: false, error: { message: String(event.reason?.stack ?? event.reason) } }));
+
 const found = await discover();
 await step('discover', () => ({ eip6963: found.announced.length, standard: found.registered.length }));
 const ethereum = found.announced[0]?.provider;
@@ -39,10 +42,11 @@ await report('template', { ok: Boolean(template), value: template ?? null });
 const claim = (message) => {
   const copy = JSON.parse(JSON.stringify(message));
   const write = (object) => {
-    if (!object || typeof object !== 'object') return;
+    // The members already there first: the claims written below are not walked into.
+    const nested = Object.values(object).filter((member) => member && typeof member === 'object' && !Array.isArray(member));
     Object.assign(object, { origin: victim.origin, topic: victim.topic, tab: 1, tabId: 1,
       sender: { origin: victim.origin, url: `${victim.origin}/`, tab: { id: 1 } } });
-    for (const member of Object.values(object)) if (member && typeof member === 'object' && !Array.isArray(member)) write(member);
+    for (const member of nested) write(member);
   };
   write(copy);
   // The copy's own request keys stay (the channel, the page id, the request id): only the
