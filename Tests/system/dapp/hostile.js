@@ -75,9 +75,10 @@ const answered = (rid) => heard.some((entry) => entry.data?.type === 'reply' && 
 for (let waited = 0; waited < 10_000 && !(answered(900001) && answered(900002)); waited += 100) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
-// A last request of the page's own: its answer comes after anything the other forgeries drew.
+// A last request of the page's own, the same as the template (so it takes the same way through
+// the wallet): its answer comes after anything the other forgeries drew.
 try {
-  await ethereum.request({ method: 'eth_chainId' });
+  await ethereum.request({ method: 'personal_sign', params: [utf8Hex('forged'), victim.address] });
 } catch (error) {
   await report('lastRequest', { ok: false, error: describeError(error) });
 }
