@@ -48,7 +48,8 @@ import { CALLS, MAX_PENDING_PER_PAGE, PORT_NAME, ProviderErrorCode, ProviderRpcE
  * @property {Set<PagePort>} ports its pages
  * @property {Session | null} session its session (the newest the wallet lists, or the one made here)
  * @property {string | null} chainId the EVM chain its pages use (CAIP-2), one of the session's
- * @property {Promise<void> | null} loading the session_list that finds its session, once
+ * @property {boolean} loaded whether the wallet was asked for the site's sessions since the last one ended
+ * @property {Promise<void> | null} loading that session_list, while it runs
  * @property {Promise<Session> | null} connecting the session_connect under way, shared
  */
 
@@ -157,7 +158,7 @@ class Background {
     }
     let site = this.#sites.get(origin);
     if (!site) {
-      site = { origin, ports: new Set(), session: null, chainId: null, loading: null, connecting: null };
+      site = { origin, ports: new Set(), session: null, chainId: null, loaded: false, loading: null, connecting: null };
       this.#sites.set(origin, site);
     }
     site.ports.add(port);
@@ -313,12 +314,15 @@ class Background {
   }
 
   /**
-   * Finds the site's session the wallet already has (the newest), once per site.
+   * Finds the site's session the wallet already has (the newest): once, and again after a
+   * session ended (an older one may be left). Sessions of the site are made only here, so in
+   * between nothing is missed.
    * @param {Site} site
    */
   async #load(site) {
-    if (site.session !== null) return;
+    if (site.session !== null || site.loaded) return;
     site.loading ??= this.#client.listSessions({ origin: site.origin }).then((listed) => {
+      site.loaded = true;
       const newest = listed.sessions.at(-1);
       if (newest && site.session === null) this.#adopt(site, newest);
     }).finally(() => { site.loading = null; });
@@ -380,6 +384,7 @@ class Background {
   #forget(site, topic) {
     if (site.session?.topic !== topic) return;
     site.session = null;
+    site.loaded = false;
     this.#broadcast(site);
   }
 

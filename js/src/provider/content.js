@@ -53,6 +53,19 @@ export function startContentScript(options) {
    */
   const refuse = (rid, code, message) => toPage({ type: 'reply', rid, error: { code, message } });
 
+  /**
+   * The port is gone (the background's service worker restarted, the extension reloaded): what
+   * was asked on it will not be answered, and the page hears so. The next request opens a new one.
+   * @param {RuntimePort} lost
+   */
+  const lose = (lost) => {
+    if (lost !== port) return;
+    port = null;
+    for (const rid of pending) refuse(rid, ProviderErrorCode.disconnected, 'The wallet extension\'s background went away before answering');
+    pending.clear();
+    toPage({ type: 'event', event: DISCONNECTED_EVENT });
+  };
+
   const connect = () => {
     const opened = runtime.connect({ name: PORT_NAME });
     opened.onMessage.addListener((message) => {
@@ -64,15 +77,7 @@ export function startContentScript(options) {
         toPage({ type: 'event', event: message.event, data: message.data });
       }
     });
-    opened.onDisconnect.addListener(() => {
-      if (opened !== port) return;
-      port = null;
-      // The background went away (its service worker restarted, the extension reloaded): what
-      // was asked will not be answered. The next request opens a new port.
-      for (const rid of pending) refuse(rid, ProviderErrorCode.disconnected, 'The wallet extension\'s background went away before answering');
-      pending.clear();
-      toPage({ type: 'event', event: DISCONNECTED_EVENT });
-    });
+    opened.onDisconnect.addListener(() => lose(opened));
     return opened;
   };
 
@@ -87,13 +92,15 @@ export function startContentScript(options) {
     if (typeof call !== 'string' || !CALLS.includes(call)) return refuse(rid, ProviderErrorCode.unsupportedMethod, `The wallet does not offer ${JSON.stringify(String(call).slice(0, 50))}`);
     if (args !== undefined && !isPlainObject(args)) return refuse(rid, ProviderErrorCode.invalidParams, 'args must be an object');
     if (pending.size >= MAX_PENDING_PER_PAGE) return refuse(rid, ProviderErrorCode.limitExceeded, `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`);
+    /** @type {RuntimePort | null} */
+    let current = null;
     try {
-      port ??= connect();
+      current = port ??= connect();
       pending.add(rid);
-      port.postMessage({ rid, call, args: args ?? {} });
+      current.postMessage({ rid, call, args: args ?? {} });
     } catch (error) {
-      pending.delete(rid);
-      port = null;
+      // "Attempt to postMessage on disconnected port": gone before its onDisconnect ran.
+      if (current !== null && pending.has(rid)) return lose(current);
       refuse(rid, ProviderErrorCode.disconnected, `The wallet extension's background cannot be reached: ${/** @type {Error} */ (error)?.message ?? String(error)}`);
     }
   };

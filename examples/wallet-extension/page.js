@@ -1,0 +1,6 @@
+// The page script: runs in the page's own world (the content script injected it as a module,
+// with the page's id after #), where dApps look for wallets.
+import { installPageProviders } from './wallet-bridge/provider/index.js';
+import { CHANNEL, INFO } from './config.js';
+
+installPageProviders({ channel: CHANNEL, info: INFO, id: new URL(import.meta.url).hash.slice(1) });
