@@ -46,7 +46,7 @@ if [ -n "${WALLET_BRIDGE_CHROME_EXTENSION:-}${WALLET_BRIDGE_FIREFOX_ADDON:-}" ];
 prefix=${PREFIX:-$HOME/.local}
 # The reference wallet extension: its Chromium ID comes from the fixed `key` in its manifest
 # (the first 32 hex digits of the key's SHA-256, 0-f written a-p), its Firefox ID from its gecko
-# settings, and the host it connects to from its background script.
+# settings, and the host it connects to from its config.js.
 wallet_extension=examples/wallet-extension
 wallet_chrome_id() {
   local key
@@ -55,7 +55,7 @@ wallet_chrome_id() {
   printf %s "$key" | base64 -d | sha256sum | cut -c1-32 | tr 0-9a-f a-p
 }
 wallet_firefox_id=wallet@wallet-bridge.dev
-wallet_host=$(sed -n "s/.*hostName: *['\"]\([a-z0-9_.]*\)['\"].*/\1/p" "$wallet_extension"/*.js 2>/dev/null | head -n 1 || true)
+wallet_host=$(sed -n "s/.*HOST_NAME = *['\"]\([a-z0-9_.]*\)['\"].*/\1/p" "$wallet_extension/config.js" 2>/dev/null | head -n 1 || true)
 wallet_chrome=
 extensions_home=${XDG_DATA_HOME:-$HOME/.local/share}/wallet-bridge
 own_extension=false

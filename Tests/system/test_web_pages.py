@@ -191,10 +191,10 @@ def native_host_name(extension):
         for name in files:
             if name.endswith(".js"):
                 with open(os.path.join(folder, name), encoding="utf-8") as source:
-                    found = re.search(r"hostName\s*:\s*['\"]([a-z0-9_.]+)['\"]", source.read())
+                    found = re.search(r"(?:hostName\s*:|HOST_NAME\s*=)\s*['\"]([a-z0-9_.]+)['\"]", source.read())
                 if found:
                     return found.group(1)
-    raise Failure(f"no hostName found in the extension's scripts ({extension})")
+    raise Failure(f"no host name (hostName: or HOST_NAME =) in the extension's scripts ({extension})")
 
 
 def open_sites(command, browser, profile, sites):
