@@ -235,6 +235,7 @@ class Run:
         self.browser = browser
         self.problems = []
         self.dialogs = []
+        self.audit = []
         self.sessions_two_sites = None
         self.sessions_after_revoke = None
         self.made_key = None
@@ -343,6 +344,8 @@ def drive(run):
         for site in sites.values():
             site.close()
     run.dialogs = e2e.read_lines(env["FAKE_PINENTRY_LOG"])
+    logged = subprocess.run([e2e.CLI, "log", "--json"], env=env, capture_output=True, text=True, timeout=30)
+    run.audit = [json.loads(line) for line in logged.stdout.splitlines() if line.strip()] if logged.returncode == 0 else []
     e2e.end_scratch_user(scratch, home, env, run.problems, [f"{browser}.log"])
     run.seconds = time.monotonic() - started
     e2e.log(f"web pages in {browser}: {run.seconds:.1f} s")
@@ -496,10 +499,15 @@ def test_a_sign_in_for_another_site_leads_with_the_warning(run):
     warned = [text for text in dialogs if OTHER_DOMAIN in text and main.origin in text]
     assert len(warned) == 2, f"expected the SIWE and the SIWS dialogs for {OTHER_DOMAIN} to warn: {dialogs}"
     for text in warned:
+        # The warning names both, on its line, before the sign-in's own fields.
         warning = text.index(f"This sign-in is for {OTHER_DOMAIN}")
-        assert main.origin in text[warning:text.index("\n\n", warning) if "\n\n" in text[warning:] else None], text
+        assert main.origin in text[warning:text.index("\n", warning)] and warning < text.index("\nDomain: "), text
     own = [text for text in dialogs if OTHER_DOMAIN not in text]
     assert own and not [text for text in own if "This sign-in is for" in text], own
+    # The audit log records each sign-in with the site check's outcome.
+    sign_ins = [entry["sign_in"] for entry in run.audit if "sign_in" in entry]
+    assert sorted((s["domain"], s["site"], s["matches_site"]) for s in sign_ins) == sorted(
+        [(main.host, main.origin, True)] * 2 + [(OTHER_DOMAIN, main.origin, False)] * 2), sign_ins
 
 
 def test_a_new_key_reaches_the_dapp_as_accounts_changed(run):
