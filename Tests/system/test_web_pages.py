@@ -426,6 +426,10 @@ def test_the_dapp_finds_the_wallet_by_eip6963_and_the_wallet_standard(run):
                     "solana:signTransaction", "solana:signIn"):
         assert feature in wallet["features"], wallet
     assert all(chain.startswith("solana:") for chain in wallet["chains"]) and wallet["chains"], wallet
+    # Asked again, later, by both standards' requests: answered at once (synchronously, as both say).
+    late = ok(run.sites["main"], "lateApp")
+    assert late["standard"] == [wallet["name"]] and late["eip6963"] == [info["uuid"]], late
+    assert late["via"] in (["app-ready"], ["register-wallet"]), late
 
 
 def test_the_dapp_connects_and_switches_among_the_sessions_chains(run):

@@ -81,16 +81,22 @@ export async function discover() {
     if (!announced.some((known) => known.info.uuid === event.detail.info.uuid)) announced.push(event.detail);
   });
   const registered = [];
-  const api = {
+  const via = [];
+  const api = (path) => ({
     register(...wallets) {
-      for (const wallet of wallets) if (!registered.includes(wallet)) registered.push(wallet);
+      for (const wallet of wallets) {
+        if (!registered.includes(wallet)) {
+          registered.push(wallet);
+          via.push(path);
+        }
+      }
       return () => {};
     },
-  };
+  });
   // Wallets that load after the app register through this event; those loaded before answer
   // the app-ready event below.
-  window.addEventListener('wallet-standard:register-wallet', (event) => event.detail(api));
-  window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: api }));
+  window.addEventListener('wallet-standard:register-wallet', (event) => event.detail(api('register-wallet')));
+  window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: api('app-ready') }));
   const deadline = Date.now() + 4000;
   while (Date.now() < deadline && (announced.length === 0 || registered.length === 0)) {
     window.dispatchEvent(new Event('eip6963:requestProvider'));
@@ -102,7 +108,7 @@ export async function discover() {
     location.search = params.toString();
     await new Promise(() => {}); // the page is going away
   }
-  return { announced, registered, attempts: attempt + 1 };
+  return { announced, registered, via, attempts: attempt + 1 };
 }
 
 export function toBase64(bytes) {

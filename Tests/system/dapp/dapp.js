@@ -23,6 +23,18 @@ await step('discover', () => ({
   })),
   attempts: found.attempts,
 }));
+// An app that loads after the wallet (another bundle of the same page, say) asks with
+// app-ready and must be answered at once; one more EIP-6963 request must be answered too.
+await step('lateApp', () => {
+  const registered = [];
+  window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: { register: (...wallets) => { registered.push(...wallets); return () => {}; } } }));
+  const announced = [];
+  const listener = (event) => announced.push(event.detail.info.uuid);
+  window.addEventListener('eip6963:announceProvider', listener);
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  window.removeEventListener('eip6963:announceProvider', listener);
+  return { standard: registered.map((wallet) => wallet.name), eip6963: announced, via: found.via };
+});
 const ethereum = found.announced[0]?.provider;
 const wallet = found.registered[0];
 if (!ethereum || !wallet) {
