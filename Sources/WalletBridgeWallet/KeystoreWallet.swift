@@ -407,7 +407,9 @@ public struct KeystoreWallet: AccountsAtHand {
                     try unlockCache.withKey(for: file) { key throws(KeystoreError) in try Keystore.secretKey(entry, key: key) }
                 }
             }
-            let identity = request.caller.identity
+            // An allowance is the extension's for one site (or for itself, without one): the
+            // person allowed what they saw come from that site, not from the extension's others.
+            let identity = request.caller.identity.map { id in request.site.map { "\(id) for \($0)" } ?? id }
             // A transaction is signed only after the person has seen it: an allowance covers
             // messages, and none is offered in a transaction's dialog. Nor in a sign-in's,
             // whose site check the person must see each time.

@@ -85,6 +85,8 @@ final class TerminalTextTests: XCTestCase {
             "topic": .string(String(repeating: "ab", count: 32)),
             "caller": ["kind": "firefox-addon", "id": "evil\u{1B}]52;c;eA==\u{07}@example.org"],
             "callerName": .string(hostileName),
+            // The agent takes only a web origin; what the command line prints is escaped all the same.
+            "origin": "http://x\u{1B}[2J",
             "metadata": ["name": "dApp\u{1B}[2J\u{2028}  expires never", "url": "https://example.org/\u{9B}31m\"", "description": "", "icons": []],
             "namespaces": ["solana": [
                 "chains": ["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"], "methods": ["solana_signMessage\u{1B}[8m"], "events": ["accountsChanged\u{2029}"],
@@ -96,11 +98,12 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(shown, """
             \(String(repeating: "ab", count: 32))
               extension: evil\\u{1B}]52;c;eA==\\u{7}@example.org (firefox-addon), installed as "\(hostileNameShown)"
+              site: http://x\\u{1B}[2J (as the extension reported it)
               says it is: "dApp\\u{1B}[2J\\u{2028}  expires never" https://example.org/\\u{9B}31m\\"
               solana: chains solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp; methods solana_signMessage\\u{1B}[8m; events accountsChanged\\u{2029}
               expires \(expires), approved \(approved)
             """)
-        XCTAssertEqual(shown.split(separator: "\n").count, 5)
+        XCTAssertEqual(shown.split(separator: "\n").count, 6)
         assertNoControlScalar(shown.split(separator: "\n").joined(separator: " "))
     }
 
@@ -124,9 +127,23 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(SessionsListCommand.describe(session), """
             \(String(repeating: "cd", count: 32))
               extension: chrome-extension://abcdefghijklmnopabcdefghijklmnop/ (chrome-extension)
+              site: -
               says it is: "Example dApp" https://example.org
               solana: chains solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp; methods solana_signMessage; events none
               expires \(expires), approved \(approved)
             """)
+    }
+
+    /// A site's session names the site, as the extension reported it (docs/sessions.md).
+    func testASitesSessionNamesTheSite() {
+        let session: [String: JSONValue] = [
+            "topic": .string(String(repeating: "ef", count: 32)),
+            "caller": ["kind": "chrome-extension", "id": "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            "origin": "http://127.0.0.1:8123",
+            "metadata": ["name": "My dApp", "url": "", "description": "", "icons": []],
+            "expiry": 1_800_000_000, "created": 1_790_000_000,
+        ]
+        let lines = SessionsListCommand.describe(session).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[2], "  site: http://127.0.0.1:8123 (as the extension reported it)")
     }
 }

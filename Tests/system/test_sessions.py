@@ -649,3 +649,31 @@ def test_revoking_a_site_ends_its_sessions_only_and_its_pages_hear_it(wallet, ke
     assert wallet.run("sessions", "revoke", check=False).returncode != 0, "a topic or --site is needed"
     port.close()
     other.close()
+
+
+def test_an_allowance_for_one_site_does_not_sign_for_another(wallet, key, unlocked):
+    """"Sign and allow" (the opt-in `approve_for_minutes`) lets the extension sign messages for
+    a while without asking, for the site the person saw: another site of the same extension is
+    still asked."""
+    configure(wallet, {"approve_for_minutes": 5})
+    port = Port(wallet.host(FAKE_PINENTRY_PASSPHRASES=unlocked, FAKE_PINENTRY_CONFIRM="allow"))
+    a, b = connect_site(port, SITE_A), connect_site(port, SITE_B)
+
+    def sign(session, text):
+        reply = port.call("session_request", {
+            "topic": session["topic"], "origin": session["origin"], "chainId": SOLANA_MAINNET,
+            "request": {"method": "solana_signMessage", "params": {"message": b58encode(text.encode()), "pubkey": b58(key["address"])}}})
+        assert "result" in reply, reply
+
+    def asked():
+        return [d["SETDESC"] for d in dialogs(wallet) if "asks to sign" in d.get("SETDESC", "")]
+
+    sign(a, "unlock")  # the passphrase: the keys are then unlocked
+    sign(a, "allow")  # a confirmation, and "Sign and allow" pressed
+    assert len(asked()) == 2, asked()
+    sign(a, "allowed")
+    assert len(asked()) == 2, "site A's allowance did not sign for site A"
+    sign(b, "other site")
+    assert len(asked()) == 3, "site A's allowance signed for site B without asking"
+    assert f"for the site {SITE_B} (as the extension reports it)" in asked()[-1], asked()[-1]
+    port.close()
