@@ -411,9 +411,9 @@ public struct KeystoreWallet: AccountsAtHand {
             // person allowed what they saw come from that site, not from the extension's others.
             let identity = request.caller.identity.map { id in request.site.map { "\(id) for \($0)" } ?? id }
             // A transaction is signed only after the person has seen it: an allowance covers
-            // messages, and none is offered in a transaction's dialog. Nor in a sign-in's,
-            // whose site check the person must see each time.
-            let allowance = request.transactions == nil && request.ethereum?.signIn == nil ? allowMinutes : nil
+            // messages, and none is offered in a transaction's dialog (nor in a sign-in's, laid
+            // out as one, whose site check the person sees each time).
+            let allowance = request.transactions == nil ? allowMinutes : nil
             if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
                let key = try heldKey() {
                 return (key, .allowedBefore)

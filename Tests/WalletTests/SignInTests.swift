@@ -227,11 +227,13 @@ final class SignInTests: XCTestCase {
             requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: now, expiry: now + 604_800)
         var service = SessionService(store: SessionStore(inMemory: [session], now: { [now] in now }), wallet: wallet, lifetime: 604_800)
         service.now = { [now] in now }
-        let request: JSONValue = .object([
+        var request: [String: JSONValue] = [
             "topic": .string(session.topic), "chainId": .string(chain.description),
             "request": .object(["method": .string(method), "params": params]),
-        ])
-        return try await service.request(request, context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
+        ]
+        // A session of a site is used by naming it (docs/sessions.md).
+        if let origin { request["origin"] = .string(origin) }
+        return try await service.request(.object(request), context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
     }
 
     /// A SIWE message for `domain` signed by `address` on `chain`.
@@ -277,6 +279,11 @@ final class SignInTests: XCTestCase {
         XCTAssertEqual(consent.lines[2], "Domain: bank.example")
         XCTAssertEqual(consent.signIn?.matchesSite, false)
         XCTAssertEqual(consent.signIn?.site, "http://127.0.0.1:8123")
+        // The dialog lays it out as a transaction's (within the room it has, never "Sign and
+        // allow"), the same lines first.
+        let signing = try XCTUnwrap(wallet.asked.ethereum.withLock { $0.last })
+        XCTAssertEqual(signing.transactionConsent?.subject, "a sign-in (Sign-In with Ethereum, personal_sign) on Ethereum (eip155:1)")
+        XCTAssertEqual(signing.transactionConsent?.lines(budget: SignInConsent.budget), consent.lines)
     }
 
     func testTheAccountAndTheChainAreCheckedAgainstTheRequest() async throws {

@@ -13,6 +13,10 @@ package struct EthereumConsent: Sendable, Equatable {
     package var lines: [String]
     /// Set for a sign-in (an EIP-4361 message): what the audit log records of it.
     package var signIn: AuditLog.SignInRecord?
+    /// Set for a sign-in: its summary, which the dialog lays out as it lays out a transaction's
+    /// (`EthereumSigningRequest.transactionConsent`), within the room the dialog has left once
+    /// it knows who asks and with which key; `lines` are the same within `SignInConsent.budget`.
+    package var signInLayout: TransactionConsent?
 
     /// The bytes all lines may take together: with the caller, the key and the buttons' text,
     /// the dialog stays within one Assuan line. Fields that do not fit are counted instead.
@@ -92,11 +96,11 @@ package struct EthereumConsent: Sendable, Equatable {
             let fields = SignInConsent.Fields(
                 scheme: signIn.scheme, domain: signIn.domain, account: signIn.address.description, statement: signIn.statement,
                 uri: signIn.uri, details: details, resources: signIn.resources)
-            let summary = SignInConsent.summary(kind: "a sign-in (Sign-In with Ethereum)", fields: fields, warnings: warnings)
-            var consent = EthereumConsent(
-                kind: "a sign-in (Sign-In with Ethereum, personal_sign)", chain: EIP155.name(of: chain),
-                lines: try SignInConsent.lines(summary, field: field))
+            let kind = "a sign-in (Sign-In with Ethereum, personal_sign)"
+            let summary = SignInConsent.summary(kind: kind, fields: fields, warnings: warnings)
+            var consent = EthereumConsent(kind: kind, chain: EIP155.name(of: chain), lines: try SignInConsent.lines(summary, field: field))
             consent.signIn = check.record
+            consent.signInLayout = TransactionConsent(chain: consent.chain, summaries: [summary], noun: "sign-in")
             return consent
         }
     }

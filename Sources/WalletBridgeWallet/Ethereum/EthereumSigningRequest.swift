@@ -39,9 +39,10 @@ package struct EthereumSigningRequest: Sendable {
     /// Where a refusal of the transaction points: the request's transaction.
     package var transactionField: String { "request.params[0]" }
 
-    /// What the dialog shows of `transaction`.
+    /// What the dialog shows of `transaction`, or of a sign-in (`EthereumConsent.signInLayout`):
+    /// laid out, and checked to fit, as a transaction is.
     package var transactionConsent: TransactionConsent? {
-        transaction.map { TransactionConsent(chain: EIP155.name(of: chain), summaries: [$0.summary()]) }
+        transaction.map { TransactionConsent(chain: EIP155.name(of: chain), summaries: [$0.summary()]) } ?? consent?.signInLayout
     }
 
     /// `personal_sign` (EIP-191, version 0x45): Keccak-256 of "\x19Ethereum Signed Message:\n",

@@ -79,6 +79,10 @@ package struct EthereumSignIn: Equatable, Sendable {
 
     package init(parsing text: String) throws(SyntaxError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { ArraySlice(Array($0.utf8)) }
+        // The usual slip, named as such rather than as the field it would have to be.
+        if text.hasSuffix("\n") {
+            throw SyntaxError(lines.count, "is empty: the message ends with a line break, which EIP-4361 does not allow")
+        }
         var number = 0
         func line(_ expected: String) throws(SyntaxError) -> ArraySlice<UInt8> {
             guard number < lines.count else { throw SyntaxError(number + 1, "is missing: expected \(expected)") }
