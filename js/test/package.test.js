@@ -85,11 +85,12 @@ test('every name the README imports from the package is exported, by the entry p
   const exported = {
     main: new Set(Object.keys(await import('../src/index.js'))),
     testing: new Set(Object.keys(await import('../src/testing.js'))),
+    provider: new Set(Object.keys(await import('../src/provider/index.js'))),
   };
   const imported = [];
   for (const [, block] of readme.matchAll(/```js\n([\s\S]*?)```/g)) {
     for (const [, names, specifier] of block.matchAll(/import \{([^}]*)\} from '([^']*wallet-bridge[^']*)'/g)) {
-      const entry = /testing(\.js)?$/.test(specifier) ? 'testing' : 'main';
+      const entry = /testing(\.js)?$/.test(specifier) ? 'testing' : /provider(\/index\.js)?$/.test(specifier) ? 'provider' : 'main';
       imported.push(...names.split(',').map((name) => ({ name: name.trim(), entry })).filter(({ name }) => name));
     }
   }

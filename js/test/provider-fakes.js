@@ -286,6 +286,7 @@ export function createSiteWallet() {
           const inner = params.request.method;
           if (wallet.answers[inner]) {
             const answer = wallet.answers[inner](params);
+            if (typeof answer?.then === 'function') return answer.then(ok);
             return answer?.error ? { jsonrpc: '2.0', id, error: answer.error } : ok(answer);
           }
           if (inner === 'personal_sign' || inner === 'eth_signTypedData_v4') return ok(`0x${'ab'.repeat(64)}1b`);

@@ -96,12 +96,16 @@ test('signing goes through the site\'s session on the chosen chain; switching am
   await assert.rejects(page.ethereum.request({ method: 'eth_getBalance', params: [] }), { code: 4200 });
 });
 
-test('before connecting: signing is 4100, switching is 4100, and nothing reaches the wallet but session_list', async () => {
+test('before connecting: signing is 4100, switching is 4100, and nothing reaches the wallet but one session_list', async () => {
   const { wallet, tab } = setup();
   const page = tab(SITE_A);
   await assert.rejects(page.ethereum.request({ method: 'personal_sign', params: ['0x6869', ETH_ADDRESS] }), (error) => error instanceof ProviderRpcError && error.code === 4100);
   await assert.rejects(page.ethereum.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x89' }] }), { code: 4100 });
   assert.deepEqual([...new Set(wallet.requests.map((request) => request.method))], ['session_list']);
+  // The site's sessions were asked for once: sessions of a site are made only through this background.
+  await page.ethereum.request({ method: 'eth_accounts' });
+  await page.ethereum.request({ method: 'eth_chainId' });
+  assert.equal(wallet.requests.filter((request) => request.params.origin === SITE_A).length, 1);
 });
 
 test('the wallet\'s refusals arrive with EIP-1193 codes: rejected 4001, a bad param -32602, an unknown topic 4100 and the site forgotten', async () => {
@@ -137,6 +141,14 @@ test('two sites, two sessions; events of one reach only its pages; a site never 
   assert.equal(wallet.sessions.get(topicB).origin, SITE_B);
   // The other tab of the same site shares its session.
   assert.deepEqual(a2.events.at(-1), ['accountsChanged', [ETH_ADDRESS]]);
+  // Notifications naming site B's topic with site A's origin change nothing for either.
+  wallet.notify('session_delete', { topic: topicB, reason: { code: 6000, message: 'x' }, origin: SITE_A });
+  const emptied = { eip155: { chains: ['eip155:1'], accounts: [], methods: [], events: [] } };
+  wallet.notify('session_update', { topic: topicB, namespaces: emptied, expiry: Math.floor(Date.now() / 1000) + 600, origin: SITE_A });
+  wallet.notify('session_event', { topic: topicB, chainId: 'eip155:1', event: { name: 'accountsChanged', data: [] }, origin: SITE_A });
+  await settle();
+  assert.deepEqual(a1.events.at(-1), ['accountsChanged', [ETH_ADDRESS]]);
+  assert.deepEqual(await a1.ethereum.request({ method: 'eth_accounts' }), [ETH_ADDRESS]);
   // Revoked from outside (the CLI): only site A's pages hear it.
   const before = b.events.length;
   wallet.sessions.delete(topicA);
@@ -145,10 +157,6 @@ test('two sites, two sessions; events of one reach only its pages; a site never 
   assert.deepEqual(a1.events.at(-1), ['accountsChanged', []]);
   assert.deepEqual(a2.events.at(-1), ['accountsChanged', []]);
   assert.equal(b.events.length, before);
-  assert.deepEqual(await b.ethereum.request({ method: 'eth_accounts' }), [ETH_ADDRESS]);
-  // A notification naming site B's topic with site A's origin changes nothing for either.
-  wallet.notify('session_delete', { topic: topicB, reason: { code: 6000, message: 'x' }, origin: SITE_A });
-  await settle();
   assert.deepEqual(await b.ethereum.request({ method: 'eth_accounts' }), [ETH_ADDRESS]);
   // Site B signs in its own session only.
   await b.ethereum.request({ method: 'personal_sign', params: ['0x01', ETH_ADDRESS] });
@@ -180,13 +188,18 @@ test('a forger gets nothing: another id, another channel, or a frame of another 
   a.win.postMessage({ ...forged, id: a.content.id, channel: 'another' });
   // A frame (another origin) that learned the id posts into the parent: its source is not the page.
   a.win.receive({ ...forged, id: a.content.id }, { frame: true }, SITE_B);
+  // Nor can a frame speak for the content script to the page: a state or a reply from it is not heard.
+  const events = a.events.length;
+  a.win.receive({ channel: CHANNEL, id: a.content.id, type: 'event', event: 'state', data: { chainId: '0x5', accounts: [], solana: { accounts: [], chains: [] } } }, { frame: true }, SITE_B);
   await settle();
+  assert.equal(a.events.length, events);
+  assert.equal(await a.ethereum.request({ method: 'eth_chainId' }), '0x1');
   assert.equal(wallet.requests.length, count);
   assert.equal(a.win.delivered.filter((message) => message.type === 'reply' && message.rid === 5).length, 0);
 });
 
 test('replies go to the page that asked, never to another tab', async () => {
-  const { tab } = setup();
+  const { tab, browser } = setup();
   const a1 = tab(SITE_A);
   const a2 = tab(SITE_A);
   await a1.ethereum.request({ method: 'eth_requestAccounts' });
@@ -195,6 +208,10 @@ test('replies go to the page that asked, never to another tab', async () => {
   const replies = a2.win.delivered.filter((message) => message.type === 'reply');
   assert.ok(replies.every((reply) => reply.result !== `0x${'ab'.repeat(64)}1b`), 'the other tab saw the signature');
   assert.ok(a1.win.delivered.some((message) => message.type === 'reply' && message.result === `0x${'ab'.repeat(64)}1b`));
+  // The background itself posted it on the asking page's port only (the content script would drop a stray one too).
+  const [first, second] = browser.backgroundPorts;
+  assert.ok(first.posted.some((message) => /** @type {any} */ (message).result === `0x${'ab'.repeat(64)}1b`));
+  assert.ok(second.posted.every((message) => /** @type {any} */ (message).result !== `0x${'ab'.repeat(64)}1b`));
 });
 
 test('ports the background must not serve are closed: a frame, a page without a tab, another extension, a non-web origin', async () => {
@@ -339,4 +356,114 @@ test('the popup: its tab\'s site and sessions, and Disconnect; a content script 
   assert.match(refused.error, /No session for topic/);
   assert.equal(wallet.sessions.size, 1);
   assert.deepEqual(await browser.sendMessage({ type: 'wallet-bridge/site-sessions', tabId: 99 }, popup), { origin: null, sessions: [] });
+});
+
+test('a port that fails to post is dropped at once: 4900, the page told, the next request on a new port', async () => {
+  const win = new FakeWindow(SITE_A);
+  /** @type {any[]} */
+  const ports = [];
+  const runtime = {
+    connect: () => {
+      const broken = ports.length === 0;
+      const port = {
+        posted: /** @type {unknown[]} */ ([]),
+        postMessage(/** @type {unknown} */ message) {
+          if (broken) throw new Error('Attempt to postMessage on disconnected port');
+          port.posted.push(message);
+        },
+        disconnect() {},
+        onMessage: { addListener() {} },
+        onDisconnect: { addListener() {} },
+      };
+      ports.push(port);
+      return port;
+    },
+  };
+  const content = startContentScript({ channel: CHANNEL, pageScriptUrl: 'chrome-extension://x/page.js', window: win, runtime });
+  cleanups.push(() => content.stop());
+  win.postMessage({ channel: CHANNEL, id: content.id, type: 'request', rid: 1, call: 'state', args: {} });
+  await settle();
+  assert.deepEqual(win.delivered.filter((m) => m.type !== 'request').map((m) => [m.type, m.rid ?? m.event, m.error?.code]), [['reply', 1, 4900], ['event', 'disconnected', undefined]]);
+  win.postMessage({ channel: CHANNEL, id: content.id, type: 'request', rid: 2, call: 'state', args: {} });
+  await settle();
+  assert.equal(ports.length, 2);
+  assert.deepEqual(ports[1].posted, [{ rid: 2, call: 'state', args: {} }]);
+});
+
+test('the content script injects the page script as a module with a fresh random id, and removes the element once loaded', () => {
+  const ids = new Set();
+  for (let index = 0; index < 3; index += 1) {
+    const win = new FakeWindow(SITE_A);
+    const runtime = { connect: () => ({ postMessage() {}, disconnect() {}, onMessage: { addListener() {} }, onDisconnect: { addListener() {} } }) };
+    const content = startContentScript({ channel: CHANNEL, pageScriptUrl: 'chrome-extension://x/page.js', window: win, runtime });
+    cleanups.push(() => content.stop());
+    assert.match(content.id, /^[0-9a-f]{32}$/);
+    assert.equal(win.scripts.length, 1);
+    assert.equal(win.scripts[0].type, 'module');
+    assert.equal(win.scripts[0].src, `chrome-extension://x/page.js#${content.id}`);
+    win.scripts[0].fire('load');
+    assert.equal(win.scripts[0].removed, true);
+    ids.add(content.id);
+  }
+  assert.equal(ids.size, 3);
+  assert.throws(() => startContentScript({ channel: CHANNEL, pageScriptUrl: 'x#y' }), /without a #/);
+  assert.throws(() => startContentScript({ channel: 'a b', pageScriptUrl: 'x' }), /channel must be/);
+});
+
+test('EIP-6963: announced at once and on every eip6963:requestProvider; the Wallet Standard wallet registered by its event', () => {
+  const win = new FakeWindow(SITE_A);
+  /** @type {any[]} */
+  const announced = [];
+  /** @type {any[]} */
+  const registered = [];
+  win.addEventListener('eip6963:announceProvider', (/** @type {any} */ event) => announced.push(event.detail));
+  win.addEventListener('wallet-standard:register-wallet', (/** @type {any} */ event) => event.detail({ register: (/** @type {any} */ w) => registered.push(w) }));
+  const { ethereum, solana } = installPageProviders({ channel: CHANNEL, info: INFO, id: 'a'.repeat(32), window: win });
+  assert.equal(announced.length, 1);
+  assert.deepEqual(announced[0].info, INFO);
+  assert.equal(announced[0].provider, ethereum);
+  assert.ok(Object.isFrozen(announced[0]) && Object.isFrozen(announced[0].info));
+  win.dispatchEvent({ type: 'eip6963:requestProvider' });
+  assert.equal(announced.length, 2);
+  assert.deepEqual(registered, [solana]);
+  assert.equal(solana.version, '1.0.0');
+  assert.equal(solana.icon, INFO.icon);
+  assert.deepEqual(Object.keys(solana.features).sort(), ['solana:signIn', 'solana:signMessage', 'solana:signTransaction', 'standard:connect', 'standard:disconnect', 'standard:events']);
+  assert.deepEqual(/** @type {any} */ (solana.features['solana:signTransaction']).supportedTransactionVersions, ['legacy', 0]);
+});
+
+test('installPageProviders refuses a bad channel, info or id; request refuses a malformed call with EIP-1474 codes', async () => {
+  const win = new FakeWindow(SITE_A);
+  const base = { channel: CHANNEL, info: INFO, id: 'a'.repeat(32), window: win };
+  assert.throws(() => installPageProviders({ ...base, info: { ...INFO, icon: 'https://example.org/icon.png' } }), /data: URI/);
+  assert.throws(() => installPageProviders({ ...base, info: { ...INFO, uuid: 'x' } }), /version 4 UUID/);
+  assert.throws(() => installPageProviders({ ...base, info: { ...INFO, rdns: 'wallet' } }), /reverse DNS/);
+  assert.throws(() => installPageProviders({ ...base, id: undefined }), /id must be the page's id/);
+  const { ethereum } = installPageProviders(base);
+  await assert.rejects(ethereum.request(/** @type {any} */ ({})), { code: -32600 });
+  await assert.rejects(ethereum.request({ method: 'eth_chainId', params: /** @type {any} */ ('x') }), { code: -32602 });
+  await assert.rejects(ethereum.request({ method: 'personal_sign', params: [10n] }), (error) => error.code === -32602 && /JSON/.test(error.message));
+});
+
+test('a page may have at most 64 requests waiting: more is -32005, in the content script and in the background', async () => {
+  const { wallet, tab, browser } = setup();
+  const a = tab(SITE_A);
+  await a.ethereum.request({ method: 'eth_requestAccounts' });
+  wallet.answers.personal_sign = () => new Promise(() => {});
+  for (let rid = 100; rid < 165; rid += 1) a.win.postMessage({ channel: CHANNEL, id: a.content.id, type: 'request', rid, call: 'eth_request', args: { method: 'personal_sign', params: ['0x01', ETH_ADDRESS] } });
+  await settle();
+  const refused = a.win.delivered.filter((message) => message.type === 'reply' && message.error?.code === -32005).map((message) => message.rid);
+  assert.deepEqual(refused, [164]);
+  // The content script refused it itself: it never went to the background.
+  const sent = /** @type {any[]} */ (browser.backgroundPorts[0].peer?.posted ?? []);
+  assert.equal(sent.filter((message) => message.rid >= 100).length, 64);
+  // The background holds its own count per port, whatever the content script does.
+  const port = browser.contentRuntime({ tabId: 50, origin: SITE_A }).connect({ name: 'wallet-bridge/provider' });
+  /** @type {any[]} */
+  const replies = [];
+  port.onMessage.addListener((/** @type {any} */ message) => replies.push(message));
+  await settle();
+  for (let rid = 1; rid <= 65; rid += 1) port.postMessage({ rid, call: 'eth_request', args: { method: 'personal_sign', params: ['0x01', ETH_ADDRESS] } });
+  await settle(40);
+  assert.deepEqual(replies.filter((reply) => reply.rid !== undefined).map((reply) => [reply.rid, reply.error?.code]), [[65, -32005]]);
 });

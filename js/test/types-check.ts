@@ -131,3 +131,38 @@ const providerImplementation: Pick<typeof DeclaredProvider, 'installPageProvider
 void providerImplementation;
 const declaredError: DeclaredProvider.ProviderRpcError = new providerWire.ProviderRpcError(4001, 'no');
 void declaredError;
+
+// wallet-bridge/provider in use.
+import { installPageProviders, startContentScript, startWalletBackground, ProviderErrorCode, ProviderRpcError, type SiteState } from '../src/provider/index.js';
+import { checkOrigin, solanaSignIn, type SolanaSignInOutput } from '../src/index.js';
+
+async function providerUsage(): Promise<void> {
+  const { stop } = startWalletBackground({ hostName: 'com.walletbridge.host', metadata: { name: 'w' } });
+  stop();
+  const relay = startContentScript({ channel: 'c', pageScriptUrl: 'chrome-extension://x/page.js' });
+  const id: string = relay.id;
+  const { ethereum, solana } = installPageProviders({ channel: 'c', info: { uuid: 'u', name: 'n', icon: 'data:image/png;base64,', rdns: 'a.b' }, id });
+  const accounts = await ethereum.request({ method: 'eth_requestAccounts' });
+  ethereum.on('accountsChanged', (list: string[]) => void list).removeListener('accountsChanged', () => {});
+  const chains: readonly string[] = solana.chains;
+  const code: 4001 = ProviderErrorCode.userRejectedRequest;
+  const error = new ProviderRpcError(code, 'no');
+  const state: SiteState = { chainId: '0x1', accounts: [], solana: { accounts: [{ address: 'a', chains: ['solana:mainnet'] }], chains: [] } };
+  checkOrigin('https://a.example');
+  const client = createNativeClient({ application: 'a', transport: 'port' });
+  const signedIn: SolanaSignInOutput = await solanaSignIn(client, { topic: 't', chainId: 'solana:x', input: { nonce: 'n', resources: ['r'] }, origin: 'https://a.example' });
+  await client.listSessions({ origin: 'https://a.example' });
+  await client.disconnect('t', undefined, { origin: 'https://a.example' });
+  void [accounts, chains, error, state, signedIn];
+  // @ts-expect-error the channel is required
+  startContentScript({ pageScriptUrl: 'x' });
+  // @ts-expect-error info needs its icon
+  installPageProviders({ channel: 'c', info: { uuid: 'u', name: 'n', rdns: 'a.b' } });
+  // @ts-expect-error metadata is required
+  startWalletBackground({ hostName: 'h' });
+  // @ts-expect-error the input's members are strings
+  await solanaSignIn(client, { topic: 't', chainId: 'c', input: { nonce: 5 } });
+  // @ts-expect-error an origin is a string
+  await client.listSessions({ origin: 5 });
+}
+void providerUsage;
