@@ -201,7 +201,8 @@ def open_sites(command, browser, profile, sites):
     """The browser's command line with site A's page in place of about:blank; that page opens
     the other sites in tabs of their own (headless Chromium takes one page on its command line),
     so the popup blocker is turned off for it."""
-    first = sites["main"].url + "".join(f"&open={quote(site.url, safe='')}" for site in sites.values() if site.role != "main")
+    others = [site.url for site in sites.values() if site.role != "main"]
+    first = sites["main"].url + "".join(f"&open={quote(url, safe='')}" for url in others)
     if browser == "chromium":
         return [*command[:-1], "--disable-popup-blocking", first]
     with open(os.path.join(profile, "user.js"), "a") as prefs:
@@ -212,15 +213,17 @@ def open_sites(command, browser, profile, sites):
 
 def accounts_changed_to(site, address):
     """The page's reports of EIP-1193 accountsChanged events that list `address`."""
-    return [record for record in site.named("event") if record["value"]["source"] == "eip1193"
-            and record["value"]["kind"] == "accountsChanged" and address.lower() in map(str.lower, record["value"]["data"])]
+    return [record for record in site.named("event")
+            if record["value"]["source"] == "eip1193" and record["value"]["kind"] == "accountsChanged"
+            and address.lower() in map(str.lower, record["value"]["data"])]
 
 
 def ended(site):
     """The events that told the site's page its session is over: EIP-1193's accountsChanged to
     no account (what a revoked site hears, as MetaMask's do), or disconnect."""
-    return [e for e in site.events() if e["source"] == "eip1193" and (e["kind"] == "disconnect"
-                                                                       or (e["kind"] == "accountsChanged" and e["data"] == []))]
+    return [e for e in site.events()
+            if e["source"] == "eip1193"
+            and (e["kind"] == "disconnect" or (e["kind"] == "accountsChanged" and e["data"] == []))]
 
 
 def sessions(env):
@@ -249,15 +252,17 @@ def drive(run):
     browser = run.browser
     started = time.monotonic()
     scratch, home, passphrase, env = e2e.scratch_user(f"web-pages-{browser}")
-    run.sites = sites = {"main": Site("main", ""), "second": Site("second", ""), "hostile": Site("hostile", "hostile.html")}
+    pages = (("main", ""), ("second", ""), ("hostile", "hostile.html"))
+    run.sites = sites = {role: Site(role, page) for role, page in pages}
     main, second, hostile = sites["main"], sites["second"], sites["hostile"]
     process = None
     browser_log = open(os.path.join(scratch, f"{browser}.log"), "w")
     try:
         for label, kind in (("solana", "solana"), ("ethereum", "ethereum")):
-            e2e.run([e2e.CLI, "keys", "create", "--label", label, "--type", kind, "--passphrase-file", passphrase], env=env)
+            e2e.run([e2e.CLI, "keys", "create", "--label", label, "--type", kind, "--passphrase-file", passphrase],
+                    env=env)
         if not BUILD_EXTENSION.exists():
-            raise Failure(f"{BUILD_EXTENSION.relative_to(REPO)} is missing: the reference wallet extension cannot be built")
+            raise Failure(f"{BUILD_EXTENSION.relative_to(REPO)} is missing: no reference wallet extension to load")
         extension = os.path.join(scratch, "extension")
         e2e.run([str(BUILD_EXTENSION), browser, extension])
         with open(os.path.join(extension, "manifest.json")) as source:
@@ -299,7 +304,8 @@ def drive(run):
             "switchTo": hex(switch_to), "missingChain": hex(missing), "typedData": typed, "nonce": secrets.token_hex(8),
             "otherDomain": OTHER_DOMAIN,
             "transaction": {"to": RECIPIENT, "value": hex(10**15), "nonce": "0x0", "gas": hex(21000),
-                            "maxFeePerGas": hex(3 * 10**10), "maxPriorityFeePerGas": hex(10**9), "chainId": hex(switch_to)},
+                            "maxFeePerGas": hex(3 * 10**10), "maxPriorityFeePerGas": hex(10**9),
+                            "chainId": hex(switch_to)},
             "solanaTransaction": base64.b64encode(bytes(Transaction.new_unsigned(message))).decode(),
         }
         run.solana_chain, run.solana_message, run.recipient = chain, message, recipient
@@ -314,14 +320,16 @@ def drive(run):
         run.made_key = json.loads(e2e.run([e2e.CLI, "keys", "create", "--label", "later", "--type", "ethereum",
                                            "--passphrase-file", passphrase, "--json"], env=env))
         made_after = time.time()
-        heard = main.wait(lambda: accounts_changed_to(main, run.made_key["address"]), "accountsChanged with the new key", process)
+        new_key = run.made_key["address"]
+        heard = main.wait(lambda: accounts_changed_to(main, new_key), "accountsChanged with the new key", process)
         run.accounts_changed_delay = heard[0]["at"] / 1000 - made_after
 
         # Revoking site B's session reaches B's tab only.
         theirs = [s for s in run.sessions_two_sites if s.get("origin") == second.origin]
         if theirs:
             e2e.run([e2e.CLI, "sessions", "revoke", theirs[0]["topic"]], env=env)
-            second.wait(lambda: ended(second), "the end of its session (accountsChanged to none, or disconnect)", process)
+            second.wait(lambda: ended(second), "the end of its session (accountsChanged to none, or disconnect)",
+                        process)
         else:
             run.problems.append(f"no session of site B ({second.origin}) to revoke: {run.sessions_two_sites}")
         run.sessions_after_revoke = sessions(env)
@@ -330,9 +338,9 @@ def drive(run):
             site.wait(lambda site=site: site.step("finished"), "the page's end", process)
 
         victim = [s for s in run.sessions_after_revoke if s.get("origin") == main.origin] or mine
-        hostile.release("forge", {"origin": main.origin, "topic": victim[0]["topic"], "address": address, "solana": solana})
-        hostile.wait(lambda: hostile.step("heard"), "the hostile page's record", process)
         run.victim = {"topic": victim[0]["topic"], "address": address, "solana": solana}
+        hostile.release("forge", {"origin": main.origin, **run.victim})
+        hostile.wait(lambda: hostile.step("heard"), "the hostile page's record", process)
     except Failure as failure:
         run.problems.append(str(failure))
     except Exception as error:  # a bug of the test's own: said, then the clean-up still runs
@@ -345,7 +353,8 @@ def drive(run):
             site.close()
     run.dialogs = e2e.read_lines(env["FAKE_PINENTRY_LOG"])
     logged = subprocess.run([e2e.CLI, "log", "--json"], env=env, capture_output=True, text=True, timeout=30)
-    run.audit = [json.loads(line) for line in logged.stdout.splitlines() if line.strip()] if logged.returncode == 0 else []
+    if logged.returncode == 0:
+        run.audit = [json.loads(line) for line in logged.stdout.splitlines() if line.strip()]
     e2e.end_scratch_user(scratch, home, env, run.problems, [f"{browser}.log"])
     run.seconds = time.monotonic() - started
     e2e.log(f"web pages in {browser}: {run.seconds:.1f} s")
@@ -438,7 +447,7 @@ def test_the_dapp_connects_and_switches_among_the_sessions_chains(run):
     accounts = ok(main, "requestAccounts")
     assert len(accounts) >= 1 and all(to_checksum_address(a) == a for a in accounts), accounts  # EIP-55
     connected = ok(main, "standardConnect")["accounts"]
-    assert connected and bytes(b58decode(connected[0]["address"])) == base64.b64decode(connected[0]["publicKey"]["base64"])
+    assert connected and b58decode(connected[0]["address"]) == base64.b64decode(connected[0]["publicKey"]["base64"])
     assert ok(main, "switchChain") is None
     assert ok(main, "chainAfterSwitch") == run.go["switchTo"]
     assert error(main, "switchMissing")["code"] == 4902
@@ -454,7 +463,8 @@ def test_every_ethereum_signature_verifies(run):
     signed = ok(main, "personalSign")
     assert Account.recover_message(encode_defunct(text=signed["message"]), signature=signed["signature"]) == address
     typed = ok(main, "typedData")
-    assert Account.recover_message(encode_typed_data(full_message=typed["typedData"]), signature=typed["signature"]) == address
+    signable = encode_typed_data(full_message=typed["typedData"])
+    assert Account.recover_message(signable, signature=typed["signature"]) == address
     for name in ("siwe", "siweOtherSite"):
         signed = ok(main, name)
         assert Account.recover_message(encode_defunct(text=signed["message"]), signature=signed["signature"]) == address
@@ -535,7 +545,8 @@ def test_two_sites_get_two_sessions_and_a_revocation_reaches_only_its_tab(run):
     assert ok(second, "accountsAfterRevoke") == []
     assert error(second, "signAfterRevoke")["code"] == 4100
     connects = [text for text in texts(run) if "asks to connect the site" in text]
-    assert [text for text in connects if f"\n{main.origin}\n" in text] and [t for t in connects if f"\n{second.origin}\n" in t]
+    for site in (main, second):
+        assert [text for text in connects if f"\n{site.origin}\n" in text], connects
 
 
 def test_a_hostile_page_gets_errors_and_nothing_else(run):

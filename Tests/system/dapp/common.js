@@ -46,6 +46,13 @@ export async function report(name, record) {
   });
 }
 
+/** A crash of the page's own script ends its run, said to the test (which then stops waiting). */
+export function reportCrashes() {
+  const crashed = (message) => report('finished', { ok: false, error: { message: String(message) } });
+  window.addEventListener('error', (event) => crashed(event.message));
+  window.addEventListener('unhandledrejection', (event) => crashed(event.reason?.stack ?? event.reason));
+}
+
 /** Runs one step and reports its outcome: {ok: true, value} or {ok: false, error}. */
 export async function step(name, action) {
   try {
@@ -75,7 +82,8 @@ export async function waitFor(name) {
  * number of times), as a person would press reload.
  */
 export async function discover() {
-  await report('loaded', { ok: true, value: { attempt: Number(params.get('attempt') ?? '0'), userAgent: navigator.userAgent } });
+  const attempt = Number(params.get('attempt') ?? '0');
+  await report('loaded', { ok: true, value: { attempt, userAgent: navigator.userAgent } });
   const announced = [];
   window.addEventListener('eip6963:announceProvider', (event) => {
     if (!announced.some((known) => known.info.uuid === event.detail.info.uuid)) announced.push(event.detail);
@@ -102,7 +110,6 @@ export async function discover() {
     window.dispatchEvent(new Event('eip6963:requestProvider'));
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const attempt = Number(params.get('attempt') ?? '0');
   if (announced.length === 0 && registered.length === 0 && attempt < 15) {
     params.set('attempt', String(attempt + 1));
     location.search = params.toString();

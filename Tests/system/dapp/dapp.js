@@ -3,7 +3,7 @@
 // features, as any dApp would. Each step's outcome goes to the test, which checks every
 // signature with its own libraries. `?role=main` runs every step; `?role=second` (another site,
 // another tab) only connects and then listens, for the per-site checks.
-import { discover, fromBase64, log, params, plain, report, role, step, utf8Hex, waitFor } from './common.js';
+import { discover, fromBase64, log, params, plain, report, reportCrashes, role, step, utf8Hex, waitFor } from './common.js';
 
 // Headless Chromium opens one page from its command line: the first page opens the test's other
 // sites in tabs of their own (the test turns the popup blocker off), once.
@@ -11,12 +11,13 @@ if (!params.has('attempt')) {
   for (const url of params.getAll('open')) window.open(url, '_blank', 'noopener');
 }
 
-window.addEventListener('error', (event) => report('finished', { ok: false, error: { message: String(event.message) } }));
-window.addEventListener('unhandledrejection', (event) => report('finished', { ok: false, error: { message: String(event.reason?.stack ?? event.reason) } }));
+reportCrashes();
 
 const found = await discover();
 await step('discover', () => ({
-  eip6963: found.announced.map(({ info, provider }) => ({ info, request: typeof provider?.request, on: typeof provider?.on })),
+  eip6963: found.announced.map(({ info, provider }) => ({
+    info, request: typeof provider?.request, on: typeof provider?.on,
+  })),
   standard: found.registered.map((wallet) => ({
     name: wallet.name, version: wallet.version, icon: wallet.icon, chains: wallet.chains,
     features: Object.keys(wallet.features), accounts: wallet.accounts.length,
@@ -27,7 +28,11 @@ await step('discover', () => ({
 // app-ready and must be answered at once; one more EIP-6963 request must be answered too.
 await step('lateApp', () => {
   const registered = [];
-  window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: { register: (...wallets) => { registered.push(...wallets); return () => {}; } } }));
+  const register = (...wallets) => {
+    registered.push(...wallets);
+    return () => {};
+  };
+  window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: { register } }));
   const announced = [];
   const listener = (event) => announced.push(event.detail.info.uuid);
   window.addEventListener('eip6963:announceProvider', listener);
@@ -87,7 +92,9 @@ if (role === 'second') {
   await step('switchMissing', () => request('wallet_switchEthereumChain', { chainId: go.missingChain }));
 
   const text = `Hello from the e2e dApp at ${location.origin}`;
-  await step('personalSign', async () => ({ message: text, signature: await request('personal_sign', utf8Hex(text), address) }));
+  await step('personalSign', async () => ({
+    message: text, signature: await request('personal_sign', utf8Hex(text), address),
+  }));
   await step('typedData', async () => ({
     typedData: go.typedData,
     signature: await request('eth_signTypedData_v4', address, JSON.stringify(go.typedData)),

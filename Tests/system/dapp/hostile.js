@@ -5,7 +5,7 @@
 // origin, topic and tab of the victim written in, on the real channel and id, on a forged
 // channel and on a forged id. Everything this window hears is sent to the test, which checks
 // that each attempt got an error and nothing else (nothing of the victim's).
-import { describeError, discover, plain, report, step, utf8Hex, waitFor } from './common.js';
+import { describeError, discover, plain, report, reportCrashes, step, utf8Hex, waitFor } from './common.js';
 
 const heard = [];
 const posted = new Set(); // the JSON of what this page posted itself
@@ -16,11 +16,12 @@ window.addEventListener('message', (event) => {
   } catch {
     data = String(event.data);
   }
-  heard.push({ data, fromThisWindow: event.source === window, origin: event.origin, ours: posted.has(JSON.stringify(event.data)) });
+  heard.push({
+    data, fromThisWindow: event.source === window, origin: event.origin, ours: posted.has(JSON.stringify(event.data)),
+  });
 });
 
-window.addEventListener('error', (event) => report('finished', { ok: false, error: { message: String(event.message) } }));
-window.addEventListener('unhandledrejection', (event) => report('finished', { ok: false, error: { message: String(event.reason?.stack ?? event.reason) } }));
+reportCrashes();
 
 const found = await discover();
 await step('discover', () => ({ eip6963: found.announced.length, standard: found.registered.length }));
@@ -33,17 +34,21 @@ await step('claimedOrigin', () => ethereum.request({
   method: 'personal_sign', params: [utf8Hex('forged'), victim.address],
   origin: victim.origin, topic: victim.topic, sender: { origin: victim.origin, url: `${victim.origin}/` },
 }));
-await step('claimedAccounts', () => ethereum.request({ method: 'eth_accounts', origin: victim.origin, topic: victim.topic }));
+await step('claimedAccounts', () => ethereum.request({
+  method: 'eth_accounts', origin: victim.origin, topic: victim.topic,
+}));
 
 // 2. The page messages themselves: the provider's own request for the signature above,
 // overheard, is the template.
-const template = heard.slice(before).map((entry) => entry.data).find((data) => data && typeof data === 'object' && data.type === 'request');
+const template = heard.slice(before).map((entry) => entry.data)
+  .find((data) => data && typeof data === 'object' && data.type === 'request');
 await report('template', { ok: Boolean(template), value: template ?? null });
 const claim = (message) => {
   const copy = JSON.parse(JSON.stringify(message));
   const write = (object) => {
     // The members already there first: the claims written below are not walked into.
-    const nested = Object.values(object).filter((member) => member && typeof member === 'object' && !Array.isArray(member));
+    const nested = Object.values(object)
+      .filter((member) => member && typeof member === 'object' && !Array.isArray(member));
     Object.assign(object, { origin: victim.origin, topic: victim.topic, tab: 1, tabId: 1,
       sender: { origin: victim.origin, url: `${victim.origin}/`, tab: { id: 1 } } });
     for (const member of nested) write(member);
@@ -61,7 +66,10 @@ const claim = (message) => {
 const forgeries = template ? {
   claimedOrigin: { ...claim(template), rid: 900001 },
   sessionCall: { ...claim(template), rid: 900002, call: 'session_request',
-    args: { topic: victim.topic, origin: victim.origin, chainId: 'eip155:1', request: { method: 'eth_accounts', params: [] } } },
+    args: {
+      topic: victim.topic, origin: victim.origin, chainId: 'eip155:1',
+      request: { method: 'eth_accounts', params: [] },
+    } },
   wrongChannel: { ...claim(template), rid: 900003, channel: `${template.channel}-forged` },
   wrongId: { ...claim(template), rid: 900004, id: `${String(template.id)}-forged` },
 } : {};
