@@ -45,8 +45,8 @@ if [ -n "${WALLET_BRIDGE_CHROME_EXTENSION:-}${WALLET_BRIDGE_FIREFOX_ADDON:-}" ];
 
 prefix=${PREFIX:-$HOME/.local}
 # The reference wallet extension: its Chromium ID comes from the fixed `key` in its manifest
-# (the first 32 hex digits of the key's SHA-256, 0-f written a-p), its Firefox ID from its gecko
-# settings, and the host it connects to from its config.js.
+# (the first 32 hex digits of the key's SHA-256, 0-f written a-p); its Firefox ID is its gecko
+# id. It connects to the wallet under install's default name (its config.js), as the example does.
 wallet_extension=examples/wallet-extension
 wallet_chrome_id() {
   local key
@@ -55,7 +55,6 @@ wallet_chrome_id() {
   printf %s "$key" | base64 -d | sha256sum | cut -c1-32 | tr 0-9a-f a-p
 }
 wallet_firefox_id=wallet@wallet-bridge.dev
-wallet_host=$(sed -n "s/.*HOST_NAME = *['\"]\([a-z0-9_.]*\)['\"].*/\1/p" "$wallet_extension/config.js" 2>/dev/null | head -n 1 || true)
 wallet_chrome=
 extensions_home=${XDG_DATA_HOME:-$HOME/.local/share}/wallet-bridge
 own_extension=false
@@ -68,7 +67,8 @@ if $own_extension; then
   [ ${#chrome_extensions[@]} -gt 0 ] || chrome_extensions=(oeloogpinfhebldicgpgcpochgkpponn)
   [ ${#firefox_addons[@]} -gt 0 ] || firefox_addons=(example@wallet-bridge.dev)
 elif [ -f "$wallet_extension/chromium/manifest.json" ]; then
-  wallet_chrome=$(wallet_chrome_id) || { echo "setup.sh: $wallet_extension/chromium/manifest.json has no key" >&2; exit 1; }
+  wallet_chrome=$(wallet_chrome_id) \
+    || { echo "setup.sh: $wallet_extension/chromium/manifest.json has no key" >&2; exit 1; }
   chrome_extensions+=("$wallet_chrome")
   firefox_addons+=("$wallet_firefox_id")
 fi
@@ -107,11 +107,6 @@ if $manifests; then
   for id in "${chrome_extensions[@]}"; do allowed+=(--chrome-extension "$id"); done
   for id in "${firefox_addons[@]}"; do allowed+=(--firefox-addon "$id"); done
   "$bin" install --binary "$bin" --browser chromium --browser firefox "${allowed[@]}"
-  if [ -n "$wallet_chrome" ] && [ -n "$wallet_host" ] && [ "$wallet_host" != com.walletbridge.host ]; then
-    # The reference wallet extension connects to a host of its own name: the same binary.
-    "$bin" install --name "$wallet_host" --binary "$bin" --browser chromium --browser firefox \
-      --chrome-extension "$wallet_chrome" --firefox-addon "$wallet_firefox_id"
-  fi
   # doctor starts the host through each manifest exactly as the browser would; a browser that is
   # not installed on this machine is reported as such, which is not a failure of the host.
   "$bin" doctor || true
@@ -120,7 +115,8 @@ if $manifests; then
     for browser in chromium firefox; do
       scripts/build-wallet-extension.sh "$browser" "$extensions_home/wallet-extension-$browser" >/dev/null
     done
-    echo "the reference wallet extension: $extensions_home/wallet-extension-chromium and -firefox (README.md, \"A wallet for web pages\")" >&2
+    echo "the reference wallet extension: $extensions_home/wallet-extension-chromium and -firefox" \
+      "(README.md, \"A wallet for web pages\")" >&2
   fi
 else
   echo "== 4/5 native-messaging manifests: not asked for (--manifests), none written" >&2
