@@ -24,6 +24,7 @@ same time, each as its own scratch user with its own agent; every wait is bounde
 
 The helpers of scripts/e2e.py (the scratch user, the shipped host's install, bounded waits, the
 browsers' quit and the check that no host is left) are used as they are.
+WALLET_BRIDGE_WEB_BROWSERS=chromium (or firefox) runs one browser only, while working on one.
 """
 import base64
 import hashlib
