@@ -36,7 +36,9 @@ package enum TestSessions {
         let consent = try TestConsent.fromEnvironment()
         let now = try clock()
         let store = SessionStore(
-            inMemory: [preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now), preseededSite(now: now)],
+            inMemory: [
+                preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now), preseededSite(now: now),
+            ],
             now: { now })
         var service = SessionService(store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
         service.now = { now }
@@ -139,13 +141,15 @@ package enum TestSessions {
     package static func preseededSite(now: Int) -> Session {
         let created = now - 86_400
         let solana = Namespace(
-            chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts], events: [SessionEvent.accountsChanged])
+            chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts],
+            events: [SessionEvent.accountsChanged])
         return Session(
             topic: preseededSiteTopic,
             caller: SessionCaller(.chromeExtension(origin: preseededCaller)),
             origin: preseededSiteOrigin,
             callerName: nil,
-            metadata: PeerMetadata(name: "Fixture Site", description: "The conformance host's pre-seeded session of a site", url: "https://app.example.org"),
+            metadata: PeerMetadata(
+                name: "Fixture Site", description: "The conformance host's pre-seeded session of a site", url: preseededSiteOrigin),
             requiredNamespaces: [SolanaChain.namespace: solana],
             optionalNamespaces: [:],
             namespaces: [SolanaChain.namespace: solana],

@@ -31,6 +31,7 @@ final class DocumentedLimitsTests: XCTestCase {
             ("`session_request`'s `expiry`", ["5 minutes to 7 days", "-32602"]),
             ("`session_disconnect`'s `reason`", ["at most 256 bytes", "-32602 on `reason`"]),
             ("live sessions", ["\(SessionStore.maxSessions)", "-32603"]),
+            ("`origin`", ["at most \(SiteOrigin.maxBytes) bytes", "-32602 on `origin`"]),
         ]
         for (what, phrases) in expectations {
             let line = row(limits, what)

@@ -110,7 +110,9 @@ struct SessionsRevokeCommand: ParsableCommand {
     @OptionGroup var keystoreOptions: KeystoreOptions
 
     func validate() throws {
-        guard (topic == nil) != (site == nil) else { throw ValidationError("name a topic or --site ORIGIN, not both nor neither") }
+        guard (topic == nil) != (site == nil) else {
+            throw ValidationError("name a topic or --site ORIGIN, not both nor neither")
+        }
     }
 
     func run() throws {
@@ -129,16 +131,19 @@ struct SessionsRevokeCommand: ParsableCommand {
     private func revoke(site: String) throws {
         let shown = DisplayText.escaped(String(site.prefix(SiteOrigin.maxBytes)))
         guard SiteOrigin.isValid(site) else {
-            throw CLIFailure("\"\(shown)\" is not a site: \(SiteOrigin.problem), as `wallet-bridge sessions list` shows it")
+            throw CLIFailure(
+                "\"\(shown)\" is not a site: \(SiteOrigin.problem), as `wallet-bridge sessions list` shows it")
         }
-        let answer = try SessionsCommand.call(try SessionsCommand.client(keystoreOptions), AgentProtocol.RevokeAll.self, .init(site: site))
+        let client = try SessionsCommand.client(keystoreOptions)
+        let answer = try SessionsCommand.call(client, AgentProtocol.RevokeAll.self, .init(site: site))
         if keystoreOptions.json {
             keystoreOptions.printJSON(.object(["revoked": .number(JSONNumber(answer.revoked)), "site": .string(site)]))
         } else if answer.revoked > 0 {
-            Console.out(answer.revoked == 1 ? "1 session of \(shown) ended." : "\(answer.revoked) sessions of \(shown) ended.")
+            Console.out("\(answer.revoked == 1 ? "1 session" : "\(answer.revoked) sessions") of \(shown) ended.")
         }
         guard answer.revoked > 0 else {
-            throw CLIFailure("no live session is for the site \(shown); `wallet-bridge sessions list` shows the live ones")
+            throw CLIFailure(
+                "no live session is for the site \(shown); `wallet-bridge sessions list` shows the live ones")
         }
     }
 }

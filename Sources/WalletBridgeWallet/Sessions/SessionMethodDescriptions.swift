@@ -32,7 +32,9 @@ extension SessionService.Connect {
 }
 
 extension SessionService.List {
-    package static var summary: String? { "The caller's live sessions for the site origin names (its own without), oldest first." }
+    package static var summary: String? {
+        "The caller's live sessions for the site origin names (its own without), oldest first."
+    }
     package static var paramsSchema: JSONValue? { SessionSchemas.listParams }
     package static var resultSchema: JSONValue? { SessionSchemas.listResult }
 }
@@ -42,7 +44,8 @@ extension SessionService.Request {
         "A request within a session (solana_signMessage, solana_signTransaction, solana_signAllTransactions, solana_getAccounts, solana_requestAccounts; eth_accounts, eth_chainId, personal_sign, eth_signTypedData_v4, eth_signTransaction), checked against the session; answers the inner method's result. The wallet signs transactions and never sends them: eth_sendTransaction is 3001."
     }
 
-    /// 7001: no such live session of the caller for the site (another site's is the same); 3005: a chain the session does not hold;
+    /// 7001: no such live session of the caller for the site (another site's is the same); 3005:
+    /// a chain the session does not hold;
     /// 3001: a method it does not allow there (`eth_sendTransaction` always, `data.problem`
     /// saying to sign, then broadcast); 4100: a `pubkey` or `from` that is none of its accounts;
     /// 4001: the person declined to sign; -3: not signed otherwise (the key could not be
@@ -462,7 +465,10 @@ enum SessionSchemas {
     ]
 
     static func topicParams(title: String) -> JSONValue {
-        ["title": .string(title), "type": "object", "properties": ["topic": topic, "origin": originParam], "required": ["topic"]]
+        [
+            "title": .string(title), "type": "object", "properties": ["topic": topic, "origin": originParam],
+            "required": ["topic"],
+        ]
     }
     static let extendResult: JSONValue = ["title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"]]
 

@@ -204,7 +204,8 @@ package struct SessionService: Sendable {
         let members = try Self.object(params)
         let origin = try SiteOrigin.parse(members["origin"])
         let topic = try Self.topic(members["topic"])
-        guard let session = try store.extend(topic: topic, caller: SessionCaller(context.caller), origin: origin, lifetime: lifetime) else {
+        let caller = SessionCaller(context.caller)
+        guard let session = try store.extend(topic: topic, caller: caller, origin: origin, lifetime: lifetime) else {
             throw RPCError(.noSessionForTopic)
         }
         announceUpdate(session, context: context)
@@ -286,7 +287,8 @@ package struct SessionService: Sendable {
         let accounts = try wallet.accountsAtHand(context: context)
         // No key: nothing to ask about (as in `ensureSession`).
         // walletlib's methods come from the extension itself: its own sessions, not a site's.
-        guard accounts.addresses.isEmpty || !store.sessions(of: SessionCaller(context.caller), origin: nil).isEmpty else { return nil }
+        let own = store.sessions(of: SessionCaller(context.caller), origin: nil)
+        guard accounts.addresses.isEmpty || !own.isEmpty else { return nil }
         return accounts
     }
 

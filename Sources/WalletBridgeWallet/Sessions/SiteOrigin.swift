@@ -53,8 +53,7 @@ package enum SiteOrigin {
     /// The scheme, host and port of a valid origin; nil for anything else.
     static func split(_ text: String) -> (scheme: String, host: String, port: String?)? {
         guard text.utf8.count <= maxBytes else { return nil }
-        let scheme: String
-        if text.hasPrefix("https://") { scheme = "https" } else if text.hasPrefix("http://") { scheme = "http" } else { return nil }
+        guard let scheme = ["https", "http"].first(where: { text.hasPrefix("\($0)://") }) else { return nil }
         let rest = text.dropFirst(scheme.count + 3)
         var host = rest
         var port: Substring?
