@@ -516,9 +516,13 @@ package enum PassphraseSources {
 }
 
 extension SolanaSigningRequest {
-    /// Where a refusal of the whole request points: the transaction, or the batch.
+    /// Where a refusal of the whole request points: the transaction, the batch, or a sign-in's params.
     package var field: String {
-        method == "solana_signTransaction" ? "request.params.transaction" : "request.params.transactions"
+        switch method {
+        case "solana_signTransaction": "request.params.transaction"
+        case SolanaMethod.signIn: "request.params"
+        default: "request.params.transactions"
+        }
     }
 
     /// Each transaction's id, as explorers name it (the fee payer's signature): `signatures`'

@@ -16,7 +16,8 @@ extension SessionService {
         if let given = input.address {
             publicKey = try Self.solanaPublicKey(.string(given), field: "\(field).address")
             guard accounts.contains(Base58.encode(publicKey)) else {
-                throw Self.invalid("\(field).address", "is not an account of this session; its accounts are \(accounts.joined(separator: ", "))")
+                throw Self.invalid(
+                    "\(field).address", "is not an account of this session; its accounts are \(accounts.joined(separator: ", "))")
             }
         } else {
             guard let first = accounts.first, let key = Base58.decode(first, maxBytes: 32), key.count == 32 else {
@@ -44,7 +45,9 @@ extension SessionService {
                     + request.chain.displayName))
         }
         let labels = ["Version", "Chain ID", "Nonce", "Issued At", "Expiration Time", "Not Before", "Request ID"]
-        let values = [input.version, input.chainId, input.nonce, input.issuedAt, input.expirationTime, input.notBefore, input.requestId]
+        let values = [
+            input.version, input.chainId, input.nonce, input.issuedAt, input.expirationTime, input.notBefore, input.requestId,
+        ]
         let details = zip(labels, values).compactMap { label, value in
             value.flatMap { $0.isEmpty ? nil : (label: label, value: $0) }
         }
@@ -65,7 +68,9 @@ extension SessionService {
         guard signatures.count == 1, signatures[0].count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .object(["address": .string(address), "message": .string(text), "signature": .string(Base58.encode(signatures[0]))])
+        return .object([
+            "address": .string(address), "message": .string(text), "signature": .string(Base58.encode(signatures[0])),
+        ])
     }
 
     /// The chain a Sign In With Solana `chainId` names: the Wallet Standard's names (`mainnet`,

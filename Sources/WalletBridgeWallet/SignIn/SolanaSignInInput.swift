@@ -51,7 +51,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
         self.init()
         let members: [String: JSONValue]
         guard case .object(let object)? = value else {
-            throw SessionService.invalid(field, "expected the Sign In With Solana input: an object whose members are all optional ({} for none)")
+            throw SessionService.invalid(
+                field, "expected the Sign In With Solana input: an object whose members are all optional ({} for none)")
         }
         members = object
         func text(_ name: String, limit: Int = Self.maxFieldBytes) throws(RPCError) -> String? {
@@ -79,7 +80,9 @@ package struct SolanaSignInInput: Equatable, Sendable {
         notBefore = try text("notBefore")
         requestId = try text("requestId")
         if let given = members["resources"], given != .null {
-            guard case .array(let items) = given else { throw SessionService.invalid("\(field).resources", "expected an array of strings") }
+            guard case .array(let items) = given else {
+                throw SessionService.invalid("\(field).resources", "expected an array of strings")
+            }
             guard items.count <= Self.maxResources else {
                 throw SessionService.invalid("\(field).resources", "at most \(Self.maxResources) resources, not \(items.count)")
             }
@@ -110,7 +113,7 @@ package struct SolanaSignInInput: Equatable, Sendable {
             throw SessionService.invalid(field, "may hold line breaks (\\n), and no other control or format characters")
         }
         let fieldStarts = labels.map(\.label) + ["Resources:"]
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false)
         where fieldStarts.contains(where: { line.hasPrefix($0) }) {
             throw SessionService.invalid(
                 field, "a line of it starts like a field of the message (\"URI: \", \"Resources:\"…), which would read as one")
