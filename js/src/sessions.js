@@ -164,11 +164,12 @@ const ETH_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A 65-byte signature r‖s‖v, v 27 or 28. */
 const ETH_SIGNATURE = /^0x[0-9a-fA-F]{128}1[bcBC]$/;
 /**
- * A web origin as the browser serializes it: http or https, a lowercase host (DNS labels of
- * [a-z0-9-], punycode included, or IPv4), or a bracketed IPv6 address, an optional port, nothing
- * after. The default port and the other rules are checked in originProblem.
+ * A web origin as the browser serializes it: http or https, a lowercase host (labels of
+ * [a-z0-9_-], punycode included, or IPv4), or a bracketed IPv6 address, an optional port, nothing
+ * after. The default port and the other rules are checked in originProblem; the wallet checks the
+ * rest (an IPv6 address it can read, a numeric last label only in an IPv4 address).
  */
-const ORIGIN = /^(https?):\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]+))?$/;
+const ORIGIN = /^(https?):\/\/(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::([0-9]+))?$/;
 /** The longest origin the host takes, in bytes (all ASCII, so characters). */
 const ORIGIN_MAX = 255;
 /** What the host says of a malformed origin (-32602), said here too. */

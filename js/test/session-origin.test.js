@@ -60,7 +60,7 @@ function clientWith(answers) {
 }
 
 test('checkOrigin: web origins as the browser serializes them pass, anything else is a TypeError naming the field', () => {
-  for (const good of [undefined, SITE, 'https://app.example.com', 'http://localhost', 'https://xn--bcher-kva.example:8443', 'http://[::1]:3000', 'http://10.0.0.1']) {
+  for (const good of [undefined, SITE, 'https://app.example.com', 'http://localhost', 'https://xn--bcher-kva.example:8443', 'http://[::1]:3000', 'http://10.0.0.1', 'http://my_host:8000']) {
     assert.doesNotThrow(() => checkOrigin(good), String(good));
   }
   const bad = {
