@@ -13,7 +13,7 @@ each port is a site of its own (a web origin is scheme, host and port):
   message, a Solana transaction (built here with solders) and a Sign In With Solana, and hears
   accountsChanged when this test makes a key;
 - site B, the same dApp in another tab (role=second): it connects, and the test revokes its
-  session with `wallet-bridge sessions revoke`, which must reach its tab and not A's;
+  session with `wallet-bridge sessions revoke --site`, which must reach its tab and not A's;
 - site C, a hostile page (dapp/hostile.html): it claims site A's origin and session, through the
   provider and by forging the page messages, and must get errors and nothing else.
 
@@ -325,10 +325,10 @@ def drive(run):
         heard = main.wait(lambda: accounts_changed_to(main, new_key), "accountsChanged with the new key", process)
         run.accounts_changed_delay = heard[0]["at"] / 1000 - made_after
 
-        # Revoking site B's session reaches B's tab only.
+        # Revoking site B's session (by its site, as a person would name it) reaches B's tab only.
         theirs = [s for s in run.sessions_two_sites if s.get("origin") == second.origin]
         if theirs:
-            e2e.run([e2e.CLI, "sessions", "revoke", theirs[0]["topic"]], env=env)
+            e2e.run([e2e.CLI, "sessions", "revoke", "--site", second.origin], env=env)
             second.wait(lambda: ended(second), "the end of its session (accountsChanged to none, or disconnect)",
                         process)
         else:
