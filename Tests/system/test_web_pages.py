@@ -12,8 +12,9 @@ each port is a site of its own (a web origin is scheme, host and port):
   typed data, a sign-in for its own site and one for another, an Ethereum transaction, a Solana
   message, a Solana transaction (built here with solders) and a Sign In With Solana, and hears
   accountsChanged when this test makes a key;
-- site B, the same dApp in another tab (role=second): it connects, and the test revokes its
-  session with `wallet-bridge sessions revoke --site`, which must reach its tab and not A's;
+- site B, the same dApp in another tab (role=second): it connects by the Wallet Standard, and
+  the test revokes its session with `wallet-bridge sessions revoke --site`, which must reach its
+  tab and not A's;
 - site C, a hostile page (dapp/hostile.html): it claims site A's origin and session, through the
   provider and by forging the page messages, and must get errors and nothing else.
 
@@ -314,7 +315,7 @@ def drive(run):
         main.wait(lambda: main.step("signed"), "the end of the signing steps", process)
 
         second.release("connect")
-        second.wait_step("requestAccounts", process)
+        second.wait_step("accountsAfterConnect", process)
         run.sessions_two_sites = sessions(env)
 
         # A key made at the terminal reaches the connected dApp as accountsChanged.
@@ -543,8 +544,12 @@ def test_two_sites_get_two_sessions_and_a_revocation_reaches_only_its_tab(run):
     assert ended(second), second.events()
     assert not ended(main), main.events()
     assert ok(main, "accountsAfterRevoke") == [*ok(main, "requestAccounts"), run.made_key["address"]]
-    assert ok(second, "accountsAfterRevoke") == []
+    # Site B connected the Solana way (standard:connect); its session served EIP-1193 as well.
+    assert ok(second, "standardConnect")["accounts"] == ok(main, "standardConnect")["accounts"]
+    assert ok(second, "accountsAfterConnect") == ok(main, "requestAccounts")
+    assert ok(second, "accountsAfterRevoke") == [] and ok(second, "standardAccountsAfterRevoke") == []
     assert error(second, "signAfterRevoke")["code"] == 4100
+    assert error(second, "solanaSignAfterRevoke")["code"] == 4100
     connects = [text for text in texts(run) if "asks to connect the site" in text]
     for site in (main, second):
         assert [text for text in connects if f"\n{site.origin}\n" in text], connects

@@ -59,24 +59,34 @@ wallet.features['standard:events']?.on('change', (properties) => report('event',
   },
 }));
 
+// A Wallet Standard account keeps its members behind getters: described member by member.
+const describe = (account) => ({
+  address: account.address, publicKey: account.publicKey, chains: [...account.chains],
+  features: [...account.features], label: account.label,
+});
 const request = (method, ...args) => ethereum.request(args.length ? { method, params: args } : { method });
 
 if (role === 'second') {
+  // This site connects the Solana way; the session it gets serves EIP-1193 too.
   await waitFor('connect');
-  await step('requestAccounts', () => request('eth_requestAccounts'));
+  let connected;
+  await step('standardConnect', async () => {
+    connected = await wallet.features['standard:connect'].connect();
+    return { accounts: connected.accounts.map(describe) };
+  });
+  await step('accountsAfterConnect', () => request('eth_accounts'));
   const after = await waitFor('afterRevoke');
   await step('accountsAfterRevoke', () => request('eth_accounts'));
+  await step('standardAccountsAfterRevoke', () => wallet.accounts.map(describe));
   await step('signAfterRevoke', () => request('personal_sign', utf8Hex('after the revocation'), after.address));
+  await step('solanaSignAfterRevoke', () => wallet.features['solana:signMessage'].signMessage({
+    account: connected.accounts[0], message: new TextEncoder().encode('after the revocation'),
+  }));
   await report('finished', { ok: true });
 } else {
   await step('accountsBefore', () => request('eth_accounts'));
   const accounts = await step('requestAccounts', () => request('eth_requestAccounts'));
   await step('chainId', () => request('eth_chainId'));
-  // A Wallet Standard account keeps its members behind getters: described member by member.
-  const describe = (account) => ({
-    address: account.address, publicKey: account.publicKey, chains: [...account.chains],
-    features: [...account.features], label: account.label,
-  });
   let connected;
   await step('standardConnect', async () => {
     connected = await wallet.features['standard:connect'].connect();
