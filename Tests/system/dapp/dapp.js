@@ -152,6 +152,11 @@ if (role === 'second') {
   await report('signed', { ok: true });
   await waitFor('afterRevoke');
   await step('accountsAfterRevoke', () => request('eth_accounts'));
+  // Last, the site leaves: standard:disconnect ends its session, for EIP-1193 too.
+  await waitFor('disconnect');
+  await report('disconnecting', { ok: true }); // what the page hears from here on is its own doing
+  await step('standardDisconnect', () => wallet.features['standard:disconnect'].disconnect());
+  await step('accountsAfterDisconnect', () => request('eth_accounts'));
   await report('finished', { ok: true });
 }
 log('done');
