@@ -3,7 +3,9 @@
 // features, as any dApp would. Each step's outcome goes to the test, which checks every
 // signature with its own libraries. `?role=main` runs every step; `?role=second` (another site,
 // another tab) only connects and then listens, for the per-site checks.
-import { discover, fromBase64, log, params, plain, report, reportCrashes, role, step, utf8Hex, waitFor } from './common.js';
+import {
+  discover, fromBase64, log, params, plain, report, reportCrashes, role, step, utf8Hex, waitFor,
+} from './common.js';
 
 // Headless Chromium opens one page from its command line: the first page opens the test's other
 // sites in tabs of their own (the test turns the popup blocker off), once.
