@@ -166,15 +166,13 @@ class Site:
                 if value:
                     return value
                 finished = [record for record in self.records if record.get("name") == "finished"]
-                remaining = deadline - time.monotonic()
-                if not finished and remaining > 0:
-                    self.condition.wait(min(remaining, 0.5))
-                    continue
+                if not finished:
+                    self.condition.wait(max(0, min(deadline - time.monotonic(), 0.5)))
             if finished:
                 raise Failure(f"{self.role} page finished before {what}: {finished[0]}")
             if process.poll() is not None:
                 raise Failure(f"the browser exited ({process.returncode}) before {what}")
-            if remaining <= 0:
+            if time.monotonic() >= deadline:
                 raise Failure(f"no {what} within {WAIT_S} s from the {self.role} page ({self.origin})")
 
     def wait_step(self, name, process):
@@ -188,14 +186,14 @@ def chromium_id(manifest):
 
 
 def native_host_name(extension):
-    """The native host the extension's background connects to (its own constant)."""
-    for folder, _, files in os.walk(extension):
-        for name in files:
-            if name.endswith(".js"):
-                with open(os.path.join(folder, name), encoding="utf-8") as source:
-                    found = re.search(r"(?:hostName\s*:|HOST_NAME\s*=)\s*['\"]([a-z0-9_.]+)['\"]", source.read())
-                if found:
-                    return found.group(1)
+    """The native host the extension's background connects to (its own constant, in one of its
+    own scripts: the package's modules in its subfolders are not looked at)."""
+    for name in sorted(os.listdir(extension)):
+        if name.endswith(".js"):
+            with open(os.path.join(extension, name), encoding="utf-8") as source:
+                found = re.search(r"(?:hostName\s*:|HOST_NAME\s*=)\s*['\"]([a-z0-9_.]+)['\"]", source.read())
+            if found:
+                return found.group(1)
     raise Failure(f"no host name (hostName: or HOST_NAME =) in the extension's scripts ({extension})")
 
 
