@@ -294,10 +294,10 @@ def drive(run):
         solana = connected["value"]["accounts"][0]["address"]
 
         # The session's chains decide where the dApp may switch to, and where it may not.
-        mine = [s for s in sessions(env) if s.get("origin") in (main.origin, None)]
+        mine = [s for s in sessions(env) if s.get("origin") == main.origin]
         chains = [int(c.split(":")[1]) for s in mine for c in s["namespaces"].get("eip155", {}).get("chains", [])]
         if not chains:
-            raise Failure(f"the dApp's session holds no eip155 chain: {mine}")
+            raise Failure(f"no session of site A ({main.origin}) with an eip155 chain: {mine}")
         current = int(main.step("chainId")["value"], 16)
         switch_to = next((c for c in chains if c != current), current)
         missing = next(c for c in (31337, 1337, 11155111, 424242) if c not in chains)
