@@ -26,7 +26,16 @@ import {
   parseAccountId,
   parseChainId,
 } from '../sessions.js';
-import { CALLS, MAX_PENDING_PER_PAGE, PORT_NAME, ProviderErrorCode, ProviderRpcError, STATE_EVENT, caipSolanaChain, standardSolanaChain } from './wire.js';
+import {
+  CALLS,
+  MAX_PENDING_PER_PAGE,
+  PORT_NAME,
+  ProviderErrorCode,
+  ProviderRpcError,
+  STATE_EVENT,
+  caipSolanaChain,
+  standardSolanaChain,
+} from './wire.js';
 
 /**
  * @typedef {import('../index.js').Session} Session
@@ -40,9 +49,10 @@ import { CALLS, MAX_PENDING_PER_PAGE, PORT_NAME, ProviderErrorCode, ProviderRpcE
  *   onMessage: { addListener(listener: (message: any) => void): void },
  *   onDisconnect: { addListener(listener: () => void): void } }} PagePort
  * @typedef {{ id?: string, connectNative(application: string): any, lastError?: { message?: string },
- *   onConnect: { addListener(listener: (port: PagePort) => void): void, removeListener(listener: (port: PagePort) => void): void },
- *   onMessage: { addListener(listener: (message: any, sender: any, sendResponse: (response: unknown) => void) => unknown): void,
- *     removeListener(listener: (message: any, sender: any, sendResponse: (response: unknown) => void) => unknown): void } }} BackgroundRuntime
+ *   onConnect: { addListener(listener: (port: PagePort) => void): void,
+ *     removeListener(listener: (port: PagePort) => void): void },
+ *   onMessage: { addListener(listener: MessageListener): void, removeListener(listener: MessageListener): void } }} BackgroundRuntime
+ * @typedef {(message: any, sender: any, sendResponse: (response: unknown) => void) => unknown} MessageListener
  * @typedef {object} Site what the background keeps for one web origin
  * @property {string} origin
  * @property {Set<PagePort>} ports its pages
@@ -58,8 +68,13 @@ export const SITE_SESSIONS_MESSAGE = 'wallet-bridge/site-sessions';
 export const SITE_DISCONNECT_MESSAGE = 'wallet-bridge/site-disconnect';
 
 /** The methods a session is asked for, per namespace (what the wallet offers, sending excluded). */
-const EIP155_METHODS = Object.freeze(['eth_accounts', 'eth_chainId', 'personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction']);
-const SOLANA_METHODS = Object.freeze(['solana_signMessage', 'solana_signTransaction', 'solana_signAllTransactions', 'solana_signIn', 'solana_getAccounts', 'solana_requestAccounts']);
+const EIP155_METHODS = Object.freeze([
+  'eth_accounts', 'eth_chainId', 'personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction',
+]);
+const SOLANA_METHODS = Object.freeze([
+  'solana_signMessage', 'solana_signTransaction', 'solana_signAllTransactions', 'solana_signIn', 'solana_getAccounts',
+  'solana_requestAccounts',
+]);
 /** The EVM chains asked for unless the extension names its own: the well-known ones. */
 const DEFAULT_EIP155_CHAINS = Object.freeze(Object.values(EIP155_CHAINS));
 /** The chain a page is on before any session: Ethereum mainnet. */
@@ -84,7 +99,8 @@ export function startWalletBackground(options) {
   /** @type {BackgroundRuntime} */
   const runtime = options.runtime ?? findRuntime();
   const eip155Chains = options.eip155Chains ?? DEFAULT_EIP155_CHAINS;
-  if (!Array.isArray(eip155Chains) || eip155Chains.length === 0 || eip155Chains.some((chain) => typeof chain !== 'string' || !chain.startsWith(`${EIP155_NAMESPACE}:`))) {
+  const notEip155 = (/** @type {unknown} */ chain) => typeof chain !== 'string' || !chain.startsWith(`${EIP155_NAMESPACE}:`);
+  if (!Array.isArray(eip155Chains) || eip155Chains.length === 0 || eip155Chains.some(notEip155)) {
     throw new TypeError('eip155Chains must be a non-empty list of eip155 chain ids, e.g. ["eip155:1", "eip155:137"]');
   }
   const onWarning = options.onWarning ?? ((/** @type {unknown} */ warning) => console.warn('wallet-bridge/provider:', warning));
@@ -126,7 +142,8 @@ class Background {
     this.#namespaces = namespaces;
     this.#defaultChain = defaultChain ?? DEFAULT_CHAIN;
     this.#onConnect = (/** @type {PagePort} */ port) => this.#accept(port);
-    this.#onMessage = (/** @type {any} */ message, /** @type {any} */ sender, /** @type {(response: unknown) => void} */ sendResponse) => this.#popup(message, sender, sendResponse);
+    /** @type {MessageListener} */
+    this.#onMessage = (message, sender, sendResponse) => this.#popup(message, sender, sendResponse);
     runtime.onConnect.addListener(this.#onConnect);
     runtime.onMessage.addListener(this.#onMessage);
     for (const name of SESSION_EVENT_NAMES) {
@@ -185,7 +202,8 @@ class Background {
     /** @param {Record<string, unknown>} reply */
     const answer = (reply) => quietly(() => port.postMessage({ rid, ...reply }));
     if (entry.pending >= MAX_PENDING_PER_PAGE) {
-      answer({ error: { code: ProviderErrorCode.limitExceeded, message: `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers` } });
+      const message = `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`;
+      answer({ error: { code: ProviderErrorCode.limitExceeded, message } });
       return;
     }
     entry.pending += 1;
@@ -228,7 +246,8 @@ class Background {
       }
       case 'solana_signIn': {
         await this.#ensureSession(site);
-        const result = /** @type {Record<string, unknown>} */ (await this.#solana(site, SOLANA_SIGN_IN_METHOD, undefined, isPlainObject(args.input) ? args.input : {}));
+        const input = isPlainObject(args.input) ? args.input : {};
+        const result = /** @type {Record<string, unknown>} */ (await this.#solana(site, SOLANA_SIGN_IN_METHOD, undefined, input));
         return { ...result, state: this.#state(site) };
       }
       default:
@@ -262,13 +281,18 @@ class Background {
       case 'eth_signTypedData_v4':
       case 'eth_signTransaction': {
         const session = await this.#requireSession(site);
-        if (params !== undefined && !Array.isArray(params)) throw new ProviderRpcError(ProviderErrorCode.invalidParams, `${method}'s params are an array`);
-        return this.#client.sessionRequest({ topic: session.topic, chainId: this.#chain(site), request: { method, params: /** @type {any} */ (params ?? []) }, origin: site.origin });
+        if (params !== undefined && !Array.isArray(params)) {
+          throw new ProviderRpcError(ProviderErrorCode.invalidParams, `${method}'s params are an array`);
+        }
+        const request = { method, params: /** @type {any} */ (params ?? []) };
+        return this.#client.sessionRequest({ topic: session.topic, chainId: this.#chain(site), request, origin: site.origin });
       }
       case 'eth_sendTransaction':
-        throw new ProviderRpcError(ProviderErrorCode.unsupportedMethod, 'The wallet has no network and sends nothing: sign with eth_signTransaction, then send with eth_sendRawTransaction through your own node');
+        throw new ProviderRpcError(ProviderErrorCode.unsupportedMethod, 'The wallet has no network and sends nothing: '
+          + 'sign with eth_signTransaction, then send with eth_sendRawTransaction through your own node');
       default:
-        throw new ProviderRpcError(ProviderErrorCode.unsupportedMethod, `The wallet does not offer ${typeof method === 'string' ? method.slice(0, 60) : 'that method'}`);
+        throw new ProviderRpcError(ProviderErrorCode.unsupportedMethod,
+          `The wallet does not offer ${typeof method === 'string' ? method.slice(0, 60) : 'that method'}`);
     }
   }
 
@@ -280,12 +304,14 @@ class Background {
   async #switchChain(site, params) {
     const target = Array.isArray(params) && isPlainObject(params[0]) ? params[0].chainId : undefined;
     if (typeof target !== 'string' || !HEX_CHAIN_ID.test(target)) {
-      throw new ProviderRpcError(ProviderErrorCode.invalidParams, 'wallet_switchEthereumChain takes [{ chainId }], the chain id as 0x and hex digits (e.g. "0x89")');
+      throw new ProviderRpcError(ProviderErrorCode.invalidParams,
+        'wallet_switchEthereumChain takes [{ chainId }], the chain id as 0x and hex digits (e.g. "0x89")');
     }
     const session = await this.#requireSession(site);
     const chainId = `${EIP155_NAMESPACE}:${BigInt(target)}`;
     if (!chainsOf(session, EIP155_NAMESPACE).includes(chainId)) {
-      throw new ProviderRpcError(ProviderErrorCode.unrecognizedChain, `The session does not hold the chain ${target} (${chainId}): connect again asking for it`);
+      throw new ProviderRpcError(ProviderErrorCode.unrecognizedChain,
+        `The session does not hold the chain ${target} (${chainId}): connect again asking for it`);
     }
     if (site.chainId !== chainId) {
       site.chainId = chainId;
@@ -337,7 +363,8 @@ class Background {
   async #ensureSession(site) {
     await this.#load(site);
     if (site.session !== null) return site.session;
-    site.connecting ??= this.#client.connect({ optionalNamespaces: this.#namespaces, metadata: this.#metadata, origin: site.origin })
+    const proposal = { optionalNamespaces: this.#namespaces, metadata: this.#metadata, origin: site.origin };
+    site.connecting ??= this.#client.connect(proposal)
       .then((session) => {
         this.#adopt(site, session);
         this.#broadcast(site);
@@ -353,7 +380,10 @@ class Background {
    */
   async #requireSession(site) {
     await this.#load(site);
-    if (site.session === null) throw new ProviderRpcError(ProviderErrorCode.unauthorized, 'The site is not connected: ask for the accounts first (eth_requestAccounts, or standard:connect)');
+    if (site.session === null) {
+      throw new ProviderRpcError(ProviderErrorCode.unauthorized,
+        'The site is not connected: ask for the accounts first (eth_requestAccounts, or standard:connect)');
+    }
     return site.session;
   }
 
@@ -466,9 +496,11 @@ class Background {
    * @param {(response: unknown) => void} sendResponse
    */
   #popup(message, sender, sendResponse) {
-    if (!isPlainObject(message) || (message.type !== SITE_SESSIONS_MESSAGE && message.type !== SITE_DISCONNECT_MESSAGE)) return undefined;
+    if (!isPlainObject(message)) return undefined;
+    if (message.type !== SITE_SESSIONS_MESSAGE && message.type !== SITE_DISCONNECT_MESSAGE) return undefined;
     // Only the extension's own pages: a content script (which a page drives) has a tab.
-    if (!isPlainObject(sender) || sender.tab !== undefined || (this.#runtime.id !== undefined && sender.id !== this.#runtime.id)) return undefined;
+    if (!isPlainObject(sender) || sender.tab !== undefined) return undefined;
+    if (this.#runtime.id !== undefined && sender.id !== this.#runtime.id) return undefined;
     const origin = this.#originOfTab(message.tabId);
     const work = (async () => {
       if (origin === null) return { origin: null, sessions: [] };
@@ -505,15 +537,20 @@ class Background {
     if (error instanceof NativeRpcError) {
       const { code, message } = error;
       if (code === 7001 && site.session !== null) this.#forget(site, site.session.topic);
-      if (DECLINED.has(code)) return { code: ProviderErrorCode.userRejectedRequest, message: `User rejected the request (${message})`, data: { walletCode: code } };
-      if (code === 7001 || code === 4100) return { code: ProviderErrorCode.unauthorized, message, data: { walletCode: code } };
-      if (code === 3001 || code === -32601) return { code: ProviderErrorCode.unsupportedMethod, message, data: { walletCode: code } };
-      if (code === 3005) return { code: ProviderErrorCode.chainDisconnected, message, data: { walletCode: code } };
+      const data = { walletCode: code };
+      if (DECLINED.has(code)) return { code: ProviderErrorCode.userRejectedRequest, message: `User rejected the request (${message})`, data };
+      if (code === 7001 || code === 4100) return { code: ProviderErrorCode.unauthorized, message, data };
+      if (code === 3001 || code === -32601) return { code: ProviderErrorCode.unsupportedMethod, message, data };
+      if (code === 3005) return { code: ProviderErrorCode.chainDisconnected, message, data };
       if (code === -32602) return error.data === undefined ? { code, message } : { code, message, data: error.data };
-      return { code: ProviderErrorCode.internalError, message, data: { walletCode: code } };
+      return { code: ProviderErrorCode.internalError, message, data };
     }
-    if (error instanceof NativeTransportError) return { code: ProviderErrorCode.disconnected, message: `The wallet cannot be reached: ${error.message}` };
-    if (error instanceof TypeError || error instanceof RangeError) return { code: ProviderErrorCode.invalidParams, message: error.message };
+    if (error instanceof NativeTransportError) {
+      return { code: ProviderErrorCode.disconnected, message: `The wallet cannot be reached: ${error.message}` };
+    }
+    if (error instanceof TypeError || error instanceof RangeError) {
+      return { code: ProviderErrorCode.invalidParams, message: error.message };
+    }
     if (error instanceof NativeProtocolError) return { code: ProviderErrorCode.internalError, message: error.message };
     return { code: ProviderErrorCode.internalError, message: 'Internal error' };
   }
@@ -576,7 +613,9 @@ function chainsOf(session, namespace) {
  * @param {string} chainId
  */
 function accountsOn(session, chainId) {
-  return allAccounts(session).map(parseAccountId).filter((account) => account.chainId === chainId).map((account) => account.address);
+  return allAccounts(session).map(parseAccountId)
+    .filter((account) => account.chainId === chainId)
+    .map((account) => account.address);
 }
 
 /**
@@ -595,7 +634,8 @@ function withAccounts(session, chainId, accounts) {
       namespaces[key] = value;
       continue;
     }
-    namespaces[key] = { ...value, accounts: [...value.accounts.filter((account) => !account.startsWith(`${chainId}:`)), ...accounts] };
+    const others = value.accounts.filter((account) => !account.startsWith(`${chainId}:`));
+    namespaces[key] = { ...value, accounts: [...others, ...accounts] };
   }
   return { ...session, namespaces };
 }
@@ -621,6 +661,9 @@ function quietly(action) {
 function findRuntime() {
   const scope = /** @type {{ browser?: { runtime?: BackgroundRuntime }, chrome?: { runtime?: BackgroundRuntime } }} */ (globalThis);
   const runtime = scope.browser?.runtime ?? scope.chrome?.runtime;
-  if (!runtime) throw new TypeError('no browser.runtime or chrome.runtime here: call startWalletBackground in the extension\'s background, or pass options.runtime');
+  if (!runtime) {
+    throw new TypeError('no browser.runtime or chrome.runtime here: call startWalletBackground in the extension\'s background, '
+      + 'or pass options.runtime');
+  }
   return runtime;
 }

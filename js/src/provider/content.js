@@ -25,9 +25,13 @@ const CHANNEL = /^[\w:./-]{1,100}$/;
  * @returns {{ id: string, stop(): void }} the page's id, and a stop that ends the relay
  */
 export function startContentScript(options) {
-  if (!isPlainObject(options)) throw new TypeError(`startContentScript takes { channel, pageScriptUrl }, not ${describe(options)}`);
+  if (!isPlainObject(options)) {
+    throw new TypeError(`startContentScript takes { channel, pageScriptUrl }, not ${describe(options)}`);
+  }
   const { channel, pageScriptUrl } = options;
-  if (typeof channel !== 'string' || !CHANNEL.test(channel)) throw new TypeError('channel must be 1 to 100 letters, digits or :._/- (the page\'s channel)');
+  if (typeof channel !== 'string' || !CHANNEL.test(channel)) {
+    throw new TypeError('channel must be 1 to 100 letters, digits or :._/- (the page\'s channel)');
+  }
   if (typeof pageScriptUrl !== 'string' || pageScriptUrl.includes('#')) {
     throw new TypeError('pageScriptUrl must be the page script\'s URL, runtime.getURL("page.js"), without a #');
   }
@@ -61,7 +65,8 @@ export function startContentScript(options) {
   const lose = (lost) => {
     if (lost !== port) return;
     port = null;
-    for (const rid of pending) refuse(rid, ProviderErrorCode.disconnected, 'The wallet extension\'s background went away before answering');
+    const why = 'The wallet extension\'s background went away before answering';
+    for (const rid of pending) refuse(rid, ProviderErrorCode.disconnected, why);
     pending.clear();
     toPage({ type: 'event', event: DISCONNECTED_EVENT });
   };
@@ -72,7 +77,8 @@ export function startContentScript(options) {
       if (opened !== port || !isPlainObject(message)) return;
       if (typeof message.rid === 'number') {
         if (!pending.delete(message.rid)) return;
-        toPage(isPlainObject(message.error) ? { type: 'reply', rid: message.rid, error: message.error } : { type: 'reply', rid: message.rid, result: message.result });
+        const { rid } = message;
+        toPage(isPlainObject(message.error) ? { type: 'reply', rid, error: message.error } : { type: 'reply', rid, result: message.result });
       } else if (typeof message.event === 'string') {
         toPage({ type: 'event', event: message.event, data: message.data });
       }
@@ -89,9 +95,13 @@ export function startContentScript(options) {
     if (!isPlainObject(data) || data.channel !== channel || data.id !== id || data.type !== 'request') return;
     const { rid, call, args } = data;
     if (typeof rid !== 'number' || !Number.isSafeInteger(rid) || rid < 0 || pending.has(rid)) return;
-    if (typeof call !== 'string' || !CALLS.includes(call)) return refuse(rid, ProviderErrorCode.unsupportedMethod, `The wallet does not offer ${JSON.stringify(String(call).slice(0, 50))}`);
+    if (typeof call !== 'string' || !CALLS.includes(call)) {
+      return refuse(rid, ProviderErrorCode.unsupportedMethod, `The wallet does not offer ${JSON.stringify(String(call).slice(0, 50))}`);
+    }
     if (args !== undefined && !isPlainObject(args)) return refuse(rid, ProviderErrorCode.invalidParams, 'args must be an object');
-    if (pending.size >= MAX_PENDING_PER_PAGE) return refuse(rid, ProviderErrorCode.limitExceeded, `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`);
+    if (pending.size >= MAX_PENDING_PER_PAGE) {
+      return refuse(rid, ProviderErrorCode.limitExceeded, `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`);
+    }
     /** @type {RuntimePort | null} */
     let current = null;
     try {
@@ -101,7 +111,8 @@ export function startContentScript(options) {
     } catch (error) {
       // "Attempt to postMessage on disconnected port": gone before its onDisconnect ran.
       if (current !== null && pending.has(rid)) return lose(current);
-      refuse(rid, ProviderErrorCode.disconnected, `The wallet extension's background cannot be reached: ${/** @type {Error} */ (error)?.message ?? String(error)}`);
+      const why = /** @type {Error} */ (error)?.message ?? String(error);
+      refuse(rid, ProviderErrorCode.disconnected, `The wallet extension's background cannot be reached: ${why}`);
     }
   };
   win.addEventListener('message', onMessage);
@@ -151,6 +162,8 @@ function randomId(win) {
 function findRuntime() {
   const scope = /** @type {{ browser?: { runtime?: ContentRuntime }, chrome?: { runtime?: ContentRuntime } }} */ (globalThis);
   const runtime = scope.browser?.runtime ?? scope.chrome?.runtime;
-  if (!runtime) throw new TypeError('no browser.runtime or chrome.runtime here: call startContentScript in a content script, or pass options.runtime');
+  if (!runtime) {
+    throw new TypeError('no browser.runtime or chrome.runtime here: call startContentScript in a content script, or pass options.runtime');
+  }
   return runtime;
 }

@@ -37,20 +37,23 @@ const ALL_SOLANA_CHAINS = Object.freeze(['solana:mainnet', 'solana:devnet', 'sol
 /**
  * Installs the providers in this page and announces them.
  * @param {{ channel: string, info: ProviderInfo, id?: string, window?: any }} options `id`: the
- *   page's id, which the content script put in the page script's URL (`#id`); left out, it is
- *   read from there through `document.currentScript` or the page script's own `import.meta.url`
- *   passed as `id`. `window`: for tests.
+ *   page's id, which the content script put after `#` in the page script's URL: a module passes
+ *   `new URL(import.meta.url).hash.slice(1)`; left out, a classic script's is read from
+ *   `document.currentScript`. `window`: for tests.
  * @returns {{ ethereum: EthereumProvider, solana: SolanaWallet }}
  */
 export function installPageProviders(options) {
   if (!isPlainObject(options)) throw new TypeError(`installPageProviders takes { channel, info }, not ${describe(options)}`);
   const { channel, info } = options;
   const win = options.window ?? globalThis.window;
-  if (typeof channel !== 'string' || !CHANNEL.test(channel)) throw new TypeError('channel must be 1 to 100 letters, digits or :._/- (the content script\'s channel)');
+  if (typeof channel !== 'string' || !CHANNEL.test(channel)) {
+    throw new TypeError('channel must be 1 to 100 letters, digits or :._/- (the content script\'s channel)');
+  }
   checkInfo(info);
   const id = options.id ?? idFromScript(win);
   if (typeof id !== 'string' || !PAGE_ID.test(id)) {
-    throw new TypeError('id must be the page\'s id, which startContentScript put after # in the page script\'s URL: pass new URL(import.meta.url).hash.slice(1)');
+    throw new TypeError('id must be the page\'s id, which startContentScript put after # in the page script\'s URL: '
+      + 'pass new URL(import.meta.url).hash.slice(1)');
   }
   const bridge = new PageBridge(win, channel, id);
   const ethereum = new Ethereum(bridge);
@@ -219,7 +222,8 @@ class Ethereum {
     bridge.onDisconnect(() => {
       if (!this.#connected) return;
       this.#connected = false;
-      emit(this.#listeners, 'disconnect', new ProviderRpcError(ProviderErrorCode.disconnected, 'The wallet extension\'s background went away; the next request reconnects'));
+      const why = 'The wallet extension\'s background went away; the next request reconnects';
+      emit(this.#listeners, 'disconnect', new ProviderRpcError(ProviderErrorCode.disconnected, why));
     });
   }
 
@@ -306,7 +310,8 @@ class Ethereum {
  * @param {EthereumProvider} provider
  */
 function announceEip6963(win, info, provider) {
-  const detail = Object.freeze({ info: Object.freeze({ uuid: info.uuid, name: info.name, icon: info.icon, rdns: info.rdns }), provider });
+  const announced = Object.freeze({ uuid: info.uuid, name: info.name, icon: info.icon, rdns: info.rdns });
+  const detail = Object.freeze({ info: announced, provider });
   const announce = () => win.dispatchEvent(new win.CustomEvent('eip6963:announceProvider', { detail }));
   win.addEventListener('eip6963:requestProvider', announce);
   announce();
@@ -321,7 +326,8 @@ function announceEip6963(win, info, provider) {
  */
 function registerWallet(win, wallet) {
   const callback = Object.freeze((/** @type {{ register: (wallet: SolanaWallet) => unknown }} */ api) => api.register(wallet));
-  win.dispatchEvent(new win.CustomEvent('wallet-standard:register-wallet', { detail: callback, bubbles: false, cancelable: false, composed: false }));
+  const init = { detail: callback, bubbles: false, cancelable: false, composed: false };
+  win.dispatchEvent(new win.CustomEvent('wallet-standard:register-wallet', init));
   win.addEventListener('wallet-standard:app-ready', (/** @type {CustomEvent} */ event) => {
     if (event.detail && typeof event.detail.register === 'function') callback(event.detail);
   });
@@ -351,7 +357,8 @@ function createSolanaWallet(bridge, info) {
     const key = `${address} ${accountChains.join(' ')}`;
     let existing = known.get(key);
     if (!existing) {
-      existing = Object.freeze({ address, publicKey: base58Decode(address), chains: Object.freeze([...accountChains]), features: ACCOUNT_FEATURES });
+      const publicKey = base58Decode(address);
+      existing = Object.freeze({ address, publicKey, chains: Object.freeze([...accountChains]), features: ACCOUNT_FEATURES });
       known.set(key, existing);
     }
     return existing;
@@ -360,7 +367,8 @@ function createSolanaWallet(bridge, info) {
   bridge.onState((state) => {
     const listed = Array.isArray(state.solana?.accounts) ? state.solana.accounts : [];
     const next = Object.freeze(listed.map(({ address, chains: on }) => account(address, on)));
-    const nextChains = Array.isArray(state.solana?.chains) && state.solana.chains.length > 0 ? Object.freeze([...state.solana.chains]) : ALL_SOLANA_CHAINS;
+    const held = Array.isArray(state.solana?.chains) ? state.solana.chains : [];
+    const nextChains = held.length > 0 ? Object.freeze([...held]) : ALL_SOLANA_CHAINS;
     /** @type {{ accounts?: readonly SolanaWalletAccount[], chains?: readonly string[] }} */
     const changed = {};
     if (!sameList(next, accounts)) changed.accounts = accounts = next;
@@ -430,8 +438,10 @@ function createSolanaWallet(bridge, info) {
         for (const input of inputs) {
           const pubkey = accountOf(input, 'solana:signMessage');
           const message = bytesOf(input.message, 'message');
-          const result = /** @type {{ signature: string }} */ (await bridge.call('solana_signMessage', { message: base58Encode(message), pubkey }));
-          outputs.push({ signedMessage: message, signature: base58Decode(result.signature), signatureType: /** @type {const} */ ('ed25519') });
+          const args = { message: base58Encode(message), pubkey };
+          const result = /** @type {{ signature: string }} */ (await bridge.call('solana_signMessage', args));
+          const signature = base58Decode(result.signature);
+          outputs.push({ signedMessage: message, signature, signatureType: /** @type {const} */ ('ed25519') });
         }
         return outputs;
       },
@@ -460,11 +470,14 @@ function createSolanaWallet(bridge, info) {
       async signIn(...inputs) {
         const outputs = [];
         for (const input of inputs.length === 0 ? [{}] : inputs) {
-          if (input !== undefined && !isPlainObject(input)) throw new ProviderRpcError(ProviderErrorCode.invalidParams, 'solana:signIn takes SolanaSignInInput objects');
+          if (input !== undefined && !isPlainObject(input)) {
+            throw new ProviderRpcError(ProviderErrorCode.invalidParams, 'solana:signIn takes SolanaSignInInput objects');
+          }
           /** @type {Record<string, unknown>} */
           const clean = {};
           for (const [key, value] of Object.entries(input ?? {})) if (value !== undefined) clean[key] = value;
-          const result = /** @type {{ address: string, message: string, signature: string, state: SiteState }} */ (await bridge.call('solana_signIn', { input: clean }));
+          /** @type {{ address: string, message: string, signature: string, state: SiteState }} */
+          const result = /** @type {any} */ (await bridge.call('solana_signIn', { input: clean }));
           bridge.setState(result.state);
           const signer = accounts.find((candidate) => candidate.address === result.address) ?? account(result.address, chains);
           outputs.push({
