@@ -7,7 +7,9 @@
 #   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local), with its bash
 #      completion in ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions/,
 #   4. only when asked (below): writes the native-messaging manifests for Chromium and Firefox
-#      and checks them with `wallet-bridge doctor`,
+#      and checks them with `wallet-bridge doctor`, and assembles the reference wallet extension
+#      (examples/wallet-extension) for both browsers, ready to load (README.md, "A wallet for
+#      web pages"),
 #   5. sends a real GetAccounts request to the installed binary. Once a key exists, that request
 #      needs your consent in a dialog: on a machine without a display the host answers with an
 #      error (-1, no_prompt), which is still the host answering. If the request started the
@@ -15,8 +17,9 @@
 #
 #   scripts/setup.sh [--manifests] [--binary PATH]
 #
-# --manifests writes the manifests for the example extension (examples/extension), or for your
-# own wallet extension when you name it (naming one is asking too):
+# --manifests writes the manifests for the reference wallet extension (examples/wallet-extension)
+# and the example extension (examples/extension), or for your own wallet extension when you name
+# it (naming one is asking too; then nothing is assembled):
 #   WALLET_BRIDGE_CHROME_EXTENSION=<32-letter ID>  WALLET_BRIDGE_FIREFOX_ADDON=<add-on ID>
 # Without, no browser folder is touched: a developer of another host (docs/your-own-host.md)
 # gets the tools without the wallet's manifests.
@@ -41,8 +44,35 @@ done
 if [ -n "${WALLET_BRIDGE_CHROME_EXTENSION:-}${WALLET_BRIDGE_FIREFOX_ADDON:-}" ]; then manifests=true; fi
 
 prefix=${PREFIX:-$HOME/.local}
-chrome_extension=${WALLET_BRIDGE_CHROME_EXTENSION:-oeloogpinfhebldicgpgcpochgkpponn}
-firefox_addon=${WALLET_BRIDGE_FIREFOX_ADDON:-example@wallet-bridge.dev}
+# The reference wallet extension: its Chromium ID comes from the fixed `key` in its manifest
+# (the first 32 hex digits of the key's SHA-256, 0-f written a-p); its Firefox ID is its gecko
+# id. It connects to the wallet under install's default name (its config.js), as the example does.
+wallet_extension=examples/wallet-extension
+wallet_chrome_id() {
+  local key
+  key=$(sed -n 's/^ *"key": *"\([A-Za-z0-9+\/=]*\)".*/\1/p' "$wallet_extension/chromium/manifest.json")
+  [ -n "$key" ] || return 1
+  printf %s "$key" | base64 -d | sha256sum | cut -c1-32 | tr 0-9a-f a-p
+}
+wallet_firefox_id=wallet@wallet-bridge.dev
+wallet_chrome=
+extensions_home=${XDG_DATA_HOME:-$HOME/.local/share}/wallet-bridge
+own_extension=false
+if [ -n "${WALLET_BRIDGE_CHROME_EXTENSION:-}${WALLET_BRIDGE_FIREFOX_ADDON:-}" ]; then own_extension=true; fi
+chrome_extensions=(oeloogpinfhebldicgpgcpochgkpponn)
+firefox_addons=(example@wallet-bridge.dev)
+if $own_extension; then
+  chrome_extensions=(${WALLET_BRIDGE_CHROME_EXTENSION:+"$WALLET_BRIDGE_CHROME_EXTENSION"})
+  firefox_addons=(${WALLET_BRIDGE_FIREFOX_ADDON:+"$WALLET_BRIDGE_FIREFOX_ADDON"})
+  [ ${#chrome_extensions[@]} -gt 0 ] || chrome_extensions=(oeloogpinfhebldicgpgcpochgkpponn)
+  [ ${#firefox_addons[@]} -gt 0 ] || firefox_addons=(example@wallet-bridge.dev)
+elif [ -f "$wallet_extension/chromium/manifest.json" ]; then
+  wallet_chrome=$(wallet_chrome_id) \
+    || { echo "setup.sh: $wallet_extension/chromium/manifest.json has no key" >&2; exit 1; }
+  chrome_extensions+=("$wallet_chrome")
+  firefox_addons+=("$wallet_firefox_id")
+fi
+chrome_extension=${chrome_extensions[0]}
 
 if [ -n "$binary" ]; then
   case "$binary" in /*) ;; *) binary=$caller/$binary ;; esac
@@ -73,11 +103,21 @@ echo "bash completion: $completions/wallet-bridge (open a new shell)" >&2
 
 if $manifests; then
   echo "== 4/5 native-messaging manifests" >&2
-  "$bin" install --binary "$bin" --browser chromium --browser firefox \
-    --chrome-extension "$chrome_extension" --firefox-addon "$firefox_addon"
+  allowed=()
+  for id in "${chrome_extensions[@]}"; do allowed+=(--chrome-extension "$id"); done
+  for id in "${firefox_addons[@]}"; do allowed+=(--firefox-addon "$id"); done
+  "$bin" install --binary "$bin" --browser chromium --browser firefox "${allowed[@]}"
   # doctor starts the host through each manifest exactly as the browser would; a browser that is
   # not installed on this machine is reported as such, which is not a failure of the host.
   "$bin" doctor || true
+  if [ -n "$wallet_chrome" ]; then
+    # Assembled out of the checkout, where a browser that loaded it keeps finding it.
+    for browser in chromium firefox; do
+      scripts/build-wallet-extension.sh "$browser" "$extensions_home/wallet-extension-$browser" >/dev/null
+    done
+    echo "the reference wallet extension: $extensions_home/wallet-extension-chromium and -firefox" \
+      "(README.md, \"A wallet for web pages\")" >&2
+  fi
 else
   echo "== 4/5 native-messaging manifests: not asked for (--manifests), none written" >&2
 fi
@@ -115,8 +155,9 @@ fi
 cat >&2 <<NEXT
 
 wallet-bridge is installed as $bin.
-Next: create a key with \`wallet-bridge keys create --label main\`, then load the example
-extension (examples/extension/README.md) or your own$manifest_hint. A host of your own instead:
+Next: create a key with \`wallet-bridge keys create --label main\` (and one with \`--type
+ethereum\` for Ethereum's dApps), then load the reference wallet extension (README.md, "A wallet
+for web pages": ordinary dApps find it) or your own$manifest_hint. A host of your own instead:
 docs/your-own-host.md. Once a key exists, an extension's first
 GetAccounts asks you, in a dialog, whether it may see your accounts: the \`call\` above then
 answers -1 (no_prompt) on a machine without a display (docs/sessions.md).
