@@ -29,6 +29,26 @@ final class TransactionLogLineTests: XCTestCase {
         XCTAssertEqual(LogCommand.describe(json(line)), #"2026-11-23T10:00:00Z  declined  unidentified  key "main" vzTo=  solana_signTransaction\u{1B}[2J on solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp, 1 transaction"#)
     }
 
+    /// A sign-in reads as one, with the domain it is for and whether that was the site asking.
+    func testSignInsNameTheirDomainAndTheSiteCheck() {
+        var line = base
+        line["address"] = "vzTo="
+        line["method"] = "solana_signIn"
+        line["chain"] = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
+        line["payload_count"] = 1
+        line["sign_in"] = ["domain": "evil.example\u{1B}[2J", "site": "https://app.example", "matches_site": false]
+        XCTAssertEqual(LogCommand.describe(json(line)), start + #"vzTo=  solana_signIn on solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp, a message, sign-in for evil.example\u{1B}[2J (NOT the site https://app.example that asked)"#)
+        line["sign_in"] = ["domain": "app.example", "site": "https://app.example", "matches_site": true]
+        XCTAssertTrue(LogCommand.describe(json(line)).hasSuffix(", a message, sign-in for app.example (the site https://app.example)"))
+        var ethereum = base
+        ethereum["address"] = "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"
+        ethereum["method"] = "personal_sign"
+        ethereum["chain"] = "eip155:1"
+        ethereum["keccak256"] = .string(String(repeating: "a", count: 64))
+        ethereum["sign_in"] = ["domain": "app.example"]
+        XCTAssertTrue(LogCommand.describe(json(ethereum)).hasSuffix("aaaaaaaaaaaa…, sign-in for app.example (no site to check it against)"))
+    }
+
     func testAnEthereumTransactionShowsItsHash() {
         var line = base
         line["address"] = "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"

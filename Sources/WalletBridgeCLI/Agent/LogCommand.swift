@@ -72,6 +72,17 @@ struct LogCommand: ParsableCommand {
                     + (ids.count > 3 ? ", +\(ids.count - 3) more" : "")
             }
         }
+        // A sign-in: the domain it is for, and whether that is the site the request came from.
+        var signIn = ""
+        if case .object(let record)? = entry["sign_in"], case .string(let domain)? = record["domain"] {
+            signIn = ", sign-in for \(DisplayText.escaped(domain))"
+            if case .string(let site)? = record["site"] {
+                let matches = record["matches_site"] == .bool(true)
+                signIn += matches ? " (the site \(DisplayText.escaped(site)))" : " (NOT the site \(DisplayText.escaped(site)) that asked)"
+            } else {
+                signIn += " (no site to check it against)"
+            }
+        }
         let signed: String
         if case .number(let count)? = entry["count"] {
             // Requests nobody answered, counted (`AuditLog`): no key, no hashes.
@@ -93,7 +104,8 @@ struct LogCommand: ParsableCommand {
             if case .array(let values)? = entry["signatures"] {
                 signatures = values.compactMap { if case .string(let text) = $0 { DisplayText.escaped(String(text.prefix(12))) + "…" } else { nil } }
             }
-            signed = "\(method) on \(text("chain") ?? "?"), \(count == 1 ? "1 transaction" : "\(count) transactions")"
+            let what = signIn.isEmpty ? (count == 1 ? "1 transaction" : "\(count) transactions") : "a message"
+            signed = "\(method) on \(text("chain") ?? "?"), \(what)"
                 + (signatures.isEmpty ? "" : ", signed \(signatures.prefix(3).joined(separator: ", "))\(signatures.count > 3 ? ", +\(signatures.count - 3) more" : "")")
                 + transactionIDs
         } else {
@@ -112,6 +124,6 @@ struct LogCommand: ParsableCommand {
             }
             signed = (count == 1 ? "1 payload" : "\(count) payloads") + " [\(listed.joined(separator: ", "))]" + transactionIDs
         }
-        return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)"
+        return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)\(signIn)"
     }
 }
