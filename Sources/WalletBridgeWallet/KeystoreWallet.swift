@@ -197,7 +197,9 @@ public struct KeystoreWallet: AccountsAtHand {
             String(validating: payload.bytes, as: UTF8.self).flatMap { $0.contains(SolanaSignInInput.marker) ? $0 : nil }
         }
         request.isSignIn = !signIns.isEmpty
-        request.warnings = signIns.compactMap { SignInCheck.malformedWarning(text: $0, site: context.site, schemelessIsHTTPS: false) }
+        request.warnings = signIns.compactMap { text in
+            SignInCheck.malformedWarning(text: text, site: context.site, schemelessIsHTTPS: false)
+        }
         let messages = Self.solanaMessages(in: payloads.map(\.bytes))
         request.transactions = Self.solanaTransactions(messages, payloads: payloads.map(\.bytes), signer: entry.publicKey)
         do throws(TransactionConsent.TooMuch) {

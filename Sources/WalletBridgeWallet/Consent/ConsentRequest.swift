@@ -101,8 +101,10 @@ public struct ConsentRequest: Sendable, Equatable {
         case .passphrase: "Enter the keystore passphrase to sign, or Cancel to refuse."
         // A transaction's dialog never offers to sign without asking (`KeystoreWallet.approve`).
         case .confirmation where rememberMinutes != nil && transactions == nil:
-            "Sign, or Refuse. \"Sign and allow\" also signs what \(site == nil ? "this extension asks" : "this site asks through this extension") "
-                + "of this key for the next \(rememberMinutes!) minutes without asking."
+            // An allowance is the extension's for one site when the request is a site's.
+            "Sign, or Refuse. \"Sign and allow\" also signs what "
+                + (site == nil ? "this extension asks" : "this site asks through this extension")
+                + " of this key for the next \(rememberMinutes!) minutes without asking."
         case .confirmation: "Sign, or Refuse."
         }
     }

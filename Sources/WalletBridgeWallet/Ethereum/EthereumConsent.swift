@@ -80,7 +80,8 @@ package struct EthereumConsent: Sendable, Equatable {
                     + "it is shown, and signed, as the plain text it is", at: 0)
             // Lenient parsers (viem's) still read it as a sign-in for the domain its first line
             // names: when that is not the site, say so first.
-            if let warning = SignInCheck.malformedWarning(text: String(decoding: bytes, as: UTF8.self), site: site, schemelessIsHTTPS: true) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let warning = SignInCheck.malformedWarning(text: text, site: site, schemelessIsHTTPS: true) {
                 plain.lines.insert(TransactionConsent.warningMark + warning, at: 0)
             }
             return plain

@@ -3,10 +3,10 @@ import WalletBridge
 /// What the dialog shows of a sign-in (a `personal_sign` of an EIP-4361 message, a
 /// `solana_signIn`), laid out as a transaction's summary is (`TransactionConsent`): the
 /// warnings first, then the facts that are always shown whole (wrapped, never cut): the domain,
-/// the account and the number of resources (as many of them listed as fit); then the statement, the URI (each cut to a budget, what is cut counted)
-/// and the other fields in the message's order, each shown whole or counted in the last line
-/// ("…and 3 more fields not shown"). What must be shown and does not fit is refused before
-/// any dialog.
+/// the account and the number of resources (as many of them listed as fit); then the statement,
+/// the URI (each cut to a budget, what is cut counted) and the other fields in the message's
+/// order, each shown whole or counted in the last line ("…and 3 more fields not shown"). What
+/// must be shown and does not fit is refused before any dialog.
 /// Everything the site wrote goes through `DisplayText`, so nothing in it can change the
 /// dialog's layout.
 package enum SignInConsent {
@@ -71,7 +71,8 @@ package enum SignInConsent {
             }
             var candidate = summary
             candidate.facts += block
-            let fits = (try? TransactionConsent(chain: nil, summaries: [candidate], noun: "sign-in").checkFits(budget: budget)) != nil
+            let consent = TransactionConsent(chain: nil, summaries: [candidate], noun: "sign-in")
+            let fits = (try? consent.checkFits(budget: budget)) != nil
             if fits || count == 0 { return candidate }
             count -= 1
         }
