@@ -253,20 +253,21 @@ struct InMemorySessionWallet: SessionWallet {
 
     /// As `signPayloads` answers, for each consent.
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
-        try Self.checkFits(request.transactionConsent, caller: context.caller, at: request.transactionField)
+        try Self.checkFits(request.transactionConsent, context: context, at: request.transactionField)
         return try await signed { try keys.signEthereum(request) }
     }
 
     /// As `signPayloads` answers, for each consent.
     func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
-        try Self.checkFits(request.consent, caller: context.caller, at: request.field)
+        try Self.checkFits(request.consent, context: context, at: request.field)
         return try await signed { try keys.signSolana(request.messages, publicKey: request.publicKey) }
     }
 
     /// As the keystore wallet refuses before any dialog: transactions whose warnings about funds
     /// and actions that move funds cannot all be shown (`ConsentRequest.checkTransactionsFit`).
-    private static func checkFits(_ consent: TransactionConsent?, caller: Caller, at field: String) throws {
-        var request = ConsentRequest(caller: caller, keyLabel: "test", shortAddress: "", payloads: [])
+    private static func checkFits(_ consent: TransactionConsent?, context: RequestContext, at field: String) throws {
+        var request = ConsentRequest(caller: context.caller, keyLabel: "test", shortAddress: "", payloads: [])
+        request.site = context.site
         request.transactions = consent
         do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch { throw error.rpcError(at: field) }
     }

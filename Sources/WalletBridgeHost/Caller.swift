@@ -53,6 +53,9 @@ public struct RequestContext: Sendable {
     /// reads may answer from anything it saw at or after this instant: that is still an answer
     /// given between the request and the reply. Requests read together share it.
     public var receivedAt: ContinuousClock.Instant
+    /// The web site the request is made for, when it is made in a session of one: its origin
+    /// as the extension reports it, which the signing dialogs name. Nil otherwise.
+    public var site: String?
 
     public init(
         caller: Caller, requestID: RequestID?, method: String, maxReplyBytes: Int = Frame.maxOutboundBytes,

@@ -189,6 +189,17 @@ public struct KeystoreWallet: AccountsAtHand {
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller),
             keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
+        request.site = context.site
+        // A text that reads as a Sign In With Solana message (solana_signMessage of one) is a
+        // sign-in to the person: asked each time, and checked against the site as far as its
+        // first line goes.
+        let signIns = payloads.compactMap { payload in
+            String(validating: payload.bytes, as: UTF8.self).flatMap { $0.contains(SolanaSignInInput.marker) ? $0 : nil }
+        }
+        request.isSignIn = !signIns.isEmpty
+        request.warnings = signIns.compactMap { text in
+            SignInCheck.malformedWarning(text: text, site: context.site, schemelessIsHTTPS: false)
+        }
         let messages = Self.solanaMessages(in: payloads.map(\.bytes))
         request.transactions = Self.solanaTransactions(messages, payloads: payloads.map(\.bytes), signer: entry.publicKey)
         do throws(TransactionConsent.TooMuch) {
@@ -255,6 +266,8 @@ public struct KeystoreWallet: AccountsAtHand {
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
             payloads: [])
+        request.site = context.site
+        request.isSignIn = signing.signIn != nil
         request.transactions = signing.consent
         do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch { throw error.rpcError(at: signing.field) }
         var audit = AuditLog.Entry(
@@ -284,6 +297,8 @@ public struct KeystoreWallet: AccountsAtHand {
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
             payloads: [])
+        request.site = context.site
+        request.isSignIn = signing.consent?.readsAsSignIn == true
         request.ethereum = signing.consent
         request.transactions = signing.transactionConsent
         do throws(TransactionConsent.TooMuch) {
@@ -411,9 +426,9 @@ public struct KeystoreWallet: AccountsAtHand {
             // person allowed what they saw come from that site, not from the extension's others.
             let identity = request.caller.identity.map { id in request.site.map { "\(id) for \($0)" } ?? id }
             // A transaction is signed only after the person has seen it: an allowance covers
-            // messages, and none is offered in a transaction's dialog (nor in a sign-in's, laid
-            // out as one, whose site check the person sees each time).
-            let allowance = request.transactions == nil ? allowMinutes : nil
+            // messages, and none is offered in a transaction's dialog, nor in a sign-in's
+            // (well-formed or not), whose site check the person sees each time.
+            let allowance = request.transactions == nil && !request.isSignIn ? allowMinutes : nil
             if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
                let key = try heldKey() {
                 return (key, .allowedBefore)

@@ -175,7 +175,7 @@ final class SignInTests: XCTestCase {
         XCTAssertEqual(problem(["statement": "URI: https://good.example"]), "request.params.statement")
         XCTAssertEqual(problem(["statement": "Resources:\n- https://good.example"]), "request.params.statement")
         XCTAssertEqual(problem(["statement": "hello\r"]), "request.params.statement")
-        XCTAssertEqual(problem(["resources": ["ok", "two\nlines"]]), "request.params.resources[1]")
+        XCTAssertEqual(problem(["resources": ["https://ok.example", "two\nlines"]]), "request.params.resources[1]")
         XCTAssertEqual(problem(["resources": .array(Array(repeating: "x", count: 33))]), "request.params.resources")
         XCTAssertEqual(problem(["requestId": .string(String(repeating: "x", count: 1025))]), "request.params.requestId")
     }
@@ -435,5 +435,112 @@ final class SignInTests: XCTestCase {
     func testSignInIsASupportedSigningMethod() {
         XCTAssertTrue(WalletSupport.default.namespaces[SolanaChain.namespace]!.methods.contains("solana_signIn"))
         XCTAssertTrue(SolanaMethod.signingMethods.contains("solana_signIn"))
+    }
+
+    // MARK: Review of issue 37
+
+    /// A malformed sign-in still names a domain on its first line, which lenient parsers
+    /// (viem's) take as the sign-in's: when it is not the site, the dialog leads with the
+    /// warning naming both, before the notice that it is not well-formed.
+    func testAMalformedSignInForAnotherSiteLeadsWithTheWarningNamingBoth() async throws {
+        // Two line breaks after the address where EIP-4361 has three (no statement).
+        func text(_ domain: String) -> String {
+            "\(domain) wants you to sign in with your Ethereum account:\n\(cow)\n\nURI: https://bank.example/login\nVersion: 1\n"
+                + "Chain ID: 1\nNonce: 32891756\nIssued At: 2021-09-30T16:25:24Z"
+        }
+        let consent = try await personalSign(text("bank.example"), origin: "https://app.example.com")
+        XCTAssertEqual(consent.kind, "a message (personal_sign)")
+        XCTAssertTrue(consent.readsAsSignIn)
+        XCTAssertEqual(consent.lines.first, "⚠ This sign-in is for bank.example, but the request comes from the site "
+            + "https://app.example.com (as the extension reports it)")
+        XCTAssertTrue(consent.lines[1].hasPrefix("⚠ This reads like a sign-in, but is not a well-formed one"), consent.lines[1])
+        let withScheme = try await personalSign(text("https://bank.example"), origin: "https://app.example.com")
+        XCTAssertTrue(withScheme.lines[0].hasPrefix("⚠ This sign-in is for https://bank.example, but"), withScheme.lines[0])
+        // Its own site: only the notice.
+        let own = try await personalSign(text("bank.example"), origin: "https://bank.example")
+        XCTAssertEqual(own.lines.count, 2)
+        XCTAssertTrue(own.lines[0].hasPrefix("⚠ This reads like a sign-in"), own.lines[0])
+        // No scheme is https: an http site that is not this computer gets the warning.
+        let http = try await personalSign(text("bank.example"), origin: "http://bank.example")
+        XCTAssertTrue(http.lines[0].hasPrefix("⚠ This sign-in is for bank.example, but"), http.lines[0])
+    }
+
+    /// EIP-4361: a domain without a scheme is for https. A loopback host also matches http:
+    /// a site in development on this computer.
+    func testASchemelessDomainIsHTTPSExceptOnALoopbackHost() {
+        func matches(_ domain: String, scheme: String? = nil, site: String, https: Bool = true) -> Bool? {
+            SignInCheck(domain: domain, scheme: scheme, uri: nil, site: site, schemelessIsHTTPS: https).record.matchesSite
+        }
+        XCTAssertEqual(matches("app.example.com", site: "https://app.example.com"), true)
+        XCTAssertEqual(matches("app.example.com", site: "http://app.example.com"), false)
+        XCTAssertEqual(matches("app.example.com:80", site: "http://app.example.com"), false)
+        XCTAssertEqual(matches("app.example.com", scheme: "http", site: "http://app.example.com"), true)
+        XCTAssertEqual(matches("10.0.0.1:8123", site: "http://10.0.0.1:8123"), false)
+        for site in ["http://127.0.0.1:8123", "http://127.1.2.3", "http://localhost:3000", "http://[::1]:8080", "https://[::1]"] {
+            XCTAssertEqual(matches(SiteOrigin.hostAndPort(of: site)!, site: site), true, site)
+        }
+        XCTAssertEqual(matches("LOCALHOST:3000", site: "http://localhost:3000"), true)
+        XCTAssertEqual(matches("localhost.example:3000", site: "http://localhost.example:3000"), false)
+        // Sign In With Solana's format has no scheme to name: its domain is the host and port.
+        XCTAssertEqual(matches("app.example.com", site: "http://app.example.com", https: false), true)
+        XCTAssertEqual(matches("evil.example", site: "http://app.example.com", https: false), false)
+    }
+
+    /// A URI's origin is read only from an RFC 3986 authority: a backslash, which browsers read
+    /// as "/", would otherwise hide the site a browser sees (evil.example) behind "@".
+    func testAURIWithBytesOutsideRFC3986HasNoOrigin() async throws {
+        let tricky = "http://evil.example\\@127.0.0.1:8123/"
+        XCTAssertNil(SignInCheck.webOrigin(of: tricky))
+        XCTAssertEqual(SignInCheck.webOrigin(of: "http://user@127.0.0.1:8123/x"), "http://127.0.0.1:8123")
+        let check = SignInCheck(domain: "127.0.0.1:8123", scheme: nil, uri: tricky, site: "http://127.0.0.1:8123")
+        XCTAssertEqual(check.record.matchesSite, false)
+
+        func field(_ params: JSONValue) async -> String? {
+            do {
+                _ = try await call("solana_signIn", params, chain: SolanaChain.mainnet, origin: "http://127.0.0.1:8123")
+                XCTFail("signed")
+            } catch let error as RPCError {
+                XCTAssertEqual(error.code, .invalidParams)
+                if case .object(let data)? = error.data, case .string(let field)? = data["field"] { return field }
+            } catch {
+                XCTFail("\(error)")
+            }
+            return nil
+        }
+        let uri = await field(["uri": .string(tricky)])
+        XCTAssertEqual(uri, "request.params.uri")
+        let resource = await field(["resources": ["https://app.example.com/a", .string(tricky)]])
+        XCTAssertEqual(resource, "request.params.resources[1]")
+        let words = await field(["resources": ["not a uri"]])
+        XCTAssertEqual(words, "request.params.resources[0]")
+        XCTAssertTrue(wallet.asked.solana.withLock { $0.isEmpty })
+        _ = try await call(
+            "solana_signIn", ["uri": "http://127.0.0.1:8123/login", "resources": ["ipfs://bafy/x"]], chain: SolanaChain.mainnet,
+            origin: "http://127.0.0.1:8123")
+        XCTAssertEqual(wallet.asked.solana.withLock { $0.last?.signIn?.matchesSite }, true)
+    }
+
+    /// EIP-4361: wallets must show the resources. Their count is always shown; as many as fit
+    /// are listed, the rest counted.
+    func testManyResourcesAreCountedAndListedAsFarAsTheyFit() async throws {
+        let resources = (0..<40).map { "- https://app.example.com/resources/\($0)" }.joined(separator: "\n")
+        let consent = try await personalSign(siwe("app.example.com") + "\nResources:\n" + resources, origin: "https://app.example.com")
+        XCTAssertNotNil(consent.signIn)
+        let start = try XCTUnwrap(consent.lines.firstIndex(of: "Resources (40):"), "\(consent.lines)")
+        let listed = consent.lines[(start + 1)...].prefix { $0.hasPrefix("  - ") }
+        XCTAssertGreaterThan(listed.count, 0)
+        XCTAssertEqual(listed.first, "  - https://app.example.com/resources/0")
+        XCTAssertEqual(consent.lines[start + 1 + listed.count], "  …and \(40 - listed.count) more resources not shown")
+        // The statement and URI still fit after them.
+        XCTAssertTrue(consent.lines.contains("URI: https://app.example.com/login"), "\(consent.lines)")
+        // A few are all listed, and nothing counted.
+        let two = try await personalSign(
+            siwe("app.example.com") + "\nResources:\n- ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/\n"
+                + "- https://app.example.com/claim.json", origin: "https://app.example.com")
+        let at = try XCTUnwrap(two.lines.firstIndex(of: "Resources (2):"), "\(two.lines)")
+        XCTAssertEqual(two.lines[(at + 1)...].prefix(2), [
+            "  - ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/", "  - https://app.example.com/claim.json",
+        ])
+        XCTAssertFalse(two.lines.contains { $0.contains("resources not shown") || $0.contains("resource not shown") })
     }
 }

@@ -676,4 +676,17 @@ def test_an_allowance_for_one_site_does_not_sign_for_another(wallet, key, unlock
     sign(b, "other site")
     assert len(asked()) == 3, "site A's allowance signed for site B without asking"
     assert f"for the site {SITE_B} (as the extension reports it)" in asked()[-1], asked()[-1]
+    assert "what this site asks through this extension" in asked()[1], asked()[1]
+    # Sign-in text is asked even within the allowance, led by the warning when its domain is
+    # not the site (docs/sign-in.md).
+    text = f"evil.example wants you to sign in with your Solana account:\n{b58(key['address'])}"
+    reply = port.call("session_request", {
+        "topic": a["topic"], "origin": a["origin"], "chainId": SOLANA_MAINNET,
+        "request": {"method": "solana_signMessage", "params": {"message": b58encode(text.encode()), "pubkey": b58(key["address"])}}})
+    assert len(asked()) == 4, "a sign-in was signed within the allowance"
+    assert "This sign-in is for evil.example, but the request comes from the site " + SITE_A in asked()[-1], asked()[-1]
+    # No "Sign and allow" in its dialog: the third button the fake pinentry presses is then
+    # "Refuse all from this extension".
+    assert "Sign and allow" not in asked()[-1], asked()[-1]
+    assert reply.get("error", {}).get("code") == 4001, reply
     port.close()

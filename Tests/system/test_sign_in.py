@@ -140,7 +140,9 @@ def test_a_siwe_sign_in_for_its_own_site_is_shown_as_one_and_verified(wallet, ke
     personal_sign(port, session, text, address)
     dialog = last_signing_dialog(wallet)
     assert dialog[0].startswith("asks to sign a sign-in (Sign-In with Ethereum, personal_sign) on Ethereum (eip155:1)"), dialog
-    assert dialog[1:5] == ["Domain: 127.0.0.1:8123", f"Account: {address}",
+    # The resources' count is a must-show fact (EIP-4361), after the account, with those that fit.
+    assert dialog[1:7] == ["Domain: 127.0.0.1:8123", f"Account: {address}",
+                           "Resources (1):", "  - https://example.org/claims/1",
                            'Statement: "I accept the Terms of Service: https://example.org/tos"',
                            "URI: http://127.0.0.1:8123/login"], dialog
     assert not any(line.startswith("⚠") for line in dialog), dialog
@@ -244,7 +246,8 @@ def test_solana_sign_in_builds_the_message_for_the_site_and_signs_exactly_it(wal
     Ed25519PublicKey.from_public_bytes(b58_decode(address)).verify(signature, result["message"].encode())
     dialog = last_signing_dialog(wallet)
     assert dialog[0].startswith("asks to sign a sign-in (Sign In With Solana) on Solana mainnet"), dialog
-    assert dialog[1:4] == ["Domain: 127.0.0.1:8123", f"Account: {address}", 'Statement: "Sign in to the example dApp"'], dialog
+    assert dialog[1:6] == ["Domain: 127.0.0.1:8123", f"Account: {address}", "Resources (1):", "  - https://example.org/terms",
+                           'Statement: "Sign in to the example dApp"'], dialog
     entry = audit_entries(wallet)[-1]
     assert (entry["method"], entry["sign_in"]) == ("solana_signIn", {
         "domain": "127.0.0.1:8123", "uri": f"{SITE}/", "site": SITE, "matches_site": True}), entry

@@ -28,8 +28,15 @@ public struct ConsentRequest: Sendable, Equatable {
     /// `rememberMinutes` then does not take): pressing it throws `RefusedAllFromCaller`.
     package var offersRefuseAll = false
     /// The site the request comes from, when it is made in a session of one: its origin as the
-    /// extension reports it (`SiteOrigin.current`, set by the session around the signature).
-    package var site: String? = SiteOrigin.current
+    /// extension reports it (`RequestContext.site`, set by the session).
+    package var site: String?
+    /// A sign-in, well-formed or not (a text that reads as one): asked every time, never within
+    /// an allowance, and never offering "Sign and allow", since its site check is the person's
+    /// to see each time (docs/sign-in.md).
+    package var isSignIn = false
+    /// Shown before the payloads' previews: the warning about a text that reads as a sign-in
+    /// for another site (`SignInCheck.malformedWarning`).
+    package var warnings: [String] = []
 
     public init(
         caller: Caller, callerName: String? = nil, keyLabel: String, shortAddress: String, payloads: [PayloadSummary],
@@ -81,7 +88,7 @@ public struct ConsentRequest: Sendable, Equatable {
         return """
             \(callerDescription)
             asks to sign \(count) with \(key):
-            \(previews)
+            \(warnings.map { TransactionConsent.warningMark + $0 + "\n" }.joined())\(previews)
             \(action)
             """
     }
@@ -94,7 +101,10 @@ public struct ConsentRequest: Sendable, Equatable {
         case .passphrase: "Enter the keystore passphrase to sign, or Cancel to refuse."
         // A transaction's dialog never offers to sign without asking (`KeystoreWallet.approve`).
         case .confirmation where rememberMinutes != nil && transactions == nil:
-            "Sign, or Refuse. \"Sign and allow\" also signs what this extension asks of this key for the next \(rememberMinutes!) minutes without asking."
+            // An allowance is the extension's for one site when the request is a site's.
+            "Sign, or Refuse. \"Sign and allow\" also signs what "
+                + (site == nil ? "this extension asks" : "this site asks through this extension")
+                + " of this key for the next \(rememberMinutes!) minutes without asking."
         case .confirmation: "Sign, or Refuse."
         }
     }

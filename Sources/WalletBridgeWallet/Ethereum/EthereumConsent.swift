@@ -17,6 +17,9 @@ package struct EthereumConsent: Sendable, Equatable {
     /// (`EthereumSigningRequest.transactionConsent`), within the room the dialog has left once
     /// it knows who asks and with which key; `lines` are the same within `SignInConsent.budget`.
     package var signInLayout: TransactionConsent?
+    /// A sign-in, well-formed or not (`EthereumSignIn.Reading`): asked every time, never within
+    /// an allowance (`ConsentRequest.isSignIn`).
+    package var readsAsSignIn = false
 
     /// The bytes all lines may take together: with the caller, the key and the buttons' text,
     /// the dialog stays within one Assuan line. Fields that do not fit are counted instead.
@@ -71,9 +74,16 @@ package struct EthereumConsent: Sendable, Equatable {
             return message(bytes, chain: chain)
         case .malformed(let problem):
             var plain = message(bytes, chain: chain)
+            plain.readsAsSignIn = true
             plain.lines.insert(
                 TransactionConsent.warningMark + "This reads like a sign-in, but is not a well-formed one (EIP-4361: \(problem)): "
                     + "it is shown, and signed, as the plain text it is", at: 0)
+            // Lenient parsers (viem's) still read it as a sign-in for the domain its first line
+            // names: when that is not the site, say so first.
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let warning = SignInCheck.malformedWarning(text: text, site: site, schemelessIsHTTPS: true) {
+                plain.lines.insert(TransactionConsent.warningMark + warning, at: 0)
+            }
             return plain
         case .signIn(let signIn):
             let check = SignInCheck(domain: signIn.domain, scheme: signIn.scheme, uri: signIn.uri, site: site)
@@ -100,6 +110,7 @@ package struct EthereumConsent: Sendable, Equatable {
             let summary = SignInConsent.summary(kind: kind, fields: fields, warnings: warnings)
             var consent = EthereumConsent(kind: kind, chain: EIP155.name(of: chain), lines: try SignInConsent.lines(summary, field: field))
             consent.signIn = check.record
+            consent.readsAsSignIn = true
             consent.signInLayout = TransactionConsent(chain: consent.chain, summaries: [summary], noun: "sign-in")
             return consent
         }

@@ -160,7 +160,10 @@ package struct SessionService: Sendable {
             }
             deadline = .now + .seconds(fromNow)
         }
-        let request = InnerRequest(session: session, method: method, params: inner["params"], chain: chain, context: context, deadline: deadline, sleepUntil: sleepUntil)
+        // The dialogs it opens name the session's site (`ConsentRequest.site`).
+        var sited = context
+        sited.site = session.origin
+        let request = InnerRequest(session: session, method: method, params: inner["params"], chain: chain, context: sited, deadline: deadline, sleepUntil: sleepUntil)
         switch method {
         case SolanaMethod.signMessage:
             return try await signMessage(request)
@@ -451,13 +454,10 @@ struct InnerRequest: Sendable {
 
     /// Runs a signature, within the deadline when there is one; the person's refusal (-3
     /// `declined` from the wallet) is EIP-1193's and WalletConnect's 4001.
-    /// The dialog names the session's site, when it has one (`SiteOrigin.current`).
     func sign<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await SiteOrigin.$current.withValue(session.origin) {
-                if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
-                return try await body()
-            }
+            if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
+            return try await body()
         } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
             throw RPCError(.userRejectedRequest)
         }

@@ -109,19 +109,19 @@ package enum SiteOrigin {
     }
 
     /// An IPv6 address as the browser writes it: lowercase hex and `:` only (the URL standard
-    /// writes even an IPv4 tail in hex), that `inet_pton` reads.
+    /// writes even an IPv4 tail in hex), that `inet_pton` reads, in its shortest form (the
+    /// longest run of zeros as `::`, no leading zeros: `[::1]`, never `[0:0:0:0:0:0:0:1]`),
+    /// which is `inet_ntop`'s as it is the URL standard's (an IPv4-mapped address, which
+    /// `inet_ntop` writes with a dotted tail, is refused: no site is served at one).
     private static func isIPv6(_ address: Substring) -> Bool {
         guard (2...39).contains(address.utf8.count),
               address.utf8.allSatisfy({ byte in
                   CAIPSyntax.isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || byte == UInt8(ascii: ":")
               }) else { return false }
         var bytes = in6_addr()
-        return inet_pton(AF_INET6, String(address), &bytes) == 1
+        guard inet_pton(AF_INET6, String(address), &bytes) == 1 else { return false }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count)) != nil else { return false }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == address
     }
-
-    /// The origin of the session the current request is made in, for the signing dialogs it
-    /// opens (`ConsentRequest.site`); nil outside a session, or in one without an origin. Set by
-    /// `InnerRequest.sign` around the signature, so that each dialog names the site without
-    /// every signing request carrying it.
-    @TaskLocal package static var current: String?
 }

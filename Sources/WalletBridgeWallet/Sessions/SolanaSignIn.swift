@@ -36,7 +36,8 @@ extension SessionService {
                 + "\(DisplayText.grouped(SolanaMethod.maxMessageBytes))")
         }
 
-        let check = SignInCheck(domain: domain, scheme: nil, uri: input.uri, site: site)
+        let check = SignInCheck(
+            domain: domain, scheme: nil, uri: input.uri.flatMap { $0.isEmpty ? nil : $0 }, site: site, schemelessIsHTTPS: false)
         var warnings = check.warnings
         if let named = input.chainId, Self.solanaChain(named: named) != request.chain {
             warnings.append(.init(

@@ -2,11 +2,11 @@ import WalletBridge
 
 /// What the dialog shows of a sign-in (a `personal_sign` of an EIP-4361 message, a
 /// `solana_signIn`), laid out as a transaction's summary is (`TransactionConsent`): the
-/// warnings first, then the facts that are always shown whole (wrapped, never cut): the domain
-/// and the account; then the statement, the URI (each cut to a budget, what is cut counted)
-/// and the other fields in the message's order, each shown whole or counted in the last line
-/// ("…and 3 more fields not shown"). What must be shown and does not fit is refused before
-/// any dialog.
+/// warnings first, then the facts that are always shown whole (wrapped, never cut): the domain,
+/// the account and the number of resources (as many of them listed as fit); then the statement,
+/// the URI (each cut to a budget, what is cut counted) and the other fields in the message's
+/// order, each shown whole or counted in the last line ("…and 3 more fields not shown"). What
+/// must be shown and does not fit is refused before any dialog.
 /// Everything the site wrote goes through `DisplayText`, so nothing in it can change the
 /// dialog's layout.
 package enum SignInConsent {
@@ -17,6 +17,9 @@ package enum SignInConsent {
     static let maxStatementBytes = 160
     static let maxURIBytes = 100
     static let maxValueBytes = 80
+    /// What the listed resources may take of the budget at most (a few of them), so that the
+    /// statement and the URI still fit after them.
+    static let maxResourcesBytes = 120
 
     /// The fields of a sign-in as the dialog names them.
     package struct Fields: Sendable {
@@ -48,14 +51,31 @@ package enum SignInConsent {
             let shown = DisplayText.preview(value, maxBytes: maxValueBytes)
             return TransactionSummary.Action(["\(label): \(shown.text)\(shown.cutNote)"])
         }
-        if let resources = fields.resources {
-            let lines = resources.map { resource in
-                let shown = DisplayText.preview(resource, maxBytes: maxValueBytes)
-                return "  - \(shown.text)\(shown.cutNote)"
-            }
-            actions.append(TransactionSummary.Action(["Resources (\(resources.count)):"] + lines))
+        let summary = TransactionSummary(kind: kind, warnings: warnings, facts: facts, actions: actions, actionNoun: "field")
+        guard let resources = fields.resources else { return summary }
+        // EIP-4361: a wallet must show the resources. Their count is a fact, always shown; as
+        // many of them as fit `maxResourcesBytes` and the dialog's room for what must be shown
+        // are listed under it, the rest counted.
+        let listed = resources.map { resource in
+            let shown = DisplayText.preview(resource, maxBytes: maxValueBytes)
+            return "  - \(shown.text)\(shown.cutNote)"
         }
-        return TransactionSummary(kind: kind, warnings: warnings, facts: facts, actions: actions, actionNoun: "field")
+        var count = 0
+        while count < listed.count, listed[...count].reduce(0, { $0 + TransactionConsent.cost($1) }) <= maxResourcesBytes {
+            count += 1
+        }
+        while true {
+            var block = ["Resources (\(DisplayText.grouped(resources.count))):"] + listed.prefix(count)
+            if count < resources.count {
+                block.append(TransactionConsent.omitted([(resources.count - count, "resource", count > 0)], indent: true))
+            }
+            var candidate = summary
+            candidate.facts += block
+            let consent = TransactionConsent(chain: nil, summaries: [candidate], noun: "sign-in")
+            let fits = (try? consent.checkFits(budget: budget)) != nil
+            if fits || count == 0 { return candidate }
+            count -= 1
+        }
     }
 
     /// The lines of `summary` within `budget`, after checking that its warnings and facts fit:
@@ -89,7 +109,11 @@ package struct SignInCheck: Equatable, Sendable {
     package var warnings: [TransactionSummary.Warning] = []
     package var record: AuditLog.SignInRecord
 
-    package init(domain: String, scheme: String?, uri: String?, site: String?) {
+    /// `schemelessIsHTTPS`: a domain without a scheme is for `https` (EIP-4361: the scheme,
+    /// when left out, is https), but also for `http` on a loopback host (local development);
+    /// false for Sign In With Solana, whose format has no scheme to name, so that its domain
+    /// matches the site's host and port on either scheme.
+    package init(domain: String, scheme: String?, uri: String?, site: String?, schemelessIsHTTPS: Bool = true) {
         record = AuditLog.SignInRecord(domain: (scheme.map { "\($0)://" } ?? "") + domain, uri: uri, site: site)
         let shownDomain = ConsentRequest.printable(record.domain, maxBytes: 80)
         guard let site else {
@@ -100,7 +124,7 @@ package struct SignInCheck: Equatable, Sendable {
             return
         }
         let shownSite = ConsentRequest.printable(site, maxBytes: 80)
-        let domainMatches = Self.domain(domain, scheme: scheme, isOf: site)
+        let domainMatches = Self.domain(domain, scheme: scheme, isOf: site, schemelessIsHTTPS: schemelessIsHTTPS)
         let uriMatches = uri.map { Self.webOrigin(of: $0) == site.lowercased() } ?? true
         record.matchesSite = domainMatches && uriMatches
         if !domainMatches {
@@ -123,13 +147,57 @@ package struct SignInCheck: Equatable, Sendable {
 
     /// Whether `domain` (an authority) with `scheme` (when the message names one) is the site
     /// `origin`: the same host and port (the scheme's default port written or not, host in any
-    /// letter case), and the same scheme when one is named.
-    static func domain(_ domain: String, scheme: String?, isOf origin: String) -> Bool {
+    /// letter case), and the same scheme. No scheme is `https` when `schemelessIsHTTPS` (as
+    /// EIP-4361 reads it), or `http` too on a loopback host (`localhost`, `127.0.0.0/8`,
+    /// `[::1]`), which only this computer serves; any scheme otherwise.
+    static func domain(_ domain: String, scheme: String?, isOf origin: String, schemelessIsHTTPS: Bool = true) -> Bool {
         let origin = origin.lowercased()
         guard let separator = origin.firstRange(of: "://"), let site = SiteOrigin.hostAndPort(of: origin) else { return false }
         let originScheme = String(origin[..<separator.lowerBound])
-        if let scheme, scheme.lowercased() != originScheme { return false }
-        return withoutDefaultPort(domain.lowercased(), scheme: originScheme) == site
+        let domain = withoutDefaultPort(domain.lowercased(), scheme: originScheme)
+        guard domain == site else { return false }
+        if let scheme { return scheme.lowercased() == originScheme }
+        return !schemelessIsHTTPS || originScheme == "https" || isLoopback(authority: domain)
+    }
+
+    /// Whether the host of `authority` (lower case, `host[:port]`) is a loopback one:
+    /// `localhost`, an IPv4 address in `127.0.0.0/8` in dotted decimal, or `[::1]`.
+    static func isLoopback(authority: String) -> Bool {
+        let host = authority.hasPrefix("[")
+            ? String(authority.prefix { $0 != "]" }) + "]"
+            : String(authority.prefix { $0 != ":" })
+        if host == "localhost" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(SignInSyntax.isDigit) && (Int($0) ?? 256) <= 255 }
+    }
+
+    /// The `[scheme://]domain` a text that reads as a sign-in (`marker`) names before
+    /// " wants you to sign in" on its first line, as lenient parsers (viem's) read it even when
+    /// the rest is malformed; nil when the first line has no such start.
+    static func claimedDomain(of text: String) -> (scheme: String?, domain: String)? {
+        let first = text.prefix { !$0.isNewline }
+        guard let title = first.firstRange(of: " wants you to sign in") else { return nil }
+        var origin = first[..<title.lowerBound]
+        var scheme: String?
+        if let separator = origin.firstRange(of: "://") {
+            scheme = String(origin[..<separator.lowerBound])
+            origin = origin[separator.upperBound...]
+        }
+        guard !origin.isEmpty else { return nil }
+        return (scheme, String(origin))
+    }
+
+    /// For a text that reads as a sign-in and is not a well-formed one: the warning that leads
+    /// its dialog when the domain its first line names (`claimedDomain`) is not `site`, naming
+    /// both, since a lenient verifier still takes the signature as a sign-in for that domain;
+    /// nil when it is the site, names none, or there is no site to check against.
+    static func malformedWarning(text: String, site: String?, schemelessIsHTTPS: Bool) -> String? {
+        guard let site, let claimed = claimedDomain(of: text),
+              !domain(claimed.domain, scheme: claimed.scheme, isOf: site, schemelessIsHTTPS: schemelessIsHTTPS) else { return nil }
+        let named = ConsentRequest.printable((claimed.scheme.map { "\($0)://" } ?? "") + claimed.domain, maxBytes: 80)
+        return "This sign-in is for \(named), but the request comes from the site "
+            + "\(ConsentRequest.printable(site, maxBytes: 80)) (as the extension reports it)"
     }
 
     /// The web origin of `uri` (`scheme://host[:port]`, lower case, without the scheme's default
@@ -139,6 +207,9 @@ package struct SignInCheck: Equatable, Sendable {
         let scheme = uri[..<separator.lowerBound].lowercased()
         let rest = uri[separator.upperBound...]
         var authority = rest.prefix { !"/?#".contains($0) }
+        // Bytes outside RFC 3986 (a backslash, which browsers read as "/") would make the
+        // origin a browser sees another than the one read here: no origin, so no match.
+        guard SignInSyntax.isAuthority(ArraySlice(Array(authority.utf8))) else { return nil }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         guard !authority.isEmpty else { return nil }
         return "\(scheme)://\(withoutDefaultPort(authority.lowercased(), scheme: scheme))"

@@ -32,6 +32,9 @@ package struct SolanaSignInInput: Equatable, Sendable {
     /// resources: a sign-in is a few hundred bytes, and the whole message is bounded again
     /// (`SolanaMethod.maxMessageBytes`).
     static let maxFieldBytes = 1024
+    /// What makes a text read as a Sign In With Solana message to a person: such a text signed
+    /// by `solana_signMessage` is treated as a sign-in (docs/sign-in.md).
+    static let marker = "wants you to sign in with your Solana account:"
     static let maxStatementBytes = 4096
     static let maxResources = 32
 
@@ -72,6 +75,11 @@ package struct SolanaSignInInput: Equatable, Sendable {
         statement = try text("statement", limit: Self.maxStatementBytes)
         if let statement { try Self.checkStatement(statement, field: "\(field).statement") }
         uri = try text("uri")
+        // An RFC 3986 URI, as in Sign-In with Ethereum: anything else (a backslash, which
+        // browsers read as "/") could name another site than the one the check reads.
+        if let uri, !uri.isEmpty, !SignInSyntax.isURI(uri) {
+            throw SessionService.invalid("\(field).uri", "expected an RFC 3986 URI such as https://app.example.com/login")
+        }
         version = try text("version")
         chainId = try text("chainId")
         nonce = try text("nonce")
@@ -96,6 +104,9 @@ package struct SolanaSignInInput: Equatable, Sendable {
                     throw SessionService.invalid(itemField, "longer than \(DisplayText.grouped(Self.maxFieldBytes)) bytes")
                 }
                 try Self.checkOneLine(resource, field: itemField)
+                guard SignInSyntax.isURI(resource) else {
+                    throw SessionService.invalid(itemField, "expected an RFC 3986 URI such as https://app.example.com/terms")
+                }
                 resources.append(resource)
             }
             self.resources = resources
