@@ -55,7 +55,7 @@ public struct RequestContext: Sendable {
     public var receivedAt: ContinuousClock.Instant
     /// The web site the request is made for, when it is made in a session of one: its origin
     /// as the extension reports it, which the signing dialogs name. Nil otherwise.
-    public var site: String?
+    package var site: String?
 
     public init(
         caller: Caller, requestID: RequestID?, method: String, maxReplyBytes: Int = Frame.maxOutboundBytes,
