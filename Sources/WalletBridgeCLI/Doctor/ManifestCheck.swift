@@ -379,7 +379,9 @@ struct ManifestCheck {
         "point it at \(hostName)'s own binary: \(reinstallCommand(avoiding: hostPath))"
     }
 
-    static func probe(_ command: HostCommand, method: String = probeMethod, timeout: Duration) -> Result<ProbeAnswer, NativeHostError> {
+    static func probe(
+        _ command: HostCommand, method: String = probeMethod, timeout: Duration
+    ) -> Result<ProbeAnswer, NativeHostError> {
         do throws(NativeHostError) {
             let connection = try HostConnection(command)
             let reply: RPCReply
@@ -399,9 +401,11 @@ struct ManifestCheck {
             switch reply.outcome {
             case .result(let result):
                 let title = result.objectValue?["info"]?.objectValue?["title"]?.stringValue
-                let methods = result.objectValue?["methods"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue }
+                let methods = result.objectValue?["methods"]?.arrayValue?
+                    .compactMap { $0.objectValue?["name"]?.stringValue }
                 let named = method == "rpc.discover" ? title.map { " (\(JSONText.quoted($0)))" } ?? "" : ""
-                return .success(ProbeAnswer(text: "answers: \(method) -> a result\(named)", title: title, methods: methods))
+                return .success(ProbeAnswer(
+                    text: "answers: \(method) -> a result\(named)", title: title, methods: methods))
             case .error(let code, let message):
                 let logged = loggedErrors(connection.stderrTail)
                 return .success(ProbeAnswer(
