@@ -111,7 +111,13 @@ if $manifests; then
   # not installed on this machine is reported as such, which is not a failure of the host.
   "$bin" doctor || true
   if [ -n "$wallet_chrome" ]; then
-    # Assembled out of the checkout, where a browser that loaded it keeps finding it.
+    # Assembled out of the checkout, where a browser that loaded it keeps finding it. That folder
+    # is also the keystore's, which the wallet wants closed to other users: made 0700 whatever
+    # the umask, and one already there is left as it is.
+    if [ ! -d "$extensions_home" ]; then
+      mkdir -p "${extensions_home%/*}"
+      mkdir -m 0700 "$extensions_home"
+    fi
     for browser in chromium firefox; do
       scripts/build-wallet-extension.sh "$browser" "$extensions_home/wallet-extension-$browser" >/dev/null
     done

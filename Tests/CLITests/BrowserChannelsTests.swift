@@ -129,7 +129,7 @@ final class BrowserChannelsTests: XCTestCase {
         XCTAssertEqual(doctor.status, 0, doctor.output)
         let report = try JSONDecoder().decode(DoctorReport.self, from: Data(doctor.stdout.utf8))
         XCTAssertEqual(report.browsers.first?.verdict, .ok)
-        XCTAssertEqual(report.browsers.first?.manifests.map(\.answer), Array(repeating: "answers: NATIVE_GET_ACCOUNTS_METHOD -> a result", count: 2))
+        XCTAssertEqual(report.browsers.first?.manifests.map(\.answer), Array(repeating: "answers: rpc.discover -> a result (\"wallet-bridge\")", count: 2))
     }
 
     func testAnOlderLaunchersFolderWithALanguageIsFoundToo() throws {

@@ -105,7 +105,7 @@ final class BrowserDirTests: XCTestCase {
         XCTAssertEqual(entry.name, "Chrome-family browser reading \(chromium)")
         XCTAssertEqual(entry.verdict, .ok)
         XCTAssertEqual(entry.manifests.map(\.scope), ["browser-dir"])
-        XCTAssertEqual(entry.manifests.first?.answer, "answers: NATIVE_GET_ACCOUNTS_METHOD -> a result")
+        XCTAssertEqual(entry.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")")
 
         // Named: an empty folder is NOT INSTALLED, and fails nothing.
         let named = try sandbox.walletBridge("doctor", "--browser-dir", "firefox:" + firefox, "--no-probe")

@@ -52,8 +52,8 @@ final class DoctorProcessTests: XCTestCase {
             XCTAssertEqual(browser.verdict, .ok, browser.browser)
             XCTAssertEqual(browser.manifests.count, 1, browser.browser)
             XCTAssertEqual(browser.manifests.first?.faults, [], browser.browser)
-            // The shipped wallet answers GetAccounts from the (empty) scratch keystore.
-            XCTAssertEqual(browser.manifests.first?.answer, "answers: NATIVE_GET_ACCOUNTS_METHOD -> a result", browser.browser)
+            // The shipped wallet describes itself, asking no one and starting no agent.
+            XCTAssertEqual(browser.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")", browser.browser)
         }
         let text = try sandbox.walletBridge("doctor")
         XCTAssertEqual(text.status, 0)
@@ -73,7 +73,7 @@ final class DoctorProcessTests: XCTestCase {
         let (result, report) = try doctor(sandbox, ["--browser", "chromium"])
         XCTAssertEqual(result.status, 0, "the host answers: " + result.output)
         let answer = try XCTUnwrap(try browser(report, "chromium").manifests.first?.answer)
-        XCTAssertTrue(answer.hasPrefix("answers: NATIVE_GET_ACCOUNTS_METHOD -> error -1 "), answer)
+        XCTAssertTrue(answer.hasPrefix("answers: rpc.discover -> error -1 "), answer)
         XCTAssertTrue(
             answer.contains(
                 "\n  the host logged: the configuration file \(folder)/config.json is not used, because other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder); refusing every call until it is fixed"),

@@ -64,7 +64,7 @@ final class DoctorSystemTests: XCTestCase {
             let system = try entry(report, sandbox.root + folder)
             XCTAssertEqual(system.verdict, .ok, folder)
             XCTAssertEqual(system.manifests.map(\.scope), ["system"], folder)
-            XCTAssertEqual(system.manifests.first?.answer, "answers: NATIVE_GET_ACCOUNTS_METHOD -> a result", folder)
+            XCTAssertEqual(system.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")", folder)
         }
         let chrome = try entry(report, sandbox.root + "/etc/opt/chrome/native-messaging-hosts")
         XCTAssertEqual(chrome.browser, "chrome,chrome-beta,chrome-dev,brave,brave-beta,brave-nightly", "one folder, every browser that reads it")

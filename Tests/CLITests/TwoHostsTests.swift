@@ -133,7 +133,7 @@ final class TwoHostsTests: XCTestCase {
         // doctor: each host answers as itself.
         let walletDoctor = try sandbox.walletBridge("doctor", "--timeout", "20")
         XCTAssertEqual(walletDoctor.status, 0, walletDoctor.output)
-        XCTAssertTrue(walletDoctor.stdout.contains("answers: NATIVE_GET_ACCOUNTS_METHOD"), walletDoctor.stdout)
+        XCTAssertTrue(walletDoctor.stdout.contains("answers: rpc.discover -> a result (\"wallet-bridge\")"), walletDoctor.stdout)
         let notesDoctor = try sandbox.walletBridge("doctor", "--name", notes, "--timeout", "20")
         XCTAssertEqual(notesDoctor.status, 0, notesDoctor.output)
         XCTAssertTrue(notesDoctor.stdout.contains("answers: rpc.discover -> a result (\"wallet-bridge-conformance-host\")"), notesDoctor.stdout)
@@ -277,7 +277,7 @@ final class TwoHostsTests: XCTestCase {
         XCTAssertEqual(install.status, 0, install.output)
         let doctor = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
         XCTAssertEqual(doctor.status, 1, doctor.output)
-        XCTAssertTrue(doctor.stdout.contains("answers: NATIVE_GET_ACCOUNTS_METHOD -> error -32601"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("answers: rpc.discover -> error -32601"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("[wrong-host]") && doctor.stdout.contains("it is not the wallet"), doctor.stdout)
     }
 

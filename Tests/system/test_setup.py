@@ -114,3 +114,25 @@ def test_run_again_with_the_binary_it_installed(tmp_path):
     assert again.returncode == 0, again.stdout + again.stderr
     assert installed.read_bytes() == open(binary_path(), "rb").read()
     assert '"addresses"' in again.stdout, again.stdout
+
+
+def test_the_extensions_folder_is_the_keystores_and_made_closed_to_other_users(tmp_path):
+    """The reference wallet extension is assembled in $XDG_DATA_HOME/wallet-bridge, the default
+    keystore's folder, which the wallet warns about when other users can read it: made 0700 even
+    under the usual umask 022, and one already there is never loosened."""
+    previous = os.umask(0o022)
+    try:
+        result, home = run_setup(tmp_path, "--manifests")
+        assert result.returncode == 0, result.stdout + result.stderr
+        folder = home / ".local/share/wallet-bridge"
+        assert (folder / "wallet-extension-chromium/manifest.json").is_file()
+        assert os.stat(folder).st_mode & 0o7777 == 0o700, oct(os.stat(folder).st_mode)
+
+        other = tmp_path / "other"
+        (other / "home/.local/share/wallet-bridge").mkdir(parents=True)
+        os.chmod(other / "home/.local/share/wallet-bridge", 0o710)
+        result, home = run_setup(other, "--manifests")
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert os.stat(home / ".local/share/wallet-bridge").st_mode & 0o7777 == 0o710
+    finally:
+        os.umask(previous)

@@ -9,9 +9,10 @@ struct DoctorCommand: ParsableCommand {
         discussion: """
             For each browser: is there a manifest where it looks, is it valid (name, path, type, \
             extension IDs, file owner and mode), and does the host answer a real request when \
-            started exactly as that browser starts it, as that host: the wallet \
-            (com.walletbridge.host) is asked NATIVE_GET_ACCOUNTS_METHOD, any other host \
-            rpc.discover. Commands doctor suggests keep each host's own --name, --binary and \
+            started exactly as that browser starts it: every host is asked rpc.discover, which \
+            asks no one and changes nothing; the wallet (com.walletbridge.host) must answer \
+            with its own document (title "wallet-bridge", listing NATIVE_GET_ACCOUNTS_METHOD), \
+            and any other host must not. Commands doctor suggests keep each host's own --name, --binary and \
             --description (from the install record). Snap and Flatpak browsers get advice. \
             Exits 1 when any manifest found has a problem. --system checks only the system-wide \
             folders, as every user's browser reads them (a .deb's install), and also exits 1 when \
@@ -19,7 +20,7 @@ struct DoctorCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The host name to look for: the wallet's by default; any other host is probed with rpc.discover.")
+    @Option(help: "The host name to look for: the wallet's by default.")
     var name = ManifestIdentifiers.defaultHostName
 
     @Option(name: .customLong("browser"), help: "Check only this browser (repeatable).")

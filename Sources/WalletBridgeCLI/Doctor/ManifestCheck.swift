@@ -23,12 +23,11 @@ struct ManifestCheck {
     /// manifest is read, and its host started, by each user's browser as that user.
     var forEveryUser = false
 
-    /// The wallet is asked for its accounts (its own method); any other host for its own
-    /// description, `rpc.discover`, which says which program answered (its title) and which a
-    /// host built on the library answers without doing anything.
-    static func probeMethod(hostName: String) -> String {
-        hostName == ManifestIdentifiers.defaultHostName ? NATIVE_GET_ACCOUNTS_METHOD : "rpc.discover"
-    }
+    /// Every host, the wallet included, is asked for its own description, `rpc.discover`,
+    /// which says which program answered (its title, its methods) and which a host built on
+    /// the library answers without doing anything. Never the wallet's own methods: asking for
+    /// the accounts would ask the person, in the extension's name, and open a session.
+    static let probeMethod = "rpc.discover"
     static let probeID = "doctor"
     /// What the wallet's own `rpc.discover` calls it (ShippedHost).
     static let walletTitle = "wallet-bridge"
@@ -156,7 +155,7 @@ struct ManifestCheck {
         case .chromium: .chrome(origin: allowed.first ?? BrowserLaunch.placeholderOrigin)
         case .firefox: .firefox(manifestPath: path, addonID: allowed.first ?? BrowserLaunch.placeholderAddonID)
         }
-        let method = Self.probeMethod(hostName: hostName)
+        let method = Self.probeMethod
         switch Self.probe(HostCommand(path: hostPath, launch: launch, environment: environment.variables), method: method, timeout: timeout) {
         case .success(let answer):
             if let mismatch = identityProblem(answer, hostPath: hostPath) {
@@ -327,20 +326,31 @@ struct ManifestCheck {
         var errorCode: Int?
         /// `rpc.discover`'s info.title, for a document.
         var title: String?
+        /// The names of the methods `rpc.discover`'s document lists, for a document.
+        var methods: [String]? = nil
     }
 
-    /// Why the program that answered is not `hostName`'s, or nil: the wallet must know its
-    /// own method; any other host must not be the wallet (whose rpc.discover title is
-    /// "wallet-bridge"), unless install recorded exactly this binary for it (the wallet
-    /// installed under another name, on purpose).
+    /// Whether a probe's answer is the wallet's document: titled "wallet-bridge" and listing
+    /// the wallet's own method (a host merely called wallet-bridge does not list it).
+    static func isWallet(_ answer: ProbeAnswer) -> Bool {
+        answer.title == walletTitle && answer.methods?.contains(NATIVE_GET_ACCOUNTS_METHOD) == true
+    }
+
+    /// Why the program that answered is not `hostName`'s, or nil: the wallet must answer with
+    /// its document (a host that does not know `rpc.discover`, or whose document is another
+    /// program's, is not the wallet; another error, such as the caller policy's refusal, says
+    /// nothing either way); any other host must not be the wallet, unless install recorded
+    /// exactly this binary for it (the wallet installed under another name, on purpose).
     func identityProblem(_ answer: ProbeAnswer, hostPath: String) -> String? {
         if hostName == ManifestIdentifiers.defaultHostName {
-            guard answer.errorCode == ErrorCode.methodNotFound.rawValue else { return nil }
+            if let code = answer.errorCode, code != ErrorCode.methodNotFound.rawValue { return nil }
+            guard !Self.isWallet(answer) else { return nil }
             return "\(JSONText.quoted(hostPath)) does not know \(NATIVE_GET_ACCOUNTS_METHOD): it is not the wallet, so an extension expecting the wallet gets another program"
         }
-        guard answer.title == Self.walletTitle, !walletChosen(hostPath) else { return nil }
+        guard Self.isWallet(answer), !walletChosen(hostPath) else { return nil }
         return """
-            \(JSONText.quoted(hostPath)) answers as the wallet-bridge wallet (rpc.discover's title is "\(Self.walletTitle)"), \
+            \(JSONText.quoted(hostPath)) answers as the wallet-bridge wallet (rpc.discover's title is "\(Self.walletTitle)", \
+            with \(NATIVE_GET_ACCOUNTS_METHOD)), \
             and no install --binary chose it for \(hostName): an extension that connects to \(hostName) would start a wallet
             """
     }
@@ -369,7 +379,9 @@ struct ManifestCheck {
         "point it at \(hostName)'s own binary: \(reinstallCommand(avoiding: hostPath))"
     }
 
-    static func probe(_ command: HostCommand, method: String = NATIVE_GET_ACCOUNTS_METHOD, timeout: Duration) -> Result<ProbeAnswer, NativeHostError> {
+    static func probe(
+        _ command: HostCommand, method: String = probeMethod, timeout: Duration
+    ) -> Result<ProbeAnswer, NativeHostError> {
         do throws(NativeHostError) {
             let connection = try HostConnection(command)
             let reply: RPCReply
@@ -389,8 +401,11 @@ struct ManifestCheck {
             switch reply.outcome {
             case .result(let result):
                 let title = result.objectValue?["info"]?.objectValue?["title"]?.stringValue
+                let methods = result.objectValue?["methods"]?.arrayValue?
+                    .compactMap { $0.objectValue?["name"]?.stringValue }
                 let named = method == "rpc.discover" ? title.map { " (\(JSONText.quoted($0)))" } ?? "" : ""
-                return .success(ProbeAnswer(text: "answers: \(method) -> a result\(named)", title: title))
+                return .success(ProbeAnswer(
+                    text: "answers: \(method) -> a result\(named)", title: title, methods: methods))
             case .error(let code, let message):
                 let logged = loggedErrors(connection.stderrTail)
                 return .success(ProbeAnswer(
