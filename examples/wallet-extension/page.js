@@ -3,4 +3,5 @@
 import { installPageProviders } from './wallet-bridge/provider/index.js';
 import { CHANNEL, INFO } from './config.js';
 
-installPageProviders({ channel: CHANNEL, info: INFO, id: new URL(import.meta.url).hash.slice(1) });
+// EIP-6963's uuid is per page: a fresh one each time.
+installPageProviders({ channel: CHANNEL, info: { ...INFO, uuid: crypto.randomUUID() }, id: new URL(import.meta.url).hash.slice(1) });

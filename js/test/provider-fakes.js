@@ -183,7 +183,8 @@ export class FakeBrowser {
 
   /**
    * A content script's runtime in a tab whose page is at `origin` (or `url`).
-   * @param {{ tabId: number, origin?: string, url?: string, frameId?: number, id?: string, withoutTab?: boolean }} where
+   * @param {{ tabId: number, origin?: string, url?: string, frameId?: number, id?: string, withoutTab?: boolean,
+   *   incognito?: boolean }} where
    */
   contentRuntime(where) {
     return {
@@ -193,7 +194,7 @@ export class FakeBrowser {
           url: where.url ?? `${where.origin}/index.html`,
           ...(where.origin === undefined ? {} : { origin: where.origin }),
           frameId: where.frameId ?? 0,
-          ...(where.withoutTab ? {} : { tab: { id: where.tabId } }),
+          ...(where.withoutTab ? {} : { tab: { id: where.tabId, incognito: where.incognito ?? false } }),
         };
         const contentEnd = new FakeRuntimePort(name);
         const backgroundEnd = new FakeRuntimePort(name, sender);
@@ -243,6 +244,8 @@ export function createSiteWallet() {
     /** @type {any} the native port, to send notifications */
     port: null,
     rejectNext: false,
+    /** @type {Set<string>} wallet methods left unanswered (a dialog that stays open, a slow host) */
+    hang: new Set(),
     /**
      * @param {any} message
      * @param {any} port
@@ -252,6 +255,7 @@ export function createSiteWallet() {
       if (message.id === undefined) return undefined;
       wallet.requests.push(message);
       const { id, method, params = {} } = message;
+      if (wallet.hang.has(method)) return new Promise(() => {});
       /** @param {unknown} result */
       const ok = (result) => ({ jsonrpc: '2.0', id, result });
       /** @param {number} code @param {string} text */

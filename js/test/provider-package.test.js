@@ -102,6 +102,8 @@ for (const browser of ['chromium', 'firefox']) {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     assert.equal(manifest.manifest_version, 3);
     assert.ok(manifest.permissions.includes('nativeMessaging'));
+    // Never in private windows: a site there must not share its normal session (the background refuses them too).
+    assert.equal(manifest.incognito, 'not_allowed');
     const background = browser === 'chromium' ? manifest.background.service_worker : manifest.background.scripts[0];
     assert.equal(manifest.background.type, 'module');
     const [content] = manifest.content_scripts;
@@ -144,7 +146,9 @@ test('the extension\'s settings: the wallet host\'s name, and the EIP-6963 icon 
   const png = readFileSync(join(example, 'icons/icon-96.png'));
   assert.equal(config.INFO.icon, `data:image/png;base64,${png.toString('base64')}`);
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  assert.match(config.INFO.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  // EIP-6963's uuid is per page: none fixed here, page.js makes one each time it runs.
+  assert.equal(config.INFO.uuid, undefined);
+  assert.match(readFileSync(join(example, 'page.js'), 'utf8'), /uuid: crypto\.randomUUID\(\)/);
   const readme = readFileSync(join(example, 'README.md'), 'utf8');
   assert.ok(readme.includes(CHROMIUM_ID) && readme.includes(FIREFOX_ID), 'the README names both IDs');
 });

@@ -3,8 +3,8 @@
  * package's client on the port transport), one runtime port per page from the content
  * scripts, and per site (web origin) its session and chosen EVM chain.
  *
- * The site is taken from the port's sender, as the browser reports it (`sender.origin`, or the
- * origin of `sender.url` in Firefox), never from a message; every session call names it, so
+ * The site is taken from the port's sender, as the browser reports it (`sender.origin`; a port
+ * without one, or from an incognito tab, is refused), never from a message; every session call names it, so
  * the wallet itself keeps each site to its own sessions. Replies go to the port that asked;
  * a session's notifications go to the ports of the site named in them; a port's disconnect
  * (its tab closed or navigated) forgets it, and a site with no pages left is forgotten too.
@@ -19,6 +19,7 @@ import {
   SESSION_EVENT_NAMES,
   SOLANA_CHAINS,
   SOLANA_NAMESPACE,
+  SOLANA_SIGN_ALL_TRANSACTIONS_METHOD,
   SOLANA_SIGN_IN_METHOD,
   SOLANA_SIGN_MESSAGE_METHOD,
   SOLANA_SIGN_TRANSACTION_METHOD,
@@ -28,11 +29,14 @@ import {
 } from '../sessions.js';
 import {
   CALLS,
+  MAX_ARGS_BYTES,
   MAX_PENDING_PER_PAGE,
   PORT_NAME,
   ProviderErrorCode,
   ProviderRpcError,
   STATE_EVENT,
+  TOO_LARGE,
+  argsBytes,
   caipSolanaChain,
   standardSolanaChain,
 } from './wire.js';
@@ -45,7 +49,7 @@ import {
  * @typedef {import('./index.js').SiteState} SiteState
  * @typedef {import('./index.js').SiteSessionsReply} SiteSessionsReply
  * @typedef {{ postMessage(message: unknown): void, disconnect(): void, name?: string,
- *   sender?: { id?: string, url?: string, origin?: string, frameId?: number, tab?: { id?: number } },
+ *   sender?: { id?: string, url?: string, origin?: string, frameId?: number, tab?: { id?: number, incognito?: boolean } },
  *   onMessage: { addListener(listener: (message: any) => void): void },
  *   onDisconnect: { addListener(listener: () => void): void } }} PagePort
  * @typedef {{ id?: string, connectNative(application: string): any, lastError?: { message?: string },
@@ -61,6 +65,7 @@ import {
  * @property {boolean} loaded whether the wallet was asked for the site's sessions since the last one ended
  * @property {Promise<void> | null} loading that session_list, while it runs
  * @property {Promise<Session> | null} connecting the session_connect under way, shared
+ * @property {string | null} prompt the prompting call of the site's pages in flight (at most one), by name
  */
 
 /** The message types the extension's own pages (its popup) send with runtime.sendMessage. */
@@ -81,8 +86,44 @@ const DEFAULT_EIP155_CHAINS = Object.freeze(Object.values(EIP155_CHAINS));
 const DEFAULT_CHAIN = EIP155_CHAINS.mainnet;
 /** A hex chain id as wallet_switchEthereumChain takes it. */
 const HEX_CHAIN_ID = /^0x[1-9a-f][0-9a-f]{0,15}$/i;
-/** Wallet errors that mean the person said no (or could not be asked), as EIP-1193's 4001. */
-const DECLINED = new Set([5000, 4001, -3, 8000]);
+/**
+ * Wallet errors as a page hears them: EIP-1193's and EIP-1474's codes for the wallet's
+ * (docs/wallet.md, docs/sessions.md). 5000-5003 and -3 (not signed: declined, refused without
+ * asking, no pinentry), 8000 (the proposal expired unanswered): the person said no or could not
+ * be asked. 5100 (unsupported chains) is the chain's; 5101-5104 (methods, events, accounts,
+ * namespaces) the method's. -1 (the policy refuses this caller) and 7001 (no such session) are
+ * not authorized; -2 and -6 are the page's params. -32004 (over the wallet's request cap) is
+ * EIP-1474's limit; -32002 (the host shutting down) is a disconnect.
+ */
+const WALLET_ERRORS = /** @type {ReadonlyMap<number, number>} */ (new Map([
+  [5000, ProviderErrorCode.userRejectedRequest],
+  [5001, ProviderErrorCode.userRejectedRequest],
+  [5002, ProviderErrorCode.userRejectedRequest],
+  [5003, ProviderErrorCode.userRejectedRequest],
+  [4001, ProviderErrorCode.userRejectedRequest],
+  [-3, ProviderErrorCode.userRejectedRequest],
+  [8000, ProviderErrorCode.userRejectedRequest],
+  [5100, ProviderErrorCode.chainDisconnected],
+  [5101, ProviderErrorCode.unsupportedMethod],
+  [5102, ProviderErrorCode.unsupportedMethod],
+  [5103, ProviderErrorCode.unsupportedMethod],
+  [5104, ProviderErrorCode.unsupportedMethod],
+  [3001, ProviderErrorCode.unsupportedMethod],
+  [-32601, ProviderErrorCode.unsupportedMethod],
+  [-1, ProviderErrorCode.unauthorized],
+  [4100, ProviderErrorCode.unauthorized],
+  [7001, ProviderErrorCode.unauthorized],
+  [3005, ProviderErrorCode.chainDisconnected],
+  [-2, ProviderErrorCode.invalidParams],
+  [-6, ProviderErrorCode.invalidParams],
+  [-32602, ProviderErrorCode.invalidParams],
+  [-32004, ProviderErrorCode.limitExceeded],
+  [-32002, ProviderErrorCode.disconnected],
+]));
+/** What a page hears of a failure in this code itself: a fixed message, nothing of its internals. */
+const INTERNAL_ERROR = Object.freeze({ code: ProviderErrorCode.internalError, message: 'Internal error' });
+/** The methods of EIP-1193's request that ask the person (each one dialog). */
+const PROMPTING_ETH_METHODS = new Set(['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction']);
 
 /**
  * Starts the background: listens for the content scripts' ports and the popup's messages, and
@@ -103,13 +144,22 @@ export function startWalletBackground(options) {
   if (!Array.isArray(eip155Chains) || eip155Chains.length === 0 || eip155Chains.some(notEip155)) {
     throw new TypeError('eip155Chains must be a non-empty list of eip155 chain ids, e.g. ["eip155:1", "eip155:137"]');
   }
-  const onWarning = options.onWarning ?? ((/** @type {unknown} */ warning) => console.warn('wallet-bridge/provider:', warning));
+  const warn = options.onWarning ?? ((/** @type {unknown} */ warning) => console.warn('wallet-bridge/provider:', warning));
+  /** @type {Background | null} */
+  let started = null;
+  /** @param {any} warning */
+  const onWarning = (warning) => {
+    // The native port dropped: the wallet's events stopped, so nothing cached of it can be trusted.
+    if (isPlainObject(warning) && warning.kind === 'port-disconnected') started?.nativeLost();
+    warn(warning);
+  };
   const client = createNativeClient({ application: hostName, transport: 'port', runtime, onWarning });
   const namespaces = {
     [EIP155_NAMESPACE]: { chains: [...eip155Chains], methods: [...EIP155_METHODS], events: ['accountsChanged', 'chainChanged'] },
     [SOLANA_NAMESPACE]: { chains: Object.values(SOLANA_CHAINS), methods: [...SOLANA_METHODS], events: ['accountsChanged'] },
   };
   const background = new Background(client, runtime, metadata, namespaces, eip155Chains[0]);
+  started = background;
   return { stop: () => background.stop() };
 }
 
@@ -162,6 +212,22 @@ class Background {
   }
 
   /**
+   * The native port dropped (the host ended, the browser closed it): its events are lost, so
+   * every site's session is forgotten until the wallet is asked again (the next request reopens
+   * the port and lists the site's sessions), and the pages hear it: accountsChanged [] and the
+   * Wallet Standard's change. Not EIP-1193's disconnect: the provider still answers, and the
+   * next request reaches the wallet again.
+   */
+  nativeLost() {
+    for (const site of this.#sites.values()) {
+      const had = site.session !== null;
+      site.session = null;
+      site.loaded = false;
+      if (had) this.#broadcast(site);
+    }
+  }
+
+  /**
    * A content script's port: its site from the sender (a tab's top frame, of this extension, on
    * a web origin), or it is closed.
    * @param {PagePort} port
@@ -175,7 +241,7 @@ class Background {
     }
     let site = this.#sites.get(origin);
     if (!site) {
-      site = { origin, ports: new Set(), session: null, chainId: null, loaded: false, loading: null, connecting: null };
+      site = { origin, ports: new Set(), session: null, chainId: null, loaded: false, loading: null, connecting: null, prompt: null };
       this.#sites.set(origin, site);
     }
     site.ports.add(port);
@@ -185,8 +251,18 @@ class Background {
     port.onDisconnect.addListener(() => {
       this.#ports.delete(port);
       entry.site.ports.delete(port);
-      if (entry.site.ports.size === 0 && this.#sites.get(entry.site.origin) === entry.site) this.#sites.delete(entry.site.origin);
+      this.#release(entry.site);
     });
+  }
+
+  /**
+   * Forgets a site with no pages left, once nothing of it is in flight: its prompt still holds
+   * the site's one turn, so a new page of the site cannot open a second dialog meanwhile.
+   * @param {Site} site
+   */
+  #release(site) {
+    if (site.ports.size > 0 || site.prompt !== null || site.connecting !== null) return;
+    if (this.#sites.get(site.origin) === site) this.#sites.delete(site.origin);
   }
 
   /**
@@ -204,6 +280,11 @@ class Background {
     if (entry.pending >= MAX_PENDING_PER_PAGE) {
       const message = `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`;
       answer({ error: { code: ProviderErrorCode.limitExceeded, message } });
+      return;
+    }
+    // Checked again here: a content script is the page's neighbour, not the wallet's guard.
+    if (argsBytes(args) > MAX_ARGS_BYTES) {
+      answer({ error: { code: ProviderErrorCode.limitExceeded, message: TOO_LARGE } });
       return;
     }
     entry.pending += 1;
@@ -237,19 +318,27 @@ class Background {
         await this.#disconnect(site);
         return null;
       case 'solana_signMessage':
-        return this.#solana(site, SOLANA_SIGN_MESSAGE_METHOD, undefined, { message: args.message, pubkey: args.pubkey });
+        return this.#solana(site, 'solana:signMessage', SOLANA_SIGN_MESSAGE_METHOD, undefined, { message: args.message, pubkey: args.pubkey });
       case 'solana_signTransaction': {
         /** @type {Record<string, unknown>} */
         const params = { transaction: args.transaction };
         if (args.pubkey !== undefined) params.pubkey = args.pubkey;
-        return this.#solana(site, SOLANA_SIGN_TRANSACTION_METHOD, args.chain, params);
+        return this.#solana(site, 'solana:signTransaction', SOLANA_SIGN_TRANSACTION_METHOD, args.chain, params);
       }
-      case 'solana_signIn': {
-        await this.#ensureSession(site);
-        const input = isPlainObject(args.input) ? args.input : {};
-        const result = /** @type {Record<string, unknown>} */ (await this.#solana(site, SOLANA_SIGN_IN_METHOD, undefined, input));
-        return { ...result, state: this.#state(site) };
+      case 'solana_signAllTransactions': {
+        /** @type {Record<string, unknown>} */
+        const params = { transactions: args.transactions };
+        if (args.pubkey !== undefined) params.pubkey = args.pubkey;
+        return this.#solana(site, 'solana:signTransaction', SOLANA_SIGN_ALL_TRANSACTIONS_METHOD, args.chain, params);
       }
+      case 'solana_signIn':
+        // Connecting (when the site has no session) and signing are one turn of the site's.
+        return this.#prompting(site, 'solana:signIn', async () => {
+          await this.#ensureSession(site, true);
+          const input = isPlainObject(args.input) ? args.input : {};
+          const result = /** @type {Record<string, unknown>} */ (await this.#solanaRequest(site, SOLANA_SIGN_IN_METHOD, undefined, input));
+          return { ...result, state: this.#state(site) };
+        });
       default:
         throw new ProviderRpcError(ProviderErrorCode.unsupportedMethod, 'The wallet does not offer this call');
     }
@@ -285,7 +374,8 @@ class Background {
           throw new ProviderRpcError(ProviderErrorCode.invalidParams, `${method}'s params are an array`);
         }
         const request = { method, params: /** @type {any} */ (params ?? []) };
-        return this.#client.sessionRequest({ topic: session.topic, chainId: this.#chain(site), request, origin: site.origin });
+        const chainId = this.#chain(site);
+        return this.#prompting(site, method, () => this.#ask(() => this.#client.sessionRequest({ topic: session.topic, chainId, request, origin: site.origin })));
       }
       case 'eth_sendTransaction':
         throw new ProviderRpcError(ProviderErrorCode.unsupportedMethod, 'The wallet has no network and sends nothing: '
@@ -321,6 +411,19 @@ class Background {
   }
 
   /**
+   * A Solana signing request of a page: the site's one prompting call (see #prompting).
+   * @param {Site} site
+   * @param {string} name the Wallet Standard feature, as a refusal names it
+   * @param {string} method
+   * @param {unknown} chain
+   * @param {Record<string, unknown>} params
+   */
+  async #solana(site, name, method, chain, params) {
+    await this.#requireSession(site);
+    return this.#prompting(site, name, () => this.#solanaRequest(site, method, chain, params));
+  }
+
+  /**
    * A Solana request on the session: the chain a page names (the Wallet Standard's name or
    * CAIP-2), or the session's first Solana chain.
    * @param {Site} site
@@ -328,7 +431,7 @@ class Background {
    * @param {unknown} chain
    * @param {Record<string, unknown>} params
    */
-  async #solana(site, method, chain, params) {
+  async #solanaRequest(site, method, chain, params) {
     const session = await this.#requireSession(site);
     const held = chainsOf(session, SOLANA_NAMESPACE);
     const chainId = chain === undefined ? held[0] : caipSolanaChain(chain);
@@ -336,7 +439,58 @@ class Background {
       throw new ProviderRpcError(chain === undefined ? ProviderErrorCode.unauthorized : ProviderErrorCode.invalidParams,
         chain === undefined ? 'The session holds no Solana chain' : 'chain must be solana:mainnet, solana:devnet or solana:testnet');
     }
-    return this.#client.sessionRequest({ topic: session.topic, chainId, request: { method, params }, origin: site.origin });
+    return this.#ask(() => this.#client.sessionRequest({ topic: session.topic, chainId, request: { method, params }, origin: site.origin }));
+  }
+
+  /**
+   * Runs a call that asks the person as the site's only one in flight: another while it runs is
+   * -32002 at once, as MetaMask answers, so that one site cannot fill the wallet's queue of
+   * dialogs (8 waiting per extension, shared by every site) and starve the others.
+   * @template T
+   * @param {Site} site
+   * @param {string} name the call, as the refusal names it
+   * @param {() => Promise<T>} work
+   * @returns {Promise<T>}
+   */
+  async #prompting(site, name, work) {
+    this.#claimTurn(site);
+    site.prompt = name;
+    try {
+      return await work();
+    } finally {
+      site.prompt = null;
+      this.#release(site);
+    }
+  }
+
+  /**
+   * Refuses when the site already has a prompting call in flight (a signature or a connect).
+   * @param {Site} site
+   */
+  #claimTurn(site) {
+    const busy = site.prompt ?? (site.connecting === null ? null : 'eth_requestAccounts');
+    if (busy === null) return;
+    throw new ProviderRpcError(ProviderErrorCode.resourceUnavailable,
+      `Request of type '${busy}' already pending for ${site.origin}: wait for its answer`);
+  }
+
+  /**
+   * Calls the client, whose checks of the page's params (before anything is sent) are TypeError
+   * or RangeError: those are the page's -32602, with the client's words. Any other such error is
+   * this code's own, and a page hears only "Internal error" of it.
+   * @template T
+   * @param {() => Promise<T>} call
+   * @returns {Promise<T>}
+   */
+  async #ask(call) {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof RangeError) {
+        throw new ProviderRpcError(ProviderErrorCode.invalidParams, error.message);
+      }
+      throw error;
+    }
   }
 
   /**
@@ -346,6 +500,8 @@ class Background {
    * @param {Site} site
    */
   async #load(site) {
+    // A session past its expiry is over even if its session_expire was missed.
+    if (site.session !== null && site.session.expiry * 1000 <= Date.now()) this.#forget(site, site.session.topic);
     if (site.session !== null || site.loaded) return;
     site.loading ??= this.#client.listSessions({ origin: site.origin }).then((listed) => {
       site.loaded = true;
@@ -356,21 +512,29 @@ class Background {
   }
 
   /**
-   * The site's session, asking the person for one when it has none (one proposal at a time).
+   * The site's session, asking the person for one when it has none (one proposal at a time,
+   * shared by every connect of the site meanwhile; it is the site's prompting call, so a
+   * signature asked meanwhile is -32002).
    * @param {Site} site
+   * @param {boolean} [held] whether the caller already holds the site's turn (solana:signIn)
    * @returns {Promise<Session>}
    */
-  async #ensureSession(site) {
+  async #ensureSession(site, held = false) {
     await this.#load(site);
     if (site.session !== null) return site.session;
+    if (site.connecting !== null) return site.connecting;
+    if (!held && site.prompt !== null) this.#claimTurn(site);
     const proposal = { optionalNamespaces: this.#namespaces, metadata: this.#metadata, origin: site.origin };
-    site.connecting ??= this.#client.connect(proposal)
+    site.connecting = this.#ask(() => this.#client.connect(proposal))
       .then((session) => {
         this.#adopt(site, session);
         this.#broadcast(site);
         return session;
       })
-      .finally(() => { site.connecting = null; });
+      .finally(() => {
+        site.connecting = null;
+        this.#release(site);
+      });
     return site.connecting;
   }
 
@@ -523,8 +687,11 @@ class Background {
    */
   #originOfTab(tabId) {
     if (typeof tabId !== 'number') return null;
-    for (const entry of this.#ports.values()) if (entry.tabId === tabId) return entry.site.origin;
-    return null;
+    // The newest port of the tab: a navigation within it leaves the old page's port a moment longer.
+    /** @type {string | null} */
+    let origin = null;
+    for (const entry of this.#ports.values()) if (entry.tabId === tabId) origin = entry.site.origin;
+    return origin;
   }
 
   /**
@@ -535,52 +702,56 @@ class Background {
   #providerError(site, error) {
     if (error instanceof ProviderRpcError) return error.toJSON();
     if (error instanceof NativeRpcError) {
-      const { code, message } = error;
-      if (code === 7001 && site.session !== null) this.#forget(site, site.session.topic);
-      const data = { walletCode: code };
-      if (DECLINED.has(code)) return { code: ProviderErrorCode.userRejectedRequest, message: `User rejected the request (${message})`, data };
-      if (code === 7001 || code === 4100) return { code: ProviderErrorCode.unauthorized, message, data };
-      if (code === 3001 || code === -32601) return { code: ProviderErrorCode.unsupportedMethod, message, data };
-      if (code === 3005) return { code: ProviderErrorCode.chainDisconnected, message, data };
-      if (code === -32602) return error.data === undefined ? { code, message } : { code, message, data: error.data };
-      return { code: ProviderErrorCode.internalError, message, data };
+      if (error.code === 7001 && site.session !== null) this.#forget(site, site.session.topic);
+      return walletError(error);
     }
     if (error instanceof NativeTransportError) {
       return { code: ProviderErrorCode.disconnected, message: `The wallet cannot be reached: ${error.message}` };
     }
-    if (error instanceof TypeError || error instanceof RangeError) {
-      return { code: ProviderErrorCode.invalidParams, message: error.message };
-    }
     if (error instanceof NativeProtocolError) return { code: ProviderErrorCode.internalError, message: error.message };
-    return { code: ProviderErrorCode.internalError, message: 'Internal error' };
+    // Anything else (a TypeError of this code's own among them) says nothing of its internals.
+    return { ...INTERNAL_ERROR };
   }
 }
 
 /**
- * The site of a port: the origin the browser reports for a content script in a tab's top frame
- * of this extension, if it is a web origin; else null.
+ * A wallet's error as a page hears it (see WALLET_ERRORS): the wallet's words, its code in
+ * `data.walletCode`; a -32602 keeps the wallet's data (the field and the problem).
+ * @param {NativeRpcError} error
+ * @returns {{ code: number, message: string, data?: unknown }}
+ */
+function walletError(error) {
+  const { code, message } = error;
+  const mapped = WALLET_ERRORS.get(code) ?? ProviderErrorCode.internalError;
+  if (mapped === ProviderErrorCode.userRejectedRequest) {
+    return { code: mapped, message: `User rejected the request (${message})`, data: { walletCode: code } };
+  }
+  if (code === -32602) return error.data === undefined ? { code, message } : { code, message, data: error.data };
+  return { code: mapped, message, data: { walletCode: code } };
+}
+
+/**
+ * The site of a port: the origin the browser reports (`sender.origin`, which Chromium and
+ * Firefox 126 and later set) for a content script in a tab's top frame of this extension, if it
+ * is a web origin and the tab is not incognito (a private window must not share the site's
+ * normal session); else null. There is no fallback to `sender.url`: the manifests require
+ * browsers that set `origin`.
  * @param {PagePort['sender']} sender
  * @param {string | undefined} extensionId
  * @returns {string | null}
  */
 function senderOrigin(sender, extensionId) {
   if (!sender || !sender.tab || (sender.frameId !== undefined && sender.frameId !== 0)) return null;
+  if (sender.tab.incognito === true) return null;
   if (extensionId !== undefined && sender.id !== extensionId) return null;
-  /** @type {string | undefined} */
-  let origin = sender.origin;
-  if (origin === undefined && typeof sender.url === 'string') {
-    try {
-      origin = new URL(sender.url).origin;
-    } catch {
-      return null;
-    }
-  }
+  const origin = sender.origin;
+  if (typeof origin !== 'string') return null;
   try {
     checkOrigin(origin);
   } catch {
     return null;
   }
-  return origin ?? null;
+  return origin;
 }
 
 /**

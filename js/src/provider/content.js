@@ -6,7 +6,12 @@
  * could choose: the background learns the site and the tab from the port itself.
  */
 import { describe, isPlainObject } from '../protocol.js';
-import { CALLS, DISCONNECTED_EVENT, MAX_PENDING_PER_PAGE, PORT_NAME, ProviderErrorCode } from './wire.js';
+import {
+  CALLS, DISCONNECTED_EVENT, MAX_ARGS_BYTES, MAX_PENDING_PER_PAGE, PORT_NAME, ProviderErrorCode, STATE_EVENT, TOO_LARGE, argsBytes,
+} from './wire.js';
+
+/** The request number of the content script's own 'state' request after a reconnect (a page's are >= 0). */
+const STATE_RID = -1;
 
 /** A channel name: letters, digits and `:._/-`, 1 to 100 of them (as the page checks it). */
 const CHANNEL = /^[\w:./-]{1,100}$/;
@@ -57,9 +62,15 @@ export function startContentScript(options) {
    */
   const refuse = (rid, code, message) => toPage({ type: 'reply', rid, error: { code, message } });
 
+  /** @type {WeakSet<RuntimePort>} ports the background answered on: it served them */
+  const served = new WeakSet();
+
   /**
    * The port is gone (the background's service worker restarted, the extension reloaded): what
-   * was asked on it will not be answered, and the page hears so. The next request opens a new one.
+   * was asked on it will not be answered, and the page hears so. A port the background had served
+   * is replaced at once, and the site's state asked for again (a new background knows nothing of
+   * the old one's: the page hears its accounts as they are now); one it never served (it refused
+   * the port) is not, so a refusal cannot become a loop. Otherwise the next request opens one.
    * @param {RuntimePort} lost
    */
   const lose = (lost) => {
@@ -69,13 +80,24 @@ export function startContentScript(options) {
     for (const rid of pending) refuse(rid, ProviderErrorCode.disconnected, why);
     pending.clear();
     toPage({ type: 'event', event: DISCONNECTED_EVENT });
+    if (stopped || !served.has(lost)) return;
+    try {
+      const current = (port = connect());
+      current.postMessage({ rid: STATE_RID, call: 'state', args: {} });
+    } catch {
+      // The extension itself is gone (reloaded, removed): the next request tries again.
+      port = null;
+    }
   };
 
   const connect = () => {
     const opened = runtime.connect({ name: PORT_NAME });
     opened.onMessage.addListener((message) => {
       if (opened !== port || !isPlainObject(message)) return;
-      if (typeof message.rid === 'number') {
+      served.add(opened);
+      if (message.rid === STATE_RID) {
+        if (isPlainObject(message.result)) toPage({ type: 'event', event: STATE_EVENT, data: message.result });
+      } else if (typeof message.rid === 'number') {
         if (!pending.delete(message.rid)) return;
         const { rid } = message;
         toPage(isPlainObject(message.error) ? { type: 'reply', rid, error: message.error } : { type: 'reply', rid, result: message.result });
@@ -99,6 +121,10 @@ export function startContentScript(options) {
       return refuse(rid, ProviderErrorCode.unsupportedMethod, `The wallet does not offer ${JSON.stringify(String(call).slice(0, 50))}`);
     }
     if (args !== undefined && !isPlainObject(args)) return refuse(rid, ProviderErrorCode.invalidParams, 'args must be an object');
+    // Only JSON crosses to the background, and no more than the wallet takes (see MAX_ARGS_BYTES).
+    const size = argsBytes(args ?? {});
+    if (size < 0) return refuse(rid, ProviderErrorCode.invalidParams, 'args cannot be written as JSON');
+    if (size > MAX_ARGS_BYTES) return refuse(rid, ProviderErrorCode.limitExceeded, TOO_LARGE);
     if (pending.size >= MAX_PENDING_PER_PAGE) {
       return refuse(rid, ProviderErrorCode.limitExceeded, `More than ${MAX_PENDING_PER_PAGE} requests are waiting: wait for their answers`);
     }

@@ -6,8 +6,11 @@ import type { PeerMetadata } from '../index.js';
 
 /** EIP-6963's provider info: how a dApp lists the wallet. */
 export interface ProviderInfo {
-  /** A version 4 UUID, fixed per install or per page (crypto.randomUUID()). */
-  uuid: string;
+  /**
+   * A version 4 UUID. EIP-6963 makes it the provider object's, so leave it out: each page then
+   * gets its own (crypto.randomUUID()). A fixed one would let pages tell the same install apart.
+   */
+  uuid?: string;
   name: string;
   /** A data: URI of an image (`data:image/png;base64,…`), never a remote address. */
   icon: string;
@@ -32,6 +35,7 @@ export const ProviderErrorCode: Readonly<{
   chainDisconnected: 4901;
   unrecognizedChain: 4902;
   invalidInput: -32000;
+  resourceUnavailable: -32002;
   limitExceeded: -32005;
   invalidRequest: -32600;
   methodNotFound: -32601;

@@ -8,6 +8,7 @@
 import { base58Decode, base58Encode, isUint8Array } from '../base58.js';
 import { base64Decode, base64Encode } from '../base64.js';
 import { describe, isPlainObject } from '../protocol.js';
+import { SOLANA_SIGN_ALL_MAX_TRANSACTIONS } from '../solana-transaction.js';
 import { DISCONNECTED_EVENT, ProviderErrorCode, ProviderRpcError, STATE_EVENT } from './wire.js';
 
 /**
@@ -49,7 +50,9 @@ export function installPageProviders(options) {
   if (typeof channel !== 'string' || !CHANNEL.test(channel)) {
     throw new TypeError('channel must be 1 to 100 letters, digits or :._/- (the content script\'s channel)');
   }
-  checkInfo(info);
+  // EIP-6963's uuid is the provider object's, so each page has its own unless the caller gives one.
+  const uuid = isPlainObject(info) && info.uuid === undefined ? (win.crypto ?? globalThis.crypto).randomUUID() : info?.uuid;
+  checkInfo(isPlainObject(info) ? { ...info, uuid } : info);
   const id = options.id ?? idFromScript(win);
   if (typeof id !== 'string' || !PAGE_ID.test(id)) {
     throw new TypeError('id must be the page\'s id, which startContentScript put after # in the page script\'s URL: '
@@ -58,7 +61,7 @@ export function installPageProviders(options) {
   const bridge = new PageBridge(win, channel, id);
   const ethereum = new Ethereum(bridge);
   const solana = createSolanaWallet(bridge, info);
-  announceEip6963(win, info, ethereum);
+  announceEip6963(win, { ...info, uuid }, ethereum);
   registerWallet(win, solana);
   // The site's state as the background has it (no prompt): the accounts of a session made
   // earlier, the chosen chain. EIP-1193's `connect` follows once the background answers.
@@ -126,7 +129,15 @@ class PageBridge {
     const rid = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(rid, { resolve, reject });
-      this.#win.postMessage({ channel: this.#channel, id: this.#id, type: 'request', rid, call, args }, this.#target());
+      try {
+        this.#win.postMessage({ channel: this.#channel, id: this.#id, type: 'request', rid, call, args }, this.#target());
+      } catch (error) {
+        // A DataCloneError: the page gave something that is not plain data (a function, a Symbol).
+        this.#pending.delete(rid);
+        const why = /** @type {Error} */ (error)?.name ?? 'Error';
+        reject(new ProviderRpcError(ProviderErrorCode.invalidParams, `The request holds something that is not plain data (${why}): `
+          + 'only strings, numbers, booleans, arrays, objects and byte arrays can be sent'));
+      }
     });
   }
 
@@ -449,17 +460,41 @@ function createSolanaWallet(bridge, info) {
     'solana:signTransaction': Object.freeze({
       version: STANDARD_VERSION,
       supportedTransactionVersions: Object.freeze(['legacy', 0]),
-      /** @param {...{ account: SolanaWalletAccount, transaction: Uint8Array, chain?: string }} inputs */
+      /**
+       * One request, one dialog, for the inputs of one account and chain (solana_signAllTransactions,
+       * up to the wallet's 16 at once); inputs of other accounts or chains are requests of their own.
+       * @param {...{ account: SolanaWalletAccount, transaction: Uint8Array, chain?: string }} inputs
+       */
       async signTransaction(...inputs) {
-        const outputs = [];
-        for (const input of inputs) {
+        /** @type {Map<string, { pubkey: string, chain: unknown, indexes: number[], transactions: string[] }>} */
+        const groups = new Map();
+        inputs.forEach((input, index) => {
           const pubkey = accountOf(input, 'solana:signTransaction');
-          const transaction = bytesOf(input.transaction, 'transaction');
-          /** @type {Record<string, unknown>} */
-          const args = { transaction: base64Encode(transaction), pubkey };
-          if (input.chain !== undefined) args.chain = input.chain;
-          const result = /** @type {{ transaction: string }} */ (await bridge.call('solana_signTransaction', args));
-          outputs.push({ signedTransaction: base64Decode(result.transaction, 'transaction') });
+          const transaction = base64Encode(bytesOf(input.transaction, 'transaction'));
+          const key = JSON.stringify([pubkey, input.chain ?? null]);
+          let group = groups.get(key);
+          if (!group) groups.set(key, (group = { pubkey, chain: input.chain, indexes: [], transactions: [] }));
+          group.indexes.push(index);
+          group.transactions.push(transaction);
+        });
+        /** @type {Array<{ signedTransaction: Uint8Array }>} */
+        const outputs = new Array(inputs.length);
+        for (const { pubkey, chain, indexes, transactions } of groups.values()) {
+          for (let start = 0; start < transactions.length; start += SOLANA_SIGN_ALL_MAX_TRANSACTIONS) {
+            const batch = transactions.slice(start, start + SOLANA_SIGN_ALL_MAX_TRANSACTIONS);
+            /** @type {Record<string, unknown>} */
+            const args = batch.length === 1 ? { transaction: batch[0], pubkey } : { transactions: batch, pubkey };
+            if (chain !== undefined) args.chain = chain;
+            const signed = batch.length === 1
+              ? [/** @type {{ transaction: string }} */ (await bridge.call('solana_signTransaction', args)).transaction]
+              : /** @type {{ transactions: string[] }} */ (await bridge.call('solana_signAllTransactions', args)).transactions;
+            if (!Array.isArray(signed) || signed.length !== batch.length) {
+              throw new ProviderRpcError(ProviderErrorCode.internalError, 'The wallet answered another number of transactions');
+            }
+            signed.forEach((text, offset) => {
+              outputs[indexes[start + offset]] = { signedTransaction: base64Decode(text, 'transaction') };
+            });
+          }
         }
         return outputs;
       },

@@ -22,6 +22,7 @@ export const CALLS = Object.freeze([
   'disconnect',
   'solana_signMessage',
   'solana_signTransaction',
+  'solana_signAllTransactions',
   'solana_signIn',
 ]);
 
@@ -32,6 +33,35 @@ export const DISCONNECTED_EVENT = 'disconnected';
 
 /** The most requests one page may have waiting: more is -32005 (EIP-1474's limit exceeded). */
 export const MAX_PENDING_PER_PAGE = 64;
+
+/**
+ * The most a request's arguments may be, as UTF-8 JSON: the wallet's own request cap (1 MiB).
+ * More is -32005 (EIP-1474's limit exceeded) from the content script and again from the
+ * background, before it is posted on: a larger message could make the browser drop the one
+ * native port all sites share (Chromium throws on a port message over 64 MiB; Firefox ends the
+ * host), failing every other site's pending request.
+ */
+export const MAX_ARGS_BYTES = 1024 * 1024;
+
+/**
+ * The size of `args` as UTF-8 JSON, or -1 when it cannot be written as JSON (a BigInt, a cycle).
+ * The string's length is checked first, so a huge one is never encoded.
+ * @param {unknown} args
+ */
+export function argsBytes(args) {
+  let text;
+  try {
+    text = JSON.stringify(args) ?? '';
+  } catch {
+    return -1;
+  }
+  // UTF-8 takes at least one byte per UTF-16 unit: longer than the cap in units is over it in bytes.
+  if (text.length > MAX_ARGS_BYTES) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
+/** The message of a request over MAX_ARGS_BYTES. */
+export const TOO_LARGE = `The request is larger than ${MAX_ARGS_BYTES} bytes as JSON (1 MiB, the wallet's cap): send less at once`;
 
 /**
  * The error codes a page sees: EIP-1193's provider codes and EIP-1474's JSON-RPC ones
@@ -45,6 +75,7 @@ export const ProviderErrorCode = Object.freeze({
   chainDisconnected: 4901,
   unrecognizedChain: 4902,
   invalidInput: -32000,
+  resourceUnavailable: -32002,
   limitExceeded: -32005,
   invalidRequest: -32600,
   methodNotFound: -32601,
