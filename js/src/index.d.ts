@@ -220,7 +220,7 @@ export interface Session {
 export interface SessionSiteOptions extends NativeRequestOptions {
   /**
    * A web origin, scheme, host and port only (`https://app.example.com`, `http://127.0.0.1:8123`),
-   * as the browser told the extension (`sender.origin`, or `new URL(sender.url).origin`): never
+   * as the browser told the extension (`sender.origin`): never
    * what a page says. A topic of another site is 7001, as an unknown one.
    */
   origin?: string;

@@ -279,8 +279,8 @@ function originProblem(origin) {
 }
 
 /**
- * A site's origin, as the extension's background got it from the browser (`sender.origin`, or
- * `new URL(sender.url).origin`), never from the page. Optional everywhere: undefined passes.
+ * A site's origin, as the extension's background got it from the browser (`sender.origin`),
+ * never from the page. Optional everywhere: undefined passes.
  * @param {unknown} origin
  * @param {string} [field]
  * @returns {asserts origin is string | undefined}
