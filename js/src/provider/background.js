@@ -122,8 +122,6 @@ const WALLET_ERRORS = /** @type {ReadonlyMap<number, number>} */ (new Map([
 ]));
 /** What a page hears of a failure in this code itself: a fixed message, nothing of its internals. */
 const INTERNAL_ERROR = Object.freeze({ code: ProviderErrorCode.internalError, message: 'Internal error' });
-/** The methods of EIP-1193's request that ask the person (each one dialog). */
-const PROMPTING_ETH_METHODS = new Set(['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction']);
 
 /**
  * Starts the background: listens for the content scripts' ports and the popup's messages, and
