@@ -244,6 +244,8 @@ export function createSiteWallet() {
     /** @type {any} the native port, to send notifications */
     port: null,
     rejectNext: false,
+    /** The wallet has no Ethereum key: a session_connect leaves the optional eip155 namespace out. */
+    noEthereumKey: false,
     /** @type {Set<string>} wallet methods left unanswered (a dialog that stays open, a slow host) */
     hang: new Set(),
     /**
@@ -279,6 +281,7 @@ export function createSiteWallet() {
             peer: { metadata: { name: 'wallet-bridge' } },
             ...(params.origin === undefined ? {} : { origin: params.origin }),
           };
+          if (wallet.noEthereumKey) delete session.namespaces.eip155;
           sessions.set(topic, session);
           return ok(session);
         }

@@ -332,3 +332,17 @@ test('solana:signTransaction with several inputs of one account is one solana_si
   });
   assert.deepEqual(outputs.map((/** @type {any} */ output) => output.signedTransaction), inputs.map(signed));
 });
+
+test('a session without Ethereum (the wallet has no Ethereum key) answers eth_requestAccounts and EIP-1193 signing with 4100 naming the way out, not [] or a chain error', async () => {
+  const { wallet, tab, signs } = setup();
+  wallet.noEthereumKey = true;
+  const a = tab(SITE_A);
+  await assert.rejects(a.ethereum.request({ method: 'eth_requestAccounts' }),
+    (error) => error.code === 4100 && /keys create --type ethereum/.test(error.message));
+  await assert.rejects(a.ethereum.request({ method: 'personal_sign', params: ['0x68690a', ETH_ADDRESS] }),
+    (error) => error.code === 4100 && /no Ethereum key/.test(error.message));
+  assert.equal(signs(SITE_A).length, 0);
+  // The session itself stands: Solana is served in it.
+  const connected = await feature(a.solana.features['standard:connect']).connect();
+  assert.equal(connected.accounts.length, 1);
+});

@@ -352,6 +352,7 @@ class Background {
     switch (method) {
       case 'eth_requestAccounts':
         await this.#ensureSession(site);
+        this.#requireEthereum(/** @type {Session} */ (site.session));
         return this.#ethAccounts(site);
       case 'eth_accounts':
         await this.#load(site);
@@ -367,7 +368,7 @@ class Background {
       case 'personal_sign':
       case 'eth_signTypedData_v4':
       case 'eth_signTransaction': {
-        const session = await this.#requireSession(site);
+        const session = this.#requireEthereum(await this.#requireSession(site));
         if (params !== undefined && !Array.isArray(params)) {
           throw new ProviderRpcError(ProviderErrorCode.invalidParams, `${method}'s params are an array`);
         }
@@ -547,6 +548,21 @@ class Background {
         'The site is not connected: ask for the accounts first (eth_requestAccounts, or standard:connect)');
     }
     return site.session;
+  }
+
+  /**
+   * A session the person approved without the eip155 namespace (the wallet has no Ethereum key,
+   * so the optional namespace was left out): EIP-1193's account calls cannot be served, and
+   * the page hears why (4100) rather than an empty account list or a chain error.
+   * @param {Session} session
+   * @returns {Session}
+   */
+  #requireEthereum(session) {
+    if (chainsOf(session, EIP155_NAMESPACE).length === 0) {
+      throw new ProviderRpcError(ProviderErrorCode.unauthorized,
+        'The wallet has no Ethereum key, so the site\'s session holds none: `wallet-bridge keys create --type ethereum` makes one');
+    }
+    return session;
   }
 
   /**
