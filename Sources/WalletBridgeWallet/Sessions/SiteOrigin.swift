@@ -46,12 +46,12 @@ package enum SiteOrigin {
     /// The origin's host and port without the scheme (`app.example.com`, `127.0.0.1:8123`,
     /// `[::1]:8080`): what a sign-in's domain names. Nil when `origin` is not valid.
     package static func hostAndPort(of origin: String) -> String? {
-        guard let parts = split(origin) else { return nil }
-        return parts.port.map { "\(parts.host):\($0)" } ?? parts.host
+        split(origin)?.authority
     }
 
-    /// The scheme, host and port of a valid origin; nil for anything else.
-    static func split(_ text: String) -> (scheme: String, host: String, port: String?)? {
+    /// The scheme and the authority (`host[:port]`, as written) of a valid origin; nil for
+    /// anything else.
+    static func split(_ text: String) -> (scheme: String, authority: String)? {
         guard text.utf8.count <= maxBytes else { return nil }
         guard let scheme = ["https", "http"].first(where: { text.hasPrefix("\($0)://") }) else { return nil }
         let rest = text.dropFirst(scheme.count + 3)
@@ -82,7 +82,7 @@ package enum SiteOrigin {
                 return nil
             }
         }
-        return (scheme, String(host), port.map(String.init))
+        return (scheme, String(rest))
     }
 
     /// A host name as the browser writes it: labels of lowercase letters, digits, `-` and `_`

@@ -142,11 +142,11 @@ package struct EthereumSignIn: Equatable, Sendable {
         version = try field("Version: ")
         guard version == "1" else { throw SyntaxError(number, "should be \"Version: 1\"") }
         chainID = try field("Chain ID: ")
-        guard !chainID.isEmpty, chainID.utf8.allSatisfy(SignInSyntax.isDigit) else {
+        guard !chainID.isEmpty, chainID.utf8.allSatisfy(CAIPSyntax.isDigit) else {
             throw SyntaxError(number, "should be the chain id in decimal digits")
         }
         nonce = try field("Nonce: ")
-        guard nonce.utf8.count >= 8, nonce.utf8.allSatisfy({ SignInSyntax.isAlpha($0) || SignInSyntax.isDigit($0) }) else {
+        guard nonce.utf8.count >= 8, nonce.utf8.allSatisfy({ SignInSyntax.isAlpha($0) || CAIPSyntax.isDigit($0) }) else {
             throw SyntaxError(number, "should be a nonce of at least 8 letters and digits")
         }
         issuedAt = try field("Issued At: ")

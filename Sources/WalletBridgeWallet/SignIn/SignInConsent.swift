@@ -151,13 +151,11 @@ package struct SignInCheck: Equatable, Sendable {
     /// EIP-4361 reads it), or `http` too on a loopback host (`localhost`, `127.0.0.0/8`,
     /// `[::1]`), which only this computer serves; any scheme otherwise.
     static func domain(_ domain: String, scheme: String?, isOf origin: String, schemelessIsHTTPS: Bool = true) -> Bool {
-        let origin = origin.lowercased()
-        guard let separator = origin.firstRange(of: "://"), let site = SiteOrigin.hostAndPort(of: origin) else { return false }
-        let originScheme = String(origin[..<separator.lowerBound])
-        let domain = withoutDefaultPort(domain.lowercased(), scheme: originScheme)
-        guard domain == site else { return false }
-        if let scheme { return scheme.lowercased() == originScheme }
-        return !schemelessIsHTTPS || originScheme == "https" || isLoopback(authority: domain)
+        guard let site = SiteOrigin.split(origin) else { return false }
+        let domain = withoutDefaultPort(domain.lowercased(), scheme: site.scheme)
+        guard domain == site.authority else { return false }
+        if let scheme { return scheme.lowercased() == site.scheme }
+        return !schemelessIsHTTPS || site.scheme == "https" || isLoopback(authority: domain)
     }
 
     /// Whether the host of `authority` (lower case, `host[:port]`) is a loopback one:
@@ -169,7 +167,7 @@ package struct SignInCheck: Equatable, Sendable {
         if host == "localhost" || host == "[::1]" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(SignInSyntax.isDigit) && (Int($0) ?? 256) <= 255 }
+            && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(CAIPSyntax.isDigit) && (Int($0) ?? 256) <= 255 }
     }
 
     /// The `[scheme://]domain` a text that reads as a sign-in (`marker`) names before

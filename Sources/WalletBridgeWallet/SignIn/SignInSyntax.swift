@@ -7,14 +7,13 @@ import Glibc
 /// `Character.isLetter` would take) is never part of one.
 enum SignInSyntax {
     static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
+        CAIPSyntax.isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
     }
 
     /// RFC 3986 `unreserved`: ALPHA / DIGIT / "-" / "." / "_" / "~".
     static func isUnreserved(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || isDigit(byte) || "-._~".utf8.contains(byte)
+        isAlpha(byte) || CAIPSyntax.isDigit(byte) || "-._~".utf8.contains(byte)
     }
 
     /// RFC 3986 `sub-delims`.
@@ -47,7 +46,7 @@ enum SignInSyntax {
     /// RFC 3986 `scheme`: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
     static func isScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard let first = bytes.first, isAlpha(first) else { return false }
-        return bytes.dropFirst().allSatisfy { isAlpha($0) || isDigit($0) || "+-.".utf8.contains($0) }
+        return bytes.dropFirst().allSatisfy { isAlpha($0) || CAIPSyntax.isDigit($0) || "+-.".utf8.contains($0) }
     }
 
     /// RFC 3986 `authority`: [ userinfo "@" ] host [ ":" port ].
@@ -72,7 +71,7 @@ enum SignInSyntax {
             guard isEncoded(rest[..<colon], { isUnreserved($0) || isSubDelim($0) }) else { return false }
             port = rest[colon...].dropFirst()
         }
-        return port.allSatisfy(isDigit)
+        return port.allSatisfy(CAIPSyntax.isDigit)
     }
 
     /// IPv6address (checked by `inet_pton`) or IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ).
@@ -121,7 +120,7 @@ enum SignInSyntax {
     static func isDateTime(_ text: some StringProtocol) -> Bool {
         let bytes = Array(text.utf8)
         func number(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= bytes.count, bytes[start..<(start + count)].allSatisfy(isDigit) else { return nil }
+            guard start + count <= bytes.count, bytes[start..<(start + count)].allSatisfy(CAIPSyntax.isDigit) else { return nil }
             return bytes[start..<(start + count)].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         }
         func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -135,7 +134,7 @@ enum SignInSyntax {
         if byte(index) == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while let next = byte(index), isDigit(next) { index += 1 }
+            while let next = byte(index), CAIPSyntax.isDigit(next) { index += 1 }
             guard index > start else { return false }
         }
         if byte(index).map({ $0 | 0x20 }) == UInt8(ascii: "z") { return index + 1 == bytes.count }
