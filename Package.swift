@@ -83,16 +83,18 @@ let package = Package(
             name: "wallet-bridge-conformance-host",
             dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
-        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        // What every test target shares: `ManualClock`, temporary folders. Never in a product.
+        .target(name: "WalletBridgeTestSupport", dependencies: ["WalletBridgeProtocol"]),
+        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
-        .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge", "WalletBridgeTesting"]),
+        .testTarget(name: "HostProcessTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.
-        .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
+        .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
         // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
-        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeTesting"]),
+        .testTarget(name: "CLITests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeTesting"]),
         // The wallet: keystore, pinentry, policy, the keys subcommands, the agent's parts. Reads the scripted
         // pinentry in Tests/Support by path.
-        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
+        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
     ]
 )

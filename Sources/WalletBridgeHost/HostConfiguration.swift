@@ -26,6 +26,9 @@ public struct HostConfiguration: Sendable {
     /// After end of input or SIGTERM, how long cancelled handlers get to finish and answer
     /// (`WALLET_BRIDGE_SHUTDOWN_GRACE_MS`). Chrome kills the host 2 s after the port closes.
     public var shutdownGrace: Duration = .milliseconds(1000)
+    /// The time deadlines, the sweep and the events' quiet period are counted in; tests pass
+    /// their own, to move time on instead of waiting for it.
+    package var clocks: Clocks = .system
 
     public init() {}
 

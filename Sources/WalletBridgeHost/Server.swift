@@ -15,22 +15,14 @@ public final class Server: Sendable {
     /// When the first reply went out (nil before it), and whether the event sources started.
     private let firstReplyAt = Mutex<ContinuousClock.Instant?>(nil)
     private let eventsStarted = Atomic<Bool>(false)
-    /// The clock deadlines are set and checked with; tests pass their own.
+    /// The clock deadlines and the events' quiet period are counted in: the configuration's.
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    public convenience init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
-        self.init(router: router, configuration: configuration, caller: caller, now: { .now }, send: send)
-    }
-
-    /// `now`: the clock of the request deadlines (`requestTimeout`, `expireOverdueRequests`).
-    package init(
-        router: Router, configuration: HostConfiguration, caller: Caller, now: @escaping @Sendable () -> ContinuousClock.Instant,
-        send: @escaping Send
-    ) {
+    public init(router: Router, configuration: HostConfiguration, caller: Caller, send: @escaping Send) {
         self.router = router
         self.configuration = configuration
         self.caller = caller
-        self.now = now
+        self.now = configuration.clocks.monotonic
         self.transmit = send
         self.inFlight = InFlightTable(limit: configuration.maxInFlight)
     }
@@ -39,7 +31,7 @@ public final class Server: Sendable {
     private func send(_ reply: [UInt8]) {
         transmit(reply)
         guard !router.eventSources.isEmpty else { return }
-        firstReplyAt.withLock { if $0 == nil { $0 = .now } }
+        firstReplyAt.withLock { if $0 == nil { $0 = now() } }
     }
 
     /// How long after its first reply a host waits before it starts its event sources: a host

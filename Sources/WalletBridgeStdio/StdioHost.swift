@@ -94,7 +94,8 @@ private struct ReadLoop {
     var decoder: FrameDecoder
     static let chunkSize = 64 * 1024
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-    let clock = ContinuousClock()
+    /// The server's clock (`HostConfiguration.clocks`): the events' due time comes from it.
+    let now: @Sendable () -> ContinuousClock.Instant
     var nextHousekeeping: ContinuousClock.Instant
     /// Complete frames may be left in the decoder when the output backlog stopped dispatch.
     var framesLeft = false
@@ -121,8 +122,9 @@ private struct ReadLoop {
     init(server: Server, writer: FrameWriter, session: Session, parent: pid_t, configuration: HostConfiguration) {
         (self.server, self.writer, self.session, self.parent) = (server, writer, session, parent)
         decoder = FrameDecoder(maxFrameBytes: configuration.maxInboundFrameBytes)
-        nextHousekeeping = clock.now + StdioHost.parentCheckInterval
-        lastRead = clock.now
+        now = configuration.clocks.monotonic
+        nextHousekeeping = now() + StdioHost.parentCheckInterval
+        lastRead = now()
     }
 
     mutating func run() -> Never {
@@ -136,7 +138,7 @@ private struct ReadLoop {
             // Deadlines matter only while something runs; the parent is checked regardless.
             let parentCheck = StdioHost.parentCheckInterval
             let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
-            nextHousekeeping = earlier(nextHousekeeping, clock.now + interval)
+            nextHousekeeping = earlier(nextHousekeeping, now() + interval)
             let eventsDue = server.eventSourcesDueAt
             if let eventsDue { nextHousekeeping = earlier(nextHousekeeping, eventsDue) }
             waitForEvents()
@@ -148,7 +150,7 @@ private struct ReadLoop {
                 server.expireOverdueRequests()
                 // Still connected a while after the first reply: a port, which hears events.
                 if let eventsDue, isDue(eventsDue) { server.startEventSources() }
-                nextHousekeeping = clock.now + interval
+                nextHousekeeping = now() + interval
             }
             if watched[1].revents != 0 { writer.flush() }
             if watched[0].revents != 0 { readInput() }
@@ -159,7 +161,7 @@ private struct ReadLoop {
     /// Whether `instant` has come. Here and in `earlier`, Instant's own `<`: `>=` and `min`
     /// went through its Comparable conformance, whose witness table the runtime builds on first
     /// use, in every host.
-    private func isDue(_ instant: ContinuousClock.Instant) -> Bool { !(clock.now < instant) }
+    private func isDue(_ instant: ContinuousClock.Instant) -> Bool { !(now() < instant) }
 
     private func earlier(_ one: ContinuousClock.Instant, _ other: ContinuousClock.Instant) -> ContinuousClock.Instant {
         other < one ? other : one
@@ -175,7 +177,7 @@ private struct ReadLoop {
         watched[1] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
         // Written to by another thread's end request and by the signal handler.
         watched[2] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
-        let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - clock.now) / .milliseconds(1))
+        let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - now()) / .milliseconds(1))
         if poll(watched, 3, Int32(wait.rounded(.up))) < 0 {
             // EINTR: a signal's handler ran here; its wake-up byte is seen on the next round.
             if errno != EINTR { session.end(status: 1, reason: "poll failed (errno \(errno))") }
@@ -223,7 +225,7 @@ private struct ReadLoop {
 
     /// What a read of stdin returned: frames to dispatch, its end, or a failure.
     private mutating func takeInput(_ count: Int) {
-        lastRead = clock.now
+        lastRead = now()
         if count < 0, errno != EAGAIN {
             session.end(status: 0, reason: "stdin read failed (errno \(errno))")
         }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeProtocol
 
 /// Every approval and refusal of a signature, one JSON object per line, appended to
 /// `$XDG_STATE_HOME/wallet-bridge/audit.log` (mode 0600, folder 0700); `wallet-bridge log`
@@ -39,7 +40,7 @@ package struct AuditLog: Sendable {
     /// How long a caller's unasked refusals of one kind are counted into one line.
     package var tallyWindow: Duration
     /// The clock `tallyWindow` is measured with; tests pass their own.
-    package var now: @Sendable () -> ContinuousClock.Instant = { .now }
+    package var now: @Sendable () -> ContinuousClock.Instant = Clocks.system.monotonic
     /// Runs after a writer opens the log and before its line lands: tests pass what another
     /// writer (another thread or process) does in that moment.
     package var beforeAppend: (@Sendable () -> Void)?

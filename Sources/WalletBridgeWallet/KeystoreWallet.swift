@@ -1,6 +1,7 @@
 import CLinux
 import Dispatch
 import WalletBridge
+import WalletBridgeProtocol
 
 /// The shipped wallet: accounts from the encrypted keystore, signatures after the person
 /// approves, with the keystore passphrase or, while the keys are unlocked, with a confirmation.
@@ -33,7 +34,7 @@ public struct KeystoreWallet: AccountsAtHand {
     /// `approve_for_minutes`: when set (and the keys are kept unlocked), a confirmation also
     /// offers to sign what this caller asks of this key for that long without asking.
     package var allowMinutes: Int?
-    private let consentQueue = ConsentQueue()
+    private let consentQueue: ConsentQueue
     /// Signature requests waiting for the person, the one in a dialog included (every copy of
     /// this wallet shares one queue, with a line per caller).
     package var signatureRequestsInLine: Int { consentQueue.inLine.load(ordering: .relaxed) }
@@ -44,12 +45,19 @@ public struct KeystoreWallet: AccountsAtHand {
     private static let unlockQueue = DispatchQueue(label: "wallet-bridge.unlock", attributes: .concurrent)
 
     public init(keystore: Keystore, maxPayloads: Int = defaultMaxPayloads, passphrases: any PassphraseSource) {
+        self.init(keystore: keystore, maxPayloads: maxPayloads, passphrases: passphrases, clocks: .system)
+    }
+
+    /// `clocks`: the time the read cache, the consent queue and the audit log count in.
+    package init(keystore: Keystore, maxPayloads: Int = defaultMaxPayloads, passphrases: any PassphraseSource, clocks: Clocks) {
         self.keystore = keystore
+        consentQueue = ConsentQueue(now: clocks.monotonic)
+        auditLog.now = clocks.monotonic
         self.maxPayloads = maxPayloads
         self.passphrases = passphrases
         let onNetworkFilesystem = Self.isOnNetworkFilesystem(keystore.path)
         self.getAccountsExecution = onNetworkFilesystem ? .concurrent : .immediate
-        readCache = KeystoreReadCache(watchable: !onNetworkFilesystem)
+        readCache = KeystoreReadCache(watchable: !onNetworkFilesystem, clocks: clocks)
     }
 
     /// Looks at the nearest existing folder of `path` (the keystore may not exist yet).

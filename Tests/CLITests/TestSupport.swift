@@ -1,4 +1,5 @@
 import Foundation
+import WalletBridgeTestSupport
 import WalletBridgeTesting
 import XCTest
 
@@ -18,15 +19,12 @@ final class Sandbox {
     var runtime: String { base + "/run" }
 
     init() throws {
-        let template = NSTemporaryDirectory() + "wallet-bridge-cli-tests.XXXXXX"
-        var buffer = Array(template.utf8CString)
-        guard let created = mkdtemp(&buffer) else { throw CLIFailure("mkdtemp failed") }
-        base = String(cString: created)
+        base = try makeTemporaryFolder(prefix: "wallet-bridge-cli-tests")
         for folder in [home, config, bin, root] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: base) }
+    deinit { try? removeTree(base) }
 
     /// The variables a child process gets: only these, so the caller's environment cannot leak in.
     var variables: [String: String] {

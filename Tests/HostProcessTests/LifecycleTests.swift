@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import WalletBridge
 import WalletBridgeTesting
+import WalletBridgeTestSupport
 import XCTest
 
 final class LifecycleTests: XCTestCase {
@@ -268,9 +269,7 @@ final class LifecycleTests: XCTestCase {
 
     private func assertHostExitsWhenItsParentIsKilled(afterRequests requests: Int) throws {
         let hostPath = try BuiltProducts.executable("wallet-bridge-conformance-host")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-parent-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = temporaryFolder(self, prefix: "wb-parent")
         let frames = (0..<requests).flatMap { id in
             HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":\#(id)}"#.utf8))
         }

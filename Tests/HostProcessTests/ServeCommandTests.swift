@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WalletBridgeTesting
+import WalletBridgeTestSupport
 import XCTest
 
 /// `wallet-bridge serve`, the shipped binary started by hand, must end the way a browser-started
@@ -11,13 +12,9 @@ final class ServeCommandTests: XCTestCase {
     private static let noAccounts = #"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#
 
     override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8))").path
+        home = temporaryFolder(self, prefix: "serve")
         try FileManager.default.createDirectory(atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: home)
     }
 
     private func serve(_ options: [String] = [], environment: [String: String] = [:]) throws -> HostProcess {

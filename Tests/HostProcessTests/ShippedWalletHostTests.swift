@@ -1,4 +1,5 @@
 import Foundation
+import WalletBridgeTestSupport
 import XCTest
 
 /// The shipped `wallet-bridge` over real pipes, as a browser starts it: the keystore wallet and
@@ -6,16 +7,12 @@ import XCTest
 final class ShippedWalletHostTests: XCTestCase {
     private var home = ""
 
+    /// The home is removed when the test ends, and the agent's socket with it: an agent whose
+    /// socket is gone ends within a second.
     override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shipped-wallet-\(UUID().uuidString.prefix(8))").path
+        home = temporaryFolder(self, prefix: "shipped-wallet")
         try FileManager.default.createDirectory(atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
-
-    /// Removing the home removes the agent's socket too, and an agent whose socket is gone ends
-    /// within a second.
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: home)
     }
 
     func testGetAccountsOnAnEmptyKeystoreIsAnEmptyList() throws {

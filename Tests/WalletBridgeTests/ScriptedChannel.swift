@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import WalletBridgeHost
 import WalletBridgeProtocol
+import WalletBridgeTestSupport
 
 /// A channel in memory, in the style of ChimeHQ/JSONRPC's predefined-messages channel: it plays
 /// a script of inbound messages to a `Server` and keeps every frame body the server sends, so
@@ -18,10 +19,12 @@ final class ScriptedChannel: Sendable {
 
     init(
         router: Router, configuration: HostConfiguration = HostConfiguration(), caller: Caller = Caller(arguments: []),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        clock: ManualClock? = nil
     ) {
         let outbox = outbox
-        server = Server(router: router, configuration: configuration, caller: caller, now: now) { body in
+        var configuration = configuration
+        if let clock { configuration.clocks = clock.clocks }
+        server = Server(router: router, configuration: configuration, caller: caller) { body in
             outbox.sent.withLock { $0.append(body) }
             outbox.arrivals.signal()
         }

@@ -1,6 +1,7 @@
 import Synchronization
 @testable import WalletBridgeHost
 import WalletBridgeProtocol
+import WalletBridgeTestSupport
 import XCTest
 
 /// The server alone, over a scripted in-memory channel: ordering, notifications, batches,
@@ -93,13 +94,17 @@ final class ServerTests: XCTestCase {
     }
 
     func testTheSweepAnswersAnOverdueCallAndCancelsItsHandler() throws {
+        let clock = ManualClock()
         var configuration = HostConfiguration()
         configuration.requestTimeout = .milliseconds(20)
-        let channel = ScriptedChannel(router: try router(), configuration: configuration)
+        let channel = ScriptedChannel(router: try router(), configuration: configuration, clock: clock)
         channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"hang","id":9}"#.utf8))
         XCTAssertEqual(channel.server.inFlightCount, 1)
-        usleep(40_000)
+        clock.advance(by: .milliseconds(19))
         channel.server.expireOverdueRequests()  // what the stdio loop does every sweep interval
+        XCTAssertEqual(channel.server.inFlightCount, 1, "answered before its time")
+        clock.advance(by: .milliseconds(1))
+        channel.server.expireOverdueRequests()
         let replies = try channel.waitFor(1)
         XCTAssertEqual(errorCode(replies[0]), .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue))))
         XCTAssertTrue(channel.server.waitUntilIdle(timeout: .seconds(5)), "the cancelled handler left the table")
@@ -119,16 +124,18 @@ final class ServerTests: XCTestCase {
             starts.add(1, ordering: .relaxed)
             notify.withLock { $0 = send }
         }
-        let channel = ScriptedChannel(router: router)
+        let clock = ManualClock()
+        let channel = ScriptedChannel(router: router, clock: clock)
         channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"quick"}"#.utf8))  // a notification: no reply
         channel.server.startEventSources()
         XCTAssertEqual(starts.load(ordering: .relaxed), 0, "started before any reply")
         XCTAssertNil(channel.server.eventSourcesDueAt)
         _ = try channel.play([#"{"jsonrpc":"2.0","id":1,"method":"quick"}"#], expecting: 1)
+        let firstReply = clock.now
+        clock.advance(by: .milliseconds(50))
         _ = try channel.play([#"{"jsonrpc":"2.0","id":2,"method":"quick"}"#], expecting: 2)
         XCTAssertEqual(starts.load(ordering: .relaxed), 0, "started by the owner, not by the reply")
-        let due = try XCTUnwrap(channel.server.eventSourcesDueAt)
-        XCTAssertLessThanOrEqual(due, .now + Server.eventQuietPeriod)
+        XCTAssertEqual(channel.server.eventSourcesDueAt, firstReply + Server.eventQuietPeriod, "counted from the first reply")
         channel.server.startEventSources()
         channel.server.startEventSources()
         XCTAssertEqual(starts.load(ordering: .relaxed), 1, "started once")
@@ -277,40 +284,32 @@ final class ServerTests: XCTestCase {
         }
     }
 
-    /// A clock the test moves by hand.
-    private final class TestClock: Sendable {
-        private let start = ContinuousClock.now
-        private let offset = Mutex<Duration>(.zero)
-        func advance(_ by: Duration) { offset.withLock { $0 += by } }
-        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
-    }
-
     /// Issue 33 round 2, S5: a batch entry that waits for the dialog before it gets the whole
     /// request timeout from the moment its own turn comes, not from the batch's arrival: else
     /// the third or fourth dialog of a batch timed out before it was shown.
     func testAChainedEntrysTimeoutStartsWhenTheEntryBeforeItAnswers() throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         var configuration = HostConfiguration()
         configuration.requestTimeout = .seconds(10)
         let dialogs = Dialogs(gated: [0, 1, 2])
-        let channel = ScriptedChannel(router: try askingRouter(dialogs), configuration: configuration, now: { clock.now })
+        let channel = ScriptedChannel(router: try askingRouter(dialogs), configuration: configuration, clock: clock)
         let entries = (0..<3).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
         channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
         XCTAssertTrue(eventually { dialogs.recorded == ["start 0"] })
-        clock.advance(.seconds(9))  // the person takes 9 s over the first dialog
+        clock.advance(by: .seconds(9))  // the person takes 9 s over the first dialog
         channel.server.expireOverdueRequests()
         dialogs.release(0)
         XCTAssertTrue(eventually { dialogs.recorded.contains("start 1") }, "\(dialogs.recorded)")
-        clock.advance(.seconds(3))  // 12 s after the batch came, 3 s into the second dialog
+        clock.advance(by: .seconds(3))  // 12 s after the batch came, 3 s into the second dialog
         channel.server.expireOverdueRequests()
         XCTAssertEqual(channel.server.inFlightCount, 2, "the second dialog timed out 3 s after it was shown")
         dialogs.release(1)
         XCTAssertTrue(eventually { dialogs.recorded.contains("start 2") }, "\(dialogs.recorded)")
         // The third has its own 10 s, from the moment the second answered.
-        clock.advance(.seconds(9))
+        clock.advance(by: .seconds(9))
         channel.server.expireOverdueRequests()
         XCTAssertEqual(channel.server.inFlightCount, 1, "the third dialog timed out before its own 10 s")
-        clock.advance(.seconds(1))
+        clock.advance(by: .seconds(1))
         channel.server.expireOverdueRequests()
         let replies = try channel.waitFor(1)
         guard case .array(let answered) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }

@@ -9,13 +9,17 @@ import XCTest
 /// A host refused for `too_many_connections` tries again (docs/agent.md, Limits): with pauses
 /// that grow, never a busy loop, and never past its time. On a fake clock: its `sleep` moves it.
 final class AgentBusyBackoffTests: XCTestCase {
+    /// The test's clock, and the pauses asked of it.
     private final class FakeClock: @unchecked Sendable {
-        var now = ContinuousClock.now
+        let manual = ManualClock()
+        var now: ContinuousClock.Instant { manual.now }
         var slept: [Duration] = []
     }
 
     private func backoff(within: Duration, shortening: Double, _ clock: FakeClock) -> BusyBackoff {
-        BusyBackoff(within: within, now: { clock.now }, sleep: { clock.slept.append($0); clock.now += $0 }, shortening: { shortening })
+        BusyBackoff(
+            within: within, now: { clock.now }, sleep: { clock.slept.append($0); clock.manual.advance(by: $0) },
+            shortening: { shortening })
     }
 
     func testPausesDoubleFrom20MsTo500MsAndStopAtTheDeadline() {

@@ -172,14 +172,6 @@ final class AuditLogTests: XCTestCase {
 
     // MARK: Growth (issue 33, item 5)
 
-    /// A clock the test moves by hand.
-    private final class TestClock: Sendable {
-        private let start = ContinuousClock.now
-        private let offset = Mutex<Duration>(.zero)
-        func advance(_ by: Duration) { offset.withLock { $0 += by } }
-        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
-    }
-
     private func refusal(_ decision: AuditLog.Decision, caller: Caller, payloads: Int) -> AuditLog.Entry {
         AuditLog.Entry(
             decision: decision, caller: caller, callerName: "Flood", address: address, label: "main",
@@ -188,7 +180,7 @@ final class AuditLogTests: XCTestCase {
 
     func testRefusalsNobodyWasAskedAboutAreCountedNotWrittenWithEveryHash() throws {
         let path = "\(temporaryFolder(self))/audit.log"
-        let clock = TestClock()
+        let clock = ManualClock()
         var log = AuditLog(path: path, tallyWindow: .seconds(60))
         log.now = { clock.now }
         let flood = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
@@ -223,7 +215,7 @@ final class AuditLogTests: XCTestCase {
         // Within the window the count goes on; after it, a new refusal is a line at once.
         log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1))
         XCTAssertEqual(try lines(path).count, 7)
-        clock.advance(.seconds(61))
+        clock.advance(by: .seconds(61))
         log.record(refusal(.tooManyWaiting, caller: flood, payloads: 1))
         records = try lines(path)
         XCTAssertEqual(records.count, 9, "the window's count, then the new window's first")

@@ -73,6 +73,19 @@ final class ConnectedAccountsTests: XCTestCase {
         XCTAssertNil(accounts(chrome))
     }
 
+    /// Live until its expiry on the host's wall clock (`Clocks`), gone from that second on.
+    func testASessionEndsAtItsExpiryOnTheHostsClock() throws {
+        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let clock = ManualClock(wall: Int(time(nil)))
+        try connect(chrome, created: clock.wall, lifetime: 3600)
+        let connected = ConnectedAccounts(keystorePath: keystorePath, clocks: clock.clocks)
+        XCTAssertEqual(accounts(chrome, connected), [entry.address])
+        clock.advance(by: .seconds(3599))
+        XCTAssertEqual(accounts(chrome, connected), [entry.address], "a second before its expiry")
+        clock.advance(by: .seconds(1))
+        XCTAssertNil(accounts(chrome, connected), "at its expiry")
+    }
+
     func testAKeyAddedLaterIsSeenOnTheNextCall() throws {
         let keystore = Keystore(path: keystorePath)
         let first = try keystore.importKey(secure(testSeedA), label: "one", passphrase: secure("right"))

@@ -228,14 +228,6 @@ final class ConsentQueueTests: XCTestCase {
 
     // MARK: Fairness between callers (issue 33, item 5)
 
-    /// A clock the test moves by hand.
-    private final class TestClock: Sendable {
-        private let start = ContinuousClock.now
-        private let offset = Mutex<Duration>(.zero)
-        func advance(_ by: Duration) { offset.withLock { $0 += by } }
-        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
-    }
-
     /// Queues `names` of `caller` behind the dialog shown, each in line before the next is
     /// sent; their bodies end at once when their turn comes.
     private func queue(
@@ -290,7 +282,7 @@ final class ConsentQueueTests: XCTestCase {
     }
 
     func testRefuseAllRefusesTheCallersWaitingAndNewRequestsForAWhile() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let queue = ConsentQueue(refuseAllDuration: .seconds(600), now: { clock.now })
         let recorder = Recorder()
         let shown = Gate()
@@ -317,7 +309,7 @@ final class ConsentQueueTests: XCTestCase {
         let started = await recorder.events.filter { $0.hasPrefix("start") }
         XCTAssertEqual(started, ["start a0", "start b1"])
 
-        clock.advance(.seconds(599))
+        clock.advance(by: .seconds(599))
         do {
             _ = try await queue.run(for: "a") { "too soon" }
             XCTFail("a new request of a refused caller was shown within the while")
@@ -326,7 +318,7 @@ final class ConsentQueueTests: XCTestCase {
         }
         let other = try await queue.run(for: "b") { "b again" }
         XCTAssertEqual(other, "b again")
-        clock.advance(.seconds(1))
+        clock.advance(by: .seconds(1))
         let again = try await queue.run(for: "a") { "a again" }
         XCTAssertEqual(again, "a again", "the caller is asked again once the while has passed")
     }

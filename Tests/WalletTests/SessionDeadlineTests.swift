@@ -48,11 +48,14 @@ private final class Deadlines: Sendable {
 final class SessionDeadlineTests: XCTestCase {
     private let caller = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
     private let now = 1_800_000_000
+    /// The service's monotonic time: a deadline is exactly its timeout after the question.
+    private let clock = ManualClock()
 
     private func service(store: SessionStore = SessionStore(inMemory: [])) -> (SessionService, Deadlines) {
         let deadlines = Deadlines()
         var service = SessionService(store: store, wallet: SilentWallet(), lifetime: 604_800)
         service.now = { [now] in now }
+        service.monotonic = clock.clocks.monotonic
         service.sleepUntil = { [deadlines] deadline in deadlines.record(deadline) }
         return (service, deadlines)
     }
@@ -71,14 +74,13 @@ final class SessionDeadlineTests: XCTestCase {
         }
     }
 
-    /// Asked `expected` after `start`, give or take a second for the test's own run.
-    private func assertDeadline(_ deadlines: Deadlines, is expected: Duration, after start: ContinuousClock.Instant,
+    /// Asked `expected` after the service's now.
+    private func assertDeadline(_ deadlines: Deadlines, is expected: Duration,
                                 file: StaticString = #filePath, line: UInt = #line) {
         let asked = deadlines.all
         XCTAssertEqual(asked.count, 1, file: file, line: line)
         guard let deadline = asked.first else { return }
-        let off = (deadline - start) - expected
-        XCTAssertTrue(off < .seconds(1) && off > .seconds(-1), "asked \(deadline - start)", file: file, line: line)
+        XCTAssertEqual(deadline - clock.now, expected, "asked \(deadline - clock.now)", file: file, line: line)
     }
 
     func testAProposalNobodyAnswersIs8000AtItsTimeout() async throws {
@@ -94,7 +96,7 @@ final class SessionDeadlineTests: XCTestCase {
             let start = ContinuousClock.now
             await assertExpired { _ = try await service.connect(proposal, context: context("session_connect")) }
             XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "waited for the deadline")
-            assertDeadline(deadlines, is: timeout, after: start)
+            assertDeadline(deadlines, is: timeout)
             XCTAssertEqual(service.store.all().count, 0, "no session from an expired proposal")
         }
         XCTAssertEqual(SessionService.defaultProposalTimeout, .seconds(300), "WalletKit's 5 minutes")
@@ -114,6 +116,6 @@ final class SessionDeadlineTests: XCTestCase {
         let start = ContinuousClock.now
         await assertExpired { _ = try await service.request(request, context: context("session_request")) }
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "waited for the deadline")
-        assertDeadline(deadlines, is: .seconds(300), after: start)
+        assertDeadline(deadlines, is: .seconds(300))
     }
 }

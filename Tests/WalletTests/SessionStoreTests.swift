@@ -6,14 +6,6 @@ import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
 
-/// A clock the tests move by hand.
-private final class TestClock: Sendable {
-    private let seconds = Mutex(1_700_000_000)
-    var now: Int { seconds.withLock { $0 } }
-    func advance(_ by: Int) { seconds.withLock { $0 += by } }
-    var function: @Sendable () -> Int { { self.now } }
-}
-
 final class SessionStoreTests: XCTestCase {
     private let chrome = SessionCaller(.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))
     private let other = SessionCaller(.chromeExtension(origin: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/"))
@@ -148,17 +140,17 @@ final class SessionStoreTests: XCTestCase {
 
     func testSessionsPersistAcrossInstancesWithMode0600() throws {
         let path = temporaryFolder(self) + "/keystore.sessions.json"
-        let clock = TestClock()
-        let store = SessionStore(path: path, now: clock.function)
+        let clock = ManualClock(wall: 1_700_000_000)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
         XCTAssertEqual(store.all(), [])
         XCTAssertNil(fileMode(path), "nothing written before a change")
-        let first = session(chrome, created: clock.now)
-        let second = session(firefox, created: clock.now + 1)
+        let first = session(chrome, created: clock.wall)
+        let second = session(firefox, created: clock.wall + 1)
         try store.add(first)
         try store.add(second)
         XCTAssertEqual(fileMode(path), 0o600)
 
-        let reopened = SessionStore(path: path, now: clock.function)
+        let reopened = SessionStore(path: path, now: clock.clocks.wall)
         XCTAssertEqual(reopened.all(), [first, second])
         XCTAssertEqual(reopened.sessions(of: chrome, origin: nil), [first])
 
@@ -169,11 +161,11 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func testACallerSeesOnlyItsOwnSessionsOldestFirst() throws {
-        let clock = TestClock()
-        let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.function)
-        let older = session(chrome, created: clock.now)
-        let theirs = session(other, created: clock.now + 1)
-        let newer = session(chrome, created: clock.now + 2)
+        let clock = ManualClock(wall: 1_700_000_000)
+        let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.clocks.wall)
+        let older = session(chrome, created: clock.wall)
+        let theirs = session(other, created: clock.wall + 1)
+        let newer = session(chrome, created: clock.wall + 2)
         for session in [older, theirs, newer] { try store.add(session) }
         XCTAssertEqual(store.sessions(of: chrome, origin: nil), [older, newer])
         XCTAssertEqual(store.sessions(of: other, origin: nil), [theirs])
@@ -182,10 +174,10 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func testOneExtensionCannotSeeExtendOrRemoveAnothersSession() throws {
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let store = SessionStore(path: path, now: clock.function)
-        let theirs = session(other, created: clock.now)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let theirs = session(other, created: clock.wall)
         try store.add(theirs)
         let before = try readBytes(path)
 
@@ -197,25 +189,25 @@ final class SessionStoreTests: XCTestCase {
 
         XCTAssertEqual(try store.remove(topic: theirs.topic, caller: other, origin: nil), theirs)
         XCTAssertNil(store.session(topic: theirs.topic, caller: other, origin: nil))
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [])
+        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [])
     }
 
     func testExtendAndExpiryByTheClock() throws {
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let store = SessionStore(path: path, now: clock.function)
-        let short = session(chrome, created: clock.now, lifetime: 100)
-        let long = session(chrome, created: clock.now, lifetime: 1000)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let short = session(chrome, created: clock.wall, lifetime: 100)
+        let long = session(chrome, created: clock.wall, lifetime: 1000)
         try store.add(short)
         try store.add(long)
-        XCTAssertEqual(store.nextExpiry(), clock.now + 100)
+        XCTAssertEqual(store.nextExpiry(), clock.wall + 100)
 
-        clock.advance(50)
+        clock.advance(by: .seconds(50))
         let extended = try XCTUnwrap(try store.extend(topic: short.topic, caller: chrome, origin: nil, lifetime: 200))
-        XCTAssertEqual(extended.expiry, clock.now + 200)
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).session(topic: short.topic, caller: chrome, origin: nil)?.expiry, clock.now + 200, "written")
+        XCTAssertEqual(extended.expiry, clock.wall + 200)
+        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).session(topic: short.topic, caller: chrome, origin: nil)?.expiry, clock.wall + 200, "written")
 
-        clock.advance(999)  // long expired at +1000 (now +1049); short at +250
+        clock.advance(by: .seconds(999))  // long expired at +1000 (now +1049); short at +250
         XCTAssertEqual(store.all(), [], "expired sessions are not seen")
         XCTAssertNil(store.session(topic: long.topic, caller: chrome, origin: nil))
         XCTAssertNil(try store.extend(topic: long.topic, caller: chrome, origin: nil, lifetime: week), "an expired session cannot be extended")
@@ -225,65 +217,65 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(Set(expired.map(\.topic)), [short.topic, long.topic])
         XCTAssertEqual(store.expire(), [], "once")
         XCTAssertNil(store.nextExpiry())
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).expire(), [], "gone from the file too")
+        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).expire(), [], "gone from the file too")
     }
 
     func testExpiryIsExactToTheSecond() throws {
-        let clock = TestClock()
-        let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.function)
-        let session = session(chrome, created: clock.now, lifetime: 10)
+        let clock = ManualClock(wall: 1_700_000_000)
+        let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.clocks.wall)
+        let session = session(chrome, created: clock.wall, lifetime: 10)
         try store.add(session)
-        clock.advance(9)
+        clock.advance(by: .seconds(9))
         XCTAssertEqual(store.all(), [session])
         XCTAssertEqual(store.expire(), [])
-        clock.advance(1)
+        clock.advance(by: .seconds(1))
         XCTAssertEqual(store.all(), [])
         XCTAssertEqual(store.expire(), [session])
     }
 
     func testTheFileLeavesExpiredSessionsOut() throws {
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let store = SessionStore(path: path, now: clock.function)
-        let old = session(chrome, created: clock.now, lifetime: 10)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let old = session(chrome, created: clock.wall, lifetime: 10)
         try store.add(old)
-        clock.advance(20)
-        let fresh = session(chrome, created: clock.now)
+        clock.advance(by: .seconds(20))
+        let fresh = session(chrome, created: clock.wall)
         try store.add(fresh)
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).expire(), [], "the expired one was not written")
+        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).expire(), [], "the expired one was not written")
         XCTAssertEqual(store.expire(), [old], "but this store still announces it")
     }
 
     func testRemoveByTopicAloneAndRemoveAll() throws {
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let store = SessionStore(path: path, now: clock.function)
-        let a = session(chrome, created: clock.now), b = session(other, created: clock.now + 1), c = session(firefox, created: clock.now + 2)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let a = session(chrome, created: clock.wall), b = session(other, created: clock.wall + 1), c = session(firefox, created: clock.wall + 2)
         for session in [a, b, c] { try store.add(session) }
         XCTAssertEqual(try store.remove(topic: b.topic), b)
         XCTAssertNil(try store.remove(topic: b.topic))
         XCTAssertEqual(try store.removeAll(), [a, c])
         XCTAssertEqual(store.all(), [])
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [])
+        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [])
         XCTAssertEqual(try store.removeAll(), [])
     }
 
     func testADamagedFileIsSetAsideAndTheStoreStartsEmpty() throws {
         let folder = temporaryFolder(self)
         let path = folder + "/keystore.sessions.json"
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         for damage in ["{not json", #"{"version": 2, "sessions": []}"#, #"{"version": 1, "sessions": [{"topic": "x"}]}"#, "[]"] {
             writeBytes(Array(damage.utf8), path)
-            let store = SessionStore(path: path, now: clock.function)
+            let store = SessionStore(path: path, now: clock.clocks.wall)
             XCTAssertEqual(store.all(), [], damage)
             XCTAssertNil(fileMode(path), "moved away: \(damage)")
-            let aside = directoryEntries(folder).filter { $0.hasPrefix("keystore.sessions.json.damaged-\(clock.now)") }
+            let aside = directoryEntries(folder).filter { $0.hasPrefix("keystore.sessions.json.damaged-\(clock.wall)") }
             XCTAssertEqual(aside.count, 1, "\(directoryEntries(folder))")
             XCTAssertEqual(try readBytes("\(folder)/\(aside[0])"), Array(damage.utf8), "kept as it was")
             unlink("\(folder)/\(aside[0])")
             // The store works, and its next write is a good file.
-            try store.add(session(chrome, created: clock.now))
-            XCTAssertEqual(SessionStore(path: path, now: clock.function).all().count, 1)
+            try store.add(session(chrome, created: clock.wall))
+            XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all().count, 1)
             unlink(path)
         }
     }
@@ -291,19 +283,19 @@ final class SessionStoreTests: XCTestCase {
     func testTwoDamagedFilesInOneSecondAreBothKept() {
         let folder = temporaryFolder(self)
         let path = folder + "/s.json"
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         for _ in 0..<2 {
             writeBytes(Array("junk".utf8), path)
-            _ = SessionStore(path: path, now: clock.function)
+            _ = SessionStore(path: path, now: clock.clocks.wall)
         }
         XCTAssertEqual(directoryEntries(folder).filter { $0.hasPrefix("s.json.damaged-") }.count, 2)
     }
 
     func testAFileOthersCouldHaveWrittenOrALinkIsSetAsideUnread() throws {
-        let clock = TestClock()
+        let clock = ManualClock(wall: 1_700_000_000)
         let folder = temporaryFolder(self)
         let path = folder + "/s.json"
-        let kept = session(chrome, created: clock.now)
+        let kept = session(chrome, created: clock.wall)
         let cases: [(String, () -> Void)] = [
             ("other users can write to the file \(path) (mode 0666)", { chmod(path, 0o666) }),
             ("other users can write to the folder \(folder) (mode 0777)", { chmod(folder, 0o777) }),
@@ -313,30 +305,30 @@ final class SessionStoreTests: XCTestCase {
             }),
         ]
         for (reason, spoil) in cases {
-            try SessionStore(path: path, now: clock.function).add(kept)
+            try SessionStore(path: path, now: clock.clocks.wall).add(kept)
             spoil()
             XCTAssertEqual(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, now: Int(time(nil))), nil, reason)
             XCTAssertTrue(SessionStore.untrusted(path)?.contains(reason) == true, "\(String(describing: SessionStore.untrusted(path))) \(reason)")
-            XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [], reason)
+            XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [], reason)
             XCTAssertNil(fileMode(path), "set aside: \(reason)")
             chmod(folder, 0o700)
             for entry in directoryEntries(folder) { unlink(folder + "/" + entry) }
         }
         if getuid() == 0 {
-            try SessionStore(path: path, now: clock.function).add(kept)
+            try SessionStore(path: path, now: clock.clocks.wall).add(kept)
             XCTAssertEqual(chown(path, 65534, 65534), 0)
-            XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [], "another user's file")
+            XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [], "another user's file")
             XCTAssertNil(fileMode(path))
         }
     }
 
     /// A sessions file holding one session forged to last until 2036 and one of 10 minutes.
-    private func storedForgedAndFineSessions() throws -> (TestClock, String, Session, Session) {
-        let clock = TestClock()
+    private func storedForgedAndFineSessions() throws -> (ManualClock, String, Session, Session) {
+        let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let store = SessionStore(path: path, now: clock.function)
-        let forged = session(chrome, created: clock.now, lifetime: 2_085_000_000 - clock.now)  // until 2036
-        let fine = session(firefox, created: clock.now, lifetime: 600)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let forged = session(chrome, created: clock.wall, lifetime: 2_085_000_000 - clock.wall)  // until 2036
+        let fine = session(firefox, created: clock.wall, lifetime: 600)
         try store.add(forged)
         try store.add(fine)
         return (clock, path, forged, fine)
@@ -344,9 +336,9 @@ final class SessionStoreTests: XCTestCase {
 
     func testAnExpiryBeyondTheLifetimeIsCutToItWhenLoaded() throws {
         let (clock, path, forged, fine) = try storedForgedAndFineSessions()
-        let loaded = SessionStore(path: path, lifetime: 3600, now: clock.function)
-        XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome, origin: nil)?.expiry, clock.now + 3600)
-        XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox, origin: nil)?.expiry, clock.now + 600, "a shorter one is kept as it is")
+        let loaded = SessionStore(path: path, lifetime: 3600, now: clock.clocks.wall)
+        XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome, origin: nil)?.expiry, clock.wall + 3600)
+        XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox, origin: nil)?.expiry, clock.wall + 600, "a shorter one is kept as it is")
     }
 
     /// The store writes the sessions it capped back at once: the file says what the agent
@@ -355,13 +347,13 @@ final class SessionStoreTests: XCTestCase {
     /// SHOULD 9).
     func testSessionsCappedAtLoadAreWrittenBackAtOnce() throws {
         let (clock, path, forged, fine) = try storedForgedAndFineSessions()
-        XCTAssertNil(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.now), "before the agent loads it")
+        XCTAssertNil(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.wall), "before the agent loads it")
 
-        _ = SessionStore(path: path, lifetime: 3600, now: clock.function)
+        _ = SessionStore(path: path, lifetime: 3600, now: clock.clocks.wall)
         let looked = try XCTUnwrap(
-            SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.now), "the file still holds the longer expiry")
+            SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.wall), "the file still holds the longer expiry")
         XCTAssertEqual(looked.map(\.topic), [forged.topic, fine.topic], "oldest first, as before")
-        XCTAssertEqual(looked.map(\.expiry), [clock.now + 3600, clock.now + 600])
+        XCTAssertEqual(looked.map(\.expiry), [clock.wall + 3600, clock.wall + 600])
         XCTAssertEqual(fileMode(path), 0o600)
 
         // A file with nothing to cap is not rewritten.
@@ -369,7 +361,7 @@ final class SessionStoreTests: XCTestCase {
         var info = stat()
         XCTAssertEqual(stat(path, &info), 0)
         let inode = info.st_ino
-        _ = SessionStore(path: path, lifetime: 3600, now: clock.function)
+        _ = SessionStore(path: path, lifetime: 3600, now: clock.clocks.wall)
         XCTAssertEqual(stat(path, &info), 0)
         XCTAssertEqual(info.st_ino, inode, "rewritten with nothing capped")
         XCTAssertEqual(try readBytes(path), before)
@@ -390,9 +382,9 @@ final class SessionStoreTests: XCTestCase {
         let folder = parent + "/keys"
         XCTAssertEqual(mkdir(folder, 0o700), 0)
         let path = folder + "/s.json"
-        let clock = TestClock()
-        let store = SessionStore(path: path, now: clock.function)
-        let kept = session(chrome, created: clock.now)
+        let clock = ManualClock(wall: 1_700_000_000)
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let kept = session(chrome, created: clock.wall)
         try store.add(kept)
         let onDisk = try readBytes(path)
 
@@ -413,7 +405,7 @@ final class SessionStoreTests: XCTestCase {
         }
         for breakage in breakages {
             breakage.break()
-            let refused = session(chrome, created: clock.now + 1)
+            let refused = session(chrome, created: clock.wall + 1)
             XCTAssertThrowsError(try store.add(refused), breakage.name) { error in
                 XCTAssertEqual((error as? RPCError)?.code, .internalError)
             }
@@ -428,9 +420,9 @@ final class SessionStoreTests: XCTestCase {
             XCTAssertEqual(try readBytes(path), onDisk, breakage.name)
         }
 
-        let added = session(chrome, created: clock.now + 1)
+        let added = session(chrome, created: clock.wall + 1)
         try store.add(added)
-        XCTAssertEqual(SessionStore(path: path, now: clock.function).all(), [kept, added])
+        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [kept, added])
     }
 
     func testAMissingFolderIsMadePrivateAndAFileInItsWayFailsEveryChange() throws {
@@ -448,18 +440,18 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func testTheNumberOfSessionsIsCapped() throws {
-        let clock = TestClock()
-        let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.function)
-        for index in 0..<SessionStore.maxSessions { try store.add(session(chrome, created: clock.now + index)) }
-        XCTAssertThrowsError(try store.add(session(chrome, created: clock.now))) { error in
+        let clock = ManualClock(wall: 1_700_000_000)
+        let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.clocks.wall)
+        for index in 0..<SessionStore.maxSessions { try store.add(session(chrome, created: clock.wall + index)) }
+        XCTAssertThrowsError(try store.add(session(chrome, created: clock.wall))) { error in
             XCTAssertEqual((error as? RPCError)?.code, .internalError)
         }
         XCTAssertEqual(store.all().count, SessionStore.maxSessions)
         // Expired sessions make room, even before expire() takes them out.
         let gone = store.all()[0]
         XCTAssertNotNil(try store.extend(topic: gone.topic, caller: chrome, origin: nil, lifetime: 1))
-        clock.advance(1)
-        XCTAssertNoThrow(try store.add(session(chrome, created: clock.now)))
+        clock.advance(by: .seconds(1))
+        XCTAssertNoThrow(try store.add(session(chrome, created: clock.wall)))
     }
 
     func testARepeatedTopicIsRefused() throws {

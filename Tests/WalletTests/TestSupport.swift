@@ -3,38 +3,8 @@ import Glibc
 #endif
 import WalletBridge
 import WalletBridgeWallet
+@_exported import WalletBridgeTestSupport
 import XCTest
-
-/// A fresh folder under /tmp, removed when the test ends.
-func temporaryFolder(_ test: XCTestCase) -> String {
-    var template = Array("/tmp/wallet-tests-XXXXXX".utf8CString)
-    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    test.addTeardownBlock { _ = try? removeTree(path) }
-    return path
-}
-
-func removeTree(_ path: String) throws {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return }
-    if (info.st_mode & S_IFMT) == S_IFDIR {
-        chmod(path, 0o700)
-        for name in directoryEntries(path) { try removeTree("\(path)/\(name)") }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}
-
-func directoryEntries(_ path: String) -> [String] {
-    guard let directory = opendir(path) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
-}
 
 func fileMode(_ path: String) -> mode_t? {
     var info = stat()

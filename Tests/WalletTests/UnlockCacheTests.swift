@@ -85,6 +85,26 @@ final class UnlockCacheTests: XCTestCase {
         XCTAssertFalse(cache.lock(), "nothing was left to lock")
     }
 
+    /// On the cache's own clocks (`Clocks`), as the agent runs it: no instant passed in. The
+    /// status's wall times are the wall clock's, and the keys lock when the monotonic one says.
+    func testTheCachesOwnClockDecidesItsStatusAndItsExpiry() throws {
+        let clock = ManualClock(wall: 1_800_000_000)
+        let cache = UnlockCache(lifetimes: .init(idle: .seconds(10), maximum: .seconds(25)), clocks: clock.clocks)
+        cache.store(key, for: file)
+        clock.advance(by: .seconds(4))
+        XCTAssertEqual(
+            cache.status(), UnlockCache.Status(unlockedAt: 1_800_000_000, locksAt: 1_800_000_010, locksAtLatest: 1_800_000_025))
+        XCTAssertNotNil(try cache.withKey(for: file) { Array($0.bytes) }, "a use, at 4 s")
+        XCTAssertEqual(cache.status()?.locksAt, 1_800_000_014)
+        clock.advance(by: .seconds(9))
+        XCTAssertFalse(cache.expire(), "13 s: used 9 s ago")
+        XCTAssertTrue(cache.isUnlocked(for: file))
+        clock.advance(by: .seconds(1))
+        XCTAssertTrue(cache.expire(), "14 s: 10 s unused")
+        XCTAssertNil(cache.status())
+        XCTAssertFalse(cache.isUnlocked(for: file))
+    }
+
     func testIsUnlockedIsNotAUse() throws {
         let cache = UnlockCache()
         let start = ContinuousClock.now

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from wallet_helpers import wait_until
+
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "package-deb.sh"
 CATALOG = REPO / "Sources" / "WalletBridgeCLI" / "Install" / "BrowserCatalog.swift"
@@ -312,7 +314,9 @@ def test_prerm_ends_agents_and_leaves_other_processes(tmp_path):
     agent = subprocess.Popen(["bash", "-c", f'exec -a "{stand_in} agent" {stand_in} 300'])
     host = subprocess.Popen([str(stand_in), "301"])
     try:
-        time.sleep(0.2)
+        # Until bash's exec, the agent's command line is bash's, which the script must not match.
+        renamed = f"{stand_in} agent".encode()
+        assert wait_until(lambda: Path(f"/proc/{agent.pid}/cmdline").read_bytes().split(b"\0")[0] == renamed, timeout=10)
         assert run("sh", tmp_path / "prerm", "upgrade").returncode == 0
         assert agent.wait(10) == -signal.SIGTERM
         assert host.poll() is None, "a host a browser started is left alone"

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
 from wallet_helpers import (CHROME_ORIGIN, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, SOLANA_MAINNET, b58encode, b64,
-                            agent_pids, configure, error_of, wait_until)
+                            agent_pids, configure, error_of, wait_until, wait_until_listening)
 
 DEVNET = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"
 TESTNET = "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"
@@ -276,8 +276,8 @@ def test_extend_and_disconnect_are_heard_by_the_extensions_other_ports(wallet, k
     session = connect(wallet, first)
     assert session["expiry"] <= int(time.time()) + 3600
     assert second.call("session_list")["result"]["sessions"][0]["topic"] == session["topic"]
-    time.sleep(0.5)  # the second port's host starts listening 200 ms after its first reply
-    time.sleep(1.1)
+    wait_until_listening(wallet, second)
+    time.sleep(1.1)  # the agent's wall clock moves on a second, so that the extended expiry is later
     extended = first.call("session_extend", {"topic": session["topic"]})["result"]["expiry"]
     assert extended > session["expiry"]
     update = second.event("session_update")
@@ -295,7 +295,7 @@ def test_extend_and_disconnect_are_heard_by_the_extensions_other_ports(wallet, k
 def test_a_key_made_in_a_terminal_reaches_the_port_within_a_second(wallet, key, passphrase_file):
     port = Port(wallet.host())
     session = connect(wallet, port)
-    time.sleep(0.5)  # listening starts 200 ms after the first reply
+    wait_until_listening(wallet, port)
     made = time.monotonic()
     second = wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
     event = port.event("session_event", timeout=5)
@@ -312,7 +312,7 @@ def test_a_key_made_in_a_terminal_reaches_the_port_within_a_second(wallet, key, 
 def test_a_session_revoked_in_the_cli_is_deleted_on_the_port_and_refused_after(wallet, key):
     port = Port(wallet.host())
     session = connect(wallet, port)
-    time.sleep(0.5)
+    wait_until_listening(wallet, port)
     listed = json.loads(wallet.run("sessions", "list", "--json", check=True).stdout)["sessions"]
     assert [s["topic"] for s in listed] == [session["topic"]] and listed[0]["caller"]["id"] == CHROME_ORIGIN
     text = wallet.run("sessions", "list", check=True).stdout.decode()
@@ -406,7 +406,7 @@ def test_a_port_that_saw_no_key_sees_the_first_one(wallet, passphrase_file):
     only to connected extensions: a port must not keep answering the empty list."""
     port = Port(wallet.host())
     assert port.call(GET_ACCOUNTS)["result"] == {"addresses": []}
-    time.sleep(0.6)  # listening to the agent's events starts 200 ms after the first reply
+    wait_until_listening(wallet, port)
     assert port.call(GET_ACCOUNTS)["result"] == {"addresses": []}
     first = wallet.keys_json("create", "--label", "first", "--passphrase-file", passphrase_file)
     time.sleep(0.5)
@@ -516,7 +516,7 @@ def test_a_port_reuses_its_accounts_only_until_the_agent_announces_a_change(wall
     GetAccounts sees it."""
     port = Port(wallet.host())
     assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}  # asks once to connect
-    time.sleep(0.5)  # listening starts 200 ms after the first reply
+    wait_until_listening(wallet, port)
     assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
     second = wallet.keys_json("create", "--label", "second", "--passphrase-file", passphrase_file)
     port.event("session_update")
@@ -613,7 +613,7 @@ def test_a_sites_events_carry_its_origin_and_the_extensions_own_do_not(wallet, k
     port = Port(wallet.host())
     site = connect_site(port, SITE_A)
     own = connect(wallet, port)
-    time.sleep(0.5)  # the host starts listening to the agent's events 200 ms after its first reply
+    wait_until_listening(wallet, port)
     assert port.call("session_extend", {"topic": site["topic"], "origin": SITE_A})["result"]["expiry"] >= site["expiry"]
     update = port.event("session_update")
     assert (update["params"]["topic"], update["params"]["origin"]) == (site["topic"], SITE_A), update
@@ -631,7 +631,7 @@ def test_revoking_a_site_ends_its_sessions_only_and_its_pages_hear_it(wallet, ke
     a, b = connect_site(port, SITE_A), connect_site(port, SITE_B)
     other = Port(wallet.host(FIREFOX_ID))
     theirs = connect_site(other, SITE_A)
-    time.sleep(0.5)  # the hosts start listening to the agent's events 200 ms after their first reply
+    wait_until_listening(wallet, port, other)
     result = wallet.run("sessions", "revoke", "--site", SITE_A, "--json", check=True)
     assert json.loads(result.stdout) == {"revoked": 2, "site": SITE_A}
     deleted = port.event("session_delete")

@@ -367,6 +367,28 @@ def zombie_children(parents):
     return zombies
 
 
+def listens_to_the_agent(wallet, pid):
+    """Whether the host `pid` listens to the agent's events: from then on it holds a shared
+    lock on the agent's `ports` file, which /proc/locks shows with its pid (a host takes it
+    right before it notes where it is in its events file, and hears every event after that)."""
+    inodes = {path.stat().st_ino for path in (wallet.runtime / "wallet-bridge").glob("*.ports")}
+    for line in Path("/proc/locks").read_text().splitlines():
+        # "1: FLOCK  ADVISORY  READ 1234 fe:00:5678 0 EOF"; a lock waited for has "->" after its number.
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[4] == str(pid) and int(fields[5].rsplit(":", 1)[1]) in inodes:
+            return True
+    return False
+
+
+def wait_until_listening(wallet, *hosts, timeout=5):
+    """Waits until each host (a `Host` or anything with `.host`) listens to the agent's events,
+    which a port's host starts 200 ms after its first reply: no fixed sleep for it."""
+    for host in hosts:
+        pid = getattr(host, "host", host).process.pid
+        assert wait_until(lambda: listens_to_the_agent(wallet, pid), timeout=timeout), \
+            f"host {pid} did not listen to the agent's events within {timeout} s"
+
+
 def agent_sockets(wallet):
     """The socket files in the test's agent folder."""
     return sorted((wallet.runtime / "wallet-bridge").glob("*.sock"))

@@ -1,5 +1,6 @@
 import Synchronization
 import WalletBridge
+import WalletBridgeProtocol
 import WalletBridgeWallet
 
 /// The wallet of a host started by a browser: GetAccounts and SignPayloads go to the agent,
@@ -23,11 +24,15 @@ public struct AgentBackedWallet: AccountsAtHand {
     let client: AgentClient
     /// The keystore and sessions files the agent keeps; nil asks the agent every time.
     let connected: ConnectedAccounts?
-    private let lastAccounts = LastAnswer()
+    private let lastAccounts: LastAnswer
+    /// The time answers are kept by (`Clocks`); a test moves its own.
+    private let clocks: Clocks
 
-    package init(client: AgentClient, connected: ConnectedAccounts? = nil) {
+    package init(client: AgentClient, connected: ConnectedAccounts? = nil, clocks: Clocks = .system) {
         self.client = client
         self.connected = connected
+        self.clocks = clocks
+        lastAccounts = LastAnswer(clocks: clocks)
     }
 
     public var getAccountsExecution: Execution { .immediate }
@@ -35,7 +40,7 @@ public struct AgentBackedWallet: AccountsAtHand {
     public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
         let mark = client.events.mark
         if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
-        let askedAt = ContinuousClock.now
+        let askedAt = clocks.monotonic()
         if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
             lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
             return answer
@@ -116,6 +121,9 @@ public struct AgentBackedWallet: AccountsAtHand {
 /// The agent's last GetAccounts answer, when it was asked for, and the events mark then.
 private final class LastAnswer: Sendable {
     private let stored = Mutex<(askedAt: ContinuousClock.Instant, mark: Int?, answer: GetAccountsResult)?>(nil)
+    private let clocks: Clocks
+
+    init(clocks: Clocks) { self.clocks = clocks }
 
     /// The stored answer if it was asked for at `instant` or later (requests read together), or
     /// if the host has listened to the agent's events since it was asked for and heard none
@@ -127,7 +135,7 @@ private final class LastAnswer: Sendable {
         stored.withLock { stored in
             guard let stored else { return nil }
             if stored.askedAt >= instant { return stored.answer }
-            guard let mark, stored.mark == mark, ContinuousClock.now - stored.askedAt < KeystoreReadCache.revalidateAfter else { return nil }
+            guard let mark, stored.mark == mark, clocks.monotonic() - stored.askedAt < KeystoreReadCache.revalidateAfter else { return nil }
             return stored.answer
         }
     }

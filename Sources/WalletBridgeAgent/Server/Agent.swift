@@ -4,6 +4,7 @@ import Glibc
 import CLinux
 import Synchronization
 import WalletBridge
+import WalletBridgeProtocol
 import WalletBridgeWallet
 
 /// `wallet-bridge agent`: the one process per user and keystore that keeps the keys unlocked
@@ -48,16 +49,20 @@ package enum Agent {
         let (listener, socketIdentity) = listen(paths)
         let control = listenForCommandLine(paths)
 
-        let cache = UnlockCache(lifetimes: config.unlockLifetimes)
+        let clocks = Clocks.system
+        let cache = UnlockCache(lifetimes: config.unlockLifetimes, clocks: clocks)
         var wallet = KeystoreWallet(config: config, keystorePath: keystoreFile, pinentryGuard: Files.currentExecutable())
         wallet.unlockCache = cache
         wallet.allowMinutes = config.approveForMinutes
         let state = AgentState(
             paths: paths, keystorePath: keystorePath, keystoreFile: keystoreFile, cache: cache, idleExit: config.agentIdleExit,
-            unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine })
+            unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine },
+            clocks: clocks)
         var sessions = SessionService(
-            store: SessionStore(path: SessionStore.path(forKeystore: keystoreFile), lifetime: config.sessionLifetime), wallet: wallet,
-            lifetime: config.sessionLifetime)
+            store: SessionStore(
+                path: SessionStore.path(forKeystore: keystoreFile), lifetime: config.sessionLifetime, now: clocks.wall),
+            wallet: wallet, lifetime: config.sessionLifetime)
+        (sessions.now, sessions.monotonic) = (clocks.wall, clocks.monotonic)
         sessions.proposalTimeout = .seconds(config.proposalTimeout)
         sessions.announce = { [events = state.events] caller, method, params in events.publish(to: caller, method: method, params: params) }
         let makeRouter: AgentConnection.RouterMaker = { [sessions] hello, writer in
@@ -211,7 +216,6 @@ private struct AcceptLoop {
     /// The keys the extensions last heard of.
     var announcedAccounts: SessionAccounts
     let wake: (read: Int32, write: Int32)
-    let clock = ContinuousClock()
     /// How long each connection's frame may take once begun.
     var readTimeout = AgentConnection.defaultReadTimeout
     /// Since when the agent has had nobody connected and nothing unlocked.
@@ -228,7 +232,7 @@ private struct AcceptLoop {
         announcedAccounts = sessions.currentAccounts()
         wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
         state.wakeDescriptor = wake.write
-        idleSince = clock.now
+        idleSince = state.clocks.monotonic()
         Signals.install(wakeDescriptor: wake.write, grace: .seconds(1))
     }
 
@@ -240,7 +244,7 @@ private struct AcceptLoop {
         ]
         while true {
             var wait = Duration.seconds(1)
-            if let expiry = state.cache.nextExpiry { wait = max(.zero, min(wait, expiry - clock.now)) }
+            if let expiry = state.cache.nextExpiry { wait = max(.zero, min(wait, expiry - state.clocks.monotonic())) }
             for index in watched.indices { watched[index].revents = 0 }
             if poll(&watched, nfds_t(watched.count), Int32((wait / .milliseconds(1)).rounded(.up))) < 0, errno != EINTR {
                 end("poll failed (errno \(errno))")
@@ -302,7 +306,7 @@ private struct AcceptLoop {
             guard let current = Agent.socketIdentity(state.paths.socket) else { end("the socket was removed") }
             if current != socketIdentity { end("another agent's socket replaced this one's") }
         }
-        let now = clock.now
+        let now = state.clocks.monotonic()
         if state.clientCount > 0 || state.cache.nextExpiry != nil || state.portsListen() { idleSince = now }
         if now - idleSince >= state.idleExit { end("idle for \(state.idleExit) with the keys locked and nobody connected") }
     }
@@ -332,7 +336,9 @@ final class AgentState: Sendable {
     let keystoreFile: String
     let cache: UnlockCache
     let idleExit: Duration
-    let startedAt = Int(time(nil))
+    /// The agent's time (`Clocks`): idleness, the keys' lifetimes, `agent status`.
+    let clocks: Clocks
+    let startedAt: Int
     let signatureRequestsInLine: @Sendable () -> Int
     /// The agent signs without asking anyone (the passphrase file).
     let unattended: Bool
@@ -347,9 +353,11 @@ final class AgentState: Sendable {
 
     init(
         paths: AgentPaths, keystorePath: String, keystoreFile: String, cache: UnlockCache, idleExit: Duration, unattended: Bool = false,
-        signatureRequestsInLine: @escaping @Sendable () -> Int = { 0 }
+        signatureRequestsInLine: @escaping @Sendable () -> Int = { 0 }, clocks: Clocks = .system
     ) {
         (self.paths, self.keystorePath, self.keystoreFile, self.cache, self.idleExit) = (paths, keystorePath, keystoreFile, cache, idleExit)
+        self.clocks = clocks
+        startedAt = clocks.wall()
         self.unattended = unattended
         self.signatureRequestsInLine = signatureRequestsInLine
         events = EventHub(paths: paths)

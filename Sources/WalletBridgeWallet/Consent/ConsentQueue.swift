@@ -1,3 +1,5 @@
+import WalletBridgeProtocol
+
 /// One consent dialog at a time: two requests must not put two dialogs on screen at once, where
 /// one could be mistaken for the other. In the agent it is one queue for every browser and port.
 ///
@@ -58,7 +60,7 @@ actor ConsentQueue {
     /// The defaults, documented in docs/wallet.md: 32 in all, 8 per caller, 10 minutes.
     init(
         limit: Int = 32, perCallerLimit: Int = 8, refuseAllDuration: Duration = .seconds(600),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = Clocks.system.monotonic
     ) {
         self.limit = limit
         self.perCallerLimit = perCallerLimit

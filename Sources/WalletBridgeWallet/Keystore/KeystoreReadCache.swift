@@ -98,16 +98,25 @@ package final class KeystoreReadCache: Sendable {
     /// `lstat(2)`; a test puts another file in place between the check and the read with it.
     private let statFile: @Sendable (String, UnsafeMutablePointer<stat>) -> Int32
 
-    package init(watchable: Bool = true, statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) }) {
+    /// The time `revalidateAfter` is counted in (`Clocks`); a test moves its own.
+    private let clocks: Clocks
+
+    package init(
+        watchable: Bool = true, clocks: Clocks = .system,
+        statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) }
+    ) {
         self.watchable = watchable
+        self.clocks = clocks
         self.statFile = statFile
     }
 
-    /// The keystore's contents as of `notBefore` or later (no file when there is none yet).
-    package func read(_ keystore: Keystore, notBefore: ContinuousClock.Instant = .now) throws(KeystoreError) -> Contents {
+    /// The keystore's contents as of `notBefore` (nil: now) or later (no file when there is
+    /// none yet).
+    package func read(_ keystore: Keystore, notBefore: ContinuousClock.Instant? = nil) throws(KeystoreError) -> Contents {
         // Only the contents leave the lock: copying the whole entry out, stamp and all, was a
         // tenth of a pipelined GetAccounts (bench/).
-        let now = ContinuousClock.now
+        let now = clocks.monotonic()
+        let notBefore = notBefore ?? now
         var onTheWatch = false
         let recent = last.withLock { entry -> Contents? in
             guard let entry else { return nil }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import WalletBridgeProtocol
 
 /// The keystore key, kept in secure memory after one passphrase, as gpg-agent keeps one: until
 /// it goes unused for the idle lifetime, or the maximum lifetime has passed since the unlock,
@@ -63,21 +64,27 @@ package final class UnlockCache: Sendable {
 
     /// True while an approval remembered for `caller` and `address` lasts (and the keys for
     /// `file` are unlocked).
-    package func isRemembered(caller: String, address: String, for file: KeystoreFile, now: ContinuousClock.Instant = .now) -> Bool {
-        unlocked.withLock { held in
+    package func isRemembered(caller: String, address: String, for file: KeystoreFile, now: ContinuousClock.Instant? = nil) -> Bool {
+        let now = now ?? clocks.monotonic()
+        return unlocked.withLock { held in
             Self.dropIfStale(&held, file: file, now: now, lifetimes: lifetimes)
             guard let until = held?.remembered[Remembered(caller: caller, address: address)] else { return false }
             return now < until
         }
     }
 
-    package init(lifetimes: Lifetimes = Lifetimes()) {
+    /// The times deadlines and `status` are read from (`Clocks`); a test moves its own.
+    private let clocks: Clocks
+
+    package init(lifetimes: Lifetimes = Lifetimes(), clocks: Clocks = .system) {
         self.lifetimes = lifetimes
+        self.clocks = clocks
     }
 
     /// True when a key for `file` is held and has not expired. Does not count as a use.
-    package func isUnlocked(for file: KeystoreFile, now: ContinuousClock.Instant = .now) -> Bool {
-        unlocked.withLock { held in
+    package func isUnlocked(for file: KeystoreFile, now: ContinuousClock.Instant? = nil) -> Bool {
+        let now = now ?? clocks.monotonic()
+        return unlocked.withLock { held in
             Self.dropIfStale(&held, file: file, now: now, lifetimes: lifetimes)
             return held != nil
         }
@@ -85,9 +92,10 @@ package final class UnlockCache: Sendable {
 
     /// `body`'s result with the key for `file`, counted as a use; nil when locked.
     package func withKey<R>(
-        for file: KeystoreFile, now: ContinuousClock.Instant = .now, _ body: (SecureBytes) throws(KeystoreError) -> R
+        for file: KeystoreFile, now: ContinuousClock.Instant? = nil, _ body: (SecureBytes) throws(KeystoreError) -> R
     ) throws(KeystoreError) -> R? {
-        try unlocked.withLock { held throws(KeystoreError) -> R? in
+        let now = now ?? clocks.monotonic()
+        return try unlocked.withLock { held throws(KeystoreError) -> R? in
             Self.dropIfStale(&held, file: file, now: now, lifetimes: lifetimes)
             guard held != nil else { return nil }
             held!.lastUsed = now
@@ -96,7 +104,8 @@ package final class UnlockCache: Sendable {
     }
 
     /// Keeps `key`, which `Keystore.deriveKey` derived for `file`; replaces any other.
-    package func store(_ key: SecureBytes, for file: KeystoreFile, now: ContinuousClock.Instant = .now) {
+    package func store(_ key: SecureBytes, for file: KeystoreFile, now: ContinuousClock.Instant? = nil) {
+        let now = now ?? clocks.monotonic()
         unlocked.withLock { $0 = Unlocked(key: key, salt: file.kdf.salt, unlockedAt: now, lastUsed: now) }
     }
 
@@ -113,8 +122,9 @@ package final class UnlockCache: Sendable {
 
     /// Wipes the key if a lifetime has run out. Returns true if it did.
     @discardableResult
-    package func expire(now: ContinuousClock.Instant = .now) -> Bool {
-        unlocked.withLock { held in
+    package func expire(now: ContinuousClock.Instant? = nil) -> Bool {
+        let now = now ?? clocks.monotonic()
+        return unlocked.withLock { held in
             guard let current = held, now >= current.deadline(lifetimes) else { return false }
             held = nil
             return true
@@ -122,10 +132,11 @@ package final class UnlockCache: Sendable {
     }
 
     /// When the held key was unlocked and when it locks; nil when locked.
-    package func status(now: ContinuousClock.Instant = .now) -> Status? {
-        unlocked.withLock { held in
+    package func status(now: ContinuousClock.Instant? = nil) -> Status? {
+        let now = now ?? clocks.monotonic()
+        return unlocked.withLock { held in
             guard let current = held, now < current.deadline(lifetimes) else { return nil }
-            let wallNow = Int(time(nil))
+            let wallNow = clocks.wall()
             func wall(_ instant: ContinuousClock.Instant) -> Int { wallNow + Int(((instant - now) / .seconds(1)).rounded()) }
             return Status(
                 unlockedAt: wall(current.unlockedAt), locksAt: wall(current.deadline(lifetimes)),

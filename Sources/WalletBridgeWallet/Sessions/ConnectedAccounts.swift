@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeProtocol
 
 /// GetAccounts for an extension that is connected, answered by the host from the two files the
 /// agent keeps, the keystore's public part and the sessions file, without a round trip to the
@@ -32,14 +33,18 @@ package struct ConnectedAccounts: Sendable {
     static let largestSessionsFileReadHere = 4096
     /// The keystore as last read (see there for when it is checked). Never on a network
     /// filesystem: those go to the agent.
-    private let readCache = KeystoreReadCache()
+    private let readCache: KeystoreReadCache
+    /// Whose wall time decides whether a session is live (`Clocks`).
+    private let clocks: Clocks
 
     /// `session_lifetime`: a session in the file that is to last longer than this from now was
     /// not written from a dialog, and is left to the agent, which caps it (`SessionStore.peek`).
     let lifetime: Int
 
-    package init(keystorePath: String, lifetime: Int = SessionStore.defaultLifetime) {
+    package init(keystorePath: String, lifetime: Int = SessionStore.defaultLifetime, clocks: Clocks = .system) {
         keystore = Keystore(path: keystorePath)
+        readCache = KeystoreReadCache(clocks: clocks)
+        self.clocks = clocks
         sessionsPath = SessionStore.path(forKeystore: keystorePath)
         onNetworkFilesystem = KeystoreWallet.isOnNetworkFilesystem(keystorePath)
         self.lifetime = lifetime
@@ -52,7 +57,7 @@ package struct ConnectedAccounts: Sendable {
               contents.changeableByOthers == nil else { return nil }
         contents.warnIfExposed(keystore)
         if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
-        let now = Int(time(nil))
+        let now = clocks.wall()
         guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere, lifetime: lifetime, now: now) else {
             return nil
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeProtocol
 
 /// The session methods of docs/sessions.md (`session_connect`, `session_list`,
 /// `session_request`, `session_extend`, `session_disconnect`), and the rule that walletlib's
@@ -22,8 +23,10 @@ package struct SessionService: Sendable {
     package var support = WalletSupport.default
     /// Tells the caller's ports (`session_update`, `session_delete`, …); the agent's event hub.
     package var announce: @Sendable (_ caller: SessionCaller, _ method: String, _ params: JSONValue) -> Void = { _, _, _ in }
-    /// The clock, in seconds since the Unix epoch.
-    package var now: @Sendable () -> Int = { Int(time(nil)) }
+    /// The clock, in seconds since the Unix epoch (`Clocks.wall`).
+    package var now: @Sendable () -> Int = Clocks.system.wall
+    /// The clock proposals' and requests' deadlines are set by (`Clocks.monotonic`).
+    package var monotonic: @Sendable () -> ContinuousClock.Instant = Clocks.system.monotonic
     /// Names each new session. Random in the agent; the conformance host counts instead, so
     /// that the fixtures can pin a whole session.
     package var newTopic: @Sendable () -> String = Session.newTopic
@@ -97,7 +100,7 @@ package struct SessionService: Sendable {
         let question = SessionConsent.connect(
             caller: context.caller, callerName: callerName, origin: origin, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
-        try await askOrThrow(question, for: context.caller, expiring: .now + proposalTimeout, rejected: RPCError(.userRejected))
+        try await askOrThrow(question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: RPCError(.userRejected))
         let session = try open(
             caller: context.caller, origin: origin, callerName: callerName, metadata: metadata, required: required, optional: optional,
             approved: approved)
@@ -158,7 +161,7 @@ package struct SessionService: Sendable {
             guard Self.requestExpiryRange.contains(fromNow) else {
                 throw Self.invalid("expiry", "must be between 5 minutes and 7 days from now")
             }
-            deadline = .now + .seconds(fromNow)
+            deadline = monotonic() + .seconds(fromNow)
         }
         // The dialogs it opens name the session's site (`ConsentRequest.site`).
         var sited = context
@@ -318,7 +321,7 @@ package struct SessionService: Sendable {
         let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
-        try await askOrThrow(question, for: context.caller, expiring: .now + proposalTimeout, rejected: declined)
+        try await askOrThrow(question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: declined)
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeProtocol
 
 /// The sessions, in memory and in one file beside the keystore (`keystore.sessions.json`), so
 /// that they survive agent and browser restarts.
@@ -55,7 +56,7 @@ package final class SessionStore: Sendable {
     /// extensions connect again, and the file is kept for a person to look at. A session that
     /// would last more than `lifetime` seconds from now is cut to that: no dialog ever approved
     /// a longer one, and the file is written back with the cut expiries. `now` is the time in seconds since the epoch (tests pass their own clock).
-    package init(path: String, lifetime: Int = defaultLifetime, now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+    package init(path: String, lifetime: Int = defaultLifetime, now: @escaping @Sendable () -> Int = Clocks.system.wall) {
         self.path = path
         self.now = now
         let time = now()
@@ -73,7 +74,7 @@ package final class SessionStore: Sendable {
     /// A store that starts with `sessions` (oldest first, topics distinct) and keeps every
     /// change in memory alone. The limits still hold (`maxSessions`, and the size a file would
     /// have), so that it answers as the file-backed store does.
-    package init(inMemory sessions: [Session] = [], now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+    package init(inMemory sessions: [Session] = [], now: @escaping @Sendable () -> Int = Clocks.system.wall) {
         path = nil
         self.now = now
         held = Mutex(sessions)
