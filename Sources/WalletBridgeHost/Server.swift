@@ -92,13 +92,15 @@ public final class Server: Sendable {
     /// Handles one inbound frame body. Returns once every handler it started has either
     /// answered or moved to the pool (see `Execution`); they answer through `send` in whatever
     /// order they finish.
-    public func receive(_ body: [UInt8], receivedAt: ContinuousClock.Instant = .now) {
+    public func receive(_ body: [UInt8], receivedAt: ContinuousClock.Instant? = nil) {
         body.withUnsafeBufferPointer { receive($0, receivedAt: receivedAt) }
     }
 
     /// `receive(_:)` for a frame body still in the reader's buffer: nothing of it is kept.
-    /// `receivedAt` is when its bytes were read (see `RequestContext.receivedAt`).
-    public func receive(_ body: UnsafeBufferPointer<UInt8>, receivedAt: ContinuousClock.Instant = .now) {
+    /// `receivedAt` is when its bytes were read (see `RequestContext.receivedAt`); nil: now, on
+    /// the configuration's clock.
+    public func receive(_ body: UnsafeBufferPointer<UInt8>, receivedAt: ContinuousClock.Instant? = nil) {
+        let receivedAt = receivedAt ?? now()
         let document: RequestDocument
         do {
             document = try JSONParser.parseRequestDocument(body, maxDepth: configuration.maxJSONDepth)
