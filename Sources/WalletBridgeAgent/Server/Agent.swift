@@ -109,12 +109,12 @@ package enum Agent {
     }
 
     /// How long a frame may take once begun: `WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS` (1 to
-    /// 600000), else `AgentConnection.defaultReadTimeout`.
+    /// 600000), else `AgentTimeouts.read`.
     static func readTimeout() -> Duration {
-        guard let text = Environment.string("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS") else { return AgentConnection.defaultReadTimeout }
+        guard let text = Environment.string("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS") else { return AgentTimeouts.read }
         guard let milliseconds = Int(text), (1...600_000).contains(milliseconds) else {
-            Log.warning("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000; using \(AgentConnection.defaultReadTimeout)")
-            return AgentConnection.defaultReadTimeout
+            Log.warning("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000; using \(AgentTimeouts.read)")
+            return AgentTimeouts.read
         }
         return .milliseconds(milliseconds)
     }
@@ -137,7 +137,7 @@ package enum Agent {
         // removes its socket, then exits, and only its exit frees the lock. A socket there means
         // one serves; no socket means wait a moment for the lock, rather than exit and leave
         // the host that started this agent waiting for a socket nobody will make.
-        let deadline = ContinuousClock.now + .seconds(3)
+        let deadline = ContinuousClock.now + AgentTimeouts.lockOfAnEndingAgent
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 fail("cannot take the agent's lock \(paths.lock): \(String(cString: strerror(errno)))")
@@ -217,7 +217,7 @@ private struct AcceptLoop {
     var announcedAccounts: SessionAccounts
     let wake: (read: Int32, write: Int32)
     /// How long each connection's frame may take once begun.
-    var readTimeout = AgentConnection.defaultReadTimeout
+    var readTimeout = AgentTimeouts.read
     /// Since when the agent has had nobody connected and nothing unlocked.
     var idleSince: ContinuousClock.Instant
 
@@ -233,7 +233,7 @@ private struct AcceptLoop {
         wake = (try? Spawn.pipe(nonBlocking: true)) ?? (-1, -1)
         state.wakeDescriptor = wake.write
         idleSince = state.clocks.monotonic()
-        Signals.install(wakeDescriptor: wake.write, grace: .seconds(1))
+        Signals.install(wakeDescriptor: wake.write, grace: AgentTimeouts.signalGrace)
     }
 
     mutating func run() -> Never {
@@ -243,7 +243,7 @@ private struct AcceptLoop {
             pollfd(fd: control?.fd ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            var wait = Duration.seconds(1)
+            var wait = AgentTimeouts.housekeeping
             if let expiry = state.cache.nextExpiry { wait = max(.zero, min(wait, expiry - state.clocks.monotonic())) }
             for index in watched.indices { watched[index].revents = 0 }
             if poll(&watched, nfds_t(watched.count), Int32((wait / .milliseconds(1)).rounded(.up))) < 0, errno != EINTR {

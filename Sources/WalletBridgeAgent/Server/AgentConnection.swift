@@ -26,12 +26,9 @@ struct AgentConnection {
     var afterEachRequest: @Sendable () -> Void = {}
     /// How long a frame may take to arrive once its first byte has (the hello's included);
     /// time between frames is not limited. `WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS` sets it.
-    var readTimeout: Duration = Self.defaultReadTimeout
-    static let defaultReadTimeout: Duration = .seconds(10)
+    var readTimeout: Duration = AgentTimeouts.read
     /// How long a new connection may take to say hello.
-    var helloTimeout: Duration = .seconds(5)
-    /// How long a reply may wait for a client that does not read.
-    static let sendTimeout: Duration = .seconds(10)
+    var helloTimeout: Duration = AgentTimeouts.hello
 
     /// The requests of one connection: no timeout of their own (the host has its own and
     /// closes the connection when it passes), and a limit per client.
@@ -47,7 +44,7 @@ struct AgentConnection {
     /// counted as pending in `limits` when this starts; it leaves them when this ends.
     func serve() {
         defer { close(fd) }
-        UnixSocket.setSendTimeout(fd, Self.sendTimeout)
+        UnixSocket.setSendTimeout(fd, AgentTimeouts.send)
         let writer = SocketWriter(fd: fd)
         // The hello is small: a client's first frame holds no more than this until it has
         // said who it is.
@@ -76,7 +73,7 @@ struct AgentConnection {
             afterEachRequest()
         }
         server.cancelAll()
-        _ = server.waitUntilIdle(timeout: .seconds(2))
+        _ = server.waitUntilIdle(timeout: AgentTimeouts.connectionDrain)
     }
 
     /// Reads and answers the hello, and counts the connection as the hello says; nil (after an
