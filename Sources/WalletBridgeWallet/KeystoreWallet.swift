@@ -454,7 +454,7 @@ public struct KeystoreWallet: AccountsAtHand {
             // Nil if the keys were locked while the dialog was up: then the passphrase after all.
             if let key = try heldKey() {
                 guard answer == .remember, let identity, let minutes = offer.rememberMinutes else { return (key, .confirmation) }
-                unlockCache.remember(caller: identity, address: entry.address, until: .now + .seconds(minutes * 60))
+                unlockCache.remember(caller: identity, address: entry.address, for: .seconds(minutes * 60))
                 return (key, .confirmationAndAllow)
             }
         }

@@ -176,6 +176,20 @@ final class UnlockCacheTests: XCTestCase {
         XCTAssertFalse(cache.lock())
     }
 
+    /// "For N minutes" counts on the cache's clock, as the check does: not the system's (this
+    /// one is an hour ahead of it).
+    func testAnAllowanceForADurationCountsOnTheCachesClock() throws {
+        let clock = ManualClock(monotonic: .now + .seconds(3600))
+        let cache = UnlockCache(clocks: clock.clocks)
+        let caller = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+        cache.store(key, for: file)
+        cache.remember(caller: caller, address: entry.address, for: .seconds(60))
+        clock.advance(by: .seconds(59))
+        XCTAssertTrue(cache.isRemembered(caller: caller, address: entry.address, for: file))
+        clock.advance(by: .seconds(1))
+        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file), "its time is up")
+    }
+
     func testAnAllowanceLastsItsTimeForItsCallerAndKeyAndNoLongerThanTheUnlock() throws {
         let cache = UnlockCache()
         let now = ContinuousClock.now

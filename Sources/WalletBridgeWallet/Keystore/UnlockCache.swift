@@ -62,6 +62,11 @@ package final class UnlockCache: Sendable {
         unlocked.withLock { $0?.remembered[Remembered(caller: caller, address: address)] = until }
     }
 
+    /// `remember(caller:address:until:)` for `duration` from now, on the cache's clock.
+    package func remember(caller: String, address: String, for duration: Duration) {
+        remember(caller: caller, address: address, until: clocks.monotonic() + duration)
+    }
+
     /// True while an approval remembered for `caller` and `address` lasts (and the keys for
     /// `file` are unlocked).
     package func isRemembered(caller: String, address: String, for file: KeystoreFile, now: ContinuousClock.Instant? = nil) -> Bool {
