@@ -8,7 +8,9 @@ import XCTest
 package func makeTemporaryFolder(prefix: String) throws -> String {
     let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array("\(base.hasSuffix("/") ? String(base.dropLast()) : base)/\(prefix)-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+        mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+    }
     guard let made else { throw TemporaryFolderError(errno: errno) }
     return made
 }

@@ -135,7 +135,8 @@ final class ServerTests: XCTestCase {
         clock.advance(by: .milliseconds(50))
         _ = try channel.play([#"{"jsonrpc":"2.0","id":2,"method":"quick"}"#], expecting: 2)
         XCTAssertEqual(starts.load(ordering: .relaxed), 0, "started by the owner, not by the reply")
-        XCTAssertEqual(channel.server.eventSourcesDueAt, firstReply + Server.eventQuietPeriod, "counted from the first reply")
+        XCTAssertEqual(
+            channel.server.eventSourcesDueAt, firstReply + Server.eventQuietPeriod, "counted from the first reply")
         channel.server.startEventSources()
         channel.server.startEventSources()
         XCTAssertEqual(starts.load(ordering: .relaxed), 1, "started once")

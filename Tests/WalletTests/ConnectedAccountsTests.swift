@@ -75,7 +75,8 @@ final class ConnectedAccountsTests: XCTestCase {
 
     /// Live until its expiry on the host's wall clock (`Clocks`), gone from that second on.
     func testASessionEndsAtItsExpiryOnTheHostsClock() throws {
-        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let entry = try Keystore(path: keystorePath)
+            .importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         let clock = ManualClock(wall: Int(time(nil)))
         try connect(chrome, created: clock.wall, lifetime: 3600)
         let connected = ConnectedAccounts(keystorePath: keystorePath, clocks: clock.clocks)

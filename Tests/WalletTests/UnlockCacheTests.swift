@@ -93,7 +93,8 @@ final class UnlockCacheTests: XCTestCase {
         cache.store(key, for: file)
         clock.advance(by: .seconds(4))
         XCTAssertEqual(
-            cache.status(), UnlockCache.Status(unlockedAt: 1_800_000_000, locksAt: 1_800_000_010, locksAtLatest: 1_800_000_025))
+            cache.status(),
+            UnlockCache.Status(unlockedAt: 1_800_000_000, locksAt: 1_800_000_010, locksAtLatest: 1_800_000_025))
         XCTAssertNotNil(try cache.withKey(for: file) { Array($0.bytes) }, "a use, at 4 s")
         XCTAssertEqual(cache.status()?.locksAt, 1_800_000_014)
         clock.advance(by: .seconds(9))

@@ -316,7 +316,8 @@ def test_prerm_ends_agents_and_leaves_other_processes(tmp_path):
     try:
         # Until bash's exec, the agent's command line is bash's, which the script must not match.
         renamed = f"{stand_in} agent".encode()
-        assert wait_until(lambda: Path(f"/proc/{agent.pid}/cmdline").read_bytes().split(b"\0")[0] == renamed, timeout=10)
+        cmdline = Path(f"/proc/{agent.pid}/cmdline")
+        assert wait_until(lambda: cmdline.read_bytes().split(b"\0")[0] == renamed, timeout=10)
         assert run("sh", tmp_path / "prerm", "upgrade").returncode == 0
         assert agent.wait(10) == -signal.SIGTERM
         assert host.poll() is None, "a host a browser started is left alone"

@@ -375,8 +375,9 @@ def listens_to_the_agent(wallet, pid):
     for line in Path("/proc/locks").read_text().splitlines():
         # "1: FLOCK  ADVISORY  READ 1234 fe:00:5678 0 EOF"; a lock waited for has "->" after its number.
         fields = line.split()
-        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[4] == str(pid) and int(fields[5].rsplit(":", 1)[1]) in inodes:
-            return True
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[4] == str(pid):
+            if int(fields[5].rsplit(":", 1)[1]) in inodes:
+                return True
     return False
 
 
