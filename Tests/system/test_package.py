@@ -17,7 +17,6 @@ import shutil
 import signal
 import subprocess
 import tarfile
-import time
 from pathlib import Path
 
 import pytest
