@@ -98,3 +98,14 @@ let package = Package(
         .testTarget(name: "WalletTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
     ]
 )
+
+// WALLET_BRIDGE_TEST_HOOKS: the one test build flag. Set in debug builds, which are what the tests
+// build and run (`swift build`, `swift test`, .build/debug/wallet-bridge for pytest and node); it
+// compiles in the test-only environment switches, WALLET_BRIDGE_TEST_WEAK_KDF and
+// WALLET_BRIDGE_TEST_SLOW_WRITE_MS. Release builds (scripts/build-release.sh, the .deb) leave them
+// out: the shipped binary neither reads nor names them. Set here for every target, so that it
+// holds wherever a file lives.
+for target in package.targets where target.type != .system {
+    let testHooks = SwiftSetting.define("WALLET_BRIDGE_TEST_HOOKS", .when(configuration: .debug))
+    target.swiftSettings = (target.swiftSettings ?? []) + [testHooks]
+}

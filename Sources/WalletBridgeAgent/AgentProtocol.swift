@@ -17,12 +17,9 @@ package enum AgentProtocol {
     package static let version = 1
     /// The hello's refusal when the client expects another keystore.
     package static let otherKeystore = "Another keystore"
-    /// `data.reason` of the hello's refusal (-32005) when the client's kind holds all the
-    /// connections it may (`ConnectionLimits`): an extension with too many ports open.
-    package static let tooManyConnections = "too_many_connections"
-    /// `data.reason` of the hello's refusal (-32005) when a host says hello at the command
-    /// line's socket (`AgentPaths.control`): no host tries that again.
-    package static let wrongSocket = "wrong_socket"
+    // A hello's refusal for the agent's limits is -32005 with `data.reason`
+    // `ErrorReason.tooManyConnections` (`ConnectionLimits`), or `.wrongSocket` for a host at the
+    // command line's socket (`AgentPaths.control`), which no host tries again.
     /// The largest hello: it names a few arguments and a path.
     package static let maxHelloBytes = 64 * 1024
     /// The largest request after the hello: what a host can send. A host's request is a

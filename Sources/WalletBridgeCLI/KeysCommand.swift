@@ -155,7 +155,9 @@ func keystoreStep<R>(_ body: () throws(KeystoreError) -> R) throws(CLIFailure) -
 
 /// Says so on stderr when a keystore was just written with the test-only weak Argon2 limits.
 func warnIfWeakKDF() {
+    #if WALLET_BRIDGE_TEST_HOOKS
     if PasswordHash.Limits.forNewKeystores == .weakestForTests {
         Console.warning("WALLET_BRIDGE_TEST_WEAK_KDF=1 is set: the keystore was encrypted with the weakest Argon2 limits. For tests only.")
     }
+    #endif
 }

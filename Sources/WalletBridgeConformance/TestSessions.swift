@@ -278,11 +278,11 @@ struct InMemorySessionWallet: SessionWallet {
         case .approve:
             return try await sign()
         case .reject:
-            throw RPCError(.notSigned, data: .object(["reason": .string("declined")]))
+            throw RPCError(.notSigned, reason: .declined)
         case .hang:
             try await Self.waitUntilCancelled()
         case .unavailable:
-            throw RPCError(.notSigned, data: .object(["reason": .string("no_passphrase_prompt"), "fix": .string(Self.fix)]))
+            throw RPCError(.notSigned, reason: .noPassphrasePrompt, fix: Self.fix)
         }
     }
 

@@ -174,7 +174,7 @@ public struct KeystoreWallet: AccountsAtHand {
     /// The answer to a request for the accounts of a keystore other users could have changed:
     /// -32603, with the reason for the extension and the fix in the log (it names paths).
     package static let keystoreChangeableByOthers = RPCError(.internalError, data: .object([
-        "reason": .string("keystore_writable_by_others"),
+        "reason": ErrorReason.keystoreWritableByOthers.jsonValue,
         "problem": .string("other users can change the keystore; the wallet's log says how to fix it"),
     ]))
 
@@ -324,7 +324,7 @@ public struct KeystoreWallet: AccountsAtHand {
         guard let signature = Secp256k1.sign(digest: signing.digest, secretKey: secretKey) else {
             auditLog.record(approved)
             Log.error("libsecp256k1 did not sign with \(entry.address)")
-            throw RPCError(.notSigned, data: .object(["reason": .string("unlock_failed")]))
+            throw RPCError(.notSigned, reason: .unlockFailed)
         }
         if let transaction = signing.transaction {
             approved.ethereum?.transactionHash = Keccak256.hash(transaction.signed(with: signature))
@@ -346,7 +346,7 @@ public struct KeystoreWallet: AccountsAtHand {
             // Whoever can change the keystore can put their own key under this address, and
             // the person's approval would sign with it.
             Log.error("not signing: \(reason)")
-            throw RPCError(.notSigned, data: .object(["reason": .string("keystore_writable_by_others")]))
+            throw RPCError(.notSigned, reason: .keystoreWritableByOthers)
         }
         guard let file = try readKeystore({ () throws(KeystoreError) in try keystore.read() }) else {
             throw RPCError(.invalidParams, data: .object([
@@ -395,7 +395,7 @@ public struct KeystoreWallet: AccountsAtHand {
             Log.warning("signature refused before asking: \(Self.describe(full, consentQueue)) wait for the person")
             audit.decision = .tooManyWaiting
             auditLog.record(audit)
-            throw RPCError(.notSigned, data: .object(["reason": .string("too_many_waiting")]))
+            throw RPCError(.notSigned, reason: .tooManyWaiting)
         } catch is ConsentQueue.RefusedAll {
             // The person said so a moment ago: a refusal by the person, though not asked again.
             audit.decision = .refusedAll
@@ -404,8 +404,8 @@ public struct KeystoreWallet: AccountsAtHand {
         } catch UnlockFailure.keystore(let error) {
             // Logged where it happened. A damaged entry is "key_damaged" so that someone
             // debugging an extension knows retrying is pointless.
-            let reason = if case .keyDamaged = error { "key_damaged" } else { "unlock_failed" }
-            throw RPCError(.notSigned, data: .object(["reason": .string(reason)]))
+            let reason: ErrorReason = if case .keyDamaged = error { .keyDamaged } else { .unlockFailed }
+            throw RPCError(.notSigned, reason: reason)
         } catch is CancellationError {
             // Nobody answered, whether or not its dialog was up: counted, like the refusals
             // nobody was asked about, so that a caller that leaves as its dialog comes cannot
@@ -511,20 +511,18 @@ public struct KeystoreWallet: AccountsAtHand {
     }
 
     private static func notSigned(_ refusal: ConsentRefusal) -> RPCError {
-        let reason: String
+        let reason: ErrorReason
         switch refusal {
         case .declined:
-            reason = "declined"
+            reason = .declined
         case .wrongPassphrase:
             Log.warning("signature refused: wrong passphrase")
-            reason = "wrong_passphrase"
+            reason = .wrongPassphrase
         case .unavailable(let detail, let fix):
             Log.error("cannot ask for the passphrase: \(detail)" + (fix.map { "; \($0)" } ?? ""))
-            var data: [String: JSONValue] = ["reason": "no_passphrase_prompt"]
-            if let fix { data["fix"] = .string(fix) }
-            return RPCError(.notSigned, data: .object(data))
+            return RPCError(.notSigned, reason: .noPassphrasePrompt, fix: fix)
         }
-        return RPCError(.notSigned, data: .object(["reason": .string(reason)]))
+        return RPCError(.notSigned, reason: reason)
     }
 }
 

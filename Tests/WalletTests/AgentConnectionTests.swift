@@ -350,7 +350,7 @@ final class AgentConnectionTests: XCTestCase {
                     hellos.value.add(1, ordering: .relaxed)
                     let error: JSONValue = [
                         "code": .number(JSONNumber(ErrorCode.agentUnavailable.rawValue)), "message": "Agent unavailable",
-                        "data": ["reason": .string(AgentProtocol.tooManyConnections), "problem": "busy", "limit": 32],
+                        "data": ["reason": "too_many_connections", "problem": "busy", "limit": 32],
                     ]
                     _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "error": error]).jsonBytes)
                 }

@@ -510,6 +510,32 @@ def test_the_packaged_binary_is_static_stripped_and_works(tree):
     assert {"NATIVE_GET_ACCOUNTS_METHOD", "NATIVE_SIGN_PAYLOADS_METHOD"} <= methods, methods
 
 
+# The test-only environment switches: compiled into test (debug) builds alone (Package.swift,
+# WALLET_BRIDGE_TEST_HOOKS).
+TEST_ONLY_VARIABLES = ("WALLET_BRIDGE_TEST_WEAK_KDF", "WALLET_BRIDGE_TEST_SLOW_WRITE_MS")
+
+
+def test_the_packaged_binary_neither_names_nor_honours_the_test_only_switches(tree, tmp_path):
+    from wallet_helpers import binary_path
+    binary = tree / BINARY.lstrip("/")
+    shipped = binary.read_bytes()
+    tested = Path(binary_path()).read_bytes()
+    for name in TEST_ONLY_VARIABLES:
+        assert name.encode() not in shipped, f"the shipped binary names {name}"
+        assert name.encode() in tested, f"the test build {binary_path()} lost {name}"
+    # Set anyway, the weak KDF switch changes nothing: a new keystore gets the users' limits
+    # (libsodium's MODERATE, 3 passes), and no test-only warning is printed.
+    passphrase = tmp_path / "passphrase"
+    passphrase.write_text("scratch keystore only\n")
+    keystore = tmp_path / "keystore.json"
+    env = {"HOME": str(tmp_path), "PATH": os.environ["PATH"], "WALLET_BRIDGE_KEYSTORE": str(keystore),
+           "WALLET_BRIDGE_TEST_WEAK_KDF": "1"}
+    result = run(binary, "keys", "create", "--label", "main", "--passphrase-file", passphrase, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "WALLET_BRIDGE_TEST" not in result.stderr, result.stderr
+    assert json.loads(keystore.read_text())["kdf"]["opslimit"] == 3
+
+
 def test_copyright_is_machine_readable(tree):
     text = (tree / DOC.lstrip("/") / "copyright").read_text()
     assert text.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n")

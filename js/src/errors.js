@@ -60,6 +60,33 @@ export const NativeRpcErrorCode = Object.freeze({
 });
 
 /**
+ * The host's `data.reason` values, mirrored from Sources/WalletBridgeProtocol/ErrorReason.swift
+ * with the same names: a word to act on without parsing `data.problem` (README.md,
+ * "data.reason"). js/test/errors.test.js fails if the two drift apart.
+ */
+export const NativeRpcErrorReason = Object.freeze({
+  // -3 Payload not signed (declined also with -1, when asked to connect)
+  declined: 'declined',
+  wrongPassphrase: 'wrong_passphrase',
+  noPassphrasePrompt: 'no_passphrase_prompt',
+  tooManyWaiting: 'too_many_waiting',
+  keyDamaged: 'key_damaged',
+  unlockFailed: 'unlock_failed',
+  keystoreWritableByOthers: 'keystore_writable_by_others',
+  // -1 Authorization failed: nobody can be asked to connect an extension
+  noPrompt: 'no_prompt',
+  // -32005 Agent unavailable
+  cannotStart: 'cannot_start',
+  notResponding: 'not_responding',
+  protocolMismatch: 'protocol_mismatch',
+  otherKeystore: 'other_keystore',
+  unsafeSocket: 'unsafe_socket',
+  tooManyConnections: 'too_many_connections',
+  wrongSocket: 'wrong_socket',
+  notRunning: 'not_running',
+});
+
+/**
  * The fixed message the host sends with each catalogue code. Useful to recognise a catalogue
  * error, and for fakes that must answer like the host does.
  * @type {Readonly<Record<number, string>>}

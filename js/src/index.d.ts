@@ -833,6 +833,28 @@ export const NativeRpcErrorCode: Readonly<{
   sessionRequestExpired: 8000;
 }>;
 
+/** The host's `data.reason` values (Sources/WalletBridgeProtocol/ErrorReason.swift), same names. */
+export const NativeRpcErrorReason: Readonly<{
+  declined: 'declined';
+  wrongPassphrase: 'wrong_passphrase';
+  noPassphrasePrompt: 'no_passphrase_prompt';
+  tooManyWaiting: 'too_many_waiting';
+  keyDamaged: 'key_damaged';
+  unlockFailed: 'unlock_failed';
+  keystoreWritableByOthers: 'keystore_writable_by_others';
+  noPrompt: 'no_prompt';
+  cannotStart: 'cannot_start';
+  notResponding: 'not_responding';
+  protocolMismatch: 'protocol_mismatch';
+  otherKeystore: 'other_keystore';
+  unsafeSocket: 'unsafe_socket';
+  tooManyConnections: 'too_many_connections';
+  wrongSocket: 'wrong_socket';
+  notRunning: 'not_running';
+}>;
+/** One `data.reason` value the host sends: `error.data.reason` of a NativeRpcError, narrowed. */
+export type NativeRpcErrorReason = (typeof NativeRpcErrorReason)[keyof typeof NativeRpcErrorReason];
+
 /** The fixed message the host sends with each catalogue code. */
 export const NATIVE_RPC_ERROR_MESSAGES: Readonly<Record<number, string>>;
 

@@ -27,6 +27,7 @@ export {
   NativeProtocolError,
   NativeRpcError,
   NativeRpcErrorCode,
+  NativeRpcErrorReason,
   NativeTransportError,
   WalletBridgeError,
   registerNativeRpcErrorClass,

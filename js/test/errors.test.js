@@ -8,6 +8,7 @@ import {
   NativeProtocolError,
   NativeRpcError,
   NativeRpcErrorCode,
+  NativeRpcErrorReason,
   NativeTransportError,
   WalletBridgeError,
 } from '../src/index.js';
@@ -16,6 +17,8 @@ import { BROWSER_MESSAGES } from './fakes.js';
 
 const errorCodeSwift = fileURLToPath(new URL('../../Sources/WalletBridgeProtocol/ErrorCode.swift', import.meta.url));
 const sessionsDoc = fileURLToPath(new URL('../../docs/sessions.md', import.meta.url));
+const errorReasonSwift = fileURLToPath(new URL('../../Sources/WalletBridgeProtocol/ErrorReason.swift', import.meta.url));
+const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
 
 test('the JS catalogue equals the host catalogue in ErrorCode.swift: names, codes and messages', () => {
   const swift = readFileSync(errorCodeSwift, 'utf8');
@@ -30,6 +33,28 @@ test('the JS catalogue equals the host catalogue in ErrorCode.swift: names, code
   assert.deepEqual({ ...NativeRpcErrorCode }, codes);
   assert.deepEqual({ ...NATIVE_RPC_ERROR_MESSAGES }, messages);
   assert.ok(Object.isFrozen(NativeRpcErrorCode) && Object.isFrozen(NATIVE_RPC_ERROR_MESSAGES));
+});
+
+test('the JS data.reason catalogue equals the host catalogue in ErrorReason.swift: names and values', () => {
+  const swift = readFileSync(errorReasonSwift, 'utf8');
+  /** @type {Record<string, string>} */
+  const reasons = {};
+  // "case declined" (the value is the name) or "case wrongPassphrase = "wrong_passphrase"".
+  for (const [, name, value] of swift.matchAll(/^ *case (\w+)(?: = "([^"]+)")?$/gm)) reasons[name] = value ?? name;
+
+  assert.ok(Object.keys(reasons).length >= 16, `expected the 16 reasons in ${errorReasonSwift}`);
+  assert.deepEqual({ ...NativeRpcErrorReason }, reasons);
+  assert.ok(Object.isFrozen(NativeRpcErrorReason));
+});
+
+test('README.md documents each data.reason with its Swift name, and no other', () => {
+  const doc = readFileSync(readme, 'utf8');
+  const start = doc.indexOf('#### `data.reason`');
+  const table = doc.slice(start, doc.indexOf('\n#', start + 1));
+  /** @type {Record<string, string>} */
+  const documented = {};
+  for (const [, value, name] of table.matchAll(/^\| `(\w+)` \| `(\w+)` \|/gm)) documented[name] = value;
+  assert.deepEqual(documented, { ...NativeRpcErrorReason });
 });
 
 test('the session codes: the names of ErrorCode.swift, and the codes and messages of docs/sessions.md', () => {

@@ -37,6 +37,7 @@ import {
   createNativeClient,
   NativeRpcError,
   NativeRpcErrorCode,
+  NativeRpcErrorReason,
   NativeTransportError,
   sendNativeRpcRequest,
   sendNativeSignPayloadsRequest,
@@ -87,6 +88,14 @@ async function usage(): Promise<void> {
   // @ts-expect-error no such kind
   const kind: NativeTransportError['kind'] = 'exploded';
   void kind;
+  // The reasons: constants, and their union.
+  const declined: NativeRpcErrorReason = NativeRpcErrorReason.declined;
+  const busy: 'too_many_connections' = NativeRpcErrorReason.tooManyConnections;
+  // @ts-expect-error not a reason the host sends
+  const unknownReason: NativeRpcErrorReason = 'refused';
+  // @ts-expect-error the reasons are read-only
+  NativeRpcErrorReason.declined = 'no';
+  void [declined, busy, unknownReason];
 }
 void usage;
 

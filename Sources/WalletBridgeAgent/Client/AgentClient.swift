@@ -91,18 +91,16 @@ package final class AgentClient: Sendable {
 
     /// Why a call got no answer from the agent.
     package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
-        /// `cannot_start`, `not_responding`, `protocol_mismatch`, `other_keystore`,
-        /// `too_many_connections`, `wrong_socket` or
-        /// `unsafe_socket` (README, error -32005); `not_running` for a client that may not
-        /// start one.
-        package let reason: String
+        /// One of the -32005 reasons (README, error -32005); `.notRunning` for a client that may
+        /// not start one.
+        package let reason: ErrorReason
         package let problem: String
         package let fix: String?
         package var description: String { problem + (fix.map { "; \($0)" } ?? "") }
 
         /// The error an extension gets.
         package var rpcError: RPCError {
-            var data: [String: JSONValue] = ["reason": .string(reason), "problem": .string(problem)]
+            var data: [String: JSONValue] = ["reason": reason.jsonValue, "problem": .string(problem)]
             if let fix { data["fix"] = .string(fix) }
             return RPCError(.agentUnavailable, data: .object(data))
         }
@@ -253,7 +251,7 @@ package final class AgentClient: Sendable {
                         return
                     }
                     Log.debug("the agent ended; this port hears the events of the next one, which the next request starts")
-                } catch .unavailable(let unavailable) where unavailable.reason == "not_running" {
+                } catch .unavailable(let unavailable) where unavailable.reason == .notRunning {
                     // No agent listens. A socket that is there but refuses is an agent between
                     // its bind and its listen (asked again at once, a few times) or one that
                     // crashed: tried again when a socket is made there, and every second.
@@ -273,7 +271,7 @@ package final class AgentClient: Sendable {
                     // Refused because this extension's other ports hold all its connections:
                     // not a failure; the port waits its turn (a try, with back-off, each
                     // `busyWait` and `resubscribePause`) for as long as that lasts.
-                    if case .unavailable(let unavailable) = error, unavailable.reason == AgentProtocol.tooManyConnections {} else { failures += 1 }
+                    if case .unavailable(let unavailable) = error, unavailable.reason == .tooManyConnections {} else { failures += 1 }
                     tellOnce(error, &told)
                 }
                 SystemCall.pause(resubscribePause)
@@ -301,7 +299,7 @@ package final class AgentClient: Sendable {
             }
             connection.close()
             guard case .object(let members) = file, members["events"] == .string(path) else {
-                throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent writes the events elsewhere than \(path)", fix: restartAdvice))
+                throw .unavailable(Unavailable(reason: .notResponding, problem: "the agent writes the events elsewhere than \(path)", fix: restartAdvice))
             }
             return
         }
@@ -315,7 +313,7 @@ package final class AgentClient: Sendable {
         let said: String
         switch error {
         case .unavailable(let unavailable):
-            cause = unavailable.reason
+            cause = unavailable.reason.rawValue
             said = unavailable.description
         case .answered(let answer):
             cause = "answered \(answer.code.rawValue)"
@@ -323,20 +321,20 @@ package final class AgentClient: Sendable {
         }
         guard told.insert(cause).inserted else { return }
         let text = "this port does not hear the agent's events (changes to its accounts and sessions) for now, and tries again: \(said)"
-        if cause == AgentProtocol.tooManyConnections { Log.debug(text) } else { Log.warning(text) }
+        if cause == ErrorReason.tooManyConnections.rawValue { Log.debug(text) } else { Log.warning(text) }
     }
 
     /// Whether the agent refused a hello because this extension (or every extension together)
     /// holds all the connections it may: a refusal that ends as their calls do.
     private static func isBusy(_ failure: Connection.Failure) -> Bool {
-        guard case .refused(let error) = failure, case .object(let data)? = error.data else { return false }
-        return data["reason"] == .string(AgentProtocol.tooManyConnections)
+        guard case .refused(let error) = failure else { return false }
+        return error.reason == .tooManyConnections
     }
 
     /// `result` as `M`'s result type, or the failure of an agent that answered nonsense.
     private func decoded<M: RPCMethod>(_ method: M.Type, from result: JSONValue) throws(CallError) -> M.Result {
         guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
-            throw .unavailable(Unavailable(reason: "not_responding", problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
+            throw .unavailable(Unavailable(reason: .notResponding, problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
         }
         return decoded
     }
@@ -346,7 +344,7 @@ package final class AgentClient: Sendable {
         do {
             try ResultEncoder.encode(params, into: &bytes)
         } catch {
-            throw .unavailable(Unavailable(reason: "not_responding", problem: "cannot encode the request: \(error)", fix: nil))
+            throw .unavailable(Unavailable(reason: .notResponding, problem: "cannot encode the request: \(error)", fix: nil))
         }
         return bytes
     }
@@ -361,32 +359,32 @@ package final class AgentClient: Sendable {
         case .mismatch(let problem): .unavailable(mismatch(problem))
         case .otherKeystore(let serves): .unavailable(otherKeystore(serves))
         case .refused(let error): .unavailable(refused(error))
-        case .broken(let problem): .unavailable(Unavailable(reason: "not_responding", problem: problem, fix: restartAdvice))
+        case .broken(let problem): .unavailable(Unavailable(reason: .notResponding, problem: problem, fix: restartAdvice))
         }
     }
 
     private func mismatch(_ problem: String) -> Unavailable {
         Unavailable(
-            reason: "protocol_mismatch", problem: problem,
+            reason: .protocolMismatch, problem: problem,
             fix: "an agent from another version of wallet-bridge is running: `wallet-bridge agent stop` ends it, and the next request starts this version's")
     }
 
     private func otherKeystore(_ serves: String) -> Unavailable {
         Unavailable(
-            reason: "other_keystore", problem: "the agent at \(paths.socket) serves \(serves), not \(keystorePath)",
+            reason: .otherKeystore, problem: "the agent at \(paths.socket) serves \(serves), not \(keystorePath)",
             fix: "the two share a socket folder but not a home: give each its own XDG_RUNTIME_DIR")
     }
 
     private func refused(_ error: RPCError) -> Unavailable {
-        var reason = "not_responding"
+        var reason = ErrorReason.notResponding
         var problem = "the agent refused the connection: \(error.message)"
         if case .object(let data)? = error.data {
-            if case .string(let given)? = data["reason"] { reason = given }
+            if let given = error.reason { reason = given }
             if case .string(let given)? = data["problem"] { problem = given }
         }
         return Unavailable(
             reason: reason, problem: problem,
-            fix: reason == AgentProtocol.tooManyConnections
+            fix: reason == .tooManyConnections
                 ? "the extension holds as many connections to the agent as it may: close some of its ports (docs/agent.md, Limits)" : restartAdvice)
     }
 
@@ -403,17 +401,17 @@ package final class AgentClient: Sendable {
             // A missing folder is fine: the agent this client starts makes it.
             try paths.checkFolder(missingIsFine: true)
         } catch {
-            throw .unavailable(Unavailable(reason: "unsafe_socket", problem: error.problem, fix: error.fix))
+            throw .unavailable(Unavailable(reason: .unsafeSocket, problem: error.problem, fix: error.fix))
         }
         let fd: Int32
         do {
             fd = try connect()
         } catch {
             guard error.code == ENOENT || error.code == ECONNREFUSED else {
-                throw .unavailable(Unavailable(reason: "not_responding", problem: error.description, fix: nil))
+                throw .unavailable(Unavailable(reason: .notResponding, problem: error.description, fix: nil))
             }
             guard let agentProgram, mayStart else {
-                throw .unavailable(Unavailable(reason: "not_running", problem: "no agent is running for \(keystorePath)", fix: nil))
+                throw .unavailable(Unavailable(reason: .notRunning, problem: "no agent is running for \(keystorePath)", fix: nil))
             }
             return try start(agentProgram)
         }
@@ -431,7 +429,7 @@ package final class AgentClient: Sendable {
     /// Starts `wallet-bridge agent` for this keystore, detached, and connects to it.
     private func start(_ program: String) throws(CallError) -> Connection {
         func cannotStart(_ problem: String) -> CallError {
-            .unavailable(Unavailable(reason: "cannot_start", problem: problem, fix: "see \(paths.log ?? "the agent's log"); `wallet-bridge agent` runs it in a terminal"))
+            .unavailable(Unavailable(reason: .cannotStart, problem: problem, fix: "see \(paths.log ?? "the agent's log"); `wallet-bridge agent` runs it in a terminal"))
         }
         let pid: pid_t
         do {
@@ -472,7 +470,7 @@ package final class AgentClient: Sendable {
         guard let uid = UnixSocket.peerUserID(fd), uid == getuid() else {
             close(fd)
             throw .unavailable(Unavailable(
-                reason: "unsafe_socket", problem: "the process listening at \(paths.socket) is not this user's",
+                reason: .unsafeSocket, problem: "the process listening at \(paths.socket) is not this user's",
                 fix: "remove \(paths.folder); someone else made it"))
         }
         return Connection(fd: fd)

@@ -51,7 +51,7 @@ public struct AgentBackedWallet: AccountsAtHand {
             result = try client.call(AgentProtocol.AccountsIfConnected.name, params: Array("{}".utf8), busyWait: .zero)
         } catch .answered(let error) where error.code == AgentProtocol.consentNeeded {
             throw Router.Deferred()  // no session yet: `getAccounts` asks, off this thread
-        } catch .unavailable(let unavailable) where unavailable.reason == AgentProtocol.tooManyConnections {
+        } catch .unavailable(let unavailable) where unavailable.reason == .tooManyConnections {
             throw Router.Deferred()  // the extension's other ports hold its connections: `getAccounts` waits its turn, off this thread
         } catch {
             throw Self.rpcError(error)
@@ -60,7 +60,7 @@ public struct AgentBackedWallet: AccountsAtHand {
         guard case .object(let members) = result, case .array(let values)? = members["addresses"],
               case let addresses = values.compactMap({ value -> String? in if case .string(let address) = value { address } else { nil } }),
               addresses.count == values.count else {
-            throw Self.rpcError(.unavailable(.init(reason: "not_responding", problem: "the agent's accounts are not a list of addresses", fix: nil)))
+            throw Self.rpcError(.unavailable(.init(reason: .notResponding, problem: "the agent's accounts are not a list of addresses", fix: nil)))
         }
         let answer = GetAccountsResult(addresses: addresses)
         lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))

@@ -117,7 +117,7 @@ struct AgentConnection {
             crowded = try limits.admit(holder, at: door)
         } catch {
             Log.warning("refused a connection: \(error.problem)")
-            var data: [String: JSONValue] = ["reason": .string(error.reason), "problem": .string(error.problem)]
+            var data: [String: JSONValue] = ["reason": error.reason.jsonValue, "problem": .string(error.problem)]
             if let limit = error.limit { data["limit"] = .number(JSONNumber(limit)) }
             return refuse(RPCError(.agentUnavailable, data: .object(data)), id: id)
         }

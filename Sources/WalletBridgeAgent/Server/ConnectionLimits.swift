@@ -46,7 +46,7 @@ final class ConnectionLimits: Sendable {
     /// Why a hello was refused: which limit was reached (`too_many_connections`), or a host at
     /// the command line's socket (`wrong_socket`, no limit).
     struct Refusal: Error, Sendable, Equatable {
-        var reason = AgentProtocol.tooManyConnections
+        var reason = ErrorReason.tooManyConnections
         let problem: String
         let limit: Int?
     }
@@ -103,7 +103,7 @@ final class ConnectionLimits: Sendable {
                 counts.control += 1
             case .caller(let caller):
                 guard door == .socket else {
-                    return Refusal(reason: AgentProtocol.wrongSocket, problem: "the command line's socket serves only the command line", limit: nil)
+                    return Refusal(reason: .wrongSocket, problem: "the command line's socket serves only the command line", limit: nil)
                 }
                 let held = counts.perCaller[caller, default: 0]
                 guard held < limits.perCaller else {

@@ -147,7 +147,7 @@ enum AgentCommandSupport {
     static func ask<M: RPCMethod>(_ client: AgentClient, _ method: M.Type) throws -> M.Result? where M.Params == NoParams {
         do {
             return try client.call(method, NoParams())
-        } catch .unavailable(let unavailable) where unavailable.reason == "not_running" {
+        } catch .unavailable(let unavailable) where unavailable.reason == .notRunning {
             return nil
         } catch .unavailable(let unavailable) {
             throw CLIFailure(unavailable.description)

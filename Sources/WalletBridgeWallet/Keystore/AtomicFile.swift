@@ -146,8 +146,10 @@ package enum AtomicFile {
         try syncFolder(folder)
     }
 
+    #if WALLET_BRIDGE_TEST_HOOKS
     /// For the crash tests only: `WALLET_BRIDGE_TEST_SLOW_WRITE_MS` widens each step of a write
-    /// so that a SIGKILL at a random moment lands inside it often, instead of almost never.
+    /// so that a SIGKILL at a random moment lands inside it often, instead of almost never. Test
+    /// builds only (Package.swift, `WALLET_BRIDGE_TEST_HOOKS`).
     private static let testPauseMicroseconds: UInt32 = {
         guard let text = Environment.string("WALLET_BRIDGE_TEST_SLOW_WRITE_MS"), let ms = UInt32(text), ms <= 10_000 else { return 0 }
         return ms * 1000
@@ -156,6 +158,9 @@ package enum AtomicFile {
     private static func testPause() {
         if testPauseMicroseconds > 0 { usleep(testPauseMicroseconds) }
     }
+    #else
+    @inline(__always) private static func testPause() {}
+    #endif
 
     /// Creates `folder` and any missing parents with mode 0700.
     package static func ensureFolder(_ folder: String) throws(KeystoreError) {

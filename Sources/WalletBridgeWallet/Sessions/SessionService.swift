@@ -320,7 +320,7 @@ package struct SessionService: Sendable {
         if keyCount == 0, method == nil { return }
         let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
-        let declined = RPCError(.authorizationFailed, data: .object(["reason": .string("declined")]))
+        let declined = RPCError(.authorizationFailed, reason: .declined)
         try await askOrThrow(question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: declined)
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
@@ -355,9 +355,7 @@ package struct SessionService: Sendable {
         case .success(true): return
         case .success(false), .failure(.declined): throw rejected
         case .failure(.unavailable(_, let fix)):
-            var data: [String: JSONValue] = ["reason": .string("no_prompt")]
-            if let fix { data["fix"] = .string(fix) }
-            throw RPCError(.authorizationFailed, data: .object(data))
+            throw RPCError(.authorizationFailed, reason: .noPrompt, fix: fix)
         case .failure(.wrongPassphrase): throw rejected
         }
     }
@@ -461,7 +459,7 @@ struct InnerRequest: Sendable {
         do {
             if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
             return try await body()
-        } catch let error as RPCError where error.code == .notSigned && error.data == .object(["reason": .string("declined")]) {
+        } catch let error as RPCError where error.code == .notSigned && error.reason == .declined {
             throw RPCError(.userRejectedRequest)
         }
     }

@@ -42,9 +42,15 @@ package enum PasswordHash {
             opslimit: 16,
             memlimit: UInt64(crypto_pwhash_argon2id_MEMLIMIT_SENSITIVE))
 
+        #if WALLET_BRIDGE_TEST_HOOKS
         /// Set to 1 by the test suites only, so they can create hundreds of keystores quickly.
+        /// Read only by test builds (Package.swift, `WALLET_BRIDGE_TEST_HOOKS`): the shipped
+        /// binary neither reads nor names it, so no environment can weaken its keystores.
         package static let testVariable = "WALLET_BRIDGE_TEST_WEAK_KDF"
         static var testsAllowWeakLimits: Bool { Environment.string(testVariable) == "1" }
+        #else
+        static var testsAllowWeakLimits: Bool { false }
+        #endif
 
         /// The least a keystore file may ask for: INTERACTIVE. The limits are read from the file,
         /// and one edited down to libsodium's minimum (1 pass, 8 KiB) would let an offline
@@ -63,7 +69,11 @@ package enum PasswordHash {
             // Only built when there is a problem: a keystore is checked on every cold start.
             func floor(_ below: Bool) -> String {
                 guard below, minimum == Self.interactive else { return "" }
+                #if WALLET_BRIDGE_TEST_HOOKS
                 return " (libsodium's INTERACTIVE; weaker limits are for tests only, with \(Self.testVariable)=1)"
+                #else
+                return " (libsodium's INTERACTIVE; weaker limits are for test builds only)"
+                #endif
             }
             if opslimit < minimum.opslimit || opslimit > Self.maximum.opslimit {
                 return "opslimit \(opslimit) is outside \(minimum.opslimit)...\(Self.maximum.opslimit)\(floor(opslimit < minimum.opslimit))"
