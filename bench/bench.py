@@ -31,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -64,6 +65,25 @@ def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     rank = max(1, math.ceil(q / 100 * len(ordered)))
     return ordered[rank - 1]
+
+
+B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def b58encode(data: bytes) -> str:
+    number, text = int.from_bytes(data, "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        text = B58[digit] + text
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + text
+
+
+def b58decode(text: str) -> bytes:
+    number = 0
+    for char in text:
+        number = number * 58 + B58.index(char)
+    body = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
+    return b"\0" * (len(text) - len(text.lstrip("1"))) + body
 
 
 def summarize(samples: list[float]) -> dict:
@@ -145,6 +165,7 @@ def build(out: str, skip_swift: bool) -> dict:
         ([cc, "-O2", "-o", os.path.join(bin_dir, "nmclient"), os.path.join(BENCH, "tools", "nmclient.c")]),
         ([cc, "-O2", "-o", os.path.join(bin_dir, "c_host"), os.path.join(BENCH, "hosts", "c_host.c")]),
         ([cc, "-O2", "-o", os.path.join(bin_dir, "rawsign"), os.path.join(BENCH, "tools", "rawsign.c"), "-lsodium"]),
+        ([cc, "-O2", "-o", os.path.join(bin_dir, "sshagent_sign"), os.path.join(BENCH, "tools", "sshagent_sign.c")]),
     ]
     # The bare Swift host, static like the shipped binary: Swift's own start-up, the yardstick
     # for the shipped binary's cold call.
@@ -172,6 +193,7 @@ def build(out: str, skip_swift: bool) -> dict:
         "c_host": os.path.join(bin_dir, "c_host"),
         "bare_swift_host": os.path.join(bin_dir, "bare_swift_host"),
         "rawsign": os.path.join(bin_dir, "rawsign"),
+        "sshagent_sign": os.path.join(bin_dir, "sshagent_sign"),
         "commands": commands,
     }
 
@@ -475,6 +497,41 @@ class AgentSandbox:
             return False
 
 
+def spawn_timed(argv: list[str], env: dict, stdin: bytes, reply_then_close: bool):
+    """Spawn to exit of one process, timed the same way for every program: `posix_spawn` with
+    pipes, `stdin` written, then (a native-messaging host, `reply_then_close`) stdin closed once
+    a whole reply frame is in, as a browser does, or (any other program) closed at once; stdout
+    read to its end, the child reaped. Stderr goes to /dev/null."""
+    to_child, child_stdin = os.pipe()
+    child_stdout, from_child = os.pipe()
+    null = os.open(os.devnull, os.O_WRONLY)
+    started = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+        (os.POSIX_SPAWN_DUP2, to_child, 0), (os.POSIX_SPAWN_DUP2, from_child, 1), (os.POSIX_SPAWN_DUP2, null, 2),
+        (os.POSIX_SPAWN_CLOSE, child_stdin), (os.POSIX_SPAWN_CLOSE, child_stdout)])
+    os.close(to_child)
+    os.close(from_child)
+    os.close(null)
+    os.write(child_stdin, stdin)
+    if not reply_then_close:
+        os.close(child_stdin)
+    out = b""
+    while True:
+        if reply_then_close and len(out) >= 4 and len(out) >= 4 + struct.unpack("=I", out[:4])[0]:
+            os.close(child_stdin)
+            reply_then_close = False
+        chunk = os.read(child_stdout, 65536)
+        if not chunk:
+            break
+        out += chunk
+    if reply_then_close:
+        os.close(child_stdin)
+    _, status, _ = os.wait4(pid, 0)
+    elapsed = time.perf_counter_ns() - started
+    os.close(child_stdout)
+    return types.SimpleNamespace(elapsed_ns=elapsed, returncode=os.waitstatus_to_exitcode(status), stdout=out)
+
+
 # ---------------------------------------------------------------------------------------------
 # The run
 
@@ -614,11 +671,6 @@ class Bench:
                  "--format", "raw", "--file", seed, "--passphrase-file", passphrase], env=env, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL)
         os.environ["WALLET_BRIDGE_KEYSTORE"] = keystore
-
-    def setup_paths_only(self, paths: dict) -> None:
-        """Just enough of setup() to drive the conformance host (for bench/investigate.py)."""
-        self.paths = paths
-        self.hosts = {"swift": {"label": "wallet-bridge (conformance host)", "argv": [paths["conformance_host"]]}}
 
     # -- correctness (every mode) --
 
@@ -1013,6 +1065,168 @@ class Bench:
             kdf = json.load(f)["kdf"]
         return {k: kdf.get(k) for k in ("algorithm", "opslimit", "memlimit")}
 
+    # -- 4c. signatures against OpenSSH's ssh-agent --
+
+    def ssh_agent(self) -> None:
+        """The same Ed25519 signature from OpenSSH's ssh-agent and from the shipped host's agent,
+        interleaved round by round. On an open connection: ssh-agent's sign request on its socket
+        (`tools/sshagent_sign.c`) against `solana_signMessage` in a session on an open port
+        (`nmclient rtt`), one request at a time, both C clients. From a fresh process, each timed
+        by this script alike (spawn to exit): `ssh-keygen -Y sign` with the key in ssh-agent
+        against a host started for one `session_request`. Both agents are unattended (ssh-agent
+        with no confirmation, ours with the passphrase file). Every signature is verified: the
+        first of each kind with the public key (python3-cryptography; `ssh-keygen -Y verify`),
+        and every other one is byte for byte the same (Ed25519 signs deterministically)."""
+        tools = {name: shutil.which(name) for name in ("ssh-agent", "ssh-add", "ssh-keygen")}
+        if not all(tools.values()) or "swift-shipped" not in self.hosts:
+            log("ssh-agent comparison: skipped (needs OpenSSH's ssh-agent, ssh-add and ssh-keygen)")
+            self.results["ssh_agent"] = {"skipped": "OpenSSH client tools not found"}
+            return
+        try:
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+        except ImportError:
+            raise BenchError("the ssh-agent comparison verifies signatures with python3-cryptography")
+        rounds, n, warmup, fresh = (1, 50, 5, 3) if self.quick else (
+            self.args.ssh_rounds, self.args.ssh_n, 200, self.args.ssh_fresh)
+        log("ssh-agent: %d rounds x %d signatures on an open connection each way, %d from fresh processes each way"
+            % (rounds, n, fresh))
+        message = b"wallet-bridge benchmark: the same 64 bytes signed by both agents......"[:64]
+        folder = os.path.join(self.out, "ssh-agent")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder, mode=0o700)
+        key = os.path.join(folder, "id_ed25519")
+        run([tools["ssh-keygen"], "-q", "-t", "ed25519", "-N", "", "-C", "bench", "-f", key])
+        with open(key + ".pub") as f:
+            kind, blob64 = f.read().split()[:2]
+        blob = base64.b64decode(blob64)
+        paths = {name: os.path.join(folder, name) for name in ("blob", "message", "allowed", "public-only.pub", "message.sig")}
+        for name, data in (("blob", blob), ("message", message), ("allowed", ("bench %s %s\n" % (kind, blob64)).encode()),
+                           ("public-only.pub", ("%s %s bench\n" % (kind, blob64)).encode())):
+            with open(paths[name], "wb") as f:
+                f.write(data)
+        sock = os.path.join(folder, "agent.sock")
+        agent = subprocess.Popen([tools["ssh-agent"], "-D", "-a", sock], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 10
+            while not os.path.exists(sock):
+                if agent.poll() is not None or time.monotonic() > deadline:
+                    raise BenchError("ssh-agent did not start")
+                time.sleep(0.01)
+            ssh_env = dict(os.environ, SSH_AUTH_SOCK=sock)
+            run([tools["ssh-add"], "-q", key], env=ssh_env)
+            os.remove(key)  # ssh-keygen -Y sign must ask the agent: no private key on disk
+            self._ssh_agent_compare(tools, paths, sock, ssh_env, blob, message, rounds, n, warmup, fresh,
+                                    Ed25519PrivateKey, Ed25519PublicKey)
+        finally:
+            agent.terminate()
+            agent.wait()
+
+    def _ssh_agent_compare(self, tools, paths, sock, ssh_env, blob, message, rounds, n, warmup, fresh,
+                           Ed25519PrivateKey, Ed25519PublicKey) -> None:
+        def u32(data: bytes, at: int) -> tuple[bytes, int]:
+            size = int.from_bytes(data[at:at + 4], "big")
+            return data[at + 4:at + 4 + size], at + 4 + size
+
+        ssh_public = Ed25519PublicKey.from_public_bytes(u32(blob, u32(blob, 0)[1])[0])
+        # Ours: a session of the benchmark's caller, on the agent the other benchmarks use.
+        self.ensure_agent()
+        host = self.hosts["swift-shipped"]
+        env = dict(os.environ, **host["env"])
+        seed_key = Ed25519PrivateKey.from_private_bytes(bytes([1]) * 32)  # the keystore's first test key
+        raw = seed_key.public_key().public_bytes_raw()
+        chain = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
+        connect = {"jsonrpc": "2.0", "id": 1, "method": "session_connect", "params": {
+            "requiredNamespaces": {"solana": {"chains": [chain], "methods": ["solana_signMessage"], "events": []}},
+            "metadata": {"name": "wallet-bridge benchmark"}}}
+        replies, code, err = exchange(host["argv"], [Wire.compact(connect).encode()], env=env)
+        try:
+            topic = json.loads(replies[0])["result"]["topic"]
+        except (IndexError, KeyError, ValueError):
+            raise BenchError("session_connect failed: %r exit %d %s" % (replies, code, err[-300:]))
+        request = Wire.request("session_request", {"topic": topic, "chainId": chain, "request": {
+            "method": "solana_signMessage", "params": {"message": b58encode(message), "pubkey": b58encode(raw)}}})
+        # The first signature unlocks the key (Argon2id, untimed); its reply is the template.
+        replies, code, err = exchange(host["argv"], [request.replace("@ID@", "1").encode()], env=env)
+        try:
+            signature = b58decode(json.loads(replies[0])["result"]["signature"])
+            seed_key.public_key().verify(signature, message)
+            ok = True
+        except Exception as e:  # noqa: BLE001 (any failure is the check's)
+            ok, signature = False, repr(e)
+        self.check("ssh-agent-solana-signature-verifies", "swift-shipped", ok and code == 0,
+                   "%r exit %d %r" % (replies[:1] or signature, code, err[-300:]))
+        if replies[0].count(b'"id":1,') != 1:
+            raise BenchError("unexpected reply shape: %r" % replies[0])
+        expect = self.write_tmp("ssh-agent-sign.expect", replies[0].decode().replace('"id":1,', '"id":@ID@,'))
+        req = self.write_tmp("ssh-agent-sign.req", request)
+        req_one = self.write_tmp("ssh-agent-sign-1.req", request.replace("@ID@", "1"))
+        # ssh-agent's: its first signature verified; sshagent_sign checks the rest equal it.
+        first = bytes.fromhex(json.loads(subprocess.run(
+            [self.paths["sshagent_sign"], sock, paths["blob"], paths["message"], "1", "0"],
+            capture_output=True, text=True, check=True).stdout)["reply_hex"])
+        try:
+            ssh_public.verify(u32(u32(first, 1)[0], u32(u32(first, 1)[0], 0)[1])[0], message)
+            ok = True
+        except Exception as e:  # noqa: BLE001
+            ok = False
+        self.check("ssh-agent-signature-verifies", "ssh-agent", ok, first.hex())
+
+        data = {"open": {"ssh-agent": [], "wallet-bridge": []}, "fresh": {"ssh-keygen": [], "wallet-bridge": []}}
+        commands = {}
+        for r in range(rounds):
+            res, commands["open wallet-bridge"] = self.nmclient("rtt", "swift-shipped", [
+                "--n", n, "--warmup", warmup, "--req", req, "--expect", expect], pinned=False)
+            data["open"]["wallet-bridge"] += res["rtt_ns"]
+            argv = [self.paths["sshagent_sign"], sock, paths["blob"], paths["message"], str(n), str(warmup)]
+            res = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+            if bytes.fromhex(res["reply_hex"]) != first:
+                raise BenchError("ssh-agent's signature changed")
+            data["open"]["ssh-agent"] += res["rtt_ns"]
+            commands["open ssh-agent"] = cmdline(argv)
+        with open(paths["message"], "rb") as f:
+            signed_message = f.read()
+        keygen = [tools["ssh-keygen"], "-q", "-Y", "sign", "-n", "file", "-f", paths["public-only.pub"]]
+        with open(req_one) as f:
+            frame_in = frame(f.read().encode())
+        want_reply = frame(open(expect).read().replace("@ID@", "1").encode())
+        sshsig = None
+        for i in range(fresh):
+            for who in (("ssh-keygen", "wallet-bridge") if i % 2 == 0 else ("wallet-bridge", "ssh-keygen")):
+                argv, stdin, child_env = ((keygen, signed_message, ssh_env) if who == "ssh-keygen"
+                                          else (host["argv"], frame_in, env))
+                done = spawn_timed(argv, child_env, stdin, reply_then_close=who == "wallet-bridge")
+                data["fresh"][who].append(done.elapsed_ns)
+                if done.returncode != 0:
+                    raise BenchError("%s failed (%d): %r" % (who, done.returncode, done.stdout[-300:]))
+                if who == "wallet-bridge" and done.stdout != want_reply:
+                    raise BenchError("a fresh host's signature reply differs: %r" % done.stdout[:300])
+                if who == "ssh-keygen":
+                    if sshsig is None:
+                        sshsig = done.stdout
+                        with open(paths["message.sig"], "wb") as f:
+                            f.write(sshsig)
+                        verified = subprocess.run([tools["ssh-keygen"], "-Y", "verify", "-f", paths["allowed"], "-I", "bench",
+                                                   "-n", "file", "-s", paths["message.sig"]],
+                                                  input=signed_message, capture_output=True)
+                        self.check("ssh-keygen-signature-verifies", "ssh-agent", verified.returncode == 0,
+                                   verified.stderr.decode(errors="replace")[-300:])
+                    elif done.stdout != sshsig:
+                        raise BenchError("ssh-keygen's signature changed")
+        commands["fresh ssh-keygen"] = "SSH_AUTH_SOCK=%s %s < %s" % (rel(sock), cmdline(keygen), rel(paths["message"]))
+        commands["fresh wallet-bridge"] = host["command"] + " < " + rel(req_one) + " (framed)"
+        summary = {"unit": "us", "rounds": rounds, "per_round": n, "fresh_calls": fresh, "message_bytes": len(message),
+                   "commands": commands}
+        for kind, pair in data.items():
+            summary[kind] = {who: summarize([x / 1e3 for x in samples]) for who, samples in pair.items()}
+        o, f = summary["open"], summary["fresh"]
+        summary["open_ratio"] = o["wallet-bridge"]["median"] / o["ssh-agent"]["median"]
+        summary["fresh_ratio"] = f["wallet-bridge"]["median"] / f["ssh-keygen"]["median"]
+        self.results["ssh_agent"] = summary
+        log("  open connection: wallet-bridge %.1f us, ssh-agent %.1f us (medians): %.2fx"
+            % (o["wallet-bridge"]["median"], o["ssh-agent"]["median"], summary["open_ratio"]))
+        log("  fresh process:   wallet-bridge %.0f us, ssh-keygen -Y sign %.0f us (medians): %.2fx"
+            % (f["wallet-bridge"]["median"], f["ssh-keygen"]["median"], summary["fresh_ratio"]))
+
     # -- 5. large frames --
 
     def large(self) -> None:
@@ -1145,7 +1359,8 @@ class Bench:
         self.setup()
         self.correctness()
         steps = {"cold": self.cold, "rtt": self.rtt, "throughput": self.throughput, "signing": self.signing,
-                 "unlock": self.sign_after_unlock, "large": self.large, "sweep": self.payload_sweep}
+                 "unlock": self.sign_after_unlock, "large": self.large, "sweep": self.payload_sweep,
+                 "ssh-agent": self.ssh_agent}
         only = set(self.args.only.split(",")) if self.args.only else set(steps)
         for name, step in steps.items():
             if name in only:
@@ -1171,7 +1386,7 @@ def parse_args(argv=None):
     parser.add_argument("--out", default=os.path.join(BENCH, "out"), help="result folder (git-ignored)")
     parser.add_argument("--build-dir", default=os.path.join(BENCH, "out"), help="build folder (git-ignored)")
     parser.add_argument("--skip-build", action="store_true", help="reuse the Swift build already in --out")
-    parser.add_argument("--only", default="", help="comma list of: cold,rtt,throughput,signing,unlock,large,sweep")
+    parser.add_argument("--only", default="", help="comma list of: cold,rtt,throughput,signing,unlock,large,sweep,ssh-agent")
     cpus = sorted(os.sched_getaffinity(0))
     parser.add_argument("--host-cpu", type=int, default=cpus[-1] if len(cpus) > 1 else -1,
                         help="CPU the host is pinned to for the persistent-port benchmarks (-1: no pinning)")
@@ -1193,6 +1408,10 @@ def parse_args(argv=None):
                         help="signatures each way in the unlock benchmark (one payload each, a fresh host each)")
     parser.add_argument("--unlock-quick-agent", type=int, default=20, help="--quick: signatures through the agent")
     parser.add_argument("--unlock-quick-direct", type=int, default=5, help="--quick: signatures with Argon2id each")
+    parser.add_argument("--ssh-rounds", type=int, default=5, help="ssh-agent comparison: interleaved rounds")
+    parser.add_argument("--ssh-n", type=int, default=2000, help="ssh-agent comparison: signatures per round on one connection")
+    parser.add_argument("--ssh-fresh", type=int, default=100,
+                        help="ssh-agent comparison: signatures each way from a fresh process (ssh-keygen -Y sign, the host)")
     parser.add_argument("--large-mib", type=int, default=60)
     parser.add_argument("--large-reps", type=int, default=3)
     parser.add_argument("--limit-n", type=int, default=50)

@@ -237,6 +237,26 @@ def render(results: dict, svg_name: str) -> str:
                 "<details><summary>exact commands</summary>", "",
                 f"- agent: `{a['command']}`", f"- direct: `{d['command']}`", "", "</details>", ""]
 
+    if results.get("ssh_agent", {}).get("open"):
+        s = results["ssh_agent"]
+        o, f = s["open"], s["fresh"]
+        out += ["### 4c. Signatures against OpenSSH's ssh-agent", "",
+                f"The same {s['message_bytes']}-byte message signed with Ed25519 by OpenSSH's `ssh-agent` and by "
+                "wallet-bridge's agent (unattended: the passphrase file, the key unlocked before the timed calls), "
+                "every signature verified. **Open connection**: ssh-agent's sign request on its socket against "
+                "`solana_signMessage` through `session_request` on an open port, one request at a time, "
+                f"{s['rounds']} rounds × {s['per_round']:,} each, alternating. **Fresh process**: `ssh-keygen -Y sign` with "
+                "the key in ssh-agent against a `wallet-bridge` host started for one `session_request`, spawn to exit, "
+                f"{s['fresh_calls']} each, alternating.", ""]
+        rows = [["open connection", fmt(o["wallet-bridge"]["median"]), fmt(o["wallet-bridge"]["p99"]),
+                 fmt(o["ssh-agent"]["median"]), fmt(o["ssh-agent"]["p99"]), ratio(s["open_ratio"])],
+                ["fresh process", fmt(f["wallet-bridge"]["median"] / 1e3), fmt(f["wallet-bridge"]["p99"] / 1e3),
+                 fmt(f["ssh-keygen"]["median"] / 1e3), fmt(f["ssh-keygen"]["p99"] / 1e3), ratio(s["fresh_ratio"])]]
+        out += table(["", "wallet-bridge median", "p99", "ssh-agent median", "p99", "wallet-bridge ÷ ssh-agent"], rows)
+        out += ["", "Open connection in µs, fresh process in ms.", "", "<details><summary>exact commands</summary>", ""]
+        out += [f"- {name}: `{command}`" for name, command in s["commands"].items()]
+        out += ["", "</details>", ""]
+
     if "large" in results:
         lg = results["large"]
         h = lg["hosts"]

@@ -12,9 +12,9 @@
 # - `-disable-concrete-type-metadata-mangled-name-accessors`: generic types such as
 #   Dictionary<String, Route> get their metadata from an accessor that is handed the witness
 #   tables, instead of from a mangled name that makes the runtime search every protocol
-#   conformance in the binary (4,000 records here; half the instructions of a cold call).
+#   conformance in the binary (thousands of records; much of a cold call's work).
 # - Function sections and lld's `--symbol-ordering-file` with scripts/link-order.txt: the code a
-#   cold call runs sits together instead of being spread over 13 MB of text, and the variables
+#   cold call runs sits together instead of being spread over the whole text, and the variables
 #   it touches on a few pages of data and .bss, so it takes fewer page faults. The list is made
 #   by scripts/make-link-order.sh; a stale list only costs speed (names it does not find are
 #   skipped).

@@ -3,9 +3,10 @@
 #   scripts/install-deps.sh            build and run: libsodium, nettle, a graphical pinentry
 #   scripts/install-deps.sh --test     also what the tests use: TypeScript, Debian's Python with
 #                                      cryptography and pytest, the headless browsers for
-#                                      end-to-end tests, valgrind (scripts/make-link-order.sh), and
-#                                      lintian and rpm (the packages' tests: rpmbuild builds the
-#                                      example spec)
+#                                      end-to-end tests, valgrind (scripts/make-link-order.sh),
+#                                      OpenSSH's ssh-agent (the benchmarks compare signatures with
+#                                      it), and lintian and rpm (the packages' tests: rpmbuild
+#                                      builds the example spec)
 #
 # Everything comes from Debian's archive, Python's packages included: Debian's python3 refuses
 # `pip install` outside a virtual environment (PEP 668), and the system tests run on
@@ -27,7 +28,7 @@ fi
 # openssl makes the Chromium key of a project `wallet-bridge new` writes.
 packages=(libsodium-dev nettle-dev libsecp256k1-dev pkg-config pinentry-gtk2 openssl)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick lintian dpkg-dev rpm man-db zsh fish valgrind)
+  packages+=(node-typescript nodejs python3 python3-venv python3-cryptography python3-pytest zip chromium firefox-esr xvfb xdotool imagemagick lintian dpkg-dev rpm man-db zsh fish valgrind openssh-client)
 fi
 
 missing=()

@@ -3,7 +3,7 @@
 # GetAccounts call, in the order callgrind first meets them, then the variables it reads or
 # writes (valgrind's lackey), for scripts/build-release.sh to place together: code, and the
 # pages of data and `.bss` a start-up touches, each of which costs a page fault of its own
-# (BENCHMARKS.md, eighth round). Each way a cold call goes is profiled: a connected extension's,
+# (BENCHMARKS.md). Each way a cold call goes is profiled: a connected extension's,
 # read from the agent's files (the usual one); the same through the running agent (a sessions
 # file too large to read); and with {"agent": false} (the host reads the keystore itself).
 # Needs valgrind.
@@ -14,9 +14,9 @@
 #                                        in it
 #
 # A stale list does not break anything, it only costs speed, silently: code added to the cold
-# path lands among the 12 MB of code no cold call runs, and each such function can cost a page
-# fault. A list 232 functions behind (the sessions, Ethereum and agent work) made a cold call 5
-# to 9 % slower (BENCHMARKS.md, sixth round); the test command runs the check so that it cannot
+# path lands among the megabytes of code no cold call runs, and each such function can cost a
+# page fault. A list that fell behind the sessions, Ethereum and agent work made cold calls
+# measurably slower (BENCHMARKS.md); the test command runs the check so that it cannot
 # happen unnoticed again.
 set -euo pipefail
 cd "$(dirname "$0")/.."

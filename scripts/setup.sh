@@ -2,7 +2,7 @@
 # Sets wallet-bridge up on a fresh Debian machine and shows it answering:
 #   1. installs the Debian packages it needs (libsodium, a graphical pinentry),
 #   2. builds the release binary fully static (Swift's libraries, glibc and libsodium linked in):
-#      a browser may start it for every message, and no dynamic loading halves its start-up
+#      a browser may start it for every message, and no dynamic loading shortens its start-up
 #      (BENCHMARKS.md); it also runs without the Swift toolchain,
 #   3. installs it as $PREFIX/bin/wallet-bridge (PREFIX defaults to ~/.local), with its bash
 #      completion in ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions/,

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh --test
 
+echo "== swift format: the sources are formatted (scripts/format.sh fixes them)" >&2
+scripts/format.sh --check
+
 echo "== swift build" >&2
 swift build
 echo "== swift test" >&2

@@ -28,7 +28,7 @@ package enum AgentProtocol {
     package static let maxRequestBytes = Frame.maxOutboundBytes
 
     /// Opens a connection. Both ends build and read it by hand, not with Codable: it is on the
-    /// path of every cold GetAccounts (bench/).
+    /// path of every cold GetAccounts.
     package enum Hello {
         package static let name = "agent.hello"
         package struct Params: Sendable, Equatable {

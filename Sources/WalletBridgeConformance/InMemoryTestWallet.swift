@@ -87,9 +87,9 @@ public struct InMemoryTestWallet: AccountsAtHand {
 }
 
 /// The secp256k1 keys, derived when an Ethereum method first needs them: the derivation (a
-/// Keccak-256 and libsecp256k1's signing context) is about a million instructions that a cold
-/// GetAccounts, which shows only the Ed25519 keys, must not pay (bench/: the conformance host's
-/// cold call).
+/// Keccak-256 and libsecp256k1's signing context) costs more than the rest of a cold
+/// GetAccounts, which shows only the Ed25519 keys and so must not pay for it (the conformance
+/// host's cold call is one of the benchmarks).
 private final class EthereumTestKeys: Sendable {
     private let secrets: @Sendable () -> [[UInt8]]
     private let derived = Mutex<[(address: EthereumAddress, secret: SecureBytes)]?>(nil)

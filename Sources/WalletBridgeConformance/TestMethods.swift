@@ -199,7 +199,7 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
             throw RPCError(.invalidParams, detail: "bytes must be between 0 and 67108864")
         }
         // One allocation: String(repeating:) appends a character at a time, which made this
-        // test method, not the host, most of a 1 MiB reply's time (bench/).
+        // test method, not the host, most of a 1 MiB reply's time.
         return String(decoding: [UInt8](repeating: UInt8(ascii: "x"), count: params.bytes), as: UTF8.self)
     }
     try router.register(Measure.self) { params, _ in .init(bytes: params.data.utf8.count) }

@@ -7,8 +7,8 @@ import Synchronization
 /// Counts the changes in a few folders, so that a file read earlier can be trusted again with an
 /// atomic load instead of a `stat(2)`: while `generation` is what it was when the file was
 /// stat'ed, nothing in its folder has changed since. A persistent port answers GetAccounts from
-/// its copy of the keystore this way; the `stat` per request was about 2 µs of a 10 µs round
-/// trip (BENCHMARKS.md, eighth to tenth rounds).
+/// its copy of the keystore this way; a `stat` per request was a large part of a round trip
+/// (BENCHMARKS.md).
 ///
 /// How: one inotify descriptor, set to send SIGIO to the host's reader thread when an event is
 /// queued, and a handler that only adds one to the count. Aimed at that thread, not read by a

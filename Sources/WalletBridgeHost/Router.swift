@@ -19,7 +19,7 @@ public enum Execution: Sendable, Hashable {
     case concurrent
     /// On the thread that reads requests, until the handler first suspends (then it continues
     /// on the pool). Only for handlers that answer in microseconds without blocking, such as a
-    /// lookup: it saves the hop to the pool, which is a third of a `sendNativeMessage` call,
+    /// lookup: it saves the hop to the pool, which is a large part of a `sendNativeMessage` call,
     /// but the next request waits until the handler returns or suspends.
     case immediate
 }
@@ -51,7 +51,7 @@ public struct Router: Sendable {
 
         /// A synchronous handler that runs where the request is read is a plain call: no task
         /// is made for it, so a `sendNativeMessage` call that asks for accounts never starts
-        /// Swift's concurrency runtime (a tenth of a cold call, bench/).
+        /// Swift's concurrency runtime, whose start a cold call would otherwise pay for.
         var isPlainCall: Bool {
             guard execution == .immediate, case .synchronous = handler else { return false }
             return true

@@ -210,7 +210,7 @@ public final class Server: Sendable {
         // `Task.immediate` runs on this thread until the handler first suspends; when it
         // returns, the call may already be answered.
         // Closure literals, not one stored closure for both: converting a stored closure to
-        // the task's operation type added three thunks to every call (bench/).
+        // the task's operation type added thunks to every call.
         let task = if let after {
             Task { await self.run(request, via: route, context: context, deferred: deferred, key: key, after: after, answer: answer) }
         } else if route?.execution == .immediate {

@@ -1,7 +1,7 @@
 /// Finds the bytes a JSON string cannot hold as they are (`"`, `\` and controls below 0x20)
 /// eight bytes at a time. Request strings are long runs of plain bytes (a SignPayloads request
 /// is megabytes of base64), and looking at them one byte at a time was most of the parser's
-/// and writer's cost on large messages (bench/).
+/// and writer's cost on large messages.
 enum ByteScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080

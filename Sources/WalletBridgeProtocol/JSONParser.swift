@@ -39,8 +39,8 @@ public struct JSONParser {
 
     /// Parses a request body: exactly what `parse` accepts, but request objects (the document,
     /// or a batch's elements) come back as an `Envelope` instead of a dictionary. Hashing every
-    /// key into a `Dictionary` only to look four of them up again was a tenth of the cost of a
-    /// small request (bench/).
+    /// key into a `Dictionary` only to look four of them up again was a noticeable part of the
+    /// cost of a small request.
     package static func parseRequestDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> RequestDocument {
         var parser = JSONParser(bytes: input, maxDepth: maxDepth)
         try parser.skipByteOrderMarkAndWhitespace()
@@ -112,7 +112,7 @@ public struct JSONParser {
         return true
     }
 
-    /// Byte comparison with a literal (`elementsEqual` over a `UTF8View` cost ~200 instructions).
+    /// Byte comparison with a literal (`elementsEqual` over a `UTF8View` is a far costlier call).
     private static func equal(_ raw: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
         guard raw.count == literal.utf8CodeUnitCount else { return false }
         for index in 0..<raw.count where raw[index] != literal.utf8Start[index] { return false }
@@ -213,7 +213,7 @@ public struct JSONParser {
     /// Reads the members of the object that starts here (`depth` is the object's own): each key
     /// with `readKey`, then its value, handed to `add`, which returns false for a key it already
     /// has (`name` spells the key for the error). This and the container helpers are inlined:
-    /// as calls, with their closures, they added 3% to a small request (callgrind, bench/).
+    /// as calls, with their closures, they added measurably to a small request.
     @inline(__always)
     private mutating func parseMembers<Key>(
         depth: Int,
@@ -360,8 +360,8 @@ public struct JSONParser {
     private func makeString(_ range: Range<Int>) throws(JSONParseError) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         // Nearly every string on the wire is ASCII (names, base64): it needs no validation, and
-        // `String(validating:)` is a generic, unspecialised call that cost ~950 instructions a
-        // string, the parser's largest item (bench/).
+        // `String(validating:)` is a generic, unspecialised call, which was the parser's largest
+        // cost per string.
         if ByteScan.isASCII(slice) { return String(decoding: slice, as: UTF8.self) }
         guard let string = String(validating: slice, as: UTF8.self) else {
             throw JSONParseError(reason: "invalid UTF-8 in string", offset: range.lowerBound)

@@ -6,8 +6,8 @@ import Foundation
 
 /// Encodes a handler's `Encodable` result straight to compact JSON bytes.
 ///
-/// Foundation's `JSONEncoder` costs about 29,000 instructions to encode GetAccounts' two
-/// strings (bench/: 45% of the host's CPU under pipelined load) and its first use instantiates
+/// Foundation's `JSONEncoder` costs far more than the bytes it writes for GetAccounts' two
+/// strings (a large share of the host's CPU under pipelined load) and its first use instantiates
 /// a lot of generic metadata on every cold start. This encoder builds a small tree and writes
 /// it out; it matches `JSONEncoder` with `.withoutEscapingSlashes` byte for byte (same escapes,
 /// same number formatting, `Data` as base64, `URL` as its absolute string), except that object
@@ -19,7 +19,7 @@ package enum ResultEncoder {
     /// Appends `value`'s JSON to `out`.
     package static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
         // The wallet results every extension asks for, written straight out: the same bytes
-        // their synthesised `Encodable` gives, at a fifth of the cost (bench/).
+        // their synthesised `Encodable` gives, at a fraction of the cost.
         if T.self == GetAccountsResult.self {
             writeStringsObject(key: "addresses", unsafeBitCast(value, to: GetAccountsResult.self).addresses, into: &out)
         } else if T.self == SignPayloadsResult.self {

@@ -5,8 +5,8 @@ import Synchronization
 import WalletBridgeHost
 
 /// Lets the reader of a busy port wait for the next request in a plain blocking read(2), as a C
-/// host does, instead of a `poll(2)` and then the read: on a round trip of about 10 µs the `poll`
-/// cost about 1 µs (BENCHMARKS.md, ninth and tenth rounds).
+/// host does, instead of a `poll(2)` and then the read: the `poll` is one more system call per
+/// request, a sizeable part of a round trip (BENCHMARKS.md).
 ///
 /// A reader asleep in read(2) cannot see a signal (the handlers restart the read), another
 /// thread's end request, or its parent's death, which `poll` woke it for. This thread watches

@@ -17,8 +17,8 @@ import WalletBridgeHost
 /// reader's own end would have. It never ends the process while the reader's end is under way:
 /// that end is bounded already.
 ///
-/// Handlers, not a signalfd and a watching thread: a thread cost a tenth of a cold call
-/// (bench/), and handlers are process-wide, so a thread started at any time (the pool, Dispatch)
+/// Handlers, not a signalfd and a watching thread: starting a thread is a large part of a cold
+/// call, and handlers are process-wide, so a thread started at any time (the pool, Dispatch)
 /// cannot take a signal with its default action. Everything the handlers touch is made before
 /// they are installed, and they only load and store atomics and make async-signal-safe calls
 /// (write, setitimer, kill, _exit).

@@ -32,8 +32,8 @@ package enum PayloadSigning {
     /// Each payload is laid out in one reused buffer and signed in place. Only its tail is
     /// encoded: canonical base64 of a payload's whole 3-byte groups is the same text whatever
     /// follows them, so those characters are copied from the request, and only the last one
-    /// or two bytes and the signature are encoded here. That took encoding from a fifth of the
-    /// host's own work per payload to almost nothing (bench/).
+    /// or two bytes and the signature are encoded here. Encoding the whole payload again was a
+    /// large share of the host's own work per payload.
     package static func sign(_ payloads: [Payload], secretKey: UnsafeRawBufferPointer) -> [String] {
         let longest = payloads.lazy.map(\.bytes.count).max() ?? 0
         var buffer = [UInt8](repeating: 0, count: longest + Ed25519.signatureBytes)

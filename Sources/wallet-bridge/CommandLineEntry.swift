@@ -19,12 +19,12 @@ enum CommandLineEntry {
     }
 
     /// Runs the command line and exits. `main` stays synchronous so that a browser launch never
-    /// starts Swift's concurrency runtime (an async `main` cost a cold call a tenth of its
-    /// time, bench/); the command line runs in a task, and this thread serves the main queue.
+    /// starts Swift's concurrency runtime (an async `main` made every cold call pay for it);
+    /// the command line runs in a task, and this thread serves the main queue.
     /// Inside the task, overload resolution picks AsyncParsableCommand's `main`, not
     /// ParsableCommand's synchronous one. Never inlined: inlined into `main`, the task's
-    /// `TaskPriority?` metadata was fetched at its top, on every browser launch (30,000
-    /// instructions, bench/).
+    /// `TaskPriority?` metadata was fetched at its top, on every browser launch, which never
+    /// needs it.
     @inline(never)
     static func run(_ arguments: [String]) -> Never {
         Task {

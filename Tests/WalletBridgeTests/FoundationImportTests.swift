@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The shipped binary links FoundationEssentials, never the whole of Foundation: Foundation
-/// brings ICU's data with it, which more than doubles the static binary and slows every cold
+/// brings ICU's data with it, which makes the static binary far larger and slows every cold
 /// start a browser pays for. A source may name Foundation only as the fallback of
 /// `#if canImport(FoundationEssentials) ... #else import Foundation #endif`.
 final class FoundationImportTests: XCTestCase {

@@ -121,7 +121,7 @@ def test_sigkill_during_create_and_change_passphrase_leaves_the_old_or_the_new_k
             assert outcomes[outcome] >= 3, f"the kills never landed in '{outcome}': {summary}"
 
 
-# Per operation (three of them) in the test below: a fifth of the default keeps it near 30 s.
+# Per operation (three of them) in the test below: a fifth of the default keeps the test short.
 RECOVERY_ITERATIONS = int(os.environ.get("WALLET_BRIDGE_CRASH_RECOVERY_ITERATIONS", max(3, ITERATIONS // 5)))
 V1_KEYSTORE = REPO / "Tests" / "Support" / "keystore-v1.json"
 PHRASE = "legal winner thank year wave sausage worth useful legal winner thank yellow"  # a Trezor vector

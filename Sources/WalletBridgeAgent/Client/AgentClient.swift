@@ -77,7 +77,7 @@ package final class AgentClient: Sendable {
 
     /// What every connection says first: the hello's frame body. Made when a connection opens,
     /// not with the client: a connected extension's cold GetAccounts opens none (it reads the
-    /// agent's files), and building it was a tenth of that call's instructions.
+    /// agent's files), and building it was a noticeable share of that call.
     var hello: [UInt8] {
         var members: [String: JSONValue] = [
             "version": .number(JSONNumber(AgentProtocol.version)),

@@ -56,7 +56,7 @@ public struct AgentBackedWallet: AccountsAtHand {
         } catch {
             throw Self.rpcError(error)
         }
-        // Read by hand, not with Codable: this is the cold call's path (bench/).
+        // Read by hand, not with Codable: this is the cold call's path.
         guard case .object(let members) = result, case .array(let values)? = members["addresses"],
               case let addresses = values.compactMap({ value -> String? in if case .string(let address) = value { address } else { nil } }),
               addresses.count == values.count else {

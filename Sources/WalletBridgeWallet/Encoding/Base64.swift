@@ -4,8 +4,8 @@
 /// Written here rather than taken from Foundation for two reasons. Foundation's decoder is
 /// lenient: it accepts `QR==` (bits set after the last byte) and `QQ===` (extra padding), so two
 /// different strings could stand for one payload. And a SignPayloads request is mostly base64:
-/// Foundation's encoder and decoder were a third of the host's own work per signed payload
-/// (bench/, callgrind), about twice what these loops cost.
+/// Foundation's encoder and decoder were a large share of the host's own work per signed
+/// payload, more than these loops cost.
 package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     /// Set in every table entry of a byte outside the alphabet, so one test on a whole quad

@@ -43,8 +43,8 @@ extension Hex {
 
 extension Hex {
     /// `value` as 16 lowercase hex digits at `offset` in `out`: for names and stamps on a cold
-    /// start, where `String(_:radix:)` cost thousands of instructions a number, and `encode`
-    /// libsodium's start-up.
+    /// start, where `String(_:radix:)` is a generic call far costlier than this loop, and
+    /// `encode` needs libsodium's start-up.
     package static func write(_ value: UInt64, into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         for index in 0..<16 {
             let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF

@@ -228,7 +228,7 @@ package enum AtomicFile {
 
     /// A name no other writer picks (O_EXCL refuses it if one did). The system's random source
     /// (getrandom), not libsodium's: a name is no secret, and libsodium's start-up and
-    /// `joined()` cost a cold host 200,000 instructions.
+    /// `joined()` are work a cold host should not do for a name.
     private static func randomSuffix() -> String {
         String(unsafeUninitializedCapacity: 16) { out in
             Hex.write(UInt64.random(in: .min ... .max), into: out, at: 0)

@@ -296,7 +296,7 @@ package struct KeystoreFile: Sendable, Equatable {
 
 extension Unicode.Scalar {
     /// General category Cc. The ASCII ones without Unicode's tables: each keystore read checks
-    /// every label and date, and the table lookups were 3 % of a cold GetAccounts (callgrind).
+    /// every label and date, and the table lookups showed in a cold GetAccounts' profile.
     var isControl: Bool { value < 0x80 ? value < 0x20 || value == 0x7F : properties.generalCategory == .control }
 }
 

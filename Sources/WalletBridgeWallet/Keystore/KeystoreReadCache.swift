@@ -10,8 +10,8 @@ import WalletBridge
 /// file again was most of a pipelined GetAccounts.
 ///
 /// Requests that were read together share one `lstat`: a file checked after a request arrived
-/// is a valid answer to it (`RequestContext.receivedAt`). The `stat` was then 40 % of a
-/// pipelined GetAccounts (bench/).
+/// is a valid answer to it (`RequestContext.receivedAt`). A `stat` per request would be a
+/// large part of a pipelined GetAccounts.
 ///
 /// A change is seen on the next call: every writer (`AtomicFile.write`) renames a new file into
 /// place, which changes the inode; an edit in place changes the size, the mtime or the ctime.
@@ -113,8 +113,8 @@ package final class KeystoreReadCache: Sendable {
     /// The keystore's contents as of `notBefore` (nil: now) or later (no file when there is
     /// none yet).
     package func read(_ keystore: Keystore, notBefore: ContinuousClock.Instant? = nil) throws(KeystoreError) -> Contents {
-        // Only the contents leave the lock: copying the whole entry out, stamp and all, was a
-        // tenth of a pipelined GetAccounts (bench/).
+        // Only the contents leave the lock: copying the whole entry out, stamp and all, showed
+        // in a pipelined GetAccounts' profile.
         let now = clocks.monotonic()
         let notBefore = notBefore ?? now
         var onTheWatch = false

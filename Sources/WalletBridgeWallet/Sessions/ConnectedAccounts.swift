@@ -8,7 +8,7 @@ import WalletBridgeProtocol
 /// agent keeps, the keystore's public part and the sessions file, without a round trip to the
 /// agent. A browser starts a host for every `sendNativeMessage`; asking the agent (a socket, the
 /// hello, the agent's threads and answer) was the largest part of a cold GetAccounts beyond what
-/// any Swift program pays to start (BENCHMARKS.md, sixth round).
+/// any Swift program pays to start (BENCHMARKS.md).
 ///
 /// It answers only where the agent's `accountsIfConnected` would answer the same: the keystore's
 /// addresses when the caller has a live session in the file, or none when the keystore holds no
@@ -26,10 +26,10 @@ package struct ConnectedAccounts: Sendable {
     let keystore: Keystore
     let sessionsPath: String
     private let onNetworkFilesystem: Bool
-    /// Each session costs a cold process about 100,000 instructions to read and check: a file
-    /// of 5 KiB (8 sessions) made the cold call as slow as asking the agent (1.48× and 1.45×
-    /// the bare Swift host, bench/probes/cold_faults.py), one session 3 % faster (1.34× and
-    /// 1.38×). Up to 4 KiB (about six of walletlib's sessions), the host reads it.
+    /// Each session costs a cold process time to read and check: past a few sessions, reading
+    /// the file makes the cold call as slow as asking the agent, which then answers instead
+    /// (measured: BENCHMARKS.md). Up to 4 KiB (about six of walletlib's sessions), the host
+    /// reads it.
     static let largestSessionsFileReadHere = 4096
     /// The keystore as last read (see there for when it is checked). Never on a network
     /// filesystem: those go to the agent.

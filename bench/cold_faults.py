@@ -2,9 +2,9 @@
 """Cold GetAccounts calls of several host binaries, interleaved, with what each call cost the
 kernel: the median spawn-to-exit time, the mean user and system CPU, and the median count of
 page faults (getrusage of the child). For telling whether a change to start-up moved page
-faults or instructions, e.g. a stale link order (BENCHMARKS.md, sixth round).
+faults or instructions, e.g. a stale link order, or two builds of the shipped binary side by side.
 
-    python3 bench/probes/cold_faults.py ROUNDS HOST [HOST ...]
+    python3 bench/cold_faults.py ROUNDS HOST [HOST ...]
 
 Each HOST is a binary, optionally followed by `?VAR=VALUE&VAR=VALUE` for variables of its own
 (say `bench/out/bin/wallet-bridge?WALLET_BRIDGE_CONFIG=bench/out/config/direct.json`). It is
@@ -14,7 +14,7 @@ XDG_RUNTIME_DIR and XDG_STATE_HOME as bench/run.sh leaves them in bench/out/ to 
 binary on the benchmark's keystore. The first HOST is the yardstick of the ratios.
 
 Every binary is copied into a fresh folder first, so that each is a file this run wrote (a copy
-made minutes earlier starts slower on this machine: BENCHMARKS.md, sixth round), and the first
+made minutes earlier can start slower: BENCHMARKS.md, sixth round), and the first
 call waits 3 s (hosts up to the tenth round kept answers only from files, their executable
 included, that last changed 2 s or more before; docs/agent.md, "Why no answer is kept between
 hosts").
