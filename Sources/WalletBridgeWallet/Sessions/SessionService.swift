@@ -373,12 +373,13 @@ package struct SessionService: Sendable {
         try Task.checkCancellation()
         let accounts = try wallet.accounts(context: context).solana
         guard accounts.contains(Base58.encode(pubkey)) else { throw Self.noSuchSolanaAccount(accounts) }
-        let params = SignPayloadsParams(address: Base64.encode(pubkey), payloads: [Base64.encode(message)])
-        let signed = try await request.sign { [wallet] in try await wallet.signPayloads(params, context: context) }
-        guard let first = signed.signed_payloads.first, let bytes = Base64.decode(first), bytes.count == message.count + 64 else {
+        let signature = try await request.sign { [wallet] in
+            try await wallet.signMessage(message, publicKey: pubkey, context: context)
+        }
+        guard signature.count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .object(["signature": .string(Base58.encode(Array(bytes.suffix(64))))])
+        return .object(["signature": .string(Base58.encode(signature))])
     }
 
     /// The live session the params' `topic` names, of the caller for the site the params'
