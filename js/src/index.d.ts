@@ -245,7 +245,8 @@ export interface SessionListResult {
 
 export interface SessionExtendParams {
   topic: string;
-  origin?: string;
+  /** Null reads as left out. */
+  origin?: string | null;
 }
 
 export interface SessionExtendResult {
@@ -261,9 +262,10 @@ export interface SessionErrorReason {
 
 export interface SessionDisconnectParams {
   topic: string;
-  /** Left out: 6000 "User disconnected". */
-  reason?: SessionErrorReason;
-  origin?: string;
+  /** Left out (or null): 6000 "User disconnected". */
+  reason?: SessionErrorReason | null;
+  /** Null reads as left out. */
+  origin?: string | null;
 }
 
 /** `solana_signMessage`'s params: both base58. */
@@ -510,11 +512,12 @@ export interface SessionRequest<Method extends string = string> {
   request: { method: Method } & NativeParamsField<SessionMethodParams<Method>>;
   /**
    * Whole seconds since the Unix epoch, 5 minutes to 7 days from now (the host checks the
-   * window): when it passes while the person has not answered, the answer is 8000.
+   * window): when it passes while the person has not answered, the answer is 8000. Null reads
+   * as left out.
    */
-  expiry?: number;
-  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
-  origin?: string;
+  expiry?: number | null;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin); null reads as left out. */
+  origin?: string | null;
 }
 
 /** session_event: a key was created, imported, deleted or renamed. */
