@@ -235,24 +235,12 @@ export interface SessionConnectParams {
   origin?: string;
 }
 
-/** session_list's params: `{}` on the wire, or the site whose sessions to list. */
-export type SessionListParams = { origin?: string };
 
 export interface SessionListResult {
   /** The calling extension's live sessions, oldest first. */
   sessions: Session[];
 }
 
-export interface SessionExtendParams {
-  topic: string;
-  /** Null reads as left out. */
-  origin?: string | null;
-}
-
-export interface SessionExtendResult {
-  /** The new expiry: the configured lifetime (7 days by default) from now, in seconds since the epoch. */
-  expiry: number;
-}
 
 /** A JSON-RPC-style error object: session_disconnect's `reason`, session_delete's. */
 export interface SessionErrorReason {
@@ -260,13 +248,10 @@ export interface SessionErrorReason {
   message: string;
 }
 
-export interface SessionDisconnectParams {
-  topic: string;
-  /** Left out (or null): 6000 "User disconnected". */
-  reason?: SessionErrorReason | null;
-  /** Null reads as left out. */
-  origin?: string | null;
-}
+// session_list's, session_extend's and session_disconnect's params and session_extend's result,
+// generated from the host's rpc.discover (scripts/generate-session-types.sh).
+import type { SessionListParams, SessionExtendParams, SessionExtendResult, SessionDisconnectParams } from './session-methods.js';
+export type { SessionListParams, SessionExtendParams, SessionExtendResult, SessionDisconnectParams };
 
 /** `solana_signMessage`'s params: both base58. */
 export interface SolanaSignMessageParams {
