@@ -183,7 +183,8 @@ public struct KeystoreWallet: AccountsAtHand {
         guard let entry = file.entry(address: params.address) else { throw Self.noSuchAddress }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
         let bytes = payloads.map(\.bytes)
-        let (secretKey, approved, messages) = try await consentToSignPayloads(bytes, entry: entry, in: file, context: context)
+        let (secretKey, approved, messages) = try await consentToSignPayloads(
+            bytes, entry: entry, in: file, context: context)
         let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
         record(approved, signedBy: entry, messages: messages) { index in
             // Such a payload is at most a transaction's size: decoding it again is cheap.
@@ -198,7 +199,8 @@ public struct KeystoreWallet: AccountsAtHand {
     package func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8] {
         let file = try keystoreForSigning()
         guard let entry = file.entry(address: Base64.encode(publicKey)) else { throw Self.noSuchAddress }
-        let (secretKey, approved, messages) = try await consentToSignPayloads([message], entry: entry, in: file, context: context)
+        let (secretKey, approved, messages) = try await consentToSignPayloads(
+            [message], entry: entry, in: file, context: context)
         let signature = secretKey.withUnsafeBytes { key in Ed25519.sign(message, secretKey: key) }
         record(approved, signedBy: entry, messages: messages) { _ in signature }
         return signature
@@ -248,12 +250,15 @@ public struct KeystoreWallet: AccountsAtHand {
     /// Records an approved signature of payloads read as `messages`: a transaction message this
     /// key pays the fee of has its signature (`signature(index)`) as its id.
     private func record(
-        _ approved: AuditLog.Entry, signedBy entry: KeystoreFile.Entry, messages: [SolanaMessage?], signature: (Int) -> [UInt8]?
+        _ approved: AuditLog.Entry, signedBy entry: KeystoreFile.Entry, messages: [SolanaMessage?],
+        signature: (Int) -> [UInt8]?
     ) {
         var approved = approved
         if messages.contains(where: { $0 != nil }) {
             approved.transactionIDs = messages.indices.map { index in
-                guard messages[index]?.accountKeys.first == entry.publicKey, let bytes = signature(index) else { return nil }
+                guard messages[index]?.accountKeys.first == entry.publicKey, let bytes = signature(index) else {
+                    return nil
+                }
                 return Base58.encode(bytes)
             }
         }

@@ -92,7 +92,9 @@ public struct AgentBackedWallet: AccountsAtHand {
     /// person on a connection of their own, like SignPayloads, whose closing closes the dialog;
     /// the others on the kept connection. The params go as they came: the agent reads them as
     /// `M.Params`.
-    package func forward<M: RPCMethod>(_ method: M.Type, _ params: JSONValue?, asksThePerson: Bool) async throws -> JSONValue {
+    package func forward<M: RPCMethod>(
+        _ method: M.Type, _ params: JSONValue?, asksThePerson: Bool
+    ) async throws -> JSONValue {
         let params: JSONValue? = params ?? .object([:])
         do {
             if asksThePerson { return try await client.callOnOwnConnection(Forwarded<M>.self, params) }

@@ -376,7 +376,8 @@ enum SessionSchemas {
     ]
     /// `session_request`'s `expiry`.
     static let requestExpiry = expiry.with(
-        description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days from now")
+        description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days "
+            + "from now")
     /// `solana_signMessage`'s `{"signature"}`, the transaction methods' signed transactions and
     /// signatures, the account methods' `[{"pubkey"}]`, or the `eip155` methods' hex strings and
     /// addresses.

@@ -41,7 +41,9 @@ package enum SessionParams {
 
     /// The params' members; anything but an object (or `[]`, read as `{}`) is -32602 on
     /// `params`, as before the params were types.
-    static func members<Key: CodingKey>(_ decoder: any Decoder, keyedBy: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    static func members<Key: CodingKey>(
+        _ decoder: any Decoder, keyedBy: Key.Type
+    ) throws -> KeyedDecodingContainer<Key> {
         do {
             return try decoder.container(keyedBy: Key.self)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
@@ -95,7 +97,9 @@ package struct SessionTopicMember: SessionParamsMember {
 /// `requiredNamespaces`, `optionalNamespaces`: a proposal's namespaces (`Namespaces.parse`).
 package struct SessionNamespacesMember: SessionParamsMember {
     package let namespaces: Namespaces
-    package init(json: JSONValue?, field: String) throws(RPCError) { namespaces = try Namespaces.parse(json, field: field) }
+    package init(json: JSONValue?, field: String) throws(RPCError) {
+        namespaces = try Namespaces.parse(json, field: field)
+    }
     package var json: JSONValue { .object(namespaces.mapValues { $0.json() }) }
     package static var jsonSchema: JSONValue { SessionSchemas.proposedNamespaces }
     package static var schemaPlaceholder: Self { Self(namespaces: [:]) }
@@ -105,7 +109,9 @@ package struct SessionNamespacesMember: SessionParamsMember {
 /// `metadata`: what the extension says of itself (`PeerMetadata.parse`).
 package struct SessionMetadataMember: SessionParamsMember {
     package let metadata: PeerMetadata
-    package init(json: JSONValue?, field: String) throws(RPCError) { metadata = try PeerMetadata.parse(json, field: field) }
+    package init(json: JSONValue?, field: String) throws(RPCError) {
+        metadata = try PeerMetadata.parse(json, field: field)
+    }
     package var json: JSONValue { metadata.json }
     package static var jsonSchema: JSONValue { SessionSchemas.proposedMetadata }
     package static var schemaPlaceholder: Self { Self(metadata: PeerMetadata(name: "")) }
@@ -169,7 +175,8 @@ package struct SessionReasonMember: SessionParamsMember {
     package init(json: JSONValue?, field: String) throws(RPCError) {
         guard case .object(let parts)? = json, case .number(let code)? = parts["code"], Int(code.literal) != nil,
               case .string(let message)? = parts["message"], message.utf8.count <= 256 else {
-            throw SessionService.invalid(field, "expected {\"code\": integer, \"message\": string of at most 256 bytes}")
+            throw SessionService.invalid(
+                field, "expected {\"code\": integer, \"message\": string of at most 256 bytes}")
         }
         self.json = .object(["code": .number(code), "message": .string(message)])
     }
@@ -193,8 +200,9 @@ package struct SessionConnectParams: Codable, Sendable {
         // In the order they were always checked: the same proposal gets the same answer.
         let members = try SessionParams.members(decoder, keyedBy: CodingKeys.self)
         origin = try members.decodeMemberIfPresent(SessionOriginMember.self, forKey: .origin)
-        requiredNamespaces = try members.decodeMemberIfPresent(SessionNamespacesMember.self, forKey: .requiredNamespaces)
-        optionalNamespaces = try members.decodeMemberIfPresent(SessionNamespacesMember.self, forKey: .optionalNamespaces)
+        let namespaces = SessionNamespacesMember.self
+        requiredNamespaces = try members.decodeMemberIfPresent(namespaces, forKey: .requiredNamespaces)
+        optionalNamespaces = try members.decodeMemberIfPresent(namespaces, forKey: .optionalNamespaces)
         metadata = try members.decodeMember(SessionMetadataMember.self, forKey: .metadata)
     }
 }
