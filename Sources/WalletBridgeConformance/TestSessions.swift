@@ -252,6 +252,11 @@ struct InMemorySessionWallet: SessionWallet {
     }
 
     /// As `signPayloads` answers, for each consent.
+    func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8] {
+        try await signed { try keys.signSolana([message], publicKey: publicKey)[0] }
+    }
+
+    /// As `signPayloads` answers, for each consent.
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
         try Self.checkFits(request.transactionConsent, context: context, at: request.transactionField)
         return try await signed { try keys.signEthereum(request) }

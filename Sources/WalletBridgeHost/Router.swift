@@ -151,6 +151,17 @@ public struct Router: Sendable {
         }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
     }
 
+    /// Registers `handler` for `M`, described as `M`, with the params as they came: for a host
+    /// that passes them on to the process that reads them as `M.Params` (the shipped host, to
+    /// the agent), so that they are read once, there.
+    package mutating func registerForwarding<M: RPCMethod>(
+        _ method: M.Type, handler: @escaping @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
+    ) throws(RouterError) {
+        try add(M.name, Route(handler: .asynchronous { rawParams, id, context in
+            try Self.success(id: id, result: try await handler(rawParams, context))
+        }, execution: .concurrent, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+    }
+
     private mutating func add(_ name: String, _ route: Route) throws(RouterError) {
         guard !name.hasPrefix("rpc.") else { throw .reservedName(name) }
         guard routes[name] == nil else { throw .duplicateMethod(name) }

@@ -188,28 +188,57 @@ public struct KeystoreWallet: AccountsAtHand {
     /// Each payload followed by its signature, after the person approves.
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         let file = try keystoreForSigning()
-        guard let entry = file.entry(address: params.address) else {
-            throw RPCError(.invalidParams, data: .object([
-                "field": .string("address"), "problem": .string("no account with this address"),
-            ]))
-        }
+        guard let entry = file.entry(address: params.address) else { throw Self.noSuchAddress }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: maxPayloads)
+        let bytes = payloads.map(\.bytes)
+        let (secretKey, approved, messages) = try await consentToSignPayloads(
+            bytes, entry: entry, in: file, context: context)
+        let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
+        record(approved, signedBy: entry, messages: messages) { index in
+            // Such a payload is at most a transaction's size: decoding it again is cheap.
+            Base64.decode(signed[index]).map { Array($0.suffix(Ed25519.signatureBytes)) }
+        }
+        return SignPayloadsResult(signed_payloads: signed)
+    }
+
+    /// The 64-byte Ed25519 signature of `message` by the key of `publicKey`, with the consent
+    /// and audit of a SignPayloads of that one message: `solana_signMessage` in a session,
+    /// which has the bytes and the key at hand and needs no payload text either way.
+    package func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8] {
+        let file = try keystoreForSigning()
+        guard let entry = file.entry(address: Base64.encode(publicKey)) else { throw Self.noSuchAddress }
+        let (secretKey, approved, messages) = try await consentToSignPayloads(
+            [message], entry: entry, in: file, context: context)
+        let signature = secretKey.withUnsafeBytes { key in Ed25519.sign(message, secretKey: key) }
+        record(approved, signedBy: entry, messages: messages) { _ in signature }
+        return signature
+    }
+
+    private static let noSuchAddress = RPCError(.invalidParams, data: .object([
+        "field": .string("address"), "problem": .string("no account with this address"),
+    ]))
+
+    /// What SignPayloads shows and asks for `payloads`: the unlocked key, the audit entry of its
+    /// approval (`consentAndKey`), and each payload read as a Solana transaction message.
+    private func consentToSignPayloads(
+        _ payloads: [[UInt8]], entry: KeystoreFile.Entry, in file: KeystoreFile, context: RequestContext
+    ) async throws -> (SecureBytes, AuditLog.Entry, [SolanaMessage?]) {
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller),
-            keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0.bytes) })
+            keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0) })
         request.site = context.site
         // A text that reads as a Sign In With Solana message (solana_signMessage of one) is a
         // sign-in to the person: asked each time, and checked against the site as far as its
         // first line goes.
         let signIns = payloads.compactMap { payload in
-            String(validating: payload.bytes, as: UTF8.self).flatMap { $0.contains(SolanaSignInInput.marker) ? $0 : nil }
+            String(validating: payload, as: UTF8.self).flatMap { $0.contains(SolanaSignInInput.marker) ? $0 : nil }
         }
         request.isSignIn = !signIns.isEmpty
         request.warnings = signIns.compactMap { text in
             SignInCheck.malformedWarning(text: text, site: context.site, schemelessIsHTTPS: false)
         }
-        let messages = Self.solanaMessages(in: payloads.map(\.bytes))
-        request.transactions = Self.solanaTransactions(messages, payloads: payloads.map(\.bytes), signer: entry.publicKey)
+        let messages = Self.solanaMessages(in: payloads)
+        request.transactions = Self.solanaTransactions(messages, payloads: payloads, signer: entry.publicKey)
         do throws(TransactionConsent.TooMuch) {
             try request.checkTransactionsFit()
         } catch {
@@ -220,20 +249,28 @@ public struct KeystoreWallet: AccountsAtHand {
         }
         var audit = AuditLog.Entry(
             decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
-            payloadHashes: payloads.map { PayloadSummary.sha256Hex($0.bytes) })
+            payloadHashes: payloads.map(PayloadSummary.sha256Hex))
         audit.dialogSHA256 = request.dialogSHA256
-        var (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
-        let signed = secretKey.withUnsafeBytes { key in PayloadSigning.sign(payloads, secretKey: key) }
-        if request.transactions != nil {
-            // A transaction message this key pays the fee of has this signature as its id.
-            // (Such a payload is at most a transaction's size: decoding it again is cheap.)
-            approved.transactionIDs = zip(messages, signed).map { message, payload in
-                guard message?.accountKeys.first == entry.publicKey, let bytes = Base64.decode(payload) else { return nil }
-                return Base58.encode(Array(bytes.suffix(Ed25519.signatureBytes)))
+        let (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
+        return (secretKey, approved, messages)
+    }
+
+    /// Records an approved signature of payloads read as `messages`: a transaction message this
+    /// key pays the fee of has its signature (`signature(index)`) as its id.
+    private func record(
+        _ approved: AuditLog.Entry, signedBy entry: KeystoreFile.Entry, messages: [SolanaMessage?],
+        signature: (Int) -> [UInt8]?
+    ) {
+        var approved = approved
+        if messages.contains(where: { $0 != nil }) {
+            approved.transactionIDs = messages.indices.map { index in
+                guard messages[index]?.accountKeys.first == entry.publicKey, let bytes = signature(index) else {
+                    return nil
+                }
+                return Base58.encode(bytes)
             }
         }
         auditLog.record(approved)
-        return SignPayloadsResult(signed_payloads: signed)
     }
 
     /// Each payload read as a Solana transaction message (`SolanaMessage(bytes:)` reads all of

@@ -7,6 +7,8 @@ import XCTest
 final class SigningRequests: Sendable {
     let solana = Mutex<[SolanaSigningRequest]>([])
     let ethereum = Mutex<[EthereumSigningRequest]>([])
+    /// `solana_signMessage`'s: each message and the public key asked to sign it.
+    let messages = Mutex<[(message: [UInt8], publicKey: [UInt8])]>([])
 }
 
 /// A session wallet for the transaction methods' tests: the Ed25519 keys of seeds 0x01 and
@@ -35,6 +37,13 @@ struct RecordingSessionWallet: SessionWallet {
     func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         XCTFail("no payloads here")
         return SignPayloadsResult(signed_payloads: [])
+    }
+
+    func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8] {
+        asked.messages.withLock { $0.append((message, publicKey)) }
+        if declines { throw RPCError(.notSigned, data: .object(["reason": .string("declined")])) }
+        let key = try XCTUnwrap(Self.keys.first { $0.publicKey == publicKey })
+        return key.sign(message)
     }
 
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {

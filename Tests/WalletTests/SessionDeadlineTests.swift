@@ -21,6 +21,11 @@ private struct SilentWallet: SessionWallet {
         return SignPayloadsResult(signed_payloads: [])
     }
 
+    func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8] {
+        try await Self.waitForever()
+        return []
+    }
+
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
         try await Self.waitForever()
         return []

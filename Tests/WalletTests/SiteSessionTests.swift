@@ -39,6 +39,13 @@ private struct RecordingWallet: SessionWallet {
         return SignPayloadsResult(signed_payloads: [Base64.encode(payload + [UInt8](repeating: 0, count: 64))])
     }
 
+    func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8] {
+        var request = ConsentRequest(caller: context.caller, keyLabel: "main", shortAddress: "7S3P…AaKv", payloads: [])
+        request.site = context.site
+        record.dialog(request.description(for: .confirmation))
+        return [UInt8](repeating: 0, count: 64)
+    }
+
     func signEthereum(_ request: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] { [] }
     func signSolana(_ request: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] { [] }
 }

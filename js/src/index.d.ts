@@ -235,23 +235,12 @@ export interface SessionConnectParams {
   origin?: string;
 }
 
-/** session_list's params: `{}` on the wire, or the site whose sessions to list. */
-export type SessionListParams = { origin?: string };
 
 export interface SessionListResult {
   /** The calling extension's live sessions, oldest first. */
   sessions: Session[];
 }
 
-export interface SessionExtendParams {
-  topic: string;
-  origin?: string;
-}
-
-export interface SessionExtendResult {
-  /** The new expiry: the configured lifetime (7 days by default) from now, in seconds since the epoch. */
-  expiry: number;
-}
 
 /** A JSON-RPC-style error object: session_disconnect's `reason`, session_delete's. */
 export interface SessionErrorReason {
@@ -259,12 +248,10 @@ export interface SessionErrorReason {
   message: string;
 }
 
-export interface SessionDisconnectParams {
-  topic: string;
-  /** Left out: 6000 "User disconnected". */
-  reason?: SessionErrorReason;
-  origin?: string;
-}
+// session_list's, session_extend's and session_disconnect's params and session_extend's result,
+// generated from the host's rpc.discover (scripts/generate-session-types.sh).
+import type { SessionListParams, SessionExtendParams, SessionExtendResult, SessionDisconnectParams } from './session-methods.js';
+export type { SessionListParams, SessionExtendParams, SessionExtendResult, SessionDisconnectParams };
 
 /** `solana_signMessage`'s params: both base58. */
 export interface SolanaSignMessageParams {
@@ -510,11 +497,12 @@ export interface SessionRequest<Method extends string = string> {
   request: { method: Method } & NativeParamsField<SessionMethodParams<Method>>;
   /**
    * Whole seconds since the Unix epoch, 5 minutes to 7 days from now (the host checks the
-   * window): when it passes while the person has not answered, the answer is 8000.
+   * window): when it passes while the person has not answered, the answer is 8000. Null reads
+   * as left out.
    */
-  expiry?: number;
-  /** The site whose session `topic` is (see SessionSiteOptions.origin). */
-  origin?: string;
+  expiry?: number | null;
+  /** The site whose session `topic` is (see SessionSiteOptions.origin); null reads as left out. */
+  origin?: string | null;
 }
 
 /** session_event: a key was created, imported, deleted or renamed. */

@@ -11,20 +11,19 @@
 // error a method lists must be NativeRpcErrorCode's, with the same message.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { endianness } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { NATIVE_RPC_ERROR_MESSAGES, NativeRpcErrorCode } from '../src/index.js';
 import { declarationsFromOpenRPC } from '../src/openrpc-types.js';
+import { discover } from './host-discover.js';
 import { temporaryFolder } from './scratch.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOST = process.env.WALLET_BRIDGE_BIN ?? join(REPO_ROOT, '.build/debug/wallet-bridge');
 const INDEX = fileURLToPath(new URL('../src/index.js', import.meta.url));
 const TSC = process.env.TSC ?? '/usr/bin/tsc';
-const ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/';
 const TSC_TIMEOUT = { timeout: 120_000 };
 
 /**
@@ -197,35 +196,6 @@ function withTitledComponents(document) {
 }
 
 /**
- * The shipped host's answer to rpc.discover, asked as a browser would: one native-messaging
- * frame in, one out, then stdin closed (the host then exits). A scratch home, so it reads no
- * configuration and writes nothing of the user's.
- * @param {string} scratch
- */
-function discover(scratch) {
-  /** @type {Record<string, string>} */
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch };
-  for (const [name, folder] of [['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data'], ['XDG_RUNTIME_DIR', 'runtime']]) {
-    env[name] = join(scratch, folder);
-    mkdirSync(env[name], { mode: 0o700 });
-  }
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }), 'utf8');
-  const header = Buffer.alloc(4);
-  const littleEndian = endianness() === 'LE';
-  if (littleEndian) header.writeUInt32LE(body.length); else header.writeUInt32BE(body.length);
-  const run = spawnSync(HOST, [ORIGIN], { input: Buffer.concat([header, body]), env, timeout: 30_000 });
-  assert.equal(run.error, undefined, `running ${HOST}: ${run.error?.message}`);
-  const stderr = run.stderr.toString('utf8');
-  assert.ok(run.stdout.length >= 4, `${HOST} answered no frame (exit ${run.status}):\n${stderr}`);
-  const length = littleEndian ? run.stdout.readUInt32LE(0) : run.stdout.readUInt32BE(0);
-  assert.equal(run.stdout.length, 4 + length, `${HOST} answered ${run.stdout.length} bytes for a frame of ${length}:\n${stderr}`);
-  const reply = JSON.parse(run.stdout.subarray(4).toString('utf8'));
-  assert.equal(reply.id, 1);
-  assert.ok(reply.result !== undefined, `rpc.discover failed: ${JSON.stringify(reply.error)}\n${stderr}`);
-  return reply.result;
-}
-
-/**
  * Writes the declarations for `document` and the check file into a new folder and compiles
  * them with tsc --strict.
  * @param {unknown} document
@@ -267,7 +237,7 @@ function hostDocument() {
       + '(or set WALLET_BRIDGE_BIN to the binary), then run the tests again.');
   }
   if (spawnSync(TSC, ['--version']).error) throw new Error(`${TSC} is not installed (set TSC to a TypeScript compiler): the models cannot be checked`);
-  discovered ??= discover(temporaryFolder('wallet-bridge-models-'));
+  discovered ??= discover(HOST, temporaryFolder('wallet-bridge-models-'));
   return discovered;
 }
 

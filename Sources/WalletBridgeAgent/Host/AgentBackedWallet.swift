@@ -95,13 +95,15 @@ public struct AgentBackedWallet: AccountsAtHand {
 
     /// Passes a session method on to the agent (docs/sessions.md): those that may ask the
     /// person on a connection of their own, like SignPayloads, whose closing closes the dialog;
-    /// the others on the kept connection.
-    package func forward<M: RPCMethod>(_ method: M.Type, _ params: JSONValue?, asksThePerson: Bool) async throws -> JSONValue
-    where M.Params == JSONValue?, M.Result == JSONValue {
+    /// the others on the kept connection. The params go as they came: the agent reads them as
+    /// `M.Params`.
+    package func forward<M: RPCMethod>(
+        _ method: M.Type, _ params: JSONValue?, asksThePerson: Bool
+    ) async throws -> JSONValue {
         let params: JSONValue? = params ?? .object([:])
         do {
-            if asksThePerson { return try await client.callOnOwnConnection(M.self, params) }
-            return try client.call(M.self, params)
+            if asksThePerson { return try await client.callOnOwnConnection(Forwarded<M>.self, params) }
+            return try client.call(Forwarded<M>.self, params)
         } catch let error as AgentClient.CallError {
             throw Self.rpcError(error)
         }
@@ -116,6 +118,13 @@ public struct AgentBackedWallet: AccountsAtHand {
             return unavailable.rpcError
         }
     }
+}
+
+/// `M` on the wire between the host and the agent: its params and result as JSON.
+private enum Forwarded<M: RPCMethod>: RPCMethod {
+    typealias Params = JSONValue?
+    typealias Result = JSONValue
+    static var name: String { M.name }
 }
 
 /// The agent's last GetAccounts answer, when it was asked for, and the events mark then.

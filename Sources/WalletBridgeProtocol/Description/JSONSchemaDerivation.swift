@@ -6,6 +6,12 @@ public protocol JSONSchemaDescribing {
     static var jsonSchema: JSONValue { get }
 }
 
+/// A type that states its own JSON Schema and gives derivation a value to go on with, for one
+/// whose initializer refuses what derivation would feed it (a reader that checks the value).
+package protocol JSONSchemaPlaceholding: JSONSchemaDescribing {
+    static var schemaPlaceholder: Self { get }
+}
+
 /// A schema derived from a Swift type, and where derivation fell short.
 public struct DerivedSchema: Sendable, Equatable {
     public var schema: JSONValue
@@ -383,6 +389,7 @@ struct Deriver {
         case is NoParams.Type: NoParams()
         case is NoResult.Type: NoResult()
         case is ErrorCode.Type: ErrorCode(rawValue: 0)
+        case let placeholding as any JSONSchemaPlaceholding.Type: placeholding.schemaPlaceholder
         default: nil
         }
     }

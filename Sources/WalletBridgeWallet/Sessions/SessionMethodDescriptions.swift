@@ -1,10 +1,11 @@
 import WalletBridge
 
-// What `rpc.discover` says of the five session methods (docs/sessions.md). Their params and
-// results are `JSONValue`, read by hand (`SessionService`, `Namespaces.parse`,
-// `PeerMetadata.parse`), so derivation sees nothing of them: each states its own schemas here,
-// as strict as those readers are. Where a reader checks more than draft-07 can say, the schema
-// is the looser one, so that everything the host accepts validates (see `SessionSchemas`).
+// What `rpc.discover` says of the five session methods (docs/sessions.md). Their params are
+// types (SessionParams.swift), whose object schemas are derived; the members that a reader
+// checks (`Namespaces.parse`, `PeerMetadata.parse`, …) state their schemas here, as do the
+// results, which are still `JSONValue`, each as strict as its reader. Where a reader checks more
+// than draft-07 can say, the schema is the looser one, so that everything the host accepts
+// validates (see `SessionSchemas`).
 //
 // `errors` lists the codes each method answers with beyond the generic ones (-32700,
 // -32600 to -32603, and the host's -32000 to -32005); the caller policy's -1, which any method may get, the
@@ -27,7 +28,6 @@ extension SessionService.Connect {
         ]
     }
 
-    package static var paramsSchema: JSONValue? { SessionSchemas.connectParams }
     package static var resultSchema: JSONValue? { SessionSchemas.session }
 }
 
@@ -35,7 +35,6 @@ extension SessionService.List {
     package static var summary: String? {
         "The caller's live sessions for the site origin names (its own without), oldest first."
     }
-    package static var paramsSchema: JSONValue? { SessionSchemas.listParams }
     package static var resultSchema: JSONValue? { SessionSchemas.listResult }
 }
 
@@ -57,7 +56,6 @@ extension SessionService.Request {
         ]
     }
 
-    package static var paramsSchema: JSONValue? { SessionSchemas.requestParams }
     package static var resultSchema: JSONValue? { SessionSchemas.requestResult }
 }
 
@@ -65,7 +63,6 @@ extension SessionService.Extend {
     package static var summary: String? { "Makes a session last the session lifetime (7 days unless configured) from now; answers its new expiry." }
     /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
-    package static var paramsSchema: JSONValue? { SessionSchemas.topicParams(title: "SessionExtendParams") }
     package static var resultSchema: JSONValue? { SessionSchemas.extendResult }
 }
 
@@ -73,7 +70,6 @@ extension SessionService.Disconnect {
     package static var summary: String? { "Ends a session; the extension's ports hear session_delete with the reason." }
     /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
-    package static var paramsSchema: JSONValue? { SessionSchemas.disconnectParams }
     package static var resultSchema: JSONValue? { SessionSchemas.disconnectResult }
 }
 
@@ -244,31 +240,6 @@ enum SessionSchemas {
 
     // MARK: Each method's params and result
 
-    /// At least one of the two namespaces objects is given and not empty: a session needs a chain.
-    static let connectParams: JSONValue = [
-        "title": "SessionConnectParams", "type": "object",
-        "properties": [
-            "requiredNamespaces": proposedNamespaces, "optionalNamespaces": proposedNamespaces, "metadata": proposedMetadata,
-            "origin": origin.with(
-                description: "The site the session is for, as the browser reported it to the extension (never what the page says); "
-                    + "the session then belongs to this extension and this site. Left out: the extension's own session"),
-        ],
-        "required": ["metadata"],
-        "anyOf": [
-            ["properties": ["requiredNamespaces": ["type": "object", "minProperties": 1]], "required": ["requiredNamespaces"]],
-            ["properties": ["optionalNamespaces": ["type": "object", "minProperties": 1]], "required": ["optionalNamespaces"]],
-        ],
-    ]
-
-    /// An object with an optional `origin` (other members are ignored), or `[]` as walletlib
-    /// sends for none; no params at all reads as `{}`. Both types, so that `[]` is stated rather
-    /// than implied: the methods with members take `[]` as `{}` too, and refuse it for what `{}`
-    /// lacks.
-    static let listParams: JSONValue = [
-        "title": "SessionListParams", "type": ["object", "array"], "maxItems": 0,
-        "properties": ["origin": originParam],
-        "description": "{} or {\"origin\"} (other members are ignored), [] or no params",
-    ]
     static let listResult: JSONValue = [
         "title": "SessionListResult", "type": "object",
         "properties": ["sessions": ["type": "array", "items": session]],
@@ -403,14 +374,10 @@ enum SessionSchemas {
         (EIP155.personalSignMethod, personalSignParams),
         (EIP155.signTypedDataMethod, signTypedDataParams), (EIP155.signTransactionMethod, signEthereumTransactionParams),
     ]
-    static let requestParams: JSONValue = [
-        "title": "SessionRequestParams", "type": "object",
-        "properties": [
-            "topic": topic, "origin": originParam, "chainId": chainID, "request": innerRequest,
-            "expiry": expiry.with(description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days from now"),
-        ],
-        "required": ["topic", "chainId", "request"],
-    ]
+    /// `session_request`'s `expiry`.
+    static let requestExpiry = expiry.with(
+        description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days "
+            + "from now")
     /// `solana_signMessage`'s `{"signature"}`, the transaction methods' signed transactions and
     /// signatures, the account methods' `[{"pubkey"}]`, or the `eip155` methods' hex strings and
     /// addresses.
@@ -464,27 +431,14 @@ enum SessionSchemas {
         ],
     ]
 
-    static func topicParams(title: String) -> JSONValue {
-        [
-            "title": .string(title), "type": "object", "properties": ["topic": topic, "origin": originParam],
-            "required": ["topic"],
-        ]
-    }
     static let extendResult: JSONValue = ["title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"]]
 
-    static let disconnectParams: JSONValue = [
-        "title": "SessionDisconnectParams", "type": "object",
-        "properties": [
-            "topic": topic,
-            "origin": originParam,
-            "reason": [
-                "title": "SessionReason", "type": "object",
-                "properties": ["code": ["type": "integer"], "message": ["type": "string", "maxLength": 256, "description": "At most 256 bytes of UTF-8"]],
-                "required": ["code", "message"],
-                "description": "What the extension's ports hear in session_delete; 6000 User disconnected unless given",
-            ],
-        ],
-        "required": ["topic"],
+    /// `session_disconnect`'s `reason`.
+    static let disconnectReason: JSONValue = [
+        "title": "SessionReason", "type": "object",
+        "properties": ["code": ["type": "integer"], "message": ["type": "string", "maxLength": 256, "description": "At most 256 bytes of UTF-8"]],
+        "required": ["code", "message"],
+        "description": "What the extension's ports hear in session_delete; 6000 User disconnected unless given",
     ]
     static let disconnectResult: JSONValue = ["title": "SessionDisconnectResult", "type": "object", "maxProperties": 0]
 

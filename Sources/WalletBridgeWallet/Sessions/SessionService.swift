@@ -52,47 +52,46 @@ package struct SessionService: Sendable {
 
     // MARK: The methods
 
-    /// Each method's params are read by hand from their JSON, to name the exact field that is
-    /// wrong (`requiredNamespaces.solana.chains[1]`).
+    /// Each method's params are a type (SessionParams.swift) whose members' readers name the
+    /// exact field that is wrong (`requiredNamespaces.solana.chains[1]`).
     package enum Connect: RPCMethod {
         package static let name = "session_connect"
-        package typealias Params = JSONValue?
+        package typealias Params = SessionConnectParams
         package typealias Result = JSONValue
         package static var asksThePerson: Bool { true }
     }
 
     package enum List: RPCMethod {
         package static let name = "session_list"
-        package typealias Params = JSONValue?
+        package typealias Params = SessionListParams
         package typealias Result = JSONValue
     }
 
     package enum Request: RPCMethod {
         package static let name = "session_request"
-        package typealias Params = JSONValue?
+        package typealias Params = SessionRequestParams
         package typealias Result = JSONValue
         package static var asksThePerson: Bool { true }
     }
 
     package enum Extend: RPCMethod {
         package static let name = "session_extend"
-        package typealias Params = JSONValue?
+        package typealias Params = SessionExtendParams
         package typealias Result = JSONValue
     }
 
     package enum Disconnect: RPCMethod {
         package static let name = "session_disconnect"
-        package typealias Params = JSONValue?
+        package typealias Params = SessionDisconnectParams
         package typealias Result = JSONValue
     }
 
     /// `session_connect`: checks the proposal, asks the person, and answers the session.
-    package func connect(_ params: JSONValue?, context: RequestContext) async throws -> JSONValue {
-        let members = try Self.object(params)
-        let origin = try SiteOrigin.parse(members["origin"])
-        let required = try Namespaces.parse(members["requiredNamespaces"], field: "requiredNamespaces")
-        let optional = try Namespaces.parse(members["optionalNamespaces"], field: "optionalNamespaces")
-        let metadata = try PeerMetadata.parse(members["metadata"], field: "metadata")
+    package func connect(_ params: SessionConnectParams, context: RequestContext) async throws -> JSONValue {
+        let origin = params.origin?.origin
+        let required = params.requiredNamespaces?.namespaces ?? [:]
+        let optional = params.optionalNamespaces?.namespaces ?? [:]
+        let metadata = params.metadata.metadata
         var approved = try Namespaces.approve(required: required, optional: optional, support: support)
         let accounts = try wallet.accounts(context: context)
         try Self.keepNamespacesWithAccounts(&approved, required: required, accounts: accounts)
@@ -127,25 +126,19 @@ package struct SessionService: Sendable {
 
     /// `session_list`: the caller's live sessions for the site `origin` names (its own without
     /// one), oldest first.
-    package func list(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
-        let origin = try SiteOrigin.parse(Self.object(params)["origin"])
+    package func list(_ params: SessionListParams, context: RequestContext) throws -> JSONValue {
+        let origin = params.origin?.origin
         let accounts = try wallet.accounts(context: context)
         let sessions = store.sessions(of: SessionCaller(context.caller), origin: origin)
         return .object(["sessions": .array(sessions.map { $0.wire(accounts: accounts) })])
     }
 
     /// `session_request`: one request inside a session, checked against it.
-    package func request(_ params: JSONValue?, context: RequestContext) async throws -> JSONValue {
-        let members = try Self.object(params)
-        let session = try liveSession(members, context: context)
-        guard case .string(let chainText)? = members["chainId"], let chain = ChainID(chainText) else {
-            throw Self.invalid("chainId", "expected a CAIP-2 chain id such as \(SolanaChain.mainnet)")
-        }
-        guard case .object(let inner)? = members["request"], case .string(let method)? = inner["method"] else {
-            throw Self.invalid("request.method", "expected a string")
-        }
+    package func request(_ params: SessionRequestParams, context: RequestContext) async throws -> JSONValue {
+        let session = try liveSession(topic: params.topic.topic, origin: params.origin?.origin, context: context)
+        let (chain, method) = (params.chainId.chain, params.request.method)
         guard session.namespaces.holds(chain) else {
-            throw RPCError(.unauthorizedChain, data: .object(["chainId": .string(chainText)]))
+            throw RPCError(.unauthorizedChain, data: .object(["chainId": .string(chain.description)]))
         }
         guard session.namespaces.allows(method: method, on: chain) else {
             var data: [String: JSONValue] = ["method": .string(String(method.prefix(256)))]
@@ -153,10 +146,7 @@ package struct SessionService: Sendable {
             throw RPCError(.unauthorizedMethod, data: .object(data))
         }
         var deadline: ContinuousClock.Instant?
-        if let expiry = members["expiry"] {
-            guard case .number(let number) = expiry, let seconds = Int(number.literal) else {
-                throw Self.invalid("expiry", "expected whole seconds since the Unix epoch")
-            }
+        if let seconds = params.expiry?.seconds {
             let fromNow = seconds - now()
             guard Self.requestExpiryRange.contains(fromNow) else {
                 throw Self.invalid("expiry", "must be between 5 minutes and 7 days from now")
@@ -166,7 +156,7 @@ package struct SessionService: Sendable {
         // The dialogs it opens name the session's site (`ConsentRequest.site`).
         var sited = context
         sited.site = session.origin
-        let request = InnerRequest(session: session, method: method, params: inner["params"], chain: chain, context: sited, deadline: deadline, sleepUntil: sleepUntil)
+        let request = InnerRequest(session: session, method: method, params: params.request.params, chain: chain, context: sited, deadline: deadline, sleepUntil: sleepUntil)
         switch method {
         case SolanaMethod.signMessage:
             return try await signMessage(request)
@@ -206,10 +196,8 @@ package struct SessionService: Sendable {
     }
 
     /// `session_extend`: the session lasts `lifetime` from now.
-    package func extend(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
-        let members = try Self.object(params)
-        let origin = try SiteOrigin.parse(members["origin"])
-        let topic = try Self.topic(members["topic"])
+    package func extend(_ params: SessionExtendParams, context: RequestContext) throws -> JSONValue {
+        let (origin, topic) = (params.origin?.origin, params.topic.topic)
         let caller = SessionCaller(context.caller)
         guard let session = try store.extend(topic: topic, caller: caller, origin: origin, lifetime: lifetime) else {
             throw RPCError(.noSessionForTopic)
@@ -219,18 +207,9 @@ package struct SessionService: Sendable {
     }
 
     /// `session_disconnect`: ends the session; the caller's other ports hear `session_delete`.
-    package func disconnect(_ params: JSONValue?, context: RequestContext) throws -> JSONValue {
-        let members = try Self.object(params)
-        let origin = try SiteOrigin.parse(members["origin"])
-        let topic = try Self.topic(members["topic"])
-        var reason = Self.userDisconnected
-        if let given = members["reason"] {
-            guard case .object(let parts) = given, case .number(let code)? = parts["code"], Int(code.literal) != nil,
-                  case .string(let message)? = parts["message"], message.utf8.count <= 256 else {
-                throw Self.invalid("reason", "expected {\"code\": integer, \"message\": string of at most 256 bytes}")
-            }
-            reason = .object(["code": .number(code), "message": .string(message)])
-        }
+    package func disconnect(_ params: SessionDisconnectParams, context: RequestContext) throws -> JSONValue {
+        let (origin, topic) = (params.origin?.origin, params.topic.topic)
+        let reason = params.reason?.json ?? Self.userDisconnected
         guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
             throw RPCError(.noSessionForTopic)
         }
@@ -374,19 +353,18 @@ package struct SessionService: Sendable {
         try Task.checkCancellation()
         let accounts = try wallet.accounts(context: context).solana
         guard accounts.contains(Base58.encode(pubkey)) else { throw Self.noSuchSolanaAccount(accounts) }
-        let params = SignPayloadsParams(address: Base64.encode(pubkey), payloads: [Base64.encode(message)])
-        let signed = try await request.sign { [wallet] in try await wallet.signPayloads(params, context: context) }
-        guard let first = signed.signed_payloads.first, let bytes = Base64.decode(first), bytes.count == message.count + 64 else {
+        let signature = try await request.sign { [wallet] in
+            try await wallet.signMessage(message, publicKey: pubkey, context: context)
+        }
+        guard signature.count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .object(["signature": .string(Base58.encode(Array(bytes.suffix(64))))])
+        return .object(["signature": .string(Base58.encode(signature))])
     }
 
-    /// The live session the params' `topic` names, of the caller for the site the params'
-    /// `origin` names; 7001 when there is none, whatever the reason.
-    private func liveSession(_ members: [String: JSONValue], context: RequestContext) throws -> Session {
-        let origin = try SiteOrigin.parse(members["origin"])
-        let topic = try Self.topic(members["topic"])
+    /// The live session `topic` names, of the caller for the site `origin` names; 7001 when
+    /// there is none, whatever the reason.
+    private func liveSession(topic: String, origin: String?, context: RequestContext) throws -> Session {
         guard let session = store.session(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
             throw RPCError(.noSessionForTopic)
         }
@@ -418,21 +396,6 @@ package struct SessionService: Sendable {
             }
             return value
         }
-    }
-
-    private static func object(_ params: JSONValue?) throws(RPCError) -> [String: JSONValue] {
-        switch params {
-        case nil, .array([])?: return [:]  // `[]` as walletlib sends for "no params"
-        case .object(let members)?: return members
-        default: throw RPCError(.invalidParams, data: .object(["field": .string("params"), "problem": .string("expected an object")]))
-        }
-    }
-
-    private static func topic(_ value: JSONValue?) throws(RPCError) -> String {
-        guard case .string(let topic)? = value, Session.isTopic(topic) else {
-            throw invalid("topic", "expected 64 lowercase hex digits")
-        }
-        return topic
     }
 
     static func invalid(_ field: String, _ problem: String) -> RPCError {

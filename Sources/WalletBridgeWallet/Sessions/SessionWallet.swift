@@ -25,6 +25,11 @@ package protocol SessionWallet: Sendable {
     /// person is -3 with `data.reason` `"declined"`, which `solana_signMessage` answers as 4001.
     func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult
 
+    /// The 64-byte Ed25519 signature of `message` by the key of `publicKey` (32 bytes), asked
+    /// and recorded as SignPayloads of that one message is: `solana_signMessage`. A refusal by
+    /// the person is -3 with `data.reason` `"declined"`, as for `signPayloads`.
+    func signMessage(_ message: [UInt8], publicKey: [UInt8], context: RequestContext) async throws -> [UInt8]
+
     /// The 65-byte signature (r ‖ s ‖ v) of `request`'s digest by the key of its address, after
     /// the person approves what `request.consent` shows; a refusal by the person is -3 with
     /// `data.reason` `"declined"`, as for `signPayloads`.

@@ -1,0 +1,30 @@
+import WalletBridge
+@testable import WalletBridgeWallet
+
+/// The session methods called with their params as JSON, read by the decoder the router uses
+/// (`JSONValueDecoder.decodeParams`), so that the tests state params as a site sends them.
+extension SessionService {
+    func connect(_ params: JSONValue, context: RequestContext) async throws -> JSONValue {
+        try await connect(Self.decode(params) as SessionConnectParams, context: context)
+    }
+
+    func list(_ params: JSONValue, context: RequestContext) throws -> JSONValue {
+        try list(Self.decode(params) as SessionListParams, context: context)
+    }
+
+    func request(_ params: JSONValue, context: RequestContext) async throws -> JSONValue {
+        try await request(Self.decode(params) as SessionRequestParams, context: context)
+    }
+
+    func extend(_ params: JSONValue, context: RequestContext) throws -> JSONValue {
+        try extend(Self.decode(params) as SessionExtendParams, context: context)
+    }
+
+    func disconnect(_ params: JSONValue, context: RequestContext) throws -> JSONValue {
+        try disconnect(Self.decode(params) as SessionDisconnectParams, context: context)
+    }
+
+    private static func decode<Params: Decodable>(_ params: JSONValue) throws -> Params {
+        try JSONValueDecoder().decodeParams(Params.self, from: params)
+    }
+}

@@ -1,0 +1,58 @@
+// src/session-methods.d.ts and src/session-methods.js are generated from the shipped host's
+// rpc.discover (session-types.js): this fails when they are stale, that is when the host's
+// session methods changed and scripts/generate-session-types.sh was not run again.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { discover } from './host-discover.js';
+import { temporaryFolder } from './scratch.js';
+import { SESSION_TYPES_DTS, SESSION_TYPES_JS, sessionTypes } from './session-types.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HOST = process.env.WALLET_BRIDGE_BIN ?? join(REPO_ROOT, '.build/debug/wallet-bridge');
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const REGENERATE = 'scripts/generate-session-types.sh';
+
+/** @type {{ declarations: string, errors: string } | undefined} */
+let generated;
+/** What the host describes now; fails (never skips) without a built host. */
+function fromHost() {
+  if (!existsSync(HOST)) {
+    throw new Error(`The host is not built: ${HOST} does not exist. Run \`swift build\` in ${REPO_ROOT} `
+      + '(or set WALLET_BRIDGE_BIN to the binary), then run the tests again.');
+  }
+  generated ??= sessionTypes(discover(HOST, temporaryFolder('wallet-bridge-session-types-')));
+  return generated;
+}
+
+test(`src/${SESSION_TYPES_DTS} is what the host's rpc.discover generates`, () => {
+  assert.equal(readFileSync(join(SRC, SESSION_TYPES_DTS), 'utf8'), fromHost().declarations, `stale: run ${REGENERATE}`);
+});
+
+test(`src/${SESSION_TYPES_JS} is what the host's rpc.discover generates`, () => {
+  assert.equal(readFileSync(join(SRC, SESSION_TYPES_JS), 'utf8'), fromHost().errors, `stale: run ${REGENERATE}`);
+});
+
+test('a change to a session method in the host makes the committed declarations stale', () => {
+  // The comparison above can fail: the same document with one params member renamed.
+  const { declarations } = fromHost();
+  assert.match(declarations, /export type SessionExtendParams = \{[\s\S]*?\n  topic: string;\n\};/);
+  const renamed = JSON.parse(JSON.stringify(discoveredDocument()));
+  const extend = renamed.methods.find((/** @type {any} */ method) => method.name === 'session_extend');
+  for (const param of extend.params) if (param.name === 'topic') param.name = 'topicRenamed';
+  extend['x-params-schema'].properties.topicRenamed = extend['x-params-schema'].properties.topic;
+  delete extend['x-params-schema'].properties.topic;
+  extend['x-params-schema'].required = ['topicRenamed'];
+  const stale = sessionTypes(renamed).declarations;
+  assert.match(stale, /export type SessionExtendParams = \{[\s\S]*?\n  topicRenamed: string;\n\};/);
+  assert.notEqual(stale, readFileSync(join(SRC, SESSION_TYPES_DTS), 'utf8'));
+});
+
+/** @type {any} */
+let document;
+function discoveredDocument() {
+  document ??= discover(HOST, temporaryFolder('wallet-bridge-session-types-'));
+  return document;
+}
