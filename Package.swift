@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, in the order a request's bytes meet them (each depends only on the ones above it):
 //   WalletBridgeFraming   the 4-byte length and the body: one encoder and one decoder
 //   WalletBridgeProtocol  JSON values and parser, requests, ids, responses, errors, method types; no I/O
+//   WalletBridgeClient    the client side of JSON-RPC: one connection, replies matched by id
 //   WalletBridgeHost      router, server, in-flight table, timeouts, caller, log
 //   WalletBridgeStdio     the stdio transport: read loop, frame writer, signals, parent watch, shutdown
 //   WalletBridge          the library extension developers import: re-exports the four above
@@ -38,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),
+        .target(name: "WalletBridgeClient", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
@@ -83,7 +85,13 @@ let package = Package(
             name: "wallet-bridge-conformance-host",
             dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
-        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        .testTarget(
+            name: "WalletBridgeTests",
+            dependencies: [
+                "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio",
+                "WalletBridgeClient",
+            ]
+        ),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.
