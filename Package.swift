@@ -66,14 +66,17 @@ let package = Package(
             providers: [.apt(["libsecp256k1-dev"])]
         ),
         .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
-        .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
+        .target(
+            name: "WalletBridgeAgent",
+            dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeClient", "CSodium", "CLinux"]
+        ),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
-        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge"]),
+        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeClient"]),
         .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures",
+                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures", "WalletBridgeClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -96,6 +96,13 @@ package final class Connection {
         outbound.append(contentsOf: body)
     }
 
+    /// Forgets what is queued and writes nothing more: for a caller about to close `output`.
+    package func discardOutput() {
+        outbound = []
+        outboundOffset = 0
+        if outputError == nil { outputError = EBADF }
+    }
+
     /// Whether queued bytes wait to be written.
     package var hasPendingOutput: Bool { outboundOffset < outbound.count && outputError == nil }
 
@@ -316,8 +323,11 @@ package final class Connection {
         let fd = input
         let count = chunk.withUnsafeMutableBytes { raw in retryingInterrupts { Glibc.read(fd, raw.baseAddress!, raw.count) } }
         if count < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK { return }
-            throw .system(errno)
+            let code = errno
+            if code == EAGAIN || code == EWOULDBLOCK { return }
+            // Nothing more will be read from it: waits end instead of polling it again.
+            inputEnded = true
+            throw .system(code)
         }
         if count == 0 {
             inputEnded = true

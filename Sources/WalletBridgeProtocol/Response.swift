@@ -61,6 +61,14 @@ extension Response {
         /// JSON, but not a JSON-RPC 2.0 response object (section 5); says which rule it breaks.
         case notResponse(String)
 
+        /// The rule broken, without the words around it.
+        package var reason: String {
+            switch self {
+            case .tooLarge(let bytes, let limit): "\(bytes) bytes, over the limit of \(limit)"
+            case .notJSON(let reason), .notResponse(let reason): reason
+            }
+        }
+
         package var description: String {
             switch self {
             case .tooLarge(let bytes, let limit): "the response is \(bytes) bytes, over the limit of \(limit)"
