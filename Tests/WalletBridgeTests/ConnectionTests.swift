@@ -89,7 +89,7 @@ final class ConnectionTests: XCTestCase {
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":2,"result":"two"}"#)
         try writeFrame(peer, #"{"jsonrpc":"2.0","method":"changed","params":{"n":2}}"#)
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"no"}}"#)
-        XCTAssertEqual(try connection.reply(to: first, until: nil).outcome, .error(RPCError(code: -32000, message: "no")))
+        XCTAssertEqual(try connection.reply(to: first, until: self.start).outcome, .error(RPCError(code: -32000, message: "no")))
         XCTAssertEqual(connection.inFlight, [])
         // Kept for its own caller, though it came first.
         XCTAssertEqual(try connection.reply(to: second, until: start).outcome, .result(.string("two")))
@@ -122,7 +122,7 @@ final class ConnectionTests: XCTestCase {
         let id = connection.send(method: "m", encodedParams: nil)
         try connection.flush(until: nil)
         shutdown(peer, Int32(SHUT_WR))
-        XCTAssertEqual(failure { _ = try connection.reply(to: id, until: nil) }, .closed)
+        XCTAssertEqual(failure { _ = try connection.reply(to: id, until: self.start) }, .closed)
 
         let (other, otherPeer) = socketPair()
         let cut = self.connection(other, other)
@@ -130,7 +130,7 @@ final class ConnectionTests: XCTestCase {
         write(otherPeer, withUnsafeBytes(of: UInt32(9)) { Array($0) } + Array("{".utf8))
         shutdown(otherPeer, Int32(SHUT_WR))
         XCTAssertEqual(
-            failure { _ = try cut.reply(to: cutID, until: nil) },
+            failure { _ = try cut.reply(to: cutID, until: self.start) },
             .fault(.truncated(announced: 9, received: 1, bytes: [9, 0, 0, 0, UInt8(ascii: "{")])))
     }
 
@@ -140,11 +140,11 @@ final class ConnectionTests: XCTestCase {
         let id = connection.send(method: "m", encodedParams: nil)
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":5,"result":1}"#)
         XCTAssertEqual(
-            failure { _ = try connection.reply(to: id, until: nil) },
+            failure { _ = try connection.reply(to: id, until: self.start) },
             .unexpected(.number(JSONNumber(5)), body: Array(#"{"jsonrpc":"2.0","id":5,"result":1}"#.utf8)))
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":1}"#)
         XCTAssertEqual(
-            failure { _ = try connection.reply(to: id, until: nil) },
+            failure { _ = try connection.reply(to: id, until: self.start) },
             .notResponse(.notResponse("neither \"result\" nor \"error\""), body: Array(#"{"jsonrpc":"2.0","id":1}"#.utf8)))
     }
 
@@ -182,7 +182,7 @@ final class ConnectionTests: XCTestCase {
         decoder.append(received)
         XCTAssertEqual(try decoder.nextFrame(), Request.encode(id: id, method: "big", encodedParams: params))
         try writeFrame(replies.write, #"{"jsonrpc":"2.0","id":1,"result":true}"#)
-        XCTAssertEqual(try connection.reply(to: id, until: nil).outcome, .result(.bool(true)))
+        XCTAssertEqual(try connection.reply(to: id, until: self.start).outcome, .result(.bool(true)))
     }
 
     func testNextFrameHandsOverTheBytesAndNilAtTheEnd() throws {
@@ -190,8 +190,8 @@ final class ConnectionTests: XCTestCase {
         let connection = connection(client, client)
         try writeFrame(peer, "not json")
         shutdown(peer, Int32(SHUT_WR))
-        XCTAssertEqual(try connection.nextFrame(until: nil), Array("not json".utf8))
-        XCTAssertNil(try connection.nextFrame(until: nil))
+        XCTAssertEqual(try connection.nextFrame(until: start), Array("not json".utf8))
+        XCTAssertNil(try connection.nextFrame(until: start))
     }
 
     func testPumpServesSeveralConnectionsAndSideReaders() throws {
