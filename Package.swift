@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, in the order a request's bytes meet them (each depends only on the ones above it):
 //   WalletBridgeFraming   the 4-byte length and the body: one encoder and one decoder
 //   WalletBridgeProtocol  JSON values and parser, requests, ids, responses, errors, method types; no I/O
+//   WalletBridgeClient    the client side of JSON-RPC: one connection, replies matched by id
 //   WalletBridgeHost      router, server, in-flight table, timeouts, caller, log
 //   WalletBridgeStdio     the stdio transport: read loop, frame writer, signals, parent watch, shutdown
 //   WalletBridge          the library extension developers import: re-exports the four above
@@ -38,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),
+        .target(name: "WalletBridgeClient", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
         .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
@@ -64,14 +66,17 @@ let package = Package(
             providers: [.apt(["libsecp256k1-dev"])]
         ),
         .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
-        .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
+        .target(
+            name: "WalletBridgeAgent",
+            dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeClient", "CSodium", "CLinux"]
+        ),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
-        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge"]),
+        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeClient"]),
         .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures",
+                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures", "WalletBridgeClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,7 +90,13 @@ let package = Package(
         ),
         // What every test target shares: `ManualClock`, temporary folders. Never in a product.
         .target(name: "WalletBridgeTestSupport", dependencies: ["WalletBridgeProtocol"]),
-        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        .testTarget(
+            name: "WalletBridgeTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost",
+                "WalletBridgeStdio", "WalletBridgeClient",
+            ]
+        ),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.

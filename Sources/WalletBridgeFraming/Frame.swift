@@ -64,6 +64,23 @@ public struct FrameDecoder: Sendable {
         return Int(readLength(at: readIndex))
     }
 
+    /// The first bytes (at most 256) received but not yet part of a whole frame: what a
+    /// diagnosis quotes.
+    public var pendingBytes: [UInt8] { Array(buffer[readIndex..<min(buffer.count, readIndex + 256)]) }
+
+    /// The pending header's four bytes are all printable text: something printed, not a length.
+    private var headerIsText: Bool {
+        guard bufferedByteCount >= Frame.headerBytes else { return false }
+        return buffer[readIndex..<readIndex + Frame.headerBytes].allSatisfy { byte in
+            (0x20...0x7E).contains(byte) || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+    }
+
+    /// The buffered byte `offset` bytes past the read position, if it has arrived.
+    private func byte(at offset: Int) -> UInt8? {
+        readIndex + offset < buffer.count ? buffer[readIndex + offset] : nil
+    }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
@@ -134,5 +151,118 @@ public struct FrameDecoder: Sendable {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
+    }
+}
+
+/// Why bytes read from a peer cannot be frames: what a browser would choke on. One wording for
+/// every client (`call`, `doctor`, the fixtures' runner, the load runner).
+public enum FrameFault: Sendable, Equatable, CustomStringConvertible {
+    /// A real frame header announcing more than the reader accepts.
+    case tooLarge(announced: Int, limit: Int)
+    /// Bytes that are not a frame header (text, usually) read as an absurd length.
+    case strayOutput(announced: Int, limit: Int, bytes: [UInt8])
+    /// The input ended inside a frame (`announced` its length), or with a few bytes too short to
+    /// be a header (`announced` nil).
+    case truncated(announced: Int?, received: Int, bytes: [UInt8])
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let announced, let limit):
+            return "Chrome and Firefox would drop the port: reply of \(announced) bytes exceeds \(limit)"
+        case .strayOutput(let announced, let limit, let bytes):
+            let looksLikeJSON = bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[")
+            return """
+                message of \(announced) bytes exceeds the limit (\(limit)): the host's stdout began \
+                \(Self.preview(bytes)), which is not a frame header. Something printed to stdout\
+                \(looksLikeJSON ? " (it looks like JSON without the 4-byte length in front)" : ""); \
+                every byte on stdout must be part of a frame: send logs to stderr.
+                """
+        case .truncated(let announced, let received, let bytes):
+            let what = announced.map { "in the middle of a frame of \($0) bytes, after \(received)" }
+                ?? "after \(received) byte\(received == 1 ? "" : "s"), fewer than a frame's 4-byte length"
+            return """
+                the host closed stdout \(what) (\(Self.preview(bytes))); \
+                the browser would report a broken port. If these bytes are text, something printed to stdout.
+                """
+        }
+    }
+
+    /// What a wait that timed out with `received` bytes short of a frame says about them: a
+    /// browser reads them as the start of a frame and waits for the rest, so the usual cause is
+    /// stray output, not a slow peer. Nil when nothing was received.
+    public static func stalled(_ received: [UInt8]) -> String? {
+        guard !received.isEmpty else { return nil }
+        if received.count < Frame.headerBytes {
+            let count = received.count
+            return "only \(count) byte\(count == 1 ? "" : "s") on stdout, \(preview(received)), "
+                + "fewer than the 4-byte length a frame starts with"
+        }
+        let announced = Int(received.prefix(Frame.headerBytes).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+        return "\(preview(received)) on stdout, read as a frame of \(announced) bytes that never came"
+    }
+
+    /// Up to `limit` bytes as a quoted, escaped string: how stray output is shown.
+    public static func preview(_ bytes: some Collection<UInt8>, limit: Int = 64) -> String {
+        let hex = Array("0123456789abcdef")
+        var text = ""
+        for byte in bytes.prefix(limit) {
+            switch byte {
+            case UInt8(ascii: "\\"): text += "\\\\"
+            case UInt8(ascii: "\""): text += "\\\""
+            case UInt8(ascii: "\n"): text += "\\n"
+            case UInt8(ascii: "\r"): text += "\\r"
+            case UInt8(ascii: "\t"): text += "\\t"
+            case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(byte))
+            default: text += "\\x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+            }
+        }
+        return "\"" + text + "\"" + (bytes.count > limit ? "…" : "")
+    }
+}
+
+extension FrameDecoder {
+    /// What `next(atEnd:)` found.
+    public enum Next: Sendable, Equatable {
+        case frame([UInt8])
+        case needMore
+        /// The input ended cleanly between frames.
+        case end
+        case fault(FrameFault)
+    }
+
+    /// The next frame, with a diagnosis instead of a bare error: `atEnd` says the input has
+    /// closed, so no more bytes will come. A header above `maxFrameBytes` is told apart from
+    /// stray output: four printable bytes, or a body that does not start like JSON, are
+    /// something printed where frames belong; anything else is a frame too large.
+    public mutating func next(atEnd: Bool) -> Next {
+        let available = bufferedByteCount
+        guard let length = pendingFrameLength else {
+            if !atEnd { return .needMore }
+            return available == 0 ? .end : .fault(.truncated(announced: nil, received: available, bytes: pendingBytes))
+        }
+        if length > maxFrameBytes {
+            if headerIsText { return .fault(.strayOutput(announced: length, limit: maxFrameBytes, bytes: pendingBytes)) }
+            guard let first = byte(at: Frame.headerBytes) else {
+                return atEnd ? .fault(.tooLarge(announced: length, limit: maxFrameBytes)) : .needMore
+            }
+            let startsLikeJSON = [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: " "), UInt8(ascii: "\n"),
+                                  UInt8(ascii: "\"")].contains(first)
+            return .fault(startsLikeJSON ? .tooLarge(announced: length, limit: maxFrameBytes)
+                : .strayOutput(announced: length, limit: maxFrameBytes, bytes: pendingBytes))
+        }
+        guard available >= Frame.headerBytes + length else {
+            if !atEnd { return .needMore }
+            return .fault(.truncated(announced: length, received: available - Frame.headerBytes, bytes: pendingBytes))
+        }
+        // Within the limit and complete: nextFrame cannot throw here.
+        guard let body = try? nextFrame() else { return .needMore }
+        return .frame(body)
+    }
+
+    /// What a wait that timed out was stuck on: an oversized header whose body never came is
+    /// still an oversized frame.
+    public var faultAtTimeout: FrameFault? {
+        guard let length = pendingFrameLength, length > maxFrameBytes else { return nil }
+        return .tooLarge(announced: length, limit: maxFrameBytes)
     }
 }

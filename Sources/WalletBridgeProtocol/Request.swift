@@ -59,3 +59,44 @@ public struct Request: Sendable, Hashable {
         return .request(Request(id: id, method: method, params: params))
     }
 }
+
+extension Request {
+    /// The request's frame body, as a client sends it.
+    package var encoded: [UInt8] {
+        var params: [UInt8]?
+        if let value = self.params {
+            var bytes: [UInt8] = []
+            JSONWriter.write(value, into: &bytes)
+            params = bytes
+        }
+        return Self.encode(id: id, method: method, encodedParams: params)
+    }
+
+    /// A request body from its parts: `id` nil for a notification, `params` nil for none (an
+    /// object or an array otherwise, which the caller has checked).
+    package static func encode(id: RequestID?, method: String, params: JSONValue?) -> [UInt8] {
+        Request(id: id, method: method, params: params).encoded
+    }
+
+    /// A request body whose params are already JSON (`encodedParams`, nil for none): what a
+    /// client with a method's `Encodable` params sends without building a `JSONValue` first.
+    /// Written into one buffer sized up front.
+    package static func encode(id: RequestID?, method: String, encodedParams: [UInt8]?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + method.utf8.count + (encodedParams?.count ?? 0))
+        out.append(contentsOf: #"{"jsonrpc":"2.0","#.utf8)
+        if let id {
+            out.append(contentsOf: #""id":"#.utf8)
+            JSONWriter.write(id.jsonValue, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(contentsOf: #""method":"#.utf8)
+        JSONWriter.writeString(method, into: &out)
+        if let encodedParams {
+            out.append(contentsOf: #","params":"#.utf8)
+            out.append(contentsOf: encodedParams)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}

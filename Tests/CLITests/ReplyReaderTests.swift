@@ -3,11 +3,13 @@ import XCTest
 
 @testable import WalletBridgeCLI
 
+/// How `call` and `doctor` read a host's stdout: `FrameDecoder.next(atEnd:)` at the browsers' limit
+/// (this file tested the CLI's own reader, which it replaced), and the words they print.
 final class ReplyReaderTests: XCTestCase {
     private func frame(_ text: String) -> [UInt8] { try! Frame.encode(Array(text.utf8)) }
 
     func testFramesDeliveredOneByteAtATime() {
-        var reader = ReplyReader()
+        var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         let stream = frame(#"{"a":1}"#) + frame("[]")
         var frames: [String] = []
         for byte in stream {
@@ -19,56 +21,56 @@ final class ReplyReaderTests: XCTestCase {
     }
 
     func testAFrameOfExactlyTheLimitIsAccepted() {
-        var reader = ReplyReader(limit: 8)
+        var reader = FrameDecoder(maxFrameBytes: 8)
         reader.append(frame("12345678"))
         XCTAssertEqual(reader.next(atEnd: true), .frame(Array("12345678".utf8)))
     }
 
     func testAnOversizedReplyIsTooLargeNotStray() {
-        var reader = ReplyReader()
+        var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         var header = withUnsafeBytes(of: UInt32(1_048_577)) { Array($0) }
         reader.append(header)
         XCTAssertEqual(reader.next(atEnd: false), .needMore, "waits for a body byte before judging")
         header.append(UInt8(ascii: "{"))
-        reader = ReplyReader()
+        reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append(header)
-        XCTAssertEqual(reader.next(atEnd: false), .fault(.tooLarge(announced: 1_048_577)))
+        XCTAssertEqual(reader.next(atEnd: false), .fault(.tooLarge(announced: 1_048_577, limit: 1_048_576)))
     }
 
     func testAnOversizedHeaderWhoseBodyNeverComesIsStillTooLarge() {
-        var reader = ReplyReader()
+        var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append(withUnsafeBytes(of: UInt32(2_000_000)) { Array($0) })
-        XCTAssertEqual(reader.faultAtTimeout(), .tooLarge(announced: 2_000_000))
-        XCTAssertEqual(reader.next(atEnd: true), .fault(.tooLarge(announced: 2_000_000)))
+        XCTAssertEqual(reader.faultAtTimeout, .tooLarge(announced: 2_000_000, limit: 1_048_576))
+        XCTAssertEqual(reader.next(atEnd: true), .fault(.tooLarge(announced: 2_000_000, limit: 1_048_576)))
     }
 
     func testTextOnStdoutIsStrayOutputWithTheLengthItDecodesTo() {
-        var reader = ReplyReader()
+        var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append(Array("Hello\n".utf8))
         let announced = Int(UInt32(littleEndian: Array("Hell".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
-        XCTAssertEqual(reader.next(atEnd: false), .fault(.strayOutput(announced: announced, bytes: Array("Hello\n".utf8))))
+        XCTAssertEqual(reader.next(atEnd: false), .fault(.strayOutput(announced: announced, limit: 1_048_576, bytes: Array("Hello\n".utf8))))
     }
 
     func testBinaryGarbageAboveTheLimitIsStrayWhenTheBodyIsNotJSON() {
-        var reader = ReplyReader()
+        var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append([0x00, 0x00, 0xF0, 0x00, 0xFF])
         guard case .fault(.strayOutput) = reader.next(atEnd: false) else { return XCTFail("expected stray output") }
     }
 
     func testStdoutEndingMidFrameIsTruncated() {
-        var reader = ReplyReader()
+        var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append(Array(frame(#"{"a":1}"#).prefix(7)))
         XCTAssertEqual(reader.next(atEnd: false), .needMore)
         XCTAssertEqual(reader.next(atEnd: true), .fault(.truncated(announced: 7, received: 3, bytes: Array(frame(#"{"a":1}"#).prefix(7)))))
-        var short = ReplyReader()
+        var short = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         short.append([0x01, 0x02])
         XCTAssertEqual(short.next(atEnd: true), .fault(.truncated(announced: nil, received: 2, bytes: [0x01, 0x02])))
     }
 
     func testHostErrorMessagesAreTheBrowserLikeOnes() {
-        XCTAssertEqual(NativeHostError(.fault(.tooLarge(announced: 1_100_041))).summary,
+        XCTAssertEqual(NativeHostError(.fault(.tooLarge(announced: 1_100_041, limit: 1_048_576))).summary,
                        "Chrome and Firefox would drop the port: reply of 1100041 bytes exceeds 1048576")
-        let stray = NativeHostError(.fault(.strayOutput(announced: 1_819_043_144, bytes: Array("Hello".utf8)))).summary
+        let stray = NativeHostError(.fault(.strayOutput(announced: 1_819_043_144, limit: 1_048_576, bytes: Array("Hello".utf8)))).summary
         XCTAssertTrue(stray.hasPrefix("message of 1819043144 bytes exceeds the limit"), stray)
         XCTAssertTrue(stray.contains("Something printed to stdout"), stray)
     }

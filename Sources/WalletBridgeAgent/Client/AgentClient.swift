@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Synchronization
 import WalletBridge
+import WalletBridgeClient
 import WalletBridgeWallet
 
 /// A client of the agent: a host that hands it the wallet's requests, or a command (`agent
@@ -86,7 +87,7 @@ package final class AgentClient: Sendable {
             "keystore": .string(keystorePath),
         ]
         if control { members["control"] = true }
-        return Connection.request(id: 0, method: AgentProtocol.Hello.name, params: JSONValue.object(members).jsonBytes)
+        return Request.encode(id: Connection.helloID, method: AgentProtocol.Hello.name, encodedParams: JSONValue.object(members).jsonBytes)
     }
 
     /// Why a call got no answer from the agent.
@@ -575,10 +576,10 @@ package final class EventWatch: Sendable {
     package var mark: Int? { state.withLock { $0.listening ? $0.heard : nil } }
 }
 
-/// One connection: its socket, its reader, and the next request id.
+/// One connection: its socket, its JSON-RPC client, and the next request id.
 struct Connection {
     let fd: Int32
-    var reader: FrameReader
+    let client: WalletBridgeClient.Connection
     var nextID = 1
     /// The agent's pid, from its answer to the hello.
     var agentProcess: pid_t?
@@ -586,9 +587,12 @@ struct Connection {
     /// connection is closed after its call, not kept.
     var crowded = false
 
+    /// The hello's id: calls count from 1.
+    static let helloID = RequestID.number(JSONNumber(0))
+
     init(fd: Int32) {
         self.fd = fd
-        reader = FrameReader(fd: fd, maxFrameBytes: Frame.defaultMaxInboundBytes)
+        client = WalletBridgeClient.Connection(input: fd, output: fd, maxFrameBytes: Frame.defaultMaxInboundBytes, now: { .now })
     }
 
     func close() { _ = Glibc.close(fd) }
@@ -606,28 +610,28 @@ struct Connection {
         case refused(RPCError)
     }
 
-    /// Sends `hello` (a body, on a new connection) and the call, in one write, then reads the
-    /// answers; returns the call's result.
+    /// Sends `hello` (a request body, on a new connection) and the call, in one write, then reads
+    /// the answers; returns the call's result.
     mutating func exchange(_ method: String, params: [UInt8], hello: [UInt8]?, deadline: ContinuousClock.Instant?) throws(Failure) -> JSONValue {
         let id = nextID
         nextID += 1
-        var frames: [UInt8] = []
-        let request = Self.request(id: id, method: method, params: params)
+        let requestID = RequestID.number(JSONNumber(id))
+        let request = Request.encode(id: requestID, method: method, encodedParams: params)
         guard request.count <= AgentProtocol.maxRequestBytes else {
             // The agent would refuse it, and its reply could not reach the browser anyway.
             throw .answered(RPCError(.requestTooLarge, detail: "the request is \(request.count) bytes; the wallet agent takes at most \(AgentProtocol.maxRequestBytes)"))
         }
-        do {
-            if let hello { frames += try Frame.encode(hello) }
-            frames += try Frame.encode(request)
+        if let hello { client.send(hello, id: Self.helloID) }
+        client.send(request, id: requestID)
+        do throws(WalletBridgeClient.Connection.Failure) {
+            try client.flush(until: deadline)
         } catch {
-            throw .broken("cannot encode the request: \(error)")
+            throw Self.broken(error, answering: id)
         }
-        if let code = frames.withUnsafeBytes({ SystemCall.sendAll(fd, $0) }) { throw .broken("the agent went away (\(String(cString: strerror(code))))") }
         if hello != nil {
             let answer: JSONValue
             do {
-                answer = try result(id: 0, deadline: deadline)
+                answer = try result(id: Self.helloID, deadline: deadline)
             } catch .answered(let error) {
                 if error.code == .agentUnavailable { throw .refused(error) }
                 if error.message == AgentProtocol.otherKeystore, case .object(let data)? = error.data, case .string(let serves)? = data["serves"] {
@@ -641,39 +645,34 @@ struct Connection {
             if case .number(let pid)? = members["pid"] { agentProcess = pid_t(pid.literal) }
             crowded = members["crowded"] == .bool(true)
         }
-        return try result(id: id, deadline: deadline)
+        return try result(id: requestID, deadline: deadline)
     }
 
-    /// The result of the reply to `id`, the next frame to arrive.
-    private mutating func result(id: Int, deadline: ContinuousClock.Instant?) throws(Failure) -> JSONValue {
-        let body: [UInt8]
+    /// The result of the reply to `id`.
+    private func result(id: RequestID, deadline: ContinuousClock.Instant?) throws(Failure) -> JSONValue {
+        let reply: Response.Parsed
         do {
-            body = try reader.next(deadline: deadline)
+            reply = try client.reply(to: id, until: deadline)
         } catch {
-            switch error {
-            case .closed: throw .broken("the agent closed the connection")
-            case .timedOut: throw .broken("the agent did not answer in time")
-            case .framing(let problem): throw .broken("the agent sent a bad frame: \(problem)")
-            case .system(let code): throw .broken("reading from the agent failed: \(String(cString: strerror(code)))")
-            }
+            throw Self.broken(error, answering: id)
         }
-        guard case .object(let reply)? = try? JSONParser.parse(body), reply["id"] == .number(JSONNumber(id)) else {
-            throw .broken("the agent's answer is not a reply to request \(id)")
+        switch reply.outcome {
+        case .result(let result): return result
+        case .error(let error): throw .answered(error)
         }
-        if case .object(let error)? = reply["error"] {
-            guard case .number(let number)? = error["code"], let code = Int(number.literal), case .string(let message)? = error["message"] else {
-                throw .broken("the agent's error answer is malformed")
-            }
-            throw .answered(RPCError(code: ErrorCode(rawValue: code), message: message, data: error["data"]))
-        }
-        guard let result = reply["result"] else { throw .broken("the agent's answer has no result") }
-        return result
     }
 
-    /// A request's frame body, with `params` already encoded.
-    static func request(id: Int, method: String, params: [UInt8]) -> [UInt8] {
-        Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"#.utf8) + JSONValue.string(method).jsonBytes + Array(#","params":"#.utf8) + params
-            + [UInt8(ascii: "}")]
+    /// What a connection that failed says: it is broken, and a call on another may do.
+    private static func broken(_ failure: WalletBridgeClient.Connection.Failure, answering id: some CustomStringConvertible) -> Failure {
+        switch failure {
+        case .closed: .broken("the agent closed the connection")
+        case .timedOut: .broken("the agent did not answer in time")
+        case .fault(let fault): .broken("the agent sent a bad frame: \(fault)")
+        case .system(let code): .broken("reading from the agent failed: \(String(cString: strerror(code)))")
+        case .outputClosed(let code): .broken("the agent went away (\(String(cString: strerror(code))))")
+        case .notResponse(let problem, _): .broken("the agent's answer is malformed: \(problem.reason)")
+        case .unexpected: .broken("the agent's answer is not a reply to request \(id)")
+        }
     }
 }
 

@@ -98,7 +98,7 @@ struct CallCommand: ParsableCommand {
     }
 
     private func callOnce(_ command: HostCommand, params: JSONValue?, wait: Duration) throws {
-        let requestID: JSONValue? = notify ? nil : CallRequest.id(from: id)
+        let requestID: RequestID? = notify ? nil : CallRequest.id(from: id)
         let connection: HostConnection
         do {
             connection = try HostConnection(command)
@@ -110,7 +110,7 @@ struct CallCommand: ParsableCommand {
             let tail = connection.stderrTail.trimmingTrailingNewlines
             if !tail.isEmpty { Console.err("host stderr:\n" + tail) }
         }
-        connection.enqueue(CallRequest.body(id: requestID, method: method, params: params))
+        connection.enqueue(Request.encode(id: requestID, method: method, params: params), id: requestID)
         let deadline = ContinuousClock.now + wait
         do {
             try connection.flush(until: deadline, timeout: wait)
@@ -128,10 +128,10 @@ struct CallCommand: ParsableCommand {
             connection.close(grace: .seconds(2))
             // The exact bytes, then a newline that is not the reply's, as every line of output ends.
             if raw { Console.write(body + [UInt8(ascii: "\n")]) }
-            let reply = try RPCReply(parsing: body)
+            let reply = try Response.Parsed(reply: body)
             if !raw { Console.out(JSONText.pretty(body)) }
             guard reply.id == requestID else {
-                Console.error("the reply's id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) is not the request's \(String(decoding: requestID.jsonBytes, as: UTF8.self)): an extension would not match it")
+                Console.error("the reply's id \(reply.id) is not the request's \(requestID): an extension would not match it")
                 throw ExitCode(Status.noUsableReply)
             }
             if case .error = reply.outcome { throw ExitCode(Status.errorResponse) }

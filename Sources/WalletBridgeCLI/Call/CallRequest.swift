@@ -2,19 +2,12 @@ import WalletBridge
 
 /// The request `call` sends, built from its command line.
 enum CallRequest {
-    /// A JSON-RPC 2.0 request body; `id` nil makes it a notification.
-    static func body(id: JSONValue?, method: String, params: JSONValue?) -> [UInt8] {
-        var members: [String: JSONValue] = ["jsonrpc": .string("2.0"), "method": .string(method)]
-        if let id { members["id"] = id }
-        if let params { members["params"] = params }
-        return JSONValue.object(members).jsonBytes
-    }
-
     /// `--id`: a JSON number or string literal as written (`7`, `"7"`), else the text as a string.
-    static func id(from text: String) -> JSONValue {
+    static func id(from text: String) -> RequestID {
         if let value = try? JSONParser.parse(Array(text.utf8)) {
             switch value {
-            case .number, .string: return value
+            case .number(let number): return .number(number)
+            case .string(let string): return .string(string)
             default: break
             }
         }

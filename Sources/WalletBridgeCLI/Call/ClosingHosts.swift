@@ -15,7 +15,7 @@ extension HostConnection {
         }
         let start = ContinuousClock.now
         var pending: [Pending] = sessions.map { session in
-            session.connection.process.closeInput()
+            session.connection.closeInput()
             return Pending(connection: session.connection, deadline: start + session.grace)
         }
         while !pending.isEmpty {

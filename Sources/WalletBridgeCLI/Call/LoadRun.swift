@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeClient
 
 /// What `call --repeat N --concurrency C` measured.
 struct LoadSummary: Sendable {
@@ -51,7 +52,9 @@ enum LoadRun {
     static func run(command: HostCommand, method: String, params: JSONValue?, total: Int, concurrency: Int, timeout: Duration) -> LoadSummary {
         let clock = ContinuousClock()
         let start = clock.now
-        var load = Load(method: method, params: params, total: total, timeout: timeout, clock: clock)
+        var encodedParams: [UInt8]?
+        if let params { encodedParams = params.jsonBytes }
+        var load = Load(method: method, params: encodedParams, total: total, timeout: timeout, clock: clock)
         let workers = load.connect(command, count: min(concurrency, total))
         for worker in workers { load.sendNext(worker) }
         while load.pumpOnce(workers) {}
@@ -74,14 +77,15 @@ enum LoadRun {
     /// The run so far: the next request's id, and what has been measured.
     private struct Load {
         let method: String
-        let params: JSONValue?
+        /// Encoded once: every request differs only in its id.
+        let params: [UInt8]?
         let total: Int
         let timeout: Duration
         let clock: ContinuousClock
         var summary = LoadSummary()
         var nextID = 1
 
-        init(method: String, params: JSONValue?, total: Int, timeout: Duration, clock: ContinuousClock) {
+        init(method: String, params: [UInt8]?, total: Int, timeout: Duration, clock: ContinuousClock) {
             self.method = method
             self.params = params
             self.total = total
@@ -106,7 +110,8 @@ enum LoadRun {
 
         mutating func sendNext(_ worker: Worker) {
             guard nextID <= total, worker.alive else { return }
-            worker.connection.enqueue(CallRequest.body(id: .number(JSONNumber(nextID)), method: method, params: params))
+            let id = RequestID.number(JSONNumber(nextID))
+            worker.connection.enqueue(Request.encode(id: id, method: method, encodedParams: params), id: id)
             worker.inFlight = (nextID, clock.now)
             nextID += 1
         }
@@ -140,13 +145,14 @@ enum LoadRun {
         /// Takes every reply `worker` has ready, sending the next request after each; throws
         /// when the host broke the protocol, or ended or timed out with a request in flight.
         mutating func collect(_ worker: Worker, now: ContinuousClock.Instant) throws(NativeHostError) {
-            while let body = try worker.connection.nextFrame() {
-                guard let (id, sent) = worker.inFlight else {
-                    throw NativeHostError(.notJSONRPC(reason: "a reply nobody asked for", bytes: body), stderrTail: worker.connection.stderrTail)
-                }
-                let reply = try RPCReply(parsing: body)
-                guard reply.id == .number(JSONNumber(id)) else {
-                    throw NativeHostError(.notJSONRPC(reason: "id \(String(decoding: reply.id.jsonBytes, as: UTF8.self)) answers no request in flight (expected \(id))", bytes: body))
+            while let (id, sent) = worker.inFlight {
+                let reply: Response.Parsed
+                do {
+                    guard let taken = try worker.connection.connection.takeReply(to: .number(JSONNumber(id))) else { break }
+                    reply = taken
+                } catch {
+                    // Notifications are let pass; anything else that is not the reply is a failure.
+                    throw worker.connection.failure(error, timeout: timeout)
                 }
                 tally(reply, latency: now - sent)
                 worker.inFlight = nil
@@ -161,13 +167,13 @@ enum LoadRun {
         }
 
         /// Counts one answered request: its latency, and whether it was a result or an error.
-        mutating func tally(_ reply: RPCReply, latency: Duration) {
+        mutating func tally(_ reply: Response.Parsed, latency: Duration) {
             summary.latencies.append(latency)
             switch reply.outcome {
             case .result: summary.results += 1
-            case .error(let code, let message):
+            case .error(let error):
                 summary.errors += 1
-                summary.firstError = summary.firstError ?? "\(code) \(message)"
+                summary.firstError = summary.firstError ?? "\(error.code.rawValue) \(error.message)"
             }
         }
     }

@@ -2,69 +2,78 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeClient
 
 /// One host process, talked to the way a browser's port talks to it: frames in, frames out,
-/// stderr collected. Every wait has a deadline; nothing here blocks without one.
+/// stderr collected. Every wait has a deadline; nothing here blocks without one. The frames and
+/// the waits are `Connection`'s; this adds the process and its stderr.
 ///
 /// Used by `doctor` (one request through each manifest) and by `call` (one request, or many
 /// over several connections at once; see `HostConnection.pump(_:until:)`).
 final class HostConnection {
     let command: HostCommand
     let process: HostProcess
-    private var reader = ReplyReader()
-    private var output: [UInt8] = []
-    private var outputOffset = 0
-    private var stderrBytes: [UInt8] = []
-    private(set) var stdoutEnded = false
-    /// The host stopped reading (EPIPE): it exited or closed stdin.
-    private(set) var inputBroken = false
+    let connection: Connection
+    private let stderr = StderrTail()
 
     static let stderrTailBytes = 4096
 
     init(_ command: HostCommand) throws(NativeHostError) {
         self.command = command
         process = try HostProcess(command)
+        connection = Connection(
+            input: process.stdoutFD, output: process.stdinFD, maxFrameBytes: Frame.maxOutboundBytes, now: { .now })
+        // Drained with the replies, so that a chatty host never blocks on a full stderr pipe.
+        connection.sideReaders = [(process.stderrFD, { [stderr, process] fd in
+            if stderr.read(fd) { return true }
+            process.closeErrors()
+            return false
+        })]
     }
 
     /// The end of the host's stderr, as text.
-    var stderrTail: String { String(decoding: stderrBytes, as: UTF8.self) }
+    var stderrTail: String { String(decoding: stderr.bytes, as: UTF8.self) }
 
-    /// Queues one frame; `pump` writes it as the host reads.
-    func enqueue(_ body: [UInt8]) {
-        // Bodies are JSON we built from a command line, far below 4 GiB.
-        output.append(contentsOf: try! Frame.encode(body))
+    /// The host closed its stdout.
+    var stdoutEnded: Bool { connection.inputEnded }
+
+    /// Queues one frame; `flush` or `pump` writes it as the host reads.
+    func enqueue(_ body: [UInt8], id: RequestID?) {
+        connection.send(body, id: id)
     }
 
-    var hasPendingOutput: Bool { outputOffset < output.count }
-
     /// Writes all queued frames, reading stdout and stderr meanwhile so a host that answers
-    /// while we write cannot deadlock us.
+    /// while we write cannot deadlock us. A host that stopped reading is left to `receive`.
     func flush(until deadline: ContinuousClock.Instant, timeout: Duration) throws(NativeHostError) {
-        while hasPendingOutput && !inputBroken {
-            guard Self.pump([self], until: deadline) else {
-                throw failure(.timedOut(timeout, waitingFor: "room in the host's stdin (it is not reading)"))
-            }
+        do {
+            try connection.flush(until: deadline)
+        } catch .outputClosed {
+            return
+        } catch .timedOut {
+            throw failure(.timedOut(timeout, waitingFor: "room in the host's stdin (it is not reading)"))
+        } catch {
+            throw failure(error, timeout: timeout)
         }
     }
 
     /// The next frame body the host writes, or the reason there will be none.
     func receive(until deadline: ContinuousClock.Instant, timeout: Duration) throws(NativeHostError) -> [UInt8] {
-        while true {
-            if let body = try nextFrame() { return body }
-            if stdoutEnded { throw failure(.exitedWithoutReply(waitForExit(until: .now + .seconds(2)))) }
-            if !Self.pump([self], until: deadline) {
-                if let fault = reader.faultAtTimeout() { throw failure(.fault(fault)) }
-                throw failure(.timedOut(timeout, waitingFor: "reply", received: reader.pendingBytes))
-            }
+        let body: [UInt8]?
+        do {
+            body = try connection.nextFrame(until: deadline)
+        } catch {
+            throw failure(error, timeout: timeout)
         }
+        guard let body else { throw failure(.exitedWithoutReply(waitForExit(until: .now + .seconds(2)))) }
+        return body
     }
 
     /// A frame already read, if there is one. Throws when stdout cannot be frames.
     func nextFrame() throws(NativeHostError) -> [UInt8]? {
-        switch reader.next(atEnd: stdoutEnded) {
-        case .frame(let body): return body
-        case .needMore, .end: return nil
-        case .fault(let fault): throw failure(.fault(fault))
+        do {
+            return try connection.frame()
+        } catch {
+            throw failure(error, timeout: .zero)
         }
     }
 
@@ -72,12 +81,18 @@ final class HostConnection {
     /// SIGTERM, then SIGKILL. Returns how it ended.
     @discardableResult
     func close(grace: Duration) -> ExitStatus {
-        process.closeInput()
+        closeInput()
         if let status = waitForExit(until: .now + grace) { return status }
         process.send(signal: SIGTERM)
         if let status = waitForExit(until: .now + .seconds(1)) { return status }
         process.send(signal: SIGKILL)
         return process.waitForExit()
+    }
+
+    /// Closes the host's stdin, and forgets what was still to be written to it.
+    func closeInput() {
+        connection.discardOutput()
+        process.closeInput()
     }
 
     /// Waits for the process to end, still draining its output, until `deadline`.
@@ -97,124 +112,57 @@ final class HostConnection {
         NativeHostError(kind, stderrTail: stderrTail)
     }
 
+    /// The words for what the connection met, as the browser would see it.
+    func failure(_ error: Connection.Failure, timeout: Duration, waitingFor: String = "reply") -> NativeHostError {
+        switch error {
+        case .closed, .system, .outputClosed:
+            return failure(.exitedWithoutReply(waitForExit(until: .now + .seconds(2))))
+        case .fault(let fault):
+            return failure(.fault(fault))
+        case .timedOut(let received):
+            return failure(.timedOut(timeout, waitingFor: waitingFor, received: received))
+        case .notResponse(.notJSON(let reason), let body):
+            return failure(.notJSON(reason: reason, bytes: body))
+        case .notResponse(let problem, let body):
+            return failure(.notJSONRPC(reason: problem.reason, bytes: body))
+        case .unexpected(let id, let body):
+            return failure(.notJSONRPC(reason: "id \(id) answers no request in flight", bytes: body))
+        }
+    }
+
     /// One round of I/O over several connections: waits (until `deadline`) for any of their
     /// pipes to be ready, then writes and reads what it can. False when the deadline passed
-    /// with nothing ready.
+    /// with nothing ready. A failed read ends that host's stdout, as the end of file does.
     static func pump(_ connections: [HostConnection], until deadline: ContinuousClock.Instant) -> Bool {
-        var descriptors: [pollfd] = []
-        var owners: [(HostConnection, Int32)] = []
-        for connection in connections {
-            for (fd, events) in connection.interests() {
-                descriptors.append(pollfd(fd: fd, events: events, revents: 0))
-                owners.append((connection, fd))
-            }
-        }
-        let remaining = deadline - ContinuousClock.now
-        let milliseconds = max(0, min(Int64(Int32.max), remaining.components.seconds * 1000 + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
-        let ready = descriptors.withUnsafeMutableBufferPointer { buffer in
-            poll(buffer.baseAddress, nfds_t(buffer.count), Int32(milliseconds))
-        }
-        if ready < 0 { return errno == EINTR }
-        if ready == 0 { return false }
-        for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
-            owners[index].0.service(fd: descriptor.fd, events: descriptor.revents)
-        }
-        return true
-    }
-
-    private func interests() -> [(Int32, Int16)] {
-        var list: [(Int32, Int16)] = []
-        if hasPendingOutput && !inputBroken && process.stdinFD >= 0 { list.append((process.stdinFD, Int16(POLLOUT))) }
-        if process.stdoutFD >= 0 { list.append((process.stdoutFD, Int16(POLLIN))) }
-        if process.stderrFD >= 0 { list.append((process.stderrFD, Int16(POLLIN))) }
-        return list
-    }
-
-    private func service(fd: Int32, events: Int16) {
-        if fd == process.stdinFD {
-            writePending()
-        } else if fd == process.stdoutFD {
-            if let bytes = readAvailable(fd) { reader.append(bytes) } else { stdoutEnded = true; process.closeOutput() }
-        } else if fd == process.stderrFD {
-            if let bytes = readAvailable(fd) {
-                stderrBytes.append(contentsOf: bytes)
-                if stderrBytes.count > Self.stderrTailBytes * 2 { stderrBytes.removeFirst(stderrBytes.count - Self.stderrTailBytes) }
-            } else {
-                process.closeErrors()
-            }
-        }
-    }
-
-    private func writePending() {
-        while hasPendingOutput {
-            let written = output.withUnsafeBytes { raw in
-                SystemCall.retryingInterrupts { write(process.stdinFD, raw.baseAddress! + outputOffset, raw.count - outputOffset) }
-            }
-            if written < 0 {
-                if errno == EAGAIN { return }
-                inputBroken = true  // EPIPE: the host is gone or closed stdin
-                return
-            }
-            outputOffset += written
-        }
-        output.removeAll(keepingCapacity: true)
-        outputOffset = 0
-    }
-
-    /// What can be read now; nil at end of file (or on an error, which ends the stream too).
-    private func readAvailable(_ fd: Int32) -> [UInt8]? {
-        var collected: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { read(fd, raw.baseAddress, raw.count) } }
-            if count > 0 {
-                collected.append(contentsOf: chunk[0..<count])
-                if collected.count >= 4 << 20 { return collected }  // let the reader look at it
-                continue
-            }
-            if count < 0 && errno == EAGAIN { return collected }
-            return collected.isEmpty ? nil : collected  // EOF (reported on the next read)
-        }
+        (try? Connection.pump(connections.map(\.connection), until: deadline)) ?? true
     }
 }
 
-/// A JSON-RPC 2.0 response, checked the way an extension's client library would check it.
-struct RPCReply: Sendable {
-    enum Outcome: Sendable {
-        case result(JSONValue)
-        case error(code: Int, message: String)
+/// The end of what a host writes on stderr: the last `HostConnection.stderrTailBytes` or more.
+private final class StderrTail {
+    private(set) var bytes: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
+    /// Reads what is there; false at the end of file (or on an error, which ends it too).
+    func read(_ fd: Int32) -> Bool {
+        let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress, raw.count) } }
+        if count < 0 && errno == EAGAIN { return true }
+        guard count > 0 else { return false }
+        bytes.append(contentsOf: chunk[0..<count])
+        if bytes.count > HostConnection.stderrTailBytes * 2 { bytes.removeFirst(bytes.count - HostConnection.stderrTailBytes) }
+        return true
     }
+}
 
-    var id: JSONValue
-    var outcome: Outcome
-    var body: [UInt8]
-
-    init(parsing body: [UInt8]) throws(NativeHostError) {
-        self.body = body
-        let value: JSONValue
+extension Response.Parsed {
+    /// A host's reply, checked the way an extension's client library would check it.
+    init(reply body: [UInt8]) throws(NativeHostError) {
         do {
-            value = try JSONParser.parse(body)
+            self = try Response.parse(body, maxBytes: Frame.maxOutboundBytes)
+        } catch .notJSON(let reason) {
+            throw NativeHostError(.notJSON(reason: reason, bytes: body))
         } catch {
-            throw NativeHostError(.notJSON(reason: error.description, bytes: body))
-        }
-        func shape(_ reason: String) -> NativeHostError { NativeHostError(.notJSONRPC(reason: reason, bytes: body)) }
-        guard case .object(let members) = value else { throw shape("a response is an object, this is \(value.typeName == "array" ? "an array" : "a \(value.typeName)")") }
-        guard members["jsonrpc"] == .string("2.0") else { throw shape("\"jsonrpc\" must be \"2.0\"") }
-        guard let id = members["id"], RequestID(id) != nil else { throw shape("no valid \"id\"") }
-        self.id = id
-        switch (members["result"], members["error"]) {
-        case (let result?, nil):
-            outcome = .result(result)
-        case (nil, .object(let error)?):
-            guard case .number(let number)? = error["code"], let code = Int(number.literal) else { throw shape("error.code must be an integer") }
-            guard case .string(let message)? = error["message"] else { throw shape("error.message must be a string") }
-            outcome = .error(code: code, message: message)
-        case (nil, _?):
-            throw shape("\"error\" must be an object")
-        case (_?, _?):
-            throw shape("both \"result\" and \"error\"")
-        case (nil, nil):
-            throw shape("neither \"result\" nor \"error\"")
+            throw NativeHostError(.notJSONRPC(reason: error.reason, bytes: body))
         }
     }
 }

@@ -4,7 +4,7 @@ import WalletBridge
 struct NativeHostError: Error, CustomStringConvertible {
     enum Kind: Sendable {
         case cannotStart(path: String, reason: String)
-        case fault(ReplyFault)
+        case fault(FrameFault)
         case notJSON(reason: String, bytes: [UInt8])
         case notJSONRPC(reason: String, bytes: [UInt8])
         case exitedWithoutReply(ExitStatus?)
@@ -23,27 +23,11 @@ struct NativeHostError: Error, CustomStringConvertible {
 
     /// The failure in one paragraph, without the stderr tail.
     var summary: String {
-        let limit = Frame.maxOutboundBytes
         switch kind {
         case .cannotStart(let path, let reason):
             return "cannot start \(path): \(reason)"
-        case .fault(.tooLarge(let announced)):
-            return "Chrome and Firefox would drop the port: reply of \(announced) bytes exceeds \(limit)"
-        case .fault(.strayOutput(let announced, let bytes)):
-            let looksLikeJSON = bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[")
-            return """
-                message of \(announced) bytes exceeds the limit (\(limit)): the host's stdout began \
-                \(JSONText.preview(bytes)), which is not a frame header. Something printed to stdout\
-                \(looksLikeJSON ? " (it looks like JSON without the 4-byte length in front)" : ""); \
-                every byte on stdout must be part of a frame: send logs to stderr.
-                """
-        case .fault(.truncated(let announced, let received, let bytes)):
-            let what = announced.map { "in the middle of a frame of \($0) bytes, after \(received)" }
-                ?? "after \(received) byte\(received == 1 ? "" : "s"), fewer than a frame's 4-byte length"
-            return """
-                the host closed stdout \(what) (\(JSONText.preview(bytes))); \
-                the browser would report a broken port. If these bytes are text, something printed to stdout.
-                """
+        case .fault(let fault):
+            return fault.description
         case .notJSON(let reason, let bytes):
             return """
                 the reply is not JSON (\(reason)): \(JSONText.preview(bytes)). Browsers drop the port on a \
@@ -56,13 +40,7 @@ struct NativeHostError: Error, CustomStringConvertible {
         case .timedOut(let duration, let waitingFor, let received) where !received.isEmpty:
             // A browser reads these bytes as the start of a frame and waits for the rest: the
             // usual cause is stray output, not a slow host.
-            let what: String
-            if received.count < Frame.headerBytes {
-                what = "only \(received.count) byte\(received.count == 1 ? "" : "s") on stdout, \(JSONText.preview(received)), fewer than the 4-byte length a frame starts with"
-            } else {
-                let announced = Int(received.prefix(Frame.headerBytes).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-                what = "\(JSONText.preview(received)) on stdout, read as a frame of \(announced) bytes that never came"
-            }
+            let what = FrameFault.stalled(received) ?? ""
             return """
                 no \(waitingFor) within \(Self.seconds(duration)) s (--timeout): the host wrote \(what). \
                 Most likely something in the host printed stray output to stdout; the browser waits for \

@@ -384,19 +384,21 @@ struct ManifestCheck {
     ) -> Result<ProbeAnswer, NativeHostError> {
         do throws(NativeHostError) {
             let connection = try HostConnection(command)
-            let reply: RPCReply
+            let reply: Response.Parsed
+            let body: [UInt8]
             do throws(NativeHostError) {
                 let deadline = ContinuousClock.now + timeout
-                connection.enqueue(CallRequest.body(id: .string(probeID), method: method, params: nil))
+                connection.enqueue(Request.encode(id: .string(probeID), method: method, params: nil), id: .string(probeID))
                 try connection.flush(until: deadline, timeout: timeout)
-                reply = try RPCReply(parsing: try connection.receive(until: deadline, timeout: timeout))
+                body = try connection.receive(until: deadline, timeout: timeout)
+                reply = try Response.Parsed(reply: body)
             } catch {
                 connection.close(grace: .milliseconds(500))
                 throw error
             }
             connection.close(grace: .milliseconds(500))  // and its stderr read to the end
             guard reply.id == .string(probeID) else {
-                throw NativeHostError(.notJSONRPC(reason: "its id is \(String(decoding: reply.id.jsonBytes, as: UTF8.self)), not \"doctor\"", bytes: reply.body))
+                throw NativeHostError(.notJSONRPC(reason: "its id is \(reply.id), not \"doctor\"", bytes: body))
             }
             switch reply.outcome {
             case .result(let result):
@@ -406,7 +408,8 @@ struct ManifestCheck {
                 let named = method == "rpc.discover" ? title.map { " (\(JSONText.quoted($0)))" } ?? "" : ""
                 return .success(ProbeAnswer(
                     text: "answers: \(method) -> a result\(named)", title: title, methods: methods))
-            case .error(let code, let message):
+            case .error(let error):
+                let (code, message) = (error.code.rawValue, error.message)
                 let logged = loggedErrors(connection.stderrTail)
                 return .success(ProbeAnswer(
                     text: "answers: \(method) -> error \(code) \(JSONText.quoted(message))"

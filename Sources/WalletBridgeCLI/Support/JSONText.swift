@@ -77,20 +77,6 @@ enum JSONText {
 
     /// Up to `limit` bytes as a quoted, escaped string: how stray output is shown.
     static func preview(_ bytes: some Collection<UInt8>, limit: Int = 64) -> String {
-        var text = ""
-        for byte in bytes.prefix(limit) {
-            switch byte {
-            case UInt8(ascii: "\\"): text += "\\\\"
-            case UInt8(ascii: "\""): text += "\\\""
-            case UInt8(ascii: "\n"): text += "\\n"
-            case UInt8(ascii: "\r"): text += "\\r"
-            case UInt8(ascii: "\t"): text += "\\t"
-            case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789abcdef")
-                text += "\\x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
-            }
-        }
-        return "\"" + text + "\"" + (bytes.count > limit ? "…" : "")
+        FrameFault.preview(bytes, limit: limit)
     }
 }

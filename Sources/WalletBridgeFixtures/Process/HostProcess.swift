@@ -7,6 +7,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import WalletBridge
+import WalletBridgeClient
 
 /// A host executable run as a real child process over real pipes: the way a browser runs it.
 /// Every read is bounded by a deadline, and output that a browser would not accept as frames
@@ -18,28 +19,17 @@ public final class HostProcess {
         case spawnFailed(String)
         /// Writing to the host's stdin failed: it closed it or exited.
         case inputClosed(errno: Int32)
-        /// Output ended with bytes that are not a whole frame header.
-        case strayBytes([UInt8])
-        /// Output ended inside a frame.
-        case truncatedFrame(announced: Int, received: Int)
-        /// A header announcing more than browsers accept: text on stdout, usually.
-        case oversizedFrame(announced: Int, header: [UInt8])
+        /// Output a browser would not take as frames: stray bytes, a frame cut off, a header
+        /// announcing more than browsers accept (text on stdout, usually).
+        case notFrames(FrameFault)
 
         public var description: String {
             switch self {
             case .timedOut(let what): "timed out waiting for \(what)"
             case .spawnFailed(let why): "could not start the host: \(why)"
             case .inputClosed(let code): "the host stopped reading its stdin (\(String(cString: strerror(code))))"
-            case .strayBytes(let bytes): "the host wrote \(bytes.count) stray bytes that are not a frame: \(Self.preview(bytes))"
-            case .truncatedFrame(let announced, let received):
-                "the host's output ended inside a frame (announced \(announced) bytes, got \(received))"
-            case .oversizedFrame(let announced, let header):
-                "the host announced a frame of \(announced) bytes, over the \(Frame.maxOutboundBytes) browsers accept; its header \(Self.preview(header)) looks like text printed to stdout"
+            case .notFrames(let fault): fault.description
             }
-        }
-
-        private static func preview(_ bytes: [UInt8]) -> String {
-            JSONValue.string(String(decoding: bytes.prefix(64), as: UTF8.self)).compactText
         }
     }
 
@@ -50,7 +40,9 @@ public final class HostProcess {
     public private(set) var stdoutFD: Int32
     /// Read, and closed at its end, by the reader that drains it.
     private let stderrFD: Int32
-    private var outBuffer: [UInt8] = []
+    /// Reads the host's stdout (only: what goes to stdin is written here, perhaps from another
+    /// thread), with its deadlines and its diagnoses of output that is not frames.
+    private let output: Connection
     private var exitStatus: Int32?
 
     /// Starts `executable` with `arguments` after argv[0], this process's environment plus
@@ -85,6 +77,8 @@ public final class HostProcess {
         stdinFD = input.write
         stdoutFD = output.read
         stderrFD = errors.read
+        self.output = Connection(
+            input: output.read, output: input.write, maxFrameBytes: Frame.maxOutboundBytes, now: { .now })
         // Drain stderr continuously so a chatty host never blocks on a full pipe. A serial queue
         // of its own gets a thread of its own (libdispatch's overcommit pool), and neither takes
         // one of the concurrency pool's nor needs Foundation's `Thread`: the shipped binary links
@@ -160,42 +154,22 @@ public final class HostProcess {
         if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
     }
 
-    /// Reads until `count` buffered bytes are available, or end of output (false).
-    private func fill(_ count: Int, deadline: Date, what: String) throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while outBuffer.count < count {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw Failure.timedOut(what) }
-            var descriptor = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000)) + 1)
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { continue }
-            let got = read(stdoutFD, &chunk, chunk.count)
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 { return false }
-            outBuffer.append(contentsOf: chunk[0..<got])
-        }
-        return true
-    }
-
     /// The next frame body, or nil at a clean end of output (between frames). Throws on
     /// timeout and on output that is not frames.
     public func readFrame(timeout: TimeInterval = 5) throws -> [UInt8]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        guard try fill(4, deadline: deadline, what: "a frame header") else {
-            guard outBuffer.isEmpty else { throw Failure.strayBytes(outBuffer) }
+        let deadline = ContinuousClock.now + .milliseconds(Int64((max(0, timeout) * 1000).rounded(.up)))
+        do {
+            return try output.nextFrame(until: deadline)
+        } catch .fault(let fault) {
+            throw Failure.notFrames(fault)
+        } catch .timedOut(let received) {
+            guard received.count >= Frame.headerBytes else { throw Failure.timedOut("a frame header") }
+            let length = received.prefix(Frame.headerBytes).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            throw Failure.timedOut("a \(length)-byte frame body")
+        } catch {
+            // A read that failed ends the output as its end of file does.
             return nil
         }
-        let length = Int(outBuffer.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-        // Checked before waiting for the body: "Hell" read as a length would otherwise be a
-        // wait for 1.8 GB that ends only at the deadline.
-        guard length <= Frame.maxOutboundBytes else { throw Failure.oversizedFrame(announced: length, header: Array(outBuffer.prefix(64))) }
-        guard try fill(4 + length, deadline: deadline, what: "a \(length)-byte frame body") else {
-            throw Failure.truncatedFrame(announced: length, received: outBuffer.count - 4)
-        }
-        let body = Array(outBuffer[4..<4 + length])
-        outBuffer.removeFirst(4 + length)
-        return body
     }
 
     /// Waits for the process to exit and returns its status (128+signal when killed).
