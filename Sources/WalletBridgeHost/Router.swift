@@ -179,7 +179,8 @@ public struct Router: Sendable {
         try add(GetAccounts.name, Route(handler: .synchronous { rawParams, id, context in
             _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
             return try Self.success(id: id, result: try wallet.accountsAtHand(context: context))
-        }, execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson, describe: { OpenRPC.method(GetAccounts.self) }))
+        }, execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
+            describe: { OpenRPC.method(GetAccounts.self) }))
         try registerSignPayloads(wallet)
     }
 

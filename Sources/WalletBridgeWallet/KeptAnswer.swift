@@ -8,11 +8,12 @@ import Synchronization
 /// one answer (`RequestContext.receivedAt`). Later, it holds while the events that announce
 /// every change of what it was read from have said nothing since (the same `mark`), until
 /// `expiresAt`, past which what those events cannot announce is looked at again. Otherwise the
-/// owner checks its files: when their stamps are as kept, the answer holds again (`renewed`).
+/// owner checks its file: when its stamp is as kept, the answer holds again (`renewed`).
 ///
-/// Inlinable, so that a module that keeps an answer gets a copy made for its value's type: the
-/// cold call pays for no generic type built at run time.
-package final class KeptAnswer<Value: Sendable>: Sendable {
+/// A struct held in its owner, not a class, and inlinable, so that a module that keeps an answer
+/// gets a copy made for its value's type: the cold call pays for no generic type built at run
+/// time and no allocation. Not copyable: it is one answer, shared by whoever holds its owner.
+package struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     /// When a kept answer holds.
     package struct Validity: Sendable {
         /// When it was taken (before what it was read from was checked): it answers every
@@ -23,12 +24,14 @@ package final class KeptAnswer<Value: Sendable>: Sendable {
         package var mark: UInt64?
         /// How long the mark vouches for it.
         package var expiresAt: ContinuousClock.Instant
-        /// The files it was read from, as `stat` saw them; none when it was not read from files.
-        package var stamps: [FileStamp]
+        /// The file it was read from, as `stat` saw it; nil when it was not read from a file.
+        package var stamp: FileStamp?
 
         @inlinable
-        package init(takenAt: ContinuousClock.Instant, mark: UInt64?, expiresAt: ContinuousClock.Instant, stamps: [FileStamp] = []) {
-            (self.takenAt, self.mark, self.expiresAt, self.stamps) = (takenAt, mark, expiresAt, stamps)
+        package init(
+            takenAt: ContinuousClock.Instant, mark: UInt64?, expiresAt: ContinuousClock.Instant, stamp: FileStamp? = nil
+        ) {
+            (self.takenAt, self.mark, self.expiresAt, self.stamp) = (takenAt, mark, expiresAt, stamp)
         }
     }
 
@@ -54,16 +57,18 @@ package final class KeptAnswer<Value: Sendable>: Sendable {
     }
 
     @usableFromInline
-    let kept = Mutex<Entry?>(nil)
+    let kept: Mutex<Entry?>
 
     @inlinable
-    package init() {}
+    package init() { kept = Mutex(nil) }
 
     /// The kept answer if it holds for a request read at `notBefore`, at `now`, with the events
     /// counted to `mark` (nil: nobody listens; asked only when it matters): taken at `notBefore`
     /// or later, or taken under the same mark and not yet expired.
     @inlinable
-    package func answer(notBefore: ContinuousClock.Instant, now: ContinuousClock.Instant, mark: @autoclosure () -> UInt64?) -> Found? {
+    package func answer(
+        notBefore: ContinuousClock.Instant, now: ContinuousClock.Instant, mark: @autoclosure () -> UInt64?
+    ) -> Found? {
         kept.withLock { entry -> Found? in
             guard let entry else { return nil }
             if entry.validity.takenAt >= notBefore { return Found(value: entry.value, onTheMark: false) }
@@ -72,13 +77,13 @@ package final class KeptAnswer<Value: Sendable>: Sendable {
         }
     }
 
-    /// After the owner checked its files: the kept answer, with `validity` from now on, when it
-    /// was read from files stamped `validity.stamps`; `update` brings along what the check found
-    /// out beside the stamps. Nil, and nothing changed, when the files are not as kept.
+    /// After the owner checked its file: the kept answer, with `validity` from now on, when it
+    /// was read from the file stamped `validity.stamp`; `update` brings along what the check
+    /// found out beside the stamp. Nil, and nothing changed, when the file is not as kept.
     @inlinable
     package func renewed(_ validity: Validity, update: (Value) -> Value) -> Value? {
         kept.withLock { entry -> Value? in
-            guard let kept = entry, kept.validity.stamps == validity.stamps else { return nil }
+            guard let kept = entry, let stamp = validity.stamp, kept.validity.stamp == stamp else { return nil }
             let value = update(kept.value)
             entry = Entry(value: value, validity: validity)
             return value

@@ -12,8 +12,8 @@ final class KeptAnswerTests: XCTestCase {
         return FileStamp(device: 1, inode: inode, size: 10, mode: 0o100600, owner: 1000, modified: time, changed: time)
     }
 
-    private func validity(mark: UInt64?, stamps: [FileStamp] = []) -> KeptAnswer<String>.Validity {
-        KeptAnswer<String>.Validity(takenAt: clock.now, mark: mark, expiresAt: clock.now + .seconds(1), stamps: stamps)
+    private func validity(mark: UInt64?, stamp: FileStamp? = nil) -> KeptAnswer<String>.Validity {
+        KeptAnswer<String>.Validity(takenAt: clock.now, mark: mark, expiresAt: clock.now + .seconds(1), stamp: stamp)
     }
 
     func testNothingKeptIsNoAnswer() {
@@ -54,12 +54,13 @@ final class KeptAnswerTests: XCTestCase {
 
     func testACheckThatFindsTheFilesAsKeptRenewsIt() {
         let kept = KeptAnswer<String>()
-        kept.keep("answer", validity(mark: 1, stamps: [stamp(inode: 5)]))
+        kept.keep("answer", validity(mark: 1, stamp: stamp(inode: 5)))
         clock.advance(by: .seconds(2))
         XCTAssertNil(kept.answer(notBefore: clock.now, now: clock.now, mark: 1))
-        XCTAssertNil(kept.renewed(validity(mark: 2, stamps: [stamp(inode: 6)]), update: { $0 + " again" }), "another file")
+        XCTAssertNil(kept.renewed(validity(mark: 2, stamp: stamp(inode: 6)), update: { $0 + " again" }), "another file")
         XCTAssertNil(kept.answer(notBefore: clock.now, now: clock.now, mark: 2), "a failed check changes nothing")
-        XCTAssertEqual(kept.renewed(validity(mark: 2, stamps: [stamp(inode: 5)]), update: { $0 + " again" }), "answer again")
+        XCTAssertNil(kept.renewed(validity(mark: 2), update: { $0 }), "no file: nothing to check")
+        XCTAssertEqual(kept.renewed(validity(mark: 2, stamp: stamp(inode: 5)), update: { $0 + " again" }), "answer again")
         clock.advance(by: .milliseconds(1))
         XCTAssertEqual(kept.answer(notBefore: clock.now, now: clock.now, mark: 2)?.value, "answer again", "renewed under the new mark")
     }

@@ -29,7 +29,7 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
     /// agent. The agent announces new keys, not every change that makes the keystore untrusted
     /// (a folder above it made writable by others, `ChangeableByOthers`): that shows within the
     /// same second.
-    private let lastAccounts = KeptAnswer<GetAccountsResult>()
+    private let lastAccounts = LastAccounts()
     /// The time answers are kept by (`Clocks`); a test moves its own.
     private let clocks: Clocks
 
@@ -44,7 +44,9 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
     package func accountsAtHand(context: RequestContext) throws -> AtHand {
         let mark = client.events.mark.map { UInt64(truncatingIfNeeded: $0) }
         let askedAt = clocks.monotonic()
-        if let kept = lastAccounts.answer(notBefore: context.receivedAt, now: askedAt, mark: mark) { return .answer(kept.value) }
+        if let kept = lastAccounts.kept.answer(notBefore: context.receivedAt, now: askedAt, mark: mark) {
+            return .answer(kept.value)
+        }
         if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
             keep(answer, askedAt: askedAt, mark: mark)
             return .answer(answer)
@@ -76,8 +78,9 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
     /// to it, so its answer keeps. An empty list is not kept under the mark: it is given to any
     /// caller, connected or not, and the first key made is announced only to the connected ones.
     private func keep(_ answer: GetAccountsResult, askedAt: ContinuousClock.Instant, mark: UInt64?) {
-        lastAccounts.keep(answer, KeptAnswer.Validity(
-            takenAt: askedAt, mark: answer.addresses.isEmpty ? nil : mark, expiresAt: askedAt + KeystoreReadCache.revalidateAfter))
+        let expiresAt = askedAt + KeystoreReadCache.revalidateAfter
+        let mark = answer.addresses.isEmpty ? nil : mark
+        lastAccounts.kept.keep(answer, KeptAnswer.Validity(takenAt: askedAt, mark: mark, expiresAt: expiresAt))
     }
 
     /// GetAccounts for a caller without a session: the agent asks the person to connect it
@@ -121,4 +124,9 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
             return unavailable.rpcError
         }
     }
+}
+
+/// The kept answer, shared by the wallet's copies (the router's handlers hold one each).
+private final class LastAccounts: Sendable {
+    let kept = KeptAnswer<GetAccountsResult>()
 }

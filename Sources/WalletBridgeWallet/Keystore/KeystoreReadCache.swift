@@ -111,7 +111,8 @@ package final class KeystoreReadCache: Sendable {
         let now = clocks.monotonic()
         let notBefore = notBefore ?? now
         if let recent = last.answer(notBefore: notBefore, now: now, mark: FolderWatch.generation) {
-            if recent.onTheMark, !trustedTheWatch.load(ordering: .relaxed), !trustedTheWatch.exchange(true, ordering: .relaxed) {
+            if recent.onTheMark, !trustedTheWatch.load(ordering: .relaxed),
+               !trustedTheWatch.exchange(true, ordering: .relaxed) {
                 Log.debug("GetAccounts answered from the copy of \(keystore.path): nothing changed in its folder since it was checked")
             }
             return Contents(cached: recent.value, changeableByOthers: recent.value.changeableByOthers)
@@ -139,10 +140,9 @@ package final class KeystoreReadCache: Sendable {
             return Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
         }
         let validity = KeptAnswer<Contents>.Validity(
-            takenAt: checkedAt, mark: generation, expiresAt: checkedAt + Self.revalidateAfter, stamps: [FileStamp(info)])
-        if let cached = last.renewed(validity, update: { Contents(cached: $0, changeableByOthers: changeableByOthers) }) {
-            return cached
-        }
+            takenAt: checkedAt, mark: generation, expiresAt: checkedAt + Self.revalidateAfter, stamp: FileStamp(info))
+        let renewed = last.renewed(validity) { Contents(cached: $0, changeableByOthers: changeableByOthers) }
+        if let renewed { return renewed }
         let contents = Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
         last.keep(contents.file == nil ? nil : contents, validity)
         return contents

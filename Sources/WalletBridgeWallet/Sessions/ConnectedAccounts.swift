@@ -58,10 +58,10 @@ package struct ConnectedAccounts: Sendable {
         contents.warnIfExposed(keystore)
         let now = clocks.wall()
         // Without a key the rule needs no session: the file is not read.
+        let maxBytes = Self.largestSessionsFileReadHere
         guard let sessions = contents.addresses.isEmpty
-            ? [] : SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere, lifetime: lifetime, now: now) else {
-            return nil
-        }
-        return ConnectedRule.accounts(addresses: contents.addresses, sessions: sessions, caller: SessionCaller(caller), now: now)
+            ? [] : SessionStore.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, now: now) else { return nil }
+        let caller = SessionCaller(caller)
+        return ConnectedRule.accounts(addresses: contents.addresses, sessions: sessions, caller: caller, now: now)
     }
 }

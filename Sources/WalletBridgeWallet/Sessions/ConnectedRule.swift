@@ -17,7 +17,7 @@ package enum ConnectedRule {
         addresses: [String], sessions: some Sequence<Session>, caller: SessionCaller, now: Int
     ) -> GetAccountsResult? {
         if addresses.isEmpty { return GetAccountsResult(addresses: []) }
-        guard sessions.contains(where: { $0.belongs(to: caller, origin: nil) && $0.isLive(at: now) }) else { return nil }
-        return GetAccountsResult(addresses: addresses)
+        let connected = sessions.contains { $0.belongs(to: caller, origin: nil) && $0.isLive(at: now) }
+        return connected ? GetAccountsResult(addresses: addresses) : nil
     }
 }

@@ -292,7 +292,8 @@ package struct SessionService: Sendable {
     package func accountsIfConnected(context: RequestContext) throws -> GetAccountsResult? {
         let addresses = try wallet.accountsAtHand(context: context).addresses
         let known = store.snapshot()
-        return ConnectedRule.accounts(addresses: addresses, sessions: known.sessions, caller: SessionCaller(context.caller), now: known.now)
+        let caller = SessionCaller(context.caller)
+        return ConnectedRule.accounts(addresses: addresses, sessions: known.sessions, caller: caller, now: known.now)
     }
 
     /// SignPayloads: needs a session that allows signing; without one the person is asked to
