@@ -32,13 +32,16 @@ public struct Router: Sendable {
     typealias ErasedHandler = nonisolated(nonsending) @Sendable (JSONValue?, RequestID?, RequestContext) async throws -> [UInt8]?
     /// The same for a handler that never suspends.
     typealias SynchronousHandler = @Sendable (JSONValue?, RequestID?, RequestContext) throws -> [UInt8]?
+    /// The same for the quick half of a handler with a fallback: the response, or `.deferred`.
+    typealias QuickHandler = @Sendable (JSONValue?, RequestID?, RequestContext) throws -> ImmediateAnswer
 
     /// A registered method: its handler and where it starts.
     struct Route: Sendable {
         enum Handler: Sendable {
-            /// With a fallback, the synchronous handler may throw `Router.Deferred` to have the
-            /// call answered by the fallback, on the pool, instead.
-            case synchronous(SynchronousHandler, fallback: ErasedHandler? = nil)
+            case synchronous(SynchronousHandler)
+            /// A quick half that answers without suspending when it can, and returns `.deferred`
+            /// when it cannot; the fallback then answers, on the pool.
+            case quick(QuickHandler, fallback: ErasedHandler)
             case asynchronous(ErasedHandler)
         }
         let handler: Handler
@@ -53,19 +56,16 @@ public struct Router: Sendable {
         /// is made for it, so a `sendNativeMessage` call that asks for accounts never starts
         /// Swift's concurrency runtime, whose start a cold call would otherwise pay for.
         var isPlainCall: Bool {
-            guard execution == .immediate, case .synchronous = handler else { return false }
-            return true
+            guard execution == .immediate else { return false }
+            switch handler {
+            case .synchronous, .quick: return true
+            case .asynchronous: return false
+            }
         }
     }
 
-    /// Thrown by the quick half of a handler registered with a fallback
-    /// (`registerWallet(_: some AccountsAtHand)`): this call needs the slow half, which may
-    /// suspend (a wallet that must ask the person first).
-    public struct Deferred: Error, Sendable {
-        public init() {}
-    }
-
-    /// What `respondNow` made of a call: the answer, or a deferral to the fallback.
+    /// What `respondNow` made of a call: the answer, or a deferral to the fallback (a quick
+    /// half that cannot answer without suspending, `registerWallet(_: some AccountsUsuallyAtHand)`).
     enum ImmediateAnswer {
         case answered([UInt8]?)
         case deferred
@@ -185,12 +185,26 @@ public struct Router: Sendable {
     }
 
     /// `registerWallet` for a wallet that has its accounts at hand: GetAccounts is a plain call
-    /// when the wallet says `.immediate`. When `accountsAtHand` throws `Router.Deferred`, the
-    /// call is answered by `getAccounts` on the pool instead (the wallet must ask first).
+    /// when the wallet says `.immediate`.
     public mutating func registerWallet(_ wallet: some AccountsAtHand) throws(RouterError) {
-        try add(GetAccounts.name, Route(handler: .synchronous({ rawParams, id, context in
+        try add(GetAccounts.name, Route(handler: .synchronous { rawParams, id, context in
             _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
             return try Self.success(id: id, result: try wallet.accountsAtHand(context: context))
+        }, execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
+            describe: { OpenRPC.method(GetAccounts.self) }))
+        try registerSignPayloads(wallet)
+    }
+
+    /// `registerWallet` for a wallet whose accounts are usually at hand: GetAccounts is a plain
+    /// call when the wallet says `.immediate`, and when `accountsAtHand` says `.askOffThread` the
+    /// call is answered by `getAccounts` on the pool instead (the wallet must ask first).
+    package mutating func registerWallet(_ wallet: some AccountsUsuallyAtHand) throws(RouterError) {
+        try add(GetAccounts.name, Route(handler: .quick({ rawParams, id, context in
+            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+            switch try wallet.accountsAtHand(context: context) {
+            case .answer(let accounts): return .answered(try Self.success(id: id, result: accounts))
+            case .askOffThread: return .deferred
+            }
         }, fallback: { rawParams, id, context in
             _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
             return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
@@ -256,7 +270,7 @@ public struct Router: Sendable {
         switch route?.handler {
         case .asynchronous(let asynchronous)?:
             handler = asynchronous
-        case .synchronous(_, let fallback?)?:
+        case .quick(_, let fallback)?:
             if !skippingQuickHalf, case .answered(let body) = answerWithoutSuspending(request, via: route, context: context) { return body }
             handler = fallback
         default:
@@ -289,11 +303,15 @@ public struct Router: Sendable {
 
     private func answerWithoutSuspending(_ request: Request, via route: Route?, context: RequestContext) -> ImmediateAnswer {
         switch route?.handler {
-        case .synchronous(let handler, let fallback)?:
+        case .synchronous(let handler)?:
             do {
                 return .answered(try handler(request.params, request.id, context))
-            } catch is Deferred where fallback != nil {
-                return .deferred
+            } catch {
+                return .answered(failure(error, answering: request))
+            }
+        case .quick(let handler, _)?:
+            do {
+                return try handler(request.params, request.id, context)
             } catch {
                 return .answered(failure(error, answering: request))
             }

@@ -175,14 +175,14 @@ final class ServerTests: XCTestCase {
         let slow = Atomic<Int>(0)
     }
 
-    private struct DeferringWallet: AccountsAtHand {
+    private struct DeferringWallet: AccountsUsuallyAtHand {
         let counts = Counts()
         var getAccountsExecution: Execution { .immediate }
 
-        func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
+        func accountsAtHand(context: RequestContext) throws -> AtHand {
             counts.quick.add(1, ordering: .relaxed)
-            guard context.caller == .unidentified else { throw Router.Deferred() }
-            return GetAccountsResult(addresses: ["quick"])
+            guard context.caller == .unidentified else { return .askOffThread }
+            return .answer(GetAccountsResult(addresses: ["quick"]))
         }
 
         func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
@@ -196,7 +196,7 @@ final class ServerTests: XCTestCase {
         }
     }
 
-    /// The quick half answers when it can; when it throws `Router.Deferred`, the fallback
+    /// The quick half answers when it can; when it says `.askOffThread`, the fallback
     /// answers instead, on the pool, and the quick half is not run a second time.
     func testAQuickHandlerThatDefersIsAnsweredByItsFallbackOnce() throws {
         let wallet = DeferringWallet()

@@ -1,4 +1,3 @@
-import Synchronization
 import WalletBridge
 import WalletBridgeProtocol
 import WalletBridgeWallet
@@ -10,7 +9,7 @@ import WalletBridgeWallet
 /// from the files the agent keeps (`ConnectedAccounts`), when they answer for certain;
 /// otherwise it is a plain call on the host's reading thread over one connection kept for the
 /// host's life; and an extension without a session is asked about on the pool
-/// (`Router.Deferred`), as SignPayloads is, and so is a GetAccounts the agent refuses at once
+/// (`AtHand.askOffThread`), as SignPayloads is, and so is a GetAccounts the agent refuses at once
 /// because the extension's other ports hold all its connections (it waits its turn there). Requests read together share one answer: an answer
 /// given after a request arrived is still an answer given between that request and its reply
 /// (see `RequestContext.receivedAt`), so a burst of pipelined requests costs one read or one
@@ -20,11 +19,17 @@ import WalletBridgeWallet
 ///
 /// When the agent is needed and cannot be reached or started, the request gets -32005 "Agent
 /// unavailable" with `data.reason`, `data.problem` and `data.fix`.
-public struct AgentBackedWallet: AccountsAtHand {
+public struct AgentBackedWallet: AccountsUsuallyAtHand {
     let client: AgentClient
     /// The keystore and sessions files the agent keeps; nil asks the agent every time.
     let connected: ConnectedAccounts?
-    private let lastAccounts: LastAnswer
+    /// The last GetAccounts answer, kept under the agent's events mark when it was asked for
+    /// (`EventWatch`): while the host has listened and heard no event since, for at most
+    /// `KeystoreReadCache.revalidateAfter`, a GetAccounts on a port costs no round trip to the
+    /// agent. The agent announces new keys, not every change that makes the keystore untrusted
+    /// (a folder above it made writable by others, `ChangeableByOthers`): that shows within the
+    /// same second.
+    private let lastAccounts = LastAccounts()
     /// The time answers are kept by (`Clocks`); a test moves its own.
     private let clocks: Clocks
 
@@ -32,27 +37,28 @@ public struct AgentBackedWallet: AccountsAtHand {
         self.client = client
         self.connected = connected
         self.clocks = clocks
-        lastAccounts = LastAnswer(clocks: clocks)
     }
 
     public var getAccountsExecution: Execution { .immediate }
 
-    public func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
-        let mark = client.events.mark
-        if let answer = lastAccounts.answer(notBefore: context.receivedAt, orHeardNothingSince: mark) { return answer }
+    package func accountsAtHand(context: RequestContext) throws -> AtHand {
+        let mark = client.events.mark.map { UInt64(truncatingIfNeeded: $0) }
         let askedAt = clocks.monotonic()
+        if let kept = lastAccounts.kept.answer(notBefore: context.receivedAt, now: askedAt, mark: mark) {
+            return .answer(kept.value)
+        }
         if let answer = connected?.accounts(of: context.caller, notBefore: context.receivedAt) {
-            lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
-            return answer
+            keep(answer, askedAt: askedAt, mark: mark)
+            return .answer(answer)
         }
         let result: JSONValue
         do {
             // No busy wait on this thread: it reads the next request, stdin's end and SIGTERM.
             result = try client.call(AgentProtocol.AccountsIfConnected.name, params: Array("{}".utf8), busyWait: .zero)
         } catch .answered(let error) where error.code == AgentProtocol.consentNeeded {
-            throw Router.Deferred()  // no session yet: `getAccounts` asks, off this thread
+            return .askOffThread  // no session yet: `getAccounts` asks
         } catch .unavailable(let unavailable) where unavailable.reason == .tooManyConnections {
-            throw Router.Deferred()  // the extension's other ports hold its connections: `getAccounts` waits its turn, off this thread
+            return .askOffThread  // the extension's other ports hold its connections: `getAccounts` waits its turn
         } catch {
             throw Self.rpcError(error)
         }
@@ -63,16 +69,18 @@ public struct AgentBackedWallet: AccountsAtHand {
             throw Self.rpcError(.unavailable(.init(reason: .notResponding, problem: "the agent's accounts are not a list of addresses", fix: nil)))
         }
         let answer = GetAccountsResult(addresses: addresses)
-        lastAccounts.store(answer, askedAt: askedAt, mark: Self.markToKeep(answer, mark))
-        return answer
+        keep(answer, askedAt: askedAt, mark: mark)
+        return .answer(answer)
     }
 
-    /// The events mark to keep an answer under, for reuse while no event comes: every change of
-    /// a connected extension's accounts is announced to it, so its answer keeps. An empty list
-    /// is not kept: it is given to any caller, connected or not, and the first key made is
-    /// announced only to the connected ones.
-    private static func markToKeep(_ answer: GetAccountsResult, _ mark: Int?) -> Int? {
-        answer.addresses.isEmpty ? nil : mark
+    /// Keeps `answer` for the requests read before `askedAt`, and, under the events mark, for
+    /// reuse while no event comes: every change of a connected extension's accounts is announced
+    /// to it, so its answer keeps. An empty list is not kept under the mark: it is given to any
+    /// caller, connected or not, and the first key made is announced only to the connected ones.
+    private func keep(_ answer: GetAccountsResult, askedAt: ContinuousClock.Instant, mark: UInt64?) {
+        let expiresAt = askedAt + KeystoreReadCache.revalidateAfter
+        let mark = answer.addresses.isEmpty ? nil : mark
+        lastAccounts.kept.keep(answer, KeptAnswer.Validity(takenAt: askedAt, mark: mark, expiresAt: expiresAt))
     }
 
     /// GetAccounts for a caller without a session: the agent asks the person to connect it
@@ -127,29 +135,7 @@ private enum Forwarded<M: RPCMethod>: RPCMethod {
     static var name: String { M.name }
 }
 
-/// The agent's last GetAccounts answer, when it was asked for, and the events mark then.
-private final class LastAnswer: Sendable {
-    private let stored = Mutex<(askedAt: ContinuousClock.Instant, mark: Int?, answer: GetAccountsResult)?>(nil)
-    private let clocks: Clocks
-
-    init(clocks: Clocks) { self.clocks = clocks }
-
-    /// The stored answer if it was asked for at `instant` or later (requests read together), or
-    /// if the host has listened to the agent's events since it was asked for and heard none
-    /// (`EventWatch`), for at most `KeystoreReadCache.revalidateAfter`: on a port, a GetAccounts
-    /// then costs no round trip to the agent. The agent announces new keys, not every change
-    /// that makes the keystore untrusted (a folder above it made writable by others,
-    /// `ChangeableByOthers`): that shows within the same second.
-    func answer(notBefore instant: ContinuousClock.Instant, orHeardNothingSince mark: Int?) -> GetAccountsResult? {
-        stored.withLock { stored in
-            guard let stored else { return nil }
-            if stored.askedAt >= instant { return stored.answer }
-            guard let mark, stored.mark == mark, clocks.monotonic() - stored.askedAt < KeystoreReadCache.revalidateAfter else { return nil }
-            return stored.answer
-        }
-    }
-
-    func store(_ answer: GetAccountsResult, askedAt: ContinuousClock.Instant, mark: Int?) {
-        stored.withLock { $0 = (askedAt, mark, answer) }
-    }
+/// The kept answer, shared by the wallet's copies (the router's handlers hold one each).
+private final class LastAccounts: Sendable {
+    let kept = KeptAnswer<GetAccountsResult>()
 }

@@ -65,22 +65,15 @@ package final class KeystoreReadCache: Sendable {
         }
     }
 
-    /// The last read. A struct, not a tuple: a tuple's type is built at run time, on the cold
-    /// start of every `sendNativeMessage` call.
-    private struct Entry {
-        var identity: FileStamp
-        var contents: Contents
-        var checkedAt: ContinuousClock.Instant
-        /// `FolderWatch.generation` before that stat, when the folder is watched and the path is
-        /// a file, not a link: while the count is the same, the file is as stat'ed.
-        var generation: UInt64?
-    }
 
     /// How long a watched file is trusted without a check: changes the watch cannot see (a
     /// folder above the keystore renamed) show within this. Also how long a folder that could
     /// not be watched is left before it is tried again.
     package static let revalidateAfter: Duration = .seconds(1)
-    private let last = Mutex<Entry?>(nil)
+    /// The last read: taken when the file was checked, stamped with the file's identity, and
+    /// marked with `FolderWatch.generation` before that check when the folder is watched and
+    /// the path is a file, not a link (while the count is the same, the file is as checked).
+    private let last = KeptAnswer<Contents>()
     /// False for a keystore on a network filesystem, whose changes on other machines inotify
     /// never hears of.
     private let watchable: Bool
@@ -117,21 +110,12 @@ package final class KeystoreReadCache: Sendable {
         // in a pipelined GetAccounts' profile.
         let now = clocks.monotonic()
         let notBefore = notBefore ?? now
-        var onTheWatch = false
-        let recent = last.withLock { entry -> Contents? in
-            guard let entry else { return nil }
-            if entry.checkedAt < notBefore {
-                guard let generation = entry.generation, generation == FolderWatch.generation,
-                      now - entry.checkedAt < Self.revalidateAfter else { return nil }
-                onTheWatch = true
-            }
-            return Contents(cached: entry.contents, changeableByOthers: entry.contents.changeableByOthers)
-        }
-        if let recent {
-            if onTheWatch, !trustedTheWatch.load(ordering: .relaxed), !trustedTheWatch.exchange(true, ordering: .relaxed) {
+        if let recent = last.answer(notBefore: notBefore, now: now, mark: FolderWatch.generation) {
+            if recent.onTheMark, !trustedTheWatch.load(ordering: .relaxed),
+               !trustedTheWatch.exchange(true, ordering: .relaxed) {
                 Log.debug("GetAccounts answered from the copy of \(keystore.path): nothing changed in its folder since it was checked")
             }
-            return recent
+            return Contents(cached: recent.value, changeableByOthers: recent.value.changeableByOthers)
         }
         let checkedAt = now  // taken before the check: what it sees is at least this recent
         var generation = watchedGeneration(keystore, at: checkedAt)
@@ -152,22 +136,15 @@ package final class KeystoreReadCache: Sendable {
         let changeableByOthers = ChangeableByOthers.reason(for: keystore.path)
         guard found, info.st_mode & S_IFMT == S_IFREG else {
             // Missing, unreadable or not a file: no cache, and `read` says what is wrong.
-            last.withLock { $0 = nil }
+            last.keep(nil, KeptAnswer.Validity(takenAt: checkedAt, mark: nil, expiresAt: checkedAt))
             return Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
         }
-        let identity = FileStamp(info)
-        let cached: Contents? = last.withLock { last in
-            guard let entry = last, entry.identity == identity else { return nil }
-            last?.checkedAt = checkedAt
-            last?.generation = generation
-            last?.contents = Contents(cached: entry.contents, changeableByOthers: changeableByOthers)
-            return entry.contents
-        }
-        if let cached { return Contents(cached: cached, changeableByOthers: changeableByOthers) }
+        let validity = KeptAnswer<Contents>.Validity(
+            takenAt: checkedAt, mark: generation, expiresAt: checkedAt + Self.revalidateAfter, stamp: FileStamp(info))
+        let renewed = last.renewed(validity) { Contents(cached: $0, changeableByOthers: changeableByOthers) }
+        if let renewed { return renewed }
         let contents = Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
-        last.withLock {
-            $0 = contents.file == nil ? nil : Entry(identity: identity, contents: contents, checkedAt: checkedAt, generation: generation)
-        }
+        last.keep(contents.file == nil ? nil : contents, validity)
         return contents
     }
 

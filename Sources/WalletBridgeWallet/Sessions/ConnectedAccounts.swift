@@ -10,9 +10,9 @@ import WalletBridgeProtocol
 /// hello, the agent's threads and answer) was the largest part of a cold GetAccounts beyond what
 /// any Swift program pays to start (BENCHMARKS.md).
 ///
-/// It answers only where the agent's `accountsIfConnected` would answer the same: the keystore's
-/// addresses when the caller has a live session in the file, or none when the keystore holds no
-/// Ed25519 key (nobody is asked about an empty list). Everything else is nil, for the agent: a
+/// It answers by the agent's own rule (`ConnectedRule`), over the files instead of the agent's
+/// memory: the keystore's addresses when the caller has a live session in the file, or none
+/// when the keystore holds no Ed25519 key. Everything else is nil, for the agent: a
 /// caller without a session (the person is asked), a file that cannot be read or is damaged
 /// (the agent says what is wrong, and sets a damaged sessions file aside), a keystore on a
 /// network filesystem, where a read could hang the reading thread, and a sessions file larger
@@ -56,15 +56,12 @@ package struct ConnectedAccounts: Sendable {
         guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore),
               contents.changeableByOthers == nil else { return nil }
         contents.warnIfExposed(keystore)
-        if contents.addresses.isEmpty { return GetAccountsResult(addresses: []) }
         let now = clocks.wall()
-        guard let sessions = SessionStore.peek(sessionsPath, maxBytes: Self.largestSessionsFileReadHere, lifetime: lifetime, now: now) else {
-            return nil
-        }
+        // Without a key the rule needs no session: the file is not read.
+        let maxBytes = Self.largestSessionsFileReadHere
+        guard let sessions = contents.addresses.isEmpty
+            ? [] : SessionStore.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, now: now) else { return nil }
         let caller = SessionCaller(caller)
-        // GetAccounts is the extension's own call: a session of one of its sites does not count,
-        // as the agent's `accountsIfConnected` counts none.
-        guard sessions.contains(where: { $0.belongs(to: caller, origin: nil) && $0.isLive(at: now) }) else { return nil }
-        return GetAccountsResult(addresses: contents.addresses)
+        return ConnectedRule.accounts(addresses: contents.addresses, sessions: sessions, caller: caller, now: now)
     }
 }

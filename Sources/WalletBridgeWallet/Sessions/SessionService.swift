@@ -269,12 +269,10 @@ package struct SessionService: Sendable {
     /// GetAccounts without a dialog: the addresses for a caller with a session; nil for one
     /// without (which `accounts` would ask about).
     package func accountsIfConnected(context: RequestContext) throws -> GetAccountsResult? {
-        let accounts = try wallet.accountsAtHand(context: context)
-        // No key: nothing to ask about (as in `ensureSession`).
-        // walletlib's methods come from the extension itself: its own sessions, not a site's.
-        let own = store.sessions(of: SessionCaller(context.caller), origin: nil)
-        guard accounts.addresses.isEmpty || !own.isEmpty else { return nil }
-        return accounts
+        let addresses = try wallet.accountsAtHand(context: context).addresses
+        let known = store.snapshot()
+        let caller = SessionCaller(context.caller)
+        return ConnectedRule.accounts(addresses: addresses, sessions: known.sessions, caller: caller, now: known.now)
     }
 
     /// SignPayloads: needs a session that allows signing; without one the person is asked to

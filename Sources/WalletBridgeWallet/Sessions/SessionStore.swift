@@ -89,6 +89,13 @@ package final class SessionStore: Sendable {
         return held.withLock { sessions in sessions.filter { $0.belongs(to: caller, origin: origin) && $0.isLive(at: time) } }
     }
 
+    /// Every session held, oldest first, expired ones not yet taken out (`expire()`) included,
+    /// and the time they are to be judged at: for a rule that decides by itself (`ConnectedRule`).
+    package func snapshot() -> (sessions: [Session], now: Int) {
+        let time = now()
+        return (held.withLock { $0 }, time)
+    }
+
     /// Every live session, oldest first.
     package func all() -> [Session] {
         let time = now()
