@@ -367,13 +367,10 @@ enum SessionSchemas {
                     ["properties": ["method": ["const": .string(method)], "params": params], "required": ["params"]]
                 }),
     ]
-    /// The methods whose params the schema describes.
-    static let checkedMethods: [(method: String, params: JSONValue)] = [
-        (SolanaMethod.signMessage, signMessageParams), (SolanaMethod.signTransaction, signTransactionParams),
-        (SolanaMethod.signAllTransactions, signAllTransactionsParams), (SolanaMethod.signIn, signInParams),
-        (EIP155.personalSignMethod, personalSignParams),
-        (EIP155.signTypedDataMethod, signTypedDataParams), (EIP155.signTransactionMethod, signEthereumTransactionParams),
-    ]
+    /// The methods whose params the schema describes: each namespace method's type says.
+    static let checkedMethods: [(method: String, params: JSONValue)] = SessionService.namespaceMethodTypes.compactMap {
+        method in method.paramsSchema.map { (method.name, $0) }
+    }
     /// `session_request`'s `expiry`.
     static let requestExpiry = expiry.with(
         description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days "

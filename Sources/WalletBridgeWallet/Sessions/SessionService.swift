@@ -157,20 +157,7 @@ package struct SessionService: Sendable {
         var sited = context
         sited.site = session.origin
         let request = InnerRequest(session: session, method: method, params: params.request.params, chain: chain, context: sited, deadline: deadline, sleepUntil: sleepUntil)
-        switch method {
-        case SolanaMethod.signMessage:
-            return try await signMessage(request)
-        case SolanaMethod.signTransaction:
-            return try await signSolanaTransaction(request)
-        case SolanaMethod.signAllTransactions:
-            return try await signAllSolanaTransactions(request)
-        case SolanaMethod.signIn:
-            return try await solanaSignIn(request)
-        case SolanaMethod.getAccounts, SolanaMethod.requestAccounts:  // what the session shows
-            return .array(try wallet.accounts(context: context).solana.map { .object(["pubkey": .string($0)]) })
-        default:
-            return try await ethereumRequest(request)
-        }
+        return try await dispatch(request)
     }
 
     /// What 3001 says of the methods that send a transaction, which no session allows: the
@@ -340,17 +327,11 @@ package struct SessionService: Sendable {
     }
 
     /// `solana_signMessage`: the message signed by the key it names, after the person's consent.
-    private func signMessage(_ request: InnerRequest) async throws -> JSONValue {
+    fileprivate func signMessage(_ params: SolanaSignMessage.Params, _ request: InnerRequest) async throws -> SolanaSignMessage.Result {
         let context = request.context
-        guard case .object(let members)? = request.params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
-        // Both are bounded by their length before they are decoded (`Base58`); the pubkey first,
-        // as the cheaper. A request whose port closed meanwhile goes no further.
-        let pubkey = try Self.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
-        guard case .string(let messageText)? = members["message"],
-              let message = Base58.decode(messageText, maxBytes: SolanaMethod.maxMessageBytes), !message.isEmpty else {
-            throw Self.invalid("request.params.message", "expected the message's bytes in base58, 1 to \(SolanaMethod.maxMessageBytes) bytes")
-        }
+        // A request whose port closed meanwhile goes no further.
         try Task.checkCancellation()
+        let (pubkey, message) = (params.pubkey, params.message)
         let accounts = try wallet.accounts(context: context).solana
         guard accounts.contains(Base58.encode(pubkey)) else { throw Self.noSuchSolanaAccount(accounts) }
         let signature = try await request.sign { [wallet] in
@@ -359,7 +340,7 @@ package struct SessionService: Sendable {
         guard signature.count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .object(["signature": .string(Base58.encode(signature))])
+        return SolanaSignMessage.Result(signature: Base58.encode(signature))
     }
 
     /// The live session `topic` names, of the caller for the site `origin` names; 7001 when
@@ -400,6 +381,39 @@ package struct SessionService: Sendable {
 
     static func invalid(_ field: String, _ problem: String) -> RPCError {
         RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
+    }
+}
+
+/// `solana_signMessage`: `{"message", "pubkey"}` (base58) → `{"signature"}` (base58).
+enum SolanaSignMessage: NamespaceMethod {
+    static let name = SolanaMethod.signMessage
+    static var paramsSchema: JSONValue? { SessionSchemas.signMessageParams }
+
+    struct Params: NamespaceParams {
+        let pubkey: [UInt8]
+        let message: [UInt8]
+        init(json: JSONValue) throws(RPCError) {
+            guard case .object(let members) = json else {
+                throw SessionService.invalid("request.params", "expected {\"message\", \"pubkey\"}")
+            }
+            // Both are bounded by their length before they are decoded (`Base58`); the pubkey
+            // first, as the cheaper.
+            pubkey = try SessionService.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
+            guard case .string(let messageText)? = members["message"],
+                  let message = Base58.decode(messageText, maxBytes: SolanaMethod.maxMessageBytes), !message.isEmpty else {
+                throw SessionService.invalid(
+                    "request.params.message", "expected the message's bytes in base58, 1 to \(SolanaMethod.maxMessageBytes) bytes")
+            }
+            self.message = message
+        }
+    }
+
+    struct Result: Encodable, Sendable {
+        let signature: String
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.signMessage(params, request)
     }
 }
 

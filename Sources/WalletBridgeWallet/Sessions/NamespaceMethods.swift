@@ -1,0 +1,106 @@
+import WalletBridge
+
+/// A method inside a session (`session_request`'s `request`), as a type: its name, its params
+/// read by the router's decoder (`JSONValueDecoder`), and its result, encoded as the router
+/// encodes any result. `session_request` has already checked that the session holds the chain
+/// and allows the method; `SessionService.namespaceMethods` is the table it dispatches by.
+protocol NamespaceMethod {
+    associatedtype Params: NamespaceParams
+    associatedtype Result: Encodable & Sendable
+    static var name: String { get }
+    /// What `session_request`'s schema says of the params (`SessionSchemas.innerRequest`); nil
+    /// for a method whose params are not read.
+    static var paramsSchema: JSONValue? { get }
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result
+}
+
+extension NamespaceMethod {
+    static var paramsSchema: JSONValue? { nil }
+
+    /// Reads the params (absent reads as null), runs the method, and gives its result as JSON.
+    static func answer(_ request: InnerRequest, _ service: SessionService) async throws -> JSONValue {
+        let params = try JSONValueDecoder().decode(Params.self, from: request.params ?? .null)
+        let result = try await run(params, request, service)
+        var bytes: [UInt8] = []
+        try ResultEncoder.encode(result, into: &bytes)
+        return try JSONParser.parse(bytes)
+    }
+}
+
+/// A namespace method's params, read whole by the method's own reader: every fault is -32602
+/// naming its place under `request.params`, worded as `session_request` always worded it (the
+/// fixtures pin the wording), which a synthesised `init(from:)` would not.
+protocol NamespaceParams: Decodable, Sendable {
+    init(json: JSONValue) throws(RPCError)
+}
+
+extension NamespaceParams {
+    init(from decoder: any Decoder) throws {
+        try self.init(json: decoder.singleValueContainer().decode(JSONValue.self))
+    }
+}
+
+/// The params of a method that reads none (the account and chain methods): whatever is sent.
+struct UnreadParams: NamespaceParams {
+    init(json: JSONValue) {}
+}
+
+extension SessionService {
+    /// Every namespace method the wallet serves, in the order `session_request`'s schema lists
+    /// those whose params it describes.
+    static let namespaceMethodTypes: [any NamespaceMethod.Type] = [
+        SolanaSignMessage.self, SolanaSignTransaction.self, SolanaSignAllTransactions.self, SolanaSignIn.self,
+        PersonalSign.self, EthSignTypedDataV4.self, EthSignTransaction.self,
+        SolanaGetAccounts.self, SolanaRequestAccounts.self, EthAccounts.self, EthChainID.self,
+    ]
+
+    /// `namespaceMethodTypes` by name.
+    static let namespaceMethods: [String: any NamespaceMethod.Type] = Dictionary(
+        uniqueKeysWithValues: namespaceMethodTypes.map { ($0.name, $0) })
+
+    /// Answers `request` with its method's type; -32601 for a method the session allows yet the
+    /// wallet does not serve (only a session approved with a method the wallet no longer has).
+    func dispatch(_ request: InnerRequest) async throws -> JSONValue {
+        guard let method = Self.namespaceMethods[request.method] else {
+            throw RPCError(.methodNotFound, data: .object(["method": .string(String(request.method.prefix(256)))]))
+        }
+        return try await method.answer(request, self)
+    }
+}
+
+// MARK: The account methods: what the session shows
+
+/// One Solana account as `solana_getAccounts` answers it.
+struct SolanaAccountEntry: Encodable, Sendable {
+    let pubkey: String
+}
+
+enum SolanaGetAccounts: NamespaceMethod {
+    static let name = SolanaMethod.getAccounts
+    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [SolanaAccountEntry] {
+        try service.wallet.accounts(context: request.context).solana.map(SolanaAccountEntry.init)
+    }
+}
+
+enum SolanaRequestAccounts: NamespaceMethod {
+    static let name = SolanaMethod.requestAccounts
+    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [SolanaAccountEntry] {
+        try SolanaGetAccounts.run(params, request, service)
+    }
+}
+
+enum EthAccounts: NamespaceMethod {
+    static let name = EIP155.accountsMethod
+    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [String] {
+        try service.wallet.accounts(context: request.context).eip155
+    }
+}
+
+enum EthChainID: NamespaceMethod {
+    static let name = EIP155.chainIDMethod
+    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) -> String {
+        // `session_request` took only chains the session holds, and an eip155 chain there has
+        // a valid id.
+        "0x" + String(EIP155.chainID(of: request.chain) ?? 0, radix: 16)
+    }
+}
