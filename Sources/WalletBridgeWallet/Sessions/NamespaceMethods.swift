@@ -17,13 +17,11 @@ protocol NamespaceMethod {
 extension NamespaceMethod {
     static var paramsSchema: JSONValue? { nil }
 
-    /// Reads the params (absent reads as null), runs the method, and gives its result as JSON.
-    static func answer(_ request: InnerRequest, _ service: SessionService) async throws -> JSONValue {
+    /// Reads the params (absent reads as null) and runs the method: its result is
+    /// `session_request`'s, encoded by the router as its type says.
+    static func answer(_ request: InnerRequest, _ service: SessionService) async throws -> SessionRequestResult {
         let params = try JSONValueDecoder().decode(Params.self, from: request.params ?? .null)
-        let result = try await run(params, request, service)
-        var bytes: [UInt8] = []
-        try ResultEncoder.encode(result, into: &bytes)
-        return try JSONParser.parse(bytes)
+        return SessionRequestResult(try await run(params, request, service))
     }
 }
 
@@ -60,7 +58,7 @@ extension SessionService {
 
     /// Answers `request` with its method's type; -32601 for a method the session allows yet the
     /// wallet does not serve (only a session approved with a method the wallet no longer has).
-    func dispatch(_ request: InnerRequest) async throws -> JSONValue {
+    func dispatch(_ request: InnerRequest) async throws -> SessionRequestResult {
         guard let method = Self.namespaceMethods[request.method] else {
             throw RPCError(.methodNotFound, data: .object(["method": .string(String(request.method.prefix(256)))]))
         }

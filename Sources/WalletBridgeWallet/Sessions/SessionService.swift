@@ -57,37 +57,37 @@ package struct SessionService: Sendable {
     package enum Connect: RPCMethod {
         package static let name = "session_connect"
         package typealias Params = SessionConnectParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionWire
         package static var asksThePerson: Bool { true }
     }
 
     package enum List: RPCMethod {
         package static let name = "session_list"
         package typealias Params = SessionListParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionListResult
     }
 
     package enum Request: RPCMethod {
         package static let name = "session_request"
         package typealias Params = SessionRequestParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionRequestResult
         package static var asksThePerson: Bool { true }
     }
 
     package enum Extend: RPCMethod {
         package static let name = "session_extend"
         package typealias Params = SessionExtendParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionExtendResult
     }
 
     package enum Disconnect: RPCMethod {
         package static let name = "session_disconnect"
         package typealias Params = SessionDisconnectParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionDisconnectResult
     }
 
     /// `session_connect`: checks the proposal, asks the person, and answers the session.
-    package func connect(_ params: SessionConnectParams, context: RequestContext) async throws -> JSONValue {
+    package func connect(_ params: SessionConnectParams, context: RequestContext) async throws -> SessionWire {
         let origin = params.origin?.origin
         let required = params.requiredNamespaces?.namespaces ?? [:]
         let optional = params.optionalNamespaces?.namespaces ?? [:]
@@ -126,15 +126,15 @@ package struct SessionService: Sendable {
 
     /// `session_list`: the caller's live sessions for the site `origin` names (its own without
     /// one), oldest first.
-    package func list(_ params: SessionListParams, context: RequestContext) throws -> JSONValue {
+    package func list(_ params: SessionListParams, context: RequestContext) throws -> SessionListResult {
         let origin = params.origin?.origin
         let accounts = try wallet.accounts(context: context)
         let sessions = store.sessions(of: SessionCaller(context.caller), origin: origin)
-        return .object(["sessions": .array(sessions.map { $0.wire(accounts: accounts) })])
+        return SessionListResult(sessions: sessions.map { $0.wire(accounts: accounts) })
     }
 
     /// `session_request`: one request inside a session, checked against it.
-    package func request(_ params: SessionRequestParams, context: RequestContext) async throws -> JSONValue {
+    package func request(_ params: SessionRequestParams, context: RequestContext) async throws -> SessionRequestResult {
         let session = try liveSession(topic: params.topic.topic, origin: params.origin?.origin, context: context)
         let (chain, method) = (params.chainId.chain, params.request.method)
         guard session.namespaces.holds(chain) else {
@@ -183,25 +183,25 @@ package struct SessionService: Sendable {
     }
 
     /// `session_extend`: the session lasts `lifetime` from now.
-    package func extend(_ params: SessionExtendParams, context: RequestContext) throws -> JSONValue {
+    package func extend(_ params: SessionExtendParams, context: RequestContext) throws -> SessionExtendResult {
         let (origin, topic) = (params.origin?.origin, params.topic.topic)
         let caller = SessionCaller(context.caller)
         guard let session = try store.extend(topic: topic, caller: caller, origin: origin, lifetime: lifetime) else {
             throw RPCError(.noSessionForTopic)
         }
         announceUpdate(session, context: context)
-        return .object(["expiry": .number(JSONNumber(session.expiry))])
+        return SessionExtendResult(expiry: session.expiry)
     }
 
     /// `session_disconnect`: ends the session; the caller's other ports hear `session_delete`.
-    package func disconnect(_ params: SessionDisconnectParams, context: RequestContext) throws -> JSONValue {
+    package func disconnect(_ params: SessionDisconnectParams, context: RequestContext) throws -> SessionDisconnectResult {
         let (origin, topic) = (params.origin?.origin, params.topic.topic)
         let reason = params.reason?.json ?? Self.userDisconnected
         guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
             throw RPCError(.noSessionForTopic)
         }
         notify(session, "session_delete", ["reason": reason])
-        return .object([:])
+        return SessionDisconnectResult()
     }
 
     /// WalletConnect's reason for a session the person ended.
@@ -382,6 +382,41 @@ package struct SessionService: Sendable {
     static func invalid(_ field: String, _ problem: String) -> RPCError {
         RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
     }
+}
+
+/// `session_list`'s answer.
+package struct SessionListResult: Codable, Equatable, Sendable {
+    package var sessions: [SessionWire]
+}
+
+/// `session_request`'s answer: the namespace method's result, encoded as its type says.
+package struct SessionRequestResult: Codable, Sendable {
+    package let value: any Encodable & Sendable
+
+    init(_ value: any Encodable & Sendable) { self.value = value }
+
+    /// A result read back (a client's) is kept as the JSON it was.
+    package init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+
+    package func encode(to encoder: any Encoder) throws {
+        // Through a container, so the encoder sees the value's own type (a `JSONValue` is then
+        // written as parsed).
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
+/// `session_extend`'s answer: the session's new expiry, in seconds since 1970.
+package struct SessionExtendResult: Codable, Equatable, Sendable {
+    package var expiry: Int
+}
+
+/// `session_disconnect`'s answer: `{}`.
+package struct SessionDisconnectResult: Codable, Equatable, Sendable {
+    package init() {}
+    package init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: NoKeys.self) }
+    package func encode(to encoder: any Encoder) throws { _ = encoder.container(keyedBy: NoKeys.self) }
+    private enum NoKeys: CodingKey {}
 }
 
 /// `solana_signMessage`: `{"message", "pubkey"}` (base58) → `{"signature"}` (base58).
