@@ -10,10 +10,12 @@ final class NamespaceMethodsTests: XCTestCase {
     func testEveryOfferedMethodHasAType() {
         for (namespace, offered) in WalletSupport.default.namespaces {
             for method in offered.methods {
-                XCTAssertNotNil(SessionService.namespaceMethods[method], "\(namespace) offers \(method), which has no type")
+                XCTAssertNotNil(
+                    SessionService.namespaceMethods[method], "\(namespace) offers \(method), which has no type")
             }
         }
-        XCTAssertEqual(SessionService.namespaceMethods.count, SessionService.namespaceMethodTypes.count, "a name given twice")
+        XCTAssertEqual(
+            SessionService.namespaceMethods.count, SessionService.namespaceMethodTypes.count, "a name given twice")
     }
 
     /// The inner request's schema describes exactly the methods whose types read their params.
@@ -38,7 +40,8 @@ final class NamespaceMethodsTests: XCTestCase {
             ])
         }
         XCTAssertThrowsError(try decoder.decode(SolanaSignMessage.Params.self, from: .null)) {
-            XCTAssertEqual(($0 as? RPCError)?.data, ["field": "request.params", "problem": "expected {\"message\", \"pubkey\"}"])
+            XCTAssertEqual(
+                ($0 as? RPCError)?.data, ["field": "request.params", "problem": "expected {\"message\", \"pubkey\"}"])
         }
     }
 }

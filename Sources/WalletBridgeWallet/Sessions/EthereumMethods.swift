@@ -39,7 +39,9 @@ extension SessionService {
     /// `eth_signTypedData_v4`: params `[address, typedData]`, the typed data as an object or a
     /// JSON string of one. Typed data that names a chain must name the request's: a signature
     /// for another chain than the one the person sees would be a trap.
-    fileprivate func signTypedData(_ params: EthSignTypedDataV4.Params, _ request: InnerRequest) async throws -> String {
+    fileprivate func signTypedData(
+        _ params: EthSignTypedDataV4.Params, _ request: InnerRequest
+    ) async throws -> String {
         let address = try heldAccount(params.address, request: request)
         // Read after the account is known to be the session's, as before it was a type.
         let data = try TypedData(parsing: params.typedData, field: "request.params[1]")
@@ -60,7 +62,9 @@ extension SessionService {
     /// its `from`. Either form must be for the request's chain (the decoder refuses another).
     /// The answer is the raw signed transaction, which the extension broadcasts
     /// (`eth_sendRawTransaction`).
-    fileprivate func signTransaction(_ params: EthSignTransaction.Params, _ request: InnerRequest) async throws -> String {
+    fileprivate func signTransaction(
+        _ params: EthSignTransaction.Params, _ request: InnerRequest
+    ) async throws -> String {
         let field = "request.params[0]"
         // The transaction is read for the request's chain, so here rather than in the params.
         var transaction = try EthereumTransaction(json: params.transaction, chain: request.chain, field: field)
@@ -117,7 +121,9 @@ extension SessionService {
     /// The Ethereum address `value` names (any letter case), or -32602 for something that is
     /// not an address, saying the params' `order` (the usual mistake). Whether the session
     /// holds it is `heldAccount`'s question (4100).
-    fileprivate static func ethereumAddress(_ value: JSONValue, field: String, order: String) throws(RPCError) -> EthereumAddress {
+    fileprivate static func ethereumAddress(
+        _ value: JSONValue, field: String, order: String
+    ) throws(RPCError) -> EthereumAddress {
         guard case .string(let text) = value, let address = EthereumAddress(text) else {
             throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); \(order)")
         }
@@ -139,7 +145,9 @@ extension SessionService {
     }
 
     /// Positional params of exactly `count` members.
-    fileprivate static func positional(_ params: JSONValue?, count: Int, shape: String) throws(RPCError) -> [JSONValue] {
+    fileprivate static func positional(
+        _ params: JSONValue?, count: Int, shape: String
+    ) throws(RPCError) -> [JSONValue] {
         guard case .array(let members)? = params, members.count == count else {
             throw invalid("request.params", "expected \(shape)")
         }
@@ -159,7 +167,8 @@ enum PersonalSign: NamespaceMethod {
         init(json: JSONValue) throws(RPCError) {
             let params = try SessionService.positional(json, count: 2, shape: "[message, address]")
             guard case .string(let text) = params[0] else {
-                throw SessionService.invalid("request.params[0]", "expected the message: 0x and its bytes in hex, or text")
+                throw SessionService.invalid(
+                    "request.params[0]", "expected the message: 0x and its bytes in hex, or text")
             }
             guard !text.isEmpty else {
                 throw SessionService.invalid("request.params[0]", "the message is empty: there is nothing to sign")

@@ -75,14 +75,18 @@ struct SolanaAccountEntry: Encodable, Sendable {
 
 enum SolanaGetAccounts: NamespaceMethod {
     static let name = SolanaMethod.getAccounts
-    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [SolanaAccountEntry] {
+    static func run(
+        _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
+    ) throws -> [SolanaAccountEntry] {
         try service.wallet.accounts(context: request.context).solana.map(SolanaAccountEntry.init)
     }
 }
 
 enum SolanaRequestAccounts: NamespaceMethod {
     static let name = SolanaMethod.requestAccounts
-    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [SolanaAccountEntry] {
+    static func run(
+        _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
+    ) throws -> [SolanaAccountEntry] {
         try SolanaGetAccounts.run(params, request, service)
     }
 }

@@ -199,8 +199,9 @@ package struct Session: Equatable, Sendable {
     /// `origin` too, for a session of a site (absent for one of the extension itself).
     package func wire(accounts: SessionAccounts, wallet: PeerMetadata = Session.walletMetadata) -> SessionWire {
         SessionWire(
-            expiry: expiry, namespaces: namespaces.json(accounts: accounts), optionalNamespaces: optionalNamespaces.json(),
-            origin: origin, peer: SessionWire.Side(metadata: wallet.json), requiredNamespaces: requiredNamespaces.json(),
+            expiry: expiry, namespaces: namespaces.json(accounts: accounts),
+            optionalNamespaces: optionalNamespaces.json(), origin: origin,
+            peer: SessionWire.Side(metadata: wallet.json), requiredNamespaces: requiredNamespaces.json(),
             caller: SessionWire.Side(metadata: metadata.json), topic: topic)
     }
 

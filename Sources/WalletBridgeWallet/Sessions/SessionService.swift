@@ -194,7 +194,9 @@ package struct SessionService: Sendable {
     }
 
     /// `session_disconnect`: ends the session; the caller's other ports hear `session_delete`.
-    package func disconnect(_ params: SessionDisconnectParams, context: RequestContext) throws -> SessionDisconnectResult {
+    package func disconnect(
+        _ params: SessionDisconnectParams, context: RequestContext
+    ) throws -> SessionDisconnectResult {
         let (origin, topic) = (params.origin?.origin, params.topic.topic)
         let reason = params.reason?.json ?? Self.userDisconnected
         guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
@@ -327,7 +329,9 @@ package struct SessionService: Sendable {
     }
 
     /// `solana_signMessage`: the message signed by the key it names, after the person's consent.
-    fileprivate func signMessage(_ params: SolanaSignMessage.Params, _ request: InnerRequest) async throws -> SolanaSignMessage.Result {
+    fileprivate func signMessage(
+        _ params: SolanaSignMessage.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignMessage.Result {
         let context = request.context
         // A request whose port closed meanwhile goes no further.
         try Task.checkCancellation()
@@ -434,10 +438,11 @@ enum SolanaSignMessage: NamespaceMethod {
             // Both are bounded by their length before they are decoded (`Base58`); the pubkey
             // first, as the cheaper.
             pubkey = try SessionService.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
+            let most = SolanaMethod.maxMessageBytes
             guard case .string(let messageText)? = members["message"],
-                  let message = Base58.decode(messageText, maxBytes: SolanaMethod.maxMessageBytes), !message.isEmpty else {
+                  let message = Base58.decode(messageText, maxBytes: most), !message.isEmpty else {
                 throw SessionService.invalid(
-                    "request.params.message", "expected the message's bytes in base58, 1 to \(SolanaMethod.maxMessageBytes) bytes")
+                    "request.params.message", "expected the message's bytes in base58, 1 to \(most) bytes")
             }
             self.message = message
         }

@@ -8,7 +8,9 @@ extension SessionService {
     /// checked against the site (`SignInCheck`), and signs its UTF-8 bytes with Ed25519 as it
     /// signs any Solana message, through the keystore's consent. The answer:
     /// `{"address", "message", "signature"}`, the signature in base58.
-    fileprivate func solanaSignIn(_ params: SolanaSignIn.Params, _ request: InnerRequest) async throws -> SolanaSignIn.Result {
+    fileprivate func solanaSignIn(
+        _ params: SolanaSignIn.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignIn.Result {
         let field = "request.params"
         let input = params.input
         let accounts = try wallet.accounts(context: request.context).solana

@@ -34,7 +34,8 @@ extension SessionService {
     fileprivate func signSolanaTransaction(
         _ params: SolanaSignTransaction.Params, _ request: InnerRequest
     ) async throws -> SolanaSignTransaction.Result {
-        let signed = try await signSolana([params.transaction], fields: ["request.params.transaction"], pubkey: params.pubkey, request)
+        let signed = try await signSolana(
+            [params.transaction], fields: ["request.params.transaction"], pubkey: params.pubkey, request)
         return SolanaSignTransaction.Result(signature: signed.signatures[0], transaction: signed.transactions[0])
     }
 
@@ -100,7 +101,9 @@ extension SessionService {
     }
 
     /// A transaction from base64 text, bounded before it is decoded.
-    fileprivate static func solanaTransaction(_ value: JSONValue?, field: String) throws(RPCError) -> SolanaTransaction {
+    fileprivate static func solanaTransaction(
+        _ value: JSONValue?, field: String
+    ) throws(RPCError) -> SolanaTransaction {
         guard case .string(let text)? = value else {
             throw invalid(field, "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
@@ -192,9 +195,11 @@ enum SolanaSignTransaction: NamespaceMethod {
         init(json: JSONValue) throws(RPCError) {
             guard case .object(let members) = json else {
                 throw SessionService.invalid(
-                    "request.params", "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
+                    "request.params",
+                    "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
             }
-            transaction = try SessionService.solanaTransaction(members["transaction"], field: "request.params.transaction")
+            transaction = try SessionService.solanaTransaction(
+                members["transaction"], field: "request.params.transaction")
             pubkey = members["pubkey"]
         }
     }
@@ -226,11 +231,13 @@ enum SolanaSignAllTransactions: NamespaceMethod {
                     "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
             }
             guard case .array(let texts)? = members["transactions"] else {
-                throw SessionService.invalid("request.params.transactions", "expected an array of base64 serialized transactions")
+                throw SessionService.invalid(
+                    "request.params.transactions", "expected an array of base64 serialized transactions")
             }
             let most = SessionService.maxBatchTransactions
             guard (1...most).contains(texts.count) else {
-                throw SessionService.invalid("request.params.transactions", "expected 1 to \(most) transactions, not \(texts.count)")
+                throw SessionService.invalid(
+                    "request.params.transactions", "expected 1 to \(most) transactions, not \(texts.count)")
             }
             fields = texts.indices.map { "request.params.transactions[\($0)]" }
             var transactions: [SolanaTransaction] = []
