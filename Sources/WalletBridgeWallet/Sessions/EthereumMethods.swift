@@ -159,6 +159,7 @@ extension SessionService {
 enum PersonalSign: NamespaceMethod {
     static let name = EIP155.personalSignMethod
     static var paramsSchema: JSONValue? { SessionSchemas.personalSignParams }
+    static var resultSchema: JSONValue { SessionSchemas.ethereumSignatureResult }
 
     struct Params: NamespaceParams {
         /// As sent: 0x and hex, or text (`SessionService.personalMessage` reads it).
@@ -188,6 +189,7 @@ enum PersonalSign: NamespaceMethod {
 enum EthSignTypedDataV4: NamespaceMethod {
     static let name = EIP155.signTypedDataMethod
     static var paramsSchema: JSONValue? { SessionSchemas.signTypedDataParams }
+    static var resultSchema: JSONValue { SessionSchemas.ethereumSignatureResult }
 
     struct Params: NamespaceParams {
         let address: EthereumAddress
@@ -211,6 +213,7 @@ enum EthSignTypedDataV4: NamespaceMethod {
 enum EthSignTransaction: NamespaceMethod {
     static let name = EIP155.signTransactionMethod
     static var paramsSchema: JSONValue? { SessionSchemas.signEthereumTransactionParams }
+    static var resultSchema: JSONValue { SessionSchemas.ethereumSignedTransactionResult }
 
     struct Params: NamespaceParams {
         /// An object or an unsigned serialized transaction in hex, read for the request's chain

@@ -11,6 +11,8 @@ protocol NamespaceMethod {
     /// What `session_request`'s schema says of the params (`SessionSchemas.innerRequest`); nil
     /// for a method whose params are not read.
     static var paramsSchema: JSONValue? { get }
+    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`).
+    static var resultSchema: JSONValue { get }
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result
 }
 
@@ -45,11 +47,11 @@ struct UnreadParams: NamespaceParams {
 
 extension SessionService {
     /// Every namespace method the wallet serves, in the order `session_request`'s schema lists
-    /// those whose params it describes.
+    /// their params and results.
     static let namespaceMethodTypes: [any NamespaceMethod.Type] = [
         SolanaSignMessage.self, SolanaSignTransaction.self, SolanaSignAllTransactions.self, SolanaSignIn.self,
-        PersonalSign.self, EthSignTypedDataV4.self, EthSignTransaction.self,
-        SolanaGetAccounts.self, SolanaRequestAccounts.self, EthAccounts.self, EthChainID.self,
+        SolanaGetAccounts.self, SolanaRequestAccounts.self,
+        PersonalSign.self, EthSignTypedDataV4.self, EthSignTransaction.self, EthChainID.self, EthAccounts.self,
     ]
 
     /// `namespaceMethodTypes` by name.
@@ -74,6 +76,7 @@ struct SolanaAccountEntry: Encodable, Sendable {
 }
 
 enum SolanaGetAccounts: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.solanaAccountsResult }
     static let name = SolanaMethod.getAccounts
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
@@ -83,6 +86,7 @@ enum SolanaGetAccounts: NamespaceMethod {
 }
 
 enum SolanaRequestAccounts: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.solanaAccountsResult }
     static let name = SolanaMethod.requestAccounts
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
@@ -92,6 +96,7 @@ enum SolanaRequestAccounts: NamespaceMethod {
 }
 
 enum EthAccounts: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.ethereumAccountsResult }
     static let name = EIP155.accountsMethod
     static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [String] {
         try service.wallet.accounts(context: request.context).eip155
@@ -99,6 +104,7 @@ enum EthAccounts: NamespaceMethod {
 }
 
 enum EthChainID: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.ethereumChainIDResult }
     static let name = EIP155.chainIDMethod
     static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) -> String {
         // `session_request` took only chains the session holds, and an eip155 chain there has

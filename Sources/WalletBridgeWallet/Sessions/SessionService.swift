@@ -427,6 +427,7 @@ package struct SessionDisconnectResult: Codable, Equatable, Sendable {
 enum SolanaSignMessage: NamespaceMethod {
     static let name = SolanaMethod.signMessage
     static var paramsSchema: JSONValue? { SessionSchemas.signMessageParams }
+    static var resultSchema: JSONValue { SessionSchemas.signMessageResult }
 
     struct Params: NamespaceParams {
         let pubkey: [UInt8]

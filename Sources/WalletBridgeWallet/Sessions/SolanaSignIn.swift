@@ -90,6 +90,7 @@ extension SessionService {
 enum SolanaSignIn: NamespaceMethod {
     static let name = SolanaMethod.signIn
     static var paramsSchema: JSONValue? { SessionSchemas.signInParams }
+    static var resultSchema: JSONValue { SessionSchemas.signInResult }
 
     struct Params: NamespaceParams {
         let input: SolanaSignInInput

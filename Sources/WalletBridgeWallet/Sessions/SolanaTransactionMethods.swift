@@ -187,6 +187,7 @@ extension SessionService {
 enum SolanaSignTransaction: NamespaceMethod {
     static let name = SolanaMethod.signTransaction
     static var paramsSchema: JSONValue? { SessionSchemas.signTransactionParams }
+    static var resultSchema: JSONValue { SessionSchemas.signTransactionResult }
 
     struct Params: NamespaceParams {
         let transaction: SolanaTransaction
@@ -218,6 +219,7 @@ enum SolanaSignTransaction: NamespaceMethod {
 enum SolanaSignAllTransactions: NamespaceMethod {
     static let name = SolanaMethod.signAllTransactions
     static var paramsSchema: JSONValue? { SessionSchemas.signAllTransactionsParams }
+    static var resultSchema: JSONValue { SessionSchemas.signAllTransactionsResult }
 
     struct Params: NamespaceParams {
         let transactions: [SolanaTransaction]
