@@ -94,9 +94,9 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertFalse(Session.isTopic(String(topic.dropLast())))
     }
 
-    func testTheWireSession() {
+    func testTheWireSession() throws {
         let session = session(chrome, created: 1_794_395_200, lifetime: 604_800)
-        let wire = session.wire(accounts: SessionAccounts(solana: [address]))
+        let wire = try SessionService.json(session.wire(accounts: SessionAccounts(solana: [address])))
         let mainnet = SolanaChain.mainnet.description, devnet = SolanaChain.devnet.description
         XCTAssertEqual(wire, [
             "topic": .string(session.topic),

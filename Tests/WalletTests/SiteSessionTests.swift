@@ -153,9 +153,12 @@ final class SiteSessionTests: XCTestCase {
 
     func testTheWireAndTheStoredFormCarryTheOrigin() throws {
         let site = session(caller, origin: siteA)
-        guard case .object(let wire) = site.wire(accounts: SessionAccounts()) else { return XCTFail("not an object") }
+        guard case .object(let wire) = try SessionService.json(site.wire(accounts: SessionAccounts())) else {
+            return XCTFail("not an object")
+        }
         XCTAssertEqual(wire["origin"], .string(siteA))
-        guard case .object(let own) = session(caller, origin: nil).wire(accounts: SessionAccounts()) else { return XCTFail("not an object") }
+        let ownWire = try SessionService.json(session(caller, origin: nil).wire(accounts: SessionAccounts()))
+        guard case .object(let own) = ownWire else { return XCTFail("not an object") }
         XCTAssertNil(own["origin"], "absent, not null, for the extension's own session")
 
         let back = try Session(stored: try JSONParser.parse(site.stored().jsonBytes))

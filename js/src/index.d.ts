@@ -156,62 +156,31 @@ export function checkSignPayloadsResult(result: unknown, params: NativeSignPaylo
  * What a proposal asks for under one key of its namespaces. Keyed by a CAIP-2 namespace
  * (`"solana"`), `chains` is required and non-empty, each chain of that namespace; keyed by a
  * whole chain id (`"solana:5eykt…"`), there is no `chains`: the key is the one chain.
+ * Generated from the host's rpc.discover (session_connect's params).
  */
-export interface Namespace {
-  chains?: readonly string[];
-  methods: readonly string[];
-  events: readonly string[];
-}
+export type Namespace = Namespaces[string];
 
-/** CAIP-25 namespaces: `{ solana: { chains, methods, events } }`. */
-export type Namespaces = { [key: string]: Namespace };
+/** CAIP-25 namespaces: `{ solana: { chains, methods, events } }`. Generated, as `Namespace`. */
+export type Namespaces = NonNullable<SessionConnectParams['requiredNamespaces']>;
 
-/** A session's namespace: what was approved, plus its accounts. */
-export interface SessionNamespace {
-  /** Absent only under a key that is itself a chain id. */
-  chains?: string[];
-  /**
-   * CAIP-10 ids, `chain:address`, each on one of `chains` (checked): every key of the
-   * keystore on every approved chain, so it changes when keys do (see `session_update`).
-   * A Solana address is the base58 public key; an eip155 one 0x and 40 hex digits, EIP-55
-   * mixed case (`eip155:1:0x5aAe…`). May be empty when the keystore has no key.
-   */
-  accounts: string[];
-  methods: string[];
-  events: string[];
-}
+/**
+ * A session's namespace: what was approved, plus its `accounts`, CAIP-10 ids, `chain:address`,
+ * every key of the keystore on every approved chain, so it changes when keys do (see
+ * `session_update`). A Solana address is the base58 public key; an eip155 one 0x and 40 hex
+ * digits, EIP-55 mixed case (`eip155:1:0x5aAe…`). May be empty when the keystore has no key.
+ * Generated from the host's rpc.discover, as `Session`.
+ */
+export type SessionNamespace = SessionNamespaces[string];
 
-export type SessionNamespaces = { [key: string]: SessionNamespace };
+export type SessionNamespaces = Session['namespaces'];
 
-/** What a side says about itself. The extension's is shown to the person marked as self-declared. */
-export interface PeerMetadata {
-  /** 1 to 100 characters (checked when proposing). */
-  name: string;
-  description?: string;
-  url?: string;
-  icons?: readonly string[];
-}
+/**
+ * What a side says about itself. The extension's is shown to the person marked as self-declared.
+ * Generated from the host's rpc.discover (session_connect's `metadata`): `name` 1 to 100
+ * characters (checked when proposing).
+ */
+export type PeerMetadata = SessionConnectParams['metadata'];
 
-/** An approved session, as session_connect and session_list answer it. */
-export interface Session {
-  /** 64 lowercase hex digits: the session's id in every later call. */
-  topic: string;
-  namespaces: SessionNamespaces;
-  /** As proposed. Optional here because a host may leave out what was not proposed. */
-  requiredNamespaces?: Namespaces;
-  optionalNamespaces?: Namespaces;
-  /** Seconds since the Unix epoch. */
-  expiry: number;
-  /** The caller (the extension), as in WalletConnect. */
-  self: { metadata: PeerMetadata };
-  /** The wallet. */
-  peer: { metadata: PeerMetadata };
-  /**
-   * The site the session is for, as the extension reported it (`http://127.0.0.1:8123`); absent
-   * for a session of the extension itself.
-   */
-  origin?: string;
-}
 
 /**
  * The per-call options of session_list, session_extend and session_disconnect: the call options,
@@ -226,20 +195,6 @@ export interface SessionSiteOptions extends NativeRequestOptions {
   origin?: string;
 }
 
-/** session_connect's params. Together the namespaces must ask for at least one chain. */
-export interface SessionConnectParams {
-  requiredNamespaces?: Namespaces;
-  optionalNamespaces?: Namespaces;
-  metadata: PeerMetadata;
-  /** The site the session is for (see SessionSiteOptions.origin); the session then belongs to (extension, site). */
-  origin?: string;
-}
-
-
-export interface SessionListResult {
-  /** The calling extension's live sessions, oldest first. */
-  sessions: Session[];
-}
 
 
 /** A JSON-RPC-style error object: session_disconnect's `reason`, session_delete's. */
@@ -248,10 +203,19 @@ export interface SessionErrorReason {
   message: string;
 }
 
-// session_list's, session_extend's and session_disconnect's params and session_extend's result,
-// generated from the host's rpc.discover (scripts/generate-session-types.sh).
-import type { SessionListParams, SessionExtendParams, SessionExtendResult, SessionDisconnectParams } from './session-methods.js';
-export type { SessionListParams, SessionExtendParams, SessionExtendResult, SessionDisconnectParams };
+// session_connect's, session_list's, session_extend's and session_disconnect's params and
+// session_extend's result, generated from the host's rpc.discover
+// (scripts/generate-session-types.sh); session_connect's params also give `Namespaces`, `Namespace`
+// and `PeerMetadata` above. Together the namespaces must ask for at least one chain.
+// An approved session (`Session`), as session_connect and session_list answer it, is generated too.
+import type {
+  Session, SessionConnectParams, SessionListParams, SessionListResult, SessionExtendParams, SessionExtendResult,
+  SessionDisconnectParams,
+} from './session-methods.js';
+export type {
+  Session, SessionConnectParams, SessionListParams, SessionListResult, SessionExtendParams, SessionExtendResult,
+  SessionDisconnectParams,
+};
 
 /** `solana_signMessage`'s params: both base58. */
 export interface SolanaSignMessageParams {

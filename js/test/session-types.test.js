@@ -56,3 +56,20 @@ function discoveredDocument() {
   document ??= discover(HOST, temporaryFolder('wallet-bridge-session-types-'));
   return document;
 }
+
+test('index.d.ts takes the session types from the generated module, not a second hand-written copy', () => {
+  const index = readFileSync(join(SRC, 'index.d.ts'), 'utf8');
+  const generated = readFileSync(join(SRC, SESSION_TYPES_DTS), 'utf8');
+  const imported = /import type \{([^}]*)\} from '\.\/session-methods\.js';/.exec(index)?.[1] ?? '';
+  for (const name of ['Session', 'SessionConnectParams', 'SessionListParams', 'SessionListResult', 'SessionExtendParams',
+    'SessionExtendResult', 'SessionDisconnectParams']) {
+    assert.match(generated, new RegExp(`^export type ${name} = `, 'm'), `${name} is generated`);
+    assert.match(imported, new RegExp(`\\b${name}\\b`), `index.d.ts imports ${name} from ${SESSION_TYPES_DTS}`);
+    assert.doesNotMatch(index, new RegExp(`^export (interface|type) ${name}\\b`, 'm'), `index.d.ts writes ${name} again`);
+  }
+  // The names users had keep working, as aliases of the generated shapes.
+  for (const [name, of] of [['Namespaces', 'SessionConnectParams'], ['PeerMetadata', 'SessionConnectParams'],
+    ['SessionNamespaces', 'Session']]) {
+    assert.match(index, new RegExp(`^export type ${name} = [^;]*\\b${of}\\b`, 'm'), `${name} is an alias of ${of}'s`);
+  }
+});

@@ -5,38 +5,12 @@ import WalletBridge
 /// MetaMask and WalletConnect send them. `session_request` has already checked that the session holds the chain and
 /// allows the method.
 extension SessionService {
-    func ethereumRequest(_ request: InnerRequest) async throws -> JSONValue {
-        switch request.method {
-        case EIP155.accountsMethod:
-            return .array(try wallet.accounts(context: request.context).eip155.map(JSONValue.string))
-        case EIP155.chainIDMethod:
-            // `session_request` took only chains the session holds, and an eip155 chain there
-            // has a valid id.
-            return .string("0x" + String(EIP155.chainID(of: request.chain) ?? 0, radix: 16))
-        case EIP155.personalSignMethod:
-            return try await personalSign(request)
-        case EIP155.signTypedDataMethod:
-            return try await signTypedData(request)
-        case EIP155.signTransactionMethod:
-            return try await signTransaction(request)
-        default:
-            // Allowed by the session, yet not one the wallet serves: only a session approved
-            // with a method the wallet no longer has can get here.
-            throw RPCError(.methodNotFound, data: .object(["method": .string(String(request.method.prefix(256)))]))
-        }
-    }
-
     /// `personal_sign`: params `[message, address]`, the message read as MetaMask reads it
     /// (`personalMessage`). An empty message is refused, as MetaMask refuses one. A Sign-In
     /// with Ethereum message is shown as a sign-in (`EthereumConsent.personalMessage`).
-    private func personalSign(_ request: InnerRequest) async throws -> JSONValue {
-        let params = try Self.positional(request.params, count: 2, shape: "[message, address]")
-        guard case .string(let text) = params[0] else {
-            throw Self.invalid("request.params[0]", "expected the message: 0x and its bytes in hex, or text")
-        }
-        guard !text.isEmpty else { throw Self.invalid("request.params[0]", "the message is empty: there is nothing to sign") }
-        let message = Self.personalMessage(text)
-        let address = try await account(params[1], field: "request.params[1]", request: request, order: "personal_sign's params are [message, address]")
+    fileprivate func personalSign(_ params: PersonalSign.Params, _ request: InnerRequest) async throws -> String {
+        let message = Self.personalMessage(params.message)
+        let address = try heldAccount(params.address, request: request)
         // A sign-in (EIP-4361) is shown as one and checked against the session's site.
         let consent = try EthereumConsent.personalMessage(
             message, chain: request.chain, signer: address, site: request.session.origin, field: "request.params[0]")
@@ -65,10 +39,12 @@ extension SessionService {
     /// `eth_signTypedData_v4`: params `[address, typedData]`, the typed data as an object or a
     /// JSON string of one. Typed data that names a chain must name the request's: a signature
     /// for another chain than the one the person sees would be a trap.
-    private func signTypedData(_ request: InnerRequest) async throws -> JSONValue {
-        let params = try Self.positional(request.params, count: 2, shape: "[address, typedData]")
-        let address = try await account(params[0], field: "request.params[0]", request: request, order: "eth_signTypedData_v4's params are [address, typedData]")
-        let data = try TypedData(parsing: params[1], field: "request.params[1]")
+    fileprivate func signTypedData(
+        _ params: EthSignTypedDataV4.Params, _ request: InnerRequest
+    ) async throws -> String {
+        let address = try heldAccount(params.address, request: request)
+        // Read after the account is known to be the session's, as before it was a type.
+        let data = try TypedData(parsing: params.typedData, field: "request.params[1]")
         if let named = data.domain.chainId, let chainID = EIP155.chainID(of: request.chain), named != String(chainID) {
             throw Self.invalid(
                 "request.params[1].domain.chainId",
@@ -86,17 +62,17 @@ extension SessionService {
     /// its `from`. Either form must be for the request's chain (the decoder refuses another).
     /// The answer is the raw signed transaction, which the extension broadcasts
     /// (`eth_sendRawTransaction`).
-    private func signTransaction(_ request: InnerRequest) async throws -> JSONValue {
-        guard case .array(let params)? = request.params, (1...2).contains(params.count) else {
-            throw Self.invalid("request.params", "expected [transaction] or [transaction, address]")
-        }
+    fileprivate func signTransaction(
+        _ params: EthSignTransaction.Params, _ request: InnerRequest
+    ) async throws -> String {
         let field = "request.params[0]"
-        var transaction = try EthereumTransaction(json: params[0], chain: request.chain, field: field)
+        // The transaction is read for the request's chain, so here rather than in the params.
+        var transaction = try EthereumTransaction(json: params.transaction, chain: request.chain, field: field)
         var named: EthereumAddress?
-        if params.count == 2 {
-            named = try await account(
-                params[1], field: "request.params[1]", request: request,
-                order: "eth_signTransaction's params are [transaction, address]")
+        if let address = params.address {
+            let given = try Self.ethereumAddress(
+                address, field: "request.params[1]", order: "eth_signTransaction's params are [transaction, address]")
+            named = try heldAccount(given, request: request)
         }
         let address: EthereumAddress
         if let from = transaction.from {
@@ -106,7 +82,7 @@ extension SessionService {
                     "is \(named), but the transaction's from is \(from): the account that signs is named once")
             }
             address = try heldAccount(from, request: request)
-        } else if case .object = params[0] {
+        } else if case .object = params.transaction {
             throw Self.invalid("\(field).from", "required: the address that signs, an account of the session")
         } else {
             if let named {
@@ -130,26 +106,28 @@ extension SessionService {
         guard signature.count == Secp256k1.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .string(Hex.prefixed(transaction.signed(with: signature)))
+        return Hex.prefixed(transaction.signed(with: signature))
     }
 
-    private func sign(_ signing: EthereumSigningRequest, _ request: InnerRequest) async throws -> JSONValue {
+    private func sign(_ signing: EthereumSigningRequest, _ request: InnerRequest) async throws -> String {
         let context = request.context
         let signature = try await request.sign { [wallet] in try await wallet.signEthereum(signing, context: context) }
         guard signature.count == Secp256k1.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .string(Hex.prefixed(signature))
+        return Hex.prefixed(signature)
     }
 
-    /// The session's Ethereum account that `value` names (any letter case), or -32602 for
-    /// something that is not an address (saying the params' `order`, the usual mistake), 4100
-    /// for an address the session does not hold.
-    private func account(_ value: JSONValue, field: String, request: InnerRequest, order: String) async throws -> EthereumAddress {
+    /// The Ethereum address `value` names (any letter case), or -32602 for something that is
+    /// not an address, saying the params' `order` (the usual mistake). Whether the session
+    /// holds it is `heldAccount`'s question (4100).
+    fileprivate static func ethereumAddress(
+        _ value: JSONValue, field: String, order: String
+    ) throws(RPCError) -> EthereumAddress {
         guard case .string(let text) = value, let address = EthereumAddress(text) else {
             throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); \(order)")
         }
-        return try heldAccount(address, request: request)
+        return address
     }
 
     /// `address` when the session holds it, else 4100 listing the accounts it holds.
@@ -167,10 +145,92 @@ extension SessionService {
     }
 
     /// Positional params of exactly `count` members.
-    private static func positional(_ params: JSONValue?, count: Int, shape: String) throws(RPCError) -> [JSONValue] {
+    fileprivate static func positional(
+        _ params: JSONValue?, count: Int, shape: String
+    ) throws(RPCError) -> [JSONValue] {
         guard case .array(let members)? = params, members.count == count else {
             throw invalid("request.params", "expected \(shape)")
         }
         return members
+    }
+}
+
+/// `personal_sign`: `[message, address]` → the signature, 0x and 65 bytes in hex.
+enum PersonalSign: NamespaceMethod {
+    static let name = EIP155.personalSignMethod
+    static var paramsSchema: JSONValue? { SessionSchemas.personalSignParams }
+    static var resultSchema: JSONValue { SessionSchemas.ethereumSignatureResult }
+
+    struct Params: NamespaceParams {
+        /// As sent: 0x and hex, or text (`SessionService.personalMessage` reads it).
+        let message: String
+        let address: EthereumAddress
+        init(json: JSONValue) throws(RPCError) {
+            let params = try SessionService.positional(json, count: 2, shape: "[message, address]")
+            guard case .string(let text) = params[0] else {
+                throw SessionService.invalid(
+                    "request.params[0]", "expected the message: 0x and its bytes in hex, or text")
+            }
+            guard !text.isEmpty else {
+                throw SessionService.invalid("request.params[0]", "the message is empty: there is nothing to sign")
+            }
+            message = text
+            address = try SessionService.ethereumAddress(
+                params[1], field: "request.params[1]", order: "personal_sign's params are [message, address]")
+        }
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> String {
+        try await service.personalSign(params, request)
+    }
+}
+
+/// `eth_signTypedData_v4`: `[address, typedData]` → the signature, 0x and 65 bytes in hex.
+enum EthSignTypedDataV4: NamespaceMethod {
+    static let name = EIP155.signTypedDataMethod
+    static var paramsSchema: JSONValue? { SessionSchemas.signTypedDataParams }
+    static var resultSchema: JSONValue { SessionSchemas.ethereumSignatureResult }
+
+    struct Params: NamespaceParams {
+        let address: EthereumAddress
+        /// EIP-712 typed data, an object or a JSON string of one (`TypedData(parsing:)`).
+        let typedData: JSONValue
+        init(json: JSONValue) throws(RPCError) {
+            let params = try SessionService.positional(json, count: 2, shape: "[address, typedData]")
+            address = try SessionService.ethereumAddress(
+                params[0], field: "request.params[0]", order: "eth_signTypedData_v4's params are [address, typedData]")
+            typedData = params[1]
+        }
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> String {
+        try await service.signTypedData(params, request)
+    }
+}
+
+/// `eth_signTransaction`: `[transaction]` or `[transaction, address]` → the raw signed
+/// transaction in hex.
+enum EthSignTransaction: NamespaceMethod {
+    static let name = EIP155.signTransactionMethod
+    static var paramsSchema: JSONValue? { SessionSchemas.signEthereumTransactionParams }
+    static var resultSchema: JSONValue { SessionSchemas.ethereumSignedTransactionResult }
+
+    struct Params: NamespaceParams {
+        /// An object or an unsigned serialized transaction in hex, read for the request's chain
+        /// (`EthereumTransaction(json:chain:field:)`).
+        let transaction: JSONValue
+        /// Read after the transaction, as it always was.
+        let address: JSONValue?
+        init(json: JSONValue) throws(RPCError) {
+            guard case .array(let params) = json, (1...2).contains(params.count) else {
+                throw SessionService.invalid("request.params", "expected [transaction] or [transaction, address]")
+            }
+            transaction = params[0]
+            address = params.count == 2 ? params[1] : nil
+        }
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> String {
+        try await service.signTransaction(params, request)
     }
 }

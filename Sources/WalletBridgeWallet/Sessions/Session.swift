@@ -197,18 +197,12 @@ package struct Session: Equatable, Sendable {
     /// `accounts`, `requiredNamespaces`, `optionalNamespaces`, `expiry`, `self` (the caller's
     /// metadata) and `peer` (the wallet's).
     /// `origin` too, for a session of a site (absent for one of the extension itself).
-    package func wire(accounts: SessionAccounts, wallet: PeerMetadata = Session.walletMetadata) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "topic": .string(topic),
-            "namespaces": namespaces.json(accounts: accounts),
-            "requiredNamespaces": requiredNamespaces.json(),
-            "optionalNamespaces": optionalNamespaces.json(),
-            "expiry": .number(JSONNumber(expiry)),
-            "self": .object(["metadata": metadata.json]),
-            "peer": .object(["metadata": wallet.json]),
-        ]
-        if let origin { members["origin"] = .string(origin) }
-        return .object(members)
+    package func wire(accounts: SessionAccounts, wallet: PeerMetadata = Session.walletMetadata) -> SessionWire {
+        SessionWire(
+            expiry: expiry, namespaces: namespaces.json(accounts: accounts),
+            optionalNamespaces: optionalNamespaces.json(), origin: origin,
+            peer: SessionWire.Side(metadata: wallet.json), requiredNamespaces: requiredNamespaces.json(),
+            caller: SessionWire.Side(metadata: metadata.json), topic: topic)
     }
 
     /// The params of a notification about this session (`session_event`, `session_update`,
@@ -276,5 +270,31 @@ package struct Session: Equatable, Sendable {
             created: try integer("created"),
             expiry: try integer("expiry")
         )
+    }
+}
+
+/// A session as `session_connect` and `session_list` answer it (`Session.wire`). The
+/// namespaces and metadata are their readers' wire shapes (`Namespaces.json`, `PeerMetadata.json`).
+package struct SessionWire: Codable, Equatable, Sendable {
+    // Declared in key order: the encoder writes members in declaration order, so the answer's
+    // bytes stay those it had as a JSON object (written with sorted keys).
+    package var expiry: Int
+    package var namespaces: JSONValue
+    package var optionalNamespaces: JSONValue
+    /// The site's, for a session of a site; absent for one of the extension itself.
+    package var origin: String?
+    /// The wallet's metadata.
+    package var peer: Side
+    package var requiredNamespaces: JSONValue
+    /// The caller's metadata (`self` on the wire).
+    package var caller: Side
+    package var topic: String
+
+    package struct Side: Codable, Equatable, Sendable {
+        package var metadata: JSONValue
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expiry, namespaces, optionalNamespaces, origin, peer, requiredNamespaces, caller = "self", topic
     }
 }

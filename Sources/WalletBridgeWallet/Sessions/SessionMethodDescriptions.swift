@@ -367,68 +367,75 @@ enum SessionSchemas {
                     ["properties": ["method": ["const": .string(method)], "params": params], "required": ["params"]]
                 }),
     ]
-    /// The methods whose params the schema describes.
-    static let checkedMethods: [(method: String, params: JSONValue)] = [
-        (SolanaMethod.signMessage, signMessageParams), (SolanaMethod.signTransaction, signTransactionParams),
-        (SolanaMethod.signAllTransactions, signAllTransactionsParams), (SolanaMethod.signIn, signInParams),
-        (EIP155.personalSignMethod, personalSignParams),
-        (EIP155.signTypedDataMethod, signTypedDataParams), (EIP155.signTransactionMethod, signEthereumTransactionParams),
-    ]
+    /// The methods whose params the schema describes: each namespace method's type says.
+    static let checkedMethods: [(method: String, params: JSONValue)] = SessionService.namespaceMethodTypes.compactMap {
+        method in method.paramsSchema.map { (method.name, $0) }
+    }
     /// `session_request`'s `expiry`.
     static let requestExpiry = expiry.with(
         description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days "
             + "from now")
-    /// `solana_signMessage`'s `{"signature"}`, the transaction methods' signed transactions and
-    /// signatures, the account methods' `[{"pubkey"}]`, or the `eip155` methods' hex strings and
-    /// addresses.
+    /// `session_request`'s result: the namespace methods' results (each type's `resultSchema`),
+    /// each shape once, in the table's order.
     static let requestResult: JSONValue = [
         "title": "SessionRequestResult",
-        "anyOf": [
-            [
-                "title": "SignMessageResult", "type": "object",
-                "properties": ["signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"]],
-                "required": ["signature"],
-            ],
-            [
-                "title": "SignTransactionResult", "type": "object",
-                "properties": [
-                    "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "This key's 64-byte Ed25519 signature, in base58"],
-                    "transaction": solanaTransaction.with(description: "The whole transaction with that signature in its slot, other signatures kept"),
-                ],
-                "required": ["signature", "transaction"],
-            ],
-            [
-                "title": "SignAllTransactionsResult", "type": "object",
-                "properties": [
-                    "transactions": ["type": "array", "items": solanaTransaction],
-                    "signatures": ["type": "array", "items": ["type": "string", "pattern": "^\(base58Digit){64,88}$"]],
-                ],
-                "required": ["transactions", "signatures"],
-            ],
-            [
-                "title": "SignInResult", "type": "object",
-                "properties": [
-                    "address": base58PublicKey.with(description: "The key that signed"),
-                    "message": ["type": "string", "description": "The exact text signed (its UTF-8 bytes)"],
-                    "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"],
-                ],
-                "required": ["address", "message", "signature"],
-            ],
-            [
-                "title": "SessionAccounts", "type": "array",
-                "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
-            ],
-            [
-                "title": "EthereumSignature", "type": "string", "pattern": "^0x[0-9a-f]{130}$",
-                "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
-            ],
-            [
-                "title": "EthereumSignedTransaction", "type": "string", "pattern": "^0x([0-9a-f]{2})+$",
-                "description": "eth_signTransaction: the raw signed transaction in hex, as eth_sendRawTransaction takes it",
-            ],
-            ["title": "EthereumChainId", "type": "string", "pattern": "^0x[1-9a-f][0-9a-f]*$", "description": "eth_chainId: the chain id as a hex quantity"],
-            ["title": "EthereumAccounts", "type": "array", "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed")],
+        "anyOf": .array(SessionService.namespaceMethodTypes.reduce(into: [JSONValue]()) { shapes, method in
+            if !shapes.contains(method.resultSchema) { shapes.append(method.resultSchema) }
+        }),
+    ]
+    /// `solana_signMessage`'s `{"signature"}`.
+    static let signMessageResult: JSONValue = [
+        "title": "SignMessageResult", "type": "object",
+        "properties": ["signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"]],
+        "required": ["signature"],
+    ]
+    /// The transaction methods' signed transactions and signatures.
+    static let signTransactionResult: JSONValue = [
+        "title": "SignTransactionResult", "type": "object",
+        "properties": [
+            "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "This key's 64-byte Ed25519 signature, in base58"],
+            "transaction": solanaTransaction.with(description: "The whole transaction with that signature in its slot, other signatures kept"),
         ],
+        "required": ["signature", "transaction"],
+    ]
+    static let signAllTransactionsResult: JSONValue = [
+        "title": "SignAllTransactionsResult", "type": "object",
+        "properties": [
+            "transactions": ["type": "array", "items": solanaTransaction],
+            "signatures": ["type": "array", "items": ["type": "string", "pattern": "^\(base58Digit){64,88}$"]],
+        ],
+        "required": ["transactions", "signatures"],
+    ]
+    /// `solana_signIn`'s answer.
+    static let signInResult: JSONValue = [
+        "title": "SignInResult", "type": "object",
+        "properties": [
+            "address": base58PublicKey.with(description: "The key that signed"),
+            "message": ["type": "string", "description": "The exact text signed (its UTF-8 bytes)"],
+            "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"],
+        ],
+        "required": ["address", "message", "signature"],
+    ]
+    /// The account methods' `[{"pubkey"}]`.
+    static let solanaAccountsResult: JSONValue = [
+        "title": "SessionAccounts", "type": "array",
+        "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
+    ]
+    /// The `eip155` methods' hex strings and addresses.
+    static let ethereumSignatureResult: JSONValue = [
+        "title": "EthereumSignature", "type": "string", "pattern": "^0x[0-9a-f]{130}$",
+        "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
+    ]
+    static let ethereumSignedTransactionResult: JSONValue = [
+        "title": "EthereumSignedTransaction", "type": "string", "pattern": "^0x([0-9a-f]{2})+$",
+        "description": "eth_signTransaction: the raw signed transaction in hex, as eth_sendRawTransaction takes it",
+    ]
+    static let ethereumChainIDResult: JSONValue = [
+        "title": "EthereumChainId", "type": "string", "pattern": "^0x[1-9a-f][0-9a-f]*$",
+        "description": "eth_chainId: the chain id as a hex quantity",
+    ]
+    static let ethereumAccountsResult: JSONValue = [
+        "title": "EthereumAccounts", "type": "array", "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed"),
     ]
 
     static let extendResult: JSONValue = ["title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"]]

@@ -57,37 +57,37 @@ package struct SessionService: Sendable {
     package enum Connect: RPCMethod {
         package static let name = "session_connect"
         package typealias Params = SessionConnectParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionWire
         package static var asksThePerson: Bool { true }
     }
 
     package enum List: RPCMethod {
         package static let name = "session_list"
         package typealias Params = SessionListParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionListResult
     }
 
     package enum Request: RPCMethod {
         package static let name = "session_request"
         package typealias Params = SessionRequestParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionRequestResult
         package static var asksThePerson: Bool { true }
     }
 
     package enum Extend: RPCMethod {
         package static let name = "session_extend"
         package typealias Params = SessionExtendParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionExtendResult
     }
 
     package enum Disconnect: RPCMethod {
         package static let name = "session_disconnect"
         package typealias Params = SessionDisconnectParams
-        package typealias Result = JSONValue
+        package typealias Result = SessionDisconnectResult
     }
 
     /// `session_connect`: checks the proposal, asks the person, and answers the session.
-    package func connect(_ params: SessionConnectParams, context: RequestContext) async throws -> JSONValue {
+    package func connect(_ params: SessionConnectParams, context: RequestContext) async throws -> SessionWire {
         let origin = params.origin?.origin
         let required = params.requiredNamespaces?.namespaces ?? [:]
         let optional = params.optionalNamespaces?.namespaces ?? [:]
@@ -126,15 +126,15 @@ package struct SessionService: Sendable {
 
     /// `session_list`: the caller's live sessions for the site `origin` names (its own without
     /// one), oldest first.
-    package func list(_ params: SessionListParams, context: RequestContext) throws -> JSONValue {
+    package func list(_ params: SessionListParams, context: RequestContext) throws -> SessionListResult {
         let origin = params.origin?.origin
         let accounts = try wallet.accounts(context: context)
         let sessions = store.sessions(of: SessionCaller(context.caller), origin: origin)
-        return .object(["sessions": .array(sessions.map { $0.wire(accounts: accounts) })])
+        return SessionListResult(sessions: sessions.map { $0.wire(accounts: accounts) })
     }
 
     /// `session_request`: one request inside a session, checked against it.
-    package func request(_ params: SessionRequestParams, context: RequestContext) async throws -> JSONValue {
+    package func request(_ params: SessionRequestParams, context: RequestContext) async throws -> SessionRequestResult {
         let session = try liveSession(topic: params.topic.topic, origin: params.origin?.origin, context: context)
         let (chain, method) = (params.chainId.chain, params.request.method)
         guard session.namespaces.holds(chain) else {
@@ -157,20 +157,7 @@ package struct SessionService: Sendable {
         var sited = context
         sited.site = session.origin
         let request = InnerRequest(session: session, method: method, params: params.request.params, chain: chain, context: sited, deadline: deadline, sleepUntil: sleepUntil)
-        switch method {
-        case SolanaMethod.signMessage:
-            return try await signMessage(request)
-        case SolanaMethod.signTransaction:
-            return try await signSolanaTransaction(request)
-        case SolanaMethod.signAllTransactions:
-            return try await signAllSolanaTransactions(request)
-        case SolanaMethod.signIn:
-            return try await solanaSignIn(request)
-        case SolanaMethod.getAccounts, SolanaMethod.requestAccounts:  // what the session shows
-            return .array(try wallet.accounts(context: context).solana.map { .object(["pubkey": .string($0)]) })
-        default:
-            return try await ethereumRequest(request)
-        }
+        return try await dispatch(request)
     }
 
     /// What 3001 says of the methods that send a transaction, which no session allows: the
@@ -196,25 +183,27 @@ package struct SessionService: Sendable {
     }
 
     /// `session_extend`: the session lasts `lifetime` from now.
-    package func extend(_ params: SessionExtendParams, context: RequestContext) throws -> JSONValue {
+    package func extend(_ params: SessionExtendParams, context: RequestContext) throws -> SessionExtendResult {
         let (origin, topic) = (params.origin?.origin, params.topic.topic)
         let caller = SessionCaller(context.caller)
         guard let session = try store.extend(topic: topic, caller: caller, origin: origin, lifetime: lifetime) else {
             throw RPCError(.noSessionForTopic)
         }
         announceUpdate(session, context: context)
-        return .object(["expiry": .number(JSONNumber(session.expiry))])
+        return SessionExtendResult(expiry: session.expiry)
     }
 
     /// `session_disconnect`: ends the session; the caller's other ports hear `session_delete`.
-    package func disconnect(_ params: SessionDisconnectParams, context: RequestContext) throws -> JSONValue {
+    package func disconnect(
+        _ params: SessionDisconnectParams, context: RequestContext
+    ) throws -> SessionDisconnectResult {
         let (origin, topic) = (params.origin?.origin, params.topic.topic)
         let reason = params.reason?.json ?? Self.userDisconnected
         guard let session = try store.remove(topic: topic, caller: SessionCaller(context.caller), origin: origin) else {
             throw RPCError(.noSessionForTopic)
         }
         notify(session, "session_delete", ["reason": reason])
-        return .object([:])
+        return SessionDisconnectResult()
     }
 
     /// WalletConnect's reason for a session the person ended.
@@ -338,17 +327,13 @@ package struct SessionService: Sendable {
     }
 
     /// `solana_signMessage`: the message signed by the key it names, after the person's consent.
-    private func signMessage(_ request: InnerRequest) async throws -> JSONValue {
+    fileprivate func signMessage(
+        _ params: SolanaSignMessage.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignMessage.Result {
         let context = request.context
-        guard case .object(let members)? = request.params else { throw Self.invalid("request.params", "expected {\"message\", \"pubkey\"}") }
-        // Both are bounded by their length before they are decoded (`Base58`); the pubkey first,
-        // as the cheaper. A request whose port closed meanwhile goes no further.
-        let pubkey = try Self.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
-        guard case .string(let messageText)? = members["message"],
-              let message = Base58.decode(messageText, maxBytes: SolanaMethod.maxMessageBytes), !message.isEmpty else {
-            throw Self.invalid("request.params.message", "expected the message's bytes in base58, 1 to \(SolanaMethod.maxMessageBytes) bytes")
-        }
+        // A request whose port closed meanwhile goes no further.
         try Task.checkCancellation()
+        let (pubkey, message) = (params.pubkey, params.message)
         let accounts = try wallet.accounts(context: context).solana
         guard accounts.contains(Base58.encode(pubkey)) else { throw Self.noSuchSolanaAccount(accounts) }
         let signature = try await request.sign { [wallet] in
@@ -357,7 +342,7 @@ package struct SessionService: Sendable {
         guard signature.count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .object(["signature": .string(Base58.encode(signature))])
+        return SolanaSignMessage.Result(signature: Base58.encode(signature))
     }
 
     /// The live session `topic` names, of the caller for the site `origin` names; 7001 when
@@ -398,6 +383,76 @@ package struct SessionService: Sendable {
 
     static func invalid(_ field: String, _ problem: String) -> RPCError {
         RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
+    }
+}
+
+/// `session_list`'s answer.
+package struct SessionListResult: Codable, Equatable, Sendable {
+    package var sessions: [SessionWire]
+}
+
+/// `session_request`'s answer: the namespace method's result, encoded as its type says.
+package struct SessionRequestResult: Codable, Sendable {
+    package let value: any Encodable & Sendable
+
+    init(_ value: any Encodable & Sendable) { self.value = value }
+
+    /// A result read back (a client's) is kept as the JSON it was.
+    package init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+
+    package func encode(to encoder: any Encoder) throws {
+        // Through a container, so the encoder sees the value's own type (a `JSONValue` is then
+        // written as parsed).
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
+/// `session_extend`'s answer: the session's new expiry, in seconds since 1970.
+package struct SessionExtendResult: Codable, Equatable, Sendable {
+    package var expiry: Int
+}
+
+/// `session_disconnect`'s answer: `{}`.
+package struct SessionDisconnectResult: Codable, Equatable, Sendable {
+    package init() {}
+    package init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: NoKeys.self) }
+    package func encode(to encoder: any Encoder) throws { _ = encoder.container(keyedBy: NoKeys.self) }
+    private enum NoKeys: CodingKey {}
+}
+
+/// `solana_signMessage`: `{"message", "pubkey"}` (base58) → `{"signature"}` (base58).
+enum SolanaSignMessage: NamespaceMethod {
+    static let name = SolanaMethod.signMessage
+    static var paramsSchema: JSONValue? { SessionSchemas.signMessageParams }
+    static var resultSchema: JSONValue { SessionSchemas.signMessageResult }
+
+    struct Params: NamespaceParams {
+        let pubkey: [UInt8]
+        let message: [UInt8]
+        init(json: JSONValue) throws(RPCError) {
+            guard case .object(let members) = json else {
+                throw SessionService.invalid("request.params", "expected {\"message\", \"pubkey\"}")
+            }
+            // Both are bounded by their length before they are decoded (`Base58`); the pubkey
+            // first, as the cheaper.
+            pubkey = try SessionService.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
+            let most = SolanaMethod.maxMessageBytes
+            guard case .string(let messageText)? = members["message"],
+                  let message = Base58.decode(messageText, maxBytes: most), !message.isEmpty else {
+                throw SessionService.invalid(
+                    "request.params.message", "expected the message's bytes in base58, 1 to \(most) bytes")
+            }
+            self.message = message
+        }
+    }
+
+    struct Result: Encodable, Sendable {
+        let signature: String
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.signMessage(params, request)
     }
 }
 

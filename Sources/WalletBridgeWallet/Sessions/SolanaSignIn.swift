@@ -8,9 +8,11 @@ extension SessionService {
     /// checked against the site (`SignInCheck`), and signs its UTF-8 bytes with Ed25519 as it
     /// signs any Solana message, through the keystore's consent. The answer:
     /// `{"address", "message", "signature"}`, the signature in base58.
-    func solanaSignIn(_ request: InnerRequest) async throws -> JSONValue {
+    fileprivate func solanaSignIn(
+        _ params: SolanaSignIn.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignIn.Result {
         let field = "request.params"
-        let input = try SolanaSignInInput(json: request.params, field: field)
+        let input = params.input
         let accounts = try wallet.accounts(context: request.context).solana
         let publicKey: [UInt8]
         if let given = input.address {
@@ -69,9 +71,7 @@ extension SessionService {
         guard signatures.count == 1, signatures[0].count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
-        return .object([
-            "address": .string(address), "message": .string(text), "signature": .string(Base58.encode(signatures[0])),
-        ])
+        return SolanaSignIn.Result(address: address, message: text, signature: Base58.encode(signatures[0]))
     }
 
     /// The chain a Sign In With Solana `chainId` names: the Wallet Standard's names (`mainnet`,
@@ -83,5 +83,27 @@ extension SessionService {
         case "testnet", "solana:testnet": SolanaChain.testnet
         default: ChainID(name).flatMap { SolanaChain.all.contains($0) ? $0 : nil }
         }
+    }
+}
+
+/// `solana_signIn`: the Wallet Standard's `SolanaSignInInput` → `{"address", "message", "signature"}`.
+enum SolanaSignIn: NamespaceMethod {
+    static let name = SolanaMethod.signIn
+    static var paramsSchema: JSONValue? { SessionSchemas.signInParams }
+    static var resultSchema: JSONValue { SessionSchemas.signInResult }
+
+    struct Params: NamespaceParams {
+        let input: SolanaSignInInput
+        init(json: JSONValue) throws(RPCError) { input = try SolanaSignInInput(json: json, field: "request.params") }
+    }
+
+    struct Result: Encodable, Sendable {
+        let address: String
+        let message: String
+        let signature: String
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.solanaSignIn(params, request)
     }
 }

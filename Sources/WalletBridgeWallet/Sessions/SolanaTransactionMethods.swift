@@ -31,35 +31,21 @@ extension SessionService {
     package static let maxBatchTransactions = 16
 
     /// `{"transaction", "pubkey"?}` → `{"signature", "transaction"}`.
-    func signSolanaTransaction(_ request: InnerRequest) async throws -> JSONValue {
-        guard case .object(let members)? = request.params else {
-            throw Self.invalid("request.params", "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
-        }
-        let transaction = try Self.solanaTransaction(members["transaction"], field: "request.params.transaction")
-        let signed = try await signSolana([transaction], fields: ["request.params.transaction"], pubkey: members["pubkey"], request)
-        return .object(["signature": .string(signed.signatures[0]), "transaction": .string(signed.transactions[0])])
+    fileprivate func signSolanaTransaction(
+        _ params: SolanaSignTransaction.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignTransaction.Result {
+        let signed = try await signSolana(
+            [params.transaction], fields: ["request.params.transaction"], pubkey: params.pubkey, request)
+        return SolanaSignTransaction.Result(signature: signed.signatures[0], transaction: signed.transactions[0])
     }
 
     /// `{"transactions": [...], "pubkey"?}` → `{"transactions", "signatures"}`, in order, after one
     /// dialog; all or nothing.
-    func signAllSolanaTransactions(_ request: InnerRequest) async throws -> JSONValue {
-        guard case .object(let members)? = request.params else {
-            throw Self.invalid("request.params", "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
-        }
-        guard case .array(let texts)? = members["transactions"] else {
-            throw Self.invalid("request.params.transactions", "expected an array of base64 serialized transactions")
-        }
-        guard (1...Self.maxBatchTransactions).contains(texts.count) else {
-            throw Self.invalid(
-                "request.params.transactions", "expected 1 to \(Self.maxBatchTransactions) transactions, not \(texts.count)")
-        }
-        let fields = texts.indices.map { "request.params.transactions[\($0)]" }
-        var transactions: [SolanaTransaction] = []
-        for (text, field) in zip(texts, fields) { transactions.append(try Self.solanaTransaction(text, field: field)) }
-        let signed = try await signSolana(transactions, fields: fields, pubkey: members["pubkey"], request)
-        return .object([
-            "transactions": .array(signed.transactions.map(JSONValue.string)), "signatures": .array(signed.signatures.map(JSONValue.string)),
-        ])
+    fileprivate func signAllSolanaTransactions(
+        _ params: SolanaSignAllTransactions.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignAllTransactions.Result {
+        let signed = try await signSolana(params.transactions, fields: params.fields, pubkey: params.pubkey, request)
+        return SolanaSignAllTransactions.Result(transactions: signed.transactions, signatures: signed.signatures)
     }
 
     /// Checks the signatures present and chooses the key, asks the person once, and puts the
@@ -115,7 +101,9 @@ extension SessionService {
     }
 
     /// A transaction from base64 text, bounded before it is decoded.
-    private static func solanaTransaction(_ value: JSONValue?, field: String) throws(RPCError) -> SolanaTransaction {
+    fileprivate static func solanaTransaction(
+        _ value: JSONValue?, field: String
+    ) throws(RPCError) -> SolanaTransaction {
         guard case .string(let text)? = value else {
             throw invalid(field, "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
@@ -192,5 +180,83 @@ extension SessionService {
             "problem": .string("the session holds no account with this public key"),
             "accounts": .array(accounts.map(JSONValue.string)),
         ]))
+    }
+}
+
+/// `solana_signTransaction`: one transaction, signed by the session's key it names.
+enum SolanaSignTransaction: NamespaceMethod {
+    static let name = SolanaMethod.signTransaction
+    static var paramsSchema: JSONValue? { SessionSchemas.signTransactionParams }
+    static var resultSchema: JSONValue { SessionSchemas.signTransactionResult }
+
+    struct Params: NamespaceParams {
+        let transaction: SolanaTransaction
+        /// Read with the transaction's signers (`SessionService.signer`).
+        let pubkey: JSONValue?
+        init(json: JSONValue) throws(RPCError) {
+            guard case .object(let members) = json else {
+                throw SessionService.invalid(
+                    "request.params",
+                    "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
+            }
+            transaction = try SessionService.solanaTransaction(
+                members["transaction"], field: "request.params.transaction")
+            pubkey = members["pubkey"]
+        }
+    }
+
+    struct Result: Encodable, Sendable {
+        let signature: String
+        let transaction: String
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.signSolanaTransaction(params, request)
+    }
+}
+
+/// `solana_signAllTransactions`: a batch, signed after one dialog.
+enum SolanaSignAllTransactions: NamespaceMethod {
+    static let name = SolanaMethod.signAllTransactions
+    static var paramsSchema: JSONValue? { SessionSchemas.signAllTransactionsParams }
+    static var resultSchema: JSONValue { SessionSchemas.signAllTransactionsResult }
+
+    struct Params: NamespaceParams {
+        let transactions: [SolanaTransaction]
+        /// Each transaction's place, as -32602 names it.
+        let fields: [String]
+        let pubkey: JSONValue?
+        init(json: JSONValue) throws(RPCError) {
+            guard case .object(let members) = json else {
+                throw SessionService.invalid(
+                    "request.params",
+                    "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
+            }
+            guard case .array(let texts)? = members["transactions"] else {
+                throw SessionService.invalid(
+                    "request.params.transactions", "expected an array of base64 serialized transactions")
+            }
+            let most = SessionService.maxBatchTransactions
+            guard (1...most).contains(texts.count) else {
+                throw SessionService.invalid(
+                    "request.params.transactions", "expected 1 to \(most) transactions, not \(texts.count)")
+            }
+            fields = texts.indices.map { "request.params.transactions[\($0)]" }
+            var transactions: [SolanaTransaction] = []
+            for (text, field) in zip(texts, fields) {
+                transactions.append(try SessionService.solanaTransaction(text, field: field))
+            }
+            self.transactions = transactions
+            pubkey = members["pubkey"]
+        }
+    }
+
+    struct Result: Encodable, Sendable {
+        let transactions: [String]
+        let signatures: [String]
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.signAllSolanaTransactions(params, request)
     }
 }

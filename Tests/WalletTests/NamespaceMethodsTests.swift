@@ -1,0 +1,47 @@
+import WalletBridge
+@testable import WalletBridgeWallet
+import XCTest
+
+/// The namespace methods as types (NamespaceMethods.swift): the table `session_request`
+/// dispatches by, and what it and the schema say of each.
+final class NamespaceMethodsTests: XCTestCase {
+    /// Every method a session can allow has a type: one the wallet offers without would be
+    /// approved, then answered -32601.
+    func testEveryOfferedMethodHasAType() {
+        for (namespace, offered) in WalletSupport.default.namespaces {
+            for method in offered.methods {
+                XCTAssertNotNil(
+                    SessionService.namespaceMethods[method], "\(namespace) offers \(method), which has no type")
+            }
+        }
+        XCTAssertEqual(
+            SessionService.namespaceMethods.count, SessionService.namespaceMethodTypes.count, "a name given twice")
+    }
+
+    /// The inner request's schema describes exactly the methods whose types read their params.
+    func testTheSchemaDescribesTheMethodsThatReadParams() {
+        XCTAssertEqual(
+            SessionSchemas.checkedMethods.map(\.method),
+            [
+                "solana_signMessage", "solana_signTransaction", "solana_signAllTransactions", "solana_signIn",
+                "personal_sign", "eth_signTypedData_v4", "eth_signTransaction",
+            ])
+    }
+
+    /// Params go through the router's decoder, and a fault keeps the reader's words.
+    func testParamsAreReadByTheDecoderWithTheReadersWords() throws {
+        let decoder = JSONValueDecoder()
+        let address = JSONValue.string("0x" + String(repeating: "ab", count: 20))
+        let good = try decoder.decode(PersonalSign.Params.self, from: [.string("0x68656c6c6f"), address])
+        XCTAssertEqual(good.message, "0x68656c6c6f")
+        XCTAssertThrowsError(try decoder.decode(PersonalSign.Params.self, from: [.string(""), address])) {
+            XCTAssertEqual(($0 as? RPCError)?.data, [
+                "field": "request.params[0]", "problem": "the message is empty: there is nothing to sign",
+            ])
+        }
+        XCTAssertThrowsError(try decoder.decode(SolanaSignMessage.Params.self, from: .null)) {
+            XCTAssertEqual(
+                ($0 as? RPCError)?.data, ["field": "request.params", "problem": "expected {\"message\", \"pubkey\"}"])
+        }
+    }
+}
