@@ -38,8 +38,10 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),
-        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
-        .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
+        // Package-only (no product): the operating system's plumbing that every layer above shares.
+        .target(name: "WalletBridgeSystem", dependencies: ["WalletBridgeFraming", "CLinux"]),
+        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem"]),
+        .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
         .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
         // libsodium: the keystore's cryptography (Argon2id, XChaCha20-Poly1305, Ed25519), secure
         // memory for secrets, the CSPRNG, SHA-256, and the HMAC-SHA512 of SLIP-0010.
@@ -63,36 +65,36 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
-        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
-        .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "CSodium", "CLinux"]),
+        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "WalletBridgeSystem", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
+        .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeSystem", "CSodium", "CLinux"]),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
-        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge"]),
+        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeSystem"]),
         .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures",
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeCLI"]),
         // Test-only methods and the in-memory test wallet: what the shared fixtures, the JS
         // suite, the end-to-end tests and the fuzzers (fuzz/) drive. Never installed for users.
-        .target(name: "WalletBridgeConformance", dependencies: ["WalletBridge", "WalletBridgeWallet"]),
+        .target(name: "WalletBridgeConformance", dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeWallet"]),
         .executableTarget(
             name: "wallet-bridge-conformance-host",
-            dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeConformance"]
+            dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
-        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio", "WalletBridgeSystem"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.
         .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
         // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
-        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeTesting"]),
+        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeTesting"]),
         // The wallet: keystore, pinentry, policy, the keys subcommands, the agent's parts. Reads the scripted
         // pinentry in Tests/Support by path.
-        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
+        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeSystem", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
     ]
 )

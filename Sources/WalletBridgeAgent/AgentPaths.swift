@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// Where the agent for a keystore listens, and the lock that makes it the only one.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// `keys change-passphrase`: re-encrypts every key under a new passphrase.
 struct KeysChangePassphraseCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// `wallet-bridge keys …`: the keystore, managed by hand.
 struct KeysCommand: ParsableCommand {

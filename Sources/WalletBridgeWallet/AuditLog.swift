@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeSystem
 
 /// Every approval and refusal of a signature, one JSON object per line, appended to
 /// `$XDG_STATE_HOME/wallet-bridge/audit.log` (mode 0600, folder 0700); `wallet-bridge log`
@@ -400,7 +401,7 @@ package struct AuditLog: Sendable {
     private func rotate(_ path: String, emptying fd: Int32) {
         let rotated = Self.rotatedPath(path)
         do {
-            try AtomicFile.withFolderLock(AtomicFile.split(path).folder) { () throws(KeystoreError) in
+            try AtomicFile.withFolderLock(AtomicFile.split(path).folder, failed: KeystoreError.init) { () throws(KeystoreError) in
                 let moved: [UInt8]
                 let kept: [UInt8]
                 do {

@@ -1,6 +1,7 @@
 import CLinux
 import Dispatch
 import WalletBridge
+import WalletBridgeSystem
 
 /// The shipped wallet: accounts from the encrypted keystore, signatures after the person
 /// approves, with the keystore passphrase or, while the keys are unlocked, with a confirmation.

@@ -2,6 +2,7 @@ import WalletBridge
 import XCTest
 
 @testable import WalletBridgeCLI
+@testable import WalletBridgeSystem
 
 final class ReplyReaderTests: XCTestCase {
     private func frame(_ text: String) -> [UInt8] { try! Frame.encode(Array(text.utf8)) }

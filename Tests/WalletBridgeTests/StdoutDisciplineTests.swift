@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import WalletBridgeSystem
 
 /// stdout carries frames only. This reads every Swift source file and fails on any way of
 /// writing to stdout outside the two places allowed to: the host's frame writer and the CLI's

@@ -2,6 +2,7 @@ import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
 
 /// What the consent dialog says: each payload as text or as its size and hash, who asks, with
 /// which key; and that no caller-chosen text can reshape the dialog or overflow one Assuan line.

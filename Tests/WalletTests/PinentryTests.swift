@@ -5,6 +5,7 @@ import Foundation
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeSystem
 
 /// The pinentry client against Tests/Support/fake-pinentry, which speaks real Assuan.
 final class PinentryTests: XCTestCase {

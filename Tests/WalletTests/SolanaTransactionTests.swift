@@ -3,6 +3,7 @@ import WalletBridge
 import XCTest
 
 @_spi(Fuzzing) @testable import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// Solana transactions as solders (Solana's own Rust types, Tests/Support/solana_vectors.py)
 /// builds and signs them: read field for field as solders reads them, summarized line for line,

@@ -4,6 +4,7 @@ import Glibc
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeSystem
 
 /// A fresh folder under /tmp, removed when the test ends.
 func temporaryFolder(_ test: XCTestCase) -> String {

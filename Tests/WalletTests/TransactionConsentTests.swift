@@ -1,6 +1,7 @@
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
 
 /// What the dialog shows of transactions (`TransactionConsent` in a `ConsentRequest`): who asks
 /// first, then what is signed, every warning before any fact, facts before actions, and within

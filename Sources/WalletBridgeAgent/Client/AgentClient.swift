@@ -5,6 +5,7 @@ import Dispatch
 import Synchronization
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// A client of the agent: a host that hands it the wallet's requests, or a command (`agent
 /// status`, `lock`). Starts the agent on first need, as gpg-agent is started by its first

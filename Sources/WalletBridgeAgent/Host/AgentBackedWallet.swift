@@ -1,6 +1,7 @@
 import Synchronization
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// The wallet of a host started by a browser: GetAccounts and SignPayloads go to the agent,
 /// which holds the keys, asks the person, and signs (`Agent`). The host holds no secret.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// The router of the shipped `wallet-bridge` binary: the caller policy from the configuration
 /// file, and the wallet behind GetAccounts and SignPayloads: the agent (the default), or, with

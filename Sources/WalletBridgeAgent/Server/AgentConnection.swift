@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// One client of the agent, served on its own thread: a client that sends garbage or stops
 /// reading holds only this thread, never the agent or another client.

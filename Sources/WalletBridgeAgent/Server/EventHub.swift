@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// The agent's events on their way to the extensions' ports, through a file per extension, not
 /// a connection per port: an extension may open hundreds of ports, and a connection each would

@@ -5,6 +5,7 @@ import ArgumentParser
 import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// `wallet-bridge agent`: run the agent, see what it holds, stop it.
 struct AgentCommand: ParsableCommand {

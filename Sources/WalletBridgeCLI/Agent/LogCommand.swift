@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// `wallet-bridge log`: the audit log of approvals and refusals.
 struct LogCommand: ParsableCommand {

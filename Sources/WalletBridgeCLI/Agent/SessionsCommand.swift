@@ -5,6 +5,7 @@ import ArgumentParser
 import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// `wallet-bridge sessions`: the extensions a person has connected (docs/sessions.md).
 struct SessionsCommand: ParsableCommand {

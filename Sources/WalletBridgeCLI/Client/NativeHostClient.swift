@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 
 /// One host process, talked to the way a browser's port talks to it: frames in, frames out,
 /// stderr collected. Every wait has a deadline; nothing here blocks without one.

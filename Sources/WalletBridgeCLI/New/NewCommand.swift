@@ -5,6 +5,7 @@ import ArgumentParser
 import FoundationEssentials
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// `wallet-bridge new NAME`: a project to start an extension's own host from (ProjectTemplate).
 struct NewCommand: ParsableCommand {

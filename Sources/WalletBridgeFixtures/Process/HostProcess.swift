@@ -7,6 +7,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import WalletBridge
+import WalletBridgeSystem
 
 /// A host executable run as a real child process over real pipes: the way a browser runs it.
 /// Every read is bounded by a deadline, and output that a browser would not accept as frames
@@ -134,14 +135,8 @@ public final class HostProcess {
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure.inputClosed(errno: errno)
-            }
-            offset += written
+        if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
+            throw Failure.inputClosed(errno: code)
         }
     }
 
@@ -170,8 +165,8 @@ public final class HostProcess {
             let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000)) + 1)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { continue }
-            let got = read(stdoutFD, &chunk, chunk.count)
-            if got < 0 && errno == EINTR { continue }
+            let fd = stdoutFD
+            let got = SystemCall.retryingInterrupts { read(fd, &chunk, chunk.count) }
             if got <= 0 { return false }
             outBuffer.append(contentsOf: chunk[0..<got])
         }

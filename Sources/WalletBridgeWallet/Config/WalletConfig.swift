@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// The wallet's configuration file, `$XDG_CONFIG_HOME/wallet-bridge/config.json` (or the path
 /// in `WALLET_BRIDGE_CONFIG`). Every member is optional; unknown members are errors, so that a

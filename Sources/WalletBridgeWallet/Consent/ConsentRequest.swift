@@ -1,5 +1,6 @@
 import CSodium
 import WalletBridge
+import WalletBridgeSystem
 
 /// What the person is asked to approve: who asks, with which key, and what is signed.
 public struct ConsentRequest: Sendable, Equatable {

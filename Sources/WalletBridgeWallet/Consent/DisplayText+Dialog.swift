@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// What a pinentry dialog shows of text that others choose: `DisplayText`'s escapes, runs of
 /// whitespace together, cut to a budget of bytes, and how much of it that is.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 
 /// The name a person installed an extension under, read from the browser's own profile: a
 /// person recognises "Phantom", not `bfnaelmomeimhlpmgjnjophhpkkoljpa`. The browser is the

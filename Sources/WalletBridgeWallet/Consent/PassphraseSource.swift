@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 import Dispatch
+import WalletBridgeSystem
 
 /// Why no passphrase was obtained for a request. Each becomes -3 "Payload not signed".
 public enum ConsentRefusal: Error, Sendable, Equatable {

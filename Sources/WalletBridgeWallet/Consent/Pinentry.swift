@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Synchronization
 import WalletBridge
+import WalletBridgeSystem
 
 /// Asks for the passphrase with GnuPG's pinentry, which works without a terminal (a browser
 /// starts the host with none) and draws its own dialog. Entering the passphrase is the consent;

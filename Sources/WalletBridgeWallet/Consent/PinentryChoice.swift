@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridgeSystem
 
 /// Which pinentry program asks for the passphrase, and what to tell the person when it cannot.
 ///

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import WalletBridge
+import WalletBridgeSystem
 
 /// `wallet-bridge pinentry-guard PROGRAM`: runs pinentry for the agent, and ends it when the
 /// agent is gone. Not a command for people (it is in no help text).

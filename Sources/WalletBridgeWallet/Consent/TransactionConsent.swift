@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// What the dialog shows of transactions to sign: one, or a batch (`solana_signAllTransactions`,
 /// SignPayloads with several payloads), each as its decoder summed it up (`TransactionSummary`).

@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// What the dialog shows of an Ethereum signature: what kind it is, on which chain, and the
 /// content a person needs to judge it, within the one Assuan line the whole text must fit in

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSodium
+import WalletBridgeSystem
 
 /// The encrypted keystore at `path`: reading its public part, changing it, and unlocking keys.
 ///
@@ -206,12 +207,12 @@ public struct Keystore: Sendable {
     /// symbolic link at `path` is written through (see `AtomicFile.replacementTarget`): the lock,
     /// the temporary file and the rename are in the folder of the file it leads to.
     private func modify<R>(_ change: (inout KeystoreFile) throws(KeystoreError) -> R) throws(KeystoreError) -> R {
-        let target = try AtomicFile.replacementTarget(of: path)
-        return try AtomicFile.withFolderLock(AtomicFile.split(target).folder) { () throws(KeystoreError) -> R in
+        let target = try KeystoreError.mapping(AtomicFile.replacementTarget(of: path))
+        return try AtomicFile.withFolderLock(AtomicFile.split(target).folder, failed: KeystoreError.init) { () throws(KeystoreError) -> R in
             AtomicFile.removeLeftovers(of: target)
             guard var file = try read() else { throw .io(path: path, operation: "open", reason: "no keystore exists yet; create a key first") }
             let result = try change(&file)
-            try AtomicFile.write(file.encode(), to: target)
+            try KeystoreError.mapping(AtomicFile.write(file.encode(), to: target))
             return result
         }
     }
@@ -222,10 +223,10 @@ public struct Keystore: Sendable {
         passphrase: SecureBytes, _ change: (inout KeystoreFile, SecureBytes) throws(KeystoreError) -> R
     ) throws(KeystoreError) -> R {
         guard passphrase.count > 0 else { throw .emptyPassphrase }
-        let target = try AtomicFile.replacementTarget(of: path)
+        let target = try KeystoreError.mapping(AtomicFile.replacementTarget(of: path))
         let folder = AtomicFile.split(target).folder
-        try AtomicFile.ensureFolder(folder)
-        return try AtomicFile.withFolderLock(folder) { () throws(KeystoreError) -> R in
+        try KeystoreError.mapping(AtomicFile.ensureFolder(folder))
+        return try AtomicFile.withFolderLock(folder, failed: KeystoreError.init) { () throws(KeystoreError) -> R in
             AtomicFile.removeLeftovers(of: target)
             var file: KeystoreFile
             let key: SecureBytes
@@ -239,7 +240,7 @@ public struct Keystore: Sendable {
                 key = newKey
             }
             let result = try change(&file, key)
-            try AtomicFile.write(file.encode(), to: target)
+            try KeystoreError.mapping(AtomicFile.write(file.encode(), to: target))
             return result
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WalletBridgeSystem
 
 /// Encrypted backups, and the one way a raw secret leaves the keystore.
 ///
@@ -43,8 +44,8 @@ extension Keystore {
         if lstat(backupPath, &info) == 0 {
             throw .io(path: backupPath, operation: "write the backup to", reason: "the file exists; choose a new name (a backup never replaces a file)")
         }
-        try AtomicFile.ensureFolder(AtomicFile.split(backupPath).folder)
-        try AtomicFile.write(backup.encode(), to: backupPath)
+        try KeystoreError.mapping(AtomicFile.ensureFolder(AtomicFile.split(backupPath).folder))
+        try KeystoreError.mapping(AtomicFile.write(backup.encode(), to: backupPath))
         return backup.keys
     }
 

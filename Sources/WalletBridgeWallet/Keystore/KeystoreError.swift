@@ -1,3 +1,4 @@
+import WalletBridgeSystem
 /// Why a keystore operation failed. Every message is safe to show: none holds a secret, a
 /// passphrase or a byte of key material, only paths, addresses and labels.
 public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -61,6 +62,23 @@ public enum KeystoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "not a usable secret key: \(reason)"
         case .emptyPassphrase:
             "the passphrase is empty"
+        }
+    }
+}
+
+extension KeystoreError {
+    /// A file operation's failure as the keystore reports it: `.io`, in the same words.
+    package init(_ error: AtomicFileError) {
+        self = .io(path: error.path, operation: error.operation, reason: error.reason)
+    }
+
+    /// `body`'s result; its file operation's failure as `.io`.
+    @discardableResult
+    package static func mapping<R>(_ body: @autoclosure () throws(AtomicFileError) -> R) throws(KeystoreError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw KeystoreError(error)
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeSystem
 
 /// The keystore file as last read, kept with the identity of the file it came from, so that
 /// GetAccounts on a persistent port costs at most one `lstat(2)` instead of an open, a read and

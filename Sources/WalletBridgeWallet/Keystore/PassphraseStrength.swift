@@ -1,3 +1,4 @@
+import WalletBridgeSystem
 /// Refuses the passphrases that guessing tools try first, when a keystore or backup passphrase
 /// is set or changed (`--allow-weak` skips it).
 ///

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 
 /// The session methods of docs/sessions.md (`session_connect`, `session_list`,
 /// `session_request`, `session_extend`, `session_disconnect`), and the rule that walletlib's

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridge
+import WalletBridgeSystem
 
 /// The sessions, in memory and in one file beside the keystore (`keystore.sessions.json`), so
 /// that they survive agent and browser restarts.

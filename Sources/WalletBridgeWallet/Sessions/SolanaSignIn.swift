@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 extension SessionService {
     /// `solana_signIn`: Sign In With Solana (docs/sign-in.md). The params are the Wallet

@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// A Sign-In with Ethereum message (EIP-4361), read by the EIP's ABNF:
 ///

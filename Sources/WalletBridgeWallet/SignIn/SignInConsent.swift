@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// What the dialog shows of a sign-in (a `personal_sign` of an EIP-4361 message, a
 /// `solana_signIn`), laid out as a transaction's summary is (`TransactionConsent`): the

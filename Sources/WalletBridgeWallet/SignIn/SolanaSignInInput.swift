@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// The Wallet Standard's `SolanaSignInInput` (`solana:signIn`): what a site asks to sign in
 /// with, every member optional. The wallet fills in `domain` and `address` when they are left

@@ -1,4 +1,5 @@
 import CSodium
+import WalletBridgeSystem
 
 /// Argon2id (libsodium's `crypto_pwhash`, algorithm `argon2id13`): passphrase to key.
 package enum PasswordHash {

@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// What a person is shown of one transaction before it is signed: warnings first, then the
 /// facts of the whole transaction, then what each instruction or call does, most important

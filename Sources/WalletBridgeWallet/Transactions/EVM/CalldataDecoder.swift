@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// Decodes the calldata of the calls that move or approve tokens: ERC-20 `transfer`,
 /// `transferFrom`, `approve`, `increaseAllowance`; ERC-721 `safeTransferFrom` (both

@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// eth_signTransaction's transaction object, read as the Ethereum JSON-RPC specification writes
 /// it: quantities as 0x and hex digits without leading zeros, data as 0x and pairs of hex digits.

@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// What the person sees of an Ethereum transaction: warnings, then the nonce, gas and the most
 /// the fees can cost, then the call (a plain send, a contract creation, or the function called

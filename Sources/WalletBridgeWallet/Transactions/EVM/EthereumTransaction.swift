@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// An Ethereum transaction to sign: legacy (EIP-155), EIP-2930 or EIP-1559.
 ///

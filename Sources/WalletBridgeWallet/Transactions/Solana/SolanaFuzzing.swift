@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// The Solana decoder's entry for the fuzzers (fuzz/), which live in a package of their own and
 /// so cannot see `package` declarations. Not API: `@_spi(Fuzzing) import` only.

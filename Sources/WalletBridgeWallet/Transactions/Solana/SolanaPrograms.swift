@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 // The instructions of the programs the wallet reads, each as that program's own code reads its
 // data: the System and Stake programs with bincode (a u32 variant, little-endian fields), SPL

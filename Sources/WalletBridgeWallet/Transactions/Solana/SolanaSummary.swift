@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// Turns a message into what the dialog shows: warnings, then the fee payer and fees, then one
 /// entry per instruction. It never fails: data a known program's instruction cannot be read

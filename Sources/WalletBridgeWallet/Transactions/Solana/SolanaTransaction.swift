@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 // The wire format of Solana transactions and messages (legacy and version 0), read strictly:
 // every length bounded by what is left of the input before anything is allocated, every index

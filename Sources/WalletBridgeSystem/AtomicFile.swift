@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WalletBridge
 
 /// The file operations the keystore is built on, in plain POSIX so that their order (and so
 /// what a crash can leave behind) is explicit.
@@ -85,7 +84,7 @@ package enum AtomicFile {
         return bytes
     }
 
-    static func kind(of mode: mode_t) -> String {
+    package static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFLNK: "a symbolic link"
         case S_IFIFO: "a FIFO (named pipe)"
@@ -100,22 +99,22 @@ package enum AtomicFile {
     /// The file a change must replace: `path`, or, when `path` is a symbolic link, the file it
     /// leads to. Renaming over the link itself would turn it into a plain file and leave its
     /// target (a keystore kept in a synced or backed-up folder, say) silently stale.
-    package static func replacementTarget(of path: String) throws(KeystoreError) -> String {
+    package static func replacementTarget(of path: String) throws(AtomicFileError) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
         guard let resolved = realpath(path, nil) else {
-            throw .io(path: path, operation: "follow the symbolic link", reason: String(cString: strerror(errno)))
+            throw AtomicFileError(path: path, operation: "follow the symbolic link", reason: String(cString: strerror(errno)))
         }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// Replaces `path` with `bytes` (mode 0600) so that a crash leaves the old or the new file.
-    package static func write(_ bytes: [UInt8], to path: String) throws(KeystoreError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
         do {
             try replace(path, with: bytes, mode: 0o600)
         } catch {
-            throw .io(path: error.path, operation: error.operation, reason: error.reason)
+            throw AtomicFileError(path: error.path, operation: error.operation, reason: error.reason)
         }
     }
 
@@ -158,11 +157,11 @@ package enum AtomicFile {
     }
 
     /// Creates `folder` and any missing parents with mode 0700.
-    package static func ensureFolder(_ folder: String) throws(KeystoreError) {
+    package static func ensureFolder(_ folder: String) throws(AtomicFileError) {
         var info = stat()
         if stat(folder, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw .io(path: folder, operation: "use", reason: "not a folder")
+                throw AtomicFileError(path: folder, operation: "use", reason: "not a folder")
             }
             return
         }
@@ -185,12 +184,15 @@ package enum AtomicFile {
 
     /// Holds an exclusive lock on `folder` while `body` runs, so that two writers (two
     /// `keys` commands at once) take turns instead of one silently undoing the other's change.
-    /// Readers take no lock: rename makes every read see a whole file.
-    package static func withFolderLock<R>(_ folder: String, _ body: () throws(KeystoreError) -> R) throws(KeystoreError) -> R {
+    /// Readers take no lock: rename makes every read see a whole file. A failure to take the
+    /// lock is `body`'s error, through `failed`, so that callers keep one error type.
+    package static func withFolderLock<R, Failure: Error>(
+        _ folder: String, failed: (AtomicFileError) -> Failure, _ body: () throws(Failure) -> R
+    ) throws(Failure) -> R {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(folder, "open the folder") }
+        guard fd >= 0 else { throw failed(failure(folder, "open the folder")) }
         defer { close(fd) }
-        guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else { throw failure(folder, "lock") }
+        guard SystemCall.retryingInterrupts({ flock(fd, LOCK_EX) }) == 0 else { throw failed(failure(folder, "lock")) }
         defer { flock(fd, LOCK_UN) }
         return try body()
     }
@@ -226,7 +228,11 @@ package enum AtomicFile {
     /// `joined()` cost a cold host 200,000 instructions.
     private static func randomSuffix() -> String {
         String(unsafeUninitializedCapacity: 16) { out in
-            Hex.write(UInt64.random(in: .min ... .max), into: out, at: 0)
+            let value = UInt64.random(in: .min ... .max)
+            for index in 0..<16 {
+                let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+                out[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+            }
             return 16
         }
     }
@@ -245,9 +251,24 @@ package enum AtomicFile {
         if fsync(fd) != 0 && errno != EINVAL { throw FileOperationError("flush the folder", folder) }
     }
 
-    private static func failure(_ path: String, _ operation: String) -> KeystoreError {
-        .io(path: path, operation: operation, reason: String(cString: strerror(errno)))
+    private static func failure(_ path: String, _ operation: String) -> AtomicFileError {
+        AtomicFileError(path: path, operation: operation, reason: String(cString: strerror(errno)))
     }
+}
+
+/// Why a folder or file operation of `AtomicFile` failed: what was done, to which path, and why
+/// (strerror, or what was found instead). Its own type, so that this layer knows nothing of
+/// its callers; the keystore maps it to `KeystoreError.io` with the same words.
+package struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let path: String
+    package let operation: String
+    package let reason: String
+
+    package init(path: String, operation: String, reason: String) {
+        (self.path, self.operation, self.reason) = (path, operation, reason)
+    }
+
+    package var description: String { "cannot \(operation) \(path): \(reason)" }
 }
 
 /// A file operation that failed: what was done, to which path, and errno.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinux
-import WalletBridge
+import WalletBridgeFraming
 
 /// The agent's Unix stream socket: listening, connecting, and the peer's user.
 package enum UnixSocket {

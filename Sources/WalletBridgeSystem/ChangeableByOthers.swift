@@ -30,7 +30,7 @@ package enum ChangeableByOthers {
     /// Why someone else can change `path` or the folders above it, with the command that fixes
     /// it; nil when only this user and root can. `home`: where the walk up the folders stops.
     /// `groups`: who is in a group (tests pass their own).
-    static func reason(for path: String, home: String? = Environment.folders.home, groups: UserGroups = .system) -> String? {
+    package static func reason(for path: String, home: String? = Environment.folders.home, groups: UserGroups = .system) -> String? {
         reason(path, home: home, groups: groups)
     }
 
@@ -139,7 +139,7 @@ package enum ChangeableByOthers {
 /// (`user-group-modes`) has the same rule. A private group is named as the user is, is the
 /// user's primary group, and has no member but the user: none listed in the group file, and
 /// no other user with it as primary group.
-struct UserGroups: Sendable {
+package struct UserGroups: Sendable {
     /// An account: its name and primary group.
     struct User: Sendable, Equatable {
         var name: String
@@ -202,7 +202,7 @@ struct UserGroups: Sendable {
     }
 
     /// The system's accounts (`/etc/passwd`, `/etc/group`, or whatever NSS names).
-    static let system = UserGroups(
+    package static let system = UserGroups(
         me: {
             lookup {
                 guard let entry = getpwuid(getuid()) else { return nil }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Synchronization
-import WalletBridgeHost
 
 /// SIGTERM, SIGINT and SIGHUP, which end the host.
 ///

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Synchronization
-import WalletBridge
 
 /// A helper program (pinentry) started with posix_spawn, talking over one socket that is its
 /// stdin and stdout. Registered with `ChildProcesses` for as long as it may be running, so the
@@ -10,15 +9,15 @@ import WalletBridge
 ///
 /// A socket rather than two pipes: writes use `send(MSG_NOSIGNAL)`, so a helper that died turns
 /// into an EPIPE here, not a SIGPIPE that kills whoever spawned it (a test runner, say).
-final class ChildProcess: Sendable {
-    enum SpawnError: Error, Equatable {
+package final class ChildProcess: Sendable {
+    package enum SpawnError: Error, Equatable {
         /// posix_spawn failed: `errno` says why (ENOENT: no such program).
         case failed(program: String, errno: Int32)
     }
 
-    let pid: pid_t
+    package let pid: pid_t
     /// Our end of the socket. Closed by `close()`.
-    let fd: Int32
+    package let fd: Int32
     /// Whether the pid was reaped: after that it may belong to another process and must never
     /// be signalled. Checked and changed only under this lock.
     private let reaped = Mutex(false)
@@ -29,7 +28,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Starts `program` (searched in PATH when it has no slash) with `arguments`.
-    static func spawn(_ program: String, arguments: [String] = []) throws(SpawnError) -> ChildProcess {
+    package static func spawn(_ program: String, arguments: [String] = []) throws(SpawnError) -> ChildProcess {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw .failed(program: program, errno: errno)
@@ -49,14 +48,14 @@ final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` unless the process was already reaped.
-    func signal(_ signalNumber: Int32) {
+    package func signal(_ signalNumber: Int32) {
         reaped.withLock { reaped in
             if !reaped { _ = kill(pid, signalNumber) }
         }
     }
 
     /// Reaps the process, giving it `grace` to exit on its own and then killing it.
-    func waitForExit(grace: Duration) {
+    package func waitForExit(grace: Duration) {
         let deadline = ContinuousClock.now + grace
         var killed = false
         while true {
@@ -90,9 +89,9 @@ final class ChildProcess: Sendable {
     }
 
     /// Writes all of `bytes`. False when the helper has gone away.
-    func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         SystemCall.sendAll(fd, bytes) == nil
     }
 
-    func close() { _ = Glibc.close(fd) }
+    package func close() { _ = Glibc.close(fd) }
 }
