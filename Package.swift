@@ -19,7 +19,9 @@ let package = Package(
     // claimed: `platforms` sets only minimum Apple versions, and naming one promised a build there.
     products: [
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
-        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet"]),
+        // The default wallet, with the layers under it that the fuzzers (fuzz/) reach through
+        // `@_spi(Fuzzing)`: the keystore and EIP-712 (WalletBridgeKeys), the transaction decoders.
+        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet", "WalletBridgeKeys", "WalletBridgeTransactions"]),
         // For extension developers' test targets: their fixture files against their host.
         .library(name: "WalletBridgeTesting", targets: ["WalletBridgeTesting"]),
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
@@ -65,25 +67,75 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
-        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "WalletBridgeSystem", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
-        .target(name: "WalletBridgeAgent", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeSystem", "CSodium", "CLinux"]),
+        .target(name: "WalletBridgeKeys", dependencies: ["WalletBridgeProtocol", "WalletBridgeSystem", "CSodium", "CNettle", "CSecp256k1"]),
+        .target(name: "WalletBridgeTransactions", dependencies: ["WalletBridgeKeys", "WalletBridgeProtocol", "WalletBridgeSystem"]),
+        .target(
+            name: "WalletBridgeConsent",
+            dependencies: [
+                "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeSystem",
+                "CSodium", "CLinux",
+            ]
+        ),
+        .target(
+            name: "WalletBridgeSessions",
+            dependencies: [
+                "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol",
+                "WalletBridgeSystem",
+            ]
+        ),
+        .target(
+            name: "WalletBridgeWallet",
+            dependencies: [
+                "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux",
+            ]
+        ),
+        .target(
+            name: "WalletBridgeAgent",
+            dependencies: [
+                "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol", "WalletBridgeFraming", "WalletBridgeSystem", "CLinux",
+            ]
+        ),
+        // The shipped host's router: the keystore wallet, or the agent-backed wallet that forwards
+        // to the agent. Above the agent because it uses the agent's client.
+        .target(
+            name: "WalletBridgeShippedHost",
+            dependencies: [
+                "WalletBridgeAgent", "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol", "WalletBridgeSystem",
+            ]
+        ),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
         .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeSystem"]),
         .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeSystem", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures",
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeSessions",
+                "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost", "WalletBridgeFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeCLI"]),
+        .executableTarget(
+            name: "wallet-bridge",
+            dependencies: [
+                "WalletBridge", "WalletBridgeConsent", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost",
+                "WalletBridgeCLI",
+            ]
+        ),
         // Test-only methods and the in-memory test wallet: what the shared fixtures, the JS
         // suite, the end-to-end tests and the fuzzers (fuzz/) drive. Never installed for users.
-        .target(name: "WalletBridgeConformance", dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeWallet"]),
+        .target(
+            name: "WalletBridgeConformance",
+            dependencies: [
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent",
+                "WalletBridgeSessions", "WalletBridgeWallet",
+            ]
+        ),
         .executableTarget(
             name: "wallet-bridge-conformance-host",
-            dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeWallet", "WalletBridgeConformance"]
+            dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
         .testTarget(name: "WalletBridgeTests", dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio", "WalletBridgeSystem"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
@@ -92,9 +144,18 @@ let package = Package(
         .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
         // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
-        .testTarget(name: "CLITests", dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeTesting"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeTesting"]
+        ),
         // The wallet: keystore, pinentry, policy, the keys subcommands, the agent's parts. Reads the scripted
         // pinentry in Tests/Support by path.
-        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeSystem", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
+        .testTarget(
+            name: "WalletTests",
+            dependencies: [
+                "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent", "WalletBridgeSessions",
+                "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent", "WalletBridgeShippedHost",
+            ]
+        ),
     ]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/WalletBridgeWallet/Recovery/BIP39EnglishWords.swift from the english.txt of
+"""Writes Sources/WalletBridgeKeys/Recovery/BIP39EnglishWords.swift from the english.txt of
 PyPI's `mnemonic` package (Trezor's reference implementation of BIP-39).
 
     python -m venv /tmp/pyv && /tmp/pyv/bin/pip install mnemonic

@@ -4,6 +4,8 @@ import Glibc
 import WalletBridge
 import WalletBridgeWallet
 import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// The controlling terminal (`/dev/tty`), for prompts: a passphrase typed with echo off, a
 /// confirmation. Prompts go to the terminal itself, not to stdout or stderr, so redirected

@@ -5,6 +5,8 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 /// A clock the tests move by hand.
 private final class TestClock: Sendable {

@@ -5,6 +5,7 @@ import WalletBridge
 import WalletBridgeWallet
 import XCTest
 import WalletBridgeSystem
+import WalletBridgeKeys
 
 /// A fresh folder under /tmp, removed when the test ends.
 func temporaryFolder(_ test: XCTestCase) -> String {

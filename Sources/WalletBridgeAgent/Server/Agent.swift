@@ -3,9 +3,13 @@ import Glibc
 #endif
 import CLinux
 import Synchronization
-import WalletBridge
 import WalletBridgeWallet
 import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
+import WalletBridgeSessions
+import WalletBridgeHost
+import WalletBridgeProtocol
 
 /// `wallet-bridge agent`: the one process per user and keystore that keeps the keys unlocked
 /// between requests, asks for every consent in one queue, and signs. Hosts started by the

@@ -6,6 +6,7 @@ import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
 import WalletBridgeSystem
+import WalletBridgeKeys
 
 /// `wallet-bridge agent`: run the agent, see what it holds, stop it.
 struct AgentCommand: ParsableCommand {

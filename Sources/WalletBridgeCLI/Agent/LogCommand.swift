@@ -2,6 +2,7 @@ import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
 import WalletBridgeSystem
+import WalletBridgeConsent
 
 /// `wallet-bridge log`: the audit log of approvals and refusals.
 struct LogCommand: ParsableCommand {

@@ -6,6 +6,8 @@ import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
 import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeSessions
 
 /// `wallet-bridge sessions`: the extensions a person has connected (docs/sessions.md).
 struct SessionsCommand: ParsableCommand {
