@@ -4,11 +4,18 @@ import PackageDescription
 // Layers, in the order a request's bytes meet them (each depends only on the ones above it):
 //   WalletBridgeFraming   the 4-byte length and the body: one encoder and one decoder
 //   WalletBridgeProtocol  JSON values and parser, requests, ids, responses, errors, method types; no I/O
-//   WalletBridgeHost      router, server, in-flight table, timeouts, caller, log
-//   WalletBridgeStdio     the stdio transport: read loop, frame writer, signals, parent watch, shutdown
-//   WalletBridge          the library extension developers import: re-exports the four above
-//   WalletBridgeWallet    the default wallet: libsodium keystore, pinentry, caller policy
+//   WalletBridgeSystem    package-only OS plumbing: spawn, child processes, signals, SystemCall (EINTR), atomic files,
+//                         user folders, file stamps, FolderWatch, the Unix socket and FrameReader, Log, DisplayText
+//   WalletBridgeHost      router, server, in-flight table, timeouts, caller
+//   WalletBridgeStdio     the stdio transport: read loop, frame writer, parent watch, shutdown
+//   WalletBridge          the library extension developers import: re-exports the layers above (System for Log)
+//   WalletBridgeKeys      keystore, recovery, Ethereum keys/Keccak/EIP-712, chain ids, crypto wrappers, encodings
+//   WalletBridgeTransactions  the Solana and EVM transaction decoders, their summaries and dialog layout; pure
+//   WalletBridgeConsent   pinentry, Assuan, consent queue, dialogs, extension names, audit log, sign-in, caller policy
+//   WalletBridgeSessions  sessions, namespaces, the session_* methods and their store
+//   WalletBridgeWallet    the keystore wallet and its configuration, ConnectedAccounts; re-exports Keys and Consent
 //   WalletBridgeAgent     the agent that keeps keys unlocked, and the host's client of it
+//   WalletBridgeShippedHost  the shipped host's router: the keystore wallet or the agent-backed wallet
 //   WalletBridgeFixtures  the shared fixture format and its runner, for any host built on WalletBridge
 //   WalletBridgeTesting   one-line fixture tests for XCTest and Swift Testing (test targets only)
 //   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call, conform, describe)
@@ -21,7 +28,7 @@ let package = Package(
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
         // The default wallet, with the layers under it that the fuzzers (fuzz/) reach through
         // `@_spi(Fuzzing)`: the keystore and EIP-712 (WalletBridgeKeys), the transaction decoders.
-        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet", "WalletBridgeKeys", "WalletBridgeTransactions"]),
+        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent"]),
         // For extension developers' test targets: their fixture files against their host.
         .library(name: "WalletBridgeTesting", targets: ["WalletBridgeTesting"]),
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
@@ -44,7 +51,7 @@ let package = Package(
         .target(name: "WalletBridgeSystem", dependencies: ["WalletBridgeFraming", "CLinux"]),
         .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem"]),
         .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
-        .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeHost", "WalletBridgeStdio"]),
         // libsodium: the keystore's cryptography (Argon2id, XChaCha20-Poly1305, Ed25519), secure
         // memory for secrets, the CSPRNG, SHA-256, and the HMAC-SHA512 of SLIP-0010.
         .systemLibrary(
