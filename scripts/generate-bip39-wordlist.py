@@ -15,7 +15,7 @@ import mnemonic
 
 SOURCE = os.path.join(os.path.dirname(mnemonic.__file__), 'wordlist', 'english.txt')
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
-                   'Sources', 'WalletBridgeWallet', 'Recovery', 'BIP39EnglishWords.swift')
+                   'Sources', 'WalletBridgeKeys', 'Recovery', 'BIP39EnglishWords.swift')
 
 with open(SOURCE, 'rb') as f:
     data = f.read()
