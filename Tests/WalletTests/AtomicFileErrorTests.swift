@@ -11,7 +11,8 @@ final class AtomicFileErrorTests: XCTestCase {
         let file = temporaryFolder(self) + "/plain"
         try AtomicFile.replace(file, with: [1], mode: 0o600)
         XCTAssertThrowsError(try AtomicFile.ensureFolder(file)) { error in
-            XCTAssertEqual(error as? AtomicFileError, AtomicFileError(path: file, operation: "use", reason: "not a folder"))
+            let expected = AtomicFileError(path: file, operation: "use", reason: "not a folder")
+            XCTAssertEqual(error as? AtomicFileError, expected)
             XCTAssertEqual("\(error)", "cannot use \(file): not a folder")
         }
     }
@@ -32,7 +33,8 @@ final class AtomicFileErrorTests: XCTestCase {
         XCTAssertThrowsError(
             try AtomicFile.withFolderLock(missing, failed: KeystoreError.init) { () throws(KeystoreError) in }
         ) { error in
-            XCTAssertEqual(error as? KeystoreError, .io(path: missing, operation: "open the folder", reason: String(cString: strerror(ENOENT))))
+            let reason = String(cString: strerror(ENOENT))
+            XCTAssertEqual(error as? KeystoreError, .io(path: missing, operation: "open the folder", reason: reason))
         }
     }
 }
