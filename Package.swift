@@ -4,12 +4,19 @@ import PackageDescription
 // Layers, in the order a request's bytes meet them (each depends only on the ones above it):
 //   WalletBridgeFraming   the 4-byte length and the body: one encoder and one decoder
 //   WalletBridgeProtocol  JSON values and parser, requests, ids, responses, errors, method types; no I/O
-//   WalletBridgeClient    the client side of JSON-RPC: one connection, replies matched by id
-//   WalletBridgeHost      router, server, in-flight table, timeouts, caller, log
-//   WalletBridgeStdio     the stdio transport: read loop, frame writer, signals, parent watch, shutdown
-//   WalletBridge          the library extension developers import: re-exports the four above
-//   WalletBridgeWallet    the default wallet: libsodium keystore, pinentry, caller policy
+//   WalletBridgeSystem    package-only OS plumbing: spawn, child processes, signals, SystemCall (EINTR), atomic files,
+//                         user folders, file stamps, FolderWatch, the Unix socket and FrameReader, Log, DisplayText
+//   WalletBridgeClient    the client side of JSON-RPC: one connection, replies matched by id, notifications queued
+//   WalletBridgeHost      router, server, in-flight table, timeouts, caller
+//   WalletBridgeStdio     the stdio transport: read loop, frame writer, parent watch, shutdown
+//   WalletBridge          the library extension developers import: re-exports the layers above (System for Log)
+//   WalletBridgeKeys      keystore, recovery, Ethereum keys/Keccak/EIP-712, chain ids, crypto wrappers, encodings
+//   WalletBridgeTransactions  the Solana and EVM transaction decoders, their summaries and dialog layout; pure
+//   WalletBridgeConsent   pinentry, Assuan, consent queue, dialogs, extension names, audit log, sign-in, caller policy
+//   WalletBridgeSessions  sessions, namespaces, the session_* methods and their store
+//   WalletBridgeWallet    the keystore wallet and its configuration, ConnectedAccounts; re-exports Keys and Consent
 //   WalletBridgeAgent     the agent that keeps keys unlocked, and the host's client of it
+//   WalletBridgeShippedHost  the shipped host's router: the keystore wallet or the agent-backed wallet
 //   WalletBridgeFixtures  the shared fixture format and its runner, for any host built on WalletBridge
 //   WalletBridgeTesting   one-line fixture tests for XCTest and Swift Testing (test targets only)
 //   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call, conform, describe)
@@ -20,7 +27,9 @@ let package = Package(
     // claimed: `platforms` sets only minimum Apple versions, and naming one promised a build there.
     products: [
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
-        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet"]),
+        // The default wallet, with the layers under it that the fuzzers (fuzz/) reach through
+        // `@_spi(Fuzzing)`: the keystore and EIP-712 (WalletBridgeKeys), the transaction decoders.
+        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent"]),
         // For extension developers' test targets: their fixture files against their host.
         .library(name: "WalletBridgeTesting", targets: ["WalletBridgeTesting"]),
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
@@ -39,10 +48,12 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),
-        .target(name: "WalletBridgeClient", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
-        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
-        .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "CLinux"]),
-        .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost", "WalletBridgeStdio"]),
+        // Package-only (no product): the operating system's plumbing that every layer above shares.
+        .target(name: "WalletBridgeSystem", dependencies: ["WalletBridgeFraming", "CLinux"]),
+        .target(name: "WalletBridgeClient", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
+        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem"]),
+        .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
+        .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeHost", "WalletBridgeStdio"]),
         // libsodium: the keystore's cryptography (Argon2id, XChaCha20-Poly1305, Ed25519), secure
         // memory for secrets, the CSPRNG, SHA-256, and the HMAC-SHA512 of SLIP-0010.
         .systemLibrary(
@@ -65,28 +76,75 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
-        .target(name: "WalletBridgeWallet", dependencies: ["WalletBridge", "CSodium", "CNettle", "CSecp256k1", "CLinux"]),
+        .target(name: "WalletBridgeKeys", dependencies: ["WalletBridgeProtocol", "WalletBridgeSystem", "CSodium", "CNettle", "CSecp256k1"]),
+        .target(name: "WalletBridgeTransactions", dependencies: ["WalletBridgeKeys", "WalletBridgeProtocol", "WalletBridgeSystem"]),
+        .target(
+            name: "WalletBridgeConsent",
+            dependencies: [
+                "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeSystem",
+                "CSodium", "CLinux",
+            ]
+        ),
+        .target(
+            name: "WalletBridgeSessions",
+            dependencies: [
+                "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol",
+                "WalletBridgeSystem",
+            ]
+        ),
+        .target(
+            name: "WalletBridgeWallet",
+            dependencies: [
+                "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux",
+            ]
+        ),
         .target(
             name: "WalletBridgeAgent",
-            dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeClient", "CSodium", "CLinux"]
+            dependencies: [
+                "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol", "WalletBridgeFraming", "WalletBridgeSystem", "WalletBridgeClient", "CLinux",
+            ]
+        ),
+        // The shipped host's router: the keystore wallet, or the agent-backed wallet that forwards
+        // to the agent. Above the agent because it uses the agent's client.
+        .target(
+            name: "WalletBridgeShippedHost",
+            dependencies: [
+                "WalletBridgeAgent", "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol", "WalletBridgeSystem",
+            ]
         ),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
-        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeClient"]),
+        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeClient"]),
         .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
-                "WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeFixtures", "WalletBridgeClient",
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeSessions",
+                "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost", "WalletBridgeFixtures", "WalletBridgeClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "wallet-bridge", dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeCLI"]),
+        .executableTarget(
+            name: "wallet-bridge",
+            dependencies: [
+                "WalletBridge", "WalletBridgeConsent", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost",
+                "WalletBridgeCLI",
+            ]
+        ),
         // Test-only methods and the in-memory test wallet: what the shared fixtures, the JS
         // suite, the end-to-end tests and the fuzzers (fuzz/) drive. Never installed for users.
-        .target(name: "WalletBridgeConformance", dependencies: ["WalletBridge", "WalletBridgeWallet"]),
+        .target(
+            name: "WalletBridgeConformance",
+            dependencies: [
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent",
+                "WalletBridgeSessions", "WalletBridgeWallet",
+            ]
+        ),
         .executableTarget(
             name: "wallet-bridge-conformance-host",
-            dependencies: ["WalletBridge", "WalletBridgeWallet", "WalletBridgeConformance"]
+            dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
         // What every test target shares: `ManualClock`, temporary folders. Never in a product.
         .target(name: "WalletBridgeTestSupport", dependencies: ["WalletBridgeProtocol"]),
@@ -94,7 +152,7 @@ let package = Package(
             name: "WalletBridgeTests",
             dependencies: [
                 "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost",
-                "WalletBridgeStdio", "WalletBridgeClient",
+                "WalletBridgeStdio", "WalletBridgeSystem", "WalletBridgeClient",
             ]
         ),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
@@ -103,10 +161,20 @@ let package = Package(
         .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
         // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
-        .testTarget(name: "CLITests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeTesting"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeTesting"]
+        ),
         // The wallet: keystore, pinentry, policy, the keys subcommands, the agent's parts. Reads the scripted
         // pinentry in Tests/Support by path.
-        .testTarget(name: "WalletTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent"]),
+        .testTarget(
+            name: "WalletTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent",
+                "WalletBridgeShippedHost",
+            ]
+        ),
     ]
 )
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/WalletBridgeWallet/Recovery/BIP39EnglishWords.swift from the english.txt of
+"""Writes Sources/WalletBridgeKeys/Recovery/BIP39EnglishWords.swift from the english.txt of
 PyPI's `mnemonic` package (Trezor's reference implementation of BIP-39).
 
     python -m venv /tmp/pyv && /tmp/pyv/bin/pip install mnemonic
@@ -15,7 +15,7 @@ import mnemonic
 
 SOURCE = os.path.join(os.path.dirname(mnemonic.__file__), 'wordlist', 'english.txt')
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
-                   'Sources', 'WalletBridgeWallet', 'Recovery', 'BIP39EnglishWords.swift')
+                   'Sources', 'WalletBridgeKeys', 'Recovery', 'BIP39EnglishWords.swift')
 
 with open(SOURCE, 'rb') as f:
     data = f.read()

@@ -3,7 +3,7 @@
 #
 #   scripts/set-version.sh X.Y.Z [--date YYYY-MM-DD]
 #
-# - Sources/WalletBridgeWallet/Support/WalletBridgeVersion.swift: WalletBridgeVersion.current,
+# - Sources/WalletBridgeKeys/Support/WalletBridgeVersion.swift: WalletBridgeVersion.current,
 #   which `wallet-bridge --version` prints and rpc.discover names (the source of truth);
 # - js/package.json: "version";
 # - CHANGELOG.md: a heading "## [X.Y.Z] - DATE" right under "## [Unreleased]", so what was
@@ -38,7 +38,7 @@ done
 [[ "$date" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] && date -u -d "$date" +%F >/dev/null 2>&1 ||
   fail "--date $date is not a date YYYY-MM-DD"
 
-swift_file=Sources/WalletBridgeWallet/Support/WalletBridgeVersion.swift
+swift_file=Sources/WalletBridgeKeys/Support/WalletBridgeVersion.swift
 package_json=js/package.json
 changelog=CHANGELOG.md
 debian_changelog=packaging/changelog

@@ -5,3 +5,5 @@
 @_exported import WalletBridgeHost
 @_exported import WalletBridgeProtocol
 @_exported import WalletBridgeStdio
+// For `Log` only: the rest of the system module is `package`.
+@_exported import WalletBridgeSystem

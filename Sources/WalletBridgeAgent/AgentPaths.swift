@@ -1,8 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeKeys
 
 /// Where the agent for a keystore listens, and the lock that makes it the only one.
 ///

@@ -1,4 +1,5 @@
-import WalletBridge
+import WalletBridgeFraming
+import WalletBridgeProtocol
 
 /// The agent's socket protocol: the native-messaging framing (4-byte native-endian length, then
 /// JSON) carrying JSON-RPC 2.0, as between a browser and a host.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 
 /// Output of the command-line subcommands (`keys`, `install`, `doctor`, `call`), which never
 /// run as the host: the only code outside the frame writer allowed to write to stdout.

@@ -1,5 +1,8 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// `keys change-passphrase`: re-encrypts every key under a new passphrase.
 struct KeysChangePassphraseCommand: ParsableCommand {

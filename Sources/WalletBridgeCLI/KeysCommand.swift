@@ -1,6 +1,9 @@
 import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// `wallet-bridge keys …`: the keystore, managed by hand.
 struct KeysCommand: ParsableCommand {

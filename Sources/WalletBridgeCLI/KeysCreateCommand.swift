@@ -1,5 +1,6 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeKeys
 
 /// `keys create`: a new key pair from the system's CSPRNG, or from a new recovery phrase.
 struct KeysCreateCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeKeys
 
 /// `keys delete`: removes a key for good, after confirmation on the terminal.
 struct KeysDeleteCommand: ParsableCommand {

@@ -4,6 +4,9 @@ import Glibc
 import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// `keys export`: an encrypted backup of some or all keys, or, behind an explicit flag and a
 /// question on the terminal, one key's raw secret.

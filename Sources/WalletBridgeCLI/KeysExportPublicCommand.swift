@@ -1,5 +1,6 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeKeys
 
 /// `keys export-public`: one key's public half, for sharing or for scripts.
 struct KeysExportPublicCommand: ParsableCommand {

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// `keys import`: adds a key someone already has: a secret key, a solana-keygen keypair file,
 /// a recovery phrase, or an encrypted backup.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeKeys
 
 /// `keys list`: the public part; no passphrase needed.
 struct KeysListCommand: ParsableCommand {

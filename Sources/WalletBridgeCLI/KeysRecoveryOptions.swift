@@ -1,5 +1,7 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// `--type`: which kind of key `keys create` and `keys import` make. Shared, so that both
 /// take the same names.

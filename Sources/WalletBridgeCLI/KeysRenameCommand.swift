@@ -1,5 +1,6 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeKeys
 
 /// `keys rename`: a new label. Labels are not secret, but they are sealed with the key, so
 /// that nobody without the passphrase can swap them: a rename needs the passphrase.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WalletBridgeWallet
+import WalletBridgeKeys
 
 /// `keys verify`: proves the passphrase opens every key, without changing anything.
 struct KeysVerifyCommand: ParsableCommand {

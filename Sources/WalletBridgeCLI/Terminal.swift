@@ -3,6 +3,9 @@ import Glibc
 #endif
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// The controlling terminal (`/dev/tty`), for prompts: a passphrase typed with echo off, a
 /// confirmation. Prompts go to the terminal itself, not to stdout or stderr, so redirected

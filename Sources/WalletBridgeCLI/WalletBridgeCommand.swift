@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletBridgeWallet
 import WalletBridge
+import WalletBridgeKeys
 
 /// `wallet-bridge` as a person runs it. A browser never gets here, and neither does `serve`:
 /// `main.swift` serves the protocol directly when argv has the browser's shape, before any

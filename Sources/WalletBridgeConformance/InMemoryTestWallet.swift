@@ -4,6 +4,8 @@ import Glibc
 import Synchronization
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// A wallet for tests only: fixed, publicly known keys held in memory, no passphrase, no
 /// consent. It exists so the fixtures can pin exact signatures (Ed25519 is deterministic, and

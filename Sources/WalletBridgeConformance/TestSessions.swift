@@ -4,6 +4,11 @@ import Glibc
 import Synchronization
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
+import WalletBridgeSessions
+import WalletBridgeTransactions
 
 /// The conformance host's sessions: the real `SessionService` over the test keys, with
 /// everything that would make an answer differ from one run to the next fixed, so that

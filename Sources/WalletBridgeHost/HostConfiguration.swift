@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridgeFraming
 import WalletBridgeProtocol
+import WalletBridgeSystem
 
 /// The host's limits. Each can be set from the environment, because a browser starts the host
 /// with no arguments of ours; the names are in README.md.

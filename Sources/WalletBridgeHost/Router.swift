@@ -1,4 +1,5 @@
 import WalletBridgeProtocol
+import WalletBridgeSystem
 
 public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateMethod(String)

@@ -1,5 +1,6 @@
 import Synchronization
 import WalletBridgeProtocol
+import WalletBridgeSystem
 
 /// Turns inbound frame bodies into handler calls and handler results into outbound frame
 /// bodies. It does no I/O of its own: `send` writes one frame, atomically, and must be safe to

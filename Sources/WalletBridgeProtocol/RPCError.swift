@@ -41,3 +41,11 @@ public struct RPCError: Error, Sendable, Hashable {
         return .object(members)
     }
 }
+
+extension RPCError {
+    /// -32602 naming the member of the params that is wrong (`field`, a path such as
+    /// `params.origin`) and what is wrong with it (`problem`), as `data`.
+    package static func invalidParams(_ field: String, _ problem: String) -> RPCError {
+        RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
+    }
+}

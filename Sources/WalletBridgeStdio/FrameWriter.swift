@@ -5,6 +5,7 @@ import CLinux
 import Synchronization
 import WalletBridgeFraming
 import WalletBridgeHost
+import WalletBridgeSystem
 
 /// Writes whole frames to a file descriptor, under one lock, so concurrent replies never
 /// interleave. The only code in the host that writes to stdout.

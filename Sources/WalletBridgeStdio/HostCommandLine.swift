@@ -1,5 +1,6 @@
 import WalletBridgeHost
 import WalletBridgeProtocol
+import WalletBridgeSystem
 
 /// What a host built on the library (`StdioHost.run(router:...)`) does with a command line a
 /// person typed: `--version` and `--help`. A browser never gets here: its arguments (and none

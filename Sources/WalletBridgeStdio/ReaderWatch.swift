@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridgeHost
+import WalletBridgeSystem
 
 /// Lets the reader of a busy port wait for the next request in a plain blocking read(2), as a C
 /// host does, instead of a `poll(2)` and then the read: the `poll` is one more system call per

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import WalletBridgeHost
+import WalletBridgeSystem
 
 /// The one place the process ends, whichever event ends it first.
 ///

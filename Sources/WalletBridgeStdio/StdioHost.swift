@@ -6,6 +6,7 @@ import Synchronization
 import WalletBridgeFraming
 import WalletBridgeHost
 import WalletBridgeProtocol
+import WalletBridgeSystem
 
 /// Serves a router over stdin and stdout, the way a browser runs a native host.
 ///

@@ -1,7 +1,12 @@
 import CLinux
 import Dispatch
-import WalletBridge
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeHost
+import WalletBridgeKeys
 import WalletBridgeProtocol
+import WalletBridgeSessions
+import WalletBridgeTransactions
 
 /// The shipped wallet: accounts from the encrypted keystore, signatures after the person
 /// approves, with the keystore passphrase or, while the keys are unlocked, with a confirmation.
@@ -561,16 +566,6 @@ public struct KeystoreWallet: AccountsAtHand {
         }
         return RPCError(.notSigned, reason: reason)
     }
-}
-
-/// The environment variables that choose how the host gets the passphrase.
-package enum PassphraseSources {
-    /// For automation only: sign with the passphrase in this file, asking nobody.
-    package static let fileVariable = "WALLET_BRIDGE_PASSPHRASE_FILE"
-    /// The pinentry program; overrides `pinentry` in the configuration file.
-    package static let pinentryVariable = "WALLET_BRIDGE_PINENTRY"
-    /// Used when neither the environment nor the configuration names a pinentry.
-    package static let defaultPinentry = "pinentry"
 }
 
 extension SolanaSigningRequest {

@@ -1,4 +1,6 @@
-import WalletBridge
+import WalletBridgeHost
+import WalletBridgeProtocol
+import WalletBridgeSessions
 
 extension Router {
     /// Installs the default wallet in this process: the caller policy from the configuration
@@ -18,3 +20,5 @@ extension Router {
         try registerWallet(wallet)
     }
 }
+
+extension KeystoreWallet: SessionWallet {}

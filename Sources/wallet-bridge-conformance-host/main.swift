@@ -4,6 +4,8 @@ import Glibc
 import WalletBridge
 import WalletBridgeConformance
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeKeys
 
 // The host the shared fixtures run against: the real host core with test-only methods and an
 // in-memory test wallet. Started like the shipped host (argv from the browser, or none).

@@ -4,6 +4,8 @@ import Glibc
 import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
+import WalletBridgeConsent
+import WalletBridgeShippedHost
 
 // The browser-launch path: this file, the host layers, the agent's client and the wallet. It
 // does not import the CLI module; only a command line a person typed goes there

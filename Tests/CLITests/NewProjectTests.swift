@@ -1,5 +1,7 @@
 import Foundation
 import WalletBridgeWallet
+import WalletBridgeConsent
+import WalletBridgeKeys
 import XCTest
 
 @testable import WalletBridgeCLI

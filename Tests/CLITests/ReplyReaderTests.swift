@@ -2,6 +2,7 @@ import WalletBridge
 import XCTest
 
 @testable import WalletBridgeCLI
+@testable import WalletBridgeSystem
 
 /// How `call` and `doctor` read a host's stdout: `FrameDecoder.next(atEnd:)` at the browsers' limit
 /// (this file tested the CLI's own reader, which it replaced), and the words they print.

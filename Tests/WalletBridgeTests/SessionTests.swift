@@ -7,6 +7,7 @@ import Synchronization
 import WalletBridgeProtocol
 @testable import WalletBridgeStdio
 import XCTest
+@testable import WalletBridgeSystem
 
 /// Shutdown in process: anyone may ask for the end, only the loop's owner performs it, and the
 /// first request decides the status. The session's exit is injected, so a test sees the status

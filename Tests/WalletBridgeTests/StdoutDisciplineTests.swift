@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import WalletBridgeSystem
 
 /// stdout carries frames only. This reads every Swift source file and fails on any way of
 /// writing to stdout outside the two places allowed to: the host's frame writer and the CLI's
@@ -13,7 +14,7 @@ final class StdoutDisciplineTests: XCTestCase {
     static let allowed: [String: String] = [
         "WalletBridgeStdio/StdioHost.swift": "FrameWriter, the only writer of frames; and a library host's answer to --version or --help, which never serves",
         "WalletBridgeCLI/Console.swift": "output of the command-line subcommands",
-        "WalletBridgeWallet/Consent/PinentryGuard.swift": "the guard's fd 1 is pinentry's Assuan socket to the agent, never a host's stdout",
+        "WalletBridgeConsent/PinentryGuard.swift": "the guard's fd 1 is pinentry's Assuan socket to the agent, never a host's stdout",
         "WalletBridgeCLI/New/ProjectTemplate.swift": "the text of a new project's Python script (its print(f\"...\") lines), written to a file, never run here",
     ]
 
@@ -56,7 +57,7 @@ final class StdoutDisciplineTests: XCTestCase {
                 || code.contains("stdout's reader") || code.contains("output.withUTF8 { _ = SystemCall.writeAll(1, ")
         case "WalletBridgeCLI/Console.swift":
             return code.contains("writeAll(1, bytes)")
-        case "WalletBridgeWallet/Consent/PinentryGuard.swift":
+        case "WalletBridgeConsent/PinentryGuard.swift":
             return code.contains("write(1, $0.baseAddress, $0.count)")
         case "WalletBridgeCLI/New/ProjectTemplate.swift":
             // Python's f-strings: no Swift expression starts this way.

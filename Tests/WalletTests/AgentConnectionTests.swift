@@ -7,6 +7,9 @@ import WalletBridge
 @testable import WalletBridgeAgent
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
+@testable import WalletBridgeSessions
+@testable import WalletBridgeShippedHost
 
 /// The agent's connections: who may hold how many (`ConnectionLimits`), the size of what a
 /// client may send, and how long a frame may take (`FrameReader`, `AgentConnection`). Over real

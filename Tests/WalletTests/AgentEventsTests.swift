@@ -7,6 +7,8 @@ import WalletBridge
 @testable import WalletBridgeAgent
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
+@testable import WalletBridgeSessions
 
 /// The agent's events through a file per extension (`EventHub`), as a port's host hears them
 /// (`EventFile`): with an inotify watch, and without one (a user's inotify instances run out

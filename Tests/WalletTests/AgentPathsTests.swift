@@ -4,6 +4,7 @@ import Glibc
 @testable import WalletBridgeAgent
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
 
 /// Where the agent's socket lives: the runtime folder, or without one a private folder in the
 /// home, never a name in /tmp that another user could make first.

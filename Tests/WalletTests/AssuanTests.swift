@@ -1,5 +1,6 @@
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeConsent
 
 final class AssuanTests: XCTestCase {
     private func classify(_ line: String) -> Assuan.Response {

@@ -6,6 +6,8 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
 
 /// The audit log: one JSON object per decision, private to the user, with hashes and never a
 /// payload.

@@ -1,6 +1,7 @@
 import Foundation
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 /// BIP-39 against the reference: the Trezor test vectors (vectors.json in the sdist of PyPI's
 /// `mnemonic` 0.21, whose english.txt the word list is generated from), passphrase "TREZOR".
@@ -126,7 +127,7 @@ final class BIP39Tests: XCTestCase {
         let joined = Array((BIP39.englishWords.joined(separator: "\n") + "\n").utf8)
         XCTAssertEqual(Hex.encode(Sodium.sha256(joined)), englishTxtSHA256)
         let generated = String(
-            decoding: try readBytes("\(packageRoot)/Sources/WalletBridgeWallet/Recovery/BIP39EnglishWords.swift"), as: UTF8.self)
+            decoding: try readBytes("\(packageRoot)/Sources/WalletBridgeKeys/Recovery/BIP39EnglishWords.swift"), as: UTF8.self)
         XCTAssertTrue(generated.contains("// SHA-256 of english.txt: \(englishTxtSHA256)\n"))
         // The lookup is a binary search in byte order.
         XCTAssertEqual(BIP39.englishWords, BIP39.englishWords.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })

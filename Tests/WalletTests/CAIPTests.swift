@@ -1,5 +1,6 @@
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
 
 final class CAIPTests: XCTestCase {
     private let solanaIDs = [

@@ -1,6 +1,7 @@
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeConsent
 
 final class CallerPolicyTests: XCTestCase {
     private let chrome = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")

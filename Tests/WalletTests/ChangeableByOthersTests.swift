@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
 
 /// ssh's StrictModes for the configuration, the keystore and the sessions file: the file, and
 /// every folder above it up to the home folder.

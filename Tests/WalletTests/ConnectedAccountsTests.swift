@@ -4,6 +4,9 @@ import Glibc
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 /// The host's own answer to a connected extension's GetAccounts, from the agent's files: given
 /// only where the agent would give the same, nil (ask the agent) everywhere else.

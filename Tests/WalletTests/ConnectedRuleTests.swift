@@ -4,6 +4,11 @@ import Glibc
 import WalletBridge
 import WalletBridgeTestSupport
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeSystem
+@testable import WalletBridgeTransactions
 import XCTest
 
 /// The one rule "this caller is connected, so these are its addresses" (`ConnectedRule`), and

@@ -1,6 +1,7 @@
 import Synchronization
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
 
 /// One consent dialog at a time, in arrival order; a bounded queue; a cancelled waiter leaves
 /// without being shown. Each body waits on a gate the test opens, so nothing depends on timing:

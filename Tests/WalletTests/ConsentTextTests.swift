@@ -2,6 +2,10 @@ import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 /// What the consent dialog says: each payload as text or as its size and hash, who asks, with
 /// which key; and that no caller-chosen text can reshape the dialog or overflow one Assuan line.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
 
 /// Every short address the documentation shows (`0x9858…da94`, `DsPf…1zq1`) is what the code
 /// makes of an address the documentation also shows in full: a reader comparing a dialog with

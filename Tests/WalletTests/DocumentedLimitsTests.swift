@@ -1,5 +1,7 @@
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeSessions
 
 /// docs/sessions.md's Limits and Settings say the numbers the code enforces: a limit changed in
 /// one place and not the other fails here.

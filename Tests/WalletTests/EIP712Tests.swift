@@ -1,6 +1,7 @@
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
 
 /// EIP-712 typed data as eth_signTypedData_v4 receives it: the EIP's own example, vectors that
 /// eth-account computed, the bounds on hostile input, and every malformed case refused with

@@ -2,6 +2,9 @@ import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeTransactions
 
 /// From the EVM review of issue 36 (i36-rev2): an eth_signTransaction dialog must show who gets
 /// the tokens, and never drop a call that moves them (rules R1, R2). Each builds the dialog as

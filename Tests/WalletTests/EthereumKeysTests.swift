@@ -1,6 +1,8 @@
 @testable import WalletBridgeWallet
 import WalletBridge
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
 
 /// Ethereum's building blocks against published vectors, and secp256k1 keys in the keystore.
 final class EthereumKeysTests: XCTestCase {

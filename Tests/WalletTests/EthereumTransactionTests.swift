@@ -3,6 +3,8 @@ import WalletBridge
 import XCTest
 
 @_spi(Fuzzing) @testable import WalletBridgeWallet
+@_spi(Fuzzing) @testable import WalletBridgeKeys
+@_spi(Fuzzing) @testable import WalletBridgeTransactions
 
 /// Ethereum transactions for eth_signTransaction: eth-account's vectors signed byte for byte,
 /// strict RLP, the object form's rules, and the exact lines a person is shown.

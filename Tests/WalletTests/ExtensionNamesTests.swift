@@ -6,6 +6,7 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
 
 /// The extension's installed name, read from a browser profile found through the browser's
 /// command line. A stand-in "browser" is a shell that waits on its standard input, started

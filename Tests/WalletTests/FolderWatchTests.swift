@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 import XCTest
+import WalletBridgeSystem
 
 /// The count of changes that lets a port trust its copy of the keystore without a `stat`. In
 /// this process: `start` aims the signals at the test's thread, so a change is counted before

@@ -1,5 +1,10 @@
 import WalletBridgeTestSupport
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeSystem
+@testable import WalletBridgeTransactions
 import XCTest
 
 /// When a kept answer holds (`KeptAnswer.Validity`): for requests read before it was taken,

@@ -2,6 +2,7 @@ import Foundation
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 /// The on-disk format: what decodes, and the clear error for everything that does not.
 final class KeystoreFileTests: XCTestCase {

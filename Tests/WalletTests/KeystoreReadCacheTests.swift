@@ -4,6 +4,7 @@ import Glibc
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 /// GetAccounts' cache of the keystore, without a watch (no reader thread is named here): one
 /// check per call, and every kind of change seen on the next call. With the watch: FolderWatchTests,

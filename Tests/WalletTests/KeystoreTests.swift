@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 final class KeystoreTests: XCTestCase {
     private var folder = ""

@@ -1,6 +1,7 @@
 import Foundation
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 /// Keystore format version 2: origins, metadata sealed with each seed, the migration from
 /// version 1, and backups.

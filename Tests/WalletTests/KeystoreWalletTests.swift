@@ -2,6 +2,8 @@ import Foundation
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// A passphrase source that answers from a list, as a person at a pinentry would.
 private struct ScriptedSource: PassphraseSource {

@@ -1,5 +1,10 @@
 import WalletBridge
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeSystem
+@testable import WalletBridgeTransactions
 import XCTest
 
 /// The namespace methods as types (NamespaceMethods.swift): the table `session_request`

@@ -1,6 +1,8 @@
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 final class NamespacesTests: XCTestCase {
     private let mainnet = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"

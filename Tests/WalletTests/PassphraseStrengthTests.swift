@@ -1,5 +1,6 @@
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
 
 final class PassphraseStrengthTests: XCTestCase {
     private let shortMessage = "it is shorter than \(PassphraseStrength.minimumLength) characters"

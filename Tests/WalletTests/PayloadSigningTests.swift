@@ -2,6 +2,7 @@ import FoundationEssentials
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 /// The wallet's own base64 against Foundation's, and the signing shortcut (the request's base64
 /// reused for the payload's whole groups) against the plain definition.

@@ -1,5 +1,6 @@
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeConsent
 
 final class PinentryChoiceTests: XCTestCase {
     private func choose(configured: String? = nil, _ environment: [String: String], installed: Set<String>) -> PinentryChoice {

@@ -5,6 +5,8 @@ import Foundation
 import WalletBridge
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeSystem
+import WalletBridgeConsent
 
 /// The pinentry client against Tests/Support/fake-pinentry, which speaks real Assuan.
 final class PinentryTests: XCTestCase {

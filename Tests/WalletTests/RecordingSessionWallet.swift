@@ -2,6 +2,9 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 /// What a `RecordingSessionWallet` was asked to sign.
 final class SigningRequests: Sendable {

@@ -1,5 +1,6 @@
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 /// SLIP-0010 for Ed25519 against the spec's own test vectors (satoshilabs/slips, slip-0010.md,
 /// "Test vector 1 for ed25519" and "Test vector 2 for ed25519"): the private key and the public

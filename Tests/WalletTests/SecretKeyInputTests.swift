@@ -1,5 +1,6 @@
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
 
 final class SecretKeyInputTests: XCTestCase {
     private let seed = (0..<32).map { UInt8($0 * 7 % 256) }

@@ -2,6 +2,9 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 /// A person who never answers: every question and every signature waits until cancelled.
 private struct SilentWallet: SessionWallet {

@@ -1,6 +1,11 @@
 import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeSystem
+@testable import WalletBridgeTransactions
 import XCTest
 
 /// A person who approves every dialog, and whose every dialog text is kept.

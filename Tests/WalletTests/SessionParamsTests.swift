@@ -1,5 +1,10 @@
 import WalletBridge
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeSystem
+@testable import WalletBridgeTransactions
 import XCTest
 
 /// The session methods' params are types read by the one params decoder: their schemas are

@@ -1,5 +1,10 @@
 import WalletBridge
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeSystem
+@testable import WalletBridgeTransactions
 
 /// The session methods called with their params as JSON, read by the decoder the router uses
 /// (`JSONValueDecoder.decodeParams`), so that the tests state params as a site sends them, and

@@ -5,6 +5,8 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 final class SessionStoreTests: XCTestCase {
     private let chrome = SessionCaller(.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))

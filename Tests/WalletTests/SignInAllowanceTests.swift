@@ -2,6 +2,8 @@ import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
 
 /// A person at a pinentry who approves every confirmation, and whose dialogs are kept with
 /// whether they offered "Sign and allow".

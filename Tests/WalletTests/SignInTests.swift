@@ -2,6 +2,11 @@ import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeTransactions
 
 /// Sign-ins (docs/sign-in.md): the EIP-4361 parser, the Sign In With Solana message builder,
 /// the site check, and what `personal_sign` and `solana_signIn` show and answer.

@@ -2,6 +2,9 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
 
 /// What a session service told the person and the extensions: the questions asked, the dialog
 /// each signature would show, and the notifications.

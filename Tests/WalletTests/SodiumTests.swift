@@ -1,5 +1,7 @@
 import WalletBridgeWallet
 import XCTest
+import WalletBridgeKeys
+import WalletBridgeSessions
 
 final class SodiumTests: XCTestCase {
     override func setUp() { useWeakKDF() }  // the derivations below use the weakest limits

@@ -3,6 +3,9 @@ import WalletBridge
 import XCTest
 
 @testable import WalletBridgeWallet
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeTransactions
 
 /// From the Solana review of issue 36 (i36-rev1): hostile or merely ordinary transactions whose
 /// dialog must not leave out what moves this key's funds, nor the warnings about them (rule R1:

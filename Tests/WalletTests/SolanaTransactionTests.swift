@@ -3,6 +3,9 @@ import WalletBridge
 import XCTest
 
 @_spi(Fuzzing) @testable import WalletBridgeWallet
+@testable import WalletBridgeSystem
+@_spi(Fuzzing) @testable import WalletBridgeKeys
+@_spi(Fuzzing) @testable import WalletBridgeTransactions
 
 /// Solana transactions as solders (Solana's own Rust types, Tests/Support/solana_vectors.py)
 /// builds and signs them: read field for field as solders reads them, summarized line for line,

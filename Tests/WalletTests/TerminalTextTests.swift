@@ -1,6 +1,7 @@
 import WalletBridge
 @testable import WalletBridgeCLI
 import XCTest
+@testable import WalletBridgeSystem
 
 /// What `wallet-bridge log` and `sessions list` print of text an extension chose: its installed
 /// name, its ID (Firefox add-ons choose theirs), what it says about itself and the methods it

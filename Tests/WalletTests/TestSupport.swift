@@ -5,6 +5,8 @@ import WalletBridge
 import WalletBridgeWallet
 @_exported import WalletBridgeTestSupport
 import XCTest
+import WalletBridgeSystem
+import WalletBridgeKeys
 
 func fileMode(_ path: String) -> mode_t? {
     var info = stat()

@@ -1,6 +1,11 @@
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeTransactions
 
 /// What the dialog shows of transactions (`TransactionConsent` in a `ConsentRequest`): who asks
 /// first, then what is signed, every warning before any fact, facts before actions, and within

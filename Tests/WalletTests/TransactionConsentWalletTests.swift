@@ -2,6 +2,10 @@ import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeTransactions
 
 /// A person at a pinentry who answers the confirmation or the passphrase dialog as told, and
 /// whose every dialog text is kept.

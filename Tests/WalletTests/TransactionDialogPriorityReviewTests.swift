@@ -1,6 +1,9 @@
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeKeys
+@testable import WalletBridgeTransactions
 
 /// From review rev3 of issue 36 (i36-rev3): the transaction dialog's budget in the worst case,
 /// and that the warnings that matter most cannot be pushed out of it by ones that matter less,

@@ -1,6 +1,8 @@
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeConsent
+@testable import WalletBridgeTransactions
 
 /// Rule R1 of issue 36 on hand-made summaries: nothing that moves funds is hidden. Warnings by
 /// severity (the same text in a batch once), then what moves funds, then the facts, then the

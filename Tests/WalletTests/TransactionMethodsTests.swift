@@ -2,6 +2,9 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeTransactions
 
 /// The transaction methods' round-2 behaviours: the Solana network is the extension's word, a
 /// message sent without its signature slots is named as such, the serialized EVM form names its

@@ -2,6 +2,9 @@ import Synchronization
 import WalletBridge
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
+@testable import WalletBridgeSessions
+@testable import WalletBridgeTransactions
 
 /// Solana transactions written byte by byte (the wire format of docs.solana.com, "Transactions"):
 /// legacy messages of System transfers, so that these tests need no other Solana code than the

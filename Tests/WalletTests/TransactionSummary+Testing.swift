@@ -1,4 +1,5 @@
 @testable import WalletBridgeWallet
+@testable import WalletBridgeTransactions
 
 /// The tests' shorthand for summaries: warnings and actions as their text alone.
 extension TransactionSummary {

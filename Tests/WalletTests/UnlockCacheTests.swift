@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
 
 /// The agent's unlocked keystore key: its two lifetimes, locking, and that a key never opens a
 /// keystore it was not derived for. Every instant is injected, so nothing here sleeps.

@@ -4,6 +4,7 @@ import Glibc
 @testable import WalletBridgeCLI
 import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeSystem
 
 /// The host (keystore, configuration) and the command line (manifests, install record) find
 /// the user's folders by one rule.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import WalletBridgeWallet
 import XCTest
+@testable import WalletBridgeKeys
 
 /// The agent's members of the configuration file: `agent`, `cache_ttl`, `max_cache_ttl` and
 /// `agent_idle_exit`.

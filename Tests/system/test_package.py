@@ -244,7 +244,7 @@ def test_versions_agree(deb, tree):
     js = json.loads((REPO / "js" / "package.json").read_text())["version"]
     changelog = re.search(r"^## \[(\d[^\]]*)\]", (REPO / "CHANGELOG.md").read_text(), re.M).group(1)
     swift = re.search(r'current = "([^"]+)"',
-                      (REPO / "Sources/WalletBridgeWallet/Support/WalletBridgeVersion.swift").read_text()).group(1)
+                      (REPO / "Sources/WalletBridgeKeys/Support/WalletBridgeVersion.swift").read_text()).group(1)
     assert package.rsplit("-", 1)[0] == binary == js == changelog == swift
     assert deb.name == f"wallet-bridge_{package}_{control_field(deb, 'Architecture')}.deb"
     debian = gzip.decompress((tree / DOC.lstrip("/") / "changelog.Debian.gz").read_bytes()).decode()

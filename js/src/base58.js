@@ -1,7 +1,7 @@
 /**
  * Base58 with the Bitcoin alphabet, the encoding Solana writes public keys, signatures and the
  * messages of `solana_signMessage` in. The same algorithm as the host's
- * Sources/WalletBridgeWallet/Encoding/Base58.swift: the bytes are one big number, written in
+ * Sources/WalletBridgeKeys/Encoding/Base58.swift: the bytes are one big number, written in
  * base 58, and each leading zero byte is written as a leading "1" (the digit zero), since a
  * number has no leading zeros of its own.
  *

@@ -1,6 +1,6 @@
 /**
  * Standard base64 with padding (RFC 4648 section 4), canonical only, as the host reads it
- * (Sources/WalletBridgeWallet/Encoding/Base64.swift): the encoding of a Solana transaction in
+ * (Sources/WalletBridgeKeys/Encoding/Base64.swift): the encoding of a Solana transaction in
  * solana_signTransaction. `atob` is not used: it skips whitespace, takes missing padding and
  * ignores bits set after the last byte, so two strings could stand for one transaction, and the
  * host would refuse what it let through.

@@ -3,9 +3,14 @@ import Glibc
 #endif
 import Dispatch
 import Synchronization
-import WalletBridge
 import WalletBridgeClient
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeSessions
+import WalletBridgeFraming
+import WalletBridgeHost
+import WalletBridgeProtocol
 
 /// A client of the agent: a host that hands it the wallet's requests, or a command (`agent
 /// status`, `lock`). Starts the agent on first need, as gpg-agent is started by its first
@@ -98,6 +103,10 @@ package final class AgentClient: Sendable {
         package let problem: String
         package let fix: String?
         package var description: String { problem + (fix.map { "; \($0)" } ?? "") }
+
+        package init(reason: ErrorReason, problem: String, fix: String?) {
+            (self.reason, self.problem, self.fix) = (reason, problem, fix)
+        }
 
         /// The error an extension gets.
         package var rpcError: RPCError {

@@ -1,8 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeProtocol
 
 /// A host's side of the agent's events (`EventHub`): an inotify watch on the agent's folder,
 /// through which the host learns when its extension's events file is replaced and when the

@@ -3,9 +3,14 @@ import Glibc
 #endif
 import CLinux
 import Synchronization
-import WalletBridge
 import WalletBridgeProtocol
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
+import WalletBridgeSessions
+import WalletBridgeHost
+import WalletBridgeProtocol
 
 /// `wallet-bridge agent`: the one process per user and keystore that keeps the keys unlocked
 /// between requests, asks for every consent in one queue, and signs. Hosts started by the
@@ -138,8 +143,8 @@ package enum Agent {
         // one serves; no socket means wait a moment for the lock, rather than exit and leave
         // the host that started this agent waiting for a socket nobody will make.
         let deadline = ContinuousClock.now + AgentTimeouts.lockOfAnEndingAgent
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
+        while SystemCall.retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
+            guard errno == EWOULDBLOCK else {
                 fail("cannot take the agent's lock \(paths.lock): \(String(cString: strerror(errno)))")
             }
             if socketIdentity(paths.socket) != nil || ContinuousClock.now >= deadline {

@@ -2,8 +2,11 @@
 import Glibc
 #endif
 import Synchronization
-import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeSessions
+import WalletBridgeHost
+import WalletBridgeProtocol
 
 /// One client of the agent, served on its own thread: a client that sends garbage or stops
 /// reading holds only this thread, never the agent or another client.

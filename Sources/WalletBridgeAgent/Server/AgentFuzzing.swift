@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import Synchronization
-import WalletBridge
+import WalletBridgeSystem
+import WalletBridgeHost
+import WalletBridgeProtocol
 
 /// The agent's socket protocol for the fuzzer (fuzz/Sources/fuzz-agent-protocol), which is a
 /// package of its own and so cannot see `package` declarations. Not API: `@_spi(Fuzzing)`

@@ -1,6 +1,7 @@
 import Synchronization
-import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSessions
+import WalletBridgeProtocol
 
 /// How many of the agent's connections each kind of client may hold, so that no extension can
 /// take the agent from the person or from another extension (docs/agent.md, Limits).

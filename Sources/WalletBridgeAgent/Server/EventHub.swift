@@ -2,8 +2,11 @@
 import Glibc
 #endif
 import Synchronization
-import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeKeys
+import WalletBridgeSessions
+import WalletBridgeProtocol
 
 /// The agent's events on their way to the extensions' ports, through a file per extension, not
 /// a connection per port: an extension may open hundreds of ports, and a connection each would

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// Watches the keystore's folder with inotify, so that a key created, imported, renamed or
 /// deleted by any process (`wallet-bridge keys …` in a terminal, say) reaches the extensions
@@ -37,8 +37,7 @@ struct KeystoreWatch {
         var touched = false
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { read(fd, raw.baseAddress!, raw.count) } }
             guard count > 0 else { return touched }
             var offset = 0
             let header = MemoryLayout<inotify_event>.size

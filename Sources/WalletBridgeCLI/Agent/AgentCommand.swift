@@ -5,6 +5,8 @@ import ArgumentParser
 import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeKeys
 
 /// `wallet-bridge agent`: run the agent, see what it holds, stop it.
 struct AgentCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
 
 /// `wallet-bridge log`: the audit log of approvals and refusals.
 struct LogCommand: ParsableCommand {

@@ -5,6 +5,9 @@ import ArgumentParser
 import WalletBridge
 import WalletBridgeAgent
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeSessions
 
 /// `wallet-bridge sessions`: the extensions a person has connected (docs/sessions.md).
 struct SessionsCommand: ParsableCommand {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 
 /// How a browser starts a native host: the arguments after the path.
 enum BrowserLaunch: Sendable, Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 import WalletBridgeClient
 
 /// One host process, talked to the way a browser's port talks to it: frames in, frames out,

@@ -1,4 +1,5 @@
 import WalletBridge
+import WalletBridgeSystem
 
 /// Why talking to a host failed, worded as what the browser would do about it.
 struct NativeHostError: Error, CustomStringConvertible {

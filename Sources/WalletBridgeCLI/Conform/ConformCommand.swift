@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletBridge
 import WalletBridgeFixtures
+import WalletBridgeSystem
 
 /// `wallet-bridge conform`: fixture files (docs/fixtures.md) run against a host, as the
 /// project's own suite runs them, for extension developers with methods of their own.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WalletBridge
+import WalletBridgeSystem
 
 /// What the user asked `install` for, already validated.
 struct InstallRequest: Sendable {

@@ -5,6 +5,9 @@ import ArgumentParser
 import FoundationEssentials
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
 
 /// `wallet-bridge new NAME`: a project to start an extension's own host from (ProjectTemplate).
 struct NewCommand: ParsableCommand {

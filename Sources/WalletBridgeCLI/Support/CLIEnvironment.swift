@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// What decides where manifests go and what the checks see: the process environment, the user,
 /// and the file-system root. Commands use `current()`; tests build one around a temporary

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeSystem
 
 /// What `stat(2)` says about a path, following symbolic links as a browser does.
 struct FileStatus: Sendable, Equatable {

@@ -7,6 +7,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import WalletBridge
+import WalletBridgeSystem
 import WalletBridgeClient
 
 /// A host executable run as a real child process over real pipes: the way a browser runs it.
@@ -128,14 +129,8 @@ public final class HostProcess {
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure.inputClosed(errno: errno)
-            }
-            offset += written
+        if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(fd, $0) }) {
+            throw Failure.inputClosed(errno: code)
         }
     }
 

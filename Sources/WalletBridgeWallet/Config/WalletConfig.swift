@@ -1,4 +1,8 @@
-import WalletBridge
+import WalletBridgeSystem
+import WalletBridgeConsent
+import WalletBridgeKeys
+import WalletBridgeProtocol
+import WalletBridgeSessions
 
 /// The wallet's configuration file, `$XDG_CONFIG_HOME/wallet-bridge/config.json` (or the path
 /// in `WALLET_BRIDGE_CONFIG`). Every member is optional; unknown members are errors, so that a

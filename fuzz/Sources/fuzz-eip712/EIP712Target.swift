@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(Fuzzing) import WalletBridgeWallet
+@_spi(Fuzzing) import WalletBridgeKeys
 
 // Input: typed data as eth_signTypedData_v4 receives it (the JSON object, or a JSON string of
 // it). Invariants: reading it never crashes or traps (only a -32602), nor runs away on types that

@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(Fuzzing) import WalletBridgeWallet
+@_spi(Fuzzing) import WalletBridgeTransactions
 
 // Input: an unsigned serialized Ethereum transaction (legacy with EIP-155, 0x01, 0x02), or 0xFF,
 // a byte choosing the contract called and the calldata (see EthereumTransactionFuzzing).

@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(Fuzzing) import WalletBridgeWallet
+@_spi(Fuzzing) import WalletBridgeKeys
 
 // Input: the bytes of a keystore file. Invariants: decoding never crashes or traps (only a
 // KeystoreError), and whatever decodes re-encodes to a file that decodes to the same value.

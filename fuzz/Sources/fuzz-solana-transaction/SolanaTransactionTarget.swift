@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(Fuzzing) import WalletBridgeWallet
+@_spi(Fuzzing) import WalletBridgeTransactions
 
 // Input: a serialized Solana transaction, or a message alone (as walletlib's SignPayloads may
 // carry one). Invariants: reading never traps; whatever reads writes back to the same bytes and

@@ -1,0 +1,119 @@
+import WalletBridgeConsent
+import WalletBridgeHost
+import WalletBridgeKeys
+import WalletBridgeProtocol
+import WalletBridgeSystem
+import WalletBridgeTransactions
+
+/// A method inside a session (`session_request`'s `request`), as a type: its name, its params
+/// read by the router's decoder (`JSONValueDecoder`), and its result, encoded as the router
+/// encodes any result. `session_request` has already checked that the session holds the chain
+/// and allows the method; `SessionService.namespaceMethods` is the table it dispatches by.
+protocol NamespaceMethod {
+    associatedtype Params: NamespaceParams
+    associatedtype Result: Encodable & Sendable
+    static var name: String { get }
+    /// What `session_request`'s schema says of the params (`SessionSchemas.innerRequest`); nil
+    /// for a method whose params are not read.
+    static var paramsSchema: JSONValue? { get }
+    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`).
+    static var resultSchema: JSONValue { get }
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result
+}
+
+extension NamespaceMethod {
+    static var paramsSchema: JSONValue? { nil }
+
+    /// Reads the params (absent reads as null) and runs the method: its result is
+    /// `session_request`'s, encoded by the router as its type says.
+    static func answer(_ request: InnerRequest, _ service: SessionService) async throws -> SessionRequestResult {
+        let params = try JSONValueDecoder().decode(Params.self, from: request.params ?? .null)
+        return SessionRequestResult(try await run(params, request, service))
+    }
+}
+
+/// A namespace method's params, read whole by the method's own reader: every fault is -32602
+/// naming its place under `request.params`, worded as `session_request` always worded it (the
+/// fixtures pin the wording), which a synthesised `init(from:)` would not.
+protocol NamespaceParams: Decodable, Sendable {
+    init(json: JSONValue) throws(RPCError)
+}
+
+extension NamespaceParams {
+    init(from decoder: any Decoder) throws {
+        try self.init(json: decoder.singleValueContainer().decode(JSONValue.self))
+    }
+}
+
+/// The params of a method that reads none (the account and chain methods): whatever is sent.
+struct UnreadParams: NamespaceParams {
+    init(json: JSONValue) {}
+}
+
+extension SessionService {
+    /// Every namespace method the wallet serves, in the order `session_request`'s schema lists
+    /// their params and results.
+    static let namespaceMethodTypes: [any NamespaceMethod.Type] = [
+        SolanaSignMessage.self, SolanaSignTransaction.self, SolanaSignAllTransactions.self, SolanaSignIn.self,
+        SolanaGetAccounts.self, SolanaRequestAccounts.self,
+        PersonalSign.self, EthSignTypedDataV4.self, EthSignTransaction.self, EthChainID.self, EthAccounts.self,
+    ]
+
+    /// `namespaceMethodTypes` by name.
+    static let namespaceMethods: [String: any NamespaceMethod.Type] = Dictionary(
+        uniqueKeysWithValues: namespaceMethodTypes.map { ($0.name, $0) })
+
+    /// Answers `request` with its method's type; -32601 for a method the session allows yet the
+    /// wallet does not serve (only a session approved with a method the wallet no longer has).
+    func dispatch(_ request: InnerRequest) async throws -> SessionRequestResult {
+        guard let method = Self.namespaceMethods[request.method] else {
+            throw RPCError(.methodNotFound, data: .object(["method": .string(String(request.method.prefix(256)))]))
+        }
+        return try await method.answer(request, self)
+    }
+}
+
+// MARK: The account methods: what the session shows
+
+/// One Solana account as `solana_getAccounts` answers it.
+struct SolanaAccountEntry: Encodable, Sendable {
+    let pubkey: String
+}
+
+enum SolanaGetAccounts: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.solanaAccountsResult }
+    static let name = SolanaMethod.getAccounts
+    static func run(
+        _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
+    ) throws -> [SolanaAccountEntry] {
+        try service.wallet.accounts(context: request.context).solana.map(SolanaAccountEntry.init)
+    }
+}
+
+enum SolanaRequestAccounts: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.solanaAccountsResult }
+    static let name = SolanaMethod.requestAccounts
+    static func run(
+        _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
+    ) throws -> [SolanaAccountEntry] {
+        try SolanaGetAccounts.run(params, request, service)
+    }
+}
+
+enum EthAccounts: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.ethereumAccountsResult }
+    static let name = EIP155.accountsMethod
+    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [String] {
+        try service.wallet.accounts(context: request.context).eip155
+    }
+}
+
+enum EthChainID: NamespaceMethod {
+    static var resultSchema: JSONValue { SessionSchemas.ethereumChainIDResult }
+    static let name = EIP155.chainIDMethod
+    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) -> String {
+        // `session_request` took only chains the session holds, and an eip155 chain there has
+        // a valid id.
+        "0x" + String(EIP155.chainID(of: request.chain) ?? 0, radix: 16)
+    }
+}

@@ -1,0 +1,265 @@
+import WalletBridgeConsent
+import WalletBridgeKeys
+import WalletBridgeProtocol
+import WalletBridgeTransactions
+
+/// Solana transactions a session asks the wallet to sign: the messages, by which key, and what
+/// the person is shown of them (one dialog for them all).
+package struct SolanaSigningRequest: Sendable {
+    /// `solana_signTransaction` or `solana_signAllTransactions`, and the request's chain: for
+    /// the audit log.
+    package var method: String
+    package var chain: ChainID
+    /// The Ed25519 public key that signs: 32 bytes.
+    package var publicKey: [UInt8]
+    /// The messages to sign, each exactly the bytes its signers sign.
+    package var messages: [[UInt8]]
+    package var consent: TransactionConsent
+    /// Each transaction's id when the request already carries it (`SolanaTransaction.id`: the
+    /// fee payer signed before), in `messages`' order; for the audit log (wiring, issue 36).
+    package var transactionIDs: [String?] = []
+    /// For `solana_signIn`: what the audit log records of the sign-in.
+    package var signIn: AuditLog.SignInRecord?
+
+    package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
+        (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)
+    }
+}
+
+/// `solana_signTransaction` and `solana_signAllTransactions` (docs/sessions.md), with params
+/// and results as WalletConnect's Solana RPC reference and the wallet adapters have them. The
+/// wallet signs; the extension broadcasts.
+extension SessionService {
+    /// The most transactions one `solana_signAllTransactions` signs.
+    package static let maxBatchTransactions = 16
+
+    /// `{"transaction", "pubkey"?}` → `{"signature", "transaction"}`.
+    fileprivate func signSolanaTransaction(
+        _ params: SolanaSignTransaction.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignTransaction.Result {
+        let signed = try await signSolana(
+            [params.transaction], fields: ["request.params.transaction"], pubkey: params.pubkey, request)
+        return SolanaSignTransaction.Result(signature: signed.signatures[0], transaction: signed.transactions[0])
+    }
+
+    /// `{"transactions": [...], "pubkey"?}` → `{"transactions", "signatures"}`, in order, after one
+    /// dialog; all or nothing.
+    fileprivate func signAllSolanaTransactions(
+        _ params: SolanaSignAllTransactions.Params, _ request: InnerRequest
+    ) async throws -> SolanaSignAllTransactions.Result {
+        let signed = try await signSolana(params.transactions, fields: params.fields, pubkey: params.pubkey, request)
+        return SolanaSignAllTransactions.Result(transactions: signed.transactions, signatures: signed.signatures)
+    }
+
+    /// Checks the signatures present and chooses the key, asks the person once, and puts the
+    /// key's signature in its slot of each transaction: their base64 and the signatures' base58.
+    private func signSolana(
+        _ transactions: [SolanaTransaction], fields: [String], pubkey: JSONValue?, _ request: InnerRequest
+    ) async throws -> (transactions: [String], signatures: [String]) {
+        for (transaction, field) in zip(transactions, fields) {
+            do throws(TransactionError) { try transaction.verifyPresentSignatures() } catch { throw error.rpcError(at: field) }
+        }
+        let accounts = try wallet.accounts(context: request.context).solana
+        let publicKey = try Self.signer(of: transactions, fields: fields, pubkey: pubkey, accounts: accounts)
+        let slots = transactions.map { $0.message.signerIndex(of: publicKey) }
+        try Task.checkCancellation()
+        let network = Self.networkWarning(request.chain)
+        let summaries = transactions.map { transaction in
+            var summary = transaction.message.summary(signer: publicKey)
+            if let network { summary.warnings.append(network) }
+            return summary
+        }
+        var signing = SolanaSigningRequest(
+            method: request.method, chain: request.chain, publicKey: publicKey, messages: transactions.map(\.message.bytes),
+            consent: TransactionConsent(chain: request.chain.displayName, summaries: summaries))
+        signing.transactionIDs = transactions.map(\.id)
+        let context = request.context
+        let signatures = try await request.sign { [wallet, signing] in
+            try await wallet.signSolana(signing, context: context)
+        }
+        guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes }) else {
+            throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
+        }
+        var signed: [String] = []
+        for (index, var transaction) in transactions.enumerated() {
+            guard let slot = slots[index], transaction.signatures.indices.contains(slot) else {
+                throw RPCError(.internalError, data: .object(["problem": .string("the signer's slot is missing")]))
+            }
+            transaction.setSignature(signatures[index], at: slot)
+            signed.append(Base64.encode(transaction.serialized()))
+        }
+        return (signed, signatures.map(Base58.encode))
+    }
+
+    /// A Solana transaction does not name its network: only its recent blockhash ties it to
+    /// one, and the wallet, offline, cannot tell which. So the request's chain is the
+    /// extension's word; on any chain but mainnet the person is told that the transaction may
+    /// be one of mainnet, with real funds (nil on mainnet, where that is what they expect).
+    static func networkWarning(_ chain: ChainID) -> TransactionSummary.Warning? {
+        guard chain != SolanaChain.mainnet else { return nil }
+        return TransactionSummary.Warning(
+            .trust,
+            "The extension says \(chain.displayName): a signed Solana transaction is valid on any network where its "
+                + "blockhash is recent; treat it as real funds")
+    }
+
+    /// A transaction from base64 text, bounded before it is decoded.
+    fileprivate static func solanaTransaction(
+        _ value: JSONValue?, field: String
+    ) throws(RPCError) -> SolanaTransaction {
+        guard case .string(let text)? = value else {
+            throw invalid(field, "expected standard base64 of a serialized transaction (legacy or version 0)")
+        }
+        do throws(TransactionError) {
+            return try SolanaTransaction(base64: text)
+        } catch {
+            // The usual mistake: `serializeMessage()` sent where `serialize()` belongs. The same
+            // bytes read as a whole message say so, rather than a puzzling offset.
+            if text.utf8.count <= SolanaTransaction.maxBase64Characters, let bytes = Base64.decode(text),
+               (try? SolanaMessage(bytes: bytes)) != nil {
+                throw invalid(field, messageWithoutSignatures)
+            }
+            throw error.rpcError(at: field)
+        }
+    }
+
+    /// What a message sent without its signature slots is told.
+    static let messageWithoutSignatures =
+        "this is a transaction message without its signatures: send the serialized transaction "
+        + "(a compact-u16 count and 64 zero bytes per signer before the message)"
+
+    /// The key that signs: `pubkey` when given (a key of the session, 4100 otherwise, and a
+    /// required signer of every transaction); else the first required signer of the first
+    /// transaction that is a key of this session, which must then sign every other one too
+    /// (a batch is one dialog, with one key).
+    private static func signer(
+        of transactions: [SolanaTransaction], fields: [String], pubkey: JSONValue?, accounts: [String]
+    ) throws(RPCError) -> [UInt8] {
+        let publicKey: [UInt8]
+        if let pubkey, pubkey != .null {
+            publicKey = try solanaPublicKey(pubkey, field: "request.params.pubkey")
+            guard accounts.contains(Base58.encode(publicKey)) else { throw noSuchSolanaAccount(accounts) }
+            for (transaction, field) in zip(transactions, fields) where transaction.message.signerIndex(of: publicKey) == nil {
+                let which = fields.count == 1 ? "the" : "this"
+                throw invalid(
+                    fields.count == 1 ? "request.params.pubkey" : field,
+                    "\(TransactionSummary.short(base58: Base58.encode(publicKey))) is not a required signer of \(which) transaction; "
+                        + "its signers are \(signerList(transaction.message))")
+            }
+            return publicKey
+        }
+        let first = transactions[0].message
+        guard let chosen = first.signers.first(where: { accounts.contains(Base58.encode($0)) }) else {
+            throw invalid(fields[0], "none of its signers (\(signerList(first))) is a key of this session")
+        }
+        for (transaction, field) in zip(transactions, fields).dropFirst() where transaction.message.signerIndex(of: chosen) == nil {
+            throw invalid(
+                field,
+                "\(TransactionSummary.short(base58: Base58.encode(chosen))), the key that signs the first transaction, is not among "
+                    + "its signers (\(signerList(transaction.message))); a batch is signed by one key")
+        }
+        return chosen
+    }
+
+    /// The required signers, shortened: "7xKX…3fGh, 9aBc…dEf1".
+    private static func signerList(_ message: SolanaMessage) -> String {
+        let signers = message.signers.map { TransactionSummary.short(base58: Base58.encode($0)) }
+        let shown = signers.prefix(8).joined(separator: ", ")
+        return signers.count > 8 ? "\(shown) and \(signers.count - 8) more" : shown
+    }
+
+    /// A base58 Ed25519 public key, bounded by its length before it is decoded.
+    static func solanaPublicKey(_ value: JSONValue?, field: String) throws(RPCError) -> [UInt8] {
+        guard case .string(let text)? = value, text.utf8.count <= Base58.maxCharacters(forBytes: 32),
+              let key = Base58.decode(text, maxBytes: 32), key.count == 32 else {
+            throw invalid(field, "expected a base58 public key (32 bytes, at most 44 characters)")
+        }
+        return key
+    }
+
+    /// 4100, as for a message: the session holds no account with that public key.
+    static func noSuchSolanaAccount(_ accounts: [String]) -> RPCError {
+        RPCError(.unauthorized, data: .object([
+            "problem": .string("the session holds no account with this public key"),
+            "accounts": .array(accounts.map(JSONValue.string)),
+        ]))
+    }
+}
+
+/// `solana_signTransaction`: one transaction, signed by the session's key it names.
+enum SolanaSignTransaction: NamespaceMethod {
+    static let name = SolanaMethod.signTransaction
+    static var paramsSchema: JSONValue? { SessionSchemas.signTransactionParams }
+    static var resultSchema: JSONValue { SessionSchemas.signTransactionResult }
+
+    struct Params: NamespaceParams {
+        let transaction: SolanaTransaction
+        /// Read with the transaction's signers (`SessionService.signer`).
+        let pubkey: JSONValue?
+        init(json: JSONValue) throws(RPCError) {
+            guard case .object(let members) = json else {
+                throw SessionService.invalid(
+                    "request.params",
+                    "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
+            }
+            transaction = try SessionService.solanaTransaction(
+                members["transaction"], field: "request.params.transaction")
+            pubkey = members["pubkey"]
+        }
+    }
+
+    struct Result: Encodable, Sendable {
+        let signature: String
+        let transaction: String
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.signSolanaTransaction(params, request)
+    }
+}
+
+/// `solana_signAllTransactions`: a batch, signed after one dialog.
+enum SolanaSignAllTransactions: NamespaceMethod {
+    static let name = SolanaMethod.signAllTransactions
+    static var paramsSchema: JSONValue? { SessionSchemas.signAllTransactionsParams }
+    static var resultSchema: JSONValue { SessionSchemas.signAllTransactionsResult }
+
+    struct Params: NamespaceParams {
+        let transactions: [SolanaTransaction]
+        /// Each transaction's place, as -32602 names it.
+        let fields: [String]
+        let pubkey: JSONValue?
+        init(json: JSONValue) throws(RPCError) {
+            guard case .object(let members) = json else {
+                throw SessionService.invalid(
+                    "request.params",
+                    "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
+            }
+            guard case .array(let texts)? = members["transactions"] else {
+                throw SessionService.invalid(
+                    "request.params.transactions", "expected an array of base64 serialized transactions")
+            }
+            let most = SessionService.maxBatchTransactions
+            guard (1...most).contains(texts.count) else {
+                throw SessionService.invalid(
+                    "request.params.transactions", "expected 1 to \(most) transactions, not \(texts.count)")
+            }
+            fields = texts.indices.map { "request.params.transactions[\($0)]" }
+            var transactions: [SolanaTransaction] = []
+            for (text, field) in zip(texts, fields) {
+                transactions.append(try SessionService.solanaTransaction(text, field: field))
+            }
+            self.transactions = transactions
+            pubkey = members["pubkey"]
+        }
+    }
+
+    struct Result: Encodable, Sendable {
+        let transactions: [String]
+        let signatures: [String]
+    }
+
+    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
+        try await service.signAllSolanaTransactions(params, request)
+    }
+}
