@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridgeFraming
 import WalletBridgeProtocol
+import WalletBridgeSystem
 
 /// The client side of JSON-RPC over native-messaging frames, on a pair of file descriptors
 /// (a host's stdin and stdout, or one socket twice): requests written, replies matched to them
@@ -121,7 +122,7 @@ package final class Connection {
         while outboundOffset < outbound.count {
             let written = outbound.withUnsafeBytes { raw in
                 let start = raw.baseAddress! + outboundOffset, count = raw.count - outboundOffset
-                return retryingInterrupts {
+                return SystemCall.retryingInterrupts {
                     writesWithSend ? Glibc.send(output, start, count, Int32(MSG_NOSIGNAL)) : Glibc.write(output, start, count)
                 }
             }
@@ -321,7 +322,7 @@ package final class Connection {
     /// One read of what is there (poll said so, or the descriptor is non-blocking).
     private func readSome() throws(Failure) {
         let fd = input
-        let count = chunk.withUnsafeMutableBytes { raw in retryingInterrupts { Glibc.read(fd, raw.baseAddress!, raw.count) } }
+        let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress!, raw.count) } }
         if count < 0 {
             let code = errno
             if code == EAGAIN || code == EWOULDBLOCK { return }
@@ -347,12 +348,5 @@ package final class Connection {
         guard !total.overflow, total.partialValue < Int64(Int32.max) else { return Int32.max }
         let rounded = total.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(min(rounded, Int64(Int32.max)))
-    }
-
-    private func retryingInterrupts(_ call: () -> Int) -> Int {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
-        }
     }
 }
