@@ -38,6 +38,13 @@ let package = Package(
         // For the fuzzers (fuzz/): the agent's socket protocol, through `@_spi(Fuzzing)`.
         .library(name: "WalletBridgeAgent", targets: ["WalletBridgeAgent"]),
     ],
+    // Every module a package brings is linked whole into the static shipped binary, so a package
+    // earns its place only where it beats its cost there. Weighed and left: attaswift/BigInt
+    // (it imports Foundation, which then links in whole; UInt256 is four limbs),
+    // swift-collections' Deque (its modules are larger than the short, bounded queues it would
+    // hold, and ConsentQueue is built on the cold call), swift-system (SystemCall is the one
+    // EINTR rule already), swift-subprocess (async only, and it finds posix_spawn's closefrom
+    // and chdir actions with dlsym, which finds nothing in a static binary; Spawn links them).
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],

@@ -1,6 +1,7 @@
 /// Ethereum's 256-bit quantities (value, fees, token amounts) are EIP-712's four-limb integer:
 /// a transaction needs reading bytes and hex, comparing, one multiplication by a 64-bit gas
-/// limit, and exact decimal text, which is too little to take a big-integer library for.
+/// limit, and exact decimal text, which is too little to take a big-integer library for; and
+/// attaswift/BigInt imports Foundation, which would link the whole of it into the shipped binary.
 package typealias UInt256 = EIP712Integer.Limbs
 
 extension EIP712Integer.Limbs {
