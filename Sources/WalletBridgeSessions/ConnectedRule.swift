@@ -19,10 +19,15 @@ package enum ConnectedRule {
     ///   one that expires at `now` is over). GetAccounts is walletlib's, the extension's own
     ///   call: a session of one of its sites (`origin`) does not connect the extension itself.
     package static func accounts(
-        addresses: [String], sessions: some Sequence<Session>, caller: SessionCaller, now: Int
+        addresses: [String], sessions: [Session], caller: SessionCaller, now: Int
     ) -> GetAccountsResult? {
         if addresses.isEmpty { return GetAccountsResult(addresses: []) }
-        let connected = sessions.contains { $0.belongs(to: caller, origin: nil) && $0.isLive(at: now) }
-        return connected ? GetAccountsResult(addresses: addresses) : nil
+        // A concrete array and a plain loop, not a generic sequence: the host calls this from
+        // another module, where a generic one runs unspecialized and has the runtime look up
+        // its types' metadata and conformances by name on the cold call.
+        for session in sessions where session.belongs(to: caller, origin: nil) && session.isLive(at: now) {
+            return GetAccountsResult(addresses: addresses)
+        }
+        return nil
     }
 }
