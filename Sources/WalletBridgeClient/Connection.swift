@@ -255,11 +255,8 @@ package final class Connection {
         if sideReaders.isEmpty, !hasPendingOutput, !inputEnded {
             // The usual wait, for a reply: one descriptor, nothing allocated.
             var watched = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = Glibc.poll(&watched, 1, Self.milliseconds(until: deadline, now: now))
-            if ready < 0 {
-                if errno == EINTR { return true }
-                throw .system(errno)
-            }
+            let ready = SystemCall.poll(&watched, until: deadline, now: now)
+            if ready < 0 { throw .system(errno) }
             if ready == 0 { return false }
             try service(watched)
             return true
@@ -281,12 +278,8 @@ package final class Connection {
             }
         }
         guard let first = connections.first else { return false }
-        let timeout = milliseconds(until: deadline, now: first.now)
-        let ready = descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
-        if ready < 0 {
-            if errno == EINTR { return true }
-            throw .system(errno)
-        }
+        let ready = SystemCall.poll(&descriptors, until: deadline, now: first.now)
+        if ready < 0 { throw .system(errno) }
         if ready == 0 { return false }
         for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
             try owners[index].service(descriptor)
@@ -336,17 +329,5 @@ package final class Connection {
         }
         chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         if count == chunk.count, chunk.count < Self.maxChunkBytes { chunk = [UInt8](repeating: 0, count: chunk.count * 2) }
-    }
-
-    /// poll(2)'s timeout for `deadline`: rounded up, so a wait never ends before it; -1 for none.
-    package static func milliseconds(until deadline: ContinuousClock.Instant?, now: () -> ContinuousClock.Instant) -> Int32 {
-        guard let deadline else { return -1 }
-        let remaining = deadline - now()
-        if remaining <= .zero { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let total = seconds.multipliedReportingOverflow(by: 1000)
-        guard !total.overflow, total.partialValue < Int64(Int32.max) else { return Int32.max }
-        let rounded = total.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(min(rounded, Int64(Int32.max)))
     }
 }

@@ -335,11 +335,8 @@ final class PinentryConversation: Sendable {
                 if aborted.load(ordering: .relaxed) { throw .aborted }
                 if let deadline, ContinuousClock.now >= deadline { throw .broken("pinentry did not answer in time") }
                 var descriptor = pollfd(fd: process.fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, 100)
-                if ready < 0 {
-                    if errno == EINTR { continue }
-                    throw .broken("poll failed: \(String(cString: strerror(errno)))")
-                }
+                let ready = SystemCall.poll(&descriptor, until: .now + .milliseconds(100))
+                if ready < 0 { throw .broken("poll failed: \(String(cString: strerror(errno)))") }
                 if ready == 0 { continue }
                 let count = SystemCall.retryingInterrupts { Glibc.read(process.fd, raw.baseAddress! + length, 1) }
                 if count < 0 {

@@ -58,8 +58,8 @@ package enum PinentryGuard {
         ]
         while true {
             // Without a pidfd (a kernel before 5.3), check for the child's exit every 100 ms.
-            let timeout: Int32 = exited >= 0 ? -1 : 100
-            if poll(&watched, nfds_t(watched.count), timeout) < 0, errno != EINTR { break }
+            let deadline: ContinuousClock.Instant? = exited >= 0 ? nil : .now + .milliseconds(100)
+            if SystemCall.poll(&watched, until: deadline) < 0 { break }
             if watched[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The agent's end closed: after a BYE, pinentry is on its way out and is let go
                 // by itself; one still showing its dialog is ended.

@@ -151,12 +151,8 @@ package struct FrameReader {
                 until = until.map { min($0, frameDeadline) } ?? frameDeadline
             }
             var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let wait = until.map { max(0, Int32((($0 - .now) / .milliseconds(1)).rounded(.up))) } ?? -1
-            let ready = poll(&watched, 1, wait)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .system(errno)
-            }
+            let ready = SystemCall.poll(&watched, until: until)
+            if ready < 0 { throw .system(errno) }
             if ready == 0 { throw .timedOut }
             let fd = self.fd
             let count = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) } }

@@ -215,12 +215,4 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(try readFrames(aPeer, count: 1), [#"{"jsonrpc":"2.0","id":1,"method":"m"}"#])
         XCTAssertFalse(try Connection.pump([first, second], until: start))
     }
-
-    func testPollTimeoutsRoundUpAndNeverOverflow() {
-        let now = start
-        XCTAssertEqual(Connection.milliseconds(until: nil, now: { now }), -1)
-        XCTAssertEqual(Connection.milliseconds(until: now - .seconds(1), now: { now }), 0)
-        XCTAssertEqual(Connection.milliseconds(until: now + .microseconds(1500), now: { now }), 2)
-        XCTAssertEqual(Connection.milliseconds(until: now + .seconds(Int64.max / 2), now: { now }), Int32.max)
-    }
 }

@@ -155,8 +155,8 @@ struct EventFile {
     /// and takes this subscriber's events; nil when the watch failed.
     private func nextEvents(_ watch: FolderSubscription, timeout: Duration?) -> [FolderEvent]? {
         var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
-        let milliseconds = timeout.map { Int32(min(($0 + .nanoseconds(999_999)) / .milliseconds(1), Double(Int32.max))) } ?? -1
-        if Glibc.poll(&ready, 2, milliseconds) < 0, errno != EINTR { return nil }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        if SystemCall.poll(&ready, until: deadline) < 0 { return nil }
         if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) { return nil }
         return watch.next()
     }

@@ -244,22 +244,22 @@ private struct AcceptLoop {
     mutating func run() -> Never {
         var watched = [
             pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: keystoreWatch?.fd ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: keystoreWatch?.descriptors.instance ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: control?.fd ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: keystoreWatch?.descriptors.wake ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            var wait = AgentTimeouts.housekeeping
-            if let expiry = state.cache.nextExpiry { wait = max(.zero, min(wait, expiry - state.clocks.monotonic())) }
+            // A signal interrupts the wait and writes to `wake`, so the wait that goes on ends at once.
+            var deadline = state.clocks.monotonic() + AgentTimeouts.housekeeping
+            if let expiry = state.cache.nextExpiry { deadline = min(deadline, expiry) }
             for index in watched.indices { watched[index].revents = 0 }
-            if poll(&watched, nfds_t(watched.count), Int32((wait / .milliseconds(1)).rounded(.up))) < 0, errno != EINTR {
-                end("poll failed (errno \(errno))")
-            }
+            if SystemCall.poll(&watched, until: deadline, now: state.clocks.monotonic) < 0 { end("poll failed (errno \(errno))") }
             if let number = Signals.caught { end("signal \(number)") }
             if state.stopRequested.load(ordering: .acquiring) { end("asked to stop") }
             // The command line's first: it is never kept waiting behind the hosts.
             if watched[3].revents != 0, let control { acceptOne(from: control.fd, door: .control) }
             if watched[0].revents != 0 { acceptOne(from: listener, door: .socket) }
-            if watched[2].revents != 0, keystoreWatch?.drain() == true { announceKeyChanges() }
+            if watched[2].revents != 0 || watched[4].revents != 0, keystoreWatch?.drain() == true { announceKeyChanges() }
             keepHouse()
         }
     }
