@@ -148,13 +148,25 @@ let package = Package(
         ),
         // What every test target shares: `ManualClock`, temporary folders. Never in a product.
         .target(name: "WalletBridgeTestSupport", dependencies: ["WalletBridgeProtocol"]),
+        // One test target per module, named after it (FooTests.swift tests Foo.swift); a test that
+        // goes through the router to reach its subject imports the layers above it too.
+        .testTarget(name: "FramingTests", dependencies: ["WalletBridge"]),
         .testTarget(
-            name: "WalletBridgeTests",
-            dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost",
-                "WalletBridgeStdio", "WalletBridgeSystem", "WalletBridgeClient",
-            ]
+            name: "ProtocolTests",
+            dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost"]
         ),
+        .testTarget(name: "ClientTests", dependencies: ["WalletBridgeClient", "WalletBridgeFraming", "WalletBridgeProtocol"]),
+        .testTarget(
+            name: "HostTests",
+            dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol"]
+        ),
+        .testTarget(
+            name: "StdioTests",
+            dependencies: ["WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeStdio", "WalletBridgeSystem"]
+        ),
+        // Rules over every file in Sources (read by path): no writes to stdout outside the frame
+        // writer and the CLI's console, no import of the whole of Foundation.
+        .testTarget(name: "SourceRulesTests", dependencies: ["WalletBridgeSystem"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.

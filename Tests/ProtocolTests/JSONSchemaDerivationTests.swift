@@ -134,7 +134,7 @@ private enum Checked: RPCMethod {
 /// `Int`'s schema: both bounds, as the host refuses what is outside them.
 private let intSchema: JSONValue = ["type": "integer", "minimum": .number(JSONNumber(Int.min)), "maximum": .number(JSONNumber(Int.max))]
 
-final class SchemaDerivationTests: XCTestCase {
+final class JSONSchemaDerivationTests: XCTestCase {
     func testASynthesisedStructDerivesExactly() {
         let derived = JSONSchemaDerivation.schema(for: Order.self)
         XCTAssertEqual(derived.problems, [])
