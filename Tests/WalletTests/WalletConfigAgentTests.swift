@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import WalletBridgeWallet
+import WalletBridgeTestSupport
 import XCTest
 @testable import WalletBridgeKeys
 
