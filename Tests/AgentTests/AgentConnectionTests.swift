@@ -201,6 +201,55 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertEqual(limits.connected, 0)
     }
 
+    /// A first frame that is not a hello (here not even JSON) is refused as an invalid request,
+    /// and the connection is closed without taking a slot.
+    func testAFirstFrameThatIsNotJSONIsRefusedAndTheConnectionClosed() throws {
+        let limits = ConnectionLimits()
+        let served = serve(limits: limits)
+        send(served.client, try Frame.encode(Array("not json".utf8)))
+        var reader = FrameReader(fd: served.client)
+        let refused = try reply(&reader)
+        XCTAssertEqual(errorData(refused).code, "-32600")
+        XCTAssertEqual(refused["id"], .null)
+        XCTAssertThrowsError(try reader.next(deadline: .now + .seconds(5)), "the connection is closed")
+        served.done()
+        close(served.client)
+        XCTAssertEqual(limits.connected, 0)
+    }
+
+    /// After the hello, a frame whose body is not JSON is answered with a parse error and the
+    /// connection goes on serving; the client closing its end then ends it and gives its slot back.
+    func testAMalformedFrameAfterTheHelloIsAParseErrorAndTheClientClosingEndsTheConnection() throws {
+        let limits = ConnectionLimits()
+        let served = serve(limits: limits)
+        send(served.client, hello(["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
+        var reader = FrameReader(fd: served.client)
+        XCTAssertNotNil(try reply(&reader)["result"])
+        send(served.client, try Frame.encode(Array(#"{"jsonrpc":"2.0","id":1,"#.utf8)))
+        let malformed = try reply(&reader)
+        XCTAssertEqual(errorData(malformed).code, "-32700")
+        XCTAssertEqual(malformed["id"], .null)
+        send(served.client, try Frame.encode(Array(#"{"jsonrpc":"2.0","id":2,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
+        let answered = try reply(&reader)
+        XCTAssertEqual(answered["id"], 2)
+        XCTAssertEqual(answered["result"], .object(["addresses": ["AA=="]]))
+        XCTAssertEqual(limits.connected, 1)
+        close(served.client)
+        served.done()
+        XCTAssertEqual(limits.connected, 0, "the slot is given back when the client closes")
+    }
+
+    /// A client that closes before saying hello ends its connection at once (no wait for the
+    /// hello timeout), and its pending slot is given back.
+    func testAClientThatClosesBeforeItsHelloEndsTheConnectionAtOnce() {
+        let limits = ConnectionLimits()
+        let served = serve(limits: limits, helloTimeout: .seconds(60))
+        XCTAssertEqual(limits.connected, 1)
+        close(served.client)
+        served.done()
+        XCTAssertEqual(limits.connected, 0)
+    }
+
     func testFramesLargerThanAHostCanSendAreRefusedAtTheirHeader() throws {
         let limits = ConnectionLimits()
         // The hello: at most 64 KiB.
