@@ -1,7 +1,7 @@
 import WalletBridge
 import XCTest
 
-final class FrameDecoderTests: XCTestCase {
+final class FrameTests: XCTestCase {
     private func frames(_ bodies: [String]) throws -> [UInt8] {
         try bodies.flatMap { try Frame.encode(Array($0.utf8)) }
     }

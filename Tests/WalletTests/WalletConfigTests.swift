@@ -8,7 +8,7 @@ import XCTest
 
 /// The agent's members of the configuration file: `agent`, `cache_ttl`, `max_cache_ttl` and
 /// `agent_idle_exit`.
-final class WalletConfigAgentTests: XCTestCase {
+final class WalletConfigTests: XCTestCase {
     /// Loads `text` from a config.json in a fresh 0700 folder, as the loader requires.
     private func load(_ text: String) throws -> WalletConfig {
         let folder = temporaryFolder(self)

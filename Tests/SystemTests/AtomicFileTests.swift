@@ -7,7 +7,7 @@ import XCTest
 @testable import WalletBridgeSystem
 
 /// `AtomicFile` reports its own error; the keystore says it in the words it always used.
-final class AtomicFileErrorTests: XCTestCase {
+final class AtomicFileTests: XCTestCase {
     func testAFolderThatIsAFileIsAnAtomicFileError() throws {
         let file = temporaryFolder(self) + "/plain"
         try AtomicFile.replace(file, with: [1], mode: 0o600)
