@@ -154,32 +154,94 @@ let package = Package(
             dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeWallet", "WalletBridgeConformance"]
         ),
         // What every test target shares: `ManualClock`, temporary folders. Never in a product.
-        .target(name: "WalletBridgeTestSupport", dependencies: ["WalletBridgeProtocol"]),
-        .testTarget(
-            name: "WalletBridgeTests",
-            dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost",
-                "WalletBridgeStdio", "WalletBridgeSystem", "WalletBridgeClient",
-            ]
+        // Also the keystore tests' helpers (weak KDF, secure bytes, fixed seeds, the scripted pinentry's
+        // path), hand-made Solana transactions and test keys, summaries from plain text.
+        .target(
+            name: "WalletBridgeTestSupport",
+            dependencies: ["WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions"]
         ),
+        // One test target per module, named after it (FooTests.swift tests Foo.swift); a test that
+        // goes through the router to reach its subject imports the layers above it too.
+        .testTarget(name: "FramingTests", dependencies: ["WalletBridge"]),
+        .testTarget(
+            name: "ProtocolTests",
+            dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost"]
+        ),
+        .testTarget(name: "ClientTests", dependencies: ["WalletBridgeClient", "WalletBridgeFraming", "WalletBridgeProtocol"]),
+        .testTarget(
+            name: "HostTests",
+            dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol"]
+        ),
+        .testTarget(
+            name: "StdioTests",
+            dependencies: ["WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeStdio", "WalletBridgeSystem"]
+        ),
+        // Rules over every file in Sources (read by path): no writes to stdout outside the frame
+        // writer and the CLI's console, no import of the whole of Foundation.
+        .testTarget(name: "SourceRulesTests", dependencies: ["WalletBridgeSystem"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
         .testTarget(name: "HostProcessTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.
         .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
-        // install, uninstall, doctor, call, conform and describe: unit tests over a temporary root, and process
+        // install, uninstall, doctor, call, conform, describe, keys, log: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
         .testTarget(
             name: "CLITests",
-            dependencies: ["WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeTesting"]
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent",
+                "WalletBridgeWallet", "WalletBridgeTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
-        // The wallet: keystore, pinentry, policy, the keys subcommands, the agent's parts. Reads the scripted
-        // pinentry in Tests/Support by path.
+        .testTarget(
+            name: "KeysTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeSessions",
+                "WalletBridgeWallet",
+            ]
+        ),
+        .testTarget(
+            name: "TransactionsTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet",
+            ]
+        ),
+        // Reads the scripted pinentry in Tests/Support by path.
+        .testTarget(
+            name: "ConsentTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent", "WalletBridgeWallet",
+            ]
+        ),
+        .testTarget(
+            name: "SessionsTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet",
+            ]
+        ),
+        // The keystore wallet: its methods, consent, configuration, ConnectedAccounts.
         .testTarget(
             name: "WalletTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
-                "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet", "WalletBridgeCLI", "WalletBridgeAgent",
-                "WalletBridgeShippedHost",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet",
+            ]
+        ),
+        .testTarget(
+            name: "SystemTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet", "WalletBridgeCLI",
+            ]
+        ),
+        // The agent's parts, and AgentConnection served over a socketpair.
+        .testTarget(
+            name: "AgentTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeSessions", "WalletBridgeWallet",
+                "WalletBridgeAgent", "WalletBridgeShippedHost",
             ]
         ),
     ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Solana transactions built by an independent implementation (solders 0.29.0, Solana's own Rust
 types: messages, compilation, lookup tables, signing) for the wallet's decoder tests
-(Tests/WalletTests/SolanaTransactionTests.swift) and the fuzz seeds (fuzz/make-seeds.py).
+(Tests/TransactionsTests/SolanaTransactionTests.swift) and the fuzz seeds (fuzz/make-seeds.py).
 
 Run with the project's python: `"$(scripts/python-env.sh)" Tests/Support/solana_vectors.py`
 rewrites Tests/Support/solana-vectors.json. Everything is deterministic (keys from fixed seeds,

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import WalletBridge
 @testable import WalletBridgeWallet
+import WalletBridgeTestSupport
 import XCTest
 @testable import WalletBridgeSystem
 @testable import WalletBridgeKeys

@@ -1,6 +1,7 @@
 import Foundation
 import WalletBridge
 import WalletBridgeWallet
+import WalletBridgeTestSupport
 import XCTest
 import WalletBridgeConsent
 import WalletBridgeKeys

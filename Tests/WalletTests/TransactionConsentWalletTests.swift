@@ -1,6 +1,7 @@
 import Foundation
 import WalletBridge
 @testable import WalletBridgeWallet
+import WalletBridgeTestSupport
 import XCTest
 @testable import WalletBridgeConsent
 @testable import WalletBridgeKeys
