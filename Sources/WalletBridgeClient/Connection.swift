@@ -32,10 +32,12 @@ package final class Connection {
     private var writesWithSend = true
     private let now: () -> ContinuousClock.Instant
     private var nextNumber = 1
+    // Arrays, not a set and a dictionary: a client has one or a few requests in flight, and the
+    // agent's client is on the cold call's path, where hashing and their storage cost more.
     /// Requests written whose reply has not been taken.
-    private var pending: Set<RequestID> = []
+    private var pending: [RequestID] = []
     /// Replies that came while the caller waited for another.
-    private var arrived: [RequestID: Response.Parsed] = [:]
+    private var arrived: [Response.Parsed] = []
     /// Notifications from the peer, oldest first, from `notificationsStart` on.
     private var notificationQueue: [Request] = []
     private var notificationsStart = 0
@@ -89,7 +91,7 @@ package final class Connection {
 
     /// Queues a frame body; `id` (nil for a notification or raw bytes) is awaited as a reply.
     package func send(_ body: [UInt8], id: RequestID?) {
-        if let id { pending.insert(id) }
+        if let id { pending.append(id) }
         // A body of 4 GiB or more has no frame header: it cannot be a request a client builds.
         guard let length = UInt32(exactly: body.count) else { preconditionFailure("a frame body over 4 GiB") }
         outbound.reserveCapacity(outbound.count + Frame.headerBytes + body.count)
@@ -148,7 +150,7 @@ package final class Connection {
     /// The reply to `id`, waiting until `deadline` for it. Replies to other requests are kept
     /// for their own callers, notifications queued.
     package func reply(to id: RequestID, until deadline: ContinuousClock.Instant?) throws(Failure) -> Response.Parsed {
-        if let reply = arrived.removeValue(forKey: id) { return reply }
+        if let reply = takeArrived(id) { return reply }
         while true {
             if let reply = try takeReply(to: id) { return reply }
             if inputEnded { throw decoder.bufferedByteCount == 0 ? .closed : failureAtEnd() }
@@ -160,11 +162,11 @@ package final class Connection {
     /// The reply to `id` if it has arrived (never waits): for a caller that waits on several
     /// connections at once (`pump`).
     package func takeReply(to id: RequestID) throws(Failure) -> Response.Parsed? {
-        if let reply = arrived.removeValue(forKey: id) { return reply }
+        if let reply = takeArrived(id) { return reply }
         while let body = try frame() {
             guard let reply = try route(body) else { continue }
             if reply.id == id { return reply }
-            arrived[reply.id] = reply
+            arrived.append(reply)
         }
         return nil
     }
@@ -204,7 +206,13 @@ package final class Connection {
     }
 
     /// Requests written whose replies have not been taken.
-    package var inFlight: Set<RequestID> { pending }
+    package var inFlight: [RequestID] { pending }
+
+    /// A reply to `id` read earlier, while waiting for another.
+    private func takeArrived(_ id: RequestID) -> Response.Parsed? {
+        guard let index = arrived.firstIndex(where: { $0.id == id }) else { return nil }
+        return arrived.remove(at: index)
+    }
 
     /// A frame read: a reply to a request in flight (returned), or a notification (queued).
     private func route(_ body: [UInt8]) throws(Failure) -> Response.Parsed? {
@@ -226,7 +234,8 @@ package final class Connection {
         } catch {
             throw .notResponse(error, body: body)
         }
-        guard pending.remove(reply.id) != nil else { throw .unexpected(reply.id, body: body) }
+        guard let index = pending.firstIndex(of: reply.id) else { throw .unexpected(reply.id, body: body) }
+        pending.remove(at: index)
         return reply
     }
 
