@@ -29,7 +29,9 @@ let package = Package(
         .library(name: "WalletBridge", targets: ["WalletBridge"]),
         // The default wallet, with the layers under it that the fuzzers (fuzz/) reach through
         // `@_spi(Fuzzing)`: the keystore and EIP-712 (WalletBridgeKeys), the transaction decoders.
-        .library(name: "WalletBridgeWallet", targets: ["WalletBridgeWallet", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent"]),
+        .library(
+            name: "WalletBridgeWallet",
+            targets: ["WalletBridgeWallet", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent"]),
         // For extension developers' test targets: their fixture files against their host.
         .library(name: "WalletBridgeTesting", targets: ["WalletBridgeTesting"]),
         .executable(name: "wallet-bridge", targets: ["wallet-bridge"]),
@@ -46,7 +48,7 @@ let package = Package(
     // EINTR rule already), swift-subprocess (async only, and it finds posix_spawn's closefrom
     // and chdir actions with dlsym, which finds nothing in a static binary; Spawn links them).
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // What Swift's Glibc module leaves out: F_SETPIPE_SZ, to grow the pipes for large
@@ -57,10 +59,23 @@ let package = Package(
         .target(name: "WalletBridgeProtocol"),
         // Package-only (no product): the operating system's plumbing that every layer above shares.
         .target(name: "WalletBridgeSystem", dependencies: ["WalletBridgeFraming", "CLinux"]),
-        .target(name: "WalletBridgeClient", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
-        .target(name: "WalletBridgeHost", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem"]),
-        .target(name: "WalletBridgeStdio", dependencies: ["WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
-        .target(name: "WalletBridge", dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeHost", "WalletBridgeStdio"]),
+        .target(
+            name: "WalletBridgeClient",
+            dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux"]),
+        .target(
+            name: "WalletBridgeHost",
+            dependencies: ["WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem"]),
+        .target(
+            name: "WalletBridgeStdio",
+            dependencies: [
+                "WalletBridgeHost", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux",
+            ]),
+        .target(
+            name: "WalletBridge",
+            dependencies: [
+                "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeHost",
+                "WalletBridgeStdio",
+            ]),
         // libsodium: the keystore's cryptography (Argon2id, XChaCha20-Poly1305, Ed25519), secure
         // memory for secrets, the CSPRNG, SHA-256, and the HMAC-SHA512 of SLIP-0010.
         .systemLibrary(
@@ -83,33 +98,41 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
-        .target(name: "WalletBridgeKeys", dependencies: ["WalletBridgeProtocol", "WalletBridgeSystem", "CSodium", "CNettle", "CSecp256k1"]),
-        .target(name: "WalletBridgeTransactions", dependencies: ["WalletBridgeKeys", "WalletBridgeProtocol", "WalletBridgeSystem"]),
+        .target(
+            name: "WalletBridgeKeys",
+            dependencies: ["WalletBridgeProtocol", "WalletBridgeSystem", "CSodium", "CNettle", "CSecp256k1"]),
+        .target(
+            name: "WalletBridgeTransactions",
+            dependencies: ["WalletBridgeKeys", "WalletBridgeProtocol", "WalletBridgeSystem"]),
         .target(
             name: "WalletBridgeConsent",
             dependencies: [
-                "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeSystem",
+                "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol",
+                "WalletBridgeSystem",
                 "CSodium", "CLinux",
             ]
         ),
         .target(
             name: "WalletBridgeSessions",
             dependencies: [
-                "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost", "WalletBridgeProtocol",
+                "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeProtocol",
                 "WalletBridgeSystem",
             ]
         ),
         .target(
             name: "WalletBridgeWallet",
             dependencies: [
-                "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeTransactions", "WalletBridgeKeys",
+                "WalletBridgeHost",
                 "WalletBridgeProtocol", "WalletBridgeSystem", "CLinux",
             ]
         ),
         .target(
             name: "WalletBridgeAgent",
             dependencies: [
-                "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeConsent", "WalletBridgeKeys",
+                "WalletBridgeHost",
                 "WalletBridgeProtocol", "WalletBridgeFraming", "WalletBridgeSystem", "WalletBridgeClient", "CLinux",
             ]
         ),
@@ -118,25 +141,29 @@ let package = Package(
         .target(
             name: "WalletBridgeShippedHost",
             dependencies: [
-                "WalletBridgeAgent", "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeKeys", "WalletBridgeHost",
+                "WalletBridgeAgent", "WalletBridgeWallet", "WalletBridgeSessions", "WalletBridgeKeys",
+                "WalletBridgeHost",
                 "WalletBridgeProtocol", "WalletBridgeSystem",
             ]
         ),
         // No XCTest or Testing here: the CLI (`conform`, `describe`) links it.
-        .target(name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeClient"]),
+        .target(
+            name: "WalletBridgeFixtures", dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeClient"]),
         .target(name: "WalletBridgeTesting", dependencies: ["WalletBridgeFixtures"]),
         .target(
             name: "WalletBridgeCLI",
             dependencies: [
                 "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeSessions",
-                "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost", "WalletBridgeFixtures", "WalletBridgeClient",
+                "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost", "WalletBridgeFixtures",
+                "WalletBridgeClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "wallet-bridge",
             dependencies: [
-                "WalletBridge", "WalletBridgeConsent", "WalletBridgeWallet", "WalletBridgeAgent", "WalletBridgeShippedHost",
+                "WalletBridge", "WalletBridgeConsent", "WalletBridgeWallet", "WalletBridgeAgent",
+                "WalletBridgeShippedHost",
                 "WalletBridgeCLI",
             ]
         ),
@@ -145,20 +172,26 @@ let package = Package(
         .target(
             name: "WalletBridgeConformance",
             dependencies: [
-                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions", "WalletBridgeConsent",
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeConsent",
                 "WalletBridgeSessions", "WalletBridgeWallet",
             ]
         ),
         .executableTarget(
             name: "wallet-bridge-conformance-host",
-            dependencies: ["WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeWallet", "WalletBridgeConformance"]
+            dependencies: [
+                "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeWallet",
+                "WalletBridgeConformance",
+            ]
         ),
         // What every test target shares: `ManualClock`, temporary folders. Never in a product.
         // Also the keystore tests' helpers (weak KDF, secure bytes, fixed seeds, the scripted pinentry's
         // path), hand-made Solana transactions and test keys, summaries from plain text.
         .target(
             name: "WalletBridgeTestSupport",
-            dependencies: ["WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions"]
+            dependencies: [
+                "WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+            ]
         ),
         // One test target per module, named after it (FooTests.swift tests Foo.swift); a test that
         // goes through the router to reach its subject imports the layers above it too.
@@ -167,42 +200,54 @@ let package = Package(
             name: "ProtocolTests",
             dependencies: ["WalletBridge", "WalletBridgeFraming", "WalletBridgeProtocol", "WalletBridgeHost"]
         ),
-        .testTarget(name: "ClientTests", dependencies: ["WalletBridgeClient", "WalletBridgeFraming", "WalletBridgeProtocol"]),
+        .testTarget(
+            name: "ClientTests", dependencies: ["WalletBridgeClient", "WalletBridgeFraming", "WalletBridgeProtocol"]),
         .testTarget(
             name: "HostTests",
             dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol"]
         ),
         .testTarget(
             name: "StdioTests",
-            dependencies: ["WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeStdio", "WalletBridgeSystem"]
+            dependencies: [
+                "WalletBridge", "WalletBridgeHost", "WalletBridgeProtocol", "WalletBridgeStdio", "WalletBridgeSystem",
+            ]
         ),
         // Rules over every file in Sources (read by path): no writes to stdout outside the frame
         // writer and the CLI's console, no import of the whole of Foundation.
         .testTarget(name: "SourceRulesTests", dependencies: ["WalletBridgeSystem"]),
         // Drives the built executables over real pipes; reads Tests/Fixtures by path.
-        .testTarget(name: "HostProcessTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeTesting"]),
+        .testTarget(
+            name: "HostProcessTests", dependencies: ["WalletBridgeTestSupport", "WalletBridge", "WalletBridgeTesting"]),
         // The fixture library's own parts: file checks, the reply diff, the in-process runner.
-        .testTarget(name: "WalletBridgeFixturesTests", dependencies: ["WalletBridgeTestSupport", "WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet"]),
+        .testTarget(
+            name: "WalletBridgeFixturesTests",
+            dependencies: [
+                "WalletBridgeTestSupport", "WalletBridgeFixtures", "WalletBridgeConformance", "WalletBridgeWallet",
+            ]),
         // install, uninstall, doctor, call, conform, describe, keys, log: unit tests over a temporary root, and process
         // tests that run the built `wallet-bridge` against a temporary HOME.
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeConsent",
-                "WalletBridgeWallet", "WalletBridgeTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WalletBridgeTestSupport", "WalletBridgeCLI", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys",
+                "WalletBridgeConsent",
+                "WalletBridgeWallet", "WalletBridgeTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "KeysTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeKeys", "WalletBridgeConsent", "WalletBridgeSessions",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeKeys", "WalletBridgeConsent",
+                "WalletBridgeSessions",
                 "WalletBridgeWallet",
             ]
         ),
         .testTarget(
             name: "TransactionsTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys",
+                "WalletBridgeTransactions",
                 "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet",
             ]
         ),
@@ -210,14 +255,16 @@ let package = Package(
         .testTarget(
             name: "ConsentTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys",
+                "WalletBridgeTransactions",
                 "WalletBridgeConsent", "WalletBridgeWallet",
             ]
         ),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys",
+                "WalletBridgeTransactions",
                 "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet",
             ]
         ),
@@ -225,14 +272,16 @@ let package = Package(
         .testTarget(
             name: "WalletTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys",
+                "WalletBridgeTransactions",
                 "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet",
             ]
         ),
         .testTarget(
             name: "SystemTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeKeys",
+                "WalletBridgeTransactions",
                 "WalletBridgeConsent", "WalletBridgeSessions", "WalletBridgeWallet", "WalletBridgeCLI",
             ]
         ),
@@ -240,7 +289,8 @@ let package = Package(
         .testTarget(
             name: "AgentTests",
             dependencies: [
-                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeSessions", "WalletBridgeWallet",
+                "WalletBridgeTestSupport", "WalletBridge", "WalletBridgeSystem", "WalletBridgeSessions",
+                "WalletBridgeWallet",
                 "WalletBridgeAgent", "WalletBridgeShippedHost",
             ]
         ),

@@ -53,7 +53,8 @@ package struct AgentPaths: Sendable, Equatable {
     package static func forKeystore(_ keystore: String, folders: UserFolders = Environment.folders) -> AgentPaths {
         let runtime = folders.runtimeHome
         let folder = folder(folders)
-        let isDefault = runtime != nil && folders.dataHome.map { "\($0)/wallet-bridge/\(KeystoreLocation.fileName)" } == keystore
+        let isDefault =
+            runtime != nil && folders.dataHome.map { "\($0)/wallet-bridge/\(KeystoreLocation.fileName)" } == keystore
         let name = isDefault ? "agent" : "agent-\(shortHash(keystore))"
         return AgentPaths(folder: folder, name: name, log: folders.stateHome.map { "\($0)/wallet-bridge/\(name).log" })
     }
@@ -87,30 +88,43 @@ package struct AgentPaths: Sendable, Equatable {
             let code = errno
             // A runtime folder that is gone (the session ended, or XDG_RUNTIME_DIR was copied
             // from another).
-            let fix = code == ENOENT && inRuntime
+            let fix =
+                code == ENOENT && inRuntime
                 ? "XDG_RUNTIME_DIR names \(parent), which does not exist; unset XDG_RUNTIME_DIR (the agent then uses \(Self.folder(UserFolders(variable: { $0 == "XDG_RUNTIME_DIR" ? nil : folders.variable($0) }, userID: folders.userID)))) or log in again"
                 : nil
-            throw Unsafe(problem: "cannot create the agent's folder \(folder) (\(String(cString: strerror(code))))", fix: fix)
+            throw Unsafe(
+                problem: "cannot create the agent's folder \(folder) (\(String(cString: strerror(code))))", fix: fix)
         }
         try check(folder, missingIsFine: false, home: folders.home)
     }
 
     /// Refuses a folder that is not this user's alone: a client must not talk to a socket that
     /// someone else could have put there (in /tmp, anyone can make the folder first).
-    package func checkFolder(missingIsFine: Bool) throws(Unsafe) { try Self.check(folder, missingIsFine: missingIsFine) }
+    package func checkFolder(missingIsFine: Bool) throws(Unsafe) {
+        try Self.check(folder, missingIsFine: missingIsFine)
+    }
 
-    package static func check(_ folder: String, missingIsFine: Bool, home: String? = Environment.folders.home) throws(Unsafe) {
+    package static func check(_ folder: String, missingIsFine: Bool, home: String? = Environment.folders.home)
+        throws(Unsafe)
+    {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
             if missingIsFine, errno == ENOENT { return }
             let reason = String(cString: strerror(errno))
-            throw Unsafe(problem: "cannot use the agent's folder \(folder) (\(reason))", fix: "make its parent a folder of yours that you can enter and write to, or set XDG_RUNTIME_DIR to one")
+            throw Unsafe(
+                problem: "cannot use the agent's folder \(folder) (\(reason))",
+                fix: "make its parent a folder of yours that you can enter and write to, or set XDG_RUNTIME_DIR to one")
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {
-            throw Unsafe(problem: "the agent's folder \(folder) is not a folder of this user", fix: "remove it; the next request makes a new one")
+            throw Unsafe(
+                problem: "the agent's folder \(folder) is not a folder of this user",
+                fix: "remove it; the next request makes a new one")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw Unsafe(problem: "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8)))", fix: "run `chmod 700 \(folder)`")
+            throw Unsafe(
+                problem:
+                    "other users can reach the agent's folder \(folder) (mode \(String(info.st_mode & 0o777, radix: 8)))",
+                fix: "run `chmod 700 \(folder)`")
         }
         // The folders above it (the fallback's `~/.cache/wallet-bridge`, `~/.cache`, the home).
         if let reason = ChangeableByOthers.reasonForPath(folder, home: home) {

@@ -47,8 +47,9 @@ package enum AgentProtocol {
             /// The params of a hello, or nil when `value` is not one (`browser_pid` may be null).
             package init?(_ value: JSONValue?) {
                 guard case .object(let members)? = value, case .number(let version)? = members["version"],
-                      let versionNumber = Int(version.literal), case .array(let values)? = members["arguments"],
-                      case .string(let keystore)? = members["keystore"] else { return nil }
+                    let versionNumber = Int(version.literal), case .array(let values)? = members["arguments"],
+                    case .string(let keystore)? = members["keystore"]
+                else { return nil }
                 var arguments: [String] = []
                 for value in values {
                     guard case .string(let argument) = value else { return nil }
@@ -67,7 +68,9 @@ package enum AgentProtocol {
                 case .bool(true)?: control = true
                 default: return nil
                 }
-                (self.version, self.arguments, browser_pid, self.keystore) = (versionNumber, arguments, browserProcess, keystore)
+                (self.version, self.arguments, browser_pid, self.keystore) = (
+                    versionNumber, arguments, browserProcess, keystore
+                )
             }
         }
     }
@@ -86,7 +89,9 @@ package enum AgentProtocol {
         package struct Result: Codable, Sendable {
             package var events: String
         }
-        package static let events: Set<String> = ["session_event", "session_update", "session_delete", "session_expire"]
+        package static let events: Set<String> = [
+            "session_event", "session_update", "session_delete", "session_expire",
+        ]
     }
 
     /// GetAccounts that never asks the person: the addresses when the caller has a session,

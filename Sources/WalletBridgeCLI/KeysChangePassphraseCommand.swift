@@ -22,11 +22,15 @@ struct KeysChangePassphraseCommand: ParsableCommand {
     @OptionGroup var passphraseOptions: PassphraseOptions
     @OptionGroup var newPassphraseOptions: NewPassphraseOptions
 
-    @Option(help: ArgumentHelp("Read the new passphrase from this file (for automation).", valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Read the new passphrase from this file (for automation).", valueName: "path"),
+        completion: .file())
     var newPassphraseFile: String?
 
-    @Option(name: .customLong("new-passphrase-fd"), help: ArgumentHelp(
-        "Read the new passphrase from this open file descriptor (for automation).", valueName: "n"))
+    @Option(
+        name: .customLong("new-passphrase-fd"),
+        help: ArgumentHelp(
+            "Read the new passphrase from this open file descriptor (for automation).", valueName: "n"))
     var newPassphraseFD: Int32?
 
     static let newFileVariable = "WALLET_BRIDGE_NEW_PASSPHRASE_FILE"
@@ -51,7 +55,9 @@ struct KeysChangePassphraseCommand: ParsableCommand {
 
     private func newPassphrase() throws(CLIFailure) -> SecureBytes {
         do {
-            if let newPassphraseFD { return try PassphraseInput.read(fd: newPassphraseFD, name: "file descriptor \(newPassphraseFD)") }
+            if let newPassphraseFD {
+                return try PassphraseInput.read(fd: newPassphraseFD, name: "file descriptor \(newPassphraseFD)")
+            }
             if let newPassphraseFile { return try PassphraseInput.read(path: newPassphraseFile) }
             if let file = Environment.string(Self.newFileVariable) { return try PassphraseInput.read(path: file) }
         } catch {
@@ -59,6 +65,8 @@ struct KeysChangePassphraseCommand: ParsableCommand {
         }
         return try PassphraseOptions.typedTwice(
             prompt: "New keystore passphrase",
-            noTerminal: CLIFailure("no terminal to ask for the new passphrase: use --new-passphrase-file, --new-passphrase-fd or \(Self.newFileVariable)"))
+            noTerminal: CLIFailure(
+                "no terminal to ask for the new passphrase: use --new-passphrase-file, --new-passphrase-fd or \(Self.newFileVariable)"
+            ))
     }
 }

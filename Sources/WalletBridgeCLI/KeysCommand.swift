@@ -23,7 +23,8 @@ struct KeysCommand: ParsableCommand {
             without a terminal; anyone who can read that file can use the keys.
             """,
         subcommands: [
-            KeysCreateCommand.self, KeysListCommand.self, KeysImportCommand.self, KeysExportCommand.self, KeysExportPublicCommand.self,
+            KeysCreateCommand.self, KeysListCommand.self, KeysImportCommand.self, KeysExportCommand.self,
+            KeysExportPublicCommand.self,
             KeysRenameCommand.self, KeysDeleteCommand.self, KeysChangePassphraseCommand.self, KeysVerifyCommand.self,
         ]
     )
@@ -31,8 +32,10 @@ struct KeysCommand: ParsableCommand {
 
 /// Where the keystore is, and how to print.
 struct KeystoreOptions: ParsableArguments {
-    @Option(name: .customLong("keystore"), help: ArgumentHelp(
-        "The keystore file (or a folder to hold keystore.json).", valueName: "path"), completion: .file())
+    @Option(
+        name: .customLong("keystore"),
+        help: ArgumentHelp(
+            "The keystore file (or a folder to hold keystore.json).", valueName: "path"), completion: .file())
     var path: String?
 
     @Flag(help: "Print JSON for scripts instead of text for people.")
@@ -66,13 +69,16 @@ struct KeystoreOptions: ParsableArguments {
 
 /// Where the keystore's current passphrase comes from.
 struct PassphraseOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Read the passphrase from this file instead of the terminal (for automation; one trailing newline is ignored).",
-        valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Read the passphrase from this file instead of the terminal (for automation; one trailing newline is ignored).",
+            valueName: "path"), completion: .file())
     var passphraseFile: String?
 
-    @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp(
-        "Read the passphrase from this open file descriptor until end of file (for automation).", valueName: "n"))
+    @Option(
+        name: .customLong("passphrase-fd"),
+        help: ArgumentHelp(
+            "Read the passphrase from this open file descriptor until end of file (for automation).", valueName: "n"))
     var passphraseFD: Int32?
 
     static let fileVariable = PassphraseSources.fileVariable
@@ -97,7 +103,9 @@ struct PassphraseOptions: ParsableArguments {
 
     private func supplied() throws(CLIFailure) -> SecureBytes? {
         do {
-            if let passphraseFD { return try PassphraseInput.read(fd: passphraseFD, name: "file descriptor \(passphraseFD)") }
+            if let passphraseFD {
+                return try PassphraseInput.read(fd: passphraseFD, name: "file descriptor \(passphraseFD)")
+            }
             if let passphraseFile { return try PassphraseInput.read(path: passphraseFile) }
             if let file = Environment.string(Self.fileVariable) { return try PassphraseInput.read(path: file) }
         } catch {
@@ -107,7 +115,8 @@ struct PassphraseOptions: ParsableArguments {
     }
 
     private var noTerminal: CLIFailure {
-        CLIFailure("no terminal to ask for the passphrase: use --passphrase-file, --passphrase-fd or \(Self.fileVariable)")
+        CLIFailure(
+            "no terminal to ask for the passphrase: use --passphrase-file, --passphrase-fd or \(Self.fileVariable)")
     }
 
     static func typedTwice(prompt: String, noTerminal: CLIFailure) throws(CLIFailure) -> SecureBytes {
@@ -129,7 +138,8 @@ extension KeystoreFile.Entry {
             if bip39Passphrase { origin["bip39_passphrase"] = .bool(true) }
         }
         var members: [String: JSONValue] = [
-            "label": .string(label), "type": .string(type.rawValue), "chain": .string(type.chainName), "address": .string(address),
+            "label": .string(label), "type": .string(type.rawValue), "chain": .string(type.chainName),
+            "address": .string(address),
             "created": .string(created), "origin": .object(origin),
         ]
         // Solana's base58 beside walletlib's base64; an Ethereum address has one form.
@@ -139,7 +149,8 @@ extension KeystoreFile.Entry {
 
     /// What a person reads.
     var humanLines: [String] {
-        let heading = "\(label)  (\(type.rawValue) for \(type.chainName.capitalized), created \(created), \(origin.summary))"
+        let heading =
+            "\(label)  (\(type.rawValue) for \(type.chainName.capitalized), created \(created), \(origin.summary))"
         switch type {
         case .ed25519: return [heading, "  base64: \(address)", "  base58: \(displayAddress)"]
         case .secp256k1: return [heading, "  address: \(address)"]
@@ -160,7 +171,9 @@ func keystoreStep<R>(_ body: () throws(KeystoreError) -> R) throws(CLIFailure) -
 func warnIfWeakKDF() {
     #if WALLET_BRIDGE_TEST_HOOKS
     if PasswordHash.Limits.forNewKeystores == .weakestForTests {
-        Console.warning("WALLET_BRIDGE_TEST_WEAK_KDF=1 is set: the keystore was encrypted with the weakest Argon2 limits. For tests only.")
+        Console.warning(
+            "WALLET_BRIDGE_TEST_WEAK_KDF=1 is set: the keystore was encrypted with the weakest Argon2 limits. For tests only."
+        )
     }
     #endif
 }

@@ -42,7 +42,8 @@ struct KeysCreateCommand: ParsableCommand {
     func validate() throws {
         guard [12, 24].contains(words) else { throw ValidationError("--words must be 12 or 24") }
         if !recoveryPhrase, words != 24 || derivationOptions.isGiven {
-            throw ValidationError("--words, --account, --derivation-path and --bip39-passphrase go with --recovery-phrase")
+            throw ValidationError(
+                "--words, --account, --derivation-path and --bip39-passphrase go with --recovery-phrase")
         }
     }
 
@@ -68,12 +69,15 @@ struct KeysCreateCommand: ParsableCommand {
             RecoveryPhraseDisplay.show(phrase, withBIP39Passphrase: bip39Passphrase.count > 0, on: terminal)
             do {
                 entry = try keystore.addFromPhrase(
-                    phrase, bip39Passphrase: bip39Passphrase, path: path, type: type, label: label, passphrase: passphrase)
+                    phrase, bip39Passphrase: bip39Passphrase, path: path, type: type, label: label,
+                    passphrase: passphrase)
             } catch {
                 throw CLIFailure("\(error). No key was added: discard the phrase that was shown")
             }
         } else {
-            entry = try keystoreStep { () throws(KeystoreError) in try keystore.create(label: label, type: type, passphrase: passphrase) }
+            entry = try keystoreStep { () throws(KeystoreError) in
+                try keystore.create(label: label, type: type, passphrase: passphrase)
+            }
         }
         if isNew { warnIfWeakKDF() }
         if keystoreOptions.json {
@@ -85,14 +89,18 @@ struct KeysCreateCommand: ParsableCommand {
     }
 
     private func checkLabelIsFree(_ label: String, in keystore: Keystore) throws(CLIFailure) {
-        if let problem = KeystoreFile.labelProblem(label) { throw CLIFailure(KeystoreError.invalidLabel(problem).description) }
+        if let problem = KeystoreFile.labelProblem(label) {
+            throw CLIFailure(KeystoreError.invalidLabel(problem).description)
+        }
         let taken = try keystoreStep { () throws(KeystoreError) in try keystore.keys().contains { $0.label == label } }
         if taken { throw CLIFailure(KeystoreError.duplicateLabel(label).description) }
     }
 
     private func phraseTerminal() throws(CLIFailure) -> Terminal {
         guard let terminal = Terminal.open() else {
-            throw CLIFailure("a recovery phrase is shown only on a terminal, and this command has none: run it in one (without --recovery-phrase, `keys create` needs no terminal)")
+            throw CLIFailure(
+                "a recovery phrase is shown only on a terminal, and this command has none: run it in one (without --recovery-phrase, `keys create` needs no terminal)"
+            )
         }
         return terminal
     }
@@ -106,14 +114,17 @@ enum RecoveryPhraseDisplay {
     static func show(_ phrase: SecureBytes, withBIP39Passphrase: Bool, on terminal: Terminal) {
         let columns = 4
         // Interrupted at the prompt (Ctrl-C), the words must leave the screen all the same.
-        terminal.clearOnInterrupt(clearScreenAndScrollback + "No key was created; the phrase that was shown is not in use.\n")
+        terminal.clearOnInterrupt(
+            clearScreenAndScrollback + "No key was created; the phrase that was shown is not in use.\n")
         defer { terminal.disarmClearOnInterrupt() }
         phrase.withUnsafeBytes { bytes in
             let words = bytes.split(separator: UInt8(ascii: " "))
-            let holders = withBIP39Passphrase
+            let holders =
+                withBIP39Passphrase
                 ? "Anyone who has them and your BIP-39 passphrase has this key; the words alone do not bring it back,\nso keep the passphrase too."
                 : "Anyone who has them has this key; without them (or a backup), a lost keystore is a lost key."
-            terminal.write("""
+            terminal.write(
+                """
 
                 Your recovery phrase, \(words.count) words. Write them down, in order, and keep them offline.
                 \(holders)

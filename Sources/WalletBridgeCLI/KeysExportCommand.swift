@@ -30,13 +30,18 @@ struct KeysExportCommand: ParsableCommand {
     @OptionGroup var passphraseOptions: PassphraseOptions
     @OptionGroup var newPassphraseOptions: NewPassphraseOptions
 
-    @Argument(help: "The keys, by address (base64 or base58, or 0x... for Ethereum) or label; a backup takes every key when none is named.")
+    @Argument(
+        help:
+            "The keys, by address (base64 or base58, or 0x... for Ethereum) or label; a backup takes every key when none is named."
+    )
     var keys: [String] = []
 
     @Option(help: ArgumentHelp("Write an encrypted backup to this new file.", valueName: "path"), completion: .file())
     var backup: String?
 
-    @Option(help: ArgumentHelp("Read the backup's new passphrase from this file (for automation).", valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Read the backup's new passphrase from this file (for automation).", valueName: "path"),
+        completion: .file())
     var backupPassphraseFile: String?
 
     @Flag(help: "Export one key's raw, unencrypted secret (asks on the terminal first).")
@@ -45,15 +50,22 @@ struct KeysExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The new file for --secret.", valueName: "path"), completion: .file())
     var output: String?
 
-    @Option(help: "How --secret writes the key: solana-keypair (64 numbers, as solana-keygen writes; the default for a Solana key) or hex (the 64-byte secret key; for an Ethereum key, its 32-byte secret, as Ethereum wallets import it, and the only form).")
+    @Option(
+        help:
+            "How --secret writes the key: solana-keypair (64 numbers, as solana-keygen writes; the default for a Solana key) or hex (the 64-byte secret key; for an Ethereum key, its 32-byte secret, as Ethereum wallets import it, and the only form)."
+    )
     var secretFormat: String?
 
     func validate() throws {
         if backup != nil, secret { throw ValidationError("give --backup FILE or --secret, not both") }
-        guard backup != nil || secret else { throw ValidationError("give --backup FILE or --secret (with --output FILE)") }
+        guard backup != nil || secret else {
+            throw ValidationError("give --backup FILE or --secret (with --output FILE)")
+        }
         if secret {
             guard keys.count == 1 else { throw ValidationError("--secret exports exactly one key: name one") }
-            guard output != nil else { throw ValidationError("--secret needs --output FILE (a secret is never printed)") }
+            guard output != nil else {
+                throw ValidationError("--secret needs --output FILE (a secret is never printed)")
+            }
             if let secretFormat, !["solana-keypair", "hex"].contains(secretFormat) {
                 throw ValidationError("--secret-format must be solana-keypair or hex")
             }
@@ -71,21 +83,30 @@ struct KeysExportCommand: ParsableCommand {
 
     private func writeBackup(of keystore: Keystore, to path: String) throws {
         var exists = stat()
-        if lstat(path, &exists) == 0 { throw CLIFailure("\(path) exists; a backup never replaces a file: choose a new name") }
+        if lstat(path, &exists) == 0 {
+            throw CLIFailure("\(path) exists; a backup never replaces a file: choose a new name")
+        }
         // Keys that are not there are said before anyone types a passphrase.
         let file = try keystoreStep { () throws(KeystoreError) in try keystore.read() }
-        for key in keys where file?.entry(matching: key) == nil { throw CLIFailure(KeystoreError.noSuchKey(key).description) }
+        for key in keys where file?.entry(matching: key) == nil {
+            throw CLIFailure(KeystoreError.noSuchKey(key).description)
+        }
         let passphrase = try passphraseOptions.current()
         let backupPassphrase: SecureBytes
         if let backupPassphraseFile {
-            do { backupPassphrase = try PassphraseInput.read(path: backupPassphraseFile) } catch { throw CLIFailure(error.description) }
+            do { backupPassphrase = try PassphraseInput.read(path: backupPassphraseFile) } catch {
+                throw CLIFailure(error.description)
+            }
         } else {
             backupPassphrase = try PassphraseOptions.typedTwice(
-                prompt: "Backup passphrase", noTerminal: CLIFailure("no terminal to ask for the backup's passphrase: use --backup-passphrase-file"))
+                prompt: "Backup passphrase",
+                noTerminal: CLIFailure("no terminal to ask for the backup's passphrase: use --backup-passphrase-file"))
         }
         try newPassphraseOptions.check(backupPassphrase, what: "backup passphrase")
         if backupPassphrase.constantTimeEquals(passphrase) {
-            Console.warning("the backup passphrase is the keystore's: whoever learns one then opens both; a passphrase of its own is safer")
+            Console.warning(
+                "the backup passphrase is the keystore's: whoever learns one then opens both; a passphrase of its own is safer"
+            )
         }
         let written = try keystoreStep { () throws(KeystoreError) in
             try keystore.exportBackup(keys, passphrase: passphrase, to: path, backupPassphrase: backupPassphrase)
@@ -107,25 +128,34 @@ struct KeysExportCommand: ParsableCommand {
             throw CLIFailure("exporting a raw secret asks for a confirmation on a terminal, and this command has none")
         }
         let file = try keystoreStep { () throws(KeystoreError) in try keystore.read() }
-        guard let entry = file?.entry(matching: keys[0]) else { throw CLIFailure(KeystoreError.noSuchKey(keys[0]).description) }
+        guard let entry = file?.entry(matching: keys[0]) else {
+            throw CLIFailure(KeystoreError.noSuchKey(keys[0]).description)
+        }
         let format = secretFormat ?? (entry.type == .ed25519 ? "solana-keypair" : "hex")
         if entry.type == .secp256k1, format != "hex" {
-            throw CLIFailure("\"\(entry.label)\" is an Ethereum key, written in hex only: a solana-keygen file holds Ed25519 keys")
+            throw CLIFailure(
+                "\"\(entry.label)\" is an Ethereum key, written in hex only: a solana-keygen file holds Ed25519 keys")
         }
         var exists = stat()
         if lstat(path, &exists) == 0 { throw CLIFailure("\(path) exists; a secret is written only to a new file") }
-        terminal.write("""
+        terminal.write(
+            """
             This writes the secret of "\(entry.label)" (\(entry.displayAddress)) UNENCRYPTED to \(path).
             Anyone who can read that file can sign as this key. An encrypted backup (--backup) is safer.
 
             """)
         let answer = try terminal.ask("Type export to go on: ")
-        guard answer.trimmingASCIIWhitespace() == "export" else { throw CLIFailure("not confirmed; nothing was written") }
+        guard answer.trimmingASCIIWhitespace() == "export" else {
+            throw CLIFailure("not confirmed; nothing was written")
+        }
         let passphrase = try passphraseOptions.current()
-        let (_, secretKey) = try keystoreStep { () throws(KeystoreError) in try keystore.exportSecretKey(keys[0], passphrase: passphrase) }
+        let (_, secretKey) = try keystoreStep { () throws(KeystoreError) in
+            try keystore.exportSecretKey(keys[0], passphrase: passphrase)
+        }
         let text = SecretKeyText.render(secretKey, format: format)
         try SecretFile.create(path, with: text)
-        Console.out("Wrote the secret of \"\(entry.label)\" to \(path) (mode 0600). Delete it once it has served its purpose.")
+        Console.out(
+            "Wrote the secret of \"\(entry.label)\" to \(path) (mode 0600). Delete it once it has served its purpose.")
     }
 }
 

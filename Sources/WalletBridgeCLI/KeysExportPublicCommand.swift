@@ -6,14 +6,19 @@ import WalletBridgeKeys
 struct KeysExportPublicCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export-public",
-        abstract: "Print a key's public key (its address): in base64 and base58 for Solana, as an EIP-55 address for Ethereum. Needs no passphrase.")
+        abstract:
+            "Print a key's public key (its address): in base64 and base58 for Solana, as an EIP-55 address for Ethereum. Needs no passphrase."
+    )
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 
     @Argument(help: "The key: its address (base64 or base58, or 0x... for Ethereum) or its label.")
     var key: String
 
-    @Option(help: "Print only the public key in this encoding: base64, base58 (Solana) or hex (an Ethereum key's compressed public key), or address (the one the wallet shows).")
+    @Option(
+        help:
+            "Print only the public key in this encoding: base64, base58 (Solana) or hex (an Ethereum key's compressed public key), or address (the one the wallet shows)."
+    )
     var encoding: String?
 
     func validate() throws {
@@ -29,7 +34,8 @@ struct KeysExportPublicCommand: ParsableCommand {
         switch encoding {
         case "base64"?: Console.out(Base64.encode(entry.publicKey))
         case "base58"? where entry.type == .secp256k1:
-            throw CLIFailure("\"\(entry.label)\" is an Ethereum key: it has no base58 form; use --encoding address or hex")
+            throw CLIFailure(
+                "\"\(entry.label)\" is an Ethereum key: it has no base58 form; use --encoding address or hex")
         case "base58"?: Console.out(entry.displayAddress)
         case "address"?: Console.out(entry.displayAddress)
         case "hex"?: Console.out(Hex.encode(entry.publicKey))

@@ -45,7 +45,9 @@ struct KeysImportCommand: ParsableCommand {
 
     @Option(
         name: .customLong("solana-keypair"),
-        help: ArgumentHelp("Import a solana-keygen keypair file: a JSON array of 64 numbers, the secret then the public key, which must match.", valueName: "path"),
+        help: ArgumentHelp(
+            "Import a solana-keygen keypair file: a JSON array of 64 numbers, the secret then the public key, which must match.",
+            valueName: "path"),
         completion: .file())
     var solanaKeypair: String?
 
@@ -55,7 +57,9 @@ struct KeysImportCommand: ParsableCommand {
     @OptionGroup var keyTypeOptions: KeyTypeOptions
     @OptionGroup var derivationOptions: DerivationOptions
 
-    @Option(help: ArgumentHelp("Restore the keys of a backup written by `keys export --backup`.", valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Restore the keys of a backup written by `keys export --backup`.", valueName: "path"),
+        completion: .file())
     var backup: String?
 
     @Option(help: ArgumentHelp("Read the backup's passphrase from this file.", valueName: "path"), completion: .file())
@@ -68,21 +72,32 @@ struct KeysImportCommand: ParsableCommand {
 
     func validate() throws {
         let modes = [solanaKeypair != nil, mnemonic, backup != nil].filter { $0 }.count
-        if modes > 1 { throw ValidationError("--solana-keypair, --mnemonic and --backup are different imports: give one") }
+        if modes > 1 {
+            throw ValidationError("--solana-keypair, --mnemonic and --backup are different imports: give one")
+        }
         if modes == 1, file != nil || format != SecretKeyInput.Format.auto.rawValue {
-            throw ValidationError("--solana-keypair, --mnemonic and --backup say what they read: leave out --file and --format")
+            throw ValidationError(
+                "--solana-keypair, --mnemonic and --backup say what they read: leave out --file and --format")
         }
         if backup != nil, label != nil { throw ValidationError("a backup keeps its keys' labels: leave out --label") }
         if keyTypeOptions.keyType != .ed25519, backup != nil || solanaKeypair != nil {
-            throw ValidationError("--type goes with a secret key or --mnemonic: \(backup != nil ? "a backup keeps its keys' types" : "a solana-keygen file holds a Solana key")")
+            throw ValidationError(
+                "--type goes with a secret key or --mnemonic: \(backup != nil ? "a backup keeps its keys' types" : "a solana-keygen file holds a Solana key")"
+            )
         }
-        if derivationOptions.isGiven, !mnemonic { throw ValidationError("--account, --derivation-path and --bip39-passphrase go with --mnemonic") }
-        if backupPassphraseFile != nil, backup == nil { throw ValidationError("--backup-passphrase-file goes with --backup") }
+        if derivationOptions.isGiven, !mnemonic {
+            throw ValidationError("--account, --derivation-path and --bip39-passphrase go with --mnemonic")
+        }
+        if backupPassphraseFile != nil, backup == nil {
+            throw ValidationError("--backup-passphrase-file goes with --backup")
+        }
         guard SecretKeyInput.Format(rawValue: format) != nil else {
-            throw ValidationError("--format must be one of: \(SecretKeyInput.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--format must be one of: \(SecretKeyInput.Format.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if file == nil, solanaKeypair == nil, backup == nil, passphraseOptions.usesStandardInput {
-            throw ValidationError("stdin cannot carry both the \(mnemonic ? "phrase" : "key") and the passphrase: use --passphrase-file")
+            throw ValidationError(
+                "stdin cannot carry both the \(mnemonic ? "phrase" : "key") and the passphrase: use --passphrase-file")
         }
     }
 
@@ -100,18 +115,23 @@ struct KeysImportCommand: ParsableCommand {
             let passphrase = try keystorePassphrase(isNew: isNew)
             do {
                 entry = try keystore.addFromPhrase(
-                    phrase, bip39Passphrase: bip39Passphrase, path: path, type: keyTypeOptions.keyType, label: label, passphrase: passphrase)
+                    phrase, bip39Passphrase: bip39Passphrase, path: path, type: keyTypeOptions.keyType, label: label,
+                    passphrase: passphrase)
             } catch {
                 throw CLIFailure(error.description)
             }
         } else {
             let secret = try readSecretKey()
             let passphrase = try keystorePassphrase(isNew: isNew)
-            entry = try keystoreStep { () throws(KeystoreError) in try keystore.importKey(secret, type: keyTypeOptions.keyType, label: label, passphrase: passphrase) }
+            entry = try keystoreStep { () throws(KeystoreError) in
+                try keystore.importKey(secret, type: keyTypeOptions.keyType, label: label, passphrase: passphrase)
+            }
             if keyTypeOptions.type == nil, secret.count == Secp256k1.secretKeyBytes {
                 // 32 bytes are a Solana seed and an Ethereum secret alike (MetaMask exports the
                 // latter): say which this became, and how to have the other.
-                Console.warning("imported as a Solana (Ed25519) key; if this was an Ethereum secret, delete it (keys delete \"\(entry.label)\") and import it with --type ethereum")
+                Console.warning(
+                    "imported as a Solana (Ed25519) key; if this was an Ethereum secret, delete it (keys delete \"\(entry.label)\") and import it with --type ethereum"
+                )
             }
         }
         if isNew { warnIfWeakKDF() }
@@ -122,7 +142,9 @@ struct KeysImportCommand: ParsableCommand {
             for line in entry.humanLines { Console.out(line) }
         }
         if let source = solanaKeypair ?? file {
-            Console.warning("\(source) still holds the secret unencrypted; delete it (shred -u \(source)) once you no longer need it")
+            Console.warning(
+                "\(source) still holds the secret unencrypted; delete it (shred -u \(source)) once you no longer need it"
+            )
         }
     }
 
@@ -134,26 +156,36 @@ struct KeysImportCommand: ParsableCommand {
     }
 
     private func readSecretKey() throws(CLIFailure) -> SecureBytes {
-        let input = try readInput(from: solanaKeypair ?? file, prompt: "Secret key (hex, base64 or JSON; input hidden): ", maxBytes: Self.maxInputBytes)
+        let input = try readInput(
+            from: solanaKeypair ?? file, prompt: "Secret key (hex, base64 or JSON; input hidden): ",
+            maxBytes: Self.maxInputBytes)
         let chosenFormat = solanaKeypair != nil ? .json : SecretKeyInput.Format(rawValue: format)!
-        let secret = try keystoreStep { () throws(KeystoreError) in try SecretKeyInput.decode(input, format: chosenFormat) }
+        let secret = try keystoreStep { () throws(KeystoreError) in
+            try SecretKeyInput.decode(input, format: chosenFormat)
+        }
         // A keypair file holds the public key too: with only 32 numbers, there is nothing to
         // check the secret against, and the file is not what solana-keygen writes.
         if let solanaKeypair, secret.count != Ed25519.secretKeyBytes {
-            throw CLIFailure("\(solanaKeypair) holds \(secret.count) numbers; a solana-keygen keypair file holds 64 (the secret, then the public key)")
+            throw CLIFailure(
+                "\(solanaKeypair) holds \(secret.count) numbers; a solana-keygen keypair file holds 64 (the secret, then the public key)"
+            )
         }
         return secret
     }
 
     private func readPhrase() throws(CLIFailure) -> SecureBytes {
-        let typed = try readInput(from: nil, prompt: "Recovery phrase (words separated by spaces; input hidden): ", maxBytes: Self.maxPhraseBytes)
+        let typed = try readInput(
+            from: nil, prompt: "Recovery phrase (words separated by spaces; input hidden): ",
+            maxBytes: Self.maxPhraseBytes)
         do { return try BIP39.normalize(typed) } catch { throw CLIFailure("\(error)") }
     }
 
     private func restore(_ backupPath: String, into keystore: Keystore) throws {
         let backupPassphrase: SecureBytes
         if let backupPassphraseFile {
-            do { backupPassphrase = try PassphraseInput.read(path: backupPassphraseFile) } catch { throw CLIFailure(error.description) }
+            do { backupPassphrase = try PassphraseInput.read(path: backupPassphraseFile) } catch {
+                throw CLIFailure(error.description)
+            }
         } else {
             guard let terminal = Terminal.open() else {
                 throw CLIFailure("no terminal to ask for the backup's passphrase: use --backup-passphrase-file")
@@ -162,18 +194,26 @@ struct KeysImportCommand: ParsableCommand {
         }
         // The backup is opened first: a wrong backup passphrase is said before anyone types the
         // keystore's.
-        let opened = try keystoreStep { () throws(KeystoreError) in try Keystore.openBackup(backupPath, backupPassphrase: backupPassphrase) }
+        let opened = try keystoreStep { () throws(KeystoreError) in
+            try Keystore.openBackup(backupPath, backupPassphrase: backupPassphrase)
+        }
         let isNew = !keystore.exists
         let passphrase = try keystorePassphrase(isNew: isNew)
-        let restored = try keystoreStep { () throws(KeystoreError) in try keystore.restore(opened, passphrase: passphrase) }
+        let restored = try keystoreStep { () throws(KeystoreError) in
+            try keystore.restore(opened, passphrase: passphrase)
+        }
         if isNew { warnIfWeakKDF() }
         if keystoreOptions.json {
-            keystoreOptions.printJSON(.object([
-                "added": .array(restored.added.map(\.json)), "already_held": .array(restored.alreadyHeld.map(\.json)),
-            ]))
+            keystoreOptions.printJSON(
+                .object([
+                    "added": .array(restored.added.map(\.json)),
+                    "already_held": .array(restored.alreadyHeld.map(\.json)),
+                ]))
             return
         }
-        Console.out("Restored \(restored.added.count) of \(restored.added.count + restored.alreadyHeld.count) keys from \(backupPath) into \(keystore.path).")
+        Console.out(
+            "Restored \(restored.added.count) of \(restored.added.count + restored.alreadyHeld.count) keys from \(backupPath) into \(keystore.path)."
+        )
         for entry in restored.added {
             Console.out("")
             for line in entry.humanLines { Console.out(line) }

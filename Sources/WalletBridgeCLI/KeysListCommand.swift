@@ -7,7 +7,9 @@ import WalletBridgeKeys
 struct KeysListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the keys: label, type, creation time, origin, and address: base64 (the protocol's form) and base58 (Solana's) for a Solana key, EIP-55 hex for an Ethereum key.")
+        abstract:
+            "List the keys: label, type, creation time, origin, and address: base64 (the protocol's form) and base58 (Solana's) for a Solana key, EIP-55 hex for an Ethereum key."
+    )
 
     @OptionGroup var keystoreOptions: KeystoreOptions
 

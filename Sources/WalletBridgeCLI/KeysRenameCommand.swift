@@ -5,7 +5,8 @@ import WalletBridgeKeys
 /// `keys rename`: a new label. Labels are not secret, but they are sealed with the key, so
 /// that nobody without the passphrase can swap them: a rename needs the passphrase.
 struct KeysRenameCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a key a new label (needs the passphrase).")
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Give a key a new label (needs the passphrase).")
 
     @OptionGroup var keystoreOptions: KeystoreOptions
     @OptionGroup var passphraseOptions: PassphraseOptions
@@ -23,7 +24,9 @@ struct KeysRenameCommand: ParsableCommand {
             throw CLIFailure(KeystoreError.noSuchKey(key).description)
         }
         let passphrase = try passphraseOptions.current()
-        let entry = try keystoreStep { () throws(KeystoreError) in try keystore.rename(key, to: label, passphrase: passphrase) }
+        let entry = try keystoreStep { () throws(KeystoreError) in
+            try keystore.rename(key, to: label, passphrase: passphrase)
+        }
         if keystoreOptions.json {
             keystoreOptions.printJSON(entry.json)
         } else {

@@ -19,7 +19,8 @@ struct KeysVerifyCommand: ParsableCommand {
         if keystoreOptions.json {
             keystoreOptions.printJSON(.object(["keys": .number(.init(count))]))
         } else {
-            Console.out("The passphrase opens all \(count) \(count == 1 ? "key" : "keys"); each matches its public key.")
+            Console.out(
+                "The passphrase opens all \(count) \(count == 1 ? "key" : "keys"); each matches its public key.")
         }
     }
 }

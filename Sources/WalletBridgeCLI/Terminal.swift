@@ -140,7 +140,9 @@ private enum InterruptCleanup {
         for signalNumber in signals {
             signal(signalNumber) { received in
                 // Only async-signal-safe calls: tcsetattr, write, signal, raise.
-                if InterruptCleanup.echoFD >= 0 { tcsetattr(InterruptCleanup.echoFD, TCSANOW, &InterruptCleanup.originalTermios) }
+                if InterruptCleanup.echoFD >= 0 {
+                    tcsetattr(InterruptCleanup.echoFD, TCSANOW, &InterruptCleanup.originalTermios)
+                }
                 if InterruptCleanup.textFD >= 0, let text = InterruptCleanup.text {
                     _ = Glibc.write(InterruptCleanup.textFD, text.baseAddress, text.count)
                 }

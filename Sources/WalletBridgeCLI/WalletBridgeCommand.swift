@@ -17,7 +17,8 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
         version: WalletBridgeVersion.current,
         subcommands: [
             ServeCommand.self, KeysCommand.self, InstallCommand.self, UninstallCommand.self,
-            DoctorCommand.self, CallCommand.self, ConformCommand.self, DescribeCommand.self, NewCommand.self, AgentCommand.self, LockCommand.self, LogCommand.self, SessionsCommand.self,
+            DoctorCommand.self, CallCommand.self, ConformCommand.self, DescribeCommand.self, NewCommand.self,
+            AgentCommand.self, LockCommand.self, LogCommand.self, SessionsCommand.self,
         ]
     )
 

@@ -125,7 +125,8 @@ package final class Connection {
             let written = outbound.withUnsafeBytes { raw in
                 let start = raw.baseAddress! + outboundOffset, count = raw.count - outboundOffset
                 return SystemCall.retryingInterrupts {
-                    writesWithSend ? Glibc.send(output, start, count, Int32(MSG_NOSIGNAL)) : Glibc.write(output, start, count)
+                    writesWithSend
+                        ? Glibc.send(output, start, count, Int32(MSG_NOSIGNAL)) : Glibc.write(output, start, count)
                 }
             }
             if written < 0 {
@@ -277,7 +278,9 @@ package final class Connection {
     /// descriptors to be ready, then writes and reads what it can. False when the deadline
     /// passed with nothing ready. Throws the first read failure.
     @discardableResult
-    package static func pump(_ connections: [Connection], until deadline: ContinuousClock.Instant?) throws(Failure) -> Bool {
+    package static func pump(_ connections: [Connection], until deadline: ContinuousClock.Instant?) throws(Failure)
+        -> Bool
+    {
         var descriptors: [pollfd] = []
         var owners: [Connection] = []
         for connection in connections {
@@ -304,7 +307,9 @@ package final class Connection {
             let events = Int16(POLLIN) | (writing && output == input ? Int16(POLLOUT) : 0)
             list.append(pollfd(fd: input, events: events, revents: 0))
         }
-        if writing, output != input || inputEnded { list.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0)) }
+        if writing, output != input || inputEnded {
+            list.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0))
+        }
         for side in sideReaders { list.append(pollfd(fd: side.fd, events: Int16(POLLIN), revents: 0)) }
         return list
     }
@@ -315,8 +320,10 @@ package final class Connection {
         if descriptor.fd == output, hasPendingOutput, descriptor.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 {
             _ = writeSome()
         }
-        if descriptor.fd != input, descriptor.fd != output, let index = sideReaders.firstIndex(where: { $0.fd == descriptor.fd }),
-           !sideReaders[index].read(descriptor.fd) {
+        if descriptor.fd != input, descriptor.fd != output,
+            let index = sideReaders.firstIndex(where: { $0.fd == descriptor.fd }),
+            !sideReaders[index].read(descriptor.fd)
+        {
             sideReaders.remove(at: index)
         }
     }
@@ -324,7 +331,9 @@ package final class Connection {
     /// One read of what is there (poll said so, or the descriptor is non-blocking).
     private func readSome() throws(Failure) {
         let fd = input
-        let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress!, raw.count) } }
+        let count = chunk.withUnsafeMutableBytes { raw in
+            SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress!, raw.count) }
+        }
         if count < 0 {
             let code = errno
             if code == EAGAIN || code == EWOULDBLOCK { return }
@@ -337,6 +346,8 @@ package final class Connection {
             return
         }
         chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        if count == chunk.count, chunk.count < Self.maxChunkBytes { chunk = [UInt8](repeating: 0, count: chunk.count * 2) }
+        if count == chunk.count, chunk.count < Self.maxChunkBytes {
+            chunk = [UInt8](repeating: 0, count: chunk.count * 2)
+        }
     }
 }

@@ -20,7 +20,8 @@ public struct InMemoryTestWallet: AccountsAtHand {
     static let ethereumSecrets: [[UInt8]] = [Keccak256.hash(Array("cow".utf8)), [UInt8](repeating: 2, count: 32)]
     /// 16, or `WALLET_BRIDGE_TEST_MAX_PAYLOADS` (the signing benchmark sends hundreds at once).
     static let maxPayloads: Int = {
-        guard let raw = getenv("WALLET_BRIDGE_TEST_MAX_PAYLOADS"), let value = Int(String(cString: raw)), value > 0 else { return 16 }
+        guard let raw = getenv("WALLET_BRIDGE_TEST_MAX_PAYLOADS"), let value = Int(String(cString: raw)), value > 0
+        else { return 16 }
         return value
     }()
 
@@ -60,10 +61,13 @@ public struct InMemoryTestWallet: AccountsAtHand {
     /// The signature of `request`'s digest by the key of its address, asking nobody.
     package func signEthereum(_ request: EthereumSigningRequest) throws -> [UInt8] {
         guard let key = ethereumKeys.pairs.first(where: { $0.address == request.address }),
-              let signature = Secp256k1.sign(digest: request.digest, secretKey: key.secret) else {
-            throw RPCError(.invalidParams, data: .object([
-                "field": .string(request.addressField), "problem": .string("no Ethereum account with this address"),
-            ]))
+            let signature = Secp256k1.sign(digest: request.digest, secretKey: key.secret)
+        else {
+            throw RPCError(
+                .invalidParams,
+                data: .object([
+                    "field": .string(request.addressField), "problem": .string("no Ethereum account with this address"),
+                ]))
         }
         return signature
     }
@@ -71,16 +75,20 @@ public struct InMemoryTestWallet: AccountsAtHand {
     /// The Ed25519 signature of each message by the key of `publicKey`, asking nobody.
     package func signSolana(_ messages: [[UInt8]], publicKey: [UInt8]) throws -> [[UInt8]] {
         guard let key = keys.first(where: { $0.address == Base64.encode(publicKey) }) else {
-            throw RPCError(.invalidParams, data: .object([
-                "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
-            ]))
+            throw RPCError(
+                .invalidParams,
+                data: .object([
+                    "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
+                ]))
         }
         return key.secretKey.withUnsafeBytes { secretKey in messages.map { Ed25519.sign($0, secretKey: secretKey) } }
     }
 
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let key = keys.first(where: { $0.address == params.address }) else {
-            throw RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
+            throw RPCError(
+                .invalidParams,
+                data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: Self.maxPayloads)
         let signed = key.secretKey.withUnsafeBytes { secretKey in PayloadSigning.sign(payloads, secretKey: secretKey) }

@@ -115,7 +115,10 @@ enum RaiseError: RPCMethod {
     /// shared fixtures give it, for `wallet-bridge conform`'s check that each error case's code
     /// is one the method documents.
     static var errors: [RPCError] {
-        [RPCError(.authorizationFailed), RPCError(.notSigned), RPCError(.tooManyPayloads), RPCError(code: 42, message: "The answer")]
+        [
+            RPCError(.authorizationFailed), RPCError(.notSigned), RPCError(.tooManyPayloads),
+            RPCError(code: 42, message: "The answer"),
+        ]
     }
 }
 
@@ -204,7 +207,9 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
     }
     try router.register(Measure.self) { params, _ in .init(bytes: params.data.utf8.count) }
     try router.register(Context.self) { _, context in
-        .init(caller: context.caller.identity.map(JSONValue.string) ?? .null, id: context.requestID?.jsonValue ?? .null, method: context.method)
+        .init(
+            caller: context.caller.identity.map(JSONValue.string) ?? .null, id: context.requestID?.jsonValue ?? .null,
+            method: context.method)
     }
     guard set == .all else { return }
     try router.register(Sleep.self) { params, _ in
@@ -254,7 +259,9 @@ private func readReportLines(_ path: String) throws -> [JSONValue] {
         guard bytes.count <= 1 << 20 else { throw RPCError(.internalError, detail: "the report file is over 1 MiB") }
     }
     return try bytes.split(separator: UInt8(ascii: "\n")).map { line in
-        do { return try JSONParser.parse(Array(line)) } catch { throw RPCError(.internalError, detail: "a line of the report file is not JSON") }
+        do { return try JSONParser.parse(Array(line)) } catch {
+            throw RPCError(.internalError, detail: "a line of the report file is not JSON")
+        }
     }
 }
 

@@ -42,10 +42,12 @@ package enum TestSessions {
         let now = try clock()
         let store = SessionStore(
             inMemory: [
-                preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now), preseededSite(now: now),
+                preseeded(now: now), preseededEthereum(now: now), preseededTransactions(now: now),
+                preseededSite(now: now),
             ],
             now: { now })
-        var service = SessionService(store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
+        var service = SessionService(
+            store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
         service.now = { now }
         if let timeout = try proposalTimeout() { service.proposalTimeout = timeout }
         let counter = TopicCounter()
@@ -64,18 +66,22 @@ package enum TestSessions {
             caller: SessionCaller(.chromeExtension(origin: preseededCaller)),
             callerName: nil,
             metadata: PeerMetadata(
-                name: "Fixture dApp", description: "The conformance host's pre-seeded session", url: "https://example.org",
+                name: "Fixture dApp", description: "The conformance host's pre-seeded session",
+                url: "https://example.org",
                 icons: ["https://example.org/icon.png"]),
             requiredNamespaces: [
                 SolanaChain.namespace: Namespace(
                     chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts],
-                    events: [SessionEvent.accountsChanged]),
+                    events: [SessionEvent.accountsChanged])
             ],
-            optionalNamespaces: [SolanaChain.namespace: Namespace(chains: [SolanaChain.devnet], methods: [SolanaMethod.signMessage])],
+            optionalNamespaces: [
+                SolanaChain.namespace: Namespace(chains: [SolanaChain.devnet], methods: [SolanaMethod.signMessage])
+            ],
             namespaces: [
                 SolanaChain.namespace: Namespace(
-                    chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts],
-                    events: [SessionEvent.accountsChanged]),
+                    chains: [SolanaChain.mainnet, SolanaChain.devnet],
+                    methods: [SolanaMethod.signMessage, SolanaMethod.getAccounts],
+                    events: [SessionEvent.accountsChanged])
             ],
             created: created,
             expiry: created + lifetime
@@ -97,12 +103,21 @@ package enum TestSessions {
             topic: preseededEthereumTopic,
             caller: SessionCaller(.chromeExtension(origin: preseededEthereumCaller)),
             callerName: nil,
-            metadata: PeerMetadata(name: "Fixture Pay", description: "The conformance host's pre-seeded Ethereum session", url: "https://pay.example.org"),
-            requiredNamespaces: [EIP155.namespace: Namespace(chains: [EIP155.mainnet], methods: EIP155.methods, events: [SessionEvent.accountsChanged])],
-            optionalNamespaces: [EIP155.namespace: Namespace(chains: [polygon, base], methods: EIP155.methods, events: [EIP155.chainChangedEvent])],
+            metadata: PeerMetadata(
+                name: "Fixture Pay", description: "The conformance host's pre-seeded Ethereum session",
+                url: "https://pay.example.org"),
+            requiredNamespaces: [
+                EIP155.namespace: Namespace(
+                    chains: [EIP155.mainnet], methods: EIP155.methods, events: [SessionEvent.accountsChanged])
+            ],
+            optionalNamespaces: [
+                EIP155.namespace: Namespace(
+                    chains: [polygon, base], methods: EIP155.methods, events: [EIP155.chainChangedEvent])
+            ],
             namespaces: [
                 EIP155.namespace: Namespace(
-                    chains: [EIP155.mainnet, polygon, base], methods: EIP155.methods, events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent]),
+                    chains: [EIP155.mainnet, polygon, base], methods: EIP155.methods,
+                    events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent])
             ],
             created: created,
             expiry: created + lifetime
@@ -120,13 +135,16 @@ package enum TestSessions {
     package static func preseededTransactions(now: Int) -> Session {
         let created = now - 86_400
         let solana = Namespace(
-            chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: WalletSupport.default.namespaces[SolanaChain.namespace]?.methods ?? [],
+            chains: [SolanaChain.mainnet, SolanaChain.devnet],
+            methods: WalletSupport.default.namespaces[SolanaChain.namespace]?.methods ?? [],
             events: [SessionEvent.accountsChanged])
         return Session(
             topic: preseededTransactionsTopic,
             caller: SessionCaller(.chromeExtension(origin: preseededTransactionsCaller)),
             callerName: nil,
-            metadata: PeerMetadata(name: "Fixture Swap", description: "The conformance host's pre-seeded session for transactions", url: "https://swap.example.org"),
+            metadata: PeerMetadata(
+                name: "Fixture Swap", description: "The conformance host's pre-seeded session for transactions",
+                url: "https://swap.example.org"),
             requiredNamespaces: [SolanaChain.namespace: solana],
             optionalNamespaces: [:],
             namespaces: [SolanaChain.namespace: solana],
@@ -154,7 +172,8 @@ package enum TestSessions {
             origin: preseededSiteOrigin,
             callerName: nil,
             metadata: PeerMetadata(
-                name: "Fixture Site", description: "The conformance host's pre-seeded session of a site", url: preseededSiteOrigin),
+                name: "Fixture Site", description: "The conformance host's pre-seeded session of a site",
+                url: preseededSiteOrigin),
             requiredNamespaces: [SolanaChain.namespace: solana],
             optionalNamespaces: [:],
             namespaces: [SolanaChain.namespace: solana],
@@ -168,7 +187,9 @@ package enum TestSessions {
     private static func proposalTimeout() throws(SetupError) -> Duration? {
         guard let text = Environment.string("WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS") else { return nil }
         guard let milliseconds = Int(text), milliseconds > 0 else {
-            throw SetupError(description: "WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS must be a positive number of milliseconds, not \(text)")
+            throw SetupError(
+                description:
+                    "WALLET_BRIDGE_TEST_PROPOSAL_TIMEOUT_MS must be a positive number of milliseconds, not \(text)")
         }
         return .milliseconds(milliseconds)
     }
@@ -178,7 +199,8 @@ package enum TestSessions {
     private static func clock() throws(SetupError) -> Int {
         guard let text = Environment.string("WALLET_BRIDGE_TEST_NOW") else { return defaultNow }
         guard let seconds = Int(text), seconds > 0 else {
-            throw SetupError(description: "WALLET_BRIDGE_TEST_NOW must be a positive number of seconds since the epoch, not \(text)")
+            throw SetupError(
+                description: "WALLET_BRIDGE_TEST_NOW must be a positive number of seconds since the epoch, not \(text)")
         }
         return seconds
     }
@@ -213,7 +235,8 @@ package enum TestConsent: String, Sendable {
     static func fromEnvironment() throws(TestSessions.SetupError) -> TestConsent {
         guard let text = Environment.string("WALLET_BRIDGE_TEST_CONSENT") else { return .approve }
         guard let consent = TestConsent(rawValue: text) else {
-            throw TestSessions.SetupError(description: "WALLET_BRIDGE_TEST_CONSENT must be approve, reject, hang or unavailable, not \(text)")
+            throw TestSessions.SetupError(
+                description: "WALLET_BRIDGE_TEST_CONSENT must be approve, reject, hang or unavailable, not \(text)")
         }
         return consent
     }
@@ -238,7 +261,8 @@ struct InMemorySessionWallet: SessionWallet {
     }
 
     func accounts(context: RequestContext) throws -> SessionAccounts {
-        SessionAccounts(walletlibAddresses: try keys.accountsAtHand(context: context).addresses, eip155: keys.ethereumAddresses)
+        SessionAccounts(
+            walletlibAddresses: try keys.accountsAtHand(context: context).addresses, eip155: keys.ethereumAddresses)
     }
 
     func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
@@ -279,7 +303,9 @@ struct InMemorySessionWallet: SessionWallet {
         var request = ConsentRequest(caller: context.caller, keyLabel: "test", shortAddress: "", payloads: [])
         request.site = context.site
         request.transactions = consent
-        do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch { throw error.rpcError(at: field) }
+        do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch {
+            throw error.rpcError(at: field)
+        }
     }
 
     /// What `sign` gives when the person approves; the keystore wallet's refusals otherwise.

@@ -90,7 +90,9 @@ package enum Assuan {
             guard position < output.count else { return nil }
             var byte = payload[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < payload.count, let high = Hex.digitValue(payload[index + 1]), let low = Hex.digitValue(payload[index + 2]) else {
+                guard index + 2 < payload.count, let high = Hex.digitValue(payload[index + 1]),
+                    let low = Hex.digitValue(payload[index + 2])
+                else {
                     return nil
                 }
                 byte = high << 4 | low

@@ -253,8 +253,9 @@ package struct AuditLog: Sendable {
                 return []
             }
             var lines = Self.take(&tally, before: instant - tallyWindow)
-            lines.append(Self.countedLine(
-                time: time, key: key, callerName: entry.callerName, count: 1, payloads: entry.payloadCount))
+            lines.append(
+                Self.countedLine(
+                    time: time, key: key, callerName: entry.callerName, count: 1, payloads: entry.payloadCount))
             tally[key] = Tally(windowStart: instant)
             return lines
         }
@@ -280,12 +281,16 @@ package struct AuditLog: Sendable {
     /// are dropped.
     private static func take(_ tally: inout [TallyKey: Tally], before expired: ContinuousClock.Instant?) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        for key in tally.keys.sorted(by: { ($0.caller, $0.decision.rawValue, $0.what) < ($1.caller, $1.decision.rawValue, $1.what) }) {
+        for key in tally.keys.sorted(by: {
+            ($0.caller, $0.decision.rawValue, $0.what) < ($1.caller, $1.decision.rawValue, $1.what)
+        }) {
             guard var open = tally[key] else { continue }
             if let expired, open.windowStart >= expired { continue }
             if open.count > 0, let firstTime = open.firstTime {
-                lines.append(countedLine(
-                    time: firstTime, key: key, callerName: open.callerName, count: open.count, payloads: open.payloads))
+                lines.append(
+                    countedLine(
+                        time: firstTime, key: key, callerName: open.callerName, count: open.count,
+                        payloads: open.payloads))
             }
             if expired != nil {
                 tally[key] = nil
@@ -300,7 +305,9 @@ package struct AuditLog: Sendable {
     /// `count` unasked refusals from `time` on: no key, no hashes (they are not worth a
     /// growing log), how many payloads they held in all, and what they asked to sign (`what`,
     /// written unless payloads).
-    private static func countedLine(time: String, key: TallyKey, callerName: String?, count: Int, payloads: Int) -> [UInt8] {
+    private static func countedLine(time: String, key: TallyKey, callerName: String?, count: Int, payloads: Int)
+        -> [UInt8]
+    {
         var members: [String: JSONValue] = [
             "time": .string(time),
             "decision": .string(key.decision.rawValue),
@@ -331,7 +338,8 @@ package struct AuditLog: Sendable {
                 members["method"] = .string(solana.method)
                 members["chain"] = .string(solana.chain)
                 if !solana.signatures.isEmpty {
-                    members["signatures"] = .array(solana.signatures.prefix(listedSignatures).map { .string(bounded($0)) })
+                    members["signatures"] = .array(
+                        solana.signatures.prefix(listedSignatures).map { .string(bounded($0)) })
                 }
             }
             members["payload_count"] = .number(JSONNumber(entry.payloadHashes.count))
@@ -341,7 +349,8 @@ package struct AuditLog: Sendable {
         if let dialog = entry.dialogSHA256 { members["dialog_sha256"] = .string(Hex.encode(dialog)) }
         if let signIn = entry.signIn { members["sign_in"] = signIn.json }
         if entry.transactionIDs.contains(where: { $0 != nil }) {
-            members["transaction_ids"] = .array(entry.transactionIDs.prefix(listedSignatures).map { $0.map { .string(bounded($0)) } ?? .null })
+            members["transaction_ids"] = .array(
+                entry.transactionIDs.prefix(listedSignatures).map { $0.map { .string(bounded($0)) } ?? .null })
         }
         if let name = entry.callerName { members["caller_name"] = .string(bounded(name)) }
         if let approval = entry.approval { members["approval"] = .string(approval.rawValue) }
@@ -358,7 +367,8 @@ package struct AuditLog: Sendable {
 
     /// `text`, cut to `maxTextLength` characters ("…" where cut).
     private static func bounded(_ text: String) -> String {
-        text.unicodeScalars.count <= maxTextLength ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(maxTextLength - 1))) + "…"
+        text.unicodeScalars.count <= maxTextLength
+            ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(maxTextLength - 1))) + "…"
     }
 
     /// Appends `lines`, in one write, holding the log's lock (flock, exclusive, on the file as
@@ -376,7 +386,9 @@ package struct AuditLog: Sendable {
             return Log.error("cannot keep the audit log: \(error)")
         }
         let fd = Self.open(path)
-        guard fd >= 0 else { return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            return Log.error("cannot open the audit log \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         beforeAppend?()
         // A line matters more than the lock: written even if the lock fails (it does not, on a
@@ -403,7 +415,8 @@ package struct AuditLog: Sendable {
     private func rotate(_ path: String, emptying fd: Int32) {
         let rotated = Self.rotatedPath(path)
         do {
-            try AtomicFile.withFolderLock(AtomicFile.split(path).folder, failed: KeystoreError.init) { () throws(KeystoreError) in
+            try AtomicFile.withFolderLock(AtomicFile.split(path).folder, failed: KeystoreError.init) {
+                () throws(KeystoreError) in
                 let moved: [UInt8]
                 let kept: [UInt8]
                 do {
@@ -448,8 +461,9 @@ package struct AuditLog: Sendable {
     /// passphrase, confirmation or "Sign and allow", and not by the passphrase file.
     private static func isApprovalInADialog(_ line: ArraySlice<UInt8>) -> Bool {
         guard case .object(let entry)? = try? JSONParser.parse(Array(line)),
-              case .string("approved")? = entry["decision"], entry["unattended"] != .bool(true),
-              case .string(let approval)? = entry["approval"] else { return false }
+            case .string("approved")? = entry["decision"], entry["unattended"] != .bool(true),
+            case .string(let approval)? = entry["approval"]
+        else { return false }
         return [Approval.passphrase, .confirmation, .confirmationAndAllow].map(\.rawValue).contains(approval)
     }
 
@@ -461,7 +475,10 @@ package struct AuditLog: Sendable {
 extension AuditLog.Entry {
     /// A line before the signing adds its details (in an extension, so that the memberwise
     /// initializer stays for this module).
-    package init(decision: AuditLog.Decision, caller: Caller, callerName: String?, address: String, label: String, payloadHashes: [String]) {
+    package init(
+        decision: AuditLog.Decision, caller: Caller, callerName: String?, address: String, label: String,
+        payloadHashes: [String]
+    ) {
         (self.decision, self.caller, self.callerName) = (decision, caller, callerName)
         (self.address, self.label, self.payloadHashes) = (address, label, payloadHashes)
     }

@@ -188,7 +188,8 @@ public struct ConsentRequest: Sendable, Equatable {
     private var callerDescription: String {
         let who = Self.describe(caller, named: callerName)
         guard let site else { return who }
-        return "\(who)\nfor the site \(Self.printable(site, maxBytes: SiteOrigin.maxBytes)) (as the extension reports it)"
+        return
+            "\(who)\nfor the site \(Self.printable(site, maxBytes: SiteOrigin.maxBytes)) (as the extension reports it)"
     }
 
     /// Who asks, as the dialogs name it: the ID from what the browser says (argv), which the
@@ -204,7 +205,8 @@ public struct ConsentRequest: Sendable, Equatable {
         let identified: String
         switch caller {
         case .chromeExtension(let origin):
-            let id = origin.dropFirst("chrome-extension://".count).split(separator: "/").first.map(String.init) ?? origin
+            let id =
+                origin.dropFirst("chrome-extension://".count).split(separator: "/").first.map(String.init) ?? origin
             identified = "The extension with ID \(Self.printable(id, maxBytes: 80))"
         case .firefoxAddon(let id, _):
             identified = "The Firefox add-on with ID \(Self.printable(id, maxBytes: 80))"
@@ -271,7 +273,9 @@ public enum PayloadSummary: Sendable, Equatable {
             case "\n", "\r", "\t": continue
             default:
                 let category = scalar.properties.generalCategory
-                if category == .control || category == .format || category == .unassigned || category == .privateUse { return nil }
+                if category == .control || category == .format || category == .unassigned || category == .privateUse {
+                    return nil
+                }
             }
         }
         return text

@@ -21,14 +21,17 @@ import WalletBridgeProtocol
 package enum ExtensionNames {
     /// The name of `caller`'s extension as installed in the browser with pid `browserProcess`.
     package static func name(of caller: Caller, browserProcess: Int32) -> String? {
-        let name: String? = switch caller {
-        case .chromeExtension(let origin):
-            chromiumName(id: String(origin.dropFirst("chrome-extension://".count).prefix { $0 != "/" }), browserProcess: browserProcess)
-        case .firefoxAddon(let id, _):
-            firefoxName(id: id, browserProcess: browserProcess)
-        case .unidentified:
-            nil
-        }
+        let name: String? =
+            switch caller {
+            case .chromeExtension(let origin):
+                chromiumName(
+                    id: String(origin.dropFirst("chrome-extension://".count).prefix { $0 != "/" }),
+                    browserProcess: browserProcess)
+            case .firefoxAddon(let id, _):
+                firefoxName(id: id, browserProcess: browserProcess)
+            case .unidentified:
+                nil
+            }
         guard let name, !name.isEmpty else { return nil }
         return name
     }
@@ -57,8 +60,14 @@ package enum ExtensionNames {
                 if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on") }
                 return name
             }
-            guard case .firefoxAddon = caller, ContinuousClock.now - start < patience, firefoxListIsPending(browserProcess) else {
-                if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on; no list written since it started names it") }
+            guard case .firefoxAddon = caller, ContinuousClock.now - start < patience,
+                firefoxListIsPending(browserProcess)
+            else {
+                if waited {
+                    Log.debug(
+                        "waited \(ContinuousClock.now - start) for Firefox to list the add-on; no list written since it started names it"
+                    )
+                }
                 return nil
             }
             waited = true
@@ -74,8 +83,10 @@ package enum ExtensionNames {
     static func chromiumName(id: String, browserProcess: Int32) -> String? {
         guard !id.isEmpty, !id.contains("/"), !id.contains(".") else { return nil }
         let arguments = commandLine(of: browserProcess)
-        guard let userData = argumentValue("--user-data-dir=", in: arguments) ?? defaultChromiumFolder(browserProcess) else { return nil }
-        let profiles = argumentValue("--profile-directory=", in: arguments).map { [$0] }
+        guard let userData = argumentValue("--user-data-dir=", in: arguments) ?? defaultChromiumFolder(browserProcess)
+        else { return nil }
+        let profiles =
+            argumentValue("--profile-directory=", in: arguments).map { [$0] }
             ?? Files.names(in: userData).filter { $0 == "Default" || $0.hasPrefix("Profile ") }.sorted()
         for profile in profiles {
             let folder = "\(userData)/\(profile)"
@@ -84,7 +95,9 @@ package enum ExtensionNames {
             }
             for preferences in ["Secure Preferences", "Preferences"] {
                 guard let settings = json("\(folder)/\(preferences)")?["extensions"]?["settings"]?[id] else { continue }
-                if case .string(let path)? = settings["path"], path.hasPrefix("/"), let name = manifestName(in: path) { return name }
+                if case .string(let path)? = settings["path"], path.hasPrefix("/"), let name = manifestName(in: path) {
+                    return name
+                }
                 if case .string(let name)? = settings["manifest"]?["name"], !name.hasPrefix("__MSG_") { return name }
             }
         }
@@ -92,7 +105,8 @@ package enum ExtensionNames {
         // its next write of that file, seconds after start-up: its first requests come sooner.
         for folder in argumentValue("--load-extension=", in: arguments)?.split(separator: ",").map(String.init) ?? []
         where folder.hasPrefix("/") {
-            guard let manifest = json("\(folder)/manifest.json"), unpackedChromiumID(folder, manifest: manifest) == id else { continue }
+            guard let manifest = json("\(folder)/manifest.json"), unpackedChromiumID(folder, manifest: manifest) == id
+            else { continue }
             if let name = manifestName(manifest, in: folder) { return name }
         }
         return nil
@@ -131,7 +145,9 @@ package enum ExtensionNames {
 
     /// The browser's default profile folder, told by its executable.
     private static func defaultChromiumFolder(_ pid: Int32) -> String? {
-        guard let executable = Files.linkTarget("/proc/\(pid)/exe"), let config = Environment.configHome else { return nil }
+        guard let executable = Files.linkTarget("/proc/\(pid)/exe"), let config = Environment.configHome else {
+            return nil
+        }
         let folders: [(marker: String, folder: String)] = [
             ("chrome-beta", "google-chrome-beta"), ("chrome-unstable", "google-chrome-unstable"),
             ("/google/chrome", "google-chrome"), ("brave", "BraveSoftware/Brave-Browser"),
@@ -151,17 +167,21 @@ package enum ExtensionNames {
         guard name.hasPrefix("__MSG_"), name.hasSuffix("__"), name.count > 8 else { return name }
         let key = name.dropFirst(6).dropLast(2).lowercased()
         guard case .string(let locale)? = manifest["default_locale"], !locale.contains("/"),
-              case .object(let messages)? = json("\(folder)/_locales/\(locale)/messages.json") else { return nil }
+            case .object(let messages)? = json("\(folder)/_locales/\(locale)/messages.json")
+        else { return nil }
         // Message names are case-insensitive.
         guard let entry = messages.first(where: { $0.key.lowercased() == key })?.value,
-              case .string(let message)? = entry["message"] else { return nil }
+            case .string(let message)? = entry["message"]
+        else { return nil }
         return message
     }
 
     // MARK: Firefox
 
     static func firefoxName(id: String, browserProcess: Int32) -> String? {
-        guard let profile = firefoxProfile(browserProcess), case .array(let addons)? = json("\(profile)/extensions.json")?["addons"] else {
+        guard let profile = firefoxProfile(browserProcess),
+            case .array(let addons)? = json("\(profile)/extensions.json")?["addons"]
+        else {
             return nil
         }
         guard let addon = addons.first(where: { $0["id"] == .string(id) }) else { return nil }
@@ -179,7 +199,8 @@ package enum ExtensionNames {
         guard seconds(now) - started < Double(startUp / .milliseconds(1)) / 1000 else { return false }
         switch FileStamp.lookUp("\(profile)/extensions.json") {
         case .absent: return true
-        case .present(let stamp): return Double(stamp.modified.seconds) + Double(stamp.modified.nanoseconds) / 1e9 < started
+        case .present(let stamp):
+            return Double(stamp.modified.seconds) + Double(stamp.modified.nanoseconds) / 1e9 < started
         case .unknown: return false
         }
     }
@@ -188,7 +209,9 @@ package enum ExtensionNames {
     /// browser's working folder), else the folder of the profile database the browser has open.
     private static func firefoxProfile(_ pid: Int32) -> String? {
         let arguments = commandLine(of: pid)
-        if let index = arguments.firstIndex(where: { $0 == "-profile" || $0 == "--profile" }), index + 1 < arguments.count {
+        if let index = arguments.firstIndex(where: { $0 == "-profile" || $0 == "--profile" }),
+            index + 1 < arguments.count
+        {
             let profile = arguments[index + 1]
             if profile.hasPrefix("/") { return profile }
             return Files.linkTarget("/proc/\(pid)/cwd").map { "\($0)/\(profile)" }
@@ -205,7 +228,9 @@ package enum ExtensionNames {
 
     /// The process's arguments.
     private static func commandLine(of pid: Int32) -> [String] {
-        procFile("/proc/\(pid)/cmdline").split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        procFile("/proc/\(pid)/cmdline").split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// When the process started, in seconds since the epoch. `/proc/<pid>/stat` gives it in
@@ -216,7 +241,8 @@ package enum ExtensionNames {
         guard let nameEnd = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = stat[(nameEnd + 1)...].split(separator: UInt8(ascii: " "))
         let ticksPerSecond = sysconf(Int32(_SC_CLK_TCK))
-        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)), ticksPerSecond > 0 else { return nil }
+        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)), ticksPerSecond > 0
+        else { return nil }
         var sinceBoot = timespec(), now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &sinceBoot)
         clock_gettime(CLOCK_REALTIME, &now)
@@ -234,7 +260,9 @@ package enum ExtensionNames {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 1 << 20 {
-            let count = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+            let count = SystemCall.retryingInterrupts {
+                chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            }
             if count <= 0 { break }
             bytes += chunk[0..<count]
         }
@@ -242,7 +270,9 @@ package enum ExtensionNames {
     }
 
     private static func argumentValue(_ prefix: String, in arguments: [String]) -> String? {
-        arguments.last { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.flatMap { $0.isEmpty ? nil : $0 }
+        arguments.last { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
     }
 
     private static func json(_ path: String) -> JSONValue? {
@@ -253,9 +283,9 @@ package enum ExtensionNames {
     }
 }
 
-private extension JSONValue {
+extension JSONValue {
     /// The member `key` of an object; nil for anything else.
-    subscript(key: String) -> JSONValue? {
+    fileprivate subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }

@@ -151,7 +151,9 @@ package enum PassphraseInput {
         var total = 0
         let failure: Failure? = buffer.withUnsafeMutableBytes { raw in
             while total < raw.count {
-                let count = SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress! + total, raw.count - total) }
+                let count = SystemCall.retryingInterrupts {
+                    Glibc.read(fd, raw.baseAddress! + total, raw.count - total)
+                }
                 if count < 0 {
                     return Failure(description: "cannot read \(name): \(String(cString: strerror(errno)))")
                 }
@@ -168,7 +170,9 @@ package enum PassphraseInput {
 /// Runs blocking work (Argon2, pinentry's pipes) off Swift's cooperative pool, whose few
 /// threads (one per core) must stay free to serve other requests meanwhile.
 package enum Blocking {
-    package static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func run<T: Sendable>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }

@@ -68,7 +68,10 @@ public struct PinentrySource: PassphraseSource {
                     case .notConfirmed, .cancelled: throw ConsentRefusal.declined
                     }
                 }
-                let offered = request.rememberMinutes.map { (try? conversation.command("SETNOTOK", "Sign and _allow \($0) min")) != nil } ?? false
+                let offered =
+                    request.rememberMinutes.map {
+                        (try? conversation.command("SETNOTOK", "Sign and _allow \($0) min")) != nil
+                    } ?? false
                 switch try conversation.confirm() {
                 case .approved: return .once
                 case .notConfirmed where offered: return .remember
@@ -90,7 +93,8 @@ public struct PinentrySource: PassphraseSource {
                 try conversation.command("SETDESC", question.description)
                 try? conversation.command("SETOK", question.approve)
                 try? conversation.command("SETCANCEL", question.reject)
-                let offered = question.offersRefuseAll && (try? conversation.command("SETNOTOK", Self.refuseAllLabel)) != nil
+                let offered =
+                    question.offersRefuseAll && (try? conversation.command("SETNOTOK", Self.refuseAllLabel)) != nil
                 switch try conversation.confirm() {
                 case .approved: return true
                 case .notConfirmed where offered: throw RefusedAllFromCaller()
@@ -106,7 +110,8 @@ public struct PinentrySource: PassphraseSource {
         try Task.checkCancellation()
         let program = self.program
         if PinentryChoice.needsTerminal(program), !PinentryChoice.hasTerminal {
-            throw ConsentRefusal.unavailable("\(program) asks only in a terminal, and the host has none (a browser starts it without one)", fix: fix)
+            throw ConsentRefusal.unavailable(
+                "\(program) asks only in a terminal, and the host has none (a browser starts it without one)", fix: fix)
         }
         let conversation: PinentryConversation
         do {
@@ -137,14 +142,16 @@ public struct PinentrySource: PassphraseSource {
         case .cannotStart(let detail): .unavailable(detail, fix: fix)
         case .broken(let detail) where detail.contains("ERR \(Assuan.noTerminalCode)"):
             // pinentry-curses with no terminal, often as Debian's default `pinentry`.
-            .unavailable("\(program) could not ask: it needs a terminal or a display, and has neither (\(detail))", fix: fix)
+            .unavailable(
+                "\(program) could not ask: it needs a terminal or a display, and has neither (\(detail))", fix: fix)
         case .broken(let detail): .unavailable(detail, fix: fix)
         case .aborted: .declined
         }
     }
 
     private func converse<T: Sendable>(
-        _ conversation: PinentryConversation, request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?
+        _ conversation: PinentryConversation, request: ConsentRequest,
+        attempt: @Sendable (SecureBytes) async throws -> T?
     ) async throws -> T {
         try await Blocking.run(on: Self.queue) {
             try conversation.command("SETTITLE", request.title)
@@ -192,16 +199,22 @@ final class PinentryConversation: Sendable {
         self.program = program
     }
 
-    static func start(_ program: String, guardedBy guardExecutable: String? = nil) throws(Failure) -> PinentryConversation {
+    static func start(_ program: String, guardedBy guardExecutable: String? = nil) throws(Failure)
+        -> PinentryConversation
+    {
         let process: ChildProcess
         do {
             // Without its guard (the binary was removed since the agent started, say), pinentry
             // still asks: a dialog matters more than its cleanup after a kill.
-            process = if let guardExecutable, let guarded = try? ChildProcess.spawn(guardExecutable, arguments: PinentryGuard.arguments(for: program)) {
-                guarded
-            } else {
-                try ChildProcess.spawn(program)
-            }
+            process =
+                if let guardExecutable,
+                    let guarded = try? ChildProcess.spawn(
+                        guardExecutable, arguments: PinentryGuard.arguments(for: program))
+                {
+                    guarded
+                } else {
+                    try ChildProcess.spawn(program)
+                }
         } catch {
             guard case .failed(_, let code) = error else { throw .cannotStart(program) }
             throw .cannotStart("cannot start the pinentry program \"\(program)\": \(String(cString: strerror(code)))")
@@ -295,7 +308,9 @@ final class PinentryConversation: Sendable {
     /// Reads lines until OK (returns the data length written into `data`) or ERR (throws
     /// `.broken("ERR …")`). `D` lines are decoded into `data`, or refused when none is
     /// expected; status lines and comments are skipped; an INQUIRE is answered with CAN.
-    private func readUntilDone(collecting data: SecureBytes?, deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Int {
+    private func readUntilDone(collecting data: SecureBytes?, deadline: ContinuousClock.Instant? = nil) throws(Failure)
+        -> Int
+    {
         var dataLength = 0
         while true {
             let response: Assuan.Response = try lineBuffer.withLock { buffer throws(Failure) in
@@ -306,7 +321,9 @@ final class PinentryConversation: Sendable {
                     if response == .data {
                         guard let data else { throw .broken("pinentry sent data that was not asked for") }
                         let payload = UnsafeRawBufferPointer(rebasing: line[min(2, line.count)...])
-                        let decoded = data.withUnsafeMutableBytes { Assuan.decodeData(payload, into: $0, at: dataLength) }
+                        let decoded = data.withUnsafeMutableBytes {
+                            Assuan.decodeData(payload, into: $0, at: dataLength)
+                        }
                         guard let decoded else { throw .broken("pinentry sent a malformed or oversized data line") }
                         dataLength = decoded
                     }

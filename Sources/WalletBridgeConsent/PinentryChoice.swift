@@ -31,19 +31,36 @@ package struct PinentryChoice: Sendable, Equatable {
         configured: String?, environment: (String) -> String?, isInstalled: (String) -> Bool
     ) -> PinentryChoice {
         if let configured {
-            return PinentryChoice(program: configured, fix: "\(configured) is the configured pinentry: make it work here, or set WALLET_BRIDGE_PINENTRY (or \"pinentry\" in the configuration file) to a graphical pinentry: \(installAdvice)")
+            return PinentryChoice(
+                program: configured,
+                fix:
+                    "\(configured) is the configured pinentry: make it work here, or set WALLET_BRIDGE_PINENTRY (or \"pinentry\" in the configuration file) to a graphical pinentry: \(installAdvice)"
+            )
         }
         let hasDisplay = environment("DISPLAY") != nil || environment("WAYLAND_DISPLAY") != nil
         guard hasDisplay else {
-            return PinentryChoice(program: PassphraseSources.defaultPinentry, fix: "no dialog (a passphrase or a question) can be shown: DISPLAY and WAYLAND_DISPLAY are unset, so there is no screen to show one on. Run the browser in a graphical session; the agent keeps the environment it started with, so then run `wallet-bridge agent stop` and the next request starts one that has the display")
+            return PinentryChoice(
+                program: PassphraseSources.defaultPinentry,
+                fix:
+                    "no dialog (a passphrase or a question) can be shown: DISPLAY and WAYLAND_DISPLAY are unset, so there is no screen to show one on. Run the browser in a graphical session; the agent keeps the environment it started with, so then run `wallet-bridge agent stop` and the next request starts one that has the display"
+            )
         }
-        let graphical = environment("DBUS_SESSION_BUS_ADDRESS") != nil
+        let graphical =
+            environment("DBUS_SESSION_BUS_ADDRESS") != nil
             ? ["pinentry-gnome3", "pinentry-gtk-2", "pinentry-qt"]
             : ["pinentry-gtk-2", "pinentry-qt", "pinentry-gnome3"]
         if let program = graphical.first(where: isInstalled) {
-            return PinentryChoice(program: program, fix: "\(program) could not show its dialog; check that it works on this display, or install another: \(installAdvice)")
+            return PinentryChoice(
+                program: program,
+                fix:
+                    "\(program) could not show its dialog; check that it works on this display, or install another: \(installAdvice)"
+            )
         }
-        return PinentryChoice(program: PassphraseSources.defaultPinentry, fix: "no graphical pinentry is installed, and a browser starts the host without a terminal: \(installAdvice)")
+        return PinentryChoice(
+            program: PassphraseSources.defaultPinentry,
+            fix:
+                "no graphical pinentry is installed, and a browser starts the host without a terminal: \(installAdvice)"
+        )
     }
 
     /// The choice for this process: its environment, and programs found in its PATH.

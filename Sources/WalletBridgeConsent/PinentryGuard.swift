@@ -36,7 +36,8 @@ package enum PinentryGuard {
         }
         let pid: pid_t
         do {
-            pid = try Spawn.start(program, arguments: Array(arguments.dropFirst()), standardStreams: [0, 1, 2], searchPath: true)
+            pid = try Spawn.start(
+                program, arguments: Array(arguments.dropFirst()), standardStreams: [0, 1, 2], searchPath: true)
         } catch {
             // Said the way pinentry reports a failure, on the socket the agent reads from.
             let line = "ERR 83886081 cannot start the pinentry program \"\(program)\": \(error.reason)\n"
@@ -63,7 +64,11 @@ package enum PinentryGuard {
             if watched[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The agent's end closed: after a BYE, pinentry is on its way out and is let go
                 // by itself; one still showing its dialog is ended.
-                exit(awaitExit(pid, grace: .milliseconds(500)) ?? { kill(pid, SIGTERM); return finish(pid, grace: .seconds(1)) }())
+                exit(
+                    awaitExit(pid, grace: .milliseconds(500))
+                        ?? {
+                            kill(pid, SIGTERM); return finish(pid, grace: .seconds(1))
+                        }())
             }
             if exited < 0 || watched[0].revents != 0, let status = reap(pid) { exit(status) }
         }

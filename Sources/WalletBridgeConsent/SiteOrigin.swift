@@ -79,7 +79,8 @@ package enum SiteOrigin {
             // Digits only, no leading zero, at most 65535, and not the scheme's default: the
             // browser leaves that one out.
             guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy(CAIPSyntax.isDigit), !port.hasPrefix("0"),
-                  let number = Int(port), number <= 65_535, number != (scheme == "https" ? 443 : 80) else {
+                let number = Int(port), number <= 65_535, number != (scheme == "https" ? 443 : 80)
+            else {
                 return nil
             }
         }
@@ -95,18 +96,21 @@ package enum SiteOrigin {
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
             guard (1...63).contains(label.utf8.count),
-                  label.utf8.allSatisfy({ byte in
-                      CAIPSyntax.isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                  }) else { return false }
+                label.utf8.allSatisfy({ byte in
+                    CAIPSyntax.isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                })
+            else { return false }
         }
         guard let last = labels.last else { return false }
         // The URL standard reads a host whose last label is a number (decimal or 0x) as IPv4.
         let numeric = last.utf8.allSatisfy(CAIPSyntax.isDigit) || last.hasPrefix("0x")
         guard numeric else { return true }
-        return labels.count == 4 && labels.allSatisfy { part in
-            part.utf8.allSatisfy(CAIPSyntax.isDigit) && (part == "0" || !part.hasPrefix("0")) && (Int(part) ?? 256) <= 255
-        }
+        return labels.count == 4
+            && labels.allSatisfy { part in
+                part.utf8.allSatisfy(CAIPSyntax.isDigit) && (part == "0" || !part.hasPrefix("0"))
+                    && (Int(part) ?? 256) <= 255
+            }
     }
 
     /// An IPv6 address as the browser writes it: lowercase hex and `:` only (the URL standard
@@ -116,9 +120,11 @@ package enum SiteOrigin {
     /// `inet_ntop` writes with a dotted tail, is refused: no site is served at one).
     private static func isIPv6(_ address: Substring) -> Bool {
         guard (2...39).contains(address.utf8.count),
-              address.utf8.allSatisfy({ byte in
-                  CAIPSyntax.isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || byte == UInt8(ascii: ":")
-              }) else { return false }
+            address.utf8.allSatisfy({ byte in
+                CAIPSyntax.isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+                    || byte == UInt8(ascii: ":")
+            })
+        else { return false }
         var bytes = in6_addr()
         guard inet_pton(AF_INET6, String(address), &bytes) == 1 else { return false }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))

@@ -178,7 +178,8 @@ public enum FrameFault: Sendable, Equatable, CustomStringConvertible {
                 every byte on stdout must be part of a frame: send logs to stderr.
                 """
         case .truncated(let announced, let received, let bytes):
-            let what = announced.map { "in the middle of a frame of \($0) bytes, after \(received)" }
+            let what =
+                announced.map { "in the middle of a frame of \($0) bytes, after \(received)" }
                 ?? "after \(received) byte\(received == 1 ? "" : "s"), fewer than a frame's 4-byte length"
             return """
                 the host closed stdout \(what) (\(Self.preview(bytes))); \
@@ -241,14 +242,20 @@ extension FrameDecoder {
             return available == 0 ? .end : .fault(.truncated(announced: nil, received: available, bytes: pendingBytes))
         }
         if length > maxFrameBytes {
-            if headerIsText { return .fault(.strayOutput(announced: length, limit: maxFrameBytes, bytes: pendingBytes)) }
+            if headerIsText {
+                return .fault(.strayOutput(announced: length, limit: maxFrameBytes, bytes: pendingBytes))
+            }
             guard let first = byte(at: Frame.headerBytes) else {
                 return atEnd ? .fault(.tooLarge(announced: length, limit: maxFrameBytes)) : .needMore
             }
-            let startsLikeJSON = [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: " "), UInt8(ascii: "\n"),
-                                  UInt8(ascii: "\"")].contains(first)
-            return .fault(startsLikeJSON ? .tooLarge(announced: length, limit: maxFrameBytes)
-                : .strayOutput(announced: length, limit: maxFrameBytes, bytes: pendingBytes))
+            let startsLikeJSON = [
+                UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: " "), UInt8(ascii: "\n"),
+                UInt8(ascii: "\""),
+            ].contains(first)
+            return .fault(
+                startsLikeJSON
+                    ? .tooLarge(announced: length, limit: maxFrameBytes)
+                    : .strayOutput(announced: length, limit: maxFrameBytes, bytes: pendingBytes))
         }
         guard available >= Frame.headerBytes + length else {
             if !atEnd { return .needMore }

@@ -65,7 +65,9 @@ public struct HostConfiguration: Sendable {
         guard let raw = getenv(name) else { return nil }
         let text = String(cString: raw)
         guard let value = Int(text), range.contains(value) else {
-            Log.warning("ignoring \(name)=\(text.prefix(32)): expected a whole number in \(range.lowerBound)...\(range.upperBound)")
+            Log.warning(
+                "ignoring \(name)=\(text.prefix(32)): expected a whole number in \(range.lowerBound)...\(range.upperBound)"
+            )
             return nil
         }
         return value

@@ -30,7 +30,8 @@ public struct Router: Sendable {
     /// A handler after type erasure: raw params in, the whole success response for the
     /// request's id out (nil for a notification, whose result goes nowhere and so is never
     /// encoded).
-    typealias ErasedHandler = nonisolated(nonsending) @Sendable (JSONValue?, RequestID?, RequestContext) async throws -> [UInt8]?
+    typealias ErasedHandler =
+        nonisolated(nonsending) @Sendable (JSONValue?, RequestID?, RequestContext) async throws -> [UInt8]?
     /// The same for a handler that never suspends.
     typealias SynchronousHandler = @Sendable (JSONValue?, RequestID?, RequestContext) throws -> [UInt8]?
     /// The same for the quick half of a handler with a fallback: the response, or `.deferred`.
@@ -112,7 +113,9 @@ public struct Router: Sendable {
     /// for its method, so a policy covers custom methods too and a refused caller cannot probe
     /// which methods exist. One check per router: installing a second replaces the first.
     /// `refusals` are the errors the check throws; `rpc.discover` lists them for every method.
-    public mutating func authorize(refusals: [RPCError] = [RPCError(.authorizationFailed)], with check: @escaping Authorization) {
+    public mutating func authorize(
+        refusals: [RPCError] = [RPCError(.authorizationFailed)], with check: @escaping Authorization
+    ) {
         authorization = check
         authorizationRefusals = refusals
     }
@@ -121,7 +124,9 @@ public struct Router: Sendable {
 
     /// Each registered method's name and `summary`, in name order (a host's `--help`).
     package var methodSummaries: [(name: String, summary: String?)] {
-        routes.sorted { $0.key < $1.key }.map { name, route in (name, route.describe().objectValue?["summary"]?.stringValue) }
+        routes.sorted { $0.key < $1.key }.map { name, route in
+            (name, route.describe().objectValue?["summary"]?.stringValue)
+        }
     }
 
     /// Registers `handler` for `method`. A name registered twice is a programmer error and
@@ -132,10 +137,13 @@ public struct Router: Sendable {
         execution: Execution = .concurrent,
         handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) throws(RouterError) {
-        try add(M.name, Route(handler: .asynchronous { rawParams, id, context in
-            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
-            return try Self.success(id: id, result: try await handler(params, context))
-        }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+        try add(
+            M.name,
+            Route(
+                handler: .asynchronous { rawParams, id, context in
+                    let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
+                    return try Self.success(id: id, result: try await handler(params, context))
+                }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
     }
 
     /// Registers a handler that never suspends. With `.immediate` it runs as a plain call on the
@@ -146,10 +154,13 @@ public struct Router: Sendable {
         execution: Execution = .concurrent,
         handler: @escaping @Sendable (M.Params, RequestContext) throws -> M.Result
     ) throws(RouterError) {
-        try add(M.name, Route(handler: .synchronous { rawParams, id, context in
-            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
-            return try Self.success(id: id, result: try handler(params, context))
-        }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+        try add(
+            M.name,
+            Route(
+                handler: .synchronous { rawParams, id, context in
+                    let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
+                    return try Self.success(id: id, result: try handler(params, context))
+                }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
     }
 
     /// Registers `handler` for `M`, described as `M`, with the params as they came: for a host
@@ -158,9 +169,12 @@ public struct Router: Sendable {
     package mutating func registerForwarding<M: RPCMethod>(
         _ method: M.Type, handler: @escaping @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
     ) throws(RouterError) {
-        try add(M.name, Route(handler: .asynchronous { rawParams, id, context in
-            try Self.success(id: id, result: try await handler(rawParams, context))
-        }, execution: .concurrent, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+        try add(
+            M.name,
+            Route(
+                handler: .asynchronous { rawParams, id, context in
+                    try Self.success(id: id, result: try await handler(rawParams, context))
+                }, execution: .concurrent, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
     }
 
     private mutating func add(_ name: String, _ route: Route) throws(RouterError) {
@@ -188,11 +202,14 @@ public struct Router: Sendable {
     /// `registerWallet` for a wallet that has its accounts at hand: GetAccounts is a plain call
     /// when the wallet says `.immediate`.
     public mutating func registerWallet(_ wallet: some AccountsAtHand) throws(RouterError) {
-        try add(GetAccounts.name, Route(handler: .synchronous { rawParams, id, context in
-            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
-            return try Self.success(id: id, result: try wallet.accountsAtHand(context: context))
-        }, execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
-            describe: { OpenRPC.method(GetAccounts.self) }))
+        try add(
+            GetAccounts.name,
+            Route(
+                handler: .synchronous { rawParams, id, context in
+                    _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+                    return try Self.success(id: id, result: try wallet.accountsAtHand(context: context))
+                }, execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
+                describe: { OpenRPC.method(GetAccounts.self) }))
         try registerSignPayloads(wallet)
     }
 
@@ -200,16 +217,22 @@ public struct Router: Sendable {
     /// call when the wallet says `.immediate`, and when `accountsAtHand` says `.askOffThread` the
     /// call is answered by `getAccounts` on the pool instead (the wallet must ask first).
     package mutating func registerWallet(_ wallet: some AccountsUsuallyAtHand) throws(RouterError) {
-        try add(GetAccounts.name, Route(handler: .quick({ rawParams, id, context in
-            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
-            switch try wallet.accountsAtHand(context: context) {
-            case .answer(let accounts): return .answered(try Self.success(id: id, result: accounts))
-            case .askOffThread: return .deferred
-            }
-        }, fallback: { rawParams, id, context in
-            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
-            return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
-        }), execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson, describe: { OpenRPC.method(GetAccounts.self) }))
+        try add(
+            GetAccounts.name,
+            Route(
+                handler: .quick(
+                    { rawParams, id, context in
+                        _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+                        switch try wallet.accountsAtHand(context: context) {
+                        case .answer(let accounts): return .answered(try Self.success(id: id, result: accounts))
+                        case .askOffThread: return .deferred
+                        }
+                    },
+                    fallback: { rawParams, id, context in
+                        _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+                        return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
+                    }), execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
+                describe: { OpenRPC.method(GetAccounts.self) }))
         try registerSignPayloads(wallet)
     }
 
@@ -228,7 +251,9 @@ public struct Router: Sendable {
         let id = context.requestID ?? .null
         let bytes = SignPayloadsResult.replyBytes(id: id, payloads: params.payloads)
         guard bytes <= context.maxReplyBytes else {
-            Log.warning("\(SignPayloads.name) refused before asking: its reply would be \(bytes) bytes, over the \(context.maxReplyBytes) browsers accept")
+            Log.warning(
+                "\(SignPayloads.name) refused before asking: its reply would be \(bytes) bytes, over the \(context.maxReplyBytes) browsers accept"
+            )
             throw .responseTooLarge(bytes: bytes, limit: context.maxReplyBytes)
         }
     }
@@ -237,16 +262,18 @@ public struct Router: Sendable {
     func route(named name: String) -> Route? {
         if let route = routes[name] { return route }
         guard name == OpenRPC.discoverMethod else { return nil }
-        return Route(handler: .synchronous { [self] rawParams, id, _ in
-            _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
-            return try Self.success(id: id, result: openRPCDocument)
-        }, execution: .concurrent, describe: { [:] })
+        return Route(
+            handler: .synchronous { [self] rawParams, id, _ in
+                _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+                return try Self.success(id: id, result: openRPCDocument)
+            }, execution: .concurrent, describe: { [:] })
     }
 
     /// The OpenRPC document that `rpc.discover` answers: every registered method, with the
     /// JSON Schemas of its params and result and its errors (see `OpenRPC`).
     public var openRPCDocument: JSONValue {
-        OpenRPC.document(info: info, methods: routes.values.map { OpenRPC.adding(authorizationRefusals, to: $0.describe()) })
+        OpenRPC.document(
+            info: info, methods: routes.values.map { OpenRPC.adding(authorizationRefusals, to: $0.describe()) })
     }
 
     /// The name the host was started by, for `info.title`.
@@ -264,7 +291,9 @@ public struct Router: Sendable {
     /// where to run the call does not look it up twice.
     /// `skippingQuickHalf`: the server already ran a quick handler's synchronous half, which
     /// deferred; only its fallback runs.
-    nonisolated(nonsending) func respond(to request: Request, via route: Route?, context: RequestContext, skippingQuickHalf: Bool) async -> [UInt8]? {
+    nonisolated(nonsending) func respond(
+        to request: Request, via route: Route?, context: RequestContext, skippingQuickHalf: Bool
+    ) async -> [UInt8]? {
         if Self.ignoresNotification(request, via: route) { return nil }
         if let refusal = refusal(of: context) { return failure(refusal, answering: request) }
         let handler: ErasedHandler
@@ -272,10 +301,16 @@ public struct Router: Sendable {
         case .asynchronous(let asynchronous)?:
             handler = asynchronous
         case .quick(_, let fallback)?:
-            if !skippingQuickHalf, case .answered(let body) = answerWithoutSuspending(request, via: route, context: context) { return body }
+            if !skippingQuickHalf,
+                case .answered(let body) = answerWithoutSuspending(request, via: route, context: context)
+            {
+                return body
+            }
             handler = fallback
         default:
-            guard case .answered(let body) = answerWithoutSuspending(request, via: route, context: context) else { return nil }
+            guard case .answered(let body) = answerWithoutSuspending(request, via: route, context: context) else {
+                return nil
+            }
             return body
         }
         do {
@@ -290,7 +325,9 @@ public struct Router: Sendable {
     /// nowhere (a signature, a session nobody hears of). Every other notification runs.
     static func ignoresNotification(_ request: Request, via route: Route?) -> Bool {
         guard request.id == nil, route?.asksThePerson == true else { return false }
-        Log.warning("\(request.method) sent as a notification (no id) is ignored: it asks the person, and the answer could not be returned, so nobody is asked")
+        Log.warning(
+            "\(request.method) sent as a notification (no id) is ignored: it asks the person, and the answer could not be returned, so nobody is asked"
+        )
         return true
     }
 
@@ -302,7 +339,9 @@ public struct Router: Sendable {
         return answerWithoutSuspending(request, via: route, context: context)
     }
 
-    private func answerWithoutSuspending(_ request: Request, via route: Route?, context: RequestContext) -> ImmediateAnswer {
+    private func answerWithoutSuspending(_ request: Request, via route: Route?, context: RequestContext)
+        -> ImmediateAnswer
+    {
         switch route?.handler {
         case .synchronous(let handler)?:
             do {
@@ -319,7 +358,10 @@ public struct Router: Sendable {
         case .asynchronous?:
             preconditionFailure("an asynchronous handler cannot answer without suspending")
         case nil:
-            return .answered(failure(RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""), answering: request))
+            return .answered(
+                failure(
+                    RPCError(.methodNotFound, detail: "no method named \"\(request.method.prefix(128))\""),
+                    answering: request))
         }
     }
 
@@ -396,7 +438,9 @@ enum ParamsDecoding {
             // The standard library's or Foundation's text ("Cannot initialize Mode from invalid
             // String value admin", "Attempted to decode UUID from invalid UUID string."), or a
             // hand-written decoder's that did not say it was for the reply: not ours to send.
-            return problem(context.codingPath.isEmpty ? "not params this method accepts" : "not a value this field accepts", at: context.codingPath)
+            return problem(
+                context.codingPath.isEmpty ? "not params this method accepts" : "not a value this field accepts",
+                at: context.codingPath)
         @unknown default:
             return problem("params do not match the method's parameters", at: [])
         }

@@ -53,11 +53,15 @@ public final class Server: Sendable {
     /// call it after the first reply.
     public func startEventSources() {
         guard !router.eventSources.isEmpty, firstReplyAt.withLock({ $0 }) != nil,
-              !eventsStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            !eventsStarted.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
         let notify: Router.Notify = { [transmit, configuration] method, params in
-            let body = JSONValue.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]).jsonBytes
+            let body = JSONValue.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params])
+                .jsonBytes
             guard body.count <= configuration.maxOutboundFrameBytes else {
-                Log.warning("notification \(method) of \(body.count) bytes dropped: browsers drop the port above \(configuration.maxOutboundFrameBytes)")
+                Log.warning(
+                    "notification \(method) of \(body.count) bytes dropped: browsers drop the port above \(configuration.maxOutboundFrameBytes)"
+                )
                 return
             }
             transmit(body)
@@ -142,7 +146,9 @@ public final class Server: Sendable {
         // the whole request timeout from its own start; the others run at once.
         var lastAsking: Task<Void, Never>?
         for (index, entry) in entries.enumerated() {
-            lastAsking = dispatch(Request.parse(entry), receivedAt: receivedAt, after: lastAsking) { reply in batch.fill(index, with: reply) }
+            lastAsking = dispatch(Request.parse(entry), receivedAt: receivedAt, after: lastAsking) { reply in
+                batch.fill(index, with: reply)
+            }
         }
     }
 
@@ -168,7 +174,8 @@ public final class Server: Sendable {
         case .request(let request):
             let id = request.id
             let context = RequestContext(
-                caller: caller, requestID: id, method: request.method, maxReplyBytes: configuration.maxOutboundFrameBytes, receivedAt: receivedAt)
+                caller: caller, requestID: id, method: request.method,
+                maxReplyBytes: configuration.maxOutboundFrameBytes, receivedAt: receivedAt)
             let route = router.route(named: request.method)
             let asks = route?.asksThePerson == true
             // An unknown method and a synchronous `.immediate` handler are answered by a plain
@@ -177,13 +184,16 @@ public final class Server: Sendable {
             if route?.isPlainCall ?? true {
                 guard case .answered(let body) = router.respondNow(to: request, via: route, context: context) else {
                     // The quick half asked for its fallback, which runs like any asynchronous handler.
-                    let started = dispatchToTask(request, route: route, context: context, deferred: true, after: asks ? after : nil, reply: reply)
+                    let started = dispatchToTask(
+                        request, route: route, context: context, deferred: true, after: asks ? after : nil, reply: reply
+                    )
                     return asks ? started ?? after : after
                 }
                 reply(fitted(body, id: id))
                 return after
             }
-            let started = dispatchToTask(request, route: route, context: context, deferred: false, after: asks ? after : nil, reply: reply)
+            let started = dispatchToTask(
+                request, route: route, context: context, deferred: false, after: asks ? after : nil, reply: reply)
             return asks ? started ?? after : after
         }
     }
@@ -200,9 +210,13 @@ public final class Server: Sendable {
         // A batch entry that waits for the one before it gets its deadline when its turn comes
         // (`run`): the whole timeout for its own dialog, however long the ones before took.
         let deadline = after == nil ? configuration.requestTimeout.map { now() + $0 } : nil
-        guard let key = inFlight.reserve(deadline: deadline, abort: { error in
-            answer(id.map { Response.failure(id: $0, error: error) })
-        }) else {
+        guard
+            let key = inFlight.reserve(
+                deadline: deadline,
+                abort: { error in
+                    answer(id.map { Response.failure(id: $0, error: error) })
+                })
+        else {
             Log.warning("shedding \(request.method): \(configuration.maxInFlight) requests already in flight")
             let detail = "the limit of \(configuration.maxInFlight) requests in flight is reached"
             answer(id.map { Response.failure(id: $0, error: RPCError(.overloaded, detail: detail)) })
@@ -212,13 +226,22 @@ public final class Server: Sendable {
         // returns, the call may already be answered.
         // Closure literals, not one stored closure for both: converting a stored closure to
         // the task's operation type added thunks to every call.
-        let task = if let after {
-            Task { await self.run(request, via: route, context: context, deferred: deferred, key: key, after: after, answer: answer) }
-        } else if route?.execution == .immediate {
-            Task.immediate { await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer) }
-        } else {
-            Task { await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer) }
-        }
+        let task =
+            if let after {
+                Task {
+                    await self.run(
+                        request, via: route, context: context, deferred: deferred, key: key, after: after,
+                        answer: answer)
+                }
+            } else if route?.execution == .immediate {
+                Task.immediate {
+                    await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer)
+                }
+            } else {
+                Task {
+                    await self.run(request, via: route, context: context, deferred: deferred, key: key, answer: answer)
+                }
+            }
         inFlight.attach(task, to: key)
         return task
     }
@@ -235,7 +258,9 @@ public final class Server: Sendable {
             chained.subtract(1, ordering: .relaxed)
             // Shut down while it waited: nobody is asked.
             if Task.isCancelled {
-                _ = inFlight.finish(key) { answer(request.id.map { Response.failure(id: $0, error: RPCError(.requestCancelled)) }) }
+                _ = inFlight.finish(key) {
+                    answer(request.id.map { Response.failure(id: $0, error: RPCError(.requestCancelled)) })
+                }
                 return
             }
             inFlight.start(key, deadline: configuration.requestTimeout.map { now() + $0 })
@@ -251,8 +276,11 @@ public final class Server: Sendable {
     }
 
     private func tooLarge(id: RequestID, bytes: Int) -> [UInt8] {
-        Log.warning("reply of \(bytes) bytes replaced by an error: browsers drop the port above \(configuration.maxOutboundFrameBytes)")
-        return Response.failure(id: id, error: .responseTooLarge(bytes: bytes, limit: configuration.maxOutboundFrameBytes))
+        Log.warning(
+            "reply of \(bytes) bytes replaced by an error: browsers drop the port above \(configuration.maxOutboundFrameBytes)"
+        )
+        return Response.failure(
+            id: id, error: .responseTooLarge(bytes: bytes, limit: configuration.maxOutboundFrameBytes))
     }
 }
 

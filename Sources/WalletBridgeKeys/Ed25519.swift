@@ -22,7 +22,9 @@ package enum Ed25519 {
     }
 
     /// Signs `message`, writing the 64-byte signature at `signature`.
-    package static func sign(_ message: UnsafeRawBufferPointer, secretKey: UnsafeRawBufferPointer, into signature: UnsafeMutableRawPointer) {
+    package static func sign(
+        _ message: UnsafeRawBufferPointer, secretKey: UnsafeRawBufferPointer, into signature: UnsafeMutableRawPointer
+    ) {
         precondition(secretKey.count == secretKeyBytes)
         var empty: UInt8 = 0  // libsodium wants a valid pointer even for an empty message
         withUnsafePointer(to: &empty) { fallback in

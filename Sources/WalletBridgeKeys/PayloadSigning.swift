@@ -14,10 +14,12 @@ package enum PayloadSigning {
     /// not canonical standard base64 of at least one byte.
     package static func decodePayloads(_ payloads: [String], maxPayloads: Int) throws(RPCError) -> [Payload] {
         guard payloads.count <= maxPayloads else {
-            throw RPCError(.tooManyPayloads, data: .object([
-                "count": .number(JSONNumber(payloads.count)),
-                "max": .number(JSONNumber(maxPayloads)),
-            ]))
+            throw RPCError(
+                .tooManyPayloads,
+                data: .object([
+                    "count": .number(JSONNumber(payloads.count)),
+                    "max": .number(JSONNumber(maxPayloads)),
+                ]))
         }
         guard !payloads.isEmpty else { throw RPCError.invalidPayloads(valid: []) }
         let decoded = payloads.map(Base64.decode)
@@ -41,7 +43,9 @@ package enum PayloadSigning {
             payloads.map { payload in
                 let count = payload.bytes.count
                 payload.bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
-                Ed25519.sign(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), secretKey: secretKey, into: buffer.baseAddress! + count)
+                Ed25519.sign(
+                    UnsafeRawBufferPointer(rebasing: buffer[0..<count]), secretKey: secretKey,
+                    into: buffer.baseAddress! + count)
                 let wholeGroups = count / 3
                 var prefix = payload.base64
                 return prefix.withUTF8 { prefix in

@@ -1,6 +1,8 @@
 /// A JSON-RPC error code. Open, like the protocol: a developer's own methods may define more,
 /// and an integer literal is one (`RPCError(code: -32099, message: "Quota exceeded")`).
-public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByIntegerLiteral
+{
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public init(integerLiteral value: Int) { self.rawValue = value }

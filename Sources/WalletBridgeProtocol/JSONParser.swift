@@ -41,7 +41,9 @@ public struct JSONParser {
     /// or a batch's elements) come back as an `Envelope` instead of a dictionary. Hashing every
     /// key into a `Dictionary` only to look four of them up again was a noticeable part of the
     /// cost of a small request.
-    package static func parseRequestDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> RequestDocument {
+    package static func parseRequestDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
+        throws(JSONParseError) -> RequestDocument
+    {
         var parser = JSONParser(bytes: input, maxDepth: maxDepth)
         try parser.skipByteOrderMarkAndWhitespace()
         let document: RequestDocument
@@ -93,7 +95,9 @@ public struct JSONParser {
     private mutating func parseEnvelope(depth: Int) throws(JSONParseError) -> Envelope {
         var envelope = Envelope()
         var otherKeys: Set<String> = []
-        try parseMembers(depth: depth, key: { parser throws(JSONParseError) in try parser.parseEnvelopeKey() }, name: \.name) { member, value in
+        try parseMembers(
+            depth: depth, key: { parser throws(JSONParseError) in try parser.parseEnvelopeKey() }, name: \.name
+        ) { member, value in
             switch member {
             case .jsonrpc: Self.fill(&envelope.jsonrpc, with: value)
             case .id: Self.fill(&envelope.id, with: value)
@@ -154,11 +158,9 @@ public struct JSONParser {
         }
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
         let known: EnvelopeKey? =
-            if Self.equal(raw, "method") { .method }
-            else if Self.equal(raw, "id") { .id }
-            else if Self.equal(raw, "jsonrpc") { .jsonrpc }
-            else if Self.equal(raw, "params") { .params }
-            else { nil }
+            if Self.equal(raw, "method") { .method } else if Self.equal(raw, "id") {
+                .id
+            } else if Self.equal(raw, "jsonrpc") { .jsonrpc } else if Self.equal(raw, "params") { .params } else { nil }
         if let known {
             position = end + 1
             return known
@@ -204,7 +206,8 @@ public struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         var members: [String: JSONValue] = [:]
-        try parseMembers(depth: depth, key: { parser throws(JSONParseError) in try parser.parseString() }, name: { $0 }) { key, value in
+        try parseMembers(depth: depth, key: { parser throws(JSONParseError) in try parser.parseString() }, name: { $0 })
+        { key, value in
             members.updateValue(value, forKey: key) == nil
         }
         return .object(members)
@@ -294,7 +297,9 @@ public struct JSONParser {
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number: digit expected after '.'") }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw fail("invalid number: digit expected after '.'")
+            }
             skipDigits()
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
@@ -302,7 +307,9 @@ public struct JSONParser {
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
                 position += 1
             }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number: digit expected in exponent") }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw fail("invalid number: digit expected in exponent")
+            }
             skipDigits()
         }
         let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
@@ -386,7 +393,8 @@ public struct JSONParser {
             var scalar = try readHex4()
             if (0xD800...0xDBFF).contains(scalar) {
                 guard bytes.count - position >= 6, bytes[position] == UInt8(ascii: "\\"),
-                      bytes[position + 1] == UInt8(ascii: "u") else {
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else {
                     throw fail("unpaired UTF-16 surrogate")
                 }
                 position += 2

@@ -18,11 +18,17 @@ extension JSONValue: Codable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let flag = try? single.decode(Bool.self) { self = .bool(flag) }
-        else if let integer = try? single.decode(Int64.self) { self = .number(JSONNumber(validatedLiteral: String(integer))) }
-        else if let double = try? single.decode(Double.self) { self = .number(JSONNumber(validatedLiteral: "\(double)")) }
-        else { self = .string(try single.decode(String.self)) }
+        if single.decodeNil() {
+            self = .null
+        } else if let flag = try? single.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let integer = try? single.decode(Int64.self) {
+            self = .number(JSONNumber(validatedLiteral: String(integer)))
+        } else if let double = try? single.decode(Double.self) {
+            self = .number(JSONNumber(validatedLiteral: "\(double)"))
+        } else {
+            self = .string(try single.decode(String.self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -75,13 +81,18 @@ extension JSONNumber {
         if let integer = Int64(literal) { return try container.encode(integer) }
         if let integer = UInt64(literal) { return try container.encode(integer) }
         if let double = Double(literal), double.isFinite,
-           let wanted = Self.canonical(literal.utf8), let held = Self.canonical(double.description.utf8), wanted == held {
+            let wanted = Self.canonical(literal.utf8), let held = Self.canonical(double.description.utf8),
+            wanted == held
+        {
             return try container.encode(double)
         }
         let shown = literal.utf8.count > 40 ? "a \(literal.utf8.count)-character number" : literal
-        throw EncodingError.invalidValue(literal, .init(
-            codingPath: container.codingPath,
-            debugDescription: "\(shown) is not exactly any Int64, UInt64 or Double, the only numbers this encoder can write"))
+        throw EncodingError.invalidValue(
+            literal,
+            .init(
+                codingPath: container.codingPath,
+                debugDescription:
+                    "\(shown) is not exactly any Int64, UInt64 or Double, the only numbers this encoder can write"))
     }
 
     /// A decimal number reduced to sign, significant digits and exponent, so that `1.50`,

@@ -23,7 +23,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// A number written exactly as `literal`, such as `"1.50"`, `"1e400"` or a 40-digit integer,
     /// which no Swift number type holds; nil unless `literal` is one JSON number and nothing else.
     public init?(_ literal: String) {
-        guard case .number(let number)? = try? JSONParser.parse(Array(literal.utf8)), number.literal.utf8.count == literal.utf8.count else {
+        guard case .number(let number)? = try? JSONParser.parse(Array(literal.utf8)),
+            number.literal.utf8.count == literal.utf8.count
+        else {
             return nil
         }
         self = number
@@ -77,7 +79,8 @@ extension JSONValue {
 // non-Optional types for this reason). JSON null is `.null`.
 extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByStringInterpolation,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
     /// A float literal, written as the shortest decimal of the `Double` it makes (`1.50` is
@@ -92,6 +95,9 @@ extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     /// A key written twice is a programmer error and traps, as it does in a `Dictionary`
     /// literal (the parser refuses duplicate keys on the wire for the same reason).
     public init(dictionaryLiteral members: (String, JSONValue)...) {
-        self = .object(Dictionary(members, uniquingKeysWith: { _, _ in preconditionFailure("a key appears twice in a JSONValue literal") }))
+        self = .object(
+            Dictionary(
+                members, uniquingKeysWith: { _, _ in preconditionFailure("a key appears twice in a JSONValue literal") }
+            ))
     }
 }

@@ -30,7 +30,9 @@ public struct JSONValueDecoder {
         let root = ParamsArrayDecoder(elements: elements)
         let result = try root.decodeValue(type)
         guard root.read || elements.isEmpty else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: [], debugDescription: "expected an object, found a non-empty array"))
+            throw DecodingError.typeMismatch(
+                [String: Any].self,
+                .init(codingPath: [], debugDescription: "expected an object, found a non-empty array"))
         }
         return result
     }
@@ -112,10 +114,13 @@ private struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if value == .null {
-            throw DecodingError.valueNotFound([String: Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
+            throw DecodingError.valueNotFound(
+                [String: Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
         }
         guard case .object(let members) = value else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.typeName)"))
+            throw DecodingError.typeMismatch(
+                [String: Any].self,
+                .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.typeName)"))
         }
         return KeyedDecodingContainer(KeyedContainer(members: members, codingPath: codingPath))
     }
@@ -125,12 +130,16 @@ private struct ValueDecoder: Decoder {
             throw DecodingError.valueNotFound([Any].self, .init(codingPath: codingPath, debugDescription: "found null"))
         }
         guard case .array(let elements) = value else {
-            throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.typeName)"))
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.typeName)"))
         }
         return UnkeyedContainer(elements: elements, codingPath: codingPath)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleContainer(value: value, codingPath: codingPath) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleContainer(value: value, codingPath: codingPath)
+    }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSONValue.self { return value as! T }
@@ -154,7 +163,9 @@ private struct ValueDecoder: Decoder {
             // values the field takes, as its schema in rpc.discover does.
             do {
                 return try T(from: self)
-            } catch DecodingError.dataCorrupted(let context) where context.underlyingError == nil && context.codingPath.count == codingPath.count {
+            } catch DecodingError.dataCorrupted(let context)
+                where context.underlyingError == nil && context.codingPath.count == codingPath.count
+            {
                 guard let listed = Self.listed(choices) else { throw DecodingError.dataCorrupted(context) }
                 throw DecodingError.paramsProblem("expected one of \(listed)", at: codingPath)
             }
@@ -187,7 +198,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func value(for key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "required field is missing"))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "required field is missing"))
         }
         return value
     }
@@ -202,10 +214,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = members[key.stringValue], value != .null else { return nil }
         return try ValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type)
     }
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try decoder(for: key).container(keyedBy: type)
     }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try decoder(for: key).unkeyedContainer() }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder(for: key).unkeyedContainer()
+    }
     func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), codingPath: codingPath) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
 }
@@ -226,7 +242,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next(_ type: Any.Type) throws -> ValueDecoder {
         let path = codingPath + [IndexKey(currentIndex)]
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
         }
         defer { currentIndex += 1 }
         return ValueDecoder(value: elements[currentIndex], codingPath: path)
@@ -238,10 +255,14 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type).decodeValue(type) }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next([String: Any].self).container(keyedBy: type)
     }
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next([Any].self).unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next([Any].self).unkeyedContainer()
+    }
     mutating func superDecoder() throws -> any Decoder { try next(Any.self) }
 }
 
@@ -280,7 +301,9 @@ private struct SingleContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder(value: value, codingPath: codingPath).decodeValue(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try ValueDecoder(value: value, codingPath: codingPath).decodeValue(type)
+    }
 
     /// Integers must be written as integers that fit: `1.0`, `1e2` and out-of-range values are
     /// refused rather than rounded, since a silently changed amount is worse than an error.
@@ -288,7 +311,8 @@ private struct SingleContainer: SingleValueDecodingContainer {
         guard case .number(let number) = value else { throw mismatch(type) }
         guard let integer = T(number.literal) else {
             let shown = number.literal.count > 40 ? "a \(number.literal.count)-character number" : number.literal
-            throw DecodingError.paramsProblem("expected an integer in \(T.min)...\(T.max), found \(shown)", at: codingPath)
+            throw DecodingError.paramsProblem(
+                "expected an integer in \(T.min)...\(T.max), found \(shown)", at: codingPath)
         }
         return integer
     }

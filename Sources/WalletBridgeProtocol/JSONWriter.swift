@@ -53,8 +53,10 @@ enum JSONWriter {
                 case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
                 default:
-                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                    out.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
+                    ])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))

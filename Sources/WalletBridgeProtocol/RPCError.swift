@@ -28,7 +28,9 @@ public struct RPCError: Error, Sendable, Hashable {
 
     /// -32000: a reply of `bytes` would exceed the `limit` the browsers accept.
     public static func responseTooLarge(bytes: Int, limit: Int) -> RPCError {
-        RPCError(.responseTooLarge, data: .object(["bytes": .number(JSONNumber(bytes)), "limit": .number(JSONNumber(limit))]))
+        RPCError(
+            .responseTooLarge,
+            data: .object(["bytes": .number(JSONNumber(bytes)), "limit": .number(JSONNumber(limit))]))
     }
 
     /// The `error` member of a response.

@@ -24,7 +24,11 @@ public struct Request: Sendable, Hashable {
     /// Validates one request object against section 4 of the JSON-RPC 2.0 specification.
     package static func parse(_ value: JSONValue) -> Parsed {
         guard case .object(let members) = value else { return parse(.other(value)) }
-        return parse(.object(Envelope(jsonrpc: members["jsonrpc"], id: members["id"], method: members["method"], params: members["params"])))
+        return parse(
+            .object(
+                Envelope(
+                    jsonrpc: members["jsonrpc"], id: members["id"], method: members["method"], params: members["params"]
+                )))
     }
 
     /// `parse(_:)` for what `JSONParser.parseRequestDocument` read.
@@ -54,7 +58,8 @@ public struct Request: Sendable, Hashable {
         let params = members.params
         switch params {
         case nil, .object?, .array?: break
-        case let other?: return .invalid(id: idForErrors, reason: "params must be an object or an array, not \(other.typeName)")
+        case let other?:
+            return .invalid(id: idForErrors, reason: "params must be an object or an array, not \(other.typeName)")
         }
         return .request(Request(id: id, method: method, params: params))
     }

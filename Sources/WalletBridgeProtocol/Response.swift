@@ -6,7 +6,9 @@ package enum Response {
     }
 
     /// A success response whose result `writeResult` appends in place.
-    package static func success(id: RequestID, writingResult writeResult: (inout [UInt8]) throws -> Void) rethrows -> [UInt8] {
+    package static func success(id: RequestID, writingResult writeResult: (inout [UInt8]) throws -> Void) rethrows
+        -> [UInt8]
+    {
         var out: [UInt8] = []
         out.reserveCapacity(256)  // most results are small: one allocation instead of five
         out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
@@ -99,7 +101,8 @@ extension Response {
     /// `parse(_:maxBytes:)` for a value already parsed.
     package static func parse(_ value: JSONValue) throws(ParseError) -> Parsed {
         guard case .object(let members) = value else {
-            throw .notResponse("a response is an object, this is \(value.typeName == "array" ? "an array" : "a \(value.typeName)")")
+            throw .notResponse(
+                "a response is an object, this is \(value.typeName == "array" ? "an array" : "a \(value.typeName)")")
         }
         guard members["jsonrpc"] == .string("2.0") else { throw .notResponse("\"jsonrpc\" must be \"2.0\"") }
         guard let rawID = members["id"], let id = RequestID(rawID) else { throw .notResponse("no valid \"id\"") }
@@ -110,8 +113,12 @@ extension Response {
             guard case .number(let number)? = error["code"], let code = Int(number.literal) else {
                 throw .notResponse("error.code must be an integer")
             }
-            guard case .string(let message)? = error["message"] else { throw .notResponse("error.message must be a string") }
-            return Parsed(id: id, outcome: .error(RPCError(code: ErrorCode(rawValue: code), message: message, data: error["data"])))
+            guard case .string(let message)? = error["message"] else {
+                throw .notResponse("error.message must be a string")
+            }
+            return Parsed(
+                id: id,
+                outcome: .error(RPCError(code: ErrorCode(rawValue: code), message: message, data: error["data"])))
         case (nil, _?):
             throw .notResponse("\"error\" must be an object")
         case (_?, _?):

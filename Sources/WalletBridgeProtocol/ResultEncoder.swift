@@ -23,7 +23,8 @@ package enum ResultEncoder {
         if T.self == GetAccountsResult.self {
             writeStringsObject(key: "addresses", unsafeBitCast(value, to: GetAccountsResult.self).addresses, into: &out)
         } else if T.self == SignPayloadsResult.self {
-            writeStringsObject(key: "signed_payloads", unsafeBitCast(value, to: SignPayloadsResult.self).signed_payloads, into: &out)
+            writeStringsObject(
+                key: "signed_payloads", unsafeBitCast(value, to: SignPayloadsResult.self).signed_payloads, into: &out)
         } else {
             try write(node(for: value, codingPath: []), into: &out)
         }
@@ -59,7 +60,9 @@ package enum ResultEncoder {
 
     /// `codingPath` is only evaluated when the value has containers of its own or fails: an
     /// array of `any CodingKey` built for every string of a result cost more than the string.
-    fileprivate static func node<T: Encodable>(for value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Node {
+    fileprivate static func node<T: Encodable>(for value: T, codingPath: @autoclosure () -> [any CodingKey]) throws
+        -> Node
+    {
         // The types JSONEncoder encodes its own way, or that are worth a direct path. Metatype
         // comparisons, not `as?` casts: a dynamic cast per value is what makes JSONEncoder slow.
         if T.self == JSONValue.self { return .raw(unsafeBitCast(value, to: JSONValue.self).jsonBytes) }
@@ -75,9 +78,12 @@ package enum ResultEncoder {
         return encoder.root.node ?? .object(ObjectBox())
     }
 
-    fileprivate static func format<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, _ codingPath: [any CodingKey]) throws -> String {
+    fileprivate static func format<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: F, _ codingPath: [any CodingKey]
+    ) throws -> String {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "Unable to encode \(value) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: codingPath, debugDescription: "Unable to encode \(value) directly in JSON."))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }  // 3.0 -> 3, as JSONEncoder writes it
@@ -112,7 +118,7 @@ package enum ResultEncoder {
 
 /// A value being encoded. Containers are boxes, so a container handed out earlier can still be
 /// filled after it was stored in its parent.
-fileprivate enum Node {
+private enum Node {
     case literal(String)
     /// Already-serialised JSON (a `JSONValue`), written as is.
     case raw([UInt8])
@@ -123,16 +129,16 @@ fileprivate enum Node {
     case object(ObjectBox)
 }
 
-fileprivate final class Slot {
+private final class Slot {
     var node: Node?
     init(_ node: Node? = nil) { self.node = node }
 }
 
-fileprivate final class ArrayBox {
+private final class ArrayBox {
     var elements: [Slot] = []
 }
 
-fileprivate final class ObjectBox {
+private final class ObjectBox {
     var keys: [String] = []
     var values: [Slot] = []
 
@@ -145,7 +151,7 @@ fileprivate final class ObjectBox {
     }
 }
 
-fileprivate final class DirectEncoder: RawJSONEncoder {
+private final class DirectEncoder: RawJSONEncoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     let root: Slot
@@ -157,7 +163,11 @@ fileprivate final class DirectEncoder: RawJSONEncoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let box: ObjectBox
-        if case .object(let existing)? = root.node { box = existing } else { box = ObjectBox(); root.node = .object(box) }
+        if case .object(let existing)? = root.node {
+            box = existing
+        } else {
+            box = ObjectBox(); root.node = .object(box)
+        }
         return KeyedEncodingContainer(KeyedContainer<Key>(box: box, codingPath: codingPath))
     }
 
@@ -167,13 +177,15 @@ fileprivate final class DirectEncoder: RawJSONEncoder {
         return UnkeyedContainer(box: box, codingPath: codingPath)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(slot: root, codingPath: codingPath) }
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleContainer(slot: root, codingPath: codingPath)
+    }
 
     /// A `JSONValue` handed this encoder by a hand-written `encode(to:)`: written as parsed.
     func encodeRawJSON(_ bytes: [UInt8]) { root.node = .raw(bytes) }
 }
 
-fileprivate struct IndexKey: CodingKey {
+private struct IndexKey: CodingKey {
     var stringValue: String { "Index \(intValue!)" }
     var intValue: Int?
     init(_ index: Int) { intValue = index }
@@ -181,7 +193,7 @@ fileprivate struct IndexKey: CodingKey {
     init?(intValue: Int) { self.intValue = intValue }
 }
 
-fileprivate struct SuperKey: CodingKey {
+private struct SuperKey: CodingKey {
     var stringValue: String { "super" }
     var intValue: Int? { nil }
     init() {}
@@ -189,12 +201,14 @@ fileprivate struct SuperKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-fileprivate struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: ObjectBox
     let codingPath: [any CodingKey]
 
     func encodeNil(forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal("null") }
-    func encode(_ value: Bool, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(value ? "true" : "false") }
+    func encode(_ value: Bool, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(value ? "true" : "false")
+    }
     func encode(_ value: String, forKey key: Key) throws { box.slot(for: key.stringValue).node = .string(value) }
     func encode(_ value: Double, forKey key: Key) throws {
         box.slot(for: key.stringValue).node = .literal(try ResultEncoder.format(value, codingPath + [key]))
@@ -204,19 +218,35 @@ fileprivate struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
     func encode(_ value: Int, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
     func encode(_ value: Int8, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: Int16, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: Int32, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: Int64, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
+    func encode(_ value: Int16, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
+    func encode(_ value: Int32, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
+    func encode(_ value: Int64, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
     func encode(_ value: UInt, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: UInt8, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: UInt16, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: UInt32, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
-    func encode(_ value: UInt64, forKey key: Key) throws { box.slot(for: key.stringValue).node = .literal(String(value)) }
+    func encode(_ value: UInt8, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
+    func encode(_ value: UInt16, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
+    func encode(_ value: UInt32, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
+    func encode(_ value: UInt64, forKey key: Key) throws {
+        box.slot(for: key.stringValue).node = .literal(String(value))
+    }
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         box.slot(for: key.stringValue).node = try ResultEncoder.node(for: value, codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let nested = ObjectBox()
         box.slot(for: key.stringValue).node = .object(nested)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
@@ -228,13 +258,15 @@ fileprivate struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         return UnkeyedContainer(box: nested, codingPath: codingPath + [key])
     }
 
-    func superEncoder() -> any Encoder { DirectEncoder(codingPath: codingPath + [SuperKey()], root: box.slot(for: "super")) }
+    func superEncoder() -> any Encoder {
+        DirectEncoder(codingPath: codingPath + [SuperKey()], root: box.slot(for: "super"))
+    }
     func superEncoder(forKey key: Key) -> any Encoder {
         DirectEncoder(codingPath: codingPath + [key], root: box.slot(for: key.stringValue))
     }
 }
 
-fileprivate struct UnkeyedContainer: UnkeyedEncodingContainer {
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let box: ArrayBox
     let codingPath: [any CodingKey]
     var count: Int { box.elements.count }
@@ -244,8 +276,12 @@ fileprivate struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(.literal("null")) }
     mutating func encode(_ value: Bool) throws { append(.literal(value ? "true" : "false")) }
     mutating func encode(_ value: String) throws { append(.string(value)) }
-    mutating func encode(_ value: Double) throws { append(.literal(try ResultEncoder.format(value, codingPath + [IndexKey(count)]))) }
-    mutating func encode(_ value: Float) throws { append(.literal(try ResultEncoder.format(value, codingPath + [IndexKey(count)]))) }
+    mutating func encode(_ value: Double) throws {
+        append(.literal(try ResultEncoder.format(value, codingPath + [IndexKey(count)])))
+    }
+    mutating func encode(_ value: Float) throws {
+        append(.literal(try ResultEncoder.format(value, codingPath + [IndexKey(count)])))
+    }
     mutating func encode(_ value: Int) throws { append(.literal(String(value))) }
     mutating func encode(_ value: Int8) throws { append(.literal(String(value))) }
     mutating func encode(_ value: Int16) throws { append(.literal(String(value))) }
@@ -260,7 +296,9 @@ fileprivate struct UnkeyedContainer: UnkeyedEncodingContainer {
         append(try ResultEncoder.node(for: value, codingPath: codingPath + [IndexKey(count)]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = ObjectBox()
         let path = codingPath + [IndexKey(count)]
         append(.object(nested))
@@ -282,7 +320,7 @@ fileprivate struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-fileprivate struct SingleContainer: SingleValueEncodingContainer {
+private struct SingleContainer: SingleValueEncodingContainer {
     let slot: Slot
     let codingPath: [any CodingKey]
 
@@ -301,5 +339,7 @@ fileprivate struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { slot.node = .literal(String(value)) }
     mutating func encode(_ value: UInt32) throws { slot.node = .literal(String(value)) }
     mutating func encode(_ value: UInt64) throws { slot.node = .literal(String(value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { slot.node = try ResultEncoder.node(for: value, codingPath: codingPath) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        slot.node = try ResultEncoder.node(for: value, codingPath: codingPath)
+    }
 }

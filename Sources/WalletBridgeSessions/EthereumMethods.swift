@@ -18,7 +18,8 @@ extension SessionService {
         let consent = try EthereumConsent.personalMessage(
             message, chain: request.chain, signer: address, site: request.session.origin, field: "request.params[0]")
         let signing = EthereumSigningRequest(
-            method: request.method, chain: request.chain, address: address, digest: EthereumSigningRequest.personalMessageDigest(message),
+            method: request.method, chain: request.chain, address: address,
+            digest: EthereumSigningRequest.personalMessageDigest(message),
             consent: consent)
         return try await sign(signing, request)
     }
@@ -51,10 +52,12 @@ extension SessionService {
         if let named = data.domain.chainId, let chainID = EIP155.chainID(of: request.chain), named != String(chainID) {
             throw Self.invalid(
                 "request.params[1].domain.chainId",
-                "is \(String(named.prefix(80))), but the request is for \(request.chain): typed data is signed only for the chain it names")
+                "is \(String(named.prefix(80))), but the request is for \(request.chain): typed data is signed only for the chain it names"
+            )
         }
         let signing = EthereumSigningRequest(
-            method: request.method, chain: request.chain, address: address, digest: data.digest, consent: .typedData(data, chain: request.chain))
+            method: request.method, chain: request.chain, address: address, digest: data.digest,
+            consent: .typedData(data, chain: request.chain))
         return try await sign(signing, request)
     }
 
@@ -100,7 +103,8 @@ extension SessionService {
             // Now the summary can tell a transferFrom of this key's own tokens from one of others'.
             transaction = transaction.naming(from: address)
         }
-        let signing = EthereumSigningRequest(method: request.method, chain: request.chain, address: address, transaction: transaction)
+        let signing = EthereumSigningRequest(
+            method: request.method, chain: request.chain, address: address, transaction: transaction)
         guard signing.digest.count == 32 else {
             throw RPCError(.internalError, data: .object(["problem": .string("the transaction has no signing hash")]))
         }
@@ -128,7 +132,9 @@ extension SessionService {
         _ value: JSONValue, field: String, order: String
     ) throws(RPCError) -> EthereumAddress {
         guard case .string(let text) = value, let address = EthereumAddress(text) else {
-            throw Self.invalid(field, "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); \(order)")
+            throw Self.invalid(
+                field,
+                "expected an Ethereum address: 0x and 40 hex digits (mixed case must be its EIP-55 checksum); \(order)")
         }
         return address
     }
@@ -141,10 +147,12 @@ extension SessionService {
     }
 
     private static func noSuchAccount(_ accounts: [String]) -> RPCError {
-        RPCError(.unauthorized, data: .object([
-            "problem": .string("the session holds no account with this address"),
-            "accounts": .array(accounts.map(JSONValue.string)),
-        ]))
+        RPCError(
+            .unauthorized,
+            data: .object([
+                "problem": .string("the session holds no account with this address"),
+                "accounts": .array(accounts.map(JSONValue.string)),
+            ]))
     }
 
     /// Positional params of exactly `count` members.

@@ -36,8 +36,9 @@ package struct Namespace: Equatable, Sendable {
     /// This namespace with `other`'s chains, methods and events added after its own, each kept
     /// once, in the order it first appears.
     package func merged(with other: Namespace) -> Namespace {
-        Namespace(chains: Self.unique(chains + other.chains), methods: Self.unique(methods + other.methods),
-                  events: Self.unique(events + other.events))
+        Namespace(
+            chains: Self.unique(chains + other.chains), methods: Self.unique(methods + other.methods),
+            events: Self.unique(events + other.events))
     }
 
     /// The wire shape: `chains`, `methods`, `events`, and `accounts` when `addresses` is given
@@ -115,13 +116,15 @@ package struct WalletSupport: Equatable, Sendable {
         SolanaChain.namespace: Namespace(
             chains: SolanaChain.all,
             methods: [
-                SolanaMethod.signMessage, SolanaMethod.getAccounts, SolanaMethod.requestAccounts, SolanaMethod.signTransaction,
+                SolanaMethod.signMessage, SolanaMethod.getAccounts, SolanaMethod.requestAccounts,
+                SolanaMethod.signTransaction,
                 SolanaMethod.signAllTransactions, SolanaMethod.signIn,
             ],
             events: [SessionEvent.accountsChanged]
         ),
         EIP155.namespace: Namespace(
-            chains: [EIP155.mainnet], methods: EIP155.methods, events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent]),
+            chains: [EIP155.mainnet], methods: EIP155.methods,
+            events: [SessionEvent.accountsChanged, EIP155.chainChangedEvent]),
     ])
 
     /// True when a session may hold `chain`: a listed one, or any valid `eip155` chain (a
@@ -193,17 +196,22 @@ extension Dictionary where Key == String, Value == Namespace {
             } else if let chain = ChainID(key) {
                 chainKey = chain
             } else {
-                throw invalid(keyField, key.utf8.count <= 64
-                    ? "a key must be a CAIP-2 namespace (3 to 8 of [-a-z0-9]) or chain id (namespace:reference)"
-                    : "a key of \(key.utf8.count) bytes is neither a CAIP-2 namespace nor a chain id")
+                throw invalid(
+                    keyField,
+                    key.utf8.count <= 64
+                        ? "a key must be a CAIP-2 namespace (3 to 8 of [-a-z0-9]) or chain id (namespace:reference)"
+                        : "a key of \(key.utf8.count) bytes is neither a CAIP-2 namespace nor a chain id")
             }
             guard case .object(let namespace) = members[key]! else {
-                throw invalid(keyField, "expected an object with chains, methods and events, found \(members[key]!.typeName)")
+                throw invalid(
+                    keyField, "expected an object with chains, methods and events, found \(members[key]!.typeName)")
             }
             let chains: [ChainID]
             if let chainKey {
                 guard namespace["chains"] == nil else {
-                    throw invalid("\(keyField).chains", "a key that is a chain id stands for that one chain; leave chains out, or key by the namespace")
+                    throw invalid(
+                        "\(keyField).chains",
+                        "a key that is a chain id stands for that one chain; leave chains out, or key by the namespace")
                 }
                 chains = [chainKey]
             } else {
@@ -211,21 +219,28 @@ extension Dictionary where Key == String, Value == Namespace {
             }
             let parsed = Namespace(
                 chains: chains,
-                methods: try parseStrings(namespace["methods"], field: "\(keyField).methods", limit: Namespace.maxMethods, budget: &budget),
-                events: try parseStrings(namespace["events"], field: "\(keyField).events", limit: Namespace.maxEvents, budget: &budget)
+                methods: try parseStrings(
+                    namespace["methods"], field: "\(keyField).methods", limit: Namespace.maxMethods, budget: &budget),
+                events: try parseStrings(
+                    namespace["events"], field: "\(keyField).events", limit: Namespace.maxEvents, budget: &budget)
             )
             let name = chainKey?.namespace ?? key
             let merged = (result[name] ?? Namespace(chains: [])).merged(with: parsed)
             guard merged.chains.count <= Namespace.maxChains, merged.methods.count <= Namespace.maxMethods,
-                  merged.events.count <= Namespace.maxEvents else {
-                throw invalid("\(field).\(name)", "at most \(Namespace.maxChains) chains, \(Namespace.maxMethods) methods and \(Namespace.maxEvents) events per namespace, counting keys that name its chains")
+                merged.events.count <= Namespace.maxEvents
+            else {
+                throw invalid(
+                    "\(field).\(name)",
+                    "at most \(Namespace.maxChains) chains, \(Namespace.maxMethods) methods and \(Namespace.maxEvents) events per namespace, counting keys that name its chains"
+                )
             }
             result[name] = merged
         }
         return result
     }
 
-    private static func parseChains(_ value: JSONValue?, field: String, namespace: String) throws(RPCError) -> [ChainID] {
+    private static func parseChains(_ value: JSONValue?, field: String, namespace: String) throws(RPCError) -> [ChainID]
+    {
         var unlimited = Int.max
         let texts = try parseStrings(value, field: field, limit: Namespace.maxChains, budget: &unlimited)
         guard !texts.isEmpty else { throw invalid(field, "a namespace must list at least one chain") }
@@ -235,7 +250,9 @@ extension Dictionary where Key == String, Value == Namespace {
                 throw invalid("\(field)[\(index)]", "not a CAIP-2 chain id (namespace:reference)")
             }
             guard chain.namespace == namespace else {
-                throw invalid("\(field)[\(index)]", "a chain of the \"\(chain.namespace)\" namespace, listed under \"\(namespace)\"")
+                throw invalid(
+                    "\(field)[\(index)]",
+                    "a chain of the \"\(chain.namespace)\" namespace, listed under \"\(namespace)\"")
             }
             chains.append(chain)
         }
@@ -244,13 +261,19 @@ extension Dictionary where Key == String, Value == Namespace {
 
     /// A required array of at most `limit` non-empty strings of at most `maxStringBytes`, whose
     /// bytes are taken from `budget`.
-    private static func parseStrings(_ value: JSONValue?, field: String, limit: Int, budget: inout Int) throws(RPCError) -> [String] {
+    private static func parseStrings(_ value: JSONValue?, field: String, limit: Int, budget: inout Int) throws(RPCError)
+        -> [String]
+    {
         guard let value else { throw invalid(field, "required: an array of strings") }
-        guard case .array(let elements) = value else { throw invalid(field, "expected an array of strings, found \(value.typeName)") }
+        guard case .array(let elements) = value else {
+            throw invalid(field, "expected an array of strings, found \(value.typeName)")
+        }
         guard elements.count <= limit else { throw invalid(field, "at most \(limit) entries, not \(elements.count)") }
         var strings: [String] = []
         for (index, element) in elements.enumerated() {
-            guard case .string(let text) = element else { throw invalid("\(field)[\(index)]", "expected a string, found \(element.typeName)") }
+            guard case .string(let text) = element else {
+                throw invalid("\(field)[\(index)]", "expected a string, found \(element.typeName)")
+            }
             let bytes = text.utf8.count
             guard bytes > 0 else { throw invalid("\(field)[\(index)]", "must not be empty") }
             guard bytes <= Namespace.maxStringBytes else {
@@ -258,7 +281,10 @@ extension Dictionary where Key == String, Value == Namespace {
             }
             budget -= bytes
             guard budget >= 0 else {
-                throw invalid("\(field)[\(index)]", "the methods and events of one namespaces object may hold at most \(Namespace.maxTotalStringBytes) bytes in all")
+                throw invalid(
+                    "\(field)[\(index)]",
+                    "the methods and events of one namespaces object may hold at most \(Namespace.maxTotalStringBytes) bytes in all"
+                )
             }
             strings.append(text)
         }
@@ -281,11 +307,14 @@ extension Dictionary where Key == String, Value == Namespace {
     /// namespace of the answer is the required one followed by what is left of the optional
     /// one, each entry once. A proposal that leaves no chain at all is -32602 on
     /// `requiredNamespaces`: a session with nothing in it would hold no account.
-    package static func approve(required: Namespaces, optional: Namespaces, support: WalletSupport) throws(RPCError) -> Namespaces {
+    package static func approve(required: Namespaces, optional: Namespaces, support: WalletSupport) throws(RPCError)
+        -> Namespaces
+    {
         let keys = required.keys.sorted()
         let unsupportedKeys = keys.filter { support.namespaces[$0] == nil }
         guard unsupportedKeys.isEmpty else {
-            throw RPCError(.unsupportedNamespaceKey, data: .object(["namespaces": .array(unsupportedKeys.map(JSONValue.string))]))
+            throw RPCError(
+                .unsupportedNamespaceKey, data: .object(["namespaces": .array(unsupportedKeys.map(JSONValue.string))]))
         }
         var chains: [String] = []
         var methods: [String] = []
@@ -296,8 +325,10 @@ extension Dictionary where Key == String, Value == Namespace {
             methods += asked.methods.filter { !offered.methods.contains($0) }
             events += asked.events.filter { !offered.events.contains($0) }
         }
-        for (code, member, unsupported) in [(ErrorCode.unsupportedChains, "chains", chains), (.unsupportedMethods, "methods", methods),
-                                            (.unsupportedEvents, "events", events)] where !unsupported.isEmpty {
+        for (code, member, unsupported) in [
+            (ErrorCode.unsupportedChains, "chains", chains), (.unsupportedMethods, "methods", methods),
+            (.unsupportedEvents, "events", events),
+        ] where !unsupported.isEmpty {
             var data: [String: JSONValue] = [member: .array(Namespace.unique(unsupported).map(JSONValue.string))]
             if code == .unsupportedMethods, let problem = SessionService.sendingProblem(unsupported) {
                 data["problem"] = .string(problem)
@@ -317,7 +348,10 @@ extension Dictionary where Key == String, Value == Namespace {
             approved[key] = (approved[key] ?? Namespace(chains: [])).merged(with: kept)
         }
         guard approved.values.contains(where: { !$0.chains.isEmpty }) else {
-            throw invalid("requiredNamespaces", "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none")
+            throw invalid(
+                "requiredNamespaces",
+                "a session needs at least one supported chain, and requiredNamespaces and optionalNamespaces together ask for none"
+            )
         }
         return approved
     }

@@ -34,9 +34,12 @@ package struct PeerMetadata: Equatable, Sendable {
     /// (`metadata.icons[2]`).
     package static func parse(_ value: JSONValue?, field: String = "metadata") throws(RPCError) -> PeerMetadata {
         guard let value else { throw Namespaces.invalid(field, "required: an object with at least a name") }
-        guard case .object(let members) = value else { throw Namespaces.invalid(field, "expected an object, found \(value.typeName)") }
+        guard case .object(let members) = value else {
+            throw Namespaces.invalid(field, "expected an object, found \(value.typeName)")
+        }
         guard let name = try string(members["name"], field: "\(field).name", maxLength: maxNameLength) else {
-            throw Namespaces.invalid("\(field).name", "required: the extension's name, 1 to \(maxNameLength) characters")
+            throw Namespaces.invalid(
+                "\(field).name", "required: the extension's name, 1 to \(maxNameLength) characters")
         }
         guard !name.isEmpty else { throw Namespaces.invalid("\(field).name", "must not be empty") }
         var icons: [String] = []
@@ -44,7 +47,9 @@ package struct PeerMetadata: Equatable, Sendable {
         case nil, .null?:
             break
         case .array(let elements)?:
-            guard elements.count <= maxIcons else { throw Namespaces.invalid("\(field).icons", "at most \(maxIcons) icons, not \(elements.count)") }
+            guard elements.count <= maxIcons else {
+                throw Namespaces.invalid("\(field).icons", "at most \(maxIcons) icons, not \(elements.count)")
+            }
             for (index, element) in elements.enumerated() {
                 guard case .string(let icon) = element else {
                     throw Namespaces.invalid("\(field).icons[\(index)]", "expected a string, found \(element.typeName)")
@@ -52,7 +57,9 @@ package struct PeerMetadata: Equatable, Sendable {
                 guard icon.unicodeScalars.count <= maxIconLength else {
                     throw Namespaces.invalid("\(field).icons[\(index)]", "longer than \(maxIconLength) characters")
                 }
-                guard isWebAddress(icon) else { throw Namespaces.invalid("\(field).icons[\(index)]", "expected an https: or http: address") }
+                guard isWebAddress(icon) else {
+                    throw Namespaces.invalid("\(field).icons[\(index)]", "expected an https: or http: address")
+                }
                 icons.append(icon)
             }
         case let other?:
@@ -61,10 +68,13 @@ package struct PeerMetadata: Equatable, Sendable {
         let url = try string(members["url"], field: "\(field).url", maxLength: maxURLLength) ?? ""
         // Shown in the dialog beside the extension's name: a javascript: or data: "address"
         // there would be a claim no person can weigh.
-        guard url.isEmpty || isWebAddress(url) else { throw Namespaces.invalid("\(field).url", "expected an https: or http: address") }
+        guard url.isEmpty || isWebAddress(url) else {
+            throw Namespaces.invalid("\(field).url", "expected an https: or http: address")
+        }
         return PeerMetadata(
             name: name,
-            description: try string(members["description"], field: "\(field).description", maxLength: maxDescriptionLength) ?? "",
+            description: try string(
+                members["description"], field: "\(field).description", maxLength: maxDescriptionLength) ?? "",
             url: url,
             icons: icons
         )
@@ -82,7 +92,9 @@ package struct PeerMetadata: Equatable, Sendable {
         case nil, .null?:
             return nil
         case .string(let text)?:
-            guard text.unicodeScalars.count <= maxLength else { throw Namespaces.invalid(field, "longer than \(maxLength) characters") }
+            guard text.unicodeScalars.count <= maxLength else {
+                throw Namespaces.invalid(field, "longer than \(maxLength) characters")
+            }
             return text
         case let other?:
             throw Namespaces.invalid(field, "expected a string, found \(other.typeName)")
@@ -155,7 +167,8 @@ package struct Session: Equatable, Sendable {
     package init(
         topic: String = Session.newTopic(), caller: SessionCaller, origin: String? = nil, callerName: String?,
         metadata: PeerMetadata,
-        requiredNamespaces: Namespaces, optionalNamespaces: Namespaces, namespaces: Namespaces, created: Int, expiry: Int
+        requiredNamespaces: Namespaces, optionalNamespaces: Namespaces, namespaces: Namespaces, created: Int,
+        expiry: Int
     ) {
         self.topic = topic
         self.caller = caller
@@ -177,7 +190,9 @@ package struct Session: Equatable, Sendable {
 
     /// True when `text` has the shape of a topic.
     package static func isTopic(_ text: String) -> Bool {
-        CAIPSyntax.matches(text, lengths: 64...64) { CAIPSyntax.isDigit($0) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }
+        CAIPSyntax.matches(text, lengths: 64...64) {
+            CAIPSyntax.isDigit($0) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+        }
     }
 
     /// True when the session is `caller`'s for the site `origin`: the same extension and the
@@ -241,12 +256,15 @@ package struct Session: Equatable, Sendable {
     /// with the same limits it was accepted under). A fault is -32602 naming the member. A file
     /// written before sessions had sites has no `origin`: its sessions are the extensions' own.
     package init(stored value: JSONValue) throws(RPCError) {
-        guard case .object(let members) = value else { throw Namespaces.invalid("session", "expected an object, found \(value.typeName)") }
+        guard case .object(let members) = value else {
+            throw Namespaces.invalid("session", "expected an object, found \(value.typeName)")
+        }
         guard case .string(let topic)? = members["topic"], Self.isTopic(topic) else {
             throw Namespaces.invalid("topic", "expected 64 lowercase hex digits")
         }
         guard case .object(let caller)? = members["caller"], case .string(let kindName)? = caller["kind"],
-              let kind = SessionCaller.Kind(rawValue: kindName), case .string(let id)? = caller["id"] else {
+            let kind = SessionCaller.Kind(rawValue: kindName), case .string(let id)? = caller["id"]
+        else {
             throw Namespaces.invalid("caller", "expected {\"kind\", \"id\"} with a known kind")
         }
         var callerName: String?

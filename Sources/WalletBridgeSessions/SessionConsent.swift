@@ -13,17 +13,22 @@ package enum SessionConsent {
     /// The site (`origin`) is what the extension reports the browser told it, on a line of its
     /// own, apart from the self-declared metadata below it.
     package static func connect(
-        caller: Caller, callerName: String?, origin: String? = nil, metadata: PeerMetadata, namespaces: Namespaces, keyCount: Int
+        caller: Caller, callerName: String?, origin: String? = nil, metadata: PeerMetadata, namespaces: Namespaces,
+        keyCount: Int
     ) -> ConsentQuestion {
         var claims = "It says it is: \"\(ConsentRequest.printable(metadata.name, maxBytes: 80))\""
         if !metadata.url.isEmpty { claims += ", \(ConsentRequest.printable(metadata.url, maxBytes: 80))" }
-        if !metadata.description.isEmpty { claims += "\n\"\(ConsentRequest.printable(metadata.description, maxBytes: 120))\"" }
+        if !metadata.description.isEmpty {
+            claims += "\n\"\(ConsentRequest.printable(metadata.description, maxBytes: 120))\""
+        }
         claims += "\n(its own words, not checked)"
         let chains = namespaces.allChains.map { ConsentRequest.printable($0.displayName, maxBytes: 64) }
         let methods = Set(namespaces.values.flatMap(\.methods))
         // What needs the person each time (signing), apart from what only reads.
-        let signing = methods.filter { SolanaMethod.signingMethods.contains($0) || EIP155.signingMethods.contains($0) }.sorted()
-        let asks = signing.isEmpty
+        let signing = methods.filter { SolanaMethod.signingMethods.contains($0) || EIP155.signingMethods.contains($0) }
+            .sorted()
+        let asks =
+            signing.isEmpty
             ? "It asks for no signatures."
             : "It may ask you for signatures (\(list(signing, maxBytes: 120))); each one still asks you first."
         let description = """

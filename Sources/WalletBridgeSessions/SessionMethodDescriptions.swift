@@ -55,7 +55,8 @@ extension SessionService.Request {
     package static var errors: [RPCError] {
         [
             RPCError(.noSessionForTopic), RPCError(.unauthorizedChain), RPCError(.unauthorizedMethod),
-            RPCError(.unauthorized), RPCError(.userRejectedRequest), RPCError(.notSigned), RPCError(.sessionRequestExpired),
+            RPCError(.unauthorized), RPCError(.userRejectedRequest), RPCError(.notSigned),
+            RPCError(.sessionRequestExpired),
         ]
     }
 
@@ -63,7 +64,9 @@ extension SessionService.Request {
 }
 
 extension SessionService.Extend {
-    package static var summary: String? { "Makes a session last the session lifetime (7 days unless configured) from now; answers its new expiry." }
+    package static var summary: String? {
+        "Makes a session last the session lifetime (7 days unless configured) from now; answers its new expiry."
+    }
     /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
     package static var resultSchema: JSONValue? { SessionSchemas.extendResult }
@@ -121,7 +124,8 @@ enum SessionSchemas {
     ]
     /// The `origin` member of a method's params: which of the caller's sessions it acts on.
     static let originParam = origin.with(
-        description: "The site the call is for, as the browser reported it to the extension (never what the page says): "
+        description:
+            "The site the call is for, as the browser reported it to the extension (never what the page says): "
             + "only that site's sessions are seen and used. Left out: the extension's own sessions, without a site")
 
     static let topic: JSONValue = [
@@ -148,7 +152,9 @@ enum SessionSchemas {
         "type": "string", "minLength": 1, "maxLength": count(Namespace.maxStringBytes),
         "description": "At most \(Namespace.maxStringBytes) bytes of UTF-8",
     ]
-    static let chains: JSONValue = ["type": "array", "items": chainID, "minItems": 1, "maxItems": count(Namespace.maxChains)]
+    static let chains: JSONValue = [
+        "type": "array", "items": chainID, "minItems": 1, "maxItems": count(Namespace.maxChains),
+    ]
     static let methods: JSONValue = ["type": "array", "items": name, "maxItems": count(Namespace.maxMethods)]
     static let events: JSONValue = ["type": "array", "items": name, "maxItems": count(Namespace.maxEvents)]
 
@@ -168,7 +174,9 @@ enum SessionSchemas {
     /// A session's namespace: as approved, with `accounts`, every chain with every key.
     static let sessionNamespace: JSONValue = [
         "title": "SessionNamespace", "type": "object",
-        "properties": ["chains": chains, "methods": methods, "events": events, "accounts": ["type": "array", "items": accountID]],
+        "properties": [
+            "chains": chains, "methods": methods, "events": events, "accounts": ["type": "array", "items": accountID],
+        ],
         "required": ["chains", "methods", "events", "accounts"],
     ]
 
@@ -194,8 +202,12 @@ enum SessionSchemas {
 
     // MARK: Metadata (Session.swift, `PeerMetadata`)
 
-    static let metadataName: JSONValue = ["type": "string", "minLength": 1, "maxLength": count(PeerMetadata.maxNameLength)]
-    static let metadataDescription: JSONValue = ["type": "string", "maxLength": count(PeerMetadata.maxDescriptionLength)]
+    static let metadataName: JSONValue = [
+        "type": "string", "minLength": 1, "maxLength": count(PeerMetadata.maxNameLength),
+    ]
+    static let metadataDescription: JSONValue = [
+        "type": "string", "maxLength": count(PeerMetadata.maxDescriptionLength),
+    ]
     /// Empty, or a web address.
     static let metadataURL: JSONValue = [
         "type": "string", "maxLength": count(PeerMetadata.maxURLLength),
@@ -203,7 +215,9 @@ enum SessionSchemas {
     ]
     static let metadataIcons: JSONValue = [
         "type": "array", "maxItems": count(PeerMetadata.maxIcons),
-        "items": ["type": "string", "maxLength": count(PeerMetadata.maxIconLength), "pattern": .string(webAddressPattern)],
+        "items": [
+            "type": "string", "maxLength": count(PeerMetadata.maxIconLength), "pattern": .string(webAddressPattern),
+        ],
     ]
 
     /// What an extension says of itself in a proposal: a name, the rest optional (null being
@@ -211,14 +225,17 @@ enum SessionSchemas {
     static let proposedMetadata: JSONValue = [
         "title": "ProposalMetadata", "type": "object",
         "properties": [
-            "name": metadataName, "description": orNull(metadataDescription), "url": orNull(metadataURL), "icons": orNull(metadataIcons),
+            "name": metadataName, "description": orNull(metadataDescription), "url": orNull(metadataURL),
+            "icons": orNull(metadataIcons),
         ],
         "required": ["name"],
     ]
     /// Metadata in a session: always all four members.
     static let metadata: JSONValue = [
         "title": "PeerMetadata", "type": "object",
-        "properties": ["name": metadataName, "description": metadataDescription, "url": metadataURL, "icons": metadataIcons],
+        "properties": [
+            "name": metadataName, "description": metadataDescription, "url": metadataURL, "icons": metadataIcons,
+        ],
         "required": ["name", "description", "url", "icons"],
     ]
     /// `self` and `peer`.
@@ -252,22 +269,33 @@ enum SessionSchemas {
     static let signMessageParams: JSONValue = [
         "title": "SignMessageParams", "type": "object",
         "properties": [
-            "message": ["type": "string", "pattern": "^\(base58Digit)+$", "description": "The bytes to sign, in base58"],
-            "pubkey": base58PublicKey.with(description: "The account to sign with: one of the session's keys, in base58"),
+            "message": [
+                "type": "string", "pattern": "^\(base58Digit)+$", "description": "The bytes to sign, in base58",
+            ],
+            "pubkey": base58PublicKey.with(
+                description: "The account to sign with: one of the session's keys, in base58"),
         ],
         "required": ["message", "pubkey"],
     ]
-    static let ethereumAddress: JSONValue = ["type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "description": "An Ethereum address (EIP-55 or one letter case)"]
+    static let ethereumAddress: JSONValue = [
+        "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$",
+        "description": "An Ethereum address (EIP-55 or one letter case)",
+    ]
     /// `personal_sign`'s `[message, address]`.
     static let personalSignParams: JSONValue = [
         "title": "PersonalSignParams", "type": "array", "minItems": 2, "maxItems": 2,
-        "items": [["type": "string", "description": "The message: 0x and its bytes in hex, or UTF-8 text"], ethereumAddress],
+        "items": [
+            ["type": "string", "description": "The message: 0x and its bytes in hex, or UTF-8 text"], ethereumAddress,
+        ],
     ]
     /// `eth_signTypedData_v4`'s `[address, typedData]`; what typed data must hold is EIP-712's,
     /// checked by the host field by field.
     static let signTypedDataParams: JSONValue = [
         "title": "SignTypedDataV4Params", "type": "array", "minItems": 2, "maxItems": 2,
-        "items": [ethereumAddress, ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"]],
+        "items": [
+            ethereumAddress,
+            ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"],
+        ],
     ]
     /// A serialized Solana transaction (legacy or version 0) in standard padded base64 (whole
     /// groups of four characters, at least one): at most 1232 bytes. That it decodes, and what
@@ -275,7 +303,8 @@ enum SessionSchemas {
     static let solanaTransaction: JSONValue = [
         "type": "string", "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$",
         "maxLength": count(SolanaTransaction.maxBase64Characters),
-        "description": "A serialized transaction (signatures, then the message), legacy or version 0, in standard base64: at most \(SolanaTransaction.maxBytes) bytes",
+        "description":
+            "A serialized transaction (signatures, then the message), legacy or version 0, in standard base64: at most \(SolanaTransaction.maxBytes) bytes",
     ]
     /// `solana_signTransaction`'s `{"transaction", "pubkey"?}`.
     static let signTransactionParams: JSONValue = [
@@ -283,7 +312,8 @@ enum SessionSchemas {
         "properties": [
             "transaction": solanaTransaction,
             "pubkey": optionalPublicKey(
-                "The key to sign with: one of the session's keys and a required signer; the first such signer when left out or null"),
+                "The key to sign with: one of the session's keys and a required signer; the first such signer when left out or null"
+            ),
         ],
         "required": ["transaction"],
     ]
@@ -291,7 +321,10 @@ enum SessionSchemas {
     static let signAllTransactionsParams: JSONValue = [
         "title": "SignAllTransactionsParams", "type": "object",
         "properties": [
-            "transactions": ["type": "array", "items": solanaTransaction, "minItems": 1, "maxItems": count(SessionService.maxBatchTransactions)],
+            "transactions": [
+                "type": "array", "items": solanaTransaction, "minItems": 1,
+                "maxItems": count(SessionService.maxBatchTransactions),
+            ],
             "pubkey": optionalPublicKey(
                 "The key to sign with: one of the session's keys and a required signer of every transaction; the first such "
                     + "signer of the first transaction when left out or null"),
@@ -305,7 +338,10 @@ enum SessionSchemas {
         let line: JSONValue = ["type": ["string", "null"], "maxLength": count(SolanaSignInInput.maxFieldBytes)]
         var properties: [String: JSONValue] = [
             "domain": line.with(description: "The site's host[:port]; the session's site when left out"),
-            "address": ["anyOf": [base58PublicKey, ["type": "null"]], "description": "One of the session's keys; the first when left out"],
+            "address": [
+                "anyOf": [base58PublicKey, ["type": "null"]],
+                "description": "One of the session's keys; the first when left out",
+            ],
             "statement": ["type": ["string", "null"], "maxLength": count(SolanaSignInInput.maxStatementBytes)],
             "resources": [
                 "type": ["array", "null"], "maxItems": count(SolanaSignInInput.maxResources),
@@ -315,7 +351,8 @@ enum SessionSchemas {
         for (member, _) in SolanaSignInInput.labels { properties[member] = line }
         return [
             "title": "SolanaSignInInput", "type": "object", "properties": .object(properties),
-            "description": "What to sign in with (Sign In With Solana); the wallet builds the message in the published format",
+            "description":
+                "What to sign in with (Sign In With Solana); the wallet builds the message in the published format",
         ]
     }()
     /// A `pubkey` that may be left out or null: the host then chooses the key.
@@ -339,23 +376,34 @@ enum SessionSchemas {
                         "title": "EthereumTransactionRequest", "type": "object",
                         "properties": [
                             "from": ethereumAddress.with(description: "The account that signs: one of the session's"),
-                            "to": ["anyOf": [ethereumAddress, ["type": "null"]], "description": "Absent or null: a contract creation"],
-                            "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity, "gasPrice": quantity,
-                            "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity, "type": quantity,
+                            "to": [
+                                "anyOf": [ethereumAddress, ["type": "null"]],
+                                "description": "Absent or null: a contract creation",
+                            ],
+                            "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity,
+                            "gasPrice": quantity,
+                            "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity,
+                            "type": quantity,
                             "data": hexBytes, "input": hexBytes, "accessList": ["type": "array"],
                         ],
                         "additionalProperties": false,
                         "required": ["from", "nonce"],
                         "allOf": [
                             ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
-                            ["anyOf": [["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]]]],
+                            [
+                                "anyOf": [
+                                    ["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]],
+                                ]
+                            ],
                         ],
                     ],
-                    hexBytes.with(description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
-                ],
+                    hexBytes.with(
+                        description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
+                ]
             ],
             ethereumAddress.with(
-                description: "The account that signs: one of the session's. For the serialized form, which names no sender; "
+                description:
+                    "The account that signs: one of the session's. For the serialized form, which names no sender; "
                     + "the first of eth_accounts when left out. With an object, it must be its from"),
         ],
     ]
@@ -382,22 +430,32 @@ enum SessionSchemas {
     /// each shape once, in the table's order.
     static let requestResult: JSONValue = [
         "title": "SessionRequestResult",
-        "anyOf": .array(SessionService.namespaceMethodTypes.reduce(into: [JSONValue]()) { shapes, method in
-            if !shapes.contains(method.resultSchema) { shapes.append(method.resultSchema) }
-        }),
+        "anyOf": .array(
+            SessionService.namespaceMethodTypes.reduce(into: [JSONValue]()) { shapes, method in
+                if !shapes.contains(method.resultSchema) { shapes.append(method.resultSchema) }
+            }),
     ]
     /// `solana_signMessage`'s `{"signature"}`.
     static let signMessageResult: JSONValue = [
         "title": "SignMessageResult", "type": "object",
-        "properties": ["signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"]],
+        "properties": [
+            "signature": [
+                "type": "string", "pattern": "^\(base58Digit){64,88}$",
+                "description": "The 64-byte Ed25519 signature, in base58",
+            ]
+        ],
         "required": ["signature"],
     ]
     /// The transaction methods' signed transactions and signatures.
     static let signTransactionResult: JSONValue = [
         "title": "SignTransactionResult", "type": "object",
         "properties": [
-            "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "This key's 64-byte Ed25519 signature, in base58"],
-            "transaction": solanaTransaction.with(description: "The whole transaction with that signature in its slot, other signatures kept"),
+            "signature": [
+                "type": "string", "pattern": "^\(base58Digit){64,88}$",
+                "description": "This key's 64-byte Ed25519 signature, in base58",
+            ],
+            "transaction": solanaTransaction.with(
+                description: "The whole transaction with that signature in its slot, other signatures kept"),
         ],
         "required": ["signature", "transaction"],
     ]
@@ -415,7 +473,10 @@ enum SessionSchemas {
         "properties": [
             "address": base58PublicKey.with(description: "The key that signed"),
             "message": ["type": "string", "description": "The exact text signed (its UTF-8 bytes)"],
-            "signature": ["type": "string", "pattern": "^\(base58Digit){64,88}$", "description": "The 64-byte Ed25519 signature, in base58"],
+            "signature": [
+                "type": "string", "pattern": "^\(base58Digit){64,88}$",
+                "description": "The 64-byte Ed25519 signature, in base58",
+            ],
         ],
         "required": ["address", "message", "signature"],
     ]
@@ -438,15 +499,21 @@ enum SessionSchemas {
         "description": "eth_chainId: the chain id as a hex quantity",
     ]
     static let ethereumAccountsResult: JSONValue = [
-        "title": "EthereumAccounts", "type": "array", "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed"),
+        "title": "EthereumAccounts", "type": "array",
+        "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed"),
     ]
 
-    static let extendResult: JSONValue = ["title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"]]
+    static let extendResult: JSONValue = [
+        "title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"],
+    ]
 
     /// `session_disconnect`'s `reason`.
     static let disconnectReason: JSONValue = [
         "title": "SessionReason", "type": "object",
-        "properties": ["code": ["type": "integer"], "message": ["type": "string", "maxLength": 256, "description": "At most 256 bytes of UTF-8"]],
+        "properties": [
+            "code": ["type": "integer"],
+            "message": ["type": "string", "maxLength": 256, "description": "At most 256 bytes of UTF-8"],
+        ],
         "required": ["code", "message"],
         "description": "What the extension's ports hear in session_delete; 6000 User disconnected unless given",
     ]

@@ -179,7 +179,8 @@ package struct SessionReasonMember: SessionParamsMember {
     package let json: JSONValue
     package init(json: JSONValue?, field: String) throws(RPCError) {
         guard case .object(let parts)? = json, case .number(let code)? = parts["code"], Int(code.literal) != nil,
-              case .string(let message)? = parts["message"], message.utf8.count <= 256 else {
+            case .string(let message)? = parts["message"], message.utf8.count <= 256
+        else {
             throw SessionService.invalid(
                 field, "expected {\"code\": integer, \"message\": string of at most 256 bytes}")
         }

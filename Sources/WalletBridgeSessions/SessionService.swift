@@ -25,7 +25,9 @@ package struct SessionService: Sendable {
     package var lifetime: Int
     package var support = WalletSupport.default
     /// Tells the caller's ports (`session_update`, `session_delete`, …); the agent's event hub.
-    package var announce: @Sendable (_ caller: SessionCaller, _ method: String, _ params: JSONValue) -> Void = { _, _, _ in }
+    package var announce: @Sendable (_ caller: SessionCaller, _ method: String, _ params: JSONValue) -> Void = {
+        _, _, _ in
+    }
     /// The clock, in seconds since the Unix epoch (`Clocks.wall`).
     package var now: @Sendable () -> Int = Clocks.system.wall
     /// The clock proposals' and requests' deadlines are set by (`Clocks.monotonic`).
@@ -41,12 +43,15 @@ package struct SessionService: Sendable {
     /// Waits until a deadline passes: a proposal's (`proposalTimeout` from its arrival) or a
     /// request's `expiry`. The clock's seam: a test passes one that returns at once, to see
     /// the 8000 of a deadline minutes away without waiting for it.
-    package var sleepUntil: @Sendable (ContinuousClock.Instant) async throws -> Void = { try await Task.sleep(until: $0, clock: .continuous) }
+    package var sleepUntil: @Sendable (ContinuousClock.Instant) async throws -> Void = {
+        try await Task.sleep(until: $0, clock: .continuous)
+    }
     /// The expiry a request may name: from 5 minutes to 7 days from now (WalletKit's bounds).
     package static let requestExpiryRange = 300...604_800
     /// What GetAccounts approves for an extension without a session (walletlib's methods).
     package static let walletlibNamespaces: Namespaces = [
-        SolanaChain.namespace: Namespace(chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage], events: [SessionEvent.accountsChanged]),
+        SolanaChain.namespace: Namespace(
+            chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage], events: [SessionEvent.accountsChanged])
     ]
 
     package init(store: SessionStore, wallet: any SessionWallet, lifetime: Int) {
@@ -102,25 +107,35 @@ package struct SessionService: Sendable {
         let question = SessionConsent.connect(
             caller: context.caller, callerName: callerName, origin: origin, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
-        try await askOrThrow(question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: RPCError(.userRejected))
+        try await askOrThrow(
+            question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: RPCError(.userRejected))
         let session = try open(
-            caller: context.caller, origin: origin, callerName: callerName, metadata: metadata, required: required, optional: optional,
+            caller: context.caller, origin: origin, callerName: callerName, metadata: metadata, required: required,
+            optional: optional,
             approved: approved)
         return session.wire(accounts: accounts)
     }
 
     /// A session shows accounts in every namespace it holds: a required namespace the wallet
     /// has no key for is 5103 (saying which key to make); an optional one is left out.
-    private static func keepNamespacesWithAccounts(_ approved: inout Namespaces, required: Namespaces, accounts: SessionAccounts) throws(RPCError) {
-        let noKey = RPCError(.unsupportedAccounts, data: .object(["problem": .string("the wallet has no key: `wallet-bridge keys create` makes one")]))
+    private static func keepNamespacesWithAccounts(
+        _ approved: inout Namespaces, required: Namespaces, accounts: SessionAccounts
+    ) throws(RPCError) {
+        let noKey = RPCError(
+            .unsupportedAccounts,
+            data: .object(["problem": .string("the wallet has no key: `wallet-bridge keys create` makes one")]))
         guard !accounts.solana.isEmpty || !accounts.eip155.isEmpty else { throw noKey }
         for name in approved.keys.sorted() where accounts.addresses(in: name).isEmpty {
             guard required[name] == nil else {
-                let make = name == EIP155.namespace ? "`wallet-bridge keys create --type ethereum`" : "`wallet-bridge keys create`"
-                throw RPCError(.unsupportedAccounts, data: .object([
-                    "problem": .string("the wallet has no key for the \(name) namespace: \(make) makes one"),
-                    "namespaces": .array([.string(name)]),
-                ]))
+                let make =
+                    name == EIP155.namespace
+                    ? "`wallet-bridge keys create --type ethereum`" : "`wallet-bridge keys create`"
+                throw RPCError(
+                    .unsupportedAccounts,
+                    data: .object([
+                        "problem": .string("the wallet has no key for the \(name) namespace: \(make) makes one"),
+                        "namespaces": .array([.string(name)]),
+                    ]))
             }
             approved[name] = nil
         }
@@ -159,7 +174,9 @@ package struct SessionService: Sendable {
         // The dialogs it opens name the session's site (`ConsentRequest.site`).
         var sited = context
         sited.site = session.origin
-        let request = InnerRequest(session: session, method: method, params: params.request.params, chain: chain, context: sited, deadline: deadline, sleepUntil: sleepUntil)
+        let request = InnerRequest(
+            session: session, method: method, params: params.request.params, chain: chain, context: sited,
+            deadline: deadline, sleepUntil: sleepUntil)
         return try await dispatch(request)
     }
 
@@ -171,7 +188,7 @@ package struct SessionService: Sendable {
     private static let sendingAdvice: [String: String] = [
         EIP155.sendTransactionMethod:
             "sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction "
-                + "from the extension",
+            + "from the extension",
         SolanaMethod.signAndSendTransaction:
             "sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)",
     ]
@@ -224,7 +241,8 @@ package struct SessionService: Sendable {
 
     /// The keystore's accounts now (none when it cannot be read).
     package func currentAccounts() -> SessionAccounts {
-        (try? wallet.accounts(context: RequestContext(caller: .unidentified, requestID: nil, method: "keys"))) ?? SessionAccounts()
+        (try? wallet.accounts(context: RequestContext(caller: .unidentified, requestID: nil, method: "keys")))
+            ?? SessionAccounts()
     }
 
     /// Tells each live session's ports that its accounts are now `accounts`: a `session_event`
@@ -233,19 +251,26 @@ package struct SessionService: Sendable {
     package func announceAccounts(_ accounts: SessionAccounts) {
         for session in store.all() {
             if session.namespaces.values.contains(where: { $0.events.contains(SessionEvent.accountsChanged) }) {
-                for chain in session.namespaces.allChains where session.namespaces[chain.namespace]?.events.contains(SessionEvent.accountsChanged) == true {
-                    notify(session, "session_event", [
-                        "chainId": .string(chain.description),
-                        "event": .object([
-                            "name": .string(SessionEvent.accountsChanged),
-                            "data": .array(accounts.addresses(in: chain.namespace).map { .string("\(chain):\($0)") }),
-                        ]),
-                    ])
+                for chain in session.namespaces.allChains
+                where session.namespaces[chain.namespace]?.events.contains(SessionEvent.accountsChanged) == true {
+                    notify(
+                        session, "session_event",
+                        [
+                            "chainId": .string(chain.description),
+                            "event": .object([
+                                "name": .string(SessionEvent.accountsChanged),
+                                "data": .array(
+                                    accounts.addresses(in: chain.namespace).map { .string("\(chain):\($0)") }),
+                            ]),
+                        ])
                 }
             }
-            notify(session, "session_update", [
-                "namespaces": session.namespaces.json(accounts: accounts), "expiry": .number(JSONNumber(session.expiry)),
-            ])
+            notify(
+                session, "session_update",
+                [
+                    "namespaces": session.namespaces.json(accounts: accounts),
+                    "expiry": .number(JSONNumber(session.expiry)),
+                ])
         }
     }
 
@@ -269,7 +294,8 @@ package struct SessionService: Sendable {
 
     /// SignPayloads: needs a session that allows signing; without one the person is asked to
     /// connect first, then, as always, to sign.
-    package func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+    package func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult
+    {
         try await ensureSession(for: context, allowing: SolanaMethod.signMessage)
         return try await wallet.signPayloads(params, context: context)
     }
@@ -280,7 +306,9 @@ package struct SessionService: Sendable {
         let caller = SessionCaller(context.caller)
         let sessions = store.sessions(of: caller, origin: nil)
         let allowed = sessions.contains { session in
-            method.map { method in session.namespaces.allChains.contains { session.namespaces.allows(method: method, on: $0) } } ?? true
+            method.map { method in
+                session.namespaces.allChains.contains { session.namespaces.allows(method: method, on: $0) }
+            } ?? true
         }
         if allowed { return }
         let keyCount = try wallet.accounts(context: context).solana.count
@@ -294,7 +322,8 @@ package struct SessionService: Sendable {
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(
-            caller: context.caller, origin: nil, callerName: callerName, metadata: metadata, required: Self.walletlibNamespaces,
+            caller: context.caller, origin: nil, callerName: callerName, metadata: metadata,
+            required: Self.walletlibNamespaces,
             optional: [:],
             approved: Self.walletlibNamespaces)
     }
@@ -302,15 +331,19 @@ package struct SessionService: Sendable {
     // MARK: Parts
 
     private func open(
-        caller: Caller, origin: String?, callerName: String?, metadata: PeerMetadata, required: Namespaces, optional: Namespaces,
+        caller: Caller, origin: String?, callerName: String?, metadata: PeerMetadata, required: Namespaces,
+        optional: Namespaces,
         approved: Namespaces
     ) throws(RPCError) -> Session {
         let created = now()
         let session = Session(
-            topic: newTopic(), caller: SessionCaller(caller), origin: origin, callerName: callerName, metadata: metadata,
-            requiredNamespaces: required, optionalNamespaces: optional, namespaces: approved, created: created, expiry: created + lifetime)
+            topic: newTopic(), caller: SessionCaller(caller), origin: origin, callerName: callerName,
+            metadata: metadata,
+            requiredNamespaces: required, optionalNamespaces: optional, namespaces: approved, created: created,
+            expiry: created + lifetime)
         try store.add(session)
-        Log.info("session \(session.topic.prefix(8))… opened for \(caller)\(origin.map { " and the site \($0)" } ?? "")")
+        Log.info(
+            "session \(session.topic.prefix(8))… opened for \(caller)\(origin.map { " and the site \($0)" } ?? "")")
         return session
     }
 
@@ -319,7 +352,9 @@ package struct SessionService: Sendable {
     private func askOrThrow(
         _ question: ConsentQuestion, for caller: Caller, expiring deadline: ContinuousClock.Instant, rejected: RPCError
     ) async throws {
-        let answer = try await Self.withDeadline(deadline, sleepUntil: sleepUntil) { try await wallet.ask(question, for: caller) }
+        let answer = try await Self.withDeadline(deadline, sleepUntil: sleepUntil) {
+            try await wallet.ask(question, for: caller)
+        }
         switch answer {
         case .success(true): return
         case .success(false), .failure(.declined): throw rejected
@@ -359,15 +394,19 @@ package struct SessionService: Sendable {
 
     private func announceUpdate(_ session: Session, context: RequestContext) {
         let accounts = (try? wallet.accounts(context: context)) ?? SessionAccounts()
-        notify(session, "session_update", [
-            "namespaces": session.namespaces.json(accounts: accounts), "expiry": .number(JSONNumber(session.expiry)),
-        ])
+        notify(
+            session, "session_update",
+            [
+                "namespaces": session.namespaces.json(accounts: accounts),
+                "expiry": .number(JSONNumber(session.expiry)),
+            ])
     }
 
     /// Runs `body`, and cancels it when `deadline` passes first (`sleepUntil` returns): 8000
     /// "Session request expired". Cancelling closes any dialog it has open.
     static func withDeadline<T: Sendable>(
-        _ deadline: ContinuousClock.Instant, sleepUntil: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
+        _ deadline: ContinuousClock.Instant,
+        sleepUntil: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
@@ -442,7 +481,8 @@ enum SolanaSignMessage: NamespaceMethod {
             pubkey = try SessionService.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
             let most = SolanaMethod.maxMessageBytes
             guard case .string(let messageText)? = members["message"],
-                  let message = Base58.decode(messageText, maxBytes: most), !message.isEmpty else {
+                let message = Base58.decode(messageText, maxBytes: most), !message.isEmpty
+            else {
                 throw SessionService.invalid(
                     "request.params.message", "expected the message's bytes in base58, 1 to \(most) bytes")
             }
@@ -489,7 +529,8 @@ extension Session {
     /// when. No accounts: those are the keystore's keys.
     package var summary: JSONValue {
         var members: [String: JSONValue] = [
-            "topic": .string(topic), "caller": .object(["kind": .string(caller.kind.rawValue), "id": .string(caller.id)]),
+            "topic": .string(topic),
+            "caller": .object(["kind": .string(caller.kind.rawValue), "id": .string(caller.id)]),
             "metadata": metadata.json, "namespaces": namespaces.json(),
             "created": .number(JSONNumber(created)), "expiry": .number(JSONNumber(expiry)),
         ]
@@ -528,10 +569,18 @@ extension Router {
     /// another wallet: the conformance host keeps its test wallet's, which the fixtures of
     /// wallet.json pin without sessions.
     package mutating func registerSessionMethods(_ service: SessionService) throws(RouterError) {
-        try register(SessionService.Connect.self) { params, context in try await service.connect(params, context: context) }
-        try register(SessionService.List.self, execution: .immediate) { params, context in try service.list(params, context: context) }
-        try register(SessionService.Request.self) { params, context in try await service.request(params, context: context) }
-        try register(SessionService.Extend.self, execution: .immediate) { params, context in try service.extend(params, context: context) }
+        try register(SessionService.Connect.self) { params, context in
+            try await service.connect(params, context: context)
+        }
+        try register(SessionService.List.self, execution: .immediate) { params, context in
+            try service.list(params, context: context)
+        }
+        try register(SessionService.Request.self) { params, context in
+            try await service.request(params, context: context)
+        }
+        try register(SessionService.Extend.self, execution: .immediate) { params, context in
+            try service.extend(params, context: context)
+        }
         try register(SessionService.Disconnect.self, execution: .immediate) { params, context in
             try service.disconnect(params, context: context)
         }

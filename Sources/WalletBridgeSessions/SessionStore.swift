@@ -47,7 +47,8 @@ package final class SessionStore: Sendable {
     /// The sessions file for the keystore at `keystorePath`: `keystore.json` →
     /// `keystore.sessions.json`; a path without `.json` gets `.sessions.json` appended.
     package static func path(forKeystore keystorePath: String) -> String {
-        keystorePath.hasSuffix(".json") ? "\(keystorePath.dropLast(".json".count)).sessions.json" : "\(keystorePath).sessions.json"
+        keystorePath.hasSuffix(".json")
+            ? "\(keystorePath.dropLast(".json".count)).sessions.json" : "\(keystorePath).sessions.json"
     }
 
     /// Loads the file at `path` when there is one. One that cannot be read, is not a sessions
@@ -56,7 +57,8 @@ package final class SessionStore: Sendable {
     /// extensions connect again, and the file is kept for a person to look at. A session that
     /// would last more than `lifetime` seconds from now is cut to that: no dialog ever approved
     /// a longer one, and the file is written back with the cut expiries. `now` is the time in seconds since the epoch (tests pass their own clock).
-    package init(path: String, lifetime: Int = defaultLifetime, now: @escaping @Sendable () -> Int = Clocks.system.wall) {
+    package init(path: String, lifetime: Int = defaultLifetime, now: @escaping @Sendable () -> Int = Clocks.system.wall)
+    {
         self.path = path
         self.now = now
         let time = now()
@@ -86,7 +88,9 @@ package final class SessionStore: Sendable {
     /// site), oldest first. A session belongs to (caller, origin): a site sees only its own.
     package func sessions(of caller: SessionCaller, origin: String?) -> [Session] {
         let time = now()
-        return held.withLock { sessions in sessions.filter { $0.belongs(to: caller, origin: origin) && $0.isLive(at: time) } }
+        return held.withLock { sessions in
+            sessions.filter { $0.belongs(to: caller, origin: origin) && $0.isLive(at: time) }
+        }
     }
 
     /// Every session held, oldest first, expired ones not yet taken out (`expire()`) included,
@@ -125,13 +129,18 @@ package final class SessionStore: Sendable {
     package func add(_ session: Session) throws(RPCError) {
         try change { sessions, time throws(RPCError) in
             guard sessions.count(where: { $0.isLive(at: time) }) < Self.maxSessions else {
-                throw RPCError(.internalError, data: .object(["problem": .string(
-                    "the wallet already holds \(Self.maxSessions) sessions, the most it keeps; disconnect some (`wallet-bridge sessions revoke`) and connect again"
-                )]))
+                throw RPCError(
+                    .internalError,
+                    data: .object([
+                        "problem": .string(
+                            "the wallet already holds \(Self.maxSessions) sessions, the most it keeps; disconnect some (`wallet-bridge sessions revoke`) and connect again"
+                        )
+                    ]))
             }
             // 32 random bytes do not collide; a repeated topic is a caller's mistake.
             guard !sessions.contains(where: { $0.topic == session.topic }) else {
-                throw RPCError(.internalError, data: .object(["problem": .string("a session with this topic exists already")]))
+                throw RPCError(
+                    .internalError, data: .object(["problem": .string("a session with this topic exists already")]))
             }
             sessions.append(session)
         }
@@ -139,11 +148,15 @@ package final class SessionStore: Sendable {
 
     /// Makes the live session `topic` of `caller` for `origin` last `lifetime` seconds from
     /// now, and returns it; nil (and nothing written) when `caller` has no such session there.
-    package func extend(topic: String, caller: SessionCaller, origin: String?, lifetime: Int) throws(RPCError) -> Session? {
+    package func extend(topic: String, caller: SessionCaller, origin: String?, lifetime: Int) throws(RPCError)
+        -> Session?
+    {
         try change { sessions, time in
-            guard let index = sessions.firstIndex(where: {
-                $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time)
-            }) else {
+            guard
+                let index = sessions.firstIndex(where: {
+                    $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time)
+                })
+            else {
                 return nil
             }
             let (expiry, overflow) = time.addingReportingOverflow(max(lifetime, 0))
@@ -156,9 +169,11 @@ package final class SessionStore: Sendable {
     /// `caller` has none there.
     package func remove(topic: String, caller: SessionCaller, origin: String?) throws(RPCError) -> Session? {
         try change { sessions, time in
-            guard let index = sessions.firstIndex(where: {
-                $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time)
-            }) else {
+            guard
+                let index = sessions.firstIndex(where: {
+                    $0.topic == topic && $0.belongs(to: caller, origin: origin) && $0.isLive(at: time)
+                })
+            else {
                 return nil
             }
             return sessions.remove(at: index)
@@ -169,7 +184,9 @@ package final class SessionStore: Sendable {
     /// which the person runs, never for an extension.
     package func remove(topic: String) throws(RPCError) -> Session? {
         try change { sessions, time in
-            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.isLive(at: time) }) else { return nil }
+            guard let index = sessions.firstIndex(where: { $0.topic == topic && $0.isLive(at: time) }) else {
+                return nil
+            }
             return sessions.remove(at: index)
         }
     }
@@ -217,7 +234,9 @@ package final class SessionStore: Sendable {
 
     /// Applies `body` to a copy of the sessions, writes the copy when it differs, and only
     /// then keeps it: a failed write leaves memory as it was.
-    private func change<Result: Sendable>(_ body: (inout [Session], Int) throws(RPCError) -> Result) throws(RPCError) -> Result {
+    private func change<Result: Sendable>(_ body: (inout [Session], Int) throws(RPCError) -> Result) throws(RPCError)
+        -> Result
+    {
         let time = now()
         return try held.withLock { sessions throws(RPCError) -> Result in
             var changed = sessions
@@ -243,8 +262,16 @@ package final class SessionStore: Sendable {
         let bytes = document.jsonBytes
         // Never write a file that the next start would refuse to read.
         guard bytes.count <= Self.maxFileBytes else {
-            Log.error("not saving the sessions: they would take \(bytes.count) bytes, more than the \(Self.maxFileBytes) a sessions file may hold")
-            throw RPCError(.internalError, data: .object(["problem": .string("the wallet's sessions would exceed the size of its sessions file; disconnect some and connect again")]))
+            Log.error(
+                "not saving the sessions: they would take \(bytes.count) bytes, more than the \(Self.maxFileBytes) a sessions file may hold"
+            )
+            throw RPCError(
+                .internalError,
+                data: .object([
+                    "problem": .string(
+                        "the wallet's sessions would exceed the size of its sessions file; disconnect some and connect again"
+                    )
+                ]))
         }
         guard let path else { return }
         do {
@@ -253,7 +280,11 @@ package final class SessionStore: Sendable {
             try AtomicFile.replace(path, with: bytes, mode: 0o600)
         } catch {
             Log.error("cannot save the sessions: \(error)")
-            throw RPCError(.internalError, data: .object(["problem": .string("the wallet cannot save its sessions (\(error.reason)); its log says more")]))
+            throw RPCError(
+                .internalError,
+                data: .object([
+                    "problem": .string("the wallet cannot save its sessions (\(error.reason)); its log says more")
+                ]))
         }
     }
 
@@ -283,16 +314,21 @@ package final class SessionStore: Sendable {
             setAside(path, because: error.reason, now: now)
             return ([], false)
         }
-        guard let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest }) else {
+        guard let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest })
+        else {
             return (sessions, false)
         }
-        return (sessions.map { session in
-            guard session.expiry > latest else { return session }
-            Log.warning("session \(session.topic.prefix(8))… of \(session.caller) in \(path) was to last until \(session.expiry), longer than the session lifetime allows; it ends at \(latest)")
-            var capped = session
-            capped.expiry = latest
-            return capped
-        }, true)
+        return (
+            sessions.map { session in
+                guard session.expiry > latest else { return session }
+                Log.warning(
+                    "session \(session.topic.prefix(8))… of \(session.caller) in \(path) was to last until \(session.expiry), longer than the session lifetime allows; it ends at \(latest)"
+                )
+                var capped = session
+                capped.expiry = latest
+                return capped
+            }, true
+        )
     }
 
     /// The latest expiry a stored session may have at `now`: `lifetime` seconds on. Every
@@ -335,7 +371,9 @@ package final class SessionStore: Sendable {
         } catch {
             return nil
         }
-        if let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest }) { return nil }
+        if let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest }) {
+            return nil
+        }
         return sessions
     }
 
@@ -361,7 +399,9 @@ package final class SessionStore: Sendable {
                 let detail = error.data.map { String(decoding: $0.jsonBytes, as: UTF8.self) } ?? error.message
                 throw Damage(reason: "session \(index) cannot be read: \(detail)")
             }
-            guard topics.insert(session.topic).inserted else { throw Damage(reason: "session \(index) repeats a topic") }
+            guard topics.insert(session.topic).inserted else {
+                throw Damage(reason: "session \(index) repeats a topic")
+            }
             sessions.append(session)
         }
         return sessions
@@ -377,9 +417,13 @@ package final class SessionStore: Sendable {
             attempt += 1
         }
         if rename(path, aside) == 0 {
-            Log.warning("the sessions file \(path) cannot be used (\(reason)); it was moved to \(aside), and the extensions must connect again")
+            Log.warning(
+                "the sessions file \(path) cannot be used (\(reason)); it was moved to \(aside), and the extensions must connect again"
+            )
         } else {
-            Log.warning("the sessions file \(path) cannot be used (\(reason)), nor moved aside (\(String(cString: strerror(errno)))); starting with no sessions")
+            Log.warning(
+                "the sessions file \(path) cannot be used (\(reason)), nor moved aside (\(String(cString: strerror(errno)))); starting with no sessions"
+            )
         }
     }
 }

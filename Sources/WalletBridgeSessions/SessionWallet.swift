@@ -50,6 +50,7 @@ extension SessionWallet {
     /// started (`ExtensionNames.firefoxPatience`).
     package func callerName(of caller: Caller) async -> String? {
         guard let browserProcess else { return nil }
-        return await ExtensionNames.name(of: caller, browserProcess: browserProcess, patience: ExtensionNames.firefoxPatience)
+        return await ExtensionNames.name(
+            of: caller, browserProcess: browserProcess, patience: ExtensionNames.firefoxPatience)
     }
 }

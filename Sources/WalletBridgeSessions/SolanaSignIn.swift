@@ -23,7 +23,8 @@ extension SessionService {
             publicKey = try Self.solanaPublicKey(.string(given), field: "\(field).address")
             guard accounts.contains(Base58.encode(publicKey)) else {
                 throw Self.invalid(
-                    "\(field).address", "is not an account of this session; its accounts are \(accounts.joined(separator: ", "))")
+                    "\(field).address",
+                    "is not an account of this session; its accounts are \(accounts.joined(separator: ", "))")
             }
         } else {
             guard let first = accounts.first, let key = Base58.decode(first, maxBytes: 32), key.count == 32 else {
@@ -38,22 +39,27 @@ extension SessionService {
         }
         let text = input.messageText(domain: domain, address: address)
         guard text.utf8.count <= SolanaMethod.maxMessageBytes else {
-            throw Self.invalid(field, "the message would take \(DisplayText.grouped(text.utf8.count)) bytes; at most "
-                + "\(DisplayText.grouped(SolanaMethod.maxMessageBytes))")
+            throw Self.invalid(
+                field,
+                "the message would take \(DisplayText.grouped(text.utf8.count)) bytes; at most "
+                    + "\(DisplayText.grouped(SolanaMethod.maxMessageBytes))")
         }
 
         let check = SignInCheck(
-            domain: domain, scheme: nil, uri: input.uri.flatMap { $0.isEmpty ? nil : $0 }, site: site, schemelessIsHTTPS: false)
+            domain: domain, scheme: nil, uri: input.uri.flatMap { $0.isEmpty ? nil : $0 }, site: site,
+            schemelessIsHTTPS: false)
         var warnings = check.warnings
         if let named = input.chainId, Self.solanaChain(named: named) != request.chain {
-            warnings.append(.init(
-                .trust,
-                "The message is for \(ConsentRequest.printable(named, maxBytes: 60)), but the request is for "
-                    + request.chain.displayName))
+            warnings.append(
+                .init(
+                    .trust,
+                    "The message is for \(ConsentRequest.printable(named, maxBytes: 60)), but the request is for "
+                        + request.chain.displayName))
         }
         let labels = ["Version", "Chain ID", "Nonce", "Issued At", "Expiration Time", "Not Before", "Request ID"]
         let values = [
-            input.version, input.chainId, input.nonce, input.issuedAt, input.expirationTime, input.notBefore, input.requestId,
+            input.version, input.chainId, input.nonce, input.issuedAt, input.expirationTime, input.notBefore,
+            input.requestId,
         ]
         let details = zip(labels, values).compactMap { label, value in
             value.flatMap { $0.isEmpty ? nil : (label: label, value: $0) }
@@ -71,7 +77,9 @@ extension SessionService {
         signing.signIn = check.record
         try Task.checkCancellation()
         let context = request.context
-        let signatures = try await request.sign { [wallet, signing] in try await wallet.signSolana(signing, context: context) }
+        let signatures = try await request.sign { [wallet, signing] in
+            try await wallet.signSolana(signing, context: context)
+        }
         guard signatures.count == 1, signatures[0].count == Ed25519.signatureBytes else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }

@@ -22,7 +22,9 @@ package struct SolanaSigningRequest: Sendable {
     package var signIn: AuditLog.SignInRecord?
 
     package init(method: String, chain: ChainID, publicKey: [UInt8], messages: [[UInt8]], consent: TransactionConsent) {
-        (self.method, self.chain, self.publicKey, self.messages, self.consent) = (method, chain, publicKey, messages, consent)
+        (self.method, self.chain, self.publicKey, self.messages, self.consent) = (
+            method, chain, publicKey, messages, consent
+        )
     }
 }
 
@@ -57,7 +59,9 @@ extension SessionService {
         _ transactions: [SolanaTransaction], fields: [String], pubkey: JSONValue?, _ request: InnerRequest
     ) async throws -> (transactions: [String], signatures: [String]) {
         for (transaction, field) in zip(transactions, fields) {
-            do throws(TransactionError) { try transaction.verifyPresentSignatures() } catch { throw error.rpcError(at: field) }
+            do throws(TransactionError) { try transaction.verifyPresentSignatures() } catch {
+                throw error.rpcError(at: field)
+            }
         }
         let accounts = try wallet.accounts(context: request.context).solana
         let publicKey = try Self.signer(of: transactions, fields: fields, pubkey: pubkey, accounts: accounts)
@@ -70,14 +74,16 @@ extension SessionService {
             return summary
         }
         var signing = SolanaSigningRequest(
-            method: request.method, chain: request.chain, publicKey: publicKey, messages: transactions.map(\.message.bytes),
+            method: request.method, chain: request.chain, publicKey: publicKey,
+            messages: transactions.map(\.message.bytes),
             consent: TransactionConsent(chain: request.chain.displayName, summaries: summaries))
         signing.transactionIDs = transactions.map(\.id)
         let context = request.context
         let signatures = try await request.sign { [wallet, signing] in
             try await wallet.signSolana(signing, context: context)
         }
-        guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes }) else {
+        guard signatures.count == transactions.count, signatures.allSatisfy({ $0.count == Ed25519.signatureBytes })
+        else {
             throw RPCError(.internalError, data: .object(["problem": .string("the signature has an unexpected shape")]))
         }
         var signed: [String] = []
@@ -116,7 +122,8 @@ extension SessionService {
             // The usual mistake: `serializeMessage()` sent where `serialize()` belongs. The same
             // bytes read as a whole message say so, rather than a puzzling offset.
             if text.utf8.count <= SolanaTransaction.maxBase64Characters, let bytes = Base64.decode(text),
-               (try? SolanaMessage(bytes: bytes)) != nil {
+                (try? SolanaMessage(bytes: bytes)) != nil
+            {
                 throw invalid(field, messageWithoutSignatures)
             }
             throw error.rpcError(at: field)
@@ -139,7 +146,8 @@ extension SessionService {
         if let pubkey, pubkey != .null {
             publicKey = try solanaPublicKey(pubkey, field: "request.params.pubkey")
             guard accounts.contains(Base58.encode(publicKey)) else { throw noSuchSolanaAccount(accounts) }
-            for (transaction, field) in zip(transactions, fields) where transaction.message.signerIndex(of: publicKey) == nil {
+            for (transaction, field) in zip(transactions, fields)
+            where transaction.message.signerIndex(of: publicKey) == nil {
                 let which = fields.count == 1 ? "the" : "this"
                 throw invalid(
                     fields.count == 1 ? "request.params.pubkey" : field,
@@ -152,7 +160,8 @@ extension SessionService {
         guard let chosen = first.signers.first(where: { accounts.contains(Base58.encode($0)) }) else {
             throw invalid(fields[0], "none of its signers (\(signerList(first))) is a key of this session")
         }
-        for (transaction, field) in zip(transactions, fields).dropFirst() where transaction.message.signerIndex(of: chosen) == nil {
+        for (transaction, field) in zip(transactions, fields).dropFirst()
+        where transaction.message.signerIndex(of: chosen) == nil {
             throw invalid(
                 field,
                 "\(TransactionSummary.short(base58: Base58.encode(chosen))), the key that signs the first transaction, is not among "
@@ -171,7 +180,8 @@ extension SessionService {
     /// A base58 Ed25519 public key, bounded by its length before it is decoded.
     static func solanaPublicKey(_ value: JSONValue?, field: String) throws(RPCError) -> [UInt8] {
         guard case .string(let text)? = value, text.utf8.count <= Base58.maxCharacters(forBytes: 32),
-              let key = Base58.decode(text, maxBytes: 32), key.count == 32 else {
+            let key = Base58.decode(text, maxBytes: 32), key.count == 32
+        else {
             throw invalid(field, "expected a base58 public key (32 bytes, at most 44 characters)")
         }
         return key
@@ -179,10 +189,12 @@ extension SessionService {
 
     /// 4100, as for a message: the session holds no account with that public key.
     static func noSuchSolanaAccount(_ accounts: [String]) -> RPCError {
-        RPCError(.unauthorized, data: .object([
-            "problem": .string("the session holds no account with this public key"),
-            "accounts": .array(accounts.map(JSONValue.string)),
-        ]))
+        RPCError(
+            .unauthorized,
+            data: .object([
+                "problem": .string("the session holds no account with this public key"),
+                "accounts": .array(accounts.map(JSONValue.string)),
+            ]))
     }
 }
 

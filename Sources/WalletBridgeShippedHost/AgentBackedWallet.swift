@@ -69,9 +69,15 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
         }
         // Read by hand, not with Codable: this is the cold call's path.
         guard case .object(let members) = result, case .array(let values)? = members["addresses"],
-              case let addresses = values.compactMap({ value -> String? in if case .string(let address) = value { address } else { nil } }),
-              addresses.count == values.count else {
-            throw Self.rpcError(.unavailable(.init(reason: .notResponding, problem: "the agent's accounts are not a list of addresses", fix: nil)))
+            case let addresses = values.compactMap({ value -> String? in
+                if case .string(let address) = value { address } else { nil }
+            }),
+            addresses.count == values.count
+        else {
+            throw Self.rpcError(
+                .unavailable(
+                    .init(reason: .notResponding, problem: "the agent's accounts are not a list of addresses", fix: nil)
+                ))
         }
         let answer = GetAccountsResult(addresses: addresses)
         keep(answer, askedAt: askedAt, mark: mark)

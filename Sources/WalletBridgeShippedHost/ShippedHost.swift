@@ -30,8 +30,10 @@ public enum ShippedHost {
         let policy = config.policy
         router.authorize { context throws(RPCError) in try policy.check(context) }
         let client = AgentClient(
-            keystorePath: keystorePath, agentProgram: Files.currentExecutable(), arguments: arguments, browserProcess: browserProcess)
-        let wallet = AgentBackedWallet(client: client, connected: ConnectedAccounts(keystorePath: keystorePath, lifetime: config.sessionLifetime))
+            keystorePath: keystorePath, agentProgram: Files.currentExecutable(), arguments: arguments,
+            browserProcess: browserProcess)
+        let wallet = AgentBackedWallet(
+            client: client, connected: ConnectedAccounts(keystorePath: keystorePath, lifetime: config.sessionLifetime))
         try router.registerWallet(wallet)
         try router.registerForwarding(SessionService.Connect.self) { params, _ in
             try await wallet.forward(SessionService.Connect.self, params, asksThePerson: true)

@@ -51,7 +51,8 @@ package final class FrameWriter: Sendable {
         self.onBroken = onBroken
         self.owner = pthread_self()
         var info = stat()
-        let isPipe = fstat(fileDescriptor, &info) == 0
+        let isPipe =
+            fstat(fileDescriptor, &info) == 0
             && (info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFSOCK)
         let flags = fcntl(fileDescriptor, F_GETFL)
         self.nonBlocking = isPipe && flags >= 0 && fcntl(fileDescriptor, F_SETFL, flags | O_NONBLOCK) == 0
@@ -133,8 +134,10 @@ package final class FrameWriter: Sendable {
 
     /// Writes the queue and then `header` and `body`, as much as the pipe takes (all of it, when
     /// blocking). What is left of them joins the queue. False when the reader has gone away.
-    private func send(_ state: inout State, then header: UnsafeRawBufferPointer = .init(start: nil, count: 0),
-                      _ body: UnsafeRawBufferPointer = .init(start: nil, count: 0)) -> Bool {
+    private func send(
+        _ state: inout State, then header: UnsafeRawBufferPointer = .init(start: nil, count: 0),
+        _ body: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    ) -> Bool {
         let (written, ok) = state.pending.withUnsafeBytes { pending in
             writeAll(UnsafeRawBufferPointer(rebasing: pending[state.sent...]), header, body)
         }
@@ -174,12 +177,15 @@ package final class FrameWriter: Sendable {
     /// pipe is full. Returns how much was written, and false for an error that ends the session.
     /// The vectors are on the stack: arrays of them were two generic types for the runtime to
     /// build at every host's first reply.
-    private func writeAll(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, _ third: UnsafeRawBufferPointer) -> (written: Int, ok: Bool) {
+    private func writeAll(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, _ third: UnsafeRawBufferPointer
+    ) -> (written: Int, ok: Bool) {
         withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { vectors in
             var count = 0
             func add(_ part: UnsafeRawBufferPointer) {
                 guard part.count > 0 else { return }
-                vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress), iov_len: part.count)
+                vectors[count] = iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress), iov_len: part.count)
                 count += 1
             }
             add(first)
@@ -188,7 +194,9 @@ package final class FrameWriter: Sendable {
             var next = 0
             var total = 0
             while next < count {
-                let written = SystemCall.retryingInterrupts { writev(fd, vectors.baseAddress! + next, Int32(count - next)) }
+                let written = SystemCall.retryingInterrupts {
+                    writev(fd, vectors.baseAddress! + next, Int32(count - next))
+                }
                 if written < 0 {
                     if errno == EAGAIN { return (total, true) }  // full: the rest waits for POLLOUT
                     return (total, false)

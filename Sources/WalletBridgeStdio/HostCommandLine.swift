@@ -46,7 +46,9 @@ package enum HostCommandLine {
         case "--help", "-h":
             return Answer(output: help(router: router, program: name), status: 0)
         default:
-            return Answer(errorOutput: "\(name): unknown option \(DisplayText.escaped(first, quotes: false))\n\(usage)", status: 64)
+            return Answer(
+                errorOutput: "\(name): unknown option \(DisplayText.escaped(first, quotes: false))\n\(usage)",
+                status: 64)
         }
     }
 
@@ -68,8 +70,11 @@ package enum HostCommandLine {
             Methods:
 
             """
-        var methods = router.methodSummaries.map { (DisplayText.escaped($0.name, quotes: false), $0.summary.map { DisplayText.escaped($0, quotes: false) }) }
-        methods.append((OpenRPC.discoverMethod, "This host's OpenRPC document: its methods, their params, results and errors."))
+        var methods = router.methodSummaries.map {
+            (DisplayText.escaped($0.name, quotes: false), $0.summary.map { DisplayText.escaped($0, quotes: false) })
+        }
+        methods.append(
+            (OpenRPC.discoverMethod, "This host's OpenRPC document: its methods, their params, results and errors."))
         let width = min(methods.map(\.0.count).max() ?? 0, 40)
         for (name, summary) in methods {
             guard let summary else {

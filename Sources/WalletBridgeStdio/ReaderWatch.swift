@@ -37,9 +37,11 @@ final class ReaderWatch: Sendable {
     func start() -> Bool {
         var thread = pthread_t()
         let watch = Unmanaged.passRetained(self).toOpaque()
-        let made = pthread_create(&thread, nil, { watch in
-            Unmanaged<ReaderWatch>.fromOpaque(watch!).takeRetainedValue().run()
-        }, watch)
+        let made = pthread_create(
+            &thread, nil,
+            { watch in
+                Unmanaged<ReaderWatch>.fromOpaque(watch!).takeRetainedValue().run()
+            }, watch)
         guard made == 0 else {
             Unmanaged<ReaderWatch>.fromOpaque(watch).release()
             Log.debug("no reader watch (error \(made)); the reader keeps polling")
@@ -69,7 +71,10 @@ final class ReaderWatch: Sendable {
 
     /// Takes the loop back from the watch, or waits for the exit if the watch has it.
     private func reclaim() {
-        guard state.compareExchange(expected: Self.asleep, desired: Self.awake, ordering: .sequentiallyConsistent).exchanged else {
+        guard
+            state.compareExchange(expected: Self.asleep, desired: Self.awake, ordering: .sequentiallyConsistent)
+                .exchanged
+        else {
             while true { pause() }
         }
     }
@@ -105,6 +110,7 @@ final class ReaderWatch: Sendable {
 
     /// Takes the loop from a sleeping reader. False while it is awake.
     private func takeOver() -> Bool {
-        state.compareExchange(expected: Self.asleep, desired: Self.takenOver, ordering: .sequentiallyConsistent).exchanged
+        state.compareExchange(expected: Self.asleep, desired: Self.takenOver, ordering: .sequentiallyConsistent)
+            .exchanged
     }
 }

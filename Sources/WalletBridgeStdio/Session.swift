@@ -44,7 +44,9 @@ final class Session: Sendable {
         do {
             ends = try Spawn.pipe(nonBlocking: true)
         } catch {
-            Log.warning("cannot make the shutdown wake-up pipe (\(error.reason)); a closed stdout may take \(StdioHost.parentCheckInterval) to notice")
+            Log.warning(
+                "cannot make the shutdown wake-up pipe (\(error.reason)); a closed stdout may take \(StdioHost.parentCheckInterval) to notice"
+            )
         }
         (wakeFileDescriptor, wakeWriteEnd) = ends
     }

@@ -36,7 +36,8 @@ public enum StdioHost {
     /// `router.info.version`, `--help` the host's name and methods (`HostCommandLine`). A
     /// browser's arguments, and none, are always served.
     public static func run(
-        router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String], parent: pid_t = getppid()
+        router: Router, configuration: HostConfiguration = .fromEnvironment(), arguments: [String],
+        parent: pid_t = getppid()
     ) -> Never {
         let program = CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "host"
         if let answer = HostCommandLine.answer(arguments, router: router, program: program) {
@@ -79,7 +80,8 @@ public enum StdioHost {
         // Changes to the files a handler keeps copies of are signalled to this thread, which
         // reads every request: seen before the first request read after them (`FolderWatch`).
         FolderWatch.start()
-        var loop = ReadLoop(server: server, writer: writer, session: session, parent: parent, configuration: configuration)
+        var loop = ReadLoop(
+            server: server, writer: writer, session: session, parent: parent, configuration: configuration)
         loop.run()
     }
 }
@@ -138,7 +140,8 @@ private struct ReadLoop {
             }
             // Deadlines matter only while something runs; the parent is checked regardless.
             let parentCheck = StdioHost.parentCheckInterval
-            let interval = server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
+            let interval =
+                server.inFlightCount > 0 ? min(server.sweepInterval ?? parentCheck, parentCheck) : parentCheck
             nextHousekeeping = earlier(nextHousekeeping, now() + interval)
             let eventsDue = server.eventSourcesDueAt
             if let eventsDue { nextHousekeeping = earlier(nextHousekeeping, eventsDue) }
@@ -194,7 +197,8 @@ private struct ReadLoop {
     private mutating func watchIfIdle() -> ReaderWatch? {
         if case .off = watch { return nil }
         guard framesReceived >= 2, !framesLeft, server.unansweredCount == 0, writer.unsentByteCount == 0,
-              server.eventSourcesDueAt == nil, !isDue(nextHousekeeping) else { return nil }
+            server.eventSourcesDueAt == nil, !isDue(nextHousekeeping)
+        else { return nil }
         if case .made(let made) = watch { return made }
         // A non-blocking stdin (a socket that is stdout too, which `FrameWriter` made
         // non-blocking) would return at once, for ever: such a reader keeps polling.
@@ -235,7 +239,8 @@ private struct ReadLoop {
             dispatchFrames(stopWhenBackedUp: false)
             if decoder.bufferedByteCount > 0 {
                 let announced = decoder.pendingFrameLength.map { " of a \($0)-byte frame" } ?? " of a frame header"
-                Log.warning("stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
+                Log.warning(
+                    "stdin closed after \(decoder.bufferedByteCount) bytes\(announced); the partial frame is dropped")
             }
             session.end(status: 0, reason: "end of input")
         }

@@ -37,7 +37,9 @@ package enum AtomicFile {
             case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) allowed"
             case .changedWhileRead: "it changed size while being read"
             case .notPrivate(let owner, let mode):
-                owner != getuid() ? "it belongs to another user (uid \(owner))" : "other users can reach it (mode 0\(String(mode, radix: 8)))"
+                owner != getuid()
+                    ? "it belongs to another user (uid \(owner))"
+                    : "other users can reach it (mode 0\(String(mode, radix: 8)))"
             }
         }
 
@@ -47,7 +49,9 @@ package enum AtomicFile {
     /// The file's bytes, or nil when it does not exist. Refuses anything that is not a regular
     /// file or that is larger than `maxBytes`, before reading it; with `privateToThisUser`, a
     /// link, and a file (as opened) that is not this user's or that others may read or write.
-    package static func read(_ path: String, maxBytes: Int, privateToThisUser: Bool = false) throws(ReadFailure) -> [UInt8]? {
+    package static func read(_ path: String, maxBytes: Int, privateToThisUser: Bool = false) throws(ReadFailure)
+        -> [UInt8]?
+    {
         func failure(_ operation: String) -> ReadFailure {
             ReadFailure(path: path, problem: .system(operation: operation, reason: String(cString: strerror(errno))))
         }
@@ -74,7 +78,9 @@ package enum AtomicFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var total = 0
         while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress! + total, raw.count - total) } }
+            let count = bytes.withUnsafeMutableBytes { raw in
+                SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress! + total, raw.count - total) }
+            }
             if count < 0 { throw failure("read") }
             if count == 0 { break }
             total += count
@@ -103,7 +109,8 @@ package enum AtomicFile {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
         guard let resolved = realpath(path, nil) else {
-            throw AtomicFileError(path: path, operation: "follow the symbolic link", reason: String(cString: strerror(errno)))
+            throw AtomicFileError(
+                path: path, operation: "follow the symbolic link", reason: String(cString: strerror(errno)))
         }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -150,7 +157,8 @@ package enum AtomicFile {
     /// so that a SIGKILL at a random moment lands inside it often, instead of almost never. Test
     /// builds only (Package.swift, `WALLET_BRIDGE_TEST_HOOKS`).
     private static let testPauseMicroseconds: UInt32 = {
-        guard let text = Environment.string("WALLET_BRIDGE_TEST_SLOW_WRITE_MS"), let ms = UInt32(text), ms <= 10_000 else { return 0 }
+        guard let text = Environment.string("WALLET_BRIDGE_TEST_SLOW_WRITE_MS"), let ms = UInt32(text), ms <= 10_000
+        else { return 0 }
         return ms * 1000
     }()
 
@@ -184,7 +192,8 @@ package enum AtomicFile {
         let mode = info.st_mode & 0o777
         guard mode & 0o077 != 0 else { return nil }
         let octal = String(mode, radix: 8)
-        return "\(path) is accessible to other users (mode \(octal)); run: chmod \((info.st_mode & S_IFMT) == S_IFDIR ? "700" : "600") \(path)"
+        return
+            "\(path) is accessible to other users (mode \(octal)); run: chmod \((info.st_mode & S_IFMT) == S_IFDIR ? "700" : "600") \(path)"
     }
 
     /// Holds an exclusive lock on `folder` while `body` runs, so that two writers (two

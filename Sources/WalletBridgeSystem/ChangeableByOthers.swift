@@ -30,13 +30,17 @@ package enum ChangeableByOthers {
     /// Why someone else can change `path` or the folders above it, with the command that fixes
     /// it; nil when only this user and root can. `home`: where the walk up the folders stops.
     /// `groups`: who is in a group (tests pass their own).
-    package static func reason(for path: String, home: String? = Environment.folders.home, groups: UserGroups = .system) -> String? {
+    package static func reason(for path: String, home: String? = Environment.folders.home, groups: UserGroups = .system)
+        -> String?
+    {
         reason(path, home: home, groups: groups)
     }
 
     /// `reason(for:home:groups:)` with this system's groups, for the other modules (the
     /// agent's folder).
-    package static func reasonForPath(_ path: String, home: String?) -> String? { reason(path, home: home, groups: .system) }
+    package static func reasonForPath(_ path: String, home: String?) -> String? {
+        reason(path, home: home, groups: .system)
+    }
 
     private static func reason(_ path: String, home: String?, groups: UserGroups) -> String? {
         let absolute = path.hasPrefix("/") ? path : currentFolder() + "/" + path
@@ -47,7 +51,11 @@ package enum ChangeableByOthers {
         if lstat(absolute, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFLNK {
                 linked = true
-                if stat(absolute, &info) == 0, let problem = problem(realPath(absolute) ?? absolute, info, kind: "file", groups) { return problem }
+                if stat(absolute, &info) == 0,
+                    let problem = problem(realPath(absolute) ?? absolute, info, kind: "file", groups)
+                {
+                    return problem
+                }
             } else if let problem = problem(absolute, info, kind: "file", groups) {
                 return problem
             }
@@ -72,7 +80,9 @@ package enum ChangeableByOthers {
 
     /// The first problem in `start` and each folder above it, up to one of `stops` or `/`.
     /// A folder that is a link is judged by the folder it leads to, and sets `linked`.
-    private static func walkUp(from start: String, stoppingAt stops: [String?], linked: inout Bool, _ groups: UserGroups) -> String? {
+    private static func walkUp(
+        from start: String, stoppingAt stops: [String?], linked: inout Bool, _ groups: UserGroups
+    ) -> String? {
         var folder = start
         while true {
             var info = stat()
@@ -125,7 +135,9 @@ package enum ChangeableByOthers {
             return "the \(kind) \(path) belongs to another user (uid \(info.st_uid)); run: sudo chown \(me) \(path)"
         }
         // A sticky folder keeps others from renaming or deleting what this user owns in it.
-        guard info.st_mode & (S_IWGRP | S_IWOTH) != 0, !(kind == "folder" && info.st_mode & S_ISVTX != 0) else { return nil }
+        guard info.st_mode & (S_IWGRP | S_IWOTH) != 0, !(kind == "folder" && info.st_mode & S_ISVTX != 0) else {
+            return nil
+        }
         let mode = "0" + String(info.st_mode & 0o7777, radix: 8)
         let fix = "run: chmod go-w \(path)"
         if info.st_mode & S_IWOTH != 0 { return "other users can write to the \(kind) \(path) (mode \(mode)); \(fix)" }
@@ -171,7 +183,10 @@ package struct UserGroups: Sendable {
         let known = Mutex<[gid_t: String?]>([:])
     }
 
-    init(me: @escaping @Sendable () -> User?, group: @escaping @Sendable (gid_t) -> Group?, primaryMembers: @escaping @Sendable (gid_t) -> [String]) {
+    init(
+        me: @escaping @Sendable () -> User?, group: @escaping @Sendable (gid_t) -> Group?,
+        primaryMembers: @escaping @Sendable (gid_t) -> [String]
+    ) {
         (self.me, self.group, self.primaryMembers) = (me, group, primaryMembers)
     }
 
@@ -187,15 +202,19 @@ package struct UserGroups: Sendable {
     }
 
     private func lookUpWhyShared(_ gid: gid_t) -> String? {
-        guard let group = group(gid) else { return "the group \(gid), which has no name (only a private group of yours alone is accepted)" }
+        guard let group = group(gid) else {
+            return "the group \(gid), which has no name (only a private group of yours alone is accepted)"
+        }
         let named = "the group \(group.name) (gid \(gid))"
         guard let me = me() else { return "\(named), and this user has no account entry to check it against" }
         guard group.name == me.name, gid == me.group else {
-            return "\(named), which is not your own private group (a group named \(me.name) that is your primary group and has only you in it)"
+            return
+                "\(named), which is not your own private group (a group named \(me.name) that is your primary group and has only you in it)"
         }
         let others = Set(group.members + primaryMembers(gid)).subtracting([me.name]).sorted()
         guard others.isEmpty else {
-            let listed = others.prefix(5).joined(separator: ", ") + (others.count > 5 ? " and \(others.count - 5) more" : "")
+            let listed =
+                others.prefix(5).joined(separator: ", ") + (others.count > 5 ? " and \(others.count - 5) more" : "")
             return "\(named), which has other members: \(listed)"
         }
         return nil

@@ -22,7 +22,8 @@ package enum ChildProcesses {
     /// Records `pid`. False when every slot is taken (then it is not ended with the host).
     @discardableResult
     package static func register(_ pid: pid_t) -> Bool {
-        for index in 0..<capacity where slots[index].compareExchange(expected: 0, desired: pid, ordering: .acquiringAndReleasing).exchanged {
+        for index in 0..<capacity
+        where slots[index].compareExchange(expected: 0, desired: pid, ordering: .acquiringAndReleasing).exchanged {
             return true
         }
         Log.warning("more than \(capacity) child processes at once; process \(pid) may outlive the host")
@@ -30,7 +31,8 @@ package enum ChildProcesses {
     }
 
     package static func unregister(_ pid: pid_t) {
-        for index in 0..<capacity where slots[index].compareExchange(expected: pid, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+        for index in 0..<capacity
+        where slots[index].compareExchange(expected: pid, desired: 0, ordering: .acquiringAndReleasing).exchanged {
             return
         }
     }

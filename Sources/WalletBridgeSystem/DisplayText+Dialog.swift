@@ -84,7 +84,8 @@ extension DisplayText {
         // Not a space just before the ellipsis.
         if kept > 0, pieces[kept - 1].isSpace { kept -= 1 }
         return Preview(
-            text: pieces[..<kept].map(\.text).joined() + "…", shownBytes: kept > 0 ? pieces[kept - 1].end : 0, totalBytes: totalBytes)
+            text: pieces[..<kept].map(\.text).joined() + "…", shownBytes: kept > 0 ? pieces[kept - 1].end : 0,
+            totalBytes: totalBytes)
     }
 
     /// What `text` takes of an Assuan line: `%` is escaped as three bytes.

@@ -14,6 +14,8 @@ package enum EndOfProcess {
 
     /// Runs what was registered; `Session.end` and the agent's end call it.
     package static func run() {
-        for body in work.withLock({ work in defer { work.removeAll() }; return work }) { body() }
+        for body in work.withLock({ work in
+            defer { work.removeAll() }; return work
+        }) { body() }
     }
 }

@@ -34,14 +34,17 @@ package struct FileStamp: Equatable, Sendable {
         }
     }
 
-    package init(device: UInt64, inode: UInt64, size: Int64, mode: UInt32, owner: UInt32, modified: Instant, changed: Instant) {
+    package init(
+        device: UInt64, inode: UInt64, size: Int64, mode: UInt32, owner: UInt32, modified: Instant, changed: Instant
+    ) {
         (self.device, self.inode, self.size, self.mode, self.owner) = (device, inode, size, mode, owner)
         (self.modified, self.changed) = (modified, changed)
     }
 
     package init(_ info: stat) {
         self.init(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), mode: UInt32(info.st_mode),
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            mode: UInt32(info.st_mode),
             owner: UInt32(info.st_uid), modified: Instant(info.st_mtim), changed: Instant(info.st_ctim))
     }
 

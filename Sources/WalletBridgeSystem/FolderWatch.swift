@@ -57,7 +57,8 @@ package enum FolderWatch {
             if shared.folders.contains(folder) { return true }
             guard let fd = descriptor(signalling: thread, &shared) else { return false }
             // IN_MASK_ADD: a subscriber's watch of the same folder keeps its events.
-            let events = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+            let events =
+                UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE)
                 | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD)
             let watch = inotify_add_watch(fd, folder, events)
             guard watch >= 0 else {
@@ -128,7 +129,9 @@ package enum FolderWatch {
         sigemptyset(&action.sa_mask)
         // Restarted: the reader's blocking read of stdin, or a handler's read of a file, goes on.
         action.sa_flags = SA_RESTART
-        guard sigaction(SIGIO, &action, nil) == 0, wallet_bridge_signal_thread_on_input(fd, thread) == 0 else { return nil }
+        guard sigaction(SIGIO, &action, nil) == 0, wallet_bridge_signal_thread_on_input(fd, thread) == 0 else {
+            return nil
+        }
         shared.signalling = true
         return fd
     }
@@ -148,7 +151,9 @@ package enum FolderWatch {
                     let watch = buffer.load(fromByteOffset: offset, as: Int32.self)
                     let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
                     let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                    if shared.watches.contains(watch), mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 {
+                    if shared.watches.contains(watch),
+                        mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0
+                    {
                         state.intact.store(false, ordering: .releasing)
                         // Nothing is trusted on the count any more: no more signals for the
                         // reader either, whichever thread read this (a subscriber's may, and
@@ -159,7 +164,8 @@ package enum FolderWatch {
                     // The queue overflowed (watch -1): every subscriber may have missed something.
                     let overflow = mask & UInt32(IN_Q_OVERFLOW) != 0
                     if !shared.subscribers.isEmpty {
-                        let named = UnsafeRawBufferPointer(rebasing: buffer[(offset + 16)..<min(count, offset + 16 + length)])
+                        let named = UnsafeRawBufferPointer(
+                            rebasing: buffer[(offset + 16)..<min(count, offset + 16 + length)])
                         let name = String(decoding: named.prefix { $0 != 0 }, as: UTF8.self)
                         // The folder's own end reaches every subscriber of its watch, asked or not.
                         let always = UInt32(IN_IGNORED | IN_UNMOUNT)
@@ -229,7 +235,9 @@ package enum FolderWatch {
             close(subscriber.wake.read)
             close(subscriber.wake.write)
             let fd = state.descriptor.load(ordering: .acquiring)
-            let stillWatched = shared.watches.contains(subscriber.watch) || shared.subscribers.values.contains { $0.watch == subscriber.watch }
+            let stillWatched =
+                shared.watches.contains(subscriber.watch)
+                || shared.subscribers.values.contains { $0.watch == subscriber.watch }
             if fd >= 0, !stillWatched { inotify_rm_watch(fd, subscriber.watch) }
         }
     }

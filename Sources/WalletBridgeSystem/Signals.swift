@@ -88,13 +88,15 @@ package enum Signals {
             return UnsafeRawBufferPointer(start: name, count: strlen(name))
         }()
         /// The rest of the line, as `Log` writes an error.
-        let stuckMessage: StaticString = ": error: a signal arrived while a handler blocked the reader thread; ending without it\n"
+        let stuckMessage: StaticString =
+            ": error: a signal arrived while a handler blocked the reader thread; ending without it\n"
     }
 
     private static let onTermination: @convention(c) (Int32) -> Void = { number in
         let savedErrno = errno
         defer { errno = savedErrno }
-        guard state.caught.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
+        guard state.caught.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         var byte: UInt8 = 1
         _ = write(state.wakeDescriptor.load(ordering: .acquiring), &byte, 1)
         state.backstopStage.store(1, ordering: .releasing)

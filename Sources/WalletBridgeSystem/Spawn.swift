@@ -33,7 +33,9 @@ package enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // dup2 clears close-on-exec on the copies: the child keeps these and nothing else.
-        for (target, source) in standardStreams.enumerated() { posix_spawn_file_actions_adddup2(&actions, source, Int32(target)) }
+        for (target, source) in standardStreams.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
+        }
         // Linked directly (declared in CLinux), not looked up with dlsym, which finds nothing in
         // the fully static shipped binary; and no chdir in this multi-threaded process.
         if let workingDirectory { _ = posix_spawn_file_actions_addchdir_np(&actions, workingDirectory) }
@@ -53,7 +55,8 @@ package enum Spawn {
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newSession ? POSIX_SPAWN_SETSID : 0)))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newSession ? POSIX_SPAWN_SETSID : 0)))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { variables in
@@ -79,7 +82,9 @@ package enum Spawn {
         // A tuple, not an array: every host makes a pipe at start (its wake-up pipe), and an
         // `[Int32]` was a generic type for the runtime to build on every cold start.
         var ends: (Int32, Int32) = (-1, -1)
-        let status = withUnsafeMutableBytes(of: &ends) { pipe2($0.baseAddress!.assumingMemoryBound(to: Int32.self), O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)) }
+        let status = withUnsafeMutableBytes(of: &ends) {
+            pipe2($0.baseAddress!.assumingMemoryBound(to: Int32.self), O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
+        }
         guard status == 0 else { throw Failure(code: errno) }
         return ends
     }

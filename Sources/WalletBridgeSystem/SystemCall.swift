@@ -24,7 +24,8 @@ package enum SystemCall {
 
     /// Writes all of `bytes` with `write` (a `write(2)` or `send(2)` of a pointer and a count).
     /// Nil when all went out, else the errno of the failure (0 for a write that wrote nothing).
-    package static func writeAll(_ bytes: UnsafeRawBufferPointer, with write: (UnsafeRawPointer, Int) -> Int) -> Int32? {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, with write: (UnsafeRawPointer, Int) -> Int) -> Int32?
+    {
         var offset = 0
         while offset < bytes.count {
             let written = retryingInterrupts { write(bytes.baseAddress! + offset, bytes.count - offset) }
@@ -63,21 +64,25 @@ package enum SystemCall {
 
     /// `poll` on one descriptor: the usual wait, with nothing allocated.
     package static func poll(
-        _ descriptor: inout pollfd, until deadline: ContinuousClock.Instant?, now: () -> ContinuousClock.Instant = { .now }
+        _ descriptor: inout pollfd, until deadline: ContinuousClock.Instant?,
+        now: () -> ContinuousClock.Instant = { .now }
     ) -> Int32 {
         poll(&descriptor, count: 1, until: deadline, now: now)
     }
 
     /// `poll` on every descriptor of `descriptors`.
     package static func poll(
-        _ descriptors: inout [pollfd], until deadline: ContinuousClock.Instant?, now: () -> ContinuousClock.Instant = { .now }
+        _ descriptors: inout [pollfd], until deadline: ContinuousClock.Instant?,
+        now: () -> ContinuousClock.Instant = { .now }
     ) -> Int32 {
         descriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress, count: $0.count, until: deadline, now: now) }
     }
 
     /// poll(2)'s timeout for `deadline`: rounded up, so a wait never ends before it; at most
     /// Int32.max; 0 for a deadline passed; -1 for none.
-    package static func milliseconds(until deadline: ContinuousClock.Instant?, now: () -> ContinuousClock.Instant) -> Int32 {
+    package static func milliseconds(until deadline: ContinuousClock.Instant?, now: () -> ContinuousClock.Instant)
+        -> Int32
+    {
         guard let deadline else { return -1 }
         let remaining = deadline - now()
         if remaining <= .zero { return 0 }

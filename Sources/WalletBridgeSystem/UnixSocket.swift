@@ -35,7 +35,9 @@ package enum UnixSocket {
     /// A connection to the socket at `path`. ENOENT and ECONNREFUSED mean no agent listens.
     package static func connect(to path: String) throws(Failure) -> Int32 {
         let fd = try makeSocket(path)
-        let status = withAddress(path) { address, length in SystemCall.retryingInterrupts { Glibc.connect(fd, address, length) } }
+        let status = withAddress(path) { address, length in
+            SystemCall.retryingInterrupts { Glibc.connect(fd, address, length) }
+        }
         guard status == 0 else {
             let code = errno
             close(fd)
@@ -74,7 +76,8 @@ package enum UnixSocket {
 
     private static func makeSocket(_ path: String) throws(Failure) -> Int32 {
         guard path.utf8.count <= maxPathBytes else {
-            throw Failure(operation: "use the socket path (longer than \(maxPathBytes) bytes)", path: path, code: ENAMETOOLONG)
+            throw Failure(
+                operation: "use the socket path (longer than \(maxPathBytes) bytes)", path: path, code: ENAMETOOLONG)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(operation: "make a socket for", path: path, code: errno) }
@@ -155,7 +158,9 @@ package struct FrameReader {
             if ready < 0 { throw .system(errno) }
             if ready == 0 { throw .timedOut }
             let fd = self.fd
-            let count = SystemCall.retryingInterrupts { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) } }
+            let count = SystemCall.retryingInterrupts {
+                chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            }
             if count < 0 {
                 if errno == EAGAIN { continue }
                 throw .system(errno)
@@ -163,7 +168,9 @@ package struct FrameReader {
             if count == 0 { throw .closed }
             if frameBegan == nil { frameBegan = .now }
             chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            if count == chunk.count, chunk.count < Self.maxChunkBytes { chunk = [UInt8](repeating: 0, count: chunk.count * 2) }
+            if count == chunk.count, chunk.count < Self.maxChunkBytes {
+                chunk = [UInt8](repeating: 0, count: chunk.count * 2)
+            }
         }
     }
 }

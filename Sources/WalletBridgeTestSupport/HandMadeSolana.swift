@@ -46,5 +46,7 @@ package struct TestKey {
     }
 
     package var base58: String { Base58.encode(publicKey) }
-    package func sign(_ message: [UInt8]) -> [UInt8] { secretKey.withUnsafeBytes { Ed25519.sign(message, secretKey: $0) } }
+    package func sign(_ message: [UInt8]) -> [UInt8] {
+        secretKey.withUnsafeBytes { Ed25519.sign(message, secretKey: $0) }
+    }
 }

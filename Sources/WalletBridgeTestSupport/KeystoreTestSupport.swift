@@ -73,7 +73,9 @@ package func invalidParamsFault(
         return nil
     } catch {
         XCTAssertEqual(error.code, .invalidParams, file: file, line: line)
-        guard case .object(let data)? = error.data, case .string(let field)? = data["field"], case .string(let problem)? = data["problem"] else {
+        guard case .object(let data)? = error.data, case .string(let field)? = data["field"],
+            case .string(let problem)? = data["problem"]
+        else {
             XCTFail("data \(String(describing: error.data))", file: file, line: line)
             return nil
         }

@@ -8,7 +8,8 @@ extension TransactionSummary {
         actions: [[String]] = [], actionNoun: String
     ) {
         self.init(
-            kind: kind, warnings: warnings.map { Warning(severity, $0) }, facts: facts, actions: actions.map { Action($0) },
+            kind: kind, warnings: warnings.map { Warning(severity, $0) }, facts: facts,
+            actions: actions.map { Action($0) },
             actionNoun: actionNoun)
     }
 

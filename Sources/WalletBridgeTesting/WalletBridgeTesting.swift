@@ -9,12 +9,16 @@ import XCTest
 extension HostUnderTest {
     /// An executable product of the package under test, built beside the test bundle (`swift
     /// build` and `swift test` put them in the same folder; `BuiltProducts`).
-    public static func executable(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) -> HostUnderTest {
+    public static func executable(_ name: String, arguments: [String] = [], environment: [String: String] = [:])
+        -> HostUnderTest
+    {
         .process(path: BuiltProducts.path(name), arguments: arguments, environment: environment)
     }
 
     /// A host executable at a full path.
-    public static func path(_ path: String, arguments: [String] = [], environment: [String: String] = [:]) -> HostUnderTest {
+    public static func path(_ path: String, arguments: [String] = [], environment: [String: String] = [:])
+        -> HostUnderTest
+    {
         .process(path: path, arguments: arguments, environment: environment)
     }
 }
@@ -25,7 +29,8 @@ public enum BuiltProducts {
     /// The folder.
     public static var directory: String {
         if let override = ProcessInfo.processInfo.environment["WALLET_BRIDGE_BUILD_DIR"] { return override }
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return (me as NSString).deletingLastPathComponent
     }
 
@@ -75,7 +80,9 @@ public func expectFixtures(
     let run = try FixtureTest(path, host: host, checkSchemas: checkSchemas, timeout: timeout, calledFrom: filePath)
     let report = await run.runner.runOnOwnThread(run.files)
     for failure in run.failures(report) { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
-    for note in run.notes(report) { Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation) }
+    for note in run.notes(report) {
+        Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+    }
 }
 
 extension FixtureCase: CustomTestStringConvertible {
@@ -88,11 +95,18 @@ struct FixtureTest {
     let files: [FixtureFile]
     let runner: FixtureRunner
 
-    init(_ path: String, host: HostUnderTest, checkSchemas: Bool, timeout: TimeInterval, calledFrom testFile: String) throws {
-        let resolved = path.hasPrefix("/") ? path : ((testFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
+    init(_ path: String, host: HostUnderTest, checkSchemas: Bool, timeout: TimeInterval, calledFrom testFile: String)
+        throws
+    {
+        let resolved =
+            path.hasPrefix("/")
+            ? path : ((testFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
         files = try FixtureFile.loadAll((resolved as NSString).standardizingPath)
         if let executable = host.executablePath, !FileManager.default.isExecutableFile(atPath: executable) {
-            throw FixtureTestError(description: "\(executable) is not an executable file: build the host first (`swift build`), or name it with .path(_:)")
+            throw FixtureTestError(
+                description:
+                    "\(executable) is not an executable file: build the host first (`swift build`), or name it with .path(_:)"
+            )
         }
         runner = FixtureRunner(host: host, timeout: timeout, checkSchemas: checkSchemas)
     }
@@ -104,11 +118,15 @@ struct FixtureTest {
         for outcome in report.outcomes {
             guard case .failed(let problems) = outcome.verdict else { continue }
             let rule = outcome.fixture.rule.map { " (\($0))" } ?? ""
-            messages.append("\(outcome.fixture.id) failed\(rule):\n" + problems.map(Self.indented).joined(separator: "\n"))
+            messages.append(
+                "\(outcome.fixture.id) failed\(rule):\n" + problems.map(Self.indented).joined(separator: "\n"))
         }
         if report.passed == 0 && report.failed == 0 {
-            let reasons = Set(report.outcomes.compactMap { if case .skipped(let reason) = $0.verdict { reason } else { nil } })
-            messages.append("none of the \(report.outcomes.count) cases could run against this host, so nothing was checked: " + reasons.sorted().joined(separator: "; "))
+            let reasons = Set(
+                report.outcomes.compactMap { if case .skipped(let reason) = $0.verdict { reason } else { nil } })
+            messages.append(
+                "none of the \(report.outcomes.count) cases could run against this host, so nothing was checked: "
+                    + reasons.sorted().joined(separator: "; "))
         }
         return messages
     }
@@ -118,7 +136,13 @@ struct FixtureTest {
         let skipped = report.outcomes.compactMap { outcome in
             if case .skipped(let reason) = outcome.verdict { "\(outcome.fixture.id): \(reason)" } else { nil }
         }
-        let skips = skipped.isEmpty || report.passed + report.failed == 0 ? [] : ["\(skipped.count) of \(report.outcomes.count) cases skipped:\n" + skipped.map(Self.indented).joined(separator: "\n")]
+        let skips =
+            skipped.isEmpty || report.passed + report.failed == 0
+            ? []
+            : [
+                "\(skipped.count) of \(report.outcomes.count) cases skipped:\n"
+                    + skipped.map(Self.indented).joined(separator: "\n")
+            ]
         return skips + report.distinctWarnings
     }
 

@@ -100,7 +100,8 @@ package struct TransactionConsent: Sendable, Equatable {
             let summary = summaries[0]
             let moving = summary.actions.filter(\.movesFunds).count
             let warnings = summary.warnings.filter { $0.severity <= .trust }.count
-            problem = "too much to show in one dialog: its \(DisplayText.counted(warnings, "warning")) about funds or trust, its fees "
+            problem =
+                "too much to show in one dialog: its \(DisplayText.counted(warnings, "warning")) about funds or trust, its fees "
                 + "and \(DisplayText.counted(moving, summary.actionNoun)) that move funds do not fit; "
                 + "sign fewer \(summary.actionNoun)s at once"
         } else {
@@ -109,8 +110,11 @@ package struct TransactionConsent: Sendable, Equatable {
                 let first = TransactionConsent(chain: chain, summaries: Array(summaries.prefix(count)), noun: noun)
                 return first.fits(Plan(first), budget: budget)
             }
-            let advice = fitting.map { "the first \($0) fit one dialog: sign at most \($0) at once" } ?? "sign fewer \(noun)s at once"
-            problem = "too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
+            let advice =
+                fitting.map { "the first \($0) fit one dialog: sign at most \($0) at once" }
+                ?? "sign fewer \(noun)s at once"
+            problem =
+                "too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
                 + "\(noun)s \(Self.list(numbers)) do not fit; \(advice)"
         }
         return TooMuch(transactions: numbers, problem: problem)
@@ -158,13 +162,16 @@ package struct TransactionConsent: Sendable, Equatable {
         let parts: [(Set<Block.Kind>, String)] = [
             ([.warning], "warning"), ([.fact], "fact"), ([.movesFunds, .action], actionNoun), ([.payload], noun),
         ]
-        return Self.omitted(parts.map { kinds, noun in
-            // Only what may be left out can be counted: what must be shown never is.
-            let total = plan.blocks.filter { kinds.contains($0.kind) && (!longest || !mustFits || $0.priority == .rest) }
+        return Self.omitted(
+            parts.map { kinds, noun in
+                // Only what may be left out can be counted: what must be shown never is.
+                let total = plan.blocks.filter {
+                    kinds.contains($0.kind) && (!longest || !mustFits || $0.priority == .rest)
+                }
                 .reduce(0) { $0 + $1.count }
-            let missing = left.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
-            return longest ? (total, noun, true) : (missing, noun, missing < total)
-        })
+                let missing = left.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.count }
+                return longest ? (total, noun, true) : (missing, noun, missing < total)
+            })
     }
 
     /// What the last line may take: the longest it can be for `plan`.
@@ -201,7 +208,8 @@ package struct TransactionConsent: Sendable, Equatable {
             var texts: [(severity: TransactionSummary.Severity, text: String, transactions: [Int])] = []
             for (index, summary) in summaries.enumerated() {
                 for warning in summary.warnings {
-                    let text = warning.text.hasPrefix("⚠")
+                    let text =
+                        warning.text.hasPrefix("⚠")
                         ? String(warning.text.drop { $0 == "⚠" || $0 == " " }) : warning.text
                     if let seen = texts.firstIndex(where: { $0.text == text }) {
                         if texts[seen].transactions.last != index + 1 { texts[seen].transactions.append(index + 1) }
@@ -217,9 +225,10 @@ package struct TransactionConsent: Sendable, Equatable {
             for warning in sorted {
                 let numbers = TransactionConsent.list(warning.transactions)
                 let whose = batch ? "\(Self.capitalized(noun, warning.transactions.count)) \(numbers): " : ""
-                blocks.append(Block(
-                    lines: [TransactionConsent.warningMark + whose + warning.text], kind: .warning,
-                    priority: warning.severity <= .trust ? .must : .rest, transactions: warning.transactions))
+                blocks.append(
+                    Block(
+                        lines: [TransactionConsent.warningMark + whose + warning.text], kind: .warning,
+                        priority: warning.severity <= .trust ? .must : .rest, transactions: warning.transactions))
             }
             // The lesser warnings are shown after the ones that must be, so they come last of
             // the warnings when anything is left out; the order above already has them so.
@@ -234,9 +243,11 @@ package struct TransactionConsent: Sendable, Equatable {
                         let number = "\(summary.actionNoun) \(place + 1) of \(summary.actions.count)"
                         label.append(label.isEmpty ? Self.capitalized(number) : number)
                     }
-                    blocks.append(Block(
-                        lines: Self.labelled(label.joined(separator: ", "), action.lines), kind: .movesFunds, priority: .must,
-                        transactions: [index + 1]))
+                    blocks.append(
+                        Block(
+                            lines: Self.labelled(label.joined(separator: ", "), action.lines), kind: .movesFunds,
+                            priority: .must,
+                            transactions: [index + 1]))
                 }
             }
             // 3. In a batch, the facts every transaction shares, once.
@@ -261,21 +272,27 @@ package struct TransactionConsent: Sendable, Equatable {
                     // Alone, its kind is the dialog's subject already.
                     guard batch else { continue }
                     let heading = batch ? "\(Self.capitalized(noun, 1)) \(index + 1) of \(summaries.count)" : ""
-                    blocks.append(Block(lines: Self.labelled(heading, [summary.kind]), kind: .payload, priority: .rest,
-                                        transactions: [index + 1]))
+                    blocks.append(
+                        Block(
+                            lines: Self.labelled(heading, [summary.kind]), kind: .payload, priority: .rest,
+                            transactions: [index + 1]))
                     continue
                 }
                 let own = summary.facts.filter { !shared.contains($0) }
                 let indent = batch ? "  " : ""
-                var heading = batch ? ["\(Self.capitalized(noun, 1)) \(index + 1) of \(summaries.count): \(summary.kind)"] : []
+                var heading =
+                    batch ? ["\(Self.capitalized(noun, 1)) \(index + 1) of \(summaries.count): \(summary.kind)"] : []
                 for fact in own {
-                    blocks.append(Block(
-                        lines: heading + [indent + fact], kind: .fact, priority: .must, transactions: [index + 1]))
+                    blocks.append(
+                        Block(
+                            lines: heading + [indent + fact], kind: .fact, priority: .must, transactions: [index + 1]))
                     heading = []
                 }
                 for action in summary.actions where !action.movesFunds {
-                    blocks.append(Block(lines: heading + action.lines.map { indent + $0 }, kind: .action, priority: .rest,
-                                        transactions: [index + 1]))
+                    blocks.append(
+                        Block(
+                            lines: heading + action.lines.map { indent + $0 }, kind: .action, priority: .rest,
+                            transactions: [index + 1]))
                     heading = []
                 }
             }
@@ -354,7 +371,9 @@ package struct TransactionConsent: Sendable, Equatable {
             if end == rest.endIndex { return lines + [prefix + rest] }
             // Broken at the head's last space that follows something else.
             var cut = end
-            if let space = rest[..<end].lastIndex(of: " "), rest[..<space].contains(where: { $0 != " " }) { cut = space }
+            if let space = rest[..<end].lastIndex(of: " "), rest[..<space].contains(where: { $0 != " " }) {
+                cut = space
+            }
             lines.append(prefix + rest[..<cut])
             rest = rest[cut...].drop { $0 == " " }
             prefix = indent

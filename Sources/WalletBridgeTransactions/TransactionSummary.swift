@@ -21,8 +21,12 @@ package struct TransactionSummary: Sendable, Equatable {
     /// What one entry of `actions` is called in "3 more instructions": "instruction", "call".
     package var actionNoun: String
 
-    package init(kind: String, warnings: [Warning] = [], facts: [String] = [], actions: [Action] = [], actionNoun: String) {
-        (self.kind, self.warnings, self.facts, self.actions, self.actionNoun) = (kind, warnings, facts, actions, actionNoun)
+    package init(
+        kind: String, warnings: [Warning] = [], facts: [String] = [], actions: [Action] = [], actionNoun: String
+    ) {
+        (self.kind, self.warnings, self.facts, self.actions, self.actionNoun) = (
+            kind, warnings, facts, actions, actionNoun
+        )
     }
 
     /// How much a warning matters, most first: the dialog shows them in this order, and a

@@ -56,13 +56,16 @@ package struct ConnectedAccounts: Sendable {
     package func accounts(of caller: Caller, notBefore: ContinuousClock.Instant) -> GetAccountsResult? {
         // A keystore others could have changed is the agent's to refuse (`KeystoreWallet`).
         guard !onNetworkFilesystem, let contents = try? readCache.read(keystore, notBefore: notBefore),
-              contents.changeableByOthers == nil else { return nil }
+            contents.changeableByOthers == nil
+        else { return nil }
         contents.warnIfExposed(keystore)
         let now = clocks.wall()
         // Without a key the rule needs no session: the file is not read.
         let maxBytes = Self.largestSessionsFileReadHere
-        guard let sessions = contents.addresses.isEmpty
-            ? [] : SessionStore.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, now: now) else { return nil }
+        guard
+            let sessions = contents.addresses.isEmpty
+                ? [] : SessionStore.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, now: now)
+        else { return nil }
         let caller = SessionCaller(caller)
         return ConnectedRule.accounts(addresses: contents.addresses, sessions: sessions, caller: caller, now: now)
     }

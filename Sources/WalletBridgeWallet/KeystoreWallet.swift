@@ -54,7 +54,9 @@ public struct KeystoreWallet: AccountsAtHand {
     }
 
     /// `clocks`: the time the read cache, the consent queue and the audit log count in.
-    package init(keystore: Keystore, maxPayloads: Int = defaultMaxPayloads, passphrases: any PassphraseSource, clocks: Clocks) {
+    package init(
+        keystore: Keystore, maxPayloads: Int = defaultMaxPayloads, passphrases: any PassphraseSource, clocks: Clocks
+    ) {
         self.keystore = keystore
         consentQueue = ConsentQueue(now: clocks.monotonic)
         auditLog.now = clocks.monotonic
@@ -102,11 +104,14 @@ public struct KeystoreWallet: AccountsAtHand {
         let path = resolved ?? "/nonexistent/wallet-bridge/\(KeystoreLocation.fileName)"
         let source: any PassphraseSource
         if let file = Environment.string(PassphraseSources.fileVariable) {
-            Log.warning("\(PassphraseSources.fileVariable) is set: signing with the passphrase from \(file), asking nobody (automation only)")
+            Log.warning(
+                "\(PassphraseSources.fileVariable) is set: signing with the passphrase from \(file), asking nobody (automation only)"
+            )
             source = PassphraseFileSource(path: file)
         } else {
             let configured = Environment.string(PassphraseSources.pinentryVariable) ?? config.pinentry
-            source = PinentrySource(PinentryChoice.forThisProcess(configured: configured), guardExecutable: pinentryGuard)
+            source = PinentrySource(
+                PinentryChoice.forThisProcess(configured: configured), guardExecutable: pinentryGuard)
         }
         self.init(keystore: Keystore(path: path), maxPayloads: config.maxPayloads, passphrases: source)
     }
@@ -120,14 +125,15 @@ public struct KeystoreWallet: AccountsAtHand {
         var question = question
         question.offersRefuseAll = true
         do {
-            return .success(try await consentQueue.run(for: line) {
-                do {
-                    return try await passphrases.ask(question)
-                } catch is RefusedAllFromCaller {
-                    await refuseAll(line)
-                    return false
-                }
-            })
+            return .success(
+                try await consentQueue.run(for: line) {
+                    do {
+                        return try await passphrases.ask(question)
+                    } catch is RefusedAllFromCaller {
+                        await refuseAll(line)
+                        return false
+                    }
+                })
         } catch let refusal as ConsentRefusal {
             if case .unavailable(let detail, _) = refusal { Log.error("cannot ask the person: \(detail)") }
             return .failure(refusal)
@@ -167,7 +173,9 @@ public struct KeystoreWallet: AccountsAtHand {
     /// in it, and an extension would have the person pay it. Signing refuses such a keystore
     /// too (`keystoreForSigning`).
     private func publicContents(context: RequestContext) throws -> KeystoreReadCache.Contents {
-        let contents = try readKeystore { () throws(KeystoreError) in try readCache.read(keystore, notBefore: context.receivedAt) }
+        let contents = try readKeystore { () throws(KeystoreError) in
+            try readCache.read(keystore, notBefore: context.receivedAt)
+        }
         if let reason = contents.changeableByOthers {
             Log.error("not listing the accounts: \(reason)")
             throw Self.keystoreChangeableByOthers
@@ -178,10 +186,12 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// The answer to a request for the accounts of a keystore other users could have changed:
     /// -32603, with the reason for the extension and the fix in the log (it names paths).
-    package static let keystoreChangeableByOthers = RPCError(.internalError, data: .object([
-        "reason": ErrorReason.keystoreWritableByOthers.jsonValue,
-        "problem": .string("other users can change the keystore; the wallet's log says how to fix it"),
-    ]))
+    package static let keystoreChangeableByOthers = RPCError(
+        .internalError,
+        data: .object([
+            "reason": ErrorReason.keystoreWritableByOthers.jsonValue,
+            "problem": .string("other users can change the keystore; the wallet's log says how to fix it"),
+        ]))
 
     /// `.immediate` when the keystore is on a local filesystem: GetAccounts reads the public
     /// part of a small file, no passphrase, no Argon2, quick enough to answer on the reader
@@ -219,9 +229,11 @@ public struct KeystoreWallet: AccountsAtHand {
         return signature
     }
 
-    private static let noSuchAddress = RPCError(.invalidParams, data: .object([
-        "field": .string("address"), "problem": .string("no account with this address"),
-    ]))
+    private static let noSuchAddress = RPCError(
+        .invalidParams,
+        data: .object([
+            "field": .string("address"), "problem": .string("no account with this address"),
+        ]))
 
     /// What SignPayloads shows and asks for `payloads`: the unlocked key, the audit entry of its
     /// approval (`consentAndKey`), and each payload read as a Solana transaction message.
@@ -230,7 +242,8 @@ public struct KeystoreWallet: AccountsAtHand {
     ) async throws -> (SecureBytes, AuditLog.Entry, [SolanaMessage?]) {
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller),
-            keyLabel: entry.label, shortAddress: entry.shortAddress, payloads: payloads.map { PayloadSummary(bytes: $0) })
+            keyLabel: entry.label, shortAddress: entry.shortAddress,
+            payloads: payloads.map { PayloadSummary(bytes: $0) })
         request.site = context.site
         // A text that reads as a Sign In With Solana message (solana_signMessage of one) is a
         // sign-in to the person: asked each time, and checked against the site as far as its
@@ -248,12 +261,15 @@ public struct KeystoreWallet: AccountsAtHand {
             try request.checkTransactionsFit()
         } catch {
             // walletlib has no -32602 for payloads: -6, "too many payloads", says to send fewer.
-            throw RPCError(.tooManyPayloads, data: .object([
-                "count": .number(JSONNumber(payloads.count)), "problem": .string(error.problem),
-            ]))
+            throw RPCError(
+                .tooManyPayloads,
+                data: .object([
+                    "count": .number(JSONNumber(payloads.count)), "problem": .string(error.problem),
+                ]))
         }
         var audit = AuditLog.Entry(
-            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address,
+            label: entry.label,
             payloadHashes: payloads.map(PayloadSummary.sha256Hex))
         audit.dialogSHA256 = request.dialogSHA256
         let (secretKey, approved) = try await consentAndKey(request, entry: entry, in: file, audit: audit)
@@ -295,10 +311,13 @@ public struct KeystoreWallet: AccountsAtHand {
 
     /// As above, with the payloads already read (`solanaMessages(in:)`). The transactions are
     /// laid out before the other payloads (`TransactionConsent`).
-    static func solanaTransactions(_ messages: [SolanaMessage?], payloads: [[UInt8]], signer: [UInt8]) -> TransactionConsent? {
+    static func solanaTransactions(_ messages: [SolanaMessage?], payloads: [[UInt8]], signer: [UInt8])
+        -> TransactionConsent?
+    {
         guard messages.contains(where: { $0 != nil }) else { return nil }
         let summaries = zip(messages, payloads).map { message, bytes in
-            message?.summary(signer: signer) ?? TransactionSummary(kind: PayloadSummary(bytes: bytes).preview, actionNoun: "part")
+            message?.summary(signer: signer)
+                ?? TransactionSummary(kind: PayloadSummary(bytes: bytes).preview, actionNoun: "part")
         }
         return TransactionConsent(chain: nil, summaries: summaries, noun: "payload")
     }
@@ -309,19 +328,25 @@ public struct KeystoreWallet: AccountsAtHand {
     package func signSolana(_ signing: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
         let file = try keystoreForSigning()
         guard let entry = file.entry(address: Base64.encode(signing.publicKey)) else {
-            throw RPCError(.invalidParams, data: .object([
-                "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
-            ]))
+            throw RPCError(
+                .invalidParams,
+                data: .object([
+                    "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
+                ]))
         }
         var request = ConsentRequest(
-            caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
+            caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label,
+            shortAddress: entry.shortAddress,
             payloads: [])
         request.site = context.site
         request.isSignIn = signing.signIn != nil
         request.transactions = signing.consent
-        do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch { throw error.rpcError(at: signing.field) }
+        do throws(TransactionConsent.TooMuch) { try request.checkTransactionsFit() } catch {
+            throw error.rpcError(at: signing.field)
+        }
         var audit = AuditLog.Entry(
-            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address,
+            label: entry.label,
             payloadHashes: signing.messages.map(PayloadSummary.sha256Hex))
         audit.solana = .init(method: signing.method, chain: signing.chain.description)
         audit.signIn = signing.signIn
@@ -340,12 +365,15 @@ public struct KeystoreWallet: AccountsAtHand {
     package func signEthereum(_ signing: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
         let file = try keystoreForSigning()
         guard let entry = file.entry(ethereumAddress: signing.address) else {
-            throw RPCError(.invalidParams, data: .object([
-                "field": .string(signing.addressField), "problem": .string("no Ethereum account with this address"),
-            ]))
+            throw RPCError(
+                .invalidParams,
+                data: .object([
+                    "field": .string(signing.addressField), "problem": .string("no Ethereum account with this address"),
+                ]))
         }
         var request = ConsentRequest(
-            caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label, shortAddress: entry.shortAddress,
+            caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label,
+            shortAddress: entry.shortAddress,
             payloads: [])
         request.site = context.site
         request.isSignIn = signing.consent?.readsAsSignIn == true
@@ -357,7 +385,8 @@ public struct KeystoreWallet: AccountsAtHand {
             throw error.rpcError(at: signing.transactionField)
         }
         var audit = AuditLog.Entry(
-            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address, label: entry.label,
+            decision: .approved, caller: context.caller, callerName: request.callerName, address: entry.address,
+            label: entry.label,
             payloadHashes: [])
         audit.ethereum = .init(method: signing.method, chain: signing.chain.description, digest: signing.digest)
         audit.signIn = signing.consent?.signIn
@@ -378,7 +407,8 @@ public struct KeystoreWallet: AccountsAtHand {
     /// A session's accounts: the Ed25519 keys' base58, the secp256k1 keys' EIP-55 addresses.
     package func accounts(context: RequestContext) throws -> SessionAccounts {
         let contents = try publicContents(context: context)
-        return SessionAccounts(walletlibAddresses: contents.addresses, eip155: contents.ethereumAddresses.map(\.description))
+        return SessionAccounts(
+            walletlibAddresses: contents.addresses, eip155: contents.ethereumAddresses.map(\.description))
     }
 
     /// The keystore as it is now, for a signature: read anew (signing is rare and slow, and
@@ -391,9 +421,11 @@ public struct KeystoreWallet: AccountsAtHand {
             throw RPCError(.notSigned, reason: .keystoreWritableByOthers)
         }
         guard let file = try readKeystore({ () throws(KeystoreError) in try keystore.read() }) else {
-            throw RPCError(.invalidParams, data: .object([
-                "field": .string("address"), "problem": .string("no account with this address"),
-            ]))
+            throw RPCError(
+                .invalidParams,
+                data: .object([
+                    "field": .string("address"), "problem": .string("no account with this address"),
+                ]))
         }
         for warning in keystore.exposureWarnings() { Log.warning(warning) }
         return file
@@ -469,7 +501,9 @@ public struct KeystoreWallet: AccountsAtHand {
         if let unlockCache, unlockCache.isUnlocked(for: file) {
             let heldKey = { () throws -> SecureBytes? in
                 try Self.keystoreCall(entry) { () throws(KeystoreError) in
-                    try unlockCache.withKey(for: file) { key throws(KeystoreError) in try Keystore.secretKey(entry, key: key) }
+                    try unlockCache.withKey(for: file) { key throws(KeystoreError) in
+                        try Keystore.secretKey(entry, key: key)
+                    }
                 }
             }
             // An allowance is the extension's for one site (or for itself, without one): the
@@ -479,8 +513,10 @@ public struct KeystoreWallet: AccountsAtHand {
             // messages, and none is offered in a transaction's dialog, nor in a sign-in's
             // (well-formed or not), whose site check the person sees each time.
             let allowance = request.transactions == nil && !request.isSignIn ? allowMinutes : nil
-            if let identity, allowance != nil, unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
-               let key = try heldKey() {
+            if let identity, allowance != nil,
+                unlockCache.isRemembered(caller: identity, address: entry.address, for: file),
+                let key = try heldKey()
+            {
                 return (key, .allowedBefore)
             }
             var offer = request
@@ -495,7 +531,9 @@ public struct KeystoreWallet: AccountsAtHand {
             let answer = try await passphrases.confirm(offer)
             // Nil if the keys were locked while the dialog was up: then the passphrase after all.
             if let key = try heldKey() {
-                guard answer == .remember, let identity, let minutes = offer.rememberMinutes else { return (key, .confirmation) }
+                guard answer == .remember, let identity, let minutes = offer.rememberMinutes else {
+                    return (key, .confirmation)
+                }
                 unlockCache.remember(caller: identity, address: entry.address, for: .seconds(minutes * 60))
                 return (key, .confirmationAndAllow)
             }
@@ -529,7 +567,8 @@ public struct KeystoreWallet: AccountsAtHand {
     }
 
     /// `call`'s result, with a keystore failure logged and turned into `UnlockFailure`.
-    private static func keystoreCall<T>(_ entry: KeystoreFile.Entry, _ call: () throws(KeystoreError) -> T) throws -> T {
+    private static func keystoreCall<T>(_ entry: KeystoreFile.Entry, _ call: () throws(KeystoreError) -> T) throws -> T
+    {
         do {
             return try call()
         } catch {
@@ -546,9 +585,11 @@ public struct KeystoreWallet: AccountsAtHand {
             return try read()
         } catch {
             Log.error("\(error)")
-            throw RPCError(.internalError, data: .object([
-                "problem": .string("the keystore cannot be read; run `wallet-bridge keys list` for details"),
-            ]))
+            throw RPCError(
+                .internalError,
+                data: .object([
+                    "problem": .string("the keystore cannot be read; run `wallet-bridge keys list` for details")
+                ]))
         }
     }
 

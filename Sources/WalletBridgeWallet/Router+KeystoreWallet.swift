@@ -12,7 +12,9 @@ extension Router {
     /// configuration file and nothing else. The keystore is read when a call needs it, and
     /// Argon2 runs only when a signature is approved. `browserProcess`, the process that started
     /// the host, lets the dialog name the extension as the person installed it.
-    public mutating func installKeystoreWallet(config: WalletConfig = .loadForHost(), browserProcess: Int32? = nil) throws(RouterError) {
+    public mutating func installKeystoreWallet(config: WalletConfig = .loadForHost(), browserProcess: Int32? = nil)
+        throws(RouterError)
+    {
         let policy = config.policy
         authorize { context throws(RPCError) in try policy.check(context) }
         var wallet = KeystoreWallet(config: config)

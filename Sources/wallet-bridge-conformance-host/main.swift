@@ -23,11 +23,12 @@ do {
     case "keystore":
         try router.installKeystoreWallet()
     case let choice:
-        let keys = switch choice {
-        case "empty": InMemoryTestWallet(seeds: [])
-        case "solana-only": InMemoryTestWallet(seeds: InMemoryTestWallet.seeds)
-        default: InMemoryTestWallet()
-        }
+        let keys =
+            switch choice {
+            case "empty": InMemoryTestWallet(seeds: [])
+            case "solana-only": InMemoryTestWallet(seeds: InMemoryTestWallet.seeds)
+            default: InMemoryTestWallet()
+            }
         try router.registerWallet(keys)
         try router.registerSessionMethods(TestSessions.service(keys: keys))
     }

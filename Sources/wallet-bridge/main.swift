@@ -19,12 +19,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // synchronously: the host must start on this thread before any other exists (see
 // StdioHost.run), and the async command line runs on the concurrency pool, where SIGTERM killed
 // it outright. `agent` runs from here for the same reason.
-let hostArguments = arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : CommandLineEntry.serveArguments(arguments)
+let hostArguments =
+    arguments.isEmpty || Caller.isBrowserLaunch(arguments) ? arguments : CommandLineEntry.serveArguments(arguments)
 if let hostArguments {
     // Nothing is answered before the router is built: an answer kept in a file for the next
     // host could be rewritten by any process of this user (docs/agent.md).
     StdioHost.run(
-        makeRouter: { try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent) }, arguments: hostArguments,
+        makeRouter: { try ShippedHost.makeRouter(arguments: hostArguments, browserProcess: launchParent) },
+        arguments: hostArguments,
         parent: launchParent)
 }
 if arguments.first == PinentryGuard.commandName {

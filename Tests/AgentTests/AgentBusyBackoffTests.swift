@@ -19,7 +19,10 @@ final class AgentBusyBackoffTests: XCTestCase {
 
     private func backoff(within: Duration, shortening: Double, _ clock: FakeClock) -> BusyBackoff {
         BusyBackoff(
-            within: within, now: { clock.now }, sleep: { clock.slept.append($0); clock.manual.advance(by: $0) },
+            within: within, now: { clock.now },
+            sleep: {
+                clock.slept.append($0); clock.manual.advance(by: $0)
+            },
             shortening: { shortening })
     }
 

@@ -17,7 +17,8 @@ import XCTest
 /// socket pairs; every deadline here is set small by the test, none is waited out at its default.
 final class AgentConnectionTests: XCTestCase {
     private let chrome = SessionCaller(Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
-    private let firefox = SessionCaller(Caller(arguments: ["/usr/lib/mozilla/native-messaging-hosts/x.json", "wallet@example.org"]))
+    private let firefox = SessionCaller(
+        Caller(arguments: ["/usr/lib/mozilla/native-messaging-hosts/x.json", "wallet@example.org"]))
 
     // MARK: ConnectionLimits
 
@@ -47,7 +48,8 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertEqual(admit(.control)?.limit, 2)
         XCTAssertEqual(limits.connected, 7)
         // A Firefox add-on is one caller whichever manifest started its host.
-        let sameAddon = SessionCaller(Caller(arguments: ["/home/me/.mozilla/native-messaging-hosts/x.json", "wallet@example.org"]))
+        let sameAddon = SessionCaller(
+            Caller(arguments: ["/home/me/.mozilla/native-messaging-hosts/x.json", "wallet@example.org"]))
         XCTAssertEqual(sameAddon, firefox)
         limits.leave(.caller(chrome))
         XCTAssertNil(admit(.caller(chrome)), "a connection that closed frees its slot")
@@ -105,34 +107,44 @@ final class AgentConnectionTests: XCTestCase {
 
     /// A served connection: the client's end, and a way to wait for the agent's end to finish.
     private func serve(
-        limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5), door: ConnectionLimits.Door = .socket
+        limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5),
+        door: ConnectionLimits.Door = .socket
     ) -> (client: Int32, done: () -> Void) {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends), 0)
         XCTAssertTrue(limits.arrive(at: door))
-        var connection = AgentConnection(fd: ends[1], keystorePath: "/k/keystore.json", makeRouter: { _, _ in
-            var router = Router()
-            _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in GetAccountsResult(addresses: ["AA=="]) }
-            return router
-        }, limits: limits)
+        var connection = AgentConnection(
+            fd: ends[1], keystorePath: "/k/keystore.json",
+            makeRouter: { _, _ in
+                var router = Router()
+                _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in
+                    GetAccountsResult(addresses: ["AA=="])
+                }
+                return router
+            }, limits: limits)
         connection.readTimeout = readTimeout
         connection.helloTimeout = helloTimeout
         connection.door = door
         let finished = DispatchSemaphore(value: 0)
         let served = connection
-        XCTAssertTrue(Threads.start {
-            served.serve()
-            finished.signal()
-        })
-        return (ends[0], { XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "the connection was not closed") })
+        XCTAssertTrue(
+            Threads.start {
+                served.serve()
+                finished.signal()
+            })
+        return (
+            ends[0], { XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "the connection was not closed") }
+        )
     }
 
     private func hello(_ arguments: [String], control: Bool = false) -> [UInt8] {
         var params: [String: JSONValue] = [
-            "version": 1, "arguments": .array(arguments.map { .string($0) }), "browser_pid": .null, "keystore": "/k/keystore.json",
+            "version": 1, "arguments": .array(arguments.map { .string($0) }), "browser_pid": .null,
+            "keystore": "/k/keystore.json",
         ]
         if control { params["control"] = true }
-        return try! Frame.encode(JSONValue.object(["jsonrpc": "2.0", "id": 0, "method": "agent.hello", "params": .object(params)]).jsonBytes)
+        return try! Frame.encode(
+            JSONValue.object(["jsonrpc": "2.0", "id": 0, "method": "agent.hello", "params": .object(params)]).jsonBytes)
     }
 
     private func send(_ fd: Int32, _ bytes: [UInt8]) {
@@ -229,7 +241,9 @@ final class AgentConnectionTests: XCTestCase {
         let malformed = try reply(&reader)
         XCTAssertEqual(errorData(malformed).code, "-32700")
         XCTAssertEqual(malformed["id"], .null)
-        send(served.client, try Frame.encode(Array(#"{"jsonrpc":"2.0","id":2,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
+        send(
+            served.client,
+            try Frame.encode(Array(#"{"jsonrpc":"2.0","id":2,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
         let answered = try reply(&reader)
         XCTAssertEqual(answered["id"], 2)
         XCTAssertEqual(answered["result"], .object(["addresses": ["AA=="]]))
@@ -282,7 +296,9 @@ final class AgentConnectionTests: XCTestCase {
         // Idle between frames for longer than the read timeout: still served.
         var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
         nanosleep(&pause, nil)
-        send(served.client, try Frame.encode(Array(#"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
+        send(
+            served.client,
+            try Frame.encode(Array(#"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
         XCTAssertNotNil(try reply(&reader)["result"])
         // Half a frame, then nothing: cut off after the read timeout.
         let started = ContinuousClock.now
@@ -304,23 +320,29 @@ final class AgentConnectionTests: XCTestCase {
         let accepted = Mutex<Int>(0)
         let closedAfter = Mutex<[Duration]>([])
         // A stand-in agent: answers the hello and every call, and notes when each connection ends.
-        XCTAssertTrue(Threads.start {
-            while let fd = UnixSocket.accept(listener) {
-                accepted.withLock { $0 += 1 }
-                var reader = FrameReader(fd: fd)
-                var lastAnswer = ContinuousClock.now
-                while let body = try? reader.next(deadline: .now + .seconds(10)) {
-                    guard case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] else { break }
-                    let result: JSONValue = id == 0 ? ["version": 1, "pid": .number(JSONNumber(Int(getpid())))] : ["ok": true]
-                    _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).jsonBytes)
-                    lastAnswer = .now
+        XCTAssertTrue(
+            Threads.start {
+                while let fd = UnixSocket.accept(listener) {
+                    accepted.withLock { $0 += 1 }
+                    var reader = FrameReader(fd: fd)
+                    var lastAnswer = ContinuousClock.now
+                    while let body = try? reader.next(deadline: .now + .seconds(10)) {
+                        guard case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] else {
+                            break
+                        }
+                        let result: JSONValue =
+                            id == 0 ? ["version": 1, "pid": .number(JSONNumber(Int(getpid())))] : ["ok": true]
+                        _ = UnixSocket.sendFrame(
+                            fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).jsonBytes)
+                        lastAnswer = .now
+                    }
+                    closedAfter.withLock { $0.append(ContinuousClock.now - lastAnswer) }
+                    close(fd)
                 }
-                closedAfter.withLock { $0.append(ContinuousClock.now - lastAnswer) }
-                close(fd)
-            }
-        })
+            })
         let client = AgentClient(
-            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            keystorePath: "/k/keystore.json", agentProgram: nil,
+            arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
             browserProcess: nil, paths: paths, keptIdleTimeout: .milliseconds(300))
         for _ in 0..<3 { XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true]) }
         let deadline = ContinuousClock.now + .seconds(5)
@@ -346,13 +368,17 @@ final class AgentConnectionTests: XCTestCase {
         let paths = AgentPaths(folder: folder, name: "agent", log: nil)
         let (listener, hellos) = try refusingAgent(at: paths)
         let client = AgentClient(
-            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            keystorePath: "/k/keystore.json", agentProgram: nil,
+            arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
             browserProcess: nil, paths: paths, busyWait: .zero, resubscribePause: .milliseconds(1))
         client.listen { _, _ in }
         let wanted = 4 * AgentClient.maxResubscribeFailures
         let deadline = ContinuousClock.now + .seconds(10)
-        while hellos.value.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline { SystemCall.pause(.milliseconds(5)) }
-        XCTAssertGreaterThanOrEqual(hellos.value.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
+        while hellos.value.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline {
+            SystemCall.pause(.milliseconds(5))
+        }
+        XCTAssertGreaterThanOrEqual(
+            hellos.value.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
         // Ends the stand-in and the port's listening: no socket, then no folder.
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -372,17 +398,24 @@ final class AgentConnectionTests: XCTestCase {
             close(listener)
         }
         let client = AgentClient(
-            keystorePath: "/k/keystore.json", agentProgram: nil, arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            keystorePath: "/k/keystore.json", agentProgram: nil,
+            arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
             browserProcess: nil, paths: paths, busyWait: .seconds(60))
         let wallet = AgentBackedWallet(client: client)
-        let context = RequestContext(caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), requestID: nil, method: GetAccounts.name)
+        let context = RequestContext(
+            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), requestID: nil,
+            method: GetAccounts.name)
         let deferred = Atomic<Bool>(false)
         let answered = DispatchSemaphore(value: 0)
-        XCTAssertTrue(Threads.start {
-            if case .askOffThread? = try? wallet.accountsAtHand(context: context) { deferred.store(true, ordering: .releasing) }
-            answered.signal()
-        })
-        XCTAssertEqual(answered.wait(timeout: .now() + 10), .success, "the reading thread waits out the agent's busy wait")
+        XCTAssertTrue(
+            Threads.start {
+                if case .askOffThread? = try? wallet.accountsAtHand(context: context) {
+                    deferred.store(true, ordering: .releasing)
+                }
+                answered.signal()
+            })
+        XCTAssertEqual(
+            answered.wait(timeout: .now() + 10), .success, "the reading thread waits out the agent's busy wait")
         XCTAssertTrue(deferred.load(ordering: .acquiring), "not deferred to the pool")
         XCTAssertGreaterThanOrEqual(hellos.value.load(ordering: .relaxed), 1)
     }
@@ -392,20 +425,25 @@ final class AgentConnectionTests: XCTestCase {
     private func refusingAgent(at paths: AgentPaths) throws -> (listener: Int32, hellos: HelloCount) {
         let listener = try UnixSocket.listen(at: paths.socket)
         let hellos = HelloCount()
-        XCTAssertTrue(Threads.start {
-            while let fd = UnixSocket.accept(listener) {
-                var reader = FrameReader(fd: fd)
-                if let body = try? reader.next(deadline: .now + .seconds(10)), case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] {
-                    hellos.value.add(1, ordering: .relaxed)
-                    let error: JSONValue = [
-                        "code": .number(JSONNumber(ErrorCode.agentUnavailable.rawValue)), "message": "Agent unavailable",
-                        "data": ["reason": "too_many_connections", "problem": "busy", "limit": 32],
-                    ]
-                    _ = UnixSocket.sendFrame(fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "error": error]).jsonBytes)
+        XCTAssertTrue(
+            Threads.start {
+                while let fd = UnixSocket.accept(listener) {
+                    var reader = FrameReader(fd: fd)
+                    if let body = try? reader.next(deadline: .now + .seconds(10)),
+                        case .object(let request)? = try? JSONParser.parse(body), let id = request["id"]
+                    {
+                        hellos.value.add(1, ordering: .relaxed)
+                        let error: JSONValue = [
+                            "code": .number(JSONNumber(ErrorCode.agentUnavailable.rawValue)),
+                            "message": "Agent unavailable",
+                            "data": ["reason": "too_many_connections", "problem": "busy", "limit": 32],
+                        ]
+                        _ = UnixSocket.sendFrame(
+                            fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "error": error]).jsonBytes)
+                    }
+                    close(fd)
                 }
-                close(fd)
-            }
-        })
+            })
         return (listener, hellos)
     }
 
@@ -416,11 +454,13 @@ final class AgentConnectionTests: XCTestCase {
         var reader = FrameReader(fd: ends[1], frameTimeout: .milliseconds(50))
         let started = ContinuousClock.now
         XCTAssertEqual(failure(&reader, deadline: .now + .milliseconds(200)), .timedOut)
-        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(190), "the wait before a frame is the caller's")
+        XCTAssertGreaterThanOrEqual(
+            ContinuousClock.now - started, .milliseconds(190), "the wait before a frame is the caller's")
         send(ends[0], withUnsafeBytes(of: UInt32(10)) { Array($0) } + [1, 2])
         let begun = ContinuousClock.now
         XCTAssertEqual(failure(&reader, deadline: .now + .seconds(3)), .timedOut)
-        XCTAssertLessThan(ContinuousClock.now - begun, .seconds(1), "the frame begun was given the caller's deadline, not its own")
+        XCTAssertLessThan(
+            ContinuousClock.now - begun, .seconds(1), "the frame begun was given the caller's deadline, not its own")
     }
 }
 

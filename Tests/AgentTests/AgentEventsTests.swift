@@ -42,16 +42,19 @@ final class AgentEventsTests: XCTestCase {
         }
         let heard = Mutex<[String]>([])
         let ended = DispatchSemaphore(value: 0)
-        XCTAssertTrue(Threads.start {
-            var following = eventFile
-            var position = start
-            following.follow(path, from: &position) { method, params in
-                guard case .object(let members) = params, case .string(let topic)? = members["topic"] else { return }
-                heard.withLock { $0.append("\(method) \(topic)") }
-            }
-            following.close()
-            ended.signal()
-        })
+        XCTAssertTrue(
+            Threads.start {
+                var following = eventFile
+                var position = start
+                following.follow(path, from: &position) { method, params in
+                    guard case .object(let members) = params, case .string(let topic)? = members["topic"] else {
+                        return
+                    }
+                    heard.withLock { $0.append("\(method) \(topic)") }
+                }
+                following.close()
+                ended.signal()
+            })
         func waitFor(_ last: String) {
             let deadline = ContinuousClock.now + .seconds(5)
             while heard.withLock({ $0.last }) != last, ContinuousClock.now < deadline {
@@ -64,7 +67,9 @@ final class AgentEventsTests: XCTestCase {
         hub.publish(to: caller, method: "session_delete", params: event("2"))
         waitFor("session_delete 2")
         // More than the file keeps, at once: the last `kept` are heard.
-        for number in 3...(EventHub.kept + 10) { hub.publish(to: caller, method: "session_event", params: event("\(number)")) }
+        for number in 3...(EventHub.kept + 10) {
+            hub.publish(to: caller, method: "session_event", params: event("\(number)"))
+        }
         waitFor("session_event \(EventHub.kept + 10)")
         // Another agent numbers from 1 again: its events are all new. (It starts after this
         // one ended, whose last events were heard.)
@@ -104,7 +109,8 @@ final class AgentEventsTests: XCTestCase {
         var info = stat()
         XCTAssertEqual(stat(path, &info), 0)
         XCTAssertLessThanOrEqual(Int(info.st_size), EventFile.maxFileBytes)
-        XCTAssertEqual(EventFile.position(of: path), EventFile.Position(epoch: "large", last: EventHub.kept), "the newest is read")
+        XCTAssertEqual(
+            EventFile.position(of: path), EventFile.Position(epoch: "large", last: EventHub.kept), "the newest is read")
         let tooLarge = JSONValue.object(["topic": .string(String(repeating: "y", count: EventFile.maxFileBytes))])
         hub.publish(to: chrome, method: "session_update", params: tooLarge)
         XCTAssertEqual(stat(path, &info), 0)
@@ -139,10 +145,17 @@ final class AgentEventsTests: XCTestCase {
             defer { closedir(folder) }
             var count = 0
             while let entry = readdir(folder) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 var target = [CChar](repeating: 0, count: 256)
                 let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
-                if length > 0, String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:inotify" { count += 1 }
+                if length > 0,
+                    String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        == "anon_inode:inotify"
+                {
+                    count += 1
+                }
             }
             return count
         }
@@ -172,7 +185,9 @@ final class AgentEventsTests: XCTestCase {
     func testLookingWithoutAWatchEndsWhenTheFolderIsReplaced() throws {
         let paths = scratchPaths()
         writeBytes([], paths.socket)
-        guard let eventFile = EventFile(paths: paths, watch: false, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
+        guard let eventFile = EventFile(paths: paths, watch: false, pollInterval: .milliseconds(5)) else {
+            return XCTFail("no EventFile")
+        }
         defer { eventFile.close() }
         let moved = paths.folder + ".moved"
         XCTAssertEqual(rename(paths.folder, moved), 0)
@@ -182,13 +197,14 @@ final class AgentEventsTests: XCTestCase {
         let ended = DispatchSemaphore(value: 0)
         let gone = Atomic<Bool>(false)
         let file = EventHub.file(paths, caller: chrome)
-        XCTAssertTrue(Threads.start { [eventFile] in
-            var following = eventFile
-            var position = EventFile.Position()
-            following.follow(file, from: &position) { _, _ in }
-            gone.store(following.folderGone, ordering: .releasing)
-            ended.signal()
-        })
+        XCTAssertTrue(
+            Threads.start { [eventFile] in
+                var following = eventFile
+                var position = EventFile.Position()
+                following.follow(file, from: &position) { _, _ in }
+                gone.store(following.folderGone, ordering: .releasing)
+                ended.signal()
+            })
         XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "following went on in another folder")
         XCTAssertTrue(gone.load(ordering: .acquiring))
     }
@@ -204,12 +220,13 @@ final class AgentEventsTests: XCTestCase {
         defer { eventFile.close() }
         let refused = try XCTUnwrap(Agent.socketIdentity(paths.socket))
         let woke = DispatchSemaphore(value: 0)
-        XCTAssertTrue(Threads.start { [eventFile] in
-            var waiting = eventFile
-            // No timed retry within the test: only the socket made at the path wakes it.
-            _ = waiting.waitForAgent(refused: true, refusedRetry: .seconds(3600))
-            woke.signal()
-        })
+        XCTAssertTrue(
+            Threads.start { [eventFile] in
+                var waiting = eventFile
+                // No timed retry within the test: only the socket made at the path wakes it.
+                _ = waiting.waitForAgent(refused: true, refusedRetry: .seconds(3600))
+                woke.signal()
+            })
         // The same inode at the path again: made anew (IN_CREATE), as the next agent's bind.
         let kept = paths.folder + "/kept"
         XCTAssertEqual(link(paths.socket, kept), 0)
@@ -228,7 +245,9 @@ final class AgentEventsTests: XCTestCase {
         let paths = scratchPaths()
         writeBytes([], paths.socket)
         for watch in [true, false] {
-            guard var eventFile = EventFile(paths: paths, watch: watch, pollInterval: .milliseconds(5)) else { return XCTFail("no EventFile") }
+            guard var eventFile = EventFile(paths: paths, watch: watch, pollInterval: .milliseconds(5)) else {
+                return XCTFail("no EventFile")
+            }
             defer { eventFile.close() }
             XCTAssertTrue(eventFile.waitForAgent(refused: true, refusedRetry: .milliseconds(20)), "watch: \(watch)")
         }
@@ -236,11 +255,12 @@ final class AgentEventsTests: XCTestCase {
         guard let eventFile = EventFile(paths: paths) else { return XCTFail("no EventFile") }
         defer { eventFile.close() }
         let woke = DispatchSemaphore(value: 0)
-        XCTAssertTrue(Threads.start { [eventFile] in
-            var waiting = eventFile
-            XCTAssertTrue(waiting.waitForAgent(refused: false, refusedRetry: .milliseconds(1)))
-            woke.signal()
-        })
+        XCTAssertTrue(
+            Threads.start { [eventFile] in
+                var waiting = eventFile
+                XCTAssertTrue(waiting.waitForAgent(refused: false, refusedRetry: .milliseconds(1)))
+                woke.signal()
+            })
         XCTAssertEqual(woke.wait(timeout: .now() + .milliseconds(100)), .timedOut, "woke with no socket made")
         writeBytes([], paths.socket)
         XCTAssertEqual(woke.wait(timeout: .now() + 10), .success, "the socket's making did not wake it")
@@ -251,7 +271,8 @@ final class AgentEventsTests: XCTestCase {
     /// folder's end is kept.
     func testASubscribersUntakenEventsAreBoundedAndKeepTheFoldersEnd() throws {
         let paths = scratchPaths()
-        let subscription = try XCTUnwrap(FolderWatch.subscribe(folder: paths.folder, mask: UInt32(IN_CREATE | IN_DELETE_SELF)))
+        let subscription = try XCTUnwrap(
+            FolderWatch.subscribe(folder: paths.folder, mask: UInt32(IN_CREATE | IN_DELETE_SELF)))
         defer { subscription.end() }
         for n in 0..<(3 * FolderWatch.mailboxLimit) { writeBytes([], "\(paths.folder)/f\(n)") }
         _ = try removeTree(paths.folder)

@@ -15,12 +15,18 @@ final class AgentPathsTests: XCTestCase {
     }
 
     func testWithoutARuntimeFolderTheAgentsFolderIsInTheHomeNotInTmp() {
-        XCTAssertEqual(AgentPaths.folder(folders(["HOME": "/home/me", "XDG_RUNTIME_DIR": "/run/user/1000"])), "/run/user/1000/wallet-bridge")
+        XCTAssertEqual(
+            AgentPaths.folder(folders(["HOME": "/home/me", "XDG_RUNTIME_DIR": "/run/user/1000"])),
+            "/run/user/1000/wallet-bridge")
         XCTAssertEqual(AgentPaths.folder(folders(["HOME": "/home/me"])), "/home/me/.cache/wallet-bridge/run")
-        XCTAssertEqual(AgentPaths.folder(folders(["HOME": "/home/me", "XDG_CACHE_HOME": "/c"])), "/c/wallet-bridge/run")
+        XCTAssertEqual(
+            AgentPaths.folder(folders(["HOME": "/home/me", "XDG_CACHE_HOME": "/c"])), "/c/wallet-bridge/run")
         // A relative XDG value is ignored, as the specification says.
-        XCTAssertEqual(AgentPaths.folder(folders(["HOME": "/home/me", "XDG_RUNTIME_DIR": "run"])), "/home/me/.cache/wallet-bridge/run")
-        let paths = AgentPaths.forKeystore("/home/me/.local/share/wallet-bridge/keystore.json", folders: folders(["HOME": "/home/me"]))
+        XCTAssertEqual(
+            AgentPaths.folder(folders(["HOME": "/home/me", "XDG_RUNTIME_DIR": "run"])),
+            "/home/me/.cache/wallet-bridge/run")
+        let paths = AgentPaths.forKeystore(
+            "/home/me/.local/share/wallet-bridge/keystore.json", folders: folders(["HOME": "/home/me"]))
         XCTAssertTrue(paths.socket.hasPrefix("/home/me/.cache/wallet-bridge/run/agent-"), paths.socket)
     }
 
@@ -60,7 +66,8 @@ final class AgentPathsTests: XCTestCase {
                 XCTAssertTrue(fix.contains("other users can write to the folder \(parent)"), fix)
                 XCTAssertTrue(fix.contains("chmod go-w \(parent)"), fix)
             }
-            XCTAssertThrowsError(try AgentPaths.check(folder, missingIsFine: true, home: home), "a client checks it too")
+            XCTAssertThrowsError(
+                try AgentPaths.check(folder, missingIsFine: true, home: home), "a client checks it too")
             XCTAssertEqual(chmod(parent, 0o755), 0)
         }
         XCTAssertNoThrow(try AgentPaths.prepare(folder, folders: user))

@@ -15,10 +15,15 @@ final class BrowserDirTests: XCTestCase {
     func testEachFamilysManifestGoesIntoExactlyItsFolderAndIsRecordedSo() throws {
         let sandbox = try Sandbox()
         let (chromium, firefox) = folders(sandbox)
-        let result = try sandbox.walletBridge(["install", "--browser-dir", "chromium:" + chromium, "--browser-dir", "firefox:" + firefox + "/"] + ids)
+        let result = try sandbox.walletBridge(
+            ["install", "--browser-dir", "chromium:" + chromium, "--browser-dir", "firefox:" + firefox + "/"] + ids)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.stdout.contains("wrote \(chromium)/com.walletbridge.host.json (--browser-dir chromium)"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("wrote \(firefox)/com.walletbridge.host.json (--browser-dir firefox)"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("wrote \(chromium)/com.walletbridge.host.json (--browser-dir chromium)"),
+            result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("wrote \(firefox)/com.walletbridge.host.json (--browser-dir firefox)"), result.stdout
+        )
 
         let chromeManifest = try ManifestFile.load(chromium + "/com.walletbridge.host.json")
         XCTAssertEqual(chromeManifest.strings("allowed_origins"), [TestIDs.chromeOrigin])
@@ -32,7 +37,8 @@ final class BrowserDirTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.config), [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.mozilla"))
 
-        let record = try XCTUnwrap(try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
+        let record = try XCTUnwrap(
+            try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
         let entry = try XCTUnwrap(record.files.first { $0.path == chromium + "/com.walletbridge.host.json" })
         XCTAssertEqual(entry.browserDir, chromium)
         XCTAssertEqual(entry.family, .chromium)
@@ -44,7 +50,11 @@ final class BrowserDirTests: XCTestCase {
         let sandbox = try Sandbox()
         let (chromium, firefox) = folders(sandbox)
         let before = try sandbox.snapshot()
-        let install = try sandbox.walletBridge(["install", "--browser", "chromium", "--browser-dir", "chromium:" + chromium, "--browser-dir", "firefox:" + firefox] + ids)
+        let install = try sandbox.walletBridge(
+            [
+                "install", "--browser", "chromium", "--browser-dir", "chromium:" + chromium, "--browser-dir",
+                "firefox:" + firefox,
+            ] + ids)
         XCTAssertEqual(install.status, 0, install.output)
         let ownChromium = sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json"
         XCTAssertTrue(FileManager.default.fileExists(atPath: ownChromium))
@@ -52,7 +62,8 @@ final class BrowserDirTests: XCTestCase {
         let one = try sandbox.walletBridge("uninstall", "--browser-dir", "chromium:" + chromium)
         XCTAssertEqual(one.status, 0, one.output)
         XCTAssertTrue(one.stdout.contains("removed \(chromium)/com.walletbridge.host.json"), one.stdout)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.base + "/thorium"), "the folders install made went too")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: sandbox.base + "/thorium"), "the folders install made went too")
         XCTAssertTrue(FileManager.default.fileExists(atPath: firefox + "/com.walletbridge.host.json"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: ownChromium))
 
@@ -61,7 +72,8 @@ final class BrowserDirTests: XCTestCase {
         XCTAssertEqual(wrongFamily.status, 0, wrongFamily.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: firefox + "/com.walletbridge.host.json"))
         let none = try sandbox.walletBridge("uninstall", "--browser-dir", "firefox:" + sandbox.base + "/elsewhere")
-        XCTAssertTrue(none.stdout.contains("nothing recorded for --browser-dir firefox:\(sandbox.base)/elsewhere"), none.stdout)
+        XCTAssertTrue(
+            none.stdout.contains("nothing recorded for --browser-dir firefox:\(sandbox.base)/elsewhere"), none.stdout)
 
         // --browser leaves the --browser-dir folders alone.
         XCTAssertEqual(try sandbox.walletBridge("uninstall", "--browser", "chromium").status, 0)
@@ -79,7 +91,10 @@ final class BrowserDirTests: XCTestCase {
             ("chrome:/tmp/x", "--browser-dir chrome:/tmp/x: \"chrome\" is not a browser family; write chromium:"),
             ("/tmp/x", "--browser-dir /tmp/x: no browser family; write chromium:"),
             ("firefox:relative/dir", "--browser-dir firefox:relative/dir: the folder must be an absolute path"),
-            ("firefox:~/.waterfox/native-messaging-hosts", "the shell does not expand ~ after firefox:; write $HOME instead"),
+            (
+                "firefox:~/.waterfox/native-messaging-hosts",
+                "the shell does not expand ~ after firefox:; write $HOME instead"
+            ),
             ("chromium:", "the folder must be an absolute path, and none is given"),
         ]
         for command in [["install"] + ids, ["uninstall"], ["doctor"]] {
@@ -110,14 +125,21 @@ final class BrowserDirTests: XCTestCase {
         // Named: an empty folder is NOT INSTALLED, and fails nothing.
         let named = try sandbox.walletBridge("doctor", "--browser-dir", "firefox:" + firefox, "--no-probe")
         XCTAssertEqual(named.status, 0, named.output)
-        XCTAssertTrue(named.stdout.contains("Firefox-family browser reading \(firefox): NOT INSTALLED (no com.walletbridge.host.json in \(firefox))"), named.stdout)
+        XCTAssertTrue(
+            named.stdout.contains(
+                "Firefox-family browser reading \(firefox): NOT INSTALLED (no com.walletbridge.host.json in \(firefox))"
+            ), named.stdout)
 
         // Broken: a problem, whose printed fix rewrites it where it is.
         let path = chromium + "/com.walletbridge.host.json"
-        try sandbox.write(path, try XCTUnwrap(sandbox.read(path)).replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#))
+        try sandbox.write(
+            path,
+            try XCTUnwrap(sandbox.read(path)).replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#))
         let broken = try sandbox.walletBridge("doctor", "--json", "--timeout", "20")
         XCTAssertEqual(broken.status, 1, broken.output)
-        let faults = try JSONDecoder().decode(DoctorReport.self, from: Data(broken.stdout.utf8)).browsers.flatMap(\.manifests).flatMap(\.faults)
+        let faults = try JSONDecoder().decode(DoctorReport.self, from: Data(broken.stdout.utf8)).browsers.flatMap(
+            \.manifests
+        ).flatMap(\.faults)
         let fault = try XCTUnwrap(faults.first { $0.check == "wrong-type" })
         let start = try XCTUnwrap(fault.fix.range(of: try Built.walletBridge() + " install"), fault.fix)
         let end = try XCTUnwrap(fault.fix.range(of: "--force", range: start.upperBound..<fault.fix.endIndex), fault.fix)
@@ -132,7 +154,9 @@ final class BrowserDirTests: XCTestCase {
         let sandbox = try Sandbox()
         let (chromium, firefox) = folders(sandbox)
         XCTAssertEqual(try sandbox.walletBridge(["install", "--browser-dir", "firefox:" + firefox] + ids).status, 0)
-        try sandbox.write(chromium + "/com.walletbridge.host.json", try XCTUnwrap(sandbox.read(firefox + "/com.walletbridge.host.json")))
+        try sandbox.write(
+            chromium + "/com.walletbridge.host.json",
+            try XCTUnwrap(sandbox.read(firefox + "/com.walletbridge.host.json")))
         let result = try sandbox.walletBridge("doctor", "--browser-dir", "chromium:" + chromium, "--no-probe")
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.stdout.contains("problem [wrong-family]"), result.stdout)

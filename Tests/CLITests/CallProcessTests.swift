@@ -19,7 +19,12 @@ final class CallProcessTests: XCTestCase {
 
     func testRawPrintsTheExactBytes() throws {
         let sandbox = try Sandbox()
-        let result = try call(sandbox, ["--host-path", try Built.conformanceHost(), "--raw", "--id", "\"seven\"", "subtract", #"{"minuend": 7, "subtrahend": 2}"#])
+        let result = try call(
+            sandbox,
+            [
+                "--host-path", try Built.conformanceHost(), "--raw", "--id", "\"seven\"", "subtract",
+                #"{"minuend": 7, "subtrahend": 2}"#,
+            ])
         XCTAssertEqual(result.status, 0, result.output)
         // The body as the host wrote it, then a newline that is not part of it: a shell prompt,
         // `| jq` and line-reading scripts all expect output to end in one.
@@ -38,17 +43,23 @@ final class CallProcessTests: XCTestCase {
     func testTheHostIsStartedWithEachBrowsersArgvShape() throws {
         let sandbox = try Sandbox()
         let host = try Built.conformanceHost()
-        let chrome = try call(sandbox, ["--host-path", host, "--as", "chrome", "--origin", TestIDs.chromeOrigin, "--raw", "test.context"])
+        let chrome = try call(
+            sandbox, ["--host-path", host, "--as", "chrome", "--origin", TestIDs.chromeOrigin, "--raw", "test.context"])
         XCTAssertEqual(chrome.status, 0, chrome.output)
         XCTAssertTrue(chrome.stdout.contains("\"caller\":\"\(TestIDs.chromeOrigin)\""), chrome.stdout)
-        let firefox = try call(sandbox, ["--host-path", host, "--as", "firefox", "--addon-id", TestIDs.firefoxID, "--raw", "test.context"])
+        let firefox = try call(
+            sandbox, ["--host-path", host, "--as", "firefox", "--addon-id", TestIDs.firefoxID, "--raw", "test.context"])
         XCTAssertEqual(firefox.status, 0, firefox.output)
         XCTAssertTrue(firefox.stdout.contains("\"caller\":\"\(TestIDs.firefoxID)\""), firefox.stdout)
     }
 
     func testManifestNamesTheHostAndTheCaller() throws {
         let sandbox = try Sandbox()
-        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxGUID, "--binary", try Built.conformanceHost()).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge(
+                "install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxGUID, "--binary",
+                try Built.conformanceHost()
+            ).status, 0)
         let manifest = sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"
         let result = try call(sandbox, ["--manifest", manifest, "--raw", "test.context"])
         XCTAssertEqual(result.status, 0, result.output)
@@ -57,9 +68,13 @@ final class CallProcessTests: XCTestCase {
 
     func testRepeatAndConcurrencyPrintASummary() throws {
         let sandbox = try Sandbox()
-        let result = try call(sandbox, ["--host-path", try Built.conformanceHost(), "--repeat", "200", "--concurrency", "4", "subtract", "[5, 3]"])
+        let result = try call(
+            sandbox,
+            ["--host-path", try Built.conformanceHost(), "--repeat", "200", "--concurrency", "4", "subtract", "[5, 3]"])
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.stdout.contains("requests: 200 over 4 host processes; 200 results, 0 errors, 0 failed, 0 not sent"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("requests: 200 over 4 host processes; 200 results, 0 errors, 0 failed, 0 not sent"),
+            result.stdout)
         XCTAssertTrue(result.stdout.contains("req/s"), result.stdout)
         XCTAssertTrue(result.stdout.contains("latency: p50 "), result.stdout)
         XCTAssertTrue(result.stdout.contains(" ms, p99 "), result.stdout)
@@ -69,13 +84,16 @@ final class CallProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         let result = try call(sandbox, ["--repeat", "10", "--concurrency", "3", "no.such.method"])
         XCTAssertEqual(result.status, 1, result.output)
-        XCTAssertTrue(result.stdout.contains("requests: 10 over 3 host processes; 0 results, 10 errors, 0 failed, 0 not sent"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("requests: 10 over 3 host processes; 0 results, 10 errors, 0 failed, 0 not sent"),
+            result.stdout)
         XCTAssertTrue(result.stderr.contains("first error response: -32601 Method not found"), result.stderr)
     }
 
     func testAHostThatPrintsGarbageGetsTheBrowsersError() throws {
         let sandbox = try Sandbox()
-        let host = try sandbox.write(sandbox.base + "/garbage-host", "#!/bin/sh\necho 'Hello from a debug print'\nexec sleep 30\n", mode: 0o755)
+        let host = try sandbox.write(
+            sandbox.base + "/garbage-host", "#!/bin/sh\necho 'Hello from a debug print'\nexec sleep 30\n", mode: 0o755)
         let result = try call(sandbox, ["--host-path", host, "ping"])
         XCTAssertEqual(result.status, 2, result.output)
         // "Hell" read as a little-endian length, as the browser would.
@@ -86,8 +104,12 @@ final class CallProcessTests: XCTestCase {
 
     func testAReplyOverOneMebibyteGetsTheDropPortError() throws {
         let sandbox = try Sandbox()
-        let python = try XCTUnwrap(["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile), "the fake host needs python3")
-        let host = try sandbox.write(sandbox.base + "/big-host", """
+        let python = try XCTUnwrap(
+            ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile),
+            "the fake host needs python3")
+        let host = try sandbox.write(
+            sandbox.base + "/big-host",
+            """
             #!\(python)
             import json, struct, sys
             length = struct.unpack("=I", sys.stdin.buffer.read(4))[0]
@@ -99,13 +121,16 @@ final class CallProcessTests: XCTestCase {
             """, mode: 0o755)
         let result = try call(sandbox, ["--host-path", host, "ping"])
         XCTAssertEqual(result.status, 2, result.output)
-        XCTAssertTrue(result.stderr.contains("Chrome and Firefox would drop the port: reply of 1100041 bytes exceeds 1048576"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("Chrome and Firefox would drop the port: reply of 1100041 bytes exceeds 1048576"),
+            result.stderr)
         XCTAssertEqual(result.stdout, "")
     }
 
     func testAHostThatExitsWithoutReplyingReportsStatusAndStderr() throws {
         let sandbox = try Sandbox()
-        let host = try sandbox.write(sandbox.base + "/dying-host", "#!/bin/sh\necho 'cannot open the keystore' >&2\nexit 3\n", mode: 0o755)
+        let host = try sandbox.write(
+            sandbox.base + "/dying-host", "#!/bin/sh\necho 'cannot open the keystore' >&2\nexit 3\n", mode: 0o755)
         let result = try call(sandbox, ["--host-path", host, "ping"])
         XCTAssertEqual(result.status, 2, result.output)
         XCTAssertTrue(result.stderr.contains("the host exited with status 3 without replying"), result.stderr)
@@ -114,7 +139,8 @@ final class CallProcessTests: XCTestCase {
 
     func testTimeoutBoundsTheWait() throws {
         let sandbox = try Sandbox()
-        let result = try sandbox.walletBridge("call", "--host-path", try Built.conformanceHost(), "--timeout", "0.3", "test.hang")
+        let result = try sandbox.walletBridge(
+            "call", "--host-path", try Built.conformanceHost(), "--timeout", "0.3", "test.hang")
         XCTAssertEqual(result.status, 2, result.output)
         XCTAssertTrue(result.stderr.contains("no reply within 0.3 s (--timeout)"), result.stderr)
     }
@@ -156,22 +182,29 @@ final class CallProcessTests: XCTestCase {
             let result = try call(sandbox, ["--manifest", path, "m"])
             XCTAssertEqual(result.status, 3, result.output)
             XCTAssertTrue(result.stderr.contains("--manifest \(path): \(expected)"), result.stderr)
-            XCTAssertFalse(result.stderr.contains("invalidJSON") || result.stderr.contains("notAnObject"), result.stderr)
+            XCTAssertFalse(
+                result.stderr.contains("invalidJSON") || result.stderr.contains("notAnObject"), result.stderr)
         }
         let missing = try call(sandbox, ["--manifest", sandbox.base + "/none.json", "m"])
         XCTAssertEqual(missing.status, 3, missing.output)
-        XCTAssertTrue(missing.stderr.contains("--manifest \(sandbox.base)/none.json: cannot be read: No such file or directory"), missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains("--manifest \(sandbox.base)/none.json: cannot be read: No such file or directory"),
+            missing.stderr)
     }
 
     func testRepeatClosesHungHostsTogetherNotOneAfterAnother() throws {
         let sandbox = try Sandbox()
         // Reads nothing, ignores SIGTERM: each must be killed, after the grace and SIGTERM's.
-        let host = try sandbox.write(sandbox.base + "/hung-host", "#!/bin/sh\ntrap '' TERM\nexec /bin/sleep 60\n", mode: 0o755)
+        let host = try sandbox.write(
+            sandbox.base + "/hung-host", "#!/bin/sh\ntrap '' TERM\nexec /bin/sleep 60\n", mode: 0o755)
         let start = Date()
-        let result = try sandbox.walletBridge("call", "--host-path", host, "--repeat", "3", "--concurrency", "3", "--timeout", "1", "ping")
+        let result = try sandbox.walletBridge(
+            "call", "--host-path", host, "--repeat", "3", "--concurrency", "3", "--timeout", "1", "ping")
         let elapsed = Date().timeIntervalSince(start)
         XCTAssertEqual(result.status, 2, result.output)
-        XCTAssertTrue(result.stdout.contains("requests: 3 over 3 host processes; 0 results, 0 errors, 3 failed, 0 not sent"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("requests: 3 over 3 host processes; 0 results, 0 errors, 3 failed, 0 not sent"),
+            result.stdout)
         // One timeout, then the hosts closed at once (a short grace, SIGTERM ignored for 1 s,
         // SIGKILL); closed one after another, it took 1 + 3 × 3 s.
         XCTAssertLessThan(elapsed, 4.5, result.output)

@@ -36,7 +36,8 @@ final class CompletionTests: XCTestCase {
         let bash = try script("bash")
         let files: [(String, String)] = [
             ("install", "--binary"), ("call", "--manifest"), ("call", "--host-path"),
-            ("conform", "--manifest"), ("conform", "--host-path"), ("describe", "--host-path"), ("describe", "--output"),
+            ("conform", "--manifest"), ("conform", "--host-path"), ("describe", "--host-path"),
+            ("describe", "--output"),
             ("keys_list", "--keystore"), ("keys_import", "--file"), ("keys_import", "--passphrase-file"),
             ("keys_change-passphrase", "--new-passphrase-file"),
         ]
@@ -64,15 +65,21 @@ final class CompletionTests: XCTestCase {
                 _wallet-bridge wallet-bridge '\(words[words.count - 1])' '\(words[words.count - 2])'
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let run = try runProcess("/bin/bash", ["-c", program, scriptPath], environment: ["PATH": "/usr/bin:/bin"], in: sandbox.base + "/work")
+            let run = try runProcess(
+                "/bin/bash", ["-c", program, scriptPath], environment: ["PATH": "/usr/bin:/bin"],
+                in: sandbox.base + "/work")
             XCTAssertEqual(run.status, 0, run.output)
             return run.stdout.split(separator: "\n").map(String.init)
         }
-        XCTAssertEqual(try complete(["wallet-bridge", "install", "--browser", "chr"]), ["chrome", "chrome-beta", "chrome-dev", "chromium"])
+        XCTAssertEqual(
+            try complete(["wallet-bridge", "install", "--browser", "chr"]),
+            ["chrome", "chrome-beta", "chrome-dev", "chromium"])
         XCTAssertEqual(try complete(["wallet-bridge", "doctor", "--browser", "li"]), ["librewolf"])
         XCTAssertEqual(try complete(["wallet-bridge", "install", "--binary", "host"]), ["host-binary"])
         XCTAssertEqual(try complete(["wallet-bridge", "call", "--host-path", "ho"]), ["host-binary"])
-        XCTAssertEqual(try complete(["wallet-bridge", "conform", "--host", "ho"]), ["host-binary"], "the option's second name completes too")
+        XCTAssertEqual(
+            try complete(["wallet-bridge", "conform", "--host", "ho"]), ["host-binary"],
+            "the option's second name completes too")
         XCTAssertEqual(try complete(["wallet-bridge", "conform", "--format", ""]), ["plain", "tap"])
     }
 

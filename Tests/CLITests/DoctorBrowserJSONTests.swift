@@ -28,7 +28,8 @@ final class DoctorBrowserJSONTests: XCTestCase {
         let (sandbox, chromium, _) = try Sandbox.healthy()
         let text = try XCTUnwrap(sandbox.read(chromium))
         // The first "type" is wrong, the last right: browsers use the last.
-        try sandbox.write(chromium, text.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe", "type": "stdio""#))
+        try sandbox.write(
+            chromium, text.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe", "type": "stdio""#))
         var (run, report) = try report(sandbox)
         XCTAssertEqual(run.status, 0, run.output)
         let chromiumReport = try XCTUnwrap(report.browsers.first { $0.browser == "chromium" })
@@ -37,9 +38,12 @@ final class DoctorBrowserJSONTests: XCTestCase {
         XCTAssertEqual(chromiumReport.manifests.first?.faults.first?.severity, .warning)
 
         // The other way round, the wrong one wins and is a problem.
-        try sandbox.write(chromium, text.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "stdio", "type": "pipe""#))
+        try sandbox.write(
+            chromium, text.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "stdio", "type": "pipe""#))
         (run, report) = try self.report(sandbox)
         XCTAssertEqual(run.status, 1, run.output)
-        XCTAssertTrue(try XCTUnwrap(report.browsers.first { $0.browser == "chromium" }).manifests.flatMap(\.faults).map(\.check).contains("wrong-type"))
+        XCTAssertTrue(
+            try XCTUnwrap(report.browsers.first { $0.browser == "chromium" }).manifests.flatMap(\.faults).map(\.check)
+                .contains("wrong-type"))
     }
 }

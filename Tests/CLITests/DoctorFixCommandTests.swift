@@ -22,7 +22,9 @@ final class DoctorFixCommandTests: XCTestCase {
         return commands
     }
 
-    private func assertSuggestedCommandRepairs(_ sandbox: Sandbox, _ breakIt: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertSuggestedCommandRepairs(
+        _ sandbox: Sandbox, _ breakIt: () throws -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         try breakIt()
         let before = try sandbox.walletBridge("doctor", "--json", "--timeout", "20")
         XCTAssertEqual(before.status, 1, before.output, file: file, line: line)
@@ -31,7 +33,9 @@ final class DoctorFixCommandTests: XCTestCase {
         XCTAssertFalse(commands.isEmpty, "no install command suggested: \(before.stdout)", file: file, line: line)
         for command in commands {
             XCTAssertFalse(command.contains(" NAME "), command, file: file, line: line)
-            XCTAssertFalse(command.hasSuffix(" ID --force") || command.contains(" ID "), "placeholder in \(command)", file: file, line: line)
+            XCTAssertFalse(
+                command.hasSuffix(" ID --force") || command.contains(" ID "), "placeholder in \(command)", file: file,
+                line: line)
             let run = try runProcess("/bin/sh", ["-c", command], environment: sandbox.variables, in: sandbox.base)
             XCTAssertEqual(run.status, 0, "\(command)\n\(run.output)", file: file, line: line)
         }
@@ -42,7 +46,10 @@ final class DoctorFixCommandTests: XCTestCase {
     func testReinstallFixForABrokenChromiumManifestWorksAsPrinted() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
-            try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#))
+            try sandbox.write(
+                chromium,
+                try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(
+                    of: #""type": "stdio""#, with: #""type": "pipe""#))
         }
     }
 
@@ -63,25 +70,37 @@ final class DoctorFixCommandTests: XCTestCase {
     func testFixForAMissingHostPathWorksAsPrinted() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
-            try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: "/nonexistent/wallet-bridge"))
+            try sandbox.write(
+                chromium,
+                try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(
+                    of: try Built.walletBridge(), with: "/nonexistent/wallet-bridge"))
         }
     }
 
     func testFixForAnEmptyAllowListWorksAsPrinted() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
         try assertSuggestedCommandRepairs(sandbox) {
-            try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: "\"\(TestIDs.chromeOrigin)\"", with: ""))
+            try sandbox.write(
+                chromium,
+                try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: "\"\(TestIDs.chromeOrigin)\"", with: ""))
         }
     }
 
     func testReinstallFixForAUserDataDirInstall() throws {
         let sandbox = try Sandbox()
-        XCTAssertEqual(try sandbox.walletBridge("install", "--user-data-dir", "profile dir", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge(
+                "install", "--user-data-dir", "profile dir", "--chrome-extension", TestIDs.chromeID
+            ).status, 0)
         let manifest = sandbox.base + "/profile dir/NativeMessagingHosts/com.walletbridge.host.json"
-        try sandbox.write(manifest, try XCTUnwrap(sandbox.read(manifest)).replacingOccurrences(of: #""name": "com.walletbridge.host""#, with: #""name": "Bad Name""#))
+        try sandbox.write(
+            manifest,
+            try XCTUnwrap(sandbox.read(manifest)).replacingOccurrences(
+                of: #""name": "com.walletbridge.host""#, with: #""name": "Bad Name""#))
         let before = try sandbox.walletBridge("doctor", "--json", "--user-data-dir", "profile dir")
         XCTAssertEqual(before.status, 1, before.output)
-        let commands = try suggestedInstalls(try JSONDecoder().decode(DoctorReport.self, from: Data(before.stdout.utf8)))
+        let commands = try suggestedInstalls(
+            try JSONDecoder().decode(DoctorReport.self, from: Data(before.stdout.utf8)))
         XCTAssertFalse(commands.isEmpty, before.stdout)
         for command in commands {
             let run = try runProcess("/bin/sh", ["-c", command], environment: sandbox.variables, in: sandbox.base)

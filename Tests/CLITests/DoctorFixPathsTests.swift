@@ -15,7 +15,8 @@ final class DoctorFixPathsTests: XCTestCase {
         let binary = try Built.walletBridge()
         let original = try XCTUnwrap(sandbox.read(chromium))
         let healthyFirefox = try XCTUnwrap(sandbox.read(firefox))
-        try sandbox.write(chromium, original.replacingOccurrences(of: binary, with: "/nonexistent/old-build/wallet-bridge"))
+        try sandbox.write(
+            chromium, original.replacingOccurrences(of: binary, with: "/nonexistent/old-build/wallet-bridge"))
         // Someone else's host, gone too: not this program, so not this program's to re-point.
         let foreign = sandbox.home + "/.librewolf/native-messaging-hosts/com.walletbridge.host.json"
         let foreignText = healthyFirefox.replacingOccurrences(of: binary, with: "/nonexistent/other-host")
@@ -28,7 +29,10 @@ final class DoctorFixPathsTests: XCTestCase {
         let untouched = try sandbox.walletBridge("doctor", "--no-probe")
         XCTAssertEqual(untouched.status, 1, untouched.output)
         XCTAssertTrue(untouched.stdout.contains("problem [path-missing]"), untouched.stdout)
-        XCTAssertEqual(sandbox.read(chromium), original.replacingOccurrences(of: binary, with: "/nonexistent/old-build/wallet-bridge"), "doctor alone changes nothing")
+        XCTAssertEqual(
+            sandbox.read(chromium),
+            original.replacingOccurrences(of: binary, with: "/nonexistent/old-build/wallet-bridge"),
+            "doctor alone changes nothing")
 
         let fixing = try sandbox.walletBridge("doctor", "--fix-paths", "--json", "--timeout", "20")
         XCTAssertEqual(fixing.status, 0, fixing.output)
@@ -54,18 +58,23 @@ final class DoctorFixPathsTests: XCTestCase {
         let old = sandbox.base + "/old/wallet-bridge"
         try FileManager.default.createDirectory(atPath: sandbox.base + "/old", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Built.walletBridge(), toPath: old)
-        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chromium", "--binary", old, "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge(
+                "install", "--browser", "chromium", "--binary", old, "--chrome-extension", TestIDs.chromeID
+            ).status, 0)
         try FileManager.default.removeItem(atPath: sandbox.base + "/old")
         let manifest = sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json"
 
         let fixing = try sandbox.walletBridge("doctor", "--fix-paths", "--no-probe")
         XCTAssertEqual(fixing.status, 0, fixing.output)
-        let line = "fixed \(manifest): \"path\" was \(old), which no longer exists; it is now \(try Built.walletBridge())"
+        let line =
+            "fixed \(manifest): \"path\" was \(old), which no longer exists; it is now \(try Built.walletBridge())"
         XCTAssertEqual(fixing.stdout.split(separator: "\n").first.map(String.init), line, fixing.stdout)
         XCTAssertTrue(fixing.stdout.contains("Chromium: OK"), fixing.stdout)
         XCTAssertEqual(try ManifestFile.load(manifest).string("path"), try Built.walletBridge())
 
-        let record = try XCTUnwrap(try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
+        let record = try XCTUnwrap(
+            try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
         XCTAssertEqual(record.files.first { $0.path == manifest }?.content, sandbox.read(manifest))
         let uninstall = try sandbox.walletBridge("uninstall")
         XCTAssertEqual(uninstall.status, 0, uninstall.output)
@@ -79,7 +88,8 @@ final class DoctorFixPathsTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
         let manifest = sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json"
-        let text = #"{"name": "com.walletbridge.host", "description": "x", "path": "\/gone\/wallet-bridge", "type": "stdio", "allowed_origins": ["\#(TestIDs.chromeOrigin)"]}"#
+        let text =
+            #"{"name": "com.walletbridge.host", "description": "x", "path": "\/gone\/wallet-bridge", "type": "stdio", "allowed_origins": ["\#(TestIDs.chromeOrigin)"]}"#
         try sandbox.write(manifest, text)
         let run = try sandbox.walletBridge("doctor", "--fix-paths", "--json", "--no-probe")
         XCTAssertEqual(run.status, 1, run.output)

@@ -15,10 +15,12 @@ final class DoctorPermissionTests: XCTestCase {
         }
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
-        let install = try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID)
+        let install = try sandbox.walletBridge(
+            "install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID)
         XCTAssertEqual(install.status, 0, install.output)
         if getuid() == 0 {
-            let chown = try runProcess("/bin/chown", ["-R", "\(Self.nobody):\(Self.nobody)", sandbox.base], environment: [:])
+            let chown = try runProcess(
+                "/bin/chown", ["-R", "\(Self.nobody):\(Self.nobody)", sandbox.base], environment: [:])
             XCTAssertEqual(chown.status, 0, chown.output)
         }
         return (sandbox, sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json")
@@ -27,8 +29,12 @@ final class DoctorPermissionTests: XCTestCase {
     /// Doctor as a user without root's privileges.
     private func doctor(_ sandbox: Sandbox) throws -> (run: Run, report: DoctorReport) {
         let arguments = ["doctor", "--json", "--browser", "chromium", "--timeout", "20"]
-        let run = getuid() == 0
-            ? try runProcess("/usr/bin/setpriv", ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", try Built.walletBridge()] + arguments, environment: sandbox.variables, in: "/")
+        let run =
+            getuid() == 0
+            ? try runProcess(
+                "/usr/bin/setpriv",
+                ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", try Built.walletBridge()]
+                    + arguments, environment: sandbox.variables, in: "/")
             : try runProcess(try Built.walletBridge(), arguments, environment: sandbox.variables, in: "/")
         return (run, try JSONDecoder().decode(DoctorReport.self, from: Data(run.stdout.utf8)))
     }
@@ -64,7 +70,9 @@ final class DoctorPermissionTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: privateFolder, withIntermediateDirectories: true)
         let host = privateFolder + "/wallet-bridge"
         try FileManager.default.copyItem(atPath: try Built.walletBridge(), toPath: host)
-        try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: host))
+        try sandbox.write(
+            chromium,
+            try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: host))
         if getuid() == 0 { XCTAssertEqual(chown(chromium, Self.nobody, Self.nobody), 0) }
         // Owned by root (or by us) and closed to everyone else.
         XCTAssertEqual(chmod(privateFolder, 0o700), 0)

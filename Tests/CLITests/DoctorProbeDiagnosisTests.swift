@@ -10,7 +10,8 @@ final class DoctorProbeDiagnosisTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
         let host = try sandbox.write(sandbox.base + "/host", script, mode: 0o755)
-        let install = try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID, "--binary", host)
+        let install = try sandbox.walletBridge(
+            "install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID, "--binary", host)
         XCTAssertEqual(install.status, 0, install.output)
         return (sandbox, host)
     }
@@ -19,7 +20,8 @@ final class DoctorProbeDiagnosisTests: XCTestCase {
         let result = try sandbox.walletBridge("doctor", "--json", "--browser", "chromium", "--timeout", timeout)
         XCTAssertEqual(result.status, 1, result.output)
         let report = try JSONDecoder().decode(DoctorReport.self, from: Data(result.stdout.utf8))
-        return try XCTUnwrap(report.browsers.first?.manifests.first?.faults.first { $0.check == "no-answer" }, result.stdout)
+        return try XCTUnwrap(
+            report.browsers.first?.manifests.first?.faults.first { $0.check == "no-answer" }, result.stdout)
     }
 
     /// A host script that reads one request, writes it to `asked`, and answers it with `reply`
@@ -43,12 +45,17 @@ final class DoctorProbeDiagnosisTests: XCTestCase {
     /// wallet's own method is the wallet; one that does not list it is not, whatever its title.
     func testTheWalletIsAskedForItsDocumentAndKnownByItsMethods() throws {
         func document(title: String, methods: [String]) -> String {
-            let listed = methods.map { #"{"name":"\#($0)","params":[],"result":{"name":"r","schema":{}}}"# }.joined(separator: ",")
-            return #"{"jsonrpc":"2.0","id":"doctor","result":{"openrpc":"1.2.6","info":{"title":"\#(title)","version":"1"},"methods":[\#(listed)]}}"#
+            let listed = methods.map { #"{"name":"\#($0)","params":[],"result":{"name":"r","schema":{}}}"# }.joined(
+                separator: ",")
+            return
+                #"{"jsonrpc":"2.0","id":"doctor","result":{"openrpc":"1.2.6","info":{"title":"\#(title)","version":"1"},"methods":[\#(listed)]}}"#
         }
         let (wallet, walletHost) = try sandboxWithHost("#!/bin/sh\n")
         let asked = wallet.base + "/asked"
-        try wallet.write(walletHost, answering(document(title: "wallet-bridge", methods: [NATIVE_GET_ACCOUNTS_METHOD]), asked: asked), mode: 0o755)
+        try wallet.write(
+            walletHost,
+            answering(document(title: "wallet-bridge", methods: [NATIVE_GET_ACCOUNTS_METHOD]), asked: asked),
+            mode: 0o755)
         let good = try wallet.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
         XCTAssertEqual(good.status, 0, good.output)
         XCTAssertTrue(good.stdout.contains("answers: rpc.discover -> a result (\"wallet-bridge\")"), good.stdout)
@@ -57,14 +64,19 @@ final class DoctorProbeDiagnosisTests: XCTestCase {
         XCTAssertFalse(request.contains(NATIVE_GET_ACCOUNTS_METHOD), request)
 
         // Titled like the wallet, without its method: another program.
-        try wallet.write(walletHost, answering(document(title: "wallet-bridge", methods: ["notes.save"]), asked: asked), mode: 0o755)
+        try wallet.write(
+            walletHost, answering(document(title: "wallet-bridge", methods: ["notes.save"]), asked: asked), mode: 0o755)
         let impostor = try wallet.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
         XCTAssertEqual(impostor.status, 1, impostor.output)
         XCTAssertTrue(impostor.stdout.contains("[wrong-host]"), impostor.stdout)
-        XCTAssertTrue(impostor.stdout.contains("does not know \(NATIVE_GET_ACCOUNTS_METHOD): it is not the wallet"), impostor.stdout)
+        XCTAssertTrue(
+            impostor.stdout.contains("does not know \(NATIVE_GET_ACCOUNTS_METHOD): it is not the wallet"),
+            impostor.stdout)
 
         // The wallet's method under another title: not the wallet either.
-        try wallet.write(walletHost, answering(document(title: "notes", methods: [NATIVE_GET_ACCOUNTS_METHOD]), asked: asked), mode: 0o755)
+        try wallet.write(
+            walletHost, answering(document(title: "notes", methods: [NATIVE_GET_ACCOUNTS_METHOD]), asked: asked),
+            mode: 0o755)
         let other = try wallet.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
         XCTAssertEqual(other.status, 1, other.output)
         XCTAssertTrue(other.stdout.contains("it is not the wallet"), other.stdout)

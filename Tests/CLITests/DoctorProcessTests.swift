@@ -26,7 +26,9 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     /// Asserts that doctor fails, with `check` named (in the JSON and in the text report) for `browserID`.
-    private func assertFault(_ check: String, for browserID: String, in sandbox: Sandbox, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertFault(
+        _ check: String, for browserID: String, in sandbox: Sandbox, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let (result, report) = try doctor(sandbox)
         XCTAssertEqual(result.status, 1, "doctor exits 1 on a problem", file: file, line: line)
         XCTAssertFalse(report.ok, file: file, line: line)
@@ -41,7 +43,8 @@ final class DoctorProcessTests: XCTestCase {
     func testEveryBrowserInstalledAndHealthyIsOKAndTheHostAnswers() throws {
         let sandbox = try Sandbox()
         for id in BrowserCatalog.ids { try sandbox.installBrowser(id) }
-        let install = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
+        let install = try sandbox.walletBridge(
+            "install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
         XCTAssertEqual(install.status, 0, install.output)
 
         let (result, report) = try doctor(sandbox)
@@ -53,7 +56,9 @@ final class DoctorProcessTests: XCTestCase {
             XCTAssertEqual(browser.manifests.count, 1, browser.browser)
             XCTAssertEqual(browser.manifests.first?.faults, [], browser.browser)
             // The shipped wallet describes itself, asking no one and starting no agent.
-            XCTAssertEqual(browser.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")", browser.browser)
+            XCTAssertEqual(
+                browser.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")",
+                browser.browser)
         }
         let text = try sandbox.walletBridge("doctor")
         XCTAssertEqual(text.status, 0)
@@ -76,10 +81,13 @@ final class DoctorProcessTests: XCTestCase {
         XCTAssertTrue(answer.hasPrefix("answers: rpc.discover -> error -1 "), answer)
         XCTAssertTrue(
             answer.contains(
-                "\n  the host logged: the configuration file \(folder)/config.json is not used, because other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder); refusing every call until it is fixed"),
+                "\n  the host logged: the configuration file \(folder)/config.json is not used, because other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder); refusing every call until it is fixed"
+            ),
             answer)
         let text = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
-        XCTAssertTrue(text.stdout.contains("\n      the host logged: the configuration file \(folder)/config.json is not used"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains("\n      the host logged: the configuration file \(folder)/config.json is not used"),
+            text.stdout)
     }
 
     func testVerdictsForBrowsersWithoutManifests() throws {
@@ -90,14 +98,18 @@ final class DoctorProcessTests: XCTestCase {
         let brave = try browser(report, "brave")
         XCTAssertEqual(brave.verdict, .notInstalled)
         XCTAssertTrue(brave.browserFound)
-        XCTAssertTrue(brave.summary?.contains("wallet-bridge install --browser brave --chrome-extension ID") == true, brave.summary ?? "")
+        XCTAssertTrue(
+            brave.summary?.contains("wallet-bridge install --browser brave --chrome-extension ID") == true,
+            brave.summary ?? "")
         XCTAssertEqual(try browser(report, "edge").verdict, .notInstalled)
         XCTAssertEqual(try browser(report, "edge").summary, "browser not found")
     }
 
     func testWrongName() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
-        try edit(sandbox, chromium) { $0.replacingOccurrences(of: #""name": "com.walletbridge.host""#, with: #""name": "com.walletbridge.other""#) }
+        try edit(sandbox, chromium) {
+            $0.replacingOccurrences(of: #""name": "com.walletbridge.host""#, with: #""name": "com.walletbridge.other""#)
+        }
         try assertFault("name-mismatch", for: "chromium", in: sandbox)
     }
 
@@ -119,7 +131,8 @@ final class DoctorProcessTests: XCTestCase {
         let copy = sandbox.base + "/opt/wallet-bridge"
         try FileManager.default.createDirectory(atPath: sandbox.base + "/opt", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Built.walletBridge(), toPath: copy)
-        XCTAssertEqual(try sandbox.walletBridge("install", "--firefox-addon", TestIDs.firefoxID, "--binary", copy).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--firefox-addon", TestIDs.firefoxID, "--binary", copy).status, 0)
         XCTAssertEqual(try doctor(sandbox).run.status, 0, "healthy before chmod")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy)
         try assertFault("not-executable", for: "firefox", in: sandbox)
@@ -127,7 +140,9 @@ final class DoctorProcessTests: XCTestCase {
 
     func testPathThatIsMissingOrADirectory() throws {
         let (sandbox, chromium, firefox) = try Sandbox.healthy()
-        try edit(sandbox, chromium) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: "/nonexistent/wallet-bridge") }
+        try edit(sandbox, chromium) {
+            $0.replacingOccurrences(of: try! Built.walletBridge(), with: "/nonexistent/wallet-bridge")
+        }
         try edit(sandbox, firefox) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: sandbox.base) }
         try assertFault("path-missing", for: "chromium", in: sandbox)
         try assertFault("path-not-file", for: "firefox", in: sandbox)
@@ -146,7 +161,10 @@ final class DoctorProcessTests: XCTestCase {
     }
 
     func testMalformedOrigins() throws {
-        for broken in ["chrome-extension://\(TestIDs.chromeID)", "chrome-extension://*/", TestIDs.chromeID, "chrome-extension://ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP/"] {
+        for broken in [
+            "chrome-extension://\(TestIDs.chromeID)", "chrome-extension://*/", TestIDs.chromeID,
+            "chrome-extension://ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP/",
+        ] {
             let (sandbox, chromium, _) = try Sandbox.healthy()
             try edit(sandbox, chromium) { $0.replacingOccurrences(of: TestIDs.chromeOrigin, with: broken) }
             try assertFault("bad-origin", for: "chromium", in: sandbox)
@@ -179,14 +197,19 @@ final class DoctorProcessTests: XCTestCase {
         try sandbox.installBrowser("chromium")
         let host = try Built.conformanceHost()
         let name = "com.example.ping_host"
-        let placed = try sandbox.walletBridge("install", "--browser", "chrome", "--chrome-extension", TestIDs.chromeID, "--name", name, "--binary", host)
+        let placed = try sandbox.walletBridge(
+            "install", "--browser", "chrome", "--chrome-extension", TestIDs.chromeID, "--name", name, "--binary", host)
         XCTAssertEqual(placed.status, 0, placed.output)
 
         let (result, report) = try doctor(sandbox, ["--name", name])
         XCTAssertEqual(result.status, 0, "it reaches nobody, so it breaks nothing: \(result.output)")
-        let fault = try XCTUnwrap(browser(report, "chrome").manifests.first?.faults.first { $0.check == "wrong-folder" })
-        XCTAssertTrue(fault.message.hasSuffix("this manifest reaches nobody; Chromium is installed and has no \(name).json"), fault.message)
-        let install = "\(try Built.walletBridge()) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin) --name \(name) --binary \(host)"
+        let fault = try XCTUnwrap(
+            browser(report, "chrome").manifests.first?.faults.first { $0.check == "wrong-folder" })
+        XCTAssertTrue(
+            fault.message.hasSuffix("this manifest reaches nobody; Chromium is installed and has no \(name).json"),
+            fault.message)
+        let install =
+            "\(try Built.walletBridge()) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin) --name \(name) --binary \(host)"
         XCTAssertTrue(fault.fix.contains("install for it with: \(install)\n"), fault.fix)
         let summary = try XCTUnwrap(browser(report, "chromium").summary)
         XCTAssertTrue(summary.hasSuffix("add it with: \(install)"), summary)
@@ -211,7 +234,9 @@ final class DoctorProcessTests: XCTestCase {
         // Only Chromium is installed; the manifest went to Google Chrome's folder.
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
-        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chrome", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--browser", "chrome", "--chrome-extension", TestIDs.chromeID).status, 0
+        )
         // Nobody reads that manifest: a note on an absent browser, not a failing verdict.
         let (result, report) = try doctor(sandbox)
         XCTAssertEqual(result.status, 0, result.output)
@@ -224,11 +249,15 @@ final class DoctorProcessTests: XCTestCase {
 
         // The fix, as printed: install for Chromium, uninstall for Chrome (install wrote it).
         let binary = try Built.walletBridge()
-        let commands = fault.fix.split(separator: "\n").compactMap { line in line.range(of: binary).map { String(line[$0.lowerBound...]) } }
-        XCTAssertEqual(commands, [
-            "\(binary) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin)",
-            "\(binary) uninstall --browser chrome --name com.walletbridge.host",
-        ])
+        let commands = fault.fix.split(separator: "\n").compactMap { line in
+            line.range(of: binary).map { String(line[$0.lowerBound...]) }
+        }
+        XCTAssertEqual(
+            commands,
+            [
+                "\(binary) install --browser chromium --chrome-extension \(TestIDs.chromeOrigin)",
+                "\(binary) uninstall --browser chrome --name com.walletbridge.host",
+            ])
         for command in commands {
             let run = try runProcess("/bin/sh", ["-c", command], environment: sandbox.variables, in: sandbox.base)
             XCTAssertEqual(run.status, 0, "\(command)\n\(run.output)")
@@ -241,7 +270,9 @@ final class DoctorProcessTests: XCTestCase {
 
     func testAUserDataDirInstallIsCheckedFromTheRecord() throws {
         let sandbox = try Sandbox()
-        XCTAssertEqual(try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID)
+                .status, 0)
         let manifest = sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json"
         try edit(sandbox, manifest) { $0.replacingOccurrences(of: #""type": "stdio""#, with: #""type": "pipe""#) }
         // No --user-data-dir: doctor finds the folder in the install record.
@@ -255,11 +286,13 @@ final class DoctorProcessTests: XCTestCase {
 
     func testAHostThatPrintsToStdoutDoesNotAnswer() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
-        let host = try sandbox.write(sandbox.base + "/chatty-host", "#!/bin/sh\necho 'starting up'\nexec sleep 30\n", mode: 0o755)
+        let host = try sandbox.write(
+            sandbox.base + "/chatty-host", "#!/bin/sh\necho 'starting up'\nexec sleep 30\n", mode: 0o755)
         try edit(sandbox, chromium) { $0.replacingOccurrences(of: try! Built.walletBridge(), with: host) }
         try assertFault("no-answer", for: "chromium", in: sandbox)
         let (_, report) = try doctor(sandbox)
-        let fault = try XCTUnwrap(try browser(report, "chromium").manifests.first?.faults.first { $0.check == "no-answer" })
+        let fault = try XCTUnwrap(
+            try browser(report, "chromium").manifests.first?.faults.first { $0.check == "no-answer" })
         XCTAssertTrue(fault.message.contains("message of"), fault.message)
         XCTAssertTrue(fault.message.contains("bytes exceeds the limit"), fault.message)
     }
@@ -267,7 +300,9 @@ final class DoctorProcessTests: XCTestCase {
     func testTheProbeUsesTheBrowsersArgvShape() throws {
         // A host that answers only when started like Firefox: manifest path, then add-on ID.
         let (sandbox, _, firefox) = try Sandbox.healthy()
-        let host = try sandbox.write(sandbox.base + "/firefox-only-host", """
+        let host = try sandbox.write(
+            sandbox.base + "/firefox-only-host",
+            """
             #!/bin/sh
             [ "$1" = "\(firefox)" ] && [ "$2" = "\(TestIDs.firefoxID)" ] || { echo "argv: $*" >&2; exit 3; }
             [ "$(pwd)" = "\(sandbox.base)" ] || { echo "cwd: $(pwd)" >&2; exit 4; }
@@ -275,7 +310,8 @@ final class DoctorProcessTests: XCTestCase {
 
             """, mode: 0o755)
         // Installed so, as the record says: a manifest pointing elsewhere than the recorded binary is a problem of its own.
-        let install = try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID, "--binary", host)
+        let install = try sandbox.walletBridge(
+            "install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID, "--binary", host)
         XCTAssertEqual(install.status, 0, install.output)
         let (result, report) = try doctor(sandbox, ["--browser", "firefox"])
         XCTAssertEqual(result.status, 0, result.output)
@@ -284,7 +320,9 @@ final class DoctorProcessTests: XCTestCase {
 
     func testBothFamilyKeysIsOnlyAWarning() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
-        try edit(sandbox, chromium) { $0.replacingOccurrences(of: #""type": "stdio","#, with: #""type": "stdio", "allowed_extensions": ["a@b"],"#) }
+        try edit(sandbox, chromium) {
+            $0.replacingOccurrences(of: #""type": "stdio","#, with: #""type": "stdio", "allowed_extensions": ["a@b"],"#)
+        }
         let (result, report) = try doctor(sandbox)
         XCTAssertEqual(result.status, 0, "a warning does not fail doctor")
         XCTAssertEqual(try browser(report, "chromium").verdict, .ok)
@@ -293,27 +331,36 @@ final class DoctorProcessTests: XCTestCase {
 
     func testUserDataDir() throws {
         let sandbox = try Sandbox()
-        XCTAssertEqual(try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID)
+                .status, 0)
         let (result, report) = try doctor(sandbox, ["--user-data-dir", "profile"])
         XCTAssertEqual(result.status, 0, result.output)
         let entry = try browser(report, "user-data-dir")
         XCTAssertEqual(entry.verdict, .ok)
-        XCTAssertEqual(entry.manifests.first?.path, sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
+        XCTAssertEqual(
+            entry.manifests.first?.path, sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
     }
 
     func testSnapAndFlatpakBrowsersGetAdvice() throws {
         let sandbox = try Sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.root + "/snap/bin", withIntermediateDirectories: true)
         try sandbox.write(sandbox.root + "/snap/bin/firefox", "#!/bin/sh\n", mode: 0o755)
-        try FileManager.default.createDirectory(atPath: sandbox.home + "/.local/share/flatpak/app/org.chromium.Chromium", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.home + "/.local/share/flatpak/app/org.chromium.Chromium", withIntermediateDirectories: true)
         let result = try sandbox.walletBridge("doctor", "--browser", "firefox", "--browser", "chromium")
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.stdout.contains("Firefox is a Snap (\(sandbox.root)/snap/bin/firefox)"), result.stdout)
         XCTAssertTrue(result.stdout.contains("widget.use-xdg-desktop-portal.native-messaging"), result.stdout)
         XCTAssertTrue(result.stdout.contains("xdg-native-messaging-proxy"), result.stdout)
         XCTAssertTrue(result.stdout.contains("Chromium is a Flatpak (org.chromium.Chromium)"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("\(sandbox.home)/.var/app/org.chromium.Chromium/config/chromium/NativeMessagingHosts/com.walletbridge.host.json"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "\(sandbox.home)/.var/app/org.chromium.Chromium/config/chromium/NativeMessagingHosts/com.walletbridge.host.json"
+            ), result.stdout)
         XCTAssertTrue(result.stdout.contains("flatpak-spawn --host"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("flatpak override --user --talk-name=org.freedesktop.Flatpak org.chromium.Chromium"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("flatpak override --user --talk-name=org.freedesktop.Flatpak org.chromium.Chromium"),
+            result.stdout)
     }
 }

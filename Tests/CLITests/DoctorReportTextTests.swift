@@ -7,8 +7,12 @@ import XCTest
 final class DoctorReportTextTests: XCTestCase {
     func testMultiLineMessagesStayIndentedUnderTheirEntry() throws {
         let (sandbox, chromium, _) = try Sandbox.healthy()
-        let host = try sandbox.write(sandbox.base + "/failing-host", "#!/bin/sh\necho 'first complaint' >&2\necho 'second complaint' >&2\nexit 3\n", mode: 0o755)
-        try sandbox.write(chromium, try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: host))
+        let host = try sandbox.write(
+            sandbox.base + "/failing-host",
+            "#!/bin/sh\necho 'first complaint' >&2\necho 'second complaint' >&2\nexit 3\n", mode: 0o755)
+        try sandbox.write(
+            chromium,
+            try XCTUnwrap(sandbox.read(chromium)).replacingOccurrences(of: try Built.walletBridge(), with: host))
         let text = try sandbox.walletBridge("doctor", "--browser", "chromium", "--timeout", "20")
         XCTAssertEqual(text.status, 1, text.output)
         XCTAssertTrue(text.stdout.contains("second complaint"), text.stdout)
@@ -16,7 +20,9 @@ final class DoctorReportTextTests: XCTestCase {
         // either a "Name: VERDICT" line or indented.
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         for line in lines.dropFirst(2).prefix(while: { !$0.isEmpty }) {
-            XCTAssertTrue(line.hasPrefix("  ") || line.hasPrefix("Chromium: "), "unindented line \(JSONText.quoted(String(line))) in\n\(text.stdout)")
+            XCTAssertTrue(
+                line.hasPrefix("  ") || line.hasPrefix("Chromium: "),
+                "unindented line \(JSONText.quoted(String(line))) in\n\(text.stdout)")
         }
     }
 
@@ -45,7 +51,8 @@ final class DoctorReportTextTests: XCTestCase {
     }
 
     func testTheManifestReadmeLinksOnlyToFilesThatExist() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
         let readme = try String(contentsOfFile: root + "/manifests/README.md", encoding: .utf8)
         let pattern = try NSRegularExpression(pattern: #"\]\((\.\./[^)#]+)"#)
         let matches = pattern.matches(in: readme, range: NSRange(readme.startIndex..., in: readme))

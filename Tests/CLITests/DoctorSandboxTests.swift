@@ -7,7 +7,8 @@ import XCTest
 /// exact about what xdg-native-messaging-proxy searches.
 final class DoctorSandboxTests: XCTestCase {
     private func flatpakOnly(_ sandbox: Sandbox, _ id: String) throws {
-        try FileManager.default.createDirectory(atPath: sandbox.home + "/.local/share/flatpak/app/\(id)", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.home + "/.local/share/flatpak/app/\(id)", withIntermediateDirectories: true)
     }
 
     private func doctor(_ sandbox: Sandbox, _ browser: String) throws -> (Run, BrowserReport) {
@@ -19,7 +20,9 @@ final class DoctorSandboxTests: XCTestCase {
     func testAFlatpakOnlyBrowserWithTheOrdinaryManifestIsAProblemWithoutTheProxy() throws {
         let sandbox = try Sandbox()
         try flatpakOnly(sandbox, "org.chromium.Chromium")
-        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID).status,
+            0)
         let (run, chromium) = try doctor(sandbox, "chromium")
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertEqual(chromium.verdict, .problem)
@@ -40,12 +43,14 @@ final class DoctorSandboxTests: XCTestCase {
         let sandbox = try Sandbox()
         try flatpakOnly(sandbox, "com.brave.Browser")
         try sandbox.write(sandbox.root + "/usr/libexec/xdg-native-messaging-proxy", "#!/bin/sh\n", mode: 0o755)
-        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "brave", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--browser", "brave", "--chrome-extension", TestIDs.chromeID).status, 0)
         let (run, brave) = try doctor(sandbox, "brave")
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertEqual(brave.verdict, .problem)
         let fault = try XCTUnwrap(brave.manifests.first?.faults.first { $0.check == "sandbox" })
-        XCTAssertTrue(fault.message.contains("searches only the Google Chrome, Chromium and Mozilla folders"), fault.message)
+        XCTAssertTrue(
+            fault.message.contains("searches only the Google Chrome, Chromium and Mozilla folders"), fault.message)
     }
 
     func testTheFlatpakAdviceSaysExactlyWhatTheProxySearches() throws {
@@ -61,13 +66,17 @@ final class DoctorSandboxTests: XCTestCase {
         let sandbox = try Sandbox()
         try flatpakOnly(sandbox, "io.gitlab.librewolf-community")
         let text = try sandbox.walletBridge("doctor", "--browser", "librewolf").stdout
-        XCTAssertTrue(text.contains("\(sandbox.home)/.var/app/io.gitlab.librewolf-community/.librewolf/native-messaging-hosts/com.walletbridge.host.json"), text)
+        XCTAssertTrue(
+            text.contains(
+                "\(sandbox.home)/.var/app/io.gitlab.librewolf-community/.librewolf/native-messaging-hosts/com.walletbridge.host.json"
+            ), text)
         XCTAssertFalse(text.contains("io.gitlab.librewolf-community/.mozilla"), text)
     }
 
     func testFirefoxIsFoundByItsNewerProfileFolder() throws {
         let sandbox = try Sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.config + "/mozilla/firefox", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.config + "/mozilla/firefox", withIntermediateDirectories: true)
         let (_, firefox) = try doctor(sandbox, "firefox")
         XCTAssertTrue(firefox.browserFound, firefox.evidence)
         XCTAssertTrue(firefox.evidence.contains("\(sandbox.config)/mozilla/firefox"), firefox.evidence)

@@ -8,8 +8,12 @@ import XCTest
 final class DoctorSystemTests: XCTestCase {
     /// A manifest as a package would ship it, at `folder` under the sandbox's root.
     @discardableResult
-    private func packaged(_ sandbox: Sandbox, _ folder: String, family: BrowserFamily, path: String? = nil, mode: Int = 0o644) throws -> String {
-        let allowed = family == .chromium ? #""allowed_origins": ["\#(TestIDs.chromeOrigin)"]"# : #""allowed_extensions": ["\#(TestIDs.firefoxID)"]"#
+    private func packaged(
+        _ sandbox: Sandbox, _ folder: String, family: BrowserFamily, path: String? = nil, mode: Int = 0o644
+    ) throws -> String {
+        let allowed =
+            family == .chromium
+            ? #""allowed_origins": ["\#(TestIDs.chromeOrigin)"]"# : #""allowed_extensions": ["\#(TestIDs.firefoxID)"]"#
         let text = """
             {
               "name": "com.walletbridge.host",
@@ -42,10 +46,14 @@ final class DoctorSystemTests: XCTestCase {
         func wrongFolder() throws -> DoctorFault? {
             let run = try sandbox.walletBridge(["doctor", "--json", "--no-probe"])
             let report = try JSONDecoder().decode(DoctorReport.self, from: Data(run.stdout.utf8))
-            return report.browsers.flatMap(\.manifests).filter { $0.path == manifest }.flatMap(\.faults).first { $0.check == "wrong-folder" }
+            return report.browsers.flatMap(\.manifests).filter { $0.path == manifest }.flatMap(\.faults).first {
+                $0.check == "wrong-folder"
+            }
         }
         XCTAssertNotNil(try wrongFolder(), "nobody's file: the advice stands")
-        try sandbox.write(sandbox.root + "/var/lib/dpkg/info/wallet-bridge.list", "/.\n/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json\n")
+        try sandbox.write(
+            sandbox.root + "/var/lib/dpkg/info/wallet-bridge.list",
+            "/.\n/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json\n")
         XCTAssertNil(try wrongFolder(), "dpkg's file: no advice to remove it")
     }
 
@@ -60,21 +68,29 @@ final class DoctorSystemTests: XCTestCase {
         let (run, report) = try doctor(sandbox)
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertTrue(report.ok)
-        for folder in ["/etc/chromium/native-messaging-hosts", "/etc/opt/chrome/native-messaging-hosts", "/usr/lib/mozilla/native-messaging-hosts"] {
+        for folder in [
+            "/etc/chromium/native-messaging-hosts", "/etc/opt/chrome/native-messaging-hosts",
+            "/usr/lib/mozilla/native-messaging-hosts",
+        ] {
             let system = try entry(report, sandbox.root + folder)
             XCTAssertEqual(system.verdict, .ok, folder)
             XCTAssertEqual(system.manifests.map(\.scope), ["system"], folder)
-            XCTAssertEqual(system.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")", folder)
+            XCTAssertEqual(
+                system.manifests.first?.answer, "answers: rpc.discover -> a result (\"wallet-bridge\")", folder)
         }
         let chrome = try entry(report, sandbox.root + "/etc/opt/chrome/native-messaging-hosts")
-        XCTAssertEqual(chrome.browser, "chrome,chrome-beta,chrome-dev,brave,brave-beta,brave-nightly", "one folder, every browser that reads it")
+        XCTAssertEqual(
+            chrome.browser, "chrome,chrome-beta,chrome-dev,brave,brave-beta,brave-nightly",
+            "one folder, every browser that reads it")
         XCTAssertEqual(try entry(report, sandbox.root + "/etc/opt/edge/native-messaging-hosts").verdict, .notInstalled)
         XCTAssertFalse(report.browsers.flatMap(\.manifests).contains { $0.scope != "system" })
         XCTAssertEqual(report.browsers.filter { $0.name.contains("/etc/opt/edge/") }.count, 1, "each folder once")
 
         let text = try sandbox.walletBridge("doctor", "--system", "--no-probe")
         XCTAssertEqual(text.status, 0, text.output)
-        XCTAssertTrue(text.stdout.contains("System folder \(sandbox.root)/etc/chromium/native-messaging-hosts (Chromium): OK"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains("System folder \(sandbox.root)/etc/chromium/native-messaging-hosts (Chromium): OK"),
+            text.stdout)
         XCTAssertTrue(text.stdout.hasSuffix("no problems found\n"), text.stdout)
     }
 
@@ -99,7 +115,8 @@ final class DoctorSystemTests: XCTestCase {
         let manifest = try packaged(sandbox, "/etc/opt/edge/native-messaging-hosts", family: .chromium, mode: 0o600)
         let (run, report) = try doctor(sandbox, ["--no-probe"])
         XCTAssertEqual(run.status, 1, run.output)
-        let fault = try XCTUnwrap(try entry(report, sandbox.root + "/etc/opt/edge/native-messaging-hosts").manifests.first?.faults.first)
+        let fault = try XCTUnwrap(
+            try entry(report, sandbox.root + "/etc/opt/edge/native-messaging-hosts").manifests.first?.faults.first)
         XCTAssertEqual(fault.check, "other-users")
         XCTAssertEqual(fault.message, "mode 0600: other users' browsers cannot read this manifest")
         XCTAssertEqual(fault.fix, "chmod 644 \(manifest)")
@@ -108,7 +125,9 @@ final class DoctorSystemTests: XCTestCase {
         XCTAssertEqual(chmod(sandbox.root + "/etc/opt/edge", 0o700), 0)
         let (closed, closedReport) = try doctor(sandbox, ["--no-probe"])
         XCTAssertEqual(closed.status, 1, closed.output)
-        let folderFault = try XCTUnwrap(try entry(closedReport, sandbox.root + "/etc/opt/edge/native-messaging-hosts").manifests.first?.faults.first)
+        let folderFault = try XCTUnwrap(
+            try entry(closedReport, sandbox.root + "/etc/opt/edge/native-messaging-hosts").manifests.first?.faults.first
+        )
         XCTAssertEqual(folderFault.check, "other-users")
         XCTAssertTrue(folderFault.message.contains("\(sandbox.root)/etc/opt/edge is mode 0700"), folderFault.message)
     }
@@ -116,7 +135,9 @@ final class DoctorSystemTests: XCTestCase {
     func testNothingToVerifyIsAFailure() throws {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
-        XCTAssertEqual(try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge("install", "--browser", "chromium", "--chrome-extension", TestIDs.chromeID).status,
+            0)
         let (run, report) = try doctor(sandbox)
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertFalse(report.ok)
@@ -130,7 +151,9 @@ final class DoctorSystemTests: XCTestCase {
 
     func testAnInstallSystemIsVerifiedAndOnlyTheBrowsersAsked() throws {
         let sandbox = try Sandbox()
-        let install = try sandbox.walletBridge("install", "--system", "--browser", "firefox", "--browser", "edge-beta", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
+        let install = try sandbox.walletBridge(
+            "install", "--system", "--browser", "firefox", "--browser", "edge-beta", "--chrome-extension",
+            TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
         XCTAssertEqual(install.status, 0, install.output)
         let (run, report) = try doctor(sandbox, ["--browser", "edge"])
         XCTAssertEqual(run.status, 0, run.output)
@@ -140,7 +163,9 @@ final class DoctorSystemTests: XCTestCase {
 
     func testFixPathsRepointsASystemManifestWhoseBinaryMoved() throws {
         let sandbox = try Sandbox()
-        let manifest = try packaged(sandbox, "/etc/chromium/native-messaging-hosts", family: .chromium, path: "/nonexistent/usr/bin/wallet-bridge")
+        let manifest = try packaged(
+            sandbox, "/etc/chromium/native-messaging-hosts", family: .chromium,
+            path: "/nonexistent/usr/bin/wallet-bridge")
         let (run, report) = try doctor(sandbox, ["--fix-paths"])
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertEqual(report.fixed?.map(\.outcome), [.fixed])

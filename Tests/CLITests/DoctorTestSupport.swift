@@ -7,10 +7,13 @@ extension Sandbox {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("firefox")
         try sandbox.installBrowser("chromium")
-        let install = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
+        let install = try sandbox.walletBridge(
+            "install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID)
         XCTAssertEqual(install.status, 0, install.output)
-        return (sandbox,
-                sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json",
-                sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
+        return (
+            sandbox,
+            sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json",
+            sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"
+        )
     }
 }

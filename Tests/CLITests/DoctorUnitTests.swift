@@ -7,13 +7,15 @@ final class DoctorUnitTests: XCTestCase {
     private func report(_ sandbox: Sandbox, userID: UInt32) -> DoctorReport {
         var environment = sandbox.environment
         environment.userID = userID
-        return Doctor.run(DoctorOptions(browsers: [BrowserCatalog.named("chromium")!], probe: false), environment: environment)
+        return Doctor.run(
+            DoctorOptions(browsers: [BrowserCatalog.named("chromium")!], probe: false), environment: environment)
     }
 
     private func installChromium(_ sandbox: Sandbox) throws -> String {
         try sandbox.installBrowser("chromium")
         var record = InstallRecord()
-        let request = InstallRequest(browsers: [BrowserCatalog.named("chromium")!], chromeOrigins: [TestIDs.chromeOrigin], binaryPath: "/bin/sh")
+        let request = InstallRequest(
+            browsers: [BrowserCatalog.named("chromium")!], chromeOrigins: [TestIDs.chromeOrigin], binaryPath: "/bin/sh")
         let plan = try Installer.plan(request, environment: sandbox.environment, record: nil)
         _ = try Installer.apply(plan, recordPath: InstallRecord.location(in: sandbox.environment), record: &record)
         return plan.targets[0].path
@@ -44,7 +46,8 @@ final class DoctorUnitTests: XCTestCase {
     func testSystemFoldersAreCheckedToo() throws {
         let sandbox = try Sandbox()
         try sandbox.installBrowser("chromium")
-        try sandbox.write(sandbox.root + "/etc/chromium/native-messaging-hosts/com.walletbridge.host.json", "{\"name\": 1}")
+        try sandbox.write(
+            sandbox.root + "/etc/chromium/native-messaging-hosts/com.walletbridge.host.json", "{\"name\": 1}")
         let result = report(sandbox, userID: getuid()).browsers[0]
         XCTAssertEqual(result.manifests.map(\.scope), ["system"])
         XCTAssertTrue(result.manifests[0].faults.map(\.check).contains("missing-field"))

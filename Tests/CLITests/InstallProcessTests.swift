@@ -9,7 +9,8 @@ final class InstallProcessTests: XCTestCase {
         "firefox": "home/.mozilla/native-messaging-hosts/com.walletbridge.host.json",
         "librewolf": "home/.librewolf/native-messaging-hosts/com.walletbridge.host.json",
         // No Tor Browser folder yet: where torbrowser-launcher unpacks it ($XDG_DATA_HOME unset).
-        "tor-browser": "home/.local/share/torbrowser/tbb/x86_64/tor-browser/Browser/TorBrowser/Data/Browser/.mozilla/native-messaging-hosts/com.walletbridge.host.json",
+        "tor-browser":
+            "home/.local/share/torbrowser/tbb/x86_64/tor-browser/Browser/TorBrowser/Data/Browser/.mozilla/native-messaging-hosts/com.walletbridge.host.json",
         "chrome": "config/google-chrome/NativeMessagingHosts/com.walletbridge.host.json",
         "chrome-beta": "config/google-chrome-beta/NativeMessagingHosts/com.walletbridge.host.json",
         "chrome-dev": "config/google-chrome-unstable/NativeMessagingHosts/com.walletbridge.host.json",
@@ -25,15 +26,19 @@ final class InstallProcessTests: XCTestCase {
     ]
 
     private func installArguments(_ browsers: [String]) -> [String] {
-        browsers.flatMap { ["--browser", $0] } + ["--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID]
+        browsers.flatMap { ["--browser", $0] } + [
+            "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxID,
+        ]
     }
 
     func testInstallsForEveryBrowserInItsOwnFolderHonouringXDGConfigHome() throws {
         let sandbox = try Sandbox()
         let binary = try Built.walletBridge()
-        let result = try runProcess(binary, ["install"] + installArguments(BrowserCatalog.ids), environment: sandbox.variables)
+        let result = try runProcess(
+            binary, ["install"] + installArguments(BrowserCatalog.ids), environment: sandbox.variables)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertEqual(Set(Self.expectedUserPaths.keys), Set(BrowserCatalog.ids), "every browser has an expected folder")
+        XCTAssertEqual(
+            Set(Self.expectedUserPaths.keys), Set(BrowserCatalog.ids), "every browser has an expected folder")
         for (browser, relative) in Self.expectedUserPaths {
             let path = sandbox.base + "/" + relative
             let manifest = try ManifestFile.load(path)
@@ -50,7 +55,9 @@ final class InstallProcessTests: XCTestCase {
             XCTAssertEqual(FileSystem.status(path)?.mode, 0o644, browser)
             XCTAssertTrue(result.stdout.contains("wrote \(path) (\(browser))"), result.stdout)
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.config"), "Chrome-family folders follow XDG_CONFIG_HOME, not ~/.config")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: sandbox.home + "/.config"),
+            "Chrome-family folders follow XDG_CONFIG_HOME, not ~/.config")
     }
 
     func testReinstallIsUnchangedByteForByte() throws {
@@ -70,8 +77,12 @@ final class InstallProcessTests: XCTestCase {
         let result = try sandbox.walletBridge(["install", "--dry-run"] + installArguments(["chrome"]))
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertEqual(try sandbox.snapshot(), before)
-        XCTAssertTrue(result.stdout.contains("would write \(sandbox.config)/google-chrome/NativeMessagingHosts/com.walletbridge.host.json (chrome):"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("\"allowed_origins\": [\n    \"\(TestIDs.chromeOrigin)\"\n  ]"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "would write \(sandbox.config)/google-chrome/NativeMessagingHosts/com.walletbridge.host.json (chrome):"),
+            result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("\"allowed_origins\": [\n    \"\(TestIDs.chromeOrigin)\"\n  ]"), result.stdout)
     }
 
     func testUninstallLeavesTheTreeExactlyAsItWasBeforeInstall() throws {
@@ -85,7 +96,8 @@ final class InstallProcessTests: XCTestCase {
 
         XCTAssertEqual(try sandbox.walletBridge(["install"] + installArguments(BrowserCatalog.ids)).status, 0)
         XCTAssertNotEqual(try sandbox.snapshot(), before)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
 
         let result = try sandbox.walletBridge("uninstall")
         XCTAssertEqual(result.status, 0, result.output)
@@ -156,9 +168,15 @@ final class InstallProcessTests: XCTestCase {
         let uninstall = try sandbox.walletBridge("uninstall")
         XCTAssertEqual(uninstall.status, 0, uninstall.output)
         XCTAssertEqual(sandbox.read(own), "{}\n")
-        XCTAssertTrue(uninstall.stdout.contains("left folder \(sandbox.config)/chromium/NativeMessagingHosts: it holds files install did not write"), uninstall.stdout)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.local/state/wallet-bridge/installed.json"), "nothing recorded is left")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.local"), "the record's folders are gone too")
+        XCTAssertTrue(
+            uninstall.stdout.contains(
+                "left folder \(sandbox.config)/chromium/NativeMessagingHosts: it holds files install did not write"),
+            uninstall.stdout)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: sandbox.home + "/.local/state/wallet-bridge/installed.json"),
+            "nothing recorded is left")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: sandbox.home + "/.local"), "the record's folders are gone too")
     }
 
     func testUninstallForOneBrowserLeavesTheOthers() throws {
@@ -174,12 +192,18 @@ final class InstallProcessTests: XCTestCase {
         let sandbox = try Sandbox()
         let chrome = try sandbox.walletBridge("install", "--browser", "chromium", "--firefox-addon", TestIDs.firefoxID)
         XCTAssertNotEqual(chrome.status, 0)
-        XCTAssertTrue(chrome.stderr.contains("installing for Chromium needs the extension's ID: add --chrome-extension ID"), chrome.stderr)
-        let firefox = try sandbox.walletBridge("install", "--browser", "librewolf", "--chrome-extension", TestIDs.chromeID)
+        XCTAssertTrue(
+            chrome.stderr.contains("installing for Chromium needs the extension's ID: add --chrome-extension ID"),
+            chrome.stderr)
+        let firefox = try sandbox.walletBridge(
+            "install", "--browser", "librewolf", "--chrome-extension", TestIDs.chromeID)
         XCTAssertNotEqual(firefox.status, 0)
-        XCTAssertTrue(firefox.stderr.contains("installing for LibreWolf needs the extension's ID: add --firefox-addon ID"), firefox.stderr)
+        XCTAssertTrue(
+            firefox.stderr.contains("installing for LibreWolf needs the extension's ID: add --firefox-addon ID"),
+            firefox.stderr)
         // IDs are not needed for a family that is not a target.
-        let onlyFirefox = try sandbox.walletBridge("install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
+        let onlyFirefox = try sandbox.walletBridge(
+            "install", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
         XCTAssertEqual(onlyFirefox.status, 0, onlyFirefox.output)
     }
 
@@ -214,7 +238,8 @@ final class InstallProcessTests: XCTestCase {
         try sandbox.installBrowser("vivaldi")
         // A binary on PATH counts too.
         try sandbox.write(sandbox.bin + "/librewolf", "#!/bin/sh\n", mode: 0o755)
-        let result = try sandbox.walletBridge("install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxGUID)
+        let result = try sandbox.walletBridge(
+            "install", "--chrome-extension", TestIDs.chromeID, "--firefox-addon", TestIDs.firefoxGUID)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.stderr.contains("found: librewolf, vivaldi"), result.stderr)
         for browser in BrowserCatalog.ids {
@@ -225,15 +250,19 @@ final class InstallProcessTests: XCTestCase {
 
     func testUserDataDirPutsTheManifestInsideIt() throws {
         let sandbox = try Sandbox()
-        let result = try sandbox.walletBridge("install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID)
+        let result = try sandbox.walletBridge(
+            "install", "--user-data-dir", "profile", "--chrome-extension", TestIDs.chromeID)
         XCTAssertEqual(result.status, 0, result.output)
         let manifest = try ManifestFile.load(sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
         XCTAssertEqual(manifest.strings("allowed_origins"), [TestIDs.chromeOrigin])
         // Firefox alone: it has no per-profile manifest folder, so --user-data-dir would mean nothing.
-        let firefox = try sandbox.walletBridge("install", "--user-data-dir", "profile", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
+        let firefox = try sandbox.walletBridge(
+            "install", "--user-data-dir", "profile", "--browser", "firefox", "--firefox-addon", TestIDs.firefoxID)
         XCTAssertNotEqual(firefox.status, 0)
         XCTAssertTrue(firefox.stderr.contains("Firefox has no per-profile manifest folder"), firefox.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"))
+        XCTAssertFalse(
+            FileManager.default.fileExists(
+                atPath: sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"))
     }
 
     func testUserDataDirWithFirefoxBesideChromiumPutsFirefoxsManifestInItsOwnFolder() throws {
@@ -245,25 +274,34 @@ final class InstallProcessTests: XCTestCase {
         XCTAssertTrue(both.stderr.contains("there is no per-profile folder"), both.stderr)
         let chromium = try ManifestFile.load(sandbox.base + "/profile/NativeMessagingHosts/com.walletbridge.host.json")
         XCTAssertEqual(chromium.strings("allowed_origins"), [TestIDs.chromeOrigin])
-        let firefox = try ManifestFile.load(sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
+        let firefox = try ManifestFile.load(
+            sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
         XCTAssertEqual(firefox.strings("allowed_extensions"), [TestIDs.firefoxID])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json"))
+        XCTAssertFalse(
+            FileManager.default.fileExists(
+                atPath: sandbox.config + "/chromium/NativeMessagingHosts/com.walletbridge.host.json"))
         let uninstall = try sandbox.walletBridge("uninstall")
         XCTAssertEqual(uninstall.status, 0, uninstall.output)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"))
+        XCTAssertFalse(
+            FileManager.default.fileExists(
+                atPath: sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json"))
     }
 
     func testCustomNameAndBinary() throws {
         let sandbox = try Sandbox()
         let host = try sandbox.write(sandbox.base + "/opt/host", "#!/bin/sh\n", mode: 0o755)
-        let result = try sandbox.walletBridge("install", "--browser", "edge", "--chrome-extension", TestIDs.chromeID, "--name", "org.example.wallet", "--binary", "opt/host")
+        let result = try sandbox.walletBridge(
+            "install", "--browser", "edge", "--chrome-extension", TestIDs.chromeID, "--name", "org.example.wallet",
+            "--binary", "opt/host")
         XCTAssertEqual(result.status, 0, result.output)
-        let manifest = try ManifestFile.load(sandbox.config + "/microsoft-edge/NativeMessagingHosts/org.example.wallet.json")
+        let manifest = try ManifestFile.load(
+            sandbox.config + "/microsoft-edge/NativeMessagingHosts/org.example.wallet.json")
         XCTAssertEqual(manifest.string("name"), "org.example.wallet")
         XCTAssertEqual(manifest.string("path"), host, "relative --binary made absolute")
 
         try sandbox.write(sandbox.base + "/opt/plain", "data", mode: 0o644)
-        let notExecutable = try sandbox.walletBridge("install", "--browser", "edge", "--chrome-extension", TestIDs.chromeID, "--binary", "opt/plain")
+        let notExecutable = try sandbox.walletBridge(
+            "install", "--browser", "edge", "--chrome-extension", TestIDs.chromeID, "--binary", "opt/plain")
         XCTAssertNotEqual(notExecutable.status, 0)
         XCTAssertTrue(notExecutable.stderr.contains("not executable"), notExecutable.stderr)
     }
@@ -271,12 +309,20 @@ final class InstallProcessTests: XCTestCase {
     func testSystemInstallWritesTheSystemFoldersAndUninstallRemovesThem() throws {
         let sandbox = try Sandbox()
         let before = try sandbox.snapshot()
-        let result = try sandbox.walletBridge(["install", "--system"] + installArguments(["firefox", "chrome", "brave", "edge"]))
+        let result = try sandbox.walletBridge(
+            ["install", "--system"] + installArguments(["firefox", "chrome", "brave", "edge"]))
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.root + "/usr/lib/mozilla/native-messaging-hosts/com.walletbridge.host.json"))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.root + "/etc/opt/edge/native-messaging-hosts/com.walletbridge.host.json"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: sandbox.root + "/usr/lib/mozilla/native-messaging-hosts/com.walletbridge.host.json"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: sandbox.root + "/etc/opt/edge/native-messaging-hosts/com.walletbridge.host.json"))
         // Chrome and Brave share /etc/opt/chrome: one file, serving both.
-        XCTAssertTrue(result.stdout.contains("wrote \(sandbox.root)/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json (chrome, brave)"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "wrote \(sandbox.root)/etc/opt/chrome/native-messaging-hosts/com.walletbridge.host.json (chrome, brave)"
+            ), result.stdout)
         XCTAssertEqual(try sandbox.walletBridge("uninstall").status, 0)
         XCTAssertEqual(try sandbox.snapshot(), before)
     }
@@ -289,13 +335,16 @@ final class InstallPermissionTests: XCTestCase {
 
     /// Runs the built wallet-bridge under `umask`, which a child inherits from its shell.
     private func walletBridge(_ sandbox: Sandbox, umask: String, _ arguments: [String]) throws -> Run {
-        try runProcess("/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", try Built.walletBridge()] + arguments, environment: sandbox.variables, in: sandbox.base)
+        try runProcess(
+            "/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", try Built.walletBridge()] + arguments,
+            environment: sandbox.variables, in: sandbox.base)
     }
 
     func testSystemInstallUnderUmask077MakesFoldersOthersCanEnterAndManifestsTheyCanRead() throws {
         let sandbox = try Sandbox()
         let before = try sandbox.snapshot()
-        let result = try walletBridge(sandbox, umask: "077", ["install", "--system", "--browser", "firefox", "--browser", "chrome"] + ids)
+        let result = try walletBridge(
+            sandbox, umask: "077", ["install", "--system", "--browser", "firefox", "--browser", "chrome"] + ids)
         XCTAssertEqual(result.status, 0, result.output)
         for manifest in ["/usr/lib/mozilla/native-messaging-hosts", "/etc/opt/chrome/native-messaging-hosts"] {
             var folder = sandbox.root + manifest
@@ -303,7 +352,8 @@ final class InstallPermissionTests: XCTestCase {
                 XCTAssertEqual(FileSystem.status(folder).map { String($0.mode, radix: 8) }, "755", folder)
                 folder = Path.parent(folder)
             }
-            XCTAssertEqual(FileSystem.status(sandbox.root + manifest + "/com.walletbridge.host.json")?.mode, 0o644, manifest)
+            XCTAssertEqual(
+                FileSystem.status(sandbox.root + manifest + "/com.walletbridge.host.json")?.mode, 0o644, manifest)
         }
         let uninstall = try walletBridge(sandbox, umask: "077", ["uninstall"])
         XCTAssertEqual(uninstall.status, 0, uninstall.output)
@@ -312,10 +362,13 @@ final class InstallPermissionTests: XCTestCase {
 
     /// A sandbox whose own folder others may enter (mkdtemp makes it 0700), with `host` in
     /// `folder` under the given modes.
-    private func hostIn(_ sandbox: Sandbox, folder: String, folderMode: Int, fileMode: Int, script: String = "#!/bin/sh\n") throws -> String {
+    private func hostIn(
+        _ sandbox: Sandbox, folder: String, folderMode: Int, fileMode: Int, script: String = "#!/bin/sh\n"
+    ) throws -> String {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.base)
         let host = try sandbox.write(sandbox.base + "/" + folder + "/host", script, mode: fileMode)
-        try FileManager.default.setAttributes([.posixPermissions: folderMode], ofItemAtPath: sandbox.base + "/" + folder)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: folderMode], ofItemAtPath: sandbox.base + "/" + folder)
         return host
     }
 
@@ -325,7 +378,9 @@ final class InstallPermissionTests: XCTestCase {
         let before = try sandbox.snapshot()
         let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
         XCTAssertNotEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.stderr.contains("other users' browsers could not start \(host): \(sandbox.base)/private is mode 0700"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "other users' browsers could not start \(host): \(sandbox.base)/private is mode 0700"), result.stderr)
         XCTAssertTrue(result.stderr.contains("/usr/local/bin"), result.stderr)
         XCTAssertEqual(try sandbox.snapshot(), before, "nothing written")
         // The same binary is fine for the user's own browsers.
@@ -336,15 +391,18 @@ final class InstallPermissionTests: XCTestCase {
     func testSystemInstallRefusesABinaryOtherUsersMayNotExecute() throws {
         let sandbox = try Sandbox()
         let binary = try hostIn(sandbox, folder: "opt", folderMode: 0o755, fileMode: 0o750)
-        let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", binary] + ids)
+        let result = try sandbox.walletBridge(
+            ["install", "--system", "--browser", "chromium", "--binary", binary] + ids)
         XCTAssertNotEqual(result.status, 0, result.output)
         XCTAssertTrue(result.stderr.contains("\(binary) is mode 0750: other users may not execute it"), result.stderr)
 
         // A script must be readable as well: the kernel reads its #! line as the user.
         let script = try hostIn(sandbox, folder: "scripts", folderMode: 0o755, fileMode: 0o711)
-        let unreadable = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", script] + ids)
+        let unreadable = try sandbox.walletBridge(
+            ["install", "--system", "--browser", "chromium", "--binary", script] + ids)
         XCTAssertNotEqual(unreadable.status, 0, unreadable.output)
-        XCTAssertTrue(unreadable.stderr.contains("\(script) is mode 0711: other users may not read it"), unreadable.stderr)
+        XCTAssertTrue(
+            unreadable.stderr.contains("\(script) is mode 0711: other users may not read it"), unreadable.stderr)
     }
 
     func testSystemInstallAcceptsAReachableBinaryAndWarnsWhenAUserCanChangeIt() throws {
@@ -353,7 +411,9 @@ final class InstallPermissionTests: XCTestCase {
         let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertFalse(result.stderr.lowercased().contains("warning"), result.stderr)
-        XCTAssertEqual(try ManifestFile.load(sandbox.root + "/etc/chromium/native-messaging-hosts/com.walletbridge.host.json").string("path"), host)
+        XCTAssertEqual(
+            try ManifestFile.load(sandbox.root + "/etc/chromium/native-messaging-hosts/com.walletbridge.host.json")
+                .string("path"), host)
 
         // Owned by someone other than root: every user's browser would run what they put there.
         guard getuid() == 0 else { throw XCTSkip("chown needs root") }
@@ -361,18 +421,24 @@ final class InstallPermissionTests: XCTestCase {
         XCTAssertEqual(chown(sandbox.base + "/opt", nobody, 0), 0)
         let warned = try sandbox.walletBridge(["install", "--system", "--browser", "chromium", "--binary", host] + ids)
         XCTAssertEqual(warned.status, 0, warned.output)
-        XCTAssertTrue(warned.stderr.contains("Warning: \(sandbox.base)/opt can be changed by nobody, so \(host) can be replaced"), warned.stderr)
+        XCTAssertTrue(
+            warned.stderr.contains("Warning: \(sandbox.base)/opt can be changed by nobody, so \(host) can be replaced"),
+            warned.stderr)
     }
 
     func testSystemInstallReopensFoldersItCreatedThatAnOlderVersionLeft0700() throws {
         let sandbox = try Sandbox()
         XCTAssertEqual(try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids).status, 0)
         // What an install under umask 077 used to leave.
-        for folder in ["/etc", "/etc/chromium", "/etc/chromium/native-messaging-hosts"] { XCTAssertEqual(chmod(sandbox.root + folder, 0o700), 0) }
+        for folder in ["/etc", "/etc/chromium", "/etc/chromium/native-messaging-hosts"] {
+            XCTAssertEqual(chmod(sandbox.root + folder, 0o700), 0)
+        }
         let again = try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids)
         XCTAssertEqual(again.status, 0, again.output)
         XCTAssertFalse(again.stderr.contains("will not find"), again.stderr)
-        XCTAssertTrue(again.stdout.contains("made \(sandbox.root)/etc/chromium/native-messaging-hosts readable by every user (0755)"), again.stdout)
+        XCTAssertTrue(
+            again.stdout.contains(
+                "made \(sandbox.root)/etc/chromium/native-messaging-hosts readable by every user (0755)"), again.stdout)
         for folder in ["/etc", "/etc/chromium", "/etc/chromium/native-messaging-hosts"] {
             XCTAssertEqual(FileSystem.status(sandbox.root + folder)?.mode, 0o755, folder)
         }
@@ -380,16 +446,21 @@ final class InstallPermissionTests: XCTestCase {
 
     func testSystemInstallWarnsOfAnExistingManifestFolderOthersCannotEnter() throws {
         let sandbox = try Sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.root + "/etc/chromium", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.root + "/etc/chromium", withIntermediateDirectories: true)
         XCTAssertEqual(chmod(sandbox.root + "/etc/chromium", 0o700), 0)
         let result = try sandbox.walletBridge(["install", "--system", "--browser", "chromium"] + ids)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.stderr.contains("Warning: other users' browsers will not find the manifest in \(sandbox.root)/etc/chromium/native-messaging-hosts: \(sandbox.root)/etc/chromium is mode 0700"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Warning: other users' browsers will not find the manifest in \(sandbox.root)/etc/chromium/native-messaging-hosts: \(sandbox.root)/etc/chromium is mode 0700"
+            ), result.stderr)
     }
 
     func testAFolderOnlyRootMayEnterIsNamedAsItsHomeFolder() throws {
         guard let root = getpwuid(0), let home = root.pointee.pw_dir.map({ String(cString: $0) }),
-              FileSystem.status(home)?.mode == 0o700 else { throw XCTSkip("needs root's home to be 0700, as on Debian") }
+            FileSystem.status(home)?.mode == 0o700
+        else { throw XCTSkip("needs root's home to be 0700, as on Debian") }
         // Where scripts/setup.sh puts the binary when run as root. Only read, never written.
         let problem = SystemReach.problem(forBinary: home + "/.local/bin/wallet-bridge")
         XCTAssertTrue(problem?.contains("\(home) is mode 0700 (the home folder of root)") ?? false, problem ?? "nil")
@@ -404,17 +475,26 @@ final class InstallPermissionTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("`wallet-bridge doctor` reports it as NOT INSTALLED"), result.stderr)
         XCTAssertTrue(result.stderr.contains("wallet-bridge uninstall --browser brave"), result.stderr)
         XCTAssertFalse(result.stderr.contains("firefox (Firefox) was not found"), result.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.config + "/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.walletbridge.host.json"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: sandbox.config + "/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.walletbridge.host.json")
+        )
     }
 
     /// What doctor reads from the record: for each file, its browsers, and how it was installed.
     func testTheRecordSaysForEachFileItsBrowsersAndWhetherSystemOrUserDataDir() throws {
         let sandbox = try Sandbox()
         XCTAssertEqual(try sandbox.walletBridge(["install", "--browser", "firefox"] + ids).status, 0)
-        XCTAssertEqual(try sandbox.walletBridge(["install", "--browser", "brave", "--user-data-dir", "profile"] + ids).status, 0)
-        XCTAssertEqual(try sandbox.walletBridge(["install", "--system", "--browser", "chrome", "--browser", "brave"] + ids).status, 0)
-        let record = try XCTUnwrap(try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
-        func entry(_ path: String) throws -> InstallRecord.File { try XCTUnwrap(record.files.first { $0.path == path }, path) }
+        XCTAssertEqual(
+            try sandbox.walletBridge(["install", "--browser", "brave", "--user-data-dir", "profile"] + ids).status, 0)
+        XCTAssertEqual(
+            try sandbox.walletBridge(["install", "--system", "--browser", "chrome", "--browser", "brave"] + ids).status,
+            0)
+        let record = try XCTUnwrap(
+            try InstallRecord.load(from: sandbox.home + "/.local/state/wallet-bridge/installed.json"))
+        func entry(_ path: String) throws -> InstallRecord.File {
+            try XCTUnwrap(record.files.first { $0.path == path }, path)
+        }
         let user = try entry(sandbox.home + "/.mozilla/native-messaging-hosts/com.walletbridge.host.json")
         XCTAssertEqual(user.browsers, ["firefox"])
         XCTAssertNil(user.userDataDir)

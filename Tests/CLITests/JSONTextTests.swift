@@ -5,7 +5,9 @@ import XCTest
 final class JSONTextTests: XCTestCase {
     func testPrettyKeepsMemberOrderAndLexemes() {
         let compact = #"{"jsonrpc":"2.0","id":1.50,"result":{"z":[],"a":{},"s":"a,b:{c}\"d","n":[1e3,-0]}}"#
-        XCTAssertEqual(JSONText.pretty(Array(compact.utf8)), #"""
+        XCTAssertEqual(
+            JSONText.pretty(Array(compact.utf8)),
+            #"""
             {
               "jsonrpc": "2.0",
               "id": 1.50,

@@ -25,7 +25,10 @@ final class ManifestIdentifiersTests: XCTestCase {
     }
 
     func testMalformedChromeExtensionArgumentsAreRefused() {
-        for argument in ["abc", String(repeating: "q", count: 32), TestIDs.chromeID.uppercased(), "chrome-extension://*/", "chrome-extension://\(TestIDs.chromeID)/page.html"] {
+        for argument in [
+            "abc", String(repeating: "q", count: 32), TestIDs.chromeID.uppercased(), "chrome-extension://*/",
+            "chrome-extension://\(TestIDs.chromeID)/page.html",
+        ] {
             XCTAssertThrowsError(try ManifestIdentifiers.chromeOrigin(from: argument), argument) { error in
                 XCTAssertTrue("\(error)".hasPrefix("--chrome-extension \(argument): "), "\(error)")
             }
@@ -35,9 +38,14 @@ final class ManifestIdentifiersTests: XCTestCase {
     func testOriginProblemsNameTheFault() {
         XCTAssertNil(ManifestIdentifiers.originProblem(TestIDs.chromeOrigin))
         XCTAssertTrue(ManifestIdentifiers.originProblem("chrome-extension://*/")!.contains("wildcard"))
-        XCTAssertTrue(ManifestIdentifiers.originProblem("chrome-extension://\(TestIDs.chromeID)")!.contains("trailing slash"))
-        XCTAssertTrue(ManifestIdentifiers.originProblem("moz-extension://\(TestIDs.chromeID)/")!.contains("does not start with chrome-extension://"))
-        XCTAssertTrue(ManifestIdentifiers.originProblem("chrome-extension://abcdefghijklmnopabcdefghijklmnoz/")!.contains("not an extension ID"))
+        XCTAssertTrue(
+            ManifestIdentifiers.originProblem("chrome-extension://\(TestIDs.chromeID)")!.contains("trailing slash"))
+        XCTAssertTrue(
+            ManifestIdentifiers.originProblem("moz-extension://\(TestIDs.chromeID)/")!.contains(
+                "does not start with chrome-extension://"))
+        XCTAssertTrue(
+            ManifestIdentifiers.originProblem("chrome-extension://abcdefghijklmnopabcdefghijklmnoz/")!.contains(
+                "not an extension ID"))
     }
 
     func testFirefoxAddonIDs() {

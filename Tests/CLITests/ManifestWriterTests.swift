@@ -4,9 +4,12 @@ import XCTest
 
 final class ManifestWriterTests: XCTestCase {
     func testChromeFamilyManifest() {
-        let manifest = HostManifest(name: "com.walletbridge.host", path: "/usr/bin/wallet-bridge", family: .chromium,
-                                    allowed: [TestIDs.chromeOrigin])
-        XCTAssertEqual(String(decoding: manifest.rendered(), as: UTF8.self), """
+        let manifest = HostManifest(
+            name: "com.walletbridge.host", path: "/usr/bin/wallet-bridge", family: .chromium,
+            allowed: [TestIDs.chromeOrigin])
+        XCTAssertEqual(
+            String(decoding: manifest.rendered(), as: UTF8.self),
+            """
             {
               "name": "com.walletbridge.host",
               "description": "wallet-bridge: a wallet for browser extensions",
@@ -24,11 +27,14 @@ final class ManifestWriterTests: XCTestCase {
         let one = HostManifest(name: "h", path: "/h", family: .firefox, allowed: ["b@x", "a@x", "b@x"])
         let other = HostManifest(name: "h", path: "/h", family: .firefox, allowed: ["a@x", "b@x"])
         XCTAssertEqual(one.rendered(), other.rendered())
-        XCTAssertTrue(String(decoding: one.rendered(), as: UTF8.self).contains("\"allowed_extensions\": [\n    \"a@x\",\n    \"b@x\"\n  ]"))
+        XCTAssertTrue(
+            String(decoding: one.rendered(), as: UTF8.self).contains(
+                "\"allowed_extensions\": [\n    \"a@x\",\n    \"b@x\"\n  ]"))
     }
 
     func testPathsWithQuotesAndBackslashesAreEscaped() throws {
-        let manifest = HostManifest(name: "h", path: "/opt/we\"ird\\dir/wallet-bridge", family: .chromium, allowed: [TestIDs.chromeOrigin])
+        let manifest = HostManifest(
+            name: "h", path: "/opt/we\"ird\\dir/wallet-bridge", family: .chromium, allowed: [TestIDs.chromeOrigin])
         let parsed = try ManifestFile.loadBytes(manifest.rendered())
         XCTAssertEqual(parsed.string("path"), "/opt/we\"ird\\dir/wallet-bridge")
     }
@@ -41,9 +47,14 @@ final class ManifestWriterTests: XCTestCase {
             (.firefox, "manifests/firefox/com.walletbridge.host.json", "@FIREFOX_ADDON_ID@"),
         ]
         for (family, relative, placeholder) in cases {
-            let template = try XCTUnwrap(FileManager.default.contents(atPath: Path.join(repository, relative)), relative)
-            let rendered = HostManifest(name: ManifestIdentifiers.defaultHostName, path: "@WALLET_BRIDGE_PATH@", family: family, allowed: [placeholder]).rendered()
-            XCTAssertEqual(String(decoding: template, as: UTF8.self), String(decoding: rendered, as: UTF8.self), relative)
+            let template = try XCTUnwrap(
+                FileManager.default.contents(atPath: Path.join(repository, relative)), relative)
+            let rendered = HostManifest(
+                name: ManifestIdentifiers.defaultHostName, path: "@WALLET_BRIDGE_PATH@", family: family,
+                allowed: [placeholder]
+            ).rendered()
+            XCTAssertEqual(
+                String(decoding: template, as: UTF8.self), String(decoding: rendered, as: UTF8.self), relative)
         }
     }
 }

@@ -15,7 +15,9 @@ final class ReplyReaderTests: XCTestCase {
         var frames: [String] = []
         for byte in stream {
             reader.append([byte])
-            while case .frame(let body) = reader.next(atEnd: false) { frames.append(String(decoding: body, as: UTF8.self)) }
+            while case .frame(let body) = reader.next(atEnd: false) {
+                frames.append(String(decoding: body, as: UTF8.self))
+            }
         }
         XCTAssertEqual(frames, [#"{"a":1}"#, "[]"])
         XCTAssertEqual(reader.next(atEnd: true), .end)
@@ -48,8 +50,11 @@ final class ReplyReaderTests: XCTestCase {
     func testTextOnStdoutIsStrayOutputWithTheLengthItDecodesTo() {
         var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append(Array("Hello\n".utf8))
-        let announced = Int(UInt32(littleEndian: Array("Hell".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
-        XCTAssertEqual(reader.next(atEnd: false), .fault(.strayOutput(announced: announced, limit: 1_048_576, bytes: Array("Hello\n".utf8))))
+        let announced = Int(
+            UInt32(littleEndian: Array("Hell".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
+        XCTAssertEqual(
+            reader.next(atEnd: false),
+            .fault(.strayOutput(announced: announced, limit: 1_048_576, bytes: Array("Hello\n".utf8))))
     }
 
     func testBinaryGarbageAboveTheLimitIsStrayWhenTheBodyIsNotJSON() {
@@ -62,16 +67,21 @@ final class ReplyReaderTests: XCTestCase {
         var reader = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         reader.append(Array(frame(#"{"a":1}"#).prefix(7)))
         XCTAssertEqual(reader.next(atEnd: false), .needMore)
-        XCTAssertEqual(reader.next(atEnd: true), .fault(.truncated(announced: 7, received: 3, bytes: Array(frame(#"{"a":1}"#).prefix(7)))))
+        XCTAssertEqual(
+            reader.next(atEnd: true),
+            .fault(.truncated(announced: 7, received: 3, bytes: Array(frame(#"{"a":1}"#).prefix(7)))))
         var short = FrameDecoder(maxFrameBytes: Frame.maxOutboundBytes)
         short.append([0x01, 0x02])
         XCTAssertEqual(short.next(atEnd: true), .fault(.truncated(announced: nil, received: 2, bytes: [0x01, 0x02])))
     }
 
     func testHostErrorMessagesAreTheBrowserLikeOnes() {
-        XCTAssertEqual(NativeHostError(.fault(.tooLarge(announced: 1_100_041, limit: 1_048_576))).summary,
-                       "Chrome and Firefox would drop the port: reply of 1100041 bytes exceeds 1048576")
-        let stray = NativeHostError(.fault(.strayOutput(announced: 1_819_043_144, limit: 1_048_576, bytes: Array("Hello".utf8)))).summary
+        XCTAssertEqual(
+            NativeHostError(.fault(.tooLarge(announced: 1_100_041, limit: 1_048_576))).summary,
+            "Chrome and Firefox would drop the port: reply of 1100041 bytes exceeds 1048576")
+        let stray = NativeHostError(
+            .fault(.strayOutput(announced: 1_819_043_144, limit: 1_048_576, bytes: Array("Hello".utf8)))
+        ).summary
         XCTAssertTrue(stray.hasPrefix("message of 1819043144 bytes exceeds the limit"), stray)
         XCTAssertTrue(stray.contains("Something printed to stdout"), stray)
     }

@@ -20,15 +20,21 @@ final class Sandbox {
 
     init() throws {
         base = try makeTemporaryFolder(prefix: "wallet-bridge-cli-tests")
-        for folder in [home, config, bin, root] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for folder in [home, config, bin, root] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? removeTree(base) }
 
     /// The variables a child process gets: only these, so the caller's environment cannot leak in.
     var variables: [String: String] {
-        ["HOME": home, "XDG_CONFIG_HOME": config, "XDG_RUNTIME_DIR": runtime, "PATH": bin, CLIEnvironment.systemRootVariable: root]
+        [
+            "HOME": home, "XDG_CONFIG_HOME": config, "XDG_RUNTIME_DIR": runtime, "PATH": bin,
+            CLIEnvironment.systemRootVariable: root,
+        ]
     }
 
     /// The same, for calling the code in-process.
@@ -95,7 +101,9 @@ struct Run {
 
 /// Runs `executable` with exactly `environment`, stdin from /dev/null, and collects its output.
 /// Output goes through files, not pipes, so a chatty child can never block on a full pipe.
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String? = nil) throws -> Run {
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String], in directory: String? = nil)
+    throws -> Run
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -82,14 +82,17 @@ final class ConnectionTests: XCTestCase {
         let second = connection.send(method: "b", encodedParams: nil)
         XCTAssertEqual(connection.inFlight, [first, second])
         try connection.flush(until: nil)
-        XCTAssertEqual(try readFrames(peer, count: 2), [
-            #"{"jsonrpc":"2.0","id":1,"method":"a","params":[1]}"#, #"{"jsonrpc":"2.0","id":2,"method":"b"}"#,
-        ])
+        XCTAssertEqual(
+            try readFrames(peer, count: 2),
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"a","params":[1]}"#, #"{"jsonrpc":"2.0","id":2,"method":"b"}"#,
+            ])
         try writeFrame(peer, #"{"jsonrpc":"2.0","method":"changed","params":{"n":1}}"#)
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":2,"result":"two"}"#)
         try writeFrame(peer, #"{"jsonrpc":"2.0","method":"changed","params":{"n":2}}"#)
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"no"}}"#)
-        XCTAssertEqual(try connection.reply(to: first, until: self.start).outcome, .error(RPCError(code: -32000, message: "no")))
+        XCTAssertEqual(
+            try connection.reply(to: first, until: self.start).outcome, .error(RPCError(code: -32000, message: "no")))
         XCTAssertEqual(connection.inFlight, [])
         // Kept for its own caller, though it came first.
         XCTAssertEqual(try connection.reply(to: second, until: start).outcome, .result(.string("two")))
@@ -105,7 +108,8 @@ final class ConnectionTests: XCTestCase {
         try connection.flush(until: start)
         XCTAssertEqual(failure { _ = try connection.reply(to: id, until: self.start) }, .timedOut(received: []))
         write(peer, Array("ab".utf8))
-        XCTAssertEqual(failure { _ = try connection.reply(to: id, until: self.start) }, .timedOut(received: Array("ab".utf8)))
+        XCTAssertEqual(
+            failure { _ = try connection.reply(to: id, until: self.start) }, .timedOut(received: Array("ab".utf8)))
     }
 
     func testAnOversizedHeaderAtTheDeadlineIsAFaultNotATimeout() {
@@ -113,7 +117,9 @@ final class ConnectionTests: XCTestCase {
         let connection = connection(client, client, limit: 10)
         let id = connection.send(method: "m", encodedParams: nil)
         write(peer, withUnsafeBytes(of: UInt32(50)) { Array($0) })
-        XCTAssertEqual(failure { _ = try connection.reply(to: id, until: self.start) }, .fault(.tooLarge(announced: 50, limit: 10)))
+        XCTAssertEqual(
+            failure { _ = try connection.reply(to: id, until: self.start) }, .fault(.tooLarge(announced: 50, limit: 10))
+        )
     }
 
     func testAnInputThatEndsIsClosedOrTruncated() throws {
@@ -145,7 +151,8 @@ final class ConnectionTests: XCTestCase {
         try writeFrame(peer, #"{"jsonrpc":"2.0","id":1}"#)
         XCTAssertEqual(
             failure { _ = try connection.reply(to: id, until: self.start) },
-            .notResponse(.notResponse("neither \"result\" nor \"error\""), body: Array(#"{"jsonrpc":"2.0","id":1}"#.utf8)))
+            .notResponse(
+                .notResponse("neither \"result\" nor \"error\""), body: Array(#"{"jsonrpc":"2.0","id":1}"#.utf8)))
     }
 
     func testWritingToAPeerThatLeftIsOutputClosedWithoutSIGPIPE() {
@@ -199,13 +206,19 @@ final class ConnectionTests: XCTestCase {
         let side = pipePair()
         let first = connection(a, a), second = connection(b, b)
         var heard: [UInt8] = []
-        second.sideReaders = [(side.read, { fd in
-            var byte: UInt8 = 0
-            guard Glibc.read(fd, &byte, 1) == 1 else { return false }
-            heard.append(byte)
-            return true
-        })]
-        let firstID = first.send(method: "m", encodedParams: nil), secondID = second.send(method: "m", encodedParams: nil)
+        second.sideReaders = [
+            (
+                side.read,
+                { fd in
+                    var byte: UInt8 = 0
+                    guard Glibc.read(fd, &byte, 1) == 1 else { return false }
+                    heard.append(byte)
+                    return true
+                }
+            )
+        ]
+        let firstID = first.send(method: "m", encodedParams: nil),
+            secondID = second.send(method: "m", encodedParams: nil)
         try writeFrame(bPeer, #"{"jsonrpc":"2.0","id":1,"result":"b"}"#)
         write(side.write, [0x2A])
         XCTAssertTrue(try Connection.pump([first, second], until: start))

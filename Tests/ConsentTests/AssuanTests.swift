@@ -10,7 +10,9 @@ final class AssuanTests: XCTestCase {
     func testClassifiesServerLines() {
         XCTAssertEqual(classify("OK Pleased to meet you"), .ok("Pleased to meet you"))
         XCTAssertEqual(classify("OK"), .ok(""))
-        XCTAssertEqual(classify("ERR 83886179 Operation cancelled <Pinentry>"), .error(code: 83_886_179, message: "Operation cancelled <Pinentry>"))
+        XCTAssertEqual(
+            classify("ERR 83886179 Operation cancelled <Pinentry>"),
+            .error(code: 83_886_179, message: "Operation cancelled <Pinentry>"))
         XCTAssertEqual(classify("D abc"), .data)
         XCTAssertEqual(classify("S ERROR curses.isatty 83918950 "), .status("ERROR curses.isatty 83918950 "))
         XCTAssertEqual(classify("INQUIRE QUALITY abc"), .inquire("QUALITY abc"))
@@ -36,7 +38,9 @@ final class AssuanTests: XCTestCase {
         XCTAssertEqual(decoded, 6)
         XCTAssertEqual(Array(output[1..<6]), Array("a%b\nc".utf8))
         for bad in ["%4", "%zz", "toolongforthebuffer"] {
-            let result = output.withUnsafeMutableBytes { out in Array(bad.utf8).withUnsafeBytes { Assuan.decodeData($0, into: out, at: 0) } }
+            let result = output.withUnsafeMutableBytes { out in
+                Array(bad.utf8).withUnsafeBytes { Assuan.decodeData($0, into: out, at: 0) }
+            }
             XCTAssertNil(result, bad)
         }
     }

@@ -6,7 +6,8 @@ import WalletBridgeConsent
 
 final class CallerPolicyTests: XCTestCase {
     private let chrome = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
-    private let firefox = Caller.firefoxAddon(id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json")
+    private let firefox = Caller.firefoxAddon(
+        id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json")
     private let stranger = Caller.chromeExtension(origin: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/")
 
     private func allowed(_ policy: CallerPolicy, _ caller: Caller, _ method: String) -> Bool {
@@ -23,10 +24,11 @@ final class CallerPolicyTests: XCTestCase {
     }
 
     func testAllowListIsStrict() throws {
-        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList([
-            "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
-            "wallet@example.org": [GetAccounts.name],
-        ]))
+        let policy = CallerPolicy.allowList(
+            try CallerPolicy.AllowList([
+                "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
+                "wallet@example.org": [GetAccounts.name],
+            ]))
         XCTAssertTrue(allowed(policy, chrome, SignPayloads.name))
         XCTAssertTrue(allowed(policy, chrome, "custom.method"))
         XCTAssertTrue(allowed(policy, firefox, GetAccounts.name))
@@ -34,11 +36,14 @@ final class CallerPolicyTests: XCTestCase {
         XCTAssertFalse(allowed(policy, firefox, "custom.method"))
         XCTAssertFalse(allowed(policy, stranger, GetAccounts.name))
         XCTAssertFalse(allowed(policy, .unidentified, GetAccounts.name))
-        XCTAssertFalse(allowed(.allowList(try CallerPolicy.AllowList([:])), chrome, GetAccounts.name), "an empty policy allows nobody")
+        XCTAssertFalse(
+            allowed(.allowList(try CallerPolicy.AllowList([:])), chrome, GetAccounts.name),
+            "an empty policy allows nobody")
     }
 
     func testWildcardCallerCoversEveryoneElseIncludingTheUnidentified() throws {
-        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList(["*": [GetAccounts.name], "wallet@example.org": ["*"]]))
+        let policy = CallerPolicy.allowList(
+            try CallerPolicy.AllowList(["*": [GetAccounts.name], "wallet@example.org": ["*"]]))
         XCTAssertTrue(allowed(policy, stranger, GetAccounts.name))
         XCTAssertTrue(allowed(policy, .unidentified, GetAccounts.name))
         XCTAssertFalse(allowed(policy, stranger, SignPayloads.name))
@@ -46,7 +51,10 @@ final class CallerPolicyTests: XCTestCase {
     }
 
     func testChromeOriginsMatchWithOrWithoutTheTrailingSlashButIdsExactly() throws {
-        let policy = CallerPolicy.allowList(try CallerPolicy.AllowList(["chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["*"], "Wallet@Example.org": ["*"]]))
+        let policy = CallerPolicy.allowList(
+            try CallerPolicy.AllowList([
+                "chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["*"], "Wallet@Example.org": ["*"],
+            ]))
         XCTAssertTrue(allowed(policy, chrome, GetAccounts.name))
         XCTAssertFalse(allowed(policy, firefox, GetAccounts.name))
     }
@@ -54,11 +62,16 @@ final class CallerPolicyTests: XCTestCase {
     func testTwoNamesForOneCallerAreRefusedInsteadOfPickedAtRandom() {
         // With both, which entry applied used to follow a Dictionary's hash order: the same
         // configuration allowed everything in some runs and only GetAccounts in others.
-        XCTAssertThrowsError(try CallerPolicy.AllowList([
-            "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
-            "chrome-extension://abcdefghijklmnopabcdefghijklmnop": [GetAccounts.name],
-        ])) { error in
-            XCTAssertEqual("\(error)", #""chrome-extension://abcdefghijklmnopabcdefghijklmnop" and "chrome-extension://abcdefghijklmnopabcdefghijklmnop/" name the same caller; keep one of them"#)
+        XCTAssertThrowsError(
+            try CallerPolicy.AllowList([
+                "chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"],
+                "chrome-extension://abcdefghijklmnopabcdefghijklmnop": [GetAccounts.name],
+            ])
+        ) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #""chrome-extension://abcdefghijklmnopabcdefghijklmnop" and "chrome-extension://abcdefghijklmnopabcdefghijklmnop/" name the same caller; keep one of them"#
+            )
         }
     }
 
@@ -76,11 +89,15 @@ final class CallerPolicyTests: XCTestCase {
         try router.register(Custom.self) { _, _ in "ran" }
         let policy = CallerPolicy.allowList(try CallerPolicy.AllowList(["wallet@example.org": [GetAccounts.name]]))
         router.authorize { context throws(RPCError) in try policy.check(context) }
-        let parsed = Request.parse(.object(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)), "method": .string(Custom.name)]))
+        let parsed = Request.parse(
+            .object(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)), "method": .string(Custom.name)]))
         guard case .request(let request) = parsed else { return XCTFail("\(parsed)") }
-        let body = await router.respond(to: request, context: RequestContext(caller: firefox, requestID: request.id, method: Custom.name))
+        let body = await router.respond(
+            to: request, context: RequestContext(caller: firefox, requestID: request.id, method: Custom.name))
         let reply = try JSONParser.parse(try XCTUnwrap(body))
-        guard case .object(let members) = reply, case .object(let error)? = members["error"] else { return XCTFail("\(reply)") }
+        guard case .object(let members) = reply, case .object(let error)? = members["error"] else {
+            return XCTFail("\(reply)")
+        }
         XCTAssertEqual(error["code"], JSONValue.number(JSONNumber(-1)))
     }
 }
@@ -100,11 +117,15 @@ final class WalletConfigTests: XCTestCase {
     }
 
     func testEveryMember() throws {
-        let config = try decode("""
+        let config = try decode(
+            """
             {"allow": {"chrome-extension://a/": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]},
              "max_payloads": 16, "pinentry": "/usr/bin/pinentry-gnome3", "keystore": "/keys/k.json"}
             """)
-        XCTAssertEqual(config.policy, .allowList(try CallerPolicy.AllowList(["chrome-extension://a": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]])))
+        XCTAssertEqual(
+            config.policy,
+            .allowList(
+                try CallerPolicy.AllowList(["chrome-extension://a": ["*"], "x@y": ["NATIVE_GET_ACCOUNTS_METHOD"]])))
         XCTAssertEqual(config.maxPayloads, 16)
         XCTAssertEqual(config.pinentry, "/usr/bin/pinentry-gnome3")
         XCTAssertEqual(config.keystore, "/keys/k.json")
@@ -114,7 +135,8 @@ final class WalletConfigTests: XCTestCase {
     func testInvalidFilesAreErrorsAndTheHostThenDeniesEverything() throws {
         let invalid = [
             "", "{", "[]", #"{"alow": {}}"#, #"{"allow": []}"#, #"{"allow": {"x": "*"}}"#, #"{"allow": {"x": [1]}}"#,
-            #"{"max_payloads": 0}"#, #"{"max_payloads": "8"}"#, #"{"max_payloads": 1.5}"#, #"{"keystore": "relative.json"}"#,
+            #"{"max_payloads": 0}"#, #"{"max_payloads": "8"}"#, #"{"max_payloads": 1.5}"#,
+            #"{"keystore": "relative.json"}"#,
             #"{"pinentry": ""}"#, #"{"allow": {}, "allow": {}}"#,
             #"{"allow": {"chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"], "chrome-extension://abcdefghijklmnopabcdefghijklmnop": ["NATIVE_GET_ACCOUNTS_METHOD"]}}"#,
         ]
@@ -139,7 +161,10 @@ final class WalletConfigTests: XCTestCase {
         chmod(path, 0o646)
         XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
             XCTAssertEqual((error as? WalletConfig.Invalid)?.kind, .changeableByOthers)
-            XCTAssertEqual("\(error)", "the configuration file \(path) is not used, because other users can write to the file \(path) (mode 0646); run: chmod go-w \(path)")
+            XCTAssertEqual(
+                "\(error)",
+                "the configuration file \(path) is not used, because other users can write to the file \(path) (mode 0646); run: chmod go-w \(path)"
+            )
         }
         chmod(path, 0o600)
 
@@ -149,7 +174,8 @@ final class WalletConfigTests: XCTestCase {
         writeBytes(Array("{}".utf8), "\(elsewhere)/real.json")
         XCTAssertEqual(symlink("\(elsewhere)/real.json", "\(folder)/linked.json"), 0)
         XCTAssertThrowsError(try WalletConfig.load(path: "\(folder)/linked.json")) { error in
-            XCTAssertTrue("\(error)".contains("other users can write to the folder \(elsewhere) (mode 0777)"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("other users can write to the folder \(elsewhere) (mode 0777)"), "\(error)")
         }
         // The sticky bit (as on /tmp) keeps others from replacing a file this user owns.
         chmod(elsewhere, 0o1777)
@@ -165,9 +191,13 @@ final class WalletConfigTests: XCTestCase {
         chmod(folder, 0o777)
         XCTAssertThrowsError(try WalletConfig.load(path: path)) { error in
             XCTAssertEqual((error as? WalletConfig.Invalid)?.kind, .changeableByOthers)
-            XCTAssertTrue("\(error)".contains("other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder)"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "other users can write to the folder \(folder) (mode 0777); run: chmod go-w \(folder)"), "\(error)")
         }
-        guard case .denyAll = WalletConfig.loadForHost(path: path).policy else { return XCTFail("a more permissive policy was applied") }
+        guard case .denyAll = WalletConfig.loadForHost(path: path).policy else {
+            return XCTFail("a more permissive policy was applied")
+        }
     }
 
     func testAFileOwnedByAnotherUserIsNotUsed() throws {
@@ -185,11 +215,17 @@ final class WalletConfigTests: XCTestCase {
         let folder = temporaryFolder(self)
         writeBytes([UInt8](repeating: 0x20, count: WalletConfig.maxFileBytes + 1), "\(folder)/huge.json")
         XCTAssertThrowsError(try WalletConfig.load(path: "\(folder)/huge.json")) { error in
-            XCTAssertEqual("\(error)", "the configuration file \(folder)/huge.json is invalid: it is 1048577 bytes, more than the 1048576 a configuration file may have")
+            XCTAssertEqual(
+                "\(error)",
+                "the configuration file \(folder)/huge.json is invalid: it is 1048577 bytes, more than the 1048576 a configuration file may have"
+            )
         }
         XCTAssertEqual(mkfifo("\(folder)/fifo.json", 0o600), 0)
         XCTAssertThrowsError(try WalletConfig.load(path: "\(folder)/fifo.json")) { error in
-            XCTAssertEqual("\(error)", "the configuration file \(folder)/fifo.json cannot be read: it is a FIFO (named pipe), not a regular file")
+            XCTAssertEqual(
+                "\(error)",
+                "the configuration file \(folder)/fifo.json cannot be read: it is a FIFO (named pipe), not a regular file"
+            )
         }
     }
 }

@@ -212,7 +212,8 @@ final class ConsentQueueTests: XCTestCase {
 
     /// A request whose task is cancelled before it asks: it throws CancellationError and its
     /// body never runs.
-    private func assertCancelledBeforeItsTurn(_ name: String, _ queue: ConsentQueue, _ recorder: Recorder) async throws {
+    private func assertCancelledBeforeItsTurn(_ name: String, _ queue: ConsentQueue, _ recorder: Recorder) async throws
+    {
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await queue.run(for: "a") {
@@ -274,7 +275,9 @@ final class ConsentQueueTests: XCTestCase {
         let third = Task { try await queue.run(for: "a") { "a3" } }
         let refused = Mutex<(any Error)?>(nil)
         Task { do { _ = try await third.value } catch { refused.withLock { $0 = error } } }
-        try await eventually("a third waiter of one caller is refused at once, past its limit of 2") { refused.withLock { $0 != nil } }
+        try await eventually("a third waiter of one caller is refused at once, past its limit of 2") {
+            refused.withLock { $0 != nil }
+        }
         XCTAssertEqual((refused.withLock { $0 } as? ConsentQueue.Full)?.perCaller, true)
         let b = try await self.queue(["b1", "b2"], of: "b", queue, recorder)
         shown.open()

@@ -18,14 +18,18 @@ final class EthereumDialogShowsWhoGetsFundsTests: XCTestCase {
     private let attacker = "0x1111111111111111111111111111111111111111"
 
     private func dialog(to: String, data: String, callerName: String? = nil) throws -> String {
-        let transaction = try EthereumTransaction(json: .object([
-            "from": .string(me), "to": .string(to), "data": .string(data), "nonce": .string("0x7"), "gas": .string("0x30d40"),
-            "maxFeePerGas": .string("0x6fc23ac00"), "maxPriorityFeePerGas": .string("0x59682f00"),
-        ]), chain: EIP155.mainnet, field: "request.params[0]")
+        let transaction = try EthereumTransaction(
+            json: .object([
+                "from": .string(me), "to": .string(to), "data": .string(data), "nonce": .string("0x7"),
+                "gas": .string("0x30d40"),
+                "maxFeePerGas": .string("0x6fc23ac00"), "maxPriorityFeePerGas": .string("0x59682f00"),
+            ]), chain: EIP155.mainnet, field: "request.params[0]")
         let signing = EthereumSigningRequest(
-            method: "eth_signTransaction", chain: EIP155.mainnet, address: try XCTUnwrap(transaction.from), transaction: transaction)
+            method: "eth_signTransaction", chain: EIP155.mainnet, address: try XCTUnwrap(transaction.from),
+            transaction: transaction)
         var request = ConsentRequest(
-            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), callerName: callerName,
+            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
+            callerName: callerName,
             keyLabel: "main", shortAddress: try XCTUnwrap(transaction.from).short, payloads: [])
         request.transactions = signing.transactionConsent
         try request.checkTransactionsFit()
@@ -46,7 +50,8 @@ final class EthereumDialogShowsWhoGetsFundsTests: XCTestCase {
 
     /// ERC-1155 safeTransferFrom with a large id and amount: recipient and sender cut off.
     func testERC1155TransferWithLargeNumbersShowsTheRecipient() throws {
-        let data = "0xf242432a" + address(me) + address(attacker) + word(String(repeating: "f", count: 64))
+        let data =
+            "0xf242432a" + address(me) + address(attacker) + word(String(repeating: "f", count: 64))
             + word(String(repeating: "f", count: 60)) + word("a0") + word("0")
         let text = try dialog(to: "0x2222222222222222222222222222222222222222", data: data)
         XCTAssertTrue(text.contains("0x1111…1111"), text)
@@ -56,7 +61,8 @@ final class EthereumDialogShowsWhoGetsFundsTests: XCTestCase {
     /// dropped ("…and 1 call not shown") without a warning. It moves funds: shown, recipient
     /// and all.
     func testERC1155BatchIsNeverHiddenWithoutAWarning() throws {
-        var data = "0x2eb2c2d6" + address(me) + address(attacker) + word("a0") + word(String(0xa0 + 32 * 9, radix: 16))
+        var data =
+            "0x2eb2c2d6" + address(me) + address(attacker) + word("a0") + word(String(0xa0 + 32 * 9, radix: 16))
             + word(String(0xa0 + 32 * 18, radix: 16))
         let ids = word("8") + String(repeating: word(String(repeating: "f", count: 64)), count: 8)
         data += ids + ids + word("0")
@@ -68,7 +74,8 @@ final class EthereumDialogShowsWhoGetsFundsTests: XCTestCase {
     /// Permit2 permit under an ordinary 40-character extension name: the call (amount,
     /// expiration, the spender) was dropped; it must be shown, not refused.
     func testPermit2PermitIsShownUnderAnOrdinaryExtensionName() throws {
-        let data = "0x2b67b570" + address(me) + address("0x2222222222222222222222222222222222222222")
+        let data =
+            "0x2b67b570" + address(me) + address("0x2222222222222222222222222222222222222222")
             + word(String(repeating: "f", count: 39) + "e") + word("ffffffffffff") + word("0") + address(attacker)
             + word(String(repeating: "f", count: 64)) + word("100") + word("41") + String(repeating: "01", count: 65)
             + String(repeating: "0", count: 62)

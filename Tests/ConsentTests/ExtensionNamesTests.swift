@@ -42,7 +42,9 @@ final class ExtensionNamesTests: XCTestCase {
 
     /// Starts a process whose command line ends with `arguments`, and waits until
     /// /proc/<pid>/cmdline shows them. It has no child: `read` is a shell builtin.
-    private func startBrowser(_ arguments: [String], executable: String = "/bin/sh", script: String = "read line") throws -> Int32 {
+    private func startBrowser(_ arguments: [String], executable: String = "/bin/sh", script: String = "read line")
+        throws -> Int32
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["-c", script, "fake-browser"] + arguments
@@ -96,16 +98,20 @@ final class ExtensionNamesTests: XCTestCase {
     /// Profile 2, and an unpacked one recorded in Profile 1's Secure Preferences.
     private func chromiumUserData() -> String {
         let userData = "\(root)/chromium"
-        write(#"{"name":"Phantom","version":"1.2.3","manifest_version":3}"#,
-              to: "\(userData)/Default/Extensions/\(phantomID)/1.2.3_0/manifest.json")
-        write(#"{"name":"__MSG_appName__","default_locale":"en","version":"2.0"}"#,
-              to: "\(userData)/Profile 2/Extensions/\(solflareID)/2.0_0/manifest.json")
-        write(#"{"appName":{"message":"Solflare Wallet","description":"the name"}}"#,
-              to: "\(userData)/Profile 2/Extensions/\(solflareID)/2.0_0/_locales/en/messages.json")
+        write(
+            #"{"name":"Phantom","version":"1.2.3","manifest_version":3}"#,
+            to: "\(userData)/Default/Extensions/\(phantomID)/1.2.3_0/manifest.json")
+        write(
+            #"{"name":"__MSG_appName__","default_locale":"en","version":"2.0"}"#,
+            to: "\(userData)/Profile 2/Extensions/\(solflareID)/2.0_0/manifest.json")
+        write(
+            #"{"appName":{"message":"Solflare Wallet","description":"the name"}}"#,
+            to: "\(userData)/Profile 2/Extensions/\(solflareID)/2.0_0/_locales/en/messages.json")
         let unpacked = "\(root)/source/unpacked-wallet"
         write(#"{"name":"My Unpacked Wallet","version":"0.1"}"#, to: "\(unpacked)/manifest.json")
-        write(#"{"extensions":{"settings":{"\#(unpackedID)":{"path":"\#(unpacked)","location":4}}}}"#,
-              to: "\(userData)/Profile 1/Secure Preferences")
+        write(
+            #"{"extensions":{"settings":{"\#(unpackedID)":{"path":"\#(unpacked)","location":4}}}}"#,
+            to: "\(userData)/Profile 1/Secure Preferences")
         return userData
     }
 
@@ -137,7 +143,9 @@ final class ExtensionNamesTests: XCTestCase {
 
         let mixed = "\(root)/mixed"
         write(#"{"name":"__MSG_appname__","default_locale":"en_US"}"#, to: "\(mixed)/manifest.json")
-        write("\u{FEFF}" + #"{"AppName":{"message":"With a byte order mark"}}"#, to: "\(mixed)/_locales/en_US/messages.json")
+        write(
+            "\u{FEFF}" + #"{"AppName":{"message":"With a byte order mark"}}"#,
+            to: "\(mixed)/_locales/en_US/messages.json")
         XCTAssertEqual(ExtensionNames.manifestName(in: mixed), "With a byte order mark")
     }
 
@@ -168,12 +176,16 @@ final class ExtensionNamesTests: XCTestCase {
     /// --load-extension: the example extension (its manifest has a `key`), and a manifest
     /// without one in /tmp/wb-unpacked.
     func testUnpackedIDsAreChromiumsOwn() throws {
-        let manifest = try String(contentsOfFile: "\(packageRoot)/examples/extension/chromium/manifest.json", encoding: .utf8)
-        guard case .object(let members) = try JSONParser.parse(Array(manifest.utf8)), case .string(let key)? = members["key"] else {
+        let manifest = try String(
+            contentsOfFile: "\(packageRoot)/examples/extension/chromium/manifest.json", encoding: .utf8)
+        guard case .object(let members) = try JSONParser.parse(Array(manifest.utf8)),
+            case .string(let key)? = members["key"]
+        else {
             return XCTFail("the example manifest has no key")
         }
         XCTAssertEqual(ExtensionNames.chromiumID(key: key, folder: "/anywhere"), "oeloogpinfhebldicgpgcpochgkpponn")
-        XCTAssertEqual(ExtensionNames.chromiumID(key: nil, folder: "/tmp/wb-unpacked"), "icobfjejhnkmkhjoagjfmnecmejjfndm")
+        XCTAssertEqual(
+            ExtensionNames.chromiumID(key: nil, folder: "/tmp/wb-unpacked"), "icobfjejhnkmkhjoagjfmnecmejjfndm")
         XCTAssertNil(ExtensionNames.chromiumID(key: "not base64!", folder: "/anywhere"))
     }
 
@@ -194,7 +206,8 @@ final class ExtensionNamesTests: XCTestCase {
         let userData = chromiumUserData()
         let pid = try startBrowser(["--user-data-dir=\(userData)", "--profile-directory=Profile 1"])
         XCTAssertEqual(ExtensionNames.name(of: chrome(unpackedID), browserProcess: pid), "My Unpacked Wallet")
-        XCTAssertNil(ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom is installed in Default only")
+        XCTAssertNil(
+            ExtensionNames.name(of: chrome(phantomID), browserProcess: pid), "Phantom is installed in Default only")
     }
 
     func testAnUnknownExtensionHasNoName() throws {
@@ -277,7 +290,8 @@ final class ExtensionNamesTests: XCTestCase {
 
     private func firefoxProfile() -> String {
         let profile = "\(root)/firefox/abcd1234.default-release"
-        write("""
+        write(
+            """
             {"schemaVersion":36,"addons":[
               {"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}},
               {"id":"wallet@example.org","type":"extension","defaultLocale":{"name":"My Firefox Wallet","creator":"Someone"}},
@@ -319,7 +333,9 @@ final class ExtensionNamesTests: XCTestCase {
     /// `ExtensionNames.name(of:browserProcess:patience:)` in a task, while `meanwhile` runs
     /// here. The tests stay synchronous because Foundation's `Process`, which starts the
     /// stand-in browsers, waits for them only on the thread that started them.
-    private func nameWaitedFor(_ caller: Caller, browserProcess pid: Int32, patience: Duration, meanwhile: () -> Void = {}) -> String? {
+    private func nameWaitedFor(
+        _ caller: Caller, browserProcess pid: Int32, patience: Duration, meanwhile: () -> Void = {}
+    ) -> String? {
         let found = Mutex<String?>(nil)
         let done = expectation(description: "the lookup ended")
         Task {
@@ -342,7 +358,8 @@ final class ExtensionNamesTests: XCTestCase {
             writeAddOnList(walletAddOn, in: profile)
         }
         XCTAssertEqual(name, "My Firefox Wallet", file: file, line: line)
-        XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid), "the list is newer than the browser now", file: file, line: line)
+        XCTAssertFalse(
+            ExtensionNames.firefoxListIsPending(pid), "the list is newer than the browser now", file: file, line: line)
     }
 
     /// A fresh profile: Firefox has not written its list yet when the add-on first asks.
@@ -403,8 +420,10 @@ final class ExtensionNamesTests: XCTestCase {
     /// `-profile` with a relative folder is the browser's working folder's.
     func testARelativeProfileFolderIsTheBrowsersWorkingFolders() throws {
         _ = firefoxProfile()
-        let pid = try startBrowser(["-profile", "firefox/abcd1234.default-release", root], script: #"cd "$3" && read line"#)
-        for _ in 0..<1000 where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) != root { usleep(5_000) }
+        let pid = try startBrowser(
+            ["-profile", "firefox/abcd1234.default-release", root], script: #"cd "$3" && read line"#)
+        for _ in 0..<1000 where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) != root
+        { usleep(5_000) }
         XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
     }
 

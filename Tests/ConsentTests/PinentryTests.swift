@@ -25,13 +25,16 @@ final class PinentryTests: XCTestCase {
     }
 
     private static let scriptVariables = [
-        "FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG", "FAKE_PINENTRY_CONFIRM", "FAKE_PINENTRY_CONNECT",
+        "FAKE_PINENTRY_MODE", "FAKE_PINENTRY_PASSPHRASES", "FAKE_PINENTRY_LOG", "FAKE_PINENTRY_CONFIRM",
+        "FAKE_PINENTRY_CONNECT",
     ]
 
     private let request = ConsentRequest(
         caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
         keyLabel: "savings", shortAddress: "7xKX…3fGh",
-        payloads: [.text("Sign in to example.com"), .binary(byteCount: 40, sha256Prefix: "0123456789abcdef"), .text("three")])
+        payloads: [
+            .text("Sign in to example.com"), .binary(byteCount: 40, sha256Prefix: "0123456789abcdef"), .text("three"),
+        ])
 
     private func answers(_ lines: [String]) {
         let path = "\(folder)/answers"
@@ -41,11 +44,15 @@ final class PinentryTests: XCTestCase {
 
     private func log() throws -> [[String: Any]] {
         let text = String(decoding: try readBytes(logPath), as: UTF8.self)
-        return try text.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        return try text.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
     }
 
     private func commands() throws -> [(String, String)] {
-        try log().compactMap { record in (record["command"] as? String).map { ($0, record["argument"] as? String ?? "") } }
+        try log().compactMap { record in
+            (record["command"] as? String).map { ($0, record["argument"] as? String ?? "") }
+        }
     }
 
     func testAnswerIsPassedOnAndThePromptNamesCallerKeyAndCount() async throws {
@@ -86,12 +93,15 @@ final class PinentryTests: XCTestCase {
     }
 
     func testAQuestionShowsItsTextAndButtonsAndAnswersWhichWasPressed() async throws {
-        let question = ConsentQuestion(title: "wallet-bridge: connect", description: "Connect?\nIt says: 100% fine", approve: "_Connect", reject: "_Reject")
+        let question = ConsentQuestion(
+            title: "wallet-bridge: connect", description: "Connect?\nIt says: 100% fine", approve: "_Connect",
+            reject: "_Reject")
         let approved = try await PinentrySource(program: fakePinentryPath).ask(question)
         XCTAssertTrue(approved)
         let sent = try commands()
         XCTAssertEqual(sent.map(\.0), ["SETTITLE", "SETDESC", "SETOK", "SETCANCEL", "CONFIRM", "BYE"])
-        XCTAssertEqual(sent.map(\.1).prefix(4), ["wallet-bridge: connect", "Connect?\nIt says: 100% fine", "_Connect", "_Reject"])
+        XCTAssertEqual(
+            sent.map(\.1).prefix(4), ["wallet-bridge: connect", "Connect?\nIt says: 100% fine", "_Connect", "_Reject"])
 
         // The scripted pinentry answers a "_Connect" button by FAKE_PINENTRY_CONNECT.
         setenv("FAKE_PINENTRY_CONNECT", "refuse", 1)
@@ -146,7 +156,8 @@ final class PinentryTests: XCTestCase {
         }
         XCTAssertEqual(try commands().filter { $0.0 == "SETNOTOK" }.map(\.1), ["Refuse _all from this extension"])
 
-        var question = ConsentQuestion(title: "wallet-bridge: connect", description: "Connect?", approve: "_Connect", reject: "_Reject")
+        var question = ConsentQuestion(
+            title: "wallet-bridge: connect", description: "Connect?", approve: "_Connect", reject: "_Reject")
         question.offersRefuseAll = true
         do {
             _ = try await PinentrySource(program: fakePinentryPath).ask(question)
@@ -169,7 +180,8 @@ final class PinentryTests: XCTestCase {
         answers(["one", "two", "three", "four"])
         let seen = Recorder()
         do {
-            _ = try await PinentrySource(program: fakePinentryPath, maxAttempts: 3).obtain(for: request) { passphrase -> Bool? in
+            _ = try await PinentrySource(program: fakePinentryPath, maxAttempts: 3).obtain(for: request) {
+                passphrase -> Bool? in
                 seen.add(String(decoding: passphrase.bytes, as: UTF8.self))
                 return nil
             }
@@ -180,7 +192,9 @@ final class PinentryTests: XCTestCase {
         XCTAssertEqual(seen.values, ["one", "two", "three"])
         let sent = try commands()
         XCTAssertEqual(sent.filter { $0.0 == "GETPIN" }.count, 3)
-        XCTAssertEqual(sent.filter { $0.0 == "SETERROR" }.map(\.1), ["Wrong passphrase (attempt 2 of 3).", "Wrong passphrase (attempt 3 of 3)."])
+        XCTAssertEqual(
+            sent.filter { $0.0 == "SETERROR" }.map(\.1),
+            ["Wrong passphrase (attempt 2 of 3).", "Wrong passphrase (attempt 3 of 3)."])
     }
 
     func testSecondAttemptCanSucceed() async throws {
@@ -200,14 +214,18 @@ final class PinentryTests: XCTestCase {
     func testPinentryThatCannotShowADialogIsUnavailable() async throws {
         setenv("FAKE_PINENTRY_MODE", "no-display", 1)
         // Debian's default pinentry (curses) with no terminal: said in words a person can act on.
-        await assertRefusal(.unavailable("\(fakePinentryPath) could not ask: it needs a terminal or a display, and has neither (pinentry could not ask: ERR 83918950 Inappropriate ioctl for device <Pinentry>)"))
+        await assertRefusal(
+            .unavailable(
+                "\(fakePinentryPath) could not ask: it needs a terminal or a display, and has neither (pinentry could not ask: ERR 83918950 Inappropriate ioctl for device <Pinentry>)"
+            ))
         setenv("FAKE_PINENTRY_MODE", "exit", 1)
         await assertRefusal(nil)
     }
 
     func testMissingProgramIsUnavailable() async throws {
-        await assertRefusal(.unavailable("cannot start the pinentry program \"/nonexistent/pinentry\": No such file or directory"),
-                            program: "/nonexistent/pinentry")
+        await assertRefusal(
+            .unavailable("cannot start the pinentry program \"/nonexistent/pinentry\": No such file or directory"),
+            program: "/nonexistent/pinentry")
     }
 
     private func assertRefusal(_ expected: ConsentRefusal?, program: String? = nil, line: UInt = #line) async {
@@ -250,8 +268,9 @@ final class PinentryTests: XCTestCase {
         for _ in 0..<200 {
             // Not log(): its XCTUnwrap would record a failure while the file does not exist yet.
             if (try? AtomicFile.read(logPath, maxBytes: 1 << 20)) != nil, let records = try? log(),
-               records.contains(where: { $0["command"] as? String == "GETPIN" }),
-               let pid = records.first?["pid"] as? Int {
+                records.contains(where: { $0["command"] as? String == "GETPIN" }),
+                let pid = records.first?["pid"] as? Int
+            {
                 return pid_t(pid)
             }
             try await Task.sleep(for: .milliseconds(25))
@@ -262,7 +281,9 @@ final class PinentryTests: XCTestCase {
     func testPassphraseFileSourceTriesOnceAndStripsOneNewline() async throws {
         let path = "\(folder)/passphrase"
         writeBytes(Array("secret\n".utf8), path)
-        let got = try await PassphraseFileSource(path: path).obtain(for: request) { String(decoding: $0.bytes, as: UTF8.self) }
+        let got = try await PassphraseFileSource(path: path).obtain(for: request) {
+            String(decoding: $0.bytes, as: UTF8.self)
+        }
         XCTAssertEqual(got, "secret")
         let counter = Recorder()
         do {
@@ -287,13 +308,19 @@ final class PinentryTests: XCTestCase {
         var request = self.request
         request.caller = .firefoxAddon(id: "wallet@example.org", manifestPath: "/m.json")
         request.payloads = [.text("hello")]
-        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on with ID wallet@example.org\nasks to sign 1 payload with"))
+        XCTAssertTrue(
+            request.description(for: .passphrase).hasPrefix(
+                "The Firefox add-on with ID wallet@example.org\nasks to sign 1 payload with"))
         request.callerName = "My Wallet"
-        XCTAssertTrue(request.description(for: .confirmation).hasPrefix("The Firefox add-on with ID wallet@example.org,\ninstalled as \"My Wallet\",\nasks"))
+        XCTAssertTrue(
+            request.description(for: .confirmation).hasPrefix(
+                "The Firefox add-on with ID wallet@example.org,\ninstalled as \"My Wallet\",\nasks"))
         request.caller = .unidentified
         XCTAssertTrue(request.description(for: .passphrase).hasPrefix("A program that was not started by a browser"))
         request.caller = .firefoxAddon(id: "evil\nLine\u{202E}", manifestPath: "/m.json")
         request.callerName = nil
-        XCTAssertTrue(request.description(for: .passphrase).hasPrefix("The Firefox add-on with ID evil\\nLine\\u{202E}\nasks"), request.description(for: .passphrase))
+        XCTAssertTrue(
+            request.description(for: .passphrase).hasPrefix("The Firefox add-on with ID evil\\nLine\\u{202E}\nasks"),
+            request.description(for: .passphrase))
     }
 }

@@ -12,7 +12,9 @@ private struct OfferingPerson: PassphraseSource {
     let shown = Recorder()
     let offered = Recorder()
 
-    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?) async throws -> T {
+    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?)
+        async throws -> T
+    {
         shown.add(request.description(for: .passphrase))
         guard let result = try await attempt(secure("right")) else { throw ConsentRefusal.declined }
         return result
@@ -45,7 +47,8 @@ final class SignInAllowanceTests: XCTestCase {
     override func setUpWithError() throws {
         useWeakKDF()
         keystore = Keystore(path: "\(temporaryFolder(self))/keystore.json")
-        solanaEntry = try keystore.importKey(secure([UInt8](repeating: 1, count: 32)), label: "main", passphrase: secure("right"))
+        solanaEntry = try keystore.importKey(
+            secure([UInt8](repeating: 1, count: 32)), label: "main", passphrase: secure("right"))
         ethereumEntry = try keystore.importKey(
             secure(Keccak256.hash(Array("cow".utf8))), type: .secp256k1, label: "eth", passphrase: secure("right"))
     }
@@ -83,7 +86,8 @@ final class SignInAllowanceTests: XCTestCase {
 
     private func signMessage(_ text: String, with wallet: KeystoreWallet) async throws {
         _ = try await wallet.signPayloads(
-            SignPayloadsParams(address: solanaEntry.address, payloads: [Base64.encode(Array(text.utf8))]), context: context)
+            SignPayloadsParams(address: solanaEntry.address, payloads: [Base64.encode(Array(text.utf8))]),
+            context: context)
     }
 
     private var address: String { ethereumEntry.ethereumAddress!.description }
@@ -100,7 +104,8 @@ final class SignInAllowanceTests: XCTestCase {
             + "Version: 1\nChain ID: 1\nNonce: 32891756\nIssued At: 2021-09-30T16:25:24Z"
     }
 
-    private let solanaText = "bank.example wants you to sign in with your Solana account:\n7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv"
+    private let solanaText =
+        "bank.example wants you to sign in with your Solana account:\n7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv"
 
     func testAnAllowanceNeverSignsASignInUnseen() async throws {
         let (wallet, person) = try wallet(allowed: true)
@@ -115,21 +120,26 @@ final class SignInAllowanceTests: XCTestCase {
         XCTAssertEqual(dialogs.count, 3, "each sign-in asked: \(dialogs)")
         guard dialogs.count == 3 else { return }
         XCTAssertEqual(person.offered.values, ["none", "none", "none"])
-        XCTAssertTrue(dialogs[0].contains("⚠ This sign-in is for bank.example, but the request comes from the site \(site)"), dialogs[0])
+        XCTAssertTrue(
+            dialogs[0].contains("⚠ This sign-in is for bank.example, but the request comes from the site \(site)"),
+            dialogs[0])
         XCTAssertTrue(dialogs[0].contains("⚠ This reads like a sign-in, but is not a well-formed one"), dialogs[0])
         // solana_signMessage of sign-in text: the same warning, before the text.
-        XCTAssertTrue(dialogs[2].contains(
-            "asks to sign 1 payload with your key \"main\" (AKnL…RSZ9):\n⚠ This sign-in is for bank.example, but the request comes "
-                + "from the site \(site) (as the extension reports it)\n1. Text: \"bank.example wants you"), dialogs[2])
+        XCTAssertTrue(
+            dialogs[2].contains(
+                "asks to sign 1 payload with your key \"main\" (AKnL…RSZ9):\n⚠ This sign-in is for bank.example, but the request comes "
+                    + "from the site \(site) (as the extension reports it)\n1. Text: \"bank.example wants you"),
+            dialogs[2])
     }
 
     func testASignInsDialogNeverOffersSignAndAllow() async throws {
         let (wallet, person) = try wallet(allowed: false)
         try await personalSign("Hello", with: wallet)
         XCTAssertEqual(person.offered.values, ["10 minutes"], "a message's dialog offers it")
-        XCTAssertTrue(person.shown.values[0].hasSuffix(
-            "\"Sign and allow\" also signs what this site asks through this extension of this key for the next 10 minutes "
-                + "without asking."), person.shown.values[0])
+        XCTAssertTrue(
+            person.shown.values[0].hasSuffix(
+                "\"Sign and allow\" also signs what this site asks through this extension of this key for the next 10 minutes "
+                    + "without asking."), person.shown.values[0])
         try await personalSign(malformed, with: wallet)
         try await signMessage(solanaText, with: wallet)
         // Sign In With Solana's own text from its own site: asked, and no warning.
@@ -141,10 +151,14 @@ final class SignInAllowanceTests: XCTestCase {
 
     /// Outside a site's session the allowance is the extension's, and the text says so.
     func testTheAllowanceTextNamesWhoItCovers() {
-        var request = ConsentRequest(caller: caller, keyLabel: "main", shortAddress: "AKnL…RSZ9", payloads: [.text("hi")], rememberMinutes: 5)
-        XCTAssertTrue(request.description(for: .confirmation).contains("signs what this extension asks of this key for the next 5"))
+        var request = ConsentRequest(
+            caller: caller, keyLabel: "main", shortAddress: "AKnL…RSZ9", payloads: [.text("hi")], rememberMinutes: 5)
+        XCTAssertTrue(
+            request.description(for: .confirmation).contains(
+                "signs what this extension asks of this key for the next 5"))
         request.site = site
-        XCTAssertTrue(request.description(for: .confirmation).contains(
-            "signs what this site asks through this extension of this key for the next 5"))
+        XCTAssertTrue(
+            request.description(for: .confirmation).contains(
+                "signs what this site asks through this extension of this key for the next 5"))
     }
 }

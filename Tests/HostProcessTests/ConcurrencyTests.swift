@@ -31,14 +31,16 @@ final class ConcurrencyTests: XCTestCase {
             let delay = Int.random(in: 0...40)
             let id = index.isMultiple(of: 2) ? "\(index)" : "\"r\(index)\""
             expected[id] = delay
-            batch += HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":\#(delay)},"id":\#(id)}"#.utf8))
+            batch += HostProcess.frame(
+                Array(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":\#(delay)},"id":\#(id)}"#.utf8))
         }
         try host.write(batch)
         var seen: [String: Int] = [:]
         for _ in 0..<1000 {
             let body = try XCTUnwrap(host.readFrame(timeout: 10))
             guard case .object(let reply) = try JSONParser.parse(body),
-                  case .object(let result)? = reply["result"], let id = reply["id"] else {
+                case .object(let result)? = reply["result"], let id = reply["id"]
+            else {
                 return XCTFail("not a result: \(String(decoding: body, as: UTF8.self))")
             }
             XCTAssertEqual(result["slept"]?.compactText, expected[id.compactText].map(String.init))
@@ -70,7 +72,9 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(under.count, 1_048_576)
         try host.send(#"{"jsonrpc":"2.0","method":"test.large","params":{"bytes":\#(1_048_576 - 35)},"id":2}"#)
         let over = try XCTUnwrap(host.readFrame())
-        XCTAssertEqual(String(decoding: over, as: UTF8.self),
-                       #"{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"data":{"bytes":1048577,"limit":1048576},"message":"Response too large"}}"#)
+        XCTAssertEqual(
+            String(decoding: over, as: UTF8.self),
+            #"{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"data":{"bytes":1048577,"limit":1048576},"message":"Response too large"}}"#
+        )
     }
 }

@@ -51,7 +51,9 @@ final class FixtureStateTests: XCTestCase {
     /// The setup's note, then each case's in file order, all in one folder; a second file starts
     /// with an empty folder of its own.
     func testCasesRunInFileOrderWithTheSetupFirstInAFolderOfTheFilesOwn() throws {
-        let notes = try file("notes.json", """
+        let notes = try file(
+            "notes.json",
+            """
             {\(Self.env),
              "setup": [\(Self.save("save-setup", "setup", id: 1))],
              "cases": [
@@ -63,9 +65,12 @@ final class FixtureStateTests: XCTestCase {
             """)
         let other = try file("other.json", "{\(Self.env), \"cases\": [\(Self.list("list-empty", [], id: 1))]}")
         let report = try runner().run([notes, other])
-        XCTAssertEqual(report.outcomes.map(\.fixture.id), [
-            "notes.json#list-after-setup", "notes.json#save-first", "notes.json#save-second", "notes.json#list-all", "other.json#list-empty",
-        ], "the cases, in file order, and no setup case among them")
+        XCTAssertEqual(
+            report.outcomes.map(\.fixture.id),
+            [
+                "notes.json#list-after-setup", "notes.json#save-first", "notes.json#save-second", "notes.json#list-all",
+                "other.json#list-empty",
+            ], "the cases, in file order, and no setup case among them")
         for outcome in report.outcomes { XCTAssertEqual(outcome.verdict, .passed, outcome.fixture.id) }
         XCTAssertEqual(report.warnings, [])
 
@@ -75,7 +80,9 @@ final class FixtureStateTests: XCTestCase {
 
     /// `--filter` and a case run alone: the setup still runs first; the cases not selected do not.
     func testTheSetupRunsForASelectedCaseAlone() throws {
-        let notes = try file("notes.json", """
+        let notes = try file(
+            "notes.json",
+            """
             {\(Self.env),
              "setup": [\(Self.save("save-setup", "setup", id: 1))],
              "cases": [\(Self.save("save-first", "first", id: 2)), \(Self.list("list-setup-only", ["setup"], id: 3))]}
@@ -92,7 +99,9 @@ final class FixtureStateTests: XCTestCase {
     /// A setup case that fails fails every selected case of its file, which then does not run;
     /// the next file runs as usual.
     func testAFailingSetupCaseFailsTheFilesCasesWithoutRunningThem() throws {
-        let broken = try file("broken.json", """
+        let broken = try file(
+            "broken.json",
+            """
             {\(Self.env),
              "setup": [
                {"name": "save-wrong", "rule": "saving answers how much it wrote",
@@ -103,10 +112,16 @@ final class FixtureStateTests: XCTestCase {
             """)
         let fine = try file("fine.json", "{\(Self.env), \"cases\": [\(Self.list("list-empty", [], id: 1))]}")
         let report = try runner().run([broken, fine])
-        XCTAssertEqual(report.outcomes.map(\.fixture.id), ["broken.json#list-empty", "broken.json#save", "fine.json#list-empty"])
+        XCTAssertEqual(
+            report.outcomes.map(\.fixture.id), ["broken.json#list-empty", "broken.json#save", "fine.json#list-empty"])
         for outcome in report.outcomes.prefix(2) {
-            guard case .failed(let problems) = outcome.verdict else { return XCTFail("\(outcome.fixture.id): \(outcome.verdict)") }
-            XCTAssertEqual(problems.first, "the file's setup case broken.json#save-wrong failed (saving answers how much it wrote), so this case did not run:")
+            guard case .failed(let problems) = outcome.verdict else {
+                return XCTFail("\(outcome.fixture.id): \(outcome.verdict)")
+            }
+            XCTAssertEqual(
+                problems.first,
+                "the file's setup case broken.json#save-wrong failed (saving answers how much it wrote), so this case did not run:"
+            )
             XCTAssertTrue(problems.contains { $0.contains("result.written: expected 99, got 13") }, "\(problems)")
         }
         XCTAssertEqual(report.outcomes[2].verdict, .passed)
@@ -115,7 +130,9 @@ final class FixtureStateTests: XCTestCase {
     /// In process there is no environment to set: a setup case with `env` skips the file's cases,
     /// saying why, never passing them.
     func testASetupCaseThatCannotRunInProcessSkipsTheCases() throws {
-        let notes = try file("notes.json", """
+        let notes = try file(
+            "notes.json",
+            """
             {\(Self.env), "setup": [\(Self.save("save-setup", "setup", id: 1))], "cases": [{"name": "plain", "request": 1, "response": null}]}
             """)
         var router = Router()
@@ -124,7 +141,10 @@ final class FixtureStateTests: XCTestCase {
         let outcome = FixtureRunner(host: .router(made), checkSchemas: false).run([notes]).outcomes
         XCTAssertEqual(outcome.count, 1)
         guard case .skipped(let reason) = outcome[0].verdict else { return XCTFail("\(outcome[0].verdict)") }
-        XCTAssertTrue(reason.hasPrefix("the file's setup case notes.json#save-setup cannot run against this host: env (WALLET_BRIDGE_TEST_REPORT)"), reason)
+        XCTAssertTrue(
+            reason.hasPrefix(
+                "the file's setup case notes.json#save-setup cannot run against this host: env (WALLET_BRIDGE_TEST_REPORT)"
+            ), reason)
     }
 
     private enum Noop: RPCMethod {

@@ -27,7 +27,9 @@ final class FixtureTests: XCTestCase {
 @Suite(.serialized) struct FixtureCases {
     static let cases = (try? FixtureTests.loadCases()) ?? []
     /// One runner for all cases, so the host is asked for its description (`rpc.discover`) once.
-    static let runner = Result { FixtureRunner(host: .process(path: try BuiltProducts.executable("wallet-bridge-conformance-host"))) }
+    static let runner = Result {
+        FixtureRunner(host: .process(path: try BuiltProducts.executable("wallet-bridge-conformance-host")))
+    }
 
     @Test("a fixture case against the real conformance host", arguments: cases)
     func fixture(_ fixture: FixtureCase) throws {

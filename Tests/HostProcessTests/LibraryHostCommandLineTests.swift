@@ -30,7 +30,9 @@ final class LibraryHostCommandLineTests: XCTestCase {
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
         process.waitUntilExit()
-        let text = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        let text = { (path: String) in
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
         return Run(status: process.terminationStatus, stdout: text(scratch + ".out"), stderr: text(scratch + ".err"))
     }
 
@@ -69,11 +71,15 @@ final class LibraryHostCommandLineTests: XCTestCase {
         // Chromium's origin, then an option (Windows passes --parent-window); Firefox's manifest
         // path, then an add-on ID that happens to look like an option. Each is served: the reply
         // is a frame, and stdout holds nothing else.
-        for arguments in [["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--version"],
-                          ["/home/u/.mozilla/native-messaging-hosts/com.walletbridge.host.json", "--help"]] {
+        for arguments in [
+            ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--version"],
+            ["/home/u/.mozilla/native-messaging-hosts/com.walletbridge.host.json", "--help"],
+        ] {
             let process = try HostProcess(executable: try host, arguments: arguments)
             try process.send(#"{"jsonrpc":"2.0","id":1,"method":"subtract","params":[42,23]}"#)
-            XCTAssertEqual(try process.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":1,"result":19}"#, "\(arguments)")
+            XCTAssertEqual(
+                try process.readFrame().map { String(decoding: $0, as: UTF8.self) },
+                #"{"jsonrpc":"2.0","id":1,"result":19}"#, "\(arguments)")
             process.closeStdin()
             XCTAssertNil(try process.readFrame(), "nothing after the reply: \(arguments)")
             XCTAssertEqual(try process.waitForExit(), 0, process.stderrText)

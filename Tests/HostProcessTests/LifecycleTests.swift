@@ -7,7 +7,8 @@ import XCTest
 
 final class LifecycleTests: XCTestCase {
     private func conformanceHost(_ environment: [String: String] = [:]) throws -> HostProcess {
-        try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"), environment: environment)
+        try HostProcess(
+            executable: BuiltProducts.executable("wallet-bridge-conformance-host"), environment: environment)
     }
 
     func testEndOfInputCancelsInFlightAndExitsZero() throws {
@@ -17,7 +18,9 @@ final class LifecycleTests: XCTestCase {
         let started = Date()
         host.closeStdin()
         let reply = try XCTUnwrap(host.readFrame(timeout: 3))
-        XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":9,"error":{"code":-32002,"message":"Request cancelled"}}"#)
+        XCTAssertEqual(
+            String(decoding: reply, as: UTF8.self),
+            #"{"jsonrpc":"2.0","id":9,"error":{"code":-32002,"message":"Request cancelled"}}"#)
         XCTAssertEqual(try host.waitForExit(timeout: 3), 0)
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the handler was cancelled, not waited for")
     }
@@ -64,7 +67,9 @@ final class LifecycleTests: XCTestCase {
             usleep(100_000)
             kill(host.pid, signalNumber)
             let reply = try XCTUnwrap(host.readFrame(timeout: 5), "signal \(signalNumber)")
-            XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Request cancelled"}}"#)
+            XCTAssertEqual(
+                String(decoding: reply, as: UTF8.self),
+                #"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Request cancelled"}}"#)
             XCTAssertEqual(try host.waitForExit(timeout: 10), 0, "signal \(signalNumber)")
         }
     }
@@ -99,7 +104,8 @@ final class LifecycleTests: XCTestCase {
         let elapsed = Date().timeIntervalSince(signalled)
         XCTAssertGreaterThan(elapsed, 0.25, "the grace is counted from the signal")
         XCTAssertLessThan(elapsed, 0.3 + 0.2, "the grace is 300 ms; stderr: \(host.stderrText)")
-        XCTAssertTrue(host.stderrText.contains("a signal arrived while a handler blocked the reader thread"), host.stderrText)
+        XCTAssertTrue(
+            host.stderrText.contains("a signal arrived while a handler blocked the reader thread"), host.stderrText)
     }
 
     func testSigtermEndsAHostWhoseStdoutNobodyReads() throws {
@@ -117,12 +123,17 @@ final class LifecycleTests: XCTestCase {
         // the host stops reading requests until the browser catches up, then goes on.
         let host = try conformanceHost()
         let text = String(repeating: "y", count: 10_000)
-        let requests = (1...1_000).map { HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"test.echo","params":{"t":"\#(text)"},"id":\#($0)}"#.utf8)) }
+        let requests = (1...1_000).map {
+            HostProcess.frame(
+                Array(#"{"jsonrpc":"2.0","method":"test.echo","params":{"t":"\#(text)"},"id":\#($0)}"#.utf8))
+        }
         host.writeInBackground(Array(requests.joined()))
         usleep(500_000)
         var ids: Set<String> = []
         while ids.count < 1_000, let body = try host.readFrame(timeout: 10) {
-            guard case .object(let reply) = try JSONParser.parse(body), reply["result"] != nil else { return XCTFail("not a result") }
+            guard case .object(let reply) = try JSONParser.parse(body), reply["result"] != nil else {
+                return XCTFail("not a result")
+            }
             ids.insert(reply["id"]!.compactText)
         }
         XCTAssertEqual(ids.count, 1_000)
@@ -181,12 +192,18 @@ final class LifecycleTests: XCTestCase {
         let unknownMethods = (1...1024).map { #"{"jsonrpc":"2.0","method":"no.such.method","id":\#($0)}"# }
         let cases: [(what: String, environment: [String: String], request: String, delay: TimeInterval)] = [
             // The reply is written by the handler's own pool thread, after the reader's batch.
-            ("a pool handler's reply", [:], #"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":50},"id":1}"#, 0.05),
+            (
+                "a pool handler's reply", [:], #"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":50},"id":1}"#,
+                0.05
+            ),
             // `.immediate` entries answered on the reader thread; the joined reply (80 KB) is
             // too large to gather, so it is written from inside the last entry's answer.
             ("a batch answered on the reader thread", [:], "[" + unknownMethods.joined(separator: ",") + "]", 0),
             // The timeout sweep answers on the reader thread, before the call leaves the table.
-            ("a timeout's answer", ["WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "50"], #"{"jsonrpc":"2.0","method":"test.hang","id":1}"#, 0.05),
+            (
+                "a timeout's answer", ["WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "50"],
+                #"{"jsonrpc":"2.0","method":"test.hang","id":1}"#, 0.05
+            ),
         ]
         for (what, environment, request, delay) in cases {
             var environment = environment
@@ -221,11 +238,16 @@ final class LifecycleTests: XCTestCase {
         let host = try conformanceHost(["WALLET_BRIDGE_REQUEST_TIMEOUT_MS": "300"])
         try host.send(#"{"jsonrpc":"2.0","method":"test.hang","id":"hung"}"#)
         try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[2,2],"id":"ok"}"#)
-        XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":"ok","result":4}"#)
-        XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) },
-                       #"{"jsonrpc":"2.0","id":"hung","error":{"code":-32001,"message":"Request timed out"}}"#)
+        XCTAssertEqual(
+            try host.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":"ok","result":4}"#
+        )
+        XCTAssertEqual(
+            try host.readFrame().map { String(decoding: $0, as: UTF8.self) },
+            #"{"jsonrpc":"2.0","id":"hung","error":{"code":-32001,"message":"Request timed out"}}"#)
         try host.send(#"{"jsonrpc":"2.0","method":"sum","params":[3],"id":"after"}"#)
-        XCTAssertEqual(try host.readFrame().map { String(decoding: $0, as: UTF8.self) }, #"{"jsonrpc":"2.0","id":"after","result":3}"#)
+        XCTAssertEqual(
+            try host.readFrame().map { String(decoding: $0, as: UTF8.self) },
+            #"{"jsonrpc":"2.0","id":"after","result":3}"#)
     }
 
     /// A port's reader waits for the next request in read(2) itself once it has nothing else
@@ -241,7 +263,8 @@ final class LifecycleTests: XCTestCase {
             // Seen at once, not at the watch's next round (500 ms).
             XCTAssertLessThan(Date().timeIntervalSince(sent), 0.45, "signal \(signalNumber): \(host.stderrText)")
             // Ended by the watch, not by the signal's backstop, which also ends it within the grace.
-            XCTAssertFalse(host.stderrText.contains("a signal arrived while"), "signal \(signalNumber): \(host.stderrText)")
+            XCTAssertFalse(
+                host.stderrText.contains("a signal arrived while"), "signal \(signalNumber): \(host.stderrText)")
         }
     }
 
@@ -277,10 +300,13 @@ final class LifecycleTests: XCTestCase {
         // sh starts `sleep | host` in the background and waits; $! is the host's pid. The sleep
         // writes its own pid first, so that exactly it is ended afterwards (it outlives sh), and
         // the requests before it becomes the sleep.
-        let script = #"sh -c 'echo $$ > "$0"; cat "$1"; exec sleep 30' "$1/sleep.pid" "$1/requests" | "$0" > /dev/null & echo $! > "$1/host.pid"; wait"#
+        let script =
+            #"sh -c 'echo $$ > "$0"; cat "$1"; exec sleep 30' "$1/sleep.pid" "$1/requests" | "$0" > /dev/null & echo $! > "$1/host.pid"; wait"#
         let parent = try HostProcess(executable: "/bin/sh", arguments: ["-c", script, hostPath, folder])
         func pid(_ name: String) -> pid_t {
-            pid_t((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            pid_t(
+                (try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines) ?? "") ?? 0
         }
         var hostPID: pid_t = 0
         var sleepPID: pid_t = 0
@@ -318,14 +344,17 @@ final class LifecycleTests: XCTestCase {
     static func hasMadeItsWakeUpPipe(_ pid: pid_t) -> Bool {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
         return descriptors.compactMap(Int.init).contains { descriptor in
-            descriptor > 2 && ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))?.hasPrefix("pipe:") ?? false)
+            descriptor > 2
+                && ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))?
+                    .hasPrefix("pipe:") ?? false)
         }
     }
 
     /// Running and not a zombie (an exited child of a non-reaping init stays a zombie).
     static func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         let state = stat[stat.index(close, offsetBy: 2)]
         return state != "Z" && state != "X"
     }

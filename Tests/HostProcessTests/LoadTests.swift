@@ -9,8 +9,9 @@ import XCTest
 final class LoadTests: XCTestCase {
     static func peakResidentBytes(_ pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else { return nil }
         return kilobytes * 1024
     }
 
@@ -20,14 +21,17 @@ final class LoadTests: XCTestCase {
         let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         var stream: [UInt8] = []
         for index in 0..<10_000 {
-            stream += HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":300},"id":\#(index)}"#.utf8))
+            stream += HostProcess.frame(
+                Array(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":300},"id":\#(index)}"#.utf8))
         }
         host.writeInBackground(stream)
         var results = 0, shed = 0
         var seen = Set<String>()
         for _ in 0..<10_000 {
             let body = try XCTUnwrap(host.readFrame(timeout: 20))
-            guard case .object(let reply) = try JSONParser.parse(body), let id = reply["id"] else { return XCTFail("not a reply") }
+            guard case .object(let reply) = try JSONParser.parse(body), let id = reply["id"] else {
+                return XCTFail("not a reply")
+            }
             XCTAssertTrue(seen.insert(id.compactText).inserted, "id \(id.compactText) answered twice")
             if reply["result"] != nil {
                 results += 1
@@ -62,7 +66,8 @@ final class LoadTests: XCTestCase {
         body = []
         host.writeInBackground(frame)
         let reply = try XCTUnwrap(host.readFrame(timeout: 60))
-        XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":1,"result":{"bytes":\#(filler)}}"#)
+        XCTAssertEqual(
+            String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":1,"result":{"bytes":\#(filler)}}"#)
         let peak = try XCTUnwrap(Self.peakResidentBytes(host.pid))
         XCTAssertLessThanOrEqual(peak, 3 * size, "peak RSS \(peak >> 20) MiB for a \(size >> 20) MiB frame")
     }

@@ -13,16 +13,19 @@ final class ServeCommandTests: XCTestCase {
 
     override func setUpWithError() throws {
         home = temporaryFolder(self, prefix: "serve")
-        try FileManager.default.createDirectory(atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     private func serve(_ options: [String] = [], environment: [String: String] = [:]) throws -> HostProcess {
         var environment = environment
         environment["HOME"] = home
         environment["XDG_RUNTIME_DIR"] = "\(home)/run"  // this test's own agent, gone with the home
-        return try HostProcess(executable: BuiltProducts.executable("wallet-bridge"), arguments: ["serve"] + options,
-                               environment: environment, isolated: true)
+        return try HostProcess(
+            executable: BuiltProducts.executable("wallet-bridge"), arguments: ["serve"] + options,
+            environment: environment, isolated: true)
     }
 
     func testServeAnswersAndExitsZeroAtEndOfInput() throws {

@@ -11,14 +11,18 @@ final class ShippedWalletHostTests: XCTestCase {
     /// socket is gone ends within a second.
     override func setUpWithError() throws {
         home = temporaryFolder(self, prefix: "shipped-wallet")
-        try FileManager.default.createDirectory(atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: "\(home)/.config/wallet-bridge", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: "\(home)/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func testGetAccountsOnAnEmptyKeystoreIsAnEmptyList() throws {
-        let replies = try exchange(caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", [
-            #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
-        ])
+        let replies = try exchange(
+            caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/",
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#
+            ])
         XCTAssertEqual(replies, [#"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#])
     }
 
@@ -26,9 +30,12 @@ final class ShippedWalletHostTests: XCTestCase {
         // The shipped main has a top-level `await`, so it serves from inside the main task: the
         // `.immediate` GetAccounts must still run right there, not on a pool thread.
         var threads = 0
-        let replies = try exchange(caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", [
-            #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
-        ]) { pid in threads = try LifecycleTests.threadCount(pid) }
+        let replies = try exchange(
+            caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/",
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#
+            ]
+        ) { pid in threads = try LifecycleTests.threadCount(pid) }
         XCTAssertEqual(replies, [#"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#])
         XCTAssertEqual(threads, 1)
     }
@@ -36,34 +43,44 @@ final class ShippedWalletHostTests: XCTestCase {
     func testTheConfiguredPolicyRefusesOtherCallers() throws {
         try #"{"allow": {"chrome-extension://abcdefghijklmnopabcdefghijklmnop/": ["*"]}}"#
             .write(toFile: "\(home)/.config/wallet-bridge/config.json", atomically: true, encoding: .utf8)
-        let allowed = try exchange(caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop", [
-            #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
-        ])
+        let allowed = try exchange(
+            caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop",
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#
+            ])
         XCTAssertEqual(allowed, [#"{"jsonrpc":"2.0","id":1,"result":{"addresses":[]}}"#])
-        let refused = try exchange(caller: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/", [
-            #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
-            #"{"jsonrpc":"2.0","id":2,"method":"anything.custom"}"#,
-        ])
+        let refused = try exchange(
+            caller: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/",
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"anything.custom"}"#,
+            ])
         XCTAssertEqual(refused.count, 2)
         for reply in refused { XCTAssertTrue(reply.contains(#""code":-1"#), reply) }
     }
 
     func testAnUnreadableConfigurationRefusesEveryone() throws {
         try "{".write(toFile: "\(home)/.config/wallet-bridge/config.json", atomically: true, encoding: .utf8)
-        let replies = try exchange(caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/", [
-            #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#,
-        ])
+        let replies = try exchange(
+            caller: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/",
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#
+            ])
         XCTAssertEqual(replies.count, 1)
         XCTAssertTrue(replies[0].contains(#""code":-1"#), replies[0])
     }
 
     /// Sends each request as a frame, reads one reply per request, hands the host's pid to
     /// `afterReplies`, then closes stdin.
-    private func exchange(caller: String, _ requests: [String], afterReplies: (pid_t) throws -> Void = { _ in }) throws -> [String] {
+    private func exchange(caller: String, _ requests: [String], afterReplies: (pid_t) throws -> Void = { _ in }) throws
+        -> [String]
+    {
         let process = Process()
         process.executableURL = try Self.shippedBinary()
         process.arguments = [caller]
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WALLET_BRIDGE_") && !$0.key.hasPrefix("XDG_") }
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("WALLET_BRIDGE_") && !$0.key.hasPrefix("XDG_")
+        }
         environment["HOME"] = home
         environment["XDG_RUNTIME_DIR"] = "\(home)/run"  // this test's own agent
         process.environment = environment
@@ -105,7 +122,9 @@ final class ShippedWalletHostTests: XCTestCase {
     /// `wallet-bridge` beside the test bundle (SwiftPM builds every product with the tests),
     /// or `WALLET_BRIDGE_BIN`.
     private static func shippedBinary() throws -> URL {
-        if let configured = ProcessInfo.processInfo.environment["WALLET_BRIDGE_BIN"] { return URL(fileURLWithPath: configured) }
+        if let configured = ProcessInfo.processInfo.environment["WALLET_BRIDGE_BIN"] {
+            return URL(fileURLWithPath: configured)
+        }
         var folder = Bundle.main.bundleURL
         for _ in 0..<3 {
             let candidate = folder.appendingPathComponent("wallet-bridge")

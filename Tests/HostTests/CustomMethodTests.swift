@@ -96,11 +96,20 @@ final class CustomMethodTests: XCTestCase {
         XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"result":"a up to 3"}"#)
         // Present but wrong is still wrong: an Optional does not swallow errors.
         reply = try await call(router, "search", params: "{}")
-        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"name","problem":"required field is missing"},"message":"Invalid params"}}"#)
+        XCTAssertEqual(
+            reply,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"name","problem":"required field is missing"},"message":"Invalid params"}}"#
+        )
         reply = try await call(router, "search", params: #"{"name":5}"#)
-        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"name","problem":"expected string"},"message":"Invalid params"}}"#)
+        XCTAssertEqual(
+            reply,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"name","problem":"expected string"},"message":"Invalid params"}}"#
+        )
         reply = try await call(router, "search", params: "[1]")
-        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected object"},"message":"Invalid params"}}"#)
+        XCTAssertEqual(
+            reply,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected object"},"message":"Invalid params"}}"#
+        )
     }
 
     func testEmptyArrayIsAcceptedExactlyWhenAnEmptyObjectIs() async throws {
@@ -112,16 +121,25 @@ final class CustomMethodTests: XCTestCase {
             let page = try await call(router, "page", params: params)
             XCTAssertEqual(page, #"{"jsonrpc":"2.0","id":1,"result":10}"#, params)
             let lookup = try await call(router, "lookup", params: params)
-            XCTAssertEqual(lookup, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"key","problem":"required field is missing"},"message":"Invalid params"}}"#, params)
+            XCTAssertEqual(
+                lookup,
+                #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"key","problem":"required field is missing"},"message":"Invalid params"}}"#,
+                params)
             let search = try await call(router, "search", params: params)
-            XCTAssertEqual(search, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"name","problem":"required field is missing"},"message":"Invalid params"}}"#, params)
+            XCTAssertEqual(
+                search,
+                #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"name","problem":"required field is missing"},"message":"Invalid params"}}"#,
+                params)
         }
         // Only for the params as a whole: an empty array inside them is still not an object.
         struct Nested: Codable, Sendable { var inner: Page.Params }
         enum Wrapper: RPCMethod { static let name = "wrapper"; typealias Params = Nested; typealias Result = Int }
         try router.register(Wrapper.self) { params, _ in params.inner.limit ?? 10 }
         let nested = try await call(router, "wrapper", params: #"{"inner":[]}"#)
-        XCTAssertEqual(nested, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"inner","problem":"expected object"},"message":"Invalid params"}}"#)
+        XCTAssertEqual(
+            nested,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"inner","problem":"expected object"},"message":"Invalid params"}}"#
+        )
         // Array-shaped params are unchanged: `[]` is an empty array, `{}` is not an array.
         enum Numbers: RPCMethod { static let name = "numbers"; typealias Params = [Int]; typealias Result = Int }
         try router.register(Numbers.self) { numbers, _ in numbers.count }
@@ -138,17 +156,25 @@ final class CustomMethodTests: XCTestCase {
         }
         for params in ["[1]", "[null]", "[[]]", #"["a","b"]"#] {
             let reply = try await call(router, "empty", params: params)
-            XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected object"},"message":"Invalid params"}}"#, params)
+            XCTAssertEqual(
+                reply,
+                #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected object"},"message":"Invalid params"}}"#,
+                params)
         }
         // The same through an Optional.
-        enum MaybeEmpty: RPCMethod { static let name = "maybe"; typealias Params = Empty.Params?; typealias Result = String }
+        enum MaybeEmpty: RPCMethod {
+            static let name = "maybe"; typealias Params = Empty.Params?; typealias Result = String
+        }
         try router.register(MaybeEmpty.self) { params, _ in params == nil ? "none" : "some" }
         let none = try await call(router, "maybe", params: nil)
         XCTAssertEqual(none, #"{"jsonrpc":"2.0","id":1,"result":"none"}"#)
         let some = try await call(router, "maybe", params: "[]")
         XCTAssertEqual(some, #"{"jsonrpc":"2.0","id":1,"result":"some"}"#)
         let refused = try await call(router, "maybe", params: "[1]")
-        XCTAssertEqual(refused, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected object"},"message":"Invalid params"}}"#)
+        XCTAssertEqual(
+            refused,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected object"},"message":"Invalid params"}}"#
+        )
     }
 
     func testParamsThatReadTheirInputAreNotMistakenForEmpty() async throws {
@@ -165,7 +191,10 @@ final class CustomMethodTests: XCTestCase {
         reply = try await call(router, "power", params: #"{"base":2,"exponent":3}"#)
         XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"result":8}"#)
         reply = try await call(router, "power", params: "[2]")
-        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"[1]","problem":"expected integer, found null or nothing"},"message":"Invalid params"}}"#)
+        XCTAssertEqual(
+            reply,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"field":"[1]","problem":"expected integer, found null or nothing"},"message":"Invalid params"}}"#
+        )
         reply = try await call(router, "echo", params: "[1,2]")
         XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"result":[1,2]}"#)
         reply = try await call(router, "numbers", params: "[1,2]")
@@ -183,7 +212,10 @@ final class CustomMethodTests: XCTestCase {
         }
         for params in ["[1]", #"{"a":1}"#] {
             let reply = try await call(router, "decline", params: params)
-            XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"this method takes no parameters"},"message":"Invalid params"}}"#, params)
+            XCTAssertEqual(
+                reply,
+                #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"this method takes no parameters"},"message":"Invalid params"}}"#,
+                params)
         }
     }
 
@@ -194,9 +226,12 @@ final class CustomMethodTests: XCTestCase {
         try router.register(Numbers.self) { numbers, _ in numbers.count }
         enum Echo: RPCMethod { static let name = "echo"; typealias Params = JSONValue; typealias Result = JSONValue }
         try router.register(Echo.self) { params, _ in params }
-        enum MaybeAny: RPCMethod { static let name = "maybe-any"; typealias Params = JSONValue?; typealias Result = JSONValue }
+        enum MaybeAny: RPCMethod {
+            static let name = "maybe-any"; typealias Params = JSONValue?; typealias Result = JSONValue
+        }
         try router.register(MaybeAny.self) { params, _ in params ?? "left out" }
-        let expectedArray = #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected array"},"message":"Invalid params"}}"#
+        let expectedArray =
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"data":{"problem":"expected array"},"message":"Invalid params"}}"#
         var reply = try await call(router, "numbers", params: nil)
         XCTAssertEqual(reply, expectedArray)
         reply = try await call(router, "numbers", params: "{}")

@@ -11,7 +11,9 @@ final class RouterAuthorizationTests: XCTestCase {
     private func request(_ method: String, id: Int? = 1) -> Request {
         var members: [String: JSONValue] = ["jsonrpc": .string("2.0"), "method": .string(method)]
         if let id { members["id"] = .number(JSONNumber(id)) }
-        guard case .request(let request) = Request.parse(.object(members)) else { preconditionFailure("invalid test request") }
+        guard case .request(let request) = Request.parse(.object(members)) else {
+            preconditionFailure("invalid test request")
+        }
         return request
     }
 
@@ -28,7 +30,8 @@ final class RouterAuthorizationTests: XCTestCase {
         var router = Router()
         try router.register(Ping.self) { _, _ in "pong" }
         let answer = try await reply(router, Ping.name, caller: .unidentified)
-        XCTAssertEqual(answer, .object(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)), "result": .string("pong")]))
+        XCTAssertEqual(
+            answer, .object(["jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)), "result": .string("pong")]))
     }
 
     func testRefusalIsAnsweredWithTheThrownErrorAndTheHandlerNeverRuns() async throws {
@@ -44,13 +47,19 @@ final class RouterAuthorizationTests: XCTestCase {
             }
         }
         let refused = try await reply(router, Ping.name, caller: .chromeExtension(origin: "chrome-extension://other/"))
-        XCTAssertEqual(refused, .object([
-            "jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)),
-            "error": .object(["code": .number(JSONNumber(-1)), "message": .string("Authorization failed"), "data": ["problem": "not allowed"]]),
-        ]))
+        XCTAssertEqual(
+            refused,
+            .object([
+                "jsonrpc": .string("2.0"), "id": .number(JSONNumber(1)),
+                "error": .object([
+                    "code": .number(JSONNumber(-1)), "message": .string("Authorization failed"),
+                    "data": ["problem": "not allowed"],
+                ]),
+            ]))
         XCTAssertEqual(ran.value, 0)
 
-        let allowed = try await reply(router, Ping.name, caller: .chromeExtension(origin: "chrome-extension://allowed/"))
+        let allowed = try await reply(
+            router, Ping.name, caller: .chromeExtension(origin: "chrome-extension://allowed/"))
         guard case .object(let members) = allowed else { return XCTFail("not an object: \(allowed)") }
         XCTAssertEqual(members["result"], .string("pong"))
         XCTAssertEqual(ran.value, 1)
@@ -79,7 +88,8 @@ final class RouterAuthorizationTests: XCTestCase {
     func testRefusedNotificationGetsNoReply() async throws {
         var router = Router()
         router.authorize { _ throws(RPCError) in throw RPCError(.authorizationFailed) }
-        let body = await router.respond(to: request(Ping.name, id: nil), context: context(.unidentified, method: Ping.name))
+        let body = await router.respond(
+            to: request(Ping.name, id: nil), context: context(.unidentified, method: Ping.name))
         XCTAssertNil(body)
     }
 }

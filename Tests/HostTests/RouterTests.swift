@@ -68,17 +68,21 @@ final class RouterTests: XCTestCase {
             return "pong"
         }
         let request = Request(id: .string("x"), method: "ping", params: nil)
-        let context = RequestContext(caller: .firefoxAddon(id: "a@b", manifestPath: "/m.json"), requestID: .string("x"), method: "ping")
+        let context = RequestContext(
+            caller: .firefoxAddon(id: "a@b", manifestPath: "/m.json"), requestID: .string("x"), method: "ping")
         _ = await router.respond(to: request, context: context)
         XCTAssertEqual(seen.value?.caller.identity, "a@b")
         XCTAssertEqual(seen.value?.requestID, .string("x"))
     }
 
     func testCallerFromArguments() {
-        XCTAssertEqual(Caller(arguments: ["chrome-extension://abc/"]), .chromeExtension(origin: "chrome-extension://abc/"))
-        XCTAssertEqual(Caller(arguments: ["chrome-extension://abc/", "--parent-window=7"]).identity, "chrome-extension://abc/")
-        XCTAssertEqual(Caller(arguments: ["/home/u/.mozilla/native-messaging-hosts/x.json", "a@b"]),
-                       .firefoxAddon(id: "a@b", manifestPath: "/home/u/.mozilla/native-messaging-hosts/x.json"))
+        XCTAssertEqual(
+            Caller(arguments: ["chrome-extension://abc/"]), .chromeExtension(origin: "chrome-extension://abc/"))
+        XCTAssertEqual(
+            Caller(arguments: ["chrome-extension://abc/", "--parent-window=7"]).identity, "chrome-extension://abc/")
+        XCTAssertEqual(
+            Caller(arguments: ["/home/u/.mozilla/native-messaging-hosts/x.json", "a@b"]),
+            .firefoxAddon(id: "a@b", manifestPath: "/home/u/.mozilla/native-messaging-hosts/x.json"))
         XCTAssertEqual(Caller(arguments: []), .unidentified)
         XCTAssertEqual(Caller(arguments: ["keys", "list"]), .unidentified)
         XCTAssertFalse(Caller.isBrowserLaunch(["install", "--browser", "firefox"]))
@@ -120,11 +124,16 @@ final class ResultEncodingTests: XCTestCase {
     func testRawJSONInsideAResultIsWrittenExactly() async throws {
         var router = Router()
         try router.register(Describe.self) { params, _ in .init(echoed: params, count: 1) }
-        let text = #"{"jsonrpc":"2.0","method":"describe","params":[1e400,123456789012345678901234567890,1.50],"id":1e400}"#
-        guard case .request(let request) = Request.parse(try JSONParser.parse(Array(text.utf8))) else { return XCTFail() }
+        let text =
+            #"{"jsonrpc":"2.0","method":"describe","params":[1e400,123456789012345678901234567890,1.50],"id":1e400}"#
+        guard case .request(let request) = Request.parse(try JSONParser.parse(Array(text.utf8))) else {
+            return XCTFail()
+        }
         let context = RequestContext(caller: .unidentified, requestID: request.id, method: request.method)
         let reply = await router.respond(to: request, context: context).map { String(decoding: $0, as: UTF8.self) }
-        XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1e400,"result":{"echoed":[1e400,123456789012345678901234567890,1.50],"count":1}}"#)
+        XCTAssertEqual(
+            reply,
+            #"{"jsonrpc":"2.0","id":1e400,"result":{"echoed":[1e400,123456789012345678901234567890,1.50],"count":1}}"#)
     }
 
     func testStringsAreEscapedAsJSONRequires() throws {
@@ -139,7 +148,9 @@ final class ByteScanTests: XCTestCase {
     /// byte sits relative to the 8-byte words.
     func testAgreesWithAByteLoopOnRandomInput() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x41]
+        let alphabet: [UInt8] = [
+            0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x41,
+        ]
         for _ in 0..<20_000 {
             let count = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<count).map { _ in

@@ -38,7 +38,9 @@ final class ScriptedChannel: Sendable {
 
     /// Hands each message (a JSON text) to the server in order, then waits until `replies`
     /// frames have been sent in all, and returns them parsed, in the order they were sent.
-    func play(_ messages: [String], expecting replies: Int, within timeout: Duration = .seconds(5)) throws -> [JSONValue] {
+    func play(_ messages: [String], expecting replies: Int, within timeout: Duration = .seconds(5)) throws
+        -> [JSONValue]
+    {
         for message in messages { server.receive(Array(message.utf8)) }
         return try waitFor(replies, within: timeout)
     }
@@ -50,7 +52,9 @@ final class ScriptedChannel: Sendable {
             guard outbox.arrivals.wait(timeout: deadline) == .success else { break }
         }
         let bodies = outbox.sent.withLock { $0 }
-        guard bodies.count >= count else { throw Timeout(expected: count, got: bodies.map { String(decoding: $0, as: UTF8.self) }) }
+        guard bodies.count >= count else {
+            throw Timeout(expected: count, got: bodies.map { String(decoding: $0, as: UTF8.self) })
+        }
         return try bodies.map { try JSONParser.parse($0) }
     }
 

@@ -55,16 +55,18 @@ final class ServerTests: XCTestCase {
         channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"quick","id":2}"#.utf8))
         XCTAssertEqual(try channel.frames.map(id), [.number(JSONNumber(2))], "the plain call answered inside receive")
         let replies = try channel.waitFor(2)
-        XCTAssertEqual(replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))], "replies go out as handlers finish")
+        XCTAssertEqual(
+            replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))], "replies go out as handlers finish")
     }
 
     func testANotificationGetsNoReplyAndTheRequestAfterItDoes() throws {
         let channel = ScriptedChannel(router: try router())
-        let replies = try channel.play([
-            #"{"jsonrpc":"2.0","method":"quick"}"#,
-            #"{"jsonrpc":"2.0","method":"no.such.method"}"#,
-            #"{"jsonrpc":"2.0","method":"sleep","params":[5],"id":"last"}"#,
-        ], expecting: 1)
+        let replies = try channel.play(
+            [
+                #"{"jsonrpc":"2.0","method":"quick"}"#,
+                #"{"jsonrpc":"2.0","method":"no.such.method"}"#,
+                #"{"jsonrpc":"2.0","method":"sleep","params":[5],"id":"last"}"#,
+            ], expecting: 1)
         XCTAssertEqual(replies.map(id), [.string("last")])
         usleep(50_000)
         XCTAssertEqual(try channel.frames.count, 1, "nothing else was sent")
@@ -72,11 +74,14 @@ final class ServerTests: XCTestCase {
 
     func testABatchIsAnsweredInRequestOrderWhateverOrderItsHandlersFinishIn() throws {
         let channel = ScriptedChannel(router: try router())
-        let replies = try channel.play([
-            #"[{"jsonrpc":"2.0","method":"sleep","params":[80],"id":1},{"jsonrpc":"2.0","method":"quick","id":2},"#
-                + #"{"jsonrpc":"2.0","method":"sleep","params":[10],"id":3},{"jsonrpc":"2.0","method":"quick"}]"#,
-        ], expecting: 1)
-        guard case .array(let entries) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
+        let replies = try channel.play(
+            [
+                #"[{"jsonrpc":"2.0","method":"sleep","params":[80],"id":1},{"jsonrpc":"2.0","method":"quick","id":2},"#
+                    + #"{"jsonrpc":"2.0","method":"sleep","params":[10],"id":3},{"jsonrpc":"2.0","method":"quick"}]"#
+            ], expecting: 1)
+        guard case .array(let entries) = try XCTUnwrap(replies.first) else {
+            return XCTFail("a batch reply is an array")
+        }
         XCTAssertEqual(entries.map(id), [1, 2, 3].map { .number(JSONNumber($0)) }, "the notification has no entry")
     }
 
@@ -84,10 +89,11 @@ final class ServerTests: XCTestCase {
         var configuration = HostConfiguration()
         configuration.maxInFlight = 1
         let channel = ScriptedChannel(router: try router(), configuration: configuration)
-        let replies = try channel.play([
-            #"{"jsonrpc":"2.0","method":"sleep","params":[100],"id":1}"#,
-            #"{"jsonrpc":"2.0","method":"sleep","params":[1],"id":2}"#,
-        ], expecting: 2)
+        let replies = try channel.play(
+            [
+                #"{"jsonrpc":"2.0","method":"sleep","params":[100],"id":1}"#,
+                #"{"jsonrpc":"2.0","method":"sleep","params":[1],"id":2}"#,
+            ], expecting: 2)
         XCTAssertEqual(replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))])
         XCTAssertEqual(errorCode(replies[0]), .number(JSONNumber(Int(ErrorCode.overloaded.rawValue))))
         XCTAssertNil(errorCode(replies[1]), "the call in flight still answers")
@@ -146,7 +152,12 @@ final class ServerTests: XCTestCase {
         let frames = try channel.waitFor(3)
         guard case .object(let first) = frames[0] else { return XCTFail("not an object: \(frames[0])") }
         XCTAssertEqual(first["id"], .number(JSONNumber(1)))
-        XCTAssertEqual(frames[2], .object(["jsonrpc": .string("2.0"), "method": .string("session_expire"), "params": .object(["topic": .string("ab")])]))
+        XCTAssertEqual(
+            frames[2],
+            .object([
+                "jsonrpc": .string("2.0"), "method": .string("session_expire"),
+                "params": .object(["topic": .string("ab")]),
+            ]))
     }
 
     func testANotificationTooLargeForABrowserIsDropped() throws {
@@ -206,13 +217,19 @@ final class ServerTests: XCTestCase {
 
         let quick = ScriptedChannel(router: router)
         let quickReply = try quick.play([request], expecting: 1)
-        XCTAssertEqual(quickReply, [try JSONParser.parse(Array(#"{"jsonrpc":"2.0","id":1,"result":{"addresses":["quick"]}}"#.utf8))])
+        XCTAssertEqual(
+            quickReply,
+            [try JSONParser.parse(Array(#"{"jsonrpc":"2.0","id":1,"result":{"addresses":["quick"]}}"#.utf8))])
         XCTAssertEqual(wallet.counts.slow.load(ordering: .relaxed), 0)
 
-        let deferred = ScriptedChannel(router: router, caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))
+        let deferred = ScriptedChannel(
+            router: router, caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))
         let slowReply = try deferred.play([request], expecting: 1)
-        XCTAssertEqual(slowReply, [try JSONParser.parse(Array(#"{"jsonrpc":"2.0","id":1,"result":{"addresses":["slow"]}}"#.utf8))])
-        XCTAssertEqual(wallet.counts.quick.load(ordering: .relaxed), 2, "once per call: the fallback does not run the quick half again")
+        XCTAssertEqual(
+            slowReply, [try JSONParser.parse(Array(#"{"jsonrpc":"2.0","id":1,"result":{"addresses":["slow"]}}"#.utf8))])
+        XCTAssertEqual(
+            wallet.counts.quick.load(ordering: .relaxed), 2,
+            "once per call: the fallback does not run the quick half again")
         XCTAssertEqual(wallet.counts.slow.load(ordering: .relaxed), 1)
     }
 
@@ -272,12 +289,16 @@ final class ServerTests: XCTestCase {
             let entries = (0..<4).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
             channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
             XCTAssertTrue(
-                eventually { dialogs.recorded.contains("start 0") && channel.server.entriesWaitingForTheOneBefore == 3 },
+                eventually {
+                    dialogs.recorded.contains("start 0") && channel.server.entriesWaitingForTheOneBefore == 3
+                },
                 "the later entries are not waiting for the first: \(dialogs.recorded)")
             XCTAssertEqual(dialogs.recorded, ["start 0"], "a second dialog while the first was up")
             dialogs.release(0)
             let replies = try channel.waitFor(1)
-            guard case .array(let answered) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
+            guard case .array(let answered) = try XCTUnwrap(replies.first) else {
+                return XCTFail("a batch reply is an array")
+            }
             XCTAssertEqual(answered.map(id), (0..<4).map { .number(JSONNumber($0)) })
             XCTAssertEqual(
                 dialogs.recorded, ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2", "start 3", "end 3"],
@@ -313,9 +334,12 @@ final class ServerTests: XCTestCase {
         clock.advance(by: .seconds(1))
         channel.server.expireOverdueRequests()
         let replies = try channel.waitFor(1)
-        guard case .array(let answered) = try XCTUnwrap(replies.first) else { return XCTFail("a batch reply is an array") }
+        guard case .array(let answered) = try XCTUnwrap(replies.first) else {
+            return XCTFail("a batch reply is an array")
+        }
         XCTAssertEqual(answered.map(id), (0..<3).map { .number(JSONNumber($0)) })
-        XCTAssertEqual(answered.map(errorCode), [nil, nil, .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue)))])
+        XCTAssertEqual(
+            answered.map(errorCode), [nil, nil, .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue)))])
     }
 
     /// Issue 33, item 17: a notification of a method that asks the person is not run at all
@@ -323,12 +347,15 @@ final class ServerTests: XCTestCase {
     func testANotificationOfAMethodThatAsksThePersonIsNotRun() throws {
         let dialogs = Dialogs()
         let channel = ScriptedChannel(router: try askingRouter(dialogs))
-        let replies = try channel.play([
-            #"{"jsonrpc":"2.0","method":"ask","params":[7]}"#,
-            #"[{"jsonrpc":"2.0","method":"ask","params":[8]},{"jsonrpc":"2.0","method":"ask","params":[9],"id":9}]"#,
-            #"{"jsonrpc":"2.0","method":"ask","params":[1],"id":1}"#,
-        ], expecting: 2)
+        let replies = try channel.play(
+            [
+                #"{"jsonrpc":"2.0","method":"ask","params":[7]}"#,
+                #"[{"jsonrpc":"2.0","method":"ask","params":[8]},{"jsonrpc":"2.0","method":"ask","params":[9],"id":9}]"#,
+                #"{"jsonrpc":"2.0","method":"ask","params":[1],"id":1}"#,
+            ], expecting: 2)
         XCTAssertEqual(Set(replies.map { "\($0)" }.map { $0.contains("9") ? "batch" : "single" }), ["batch", "single"])
-        XCTAssertEqual(dialogs.recorded.filter { $0.hasPrefix("start") }.sorted(), ["start 1", "start 9"], "a notification asked the person")
+        XCTAssertEqual(
+            dialogs.recorded.filter { $0.hasPrefix("start") }.sorted(), ["start 1", "start 9"],
+            "a notification asked the person")
     }
 }

@@ -12,8 +12,9 @@ final class BIP39Tests: XCTestCase {
     static let trezorVectors: [(entropy: String, phrase: String, seed: String)] = {
         let url = URL(fileURLWithPath: "\(packageRoot)/Tests/Support/bip39-trezor-vectors.json")
         guard let data = try? Data(contentsOf: url),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let english = object["english"] as? [[String]] else { return [] }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let english = object["english"] as? [[String]]
+        else { return [] }
         return english.map { (entropy: $0[0], phrase: $0[1], seed: $0[2]) }
     }()
 
@@ -33,11 +34,13 @@ final class BIP39Tests: XCTestCase {
         let seed = try BIP39.seed(phrase: secure(abandonAbout), passphrase: secure(""))
         XCTAssertEqual(
             Hex.encode(seed.bytes),
-            "5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4")
+            "5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4"
+        )
     }
 
     func testNormalizeAcceptsAnyCaseAndAnyASCIIWhitespace() throws {
-        let typed = "\t  Legal WINNER thank\n\nyear wave\r\nsausage worth\u{0B}useful\u{0C}legal   winner ThAnK yellow \n"
+        let typed =
+            "\t  Legal WINNER thank\n\nyear wave\r\nsausage worth\u{0B}useful\u{0C}legal   winner ThAnK yellow \n"
         XCTAssertEqual(
             text(try BIP39.normalize(secure(typed))),
             "legal winner thank year wave sausage worth useful legal winner thank yellow")
@@ -46,7 +49,8 @@ final class BIP39Tests: XCTestCase {
     func testWrongWordCountIsRefused() {
         let eleven = "ozone drill grab fiber curtain grace pudding thank cruise elder eight"
         XCTAssertEqual(refusal(eleven), .wordCount(11))
-        XCTAssertEqual(refusal(eleven)?.description, "a recovery phrase has 12, 15, 18, 21 or 24 words; this one has 11")
+        XCTAssertEqual(
+            refusal(eleven)?.description, "a recovery phrase has 12, 15, 18, 21 or 24 words; this one has 11")
         assertNoWordEchoed(eleven)
         XCTAssertEqual(refusal(""), .wordCount(0))
         XCTAssertEqual(refusal(" \n\t "), .wordCount(0))
@@ -68,7 +72,8 @@ final class BIP39Tests: XCTestCase {
         // The first and the last word of the list are found (the binary search's edges).
         XCTAssertEqual(refusal(Array(repeating: "abandon", count: 11).joined(separator: " ") + " about"), nil)
         XCTAssertEqual(refusal(Array(repeating: "zoo", count: 11).joined(separator: " ") + " wrong"), nil)
-        XCTAssertEqual(refusal(Array(repeating: "zoo", count: 11).joined(separator: " ") + " zzz"), .unknownWord(position: 12))
+        XCTAssertEqual(
+            refusal(Array(repeating: "zoo", count: 11).joined(separator: " ") + " zzz"), .unknownWord(position: 12))
         XCTAssertEqual(refusal("a" + String(repeating: " abandon", count: 11)), .unknownWord(position: 1))
     }
 
@@ -128,16 +133,19 @@ final class BIP39Tests: XCTestCase {
         let joined = Array((BIP39.englishWords.joined(separator: "\n") + "\n").utf8)
         XCTAssertEqual(Hex.encode(Sodium.sha256(joined)), englishTxtSHA256)
         let generated = String(
-            decoding: try readBytes("\(packageRoot)/Sources/WalletBridgeKeys/Recovery/BIP39EnglishWords.swift"), as: UTF8.self)
+            decoding: try readBytes("\(packageRoot)/Sources/WalletBridgeKeys/Recovery/BIP39EnglishWords.swift"),
+            as: UTF8.self)
         XCTAssertTrue(generated.contains("// SHA-256 of english.txt: \(englishTxtSHA256)\n"))
         // The lookup is a binary search in byte order.
-        XCTAssertEqual(BIP39.englishWords, BIP39.englishWords.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        XCTAssertEqual(
+            BIP39.englishWords, BIP39.englishWords.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         XCTAssertEqual(BIP39.wordCounts, [12, 15, 18, 21, 24])
     }
 
     // MARK: - Helpers
 
-    private let abandonAbout = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+    private let abandonAbout =
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 
     /// The problem `normalize` reports for `typed`, or nil when it accepts it.
     private func refusal(_ typed: String) -> BIP39.Problem? {

@@ -8,7 +8,10 @@ import XCTest
 /// makes of an address the documentation also shows in full: a reader comparing a dialog with
 /// the docs sees the same characters.
 final class DocumentedAddressTests: XCTestCase {
-    private static let documents = ["README.md", "SECURITY.md", "js/README.md", "docs/agent.md", "docs/sessions.md", "docs/wallet.md", "docs/install.md"]
+    private static let documents = [
+        "README.md", "SECURITY.md", "js/README.md", "docs/agent.md", "docs/sessions.md", "docs/wallet.md",
+        "docs/install.md",
+    ]
 
     private func text(_ document: String) throws -> String {
         String(decoding: try readBytes("\(packageRoot)/\(document)"), as: UTF8.self)
@@ -24,7 +27,8 @@ final class DocumentedAddressTests: XCTestCase {
             for match in text.matches(of: /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/) {
                 if let address = EthereumAddress(String(match.output)) { ethereum.append(address) }
             }
-            for match in text.matches(of: /[1-9A-HJ-NP-Za-km-z]{32,44}/) where Base58.decode(String(match.output), maxBytes: 32)?.count == 32 {
+            for match in text.matches(of: /[1-9A-HJ-NP-Za-km-z]{32,44}/)
+            where Base58.decode(String(match.output), maxBytes: 32)?.count == 32 {
                 solana.insert(String(match.output))
             }
             for match in text.matches(of: /[A-Za-z0-9+\/]{43}=/) {
@@ -44,13 +48,19 @@ final class DocumentedAddressTests: XCTestCase {
             let text = try text(document)
             for match in text.matches(of: /[^0-9A-Za-z](0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4})(?![0-9A-Za-z])/) {
                 checked += 1
-                XCTAssertTrue(ethereumShort.contains(String(match.output.1)),
-                              "\(document): \(match.output.1) is not how the code shortens any address the docs show (\(ethereumShort.sorted()))")
+                XCTAssertTrue(
+                    ethereumShort.contains(String(match.output.1)),
+                    "\(document): \(match.output.1) is not how the code shortens any address the docs show (\(ethereumShort.sorted()))"
+                )
             }
-            for match in text.matches(of: /[^0-9A-Za-z]([1-9A-HJ-NP-Za-km-z]{4}…[1-9A-HJ-NP-Za-km-z]{4})(?![0-9A-Za-z])/) {
+            for match in text.matches(
+                of: /[^0-9A-Za-z]([1-9A-HJ-NP-Za-km-z]{4}…[1-9A-HJ-NP-Za-km-z]{4})(?![0-9A-Za-z])/)
+            {
                 checked += 1
-                XCTAssertTrue(solanaShort.contains(String(match.output.1)),
-                              "\(document): \(match.output.1) is not how the code shortens any key the docs show (\(solanaShort.sorted()))")
+                XCTAssertTrue(
+                    solanaShort.contains(String(match.output.1)),
+                    "\(document): \(match.output.1) is not how the code shortens any key the docs show (\(solanaShort.sorted()))"
+                )
             }
         }
         XCTAssertGreaterThanOrEqual(checked, 3, "the docs' short addresses were not found")

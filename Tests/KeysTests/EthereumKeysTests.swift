@@ -15,8 +15,11 @@ final class EthereumKeysTests: XCTestCase {
     /// vectors; the lengths around the 136-byte rate (where the padding moves into a block of
     /// its own) were computed with pycryptodome 3.24.1's Keccak (through eth-hash 0.8.0).
     func testKeccak256AgainstPublishedVectors() {
-        XCTAssertEqual(Hex.encode(Keccak256.hash([])), "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470")
-        XCTAssertEqual(Hex.encode(Keccak256.hash(Array("abc".utf8))), "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45")
+        XCTAssertEqual(
+            Hex.encode(Keccak256.hash([])), "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470")
+        XCTAssertEqual(
+            Hex.encode(Keccak256.hash(Array("abc".utf8))),
+            "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45")
         XCTAssertEqual(
             Hex.encode(Keccak256.hash(Array("The quick brown fox jumps over the lazy dog".utf8))),
             "4d741b6f1eb29cb2a9b9911c82f56fa8d73b04959d3d9d222895df6c0b28aa15")
@@ -43,11 +46,15 @@ final class EthereumKeysTests: XCTestCase {
         ] {
             XCTAssertEqual(try XCTUnwrap(EthereumAddress(address.lowercased())).description, address)
             XCTAssertEqual(EthereumAddress(address)?.description, address)
-            XCTAssertNotNil(EthereumAddress("0x" + address.dropFirst(2).uppercased()), "all uppercase carries no checksum")
+            XCTAssertNotNil(
+                EthereumAddress("0x" + address.dropFirst(2).uppercased()), "all uppercase carries no checksum")
         }
         // One letter's case flipped: a typo, refused.
         XCTAssertNil(EthereumAddress("0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"))
-        for bad in ["", "0x", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeg"] {
+        for bad in [
+            "", "0x", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeg",
+        ] {
             XCTAssertNil(EthereumAddress(bad), bad)
         }
         XCTAssertEqual(EthereumAddress("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")?.short, "0x5aAe…eAed")
@@ -75,12 +82,15 @@ final class EthereumKeysTests: XCTestCase {
     /// The phrase every wallet's tests use ("abandon" × 11, "about"), at MetaMask's first two
     /// addresses: the addresses every Ethereum wallet shows for it.
     func testTheStandardPhraseGivesMetaMasksAddresses() throws {
-        let phrase = try BIP39.normalize(secure(Array(String(repeating: "abandon ", count: 11).utf8) + Array("about".utf8)))
+        let phrase = try BIP39.normalize(
+            secure(Array(String(repeating: "abandon ", count: 11).utf8) + Array("about".utf8)))
         let expected = ["0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "0x6Fac4D18c912343BF86fa7049364Dd4E424Ab9C0"]
         for (index, address) in expected.enumerated() {
             let secret = try Keystore.seed(
-                fromPhrase: phrase, bip39Passphrase: SecureBytes(count: 0), path: .ethereum(index: UInt32(index)), type: .secp256k1)
-            XCTAssertEqual(EthereumAddress(publicKey: try XCTUnwrap(Secp256k1.publicKey(of: secret)))?.description, address)
+                fromPhrase: phrase, bip39Passphrase: SecureBytes(count: 0), path: .ethereum(index: UInt32(index)),
+                type: .secp256k1)
+            XCTAssertEqual(
+                EthereumAddress(publicKey: try XCTUnwrap(Secp256k1.publicKey(of: secret)))?.description, address)
         }
         XCTAssertEqual(DerivationPath.ethereum(index: 3).description, "m/44'/60'/0'/0/3")
     }
@@ -131,7 +141,9 @@ final class EthereumKeysTests: XCTestCase {
         XCTAssertEqual(file.keys, [solana, ethereum], "read back as written")
         XCTAssertEqual(file.entry(matching: address.description.lowercased()), ethereum)
         XCTAssertEqual(file.entry(matching: "eth"), ethereum)
-        XCTAssertNil(file.entry(address: Base64.encode(ethereum.publicKey)), "walletlib's base64 addresses are Ed25519 keys only")
+        XCTAssertNil(
+            file.entry(address: Base64.encode(ethereum.publicKey)), "walletlib's base64 addresses are Ed25519 keys only"
+        )
 
         // Unlocked, it signs as its address.
         let secret = try Keystore.unlock(ethereum, in: file, passphrase: secure("pass one"))
@@ -151,15 +163,22 @@ final class EthereumKeysTests: XCTestCase {
         useWeakKDF()
         let keystore = Keystore(path: "\(temporaryFolder(self))/keystore.json")
         let secret = Keccak256.hash(Array("cow".utf8))
-        let imported = try keystore.importKey(secure(secret), type: .secp256k1, label: "cow", passphrase: secure("pass one"))
+        let imported = try keystore.importKey(
+            secure(secret), type: .secp256k1, label: "cow", passphrase: secure("pass one"))
         XCTAssertEqual(imported.address, "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826")
         XCTAssertEqual(imported.origin, .imported)
-        XCTAssertThrowsError(try keystore.importKey(secure(secret), type: .secp256k1, label: "again", passphrase: secure("pass one")))
-        XCTAssertThrowsError(try keystore.importKey(secure([UInt8](repeating: 0xFF, count: 32)), type: .secp256k1, label: "x", passphrase: secure("pass one")))
+        XCTAssertThrowsError(
+            try keystore.importKey(secure(secret), type: .secp256k1, label: "again", passphrase: secure("pass one")))
+        XCTAssertThrowsError(
+            try keystore.importKey(
+                secure([UInt8](repeating: 0xFF, count: 32)), type: .secp256k1, label: "x",
+                passphrase: secure("pass one")))
 
-        let phrase = try BIP39.normalize(secure(Array(String(repeating: "abandon ", count: 11).utf8) + Array("about".utf8)))
+        let phrase = try BIP39.normalize(
+            secure(Array(String(repeating: "abandon ", count: 11).utf8) + Array("about".utf8)))
         let derived = try keystore.addFromPhrase(
-            phrase, bip39Passphrase: SecureBytes(count: 0), path: .ethereum(index: 0), type: .secp256k1, label: nil, passphrase: secure("pass one"))
+            phrase, bip39Passphrase: SecureBytes(count: 0), path: .ethereum(index: 0), type: .secp256k1, label: nil,
+            passphrase: secure("pass one"))
         XCTAssertEqual(derived.address, "0x9858EfFD232B4033E47d90003D41EC34EcaEda94")
         XCTAssertEqual(derived.origin, .recoveryPhrase(path: "m/44'/60'/0'/0/0"))
         XCTAssertEqual(try keystore.verify(passphrase: secure("pass one")), 2)
@@ -192,12 +211,17 @@ final class EthereumKeysTests: XCTestCase {
             message["field\(index)"] = .string(String(repeating: "%ü", count: 100))
         }
         let document: JSONValue = [
-            "types": ["EIP712Domain": [["name": "name", "type": "string"], ["name": "chainId", "type": "uint256"]], "Big": .array(fields)],
-            "primaryType": "Big", "domain": ["name": .string(String(repeating: "n", count: 300)), "chainId": 1], "message": .object(message),
+            "types": [
+                "EIP712Domain": [["name": "name", "type": "string"], ["name": "chainId", "type": "uint256"]],
+                "Big": .array(fields),
+            ],
+            "primaryType": "Big", "domain": ["name": .string(String(repeating: "n", count: 300)), "chainId": 1],
+            "message": .object(message),
         ]
         let data = try TypedData(parsing: document, field: "request.params[1]")
         var request = ConsentRequest(
-            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), callerName: String(repeating: "N", count: 200),
+            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
+            callerName: String(repeating: "N", count: 200),
             keyLabel: String(repeating: "L", count: 64), shortAddress: "0x5aAe…eAed", payloads: [])
         request.ethereum = .typedData(data, chain: EIP155.mainnet)
         request.rememberMinutes = 15
@@ -205,7 +229,9 @@ final class EthereumKeysTests: XCTestCase {
         XCTAssertTrue(description.contains("asks to sign typed data (EIP-712) on Ethereum (eip155:1)"), description)
         XCTAssertTrue(description.contains("Type: Big"), description)
         XCTAssertTrue(description.contains(" fields not shown: "), description)
-        XCTAssertTrue(description.hasSuffix("for the next 15 minutes without asking."), "the buttons' explanation survives: \(description)")
+        XCTAssertTrue(
+            description.hasSuffix("for the next 15 minutes without asking."),
+            "the buttons' explanation survives: \(description)")
         let escapedBytes = description.unicodeScalars.reduce(0) { $0 + ($1 == "%" || $1 == "\n" ? 3 : UTF8.width($1)) }
         XCTAssertLessThanOrEqual(escapedBytes + "SETDESC ".utf8.count, 1000, description)
     }

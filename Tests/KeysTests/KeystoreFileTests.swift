@@ -12,12 +12,14 @@ final class KeystoreFileTests: XCTestCase {
     private func sampleFile(keys: Int = 2) -> KeystoreFile {
         KeystoreFile(
             kdf: .init(salt: [UInt8](repeating: 1, count: 16), limits: .moderate),
-            passphraseCheck: .init(nonce: [UInt8](repeating: 2, count: 24), ciphertext: [UInt8](repeating: 3, count: 16)),
+            passphraseCheck: .init(
+                nonce: [UInt8](repeating: 2, count: 24), ciphertext: [UInt8](repeating: 3, count: 16)),
             keys: (0..<keys).map { index in
                 KeystoreFile.Entry(
                     publicKey: [UInt8](repeating: UInt8(10 + index), count: 32), label: "key \"\(index)\"",
                     created: "2025-01-31T12:00:00Z",
-                    sealedSeed: .init(nonce: [UInt8](repeating: 4, count: 24), ciphertext: [UInt8](repeating: 5, count: 48)))
+                    sealedSeed: .init(
+                        nonce: [UInt8](repeating: 4, count: 24), ciphertext: [UInt8](repeating: 5, count: 48)))
             })
     }
 
@@ -27,9 +29,13 @@ final class KeystoreFileTests: XCTestCase {
         try KeystoreFile.decode(Array(text.utf8), path: path)
     }
 
-    private func assertDamaged(_ text: String, mentioning fragment: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertDamaged(
+        _ text: String, mentioning fragment: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try decode(text), file: file, line: line) { error in
-            guard case KeystoreError.damaged(_, let reason) = error else { return XCTFail("\(error)", file: file, line: line) }
+            guard case KeystoreError.damaged(_, let reason) = error else {
+                return XCTFail("\(error)", file: file, line: line)
+            }
             XCTAssertTrue(reason.contains(fragment), "\(reason) lacks \(fragment)", file: file, line: line)
         }
     }
@@ -45,7 +51,9 @@ final class KeystoreFileTests: XCTestCase {
         let encoded = text(sampleFile())
         XCTAssertTrue(encoded.hasPrefix("{\n  \"format\": \"wallet-bridge-keystore\",\n  \"version\": 2,\n"))
         XCTAssertTrue(encoded.contains("\"label\": \"key \\\"0\\\"\""), "labels are JSON-escaped")
-        guard case .object(let members) = try JSONParser.parse(Array(encoded.utf8)), case .array(let keys)? = members["keys"] else {
+        guard case .object(let members) = try JSONParser.parse(Array(encoded.utf8)),
+            case .array(let keys)? = members["keys"]
+        else {
             return XCTFail("not a JSON object with a keys array")
         }
         XCTAssertEqual(keys.count, 2)
@@ -64,24 +72,36 @@ final class KeystoreFileTests: XCTestCase {
         for version in ["3", "0", "\"2\"", "2.0", "null"] {
             let changed = text(sampleFile()).replacingFirst("\"version\": 2", with: "\"version\": \(version)")
             XCTAssertThrowsError(try decode(changed)) { error in
-                guard case KeystoreError.unsupportedVersion(_, let shown) = error else { return XCTFail("\(version): \(error)") }
+                guard case KeystoreError.unsupportedVersion(_, let shown) = error else {
+                    return XCTFail("\(version): \(error)")
+                }
                 XCTAssertEqual(shown, version)
                 XCTAssertTrue("\(error)".contains("newer wallet-bridge"))
             }
         }
         assertDamaged(text(sampleFile()).replacingFirst("\"version\": 2,", with: ""), mentioning: "version")
-        assertDamaged(text(sampleFile()).replacingFirst("wallet-bridge-keystore", with: "something-else"), mentioning: "format")
+        assertDamaged(
+            text(sampleFile()).replacingFirst("wallet-bridge-keystore", with: "something-else"), mentioning: "format")
     }
 
     func testVersionTwoMembersAreRequiredAndChecked() {
         let encoded = text(sampleFile())
         assertDamaged(encoded.replacingFirst("\"type\": \"ed25519\", ", with: ""), mentioning: "keys[0].type")
-        assertDamaged(encoded.replacingFirst("\"type\": \"ed25519\"", with: "\"type\": \"rsa\""), mentioning: "keys[0].type is not one of: ed25519")
-        assertDamaged(encoded.replacingFirst("\"origin\": {\"kind\": \"unknown\"}, ", with: ""), mentioning: "keys[0].origin")
-        assertDamaged(encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"stolen\"}"), mentioning: "keys[0].origin.kind")
-        assertDamaged(encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"recovery_phrase\"}"), mentioning: "keys[0].origin.path")
-        assertDamaged(encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"recovery_phrase\", \"path\": \"x y\"}"),
-                      mentioning: "keys[0].origin.path is not a derivation path")
+        assertDamaged(
+            encoded.replacingFirst("\"type\": \"ed25519\"", with: "\"type\": \"rsa\""),
+            mentioning: "keys[0].type is not one of: ed25519")
+        assertDamaged(
+            encoded.replacingFirst("\"origin\": {\"kind\": \"unknown\"}, ", with: ""), mentioning: "keys[0].origin")
+        assertDamaged(
+            encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"stolen\"}"),
+            mentioning: "keys[0].origin.kind")
+        assertDamaged(
+            encoded.replacingFirst("{\"kind\": \"unknown\"}", with: "{\"kind\": \"recovery_phrase\"}"),
+            mentioning: "keys[0].origin.path")
+        assertDamaged(
+            encoded.replacingFirst(
+                "{\"kind\": \"unknown\"}", with: "{\"kind\": \"recovery_phrase\", \"path\": \"x y\"}"),
+            mentioning: "keys[0].origin.path is not a derivation path")
         var withPath = sampleFile()
         withPath.keys[0].origin = .recoveryPhrase(path: "m/44'/501'/3'/0'")
         XCTAssertEqual(try decode(text(withPath)), withPath)
@@ -99,14 +119,19 @@ final class KeystoreFileTests: XCTestCase {
     func testLimitsBelowInteractiveAreRefusedOutsideTheTests() throws {
         // An edited keystore with 1 pass over 8 KiB makes every offline guess almost free.
         let weakened = text(sampleFile())
-            .replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 1").replacingFirst("\"memlimit\": 268435456", with: "\"memlimit\": 8192")
+            .replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 1").replacingFirst(
+                "\"memlimit\": 268435456", with: "\"memlimit\": 8192")
         let interactive = text(sampleFile())
-            .replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 2").replacingFirst("\"memlimit\": 268435456", with: "\"memlimit\": 67108864")
+            .replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 2").replacingFirst(
+                "\"memlimit\": 268435456", with: "\"memlimit\": 67108864")
         unsetenv(PasswordHash.Limits.testVariable)
         defer { useWeakKDF() }
         XCTAssertThrowsError(try decode(weakened)) { error in
             guard case KeystoreError.unacceptableLimits(_, let reason) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(reason, "opslimit 1 is outside 2...16 (libsodium's INTERACTIVE; weaker limits are for tests only, with WALLET_BRIDGE_TEST_WEAK_KDF=1)")
+            XCTAssertEqual(
+                reason,
+                "opslimit 1 is outside 2...16 (libsodium's INTERACTIVE; weaker limits are for tests only, with WALLET_BRIDGE_TEST_WEAK_KDF=1)"
+            )
         }
         XCTAssertEqual(try decode(interactive).kdf.limits, .interactive, "INTERACTIVE itself is accepted")
 
@@ -124,8 +149,11 @@ final class KeystoreFileTests: XCTestCase {
         XCTAssertThrowsError(try decode(slow)) { error in
             guard case KeystoreError.unacceptableLimits = error else { return XCTFail("\(error)") }
         }
-        assertDamaged(text(sampleFile()).replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 1e3"), mentioning: "kdf.opslimit")
-        assertDamaged(text(sampleFile()).replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 99999999999999999999999"), mentioning: "kdf.opslimit")
+        assertDamaged(
+            text(sampleFile()).replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 1e3"), mentioning: "kdf.opslimit")
+        assertDamaged(
+            text(sampleFile()).replacingFirst("\"opslimit\": 3", with: "\"opslimit\": 99999999999999999999999"),
+            mentioning: "kdf.opslimit")
     }
 
     func testFieldsOfTheWrongSizeOrTypeAreNamed() {
@@ -135,10 +163,14 @@ final class KeystoreFileTests: XCTestCase {
         let publicKey = Base64.encode([UInt8](repeating: 10, count: 32))
         assertDamaged(file.replacingFirst(publicKey, with: "not base64!"), mentioning: "keys[0].public_key")
         let ciphertext = Base64.encode([UInt8](repeating: 5, count: 48))
-        assertDamaged(file.replacingFirst(ciphertext, with: Base64.encode([UInt8](repeating: 5, count: 47))), mentioning: "keys[0].ciphertext")
+        assertDamaged(
+            file.replacingFirst(ciphertext, with: Base64.encode([UInt8](repeating: 5, count: 47))),
+            mentioning: "keys[0].ciphertext")
         assertDamaged(file.replacingFirst("argon2id13", with: "scrypt"), mentioning: "kdf.algorithm")
         assertDamaged(file.replacingFirst("xchacha20poly1305-ietf", with: "aes"), mentioning: "cipher")
-        assertDamaged(text(sampleFile(keys: 0)).replacingFirst("\"keys\": []", with: "\"keys\": {}"), mentioning: "\"keys\" is not an array")
+        assertDamaged(
+            text(sampleFile(keys: 0)).replacingFirst("\"keys\": []", with: "\"keys\": {}"),
+            mentioning: "\"keys\" is not an array")
         assertDamaged("[]", mentioning: "top level")
         assertDamaged("", mentioning: "empty")
     }
@@ -158,8 +190,11 @@ final class KeystoreFileTests: XCTestCase {
     func testLabelsThatCouldDisguiseAKeyAreRefused() {
         XCTAssertNil(KeystoreFile.labelProblem("savings 2025 ✓"))
         XCTAssertNil(KeystoreFile.labelProblem("tilde~ and \u{A0}no-break space"))
-        for bad in ["", "line\nbreak", "bell\u{7}", "delete\u{7F}", "C1 \u{85} control", "rtl\u{202E}gnp", "\u{2066}iso", " padded",
-                    "x" + String(repeating: "y", count: 64)] {
+        for bad in [
+            "", "line\nbreak", "bell\u{7}", "delete\u{7F}", "C1 \u{85} control", "rtl\u{202E}gnp", "\u{2066}iso",
+            " padded",
+            "x" + String(repeating: "y", count: 64),
+        ] {
             XCTAssertNotNil(KeystoreFile.labelProblem(bad), bad.debugDescription)
         }
         var file = sampleFile()

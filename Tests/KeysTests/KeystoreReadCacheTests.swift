@@ -69,7 +69,8 @@ final class KeystoreReadCacheTests: XCTestCase {
         XCTAssertEqual(try cache.read(keystore).file?.keys.map(\.label), ["aaaa"])
         // Same size, same inode, written in place (as an editor might): mtime and ctime move.
         let original = try readBytes(keystore.path)
-        let edited = Array(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8)
+        let edited = Array(
+            String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8)
         XCTAssertEqual(edited.count, original.count)
         var before = stat()
         stat(keystore.path, &before)

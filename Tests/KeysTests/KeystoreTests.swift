@@ -54,7 +54,8 @@ final class KeystoreTests: XCTestCase {
         XCTAssertThrowsError(try keystore.create(label: "bad\nlabel", passphrase: secure("pass"))) { error in
             guard case .invalidLabel? = error as? KeystoreError else { return XCTFail("\(error)") }
         }
-        XCTAssertThrowsError(try Keystore(path: "\(folder)/other.json").create(label: nil, passphrase: secure(""))) { error in
+        XCTAssertThrowsError(try Keystore(path: "\(folder)/other.json").create(label: nil, passphrase: secure(""))) {
+            error in
             XCTAssertEqual(error as? KeystoreError, .emptyPassphrase)
         }
     }
@@ -67,7 +68,8 @@ final class KeystoreTests: XCTestCase {
         }
         var tampered = file
         tampered.keys[0].sealedSeed.ciphertext[7] ^= 0x40
-        XCTAssertThrowsError(try Keystore.unlock(tampered.keys[0], in: tampered, passphrase: secure("right"))) { error in
+        XCTAssertThrowsError(try Keystore.unlock(tampered.keys[0], in: tampered, passphrase: secure("right"))) {
+            error in
             XCTAssertEqual(error as? KeystoreError, .keyDamaged(address: entry.address))
         }
     }
@@ -146,7 +148,8 @@ final class KeystoreTests: XCTestCase {
     func testImportSeedAndSecretKeyAndRefuseMismatchedHalves() throws {
         let fromSeed = try keystore.importKey(secure(testSeedA), label: "seed", passphrase: secure("p"))
         XCTAssertEqual(fromSeed.publicKey, publicKey(ofSeed: testSeedA))
-        XCTAssertThrowsError(try keystore.importKey(secure(testSeedA), label: "again", passphrase: secure("p"))) { error in
+        XCTAssertThrowsError(try keystore.importKey(secure(testSeedA), label: "again", passphrase: secure("p"))) {
+            error in
             XCTAssertEqual(error as? KeystoreError, .duplicateKey(address: fromSeed.address))
         }
         let secretKey = testSeedB + publicKey(ofSeed: testSeedB)
@@ -154,7 +157,8 @@ final class KeystoreTests: XCTestCase {
         XCTAssertEqual(fromSecretKey.publicKey, publicKey(ofSeed: testSeedB))
 
         let mismatched = [UInt8](repeating: 0xC3, count: 32) + publicKey(ofSeed: testSeedB)
-        XCTAssertThrowsError(try keystore.importKey(secure(mismatched), label: "bad", passphrase: secure("p"))) { error in
+        XCTAssertThrowsError(try keystore.importKey(secure(mismatched), label: "bad", passphrase: secure("p"))) {
+            error in
             guard case .invalidSecretKey(let reason)? = error as? KeystoreError else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("not the public key"))
         }
@@ -171,7 +175,9 @@ final class KeystoreTests: XCTestCase {
         XCTAssertThrowsError(try keystore.rename("savings", to: "b", passphrase: secure("p"))) { error in
             XCTAssertEqual(error as? KeystoreError, .duplicateLabel("b"))
         }
-        XCTAssertEqual(try keystore.rename("savings", to: "savings", passphrase: secure("p")).label, "savings", "renaming to the same label is fine")
+        XCTAssertEqual(
+            try keystore.rename("savings", to: "savings", passphrase: secure("p")).label, "savings",
+            "renaming to the same label is fine")
         XCTAssertThrowsError(try keystore.rename("nobody", to: "x", passphrase: secure("p"))) { error in
             XCTAssertEqual(error as? KeystoreError, .noSuchKey("nobody"))
         }
@@ -236,7 +242,8 @@ final class KeystoreTests: XCTestCase {
         XCTAssertEqual(mkfifo("\(folder)/keystore.json", 0o600), 0)
         let started = ContinuousClock.now
         XCTAssertThrowsError(try Keystore(path: "\(folder)/keystore.json").keys()) { error in
-            XCTAssertEqual("\(error)", "cannot read \(folder)/keystore.json: it is a FIFO (named pipe), not a regular file")
+            XCTAssertEqual(
+                "\(error)", "cannot read \(folder)/keystore.json: it is a FIFO (named pipe), not a regular file")
         }
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(1))
     }
@@ -257,7 +264,9 @@ final class KeystoreTests: XCTestCase {
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFLNK, "the link was replaced by a plain file")
         XCTAssertEqual(try real.keys().map(\.label), ["renamed", "second"], "the link's target got the changes")
         XCTAssertEqual(try real.keys().first?.publicKey, created.publicKey)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "\(folder)/store"), ["keystore.json"], "nothing left beside the link")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: "\(folder)/store"), ["keystore.json"],
+            "nothing left beside the link")
 
         // A link to nowhere is an error, not a plain file put in its place.
         unlink("\(synced)/keystore.json")

@@ -51,7 +51,8 @@ final class PassphraseStrengthTests: XCTestCase {
     }
 
     private func assertAccepted(
-        _ text: String, label: String? = nil, dictionary: [String] = [], file: StaticString = #filePath, line: UInt = #line
+        _ text: String, label: String? = nil, dictionary: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
     ) {
         XCTAssertNil(weakness(text, label: label, dictionary: dictionary), text, file: file, line: line)
     }
@@ -118,7 +119,10 @@ final class PassphraseStrengthTests: XCTestCase {
     }
 
     func testNearMissesOfDictionaryWordsPass() {
-        for text in ["passwordqz1!", "letmeinplease", "sunshine monkey dragon", "Password 2 go now", "p4ssw0rdx!!7", "abc123abc123x"] {
+        for text in [
+            "passwordqz1!", "letmeinplease", "sunshine monkey dragon", "Password 2 go now", "p4ssw0rdx!!7",
+            "abc123abc123x",
+        ] {
             assertAccepted(text)
         }
     }
@@ -143,7 +147,9 @@ final class PassphraseStrengthTests: XCTestCase {
         writeBytes(Array("Aardvark\nzyzzyva\r\nxy\n\nÉmigré\n".utf8), path)
 
         let words = PassphraseStrength.words(inFile: path)
-        XCTAssertEqual(words, Set(["aardvark", "zyzzyva", "émigré"].map { Array($0.unicodeScalars) }), "lowercased; 2 letters dropped")
+        XCTAssertEqual(
+            words, Set(["aardvark", "zyzzyva", "émigré"].map { Array($0.unicodeScalars) }),
+            "lowercased; 2 letters dropped")
         XCTAssertNotNil(weakness("Zyzzyva!2024", systemWords: words))
         XCTAssertNotNil(weakness("ÉMIGRÉ 2024", systemWords: words))
         XCTAssertNil(weakness("Zyzzyva!2024", systemWords: []))

@@ -28,10 +28,10 @@ final class PayloadSigningTests: XCTestCase {
         XCTAssertEqual(Base64.decode("+/8="), [0xFB, 0xFF])
         XCTAssertEqual(Base64.decode(""), [])
         for text in [
-            "QR==", "QUJ=",          // bits set after the last byte (Foundation accepts these)
+            "QR==", "QUJ=",  // bits set after the last byte (Foundation accepts these)
             "QUJD====", "Q===", "====",  // too much padding (Foundation accepts the first)
-            "QQ", "QQ=", "QUJDR",    // not a multiple of four
-            "QU JD", "QUJD\n",       // whitespace
+            "QQ", "QQ=", "QUJDR",  // not a multiple of four
+            "QU JD", "QUJD\n",  // whitespace
             "-_8=", "QQ==QQ==", "=QUJ", "QUJ\u{0}", "é===",
         ] {
             XCTAssertNil(Base64.decode(text), text.debugDescription)

@@ -38,7 +38,8 @@ final class SecretKeyInputTests: XCTestCase {
     func testWrongSizesAndMalformedInputAreRefusedWithoutEchoingThem() {
         let bad: [(String, SecretKeyInput.Format)] = [
             (hex(Array(seed.prefix(31))), .hex), ("zz" + hex(Array(seed.prefix(31))), .hex),
-            (Base64.encode(Array(seed.prefix(20))), .base64), ("[1,2,3]", .json), ("[256" + String(repeating: ",1", count: 31) + "]", .json),
+            (Base64.encode(Array(seed.prefix(20))), .base64), ("[1,2,3]", .json),
+            ("[256" + String(repeating: ",1", count: 31) + "]", .json),
             ("[1 2" + String(repeating: ",1", count: 30) + "]", .json), ("[,]", .json), ("hello", .auto), ("abc", .raw),
         ]
         for (input, format) in bad {

@@ -44,17 +44,24 @@ final class SodiumTests: XCTestCase {
         var otherNonce = nonce
         otherNonce[5] ^= 1
         XCTAssertNil(AEAD.open(sealed, key: key, nonce: otherNonce, associatedData: [1, 2]), "nonce")
-        XCTAssertNil(AEAD.open(sealed, key: secure([UInt8](repeating: 8, count: AEAD.keyBytes)), nonce: nonce, associatedData: [1, 2]), "key")
+        XCTAssertNil(
+            AEAD.open(
+                sealed, key: secure([UInt8](repeating: 8, count: AEAD.keyBytes)), nonce: nonce, associatedData: [1, 2]),
+            "key")
         XCTAssertNil(AEAD.open(Array(sealed.prefix(10)), key: key, nonce: nonce, associatedData: [1, 2]), "truncated")
     }
 
     func testPasswordHashIsDeterministicAndSaltDependent() throws {
         let salt = [UInt8](repeating: 3, count: PasswordHash.saltBytes)
-        let first = try PasswordHash.deriveKey(keyBytes: 32, passphrase: secure("pass"), salt: salt, limits: .weakestForTests)
-        let again = try PasswordHash.deriveKey(keyBytes: 32, passphrase: secure("pass"), salt: salt, limits: .weakestForTests)
+        let first = try PasswordHash.deriveKey(
+            keyBytes: 32, passphrase: secure("pass"), salt: salt, limits: .weakestForTests)
+        let again = try PasswordHash.deriveKey(
+            keyBytes: 32, passphrase: secure("pass"), salt: salt, limits: .weakestForTests)
         let otherSalt = try PasswordHash.deriveKey(
-            keyBytes: 32, passphrase: secure("pass"), salt: [UInt8](repeating: 4, count: PasswordHash.saltBytes), limits: .weakestForTests)
-        let otherPass = try PasswordHash.deriveKey(keyBytes: 32, passphrase: secure("Pass"), salt: salt, limits: .weakestForTests)
+            keyBytes: 32, passphrase: secure("pass"), salt: [UInt8](repeating: 4, count: PasswordHash.saltBytes),
+            limits: .weakestForTests)
+        let otherPass = try PasswordHash.deriveKey(
+            keyBytes: 32, passphrase: secure("Pass"), salt: salt, limits: .weakestForTests)
         XCTAssertEqual(first.bytes, again.bytes)
         XCTAssertNotEqual(first.bytes, otherSalt.bytes)
         XCTAssertNotEqual(first.bytes, otherPass.bytes)
@@ -71,7 +78,9 @@ final class SodiumTests: XCTestCase {
         for limits in hostile {
             XCTAssertNotNil(limits.problem, "\(limits)")
             let started = ContinuousClock.now
-            XCTAssertThrowsError(try PasswordHash.deriveKey(keyBytes: 32, passphrase: secure("p"), salt: salt, limits: limits)) { error in
+            XCTAssertThrowsError(
+                try PasswordHash.deriveKey(keyBytes: 32, passphrase: secure("p"), salt: salt, limits: limits)
+            ) { error in
                 guard case PasswordHash.Failure.limitsOutOfRange = error else { return XCTFail("\(error)") }
             }
             XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(100))
@@ -89,8 +98,13 @@ final class Base58Tests: XCTestCase {
             ([0], "1"),
             ([0, 0, 0, 1], "1112"),
             (Array("hello world".utf8), "StV1DL6CwTryKyV"),
-            ([0x00, 0xEB, 0x15, 0x23, 0x1D, 0xFC, 0xEB, 0x60, 0x92, 0x58, 0x86, 0xB6, 0x7D, 0x06, 0x52, 0x99, 0x92, 0x59, 0x15, 0xAE, 0xB1, 0x72, 0xC0, 0x66, 0x47],
-             "1NS17iag9jJgTHD1VXjvLCEnZuQ3rJDE9L"),
+            (
+                [
+                    0x00, 0xEB, 0x15, 0x23, 0x1D, 0xFC, 0xEB, 0x60, 0x92, 0x58, 0x86, 0xB6, 0x7D, 0x06, 0x52, 0x99,
+                    0x92, 0x59, 0x15, 0xAE, 0xB1, 0x72, 0xC0, 0x66, 0x47,
+                ],
+                "1NS17iag9jJgTHD1VXjvLCEnZuQ3rJDE9L"
+            ),
             ([UInt8](repeating: 0, count: 32), "11111111111111111111111111111111"),
             ([UInt8](repeating: 0xFF, count: 32), "JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG"),
         ]
@@ -121,7 +135,8 @@ final class Base58Tests: XCTestCase {
         XCTAssertNil(Base58.decode(String(repeating: "1", count: 33), maxBytes: 32))
         let started = ContinuousClock.now
         XCTAssertNil(Base58.decode(String(repeating: "z", count: 2_000_000), maxBytes: 32))
-        XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(100), "2 MB of base58 was decoded, not refused by its length")
+        XCTAssertLessThan(
+            ContinuousClock.now - started, .milliseconds(100), "2 MB of base58 was decoded, not refused by its length")
         // The bound holds for every length: the longest text of n bytes (all 0xFF) fits.
         for count in [1, 2, 31, 32, 33, 100, 999, 1000, 1001, 4096] {
             let text = Base58.encode([UInt8](repeating: 0xFF, count: count))

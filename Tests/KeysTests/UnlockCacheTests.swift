@@ -67,9 +67,11 @@ final class UnlockCacheTests: XCTestCase {
         let cache = UnlockCache()
         let now = ContinuousClock.now
         cache.store(key, for: file, now: now)
-        XCTAssertThrowsError(try cache.withKey(for: file, now: now) { (_: SecureBytes) throws(KeystoreError) -> Int in
-            throw KeystoreError.wrongPassphrase
-        }) { error in
+        XCTAssertThrowsError(
+            try cache.withKey(for: file, now: now) { (_: SecureBytes) throws(KeystoreError) -> Int in
+                throw KeystoreError.wrongPassphrase
+            }
+        ) { error in
             guard case .wrongPassphrase? = error as? KeystoreError else { return XCTFail("\(error)") }
         }
         XCTAssertTrue(cache.isUnlocked(for: file, now: now), "a failing body does not lock the keys")
@@ -134,12 +136,14 @@ final class UnlockCacheTests: XCTestCase {
         cache.store(key, for: file, now: start)
         // Used every 500 s: never idle for 600 s.
         for seconds in stride(from: 500, through: 7000, by: 500) {
-            XCTAssertEqual(try secretKey(cache, for: file, now: start + .seconds(seconds)), expectedSecretKey, "at \(seconds) s")
+            XCTAssertEqual(
+                try secretKey(cache, for: file, now: start + .seconds(seconds)), expectedSecretKey, "at \(seconds) s")
         }
         // Last used at 7000 s, so idle would end at 7600 s; the maximum ends it at 7200 s.
         XCTAssertEqual(cache.nextExpiry, start + .seconds(7200))
         XCTAssertTrue(cache.isUnlocked(for: file, now: start + .seconds(7199)))
-        XCTAssertFalse(cache.isUnlocked(for: file, now: start + .seconds(7201)), "7200 s after the unlock: locked, used or not")
+        XCTAssertFalse(
+            cache.isUnlocked(for: file, now: start + .seconds(7201)), "7200 s after the unlock: locked, used or not")
         XCTAssertNil(try secretKey(cache, for: file, now: start + .seconds(7201)))
     }
 
@@ -198,16 +202,23 @@ final class UnlockCacheTests: XCTestCase {
         let now = ContinuousClock.now
         let caller = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
         cache.remember(caller: caller, address: entry.address, until: now + .seconds(60))
-        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now), "nothing is remembered while locked")
+        XCTAssertFalse(
+            cache.isRemembered(caller: caller, address: entry.address, for: file, now: now),
+            "nothing is remembered while locked")
         cache.store(key, for: file, now: now)
         cache.remember(caller: caller, address: entry.address, until: now + .seconds(60))
         XCTAssertTrue(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now + .seconds(59)))
-        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now + .seconds(60)), "its time is up")
-        XCTAssertFalse(cache.isRemembered(caller: "other@example.org", address: entry.address, for: file, now: now), "another caller")
+        XCTAssertFalse(
+            cache.isRemembered(caller: caller, address: entry.address, for: file, now: now + .seconds(60)),
+            "its time is up")
+        XCTAssertFalse(
+            cache.isRemembered(caller: "other@example.org", address: entry.address, for: file, now: now),
+            "another caller")
         XCTAssertFalse(cache.isRemembered(caller: caller, address: "another", for: file, now: now), "another key")
         cache.lock()
         cache.store(key, for: file, now: now)
-        XCTAssertFalse(cache.isRemembered(caller: caller, address: entry.address, for: file, now: now), "locking forgets it")
+        XCTAssertFalse(
+            cache.isRemembered(caller: caller, address: entry.address, for: file, now: now), "locking forgets it")
     }
 
     func testLockReturnsTrueThenFalse() throws {

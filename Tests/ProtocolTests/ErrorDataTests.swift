@@ -34,10 +34,12 @@ private enum Hand: RPCMethod {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             token = try container.decode(String.self, forKey: .token)
             if token == "plain" {
-                throw DecodingError.dataCorruptedError(forKey: .token, in: container, debugDescription: "Swift's text: secret-\(token)")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .token, in: container, debugDescription: "Swift's text: secret-\(token)")
             }
             if token == "ours" {
-                throw DecodingError.paramsProblem("must be a known token", at: container.codingPath + [CodingKeys.token])
+                throw DecodingError.paramsProblem(
+                    "must be a known token", at: container.codingPath + [CodingKeys.token])
             }
             if token == "uuid" { _ = try container.decode(UUID.self, forKey: .token) }
         }
@@ -48,14 +50,18 @@ private enum Hand: RPCMethod {
 final class ErrorDataTests: XCTestCase {
     private let context = RequestContext(caller: .unidentified, requestID: .number(JSONNumber(1)), method: "setMode")
 
-    private func error(_ router: Router, _ text: String, file: StaticString = #filePath, line: UInt = #line) async throws -> JSONValue {
+    private func error(_ router: Router, _ text: String, file: StaticString = #filePath, line: UInt = #line)
+        async throws -> JSONValue
+    {
         guard case .request(let request) = Request.parse(try JSONParser.parse(Array(text.utf8))) else {
             XCTFail("not a valid request: \(text)", file: file, line: line)
             return .null
         }
         let answered = await router.respond(to: request, context: context)
         let reply = try XCTUnwrap(answered, file: file, line: line)
-        return try XCTUnwrap(JSONParser.parse(reply).objectValue?["error"], "no error: \(String(decoding: reply, as: UTF8.self))", file: file, line: line)
+        return try XCTUnwrap(
+            JSONParser.parse(reply).objectValue?["error"], "no error: \(String(decoding: reply, as: UTF8.self))",
+            file: file, line: line)
     }
 
     private func router() throws -> Router {
@@ -68,16 +74,25 @@ final class ErrorDataTests: XCTestCase {
     func testAnInvalidEnumValueIsAnsweredInOurWordsWithItsChoices() async throws {
         let router = try router()
         let reply = try await error(router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"admin"},"id":1}"#)
-        XCTAssertEqual(reply, ["code": -32602, "message": "Invalid params", "data": ["field": "mode", "problem": #"expected one of "user", "guest""#]])
+        XCTAssertEqual(
+            reply,
+            [
+                "code": -32602, "message": "Invalid params",
+                "data": ["field": "mode", "problem": #"expected one of "user", "guest""#],
+            ])
         XCTAssertFalse(reply.compactText.contains("admin"), "the value sent is not echoed: \(reply.compactText)")
         XCTAssertFalse(reply.compactText.contains("Cannot initialize"), reply.compactText)
 
-        let level = try await error(router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"user","level":3},"id":1}"#)
+        let level = try await error(
+            router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"user","level":3},"id":1}"#)
         XCTAssertEqual(level.objectValue?["data"], ["field": "level", "problem": "expected one of 1, 2"])
-        let nested = try await error(router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"user","nested":["guest","root"]},"id":1}"#)
-        XCTAssertEqual(nested.objectValue?["data"], ["field": "nested[1]", "problem": #"expected one of "user", "guest""#])
+        let nested = try await error(
+            router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"user","nested":["guest","root"]},"id":1}"#)
+        XCTAssertEqual(
+            nested.objectValue?["data"], ["field": "nested[1]", "problem": #"expected one of "user", "guest""#])
         // Its values cannot be listed, and Swift's text is not ours to send.
-        let colour = try await error(router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"user","colour":"green"},"id":1}"#)
+        let colour = try await error(
+            router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":"user","colour":"green"},"id":1}"#)
         XCTAssertEqual(colour.objectValue?["data"], ["field": "colour", "problem": "not a value this field accepts"])
         // A wrong type is still a wrong type.
         let type = try await error(router, #"{"jsonrpc":"2.0","method":"setMode","params":{"mode":5},"id":1}"#)
@@ -97,10 +112,13 @@ final class ErrorDataTests: XCTestCase {
     func testMethodNotFoundHasTheSameShape() async throws {
         let router = try router()
         let reply = try await error(router, #"{"jsonrpc":"2.0","method":"nope","id":1}"#)
-        XCTAssertEqual(reply, ["code": -32601, "message": "Method not found", "data": ["problem": #"no method named "nope""#]])
+        XCTAssertEqual(
+            reply, ["code": -32601, "message": "Method not found", "data": ["problem": #"no method named "nope""#]])
     }
 
     func testADetailIsAProblem() {
-        XCTAssertEqual(RPCError(.invalidRequest, detail: "a batch must not be empty").data, ["problem": "a batch must not be empty"])
+        XCTAssertEqual(
+            RPCError(.invalidRequest, detail: "a batch must not be empty").data,
+            ["problem": "a batch must not be empty"])
     }
 }

@@ -28,7 +28,8 @@ final class JSONParserTests: XCTestCase {
 
     func testDepthLimitIsAnErrorNotACrash() throws {
         XCTAssertNoThrow(try parse(String(repeating: "[", count: 10) + String(repeating: "]", count: 10), maxDepth: 10))
-        XCTAssertThrowsError(try parse(String(repeating: "[", count: 11) + String(repeating: "]", count: 11), maxDepth: 10))
+        XCTAssertThrowsError(
+            try parse(String(repeating: "[", count: 11) + String(repeating: "]", count: 11), maxDepth: 10))
         // 100,000 levels: rejected at the limit, long before the stack would run out.
         XCTAssertThrowsError(try parse(String(repeating: "[", count: 100_000)))
     }

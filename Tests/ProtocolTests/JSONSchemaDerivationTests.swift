@@ -58,7 +58,9 @@ private struct NonEmpty: Codable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
-        guard !name.isEmpty else { throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "empty") }
+        guard !name.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "empty")
+        }
         after = try container.decode(Int.self, forKey: .after)
     }
 }
@@ -120,7 +122,10 @@ private enum Free: RPCMethod {
     typealias Params = JSONValue
     typealias Result = JSONValue
     static var paramsSchema: JSONValue? {
-        ["type": "object", "title": "FreeParams", "properties": ["when": ["type": "integer"], "what": ["type": "string"]], "required": ["what"]]
+        [
+            "type": "object", "title": "FreeParams",
+            "properties": ["when": ["type": "integer"], "what": ["type": "string"]], "required": ["what"],
+        ]
     }
     static var resultSchema: JSONValue? { ["type": "array", "items": ["type": "string"]] }
 }
@@ -132,32 +137,42 @@ private enum Checked: RPCMethod {
 }
 
 /// `Int`'s schema: both bounds, as the host refuses what is outside them.
-private let intSchema: JSONValue = ["type": "integer", "minimum": .number(JSONNumber(Int.min)), "maximum": .number(JSONNumber(Int.max))]
+private let intSchema: JSONValue = [
+    "type": "integer", "minimum": .number(JSONNumber(Int.min)), "maximum": .number(JSONNumber(Int.max)),
+]
 
 final class JSONSchemaDerivationTests: XCTestCase {
     func testASynthesisedStructDerivesExactly() {
         let derived = JSONSchemaDerivation.schema(for: Order.self)
         XCTAssertEqual(derived.problems, [])
-        XCTAssertEqual(derived.schema, [
-            "type": "object",
-            "title": "Order",
-            "properties": [
-                "symbol": ["type": "string"],
-                "side": ["enum": ["buy", "sell"]],
-                "quantity": ["type": "integer", "minimum": 0, "maximum": 255],
-                // Optional members may also be null: the standard decoders read null as absent.
-                "limit": ["anyOf": [[
-                    "type": "object", "title": "Order.Limit",
-                    "properties": ["price": ["type": "number"], "until": ["anyOf": [intSchema, ["type": "null"]]]],
-                    "required": ["price"],
-                ], ["type": "null"]]],
-                "tags": ["type": "array", "items": ["type": "string"]],
-                "notes": ["type": "object", "additionalProperties": intSchema],
-                "flags": ["type": "array", "items": ["type": "boolean"], "uniqueItems": true],
-                "extra": [:],
-            ],
-            "required": ["symbol", "side", "quantity", "tags", "notes", "flags", "extra"],
-        ])
+        XCTAssertEqual(
+            derived.schema,
+            [
+                "type": "object",
+                "title": "Order",
+                "properties": [
+                    "symbol": ["type": "string"],
+                    "side": ["enum": ["buy", "sell"]],
+                    "quantity": ["type": "integer", "minimum": 0, "maximum": 255],
+                    // Optional members may also be null: the standard decoders read null as absent.
+                    "limit": [
+                        "anyOf": [
+                            [
+                                "type": "object", "title": "Order.Limit",
+                                "properties": [
+                                    "price": ["type": "number"], "until": ["anyOf": [intSchema, ["type": "null"]]],
+                                ],
+                                "required": ["price"],
+                            ], ["type": "null"],
+                        ]
+                    ],
+                    "tags": ["type": "array", "items": ["type": "string"]],
+                    "notes": ["type": "object", "additionalProperties": intSchema],
+                    "flags": ["type": "array", "items": ["type": "boolean"], "uniqueItems": true],
+                    "extra": [:],
+                ],
+                "required": ["symbol", "side", "quantity", "tags", "notes", "flags", "extra"],
+            ])
     }
 
     func testEveryFixedWidthIntegerHasBothBounds() throws {
@@ -205,13 +220,20 @@ final class JSONSchemaDerivationTests: XCTestCase {
         XCTAssertEqual(order["summary"], "Places an order.")
         XCTAssertEqual(order["paramStructure"], "by-name")
         // Descriptors in declaration order, not sorted: the order a person reads them in.
-        XCTAssertEqual(order["params"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue },
-                       ["symbol", "side", "quantity", "limit", "tags", "notes", "flags", "extra"])
+        XCTAssertEqual(
+            order["params"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue },
+            ["symbol", "side", "quantity", "limit", "tags", "notes", "flags", "extra"])
         XCTAssertEqual(order["params"]?.arrayValue?[3].objectValue?["required"], false)
         XCTAssertEqual(order["x-params-schema"], JSONSchemaDerivation.schema(for: Order.self).schema)
-        XCTAssertEqual(order["result"], ["name": "PlaceOrder.Result", "schema": [
-            "type": "object", "title": "PlaceOrder.Result", "properties": ["id": ["type": "string"]], "required": ["id"],
-        ]])
+        XCTAssertEqual(
+            order["result"],
+            [
+                "name": "PlaceOrder.Result",
+                "schema": [
+                    "type": "object", "title": "PlaceOrder.Result", "properties": ["id": ["type": "string"]],
+                    "required": ["id"],
+                ],
+            ])
         XCTAssertEqual(order["errors"], [["code": -32050, "message": "Market closed"]])
         XCTAssertNil(order["x-derivation-problems"])
 
@@ -222,28 +244,41 @@ final class JSONSchemaDerivationTests: XCTestCase {
 
         let either = try XCTUnwrap(OpenRPC.method(Either.self).objectValue)
         XCTAssertEqual(either["paramStructure"], "either")
-        XCTAssertEqual(either["params"], [
-            ["name": "a", "required": true, "schema": ["type": "string"]],
-            ["name": "b", "required": false, "schema": ["anyOf": [intSchema, ["type": "null"]]]],
-        ])
+        XCTAssertEqual(
+            either["params"],
+            [
+                ["name": "a", "required": true, "schema": ["type": "string"]],
+                ["name": "b", "required": false, "schema": ["anyOf": [intSchema, ["type": "null"]]]],
+            ])
         // The whole params: both forms the host takes, by name and by position.
         let optionalInteger: JSONValue = ["anyOf": [intSchema, ["type": "null"]]]
-        XCTAssertEqual(either["x-params-schema"], [
-            "title": "Pair",
-            "anyOf": [
-                ["type": "object", "properties": ["a": ["type": "string"], "b": optionalInteger], "required": ["a"]],
-                // Extra positions are read by no one and ignored, as unknown members are: said so.
-                ["type": "array", "items": [["type": "string"], optionalInteger], "additionalItems": true, "minItems": 1],
-            ],
-        ])
+        XCTAssertEqual(
+            either["x-params-schema"],
+            [
+                "title": "Pair",
+                "anyOf": [
+                    [
+                        "type": "object", "properties": ["a": ["type": "string"], "b": optionalInteger],
+                        "required": ["a"],
+                    ],
+                    // Extra positions are read by no one and ignored, as unknown members are: said so.
+                    [
+                        "type": "array", "items": [["type": "string"], optionalInteger], "additionalItems": true,
+                        "minItems": 1,
+                    ],
+                ],
+            ])
 
         let plot = try XCTUnwrap(OpenRPC.method(Plot.self).objectValue)
         XCTAssertEqual(plot["paramStructure"], "by-position")
-        XCTAssertEqual(plot["params"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue }, ["param1", "param2"])
-        XCTAssertEqual(plot["x-params-schema"], [
-            "type": "array", "items": [intSchema, intSchema],
-            "additionalItems": true, "minItems": 2,
-        ])
+        XCTAssertEqual(
+            plot["params"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue }, ["param1", "param2"])
+        XCTAssertEqual(
+            plot["x-params-schema"],
+            [
+                "type": "array", "items": [intSchema, intSchema],
+                "additionalItems": true, "minItems": 2,
+            ])
         XCTAssertEqual(either["result"]?.objectValue?["schema"], ["type": "null"])
 
         let maybe = try XCTUnwrap(OpenRPC.method(Maybe.self).objectValue)
@@ -252,10 +287,12 @@ final class JSONSchemaDerivationTests: XCTestCase {
 
         let free = try XCTUnwrap(OpenRPC.method(Free.self).objectValue)
         XCTAssertEqual(free["paramStructure"], "by-name")
-        XCTAssertEqual(free["params"], [
-            ["name": "what", "required": true, "schema": ["type": "string"]],
-            ["name": "when", "required": false, "schema": ["type": "integer"]],
-        ])
+        XCTAssertEqual(
+            free["params"],
+            [
+                ["name": "what", "required": true, "schema": ["type": "string"]],
+                ["name": "when", "required": false, "schema": ["type": "integer"]],
+            ])
         XCTAssertEqual(free["result"], ["name": "result", "schema": ["type": "array", "items": ["type": "string"]]])
 
         let checked = try XCTUnwrap(OpenRPC.method(Checked.self).objectValue)
@@ -277,15 +314,20 @@ final class JSONSchemaDerivationTests: XCTestCase {
         router.info = OpenRPC.Info(title: "orders", version: "2.0.0")
         try router.register(SumAll.self) { numbers, _ in numbers.reduce(0, +) }
         try router.register(PlaceOrder.self) { _, _ in .init(id: "1") }
-        router.authorize(refusals: [RPCError(.authorizationFailed), RPCError(code: 4100, message: "Unauthorized")]) { _ throws(RPCError) in }
+        router.authorize(refusals: [RPCError(.authorizationFailed), RPCError(code: 4100, message: "Unauthorized")]) {
+            _ throws(RPCError) in
+        }
         let document = try XCTUnwrap(router.openRPCDocument.objectValue)
         XCTAssertEqual(document["openrpc"], "1.2.6")
         XCTAssertEqual(document["info"], ["title": "orders", "version": "2.0.0"])
         let methods = try XCTUnwrap(document["methods"]?.arrayValue)
         XCTAssertEqual(methods.compactMap { $0.objectValue?["name"]?.stringValue }, ["place_order", "sum_all"])
-        XCTAssertEqual(methods[0].objectValue?["errors"], [
-            ["code": -32050, "message": "Market closed"], ["code": -1, "message": "Authorization failed"], ["code": 4100, "message": "Unauthorized"],
-        ])
+        XCTAssertEqual(
+            methods[0].objectValue?["errors"],
+            [
+                ["code": -32050, "message": "Market closed"], ["code": -1, "message": "Authorization failed"],
+                ["code": 4100, "message": "Unauthorized"],
+            ])
 
         // rpc.discover answers it, takes no params, and is not a registered method.
         let context = RequestContext(caller: .unidentified, requestID: .number(JSONNumber(1)), method: "rpc.discover")
@@ -304,7 +346,10 @@ final class JSONSchemaDerivationTests: XCTestCase {
         var router = Router()
         try router.register(SumAll.self) { numbers, _ in numbers.reduce(0, +) }
         router.authorize { _ throws(RPCError) in throw RPCError(.authorizationFailed) }
-        guard case .request(let request) = Request.parse(try JSONParser.parse(Array(#"{"jsonrpc":"2.0","method":"rpc.discover","id":1}"#.utf8))) else {
+        guard
+            case .request(let request) = Request.parse(
+                try JSONParser.parse(Array(#"{"jsonrpc":"2.0","method":"rpc.discover","id":1}"#.utf8)))
+        else {
             return XCTFail("not a request")
         }
         let context = RequestContext(caller: .unidentified, requestID: .number(JSONNumber(1)), method: "rpc.discover")

@@ -21,10 +21,14 @@ final class ConnectedRuleTests: XCTestCase {
     private let keys = ["key-one", "key-two"]
 
     private func session(_ caller: Caller, origin: String? = nil, created: Int, expiry: Int) -> Session {
-        let namespaces: Namespaces = ["solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])]
+        let namespaces: Namespaces = [
+            "solana": Namespace(
+                chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])
+        ]
         return Session(
             caller: SessionCaller(caller), origin: origin, callerName: nil, metadata: PeerMetadata(name: "test"),
-            requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: created, expiry: expiry)
+            requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: created,
+            expiry: expiry)
     }
 
     func testTheRuleOverEveryCase() {
@@ -36,18 +40,28 @@ final class ConnectedRuleTests: XCTestCase {
             ("expiring at exactly now", keys, [session(chrome, created: now - 10, expiry: now)], chrome, nil),
             ("expiring a second from now", keys, [session(chrome, created: now - 10, expiry: now + 1)], chrome, keys),
             ("another extension's session", keys, [session(other, created: now - 10, expiry: now + 10)], chrome, nil),
-            ("a session of one of its sites only", keys, [session(chrome, origin: "https://app.example.org", created: now - 10, expiry: now + 10)],
-             chrome, nil),
-            ("a site's session beside its own", keys, [session(chrome, origin: "https://app.example.org", created: now - 10, expiry: now + 10), live],
-             chrome, keys),
-            ("an expired one beside a live one", keys, [session(chrome, created: now - 10, expiry: now - 5), live], chrome, keys),
+            (
+                "a session of one of its sites only", keys,
+                [session(chrome, origin: "https://app.example.org", created: now - 10, expiry: now + 10)],
+                chrome, nil
+            ),
+            (
+                "a site's session beside its own", keys,
+                [session(chrome, origin: "https://app.example.org", created: now - 10, expiry: now + 10), live],
+                chrome, keys
+            ),
+            (
+                "an expired one beside a live one", keys, [session(chrome, created: now - 10, expiry: now - 5), live],
+                chrome, keys
+            ),
             ("no key and no session: nothing to ask about", [], [], chrome, []),
             ("every key removed while connected", [], [live], chrome, []),
             ("no key, for a caller nobody connected", [], [live], other, []),
             ("an unidentified caller", keys, [live], .unidentified, nil),
         ]
         for (name, addresses, sessions, caller, expected) in cases {
-            let answer = ConnectedRule.accounts(addresses: addresses, sessions: sessions, caller: SessionCaller(caller), now: now)
+            let answer = ConnectedRule.accounts(
+                addresses: addresses, sessions: sessions, caller: SessionCaller(caller), now: now)
             XCTAssertEqual(answer?.addresses, expected, name)
         }
     }
@@ -60,15 +74,20 @@ final class ConnectedRuleTests: XCTestCase {
         let clock = ManualClock(wall: Int(time(nil)))
         let store = SessionStore(path: SessionStore.path(forKeystore: keystorePath), now: clock.clocks.wall)
         var agent = SessionService(
-            store: store, wallet: KeystoreWallet(keystore: Keystore(path: keystorePath), passphrases: PassphraseFileSource(path: "/dev/null")),
+            store: store,
+            wallet: KeystoreWallet(
+                keystore: Keystore(path: keystorePath), passphrases: PassphraseFileSource(path: "/dev/null")),
             lifetime: SessionStore.defaultLifetime)
         agent.now = clock.clocks.wall
         let host = ConnectedAccounts(keystorePath: keystorePath, clocks: clock.clocks)
 
-        func answers(_ caller: Caller, _ step: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String]? {
+        func answers(_ caller: Caller, _ step: String, file: StaticString = #filePath, line: UInt = #line) throws
+            -> [String]?
+        {
             // A moment later than the last look: what changed since is to be seen (`KeptAnswer`).
             clock.advance(by: .milliseconds(1))
-            let context = RequestContext(caller: caller, requestID: nil, method: GetAccounts.name, receivedAt: clock.now)
+            let context = RequestContext(
+                caller: caller, requestID: nil, method: GetAccounts.name, receivedAt: clock.now)
             let fromAgent = try agent.accountsIfConnected(context: context)?.addresses
             let fromHost = host.accounts(of: caller, notBefore: clock.now)?.addresses
             XCTAssertEqual(fromAgent, fromHost, "\(step): the agent and the host disagree", file: file, line: line)

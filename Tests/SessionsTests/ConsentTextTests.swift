@@ -16,7 +16,9 @@ final class ConsentTextTests: XCTestCase {
     private func request(
         _ payloads: [PayloadSummary], caller: Caller? = nil, callerName: String? = nil, label: String = "main"
     ) -> ConsentRequest {
-        ConsentRequest(caller: caller ?? chrome, callerName: callerName, keyLabel: label, shortAddress: "7xKX…3fGh", payloads: payloads)
+        ConsentRequest(
+            caller: caller ?? chrome, callerName: callerName, keyLabel: label, shortAddress: "7xKX…3fGh",
+            payloads: payloads)
     }
 
     private func text(_ string: String) -> PayloadSummary { PayloadSummary(bytes: Array(string.utf8)) }
@@ -71,7 +73,9 @@ final class ConsentTextTests: XCTestCase {
     }
 
     func testBytesWithControlCharactersAreBinary() throws {
-        for bytes: [UInt8] in [[0x48, 0x00, 0x49], [0x41, 0x1B, 0x5B, 0x32, 0x4A], [0x41, 0x7F], [0x07], Array("a\u{85}b".utf8)] {
+        for bytes: [UInt8] in [
+            [0x48, 0x00, 0x49], [0x41, 0x1B, 0x5B, 0x32, 0x4A], [0x41, 0x7F], [0x07], Array("a\u{85}b".utf8),
+        ] {
             guard case .binary(let count, let prefix) = PayloadSummary(bytes: bytes) else {
                 return XCTFail("\(bytes) was shown as text")
             }
@@ -111,7 +115,9 @@ final class ConsentTextTests: XCTestCase {
     }
 
     func testSHA256HexOfABC() {
-        XCTAssertEqual(PayloadSummary.sha256Hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            PayloadSummary.sha256Hex(Array("abc".utf8)),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(PayloadSummary.sha256Hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
@@ -119,7 +125,9 @@ final class ConsentTextTests: XCTestCase {
 
     func testTheWholeConfirmationDescription() {
         let description = request([text("hello")], callerName: "Phantom").description(for: .confirmation)
-        XCTAssertEqual(description, """
+        XCTAssertEqual(
+            description,
+            """
             The extension with ID abcdefghijklmnopabcdefghijklmnop,
             installed as "Phantom",
             asks to sign 1 payload with your key "main" (7xKX…3fGh):
@@ -145,13 +153,21 @@ final class ConsentTextTests: XCTestCase {
             let unnamed = request([text("x")]).description(for: approval)
             XCTAssertTrue(unnamed.hasPrefix("The extension with ID \(extensionID)\nasks to sign"), unnamed)
             let named = request([text("x")], callerName: "Phantom").description(for: approval)
-            XCTAssertTrue(named.hasPrefix("The extension with ID \(extensionID),\ninstalled as \"Phantom\",\nasks to sign"), named)
+            XCTAssertTrue(
+                named.hasPrefix("The extension with ID \(extensionID),\ninstalled as \"Phantom\",\nasks to sign"), named
+            )
 
-            let firefox = Caller.firefoxAddon(id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json")
-            let addon = request([text("x")], caller: firefox, callerName: "My Firefox Wallet").description(for: approval)
-            XCTAssertTrue(addon.hasPrefix("The Firefox add-on with ID wallet@example.org,\ninstalled as \"My Firefox Wallet\",\nasks to sign"), addon)
+            let firefox = Caller.firefoxAddon(
+                id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json")
+            let addon = request([text("x")], caller: firefox, callerName: "My Firefox Wallet").description(
+                for: approval)
+            XCTAssertTrue(
+                addon.hasPrefix(
+                    "The Firefox add-on with ID wallet@example.org,\ninstalled as \"My Firefox Wallet\",\nasks to sign"),
+                addon)
             let unnamedAddon = request([text("x")], caller: firefox).description(for: approval)
-            XCTAssertTrue(unnamedAddon.hasPrefix("The Firefox add-on with ID wallet@example.org\nasks to sign"), unnamedAddon)
+            XCTAssertTrue(
+                unnamedAddon.hasPrefix("The Firefox add-on with ID wallet@example.org\nasks to sign"), unnamedAddon)
 
             let nobody = request([text("x")], caller: .unidentified).description(for: approval)
             XCTAssertTrue(nobody.hasPrefix("A program that was not started by a browser\n"), nobody)
@@ -169,7 +185,8 @@ final class ConsentTextTests: XCTestCase {
     func testPreviewsTextAndBinaryPayloads() throws {
         let binary: [UInt8] = [0x00, 0x01, 0x02, 0xFF]
         let prefix = String(try sha256sum(binary).prefix(16))
-        let description = request([text("Sign in to Example"), PayloadSummary(bytes: binary)]).description(for: .confirmation)
+        let description = request([text("Sign in to Example"), PayloadSummary(bytes: binary)]).description(
+            for: .confirmation)
         XCTAssertTrue(description.contains("\n1. Text: \"Sign in to Example\"\n"), description)
         XCTAssertTrue(description.contains("\n2. 4 bytes of binary data, SHA-256 \(prefix)…\n"), description)
     }
@@ -192,7 +209,9 @@ final class ConsentTextTests: XCTestCase {
         let long = String(repeating: "a", count: 500)
         let description = request([text(long)]).description(for: .confirmation)
         // 150 bytes as pinentry receives them, the ellipsis's 3 included.
-        XCTAssertTrue(description.contains("1. Text: \"\(String(repeating: "a", count: 147))…\" (147 of 500 bytes shown)\n"), description)
+        XCTAssertTrue(
+            description.contains("1. Text: \"\(String(repeating: "a", count: 147))…\" (147 of 500 bytes shown)\n"),
+            description)
         XCTAssertFalse(description.contains(String(repeating: "a", count: 148)), description)
 
         // Exactly at the limit: not cut.
@@ -221,8 +240,10 @@ final class ConsentTextTests: XCTestCase {
     }
 
     func testLongNamesAreCut() {
-        let description = request([text("x")], callerName: String(repeating: "N", count: 300), label: String(repeating: "L", count: 300))
-            .description(for: .confirmation)
+        let description = request(
+            [text("x")], callerName: String(repeating: "N", count: 300), label: String(repeating: "L", count: 300)
+        )
+        .description(for: .confirmation)
         // 80 and 64 bytes, the ellipsis's 3 included.
         XCTAssertTrue(description.contains("\"\(String(repeating: "N", count: 77))…\""), description)
         XCTAssertTrue(description.contains("\"\(String(repeating: "L", count: 61))…\""), description)
@@ -246,7 +267,8 @@ final class ConsentTextTests: XCTestCase {
         ("\u{202E}", "\\u{202E}"), ("\u{202A}", "\\u{202A}"), ("\u{2066}", "\\u{2066}"), ("\u{2069}", "\\u{2069}"),
         ("\u{200F}", "\\u{200F}"), ("\u{061C}", "\\u{61C}"), ("\u{200B}", "\\u{200B}"), ("\u{2060}", "\\u{2060}"),
         ("\u{FEFF}", "\\u{FEFF}"), ("\u{AD}", "\\u{AD}"), ("\u{E0041}", "\\u{E0041}"), ("\u{1B}", "\\u{1B}"),
-        ("\u{07}", "\\u{7}"), ("\u{9B}", "\\u{9B}"), ("\u{7F}", "\\u{7F}"), ("\u{00}", "\\u{0}"), ("\u{3164}", "\\u{3164}"),
+        ("\u{07}", "\\u{7}"), ("\u{9B}", "\\u{9B}"), ("\u{7F}", "\\u{7F}"), ("\u{00}", "\\u{0}"),
+        ("\u{3164}", "\\u{3164}"),
     ]
 
     /// Marks that read as the dialog's own double quote, and the backslash that marks them.
@@ -262,7 +284,9 @@ final class ConsentTextTests: XCTestCase {
     /// The review's case: an installed name that puts a made-up ID where a person reads the ID.
     func testAnInstalledNameCannotPutAnotherIDBeforeTheRealOne() {
         let forged = "Phantom\" (ID bfnaelmomeimhlpmgjnjophhpkkoljpa)"
-        XCTAssertEqual(request([text("x")], callerName: forged).description(for: .confirmation), """
+        XCTAssertEqual(
+            request([text("x")], callerName: forged).description(for: .confirmation),
+            """
             The extension with ID abcdefghijklmnopabcdefghijklmnop,
             installed as "Phantom\\" (ID bfnaelmomeimhlpmgjnjophhpkkoljpa)",
             asks to sign 1 payload with your key "main" (7xKX…3fGh):
@@ -275,13 +299,18 @@ final class ConsentTextTests: XCTestCase {
     func testNoLineBreakInAnInstalledNameStartsALine() {
         for approval in [ConsentRequest.Approval.passphrase, .confirmation] {
             for (scalar, shown) in Self.lineBreaks {
-                let description = request([text("x")], callerName: "Phantom\(scalar)The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa")
-                    .description(for: approval)
+                let description = request(
+                    [text("x")], callerName: "Phantom\(scalar)The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa"
+                )
+                .description(for: approval)
                 let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
                 XCTAssertEqual(lines.count, 6, "\(scalar.debugDescription): \(description)")
                 XCTAssertEqual(lines[0], "The extension with ID \(extensionID),")
-                XCTAssertEqual(lines[1], "installed as \"Phantom\(shown)The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa\",")
-                XCTAssertFalse(hasAnyScalar(of: "\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}", in: description), description.debugDescription)
+                XCTAssertEqual(
+                    lines[1], "installed as \"Phantom\(shown)The extension with ID bfnaelmomeimhlpmgjnjophhpkkoljpa\",")
+                XCTAssertFalse(
+                    hasAnyScalar(of: "\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}", in: description),
+                    description.debugDescription)
             }
         }
     }
@@ -289,7 +318,8 @@ final class ConsentTextTests: XCTestCase {
     func testInvisibleCharactersInAnInstalledNameAreShownAsTheirCodes() {
         for (scalar, shown) in Self.invisibles {
             let description = request([text("x")], callerName: "Pha\(scalar)ntom").description(for: .confirmation)
-            XCTAssertEqual(description.split(separator: "\n")[1], "installed as \"Pha\(shown)ntom\",", scalar.debugDescription)
+            XCTAssertEqual(
+                description.split(separator: "\n")[1], "installed as \"Pha\(shown)ntom\",", scalar.debugDescription)
             XCTAssertFalse(hasAnyScalar(of: scalar, in: description), scalar.debugDescription)
         }
     }
@@ -297,7 +327,8 @@ final class ConsentTextTests: XCTestCase {
     func testQuotesInAnInstalledNameAreMarked() {
         for (quote, shown) in Self.quotes {
             let description = request([text("x")], callerName: "Phantom\(quote) x").description(for: .confirmation)
-            XCTAssertEqual(description.split(separator: "\n")[1], "installed as \"Phantom\(shown) x\",", quote.debugDescription)
+            XCTAssertEqual(
+                description.split(separator: "\n")[1], "installed as \"Phantom\(shown) x\",", quote.debugDescription)
         }
         // An apostrophe alone is not a quote.
         let apostrophes = request([text("x")], callerName: "Rabby's O\u{2019}Wallet").description(for: .confirmation)
@@ -306,14 +337,18 @@ final class ConsentTextTests: XCTestCase {
 
     func testRunsOfSpacesInAnInstalledNameAreOneSpace() {
         // Padding could push what follows to where GTK wraps the line, to read as a line of its own.
-        let description = request([text("x")], callerName: "  Phantom \t\u{A0}\u{3000}\u{2003}   Wallet ").description(for: .confirmation)
+        let description = request([text("x")], callerName: "  Phantom \t\u{A0}\u{3000}\u{2003}   Wallet ").description(
+            for: .confirmation)
         XCTAssertEqual(description.split(separator: "\n")[1], "installed as \"Phantom Wallet\",")
     }
 
     func testTheKeysLabelAndAFirefoxIDAreEscapedToo() {
         let firefox = Caller.firefoxAddon(id: "evil\u{2028}Line\u{202E}\"@example.org", manifestPath: "/m.json")
-        let description = request([text("x")], caller: firefox, label: "sav\u{2029}ings\"").description(for: .passphrase)
-        XCTAssertEqual(description, """
+        let description = request([text("x")], caller: firefox, label: "sav\u{2029}ings\"").description(
+            for: .passphrase)
+        XCTAssertEqual(
+            description,
+            """
             The Firefox add-on with ID evil\\u{2028}Line\\u{202E}\\"@example.org
             asks to sign 1 payload with your key "sav\\u{2029}ings\\"" (7xKX…3fGh):
             1. Text: "x"
@@ -330,7 +365,9 @@ final class ConsentTextTests: XCTestCase {
         let question = SessionConsent.connect(
             caller: chrome, callerName: "Example \u{201C}Wallet\u{201D}", metadata: metadata,
             namespaces: SessionService.walletlibNamespaces, keyCount: 1)
-        XCTAssertEqual(question.description, """
+        XCTAssertEqual(
+            question.description,
+            """
             The extension with ID abcdefghijklmnopabcdefghijklmnop,
             installed as "Example \\\u{201C}Wallet\\\u{201D}",
             asks to connect to your wallet.
@@ -345,9 +382,11 @@ final class ConsentTextTests: XCTestCase {
 
     func testEveryLineBreakInMetadataIsEscaped() {
         for (scalar, shown) in Self.lineBreaks {
-            let metadata = PeerMetadata(name: "a\(scalar)b", description: "c\(scalar)d", url: "https://e.org/\(scalar)f")
+            let metadata = PeerMetadata(
+                name: "a\(scalar)b", description: "c\(scalar)d", url: "https://e.org/\(scalar)f")
             let description = SessionConsent.connect(
-                caller: chrome, callerName: nil, metadata: metadata, namespaces: SessionService.walletlibNamespaces, keyCount: 2
+                caller: chrome, callerName: nil, metadata: metadata, namespaces: SessionService.walletlibNamespaces,
+                keyCount: 2
             ).description
             let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertEqual(lines[2], "It says it is: \"a\(shown)b\", https://e.org/\(shown)f", scalar.debugDescription)
@@ -358,7 +397,9 @@ final class ConsentTextTests: XCTestCase {
 
     func testTheAccountsQuestionNamesTheIDFirst() {
         let question = SessionConsent.seeAccounts(caller: chrome, callerName: "Phantom\u{2028}\"", keyCount: 2)
-        XCTAssertEqual(question.description, """
+        XCTAssertEqual(
+            question.description,
+            """
             The extension with ID abcdefghijklmnopabcdefghijklmnop,
             installed as "Phantom\\u{2028}\\"",
             wants to see your accounts (your 2 accounts).
@@ -371,13 +412,17 @@ final class ConsentTextTests: XCTestCase {
 
     func testACutTextSaysHowMuchIsShown() {
         let description = request([text(String(repeating: "a", count: 4000))]).description(for: .confirmation)
-        XCTAssertTrue(description.contains("\n1. Text: \"\(String(repeating: "a", count: 147))…\" (147 of 4,000 bytes shown)\n"), description)
+        XCTAssertTrue(
+            description.contains("\n1. Text: \"\(String(repeating: "a", count: 147))…\" (147 of 4,000 bytes shown)\n"),
+            description)
         let short = request([text(String(repeating: "b", count: 151))]).description(for: .confirmation)
-        XCTAssertTrue(short.contains("\n1. Text: \"\(String(repeating: "b", count: 147))…\" (147 of 151 bytes shown)\n"), short)
+        XCTAssertTrue(
+            short.contains("\n1. Text: \"\(String(repeating: "b", count: 147))…\" (147 of 151 bytes shown)\n"), short)
     }
 
     func testRunsOfWhitespaceInAPreviewAreOneSpace() {
-        let description = request([text("  Sign in   to\t\texample.com \n\n  Nonce:\u{A0}\u{A0}1  \n")]).description(for: .confirmation)
+        let description = request([text("  Sign in   to\t\texample.com \n\n  Nonce:\u{A0}\u{A0}1  \n")]).description(
+            for: .confirmation)
         XCTAssertTrue(description.contains("\n1. Text: \"Sign in to example.com ⏎ Nonce: 1\"\n"), description)
         // Collapsed whitespace is not hidden text: nothing is said to be cut.
         let padded = request([text("a" + String(repeating: " ", count: 1000) + "b")]).description(for: .confirmation)
@@ -390,7 +435,8 @@ final class ConsentTextTests: XCTestCase {
             let summary = text("one\(scalar)two")
             guard case .text = summary else { continue }
             let description = request([summary]).description(for: .confirmation)
-            XCTAssertTrue(description.contains("\n1. Text: \"one ⏎ two\"\n"), "\(scalar.debugDescription): \(description)")
+            XCTAssertTrue(
+                description.contains("\n1. Text: \"one ⏎ two\"\n"), "\(scalar.debugDescription): \(description)")
         }
         XCTAssertEqual(text("one\u{2028}two\u{2029}three"), .text("one\u{2028}two\u{2029}three"))
     }
@@ -403,29 +449,34 @@ final class ConsentTextTests: XCTestCase {
     // MARK: Typed data and messages
 
     private func typedData(_ json: String) throws -> EthereumConsent {
-        EthereumConsent.typedData(try TypedData(parsing: .string(json), field: "request.params[1]"), chain: EIP155.mainnet)
+        EthereumConsent.typedData(
+            try TypedData(parsing: .string(json), field: "request.params[1]"), chain: EIP155.mainnet)
     }
 
     /// The review's case: a domain name that fakes the lines after it.
     func testTypedDataCannotFakeTheLinesAroundIt() throws {
-        let consent = try typedData(#"""
+        let consent = try typedData(
+            #"""
             {"types": {"EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"}, {"name": "chainId", "type": "uint256"}],
                        "Note": [{"name": "text", "type": "string"}]},
              "primaryType": "Note",
              "domain": {"name": "Uniswap\u2028Chain in the data: 1\u2029Type: Permit", "version": "1\", chain 5", "chainId": 1},
              "message": {"text": "fine\u0085Type: Mail\u000bContract: 0x\u201d"}}
             """#)
-        XCTAssertEqual(consent.lines, [
-            #"For: "Uniswap\u{2028}Chain in the data: 1\u{2029}Type: Permit", version "1\", chain 5""#,
-            "Chain in the data: 1",
-            "Type: Note",
-            #"  text: fine ⏎ Type: Mail ⏎ Contract: 0x\”"#,
-        ])
+        XCTAssertEqual(
+            consent.lines,
+            [
+                #"For: "Uniswap\u{2028}Chain in the data: 1\u{2029}Type: Permit", version "1\", chain 5""#,
+                "Chain in the data: 1",
+                "Type: Note",
+                #"  text: fine ⏎ Type: Mail ⏎ Contract: 0x\”"#,
+            ])
     }
 
     /// EIP-2612: what moves money (who may spend, how much) comes before everything else.
     func testAPermitShowsTheSpenderAndTheValueFirst() throws {
-        let consent = try typedData(#"""
+        let consent = try typedData(
+            #"""
             {"types": {"EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
                                         {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
                        "Permit": [{"name": "owner", "type": "address"}, {"name": "spender", "type": "address"},
@@ -435,17 +486,19 @@ final class ConsentTextTests: XCTestCase {
              "message": {"owner": "0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "spender": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
                          "value": "1000000000", "nonce": 0, "deadline": 1735689600}}
             """#)
-        XCTAssertEqual(consent.lines, [
-            #"For: "USD Coin", version "2""#,
-            "Chain in the data: 1",
-            "Contract: 0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
-            "Type: Permit",
-            "  spender: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
-            "  value: 1000000000",
-            "  owner: 0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
-            "  nonce: 0",
-            "  deadline: 1735689600",
-        ])
+        XCTAssertEqual(
+            consent.lines,
+            [
+                #"For: "USD Coin", version "2""#,
+                "Chain in the data: 1",
+                "Contract: 0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC",
+                "Type: Permit",
+                "  spender: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+                "  value: 1000000000",
+                "  owner: 0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
+                "  nonce: 0",
+                "  deadline: 1735689600",
+            ])
     }
 
     /// Fields that move money are never the ones left out, nor cut: a uint256 is shown whole.
@@ -454,42 +507,51 @@ final class ConsentTextTests: XCTestCase {
         let notes = (0..<10).map { #"{"name": "note\#($0)", "type": "string"}"# }.joined(separator: ", ")
         let values = (0..<10).map { #""note\#($0)": "\#(String(repeating: "x", count: 50))""# }.joined(separator: ", ")
         let maximum = "115792089237316195423570985008687907853269984665640564039457584007913129639935"
-        let consent = try typedData(#"""
+        let consent = try typedData(
+            #"""
             {"types": {"EIP712Domain": [{"name": "name", "type": "string"}],
                        "Order": [\#(notes), {"name": "spender", "type": "address"}, {"name": "value", "type": "uint256"}]},
              "primaryType": "Order", "domain": {"name": "Shop"},
              "message": {\#(values), "spender": "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826", "value": "\#(maximum)"}}
             """#)
         let fifty = String(repeating: "x", count: 50)
-        XCTAssertEqual(consent.lines, [
-            #"For: "Shop""#,
-            "Type: Order",
-            "  spender: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
-            "  value: \(maximum)",
-            "  note0: \(fifty)",
-            "  note1: \(fifty)",
-            "  …8 of 12 fields not shown: note2, note3, note4, note5, note6, note7, note8, note9",
-        ])
+        XCTAssertEqual(
+            consent.lines,
+            [
+                #"For: "Shop""#,
+                "Type: Order",
+                "  spender: 0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+                "  value: \(maximum)",
+                "  note0: \(fifty)",
+                "  note1: \(fifty)",
+                "  …8 of 12 fields not shown: note2, note3, note4, note5, note6, note7, note8, note9",
+            ])
     }
 
     func testACutFieldSaysHowMuchIsShown() throws {
-        let consent = try typedData(#"""
+        let consent = try typedData(
+            #"""
             {"types": {"EIP712Domain": [{"name": "name", "type": "string"}], "Memo": [{"name": "memo", "type": "string"}]},
              "primaryType": "Memo", "domain": {"name": "Notes"},
              "message": {"memo": "\#(String(repeating: "m", count: 300))   \#(String(repeating: " ", count: 2000))"}}
             """#)
-        XCTAssertEqual(consent.lines, [
-            #"For: "Notes""#, "Type: Memo", "  memo: \(String(repeating: "m", count: 53))… (53 of 2,303 bytes shown)",
-        ])
+        XCTAssertEqual(
+            consent.lines,
+            [
+                #"For: "Notes""#, "Type: Memo",
+                "  memo: \(String(repeating: "m", count: 53))… (53 of 2,303 bytes shown)",
+            ])
     }
 
     func testAPersonalSignMessageIsPreviewedLikeAPayload() {
-        let text = EthereumConsent.message(Array("  Sign in to \"example.org\"\u{2028}\u{2028}Nonce:   1 ".utf8), chain: EIP155.mainnet)
+        let text = EthereumConsent.message(
+            Array("  Sign in to \"example.org\"\u{2028}\u{2028}Nonce:   1 ".utf8), chain: EIP155.mainnet)
         XCTAssertEqual(text.lines, [#"Text: "Sign in to \"example.org\" ⏎ Nonce: 1""#])
         let long = EthereumConsent.message(Array(String(repeating: "z", count: 1000).utf8), chain: EIP155.mainnet)
         XCTAssertEqual(long.lines, ["Text: \"\(String(repeating: "z", count: 147))…\" (147 of 1,000 bytes shown)"])
         let binary = EthereumConsent.message([UInt8](repeating: 0xAB, count: 4000), chain: EIP155.mainnet)
-        XCTAssertEqual(binary.lines, ["4,000 bytes, not text: 0x\(String(repeating: "ab", count: 72))… (72 of 4,000 bytes shown)"])
+        XCTAssertEqual(
+            binary.lines, ["4,000 bytes, not text: 0x\(String(repeating: "ab", count: 72))… (72 of 4,000 bytes shown)"])
     }
 
     // MARK: One Assuan line
@@ -499,14 +561,19 @@ final class ConsentTextTests: XCTestCase {
     private func assertFitsOneAssuanLine(_ description: String, file: StaticString = #filePath, line: UInt = #line) {
         let whole = Assuan.escape(description, maxBytes: 100_000)
         let fitted = Assuan.escape(description, maxBytes: 990)
-        XCTAssertEqual(fitted, whole, "the description is \(whole.utf8.count) bytes escaped, more than 990", file: file, line: line)
+        XCTAssertEqual(
+            fitted, whole, "the description is \(whole.utf8.count) bytes escaped, more than 990", file: file, line: line
+        )
     }
 
     func testALongRequestFitsOneAssuanLine() {
-        let firefox = Caller.firefoxAddon(id: String(repeating: "i", count: 300) + "@example.org", manifestPath: "/m.json")
+        let firefox = Caller.firefoxAddon(
+            id: String(repeating: "i", count: 300) + "@example.org", manifestPath: "/m.json")
         for caller in [chrome, firefox] {
             for count in [3, 4, 1000] {
-                let payloads = (0..<count).map { text(String(repeating: "Sign in to a very long example. ", count: 40) + "\($0)") }
+                let payloads = (0..<count).map {
+                    text(String(repeating: "Sign in to a very long example. ", count: 40) + "\($0)")
+                }
                 for approval in [ConsentRequest.Approval.passphrase, .confirmation] {
                     let description = request(
                         payloads, caller: caller, callerName: String(repeating: "Wallet Name ", count: 30),
@@ -520,14 +587,18 @@ final class ConsentTextTests: XCTestCase {
 
     func testLongBinaryPayloadsFitOneAssuanLine() {
         let payloads = (0..<5).map { index in PayloadSummary(bytes: [UInt8](repeating: UInt8(index), count: 100_000)) }
-        assertFitsOneAssuanLine(request(payloads, callerName: String(repeating: "W", count: 300)).description(for: .passphrase))
+        assertFitsOneAssuanLine(
+            request(payloads, callerName: String(repeating: "W", count: 300)).description(for: .passphrase))
     }
 
     /// Text that takes the most bytes per character: four-byte UTF-8 scalars, and `%`, which
     /// Assuan writes as three bytes. The limits are counted in characters, so these are the
     /// requests that could overflow the line.
     func testTheWidestTextStillFitsOneAssuanLine() {
-        let widest = [String(repeating: "🙂", count: 1000), String(repeating: "%", count: 1000), String(repeating: "世", count: 1000)]
+        let widest = [
+            String(repeating: "🙂", count: 1000), String(repeating: "%", count: 1000),
+            String(repeating: "世", count: 1000),
+        ]
         for filler in widest {
             let payloads = (0..<3).map { _ in text(filler) }
             let description = request(payloads, callerName: filler, label: filler).description(for: .passphrase)

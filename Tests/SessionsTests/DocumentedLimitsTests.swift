@@ -29,8 +29,13 @@ final class DocumentedLimitsTests: XCTestCase {
             ("one method or event name", ["1 to \(Namespace.maxStringBytes) bytes"]),
             ("all method and event names", ["\(Namespace.maxTotalStringBytes) bytes"]),
             ("a chain id", ["3 to 8", "1 to 32", "-32602", "5100", "3005"]),
-            ("`metadata`", ["1 to \(PeerMetadata.maxNameLength)", "at most \(PeerMetadata.maxDescriptionLength)",
-                            "at most \(PeerMetadata.maxURLLength)", "at most \(PeerMetadata.maxIcons)", "-32602"]),
+            (
+                "`metadata`",
+                [
+                    "1 to \(PeerMetadata.maxNameLength)", "at most \(PeerMetadata.maxDescriptionLength)",
+                    "at most \(PeerMetadata.maxURLLength)", "at most \(PeerMetadata.maxIcons)", "-32602",
+                ]
+            ),
             ("`session_request`'s `expiry`", ["5 minutes to 7 days", "-32602"]),
             ("`session_disconnect`'s `reason`", ["at most 256 bytes", "-32602 on `reason`"]),
             ("live sessions", ["\(SessionStore.maxSessions)", "-32603"]),
@@ -50,10 +55,16 @@ final class DocumentedLimitsTests: XCTestCase {
         let settings = try section("## Settings")
         let lifetime = row(settings, "`session_lifetime`")
         XCTAssertTrue(lifetime.contains("`\(WalletConfig().sessionLifetime)`"), lifetime)
-        XCTAssertTrue(lifetime.contains("\(WalletConfig.sessionLifetimeRange.lowerBound) to \(WalletConfig.sessionLifetimeRange.upperBound)"), lifetime)
+        XCTAssertTrue(
+            lifetime.contains(
+                "\(WalletConfig.sessionLifetimeRange.lowerBound) to \(WalletConfig.sessionLifetimeRange.upperBound)"),
+            lifetime)
         let proposal = row(settings, "`proposal_timeout`")
         XCTAssertTrue(proposal.contains("`\(WalletConfig().proposalTimeout)`"), proposal)
-        XCTAssertTrue(proposal.contains("\(WalletConfig.proposalTimeoutRange.lowerBound) to \(WalletConfig.proposalTimeoutRange.upperBound)"), proposal)
+        XCTAssertTrue(
+            proposal.contains(
+                "\(WalletConfig.proposalTimeoutRange.lowerBound) to \(WalletConfig.proposalTimeoutRange.upperBound)"),
+            proposal)
         XCTAssertEqual(SessionService.defaultProposalTimeout, .seconds(WalletConfig().proposalTimeout))
     }
 }

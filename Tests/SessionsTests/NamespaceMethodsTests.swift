@@ -40,9 +40,11 @@ final class NamespaceMethodsTests: XCTestCase {
         let good = try decoder.decode(PersonalSign.Params.self, from: [.string("0x68656c6c6f"), address])
         XCTAssertEqual(good.message, "0x68656c6c6f")
         XCTAssertThrowsError(try decoder.decode(PersonalSign.Params.self, from: [.string(""), address])) {
-            XCTAssertEqual(($0 as? RPCError)?.data, [
-                "field": "request.params[0]", "problem": "the message is empty: there is nothing to sign",
-            ])
+            XCTAssertEqual(
+                ($0 as? RPCError)?.data,
+                [
+                    "field": "request.params[0]", "problem": "the message is empty: there is nothing to sign",
+                ])
         }
         XCTAssertThrowsError(try decoder.decode(SolanaSignMessage.Params.self, from: .null)) {
             XCTAssertEqual(

@@ -32,11 +32,14 @@ struct RecordingSessionWallet: SessionWallet {
     var declines = false
 
     func accounts(context: RequestContext) throws -> SessionAccounts {
-        SessionAccounts(solana: Self.keys.map(\.base58), eip155: Self.ethereumAddresses.prefix(ethereumKeys).map(\.description))
+        SessionAccounts(
+            solana: Self.keys.map(\.base58), eip155: Self.ethereumAddresses.prefix(ethereumKeys).map(\.description))
     }
 
     func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: []) }
-    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> { .success(true) }
+    func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
+        .success(true)
+    }
 
     func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         XCTFail("no payloads here")

@@ -69,9 +69,13 @@ final class SessionDeadlineTests: XCTestCase {
         return (service, deadlines)
     }
 
-    private func context(_ method: String) -> RequestContext { RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: method) }
+    private func context(_ method: String) -> RequestContext {
+        RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: method)
+    }
 
-    private func assertExpired(_ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async {
+    private func assertExpired(_ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line)
+        async
+    {
         do {
             try await body()
             XCTFail("answered instead of expiring", file: file, line: line)
@@ -84,8 +88,10 @@ final class SessionDeadlineTests: XCTestCase {
     }
 
     /// Asked `expected` after the service's now.
-    private func assertDeadline(_ deadlines: Deadlines, is expected: Duration,
-                                file: StaticString = #filePath, line: UInt = #line) {
+    private func assertDeadline(
+        _ deadlines: Deadlines, is expected: Duration,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let asked = deadlines.all
         XCTAssertEqual(asked.count, 1, file: file, line: line)
         guard let deadline = asked.first else { return }
@@ -97,9 +103,12 @@ final class SessionDeadlineTests: XCTestCase {
             var (service, deadlines) = service()
             service.proposalTimeout = timeout
             let proposal: JSONValue = .object([
-                "requiredNamespaces": .object(["eip155": .object([
-                    "chains": .array([.string("eip155:1")]), "methods": .array([.string("personal_sign")]), "events": .array([]),
-                ])]),
+                "requiredNamespaces": .object([
+                    "eip155": .object([
+                        "chains": .array([.string("eip155:1")]), "methods": .array([.string("personal_sign")]),
+                        "events": .array([]),
+                    ])
+                ]),
                 "metadata": .object(["name": .string("Example dApp")]),
             ])
             let start = ContinuousClock.now
@@ -114,13 +123,18 @@ final class SessionDeadlineTests: XCTestCase {
     func testARequestWhoseExpiryPassesIs8000() async throws {
         let session = Session(
             caller: SessionCaller(caller), callerName: nil, metadata: PeerMetadata(name: "Example dApp"),
-            requiredNamespaces: ["eip155": Namespace(chains: [ChainID("eip155:1")!], methods: ["personal_sign"])], optionalNamespaces: [:],
-            namespaces: ["eip155": Namespace(chains: [ChainID("eip155:1")!], methods: ["personal_sign"])], created: now, expiry: now + 604_800)
+            requiredNamespaces: ["eip155": Namespace(chains: [ChainID("eip155:1")!], methods: ["personal_sign"])],
+            optionalNamespaces: [:],
+            namespaces: ["eip155": Namespace(chains: [ChainID("eip155:1")!], methods: ["personal_sign"])], created: now,
+            expiry: now + 604_800)
         let (service, deadlines) = service(store: SessionStore(inMemory: [session], now: { [now] in now }))
         // The shortest expiry a request may name: 5 minutes from now.
         let request: JSONValue = .object([
             "topic": .string(session.topic), "chainId": .string("eip155:1"), "expiry": .number(JSONNumber(now + 300)),
-            "request": .object(["method": .string("personal_sign"), "params": .array([.string("0x.org sign-in"), .string(SilentWallet.address)])]),
+            "request": .object([
+                "method": .string("personal_sign"),
+                "params": .array([.string("0x.org sign-in"), .string(SilentWallet.address)]),
+            ]),
         ])
         let start = ContinuousClock.now
         await assertExpired { _ = try await service.request(request, context: context("session_request")) }

@@ -13,7 +13,9 @@ import XCTest
 private struct ApprovingPerson: PassphraseSource {
     let shown = Recorder()
 
-    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?) async throws -> T {
+    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?)
+        async throws -> T
+    {
         shown.add(request.description(for: .passphrase))
         guard let result = try await attempt(secure("right")) else { throw ConsentRefusal.declined }
         return result
@@ -32,7 +34,9 @@ private struct ApprovingPerson: PassphraseSource {
 /// asks and records it exactly as a SignPayloads of that one message.
 final class SessionMessageSigningTests: XCTestCase {
     private let caller = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
-    private var context: RequestContext { RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request") }
+    private var context: RequestContext {
+        RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request")
+    }
     private let key = TestKey(seed: 1)
 
     func testSolanaSignMessageAsksTheWalletForTheBytesAndTheKey() async throws {
@@ -41,16 +45,22 @@ final class SessionMessageSigningTests: XCTestCase {
         let namespaces: Namespaces = [SolanaChain.namespace: WalletSupport.default.namespaces[SolanaChain.namespace]!]
         let session = Session(
             caller: SessionCaller(caller), callerName: nil, metadata: PeerMetadata(name: "Example dApp"),
-            requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: now, expiry: now + 3600)
-        var service = SessionService(store: SessionStore(inMemory: [session], now: { now }), wallet: wallet, lifetime: 3600)
+            requiredNamespaces: namespaces, optionalNamespaces: [:], namespaces: namespaces, created: now,
+            expiry: now + 3600)
+        var service = SessionService(
+            store: SessionStore(inMemory: [session], now: { now }), wallet: wallet, lifetime: 3600)
         service.now = { now }
         let message = Array("Sign in to example.com".utf8)
-        let answer = try await service.request(.object([
-            "topic": .string(session.topic), "chainId": .string(SolanaChain.mainnet.description),
-            "request": .object(["method": "solana_signMessage", "params": .object([
-                "message": .string(Base58.encode(message)), "pubkey": .string(key.base58),
-            ])]),
-        ]), context: context)
+        let answer = try await service.request(
+            .object([
+                "topic": .string(session.topic), "chainId": .string(SolanaChain.mainnet.description),
+                "request": .object([
+                    "method": "solana_signMessage",
+                    "params": .object([
+                        "message": .string(Base58.encode(message)), "pubkey": .string(key.base58),
+                    ]),
+                ]),
+            ]), context: context)
 
         let asked = wallet.asked.messages.withLock { $0 }
         XCTAssertEqual(asked.map(\.message), [message])
@@ -66,7 +76,8 @@ final class SessionMessageSigningTests: XCTestCase {
         useWeakKDF()
         let folder = temporaryFolder(self)
         let keystore = Keystore(path: "\(folder)/keystore.json")
-        let entry = try keystore.importKey(secure([UInt8](repeating: 1, count: 32)), label: "main", passphrase: secure("right"))
+        let entry = try keystore.importKey(
+            secure([UInt8](repeating: 1, count: 32)), label: "main", passphrase: secure("right"))
         let person = ApprovingPerson()
         var wallet = KeystoreWallet(keystore: keystore, passphrases: person)
         let auditPath = "\(folder)/state/audit.log"
@@ -89,7 +100,8 @@ final class SessionMessageSigningTests: XCTestCase {
             let lines = try auditLines().suffix(2).map { line in line.filter { $0.key != "time" } }
             XCTAssertEqual(lines.count, 2)
             XCTAssertEqual(
-                lines.first.map { NSDictionary(dictionary: $0) }, lines.last.map { NSDictionary(dictionary: $0) }, "the same audit line")
+                lines.first.map { NSDictionary(dictionary: $0) }, lines.last.map { NSDictionary(dictionary: $0) },
+                "the same audit line")
             XCTAssertEqual(lines.last?["payload_sha256"] as? [String], [PayloadSummary.sha256Hex(message)])
         }
         XCTAssertEqual(try auditLines().last?["transaction_ids"] as? [String], [Base58.encode(key.sign(messages[1]))])

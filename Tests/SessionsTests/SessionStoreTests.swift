@@ -12,17 +12,30 @@ import XCTest
 final class SessionStoreTests: XCTestCase {
     private let chrome = SessionCaller(.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))
     private let other = SessionCaller(.chromeExtension(origin: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/"))
-    private let firefox = SessionCaller(.firefoxAddon(id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json"))
+    private let firefox = SessionCaller(
+        .firefoxAddon(id: "wallet@example.org", manifestPath: "/usr/lib/mozilla/native-messaging-hosts/x.json"))
     private let address = "7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv"
     private let week = 604_800
 
     private func session(_ caller: SessionCaller, created: Int, lifetime: Int = 86_400) -> Session {
         Session(
             caller: caller, callerName: "Example Wallet",
-            metadata: PeerMetadata(name: "Example dApp", description: "Signs in with Solana", url: "https://example.org", icons: ["https://example.org/icon.png"]),
-            requiredNamespaces: ["solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])],
-            optionalNamespaces: ["solana": Namespace(chains: [SolanaChain.devnet, ChainID("solana:other")!], methods: ["solana_signMessage", "x"])],
-            namespaces: ["solana": Namespace(chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: ["solana_signMessage"], events: ["accountsChanged"])],
+            metadata: PeerMetadata(
+                name: "Example dApp", description: "Signs in with Solana", url: "https://example.org",
+                icons: ["https://example.org/icon.png"]),
+            requiredNamespaces: [
+                "solana": Namespace(
+                    chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])
+            ],
+            optionalNamespaces: [
+                "solana": Namespace(
+                    chains: [SolanaChain.devnet, ChainID("solana:other")!], methods: ["solana_signMessage", "x"])
+            ],
+            namespaces: [
+                "solana": Namespace(
+                    chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: ["solana_signMessage"],
+                    events: ["accountsChanged"])
+            ],
             created: created, expiry: created + lifetime
         )
     }
@@ -47,7 +60,9 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(chrome.id, "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
         XCTAssertEqual(firefox.kind.rawValue, "firefox-addon")
         XCTAssertEqual(firefox.id, "wallet@example.org")
-        XCTAssertEqual(firefox, SessionCaller(.firefoxAddon(id: "wallet@example.org", manifestPath: "/elsewhere.json")), "the manifest path is not the identity")
+        XCTAssertEqual(
+            firefox, SessionCaller(.firefoxAddon(id: "wallet@example.org", manifestPath: "/elsewhere.json")),
+            "the manifest path is not the identity")
         let unidentified = SessionCaller(.unidentified)
         XCTAssertEqual(unidentified.kind.rawValue, "unidentified")
         XCTAssertEqual(unidentified.id, "")
@@ -55,34 +70,59 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func testMetadataParsing() throws {
-        let full = try PeerMetadata.parse(["name": "Example dApp", "description": "Signs in", "url": "https://example.org", "icons": ["https://example.org/i.png"], "redirect": ["native": "x"]])
-        XCTAssertEqual(full, PeerMetadata(name: "Example dApp", description: "Signs in", url: "https://example.org", icons: ["https://example.org/i.png"]))
-        XCTAssertEqual(full.json, ["name": "Example dApp", "description": "Signs in", "url": "https://example.org", "icons": ["https://example.org/i.png"]])
+        let full = try PeerMetadata.parse([
+            "name": "Example dApp", "description": "Signs in", "url": "https://example.org",
+            "icons": ["https://example.org/i.png"], "redirect": ["native": "x"],
+        ])
+        XCTAssertEqual(
+            full,
+            PeerMetadata(
+                name: "Example dApp", description: "Signs in", url: "https://example.org",
+                icons: ["https://example.org/i.png"]))
+        XCTAssertEqual(
+            full.json,
+            [
+                "name": "Example dApp", "description": "Signs in", "url": "https://example.org",
+                "icons": ["https://example.org/i.png"],
+            ])
         let minimal = try PeerMetadata.parse(["name": "X", "description": .null])
         XCTAssertEqual(minimal.json, ["name": "X", "description": "", "url": "", "icons": []])
 
         XCTAssertEqual(try PeerMetadata.parse(["name": .string(String(repeating: "n", count: 100))]).name.count, 100)
         let longest = "https://" + String(repeating: "u", count: 2040)
-        XCTAssertEqual(try PeerMetadata.parse(["name": "n", "description": .string(String(repeating: "d", count: 500)),
-                                               "url": .string(longest),
-                                               "icons": .array(Array(repeating: .string(longest), count: 8))]).icons.count, 8)
+        XCTAssertEqual(
+            try PeerMetadata.parse([
+                "name": "n", "description": .string(String(repeating: "d", count: 500)),
+                "url": .string(longest),
+                "icons": .array(Array(repeating: .string(longest), count: 8)),
+            ]).icons.count, 8)
 
         XCTAssertEqual(metadataFault(["description": "no name"]), "metadata.name")
         XCTAssertEqual(metadataFault(["name": ""]), "metadata.name")
         XCTAssertEqual(metadataFault(["name": 1]), "metadata.name")
         XCTAssertEqual(metadataFault(["name": .string(String(repeating: "n", count: 101))]), "metadata.name")
         // Scalars, not characters: one character with 100 combining marks is 101.
-        XCTAssertEqual(metadataFault(["name": .string("e" + String(repeating: "\u{301}", count: 100))]), "metadata.name")
-        XCTAssertEqual(metadataFault(["name": "n", "description": .string(String(repeating: "d", count: 501))]), "metadata.description")
-        XCTAssertEqual(metadataFault(["name": "n", "url": .string("https://" + String(repeating: "u", count: 2041))]), "metadata.url")
+        XCTAssertEqual(
+            metadataFault(["name": .string("e" + String(repeating: "\u{301}", count: 100))]), "metadata.name")
+        XCTAssertEqual(
+            metadataFault(["name": "n", "description": .string(String(repeating: "d", count: 501))]),
+            "metadata.description")
+        XCTAssertEqual(
+            metadataFault(["name": "n", "url": .string("https://" + String(repeating: "u", count: 2041))]),
+            "metadata.url")
         // Only web addresses: what the dialog shows beside the name must be one a person can weigh.
         XCTAssertEqual(metadataFault(["name": "n", "url": "javascript:alert(1)"]), "metadata.url")
         XCTAssertEqual(metadataFault(["name": "n", "icons": ["data:image/png;base64,AAAA"]]), "metadata.icons[0]")
-        XCTAssertNoThrow(try PeerMetadata.parse(["name": "n", "url": "HTTP://example.org", "icons": ["http://example.org/i.png"]]))
-        XCTAssertEqual(metadataFault(["name": "n", "icons": .array(Array(repeating: "https://i", count: 9))]), "metadata.icons")
+        XCTAssertNoThrow(
+            try PeerMetadata.parse(["name": "n", "url": "HTTP://example.org", "icons": ["http://example.org/i.png"]]))
+        XCTAssertEqual(
+            metadataFault(["name": "n", "icons": .array(Array(repeating: "https://i", count: 9))]), "metadata.icons")
         XCTAssertEqual(metadataFault(["name": "n", "icons": "i"]), "metadata.icons")
         XCTAssertEqual(metadataFault(["name": "n", "icons": ["https://a", "https://b", 3]]), "metadata.icons[2]")
-        XCTAssertEqual(metadataFault(["name": "n", "icons": ["https://a", .string("https://" + String(repeating: "i", count: 2041))]]), "metadata.icons[1]")
+        XCTAssertEqual(
+            metadataFault([
+                "name": "n", "icons": ["https://a", .string("https://" + String(repeating: "i", count: 2041))],
+            ]), "metadata.icons[1]")
         XCTAssertEqual(metadataFault("Example"), "metadata")
         XCTAssertThrowsError(try PeerMetadata.parse(nil))
     }
@@ -101,25 +141,45 @@ final class SessionStoreTests: XCTestCase {
         let session = session(chrome, created: 1_794_395_200, lifetime: 604_800)
         let wire = try SessionService.json(session.wire(accounts: SessionAccounts(solana: [address])))
         let mainnet = SolanaChain.mainnet.description, devnet = SolanaChain.devnet.description
-        XCTAssertEqual(wire, [
-            "topic": .string(session.topic),
-            "namespaces": ["solana": [
-                "chains": [.string(mainnet), .string(devnet)],
-                "accounts": [.string("\(mainnet):\(address)"), .string("\(devnet):\(address)")],
-                "methods": ["solana_signMessage"], "events": ["accountsChanged"],
-            ]],
-            "requiredNamespaces": ["solana": ["chains": [.string(mainnet)], "methods": ["solana_signMessage"], "events": ["accountsChanged"]]],
-            "optionalNamespaces": ["solana": ["chains": [.string(devnet), "solana:other"], "methods": ["solana_signMessage", "x"], "events": []]],
-            "expiry": .number(JSONNumber(1_794_395_200 + week)),
-            "self": ["metadata": ["name": "Example dApp", "description": "Signs in with Solana", "url": "https://example.org", "icons": ["https://example.org/icon.png"]]],
-            "peer": ["metadata": Session.walletMetadata.json],
-        ])
+        XCTAssertEqual(
+            wire,
+            [
+                "topic": .string(session.topic),
+                "namespaces": [
+                    "solana": [
+                        "chains": [.string(mainnet), .string(devnet)],
+                        "accounts": [.string("\(mainnet):\(address)"), .string("\(devnet):\(address)")],
+                        "methods": ["solana_signMessage"], "events": ["accountsChanged"],
+                    ]
+                ],
+                "requiredNamespaces": [
+                    "solana": [
+                        "chains": [.string(mainnet)], "methods": ["solana_signMessage"], "events": ["accountsChanged"],
+                    ]
+                ],
+                "optionalNamespaces": [
+                    "solana": [
+                        "chains": [.string(devnet), "solana:other"], "methods": ["solana_signMessage", "x"],
+                        "events": [],
+                    ]
+                ],
+                "expiry": .number(JSONNumber(1_794_395_200 + week)),
+                "self": [
+                    "metadata": [
+                        "name": "Example dApp", "description": "Signs in with Solana", "url": "https://example.org",
+                        "icons": ["https://example.org/icon.png"],
+                    ]
+                ],
+                "peer": ["metadata": Session.walletMetadata.json],
+            ])
         XCTAssertEqual(Session.walletMetadata.name, "wallet-bridge")
         XCTAssertFalse(Session.walletMetadata.description.isEmpty)
     }
 
     func testStoredRoundTrip() throws {
-        for (caller, name) in [(chrome, "Example Wallet" as String?), (firefox, nil), (SessionCaller(.unidentified), nil)] {
+        for (caller, name) in [
+            (chrome, "Example Wallet" as String?), (firefox, nil), (SessionCaller(.unidentified), nil),
+        ] {
             var original = session(caller, created: 1_700_000_000)
             original.callerName = name
             let stored = original.stored()
@@ -129,7 +189,9 @@ final class SessionStoreTests: XCTestCase {
         }
         XCTAssertThrowsError(try Session(stored: ["topic": "x"]))
         var bad = session(chrome, created: 1).stored()
-        if case .object(var members) = bad { members["caller"] = ["kind": "safari", "id": "x"]; bad = .object(members) }
+        if case .object(var members) = bad {
+            members["caller"] = ["kind": "safari", "id": "x"]; bad = .object(members)
+        }
         XCTAssertThrowsError(try Session(stored: bad))
     }
 
@@ -208,12 +270,16 @@ final class SessionStoreTests: XCTestCase {
         clock.advance(by: .seconds(50))
         let extended = try XCTUnwrap(try store.extend(topic: short.topic, caller: chrome, origin: nil, lifetime: 200))
         XCTAssertEqual(extended.expiry, clock.wall + 200)
-        XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).session(topic: short.topic, caller: chrome, origin: nil)?.expiry, clock.wall + 200, "written")
+        XCTAssertEqual(
+            SessionStore(path: path, now: clock.clocks.wall).session(topic: short.topic, caller: chrome, origin: nil)?
+                .expiry, clock.wall + 200, "written")
 
         clock.advance(by: .seconds(999))  // long expired at +1000 (now +1049); short at +250
         XCTAssertEqual(store.all(), [], "expired sessions are not seen")
         XCTAssertNil(store.session(topic: long.topic, caller: chrome, origin: nil))
-        XCTAssertNil(try store.extend(topic: long.topic, caller: chrome, origin: nil, lifetime: week), "an expired session cannot be extended")
+        XCTAssertNil(
+            try store.extend(topic: long.topic, caller: chrome, origin: nil, lifetime: week),
+            "an expired session cannot be extended")
         XCTAssertNil(try store.remove(topic: long.topic, caller: chrome, origin: nil))
 
         let expired = store.expire()
@@ -253,7 +319,8 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let a = session(chrome, created: clock.wall), b = session(other, created: clock.wall + 1), c = session(firefox, created: clock.wall + 2)
+        let a = session(chrome, created: clock.wall), b = session(other, created: clock.wall + 1),
+            c = session(firefox, created: clock.wall + 2)
         for session in [a, b, c] { try store.add(session) }
         XCTAssertEqual(try store.remove(topic: b.topic), b)
         XCTAssertNil(try store.remove(topic: b.topic))
@@ -267,7 +334,9 @@ final class SessionStoreTests: XCTestCase {
         let folder = temporaryFolder(self)
         let path = folder + "/keystore.sessions.json"
         let clock = ManualClock(wall: 1_700_000_000)
-        for damage in ["{not json", #"{"version": 2, "sessions": []}"#, #"{"version": 1, "sessions": [{"topic": "x"}]}"#, "[]"] {
+        for damage in [
+            "{not json", #"{"version": 2, "sessions": []}"#, #"{"version": 1, "sessions": [{"topic": "x"}]}"#, "[]",
+        ] {
             writeBytes(Array(damage.utf8), path)
             let store = SessionStore(path: path, now: clock.clocks.wall)
             XCTAssertEqual(store.all(), [], damage)
@@ -302,16 +371,24 @@ final class SessionStoreTests: XCTestCase {
         let cases: [(String, () -> Void)] = [
             ("other users can write to the file \(path) (mode 0666)", { chmod(path, 0o666) }),
             ("other users can write to the folder \(folder) (mode 0777)", { chmod(folder, 0o777) }),
-            ("a symbolic link", {
-                rename(path, folder + "/elsewhere.json")
-                symlink(folder + "/elsewhere.json", path)
-            }),
+            (
+                "a symbolic link",
+                {
+                    rename(path, folder + "/elsewhere.json")
+                    symlink(folder + "/elsewhere.json", path)
+                }
+            ),
         ]
         for (reason, spoil) in cases {
             try SessionStore(path: path, now: clock.clocks.wall).add(kept)
             spoil()
-            XCTAssertEqual(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, now: Int(time(nil))), nil, reason)
-            XCTAssertTrue(SessionStore.untrusted(path)?.contains(reason) == true, "\(String(describing: SessionStore.untrusted(path))) \(reason)")
+            XCTAssertEqual(
+                SessionStore.peek(
+                    path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime,
+                    now: Int(time(nil))), nil, reason)
+            XCTAssertTrue(
+                SessionStore.untrusted(path)?.contains(reason) == true,
+                "\(String(describing: SessionStore.untrusted(path))) \(reason)")
             XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [], reason)
             XCTAssertNil(fileMode(path), "set aside: \(reason)")
             chmod(folder, 0o700)
@@ -341,7 +418,9 @@ final class SessionStoreTests: XCTestCase {
         let (clock, path, forged, fine) = try storedForgedAndFineSessions()
         let loaded = SessionStore(path: path, lifetime: 3600, now: clock.clocks.wall)
         XCTAssertEqual(loaded.session(topic: forged.topic, caller: chrome, origin: nil)?.expiry, clock.wall + 3600)
-        XCTAssertEqual(loaded.session(topic: fine.topic, caller: firefox, origin: nil)?.expiry, clock.wall + 600, "a shorter one is kept as it is")
+        XCTAssertEqual(
+            loaded.session(topic: fine.topic, caller: firefox, origin: nil)?.expiry, clock.wall + 600,
+            "a shorter one is kept as it is")
     }
 
     /// The store writes the sessions it capped back at once: the file says what the agent
@@ -350,11 +429,14 @@ final class SessionStoreTests: XCTestCase {
     /// SHOULD 9).
     func testSessionsCappedAtLoadAreWrittenBackAtOnce() throws {
         let (clock, path, forged, fine) = try storedForgedAndFineSessions()
-        XCTAssertNil(SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.wall), "before the agent loads it")
+        XCTAssertNil(
+            SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.wall),
+            "before the agent loads it")
 
         _ = SessionStore(path: path, lifetime: 3600, now: clock.clocks.wall)
         let looked = try XCTUnwrap(
-            SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.wall), "the file still holds the longer expiry")
+            SessionStore.peek(path, maxBytes: SessionStore.maxFileBytes, lifetime: 3600, now: clock.wall),
+            "the file still holds the longer expiry")
         XCTAssertEqual(looked.map(\.topic), [forged.topic, fine.topic], "oldest first, as before")
         XCTAssertEqual(looked.map(\.expiry), [clock.wall + 3600, clock.wall + 600])
         XCTAssertEqual(fileMode(path), 0o600)
@@ -395,16 +477,24 @@ final class SessionStoreTests: XCTestCase {
         // when the tests run as root), and the folder moved away with a file put in its place
         // (a missing folder alone is made again).
         var breakages: [(name: String, break: () -> Void, repair: () -> Void)] = [
-            ("folder replaced by a file", {
-                XCTAssertEqual(rename(folder, parent + "/away"), 0)
-                writeBytes([1], folder)
-            }, {
-                XCTAssertEqual(unlink(folder), 0)
-                XCTAssertEqual(rename(parent + "/away", folder), 0)
-            }),
+            (
+                "folder replaced by a file",
+                {
+                    XCTAssertEqual(rename(folder, parent + "/away"), 0)
+                    writeBytes([1], folder)
+                },
+                {
+                    XCTAssertEqual(unlink(folder), 0)
+                    XCTAssertEqual(rename(parent + "/away", folder), 0)
+                }
+            )
         ]
         if geteuid() != 0 {
-            breakages.append(("read-only folder", { XCTAssertEqual(chmod(folder, 0o500), 0) }, { XCTAssertEqual(chmod(folder, 0o700), 0) }))
+            breakages.append(
+                (
+                    "read-only folder", { XCTAssertEqual(chmod(folder, 0o500), 0) },
+                    { XCTAssertEqual(chmod(folder, 0o700), 0) }
+                ))
         }
         for breakage in breakages {
             breakage.break()
@@ -412,13 +502,18 @@ final class SessionStoreTests: XCTestCase {
             XCTAssertThrowsError(try store.add(refused), breakage.name) { error in
                 XCTAssertEqual((error as? RPCError)?.code, .internalError)
             }
-            XCTAssertThrowsError(try store.extend(topic: kept.topic, caller: chrome, origin: nil, lifetime: 5), breakage.name)
+            XCTAssertThrowsError(
+                try store.extend(topic: kept.topic, caller: chrome, origin: nil, lifetime: 5), breakage.name)
             XCTAssertThrowsError(try store.remove(topic: kept.topic, caller: chrome, origin: nil), breakage.name)
             XCTAssertThrowsError(try store.remove(topic: kept.topic), breakage.name)
             XCTAssertThrowsError(try store.removeAll(), breakage.name)
             XCTAssertEqual(store.all(), [kept], "memory as before every failed change: \(breakage.name)")
-            XCTAssertEqual(store.session(topic: kept.topic, caller: chrome, origin: nil)?.expiry, kept.expiry, breakage.name)
-            XCTAssertNil(try store.remove(topic: (kept.topic.hasPrefix("0") ? "1" : "0") + kept.topic.dropFirst(), caller: chrome, origin: nil), "a change that changes nothing writes nothing")
+            XCTAssertEqual(
+                store.session(topic: kept.topic, caller: chrome, origin: nil)?.expiry, kept.expiry, breakage.name)
+            XCTAssertNil(
+                try store.remove(
+                    topic: (kept.topic.hasPrefix("0") ? "1" : "0") + kept.topic.dropFirst(), caller: chrome, origin: nil
+                ), "a change that changes nothing writes nothing")
             breakage.repair()
             XCTAssertEqual(try readBytes(path), onDisk, breakage.name)
         }

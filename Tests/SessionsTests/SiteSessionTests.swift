@@ -9,7 +9,8 @@ import XCTest
 /// What a session service told the person and the extensions: the questions asked, the dialog
 /// each signature would show, and the notifications.
 private final class Record: Sendable {
-    private let state = Mutex<(questions: [String], dialogs: [String], notifications: [(String, JSONValue)])>(([], [], []))
+    private let state = Mutex<(questions: [String], dialogs: [String], notifications: [(String, JSONValue)])>(
+        ([], [], []))
     func ask(_ text: String) { state.withLock { $0.questions.append(text) } }
     func dialog(_ text: String) { state.withLock { $0.dialogs.append(text) } }
     func notify(_ method: String, _ params: JSONValue) { state.withLock { $0.notifications.append((method, params)) } }
@@ -27,7 +28,9 @@ private struct RecordingWallet: SessionWallet {
     var browserProcess: Int32?
 
     func accounts(context: RequestContext) throws -> SessionAccounts { SessionAccounts(solana: [Self.solana]) }
-    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult { GetAccountsResult(addresses: ["Bm4rtRGNkJ5bR6mXGkj3hjyxkGYeDg1EEnT4ZW5Q1IW="]) }
+    func accountsAtHand(context: RequestContext) throws -> GetAccountsResult {
+        GetAccountsResult(addresses: ["Bm4rtRGNkJ5bR6mXGkj3hjyxkGYeDg1EEnT4ZW5Q1IW="])
+    }
 
     func ask(_ question: ConsentQuestion, for caller: Caller) async throws -> Result<Bool, ConsentRefusal> {
         record.ask(question.description)
@@ -64,10 +67,12 @@ final class SiteSessionTests: XCTestCase {
     private let now = 1_800_000_000
 
     private func session(_ caller: Caller, origin: String?) -> Session {
-        let solana = Namespace(chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage], events: [SessionEvent.accountsChanged])
+        let solana = Namespace(
+            chains: [SolanaChain.mainnet], methods: [SolanaMethod.signMessage], events: [SessionEvent.accountsChanged])
         return Session(
             caller: SessionCaller(caller), origin: origin, callerName: nil, metadata: PeerMetadata(name: "My dApp"),
-            requiredNamespaces: ["solana": solana], optionalNamespaces: [:], namespaces: ["solana": solana], created: now, expiry: now + 3600)
+            requiredNamespaces: ["solana": solana], optionalNamespaces: [:], namespaces: ["solana": solana],
+            created: now, expiry: now + 3600)
     }
 
     private func service(_ sessions: [Session] = []) -> (SessionService, Record) {
@@ -83,7 +88,9 @@ final class SiteSessionTests: XCTestCase {
         RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: method)
     }
 
-    private func assertCode(_ code: Int, _ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async {
+    private func assertCode(
+        _ code: Int, _ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) async {
         do {
             try await body()
             XCTFail("answered instead of \(code)", file: file, line: line)
@@ -98,8 +105,10 @@ final class SiteSessionTests: XCTestCase {
 
     func testOriginsAsTheBrowserWritesThemAreTaken() throws {
         for origin in [
-            "https://app.example.com", "http://127.0.0.1:8123", "http://localhost:3000", "https://xn--bcher-kva.example",
-            "http://[::1]:8080", "https://[2001:db8::1]", "http://[1:0:0:2::3]", "http://[::]", "https://a_b.example.org:65535", "http://10.0.0.255:1",
+            "https://app.example.com", "http://127.0.0.1:8123", "http://localhost:3000",
+            "https://xn--bcher-kva.example",
+            "http://[::1]:8080", "https://[2001:db8::1]", "http://[1:0:0:2::3]", "http://[::]",
+            "https://a_b.example.org:65535", "http://10.0.0.255:1",
         ] {
             XCTAssertTrue(SiteOrigin.isValid(origin), origin)
             XCTAssertEqual(try SiteOrigin.parse(.string(origin)), origin)
@@ -110,15 +119,23 @@ final class SiteSessionTests: XCTestCase {
 
     func testAnythingElseIsRefusedNamingTheField() {
         for origin in [
-            "", "null", "https://app.example.com/", "https://app.example.com/path", "https://app.example.com?q", "https://app.example.com#x",
-            "HTTPS://app.example.com", "https://App.example.com", "https://app.example.com:443", "http://app.example.com:80",
-            "http://app.example.com:0", "http://app.example.com:08080", "http://app.example.com:65536", "http://app.example.com:",
-            "http://app.example.com:80a", "ftp://app.example.com", "chrome-extension://abcdefghijklmnopabcdefghijklmnop",
-            "https://user@app.example.com", "https://app.example.com.", "https://.example.com", "https://app..example.com",
+            "", "null", "https://app.example.com/", "https://app.example.com/path", "https://app.example.com?q",
+            "https://app.example.com#x",
+            "HTTPS://app.example.com", "https://App.example.com", "https://app.example.com:443",
+            "http://app.example.com:80",
+            "http://app.example.com:0", "http://app.example.com:08080", "http://app.example.com:65536",
+            "http://app.example.com:",
+            "http://app.example.com:80a", "ftp://app.example.com",
+            "chrome-extension://abcdefghijklmnopabcdefghijklmnop",
+            "https://user@app.example.com", "https://app.example.com.", "https://.example.com",
+            "https://app..example.com",
             "http://127.1", "http://0x7f.0.0.1", "http://127.0.0.01", "http://256.0.0.1", "http://1.2.3.4.5",
-            "http://[::ABCD]", "http://[0:0:0:0:0:0:0:1]", "http://[::0001]", "http://[0::1]", "http://[1:2:3]", "http://[::1", "http://[::1]x", "http://::1", "https://bücher.example",
-            "https://app.example.com ", " https://app.example.com", "https://app.exa mple.com", "https://app\u{0}.example.com",
-            "https://" + String(repeating: "a", count: 64) + ".example", "https://" + String(repeating: "a.", count: 124) + "example",
+            "http://[::ABCD]", "http://[0:0:0:0:0:0:0:1]", "http://[::0001]", "http://[0::1]", "http://[1:2:3]",
+            "http://[::1", "http://[::1]x", "http://::1", "https://bücher.example",
+            "https://app.example.com ", " https://app.example.com", "https://app.exa mple.com",
+            "https://app\u{0}.example.com",
+            "https://" + String(repeating: "a", count: 64) + ".example",
+            "https://" + String(repeating: "a.", count: 124) + "example",
         ] {
             XCTAssertFalse(SiteOrigin.isValid(origin), origin)
             XCTAssertThrowsError(try SiteOrigin.parse(.string(origin)), origin) { error in
@@ -135,7 +152,9 @@ final class SiteSessionTests: XCTestCase {
 
     func testTheLengthIsBoundedInBytes() {
         // 255 bytes in all is the most: a host of 243 bytes and a 4-digit port.
-        let labels = String(repeating: "a", count: 60) + "." + String(repeating: "b", count: 60) + "." + String(repeating: "c", count: 60)
+        let labels =
+            String(repeating: "a", count: 60) + "." + String(repeating: "b", count: 60) + "."
+            + String(repeating: "c", count: 60)
             + "." + String(repeating: "d", count: 59)
         let longest = "https://" + labels + ":8443"
         XCTAssertEqual(longest.utf8.count, 255)
@@ -179,13 +198,16 @@ final class SiteSessionTests: XCTestCase {
     }
 
     func testAStoredOriginIsCheckedAsOnTheWire() {
-        guard case .object(var members) = session(caller, origin: siteA).stored() else { return XCTFail("not an object") }
+        guard case .object(var members) = session(caller, origin: siteA).stored() else {
+            return XCTFail("not an object")
+        }
         members["origin"] = "https://app.example.com/path"
         XCTAssertThrowsError(try Session(stored: .object(members)))
     }
 
     func testANotificationNamesTheSessionsSite() {
-        XCTAssertEqual(session(caller, origin: siteA).notification(["reason": "x"]).objectValue?["origin"], .string(siteA))
+        XCTAssertEqual(
+            session(caller, origin: siteA).notification(["reason": "x"]).objectValue?["origin"], .string(siteA))
         let own = session(caller, origin: nil)
         XCTAssertEqual(own.notification(), ["topic": .string(own.topic)])
     }
@@ -226,7 +248,9 @@ final class SiteSessionTests: XCTestCase {
     func testWalletlibsMethodsCountOnlyTheExtensionsOwnSessions() throws {
         let (withSite, _) = service([session(caller, origin: siteA)])
         let getAccounts = context(caller, "getAccounts")
-        XCTAssertNil(try withSite.accountsIfConnected(context: getAccounts), "a site's session does not connect the extension itself")
+        XCTAssertNil(
+            try withSite.accountsIfConnected(context: getAccounts),
+            "a site's session does not connect the extension itself")
         let (withOwn, _) = service([session(caller, origin: siteA), session(caller, origin: nil)])
         XCTAssertNotNil(try withOwn.accountsIfConnected(context: getAccounts))
     }
@@ -234,7 +258,12 @@ final class SiteSessionTests: XCTestCase {
     func testTwoSitesOfOneExtensionGetTwoSessionsAndSeeOnlyTheirOwn() async throws {
         let (service, _) = service()
         let proposal: [String: JSONValue] = [
-            "requiredNamespaces": ["solana": ["chains": .array([.string(SolanaChain.mainnet.description)]), "methods": ["solana_signMessage"], "events": []]],
+            "requiredNamespaces": [
+                "solana": [
+                    "chains": .array([.string(SolanaChain.mainnet.description)]), "methods": ["solana_signMessage"],
+                    "events": [],
+                ]
+            ],
             "metadata": ["name": "My dApp"],
         ]
         var params = proposal
@@ -249,7 +278,8 @@ final class SiteSessionTests: XCTestCase {
 
         func listed(_ origin: String?, by who: Caller? = nil) throws -> [JSONValue] {
             let params: JSONValue = origin.map { ["origin": .string($0)] } ?? [:]
-            return try service.list(params, context: context(who ?? caller, "session_list")).objectValue?["sessions"]?.arrayValue ?? []
+            return try service.list(params, context: context(who ?? caller, "session_list")).objectValue?["sessions"]?
+                .arrayValue ?? []
         }
         XCTAssertEqual(try listed(siteA).map { $0.objectValue?["topic"] }, [topicA])
         XCTAssertEqual(try listed(siteB).map { $0.objectValue?["topic"] }, [topicB])
@@ -261,35 +291,55 @@ final class SiteSessionTests: XCTestCase {
             "topic": topicA, "origin": .string(siteB), "chainId": .string(SolanaChain.mainnet.description),
             "request": ["method": "solana_getAccounts"],
         ]
-        await assertCode(7001) { _ = try await service.request(request, context: self.context(self.caller, "session_request")) }
-        await assertCode(7001) { _ = try service.extend(["topic": topicA, "origin": .string(self.siteB)], context: self.context(self.caller, "session_extend")) }
-        await assertCode(7001) { _ = try service.disconnect(["topic": topicA], context: self.context(self.caller, "session_disconnect")) }
-        await assertCode(-32602) { _ = try service.list(["origin": "https://app.example.com/"], context: self.context(self.caller, "session_list")) }
+        await assertCode(7001) {
+            _ = try await service.request(request, context: self.context(self.caller, "session_request"))
+        }
+        await assertCode(7001) {
+            _ = try service.extend(
+                ["topic": topicA, "origin": .string(self.siteB)], context: self.context(self.caller, "session_extend"))
+        }
+        await assertCode(7001) {
+            _ = try service.disconnect(["topic": topicA], context: self.context(self.caller, "session_disconnect"))
+        }
+        await assertCode(-32602) {
+            _ = try service.list(
+                ["origin": "https://app.example.com/"], context: self.context(self.caller, "session_list"))
+        }
         XCTAssertEqual(service.store.all().count, 2, "nothing ended")
     }
 
     func testTheConnectDialogNamesTheSiteApartFromWhatThePageSays() async throws {
         let (service, record) = service()
         let params: JSONValue = [
-            "requiredNamespaces": ["solana": ["chains": .array([.string(SolanaChain.mainnet.description)]), "methods": ["solana_signMessage"], "events": []]],
+            "requiredNamespaces": [
+                "solana": [
+                    "chains": .array([.string(SolanaChain.mainnet.description)]), "methods": ["solana_signMessage"],
+                    "events": [],
+                ]
+            ],
             "metadata": ["name": "My dApp", "url": "https://mydapp.example"],
             "origin": .string(siteA),
         ]
         _ = try await service.connect(params, context: context(caller, "session_connect"))
         let question = try XCTUnwrap(record.questions.first)
-        XCTAssertTrue(question.contains("""
-            The extension with ID abcdefghijklmnopabcdefghijklmnop
-            asks to connect the site
-            http://127.0.0.1:8123
-            (as the extension reports it) to your wallet.
-            It says it is: "My dApp", https://mydapp.example
-            """), question)
+        XCTAssertTrue(
+            question.contains(
+                """
+                The extension with ID abcdefghijklmnopabcdefghijklmnop
+                asks to connect the site
+                http://127.0.0.1:8123
+                (as the extension reports it) to your wallet.
+                It says it is: "My dApp", https://mydapp.example
+                """), question)
     }
 
     func testTheConnectDialogOfTheExtensionItselfIsUnchanged() {
         let namespaces: Namespaces = ["solana": Namespace(chains: [SolanaChain.mainnet], methods: [], events: [])]
-        let own = SessionConsent.connect(caller: caller, callerName: nil, metadata: PeerMetadata(name: "X"), namespaces: namespaces, keyCount: 1)
-        XCTAssertTrue(own.description.hasPrefix("The extension with ID abcdefghijklmnopabcdefghijklmnop\nasks to connect to your wallet.\n"))
+        let own = SessionConsent.connect(
+            caller: caller, callerName: nil, metadata: PeerMetadata(name: "X"), namespaces: namespaces, keyCount: 1)
+        XCTAssertTrue(
+            own.description.hasPrefix(
+                "The extension with ID abcdefghijklmnopabcdefghijklmnop\nasks to connect to your wallet.\n"))
         XCTAssertFalse(own.description.contains("site"))
     }
 
@@ -299,14 +349,21 @@ final class SiteSessionTests: XCTestCase {
         for session in [site, own] {
             var params: [String: JSONValue] = [
                 "topic": .string(session.topic), "chainId": .string(SolanaChain.mainnet.description),
-                "request": ["method": "solana_signMessage", "params": ["message": .string(Base58.encode(Array("hi".utf8))), "pubkey": .string(RecordingWallet.solana)]],
+                "request": [
+                    "method": "solana_signMessage",
+                    "params": [
+                        "message": .string(Base58.encode(Array("hi".utf8))), "pubkey": .string(RecordingWallet.solana),
+                    ],
+                ],
             ]
             if let origin = session.origin { params["origin"] = .string(origin) }
             _ = try await service.request(.object(params), context: context(caller, "session_request"))
         }
         XCTAssertEqual(record.dialogs.count, 2)
-        XCTAssertTrue(record.dialogs[0].hasPrefix(
-            "The extension with ID abcdefghijklmnopabcdefghijklmnop\nfor the site http://127.0.0.1:8123 (as the extension reports it)\nasks to sign"),
+        XCTAssertTrue(
+            record.dialogs[0].hasPrefix(
+                "The extension with ID abcdefghijklmnopabcdefghijklmnop\nfor the site http://127.0.0.1:8123 (as the extension reports it)\nasks to sign"
+            ),
             record.dialogs[0])
         XCTAssertFalse(record.dialogs[1].contains("site"), record.dialogs[1])
     }
@@ -314,8 +371,10 @@ final class SiteSessionTests: XCTestCase {
     func testNotificationsOfASiteSessionCarryItsOrigin() throws {
         let site = session(caller, origin: siteA), own = session(caller, origin: nil)
         let (service, record) = service([site, own])
-        _ = try service.extend(["topic": .string(site.topic), "origin": .string(siteA)], context: context(caller, "session_extend"))
-        _ = try service.disconnect(["topic": .string(site.topic), "origin": .string(siteA)], context: context(caller, "session_disconnect"))
+        _ = try service.extend(
+            ["topic": .string(site.topic), "origin": .string(siteA)], context: context(caller, "session_extend"))
+        _ = try service.disconnect(
+            ["topic": .string(site.topic), "origin": .string(siteA)], context: context(caller, "session_disconnect"))
         service.announceAccounts(SessionAccounts(solana: [RecordingWallet.solana]))
         let seen = record.notifications.map { ($0.0, $0.1.objectValue?["topic"], $0.1.objectValue?["origin"]) }
         XCTAssertEqual(seen.map(\.0), ["session_update", "session_delete", "session_event", "session_update"])

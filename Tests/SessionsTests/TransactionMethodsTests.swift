@@ -31,7 +31,9 @@ final class TransactionMethodsTests: XCTestCase {
             expiry: now + 604_800)
     }
 
-    private func call(_ method: String, _ params: JSONValue, chain: ChainID = SolanaChain.mainnet) async throws -> JSONValue {
+    private func call(_ method: String, _ params: JSONValue, chain: ChainID = SolanaChain.mainnet) async throws
+        -> JSONValue
+    {
         var service = SessionService(
             store: SessionStore(inMemory: [session], now: { [now] in now }), wallet: wallet, lifetime: 604_800)
         service.now = { [now] in now }
@@ -40,11 +42,14 @@ final class TransactionMethodsTests: XCTestCase {
             "request": .object(["method": .string(method), "params": params]),
         ])
         return try await service.request(
-            request, context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
+            request,
+            context: RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request"))
     }
 
     /// The error `body` throws; the wallet was asked nothing.
-    private func refusal(_ body: () async throws -> JSONValue, file: StaticString = #filePath, line: UInt = #line) async -> RPCError? {
+    private func refusal(_ body: () async throws -> JSONValue, file: StaticString = #filePath, line: UInt = #line) async
+        -> RPCError?
+    {
         do {
             let answer = try await body()
             XCTFail("answered \(answer)", file: file, line: line)
@@ -103,10 +108,15 @@ final class TransactionMethodsTests: XCTestCase {
     func testTheWalletIsToldTheIDsOfTransactionsWhoseFeePayerSignedBefore() async throws {
         let payer = TestKey(seed: 3)
         let message = HandMadeSolana.message(signers: [payer.publicKey, a.publicKey], transfers: [(1, 5)])
-        let paid = HandMadeSolana.transaction(message, signatures: [payer.sign(message), [UInt8](repeating: 0, count: 64)])
+        let paid = HandMadeSolana.transaction(
+            message, signatures: [payer.sign(message), [UInt8](repeating: 0, count: 64)])
         _ = try await call(
             "solana_signAllTransactions",
-            .object(["transactions": .array([.string(Base64.encode(paid)), .string(Base64.encode(HandMadeSolana.unsigned(message, signers: 2)))])]))
+            .object([
+                "transactions": .array([
+                    .string(Base64.encode(paid)), .string(Base64.encode(HandMadeSolana.unsigned(message, signers: 2))),
+                ])
+            ]))
         let asked = try XCTUnwrap(wallet.asked.solana.withLock { $0.first })
         XCTAssertEqual(asked.transactionIDs, [Base58.encode(payer.sign(message)), nil])
     }
@@ -115,15 +125,19 @@ final class TransactionMethodsTests: XCTestCase {
 
     func testAMessageSentWithoutItsSignatureSlotsIsToldSo() async throws {
         let message = HandMadeSolana.message(signers: [a.publicKey], transfers: [(0, 5)])
-        let expected = "this is a transaction message without its signatures: send the serialized transaction "
+        let expected =
+            "this is a transaction message without its signatures: send the serialized transaction "
             + "(a compact-u16 count and 64 zero bytes per signer before the message)"
-        let one = await refusal { try await call("solana_signTransaction", .object(["transaction": .string(Base64.encode(message))])) }
+        let one = await refusal {
+            try await call("solana_signTransaction", .object(["transaction": .string(Base64.encode(message))]))
+        }
         XCTAssertEqual(one?.code, .invalidParams)
         XCTAssertEqual(data(one, "field"), "request.params.transaction")
         XCTAssertEqual(data(one, "problem"), expected)
         let batch = await refusal {
             try await call(
-                "solana_signAllTransactions", .object(["transactions": .array([transfer(), .string(Base64.encode(message))])]))
+                "solana_signAllTransactions",
+                .object(["transactions": .array([transfer(), .string(Base64.encode(message))])]))
         }
         XCTAssertEqual(data(batch, "field"), "request.params.transactions[1]")
         XCTAssertEqual(data(batch, "problem"), expected)
@@ -165,7 +179,8 @@ final class TransactionMethodsTests: XCTestCase {
 
     func testASecondParamNamesTheAccountThatSignsTheSerializedForm() async throws {
         let hex = try serializedTransferFrom(owner: dog)
-        let answer = try await call("eth_signTransaction", .array([.string(hex), .string(dog.description)]), chain: EIP155.mainnet)
+        let answer = try await call(
+            "eth_signTransaction", .array([.string(hex), .string(dog.description)]), chain: EIP155.mainnet)
         let asked = try XCTUnwrap(wallet.asked.ethereum.withLock { $0.first })
         XCTAssertEqual(asked.address, dog)
         let transaction = try XCTUnwrap(asked.transaction)
@@ -183,33 +198,45 @@ final class TransactionMethodsTests: XCTestCase {
         _ = try await call("eth_signTransaction", .array([.string(hex)]), chain: EIP155.mainnet)
         let second = try XCTUnwrap(wallet.asked.ethereum.withLock { $0.last })
         XCTAssertEqual(second.address, cow)
-        XCTAssertTrue(second.transactionConsent?.summaries.first?.warnings.contains {
-            $0.text == "Moves tokens from \(dog.short), which is not the sender"
-        } == true)
+        XCTAssertTrue(
+            second.transactionConsent?.summaries.first?.warnings.contains {
+                $0.text == "Moves tokens from \(dog.short), which is not the sender"
+            } == true)
     }
 
     func testTheSecondParamIsRefusedWhenItIsNotAnAccountOrContradictsFrom() async throws {
         let hex = try serializedTransferFrom(owner: cow)
         let stranger = "0x000000000000000000000000000000000000dEaD"
-        let unknown = await refusal { try await call("eth_signTransaction", .array([.string(hex), .string(stranger)]), chain: EIP155.mainnet) }
+        let unknown = await refusal {
+            try await call("eth_signTransaction", .array([.string(hex), .string(stranger)]), chain: EIP155.mainnet)
+        }
         XCTAssertEqual(unknown?.code.rawValue, 4100)
-        let notAddress = await refusal { try await call("eth_signTransaction", .array([.string(hex), .string("cow")]), chain: EIP155.mainnet) }
+        let notAddress = await refusal {
+            try await call("eth_signTransaction", .array([.string(hex), .string("cow")]), chain: EIP155.mainnet)
+        }
         XCTAssertEqual(notAddress?.code, .invalidParams)
         XCTAssertEqual(data(notAddress, "field"), "request.params[1]")
         let object: JSONValue = .object([
-            "from": .string(cow.description), "to": .string(stranger), "gas": .string("0x5208"), "nonce": .string("0x0"),
+            "from": .string(cow.description), "to": .string(stranger), "gas": .string("0x5208"),
+            "nonce": .string("0x0"),
             "gasPrice": .string("0x3b9aca00"),
         ])
-        let contradicts = await refusal { try await call("eth_signTransaction", .array([object, .string(dog.description)]), chain: EIP155.mainnet) }
+        let contradicts = await refusal {
+            try await call("eth_signTransaction", .array([object, .string(dog.description)]), chain: EIP155.mainnet)
+        }
         XCTAssertEqual(data(contradicts, "field"), "request.params[1]")
-        XCTAssertEqual(data(contradicts, "problem"), "is \(dog), but the transaction's from is \(cow): the account that signs is named once")
+        XCTAssertEqual(
+            data(contradicts, "problem"),
+            "is \(dog), but the transaction's from is \(cow): the account that signs is named once")
         let three = await refusal {
-            try await call("eth_signTransaction", .array([.string(hex), .string(cow.description), .null]), chain: EIP155.mainnet)
+            try await call(
+                "eth_signTransaction", .array([.string(hex), .string(cow.description), .null]), chain: EIP155.mainnet)
         }
         XCTAssertEqual(data(three, "field"), "request.params")
         XCTAssertEqual(data(three, "problem"), "expected [transaction] or [transaction, address]")
         // With `from` the same as the second param, it signs.
-        _ = try await call("eth_signTransaction", .array([object, .string(cow.description.lowercased())]), chain: EIP155.mainnet)
+        _ = try await call(
+            "eth_signTransaction", .array([object, .string(cow.description.lowercased())]), chain: EIP155.mainnet)
         XCTAssertEqual(wallet.asked.ethereum.withLock { $0.map(\.address) }, [cow])
     }
 
@@ -233,7 +260,9 @@ final class TransactionMethodsTests: XCTestCase {
 
     func testAProposalRequiringASendingMethodIs5101SayingWhatToUseInstead() throws {
         let eth = rejection([
-            "eip155": ["chains": ["eip155:1"], "methods": ["eth_signTransaction", "eth_sendTransaction"], "events": []],
+            "eip155": [
+                "chains": ["eip155:1"], "methods": ["eth_signTransaction", "eth_sendTransaction"], "events": [],
+            ]
         ])
         XCTAssertEqual(eth?.code.rawValue, 5101)
         XCTAssertEqual(
@@ -242,17 +271,22 @@ final class TransactionMethodsTests: XCTestCase {
                 "methods": ["eth_sendTransaction"],
                 "problem": .string(
                     "the wallet has no network and sends nothing, so it offers no eth_sendTransaction: sign with "
-                        + "eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension"),
+                        + "eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the extension"
+                ),
             ]))
         let both = rejection([
             "eip155": ["chains": ["eip155:1"], "methods": ["eth_sendTransaction"], "events": []],
-            "solana": ["chains": [.string(SolanaChain.mainnet.description)], "methods": ["solana_signAndSendTransaction"], "events": []],
+            "solana": [
+                "chains": [.string(SolanaChain.mainnet.description)], "methods": ["solana_signAndSendTransaction"],
+                "events": [],
+            ],
         ])
         XCTAssertEqual(
             data(both, "problem"),
             "the wallet has no network and sends nothing, so it offers no eth_sendTransaction or solana_signAndSendTransaction: "
                 + "sign with eth_signTransaction, then broadcast the signed transaction with eth_sendRawTransaction from the "
-                + "extension; sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)")
+                + "extension; sign with solana_signTransaction, then send the signed transaction from the extension (sendTransaction)"
+        )
         // Another unsupported method keeps the plain 5101.
         let other = rejection(["eip155": ["chains": ["eip155:1"], "methods": ["eth_mine"], "events": []]])
         XCTAssertEqual(other?.code.rawValue, 5101)
@@ -261,7 +295,11 @@ final class TransactionMethodsTests: XCTestCase {
         let approved = try Namespaces.approve(
             required: [:],
             optional: try Namespaces.parse(
-                ["eip155": ["chains": ["eip155:1"], "methods": ["eth_sendTransaction", "eth_signTransaction"], "events": []]],
+                [
+                    "eip155": [
+                        "chains": ["eip155:1"], "methods": ["eth_sendTransaction", "eth_signTransaction"], "events": [],
+                    ]
+                ],
                 field: "optionalNamespaces"),
             support: .default)
         XCTAssertEqual(approved["eip155"]?.methods, ["eth_signTransaction"])
@@ -269,7 +307,8 @@ final class TransactionMethodsTests: XCTestCase {
 
     // MARK: The OpenRPC description
 
-    private func object(_ value: JSONValue?, file: StaticString = #filePath, line: UInt = #line) -> [String: JSONValue] {
+    private func object(_ value: JSONValue?, file: StaticString = #filePath, line: UInt = #line) -> [String: JSONValue]
+    {
         guard case .object(let members)? = value else {
             XCTFail("not an object: \(String(describing: value))", file: file, line: line)
             return [:]
@@ -295,16 +334,20 @@ final class TransactionMethodsTests: XCTestCase {
         let transaction = object(array(object(items.first)["anyOf"]).first)
         XCTAssertEqual(Set(object(transaction["properties"]).keys), JSONTransaction.known)
         XCTAssertEqual(transaction["additionalProperties"], .bool(false))
-        XCTAssertEqual(transaction["allOf"], [
-            ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
-            ["anyOf": [["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]]]],
-        ])
+        XCTAssertEqual(
+            transaction["allOf"],
+            [
+                ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
+                ["anyOf": [["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]]]],
+            ])
         XCTAssertEqual(object(items.last)["pattern"], object(SessionSchemas.ethereumAddress)["pattern"])
     }
 
     /// Standard padded base64, as the host reads it: whole groups of four, at least one.
     func testTheSolanaTransactionPatternIsPaddedBase64AndPubkeyMayBeNull() throws {
-        guard case .string(let pattern)? = object(SessionSchemas.solanaTransaction)["pattern"] else { return XCTFail("no pattern") }
+        guard case .string(let pattern)? = object(SessionSchemas.solanaTransaction)["pattern"] else {
+            return XCTFail("no pattern")
+        }
         let regex = try Regex(pattern)
         for taken in ["AAAA", "AAA=", "AA==", "AAAAAA==", Base64.encode([UInt8](repeating: 7, count: 1232))] {
             XCTAssertNotNil(taken.wholeMatch(of: regex), taken)

@@ -18,7 +18,9 @@ final class FoundationImportTests: XCTestCase {
         var scanned = 0
         var offences: [String] = []
         for case let relative as String in enumerator where relative.hasSuffix(".swift") {
-            guard let module = relative.split(separator: "/").first, !Self.testOnly.contains(String(module)) else { continue }
+            guard let module = relative.split(separator: "/").first, !Self.testOnly.contains(String(module)) else {
+                continue
+            }
             scanned += 1
             let text = try String(contentsOf: Self.sources.appendingPathComponent(relative), encoding: .utf8)
             offences += Self.unconditionalImports(text).map { "\(relative):\($0)" }
@@ -30,7 +32,9 @@ final class FoundationImportTests: XCTestCase {
     /// The line numbers of `import Foundation` (or `@_exported import Foundation`, or a member
     /// import such as `import struct Foundation.Date`) that do not follow an `#else`.
     static func unconditionalImports(_ text: String) -> [Int] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         return lines.indices.compactMap { index in
             let words = lines[index].split(separator: " ").filter { $0 != "@_exported" && $0 != "@preconcurrency" }
             guard words.count >= 2, words[0] == "import" else { return nil }
@@ -43,6 +47,9 @@ final class FoundationImportTests: XCTestCase {
     func testTheScanCatchesAnImport() {
         XCTAssertEqual(Self.unconditionalImports("import Glibc\nimport Foundation\n"), [2])
         XCTAssertEqual(Self.unconditionalImports("import struct Foundation.Date"), [1])
-        XCTAssertEqual(Self.unconditionalImports("#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n#endif"), [])
+        XCTAssertEqual(
+            Self.unconditionalImports(
+                "#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n#endif"),
+            [])
     }
 }

@@ -12,10 +12,13 @@ final class StdoutDisciplineTests: XCTestCase {
 
     /// File → why it may write to fd 1.
     static let allowed: [String: String] = [
-        "WalletBridgeStdio/StdioHost.swift": "FrameWriter, the only writer of frames; and a library host's answer to --version or --help, which never serves",
+        "WalletBridgeStdio/StdioHost.swift":
+            "FrameWriter, the only writer of frames; and a library host's answer to --version or --help, which never serves",
         "WalletBridgeCLI/Console.swift": "output of the command-line subcommands",
-        "WalletBridgeConsent/PinentryGuard.swift": "the guard's fd 1 is pinentry's Assuan socket to the agent, never a host's stdout",
-        "WalletBridgeCLI/New/ProjectTemplate.swift": "the text of a new project's Python script (its print(f\"...\") lines), written to a file, never run here",
+        "WalletBridgeConsent/PinentryGuard.swift":
+            "the guard's fd 1 is pinentry's Assuan socket to the agent, never a host's stdout",
+        "WalletBridgeCLI/New/ProjectTemplate.swift":
+            "the text of a new project's Python script (its print(f\"...\") lines), written to a file, never run here",
     ]
 
     static let patterns: [(String, NSRegularExpression)] = [
@@ -40,7 +43,9 @@ final class StdoutDisciplineTests: XCTestCase {
                 let range = NSRange(code.startIndex..., in: code)
                 for (pattern, regex) in Self.patterns where regex.firstMatch(in: code, range: range) != nil {
                     if Self.allowed[relative] == nil || !Self.isAllowedLine(code, in: relative) {
-                        offences.append("\(relative):\(number + 1): matches \(pattern): \(line.trimmingCharacters(in: .whitespaces))")
+                        offences.append(
+                            "\(relative):\(number + 1): matches \(pattern): \(line.trimmingCharacters(in: .whitespaces))"
+                        )
                     }
                 }
             }

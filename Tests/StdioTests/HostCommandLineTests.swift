@@ -20,7 +20,8 @@ private enum List: RPCMethod {
 }
 
 final class HostCommandLineTests: XCTestCase {
-    private func notesRouter(info: OpenRPC.Info? = OpenRPC.Info(title: "notes-host", version: "2.1.0")) throws -> Router {
+    private func notesRouter(info: OpenRPC.Info? = OpenRPC.Info(title: "notes-host", version: "2.1.0")) throws -> Router
+    {
         var router = Router()
         if let info { router.info = info }
         try router.register(Save.self) { _, _ in NoResult() }
@@ -36,8 +37,10 @@ final class HostCommandLineTests: XCTestCase {
         // None (started by hand or by a test), Chromium's origin (with Windows' --parent-window
         // after it), Firefox's manifest path and add-on ID: an option after them is the browser's.
         for arguments in [
-            [], ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"], ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--parent-window=0"],
-            ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--version"], ["/home/u/.mozilla/native-messaging-hosts/notes.json", "notes@example.org"],
+            [], ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--parent-window=0"],
+            ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/", "--version"],
+            ["/home/u/.mozilla/native-messaging-hosts/notes.json", "notes@example.org"],
             ["/home/u/.mozilla/native-messaging-hosts/notes.json", "--help"], ["serve-me"],
         ] {
             XCTAssertNil(try answer(arguments), "\(arguments)")
@@ -53,7 +56,9 @@ final class HostCommandLineTests: XCTestCase {
         XCTAssertEqual(unset.status, 1)
         XCTAssertEqual(unset.output, "", "nothing a script could take for a version")
         XCTAssertTrue(unset.errorOutput.hasPrefix("notes-host: no version set: "), unset.errorOutput)
-        XCTAssertTrue(unset.errorOutput.contains(#"router.info = OpenRPC.Info(title: "notes-host", version: "1.0.0")"#), unset.errorOutput)
+        XCTAssertTrue(
+            unset.errorOutput.contains(#"router.info = OpenRPC.Info(title: "notes-host", version: "1.0.0")"#),
+            unset.errorOutput)
     }
 
     func testHelpNamesTheHostAndItsMethodsWithTheirSummaries() throws {
@@ -61,10 +66,16 @@ final class HostCommandLineTests: XCTestCase {
             let help = try XCTUnwrap(try answer([option]))
             XCTAssertEqual(help.status, 0)
             XCTAssertEqual(help.errorOutput, "")
-            XCTAssertTrue(help.output.hasPrefix("notes-host 2.1.0: a native messaging host for browser extensions, built on WalletBridge.\n"), help.output)
+            XCTAssertTrue(
+                help.output.hasPrefix(
+                    "notes-host 2.1.0: a native messaging host for browser extensions, built on WalletBridge.\n"),
+                help.output)
             XCTAssertTrue(help.output.contains("usage: notes-host [--help | --version]\n"), help.output)
-            let methods = try XCTUnwrap(help.output.components(separatedBy: "\nMethods:\n").dropFirst().first, help.output)
-            XCTAssertEqual(methods, """
+            let methods = try XCTUnwrap(
+                help.output.components(separatedBy: "\nMethods:\n").dropFirst().first, help.output)
+            XCTAssertEqual(
+                methods,
+                """
                   notes.list
                   notes.save    Saves a note.
                   rpc.discover  This host's OpenRPC document: its methods, their params, results and errors.
@@ -83,7 +94,8 @@ final class HostCommandLineTests: XCTestCase {
             let refused = try XCTUnwrap(try answer(arguments), "\(arguments)")
             XCTAssertEqual(refused.status, 64, "\(arguments)")
             XCTAssertEqual(refused.output, "", "\(arguments)")
-            XCTAssertTrue(refused.errorOutput.hasSuffix("usage: notes-host [--help | --version]\n"), refused.errorOutput)
+            XCTAssertTrue(
+                refused.errorOutput.hasSuffix("usage: notes-host [--help | --version]\n"), refused.errorOutput)
         }
     }
 

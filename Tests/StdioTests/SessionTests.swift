@@ -60,7 +60,8 @@ final class SessionTests: XCTestCase {
         let output = try Spawn.pipe()
         defer { close(output.read) }
         let writer = FrameWriter(fileDescriptor: output.write) {}
-        let server = Server(router: router, configuration: configuration, caller: Caller(arguments: []), send: writer.write)
+        let server = Server(
+            router: router, configuration: configuration, caller: Caller(arguments: []), send: writer.write)
         session.serving.withLock { $0 = (server, writer) }
         server.receive(Array(#"{"jsonrpc":"2.0","method":"test.wait","id":7}"#.utf8))
         XCTAssertEqual(server.inFlightCount, 1)
@@ -75,7 +76,8 @@ final class SessionTests: XCTestCase {
         guard case .object(let body) = try JSONParser.parse(reply), case .object(let error)? = body["error"] else {
             return XCTFail("not an error reply: \(String(decoding: reply, as: UTF8.self))")
         }
-        XCTAssertEqual(error["code"], .number(JSONNumber(Int(ErrorCode.requestCancelled.rawValue))), "cancelled by the end")
+        XCTAssertEqual(
+            error["code"], .number(JSONNumber(Int(ErrorCode.requestCancelled.rawValue))), "cancelled by the end")
     }
 
     private enum Wait: RPCMethod {

@@ -17,7 +17,9 @@ final class ChangeableByOthersTests: XCTestCase {
     override func setUpWithError() throws {
         root = temporaryFolder(self)
         chmod(root, 0o755)
-        for folder in [home, home + "/.config", home + "/.config/wallet-bridge"] { XCTAssertEqual(mkdir(folder, 0o755), 0) }
+        for folder in [home, home + "/.config", home + "/.config/wallet-bridge"] {
+            XCTAssertEqual(mkdir(folder, 0o755), 0)
+        }
         writeBytes(Array("{}".utf8), path)
     }
 
@@ -30,17 +32,21 @@ final class ChangeableByOthersTests: XCTestCase {
         group: { $0 == 4242 ? .init(name: "me", members: []) : .init(name: "staff", members: ["bob"]) },
         primaryMembers: { $0 == 4242 ? ["me"] : [] })
 
-    private func reason(_ path: String? = nil) -> String? { ChangeableByOthers.reason(for: path ?? self.path, home: home, groups: groups) }
+    private func reason(_ path: String? = nil) -> String? {
+        ChangeableByOthers.reason(for: path ?? self.path, home: home, groups: groups)
+    }
 
     func testEveryFolderUpToTheHomeFolderIsChecked() {
         XCTAssertNil(reason())
         for folder in [home + "/.config/wallet-bridge", home + "/.config", home] {
             chmod(folder, 0o757)
-            XCTAssertEqual(reason(), "other users can write to the folder \(folder) (mode 0757); run: chmod go-w \(folder)")
+            XCTAssertEqual(
+                reason(), "other users can write to the folder \(folder) (mode 0757); run: chmod go-w \(folder)")
             chmod(folder, 0o775)
             XCTAssertEqual(
                 reason(),
-                "other users can write to the folder \(folder) (mode 0775: writable by its group, the group staff (gid \(getgid())), which is not your own private group (a group named me that is your primary group and has only you in it)); run: chmod go-w \(folder)")
+                "other users can write to the folder \(folder) (mode 0775: writable by its group, the group staff (gid \(getgid())), which is not your own private group (a group named me that is your primary group and has only you in it)); run: chmod go-w \(folder)"
+            )
             chmod(folder, 0o755)
         }
         chmod(root, 0o777)
@@ -53,7 +59,8 @@ final class ChangeableByOthersTests: XCTestCase {
         rmdir(home + "/.config/wallet-bridge")
         chmod(home + "/.config", 0o777)
         XCTAssertEqual(
-            reason(), "other users can write to the folder \(home)/.config (mode 0777); run: chmod go-w \(home)/.config",
+            reason(),
+            "other users can write to the folder \(home)/.config (mode 0777); run: chmod go-w \(home)/.config",
             "whoever can write there could have taken the file away")
     }
 
@@ -63,7 +70,8 @@ final class ChangeableByOthersTests: XCTestCase {
         XCTAssertEqual(mkdir(root + "/elsewhere/deeper", 0o755), 0)
         XCTAssertNil(reason(outside), "the temporary folder is sticky, as /tmp is")
         chmod(root, 0o777)
-        XCTAssertEqual(reason(outside), "other users can write to the folder \(root) (mode 0777); run: chmod go-w \(root)")
+        XCTAssertEqual(
+            reason(outside), "other users can write to the folder \(root) (mode 0777); run: chmod go-w \(root)")
         chmod(root, 0o1777)
         XCTAssertNil(reason(outside))
     }
@@ -76,7 +84,9 @@ final class ChangeableByOthersTests: XCTestCase {
         XCTAssertEqual(symlink(elsewhere + "/real.json", path), 0)
         XCTAssertNil(reason())
         chmod(root, 0o777)
-        XCTAssertEqual(reason(), "other users can write to the folder \(root) (mode 0777); run: chmod go-w \(root)", "above the file it leads to")
+        XCTAssertEqual(
+            reason(), "other users can write to the folder \(root) (mode 0777); run: chmod go-w \(root)",
+            "above the file it leads to")
     }
 
     func testALinkThatLeadsNowhereIsJudgedByWhereItLeads() {
@@ -93,7 +103,9 @@ final class ChangeableByOthersTests: XCTestCase {
     func testAFolderOfAnotherUserAboveTheFileIsRefused() throws {
         guard getuid() == 0 else { throw XCTSkip("needs root to give a folder to another user") }
         XCTAssertEqual(chown(home + "/.config", 65534, 65534), 0)
-        XCTAssertEqual(reason(), "the folder \(home)/.config belongs to another user (uid 65534); run: sudo chown 0 \(home)/.config")
+        XCTAssertEqual(
+            reason(),
+            "the folder \(home)/.config belongs to another user (uid 65534); run: sudo chown 0 \(home)/.config")
     }
 
     /// Where every user has a group of their own (umask 002), `~/.config` is 0775 and its group
@@ -109,11 +121,13 @@ final class ChangeableByOthersTests: XCTestCase {
         let folder = home + "/.config"
         func refused(_ why: String, line: UInt = #line) {
             XCTAssertEqual(
-                reason(), "other users can write to the folder \(folder) (mode 02775: writable by its group, \(why)); run: chmod go-w \(folder)",
+                reason(),
+                "other users can write to the folder \(folder) (mode 02775: writable by its group, \(why)); run: chmod go-w \(folder)",
                 line: line)
         }
         let privateGroup = groups
-        let notMine = "which is not your own private group (a group named me that is your primary group and has only you in it)"
+        let notMine =
+            "which is not your own private group (a group named me that is your primary group and has only you in it)"
         groups.group = { _ in .init(name: "me", members: ["me", "bob"]) }
         refused("the group me (gid 4242), which has other members: bob")
         groups = privateGroup
@@ -134,7 +148,9 @@ final class ChangeableByOthersTests: XCTestCase {
 
         groups = privateGroup
         chmod(home + "/.config", 0o2777)
-        XCTAssertEqual(reason(), "other users can write to the folder \(folder) (mode 02777); run: chmod go-w \(folder)", "others are others")
+        XCTAssertEqual(
+            reason(), "other users can write to the folder \(folder) (mode 02777); run: chmod go-w \(folder)",
+            "others are others")
     }
 
     /// The verdict on a group is looked up once per group for the life of the process: a host
@@ -145,12 +161,22 @@ final class ChangeableByOthersTests: XCTestCase {
         let calls = Mutex<[String: Int]>([:])
         @Sendable func count(_ name: String) { calls.withLock { $0[name, default: 0] += 1 } }
         let counted = UserGroups(
-            me: { count("me"); return .init(name: "me", group: 4242) },
-            group: { gid in count("group \(gid)"); return gid == 4242 ? .init(name: "me", members: []) : .init(name: "staff", members: ["bob"]) },
-            primaryMembers: { gid in count("primary \(gid)"); return gid == 4242 ? ["me"] : [] })
+            me: {
+                count("me"); return .init(name: "me", group: 4242)
+            },
+            group: { gid in
+                count("group \(gid)");
+                return gid == 4242 ? .init(name: "me", members: []) : .init(name: "staff", members: ["bob"])
+            },
+            primaryMembers: { gid in
+                count("primary \(gid)"); return gid == 4242 ? ["me"] : []
+            })
         for _ in 0..<5 {
             XCTAssertNil(counted.whyShared(4242))
-            XCTAssertEqual(counted.whyShared(100), "the group staff (gid 100), which is not your own private group (a group named me that is your primary group and has only you in it)")
+            XCTAssertEqual(
+                counted.whyShared(100),
+                "the group staff (gid 100), which is not your own private group (a group named me that is your primary group and has only you in it)"
+            )
         }
         let copy = counted
         XCTAssertNil(copy.whyShared(4242), "a copy shares what was looked up")
@@ -158,7 +184,9 @@ final class ChangeableByOthersTests: XCTestCase {
 
         var changed = counted
         changed.primaryMembers = { _ in ["me", "carol"] }
-        XCTAssertEqual(changed.whyShared(4242), "the group me (gid 4242), which has other members: carol", "other lookups, other verdicts")
+        XCTAssertEqual(
+            changed.whyShared(4242), "the group me (gid 4242), which has other members: carol",
+            "other lookups, other verdicts")
     }
 
     func testTheSystemsAccountsAreRead() throws {

@@ -73,7 +73,8 @@ final class FolderWatchTests: XCTestCase {
         // reader is signalled no more, though `drain` never gets to read that end.
         XCTAssertEqual(subscription.next(), [])
         XCTAssertFalse(FolderWatch.isIntact)
-        XCTAssertEqual(fcntl(subscription.descriptor, F_GETFL) & O_ASYNC, 0, "the reader still takes a signal per change")
+        XCTAssertEqual(
+            fcntl(subscription.descriptor, F_GETFL) & O_ASYNC, 0, "the reader still takes a signal per change")
         let afterEnd = FolderWatch.generation
         writeBytes([2], "\(other)/events")
         XCTAssertEqual(FolderWatch.generation, afterEnd, "signalled after the keystore folder went")

@@ -34,7 +34,9 @@ final class KeptAnswerTests: XCTestCase {
         XCTAssertEqual(found?.value, "answer")
         XCTAssertEqual(found?.onTheMark, false)
         clock.advance(by: .seconds(5))
-        XCTAssertEqual(kept.answer(notBefore: readAt, now: clock.now, mark: nil)?.value, "answer", "however long ago: it was read together")
+        XCTAssertEqual(
+            kept.answer(notBefore: readAt, now: clock.now, mark: nil)?.value, "answer",
+            "however long ago: it was read together")
     }
 
     func testALaterRequestGetsItOnlyUnderTheSameMarkBeforeItExpires() {
@@ -47,7 +49,9 @@ final class KeptAnswerTests: XCTestCase {
         XCTAssertNil(kept.answer(notBefore: clock.now, now: clock.now, mark: 8), "an event came since")
         XCTAssertNil(kept.answer(notBefore: clock.now, now: clock.now, mark: nil), "nobody listens now")
         clock.advance(by: .milliseconds(1))
-        XCTAssertNil(kept.answer(notBefore: clock.now, now: clock.now, mark: 7), "expired: what events cannot say is looked at again")
+        XCTAssertNil(
+            kept.answer(notBefore: clock.now, now: clock.now, mark: 7),
+            "expired: what events cannot say is looked at again")
     }
 
     func testAnAnswerKeptWithoutAMarkIsNotGivenOnAnyMark() {
@@ -65,9 +69,12 @@ final class KeptAnswerTests: XCTestCase {
         XCTAssertNil(kept.renewed(validity(mark: 2, stamp: stamp(inode: 6)), update: { $0 + " again" }), "another file")
         XCTAssertNil(kept.answer(notBefore: clock.now, now: clock.now, mark: 2), "a failed check changes nothing")
         XCTAssertNil(kept.renewed(validity(mark: 2), update: { $0 }), "no file: nothing to check")
-        XCTAssertEqual(kept.renewed(validity(mark: 2, stamp: stamp(inode: 5)), update: { $0 + " again" }), "answer again")
+        XCTAssertEqual(
+            kept.renewed(validity(mark: 2, stamp: stamp(inode: 5)), update: { $0 + " again" }), "answer again")
         clock.advance(by: .milliseconds(1))
-        XCTAssertEqual(kept.answer(notBefore: clock.now, now: clock.now, mark: 2)?.value, "answer again", "renewed under the new mark")
+        XCTAssertEqual(
+            kept.answer(notBefore: clock.now, now: clock.now, mark: 2)?.value, "answer again",
+            "renewed under the new mark")
     }
 
     func testKeepingNothingForgets() {

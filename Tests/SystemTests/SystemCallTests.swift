@@ -32,7 +32,9 @@ final class SystemCallTests: XCTestCase {
         XCTAssertEqual(write(pipe.write, &byte, 1), 1)
         XCTAssertEqual(SystemCall.poll(&one, until: nil), 1)
         XCTAssertNotEqual(one.revents & Int16(POLLIN), 0)
-        var several = [pollfd(fd: pipe.write, events: 0, revents: 0), pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)]
+        var several = [
+            pollfd(fd: pipe.write, events: 0, revents: 0), pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0),
+        ]
         XCTAssertEqual(SystemCall.poll(&several, until: start), 1)
         XCTAssertNotEqual(several[1].revents & Int16(POLLIN), 0)
     }

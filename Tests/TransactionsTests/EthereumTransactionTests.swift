@@ -411,7 +411,8 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(send.warnings, [])
         // No "Chain:" fact: the dialog's heading names the chain.
         XCTAssertEqual(
-            send.facts, ["Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei", "Most it can cost in fees: 0.00042 ETH"])
+            send.facts,
+            ["Nonce: 0", "Gas limit: 21,000", "Gas price: 20 gwei", "Most it can cost in fees: 0.00042 ETH"])
         XCTAssertEqual(send.actions, [.init(["Send 0.01 ETH", "  to 0x5aAe…eAed"], movesFunds: true)])
         XCTAssertEqual(send.actionNoun, "call")
 
@@ -430,7 +431,10 @@ final class EthereumTransactionTests: XCTestCase {
             ])
         XCTAssertEqual(
             usdcOnBase.actions,
-            [.init(["Call 0x8335…2913 (USDC on Base)", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"], movesFunds: true)])
+            [
+                .init(
+                    ["Call 0x8335…2913 (USDC on Base)", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"], movesFunds: true)
+            ])
 
         let accessList = try EthereumTransaction(
             json: .object(try vector("eip2930-access-list").json), chain: mainnet, field: at
@@ -470,7 +474,8 @@ final class EthereumTransactionTests: XCTestCase {
         }
         for chain: UInt64 in [10, 8453, 84532, 7] {
             XCTAssertEqual(
-                try summary(to: bob, chain: chain).facts.last?.hasSuffix(", plus an L1 data fee the transaction does not limit"),
+                try summary(to: bob, chain: chain).facts.last?.hasSuffix(
+                    ", plus an L1 data fee the transaction does not limit"),
                 true, "chain \(chain)")
         }
         XCTAssertEqual(
@@ -493,7 +498,8 @@ final class EthereumTransactionTests: XCTestCase {
             ])
         XCTAssertEqual(creation.actions, [.init(["Create a contract from 5 bytes of code"], movesFunds: false)])
         let withValue = try summary(to: nil, data: "0x60", value: "0xde0b6b3a7640000")
-        XCTAssertEqual(withValue.actions, [.init(["Create a contract from 1 byte of code", "  with 1 ETH"], movesFunds: true)])
+        XCTAssertEqual(
+            withValue.actions, [.init(["Create a contract from 1 byte of code", "  with 1 ETH"], movesFunds: true)])
     }
 
     func testSummaryOfERC20Calls() throws {
@@ -504,21 +510,27 @@ final class EthereumTransactionTests: XCTestCase {
             ("approve", usdc, ["  approve spender 0x5aAe…eAed", "    to spend 5 USDC"], []),
             ("increaseAllowance", usdc, ["  increase the allowance of 0x5aAe…eAed", "    by 1.5 USDC"], []),
             (
-                "approveUnlimited", usdc, ["  approve spender 0x5aAe…eAed", "    to spend an unlimited amount of USDC"],
+                "approveUnlimited", usdc,
+                ["  approve spender 0x5aAe…eAed", "    to spend an unlimited amount of USDC"],
                 ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]
             ),
             (
-                "approveHalf", usdc, ["  approve spender 0x5aAe…eAed", "    to spend 5789…9968 (77 digits) raw units of USDC"],
+                "approveHalf", usdc,
+                ["  approve spender 0x5aAe…eAed", "    to spend 5789…9968 (77 digits) raw units of USDC"],
                 ["Unlimited approval: 0x5aAe…eAed may spend all your USDC"]
             ),
             (
                 "approveVeryLarge", usdc, ["  approve spender 0x5aAe…eAed", "    to spend 2,000,000,000 USDC"],
                 ["Very large approval: 0x5aAe…eAed may spend 2,000,000,000 USDC"]
             ),
-            ("transfer", unknownToken, ["  transfer 12500000 (token not known: raw amount)", "    to 0x5aAe…eAed"], [tokenNotKnown]),
+            (
+                "transfer", unknownToken, ["  transfer 12500000 (token not known: raw amount)", "    to 0x5aAe…eAed"],
+                [tokenNotKnown]
+            ),
             (
                 "transferMax", unknownToken,
-                ["  transfer 1157…9934 (78 digits) (token not known: raw amount)", "    to 0x5aAe…eAed"], [tokenNotKnown]
+                ["  transfer 1157…9934 (78 digits) (token not known: raw amount)", "    to 0x5aAe…eAed"],
+                [tokenNotKnown]
             ),
             (
                 "approveUnlimited", unknownToken,
@@ -527,7 +539,10 @@ final class EthereumTransactionTests: XCTestCase {
             ),
             (
                 "transferFrom", nft,
-                ["  transfer 1000000: a raw amount, or ERC-721 token #1000000", "    to 0x5aAe…eAed", "    from 0xF010…1F55"],
+                [
+                    "  transfer 1000000: a raw amount, or ERC-721 token #1000000", "    to 0x5aAe…eAed",
+                    "    from 0xF010…1F55",
+                ],
                 ["Token not known: 0x2222…2222 is not in the wallet's table, so its amounts are shown raw"]
             ),
         ]
@@ -560,10 +575,15 @@ final class EthereumTransactionTests: XCTestCase {
             shown.actions,
             [
                 .init(
-                    ["Call 0x2222…2222", "  approve spender 0x5aAe…eAed", "    to spend 1234: a raw amount, or ERC-721 token #1234"],
+                    [
+                        "Call 0x2222…2222", "  approve spender 0x5aAe…eAed",
+                        "    to spend 1234: a raw amount, or ERC-721 token #1234",
+                    ],
                     movesFunds: true)
             ])
-        XCTAssertEqual(shown.warnings.first, .init(.funds, "If 0x2222…2222 is an NFT contract, 0x5aAe…eAed may take its token #1234"))
+        XCTAssertEqual(
+            shown.warnings.first,
+            .init(.funds, "If 0x2222…2222 is an NFT contract, 0x5aAe…eAed may take its token #1234"))
         let ens = try summary(to: nft, data: calldata("approveENS"))
         XCTAssertEqual(
             ens.actionLines,
@@ -574,7 +594,8 @@ final class EthereumTransactionTests: XCTestCase {
                 ]
             ])
         XCTAssertTrue(
-            ens.warningTexts.contains("If 0x2222…2222 is an NFT contract, 0x5aAe…eAed may take its token #4901…7611 (77 digits)"),
+            ens.warningTexts.contains(
+                "If 0x2222…2222 is an NFT contract, 0x5aAe…eAed may take its token #4901…7611 (77 digits)"),
             "\(ens.warningTexts)")
         // A known ERC-20 is not an NFT contract.
         XCTAssertFalse(try summary(to: usdc, data: calldata("approveNFT")).warningTexts.contains { $0.contains("NFT") })
@@ -591,7 +612,8 @@ final class EthereumTransactionTests: XCTestCase {
             )
             .unsignedBytes)
         XCTAssertEqual(
-            unsigned.summary().warningTexts, ["Moves tokens from 0xF010…1F55: the transaction does not say who sends it"])
+            unsigned.summary().warningTexts,
+            ["Moves tokens from 0xF010…1F55: the transaction does not say who sends it"])
         XCTAssertEqual(unsigned.naming(from: EthereumAddress(alice)!).summary().warningTexts, [])
     }
 
@@ -603,7 +625,9 @@ final class EthereumTransactionTests: XCTestCase {
             ("safeTransferFrom1155", ["  transfer 5 of token #7"] + parties, [], true),
             (
                 "safeBatchTransferFrom",
-                ["  transfer 3 kinds of tokens"] + parties + ["    10 of token #1", "    20 of token #2", "    30 of token #3"],
+                ["  transfer 3 kinds of tokens"] + parties + [
+                    "    10 of token #1", "    20 of token #2", "    30 of token #3",
+                ],
                 [], true
             ),
             (
@@ -660,7 +684,8 @@ final class EthereumTransactionTests: XCTestCase {
         XCTAssertEqual(withValue.actionLines.first?.last, "    …and 6 more items")
         for name in Self.vectors.calldata.keys.sorted() {
             for contract in [nft, usdc, permit2] {
-                let shown = try summary(to: contract, data: calldata(name), value: "0x" + String(repeating: "f", count: 64))
+                let shown = try summary(
+                    to: contract, data: calldata(name), value: "0x" + String(repeating: "f", count: 64))
                 let lines = shown.warningTexts + shown.facts + shown.actions.flatMap(\.lines)
                 for line in lines {
                     XCTAssertLessThanOrEqual(line.utf8.count, TransactionConsent.maxLineBytes, "\(name): \(line)")
@@ -735,13 +760,16 @@ final class EthereumTransactionTests: XCTestCase {
         let unknown = try summary(to: bob, data: calldata("unknown"))
         // A function the wallet cannot read may do anything with the sender's funds.
         XCTAssertEqual(
-            unknown.actions, [.init(["Call 0x5aAe…eAed with selector 0xdeadbeef and 68 bytes of data"], movesFunds: true)])
+            unknown.actions,
+            [.init(["Call 0x5aAe…eAed with selector 0xdeadbeef and 68 bytes of data"], movesFunds: true)])
         XCTAssertEqual(unknown.warningTexts, ["Unknown function 0xdeadbeef: what this call does cannot be shown"])
 
         let short = try summary(to: bob, data: "0x0102")
         XCTAssertEqual(
-            short.actions, [.init(["Call 0x5aAe…eAed", "  2 bytes of data, too short for a function selector"], movesFunds: true)])
-        XCTAssertEqual(short.warningTexts, ["Unknown call: 2 bytes of data are not a function call this wallet can read"])
+            short.actions,
+            [.init(["Call 0x5aAe…eAed", "  2 bytes of data, too short for a function selector"], movesFunds: true)])
+        XCTAssertEqual(
+            short.warningTexts, ["Unknown call: 2 bytes of data are not a function call this wallet can read"])
 
         let transfer = try calldata("transfer")
         let malformed: [(String, String)] = [
@@ -770,7 +798,11 @@ final class EthereumTransactionTests: XCTestCase {
         let trailing = try summary(to: usdc, data: calldata("transferTrailing"))
         XCTAssertEqual(
             trailing.actions,
-            [.init(["Call 0xA0b8…eB48 (USDC on Ethereum)", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"], movesFunds: true)])
+            [
+                .init(
+                    ["Call 0xA0b8…eB48 (USDC on Ethereum)", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"],
+                    movesFunds: true)
+            ])
         XCTAssertEqual(
             trailing.warnings,
             [
@@ -779,7 +811,8 @@ final class EthereumTransactionTests: XCTestCase {
                     "4 extra bytes after the arguments of transfer: what the contract does with them cannot be shown")
             ])
         let revokeTrailing = try summary(to: nft, data: calldata("setApprovalForAllRevoke") + "00")
-        XCTAssertEqual(revokeTrailing.warningTexts.first?.hasPrefix("1 extra byte after the arguments of setApprovalForAll"), true)
+        XCTAssertEqual(
+            revokeTrailing.warningTexts.first?.hasPrefix("1 extra byte after the arguments of setApprovalForAll"), true)
         XCTAssertEqual(revokeTrailing.actions.first?.movesFunds, true, "bytes it cannot read may do anything")
     }
 
@@ -790,7 +823,8 @@ final class EthereumTransactionTests: XCTestCase {
             [["Call 0xA0b8…eB48 (USDC on Ethereum)", "  with 0.5 ETH", "  transfer 12.5 USDC", "    to 0x5aAe…eAed"]])
         // ETH sent with a call that moves nothing else still moves funds.
         XCTAssertEqual(
-            try summary(to: nft, data: calldata("setApprovalForAllRevoke"), value: "0x1").actions.first?.movesFunds, true)
+            try summary(to: nft, data: calldata("setApprovalForAllRevoke"), value: "0x1").actions.first?.movesFunds,
+            true)
         XCTAssertEqual(shown.warningTexts, ["Sends 0.5 ETH to 0xA0b8…eB48 along with the call"])
     }
 

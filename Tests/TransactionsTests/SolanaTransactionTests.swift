@@ -272,7 +272,8 @@ final class SolanaTransactionTests: XCTestCase {
     func testAccountClosedToSomeoneElse() throws {
         let summary = try summary("spl-close-account")
         XCTAssertEqual(
-            summary.warningTexts, ["Account closed to someone else: the SOL in token account 6spA…2ssM goes to FGdc…PPyx"])
+            summary.warningTexts,
+            ["Account closed to someone else: the SOL in token account 6spA…2ssM goes to FGdc…PPyx"])
         XCTAssertEqual(
             summary.actionLines,
             [["Close token account 6spA…2ssM", "  its SOL goes to FGdc…PPyx", "  authority Dgmx…nJrp (this key)"]])
@@ -487,7 +488,8 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("unknown-program")
         XCTAssertEqual(
             summary.warningTexts, ["Unknown program 3hkp…tKuH: the wallet cannot show what its instruction does"])
-        XCTAssertEqual(summary.actionLines, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts (this key signs)"]])
+        XCTAssertEqual(
+            summary.actionLines, [["Unknown program 3hkp…tKuH: 12 bytes of data, 3 accounts (this key signs)"]])
     }
 
     func testFeePayerNotThisKey() throws {
@@ -550,8 +552,9 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(summary.warnings.map(\.severity), [.unreadable])
         // Those that pass this key as a signer may move its funds.
         XCTAssertEqual(summary.actions.map(\.movesFunds), [true, false, false, false, true, false, false, true])
-        let one = try SolanaMessage(bytes: message(
-            keys: [signer, Self.program(SolanaProgram.system)], header: (1, 0, 1), [(1, [0], [9, 9])]))
+        let one = try SolanaMessage(
+            bytes: message(
+                keys: [signer, Self.program(SolanaProgram.system)], header: (1, 0, 1), [(1, [0], [9, 9])]))
         XCTAssertEqual(
             one.summary(signer: signer).warningTexts,
             ["System Program: an instruction the wallet cannot read (2 bytes of data); it cannot show what it does"])
@@ -589,10 +592,13 @@ final class SolanaTransactionTests: XCTestCase {
             XCTAssertEqual((error as? TransactionError)?.field, "")
         }
         XCTAssertThrowsError(try SolanaTransaction(base64: String(repeating: "A", count: 1648))) { error in
-            XCTAssertTrue((error as? TransactionError)?.problem.contains("at most 1232 bytes (1644 base64 characters)") == true)
+            XCTAssertTrue(
+                (error as? TransactionError)?.problem.contains("at most 1232 bytes (1644 base64 characters)") == true)
         }
         XCTAssertThrowsError(try SolanaTransaction(base64: "not base64!")) { error in
-            XCTAssertEqual((error as? TransactionError)?.problem, "expected standard base64 of a serialized transaction (legacy or version 0)")
+            XCTAssertEqual(
+                (error as? TransactionError)?.problem,
+                "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
     }
 
@@ -800,7 +806,8 @@ final class SolanaTransactionTests: XCTestCase {
             XCTAssertEqual(other.actions.map(\.movesFunds), flags.map { _ in false }, name)
         }
         // The transfer is from A: shown to the fee payer B, it moves none of B's funds.
-        XCTAssertEqual(try transaction("fee-payer-other").message.summary(signer: otherSigner).actions.map(\.movesFunds), [false])
+        XCTAssertEqual(
+            try transaction("fee-payer-other").message.summary(signer: otherSigner).actions.map(\.movesFunds), [false])
         XCTAssertEqual(try summary("fee-payer-other").actions.map(\.movesFunds), [true])
     }
 
@@ -808,8 +815,9 @@ final class SolanaTransactionTests: XCTestCase {
     /// this key's account writable. A read-only account of this key moves nothing.
     func testUnknownProgramSaysHowItInvolvesThisKey() throws {
         let unknown = Self.key(9)
-        let writable = try SolanaMessage(bytes: message(
-            keys: [otherSigner, signer, unknown], header: (1, 0, 1), [(2, [1], [1]), (2, [0], [2])]))
+        let writable = try SolanaMessage(
+            bytes: message(
+                keys: [otherSigner, signer, unknown], header: (1, 0, 1), [(2, [1], [1]), (2, [0], [2])]))
         let summary = writable.summary(signer: signer)
         XCTAssertEqual(
             summary.actionLines,
@@ -820,10 +828,15 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(summary.actions.map(\.movesFunds), [true, false])
         XCTAssertEqual(
             summary.warningTexts,
-            ["Fee payer is not this key: 6j8W…VDQJ pays the fees", "Unknown program cGfH…izuN: the wallet cannot show what its 2 instructions do"])
-        let readOnly = try SolanaMessage(bytes: message(
-            keys: [otherSigner, unknown, signer], header: (1, 0, 2), [(1, [2], [])]))
-        XCTAssertEqual(readOnly.summary(signer: signer).actionLines, [["Unknown program cGfH…izuN: 0 bytes of data, 1 account"]])
+            [
+                "Fee payer is not this key: 6j8W…VDQJ pays the fees",
+                "Unknown program cGfH…izuN: the wallet cannot show what its 2 instructions do",
+            ])
+        let readOnly = try SolanaMessage(
+            bytes: message(
+                keys: [otherSigner, unknown, signer], header: (1, 0, 2), [(1, [2], [])]))
+        XCTAssertEqual(
+            readOnly.summary(signer: signer).actionLines, [["Unknown program cGfH…izuN: 0 bytes of data, 1 account"]])
         XCTAssertEqual(readOnly.summary(signer: signer).actions.map(\.movesFunds), [false])
     }
 
@@ -847,9 +860,11 @@ final class SolanaTransactionTests: XCTestCase {
                 "Unknown program JUP6…TaV4: the wallet cannot show what its instruction does",
             ])
         XCTAssertEqual(swap.facts.count, 3, "the fee payer, the network fee and the priority fee")
-        let approvals = try SolanaMessage(bytes: message(
-            keys: [signer, Self.key(4), Self.key(5), Self.key(6), Self.program(SolanaProgram.token)], header: (1, 0, 1),
-            [(4, [1, 2, 0], [4] + Self.u64(.max)), (4, [1, 3, 0], [4] + Self.u64(.max))]))
+        let approvals = try SolanaMessage(
+            bytes: message(
+                keys: [signer, Self.key(4), Self.key(5), Self.key(6), Self.program(SolanaProgram.token)],
+                header: (1, 0, 1),
+                [(4, [1, 2, 0], [4] + Self.u64(.max)), (4, [1, 3, 0], [4] + Self.u64(.max))]))
         XCTAssertEqual(
             approvals.summary(signer: signer).warningTexts,
             [
@@ -862,23 +877,25 @@ final class SolanaTransactionTests: XCTestCase {
     /// and its note; 255 decimals show the amount raw; u64's largest amounts fit.
     func testEveryLineFitsTheDialog() throws {
         let memoText = String(repeating: "100% sure ", count: 90)
-        let memo = try SolanaMessage(bytes: message(
-            keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1), [(1, [0], Array(memoText.utf8))]))
+        let memo = try SolanaMessage(
+            bytes: message(
+                keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1), [(1, [0], Array(memoText.utf8))]))
         let memoLine = try XCTUnwrap(memo.summary(signer: signer).actionLines.first?.first)
         XCTAssertEqual(
             memoLine,
             #"Memo: "100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure 100% sure…" "#
                 + "(89 of 900 bytes shown)")
         let token2022 = Self.program(SolanaProgram.token2022)
-        let tokens = try SolanaMessage(bytes: message(
-            keys: [signer, Self.key(4), Self.key(5), Self.key(6), Self.key(7), token2022], header: (1, 0, 1),
-            [
-                (5, [1, 2, 3, 0], [12] + Self.u64(.max) + [255]),
-                (5, [1, 2, 3, 0], [13] + Self.u64(.max) + [255]),
-                (5, [1, 2, 3, 0], [13] + Self.u64(.max) + [0]),
-                (5, [1, 2, 0], [15] + Self.u64(.max) + [30]),
-                (5, [2, 1, 0], [14] + Self.u64(.max) + [31]),
-            ]))
+        let tokens = try SolanaMessage(
+            bytes: message(
+                keys: [signer, Self.key(4), Self.key(5), Self.key(6), Self.key(7), token2022], header: (1, 0, 1),
+                [
+                    (5, [1, 2, 3, 0], [12] + Self.u64(.max) + [255]),
+                    (5, [1, 2, 3, 0], [13] + Self.u64(.max) + [255]),
+                    (5, [1, 2, 3, 0], [13] + Self.u64(.max) + [0]),
+                    (5, [1, 2, 0], [15] + Self.u64(.max) + [30]),
+                    (5, [2, 1, 0], [14] + Self.u64(.max) + [31]),
+                ]))
         let shownTokens = tokens.summary(signer: signer)
         XCTAssertEqual(
             shownTokens.actionLines.map(\.first),
@@ -896,14 +913,19 @@ final class SolanaTransactionTests: XCTestCase {
                 "Unlimited approval: QWmr…UzwF may spend every token in token account GgBa…zLHq",
                 "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive",
             ])
-        for shown in [memo.summary(signer: signer), shownTokens, try summary("compute-budget-huge"), try summary("memo-long")] {
+        for shown in [
+            memo.summary(signer: signer), shownTokens, try summary("compute-budget-huge"), try summary("memo-long"),
+        ] {
             for line in shown.warningTexts + shown.facts + shown.actionLines.joined() {
                 XCTAssertLessThanOrEqual(
                     DisplayText.cost(DisplayText.escaped(line, quotes: false)), TransactionConsent.maxLineBytes, line)
             }
         }
-        XCTAssertNil(SolanaTransactionFuzzing.brokenInvariant(try message(
-            keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1), [(1, [0], Array(memoText.utf8))])))
+        XCTAssertNil(
+            SolanaTransactionFuzzing.brokenInvariant(
+                try message(
+                    keys: [signer, Self.program(SolanaProgram.memo)], header: (1, 0, 1),
+                    [(1, [0], Array(memoText.utf8))])))
     }
 
     /// solders' longest lines: every vector, read as a transaction and as a message, for this
@@ -947,11 +969,15 @@ final class SolanaTransactionTests: XCTestCase {
     /// The priority fee is at most what a u64 of lamports holds (the runtime saturates), and
     /// one micro-lamport is singular.
     func testPriorityFeeOfOneMicroLamport() throws {
-        let oneMicroLamport = try SolanaMessage(bytes: message(
-            keys: [signer, Self.key(4), Self.program(SolanaProgram.system), Self.program(SolanaProgram.computeBudget)],
-            header: (1, 0, 2), [(3, [], [3] + Self.u64(1)), (2, [0, 1], [2, 0, 0, 0] + Self.u64(1))]))
+        let oneMicroLamport = try SolanaMessage(
+            bytes: message(
+                keys: [
+                    signer, Self.key(4), Self.program(SolanaProgram.system), Self.program(SolanaProgram.computeBudget),
+                ],
+                header: (1, 0, 2), [(3, [], [3] + Self.u64(1)), (2, [0, 1], [2, 0, 0, 0] + Self.u64(1))]))
         let summary = oneMicroLamport.summary(signer: signer)
-        XCTAssertEqual(summary.facts[2], "Priority fee: at most 0.000000001 SOL (200,000 units by default × 1 micro-lamport)")
+        XCTAssertEqual(
+            summary.facts[2], "Priority fee: at most 0.000000001 SOL (200,000 units by default × 1 micro-lamport)")
         XCTAssertEqual(summary.actionLines[0], ["Set the compute unit price to 1 micro-lamport per unit"])
     }
 
@@ -960,7 +986,11 @@ final class SolanaTransactionTests: XCTestCase {
         let summary = try summary("token2022-transfer-checked")
         XCTAssertEqual(
             summary.warnings,
-            [.init(.notice, "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive")])
+            [
+                .init(
+                    .notice,
+                    "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive")
+            ])
         XCTAssertEqual(try self.summary("spl-transfer-checked").warningTexts, [])
     }
 
@@ -974,7 +1004,8 @@ final class SolanaTransactionTests: XCTestCase {
         XCTAssertEqual(
             swap.actionLines.map(\.first),
             [
-                "Set the compute unit limit to 300,000 units", "Set the compute unit price to 50,000 micro-lamports per unit",
+                "Set the compute unit limit to 300,000 units",
+                "Set the compute unit price to 50,000 micro-lamports per unit",
                 "Create token account 1113…wdPL if it does not exist (associated token account)",
                 "Unknown program JUP6…TaV4: 40 bytes of data, 19 accounts (this key signs)",
                 "Close token account 1113…wdPL",
@@ -988,10 +1019,12 @@ final class SolanaTransactionTests: XCTestCase {
         let consent = TransactionConsent(chain: "Solana mainnet", summaries: [swap])
         XCTAssertNoThrow(try consent.checkFits(budget: 680))
         let shown = consent.lines(budget: 680)
-        let mustShow = swap.warnings.filter { $0.severity <= .trust }.map { TransactionConsent.warningMark + $0.text }
+        let mustShow =
+            swap.warnings.filter { $0.severity <= .trust }.map { TransactionConsent.warningMark + $0.text }
             + swap.actions.filter(\.movesFunds).flatMap(\.lines) + swap.facts
         for line in mustShow {
-            XCTAssertTrue(shown.contains { $0 == line || $0.hasSuffix(": " + line) }, line + "\n" + shown.joined(separator: "\n"))
+            XCTAssertTrue(
+                shown.contains { $0 == line || $0.hasSuffix(": " + line) }, line + "\n" + shown.joined(separator: "\n"))
         }
         XCTAssertEqual(shown.last, "…and 3 more instructions not shown", shown.joined(separator: "\n"))
     }

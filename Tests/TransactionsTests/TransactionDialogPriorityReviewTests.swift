@@ -33,9 +33,12 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
         return try SolanaMessage(bytes: bytes)
     }
 
-    private func request(_ consent: TransactionConsent, callerName: String? = nil, label: String = "main") -> ConsentRequest {
+    private func request(_ consent: TransactionConsent, callerName: String? = nil, label: String = "main")
+        -> ConsentRequest
+    {
         var request = ConsentRequest(
-            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), callerName: callerName,
+            caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
+            callerName: callerName,
             keyLabel: label, shortAddress: TransactionSummary.short(base58: Base58.encode(me)), payloads: [])
         request.transactions = consent
         return request
@@ -43,14 +46,19 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
 
     /// The approval on its own shows its warning (the test below is not vacuous).
     func testAnUnlimitedApprovalAloneIsWarnedOf() throws {
-        let text = try XCTUnwrap(request(TransactionConsent(chain: "Solana mainnet", summaries: [message(unknownPrograms: 0).summary(signer: me)])).transactionText)
+        let text = try XCTUnwrap(
+            request(
+                TransactionConsent(
+                    chain: "Solana mainnet", summaries: [message(unknownPrograms: 0).summary(signer: me)])
+            ).transactionText)
         XCTAssertTrue(text.contains("⚠ Unlimited approval"), text)
     }
 
     /// Eight calls of unknown programs put first pushed the unlimited approval's warning out of
     /// the dialog ("…and 2 more warnings, 2 facts and 9 instructions not shown").
     func testUnknownProgramsCannotPushAnUnlimitedApprovalOutOfTheDialog() throws {
-        let consent = TransactionConsent(chain: "Solana mainnet", summaries: [try message(unknownPrograms: 8).summary(signer: me)])
+        let consent = TransactionConsent(
+            chain: "Solana mainnet", summaries: [try message(unknownPrograms: 8).summary(signer: me)])
         try request(consent).checkTransactionsFit()
         let text = try XCTUnwrap(request(consent).transactionText)
         XCTAssertTrue(text.contains("⚠ Unlimited approval"), text)
@@ -67,7 +75,8 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
         fillerOnly.warnings = filler.warnings.filter { !$0.text.contains("approval") }
         let last = try message(unknownPrograms: 0).summary(signer: me)
         for count in [1, 15] {
-            let consent = TransactionConsent(chain: "Solana mainnet", summaries: Array(repeating: fillerOnly, count: count) + [last])
+            let consent = TransactionConsent(
+                chain: "Solana mainnet", summaries: Array(repeating: fillerOnly, count: count) + [last])
             do {
                 try request(consent).checkTransactionsFit()
             } catch {
@@ -93,7 +102,9 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
                 var summary = summary
                 summary.warnings = summary.warnings.map { .init($0.severity, $0.text + percent) }
                 summary.facts = summary.facts.map { $0 + percent }
-                summary.actions = summary.actions.map { .init($0.lines.map { $0 + percent }, movesFunds: $0.movesFunds) }
+                summary.actions = summary.actions.map {
+                    .init($0.lines.map { $0 + percent }, movesFunds: $0.movesFunds)
+                }
                 return summary
             }
             var request = request(consent, callerName: percent, label: String(repeating: "%", count: 64))
@@ -104,7 +115,8 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
                     for approval in [ConsentRequest.Approval.passphrase, .confirmation] {
                         let description = request.description(for: approval)
                         let sent = Assuan.escape(description, maxBytes: Assuan.maxLineBytes - "SETDESC".utf8.count - 2)
-                        XCTAssertEqual(sent, Assuan.escape(description, maxBytes: .max), "cut when sent: \(description)")
+                        XCTAssertEqual(
+                            sent, Assuan.escape(description, maxBytes: .max), "cut when sent: \(description)")
                     }
                 }
             }
@@ -119,7 +131,9 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
         var bytes: [UInt8] = [1, 0, 1, 2] + me + memoProgram + [UInt8](repeating: 9, count: 32)
         bytes += [1, 1, 0] + [0x80 | UInt8(memo.count & 0x7F), UInt8(memo.count >> 7)] + memo
         let message = try SolanaMessage(bytes: bytes)
-        let text = try XCTUnwrap(request(TransactionConsent(chain: "Solana mainnet", summaries: [message.summary(signer: me)])).transactionText)
+        let text = try XCTUnwrap(
+            request(TransactionConsent(chain: "Solana mainnet", summaries: [message.summary(signer: me)]))
+                .transactionText)
         let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("Memo") })
         XCTAssertTrue(line.hasSuffix("bytes shown)"), String(line))
     }
@@ -130,7 +144,9 @@ final class TransactionDialogPriorityReviewTests: XCTestCase {
         let system = [UInt8](repeating: 0, count: 32)
         var bytes: [UInt8] = [1, 0, 1, 3] + me + attacker + system + [UInt8](repeating: 9, count: 32)
         bytes += [1, 2, 2, 0, 1, 12, 2, 0, 0, 0] + [0x00, 0x10, 0xA5, 0xD4, 0xE8, 0, 0, 0]  // 1,000 SOL
-        let texts = (0..<12).map { Array("Sign in to example.org, request \($0), nonce \(String(repeating: "x", count: 100))".utf8) }
+        let texts = (0..<12).map {
+            Array("Sign in to example.org, request \($0), nonce \(String(repeating: "x", count: 100))".utf8)
+        }
         let alone = try XCTUnwrap(KeystoreWallet.solanaTransactions(in: [bytes], signer: me))
         XCTAssertTrue(try XCTUnwrap(request(alone).transactionText).contains("Transfer 1,000 SOL"))
         let consent = try XCTUnwrap(KeystoreWallet.solanaTransactions(in: texts + [bytes], signer: me))

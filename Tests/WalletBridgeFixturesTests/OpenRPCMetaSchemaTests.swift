@@ -54,12 +54,18 @@ final class OpenRPCMetaSchemaTests: XCTestCase {
         }
         let typeProblems = OpenRPCMetaSchema.problems(in: badType)
         XCTAssertEqual(typeProblems.count, 1, "\(typeProblems)")
-        XCTAssertTrue(typeProblems.first?.hasPrefix("document.methods[0]: matches none of the 2 allowed forms (oneOf)") == true, "\(typeProblems)")
+        XCTAssertTrue(
+            typeProblems.first?.hasPrefix("document.methods[0]: matches none of the 2 allowed forms (oneOf)") == true,
+            "\(typeProblems)")
         let badStructure = try damagedMethod { $0["paramStructure"] = "by-guess" }
-        XCTAssertTrue(OpenRPCMetaSchema.problems(in: badStructure).first?.contains(#"document.methods[0].paramStructure: "by-guess" is not one of ["by-position","by-name","either"]"#) == true,
-                      "\(OpenRPCMetaSchema.problems(in: badStructure))")
+        XCTAssertTrue(
+            OpenRPCMetaSchema.problems(in: badStructure).first?.contains(
+                #"document.methods[0].paramStructure: "by-guess" is not one of ["by-position","by-name","either"]"#)
+                == true,
+            "\(OpenRPCMetaSchema.problems(in: badStructure))")
         let badVersion = try damaged { $0["openrpc"] = 1.2 }
-        XCTAssertEqual(OpenRPCMetaSchema.problems(in: badVersion), ["document.openrpc: expected string, got a number (1.2)"])
+        XCTAssertEqual(
+            OpenRPCMetaSchema.problems(in: badVersion), ["document.openrpc: expected string, got a number (1.2)"])
         XCTAssertEqual(OpenRPCMetaSchema.problems(in: []), ["document: expected object, got an array"])
     }
 }

@@ -20,29 +20,43 @@ final class SchemaHostAgreementTests: XCTestCase {
     }
 
     /// The host's verdict: true when it answered with a result, false for -32602.
-    private func hostAccepts(_ router: Router, _ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) async throws -> Bool {
+    private func hostAccepts(
+        _ router: Router, _ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> Bool {
         let context = RequestContext(caller: .unidentified, requestID: .number(JSONNumber(1)), method: method)
-        let reply = await router.respond(to: Request(id: .number(JSONNumber(1)), method: method, params: params), context: context)
+        let reply = await router.respond(
+            to: Request(id: .number(JSONNumber(1)), method: method, params: params), context: context)
         let answer = try XCTUnwrap(reply.map { try JSONParser.parse($0) }?.objectValue, file: file, line: line)
         if answer["result"] != nil { return true }
-        XCTAssertEqual(answer["error"]?.objectValue?["code"], -32602, "\(method) \(params.compactText): \(answer)", file: file, line: line)
+        XCTAssertEqual(
+            answer["error"]?.objectValue?["code"], -32602, "\(method) \(params.compactText): \(answer)", file: file,
+            line: line)
         return false
     }
 
     /// Whether the method's `x-params-schema` in the router's own document takes `params`.
-    private func schemaAccepts(_ router: Router, _ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+    private func schemaAccepts(
+        _ router: Router, _ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Bool {
         let methods = try XCTUnwrap(router.openRPCDocument.objectValue?["methods"]?.arrayValue, file: file, line: line)
-        let object = try XCTUnwrap(methods.first { $0.objectValue?["name"]?.stringValue == method }?.objectValue, file: file, line: line)
-        let schema = try XCTUnwrap(object["x-params-schema"], "\(method) has no x-params-schema", file: file, line: line)
+        let object = try XCTUnwrap(
+            methods.first { $0.objectValue?["name"]?.stringValue == method }?.objectValue, file: file, line: line)
+        let schema = try XCTUnwrap(
+            object["x-params-schema"], "\(method) has no x-params-schema", file: file, line: line)
         return JSONSchemaValidator(root: router.openRPCDocument).problems(params, against: schema, at: "params").isEmpty
     }
 
-    private func assertAgree(_ router: Router, _ method: String, _ params: JSONValue, hostAccepts expected: Bool,
-                             file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func assertAgree(
+        _ router: Router, _ method: String, _ params: JSONValue, hostAccepts expected: Bool,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         let host = try await hostAccepts(router, method, params, file: file, line: line)
         XCTAssertEqual(host, expected, "the host on \(method) \(params.compactText)", file: file, line: line)
         let schema = try schemaAccepts(router, method, params, file: file, line: line)
-        XCTAssertEqual(schema, host, "x-params-schema of \(method) on \(params.compactText): the host \(host ? "takes" : "refuses") it", file: file, line: line)
+        XCTAssertEqual(
+            schema, host,
+            "x-params-schema of \(method) on \(params.compactText): the host \(host ? "takes" : "refuses") it",
+            file: file, line: line)
     }
 
     func testIntegerBoundsAreTheHostsExactly() async throws {
@@ -94,9 +108,13 @@ final class SchemaHostAgreementTests: XCTestCase {
         try registerTestMethods(&router)
         let check = try OpenRPCCheck(document: router.openRPCDocument)
         for params: JSONValue in [[40, 2], [40, 2, 7], ["minuend": 40, "subtrahend": 2]] {
-            XCTAssertEqual(check.check(request: ["method": "subtract", "params": params], response: ["result": 38]).failures, [], params.compactText)
+            XCTAssertEqual(
+                check.check(request: ["method": "subtract", "params": params], response: ["result": 38]).failures, [],
+                params.compactText)
         }
-        XCTAssertEqual(check.check(request: ["method": "subtract", "params": ["40", 2]], response: ["result": 38]).failures.count, 1)
+        XCTAssertEqual(
+            check.check(request: ["method": "subtract", "params": ["40", 2]], response: ["result": 38]).failures.count,
+            1)
     }
 
     /// A decimal integer's text plus or minus one, for numbers no Swift integer holds.

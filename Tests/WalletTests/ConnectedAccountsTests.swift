@@ -24,10 +24,16 @@ final class ConnectedAccountsTests: XCTestCase {
     private var sessionsPath: String { SessionStore.path(forKeystore: keystorePath) }
 
     /// A session of `caller` written as the agent writes it (through `SessionStore`).
-    private func connect(_ caller: Caller, origin: String? = nil, created: Int = Int(time(nil)), lifetime: Int = 3600) throws {
-        let namespaces: Namespaces = ["solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])]
+    private func connect(_ caller: Caller, origin: String? = nil, created: Int = Int(time(nil)), lifetime: Int = 3600)
+        throws
+    {
+        let namespaces: Namespaces = [
+            "solana": Namespace(
+                chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])
+        ]
         let session = Session(
-            caller: SessionCaller(caller), origin: origin, callerName: nil, metadata: PeerMetadata(name: "test"), requiredNamespaces: namespaces,
+            caller: SessionCaller(caller), origin: origin, callerName: nil, metadata: PeerMetadata(name: "test"),
+            requiredNamespaces: namespaces,
             optionalNamespaces: [:], namespaces: namespaces, created: created, expiry: created + lifetime)
         try SessionStore(path: sessionsPath, now: { created }).add(session)
     }
@@ -37,7 +43,8 @@ final class ConnectedAccountsTests: XCTestCase {
     }
 
     func testAConnectedCallerGetsTheKeystoresAddressesAndOthersGetNil() throws {
-        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let entry = try Keystore(path: keystorePath).importKey(
+            secure(testSeedA), label: "main", passphrase: secure("right"))
         XCTAssertNil(accounts(chrome), "no sessions file: the agent must ask")
         try connect(chrome)
         XCTAssertEqual(accounts(chrome), [entry.address])
@@ -48,7 +55,8 @@ final class ConnectedAccountsTests: XCTestCase {
     /// walletlib's GetAccounts is the extension's own call: a session of one of its sites does
     /// not connect it, as the agent's `accountsIfConnected` says.
     func testASessionOfASiteIsNotTheExtensionsOwn() throws {
-        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let entry = try Keystore(path: keystorePath).importKey(
+            secure(testSeedA), label: "main", passphrase: secure("right"))
         try connect(chrome, origin: "https://app.example.org")
         XCTAssertNil(accounts(chrome))
         try connect(chrome)
@@ -110,9 +118,12 @@ final class ConnectedAccountsTests: XCTestCase {
         try connect(chrome)
         XCTAssertNotNil(accounts(chrome))
         var other = 0
-        while (try? AtomicFile.read(sessionsPath, maxBytes: 1 << 20))??.count ?? 0 <= ConnectedAccounts.largestSessionsFileReadHere {
+        while (try? AtomicFile.read(sessionsPath, maxBytes: 1 << 20))??.count ?? 0
+            <= ConnectedAccounts.largestSessionsFileReadHere
+        {
             other += 1
-            try connect(.chromeExtension(origin: "chrome-extension://\(String(repeating: "b", count: 24))\(100_000 + other)/"))
+            try connect(
+                .chromeExtension(origin: "chrome-extension://\(String(repeating: "b", count: 24))\(100_000 + other)/"))
         }
         XCTAssertNil(accounts(chrome), "\(other + 1) sessions: cheaper to ask the agent, which holds them in memory")
     }
@@ -136,15 +147,22 @@ final class ConnectedAccountsTests: XCTestCase {
     /// agent runs; the agent caps the session when it loads the file (SessionStoreTests), and
     /// ends it then.
     func testASessionLastingLongerThanTheLifetimeAllowsIsLeftToTheAgent() throws {
-        let entry = try Keystore(path: keystorePath).importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        let entry = try Keystore(path: keystorePath).importKey(
+            secure(testSeedA), label: "main", passphrase: secure("right"))
         let now = Int(time(nil))
         try connect(chrome, created: now, lifetime: 3600)
-        XCTAssertEqual(accounts(chrome, ConnectedAccounts(keystorePath: keystorePath, lifetime: 7200)), [entry.address], "within the lifetime")
-        XCTAssertNil(accounts(chrome, ConnectedAccounts(keystorePath: keystorePath, lifetime: 600)), "a lifetime made shorter since")
+        XCTAssertEqual(
+            accounts(chrome, ConnectedAccounts(keystorePath: keystorePath, lifetime: 7200)), [entry.address],
+            "within the lifetime")
+        XCTAssertNil(
+            accounts(chrome, ConnectedAccounts(keystorePath: keystorePath, lifetime: 600)),
+            "a lifetime made shorter since")
 
         try connect(other, created: now, lifetime: 2_085_000_000 - now)  // until 2036
         XCTAssertNil(accounts(other), "a forged expiry")
         XCTAssertNil(accounts(chrome), "nor anything else from that file")
-        XCTAssertEqual(accounts(other, ConnectedAccounts(keystorePath: keystorePath, lifetime: 2_085_000_000 - now + 60)), [entry.address])
+        XCTAssertEqual(
+            accounts(other, ConnectedAccounts(keystorePath: keystorePath, lifetime: 2_085_000_000 - now + 60)),
+            [entry.address])
     }
 }

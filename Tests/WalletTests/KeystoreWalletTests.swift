@@ -12,7 +12,9 @@ private struct ScriptedSource: PassphraseSource {
     let answers: [Answer]
     let asked = Recorder()
 
-    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?) async throws -> T {
+    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?)
+        async throws -> T
+    {
         for answer in answers {
             asked.add(request.description(for: .passphrase))
             switch answer {
@@ -40,7 +42,8 @@ final class KeystoreWalletTests: XCTestCase {
     private var keystore = Keystore(path: "")
     private var entry: KeystoreFile.Entry!
     private let context = RequestContext(
-        caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"), requestID: .number(JSONNumber(1)),
+        caller: .chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
+        requestID: .number(JSONNumber(1)),
         method: SignPayloads.name)
 
     override func setUpWithError() throws {
@@ -54,8 +57,11 @@ final class KeystoreWalletTests: XCTestCase {
         return (KeystoreWallet(keystore: keystore, maxPayloads: maxPayloads, passphrases: source), source)
     }
 
-    private func sign(_ wallet: KeystoreWallet, address: String? = nil, _ payloads: [String]) async throws -> SignPayloadsResult {
-        try await wallet.signPayloads(SignPayloadsParams(address: address ?? entry.address, payloads: payloads), context: context)
+    private func sign(_ wallet: KeystoreWallet, address: String? = nil, _ payloads: [String]) async throws
+        -> SignPayloadsResult
+    {
+        try await wallet.signPayloads(
+            SignPayloadsParams(address: address ?? entry.address, payloads: payloads), context: context)
     }
 
     private func assertError(_ expected: RPCError, _ body: () async throws -> Void, line: UInt = #line) async {
@@ -79,16 +85,23 @@ final class KeystoreWalletTests: XCTestCase {
     }
 
     func testNoAccountIsGivenFromAKeystoreOthersCanChange() async throws {
-        _ = try keystore.importKey(secure([UInt8](repeating: 0x11, count: 32)), type: .secp256k1, label: "eth", passphrase: secure("right"))
+        _ = try keystore.importKey(
+            secure([UInt8](repeating: 0x11, count: 32)), type: .secp256k1, label: "eth", passphrase: secure("right"))
         let (wallet, source) = wallet([.passphrase("right")])
         // A context per call: calls read together share one check of the file.
-        func now() -> RequestContext { RequestContext(caller: context.caller, requestID: context.requestID, method: GetAccounts.name) }
+        func now() -> RequestContext {
+            RequestContext(caller: context.caller, requestID: context.requestID, method: GetAccounts.name)
+        }
         XCTAssertEqual(try wallet.accounts(context: now()).eip155.count, 1)
         let folder = String(keystore.path[..<keystore.path.lastIndex(of: "/")!])
-        for (path, mode, restore) in [(keystore.path, 0o666, 0o600), (folder, 0o777, 0o700)] as [(String, mode_t, mode_t)] {
+        for (path, mode, restore) in [(keystore.path, 0o666, 0o600), (folder, 0o777, 0o700)]
+            as [(String, mode_t, mode_t)]
+        {
             chmod(path, mode)
             // GetAccounts, and a session's accounts (solana_getAccounts, eth_accounts).
-            await assertError(KeystoreWallet.keystoreChangeableByOthers) { _ = try await wallet.getAccounts(context: now()) }
+            await assertError(KeystoreWallet.keystoreChangeableByOthers) {
+                _ = try await wallet.getAccounts(context: now())
+            }
             await assertError(KeystoreWallet.keystoreChangeableByOthers) { _ = try wallet.accounts(context: now()) }
             await assertError(RPCError(.notSigned, data: .object(["reason": "keystore_writable_by_others"]))) {
                 _ = try await self.sign(wallet, ["aGk="])
@@ -103,7 +116,9 @@ final class KeystoreWalletTests: XCTestCase {
         let (wallet, _) = wallet([])
         XCTAssertEqual(wallet.getAccountsExecution, .immediate, "a temporary folder is local")
         // A keystore that does not exist yet is judged by the nearest folder that does.
-        let future = KeystoreWallet(keystore: Keystore(path: "/tmp/not/yet/there/keystore.json"), passphrases: PassphraseFileSource(path: "/dev/null"))
+        let future = KeystoreWallet(
+            keystore: Keystore(path: "/tmp/not/yet/there/keystore.json"),
+            passphrases: PassphraseFileSource(path: "/dev/null"))
         XCTAssertEqual(future.getAccountsExecution, .immediate)
     }
 
@@ -135,8 +150,12 @@ final class KeystoreWalletTests: XCTestCase {
 
     func testUnknownAddressIsInvalidParamsAndAsksNobody() async throws {
         let (wallet, source) = wallet([.passphrase("right")])
-        let expected = RPCError(.invalidParams, data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
-        await assertError(expected) { _ = try await self.sign(wallet, address: Base64.encode(publicKey(ofSeed: testSeedB)), ["aGk="]) }
+        let expected = RPCError(
+            .invalidParams,
+            data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
+        await assertError(expected) {
+            _ = try await self.sign(wallet, address: Base64.encode(publicKey(ofSeed: testSeedB)), ["aGk="])
+        }
         await assertError(expected) { _ = try await self.sign(wallet, address: self.entry.displayAddress, ["aGk="]) }
         await assertError(expected) { _ = try await self.sign(wallet, address: "not base64", ["aGk="]) }
         XCTAssertEqual(source.asked.values, [])
@@ -144,15 +163,20 @@ final class KeystoreWalletTests: XCTestCase {
 
     func testBadPayloadsAreRejectedBeforeAnyoneIsAsked() async throws {
         let (wallet, source) = wallet([.passphrase("right")])
-        await assertError(.invalidPayloads(valid: [true, false, false])) { _ = try await self.sign(wallet, ["aGk=", "***", ""]) }
+        await assertError(.invalidPayloads(valid: [true, false, false])) {
+            _ = try await self.sign(wallet, ["aGk=", "***", ""])
+        }
         await assertError(.invalidPayloads(valid: [])) { _ = try await self.sign(wallet, []) }
-        let tooMany = RPCError(.tooManyPayloads, data: .object(["count": .number(JSONNumber(5)), "max": .number(JSONNumber(4))]))
+        let tooMany = RPCError(
+            .tooManyPayloads, data: .object(["count": .number(JSONNumber(5)), "max": .number(JSONNumber(4))]))
         await assertError(tooMany) { _ = try await self.sign(wallet, Array(repeating: "aGk=", count: 5)) }
         XCTAssertEqual(source.asked.values, [])
     }
 
     func testRefusalsAreNotSignedWithAReason() async throws {
-        func notSigned(_ reason: String) -> RPCError { RPCError(.notSigned, data: .object(["reason": .string(reason)])) }
+        func notSigned(_ reason: String) -> RPCError {
+            RPCError(.notSigned, data: .object(["reason": .string(reason)]))
+        }
         await assertError(notSigned("declined")) { _ = try await self.sign(self.wallet([.cancel]).0, ["aGk="]) }
         await assertError(notSigned("wrong_passphrase")) {
             _ = try await self.sign(self.wallet([.passphrase("a"), .passphrase("b")]).0, ["aGk="])
@@ -165,7 +189,9 @@ final class KeystoreWalletTests: XCTestCase {
         var file = try XCTUnwrap(try keystore.read())
         file.keys[0].sealedSeed.ciphertext[0] ^= 1
         writeBytes(file.encode(), keystore.path)
-        await assertError(notSigned("key_damaged")) { _ = try await self.sign(self.wallet([.passphrase("right")]).0, ["aGk="]) }
+        await assertError(notSigned("key_damaged")) {
+            _ = try await self.sign(self.wallet([.passphrase("right")]).0, ["aGk="])
+        }
     }
 
     func testUnreadableKeystoreIsAnInternalErrorThatNamesNoPath() async throws {
@@ -188,7 +214,9 @@ final class KeystoreWalletTests: XCTestCase {
         }
         struct SlowSource: PassphraseSource {
             let overlap: Overlap
-            func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?) async throws -> T {
+            func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?)
+                async throws -> T
+            {
                 await overlap.enter()
                 try await Task.sleep(for: .milliseconds(30))
                 await overlap.leave()
@@ -205,7 +233,9 @@ final class KeystoreWalletTests: XCTestCase {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<5 {
                 group.addTask {
-                    try await wallet.signPayloads(SignPayloadsParams(address: address, payloads: ["aGk="]), context: context).signed_payloads.count
+                    try await wallet.signPayloads(
+                        SignPayloadsParams(address: address, payloads: ["aGk="]), context: context
+                    ).signed_payloads.count
                 }
             }
             for try await count in group { XCTAssertEqual(count, 1) }

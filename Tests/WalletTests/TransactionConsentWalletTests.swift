@@ -14,7 +14,9 @@ private struct RecordingPerson: PassphraseSource {
     let approves: Bool
     let shown = Recorder()
 
-    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?) async throws -> T {
+    func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?)
+        async throws -> T
+    {
         shown.add(request.description(for: .passphrase))
         guard approves, let result = try await attempt(secure("right")) else { throw ConsentRefusal.declined }
         return result
@@ -38,7 +40,9 @@ final class TransactionConsentWalletTests: XCTestCase {
     private var auditPath = ""
     private var entry: KeystoreFile.Entry!
     private let caller = Caller.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/")
-    private var context: RequestContext { RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request") }
+    private var context: RequestContext {
+        RequestContext(caller: caller, requestID: .number(JSONNumber(1)), method: "session_request")
+    }
     private let key = TestKey(seed: 1)
 
     override func setUpWithError() throws {
@@ -46,7 +50,8 @@ final class TransactionConsentWalletTests: XCTestCase {
         let folder = temporaryFolder(self)
         keystore = Keystore(path: "\(folder)/keystore.json")
         auditPath = "\(folder)/state/audit.log"
-        entry = try keystore.importKey(secure([UInt8](repeating: 1, count: 32)), label: "main", passphrase: secure("right"))
+        entry = try keystore.importKey(
+            secure([UInt8](repeating: 1, count: 32)), label: "main", passphrase: secure("right"))
     }
 
     private func wallet(approves: Bool) -> (KeystoreWallet, RecordingPerson) {
@@ -69,29 +74,33 @@ final class TransactionConsentWalletTests: XCTestCase {
     }
 
     private let summary = TransactionSummary(
-        testKind: "a Solana transaction (legacy)", warnings: ["Unknown program 9xQe…VFin"], facts: ["Fee payer: AKnL…RSZ9 (this key)"],
+        testKind: "a Solana transaction (legacy)", warnings: ["Unknown program 9xQe…VFin"],
+        facts: ["Fee payer: AKnL…RSZ9 (this key)"],
         actions: [["Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts"]], actionNoun: "instruction")
 
     func testSolanaTransactionsAreShownAndRecordedWithTheirSignatures() async throws {
         let (wallet, person) = wallet(approves: true)
         let messages = [[1, 2, 3], [4, 5]] as [[UInt8]]
         let signing = SolanaSigningRequest(
-            method: "solana_signAllTransactions", chain: SolanaChain.devnet, publicKey: key.publicKey, messages: messages,
+            method: "solana_signAllTransactions", chain: SolanaChain.devnet, publicKey: key.publicKey,
+            messages: messages,
             consent: TransactionConsent(chain: "Solana devnet", summaries: [summary, summary]))
         let signatures = try await wallet.signSolana(signing, context: context)
         XCTAssertEqual(signatures, messages.map(key.sign), "Ed25519 over each message, by the key asked for")
 
         let dialog = try XCTUnwrap(person.shown.values.first)
-        XCTAssertTrue(dialog.hasPrefix("""
-            The extension with ID abcdefghijklmnopabcdefghijklmnop
-            asks to sign 2 transactions on Solana devnet with your key "main" (AKnL…RSZ9):
-            ⚠ Transactions 1, 2: Unknown program 9xQe…VFin
-            Each of the 2 transactions:
-              Fee payer: AKnL…RSZ9 (this key)
-            Transaction 1 of 2: a Solana transaction (legacy)
-              Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts
-            Transaction 2 of 2: a Solana transaction (legacy)
-            """), dialog)
+        XCTAssertTrue(
+            dialog.hasPrefix(
+                """
+                The extension with ID abcdefghijklmnopabcdefghijklmnop
+                asks to sign 2 transactions on Solana devnet with your key "main" (AKnL…RSZ9):
+                ⚠ Transactions 1, 2: Unknown program 9xQe…VFin
+                Each of the 2 transactions:
+                  Fee payer: AKnL…RSZ9 (this key)
+                Transaction 1 of 2: a Solana transaction (legacy)
+                  Unknown program 9xQe…VFin: 12 bytes of data, 3 accounts
+                Transaction 2 of 2: a Solana transaction (legacy)
+                """), dialog)
         XCTAssertFalse(dialog.contains("payload"))
 
         let line = try XCTUnwrap(try auditLines().last)
@@ -119,7 +128,9 @@ final class TransactionConsentWalletTests: XCTestCase {
         XCTAssertEqual(line["decision"] as? String, "declined")
         XCTAssertEqual(line["method"] as? String, "solana_signTransaction")
         XCTAssertNil(line["signatures"], "nothing was signed")
-        XCTAssertEqual(line["dialog_sha256"] as? String, try sha256OfTextAboveTheInstruction(try XCTUnwrap(person.shown.values.first)))
+        XCTAssertEqual(
+            line["dialog_sha256"] as? String,
+            try sha256OfTextAboveTheInstruction(try XCTUnwrap(person.shown.values.first)))
     }
 
     /// walletlib's SignPayloads of a Solana transaction message shows what solana_signTransaction
@@ -128,12 +139,16 @@ final class TransactionConsentWalletTests: XCTestCase {
     func testSignPayloadsShowsATransactionMessageAsSolanaSignTransactionDoes() async throws {
         let message = HandMadeSolana.message(signers: [key.publicKey], transfers: [(0, 1_500_000_000)])
         let (wallet, person) = wallet(approves: true)
-        let signed = try await wallet.signPayloads(SignPayloadsParams(address: entry.address, payloads: [Base64.encode(message)]), context: context)
-        XCTAssertEqual(signed.signed_payloads, [Base64.encode(message + key.sign(message))], "the signature is over the payload, as always")
+        let signed = try await wallet.signPayloads(
+            SignPayloadsParams(address: entry.address, payloads: [Base64.encode(message)]), context: context)
+        XCTAssertEqual(
+            signed.signed_payloads, [Base64.encode(message + key.sign(message))],
+            "the signature is over the payload, as always")
 
         let signing = SolanaSigningRequest(
             method: "solana_signTransaction", chain: SolanaChain.mainnet, publicKey: key.publicKey, messages: [message],
-            consent: TransactionConsent(chain: "Solana mainnet", summaries: [try SolanaMessage(bytes: message).summary(signer: key.publicKey)]))
+            consent: TransactionConsent(
+                chain: "Solana mainnet", summaries: [try SolanaMessage(bytes: message).summary(signer: key.publicKey)]))
         _ = try await wallet.signSolana(signing, context: context)
         let dialogs = person.shown.values
         XCTAssertEqual(dialogs.count, 2)
@@ -146,7 +161,9 @@ final class TransactionConsentWalletTests: XCTestCase {
         XCTAssertEqual(line["dialog_sha256"] as? String, try sha256OfTextAboveTheInstruction(dialogs[0]))
 
         // Text, as before: no transaction, no dialog hash.
-        _ = try await wallet.signPayloads(SignPayloadsParams(address: entry.address, payloads: [Base64.encode(Array("Sign in".utf8))]), context: context)
+        _ = try await wallet.signPayloads(
+            SignPayloadsParams(address: entry.address, payloads: [Base64.encode(Array("Sign in".utf8))]),
+            context: context)
         XCTAssertTrue(person.shown.values.last!.contains("Text: \"Sign in\""))
         XCTAssertNil(try auditLines().last?["dialog_sha256"])
     }
@@ -162,7 +179,9 @@ final class TransactionConsentWalletTests: XCTestCase {
         cache.store(try Keystore.deriveKey(file, passphrase: secure("right")), for: file)
         cache.remember(caller: try XCTUnwrap(caller.identity), address: entry.address, until: .now + .seconds(600))
 
-        _ = try await wallet.signPayloads(SignPayloadsParams(address: entry.address, payloads: [Base64.encode(Array("Sign in".utf8))]), context: context)
+        _ = try await wallet.signPayloads(
+            SignPayloadsParams(address: entry.address, payloads: [Base64.encode(Array("Sign in".utf8))]),
+            context: context)
         XCTAssertEqual(person.shown.values, [], "a message within the allowance: nobody asked")
         let signing = SolanaSigningRequest(
             method: "solana_signTransaction", chain: SolanaChain.mainnet, publicKey: key.publicKey, messages: [[7]],
@@ -176,7 +195,8 @@ final class TransactionConsentWalletTests: XCTestCase {
     /// A transaction among other payloads is shown decoded, the others as their previews.
     func testSignPayloadsShowsEachPayloadForWhatItIs() throws {
         let message = HandMadeSolana.message(signers: [key.publicKey], transfers: [(0, 1)])
-        let consent = try XCTUnwrap(KeystoreWallet.solanaTransactions(in: [Array("Sign in".utf8), message], signer: key.publicKey))
+        let consent = try XCTUnwrap(
+            KeystoreWallet.solanaTransactions(in: [Array("Sign in".utf8), message], signer: key.publicKey))
         XCTAssertEqual(consent.noun, "payload")
         XCTAssertNil(consent.chain)
         XCTAssertEqual(consent.summaries.count, 2)
@@ -191,19 +211,26 @@ final class TransactionConsentWalletTests: XCTestCase {
         let ethereum = try keystore.importKey(
             secure(Keccak256.hash(Array("cow".utf8))), type: .secp256k1, label: "eth", passphrase: secure("right"))
         let address = try XCTUnwrap(ethereum.ethereumAddress)
-        let transaction = try EthereumTransaction(json: .object([
-            "from": .string(address.description), "to": .string("0x000000000000000000000000000000000000dEaD"), "value": .string("0x1"),
-            "gas": .string("0x5208"), "nonce": .string("0x0"), "maxFeePerGas": .string("0x3b9aca00"), "maxPriorityFeePerGas": .string("0x1"),
-        ]), chain: EIP155.mainnet, field: "request.params[0]")
+        let transaction = try EthereumTransaction(
+            json: .object([
+                "from": .string(address.description), "to": .string("0x000000000000000000000000000000000000dEaD"),
+                "value": .string("0x1"),
+                "gas": .string("0x5208"), "nonce": .string("0x0"), "maxFeePerGas": .string("0x3b9aca00"),
+                "maxPriorityFeePerGas": .string("0x1"),
+            ]), chain: EIP155.mainnet, field: "request.params[0]")
         let (wallet, person) = wallet(approves: true)
-        let signing = EthereumSigningRequest(method: "eth_signTransaction", chain: EIP155.mainnet, address: address, transaction: transaction)
+        let signing = EthereumSigningRequest(
+            method: "eth_signTransaction", chain: EIP155.mainnet, address: address, transaction: transaction)
         let signature = try await wallet.signEthereum(signing, context: context)
         let dialog = try XCTUnwrap(person.shown.values.first)
-        XCTAssertTrue(dialog.contains("asks to sign \(transaction.summary().kind) on Ethereum (eip155:1) with your key \"eth\""), dialog)
+        XCTAssertTrue(
+            dialog.contains("asks to sign \(transaction.summary().kind) on Ethereum (eip155:1) with your key \"eth\""),
+            dialog)
         let line = try XCTUnwrap(try auditLines().last)
         XCTAssertEqual(line["method"] as? String, "eth_signTransaction")
         XCTAssertEqual(line["keccak256"] as? String, Hex.encode(transaction.signingHash))
-        XCTAssertEqual(line["transaction_hash"] as? String, Hex.prefixed(Keccak256.hash(transaction.signed(with: signature))))
+        XCTAssertEqual(
+            line["transaction_hash"] as? String, Hex.prefixed(Keccak256.hash(transaction.signed(with: signature))))
         XCTAssertEqual(line["dialog_sha256"] as? String, try sha256OfTextAboveTheInstruction(dialog))
     }
 
@@ -212,22 +239,27 @@ final class TransactionConsentWalletTests: XCTestCase {
     /// (walletlib has no -32602 for payloads); nothing is recorded, as nobody was asked.
     func testTooMuchThatMovesFundsIsRefusedBeforeAnyDialog() async throws {
         let (wallet, person) = wallet(approves: true)
-        let moving = TransactionSummary.Action(["Transfer 500 SOL", "  from AKnL…RSZ9 (this key)", "  to 9aBc…dEf1"], movesFunds: true)
+        let moving = TransactionSummary.Action(
+            ["Transfer 500 SOL", "  from AKnL…RSZ9 (this key)", "  to 9aBc…dEf1"], movesFunds: true)
         var big = summary
         big.actions = Array(repeating: moving, count: 12)
         let signing = SolanaSigningRequest(
-            method: "solana_signAllTransactions", chain: SolanaChain.mainnet, publicKey: key.publicKey, messages: [[7], [8]],
+            method: "solana_signAllTransactions", chain: SolanaChain.mainnet, publicKey: key.publicKey,
+            messages: [[7], [8]],
             consent: TransactionConsent(chain: "Solana mainnet", summaries: [big, big]))
         do {
             _ = try await wallet.signSolana(signing, context: context)
             XCTFail("signed")
         } catch let error as RPCError {
             XCTAssertEqual(error.code, .invalidParams)
-            XCTAssertEqual(error.data, .object([
-                "field": "request.params.transactions",
-                "problem": .string("too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
-                    + "transactions 1, 2 do not fit; sign fewer transactions at once"),
-            ]))
+            XCTAssertEqual(
+                error.data,
+                .object([
+                    "field": "request.params.transactions",
+                    "problem": .string(
+                        "too much to show in one dialog: the warnings about funds or trust, the fees and what moves funds in "
+                            + "transactions 1, 2 do not fit; sign fewer transactions at once"),
+                ]))
         }
         XCTAssertEqual(person.shown.values, [], "nobody was asked")
         XCTAssertFalse(FileManager.default.fileExists(atPath: auditPath))
@@ -241,7 +273,9 @@ final class TransactionConsentWalletTests: XCTestCase {
         let message = HandMadeSolana.message(signers: [key.publicKey], transfers: [(0, 1_500_000_000)])
         do {
             _ = try await wallet.signPayloads(
-                SignPayloadsParams(address: entry.address, payloads: Array(repeating: Base64.encode(message), count: 16)), context: context)
+                SignPayloadsParams(
+                    address: entry.address, payloads: Array(repeating: Base64.encode(message), count: 16)),
+                context: context)
             XCTFail("signed")
         } catch let error as RPCError {
             XCTAssertEqual(error.code, .tooManyPayloads)
@@ -266,22 +300,28 @@ final class TransactionConsentWalletTests: XCTestCase {
         let paidByOther = HandMadeSolana.message(signers: [other.publicKey, key.publicKey], transfers: [(1, 1)])
         var signing = SolanaSigningRequest(
             method: "solana_signAllTransactions", chain: SolanaChain.mainnet, publicKey: key.publicKey,
-            messages: [paid, paidByOther, paidByOther], consent: TransactionConsent(chain: "Solana mainnet", summaries: [summary]))
+            messages: [paid, paidByOther, paidByOther],
+            consent: TransactionConsent(chain: "Solana mainnet", summaries: [summary]))
         let otherID = Base58.encode(other.sign(paidByOther))
         signing.transactionIDs = [nil, otherID, nil]
         let signatures = try await wallet.signSolana(signing, context: context)
         var line = try XCTUnwrap(try auditLines().last)
-        XCTAssertEqual(line["transaction_ids"] as? [NSObject], [Base58.encode(signatures[0]) as NSString, otherID as NSString, NSNull()])
+        XCTAssertEqual(
+            line["transaction_ids"] as? [NSObject],
+            [Base58.encode(signatures[0]) as NSString, otherID as NSString, NSNull()])
 
         let text = Array("Sign in".utf8)
         let signed = try await wallet.signPayloads(
-            SignPayloadsParams(address: entry.address, payloads: [text, paid, paidByOther].map(Base64.encode)), context: context)
+            SignPayloadsParams(address: entry.address, payloads: [text, paid, paidByOther].map(Base64.encode)),
+            context: context)
         line = try XCTUnwrap(try auditLines().last)
         XCTAssertEqual(signed.signed_payloads[1], Base64.encode(paid + key.sign(paid)))
-        XCTAssertEqual(line["transaction_ids"] as? [NSObject], [NSNull(), Base58.encode(key.sign(paid)) as NSString, NSNull()])
+        XCTAssertEqual(
+            line["transaction_ids"] as? [NSObject], [NSNull(), Base58.encode(key.sign(paid)) as NSString, NSNull()])
 
         // Nothing to record: no line.
-        _ = try await wallet.signPayloads(SignPayloadsParams(address: entry.address, payloads: [Base64.encode(text)]), context: context)
+        _ = try await wallet.signPayloads(
+            SignPayloadsParams(address: entry.address, payloads: [Base64.encode(text)]), context: context)
         XCTAssertNil(try auditLines().last?["transaction_ids"])
     }
 
@@ -289,13 +329,15 @@ final class TransactionConsentWalletTests: XCTestCase {
     func testUnknownKeysAreNamedWhereTheRequestHasThem() async throws {
         let (wallet, _) = wallet(approves: true)
         let signing = SolanaSigningRequest(
-            method: "solana_signTransaction", chain: SolanaChain.mainnet, publicKey: TestKey(seed: 9).publicKey, messages: [[7]],
+            method: "solana_signTransaction", chain: SolanaChain.mainnet, publicKey: TestKey(seed: 9).publicKey,
+            messages: [[7]],
             consent: TransactionConsent(chain: "Solana mainnet", summaries: [summary]))
         do {
             _ = try await wallet.signSolana(signing, context: context)
             XCTFail("signed")
         } catch let error as RPCError {
-            XCTAssertEqual(error.data, .object(["field": "request.params.pubkey", "problem": "no account with this public key"]))
+            XCTAssertEqual(
+                error.data, .object(["field": "request.params.pubkey", "problem": "no account with this public key"]))
         }
         let nobody = try XCTUnwrap(EthereumAddress("0x000000000000000000000000000000000000dEaD"))
         for (method, field) in [("personal_sign", "request.params[1]"), ("eth_signTypedData_v4", "request.params[0]")] {
@@ -306,7 +348,8 @@ final class TransactionConsentWalletTests: XCTestCase {
                 _ = try await wallet.signEthereum(request, context: context)
                 XCTFail("signed")
             } catch let error as RPCError {
-                XCTAssertEqual(error.data, .object(["field": .string(field), "problem": "no Ethereum account with this address"]))
+                XCTAssertEqual(
+                    error.data, .object(["field": .string(field), "problem": "no Ethereum account with this address"]))
             }
         }
     }

@@ -20,7 +20,9 @@ final class WalletConfigTests: XCTestCase {
     }
 
     func testDefaults() throws {
-        for config in [WalletConfig(), try load("{}"), try WalletConfig.load(path: "/nonexistent/wallet-bridge/config.json")] {
+        for config in [
+            WalletConfig(), try load("{}"), try WalletConfig.load(path: "/nonexistent/wallet-bridge/config.json"),
+        ] {
             XCTAssertTrue(config.useAgent)
             XCTAssertEqual(config.unlockLifetimes, UnlockCache.Lifetimes(idle: .seconds(600), maximum: .seconds(7200)))
             XCTAssertEqual(config.unlockLifetimes.idle, .seconds(600))
@@ -62,13 +64,16 @@ final class WalletConfigTests: XCTestCase {
         for key in ["cache_ttl", "max_cache_ttl", "agent_idle_exit"] {
             for seconds in [1, 604_800] {
                 // The two lifetimes together: one alone at a bound would pass the other.
-                let text = key == "agent_idle_exit" ? #"{"\#(key)": \#(seconds)}"# : #"{"cache_ttl": \#(seconds), "max_cache_ttl": \#(seconds)}"#
+                let text =
+                    key == "agent_idle_exit"
+                    ? #"{"\#(key)": \#(seconds)}"# : #"{"cache_ttl": \#(seconds), "max_cache_ttl": \#(seconds)}"#
                 let config = try load(text)
-                let value = switch key {
-                case "cache_ttl": config.unlockLifetimes.idle
-                case "max_cache_ttl": config.unlockLifetimes.maximum
-                default: config.agentIdleExit
-                }
+                let value =
+                    switch key {
+                    case "cache_ttl": config.unlockLifetimes.idle
+                    case "max_cache_ttl": config.unlockLifetimes.maximum
+                    default: config.agentIdleExit
+                    }
                 XCTAssertEqual(value, .seconds(seconds), "\(key): \(seconds)")
             }
         }
@@ -78,10 +83,14 @@ final class WalletConfigTests: XCTestCase {
         for text in [#"{"cache_ttl": 100, "max_cache_ttl": 50}"#, #"{"cache_ttl": 7201}"#, #"{"max_cache_ttl": 599}"#] {
             XCTAssertThrowsError(try load(text), text) { error in
                 let description = "\(error)"
-                XCTAssertTrue(description.contains("\"cache_ttl\"") && description.contains("longer than \"max_cache_ttl\""), "\(text): \(description)")
+                XCTAssertTrue(
+                    description.contains("\"cache_ttl\"") && description.contains("longer than \"max_cache_ttl\""),
+                    "\(text): \(description)")
             }
         }
-        XCTAssertEqual(try load(#"{"cache_ttl": 50, "max_cache_ttl": 50}"#).unlockLifetimes, UnlockCache.Lifetimes(idle: .seconds(50), maximum: .seconds(50)))
+        XCTAssertEqual(
+            try load(#"{"cache_ttl": 50, "max_cache_ttl": 50}"#).unlockLifetimes,
+            UnlockCache.Lifetimes(idle: .seconds(50), maximum: .seconds(50)))
     }
 
     func testInvalidDurationsAreRefusedByName() throws {
@@ -111,7 +120,9 @@ final class WalletConfigTests: XCTestCase {
             let text = #"{"proposal_timeout": \#(value)}"#
             XCTAssertThrowsError(try load(text), text) { error in
                 let description = "\(error)"
-                XCTAssertTrue(description.contains("\"proposal_timeout\"") && description.contains("1...3600"), "\(text): \(description)")
+                XCTAssertTrue(
+                    description.contains("\"proposal_timeout\"") && description.contains("1...3600"),
+                    "\(text): \(description)")
             }
         }
     }

@@ -28,7 +28,8 @@ func readExact(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Bool {
 func idLexeme(_ body: [UInt8]) -> ArraySlice<UInt8> {
     let key = Array(#""id":"#.utf8)
     guard body.count >= key.count,
-          let start = (0...(body.count - key.count)).first(where: { body[$0..<$0 + key.count].elementsEqual(key) }) else {
+        let start = (0...(body.count - key.count)).first(where: { body[$0..<$0 + key.count].elementsEqual(key) })
+    else {
         return Array("null".utf8)[...]
     }
     var end = start + key.count

@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "custom-method-example",
     dependencies: [
-        .package(name: "wallet-bridge", path: "../.."),
+        .package(name: "wallet-bridge", path: "../..")
     ],
     targets: [
         // The methods and the router that serves them: what the host runs, and what the tests

@@ -92,7 +92,9 @@ package final class AgentClient: Sendable {
             "keystore": .string(keystorePath),
         ]
         if control { members["control"] = true }
-        return Request.encode(id: Connection.helloID, method: AgentProtocol.Hello.name, encodedParams: JSONValue.object(members).jsonBytes)
+        return Request.encode(
+            id: Connection.helloID, method: AgentProtocol.Hello.name, encodedParams: JSONValue.object(members).jsonBytes
+        )
     }
 
     /// Why a call got no answer from the agent.
@@ -142,7 +144,8 @@ package final class AgentClient: Sendable {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
                 do throws(Connection.Failure) {
-                    let result = try kept!.exchange(method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
+                    let result = try kept!.exchange(
+                        method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
                     if fresh { settleStartedAgent(serving: kept!.agentProcess) }
                     if kept!.crowded {
                         // This extension holds half its connections or more: the next of its
@@ -176,7 +179,9 @@ package final class AgentClient: Sendable {
     private func closeKeptWhenIdle() {
         let calls = keptCalls.add(1, ordering: .acquiringAndReleasing).newValue
         let (seconds, attoseconds) = keptIdleTimeout.components
-        Self.waitingQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) { [self] in
+        Self.waitingQueue.asyncAfter(
+            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        ) { [self] in
             guard keptCalls.load(ordering: .acquiring) == calls else { return }
             kept.withLock { kept in
                 guard keptCalls.load(ordering: .acquiring) == calls else { return }
@@ -260,7 +265,8 @@ package final class AgentClient: Sendable {
                         Log.info("the agent's folder \(paths.folder) went away; this port hears no more of its events")
                         return
                     }
-                    Log.debug("the agent ended; this port hears the events of the next one, which the next request starts")
+                    Log.debug(
+                        "the agent ended; this port hears the events of the next one, which the next request starts")
                 } catch .unavailable(let unavailable) where unavailable.reason == .notRunning {
                     // No agent listens. A socket that is there but refuses is an agent between
                     // its bind and its listen (asked again at once, a few times) or one that
@@ -281,12 +287,17 @@ package final class AgentClient: Sendable {
                     // Refused because this extension's other ports hold all its connections:
                     // not a failure; the port waits its turn (a try, with back-off, each
                     // `busyWait` and `resubscribePause`) for as long as that lasts.
-                    if case .unavailable(let unavailable) = error, unavailable.reason == .tooManyConnections {} else { failures += 1 }
+                    if case .unavailable(let unavailable) = error, unavailable.reason == .tooManyConnections {
+                    } else {
+                        failures += 1
+                    }
                     tellOnce(error, &told)
                 }
                 SystemCall.pause(resubscribePause)
             }
-            Log.warning("this port gave up hearing the agent's events (changes to its accounts and sessions) after \(Self.maxResubscribeFailures) failures in a row; the extension learns of them when it asks again")
+            Log.warning(
+                "this port gave up hearing the agent's events (changes to its accounts and sessions) after \(Self.maxResubscribeFailures) failures in a row; the extension learns of them when it asks again"
+            )
         }
     }
 
@@ -301,7 +312,9 @@ package final class AgentClient: Sendable {
             var connection = try open(mayStart: false)
             let file: JSONValue
             do throws(Connection.Failure) {
-                file = try connection.exchange(AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello, deadline: .now + Self.answerTimeout)
+                file = try connection.exchange(
+                    AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello,
+                    deadline: .now + Self.answerTimeout)
             } catch {
                 connection.close()
                 if Self.isBusy(error), busy.pause() { continue }
@@ -309,7 +322,10 @@ package final class AgentClient: Sendable {
             }
             connection.close()
             guard case .object(let members) = file, members["events"] == .string(path) else {
-                throw .unavailable(Unavailable(reason: .notResponding, problem: "the agent writes the events elsewhere than \(path)", fix: restartAdvice))
+                throw .unavailable(
+                    Unavailable(
+                        reason: .notResponding, problem: "the agent writes the events elsewhere than \(path)",
+                        fix: restartAdvice))
             }
             return
         }
@@ -330,7 +346,8 @@ package final class AgentClient: Sendable {
             said = "the agent answered \(answer.message)"
         }
         guard told.insert(cause).inserted else { return }
-        let text = "this port does not hear the agent's events (changes to its accounts and sessions) for now, and tries again: \(said)"
+        let text =
+            "this port does not hear the agent's events (changes to its accounts and sessions) for now, and tries again: \(said)"
         if cause == ErrorReason.tooManyConnections.rawValue { Log.debug(text) } else { Log.warning(text) }
     }
 
@@ -344,7 +361,10 @@ package final class AgentClient: Sendable {
     /// `result` as `M`'s result type, or the failure of an agent that answered nonsense.
     private func decoded<M: RPCMethod>(_ method: M.Type, from result: JSONValue) throws(CallError) -> M.Result {
         guard let decoded = try? JSONValueDecoder().decode(M.Result.self, from: result) else {
-            throw .unavailable(Unavailable(reason: .notResponding, problem: "the agent's answer to \(M.name) has no acceptable result", fix: restartAdvice))
+            throw .unavailable(
+                Unavailable(
+                    reason: .notResponding, problem: "the agent's answer to \(M.name) has no acceptable result",
+                    fix: restartAdvice))
         }
         return decoded
     }
@@ -354,7 +374,8 @@ package final class AgentClient: Sendable {
         do {
             try ResultEncoder.encode(params, into: &bytes)
         } catch {
-            throw .unavailable(Unavailable(reason: .notResponding, problem: "cannot encode the request: \(error)", fix: nil))
+            throw .unavailable(
+                Unavailable(reason: .notResponding, problem: "cannot encode the request: \(error)", fix: nil))
         }
         return bytes
     }
@@ -369,14 +390,17 @@ package final class AgentClient: Sendable {
         case .mismatch(let problem): .unavailable(mismatch(problem))
         case .otherKeystore(let serves): .unavailable(otherKeystore(serves))
         case .refused(let error): .unavailable(refused(error))
-        case .broken(let problem): .unavailable(Unavailable(reason: .notResponding, problem: problem, fix: restartAdvice))
+        case .broken(let problem):
+            .unavailable(Unavailable(reason: .notResponding, problem: problem, fix: restartAdvice))
         }
     }
 
     private func mismatch(_ problem: String) -> Unavailable {
         Unavailable(
             reason: .protocolMismatch, problem: problem,
-            fix: "an agent from another version of wallet-bridge is running: `wallet-bridge agent stop` ends it, and the next request starts this version's")
+            fix:
+                "an agent from another version of wallet-bridge is running: `wallet-bridge agent stop` ends it, and the next request starts this version's"
+        )
     }
 
     private func otherKeystore(_ serves: String) -> Unavailable {
@@ -395,7 +419,8 @@ package final class AgentClient: Sendable {
         return Unavailable(
             reason: reason, problem: problem,
             fix: reason == .tooManyConnections
-                ? "the extension holds as many connections to the agent as it may: close some of its ports (docs/agent.md, Limits)" : restartAdvice)
+                ? "the extension holds as many connections to the agent as it may: close some of its ports (docs/agent.md, Limits)"
+                : restartAdvice)
     }
 
     private var restartAdvice: String {
@@ -421,7 +446,8 @@ package final class AgentClient: Sendable {
                 throw .unavailable(Unavailable(reason: .notResponding, problem: error.description, fix: nil))
             }
             guard let agentProgram, mayStart else {
-                throw .unavailable(Unavailable(reason: .notRunning, problem: "no agent is running for \(keystorePath)", fix: nil))
+                throw .unavailable(
+                    Unavailable(reason: .notRunning, problem: "no agent is running for \(keystorePath)", fix: nil))
             }
             return try start(agentProgram)
         }
@@ -439,7 +465,10 @@ package final class AgentClient: Sendable {
     /// Starts `wallet-bridge agent` for this keystore, detached, and connects to it.
     private func start(_ program: String) throws(CallError) -> Connection {
         func cannotStart(_ problem: String) -> CallError {
-            .unavailable(Unavailable(reason: .cannotStart, problem: problem, fix: "see \(paths.log ?? "the agent's log"); `wallet-bridge agent` runs it in a terminal"))
+            .unavailable(
+                Unavailable(
+                    reason: .cannotStart, problem: problem,
+                    fix: "see \(paths.log ?? "the agent's log"); `wallet-bridge agent` runs it in a terminal"))
         }
         let pid: pid_t
         do {
@@ -479,9 +508,10 @@ package final class AgentClient: Sendable {
     private func verified(_ fd: Int32) throws(CallError) -> Connection {
         guard let uid = UnixSocket.peerUserID(fd), uid == getuid() else {
             close(fd)
-            throw .unavailable(Unavailable(
-                reason: .unsafeSocket, problem: "the process listening at \(paths.socket) is not this user's",
-                fix: "remove \(paths.folder); someone else made it"))
+            throw .unavailable(
+                Unavailable(
+                    reason: .unsafeSocket, problem: "the process listening at \(paths.socket) is not this user's",
+                    fix: "remove \(paths.folder); someone else made it"))
         }
         return Connection(fd: fd)
     }
@@ -553,7 +583,8 @@ struct BusyBackoff {
 
     /// `now`, `sleep` and `shortening` (the random factor, 0.5 to 1) are for tests.
     init(
-        within: Duration, now: @escaping () -> ContinuousClock.Instant = { .now }, sleep: @escaping (Duration) -> Void = SystemCall.pause,
+        within: Duration, now: @escaping () -> ContinuousClock.Instant = { .now },
+        sleep: @escaping (Duration) -> Void = SystemCall.pause,
         shortening: @escaping () -> Double = { Double.random(in: 0.5...1.0) }
     ) {
         (self.now, self.sleep, self.shortening) = (now, sleep, shortening)
@@ -601,7 +632,8 @@ struct Connection {
 
     init(fd: Int32) {
         self.fd = fd
-        client = WalletBridgeClient.Connection(input: fd, output: fd, maxFrameBytes: Frame.defaultMaxInboundBytes, now: { .now })
+        client = WalletBridgeClient.Connection(
+            input: fd, output: fd, maxFrameBytes: Frame.defaultMaxInboundBytes, now: { .now })
     }
 
     func close() { _ = Glibc.close(fd) }
@@ -621,14 +653,21 @@ struct Connection {
 
     /// Sends `hello` (a request body, on a new connection) and the call, in one write, then reads
     /// the answers; returns the call's result.
-    mutating func exchange(_ method: String, params: [UInt8], hello: [UInt8]?, deadline: ContinuousClock.Instant?) throws(Failure) -> JSONValue {
+    mutating func exchange(_ method: String, params: [UInt8], hello: [UInt8]?, deadline: ContinuousClock.Instant?)
+        throws(Failure) -> JSONValue
+    {
         let id = nextID
         nextID += 1
         let requestID = RequestID.number(JSONNumber(id))
         let request = Request.encode(id: requestID, method: method, encodedParams: params)
         guard request.count <= AgentProtocol.maxRequestBytes else {
             // The agent would refuse it, and its reply could not reach the browser anyway.
-            throw .answered(RPCError(.requestTooLarge, detail: "the request is \(request.count) bytes; the wallet agent takes at most \(AgentProtocol.maxRequestBytes)"))
+            throw .answered(
+                RPCError(
+                    .requestTooLarge,
+                    detail:
+                        "the request is \(request.count) bytes; the wallet agent takes at most \(AgentProtocol.maxRequestBytes)"
+                ))
         }
         if let hello { client.send(hello, id: Self.helloID) }
         client.send(request, id: requestID)
@@ -643,12 +682,15 @@ struct Connection {
                 answer = try result(id: Self.helloID, deadline: deadline)
             } catch .answered(let error) {
                 if error.code == .agentUnavailable { throw .refused(error) }
-                if error.message == AgentProtocol.otherKeystore, case .object(let data)? = error.data, case .string(let serves)? = data["serves"] {
+                if error.message == AgentProtocol.otherKeystore, case .object(let data)? = error.data,
+                    case .string(let serves)? = data["serves"]
+                {
                     throw .otherKeystore(serves)
                 }
                 throw .mismatch("the agent refused protocol version \(AgentProtocol.version): \(error.message)")
             }
-            guard case .object(let members) = answer, members["version"] == .number(JSONNumber(AgentProtocol.version)) else {
+            guard case .object(let members) = answer, members["version"] == .number(JSONNumber(AgentProtocol.version))
+            else {
                 throw .mismatch("the agent speaks another protocol version than this host's \(AgentProtocol.version)")
             }
             if case .number(let pid)? = members["pid"] { agentProcess = pid_t(pid.literal) }
@@ -672,7 +714,9 @@ struct Connection {
     }
 
     /// What a connection that failed says: it is broken, and a call on another may do.
-    private static func broken(_ failure: WalletBridgeClient.Connection.Failure, answering id: some CustomStringConvertible) -> Failure {
+    private static func broken(
+        _ failure: WalletBridgeClient.Connection.Failure, answering id: some CustomStringConvertible
+    ) -> Failure {
         switch failure {
         case .closed: .broken("the agent closed the connection")
         case .timedOut: .broken("the agent did not answer in time")
@@ -701,7 +745,8 @@ enum AgentLaunch {
         }
         defer { if logFD >= 0 { close(logFD) } }
         return try Spawn.start(
-            program, arguments: ["agent", "--keystore", keystorePath], standardStreams: [null, null, logFD >= 0 ? logFD : null],
+            program, arguments: ["agent", "--keystore", keystorePath],
+            standardStreams: [null, null, logFD >= 0 ? logFD : null],
             newSession: true)
     }
 

@@ -49,7 +49,8 @@ struct EventFile {
             return nil
         }
         folderIdentity = Self.stamp(paths.folder)?.identity
-        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        let mask = UInt32(
+            IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
         let subscription = watch ? FolderWatch.subscribe(folder: paths.folder, mask: mask) : nil
         if watch, subscription == nil {
             let code = errno  // before anything else can change it
@@ -58,7 +59,8 @@ struct EventFile {
         self.watch = subscription
         portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if portsLock < 0 || SystemCall.retryingInterrupts({ flock(portsLock, LOCK_SH) }) != 0 {
-            Log.warning("cannot hold \(paths.ports) (errno \(errno)): the agent may end for idleness while this port is open")
+            Log.warning(
+                "cannot hold \(paths.ports) (errno \(errno)): the agent may end for idleness while this port is open")
         }
     }
 
@@ -92,7 +94,9 @@ struct EventFile {
             }
             var (changed, agentGone) = (false, false)
             for event in events {
-                if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 { folderGone = true }
+                if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 {
+                    folderGone = true
+                }
                 if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }
                 if event.name == name, event.mask & UInt32(IN_MOVED_TO | IN_CLOSE_WRITE) != 0 { changed = true }
                 if event.name == socketName, event.mask & UInt32(IN_DELETE) != 0 { agentGone = true }
@@ -132,7 +136,8 @@ struct EventFile {
                 folderGone = true
                 return false
             }
-            if events.contains(where: { $0.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 }) {
+            if events.contains(where: { $0.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 }
+            ) {
                 folderGone = true
                 return false
             }
@@ -147,14 +152,19 @@ struct EventFile {
     /// Whether `events` say a socket was made at `name`: the wake rule of `waitForAgent`.
     static func socketMade(_ events: [FolderEvent], name: String) -> Bool {
         // An overflowed queue may have lost the event: look again.
-        events.contains { ($0.name == name && $0.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0) || $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }
+        events.contains {
+            ($0.name == name && $0.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0) || $0.mask & UInt32(IN_Q_OVERFLOW) != 0
+        }
     }
 
     /// Waits until the instance has an event queued (for anyone) or this subscriber is woken
     /// (its events read off the queue by another thread), at most `timeout` (nil: no limit),
     /// and takes this subscriber's events; nil when the watch failed.
     private func nextEvents(_ watch: FolderSubscription, timeout: Duration?) -> [FolderEvent]? {
-        var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0)]
+        var ready = [
+            pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: watch.wake, events: Int16(POLLIN), revents: 0),
+        ]
         let deadline = timeout.map { ContinuousClock.now + $0 }
         if SystemCall.poll(&ready, until: deadline) < 0 { return nil }
         if ready.contains(where: { $0.revents & Int16(POLLERR | POLLNVAL) != 0 }) { return nil }
@@ -228,13 +238,15 @@ struct EventFile {
         }
         guard let bytes = read else { return nil }
         guard case .object(let members)? = try? JSONParser.parse(bytes),
-              case .string(let epoch)? = members["agent"], case .array(let values)? = members["events"] else {
+            case .string(let epoch)? = members["agent"], case .array(let values)? = members["events"]
+        else {
             Log.warning("the agent's events are not passed on: \(path) is not an events file")
             return nil
         }
         let events = values.compactMap { value -> Event? in
             guard case .object(let event) = value, case .number(let number)? = event["n"], let n = Int(number.literal),
-                  case .string(let method)? = event["method"] else { return nil }
+                case .string(let method)? = event["method"]
+            else { return nil }
             return Event(number: n, method: method, params: event["params"] ?? .null)
         }
         return (epoch, events)

@@ -34,7 +34,8 @@ package enum Agent {
         protectMemory()
         var config = WalletConfig.loadForHost()
         guard let keystorePath = KeystoreLocation.resolve(option: keystoreOption, configured: config.keystore) else {
-            fail("no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable) or pass --keystore")
+            fail(
+                "no keystore location: HOME is not set; set \(KeystoreLocation.environmentVariable) or pass --keystore")
         }
         let paths = AgentPaths.forKeystore(keystorePath)
         do {
@@ -56,12 +57,15 @@ package enum Agent {
 
         let clocks = Clocks.system
         let cache = UnlockCache(lifetimes: config.unlockLifetimes, clocks: clocks)
-        var wallet = KeystoreWallet(config: config, keystorePath: keystoreFile, pinentryGuard: Files.currentExecutable())
+        var wallet = KeystoreWallet(
+            config: config, keystorePath: keystoreFile, pinentryGuard: Files.currentExecutable())
         wallet.unlockCache = cache
         wallet.allowMinutes = config.approveForMinutes
         let state = AgentState(
-            paths: paths, keystorePath: keystorePath, keystoreFile: keystoreFile, cache: cache, idleExit: config.agentIdleExit,
-            unattended: !wallet.passphrases.asksAPerson, signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine },
+            paths: paths, keystorePath: keystorePath, keystoreFile: keystoreFile, cache: cache,
+            idleExit: config.agentIdleExit,
+            unattended: !wallet.passphrases.asksAPerson,
+            signatureRequestsInLine: { [wallet] in wallet.signatureRequestsInLine },
             clocks: clocks)
         var sessions = SessionService(
             store: SessionStore(
@@ -69,16 +73,20 @@ package enum Agent {
             wallet: wallet, lifetime: config.sessionLifetime)
         (sessions.now, sessions.monotonic) = (clocks.wall, clocks.monotonic)
         sessions.proposalTimeout = .seconds(config.proposalTimeout)
-        sessions.announce = { [events = state.events] caller, method, params in events.publish(to: caller, method: method, params: params) }
+        sessions.announce = { [events = state.events] caller, method, params in
+            events.publish(to: caller, method: method, params: params)
+        }
         let makeRouter: AgentConnection.RouterMaker = { [sessions] hello, writer in
             var sessions = sessions
             sessions.wallet.browserProcess = hello.browser_pid
             // Registration fails only for a name registered twice, and these are fixed.
-            return (try? state.router(for: sessions, caller: Caller(arguments: hello.arguments), writer: writer)) ?? Router()
+            return (try? state.router(for: sessions, caller: Caller(arguments: hello.arguments), writer: writer))
+                ?? Router()
         }
         Log.info("agent \(getpid()) serves \(keystorePath) at \(paths.socket)")
         var loop = AcceptLoop(
-            listener: listener, socketIdentity: socketIdentity, control: control, state: state, sessions: sessions, makeRouter: makeRouter)
+            listener: listener, socketIdentity: socketIdentity, control: control, state: state, sessions: sessions,
+            makeRouter: makeRouter)
         loop.readTimeout = readTimeout()
         loop.run()
     }
@@ -108,7 +116,9 @@ package enum Agent {
         }
         config.pinentry = config.pinentry.map(absoluteProgram)
         if let path = Environment.string("PATH") {
-            let folders = path.split(separator: ":", omittingEmptySubsequences: false).map { absolute($0.isEmpty ? "." : String($0)) }
+            let folders = path.split(separator: ":", omittingEmptySubsequences: false).map {
+                absolute($0.isEmpty ? "." : String($0))
+            }
             setenv("PATH", folders.joined(separator: ":"), 1)
         }
     }
@@ -118,7 +128,9 @@ package enum Agent {
     static func readTimeout() -> Duration {
         guard let text = Environment.string("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS") else { return AgentTimeouts.read }
         guard let milliseconds = Int(text), (1...600_000).contains(milliseconds) else {
-            Log.warning("WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000; using \(AgentTimeouts.read)")
+            Log.warning(
+                "WALLET_BRIDGE_AGENT_READ_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000; using \(AgentTimeouts.read)"
+            )
             return AgentTimeouts.read
         }
         return .milliseconds(milliseconds)
@@ -190,7 +202,8 @@ package enum Agent {
             unsetenv("LISTEN_FDNAMES")
         }
         guard let pid = Environment.string("LISTEN_PID").flatMap({ Int32($0) }), pid == getpid(),
-              Environment.string("LISTEN_FDS") == "1" else { return nil }
+            Environment.string("LISTEN_FDS") == "1"
+        else { return nil }
         _ = fcntl(3, F_SETFD, FD_CLOEXEC)
         return 3
     }
@@ -227,10 +240,13 @@ private struct AcceptLoop {
     var idleSince: ContinuousClock.Instant
 
     init(
-        listener: Int32, socketIdentity: (UInt, UInt)?, control: (fd: Int32, identity: (UInt, UInt)?)?, state: AgentState,
+        listener: Int32, socketIdentity: (UInt, UInt)?, control: (fd: Int32, identity: (UInt, UInt)?)?,
+        state: AgentState,
         sessions: SessionService, makeRouter: @escaping AgentConnection.RouterMaker
     ) {
-        (self.listener, self.socketIdentity, self.state, self.makeRouter) = (listener, socketIdentity, state, makeRouter)
+        (self.listener, self.socketIdentity, self.state, self.makeRouter) = (
+            listener, socketIdentity, state, makeRouter
+        )
         self.control = control
         self.sessions = sessions
         keystoreWatch = KeystoreWatch(keystorePath: state.keystoreFile)
@@ -243,7 +259,8 @@ private struct AcceptLoop {
 
     mutating func run() -> Never {
         var watched = [
-            pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
             pollfd(fd: keystoreWatch?.descriptors.instance ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: control?.fd ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: keystoreWatch?.descriptors.wake ?? -1, events: Int16(POLLIN), revents: 0),
@@ -253,13 +270,17 @@ private struct AcceptLoop {
             var deadline = state.clocks.monotonic() + AgentTimeouts.housekeeping
             if let expiry = state.cache.nextExpiry { deadline = min(deadline, expiry) }
             for index in watched.indices { watched[index].revents = 0 }
-            if SystemCall.poll(&watched, until: deadline, now: state.clocks.monotonic) < 0 { end("poll failed (errno \(errno))") }
+            if SystemCall.poll(&watched, until: deadline, now: state.clocks.monotonic) < 0 {
+                end("poll failed (errno \(errno))")
+            }
             if let number = Signals.caught { end("signal \(number)") }
             if state.stopRequested.load(ordering: .acquiring) { end("asked to stop") }
             // The command line's first: it is never kept waiting behind the hosts.
             if watched[3].revents != 0, let control { acceptOne(from: control.fd, door: .control) }
             if watched[0].revents != 0 { acceptOne(from: listener, door: .socket) }
-            if watched[2].revents != 0 || watched[4].revents != 0, keystoreWatch?.drain() == true { announceKeyChanges() }
+            if watched[2].revents != 0 || watched[4].revents != 0, keystoreWatch?.drain() == true {
+                announceKeyChanges()
+            }
             keepHouse()
         }
     }
@@ -269,17 +290,22 @@ private struct AcceptLoop {
         // Only this user's processes; the folder's mode says so too, but the kernel's word on
         // who is at the other end is the check.
         guard let uid = UnixSocket.peerUserID(fd), uid == getuid() else {
-            Log.warning("refused a connection from another user (uid \(UnixSocket.peerUserID(fd).map(String.init) ?? "unknown"))")
+            Log.warning(
+                "refused a connection from another user (uid \(UnixSocket.peerUserID(fd).map(String.init) ?? "unknown"))"
+            )
             close(fd)
             return
         }
         guard state.limits.arrive(at: door) else {
             let waiting = door == .socket ? state.limits.limits.pending : state.limits.limits.controlPending
-            Log.warning("refused a connection: \(waiting) connections\(door == .control ? " of the command line" : "") have not said hello yet")
+            Log.warning(
+                "refused a connection: \(waiting) connections\(door == .control ? " of the command line" : "") have not said hello yet"
+            )
             close(fd)
             return
         }
-        var setUp = AgentConnection(fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, limits: state.limits)
+        var setUp = AgentConnection(
+            fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, limits: state.limits)
         setUp.readTimeout = readTimeout
         setUp.door = door
         // `agent.stop` ends the agent once its reply is written, not before.
@@ -313,7 +339,9 @@ private struct AcceptLoop {
         }
         let now = state.clocks.monotonic()
         if state.clientCount > 0 || state.cache.nextExpiry != nil || state.portsListen() { idleSince = now }
-        if now - idleSince >= state.idleExit { end("idle for \(state.idleExit) with the keys locked and nobody connected") }
+        if now - idleSince >= state.idleExit {
+            end("idle for \(state.idleExit) with the keys locked and nobody connected")
+        }
     }
 
     /// Wipes the keys, closes pinentry, removes the socket if it is this agent's, and exits.
@@ -325,7 +353,9 @@ private struct AcceptLoop {
         if let socketIdentity, let current = Agent.socketIdentity(state.paths.socket), current == socketIdentity {
             unlink(state.paths.socket)
         }
-        if let identity = control?.identity, let current = Agent.socketIdentity(state.paths.control), current == identity {
+        if let identity = control?.identity, let current = Agent.socketIdentity(state.paths.control),
+            current == identity
+        {
             unlink(state.paths.control)
         }
         Log.info("agent ending: \(reason)")
@@ -357,10 +387,13 @@ final class AgentState: Sendable {
     private let portsLock: Int32
 
     init(
-        paths: AgentPaths, keystorePath: String, keystoreFile: String, cache: UnlockCache, idleExit: Duration, unattended: Bool = false,
+        paths: AgentPaths, keystorePath: String, keystoreFile: String, cache: UnlockCache, idleExit: Duration,
+        unattended: Bool = false,
         signatureRequestsInLine: @escaping @Sendable () -> Int = { 0 }, clocks: Clocks = .system
     ) {
-        (self.paths, self.keystorePath, self.keystoreFile, self.cache, self.idleExit) = (paths, keystorePath, keystoreFile, cache, idleExit)
+        (self.paths, self.keystorePath, self.keystoreFile, self.cache, self.idleExit) = (
+            paths, keystorePath, keystoreFile, cache, idleExit
+        )
         self.clocks = clocks
         startedAt = clocks.wall()
         self.unattended = unattended
@@ -448,7 +481,8 @@ final class AgentState: Sendable {
         let unlocked = cache.status()
         return AgentStatus(
             pid: getpid(), keystore: keystorePath, socket: paths.socket, protocol_version: AgentProtocol.version,
-            started_at: startedAt, unlocked: unlocked != nil, unlocked_at: unlocked?.unlockedAt, locks_at: unlocked?.locksAt,
+            started_at: startedAt, unlocked: unlocked != nil, unlocked_at: unlocked?.unlockedAt,
+            locks_at: unlocked?.locksAt,
             locks_at_latest: unlocked?.locksAtLatest, cache_ttl: Int(cache.lifetimes.idle / .seconds(1)),
             max_cache_ttl: Int(cache.lifetimes.maximum / .seconds(1)), clients: clientCount,
             signature_requests: signatureRequestsInLine(), unattended: unattended,
@@ -471,11 +505,13 @@ enum Threads {
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             return false

@@ -59,14 +59,16 @@ struct AgentConnection {
         defer { limits.leave(holder) }
         reader.maxFrameBytes = AgentProtocol.maxRequestBytes
         let server = Server(
-            router: makeRouter(hello, writer), configuration: Self.configuration, caller: Caller(arguments: hello.arguments), send: writer.send)
+            router: makeRouter(hello, writer), configuration: Self.configuration,
+            caller: Caller(arguments: hello.arguments), send: writer.send)
         while true {
             let body: [UInt8]
             do {
                 body = try reader.next()
             } catch {
                 if case .framing(let problem) = error {
-                    writer.send(Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: problem.description)))
+                    writer.send(
+                        Response.failure(id: .null, error: RPCError(.requestTooLarge, detail: problem.description)))
                 } else if error == .timedOut {
                     Log.info("closed a connection whose frame did not arrive within \(readTimeout)")
                 }
@@ -82,8 +84,11 @@ struct AgentConnection {
     /// Reads and answers the hello, and counts the connection as the hello says; nil (after an
     /// error reply if one can be given) when the client said something else, spoke another
     /// version, said nothing in time, or its kind of client holds all its connections already.
-    private func greet(_ reader: inout FrameReader, writer: SocketWriter) -> (AgentProtocol.Hello.Params, ConnectionLimits.Holder)? {
-        func refuse(_ error: RPCError, id: RequestID = .null) -> (AgentProtocol.Hello.Params, ConnectionLimits.Holder)? {
+    private func greet(_ reader: inout FrameReader, writer: SocketWriter) -> (
+        AgentProtocol.Hello.Params, ConnectionLimits.Holder
+    )? {
+        func refuse(_ error: RPCError, id: RequestID = .null) -> (AgentProtocol.Hello.Params, ConnectionLimits.Holder)?
+        {
             writer.send(Response.failure(id: id, error: error))
             return nil
         }
@@ -91,30 +96,43 @@ struct AgentConnection {
         do {
             body = try reader.next(deadline: .now + helloTimeout)
         } catch {
-            if case .framing(let problem) = error { return refuse(RPCError(.requestTooLarge, detail: problem.description)) }
+            if case .framing(let problem) = error {
+                return refuse(RPCError(.requestTooLarge, detail: problem.description))
+            }
             return nil
         }
         guard case .object(let members)? = try? JSONParser.parse(body, maxDepth: 8),
-              members["method"] == .string(AgentProtocol.Hello.name),
-              let idValue = members["id"], let id = RequestID(idValue) else {
+            members["method"] == .string(AgentProtocol.Hello.name),
+            let idValue = members["id"], let id = RequestID(idValue)
+        else {
             return refuse(RPCError(.invalidRequest, detail: "the first request must be \(AgentProtocol.Hello.name)"))
         }
         guard let params = AgentProtocol.Hello.Params(members["params"]) else {
-            return refuse(RPCError(.invalidParams, detail: "\(AgentProtocol.Hello.name) takes version, arguments, browser_pid and keystore"), id: id)
+            return refuse(
+                RPCError(
+                    .invalidParams,
+                    detail: "\(AgentProtocol.Hello.name) takes version, arguments, browser_pid and keystore"), id: id)
         }
         guard params.version == AgentProtocol.version else {
-            return refuse(RPCError(code: .invalidParams, message: "Unsupported protocol version", data: .object([
-                "supported": .number(JSONNumber(AgentProtocol.version)),
-            ])), id: id)
+            return refuse(
+                RPCError(
+                    code: .invalidParams, message: "Unsupported protocol version",
+                    data: .object([
+                        "supported": .number(JSONNumber(AgentProtocol.version))
+                    ])), id: id)
         }
         guard params.keystore == keystorePath else {
-            return refuse(RPCError(code: .invalidParams, message: AgentProtocol.otherKeystore, data: .object([
-                "serves": .string(keystorePath),
-            ])), id: id)
+            return refuse(
+                RPCError(
+                    code: .invalidParams, message: AgentProtocol.otherKeystore,
+                    data: .object([
+                        "serves": .string(keystorePath)
+                    ])), id: id)
         }
         // The arguments are the host's own, as the browser gave them: an extension cannot
         // choose them, so it cannot count as another extension or as the command line.
-        let holder: ConnectionLimits.Holder = params.control ? .control : .caller(SessionCaller(Caller(arguments: params.arguments)))
+        let holder: ConnectionLimits.Holder =
+            params.control ? .control : .caller(SessionCaller(Caller(arguments: params.arguments)))
         let crowded: Bool
         do {
             crowded = try limits.admit(holder, at: door)
@@ -124,7 +142,9 @@ struct AgentConnection {
             if let limit = error.limit { data["limit"] = .number(JSONNumber(limit)) }
             return refuse(RPCError(.agentUnavailable, data: .object(data)), id: id)
         }
-        var answer: [String: JSONValue] = ["version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid())))]
+        var answer: [String: JSONValue] = [
+            "version": .number(JSONNumber(AgentProtocol.version)), "pid": .number(JSONNumber(Int(getpid()))),
+        ]
         if crowded { answer["crowded"] = true }
         let result = JSONValue.object(answer)
         writer.send(Response.success(id: id, encodedResult: result.jsonBytes))

@@ -16,7 +16,9 @@ import WalletBridgeProtocol
     /// whole frames, each a JSON object (a reply) or array (a batch's replies).
     public static func serveOneClient(_ bytes: [UInt8]) -> [[UInt8]]? {
         var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return [] }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            return []
+        }
         let (client, agent) = (ends[0], ends[1])
         // The client writes from its own thread (the input may exceed the socket's buffer),
         // then closes its writing half, as a client that has said everything.
@@ -28,7 +30,9 @@ import WalletBridgeProtocol
         let limits = ConnectionLimits()
         guard limits.arrive() else { return [] }
         let served = Threads.start {
-            AgentConnection(fd: agent, keystorePath: "/fuzz/keystore.json", makeRouter: { _, _ in router }, limits: limits).serve()
+            AgentConnection(
+                fd: agent, keystorePath: "/fuzz/keystore.json", makeRouter: { _, _ in router }, limits: limits
+            ).serve()
         }
         guard served else { return [] }
         var reader = FrameReader(fd: client)
@@ -46,7 +50,9 @@ import WalletBridgeProtocol
 
     private static let router: Router = {
         var router = Router()
-        _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in GetAccountsResult(addresses: ["AA=="]) }
+        _ = try? router.register(GetAccounts.self, execution: .immediate) { _, _ in
+            GetAccountsResult(addresses: ["AA=="])
+        }
         return router
     }()
 }

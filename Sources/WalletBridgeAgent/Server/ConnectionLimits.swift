@@ -53,7 +53,9 @@ final class ConnectionLimits: Sendable {
     }
 
     let limits: Limits
-    private let counts = Mutex<(pending: Int, controlPending: Int, control: Int, callers: Int, perCaller: [SessionCaller: Int])>(
+    private let counts = Mutex<
+        (pending: Int, controlPending: Int, control: Int, callers: Int, perCaller: [SessionCaller: Int])
+    >(
         (0, 0, 0, 0, [:]))
 
     init(_ limits: Limits = Limits()) { self.limits = limits }
@@ -99,19 +101,26 @@ final class ConnectionLimits: Sendable {
             switch holder {
             case .control:
                 guard counts.control < limits.control else {
-                    return Refusal(problem: "\(limits.control) command-line connections are open already", limit: limits.control)
+                    return Refusal(
+                        problem: "\(limits.control) command-line connections are open already", limit: limits.control)
                 }
                 counts.control += 1
             case .caller(let caller):
                 guard door == .socket else {
-                    return Refusal(reason: .wrongSocket, problem: "the command line's socket serves only the command line", limit: nil)
+                    return Refusal(
+                        reason: .wrongSocket, problem: "the command line's socket serves only the command line",
+                        limit: nil)
                 }
                 let held = counts.perCaller[caller, default: 0]
                 guard held < limits.perCaller else {
-                    return Refusal(problem: "\(caller) holds \(limits.perCaller) connections to the agent already", limit: limits.perCaller)
+                    return Refusal(
+                        problem: "\(caller) holds \(limits.perCaller) connections to the agent already",
+                        limit: limits.perCaller)
                 }
                 guard counts.callers < limits.callers else {
-                    return Refusal(problem: "the extensions hold \(limits.callers) connections to the agent already", limit: limits.callers)
+                    return Refusal(
+                        problem: "the extensions hold \(limits.callers) connections to the agent already",
+                        limit: limits.callers)
                 }
                 counts.perCaller[caller] = held + 1
                 counts.callers += 1

@@ -69,7 +69,9 @@ final class EventHub: Sendable {
         line.recent.withLock { recent in
             let number = recent.next
             recent.next += 1
-            let event = JSONValue.object(["n": .number(JSONNumber(number)), "method": .string(method), "params": params]).jsonBytes
+            let event = JSONValue.object([
+                "n": .number(JSONNumber(number)), "method": .string(method), "params": params,
+            ]).jsonBytes
             recent.events.append(event)
             recent.bytes += event.count
             // What the file takes besides the events: the agent's name, and a comma between two.
@@ -78,7 +80,9 @@ final class EventHub: Sendable {
                 recent.bytes -= recent.events.removeFirst().count
             }
             if recent.events.isEmpty {
-                Log.warning("dropped event \(number) (\(method)) for \(caller): its \(event.count) bytes are more than a port reads (\(EventFile.maxFileBytes))")
+                Log.warning(
+                    "dropped event \(number) (\(method)) for \(caller): its \(event.count) bytes are more than a port reads (\(EventFile.maxFileBytes))"
+                )
             }
             var content = prefix
             content.reserveCapacity(size())

@@ -25,7 +25,8 @@ struct KeystoreWatch {
         try? AtomicFile.ensureFolder(folder)
         let events = UInt32(IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_DELETE | IN_CREATE)
         guard let subscription = FolderWatch.subscribe(folder: folder, mask: events) else {
-            Log.warning("cannot watch \(folder) for changes (inotify: errno \(errno)): extensions will not hear of new keys")
+            Log.warning(
+                "cannot watch \(folder) for changes (inotify: errno \(errno)): extensions will not hear of new keys")
             return nil
         }
         self.subscription = subscription

@@ -36,7 +36,10 @@ struct AgentRunCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("keystore"), help: ArgumentHelp("The keystore to serve (default: the configured one).", valueName: "path"), completion: .file())
+    @Option(
+        name: .customLong("keystore"),
+        help: ArgumentHelp("The keystore to serve (default: the configured one).", valueName: "path"),
+        completion: .file())
     var keystore: String?
 
     func run() throws {
@@ -63,7 +66,11 @@ struct AgentStatusCommand: ParsableCommand {
         let client = try AgentCommandSupport.client(keystoreOptions)
         guard let status = try AgentCommandSupport.ask(client, AgentProtocol.Status.self) else {
             if keystoreOptions.json {
-                keystoreOptions.printJSON(.object(["running": false, "keystore": .string(client.keystorePath), "socket": .string(client.paths.socket)]))
+                keystoreOptions.printJSON(
+                    .object([
+                        "running": false, "keystore": .string(client.keystorePath),
+                        "socket": .string(client.paths.socket),
+                    ]))
             } else {
                 Console.out("No agent is running for \(client.keystorePath).")
                 if (try? WalletConfig.load(path: WalletConfig.defaultPath))?.useAgent == false {
@@ -77,7 +84,9 @@ struct AgentStatusCommand: ParsableCommand {
         if keystoreOptions.json {
             var bytes: [UInt8] = []
             try ResultEncoder.encode(status, into: &bytes)
-            guard case .object(var members) = try JSONParser.parse(bytes) else { throw CLIFailure("the agent's status is not an object") }
+            guard case .object(var members) = try JSONParser.parse(bytes) else {
+                throw CLIFailure("the agent's status is not an object")
+            }
             members["running"] = true
             keystoreOptions.printJSON(.object(members))
             return
@@ -97,7 +106,8 @@ struct AgentStopCommand: ParsableCommand {
         let client = try AgentCommandSupport.client(keystoreOptions)
         let wasRunning = try AgentCommandSupport.ask(client, AgentProtocol.Stop.self) != nil
         if keystoreOptions.json {
-            keystoreOptions.printJSON(.object(["was_running": .bool(wasRunning), "keystore": .string(client.keystorePath)]))
+            keystoreOptions.printJSON(
+                .object(["was_running": .bool(wasRunning), "keystore": .string(client.keystorePath)]))
         } else if wasRunning {
             Console.out("The agent for \(client.keystorePath) is ending; its keys are wiped.")
         } else {
@@ -117,12 +127,15 @@ struct LockCommand: ParsableCommand {
         let client = try AgentCommandSupport.client(keystoreOptions)
         let answer = try AgentCommandSupport.ask(client, AgentProtocol.Lock.self)
         if keystoreOptions.json {
-            keystoreOptions.printJSON(.object([
-                "agent_running": .bool(answer != nil), "was_unlocked": .bool(answer?.was_unlocked ?? false),
-                "keystore": .string(client.keystorePath),
-            ]))
+            keystoreOptions.printJSON(
+                .object([
+                    "agent_running": .bool(answer != nil), "was_unlocked": .bool(answer?.was_unlocked ?? false),
+                    "keystore": .string(client.keystorePath),
+                ]))
         } else if let answer {
-            Console.out(answer.was_unlocked ? "Locked: the keys are wiped from the agent's memory." : "The keys were locked already.")
+            Console.out(
+                answer.was_unlocked
+                    ? "Locked: the keys are wiped from the agent's memory." : "The keys were locked already.")
         } else {
             Console.out("No agent is running for \(client.keystorePath): nothing is unlocked.")
         }
@@ -146,7 +159,8 @@ enum AgentCommandSupport {
     }
 
     /// The agent's answer, or nil when no agent runs.
-    static func ask<M: RPCMethod>(_ client: AgentClient, _ method: M.Type) throws -> M.Result? where M.Params == NoParams {
+    static func ask<M: RPCMethod>(_ client: AgentClient, _ method: M.Type) throws -> M.Result?
+    where M.Params == NoParams {
         do {
             return try client.call(method, NoParams())
         } catch .unavailable(let unavailable) where unavailable.reason == .notRunning {
@@ -163,19 +177,26 @@ enum AgentCommandSupport {
             "Agent \(status.pid) serves \(status.keystore)",
             "  socket: \(status.socket) (protocol \(status.protocol_version)), started \(localTime(status.started_at))",
         ]
-        if status.unlocked, let since = status.unlocked_at, let idle = status.locks_at, let latest = status.locks_at_latest {
-            lines.append("  keys: unlocked since \(localTime(since)); they lock at \(localTime(idle)) if unused, at \(localTime(latest)) at the latest")
+        if status.unlocked, let since = status.unlocked_at, let idle = status.locks_at,
+            let latest = status.locks_at_latest
+        {
+            lines.append(
+                "  keys: unlocked since \(localTime(since)); they lock at \(localTime(idle)) if unused, at \(localTime(latest)) at the latest"
+            )
         } else {
             lines.append("  keys: locked (the next signature asks for the passphrase)")
         }
         lines.append("  clients connected: \(status.clients - 1) besides this command")
         if status.unattended == true {
-            lines.append("  consent: none; it was started with WALLET_BRIDGE_PASSPHRASE_FILE and signs without asking anyone")
+            lines.append(
+                "  consent: none; it was started with WALLET_BRIDGE_PASSPHRASE_FILE and signs without asking anyone")
         }
         if let waiting = status.signature_requests, waiting > 0 {
             lines.append("  signature requests: \(waiting) in line for the person (one dialog at a time)")
         }
-        lines.append("  unlocked for \(status.cache_ttl) s after the last use, \(status.max_cache_ttl) s at most; ends after \(status.idle_exit_after) s idle with the keys locked and nobody connected")
+        lines.append(
+            "  unlocked for \(status.cache_ttl) s after the last use, \(status.max_cache_ttl) s at most; ends after \(status.idle_exit_after) s idle with the keys locked and nobody connected"
+        )
         return lines
     }
 

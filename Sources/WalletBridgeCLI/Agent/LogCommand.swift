@@ -8,8 +8,10 @@ import WalletBridgeConsent
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Show every signature approved or refused: when, for whom, with which key, and what was signed (payloads' SHA-256, an Ethereum signing hash, transaction ids).",
-        discussion: "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line, and audit.log.1, the older lines it moved aside when it reached 8 MiB, with the approvals given in a dialog before them. It never holds payloads or secrets."
+        abstract:
+            "Show every signature approved or refused: when, for whom, with which key, and what was signed (payloads' SHA-256, an Ethereum signing hash, transaction ids).",
+        discussion:
+            "The log is $XDG_STATE_HOME/wallet-bridge/audit.log, one JSON object per line, and audit.log.1, the older lines it moved aside when it reached 8 MiB, with the approvals given in a dialog before them. It never holds payloads or secrets."
     )
 
     @Flag(help: "Print the log's JSON lines as they are.")
@@ -68,9 +70,12 @@ struct LogCommand: ParsableCommand {
         // Solana transaction ids (the fee payer's signature), where known.
         var transactionIDs = ""
         if case .array(let values)? = entry["transaction_ids"] {
-            let ids = values.compactMap { if case .string(let id) = $0 { DisplayText.escaped(String(id.prefix(12))) + "…" } else { nil } }
+            let ids = values.compactMap {
+                if case .string(let id) = $0 { DisplayText.escaped(String(id.prefix(12))) + "…" } else { nil }
+            }
             if !ids.isEmpty {
-                transactionIDs = ", transaction id\(ids.count == 1 ? "" : "s") \(ids.prefix(3).joined(separator: ", "))"
+                transactionIDs =
+                    ", transaction id\(ids.count == 1 ? "" : "s") \(ids.prefix(3).joined(separator: ", "))"
                     + (ids.count > 3 ? ", +\(ids.count - 3) more" : "")
             }
         }
@@ -80,7 +85,10 @@ struct LogCommand: ParsableCommand {
             signIn = ", sign-in for \(DisplayText.escaped(domain))"
             if case .string(let site)? = record["site"] {
                 let matches = record["matches_site"] == .bool(true)
-                signIn += matches ? " (the site \(DisplayText.escaped(site)))" : " (NOT the site \(DisplayText.escaped(site)) that asked)"
+                signIn +=
+                    matches
+                    ? " (the site \(DisplayText.escaped(site)))"
+                    : " (NOT the site \(DisplayText.escaped(site)) that asked)"
             } else {
                 signIn += " (no site to check it against)"
             }
@@ -90,42 +98,64 @@ struct LogCommand: ParsableCommand {
             // Requests nobody answered, counted (`AuditLog`): no key, no hashes.
             // What they asked to sign: payloads unless the line says (`what`).
             let noun = text("what") ?? "payload"
-            let payloads = if case .number(let number)? = entry["payload_count"] { number.description == "1" ? "1 \(noun)" : "\(number) \(noun)s" } else { "? \(noun)s" }
-            signed = "\(count) \(raw("decision") == "cancelled" ? "cancelled unanswered" : "refused unasked") (\(payloads))"
+            let payloads =
+                if case .number(let number)? = entry["payload_count"] {
+                    number.description == "1" ? "1 \(noun)" : "\(number) \(noun)s"
+                } else { "? \(noun)s" }
+            signed =
+                "\(count) \(raw("decision") == "cancelled" ? "cancelled unanswered" : "refused unasked") (\(payloads))"
             return "\(text("time") ?? "?")  \(decision)  \(caller)  \(signed)"
         } else if let method = text("method"), let digest = raw("keccak256") {
             // An Ethereum signature: what was asked, where, and the digest signed; for a
             // transaction, its hash once signed.
-            signed = "\(method) on \(text("chain") ?? "?"), signing hash (Keccak-256) \(DisplayText.escaped(String(digest.prefix(12))))…"
-                + (raw("transaction_hash").map { ", transaction hash \(DisplayText.escaped(String($0.prefix(14))))…" } ?? "")
+            signed =
+                "\(method) on \(text("chain") ?? "?"), signing hash (Keccak-256) \(DisplayText.escaped(String(digest.prefix(12))))…"
+                + (raw("transaction_hash").map { ", transaction hash \(DisplayText.escaped(String($0.prefix(14))))…" }
+                    ?? "")
         } else if let method = text("method") {
             // Solana transactions: what was asked, where, how many, and this key's signatures.
             var count = 0
-            if case .number(let number)? = entry["payload_count"], let value = Int(number.description), value >= 0 { count = value }
+            if case .number(let number)? = entry["payload_count"], let value = Int(number.description), value >= 0 {
+                count = value
+            }
             var signatures: [String] = []
             if case .array(let values)? = entry["signatures"] {
-                signatures = values.compactMap { if case .string(let text) = $0 { DisplayText.escaped(String(text.prefix(12))) + "…" } else { nil } }
+                signatures = values.compactMap {
+                    if case .string(let text) = $0 { DisplayText.escaped(String(text.prefix(12))) + "…" } else { nil }
+                }
             }
             let what = signIn.isEmpty ? (count == 1 ? "1 transaction" : "\(count) transactions") : "a message"
-            signed = "\(method) on \(text("chain") ?? "?"), \(what)"
-                + (signatures.isEmpty ? "" : ", signed \(signatures.prefix(3).joined(separator: ", "))\(signatures.count > 3 ? ", +\(signatures.count - 3) more" : "")")
+            signed =
+                "\(method) on \(text("chain") ?? "?"), \(what)"
+                + (signatures.isEmpty
+                    ? ""
+                    : ", signed \(signatures.prefix(3).joined(separator: ", "))\(signatures.count > 3 ? ", +\(signatures.count - 3) more" : "")")
                 + transactionIDs
         } else {
             // The first hashes (a line of an older version lists every payload's), and the
             // hash over all of them (`payload_list_sha256`) when there are more.
             var hashes: [String] = []
             if case .array(let values)? = entry["payload_sha256"] {
-                hashes = values.compactMap { if case .string(let hash) = $0 { DisplayText.escaped(String(hash.prefix(12))) + "…" } else { nil } }
+                hashes = values.compactMap {
+                    if case .string(let hash) = $0 { DisplayText.escaped(String(hash.prefix(12))) + "…" } else { nil }
+                }
             }
             var count = hashes.count
-            if case .number(let number)? = entry["payload_count"], let value = Int(number.description), value >= 0 { count = value }
+            if case .number(let number)? = entry["payload_count"], let value = Int(number.description), value >= 0 {
+                count = value
+            }
             var listed = Array(hashes.prefix(AuditLog.listedHashes))
             if count > listed.count {
                 listed.append("+\(count - listed.count) more")
-                if let all = raw("payload_list_sha256") { listed.append("all \(DisplayText.escaped(String(all.prefix(12))))…") }
+                if let all = raw("payload_list_sha256") {
+                    listed.append("all \(DisplayText.escaped(String(all.prefix(12))))…")
+                }
             }
-            signed = (count == 1 ? "1 payload" : "\(count) payloads") + " [\(listed.joined(separator: ", "))]" + transactionIDs
+            signed =
+                (count == 1 ? "1 payload" : "\(count) payloads") + " [\(listed.joined(separator: ", "))]"
+                + transactionIDs
         }
-        return "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)\(signIn)"
+        return
+            "\(text("time") ?? "?")  \(decision)  \(caller)  key \"\(text("label") ?? "?")\" \(text("address") ?? "?")  \(signed)\(signIn)"
     }
 }

@@ -37,7 +37,9 @@ struct CallCommand: ParsableCommand {
     @Flag(help: "Print the reply's exact bytes (and a newline) instead of indented JSON.")
     var raw = false
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp("Send this many requests in total, and print a summary instead of replies.", valueName: "n"))
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp("Send this many requests in total, and print a summary instead of replies.", valueName: "n"))
     var repeatCount = 1
 
     @Option(help: ArgumentHelp("Keep this many host processes, each with one request in flight.", valueName: "n"))
@@ -51,7 +53,9 @@ struct CallCommand: ParsableCommand {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         let load = repeatCount > 1 || concurrency > 1
-        if load && notify { throw ValidationError("--notify sends one notification; it does not combine with --repeat or --concurrency") }
+        if load && notify {
+            throw ValidationError("--notify sends one notification; it does not combine with --repeat or --concurrency")
+        }
         if load && raw { throw ValidationError("--raw prints one reply; --repeat and --concurrency print a summary") }
         // Checked here, with the options, so that it exits as the usage error it is.
         if let params {
@@ -86,7 +90,9 @@ struct CallCommand: ParsableCommand {
         let wait = Duration.milliseconds(Int64((timeout * 1000).rounded()))
 
         if repeatCount > 1 || concurrency > 1 {
-            let summary = LoadRun.run(command: command, method: method, params: parsedParams, total: repeatCount, concurrency: concurrency, timeout: wait)
+            let summary = LoadRun.run(
+                command: command, method: method, params: parsedParams, total: repeatCount, concurrency: concurrency,
+                timeout: wait)
             for line in summary.lines { Console.out(line) }
             if let firstError = summary.firstError { Console.err("first error response: \(firstError)") }
             if let firstFailure = summary.firstFailure { Console.err("first failure: \(firstFailure)") }
@@ -119,7 +125,9 @@ struct CallCommand: ParsableCommand {
                 // did not answer anyway (a reply to a notification breaks JSON-RPC clients).
                 connection.close(grace: wait)
                 if let unexpected = try connection.nextFrame() {
-                    Console.error("the host replied to a notification, which JSON-RPC 2.0 forbids: \(JSONText.preview(unexpected, limit: 200))")
+                    Console.error(
+                        "the host replied to a notification, which JSON-RPC 2.0 forbids: \(JSONText.preview(unexpected, limit: 200))"
+                    )
                     throw ExitCode(Status.noUsableReply)
                 }
                 return
@@ -131,7 +139,8 @@ struct CallCommand: ParsableCommand {
             let reply = try Response.Parsed(reply: body)
             if !raw { Console.out(JSONText.pretty(body)) }
             guard reply.id == requestID else {
-                Console.error("the reply's id \(reply.id) is not the request's \(requestID): an extension would not match it")
+                Console.error(
+                    "the reply's id \(reply.id) is not the request's \(requestID): an extension would not match it")
                 throw ExitCode(Status.noUsableReply)
             }
             if case .error = reply.outcome { throw ExitCode(Status.errorResponse) }

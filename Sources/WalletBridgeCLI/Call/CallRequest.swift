@@ -24,7 +24,9 @@ enum CallRequest {
         }
         switch value {
         case .object, .array: return value
-        default: throw CLIFailure("PARAMS_JSON must be an object or an array (JSON-RPC 2.0, section 4.2), not a \(value.typeName)")
+        default:
+            throw CLIFailure(
+                "PARAMS_JSON must be an object or an array (JSON-RPC 2.0, section 4.2), not a \(value.typeName)")
         }
     }
 }

@@ -35,13 +35,16 @@ struct LoadSummary: Sendable {
             "wall time: \(NativeHostError.seconds(wallTime)) s (including host start-up); \(Decimal3(rate)) req/s",
         ]
         if let p50 = percentile(0.5), let p99 = percentile(0.99), let max = latencies.max() {
-            lines.append("latency: p50 \(Self.milliseconds(p50)) ms, p99 \(Self.milliseconds(p99)) ms, max \(Self.milliseconds(max)) ms")
+            lines.append(
+                "latency: p50 \(Self.milliseconds(p50)) ms, p99 \(Self.milliseconds(p99)) ms, max \(Self.milliseconds(max)) ms"
+            )
         }
         return lines
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        Decimal3(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000).description
+        Decimal3(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+            .description
     }
 }
 
@@ -49,7 +52,9 @@ struct LoadSummary: Sendable {
 /// the way an extension holding `connectNative` ports and awaiting each reply would. One
 /// thread drives every connection with a single poll().
 enum LoadRun {
-    static func run(command: HostCommand, method: String, params: JSONValue?, total: Int, concurrency: Int, timeout: Duration) -> LoadSummary {
+    static func run(
+        command: HostCommand, method: String, params: JSONValue?, total: Int, concurrency: Int, timeout: Duration
+    ) -> LoadSummary {
         let clock = ContinuousClock()
         let start = clock.now
         var encodedParams: [UInt8]?
@@ -148,7 +153,9 @@ enum LoadRun {
             while let (id, sent) = worker.inFlight {
                 let reply: Response.Parsed
                 do {
-                    guard let taken = try worker.connection.connection.takeReply(to: .number(JSONNumber(id))) else { break }
+                    guard let taken = try worker.connection.connection.takeReply(to: .number(JSONNumber(id))) else {
+                        break
+                    }
                     reply = taken
                 } catch {
                     // Notifications are let pass; anything else that is not the reply is a failure.
@@ -159,7 +166,8 @@ enum LoadRun {
                 sendNext(worker)
             }
             if worker.connection.stdoutEnded, worker.inFlight != nil {
-                throw worker.connection.failure(.exitedWithoutReply(worker.connection.waitForExit(until: .now + .seconds(1))))
+                throw worker.connection.failure(
+                    .exitedWithoutReply(worker.connection.waitForExit(until: .now + .seconds(1))))
             }
             if let (_, sent) = worker.inFlight, now >= sent + timeout {
                 throw worker.connection.failure(.timedOut(timeout, waitingFor: "reply"))

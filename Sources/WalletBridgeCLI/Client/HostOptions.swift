@@ -13,17 +13,30 @@ enum CallerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// The options that choose a host and start it as a browser would: `call`, `conform` and
 /// `describe` take the same ones.
 struct HostOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp(
+            "Start the host this manifest names (its \"path\"), with its first ID as caller.", valueName: "path"),
+        completion: .file(extensions: ["json"]))
     var manifest: String?
 
     // Two spellings: `call` has always said --host-path, and `conform --host` reads better.
-    @Option(name: [.customLong("host"), .customLong("host-path")], help: ArgumentHelp("Start this host binary.", valueName: "path"), completion: .file())
+    @Option(
+        name: [.customLong("host"), .customLong("host-path")],
+        help: ArgumentHelp("Start this host binary.", valueName: "path"), completion: .file())
     var hostPath: String?
 
-    @Option(name: .customLong("name"), help: ArgumentHelp("Start the host installed under this name, through its manifest: the one install recorded (of the --as family, else a Chromium-family one first), else the first found in the browsers' folders.", valueName: "host-name"))
+    @Option(
+        name: .customLong("name"),
+        help: ArgumentHelp(
+            "Start the host installed under this name, through its manifest: the one install recorded (of the --as family, else a Chromium-family one first), else the first found in the browsers' folders.",
+            valueName: "host-name"))
     var hostName: String?
 
-    @Option(name: .customLong("as"), help: ArgumentHelp("Start the host as this browser family would. Default: the manifest's family, else chrome.", valueName: "family"))
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp(
+            "Start the host as this browser family would. Default: the manifest's family, else chrome.",
+            valueName: "family"))
     var caller: CallerKind?
 
     @Option(help: "The chrome-extension://ID/ origin to pass (with --as chrome).")
@@ -37,13 +50,24 @@ struct HostOptions: ParsableArguments {
     var namesCaller: Bool { manifest != nil || hostName != nil || caller != nil || origin != nil || addonID != nil }
 
     func validate() throws {
-        if manifest != nil && hostPath != nil { throw ValidationError("--manifest and --host (--host-path) exclude each other") }
-        if let hostName {
-            if manifest != nil || hostPath != nil { throw ValidationError("--name finds the host's manifest itself; it excludes --manifest and --host (--host-path)") }
-            if let problem = ManifestIdentifiers.hostNameProblem(hostName) { throw ValidationError("--name: \(problem)") }
+        if manifest != nil && hostPath != nil {
+            throw ValidationError("--manifest and --host (--host-path) exclude each other")
         }
-        if origin != nil && caller == .firefox { throw ValidationError("--origin is what Chrome passes; with --as firefox use --addon-id") }
-        if addonID != nil && caller == .chrome { throw ValidationError("--addon-id is what Firefox passes; with --as chrome use --origin") }
+        if let hostName {
+            if manifest != nil || hostPath != nil {
+                throw ValidationError(
+                    "--name finds the host's manifest itself; it excludes --manifest and --host (--host-path)")
+            }
+            if let problem = ManifestIdentifiers.hostNameProblem(hostName) {
+                throw ValidationError("--name: \(problem)")
+            }
+        }
+        if origin != nil && caller == .firefox {
+            throw ValidationError("--origin is what Chrome passes; with --as firefox use --addon-id")
+        }
+        if addonID != nil && caller == .chrome {
+            throw ValidationError("--addon-id is what Firefox passes; with --as chrome use --origin")
+        }
     }
 
     /// The host to start and the arguments to start it with; a failure is a --manifest that
@@ -53,20 +77,30 @@ struct HostOptions: ParsableArguments {
         var manifestPath: String?
         var manifestFamily: BrowserFamily?
         var manifestIDs: [String] = []
-        let manifest = try hostName.map { name throws(CLIFailure) in try Self.installedManifest(of: name, preferring: caller, environment: environment) } ?? manifest
+        let manifest =
+            try hostName.map { name throws(CLIFailure) in
+                try Self.installedManifest(of: name, preferring: caller, environment: environment)
+            } ?? manifest
         if let manifest {
             let absolute = environment.absolute(manifest)
             let file: ManifestFile
             do {
                 file = try ManifestFile.load(absolute)
             } catch .unreadable {
-                throw CLIFailure("--manifest \(absolute): cannot be read: \(FileSystem.openError(absolute) ?? "not a readable file")")
+                throw CLIFailure(
+                    "--manifest \(absolute): cannot be read: \(FileSystem.openError(absolute) ?? "not a readable file")"
+                )
             } catch {
-                throw CLIFailure("--manifest \(absolute): \(error); `wallet-bridge doctor` says what else is wrong with it")
+                throw CLIFailure(
+                    "--manifest \(absolute): \(error); `wallet-bridge doctor` says what else is wrong with it")
             }
-            guard let named = file.string("path") else { throw CLIFailure("--manifest \(absolute): no \"path\" string") }
+            guard let named = file.string("path") else {
+                throw CLIFailure("--manifest \(absolute): no \"path\" string")
+            }
             guard named.hasPrefix("/") else {
-                throw CLIFailure("--manifest \(absolute): \"path\" \(JSONText.quoted(named)) is not absolute; browsers on Linux refuse it")
+                throw CLIFailure(
+                    "--manifest \(absolute): \"path\" \(JSONText.quoted(named)) is not absolute; browsers on Linux refuse it"
+                )
             }
             path = named
             manifestPath = absolute
@@ -79,21 +113,23 @@ struct HostOptions: ParsableArguments {
         } else {
             throw CLIFailure("cannot tell this binary's path from /proc/self/exe; name the host with --host")
         }
-        let family: BrowserFamily = switch caller {
-        case .chrome?: .chromium
-        case .firefox?: .firefox
-        case nil: origin != nil ? .chromium : addonID != nil ? .firefox : manifestFamily ?? .chromium
-        }
+        let family: BrowserFamily =
+            switch caller {
+            case .chrome?: .chromium
+            case .firefox?: .firefox
+            case nil: origin != nil ? .chromium : addonID != nil ? .firefox : manifestFamily ?? .chromium
+            }
         let fromManifest = family == manifestFamily ? manifestIDs.first : nil
-        let launch: BrowserLaunch = switch family {
-        case .chromium:
-            .chrome(origin: origin ?? fromManifest ?? BrowserLaunch.placeholderOrigin)
-        case .firefox:
-            .firefox(
-                manifestPath: manifestPath ?? "/dev/null/wallet-bridge-call.json",
-                addonID: addonID ?? fromManifest ?? BrowserLaunch.placeholderAddonID
-            )
-        }
+        let launch: BrowserLaunch =
+            switch family {
+            case .chromium:
+                .chrome(origin: origin ?? fromManifest ?? BrowserLaunch.placeholderOrigin)
+            case .firefox:
+                .firefox(
+                    manifestPath: manifestPath ?? "/dev/null/wallet-bridge-call.json",
+                    addonID: addonID ?? fromManifest ?? BrowserLaunch.placeholderAddonID
+                )
+            }
         return HostCommand(path: path, launch: launch, environment: environment.variables)
     }
 }
@@ -103,13 +139,19 @@ extension HostOptions {
     /// (outside Flatpak sandboxes, whose "path" is a wrapper that runs only inside), of
     /// `caller`'s family first, else Chromium's first; else the first `<name>.json` in the
     /// folders the known browsers read, per user, then system-wide.
-    static func installedManifest(of name: String, preferring caller: CallerKind?, environment: CLIEnvironment) throws(CLIFailure) -> String {
+    static func installedManifest(of name: String, preferring caller: CallerKind?, environment: CLIEnvironment)
+        throws(CLIFailure) -> String
+    {
         let family: BrowserFamily = caller == .firefox ? .firefox : .chromium
         let record = try InstallRecord.load(from: InstallRecord.location(in: environment))
-        let recorded = (record?.files(of: name) ?? []).filter { $0.isManifest && $0.flatpak == nil && FileSystem.exists($0.path) }.map(\.path)
+        let recorded = (record?.files(of: name) ?? []).filter {
+            $0.isManifest && $0.flatpak == nil && FileSystem.exists($0.path)
+        }.map(\.path)
         var found = recorded
         if found.isEmpty {
-            let folders = BrowserCatalog.all.flatMap { $0.userHostFolders(in: environment) } + BrowserCatalog.all.flatMap { $0.systemHostFolders(in: environment) }
+            let folders =
+                BrowserCatalog.all.flatMap { $0.userHostFolders(in: environment) }
+                + BrowserCatalog.all.flatMap { $0.systemHostFolders(in: environment) }
             for folder in folders where FileSystem.exists(Path.join(folder, name + ".json")) {
                 let path = Path.join(folder, name + ".json")
                 if !found.contains(path) { found.append(path) }
@@ -117,7 +159,8 @@ extension HostOptions {
         }
         let ofFamily = found.filter { (try? ManifestFile.load($0))?.family == family }
         guard let chosen = ofFamily.first ?? found.first else {
-            throw CLIFailure("""
+            throw CLIFailure(
+                """
                 --name \(name): no manifest for it: the install record names none and no browser's folder holds \(name).json; \
                 install it first (wallet-bridge install --name \(name) --binary PATH ...), or name the host with --manifest or --host
                 """)

@@ -55,7 +55,8 @@ final class HostProcess {
     static func startFailure(_ path: String, code: Int32) -> String {
         let reason = String(cString: strerror(code))
         guard code == ENOENT || code == EACCES, FileSystem.status(path)?.kind == .file,
-              let bytes = FileSystem.readPrefix(path, limit: 256), bytes.starts(with: Array("#!".utf8)) else {
+            let bytes = FileSystem.readPrefix(path, limit: 256), bytes.starts(with: Array("#!".utf8))
+        else {
             if code == EACCES, let blocked = FileSystem.untraversableAncestor(of: path) {
                 return "\(reason): you may not enter the folder \(blocked)"
             }
@@ -68,7 +69,8 @@ final class HostProcess {
         var words = "its #! line names the interpreter \(JSONText.preview(interpreterBytes, limit: 200))"
         if endsInCR {
             let bare = String(decoding: interpreterBytes.filter { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-            words += ", and the line ends in a carriage return (\\r: the script has Windows line ends), so the kernel looks for \(JSONText.quoted(bare + "\r")), which does not exist; convert the script to Unix line ends (dos2unix, or sed -i 's/\\r$//')"
+            words +=
+                ", and the line ends in a carriage return (\\r: the script has Windows line ends), so the kernel looks for \(JSONText.quoted(bare + "\r")), which does not exist; convert the script to Unix line ends (dos2unix, or sed -i 's/\\r$//')"
         } else if code == ENOENT {
             words += ", which does not exist; install it or correct the #! line"
         } else {
@@ -94,7 +96,8 @@ final class HostProcess {
         let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
         let started: Result<pid_t, Spawn.Failure> = Result { () throws(Spawn.Failure) in
             try Spawn.start(
-                command.path, arguments: command.launch.arguments, standardStreams: [input.read, output.write, errors.write],
+                command.path, arguments: command.launch.arguments,
+                standardStreams: [input.read, output.write, errors.write],
                 environment: command.environment, workingDirectory: command.workingDirectory)
         }
         _ = close(input.read)
@@ -108,7 +111,8 @@ final class HostProcess {
             _ = close(input.write)
             _ = close(output.read)
             _ = close(errors.read)
-            throw NativeHostError(.cannotStart(path: command.path, reason: Self.startFailure(command.path, code: failure.code)))
+            throw NativeHostError(
+                .cannotStart(path: command.path, reason: Self.startFailure(command.path, code: failure.code)))
         }
         pid = child
         stdinFD = input.write

@@ -25,11 +25,16 @@ final class HostConnection {
         connection = Connection(
             input: process.stdoutFD, output: process.stdinFD, maxFrameBytes: Frame.maxOutboundBytes, now: { .now })
         // Drained with the replies, so that a chatty host never blocks on a full stderr pipe.
-        connection.sideReaders = [(process.stderrFD, { [stderr, process] fd in
-            if stderr.read(fd) { return true }
-            process.closeErrors()
-            return false
-        })]
+        connection.sideReaders = [
+            (
+                process.stderrFD,
+                { [stderr, process] fd in
+                    if stderr.read(fd) { return true }
+                    process.closeErrors()
+                    return false
+                }
+            )
+        ]
     }
 
     /// The end of the host's stderr, as text.
@@ -146,11 +151,15 @@ private final class StderrTail {
 
     /// Reads what is there; false at the end of file (or on an error, which ends it too).
     func read(_ fd: Int32) -> Bool {
-        let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress, raw.count) } }
+        let count = chunk.withUnsafeMutableBytes { raw in
+            SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress, raw.count) }
+        }
         if count < 0 && errno == EAGAIN { return true }
         guard count > 0 else { return false }
         bytes.append(contentsOf: chunk[0..<count])
-        if bytes.count > HostConnection.stderrTailBytes * 2 { bytes.removeFirst(bytes.count - HostConnection.stderrTailBytes) }
+        if bytes.count > HostConnection.stderrTailBytes * 2 {
+            bytes.removeFirst(bytes.count - HostConnection.stderrTailBytes)
+        }
         return true
     }
 }

@@ -35,7 +35,8 @@ struct NativeHostError: Error, CustomStringConvertible {
                 frame that does not parse; if this is text, something printed to stdout.
                 """
         case .notJSONRPC(let reason, let bytes):
-            return "the reply is JSON but not a JSON-RPC 2.0 response (\(reason)): \(JSONText.preview(bytes, limit: 200))"
+            return
+                "the reply is JSON but not a JSON-RPC 2.0 response (\(reason)): \(JSONText.preview(bytes, limit: 200))"
         case .exitedWithoutReply(let status):
             return "the host \(status.map(\.description) ?? "closed its stdout") without replying"
         case .timedOut(let duration, let waitingFor, let received) where !received.isEmpty:
@@ -55,7 +56,8 @@ struct NativeHostError: Error, CustomStringConvertible {
     var description: String {
         let tail = stderrTail.trimmingTrailingNewlines
         guard !tail.isEmpty else { return summary }
-        return summary + "\nhost stderr (last lines):\n" + tail.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        return summary + "\nhost stderr (last lines):\n"
+            + tail.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
     }
 
     static func seconds(_ duration: Duration) -> String {

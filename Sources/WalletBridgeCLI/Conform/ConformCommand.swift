@@ -36,7 +36,8 @@ struct ConformCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Fixture files, or folders of them.", valueName: "file-or-folder"), completion: .file())
+    @Argument(
+        help: ArgumentHelp("Fixture files, or folders of them.", valueName: "file-or-folder"), completion: .file())
     var paths: [String] = []
 
     @OptionGroup var host: HostOptions

@@ -27,18 +27,25 @@ struct DescribeCommand: ParsableCommand {
 
     @OptionGroup var host: HostOptions
 
-    @Option(help: ArgumentHelp("Write the document to this file instead of stdout.", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp("Write the document to this file instead of stdout.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
     var output: String?
 
     @Option(help: ArgumentHelp("Seconds to wait for the reply.", valueName: "seconds"))
     var timeout: Double = 10
 
-    @Flag(help: "Check the document against the OpenRPC meta-schema shipped in this binary; print the verdict, not the document.")
+    @Flag(
+        help:
+            "Check the document against the OpenRPC meta-schema shipped in this binary; print the verdict, not the document."
+    )
     var check = false
 
     func validate() throws {
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
-        if check && output != nil { throw ValidationError("--check prints a verdict, not the document: leave out --output") }
+        if check && output != nil {
+            throw ValidationError("--check prints a verdict, not the document: leave out --output")
+        }
     }
 
     func run() throws {
@@ -46,7 +53,8 @@ struct DescribeCommand: ParsableCommand {
         let command = try host.startableCommand(environment: environment, status: CallCommand.Status.unusableManifest)
         let document: JSONValue
         do {
-            let underTest = HostUnderTest.process(path: command.path, arguments: command.launch.arguments, environment: command.environment)
+            let underTest = HostUnderTest.process(
+                path: command.path, arguments: command.launch.arguments, environment: command.environment)
             document = try HostDescription.fetch(from: underTest, timeout: timeout)
         } catch {
             Console.error(error.description)
@@ -76,14 +84,17 @@ struct DescribeCommand: ParsableCommand {
         let problems = OpenRPCMetaSchema.problems(in: document)
         guard problems.isEmpty else {
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-            Console.error("rpc.discover's document is not valid OpenRPC (\(count), against the OpenRPC 1.2 meta-schema):\n"
-                + problems.map { "  " + $0 }.joined(separator: "\n"))
+            Console.error(
+                "rpc.discover's document is not valid OpenRPC (\(count), against the OpenRPC 1.2 meta-schema):\n"
+                    + problems.map { "  " + $0 }.joined(separator: "\n"))
             throw ExitCode(CallCommand.Status.noUsableReply)
         }
         let members = document.objectValue ?? [:]
         let info = members["info"]?.objectValue ?? [:]
         let title = [info["title"]?.stringValue, info["version"]?.stringValue].compactMap { $0 }.joined(separator: " ")
         let methods = members["methods"]?.arrayValue?.count ?? 0
-        Console.out("valid OpenRPC \(members["openrpc"]?.stringValue ?? "") document: \(title), \(methods == 1 ? "1 method" : "\(methods) methods")")
+        Console.out(
+            "valid OpenRPC \(members["openrpc"]?.stringValue ?? "") document: \(title), \(methods == 1 ? "1 method" : "\(methods) methods")"
+        )
     }
 }

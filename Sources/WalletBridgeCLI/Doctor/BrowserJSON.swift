@@ -13,7 +13,8 @@ enum BrowserJSON {
     /// Private-use marker prefixed to a renamed duplicate key, then folded back, last wins.
     private static let marker = "\u{F8FF}dup"
 
-    static func load(_ path: String) throws(ManifestFile.LoadError) -> (manifest: ManifestFile, leniencies: [Leniency]) {
+    static func load(_ path: String) throws(ManifestFile.LoadError) -> (manifest: ManifestFile, leniencies: [Leniency])
+    {
         guard var bytes = FileSystem.read(path) else { throw .unreadable }
         var leniencies: [Leniency] = []
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -25,7 +26,9 @@ enum BrowserJSON {
             do {
                 let value = try JSONParser.parse(bytes)
                 let folded = fold(value)
-                guard case .object(let members) = folded else { throw ManifestFile.LoadError.notAnObject(typeName: folded.typeName) }
+                guard case .object(let members) = folded else {
+                    throw ManifestFile.LoadError.notAnObject(typeName: folded.typeName)
+                }
                 return (ManifestFile(path: path, members: members), leniencies)
             } catch let error as JSONParseError {
                 // The strict parser stops at the second of two equal keys, at its opening
@@ -69,7 +72,8 @@ enum BrowserJSON {
             var duplicates: [(Int, String, JSONValue)] = []
             for (key, member) in members {
                 if key.hasPrefix(marker), let colon = key.firstIndex(of: ":"),
-                   let number = Int(key[key.index(key.startIndex, offsetBy: marker.count)..<colon]) {
+                    let number = Int(key[key.index(key.startIndex, offsetBy: marker.count)..<colon])
+                {
                     duplicates.append((number, String(key[key.index(after: colon)...]), fold(member)))
                 } else {
                     result[key] = fold(member)

@@ -42,7 +42,10 @@ enum Doctor {
         init(options: DoctorOptions, environment: CLIEnvironment) {
             self.options = options
             self.environment = environment
-            let presences = Dictionary(uniqueKeysWithValues: BrowserCatalog.all.map { ($0.id, BrowserDetection.presence(of: $0, in: environment)) })
+            let presences = Dictionary(
+                uniqueKeysWithValues: BrowserCatalog.all.map {
+                    ($0.id, BrowserDetection.presence(of: $0, in: environment))
+                })
             self.presences = presences
             installed = BrowserCatalog.all.filter { presences[$0.id]!.isInstalled }
             record = (try? InstallRecord.load(from: InstallRecord.location(in: environment))) ?? nil
@@ -67,7 +70,8 @@ enum Doctor {
         /// manifest for the host.
         func hasManifest(_ browser: Browser) -> Bool {
             let hostName = options.hostName
-            let folders = locations(of: browser).map(\.folder)
+            let folders =
+                locations(of: browser).map(\.folder)
                 + presences[browser.id]!.flatpak.map { browser.flatpakHostFolder(appID: $0.id, in: environment) }
             return folders.contains { !Doctor.candidates(in: $0, hostName: hostName).isEmpty }
         }
@@ -77,7 +81,9 @@ enum Doctor {
         func unreadManifest(of family: BrowserFamily) -> String? {
             for browser in BrowserCatalog.all where browser.family == family && !presences[browser.id]!.isInstalled {
                 for location in locations(of: browser) where readers(of: location.folder).isEmpty {
-                    if let path = Doctor.candidates(in: location.folder, hostName: options.hostName).first { return path }
+                    if let path = Doctor.candidates(in: location.folder, hostName: options.hostName).first {
+                        return path
+                    }
                 }
             }
             return nil
@@ -85,7 +91,9 @@ enum Doctor {
 
         /// Checks the manifest at `path` as a browser of `family` reads it. `probe: false` for a
         /// manifest whose host only starts inside a sandbox (a Flatpak's wrapper).
-        mutating func check(_ path: String, family: BrowserFamily, scope: String, target: [String], probe: Bool = true) -> ManifestReport {
+        mutating func check(_ path: String, family: BrowserFamily, scope: String, target: [String], probe: Bool = true)
+            -> ManifestReport
+        {
             let key = "\(family.rawValue):\(path)"
             if checked[key] == nil {
                 checked[key] = ManifestCheck(
@@ -130,7 +138,8 @@ enum Doctor {
         if options.system {
             folders = systemFolders(survey).map(\.folder)
         } else {
-            folders = selectedBrowsers(options).flatMap { survey.locations(of: $0).map(\.folder) }
+            folders =
+                selectedBrowsers(options).flatMap { survey.locations(of: $0).map(\.folder) }
                 + userDataDirsToCheck(survey).map { Path.join($0, Browser.userDataHostFolder) }
         }
         folders += browserDirsToCheck(survey).map(\.folder)
@@ -169,14 +178,18 @@ enum Doctor {
                 manifests.append(ManifestReport(path: folder, scope: "system", faults: [denied], answer: nil))
             }
             for path in candidates(in: folder, hostName: hostName) {
-                manifests.append(survey.check(path, family: readers[0].family, scope: "system", target: ["--browser", readers[0].id]))
+                manifests.append(
+                    survey.check(
+                        path, family: readers[0].family, scope: "system", target: ["--browser", readers[0].id]))
             }
-            reports.append(BrowserReport(
-                browser: readers.map(\.id).joined(separator: ","),
-                name: "System folder \(folder) (\(readers.map(\.displayName).joined(separator: ", ")))",
-                verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
-                browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(hostName).json here" : nil,
-                manifests: manifests, advice: []))
+            reports.append(
+                BrowserReport(
+                    browser: readers.map(\.id).joined(separator: ","),
+                    name: "System folder \(folder) (\(readers.map(\.displayName).joined(separator: ", ")))",
+                    verdict: manifests.isEmpty
+                        ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
+                    browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(hostName).json here" : nil,
+                    manifests: manifests, advice: []))
         }
         return reports
     }
@@ -199,15 +212,20 @@ enum Doctor {
         let hostName = survey.options.hostName
         var manifests: [ManifestReport] = []
         if let denied = folderDenied(browserDir.folder, hostName: hostName) {
-            manifests.append(ManifestReport(path: browserDir.folder, scope: "browser-dir", faults: [denied], answer: nil))
+            manifests.append(
+                ManifestReport(path: browserDir.folder, scope: "browser-dir", faults: [denied], answer: nil))
         }
         for path in candidates(in: browserDir.folder, hostName: hostName) {
-            manifests.append(survey.check(path, family: browserDir.family, scope: "browser-dir", target: ["--browser-dir", browserDir.argument]))
+            manifests.append(
+                survey.check(
+                    path, family: browserDir.family, scope: "browser-dir",
+                    target: ["--browser-dir", browserDir.argument]))
         }
         return BrowserReport(
             browser: "browser-dir", name: "\(browserDir.family.displayName) browser reading \(browserDir.folder)",
             verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
-            browserFound: false, evidence: "", summary: manifests.isEmpty ? "no \(hostName).json in \(browserDir.folder)" : nil,
+            browserFound: false, evidence: "",
+            summary: manifests.isEmpty ? "no \(hostName).json in \(browserDir.folder)" : nil,
             manifests: manifests, advice: [])
     }
 
@@ -219,7 +237,8 @@ enum Doctor {
         let knownFolders = Set(BrowserCatalog.all.flatMap { survey.locations(of: $0).map(\.folder) })
         // A --browser-dir or a Flatpak's folder may end in NativeMessagingHosts too: those are
         // checked as what they are, not as a --user-data-dir.
-        for file in survey.record?.files ?? [] where Path.fileName(file.path) == hostName + ".json" && file.browserDir == nil && file.flatpak == nil {
+        for file in survey.record?.files ?? []
+        where Path.fileName(file.path) == hostName + ".json" && file.browserDir == nil && file.flatpak == nil {
             let folder = Path.parent(file.path)
             guard !knownFolders.contains(folder), Path.fileName(folder) == Browser.userDataHostFolder else { continue }
             let directory = Path.parent(folder)
@@ -234,16 +253,19 @@ enum Doctor {
         let presence = survey.presences[browser.id]!
         let inSandbox = flatpakReports(for: browser, presence: presence, survey: &survey)
         let sandboxReady = !inSandbox.isEmpty && !inSandbox.contains(where: \.hasProblem)
-        let manifests = manifestReports(for: browser, presence: presence, flatpakReady: sandboxReady, survey: &survey) + inSandbox
+        let manifests =
+            manifestReports(for: browser, presence: presence, flatpakReady: sandboxReady, survey: &survey) + inSandbox
         var summary: String?
         let verdict: BrowserReport.Verdict
         if manifests.isEmpty {
             verdict = .notInstalled
             let folders = survey.locations(of: browser).map(\.folder).joined(separator: ", ")
             let command = installCommand(
-                survey.installTarget(browser), family: browser.family, hostName: options.hostName, record: survey.record,
+                survey.installTarget(browser), family: browser.family, hostName: options.hostName,
+                record: survey.record,
                 manifest: survey.unreadManifest(of: browser.family), copy: true)
-            summary = presence.isInstalled
+            summary =
+                presence.isInstalled
                 ? "browser found, but no \(options.hostName).json in \(folders); add it with: \(command)"
                 : "browser not found"
         } else if !presence.isInstalled {
@@ -264,18 +286,26 @@ enum Doctor {
     /// The manifests `install --flatpak` wrote inside the sandbox of each Flatpak of `browser`
     /// found here. Their host is a wrapper that works only inside the sandbox, so they are
     /// checked as files (fields, IDs, the wrapper there and executable), never started.
-    private static func flatpakReports(for browser: Browser, presence: BrowserPresence, survey: inout Survey) -> [ManifestReport] {
+    private static func flatpakReports(for browser: Browser, presence: BrowserPresence, survey: inout Survey)
+        -> [ManifestReport]
+    {
         var apps: [String] = []
         for flatpak in presence.flatpak where !apps.contains(flatpak.id) { apps.append(flatpak.id) }
         return apps.flatMap { app in
-            candidates(in: browser.flatpakHostFolder(appID: app, in: survey.environment), hostName: survey.options.hostName).map { path in
-                survey.check(path, family: browser.family, scope: "flatpak", target: ["--browser", browser.id, "--flatpak"], probe: false)
+            candidates(
+                in: browser.flatpakHostFolder(appID: app, in: survey.environment), hostName: survey.options.hostName
+            ).map { path in
+                survey.check(
+                    path, family: browser.family, scope: "flatpak", target: ["--browser", browser.id, "--flatpak"],
+                    probe: false)
             }
         }
     }
 
     /// Every manifest (and every folder it cannot be read in) among the folders `browser` reads.
-    private static func manifestReports(for browser: Browser, presence: BrowserPresence, flatpakReady: Bool, survey: inout Survey) -> [ManifestReport] {
+    private static func manifestReports(
+        for browser: Browser, presence: BrowserPresence, flatpakReady: Bool, survey: inout Survey
+    ) -> [ManifestReport] {
         let hostName = survey.options.hostName
         var manifests: [ManifestReport] = []
         for location in survey.locations(of: browser) {
@@ -285,17 +315,23 @@ enum Doctor {
             let expected = Path.join(location.folder, hostName + ".json")
             if var denied = folderDenied(location.folder, hostName: hostName) {
                 if readBy.isEmpty { denied.severity = .warning }
-                manifests.append(ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
+                manifests.append(
+                    ManifestReport(path: location.folder, scope: location.scope, faults: [denied], answer: nil))
             }
             for path in candidates(in: location.folder, hostName: hostName) {
                 // Browsers open <host>.json only: beside it, another file carrying the
                 // host's name is never read. It is clutter, not a broken manifest.
                 if path != expected && FileSystem.exists(expected) {
-                    manifests.append(ManifestReport(path: path, scope: location.scope, faults: [strayFile(path, expected: expected)], answer: nil))
+                    manifests.append(
+                        ManifestReport(
+                            path: path, scope: location.scope, faults: [strayFile(path, expected: expected)],
+                            answer: nil))
                     continue
                 }
-                manifests.append(checkedManifest(
-                    path, browser: browser, presence: presence, scope: location.scope, readByNobody: readBy.isEmpty, flatpakReady: flatpakReady, survey: &survey))
+                manifests.append(
+                    checkedManifest(
+                        path, browser: browser, presence: presence, scope: location.scope, readByNobody: readBy.isEmpty,
+                        flatpakReady: flatpakReady, survey: &survey))
             }
         }
         return manifests
@@ -304,25 +340,31 @@ enum Doctor {
     /// Checks one manifest for `browser`, adding what the manifest's place means: a folder no
     /// installed browser reads, a browser that is only a Flatpak.
     private static func checkedManifest(
-        _ path: String, browser: Browser, presence: BrowserPresence, scope: String, readByNobody: Bool, flatpakReady: Bool, survey: inout Survey
+        _ path: String, browser: Browser, presence: BrowserPresence, scope: String, readByNobody: Bool,
+        flatpakReady: Bool, survey: inout Survey
     ) -> ManifestReport {
         var report = survey.check(path, family: browser.family, scope: scope, target: ["--browser", browser.id])
         if readByNobody {
             // No browser on this machine reads it: whatever is wrong inside cannot
             // break anything today. Worth a note, never a failing verdict.
-            report.faults = report.faults.map { var fault = $0; fault.severity = .warning; return fault }
+            report.faults = report.faults.map {
+                var fault = $0; fault.severity = .warning; return fault
+            }
             // The package writes a manifest for every browser it knows, read or not: that is
             // by design, and dpkg's file is not the user's to remove.
             if !isFromThePackage(path, environment: survey.environment) {
                 report.faults.insert(wrongFolder(path, browser: browser, survey: survey), at: 0)
             }
         }
-        if presence.isFlatpakOnly, var sandbox = flatpakFault(browser, presence: presence, environment: survey.environment) {
+        if presence.isFlatpakOnly,
+            var sandbox = flatpakFault(browser, presence: presence, environment: survey.environment)
+        {
             if flatpakReady {
                 // The Flatpak reads its own manifest (checked below): this one is only clutter.
                 sandbox.severity = .warning
                 sandbox.message += "; it reads the manifest install --flatpak wrote inside its sandbox instead (below)"
-                sandbox.fix = "remove this one if nothing else uses it: \(uninstallCommand(["--browser", browser.id], hostName: survey.options.hostName))"
+                sandbox.fix =
+                    "remove this one if nothing else uses it: \(uninstallCommand(["--browser", browser.id], hostName: survey.options.hostName))"
             }
             report.faults.insert(sandbox, at: 0)
         }
@@ -333,7 +375,9 @@ enum Doctor {
     private static func userDataDirReport(_ directory: String, survey: inout Survey) -> BrowserReport {
         let hostName = survey.options.hostName
         let folder = Path.join(directory, Browser.userDataHostFolder)
-        let manifests = candidates(in: folder, hostName: hostName).map { survey.check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", directory]) }
+        let manifests = candidates(in: folder, hostName: hostName).map {
+            survey.check($0, family: .chromium, scope: "user-data-dir", target: ["--user-data-dir", directory])
+        }
         return BrowserReport(
             browser: "user-data-dir", name: "Chromium-family browser with --user-data-dir=\(directory)",
             verdict: manifests.isEmpty ? .notInstalled : manifests.contains(where: \.hasProblem) ? .problem : .ok,
@@ -369,21 +413,28 @@ enum Doctor {
 
     /// A browser installed only as a Flatpak sees none of the ordinary folders. Only
     /// xdg-native-messaging-proxy can bridge that, and only for the folders it searches.
-    private static func flatpakFault(_ browser: Browser, presence: BrowserPresence, environment: CLIEnvironment) -> DoctorFault? {
+    private static func flatpakFault(_ browser: Browser, presence: BrowserPresence, environment: CLIEnvironment)
+        -> DoctorFault?
+    {
         guard let flatpak = presence.flatpak.first else { return nil }
         let sees = Path.join(environment.home, ".var/app/\(flatpak.id)")
         if browser.proxySearchesFolders, let proxy = nativeMessagingProxy(environment) {
             return DoctorFault(
                 check: "sandbox", severity: .warning,
-                message: "\(browser.displayName) is only a Flatpak (\(flatpak.id)): it reaches this manifest only through xdg-native-messaging-proxy (\(proxy)), which searches this folder",
-                fix: "make sure the proxy runs in your session (systemctl --user enable --now xdg-native-messaging-proxy.service) and that this Flatpak uses it; see the note below")
+                message:
+                    "\(browser.displayName) is only a Flatpak (\(flatpak.id)): it reaches this manifest only through xdg-native-messaging-proxy (\(proxy)), which searches this folder",
+                fix:
+                    "make sure the proxy runs in your session (systemctl --user enable --now xdg-native-messaging-proxy.service) and that this Flatpak uses it; see the note below"
+            )
         }
-        let why = browser.proxySearchesFolders
+        let why =
+            browser.proxySearchesFolders
             ? "xdg-native-messaging-proxy, which would search this folder, is not installed"
             : "xdg-native-messaging-proxy searches only the Google Chrome, Chromium and Mozilla folders, not this one"
         return DoctorFault(
             check: "sandbox", severity: .problem,
-            message: "\(browser.displayName) is only a Flatpak (\(flatpak.id)): inside its sandbox it sees \(sees)/, not this manifest, and \(why)",
+            message:
+                "\(browser.displayName) is only a Flatpak (\(flatpak.id)): inside its sandbox it sees \(sees)/, not this manifest, and \(why)",
             fix: "see the note below: the proxy, or a manifest and wrapper inside the sandbox")
     }
 
@@ -398,14 +449,16 @@ enum Doctor {
         return DoctorFault(
             check: "unreadable",
             severity: .problem,
-            message: "permission denied: you (uid \(getuid())) may not enter \(blocked)/, so neither can your browser; whatever manifest is in \(folder)/ is out of its reach",
+            message:
+                "permission denied: you (uid \(getuid())) may not enter \(blocked)/, so neither can your browser; whatever manifest is in \(folder)/ is out of its reach",
             fix: "chmod 755 \(Shell.quoted(blocked))   (as its owner, or with sudo for a system folder)")
     }
 
     private static func strayFile(_ path: String, expected: String) -> DoctorFault {
         DoctorFault(
             check: "stray-file", severity: .warning,
-            message: "another file with the host's \"name\"; browsers never open it (they open \(Path.fileName(expected)), which is here)",
+            message:
+                "another file with the host's \"name\"; browsers never open it (they open \(Path.fileName(expected)), which is here)",
             fix: "remove it if nothing else uses it: rm \(Shell.quoted(path))")
     }
 
@@ -413,7 +466,8 @@ enum Doctor {
     static func isFromThePackage(_ path: String, environment: CLIEnvironment) -> Bool {
         let list = Path.join(environment.systemRoot, "var/lib/dpkg/info/wallet-bridge.list")
         guard let bytes = FileSystem.read(list, limit: 1 << 20) else { return false }
-        let relative = environment.systemRoot == "/" ? path : "/" + path.dropFirst(environment.systemRoot.count).drop { $0 == "/" }
+        let relative =
+            environment.systemRoot == "/" ? path : "/" + path.dropFirst(environment.systemRoot.count).drop { $0 == "/" }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { $0 == relative }
     }
 
@@ -424,22 +478,29 @@ enum Doctor {
         let environment = survey.environment, options = survey.options, record = survey.record
         let lacking = survey.installed.filter { $0.family == browser.family && !survey.hasManifest($0) }
         // Our own file goes with uninstall (which keeps the record right); anyone else's by hand.
-        let remove = record?.files.contains { $0.path == path && $0.browsers.contains(browser.id) } == true
+        let remove =
+            record?.files.contains { $0.path == path && $0.browsers.contains(browser.id) } == true
             ? uninstallCommand(["--browser", browser.id], hostName: options.hostName)
             : "rm \(Shell.quoted(path))"
         var lines: [String] = []
         for other in lacking {
-            let command = installCommand(survey.installTarget(other), family: other.family, hostName: options.hostName, record: record, manifest: path, copy: true)
-            lines.append("\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(command)")
+            let command = installCommand(
+                survey.installTarget(other), family: other.family, hostName: options.hostName, record: record,
+                manifest: path, copy: true)
+            lines.append(
+                "\(other.displayName) reads \(other.userHostFolder(in: environment))/; install for it with: \(command)")
         }
         lines.append("if you do not use \(browser.displayName), remove this manifest: \(remove)")
-        var message = "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/: this manifest reaches nobody"
+        var message =
+            "\(browser.displayName) is not installed, and no installed browser reads \(Path.parent(path))/: this manifest reaches nobody"
         if !lacking.isEmpty {
             let names = lacking.map(\.displayName)
             let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
-            message += "; \(list) \(names.count == 1 ? "is" : "are") installed and \(names.count == 1 ? "has" : "have") no \(options.hostName).json"
+            message +=
+                "; \(list) \(names.count == 1 ? "is" : "are") installed and \(names.count == 1 ? "has" : "have") no \(options.hostName).json"
         }
-        return DoctorFault(check: "wrong-folder", severity: .warning, message: message, fix: lines.joined(separator: "\n"))
+        return DoctorFault(
+            check: "wrong-folder", severity: .warning, message: message, fix: lines.joined(separator: "\n"))
     }
 
     static var executable: String { Shell.quoted(FileSystem.currentExecutable() ?? "wallet-bridge") }
@@ -454,11 +515,13 @@ enum Doctor {
     /// program may be the wrong one. `avoiding`: a program never to name (the one found behind
     /// a manifest that starts the wrong host).
     static func installCommand(
-        _ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil, copy: Bool = false,
+        _ target: [String], family: BrowserFamily, hostName: String, record: InstallRecord?, manifest: String? = nil,
+        copy: Bool = false,
         avoiding: String? = nil
     ) -> String {
         func wellFormed(_ id: String) -> Bool {
-            family == .chromium ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
+            family == .chromium
+                ? ManifestIdentifiers.originProblem(id) == nil : ManifestIdentifiers.addonIDProblem(id) == nil
         }
         var ids: [String] = []
         if let manifest, let loaded = try? BrowserJSON.load(manifest) {
@@ -466,16 +529,21 @@ enum Doctor {
         }
         if ids.isEmpty {
             // The file at this very path first, then the rest, in record order.
-            let files = (record?.files ?? []).filter { $0.path == manifest } + (record?.files ?? []).filter { $0.path != manifest }
+            let files =
+                (record?.files ?? []).filter { $0.path == manifest }
+                + (record?.files ?? []).filter { $0.path != manifest }
             for file in files where Path.fileName(file.path) == hostName + ".json" {
                 guard case .object(let members)? = try? JSONParser.parse(Array(file.content.utf8)),
-                      case .array(let entries)? = members[family.allowKey] else { continue }
+                    case .array(let entries)? = members[family.allowKey]
+                else { continue }
                 for case .string(let id) in entries where wellFormed(id) && !ids.contains(id) { ids.append(id) }
             }
         }
         var words = ["install"] + target
         if ids.isEmpty { words += [family.idOption, "ID"] } else { for id in ids { words += [family.idOption, id] } }
-        words += hostArguments(hostName: hostName, record: record, manifest: copy && !target.contains("--flatpak") ? manifest : nil, avoiding: avoiding)
+        words += hostArguments(
+            hostName: hostName, record: record, manifest: copy && !target.contains("--flatpak") ? manifest : nil,
+            avoiding: avoiding)
         return ([executable] + words.map(Shell.quoted)).joined(separator: " ")
     }
 
@@ -485,17 +553,23 @@ enum Doctor {
     /// when that binary is this one (install's default); `PATH` when nothing names one. A
     /// suggested command must never make a manifest start another program (this wallet,
     /// say) than the one it was installed for.
-    static func hostArguments(hostName: String, record: InstallRecord?, manifest: String?, avoiding: String? = nil) -> [String] {
+    static func hostArguments(hostName: String, record: InstallRecord?, manifest: String?, avoiding: String? = nil)
+        -> [String]
+    {
         var words: [String] = []
         if hostName != ManifestIdentifiers.defaultHostName { words += ["--name", hostName] }
         let binary = hostBinary(hostName: hostName, record: record, manifest: manifest, avoiding: avoiding)
         if let binary {
-            if hostName != ManifestIdentifiers.defaultHostName || binary != FileSystem.currentExecutable() { words += ["--binary", binary] }
+            if hostName != ManifestIdentifiers.defaultHostName || binary != FileSystem.currentExecutable() {
+                words += ["--binary", binary]
+            }
         } else if hostName != ManifestIdentifiers.defaultHostName {
             words += ["--binary", "PATH"]
         }
         if let recorded = record?.hosts[hostName],
-           recorded.description != InstallRequest.defaultDescription(hostName: hostName, binary: binary ?? recorded.binary) {
+            recorded.description
+                != InstallRequest.defaultDescription(hostName: hostName, binary: binary ?? recorded.binary)
+        {
             words += ["--description", recorded.description]
         }
         return words
@@ -511,9 +585,13 @@ enum Doctor {
     /// wrappers aside); nil when none of them is an executable file. Never `avoiding`, and,
     /// for a host name other than the wallet's, never the wallet unless the record says the
     /// user chose it: a suggested command must not make a custom host start the wallet.
-    static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?, avoiding: String? = nil) -> String? {
+    static func hostBinary(hostName: String, record: InstallRecord?, manifest: String?, avoiding: String? = nil)
+        -> String?
+    {
         func usable(_ path: String?) -> String? {
-            guard let path, path.hasPrefix("/"), FileSystem.status(path)?.kind == .file, FileSystem.accessible(path, X_OK) else { return nil }
+            guard let path, path.hasPrefix("/"), FileSystem.status(path)?.kind == .file,
+                FileSystem.accessible(path, X_OK)
+            else { return nil }
             if let avoiding, FileSystem.sameFile(path, avoiding) { return nil }
             return path
         }
@@ -523,7 +601,9 @@ enum Doctor {
             return path
         }
         if let found = usable(record?.binary(of: hostName)) { return found }
-        if let manifest, let found = executableFile((try? BrowserJSON.load(manifest))?.manifest.string("path")) { return found }
+        if let manifest, let found = executableFile((try? BrowserJSON.load(manifest))?.manifest.string("path")) {
+            return found
+        }
         for file in record?.files(of: hostName) ?? [] {
             if let found = executableFile(file.hostManifest?.string("path")) { return found }
         }

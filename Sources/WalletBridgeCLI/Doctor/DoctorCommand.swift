@@ -26,16 +26,29 @@ struct DoctorCommand: ParsableCommand {
     @Option(name: .customLong("browser"), help: "Check only this browser (repeatable).")
     var browsers: [Browser] = []
 
-    @Option(help: ArgumentHelp("Also check DIR/NativeMessagingHosts, for a Chromium-family browser run with --user-data-dir (repeatable).", valueName: "dir"), completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "Also check DIR/NativeMessagingHosts, for a Chromium-family browser run with --user-data-dir (repeatable).",
+            valueName: "dir"), completion: .directory)
     var userDataDir: [String] = []
 
-    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Also check this manifest folder, as a browser of that family reads it: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"), transform: BrowserDir.option)
+    @Option(
+        name: .customLong("browser-dir"),
+        help: ArgumentHelp(
+            "Also check this manifest folder, as a browser of that family reads it: chromium:DIR or firefox:DIR (repeatable).",
+            valueName: "family:dir"), transform: BrowserDir.option)
     var browserDirs: [BrowserDir] = []
 
-    @Flag(help: "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, ...), each once, as every user's browser reads them.")
+    @Flag(
+        help:
+            "Check only the system-wide folders (/etc/chromium, /etc/opt/chrome, /usr/lib/mozilla, ...), each once, as every user's browser reads them."
+    )
     var system = false
 
-    @Flag(help: "First re-point each manifest install wrote for the host whose \"path\" is gone (or names another program) at the binary install recorded for the host, never another; prints each change.")
+    @Flag(
+        help:
+            "First re-point each manifest install wrote for the host whose \"path\" is gone (or names another program) at the binary install recorded for the host, never another; prints each change."
+    )
     var fixPaths = false
 
     @Option(help: "Seconds to wait for each host's answer.")
@@ -67,7 +80,8 @@ struct DoctorCommand: ParsableCommand {
                 throw CLIFailure("--fix-paths: cannot tell this binary's path from /proc/self/exe")
             }
             fixes = PathRepair.run(
-                folders: Doctor.foldersToCheck(options, environment: environment), hostName: name, binary: binary, environment: environment)
+                folders: Doctor.foldersToCheck(options, environment: environment), hostName: name, binary: binary,
+                environment: environment)
         }
         var report = Doctor.run(options, environment: environment)
         report.fixed = fixes

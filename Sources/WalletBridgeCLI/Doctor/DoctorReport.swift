@@ -92,12 +92,15 @@ struct DoctorReport: Codable, Sendable {
     var text: String {
         var lines = ["wallet-bridge doctor: host \(hostName)", ""]
         for browser in browsers {
-            lines += Self.indented("\(browser.name): \(browser.verdict.rawValue)" + (browser.summary.map { " (\($0))" } ?? ""), first: "", rest: "  ")
+            lines += Self.indented(
+                "\(browser.name): \(browser.verdict.rawValue)" + (browser.summary.map { " (\($0))" } ?? ""), first: "",
+                rest: "  ")
             if browser.browserFound { lines.append("  found: \(browser.evidence)") }
             for manifest in browser.manifests {
                 lines.append("  manifest \(manifest.path)")
                 for fault in manifest.faults {
-                    lines += Self.indented(fault.message, first: "    \(fault.severity.rawValue) [\(fault.check)]: ", rest: "      ")
+                    lines += Self.indented(
+                        fault.message, first: "    \(fault.severity.rawValue) [\(fault.check)]: ", rest: "      ")
                     lines += Self.indented(fault.fix, first: "      fix: ", rest: "           ")
                 }
                 if let answer = manifest.answer { lines += Self.indented(answer, first: "    ", rest: "    ") }
@@ -111,7 +114,9 @@ struct DoctorReport: Codable, Sendable {
         if requiresManifest && !foundManifest {
             lines.append("no system-wide manifest for \(hostName) found")
         } else {
-            lines.append(problems == 0 ? "no problems found" : "\(problems) manifest\(problems == 1 ? " has" : "s have") problems")
+            lines.append(
+                problems == 0
+                    ? "no problems found" : "\(problems) manifest\(problems == 1 ? " has" : "s have") problems")
         }
         return lines.joined(separator: "\n")
     }

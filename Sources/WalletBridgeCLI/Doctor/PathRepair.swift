@@ -26,8 +26,10 @@ struct PathFix: Codable, Sendable, Equatable {
     /// The line doctor prints for it.
     var line: String {
         switch outcome {
-        case .fixed: "fixed \(manifest): \"path\" was \(from), which \(FileSystem.exists(from) ? "is not the binary install recorded" : "no longer exists"); it is now \(to)"
-        case .skipped: "not fixed \(manifest): \"path\" \(from) \(FileSystem.exists(from) ? "is not the binary install recorded" : "no longer exists"), but \(reason ?? "")"
+        case .fixed:
+            "fixed \(manifest): \"path\" was \(from), which \(FileSystem.exists(from) ? "is not the binary install recorded" : "no longer exists"); it is now \(to)"
+        case .skipped:
+            "not fixed \(manifest): \"path\" \(from) \(FileSystem.exists(from) ? "is not the binary install recorded" : "no longer exists"), but \(reason ?? "")"
         case .failed: "could not fix \(manifest): \(reason ?? "")"
         }
     }
@@ -58,36 +60,45 @@ enum PathRepair {
             for path in FileSystem.list(folder) where path.hasSuffix(".json") {
                 let manifestPath = Path.join(folder, path)
                 guard let bytes = FileSystem.read(manifestPath), let loaded = try? BrowserJSON.load(manifestPath),
-                      path == hostName + ".json" || loaded.manifest.string("name") == hostName,
-                      let old = loaded.manifest.string("path"), old.hasPrefix("/") else { continue }
+                    path == hostName + ".json" || loaded.manifest.string("name") == hostName,
+                    let old = loaded.manifest.string("path"), old.hasPrefix("/")
+                else { continue }
                 let recordIndex = record?.files.firstIndex { $0.path == manifestPath }
                 let recorded = recordIndex != nil ? record?.binary(of: hostName) : nil
                 let gone = isGone(old)
                 // A recorded manifest that starts another program than its host's recorded one.
-                let elsewhere = !gone && recorded.map { !FileSystem.sameFile(old, $0) && FileSystem.status($0)?.kind == .file } == true
+                let elsewhere =
+                    !gone
+                    && recorded.map { !FileSystem.sameFile(old, $0) && FileSystem.status($0)?.kind == .file } == true
                 guard gone || elsewhere else { continue }
                 var fix = PathFix(manifest: manifestPath, from: old, to: recorded ?? "", outcome: .skipped)
-                if recordIndex == nil, gone, hostName == ManifestIdentifiers.defaultHostName, isThisProgram(old, this: binary) {
+                if recordIndex == nil, gone, hostName == ManifestIdentifiers.defaultHostName,
+                    isThisProgram(old, this: binary)
+                {
                     // The wallet's own manifest, not written by this install (a package's, an
                     // older install's): the wallet moved, and this is it.
                     fix.to = binary
-                    fixes.append(repoint(manifestPath, bytes: bytes, from: old, to: binary, manifest: loaded.manifest, fix: fix))
+                    fixes.append(
+                        repoint(manifestPath, bytes: bytes, from: old, to: binary, manifest: loaded.manifest, fix: fix))
                     continue
                 }
                 guard recordIndex != nil else {
-                    fix.reason = "install did not write it, so no install record names the binary of \(hostName); install it with its own binary: \(Doctor.executable) install ... --name \(Shell.quoted(hostName)) --binary PATH"
+                    fix.reason =
+                        "install did not write it, so no install record names the binary of \(hostName); install it with its own binary: \(Doctor.executable) install ... --name \(Shell.quoted(hostName)) --binary PATH"
                     fixes.append(fix)
                     continue
                 }
                 guard let recorded else {
-                    fix.reason = "the install record names no binary for \(hostName) that --fix-paths may use (its manifests disagreed, in a record from an older wallet-bridge; or it names the wallet-bridge wallet, which no --binary chose for \(hostName)); install it again with its binary (--name \(Shell.quoted(hostName)) --binary PATH), which records it"
+                    fix.reason =
+                        "the install record names no binary for \(hostName) that --fix-paths may use (its manifests disagreed, in a record from an older wallet-bridge; or it names the wallet-bridge wallet, which no --binary chose for \(hostName)); install it again with its binary (--name \(Shell.quoted(hostName)) --binary PATH), which records it"
                     fixes.append(fix)
                     continue
                 }
                 var target = recorded
                 if FileSystem.status(target)?.kind != .file {
                     guard isThisProgram(target, this: binary) else {
-                        fix.reason = "install recorded \(target) as the binary of \(hostName), and it is gone too; --fix-paths points a manifest only at its host's recorded binary: rebuild it there, or install it again with --binary"
+                        fix.reason =
+                            "install recorded \(target) as the binary of \(hostName), and it is gone too; --fix-paths points a manifest only at its host's recorded binary: rebuild it there, or install it again with --binary"
                         fixes.append(fix)
                         continue
                     }
@@ -112,18 +123,24 @@ enum PathRepair {
             do {
                 try updated.save(to: recordPath)
             } catch {
-                fixes.append(PathFix(manifest: recordPath, from: "", to: "", outcome: .failed, reason: "the install record was not updated: \(error)"))
+                fixes.append(
+                    PathFix(
+                        manifest: recordPath, from: "", to: "", outcome: .failed,
+                        reason: "the install record was not updated: \(error)"))
             }
         }
         return fixes
     }
 
     /// Rewrites the manifest's `path` from `old` to `new`; `fix` with its outcome.
-    private static func repoint(_ manifestPath: String, bytes: [UInt8], from old: String, to new: String, manifest: ManifestFile, fix: PathFix) -> PathFix {
+    private static func repoint(
+        _ manifestPath: String, bytes: [UInt8], from old: String, to new: String, manifest: ManifestFile, fix: PathFix
+    ) -> PathFix {
         var fix = fix
         guard let rewritten = repointed(bytes, from: old, to: new, manifest: manifest) else {
             fix.outcome = .skipped
-            fix.reason = "its \"path\" is not written as one plain JSON string that can be replaced alone; edit it by hand, or reinstall"
+            fix.reason =
+                "its \"path\" is not written as one plain JSON string that can be replaced alone; edit it by hand, or reinstall"
             return fix
         }
         do {
@@ -155,7 +172,9 @@ enum PathRepair {
 
     /// `bytes` with the one JSON string `old` replaced by `new`, or nil unless that string
     /// occurs exactly once and the result reads as the same manifest with the new path.
-    private static func repointed(_ bytes: [UInt8], from old: String, to new: String, manifest: ManifestFile) -> [UInt8]? {
+    private static func repointed(_ bytes: [UInt8], from old: String, to new: String, manifest: ManifestFile)
+        -> [UInt8]?
+    {
         let needle = Array(JSONText.quoted(old).utf8)
         var matches: [Int] = []
         var index = 0
@@ -170,8 +189,11 @@ enum PathRepair {
         guard matches.count == 1 else { return nil }
         var rewritten = bytes
         rewritten.replaceSubrange(matches[0]..<(matches[0] + needle.count), with: Array(JSONText.quoted(new).utf8))
-        guard case .object(var members)? = try? JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(rewritten.dropFirst(3)) : rewritten),
-              members["path"] == .string(new) else { return nil }
+        guard
+            case .object(var members)? = try? JSONParser.parse(
+                bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(rewritten.dropFirst(3)) : rewritten),
+            members["path"] == .string(new)
+        else { return nil }
         members["path"] = .string(old)
         return members == manifest.members ? rewritten : nil
     }

@@ -3,11 +3,15 @@
 enum SandboxAdvice {
     /// `hostArguments`: the `--name`, `--binary` and `--description` that keep the host what
     /// it is in the install command the advice names (`Doctor.hostArguments`).
-    static func advice(for browser: Browser, presence: BrowserPresence, hostName: String, environment: CLIEnvironment, hostArguments: [String] = []) -> [String] {
+    static func advice(
+        for browser: Browser, presence: BrowserPresence, hostName: String, environment: CLIEnvironment,
+        hostArguments: [String] = []
+    ) -> [String] {
         var advice: [String] = []
         if let snap = presence.snap.first {
             if browser.family == .firefox {
-                advice.append("""
+                advice.append(
+                    """
                     \(browser.displayName) is a Snap (\(snap)): it cannot start hosts itself. It asks the WebExtensions \
                     portal of xdg-desktop-portal (Ubuntu 22.04 and later) or, on newer systems, \
                     xdg-native-messaging-proxy, to start the host for it.
@@ -20,7 +24,8 @@ enum SandboxAdvice {
                     delete ~/.local/share/flatpak/db/webextensions to be asked again.
                     """)
             } else {
-                advice.append("""
+                advice.append(
+                    """
                     \(browser.displayName) is a Snap (\(snap)): confined, it cannot start a host outside its \
                     sandbox on its own, and not every release can go through the desktop portal. If the \
                     extension reports "Specified native messaging host not found" with the manifest in place, \
@@ -30,14 +35,17 @@ enum SandboxAdvice {
             }
         }
         // The host's own program: the wallet's binary only for the wallet's name.
-        let program = hostName == ManifestIdentifiers.defaultHostName ? "the wallet-bridge binary" : "\(hostName)'s binary"
+        let program =
+            hostName == ManifestIdentifiers.defaultHostName ? "the wallet-bridge binary" : "\(hostName)'s binary"
         for flatpak in presence.flatpak.prefix(1) {
             let inside = Browser.flatpakAppFolder(flatpak.id, in: environment)
             let folder = browser.flatpakHostFolder(appID: flatpak.id, in: environment)
-            let proxy = browser.proxySearchesFolders
+            let proxy =
+                browser.proxySearchesFolders
                 ? "it would find the manifest in \(browser.userHostFolder(in: environment))/"
                 : "it does not search \(browser.displayName)'s folders, so the manifest would have to be in one of those as well"
-            advice.append("""
+            advice.append(
+                """
                 \(browser.displayName) is a Flatpak (\(flatpak.id)): inside its sandbox it sees \(inside)/ but \
                 not ~/.mozilla, ~/.config or \(program), so the ordinary manifest is invisible to it.
                 - Where the browser supports xdg-native-messaging-proxy, run the proxy on the host \
@@ -52,7 +60,9 @@ enum SandboxAdvice {
                 its sandbox: weigh that first. wallet-bridge prints that command and never runs it.
                 """)
         }
-        if browser.userBase == .installFolder, presence.isInstalled, let profile = torBrowserAppArmorProfile(environment) {
+        if browser.userBase == .installFolder, presence.isInstalled,
+            let profile = torBrowserAppArmorProfile(environment)
+        {
             advice.append(torBrowserAppArmorNote(profile))
         }
         return advice

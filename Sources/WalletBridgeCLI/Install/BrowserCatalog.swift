@@ -77,7 +77,9 @@ enum BrowserCatalog {
         Browser(
             id: "firefox", displayName: "Firefox", family: .firefox, userBase: .home,
             profileFolder: ".mozilla", userHostFolder: ".mozilla/native-messaging-hosts",
-            systemHostFolders: ["/usr/lib/mozilla/native-messaging-hosts", "/usr/lib64/mozilla/native-messaging-hosts"],
+            systemHostFolders: [
+                "/usr/lib/mozilla/native-messaging-hosts", "/usr/lib64/mozilla/native-messaging-hosts",
+            ],
             profileMarkers: [".mozilla/firefox"],
             executables: ["firefox", "firefox-esr"],
             installPaths: ["/usr/lib/firefox/firefox", "/usr/lib/firefox-esr/firefox-esr", "/opt/firefox/firefox"],
@@ -106,7 +108,9 @@ enum BrowserCatalog {
             userHostFolder: "Browser/TorBrowser/Data/Browser/.mozilla/native-messaging-hosts",
             // Its own folder only: a per-user copy, nothing in /usr/lib/mozilla is ours to rely on.
             systemHostFolders: [],
-            profileMarkers: ["Browser/TorBrowser/Data/Browser/profile.default", "Browser/TorBrowser/Data/Browser/profiles.ini"],
+            profileMarkers: [
+                "Browser/TorBrowser/Data/Browser/profile.default", "Browser/TorBrowser/Data/Browser/profiles.ini",
+            ],
             // torbrowser-launcher (Debian, Ubuntu, Fedora) downloads Tor Browser on first run.
             executables: ["torbrowser-launcher"],
             installPaths: ["Browser/start-tor-browser"],
@@ -119,11 +123,13 @@ enum BrowserCatalog {
             flatpaks: ["com.google.Chrome"]
         ),
         .chromium(
-            "chrome-beta", "Google Chrome Beta", folder: "google-chrome-beta", system: "/etc/opt/chrome/native-messaging-hosts",
+            "chrome-beta", "Google Chrome Beta", folder: "google-chrome-beta",
+            system: "/etc/opt/chrome/native-messaging-hosts",
             executables: ["google-chrome-beta"], installPaths: ["/opt/google/chrome-beta/chrome"]
         ),
         .chromium(
-            "chrome-dev", "Google Chrome Dev", folder: "google-chrome-unstable", system: "/etc/opt/chrome/native-messaging-hosts",
+            "chrome-dev", "Google Chrome Dev", folder: "google-chrome-unstable",
+            system: "/etc/opt/chrome/native-messaging-hosts",
             executables: ["google-chrome-unstable"], installPaths: ["/opt/google/chrome-unstable/chrome"],
             flatpaks: ["com.google.ChromeDev"]
         ),
@@ -134,7 +140,8 @@ enum BrowserCatalog {
         ),
         .chromium(
             "brave", "Brave", folder: "BraveSoftware/Brave-Browser", system: "/etc/opt/chrome/native-messaging-hosts",
-            executables: ["brave-browser", "brave-browser-stable", "brave"], installPaths: ["/opt/brave.com/brave/brave"],
+            executables: ["brave-browser", "brave-browser-stable", "brave"],
+            installPaths: ["/opt/brave.com/brave/brave"],
             snaps: ["brave"], flatpaks: ["com.brave.Browser"]
         ),
         // Brave's channels: the user folder gets the channel's suffix (brave-core,
@@ -142,11 +149,13 @@ enum BrowserCatalog {
         // -Beta or -Nightly); the system folder is Chrome's for every channel (brave-core's
         // BraveMainDelegate::PreSandboxStartup overrides DIR_NATIVE_MESSAGING with it).
         .chromium(
-            "brave-beta", "Brave Beta", folder: "BraveSoftware/Brave-Browser-Beta", system: "/etc/opt/chrome/native-messaging-hosts",
+            "brave-beta", "Brave Beta", folder: "BraveSoftware/Brave-Browser-Beta",
+            system: "/etc/opt/chrome/native-messaging-hosts",
             executables: ["brave-browser-beta"], installPaths: ["/opt/brave.com/brave-beta/brave"]
         ),
         .chromium(
-            "brave-nightly", "Brave Nightly", folder: "BraveSoftware/Brave-Browser-Nightly", system: "/etc/opt/chrome/native-messaging-hosts",
+            "brave-nightly", "Brave Nightly", folder: "BraveSoftware/Brave-Browser-Nightly",
+            system: "/etc/opt/chrome/native-messaging-hosts",
             executables: ["brave-browser-nightly"], installPaths: ["/opt/brave.com/brave-nightly/brave"]
         ),
         .chromium(
@@ -159,7 +168,8 @@ enum BrowserCatalog {
         // The system folder is assumed to be the stable channel's, as Chrome's channels share
         // theirs: not confirmed from Vivaldi's (closed) source.
         .chromium(
-            "vivaldi-snapshot", "Vivaldi Snapshot", folder: "vivaldi-snapshot", system: "/etc/opt/vivaldi/native-messaging-hosts",
+            "vivaldi-snapshot", "Vivaldi Snapshot", folder: "vivaldi-snapshot",
+            system: "/etc/opt/vivaldi/native-messaging-hosts",
             executables: ["vivaldi-snapshot"], installPaths: ["/opt/vivaldi-snapshot/vivaldi-snapshot"]
         ),
         .chromium(
@@ -172,11 +182,13 @@ enum BrowserCatalog {
         // channel's /etc/opt/edge, shared as Chrome's channels share /etc/opt/chrome (Edge's
         // source is closed; Microsoft's page names only /etc/opt/edge).
         .chromium(
-            "edge-beta", "Microsoft Edge Beta", folder: "microsoft-edge-beta", system: "/etc/opt/edge/native-messaging-hosts",
+            "edge-beta", "Microsoft Edge Beta", folder: "microsoft-edge-beta",
+            system: "/etc/opt/edge/native-messaging-hosts",
             executables: ["microsoft-edge-beta"], installPaths: ["/opt/microsoft/msedge-beta/msedge"]
         ),
         .chromium(
-            "edge-dev", "Microsoft Edge Dev", folder: "microsoft-edge-dev", system: "/etc/opt/edge/native-messaging-hosts",
+            "edge-dev", "Microsoft Edge Dev", folder: "microsoft-edge-dev",
+            system: "/etc/opt/edge/native-messaging-hosts",
             executables: ["microsoft-edge-dev"], installPaths: ["/opt/microsoft/msedge-dev/msedge"],
             flatpaks: ["com.microsoft.EdgeDev"]
         ),
@@ -226,7 +238,8 @@ extension Browser {
         switch userBase {
         case .home: return Path.join(app, userHostFolder)
         case .config: return Path.join(app, "config/\(profileFolder)/\(Self.userDataHostFolder)")
-        case .installFolder: return Path.join(TorBrowserFolders.launcherFolder(dataHome: Path.join(app, "data")), userHostFolder)
+        case .installFolder:
+            return Path.join(TorBrowserFolders.launcherFolder(dataHome: Path.join(app, "data")), userHostFolder)
         }
     }
 

@@ -50,7 +50,10 @@ enum BrowserDetection {
         }
 
         for name in browser.snapNames {
-            let candidates = [environment.system("/snap/bin/\(name)"), environment.system("/snap/\(name)"), Path.join(environment.home, "snap/\(name)")]
+            let candidates = [
+                environment.system("/snap/bin/\(name)"), environment.system("/snap/\(name)"),
+                Path.join(environment.home, "snap/\(name)"),
+            ]
             presence.snap += candidates.filter(FileSystem.exists)
         }
         for id in browser.flatpakIDs {
@@ -61,7 +64,9 @@ enum BrowserDetection {
                 environment.system("/var/lib/flatpak/app/\(id)"),
                 Path.join(environment.dataHome, "flatpak/app/\(id)"),
             ]
-            presence.flatpak += candidates.filter(FileSystem.exists).map { BrowserPresence.FlatpakInstall(id: id, path: $0) }
+            presence.flatpak += candidates.filter(FileSystem.exists).map {
+                BrowserPresence.FlatpakInstall(id: id, path: $0)
+            }
         }
         return presence
     }

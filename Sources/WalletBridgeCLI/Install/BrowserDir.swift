@@ -15,19 +15,28 @@ struct BrowserDir: Sendable, Equatable, Hashable {
     /// Reads `FAMILY:DIR`. Refuses an unknown family and a relative folder: the folder is
     /// recorded and uninstalled exactly, so it must not depend on where the command ran.
     static func parse(_ argument: String) throws(CLIFailure) -> BrowserDir {
-        let example = "chromium:$HOME/.config/thorium/NativeMessagingHosts or firefox:$HOME/.waterfox/native-messaging-hosts"
+        let example =
+            "chromium:$HOME/.config/thorium/NativeMessagingHosts or firefox:$HOME/.waterfox/native-messaging-hosts"
         guard let colon = argument.firstIndex(of: ":"),
-              let family = BrowserFamily(rawValue: String(argument[..<colon])) else {
-            let given = argument.firstIndex(of: ":").map { "\"\(argument[..<$0])\" is not a browser family" } ?? "no browser family"
-            throw CLIFailure("""
+            let family = BrowserFamily(rawValue: String(argument[..<colon]))
+        else {
+            let given =
+                argument.firstIndex(of: ":").map { "\"\(argument[..<$0])\" is not a browser family" }
+                ?? "no browser family"
+            throw CLIFailure(
+                """
                 --browser-dir \(argument): \(given); write chromium: (for Chrome-family browsers, allowed_origins) or \
                 firefox: (for Firefox-family browsers, allowed_extensions), then the manifest folder, as in \(example)
                 """)
         }
         let folder = String(argument[argument.index(after: colon)...])
         guard folder.hasPrefix("/") else {
-            let tilde = folder.hasPrefix("~") ? " (the shell does not expand ~ after \(family.rawValue):; write $HOME instead)" : ""
-            throw CLIFailure("--browser-dir \(argument): the folder must be an absolute path\(folder.isEmpty ? ", and none is given" : "")\(tilde)")
+            let tilde =
+                folder.hasPrefix("~")
+                ? " (the shell does not expand ~ after \(family.rawValue):; write $HOME instead)" : ""
+            throw CLIFailure(
+                "--browser-dir \(argument): the folder must be an absolute path\(folder.isEmpty ? ", and none is given" : "")\(tilde)"
+            )
         }
         return BrowserDir(family: family, folder: Path.normalized(folder))
     }

@@ -18,7 +18,8 @@ enum FlatpakWrapper {
     /// arguments unchanged. `exec`, so that the browser's signals reach flatpak-spawn, which
     /// forwards them to the host.
     static func script(binary: String, appID: String) -> [UInt8] {
-        Array("""
+        Array(
+            """
             #!/bin/sh
             # Written by `wallet-bridge install --flatpak` for the Flatpak \(appID): the browser starts
             # this inside its sandbox, and flatpak-spawn runs the host outside it. That needs

@@ -33,36 +33,60 @@ struct InstallCommand: ParsableCommand {
     @Option(name: .customLong("browser"), help: "Install for this browser (repeatable). Default: every browser found.")
     var browsers: [Browser] = []
 
-    @Option(name: .customLong("chrome-extension"), help: ArgumentHelp("A Chrome-family extension allowed to connect: its 32-letter ID or chrome-extension://ID/ (repeatable).", valueName: "id"))
+    @Option(
+        name: .customLong("chrome-extension"),
+        help: ArgumentHelp(
+            "A Chrome-family extension allowed to connect: its 32-letter ID or chrome-extension://ID/ (repeatable).",
+            valueName: "id"))
     var chromeExtensions: [String] = []
 
-    @Option(name: .customLong("firefox-addon"), help: ArgumentHelp("A Firefox-family add-on allowed to connect: name@domain or {GUID} (repeatable).", valueName: "id"))
+    @Option(
+        name: .customLong("firefox-addon"),
+        help: ArgumentHelp(
+            "A Firefox-family add-on allowed to connect: name@domain or {GUID} (repeatable).", valueName: "id"))
     var firefoxAddons: [String] = []
 
     @Flag(help: "Write to the system-wide folders (needs root) instead of the user's.")
     var system = false
 
-    @Option(help: ArgumentHelp("Stage the system-wide manifests under DIR for a package (DIR/etc/..., DIR/usr/lib/...), naming --binary as installed; records nothing. Without --browser: every browser with a system-wide folder, of each family given an ID.", valueName: "dir"), completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "Stage the system-wide manifests under DIR for a package (DIR/etc/..., DIR/usr/lib/...), naming --binary as installed; records nothing. Without --browser: every browser with a system-wide folder, of each family given an ID.",
+            valueName: "dir"), completion: .directory)
     var root: String?
 
-    @Option(help: ArgumentHelp("For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.", valueName: "dir"), completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "For a Chromium-family browser started with --user-data-dir: write to DIR/NativeMessagingHosts/.",
+            valueName: "dir"), completion: .directory)
     var userDataDir: String?
 
     @Option(
         name: .customLong("browser-dir"),
-        help: ArgumentHelp("Also write into this manifest folder, for a browser of that family that wallet-bridge does not know: chromium:DIR or firefox:DIR, DIR absolute (repeatable). Alone, only these folders.", valueName: "family:dir"), transform: BrowserDir.option)
+        help: ArgumentHelp(
+            "Also write into this manifest folder, for a browser of that family that wallet-bridge does not know: chromium:DIR or firefox:DIR, DIR absolute (repeatable). Alone, only these folders.",
+            valueName: "family:dir"), transform: BrowserDir.option)
     var browserDirs: [BrowserDir] = []
 
-    @Flag(help: "Write inside the browsers' Flatpak sandboxes: a manifest and a flatpak-spawn wrapper in ~/.var/app/<id>/. Prints the flatpak override the browser then needs; never runs it.")
+    @Flag(
+        help:
+            "Write inside the browsers' Flatpak sandboxes: a manifest and a flatpak-spawn wrapper in ~/.var/app/<id>/. Prints the flatpak override the browser then needs; never runs it."
+    )
     var flatpak = false
 
     @Option(help: "The host name: lowercase letters, digits and _, in dot-separated segments.")
     var name = ManifestIdentifiers.defaultHostName
 
-    @Option(help: ArgumentHelp("The host binary the manifest points to. Default: for the wallet's name, this wallet-bridge binary; for another --name, the binary recorded for it (required when none is).", valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "The host binary the manifest points to. Default: for the wallet's name, this wallet-bridge binary; for another --name, the binary recorded for it (required when none is).",
+            valueName: "path"), completion: .file())
     var binary: String?
 
-    @Option(help: ArgumentHelp("The manifest's \"description\", one line. Default: the wallet's own text for the wallet-bridge binary, else \"NAME: a native messaging host (BINARY'S FILE NAME)\".", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "The manifest's \"description\", one line. Default: the wallet's own text for the wallet-bridge binary, else \"NAME: a native messaging host (BINARY'S FILE NAME)\".",
+            valueName: "text"))
     var description: String?
 
     @Flag(help: "Print the files that would be written, and write nothing.")
@@ -72,12 +96,21 @@ struct InstallCommand: ParsableCommand {
     var force = false
 
     func validate() throws {
-        if let conflict = Installer.flatpakConflict(flatpak: flatpak, system: system, userDataDir: userDataDir, browserDirs: !browserDirs.isEmpty) {
+        if let conflict = Installer.flatpakConflict(
+            flatpak: flatpak, system: system, userDataDir: userDataDir, browserDirs: !browserDirs.isEmpty)
+        {
             throw ValidationError(conflict)
         }
         if root != nil {
-            if flatpak { throw ValidationError("--root and --flatpak exclude each other: --root stages the system-wide manifests, which no Flatpak reads") }
-            if userDataDir != nil { throw ValidationError("--root and --user-data-dir exclude each other: --root stages the system-wide manifests") }
+            if flatpak {
+                throw ValidationError(
+                    "--root and --flatpak exclude each other: --root stages the system-wide manifests, which no Flatpak reads"
+                )
+            }
+            if userDataDir != nil {
+                throw ValidationError(
+                    "--root and --user-data-dir exclude each other: --root stages the system-wide manifests")
+            }
         }
     }
 
@@ -102,7 +135,8 @@ struct InstallCommand: ParsableCommand {
         )
         let recordPath = InstallRecord.location(in: environment)
         var record = try InstallRecord.load(from: recordPath) ?? InstallRecord()
-        (request.binaryPath, request.walletOnPurpose) = try Self.hostBinary(binary, hostName: name, record: record, environment: environment)
+        (request.binaryPath, request.walletOnPurpose) = try Self.hostBinary(
+            binary, hostName: name, record: record, environment: environment)
         // A host installed for one more browser keeps the description chosen for it before,
         // as long as it still starts the same binary: one host, one text in every manifest.
         if description == nil, let recorded = record.hosts[name], recorded.binary == request.binaryPath {
@@ -120,18 +154,22 @@ struct InstallCommand: ParsableCommand {
                 Console.out("would write \(target.label)\(target.isWrapper ? ", mode 0755" : ""):")
                 Console.write(target.content)
             }
-            Console.out("would record the files, and host \(plan.hostName) as \(JSONText.quoted(plan.host.binary)) described \(JSONText.quoted(plan.host.description)), in \(recordPath)")
+            Console.out(
+                "would record the files, and host \(plan.hostName) as \(JSONText.quoted(plan.host.binary)) described \(JSONText.quoted(plan.host.description)), in \(recordPath)"
+            )
             printFlatpakPermissions(plan.flatpakApps)
             return
         }
         do {
             for line in try Installer.apply(plan, recordPath: recordPath, record: &record) { Console.out(line) }
         } catch {
-            throw CLIFailure("\(error)" + (request.system && error.code == EACCES ? " (system-wide folders need root)" : ""))
+            throw CLIFailure(
+                "\(error)" + (request.system && error.code == EACCES ? " (system-wide folders need root)" : ""))
         }
         // The doctor command that checks what was just installed: plain `doctor` checks the
         // wallet's own name, and would say all is well about another host it never looked at.
-        let doctor = ["wallet-bridge", "doctor"] + (name == ManifestIdentifiers.defaultHostName ? [] : ["--name", name])
+        let doctor =
+            ["wallet-bridge", "doctor"] + (name == ManifestIdentifiers.defaultHostName ? [] : ["--name", name])
             + (system ? ["--system"] : [])
         Console.out("recorded in \(recordPath); check with: \(doctor.map(Shell.quoted).joined(separator: " "))")
         printFlatpakPermissions(plan.flatpakApps)
@@ -164,13 +202,16 @@ struct InstallCommand: ParsableCommand {
         } catch {
             throw CLIFailure("\(error)")
         }
-        Console.err("staged for \(request.binaryPath) under \(root); nothing recorded: the package that ships these files removes them")
+        Console.err(
+            "staged for \(request.binaryPath) under \(root); nothing recorded: the package that ships these files removes them"
+        )
     }
 
     /// What each Flatpak still needs, which only the user may grant: install never runs it.
     private func printFlatpakPermissions(_ apps: [String]) {
         for app in apps {
-            Console.out("""
+            Console.out(
+                """
                 \(app) can start the host only once it may talk to Flatpak on the host, which lets it run any command \
                 outside its sandbox. If you accept that, run:
                   \(FlatpakWrapper.overrideCommand(app))
@@ -183,22 +224,30 @@ struct InstallCommand: ParsableCommand {
     /// this binary. For any other name, `--binary`, else the binary recorded for that name
     /// (`InstallRecord.binary(of:)`), else a refusal: this binary is the wallet, and a custom
     /// host's manifest starts it only when the user names it.
-    static func hostBinary(_ argument: String?, hostName: String, record: InstallRecord, environment: CLIEnvironment) throws(CLIFailure) -> (String, walletOnPurpose: Bool) {
-        guard hostName != ManifestIdentifiers.defaultHostName else { return (try resolveBinary(argument, environment: environment), false) }
+    static func hostBinary(_ argument: String?, hostName: String, record: InstallRecord, environment: CLIEnvironment)
+        throws(CLIFailure) -> (String, walletOnPurpose: Bool)
+    {
+        guard hostName != ManifestIdentifiers.defaultHostName else {
+            return (try resolveBinary(argument, environment: environment), false)
+        }
         // A malformed name is refused as such (by the plan), not for a binary it lacks.
-        if ManifestIdentifiers.hostNameProblem(hostName) != nil { return (try resolveBinary(argument, environment: environment), false) }
+        if ManifestIdentifiers.hostNameProblem(hostName) != nil {
+            return (try resolveBinary(argument, environment: environment), false)
+        }
         if argument != nil {
             let path = try resolveBinary(argument, environment: environment)
             return (path, InstallRequest.namesTheWallet(path))
         }
         guard let recorded = record.binary(of: hostName) else {
-            throw CLIFailure("""
+            throw CLIFailure(
+                """
                 --name \(hostName) needs --binary PATH, the host's own program: no binary is recorded for \(hostName), and this \
                 wallet-bridge, install's default, is the wallet (com.walletbridge.host), no other host
                 """)
         }
         guard FileSystem.status(recorded)?.kind == .file, FileSystem.accessible(recorded, X_OK) else {
-            throw CLIFailure("""
+            throw CLIFailure(
+                """
                 --name \(hostName): its recorded binary \(recorded) is gone (or not executable): rebuild it there, or give \
                 its new place with --binary PATH
                 """)

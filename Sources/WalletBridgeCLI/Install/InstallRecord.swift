@@ -70,7 +70,8 @@ struct InstallRecord: Codable, Equatable, Sendable {
         /// wrapper script and for a Flatpak's manifest (whose "path" is its wrapper, not the
         /// host's binary).
         var hostManifest: ManifestFile? {
-            guard isManifest, flatpak == nil, case .object(let members)? = try? JSONParser.parse(Array(content.utf8)) else { return nil }
+            guard isManifest, flatpak == nil, case .object(let members)? = try? JSONParser.parse(Array(content.utf8))
+            else { return nil }
             return ManifestFile(path: path, members: members)
         }
     }
@@ -116,7 +117,11 @@ struct InstallRecord: Codable, Equatable, Sendable {
     /// unless the user said so with `--binary`.
     func binary(of hostName: String) -> String? {
         guard let host = hosts[hostName] else { return nil }
-        if hostName != ManifestIdentifiers.defaultHostName, host.wallet != true, InstallRequest.namesTheWallet(host.binary) { return nil }
+        if hostName != ManifestIdentifiers.defaultHostName, host.wallet != true,
+            InstallRequest.namesTheWallet(host.binary)
+        {
+            return nil
+        }
         return host.binary
     }
 
@@ -167,7 +172,8 @@ struct InstallRecord: Codable, Equatable, Sendable {
         do {
             let record = try JSONDecoder().decode(InstallRecord.self, from: Data(bytes))
             guard readableVersions.contains(record.version) else {
-                throw CLIFailure("""
+                throw CLIFailure(
+                    """
                     the install record \(path) has version \(record.version); this wallet-bridge reads versions \
                     \(readableVersions.lowerBound) to \(readableVersions.upperBound): use the wallet-bridge that wrote it (a newer one)
                     """)

@@ -32,7 +32,8 @@ struct InstallRequest: Sendable {
     /// calls another program a wallet.
     static func defaultDescription(hostName: String, binary: String) -> String {
         let program = Path.fileName(binary)
-        return program == walletProgram ? HostManifest.defaultDescription : "\(hostName): a native messaging host (\(program))"
+        return program == walletProgram
+            ? HostManifest.defaultDescription : "\(hostName): a native messaging host (\(program))"
     }
 
     /// The file name of the wallet's own binary.
@@ -117,7 +118,9 @@ struct Placement {
 
 enum Installer {
     /// Works out every file, and refuses (before anything is written) what cannot be done.
-    static func plan(_ request: InstallRequest, environment: CLIEnvironment, record: InstallRecord?) throws(CLIFailure) -> InstallPlan {
+    static func plan(_ request: InstallRequest, environment: CLIEnvironment, record: InstallRecord?) throws(CLIFailure)
+        -> InstallPlan
+    {
         var notes = try checkNameAndBinary(request)
         let browsers = try chooseBrowsers(request, environment: environment, notes: &notes)
         let allowed = try allowLists(request, browsers: browsers, notes: &notes)
@@ -127,17 +130,23 @@ enum Installer {
         var apps: [String] = []
         for case let app? in placements.map(\.flatpak) where !apps.contains(app) { apps.append(app) }
         return InstallPlan(
-            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil, flatpakApps: apps, hostName: request.hostName,
+            targets: targets, notes: notes, folderMode: request.system ? 0o755 : nil, flatpakApps: apps,
+            hostName: request.hostName,
             host: InstallRecord.Host(
-                binary: request.binaryPath, description: request.manifestDescription, wallet: request.walletOnPurpose ? true : nil))
+                binary: request.binaryPath, description: request.manifestDescription,
+                wallet: request.walletOnPurpose ? true : nil))
     }
 
     /// Refuses a malformed host name, and a `--system` binary other users could not start;
     /// returns the warnings about the binary that do not refuse it.
     private static func checkNameAndBinary(_ request: InstallRequest) throws(CLIFailure) -> [String] {
         var notes: [String] = []
-        if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
-        if let description = request.description, let problem = descriptionProblem(description) { throw CLIFailure("--description: \(problem)") }
+        if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) {
+            throw CLIFailure("--name: \(problem)")
+        }
+        if let description = request.description, let problem = descriptionProblem(description) {
+            throw CLIFailure("--description: \(problem)")
+        }
         if request.system {
             // Refused, not warned: the manifest would be broken for every user but root, whose
             // own browser a per-user install serves just as well.
@@ -153,7 +162,9 @@ enum Installer {
     /// `--user-data-dir`, else none for `--browser-dir` (its folders are the targets), else
     /// every browser found here (as a Flatpak, for `--flatpak`). Refuses the options where
     /// they mean nothing.
-    private static func chooseBrowsers(_ request: InstallRequest, environment: CLIEnvironment, notes: inout [String]) throws(CLIFailure) -> [Browser] {
+    private static func chooseBrowsers(_ request: InstallRequest, environment: CLIEnvironment, notes: inout [String])
+        throws(CLIFailure) -> [Browser]
+    {
         try checkCombinations(request)
         var browsers = unique(request.browsers)
         if browsers.isEmpty {
@@ -162,10 +173,15 @@ enum Installer {
             } else if !request.browserDirs.isEmpty {
                 return []
             } else if request.flatpak {
-                browsers = BrowserCatalog.all.filter { !BrowserDetection.presence(of: $0, in: environment).flatpak.isEmpty }
+                browsers = BrowserCatalog.all.filter {
+                    !BrowserDetection.presence(of: $0, in: environment).flatpak.isEmpty
+                }
                 guard !browsers.isEmpty else {
-                    let known = BrowserCatalog.all.filter { !$0.flatpakIDs.isEmpty }.map { "\($0.id) (\($0.flatpakIDs.joined(separator: ", ")))" }
-                    throw CLIFailure("""
+                    let known = BrowserCatalog.all.filter { !$0.flatpakIDs.isEmpty }.map {
+                        "\($0.id) (\($0.flatpakIDs.joined(separator: ", ")))"
+                    }
+                    throw CLIFailure(
+                        """
                         --flatpak: no Flatpak browser found; looked for \(known.joined(separator: ", ")). \
                         Name the browser with --browser.
                         """)
@@ -174,7 +190,8 @@ enum Installer {
             } else {
                 browsers = BrowserDetection.installedBrowsers(in: environment)
                 guard !browsers.isEmpty else {
-                    throw CLIFailure("""
+                    throw CLIFailure(
+                        """
                         no browser found: looked for the profile folders and binaries of \(BrowserCatalog.ids.joined(separator: ", ")). \
                         Name the browsers to install for with --browser.
                         """)
@@ -183,18 +200,24 @@ enum Installer {
                 if request.system, browsers.contains(where: \.systemHostFolders.isEmpty) {
                     // Found, not asked for: leave it out rather than refuse the rest.
                     let own = browsers.filter(\.systemHostFolders.isEmpty)
-                    notes.append("\(own.map(\.id).joined(separator: ", ")) left out: \(own.count == 1 ? "it reads" : "they read") manifests only in \(own.count == 1 ? "its" : "their") own folder, not the system-wide ones; install for \(own.count == 1 ? "it" : "them") without --system")
+                    notes.append(
+                        "\(own.map(\.id).joined(separator: ", ")) left out: \(own.count == 1 ? "it reads" : "they read") manifests only in \(own.count == 1 ? "its" : "their") own folder, not the system-wide ones; install for \(own.count == 1 ? "it" : "them") without --system"
+                    )
                     browsers.removeAll(where: \.systemHostFolders.isEmpty)
                 }
             }
         }
         if request.system, let own = browsers.first(where: \.systemHostFolders.isEmpty) {
-            throw CLIFailure("--system: \(own.displayName) reads manifests only inside its own folder, not the system-wide ones; install for it without --system")
+            throw CLIFailure(
+                "--system: \(own.displayName) reads manifests only inside its own folder, not the system-wide ones; install for it without --system"
+            )
         }
         if request.flatpak {
             for browser in browsers where browser.flatpakIDs.isEmpty {
                 let known = BrowserCatalog.all.filter { !$0.flatpakIDs.isEmpty }.map(\.id)
-                throw CLIFailure("--flatpak: \(browser.id) (\(browser.displayName)) has no Flatpak that wallet-bridge knows of; it knows those of \(known.joined(separator: ", "))")
+                throw CLIFailure(
+                    "--flatpak: \(browser.id) (\(browser.displayName)) has no Flatpak that wallet-bridge knows of; it knows those of \(known.joined(separator: ", "))"
+                )
             }
         }
         if request.userDataDir != nil {
@@ -208,13 +231,15 @@ enum Installer {
             if !firefoxFamily.isEmpty {
                 let names = firefoxFamily.map(\.id).joined(separator: ", ")
                 if firefoxFamily.count == browsers.count {
-                    throw CLIFailure("""
+                    throw CLIFailure(
+                        """
                         --user-data-dir names a Chromium-family browser's folder, and \(names) \(firefoxFamily.count == 1 ? "is" : "are") Firefox-family: \
                         Firefox has no per-profile manifest folder, it reads ~/.mozilla/native-messaging-hosts/ whatever --profile it \
                         runs with. Leave out --user-data-dir (for a private test profile, give install and the browser the same HOME)
                         """)
                 }
-                notes.append("""
+                notes.append(
+                    """
                     \(names): Firefox-family browsers read manifests from their per-user folder whatever profile they run with \
                     (there is no per-profile folder), so \(firefoxFamily.count == 1 ? "its manifest goes" : "theirs go") there; \
                     --user-data-dir is for the Chromium-family ones
@@ -231,7 +256,9 @@ enum Installer {
     /// says something (browsers show it, and reject a manifest without one).
     static func descriptionProblem(_ description: String) -> String? {
         if description.allSatisfy(\.isWhitespace) { return "the description is empty" }
-        if description.count > descriptionLimit { return "the description is \(description.count) characters long; at most \(descriptionLimit)" }
+        if description.count > descriptionLimit {
+            return "the description is \(description.count) characters long; at most \(descriptionLimit)"
+        }
         // DisplayText's class: controls (a line break, a tab), format characters (bidi marks,
         // overrides and isolates, zero-width ones), the line and paragraph separators, and
         // the other invisible ones. Each moves, reorders or hides what a person is shown.
@@ -248,8 +275,10 @@ enum Installer {
 
     /// Options that exclude each other, refused before anything else is looked at.
     private static func checkCombinations(_ request: InstallRequest) throws(CLIFailure) {
-        if let conflict = flatpakConflict(flatpak: request.flatpak, system: request.system, userDataDir: request.userDataDir,
-                                          browserDirs: !request.browserDirs.isEmpty) {
+        if let conflict = flatpakConflict(
+            flatpak: request.flatpak, system: request.system, userDataDir: request.userDataDir,
+            browserDirs: !request.browserDirs.isEmpty)
+        {
             throw CLIFailure(conflict)
         }
     }
@@ -258,23 +287,32 @@ enum Installer {
     /// validation asks this too, so that a conflict is a usage error (status 64).
     static func flatpakConflict(flatpak: Bool, system: Bool, userDataDir: String?, browserDirs: Bool) -> String? {
         guard flatpak else { return nil }
-        if system { return "--flatpak and --system exclude each other: a Flatpak reads manifests only inside its sandbox" }
+        if system {
+            return "--flatpak and --system exclude each other: a Flatpak reads manifests only inside its sandbox"
+        }
         if userDataDir != nil { return "--flatpak and --user-data-dir exclude each other" }
         if browserDirs {
-            return "--flatpak and --browser-dir exclude each other: --browser-dir names the folder itself, and --flatpak works out the folders inside each Flatpak"
+            return
+                "--flatpak and --browser-dir exclude each other: --browser-dir names the folder itself, and --flatpak works out the folders inside each Flatpak"
         }
         return nil
     }
 
     /// The extension IDs each family's manifest allows. Refuses a family among the targets
     /// with no IDs; drops (and says so) the IDs of a family with no browser among them.
-    static func allowLists(_ request: InstallRequest, browsers: [Browser], notes: inout [String]) throws(CLIFailure) -> [BrowserFamily: [String]] {
+    static func allowLists(_ request: InstallRequest, browsers: [Browser], notes: inout [String]) throws(CLIFailure)
+        -> [BrowserFamily: [String]]
+    {
         var allowed: [BrowserFamily: [String]] = [.chromium: request.chromeOrigins, .firefox: request.firefoxAddons]
         for family in BrowserFamily.allCases {
-            let members = browsers.filter { $0.family == family }.map(\.displayName)
-                + request.browserDirs.filter { $0.family == family }.map { "the \(family.displayName) folder \($0.folder)" }
+            let members =
+                browsers.filter { $0.family == family }.map(\.displayName)
+                + request.browserDirs.filter { $0.family == family }.map {
+                    "the \(family.displayName) folder \($0.folder)"
+                }
             if !members.isEmpty, allowed[family]!.isEmpty {
-                throw CLIFailure("""
+                throw CLIFailure(
+                    """
                     installing for \(members.joined(separator: ", ")) needs the extension's ID: \
                     add \(family.idOption) ID\(family == .chromium ? " (32 letters a-p, from chrome://extensions)" : " (name@domain or {GUID}, from about:debugging)"), \
                     or choose the browsers with --browser
@@ -290,12 +328,16 @@ enum Installer {
 
     /// Where each manifest goes, in order, with the browsers that read it. Several browsers may
     /// share a folder (Chrome's system folder serves Brave too); Tor Browser may have several.
-    static func manifestPlacements(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment) -> [Placement] {
+    static func manifestPlacements(_ request: InstallRequest, browsers: [Browser], environment: CLIEnvironment)
+        -> [Placement]
+    {
         let fileName = request.hostName + ".json"
         var placements: [Placement] = []
         func add(_ placement: Placement) {
             if let index = placements.firstIndex(where: { $0.path == placement.path }) {
-                placements[index].browsers += placement.browsers.filter { browser in !placements[index].browsers.contains(browser) }
+                placements[index].browsers += placement.browsers.filter { browser in
+                    !placements[index].browsers.contains(browser)
+                }
                 placements[index].browserDir = placements[index].browserDir ?? placement.browserDir
             } else {
                 placements.append(placement)
@@ -304,15 +346,24 @@ enum Installer {
         for browser in browsers {
             if request.flatpak {
                 for app in flatpakApps(of: browser, environment: environment) {
-                    add(Placement(
-                        path: Path.join(browser.flatpakHostFolder(appID: app, in: environment), fileName), family: browser.family, browsers: [browser],
-                        flatpak: app, wrapper: FlatpakWrapper.path(appID: app, hostName: request.hostName, in: environment)))
+                    add(
+                        Placement(
+                            path: Path.join(browser.flatpakHostFolder(appID: app, in: environment), fileName),
+                            family: browser.family, browsers: [browser],
+                            flatpak: app,
+                            wrapper: FlatpakWrapper.path(appID: app, hostName: request.hostName, in: environment)))
                 }
             } else if let userDataDir = request.userDataDir, browser.family == .chromium {
                 let directory = environment.absolute(userDataDir)
-                add(Placement(path: Path.join(Path.join(directory, Browser.userDataHostFolder), fileName), family: browser.family, browsers: [browser], userDataDir: directory))
+                add(
+                    Placement(
+                        path: Path.join(Path.join(directory, Browser.userDataHostFolder), fileName),
+                        family: browser.family, browsers: [browser], userDataDir: directory))
             } else if request.system {
-                add(Placement(path: Path.join(browser.systemHostFolders(in: environment)[0], fileName), family: browser.family, browsers: [browser], system: true))
+                add(
+                    Placement(
+                        path: Path.join(browser.systemHostFolders(in: environment)[0], fileName),
+                        family: browser.family, browsers: [browser], system: true))
             } else {
                 for folder in browser.userHostFolders(in: environment) {
                     add(Placement(path: Path.join(folder, fileName), family: browser.family, browsers: [browser]))
@@ -320,7 +371,10 @@ enum Installer {
             }
         }
         for browserDir in request.browserDirs {
-            add(Placement(path: Path.join(browserDir.folder, fileName), family: browserDir.family, browsers: [], system: request.system, browserDir: browserDir))
+            add(
+                Placement(
+                    path: Path.join(browserDir.folder, fileName), family: browserDir.family, browsers: [],
+                    system: request.system, browserDir: browserDir))
         }
         return placements
     }
@@ -342,7 +396,8 @@ enum Installer {
         var conflicts: [String] = []
         for placement in placements {
             let manifest = HostManifest(
-                name: request.hostName, description: request.manifestDescription, path: placement.wrapper ?? request.binaryPath,
+                name: request.hostName, description: request.manifestDescription,
+                path: placement.wrapper ?? request.binaryPath,
                 family: placement.family, allowed: allowed[placement.family]!)
             var files = [(path: placement.path, content: manifest.rendered(), mode: mode_t(0o644), isWrapper: false)]
             if let wrapper = placement.wrapper, let app = placement.flatpak {
@@ -350,18 +405,24 @@ enum Installer {
             }
             for file in files {
                 let recorded = record?.files.first { $0.path == file.path }
-                guard let action = action(at: file.path, content: file.content, mode: file.mode, recorded: recorded, force: request.force) else {
+                guard
+                    let action = action(
+                        at: file.path, content: file.content, mode: file.mode, recorded: recorded, force: request.force)
+                else {
                     conflicts.append(file.path)
                     continue
                 }
-                targets.append(InstallTarget(
-                    path: file.path, browsers: placement.browsers, content: file.content, action: action, mode: file.mode,
-                    system: placement.system, userDataDir: placement.userDataDir, browserDir: placement.browserDir,
-                    flatpak: placement.flatpak, isWrapper: file.isWrapper))
+                targets.append(
+                    InstallTarget(
+                        path: file.path, browsers: placement.browsers, content: file.content, action: action,
+                        mode: file.mode,
+                        system: placement.system, userDataDir: placement.userDataDir, browserDir: placement.browserDir,
+                        flatpak: placement.flatpak, isWrapper: file.isWrapper))
             }
         }
         if !conflicts.isEmpty {
-            throw CLIFailure("""
+            throw CLIFailure(
+                """
                 not replacing \(conflicts.count == 1 ? "a file" : "files") that install did not write (or that changed since): \
                 \(conflicts.joined(separator: ", ")). Look at \(conflicts.count == 1 ? "it" : "them") first; --force replaces \
                 \(conflicts.count == 1 ? "it" : "them"), and uninstall then puts the old content back.
@@ -372,7 +433,9 @@ enum Installer {
 
     /// What to do with the file at `path`, which should hold `content`; nil when it is a file
     /// install may not replace (someone else's, or changed since) and `force` is off.
-    private static func action(at path: String, content: [UInt8], mode: mode_t, recorded: InstallRecord.File?, force: Bool) -> InstallTarget.Action? {
+    private static func action(
+        at path: String, content: [UInt8], mode: mode_t, recorded: InstallRecord.File?, force: Bool
+    ) -> InstallTarget.Action? {
         guard let status = FileSystem.status(path) else { return .create }
         let existing = FileSystem.read(path)
         // A script that lost its exec bit is broken, whatever it says: rewritten like a changed file.
@@ -394,7 +457,8 @@ enum Installer {
     /// Warnings about what will be written that refuse nothing: system folders other users
     /// cannot enter, named browsers not found here, sandboxed browsers.
     private static func closingNotes(
-        _ request: InstallRequest, browsers: [Browser], targets: [InstallTarget], environment: CLIEnvironment, record: InstallRecord?
+        _ request: InstallRequest, browsers: [Browser], targets: [InstallTarget], environment: CLIEnvironment,
+        record: InstallRecord?
     ) -> [String] {
         var notes: [String] = []
         // The same host's manifests elsewhere that still start another binary: the record now
@@ -405,15 +469,19 @@ enum Installer {
             guard let path = file.hostManifest?.string("path"), path != request.binaryPath else { continue }
             others.append("\(file.path) (\(path))")
         }
-        if let host = record?.hosts[request.hostName], !targets.isEmpty, !FileSystem.sameFile(host.binary, request.binaryPath) {
+        if let host = record?.hosts[request.hostName], !targets.isEmpty,
+            !FileSystem.sameFile(host.binary, request.binaryPath)
+        {
             let accidental = record?.binary(of: request.hostName) == nil
-            notes.append("""
+            notes.append(
+                """
                 note: \(request.hostName)'s binary changes from \(host.binary) to \(request.binaryPath)\
                 \(accidental ? " (the record named the wallet-bridge wallet for it, which no --binary chose)" : "")
                 """)
         }
         if !others.isEmpty {
-            notes.append("""
+            notes.append(
+                """
                 note: \(request.hostName) is now recorded with \(request.binaryPath), but \(others.count == 1 ? "its manifest" : "its manifests") \
                 \(others.joined(separator: ", ")) still start\(others.count == 1 ? "s" : "") another binary; doctor reports \(others.count == 1 ? "it" : "them"), \
                 and `\(Doctor.executable) doctor\(request.hostName == ManifestIdentifiers.defaultHostName ? "" : " --name \(Shell.quoted(request.hostName))") --fix-paths` \
@@ -422,7 +490,9 @@ enum Installer {
         }
         if request.system {
             for folder in Set(targets.map { Path.parent($0.path) }).sorted() {
-                if let warning = SystemReach.manifestFolderBarrier(folder, systemRoot: environment.systemRoot, reopened: Set(record?.folders ?? [])) {
+                if let warning = SystemReach.manifestFolderBarrier(
+                    folder, systemRoot: environment.systemRoot, reopened: Set(record?.folders ?? []))
+                {
                     notes.append(warning)
                 }
             }
@@ -430,8 +500,10 @@ enum Installer {
         // Named with --browser but not on this machine: written anyway (the browser may come
         // later, or live where detection does not look), and said so.
         if request.userDataDir == nil && !request.flatpak {
-            for browser in unique(request.browsers) where !BrowserDetection.presence(of: browser, in: environment).isInstalled {
-                notes.append("""
+            for browser in unique(request.browsers)
+            where !BrowserDetection.presence(of: browser, in: environment).isInstalled {
+                notes.append(
+                    """
                     note: \(browser.id) (\(browser.displayName)) was not found on this machine (no profile, binary, Snap or Flatpak); \
                     its manifest is written anyway, for when it is installed. Until then `wallet-bridge doctor` reports it as NOT INSTALLED; \
                     `wallet-bridge uninstall --browser \(browser.id)` removes the file.
@@ -439,8 +511,10 @@ enum Installer {
             }
         }
         if request.flatpak {
-            for browser in unique(request.browsers) where BrowserDetection.presence(of: browser, in: environment).flatpak.isEmpty {
-                notes.append("""
+            for browser in unique(request.browsers)
+            where BrowserDetection.presence(of: browser, in: environment).flatpak.isEmpty {
+                notes.append(
+                    """
                     note: \(browser.id) (\(browser.displayName)) was not found as a Flatpak here (\(browser.flatpakIDs.joined(separator: ", "))); \
                     its files are written anyway, for when it is installed; `wallet-bridge uninstall --browser \(browser.id) --flatpak` removes them.
                     """)
@@ -448,7 +522,8 @@ enum Installer {
         } else if request.userDataDir == nil && !request.system {
             for browser in browsers where browser.userBase == .installFolder {
                 if TorBrowserFolders.found(in: environment).isEmpty {
-                    notes.append("""
+                    notes.append(
+                        """
                         note: no \(browser.displayName) folder found (torbrowser-launcher's, or a ~/tor-browser*); the manifest goes where \
                         torbrowser-launcher unpacks it. For a copy elsewhere, name its manifest folder: --browser-dir \
                         firefox:/path/to/tor-browser/\(browser.userHostFolder)
@@ -459,7 +534,9 @@ enum Installer {
                 }
             }
             for browser in browsers where BrowserDetection.presence(of: browser, in: environment).isSandboxed {
-                notes.append("\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs")
+                notes.append(
+                    "\(browser.displayName) is a Snap or Flatpak here: it cannot start hosts on its own; `wallet-bridge doctor` says what it needs"
+                )
             }
         }
         return notes
@@ -467,7 +544,9 @@ enum Installer {
 
     /// Writes the plan's files and records them. The record is saved even when a write fails
     /// half-way, so uninstall still knows what did get written.
-    static func apply(_ plan: InstallPlan, recordPath: String, record: inout InstallRecord) throws(FileSystemError) -> [String] {
+    static func apply(_ plan: InstallPlan, recordPath: String, record: inout InstallRecord) throws(FileSystemError)
+        -> [String]
+    {
         var lines: [String] = []
         var failure: FileSystemError?
         var reopened: Set<String> = []
@@ -477,8 +556,11 @@ enum Installer {
             // an explicit mode): install made them, so install may open them.
             if let mode = plan.folderMode {
                 let folder = Path.parent(target.path)
-                for created in Set(record.folders).sorted() where (created == folder || folder.hasPrefix(created + "/")) && !reopened.contains(created) {
-                    guard let status = FileSystem.status(created), status.kind == .directory, status.mode != UInt32(mode) else { continue }
+                for created in Set(record.folders).sorted()
+                where (created == folder || folder.hasPrefix(created + "/")) && !reopened.contains(created) {
+                    guard let status = FileSystem.status(created), status.kind == .directory,
+                        status.mode != UInt32(mode)
+                    else { continue }
                     if chmod(created, mode) == 0 {
                         reopened.insert(created)
                         lines.append("made \(created) readable by every user (0\(String(mode, radix: 8)))")
@@ -492,7 +574,8 @@ enum Installer {
                     // A record from before these fields existed gets them now.
                     describe(&record.files[index], as: target)
                 }
-                lines.append("unchanged \(label)" + (recorded ? "" : "; not written by install, so uninstall will leave it"))
+                lines.append(
+                    "unchanged \(label)" + (recorded ? "" : "; not written by install, so uninstall will leave it"))
                 continue
             }
             do {
@@ -502,7 +585,8 @@ enum Installer {
                 failure = error
                 break
             }
-            var entry = index.map { record.files[$0] }
+            var entry =
+                index.map { record.files[$0] }
                 ?? InstallRecord.File(path: target.path, browsers: [], content: "", replaced: nil)
             entry.content = String(decoding: target.content, as: UTF8.self)
             entry.browsers = merged(entry.browsers, target.browsers)
@@ -510,7 +594,8 @@ enum Installer {
             switch target.action {
             case .create: lines.append("wrote \(label)")
             case .update: lines.append("updated \(label)")
-            case .repair: lines.append("replaced \(label); install wrote it and it had changed since, so uninstall removes it")
+            case .repair:
+                lines.append("replaced \(label); install wrote it and it had changed since, so uninstall removes it")
             case .replace(let previous, let mode):
                 // Keep the first replaced content: that is what was there before any install.
                 if entry.replaced == nil { entry.replaced = .init(content: .init(previous), mode: mode) }

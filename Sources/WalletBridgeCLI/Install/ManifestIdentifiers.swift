@@ -13,7 +13,8 @@ enum ManifestIdentifiers {
         }
         let allowed = { (c: Character) in ("a"..."z").contains(c) || ("0"..."9").contains(c) || c == "_" }
         if let bad = name.first(where: { $0 != "." && !allowed($0) }) {
-            return "\(JSONText.quoted(name)) contains \(JSONText.quoted(String(bad))): use lowercase letters, digits, _ and ."
+            return
+                "\(JSONText.quoted(name)) contains \(JSONText.quoted(String(bad))): use lowercase letters, digits, _ and ."
         }
         return nil
     }
@@ -40,7 +41,8 @@ enum ManifestIdentifiers {
             return "\(JSONText.quoted(origin)) has a path; it must be exactly chrome-extension://ID/"
         }
         guard isChromeExtensionID(id) else {
-            return "\(JSONText.quoted(String(id))) is not an extension ID (32 letters a-p, as chrome://extensions shows)"
+            return
+                "\(JSONText.quoted(String(id))) is not an extension ID (32 letters a-p, as chrome://extensions shows)"
         }
         return nil
     }

@@ -15,7 +15,9 @@ enum StagedInstall {
     /// `--browser-dir`): every browser that reads a system-wide folder, of each family given an
     /// ID, so that a package for a Chrome-only extension stages no Firefox manifests.
     static func plan(_ request: InstallRequest, root: String) throws(CLIFailure) -> InstallPlan {
-        if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) { throw CLIFailure("--name: \(problem)") }
+        if let problem = ManifestIdentifiers.hostNameProblem(request.hostName) {
+            throw CLIFailure("--name: \(problem)")
+        }
         if let description = request.description, let problem = Installer.descriptionProblem(description) {
             throw CLIFailure("--description: \(problem)")
         }
@@ -24,7 +26,8 @@ enum StagedInstall {
         var browsers = request.browsers.reduce(into: [Browser]()) { if !$0.contains($1) { $0.append($1) } }
         if browsers.isEmpty && request.browserDirs.isEmpty {
             guard !families.isEmpty else {
-                throw CLIFailure("""
+                throw CLIFailure(
+                    """
                     --root needs the extensions the package allows: --chrome-extension ID (32 letters a-p) and/or \
                     --firefox-addon ID (name@domain or {GUID}), each repeatable
                     """)
@@ -32,7 +35,9 @@ enum StagedInstall {
             browsers = BrowserCatalog.all.filter { !$0.systemHostFolders.isEmpty && families.contains($0.family) }
         }
         if let own = browsers.first(where: \.systemHostFolders.isEmpty) {
-            throw CLIFailure("--root: \(own.displayName) reads manifests only inside its own folder, not the system-wide ones; a package cannot serve it (leave out --browser \(own.id))")
+            throw CLIFailure(
+                "--root: \(own.displayName) reads manifests only inside its own folder, not the system-wide ones; a package cannot serve it (leave out --browser \(own.id))"
+            )
         }
         // Installer's own placement and manifests, as `install --system` with the system root
         // at DIR: each browser's first system-wide folder, one file per folder (Chrome's serves
@@ -41,27 +46,33 @@ enum StagedInstall {
         var staged = request
         staged.system = true
         staged.force = true
-        staged.browserDirs = request.browserDirs.map { BrowserDir(family: $0.family, folder: Path.join(root, $0.folder)) }
+        staged.browserDirs = request.browserDirs.map {
+            BrowserDir(family: $0.family, folder: Path.join(root, $0.folder))
+        }
         let allowed = try Installer.allowLists(staged, browsers: browsers, notes: &notes)
-        let placements = Installer.manifestPlacements(staged, browsers: browsers, environment: CLIEnvironment(variables: [:], systemRoot: root))
+        let placements = Installer.manifestPlacements(
+            staged, browsers: browsers, environment: CLIEnvironment(variables: [:], systemRoot: root))
         let targets = try Installer.installTargets(placements, request: staged, allowed: allowed, record: nil)
         for target in targets {
             if let (link, destination) = symbolicLink(under: root, on: target.path) {
-                throw CLIFailure("""
+                throw CLIFailure(
+                    """
                     --root: \(link) is a symbolic link (to \(destination)); a staged file must not be written through one: \
                     remove it, or stage into a new folder
                     """)
             }
         }
-        return InstallPlan(targets: targets, notes: notes, folderMode: 0o755, hostName: request.hostName,
-                           host: InstallRecord.Host(binary: request.binaryPath, description: request.manifestDescription))
+        return InstallPlan(
+            targets: targets, notes: notes, folderMode: 0o755, hostName: request.hostName,
+            host: InstallRecord.Host(binary: request.binaryPath, description: request.manifestDescription))
     }
 
     /// Refuses a DIR that is this machine's own /, as given or through symbolic links (a DIR
     /// that is a link to /, or /x/.. with /x a link): staging would write the system folders
     /// themselves, with no record for uninstall.
     static func checkRoot(_ root: String) throws(CLIFailure) {
-        let machine = "that is this machine itself; install system-wide with --system, which records the files so that uninstall can remove them"
+        let machine =
+            "that is this machine itself; install system-wide with --system, which records the files so that uninstall can remove them"
         if root == "/" { throw CLIFailure("--root /: \(machine)") }
         if resolved(root) == "/" { throw CLIFailure("--root \(root) is / through symbolic links: \(machine)") }
     }
@@ -123,15 +134,21 @@ enum StagedInstall {
     /// (the staged copy, not where the package puts it). It need not exist here.
     static func installedBinary(_ argument: String?, root: String) throws(CLIFailure) -> String {
         guard let argument else {
-            throw CLIFailure("--root needs --binary: the absolute path where the package installs the host, such as /usr/bin/notes-host")
+            throw CLIFailure(
+                "--root needs --binary: the absolute path where the package installs the host, such as /usr/bin/notes-host"
+            )
         }
         guard argument.hasPrefix("/") else {
-            throw CLIFailure("--binary \(argument): with --root, give the absolute path where the package installs the host, such as /usr/bin/\(Path.fileName(argument))")
+            throw CLIFailure(
+                "--binary \(argument): with --root, give the absolute path where the package installs the host, such as /usr/bin/\(Path.fileName(argument))"
+            )
         }
         let path = Path.normalized(argument)
         if path == root || path.hasPrefix(root == "/" ? "/" : root + "/") {
             let installed = "/" + path.dropFirst(root.count).drop { $0 == "/" }
-            throw CLIFailure("--binary \(path) is inside --root \(root): name the path as installed, \(installed), not the staged copy")
+            throw CLIFailure(
+                "--binary \(path) is inside --root \(root): name the path as installed, \(installed), not the staged copy"
+            )
         }
         return path
     }

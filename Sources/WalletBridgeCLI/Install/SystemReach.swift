@@ -23,11 +23,13 @@ enum SystemReach {
         }
         guard let status = FileSystem.status(binary) else { return nil }
         if status.mode & 0o001 == 0 {
-            return "other users' browsers could not start \(binary): \(binary) is mode \(octal(status.mode)): other users may not execute it"
+            return
+                "other users' browsers could not start \(binary): \(binary) is mode \(octal(status.mode)): other users may not execute it"
         }
         // A script is read by the kernel, as the browser's user, to find its interpreter.
         if status.mode & 0o004 == 0, FileSystem.read(binary, limit: 2) == Array("#!".utf8) {
-            return "other users' browsers could not start \(binary): \(binary) is mode \(octal(status.mode)): other users may not read it, and the kernel must read a script's #! line"
+            return
+                "other users' browsers could not start \(binary): \(binary) is mode \(octal(status.mode)): other users may not read it, and the kernel must read a script's #! line"
         }
         return nil
     }
@@ -57,11 +59,14 @@ enum SystemReach {
                 let sticky = !isFile && status.mode & 0o1000 != 0
                 var writers: [String] = []
                 if status.owner != 0, status.mode & 0o200 != 0 { writers.append(userName(status.owner)) }
-                if status.group != 0, status.mode & 0o020 != 0, !sticky { writers.append("group \(groupName(status.group))") }
+                if status.group != 0, status.mode & 0o020 != 0, !sticky {
+                    writers.append("group \(groupName(status.group))")
+                }
                 if status.mode & 0o002 != 0, !sticky { writers.append("every user") }
                 if !writers.isEmpty {
                     let what = isFile ? "" : ", so \(binary) can be replaced"
-                    return "Warning: \(element) can be changed by \(writers.joined(separator: " and "))\(what): every user's browser would run what is put there. A system-wide install should point to a binary only root can change, such as /usr/local/bin/wallet-bridge."
+                    return
+                        "Warning: \(element) can be changed by \(writers.joined(separator: " and "))\(what): every user's browser would run what is put there. A system-wide install should point to a binary only root can change, such as /usr/local/bin/wallet-bridge."
                 }
             }
         }
@@ -85,7 +90,8 @@ enum SystemReach {
             guard let status = FileSystem.status(folder) else { return nil }  // the rest is missing: created 0755
             if status.kind == .directory, status.mode & 0o001 == 0 {
                 let home = homeOwned(folder, by: status.owner).map { " (the home folder of \($0))" } ?? ""
-                return "\(folder) is mode \(octal(status.mode))\(home), so only its owner\(status.mode & 0o010 != 0 ? " and group" : "") can enter it"
+                return
+                    "\(folder) is mode \(octal(status.mode))\(home), so only its owner\(status.mode & 0o010 != 0 ? " and group" : "") can enter it"
             }
         }
         return nil
@@ -93,7 +99,8 @@ enum SystemReach {
 
     private static func homeOwned(_ folder: String, by owner: UInt32) -> String? {
         guard let entry = getpwuid(owner), let directory = entry.pointee.pw_dir,
-              Path.normalized(String(cString: directory)) == folder else { return nil }
+            Path.normalized(String(cString: directory)) == folder
+        else { return nil }
         return String(cString: entry.pointee.pw_name)
     }
 

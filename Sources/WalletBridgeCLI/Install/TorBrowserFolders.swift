@@ -30,7 +30,9 @@ enum TorBrowserFolders {
             let folder = Path.join(environment.dataHome, "torbrowser/tbb/\(arch)")
             candidates += FileSystem.list(folder).filter { $0.hasPrefix("tor-browser") }.map { Path.join(folder, $0) }
         }
-        candidates += FileSystem.list(environment.home).filter { $0.hasPrefix("tor-browser") }.map { Path.join(environment.home, $0) }
+        candidates += FileSystem.list(environment.home).filter { $0.hasPrefix("tor-browser") }.map {
+            Path.join(environment.home, $0)
+        }
         return candidates.filter { FileSystem.status(Path.join($0, marker))?.kind == .directory }
     }
 }

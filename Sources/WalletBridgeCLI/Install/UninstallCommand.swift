@@ -15,16 +15,28 @@ struct UninstallCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("browser"), help: "Uninstall only for this browser (repeatable). Default: everything recorded.")
+    @Option(
+        name: .customLong("browser"),
+        help: "Uninstall only for this browser (repeatable). Default: everything recorded.")
     var browsers: [Browser] = []
 
-    @Option(name: .customLong("browser-dir"), help: ArgumentHelp("Uninstall only what install --browser-dir wrote into this folder: chromium:DIR or firefox:DIR (repeatable).", valueName: "family:dir"), transform: BrowserDir.option)
+    @Option(
+        name: .customLong("browser-dir"),
+        help: ArgumentHelp(
+            "Uninstall only what install --browser-dir wrote into this folder: chromium:DIR or firefox:DIR (repeatable).",
+            valueName: "family:dir"), transform: BrowserDir.option)
     var browserDirs: [BrowserDir] = []
 
-    @Flag(help: "Uninstall what install --flatpak wrote inside Flatpak sandboxes (of the --browser browsers, or all) instead of the ordinary manifests.")
+    @Flag(
+        help:
+            "Uninstall what install --flatpak wrote inside Flatpak sandboxes (of the --browser browsers, or all) instead of the ordinary manifests."
+    )
     var flatpak = false
 
-    @Option(help: ArgumentHelp("Uninstall only this host (repeatable): its manifests (and Flatpak wrappers), no other host's. Default: every host recorded.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Uninstall only this host (repeatable): its manifests (and Flatpak wrappers), no other host's. Default: every host recorded.",
+            valueName: "name"))
     var name: [String] = []
 
     @Flag(help: "Remove recorded manifests even if they changed since install.")
@@ -48,16 +60,23 @@ struct UninstallCommand: ParsableCommand {
         guard var record = try InstallRecord.load(from: recordPath) else {
             // A host named with --name that was never installed is an error, as `rm` says of a
             // file that is not there; the rest is done (there is nothing).
-            guard name.isEmpty else { throw CLIFailure("nothing recorded for --name \(name.joined(separator: ", ")): no install record at \(recordPath)") }
+            guard name.isEmpty else {
+                throw CLIFailure(
+                    "nothing recorded for --name \(name.joined(separator: ", ")): no install record at \(recordPath)")
+            }
             Console.out("nothing to uninstall: no install record at \(recordPath)")
             return
         }
-        let selection = Uninstaller.Selection(browsers: browsers, browserDirs: browserDirs, flatpak: flatpak, hostNames: name)
+        let selection = Uninstaller.Selection(
+            browsers: browsers, browserDirs: browserDirs, flatpak: flatpak, hostNames: name)
         var outcome = Uninstaller.run(selection, force: force, dryRun: dryRun, record: &record, recordPath: recordPath)
         for line in outcome.lines { Console.out(line) }
-        let unknown = outcome.unknownNames.isEmpty ? nil : CLIFailure(
-            "nothing recorded for --name \(outcome.unknownNames.joined(separator: ", "))"
-                + (record.hostNames.isEmpty ? "" : "; recorded: \(record.hostNames.joined(separator: ", "))"))
+        let unknown =
+            outcome.unknownNames.isEmpty
+            ? nil
+            : CLIFailure(
+                "nothing recorded for --name \(outcome.unknownNames.joined(separator: ", "))"
+                    + (record.hostNames.isEmpty ? "" : "; recorded: \(record.hostNames.joined(separator: ", "))"))
         if dryRun {
             if let unknown { throw unknown }
             return

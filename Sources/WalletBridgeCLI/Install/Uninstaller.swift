@@ -41,7 +41,9 @@ enum Uninstaller {
 
     /// The same, for any selection. `recordPath` is where the record lives: folders install
     /// created above it are removed after it (see `Outcome.afterRecord`).
-    static func run(_ selection: Selection, force: Bool, dryRun: Bool, record: inout InstallRecord, recordPath: String? = nil) -> Outcome {
+    static func run(
+        _ selection: Selection, force: Bool, dryRun: Bool, record: inout InstallRecord, recordPath: String? = nil
+    ) -> Outcome {
         var outcome = Outcome()
         var remaining: [InstallRecord.File] = []
         for file in record.files {
@@ -49,7 +51,8 @@ enum Uninstaller {
                 remaining.append(kept)
             }
         }
-        for browserDir in selection.browserDirs where !record.files.contains(where: { $0.browserDir == browserDir.folder }) {
+        for browserDir in selection.browserDirs
+        where !record.files.contains(where: { $0.browserDir == browserDir.folder }) {
             outcome.lines.append("nothing recorded for --browser-dir \(browserDir.argument)")
         }
         for name in selection.hostNames where record.files(of: name).isEmpty && !outcome.unknownNames.contains(name) {
@@ -57,14 +60,16 @@ enum Uninstaller {
         }
         if dryRun { return outcome }
         record.files = remaining
-        record.folders = removeEmptyFolders(record.folders, files: record.files, recordPath: recordPath, outcome: &outcome)
+        record.folders = removeEmptyFolders(
+            record.folders, files: record.files, recordPath: recordPath, outcome: &outcome)
         return outcome
     }
 
     /// Removes, deepest first, the folders `run` left for the record; call it once the record
     /// itself is gone.
     static func removeFoldersLeftForTheRecord(_ outcome: inout Outcome) {
-        for folder in outcome.afterRecord.sorted(by: { $0.count > $1.count }) where FileSystem.removeDirectoryIfEmpty(folder) {
+        for folder in outcome.afterRecord.sorted(by: { $0.count > $1.count })
+        where FileSystem.removeDirectoryIfEmpty(folder) {
             outcome.lines.append("removed folder \(folder)")
         }
     }
@@ -80,11 +85,16 @@ enum Uninstaller {
             let selected = Set(selection.browsers.map(\.id))
             var byBrowser: [String] = []
             if (file.flatpak != nil) == selection.flatpak {
-                byBrowser = selected.isEmpty ? (selection.flatpak ? file.browsers : []) : file.browsers.filter(selected.contains)
+                byBrowser =
+                    selected.isEmpty
+                    ? (selection.flatpak ? file.browsers : []) : file.browsers.filter(selected.contains)
             }
-            let byFolder = file.browserDir.map { folder in
-                selection.browserDirs.contains { $0.folder == folder && (file.family == nil || $0.family == file.family) }
-            } ?? false
+            let byFolder =
+                file.browserDir.map { folder in
+                    selection.browserDirs.contains {
+                        $0.folder == folder && (file.family == nil || $0.family == file.family)
+                    }
+                } ?? false
             if byBrowser.isEmpty && !byFolder { return file }
             let others = file.browsers.filter { !byBrowser.contains($0) }
             let folderStays = file.browserDir != nil && !byFolder
@@ -123,7 +133,8 @@ enum Uninstaller {
     private static func removeOrRestore(_ file: InstallRecord.File, outcome: inout Outcome) -> InstallRecord.File? {
         do {
             if let replaced = file.replaced {
-                try FileSystem.writeAtomically(file.path, contents: Array(replaced.content), mode: mode_t(replaced.mode))
+                try FileSystem.writeAtomically(
+                    file.path, contents: Array(replaced.content), mode: mode_t(replaced.mode))
                 outcome.lines.append("restored \(file.path) (the file install --force had replaced)")
             } else {
                 try FileSystem.remove(file.path)
@@ -154,7 +165,9 @@ enum Uninstaller {
     /// One that holds only what install did not write (the user's own file, one that
     /// uninstall put back) is left, and forgotten: no later uninstall could remove it
     /// either, and keeping it would keep the record alive for nothing.
-    private static func removeEmptyFolders(_ recorded: [String], files: [InstallRecord.File], recordPath: String?, outcome: inout Outcome) -> [String] {
+    private static func removeEmptyFolders(
+        _ recorded: [String], files: [InstallRecord.File], recordPath: String?, outcome: inout Outcome
+    ) -> [String] {
         var folders: [String] = []
         var left: [String] = []
         for folder in Set(recorded).sorted(by: { $0.count > $1.count }) {

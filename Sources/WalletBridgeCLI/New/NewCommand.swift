@@ -13,7 +13,8 @@ import WalletBridgeKeys
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
-        abstract: "Write a new project: a host with one method, its fixtures and tests, an extension for Chromium and Firefox, and packaging.",
+        abstract:
+            "Write a new project: a host with one method, its fixtures and tests, an extension for Chromium and Firefox, and packaging.",
         discussion: """
             Writes the folder NAME (or --output): a Swift package whose host, NAME-host, serves one \
             method (NAME.hello) on the WalletBridge library; Fixtures/NAME.json and tests in Swift \
@@ -27,16 +28,26 @@ struct NewCommand: ParsableCommand {
     @Argument(help: "The project's name: lowercase letters and digits, words joined by -.")
     var name: String
 
-    @Option(help: ArgumentHelp("The folder to create. Default: NAME in the current folder; it must not exist.", valueName: "dir"), completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "The folder to create. Default: NAME in the current folder; it must not exist.", valueName: "dir"),
+        completion: .directory)
     var output: String?
 
-    @Option(help: ArgumentHelp("The wallet-bridge checkout the project depends on (Swift package, JS package, package builder). Default: the checkout this wallet-bridge was built from.", valueName: "dir"), completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "The wallet-bridge checkout the project depends on (Swift package, JS package, package builder). Default: the checkout this wallet-bridge was built from.",
+            valueName: "dir"), completion: .directory)
     var bridge: String?
 
-    @Option(name: .customLong("host-name"), help: ArgumentHelp("The native-messaging host name. Default: com.example.NAME (- as _).", valueName: "name"))
+    @Option(
+        name: .customLong("host-name"),
+        help: ArgumentHelp("The native-messaging host name. Default: com.example.NAME (- as _).", valueName: "name"))
     var hostName: String?
 
-    @Option(name: .customLong("firefox-addon"), help: ArgumentHelp("The Firefox add-on ID. Default: NAME@example.org.", valueName: "id"))
+    @Option(
+        name: .customLong("firefox-addon"),
+        help: ArgumentHelp("The Firefox add-on ID. Default: NAME@example.org.", valueName: "id"))
     var firefoxAddon: String?
 
     func run() throws {
@@ -46,7 +57,8 @@ struct NewCommand: ParsableCommand {
             bridge: try bridge.map(environment.absolute) ?? NewProject.builtFromCheckout(),
             hostName: hostName, firefoxAddon: firefoxAddon, keyMaker: NewProject.opensslKey
         )
-        Console.out("""
+        Console.out(
+            """
             Created \(folder.path) (host \(folder.template.hostName), method \(folder.template.methodName), \
             Chromium ID \(folder.template.chromeID), Firefox add-on \(folder.template.firefoxAddon)).
             Next: cd \(Shell.quoted(folder.path)) && swift build && swift test && node --test test/ && scripts/headless.sh
@@ -73,7 +85,8 @@ enum NewProject {
         var root = sourceFile
         for _ in 0..<4 { root = Path.parent(root) }  // Sources/WalletBridgeCLI/New/NewCommand.swift
         if bridgeProblem(root) == nil { return root }
-        throw CLIFailure("no wallet-bridge checkout at \(root), where this binary was built: name one with --bridge DIR")
+        throw CLIFailure(
+            "no wallet-bridge checkout at \(root), where this binary was built: name one with --bridge DIR")
     }
 
     /// Why `folder` is not a wallet-bridge checkout the project can use; nil when it is.
@@ -91,14 +104,17 @@ enum NewProject {
         if let problem = ProjectTemplate.nameProblem(name) { throw CLIFailure(problem) }
         let hostName = hostName ?? ProjectTemplate.defaultHostName(for: name)
         if let problem = ManifestIdentifiers.hostNameProblem(hostName) { throw CLIFailure("--host-name: \(problem)") }
-        let addon = try ManifestIdentifiers.firefoxAddonID(from: firefoxAddon ?? ProjectTemplate.defaultFirefoxAddon(for: name))
+        let addon = try ManifestIdentifiers.firefoxAddonID(
+            from: firefoxAddon ?? ProjectTemplate.defaultFirefoxAddon(for: name))
         if let problem = bridgeProblem(bridge) { throw CLIFailure("--bridge: \(problem)") }
         var status = stat()
         if lstat(output, &status) == 0 {
             throw CLIFailure("\(output) already exists: choose another name, or another folder with --output")
         }
         let parent = Path.parent(output)
-        guard FileSystem.exists(parent) else { throw CLIFailure("\(parent) does not exist: create it first, or choose another --output") }
+        guard FileSystem.exists(parent) else {
+            throw CLIFailure("\(parent) does not exist: create it first, or choose another --output")
+        }
 
         // Everything is written into a folder beside the target and renamed into place at the
         // end, so a failure leaves no half-written project behind.
@@ -131,11 +147,14 @@ enum NewProject {
                         throw FileSystemError(operation: "create the link", path: path, code: errno)
                     }
                 } else {
-                    try FileSystem.writeAtomically(path, contents: Array(file.contents.utf8), mode: file.executable ? 0o755 : 0o644)
+                    try FileSystem.writeAtomically(
+                        path, contents: Array(file.contents.utf8), mode: file.executable ? 0o755 : 0o644)
                 }
             }
             guard lstat(output, &status) != 0, rename(stage, output) == 0 else {
-                throw CLIFailure("cannot create \(output): \(lstat(output, &status) == 0 ? "it exists now" : String(cString: strerror(errno)))")
+                throw CLIFailure(
+                    "cannot create \(output): \(lstat(output, &status) == 0 ? "it exists now" : String(cString: strerror(errno)))"
+                )
             }
             return Created(path: output, template: template)
         } catch {
@@ -148,7 +167,9 @@ enum NewProject {
     static func opensslKey(privateKeyPath: String) throws -> [UInt8] {
         let publicPath = privateKeyPath + ".der"
         defer { unlink(publicPath) }
-        try runOpenSSL(["genpkey", "-quiet", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privateKeyPath])
+        try runOpenSSL([
+            "genpkey", "-quiet", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privateKeyPath,
+        ])
         _ = chmod(privateKeyPath, 0o600)
         try runOpenSSL(["pkey", "-in", privateKeyPath, "-pubout", "-outform", "DER", "-out", publicPath])
         guard let der = FileSystem.read(publicPath, limit: 4096), !der.isEmpty else {
@@ -165,9 +186,10 @@ enum NewProject {
         do {
             pid = try Spawn.start("openssl", arguments: arguments, standardStreams: [null, null, 2], searchPath: true)
         } catch {
-            throw CLIFailure(error.code == ENOENT
-                ? "openssl is needed to make the extension's Chromium key (Debian: apt install openssl)"
-                : "cannot start openssl: \(error.reason)")
+            throw CLIFailure(
+                error.code == ENOENT
+                    ? "openssl is needed to make the extension's Chromium key (Debian: apt install openssl)"
+                    : "cannot start openssl: \(error.reason)")
         }
         var raw: Int32 = 0
         _ = SystemCall.retryingInterrupts { waitpid(pid, &raw, 0) }

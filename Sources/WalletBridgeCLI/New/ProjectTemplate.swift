@@ -32,13 +32,15 @@ struct ProjectTemplate: Sendable, Equatable {
     /// 40 characters: a folder, a Swift package, an executable (`NAME-host`) and a JSON-RPC
     /// method prefix all accept it. Nil when `name` is one; else why not.
     static func nameProblem(_ name: String) -> String? {
-        let example = "lowercase letters and digits, words joined by \"-\", starting with a letter (e.g. notes or my-notes)"
+        let example =
+            "lowercase letters and digits, words joined by \"-\", starting with a letter (e.g. notes or my-notes)"
         if name.isEmpty { return "the project name is empty: \(example)" }
         if name.utf8.count > 40 { return "\(JSONText.quoted(name)) is longer than 40 characters" }
         let words = name.split(separator: "-", omittingEmptySubsequences: false)
-        let valid = words.allSatisfy { word in
-            !word.isEmpty && word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
-        } && name.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
+        let valid =
+            words.allSatisfy { word in
+                !word.isEmpty && word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+            } && name.unicodeScalars.first.map { ("a"..."z").contains($0) } == true
         return valid ? nil : "\(JSONText.quoted(name)) is not a project name: \(example)"
     }
 

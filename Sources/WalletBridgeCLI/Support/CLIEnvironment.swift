@@ -18,7 +18,10 @@ struct CLIEnvironment: Sendable {
     /// Relative paths given on the command line are taken from here.
     var workingDirectory: String
 
-    init(variables: [String: String], systemRoot: String = "/", userID: UInt32 = getuid(), workingDirectory: String? = nil) {
+    init(
+        variables: [String: String], systemRoot: String = "/", userID: UInt32 = getuid(),
+        workingDirectory: String? = nil
+    ) {
         self.variables = variables
         self.systemRoot = systemRoot
         self.userID = userID

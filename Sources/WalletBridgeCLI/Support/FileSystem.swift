@@ -57,7 +57,9 @@ enum FileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw in SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress, raw.count) } }
+            let count = chunk.withUnsafeMutableBytes { raw in
+                SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress, raw.count) }
+            }
             if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])

@@ -32,9 +32,13 @@ enum JSONText {
             defer { index += 1 }
             if inString {
                 out.append(byte)
-                if escaped { escaped = false }
-                else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

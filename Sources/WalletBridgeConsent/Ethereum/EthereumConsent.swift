@@ -39,7 +39,8 @@ package struct EthereumConsent: Sendable, Equatable {
     /// shown before the others (EIP-2612's `spender` and `value` first), so that they are never
     /// the ones left out.
     static let moneyFields: Set<String> = [
-        "spender", "value", "amount", "startamount", "endamount", "token", "to", "recipient", "receiver", "operator", "allowed",
+        "spender", "value", "amount", "startamount", "endamount", "token", "to", "recipient", "receiver", "operator",
+        "allowed",
     ]
 
     /// `personal_sign`: the text when the message is printable UTF-8 (a Sign-In-With-Ethereum
@@ -56,7 +57,8 @@ package struct EthereumConsent: Sendable, Equatable {
             } else {
                 // "0x", two digits a byte, and the ellipsis.
                 let shown = (PayloadSummary.maxTextBytes - 2 - 3) / 2
-                line = "\(size) \(Hex.prefixed(Array(bytes.prefix(shown))))… (\(shown) of \(DisplayText.grouped(bytes.count)) bytes shown)"
+                line =
+                    "\(size) \(Hex.prefixed(Array(bytes.prefix(shown))))… (\(shown) of \(DisplayText.grouped(bytes.count)) bytes shown)"
             }
         }
         return EthereumConsent(kind: "a message (personal_sign)", chain: EIP155.name(of: chain), lines: [line])
@@ -79,7 +81,8 @@ package struct EthereumConsent: Sendable, Equatable {
             var plain = message(bytes, chain: chain)
             plain.readsAsSignIn = true
             plain.lines.insert(
-                TransactionConsent.warningMark + "This reads like a sign-in, but is not a well-formed one (EIP-4361: \(problem)): "
+                TransactionConsent.warningMark
+                    + "This reads like a sign-in, but is not a well-formed one (EIP-4361: \(problem)): "
                     + "it is shown, and signed, as the plain text it is", at: 0)
             // Lenient parsers (viem's) still read it as a sign-in for the domain its first line
             // names: when that is not the site, say so first.
@@ -92,26 +95,34 @@ package struct EthereumConsent: Sendable, Equatable {
             let check = SignInCheck(domain: signIn.domain, scheme: signIn.scheme, uri: signIn.uri, site: site)
             var warnings = check.warnings
             if signIn.address != signer {
-                warnings.append(.init(.trust, "The message names the account \(signIn.address), but the key that signs is \(signer)"))
+                warnings.append(
+                    .init(
+                        .trust, "The message names the account \(signIn.address), but the key that signs is \(signer)"))
             }
             // The same number, however many leading zeros the message writes.
             let requestChain = EIP155.chainID(of: chain).map { String($0) } ?? ""
             if String(signIn.chainID.drop { $0 == "0" }) != requestChain {
                 let shown = ConsentRequest.printable(String(signIn.chainID.prefix(40)), maxBytes: 40)
-                warnings.append(.init(.trust, "The message is for chain ID \(shown), but the request is for \(EIP155.name(of: chain))"))
+                warnings.append(
+                    .init(
+                        .trust, "The message is for chain ID \(shown), but the request is for \(EIP155.name(of: chain))"
+                    ))
             }
             var details: [(label: String, value: String)] = [
-                ("Version", signIn.version), ("Chain ID", signIn.chainID), ("Nonce", signIn.nonce), ("Issued At", signIn.issuedAt),
+                ("Version", signIn.version), ("Chain ID", signIn.chainID), ("Nonce", signIn.nonce),
+                ("Issued At", signIn.issuedAt),
             ]
             if let value = signIn.expirationTime { details.append(("Expiration Time", value)) }
             if let value = signIn.notBefore { details.append(("Not Before", value)) }
             if let value = signIn.requestID { details.append(("Request ID", value)) }
             let fields = SignInConsent.Fields(
-                scheme: signIn.scheme, domain: signIn.domain, account: signIn.address.description, statement: signIn.statement,
+                scheme: signIn.scheme, domain: signIn.domain, account: signIn.address.description,
+                statement: signIn.statement,
                 uri: signIn.uri, details: details, resources: signIn.resources)
             let kind = "a sign-in (Sign-In with Ethereum, personal_sign)"
             let summary = SignInConsent.summary(kind: kind, fields: fields, warnings: warnings)
-            var consent = EthereumConsent(kind: kind, chain: EIP155.name(of: chain), lines: try SignInConsent.lines(summary, field: field))
+            var consent = EthereumConsent(
+                kind: kind, chain: EIP155.name(of: chain), lines: try SignInConsent.lines(summary, field: field))
             consent.signIn = check.record
             consent.readsAsSignIn = true
             consent.signInLayout = TransactionConsent(chain: consent.chain, summaries: [summary], noun: "sign-in")
@@ -127,9 +138,13 @@ package struct EthereumConsent: Sendable, Equatable {
         var lines: [String] = []
         var app: [String] = []
         if let name = data.domain.name { app.append("\"\(ConsentRequest.printable(name, maxBytes: 60))\"") }
-        if let version = data.domain.version { app.append("version \"\(ConsentRequest.printable(version, maxBytes: 20))\"") }
+        if let version = data.domain.version {
+            app.append("version \"\(ConsentRequest.printable(version, maxBytes: 20))\"")
+        }
         lines.append("For: " + (app.isEmpty ? "(the data names no app)" : app.joined(separator: ", ")))
-        if let chainID = data.domain.chainId { lines.append("Chain in the data: \(ConsentRequest.printable(chainID, maxBytes: 40))") }
+        if let chainID = data.domain.chainId {
+            lines.append("Chain in the data: \(ConsentRequest.printable(chainID, maxBytes: 40))")
+        }
         if let contract = data.domain.verifyingContract { lines.append("Contract: \(contract)") }
         lines.append("Type: \(ConsentRequest.printable(data.primaryType, maxBytes: 60))")
         let fields = data.flattenedMessage()
@@ -139,7 +154,8 @@ package struct EthereumConsent: Sendable, Equatable {
         for (index, field) in ordered.enumerated() {
             let value = DisplayText.preview(
                 field.value, maxBytes: movesMoney(field.path) ? maxMoneyValueBytes : maxValueBytes, lineBreaks: .marked)
-            let line = "  \(ConsentRequest.printable(field.path, maxBytes: maxPathBytes)): \(value.text)\(value.cutNote)"
+            let line =
+                "  \(ConsentRequest.printable(field.path, maxBytes: maxPathBytes)): \(value.text)\(value.cutNote)"
             // Room for the line that names what is left out, unless this is the last field.
             let reserve = index == ordered.count - 1 ? 0 : hiddenFieldsReserve
             guard used + Self.cost(line) + reserve <= contentBudget else { break }

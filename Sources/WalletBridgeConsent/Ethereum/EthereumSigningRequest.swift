@@ -44,7 +44,8 @@ package struct EthereumSigningRequest: Sendable {
     /// What the dialog shows of `transaction`, or of a sign-in (`EthereumConsent.signInLayout`):
     /// laid out, and checked to fit, as a transaction is.
     package var transactionConsent: TransactionConsent? {
-        transaction.map { TransactionConsent(chain: EIP155.name(of: chain), summaries: [$0.summary()]) } ?? consent?.signInLayout
+        transaction.map { TransactionConsent(chain: EIP155.name(of: chain), summaries: [$0.summary()]) }
+            ?? consent?.signInLayout
     }
 
     /// `personal_sign` (EIP-191, version 0x45): Keccak-256 of "\x19Ethereum Signed Message:\n",

@@ -27,16 +27,24 @@ public enum CallerPolicy: Sendable, Equatable {
         case .allowAll:
             return nil
         case .denyAll:
-            return RPCError(.authorizationFailed, data: .object([
-                "problem": .string("the wallet's configuration file cannot be used (the host's log says why), so every call is refused until it is fixed"),
-            ]))
+            return RPCError(
+                .authorizationFailed,
+                data: .object([
+                    "problem": .string(
+                        "the wallet's configuration file cannot be used (the host's log says why), so every call is refused until it is fixed"
+                    )
+                ]))
         case .allowList(let list):
             let methods = list.methods(for: context.caller)
             if let methods, methods.contains(Self.wildcard) || methods.contains(context.method) { return nil }
-            return RPCError(.authorizationFailed, data: .object([
-                "problem": .string(methods == nil ? "this caller is not allowed by the wallet's policy"
-                                                  : "this caller may not call this method under the wallet's policy"),
-            ]))
+            return RPCError(
+                .authorizationFailed,
+                data: .object([
+                    "problem": .string(
+                        methods == nil
+                            ? "this caller is not allowed by the wallet's policy"
+                            : "this caller may not call this method under the wallet's policy")
+                ]))
         }
     }
 
@@ -78,7 +86,8 @@ public enum CallerPolicy: Sendable, Equatable {
         /// The caller's own entry, else the wildcard entry, else nil (not allowed at all).
         func methods(for caller: Caller) -> Set<String>? {
             if let identity = caller.identity, identity != CallerPolicy.wildcard,
-               let own = methodsByCaller[CallerPolicy.key(identity)] {
+                let own = methodsByCaller[CallerPolicy.key(identity)]
+            {
                 return own
             }
             return methodsByCaller[CallerPolicy.wildcard]

@@ -83,7 +83,8 @@ package struct EthereumSignIn: Equatable, Sendable {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { ArraySlice(Array($0.utf8)) }
         // The usual slip, named as such rather than as the field it would have to be.
         if text.hasSuffix("\n") {
-            throw SyntaxError(lines.count, "is empty: the message ends with a line break, which EIP-4361 does not allow")
+            throw SyntaxError(
+                lines.count, "is empty: the message ends with a line break, which EIP-4361 does not allow")
         }
         var number = 0
         func line(_ expected: String) throws(SyntaxError) -> ArraySlice<UInt8> {
@@ -109,7 +110,9 @@ package struct EthereumSignIn: Equatable, Sendable {
         }
         var origin = first.dropLast(Self.title.utf8.count)
         if let separator = origin.firstRange(of: "://".utf8) {
-            guard SignInSyntax.isScheme(origin[..<separator.lowerBound]) else { throw SyntaxError(1, "has a scheme that is not one") }
+            guard SignInSyntax.isScheme(origin[..<separator.lowerBound]) else {
+                throw SyntaxError(1, "has a scheme that is not one")
+            }
             scheme = String(decoding: origin[..<separator.lowerBound], as: UTF8.self)
             origin = origin[separator.upperBound...]
         }
@@ -120,7 +123,8 @@ package struct EthereumSignIn: Equatable, Sendable {
 
         // address LF LF
         let addressLine = try line("the address")
-        guard addressLine.count == 42, addressLine.starts(with: "0x".utf8), addressLine.dropFirst(2).allSatisfy(SignInSyntax.isHexDigit)
+        guard addressLine.count == 42, addressLine.starts(with: "0x".utf8),
+            addressLine.dropFirst(2).allSatisfy(SignInSyntax.isHexDigit)
         else { throw SyntaxError(2, "should be the address: 0x and 40 hex digits") }
         guard let address = EthereumAddress(String(decoding: addressLine, as: UTF8.self)) else {
             throw SyntaxError(2, "has an address whose mixed letter case is not its EIP-55 checksum")
@@ -131,12 +135,18 @@ package struct EthereumSignIn: Equatable, Sendable {
         // [ statement LF ] LF
         let afterBlank = try line("a statement or an empty line")
         if !afterBlank.isEmpty {
-            guard afterBlank.allSatisfy({ SignInSyntax.isReserved($0) || SignInSyntax.isUnreserved($0) || $0 == UInt8(ascii: " ") })
+            guard
+                afterBlank.allSatisfy({
+                    SignInSyntax.isReserved($0) || SignInSyntax.isUnreserved($0) || $0 == UInt8(ascii: " ")
+                })
             else {
-                throw SyntaxError(number, "is a statement with a character EIP-4361 does not allow (only printable ASCII, no %)")
+                throw SyntaxError(
+                    number, "is a statement with a character EIP-4361 does not allow (only printable ASCII, no %)")
             }
             statement = String(decoding: afterBlank, as: UTF8.self)
-            guard try line("an empty line").isEmpty else { throw SyntaxError(number, "should be empty (after the statement)") }
+            guard try line("an empty line").isEmpty else {
+                throw SyntaxError(number, "should be empty (after the statement)")
+            }
         }
 
         uri = try field("URI: ")
@@ -148,7 +158,8 @@ package struct EthereumSignIn: Equatable, Sendable {
             throw SyntaxError(number, "should be the chain id in decimal digits")
         }
         nonce = try field("Nonce: ")
-        guard nonce.utf8.count >= 8, nonce.utf8.allSatisfy({ SignInSyntax.isAlpha($0) || CAIPSyntax.isDigit($0) }) else {
+        guard nonce.utf8.count >= 8, nonce.utf8.allSatisfy({ SignInSyntax.isAlpha($0) || CAIPSyntax.isDigit($0) })
+        else {
             throw SyntaxError(number, "should be a nonce of at least 8 letters and digits")
         }
         issuedAt = try field("Issued At: ")
@@ -158,7 +169,9 @@ package struct EthereumSignIn: Equatable, Sendable {
             throw SyntaxError(number, "should be an RFC 3339 date-time")
         }
         notBefore = optionalField("Not Before: ")
-        if let notBefore, !SignInSyntax.isDateTime(notBefore) { throw SyntaxError(number, "should be an RFC 3339 date-time") }
+        if let notBefore, !SignInSyntax.isDateTime(notBefore) {
+            throw SyntaxError(number, "should be an RFC 3339 date-time")
+        }
         requestID = optionalField("Request ID: ")
         if let requestID, !SignInSyntax.isEncoded(ArraySlice(Array(requestID.utf8)), SignInSyntax.isPathByte) {
             throw SyntaxError(number, "has a request id with a character EIP-4361 does not allow")
@@ -169,7 +182,8 @@ package struct EthereumSignIn: Equatable, Sendable {
             while number < lines.count {
                 let resource = lines[number]
                 number += 1
-                guard resource.starts(with: "- ".utf8), SignInSyntax.isURI(String(decoding: resource.dropFirst(2), as: UTF8.self))
+                guard resource.starts(with: "- ".utf8),
+                    SignInSyntax.isURI(String(decoding: resource.dropFirst(2), as: UTF8.self))
                 else { throw SyntaxError(number, "should be a resource: \"- \" and an RFC 3986 URI") }
                 resources.append(String(decoding: resource.dropFirst(2), as: UTF8.self))
             }

@@ -46,8 +46,12 @@ package enum SignInConsent {
 
     /// The summary the dialog lays out: `kind` ("a sign-in (Sign In With Solana)") and
     /// `warnings` (the site check's and the caller's own) over `fields`.
-    package static func summary(kind: String, fields: Fields, warnings: [TransactionSummary.Warning]) -> TransactionSummary {
-        let facts = ["Domain: " + (fields.scheme.map { "\($0)://" } ?? "") + fields.domain, "Account: " + fields.account]
+    package static func summary(kind: String, fields: Fields, warnings: [TransactionSummary.Warning])
+        -> TransactionSummary
+    {
+        let facts = [
+            "Domain: " + (fields.scheme.map { "\($0)://" } ?? "") + fields.domain, "Account: " + fields.account,
+        ]
         var actions: [TransactionSummary.Action] = []
         if let statement = fields.statement {
             let shown = DisplayText.preview(statement, maxBytes: maxStatementBytes, lineBreaks: .marked)
@@ -61,7 +65,8 @@ package enum SignInConsent {
             let shown = DisplayText.preview(value, maxBytes: maxValueBytes)
             return TransactionSummary.Action(["\(label): \(shown.text)\(shown.cutNote)"])
         }
-        let summary = TransactionSummary(kind: kind, warnings: warnings, facts: facts, actions: actions, actionNoun: "field")
+        let summary = TransactionSummary(
+            kind: kind, warnings: warnings, facts: facts, actions: actions, actionNoun: "field")
         guard let resources = fields.resources else { return summary }
         // EIP-4361: a wallet must show the resources. Their count is a fact, always shown; as
         // many of them as fit `maxResourcesBytes` and the dialog's room for what must be shown
@@ -71,13 +76,16 @@ package enum SignInConsent {
             return "  - \(shown.text)\(shown.cutNote)"
         }
         var count = 0
-        while count < listed.count, listed[...count].reduce(0, { $0 + TransactionConsent.cost($1) }) <= maxResourcesBytes {
+        while count < listed.count,
+            listed[...count].reduce(0, { $0 + TransactionConsent.cost($1) }) <= maxResourcesBytes
+        {
             count += 1
         }
         while true {
             var block = ["Resources (\(DisplayText.grouped(resources.count))):"] + listed.prefix(count)
             if count < resources.count {
-                block.append(TransactionConsent.omitted([(resources.count - count, "resource", count > 0)], indent: true))
+                block.append(
+                    TransactionConsent.omitted([(resources.count - count, "resource", count > 0)], indent: true))
             }
             var candidate = summary
             candidate.facts += block
@@ -102,7 +110,8 @@ package enum SignInConsent {
             try consent.checkFits(budget: budget)
         } catch {
             throw RPCError.invalidParams(
-                field, "too much to show in one dialog: the sign-in's warnings, domain and account do not fit; "
+                field,
+                "too much to show in one dialog: the sign-in's warnings, domain and account do not fit; "
                     + "use a shorter domain")
         }
     }
@@ -127,10 +136,11 @@ package struct SignInCheck: Equatable, Sendable {
         record = AuditLog.SignInRecord(domain: (scheme.map { "\($0)://" } ?? "") + domain, uri: uri, site: site)
         let shownDomain = ConsentRequest.printable(record.domain, maxBytes: 80)
         guard let site else {
-            warnings.append(.init(
-                .trust,
-                "This sign-in cannot be checked against a site: the session was opened without one, so make sure "
-                    + "\(shownDomain) is the site you are signing in to"))
+            warnings.append(
+                .init(
+                    .trust,
+                    "This sign-in cannot be checked against a site: the session was opened without one, so make sure "
+                        + "\(shownDomain) is the site you are signing in to"))
             return
         }
         let shownSite = ConsentRequest.printable(site, maxBytes: 80)
@@ -138,17 +148,19 @@ package struct SignInCheck: Equatable, Sendable {
         let uriMatches = uri.map { Self.webOrigin(of: $0) == site.lowercased() } ?? true
         record.matchesSite = domainMatches && uriMatches
         if !domainMatches {
-            warnings.append(.init(
-                .trust,
-                "This sign-in is for \(shownDomain), but the request comes from the site \(shownSite) (as the extension "
-                    + "reports it)"))
+            warnings.append(
+                .init(
+                    .trust,
+                    "This sign-in is for \(shownDomain), but the request comes from the site \(shownSite) (as the extension "
+                        + "reports it)"))
         }
         if !uriMatches, let uri {
-            warnings.append(.init(
-                .trust,
-                domainMatches
-                    ? "Its URI \(ConsentRequest.printable(uri, maxBytes: 80)) is not on the site \(shownSite) the request comes from"
-                    : "Its URI \(ConsentRequest.printable(uri, maxBytes: 80)) is not on that site either"))
+            warnings.append(
+                .init(
+                    .trust,
+                    domainMatches
+                        ? "Its URI \(ConsentRequest.printable(uri, maxBytes: 80)) is not on the site \(shownSite) the request comes from"
+                        : "Its URI \(ConsentRequest.printable(uri, maxBytes: 80)) is not on that site either"))
         }
     }
 
@@ -171,7 +183,8 @@ package struct SignInCheck: Equatable, Sendable {
     /// Whether the host of `authority` (lower case, `host[:port]`) is a loopback one:
     /// `localhost`, an IPv4 address in `127.0.0.0/8` in dotted decimal, or `[::1]`.
     static func isLoopback(authority: String) -> Bool {
-        let host = authority.hasPrefix("[")
+        let host =
+            authority.hasPrefix("[")
             ? String(authority.prefix { $0 != "]" }) + "]"
             : String(authority.prefix { $0 != ":" })
         if host == "localhost" || host == "[::1]" { return true }
@@ -202,7 +215,8 @@ package struct SignInCheck: Equatable, Sendable {
     /// nil when it is the site, names none, or there is no site to check against.
     package static func malformedWarning(text: String, site: String?, schemelessIsHTTPS: Bool) -> String? {
         guard let site, let claimed = claimedDomain(of: text),
-              !domain(claimed.domain, scheme: claimed.scheme, isOf: site, schemelessIsHTTPS: schemelessIsHTTPS) else { return nil }
+            !domain(claimed.domain, scheme: claimed.scheme, isOf: site, schemelessIsHTTPS: schemelessIsHTTPS)
+        else { return nil }
         let named = ConsentRequest.printable((claimed.scheme.map { "\($0)://" } ?? "") + claimed.domain, maxBytes: 80)
         return "This sign-in is for \(named), but the request comes from the site "
             + "\(ConsentRequest.printable(site, maxBytes: 80)) (as the extension reports it)"

@@ -7,7 +7,9 @@ import WalletBridgeKeys
 /// uses, checked on UTF-8 bytes: every rule there is ASCII, so a non-ASCII letter (which
 /// `Character.isLetter` would take) is never part of one.
 package enum SignInSyntax {
-    static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
     static func isHexDigit(_ byte: UInt8) -> Bool {
         CAIPSyntax.isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
     }
@@ -34,7 +36,9 @@ package enum SignInSyntax {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                guard index + 2 < bytes.endIndex, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    return false
+                }
                 index += 3
             } else {
                 guard allowed(byte) else { return false }
@@ -54,13 +58,16 @@ package enum SignInSyntax {
     package static func isAuthority(_ bytes: ArraySlice<UInt8>) -> Bool {
         var rest = bytes
         if let at = rest.firstIndex(of: UInt8(ascii: "@")) {
-            guard isEncoded(rest[..<at], { isUnreserved($0) || isSubDelim($0) || $0 == UInt8(ascii: ":") }) else { return false }
+            guard isEncoded(rest[..<at], { isUnreserved($0) || isSubDelim($0) || $0 == UInt8(ascii: ":") }) else {
+                return false
+            }
             rest = rest[(at + 1)...]
         }
         let port: ArraySlice<UInt8>
         if rest.first == UInt8(ascii: "[") {
             // IP-literal: "[" ( IPv6address / IPvFuture ) "]".
-            guard let close = rest.firstIndex(of: UInt8(ascii: "]")), isIPLiteral(rest[(rest.startIndex + 1)..<close]) else {
+            guard let close = rest.firstIndex(of: UInt8(ascii: "]")), isIPLiteral(rest[(rest.startIndex + 1)..<close])
+            else {
                 return false
             }
             let after = rest[(close + 1)...]
@@ -80,11 +87,14 @@ package enum SignInSyntax {
         if bytes.first == UInt8(ascii: "v") || bytes.first == UInt8(ascii: "V") {
             let body = bytes.dropFirst()
             guard let dot = body.firstIndex(of: UInt8(ascii: ".")), dot > body.startIndex,
-                  body[..<dot].allSatisfy(isHexDigit), dot + 1 < body.endIndex else { return false }
+                body[..<dot].allSatisfy(isHexDigit), dot + 1 < body.endIndex
+            else { return false }
             return body[(dot + 1)...].allSatisfy { isUnreserved($0) || isSubDelim($0) || $0 == UInt8(ascii: ":") }
         }
         // An IPv6 address is at most 45 characters; anything longer is not one, unread.
-        guard bytes.count <= 45, bytes.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
+        guard bytes.count <= 45,
+            bytes.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+        else {
             return false
         }
         var address = in6_addr()
@@ -121,16 +131,22 @@ package enum SignInSyntax {
     static func isDateTime(_ text: some StringProtocol) -> Bool {
         let bytes = Array(text.utf8)
         func number(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= bytes.count, bytes[start..<(start + count)].allSatisfy(CAIPSyntax.isDigit) else { return nil }
+            guard start + count <= bytes.count, bytes[start..<(start + count)].allSatisfy(CAIPSyntax.isDigit) else {
+                return nil
+            }
             return bytes[start..<(start + count)].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         }
         func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
-        guard let year = number(0, 4), byte(4) == UInt8(ascii: "-"), let month = number(5, 2), byte(7) == UInt8(ascii: "-"),
-              let day = number(8, 2), byte(10).map({ $0 | 0x20 }) == UInt8(ascii: "t"),
-              let hour = number(11, 2), byte(13) == UInt8(ascii: ":"), let minute = number(14, 2), byte(16) == UInt8(ascii: ":"),
-              let second = number(17, 2) else { return false }
+        guard let year = number(0, 4), byte(4) == UInt8(ascii: "-"), let month = number(5, 2),
+            byte(7) == UInt8(ascii: "-"),
+            let day = number(8, 2), byte(10).map({ $0 | 0x20 }) == UInt8(ascii: "t"),
+            let hour = number(11, 2), byte(13) == UInt8(ascii: ":"), let minute = number(14, 2),
+            byte(16) == UInt8(ascii: ":"),
+            let second = number(17, 2)
+        else { return false }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour <= 23, minute <= 59,
-              second <= 60 else { return false }
+            second <= 60
+        else { return false }
         var index = 19
         if byte(index) == UInt8(ascii: ".") {
             index += 1
@@ -139,8 +155,10 @@ package enum SignInSyntax {
             guard index > start else { return false }
         }
         if byte(index).map({ $0 | 0x20 }) == UInt8(ascii: "z") { return index + 1 == bytes.count }
-        guard byte(index) == UInt8(ascii: "+") || byte(index) == UInt8(ascii: "-"), let offsetHour = number(index + 1, 2),
-              byte(index + 3) == UInt8(ascii: ":"), let offsetMinute = number(index + 4, 2) else { return false }
+        guard byte(index) == UInt8(ascii: "+") || byte(index) == UInt8(ascii: "-"),
+            let offsetHour = number(index + 1, 2),
+            byte(index + 3) == UInt8(ascii: ":"), let offsetMinute = number(index + 4, 2)
+        else { return false }
         return offsetHour <= 23 && offsetMinute <= 59 && index + 6 == bytes.count
     }
 

@@ -25,7 +25,8 @@ public enum ReplyDiff {
         return Array(lines.prefix(limit)) + ["… and \(lines.count - limit) more differences"]
     }
 
-    private static func compare(_ expected: JSONValue, _ actual: JSONValue, at path: String, into lines: inout [String]) {
+    private static func compare(_ expected: JSONValue, _ actual: JSONValue, at path: String, into lines: inout [String])
+    {
         guard !JSONSemantics.equal(expected, actual) else { return }
         let shown = path.isEmpty ? "reply" : path
         switch (expected, actual) {
@@ -59,9 +60,13 @@ public enum ReplyDiff {
 
     /// `.name` for a plain name (`name` at the top), `["odd key"]` for anything else.
     private static func memberPath(_ key: String, root: Bool) -> String {
-        func letter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" || scalar == "$" }
+        func letter(_ scalar: Unicode.Scalar) -> Bool {
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" || scalar == "$"
+        }
         let scalars = Array(key.unicodeScalars)
-        if let head = scalars.first, letter(head), scalars.allSatisfy({ letter($0) || ("0"..."9").contains($0) }) { return root ? key : "." + key }
+        if let head = scalars.first, letter(head), scalars.allSatisfy({ letter($0) || ("0"..."9").contains($0) }) {
+            return root ? key : "." + key
+        }
         return "[\(JSONValue.string(key).compactText)]"
     }
 

@@ -36,7 +36,8 @@ public struct FixtureFile: Sendable {
     public static func load(_ path: String) throws(FixtureFormatError) -> FixtureFile {
         let name = fileName(path)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw FixtureFormatError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+            throw FixtureFormatError(
+                file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
         }
         let bytes = Array(data)
         let document: JSONValue
@@ -44,7 +45,8 @@ public struct FixtureFile: Sendable {
             // Deeper than a host accepts (128): parse.json sends a request nested past that limit.
             document = try JSONParser.parse(bytes, maxDepth: 512)
         } catch {
-            throw FixtureFormatError(file: path, problem: "not JSON: \(error.reason) at \(Self.lineAndColumn(of: error.offset, in: bytes))")
+            throw FixtureFormatError(
+                file: path, problem: "not JSON: \(error.reason) at \(Self.lineAndColumn(of: error.offset, in: bytes))")
         }
         return try parse(document, path: path, fileName: name)
     }
@@ -62,25 +64,33 @@ public struct FixtureFile: Sendable {
             throw FixtureFormatError(file: path, problem: "the folder cannot be read")
         }
         let files = names.filter { $0.hasSuffix(".json") && !$0.lowercased().hasPrefix("readme") }.sorted()
-        guard !files.isEmpty else { throw FixtureFormatError(file: path, problem: "the folder holds no *.json fixture file") }
+        guard !files.isEmpty else {
+            throw FixtureFormatError(file: path, problem: "the folder holds no *.json fixture file")
+        }
         var loaded: [FixtureFile] = []
         for file in files { loaded.append(try load(path.hasSuffix("/") ? path + file : path + "/" + file)) }
         return loaded
     }
 
     /// Checks a parsed document. `path` is for messages; `fileName` names the cases.
-    public static func parse(_ document: JSONValue, path: String, fileName: String) throws(FixtureFormatError) -> FixtureFile {
+    public static func parse(_ document: JSONValue, path: String, fileName: String) throws(FixtureFormatError)
+        -> FixtureFile
+    {
         guard case .object(let members) = document else {
-            throw FixtureFormatError(file: path, problem: "the file must hold an object with \"cases\", not \(Self.a(document))")
+            throw FixtureFormatError(
+                file: path, problem: "the file must hold an object with \"cases\", not \(Self.a(document))")
         }
         if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
-            throw FixtureFormatError(file: path, problem: "unknown member \"\(unknown)\" (a file has \"description\", \"env\", \"setup\" and \"cases\")")
+            throw FixtureFormatError(
+                file: path,
+                problem: "unknown member \"\(unknown)\" (a file has \"description\", \"env\", \"setup\" and \"cases\")")
         }
         let description: String?
         switch members["description"] {
         case nil: description = nil
         case .string(let text)?: description = text
-        case let other?: throw FixtureFormatError(file: path, problem: "\"description\" must be a string, not \(Self.a(other))")
+        case let other?:
+            throw FixtureFormatError(file: path, problem: "\"description\" must be a string, not \(Self.a(other))")
         }
         guard let entries = members["cases"] else { throw FixtureFormatError(file: path, problem: "no \"cases\"") }
         guard case .array(let list) = entries else {
@@ -98,13 +108,15 @@ public struct FixtureFile: Sendable {
         switch members["setup"] {
         case nil: break
         case .array(let entries)?: setupEntries = entries
-        case let other?: throw FixtureFormatError(file: path, problem: "\"setup\" must be an array of cases, not \(Self.a(other))")
+        case let other?:
+            throw FixtureFormatError(file: path, problem: "\"setup\" must be an array of cases, not \(Self.a(other))")
         }
         var seen: Set<String> = []
         func read(_ entries: [JSONValue], setup: [FixtureCase]?) throws(FixtureFormatError) -> [FixtureCase] {
             var read: [FixtureCase] = []
             for (index, entry) in entries.enumerated() {
-                let fixture = try FixtureCase(entry, index: index, path: path, fileName: fileName, fileEnvironment: environment, setup: setup)
+                let fixture = try FixtureCase(
+                    entry, index: index, path: path, fileName: fileName, fileEnvironment: environment, setup: setup)
                 guard seen.insert(fixture.name).inserted else {
                     throw FixtureFormatError(
                         file: path, caseName: fixture.name,
@@ -223,16 +235,24 @@ public struct FixtureCase: Sendable, Hashable {
 
     /// Why `env` (a file's or a case's) is not an object of variables, in `.failure`.
     static func environment(_ env: JSONValue) -> Result<[String: String], Problem> {
-        guard case .object(let variables) = env else { return .failure(Problem("\"env\" must be an object of strings, not \(FixtureFile.a(env))")) }
+        guard case .object(let variables) = env else {
+            return .failure(Problem("\"env\" must be an object of strings, not \(FixtureFile.a(env))"))
+        }
         var environment: [String: String] = [:]
         for key in variables.keys.sorted() {
             guard case .string(let text)? = variables[key] else {
-                return .failure(Problem("\"env\".\(key) must be a string, not \(FixtureFile.a(variables[key] ?? .null))"))
+                return .failure(
+                    Problem("\"env\".\(key) must be a string, not \(FixtureFile.a(variables[key] ?? .null))"))
             }
             guard !key.isEmpty, !key.contains("="), !key.contains("\0") else {
-                return .failure(Problem("\"env\" has \(JSONValue.string(key).compactText), which is not a variable name (non-empty, with no \"=\" or NUL)"))
+                return .failure(
+                    Problem(
+                        "\"env\" has \(JSONValue.string(key).compactText), which is not a variable name (non-empty, with no \"=\" or NUL)"
+                    ))
             }
-            guard !text.contains("\0") else { return .failure(Problem("\"env\".\(key) holds a NUL character, which no environment variable can")) }
+            guard !text.contains("\0") else {
+                return .failure(Problem("\"env\".\(key) holds a NUL character, which no environment variable can"))
+            }
             environment[key] = text
         }
         return .success(environment)
@@ -253,7 +273,9 @@ public struct FixtureCase: Sendable, Hashable {
         case (nil, nil): return " has neither \"result\" nor \"error\": a reply has exactly one of them"
         case (_?, _?): return " has both \"result\" and \"error\": a reply has exactly one of them"
         case (nil, let error?):
-            guard case .object(let fields) = error, fields["code"]?.intValue != nil, fields["message"]?.stringValue != nil else {
+            guard case .object(let fields) = error, fields["code"]?.intValue != nil,
+                fields["message"]?.stringValue != nil
+            else {
                 let shown = error.objectValue == nil ? FixtureFile.a(error) : error.compactText
                 return ".error must be an object with an integer \"code\" and a string \"message\", not \(shown)"
             }
@@ -269,16 +291,21 @@ public struct FixtureCase: Sendable, Hashable {
     ) throws(FixtureFormatError) {
         let position = "\(setup == nil ? "setup case" : "case") \(index + 1)"
         guard case .object(let members) = entry else {
-            throw FixtureFormatError(file: path, caseName: position, problem: "a case must be an object, not \(FixtureFile.a(entry))")
+            throw FixtureFormatError(
+                file: path, caseName: position, problem: "a case must be an object, not \(FixtureFile.a(entry))")
         }
         guard case .string(let name)? = members["name"], !name.isEmpty else {
             throw FixtureFormatError(file: path, caseName: position, problem: "\"name\" must be a non-empty string")
         }
-        func failure(_ problem: String) -> FixtureFormatError { FixtureFormatError(file: path, caseName: name, problem: problem) }
+        func failure(_ problem: String) -> FixtureFormatError {
+            FixtureFormatError(file: path, caseName: name, problem: problem)
+        }
         func strings(_ key: String) throws(FixtureFormatError) -> [String]? {
             guard let value = members[key] else { return nil }
             let texts = value.arrayValue?.compactMap(\.stringValue)
-            guard let texts, texts.count == value.arrayValue?.count else { throw failure("\"\(key)\" must be an array of strings") }
+            guard let texts, texts.count == value.arrayValue?.count else {
+                throw failure("\"\(key)\" must be an array of strings")
+            }
             return texts
         }
         func base64(_ key: String) throws(FixtureFormatError) -> [UInt8]? {
@@ -290,7 +317,9 @@ public struct FixtureCase: Sendable, Hashable {
         }
 
         if let unknown = members.keys.sorted().first(where: { !Self.members.contains($0) }) {
-            throw failure("unknown member \"\(unknown)\" (a case has \(Self.members.sorted().map { "\"\($0)\"" }.joined(separator: ", ")))")
+            throw failure(
+                "unknown member \"\(unknown)\" (a case has \(Self.members.sorted().map { "\"\($0)\"" }.joined(separator: ", ")))"
+            )
         }
         switch members["rule"] {
         case nil: rule = nil
@@ -300,14 +329,18 @@ public struct FixtureCase: Sendable, Hashable {
 
         let inputs = ["request", "request_text", "request_base64", "stream_base64"].filter { members[$0] != nil }
         guard inputs.count == 1 else {
-            throw failure(inputs.isEmpty
-                ? "no input: a case has exactly one of \"request\", \"request_text\", \"request_base64\", \"stream_base64\""
-                : "more than one input (\(inputs.map { "\"\($0)\"" }.joined(separator: ", "))): a case has exactly one")
+            throw failure(
+                inputs.isEmpty
+                    ? "no input: a case has exactly one of \"request\", \"request_text\", \"request_base64\", \"stream_base64\""
+                    : "more than one input (\(inputs.map { "\"\($0)\"" }.joined(separator: ", "))): a case has exactly one"
+            )
         }
         if let request = members["request"] {
             input = .request(request)
         } else if let text = members["request_text"] {
-            guard case .string(let string) = text else { throw failure("\"request_text\" must be a string, not \(FixtureFile.a(text))") }
+            guard case .string(let string) = text else {
+                throw failure("\"request_text\" must be a string, not \(FixtureFile.a(text))")
+            }
             input = .text(string)
         } else if let bytes = try base64("request_base64") {
             input = .bytes(bytes)
@@ -315,7 +348,9 @@ public struct FixtureCase: Sendable, Hashable {
             input = .stream(try base64("stream_base64") ?? [])
         }
 
-        guard let response = members["response"] else { throw failure("no \"response\" (null, for a case that expects no reply)") }
+        guard let response = members["response"] else {
+            throw failure("no \"response\" (null, for a case that expects no reply)")
+        }
         switch response {
         case .null:
             break
@@ -323,14 +358,19 @@ public struct FixtureCase: Sendable, Hashable {
             if let problem = Self.replyProblem(response) { throw failure("\"response\"" + problem) }
         case .array(let replies):
             guard !replies.isEmpty else {
-                throw failure("\"response\" is an empty array: a batch is answered with at least one reply, or with none at all (null)")
+                throw failure(
+                    "\"response\" is an empty array: a batch is answered with at least one reply, or with none at all (null)"
+                )
             }
             for (index, reply) in replies.enumerated() {
-                guard case .object = reply else { throw failure("\"response\"[\(index)] must be a reply object, not \(FixtureFile.a(reply))") }
+                guard case .object = reply else {
+                    throw failure("\"response\"[\(index)] must be a reply object, not \(FixtureFile.a(reply))")
+                }
                 if let problem = Self.replyProblem(reply) { throw failure("\"response\"[\(index)]" + problem) }
             }
         default:
-            throw failure("\"response\" must be a reply object, a batch's array or null, not \(FixtureFile.a(response))")
+            throw failure(
+                "\"response\" must be a reply object, a batch's array or null, not \(FixtureFile.a(response))")
         }
         self.response = response
         responseTextIncludes = try strings("response_text_includes") ?? []

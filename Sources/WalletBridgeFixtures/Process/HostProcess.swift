@@ -65,7 +65,8 @@ public final class HostProcess {
         let input = try Spawn.pipe(), output = try Spawn.pipe(), errors = try Spawn.pipe()
         let started = Result { () throws(Spawn.Failure) in
             try Spawn.start(
-                executable, arguments: arguments, standardStreams: [input.read, output.write, errors.write], environment: env,
+                executable, arguments: arguments, standardStreams: [input.read, output.write, errors.write],
+                environment: env,
                 workingDirectory: workingDirectory)
         }
         close(input.read); close(output.write); close(errors.write)

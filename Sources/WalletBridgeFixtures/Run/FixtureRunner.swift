@@ -47,7 +47,9 @@ public final class FixtureRunner: Sendable {
     /// by file and in file order, handing each outcome to `progress` as it comes. A file with a
     /// selected case gets its own temporary folder for `{tmpdir}` and runs its `setup` cases
     /// first, once (docs/fixtures.md, "State").
-    public func run(_ files: [FixtureFile], filter: String? = nil, progress: (CaseOutcome) -> Void = { _ in }) -> FixtureReport {
+    public func run(_ files: [FixtureFile], filter: String? = nil, progress: (CaseOutcome) -> Void = { _ in })
+        -> FixtureReport
+    {
         var report = FixtureReport()
         var cleanup: [String] = []
         for file in files {
@@ -77,20 +79,27 @@ public final class FixtureRunner: Sendable {
         await withCheckedContinuation { continuation in
             // A serial queue of its own runs on a thread of libdispatch's overcommit pool, not
             // on the concurrency pool's.
-            DispatchQueue(label: "wallet-bridge.fixture-run").async { continuation.resume(returning: self.run(files, filter: filter)) }
+            DispatchQueue(label: "wallet-bridge.fixture-run").async {
+                continuation.resume(returning: self.run(files, filter: filter))
+            }
         }
     }
 
     /// Why `fixture` cannot run against this host, or nil when it can.
     public func reasonToSkip(_ fixture: FixtureCase) -> String? {
         guard host.executablePath == nil else { return nil }
-        if case .stream = fixture.input { return "stream_base64 writes raw bytes, frame headers included: only a host process reads them" }
-        if fixture.exitCode != nil { return "exit_code is about the host process's exit status: only a host process has one" }
+        if case .stream = fixture.input {
+            return "stream_base64 writes raw bytes, frame headers included: only a host process reads them"
+        }
+        if fixture.exitCode != nil {
+            return "exit_code is about the host process's exit status: only a host process has one"
+        }
         // HostConfiguration reads the environment of its own process (getenv): setting the case's
         // variables here would change the test process for every thread, and the router's
         // handlers may read variables of their own.
         if !fixture.environment.isEmpty {
-            return "env (\(fixture.environment.keys.sorted().joined(separator: ", "))) sets environment variables, which only a host process takes"
+            return
+                "env (\(fixture.environment.keys.sorted().joined(separator: ", "))) sets environment variables, which only a host process takes"
         }
         return nil
     }
@@ -106,11 +115,14 @@ public final class FixtureRunner: Sendable {
 
     /// Runs one case, setup or not, in a session of its own, `{tmpdir}` standing for `folder`.
     fileprivate func runSession(_ fixture: FixtureCase, temporaryFolder folder: String?) -> CaseOutcome {
-        if let reason = reasonToSkip(fixture) { return CaseOutcome(fixture: fixture, verdict: .skipped(reason: reason)) }
+        if let reason = reasonToSkip(fixture) {
+            return CaseOutcome(fixture: fixture, verdict: .skipped(reason: reason))
+        }
         var run = CaseRun(fixture: fixture, timeout: timeout)
         var session: (any HostSession)?
         do {
-            let opened = try host.open(arguments: fixture.arguments, environment: fixture.environment(temporaryFolder: folder))
+            let opened = try host.open(
+                arguments: fixture.arguments, environment: fixture.environment(temporaryFolder: folder))
             session = opened
             try run.exchange(over: opened)
         } catch {
@@ -122,11 +134,14 @@ public final class FixtureRunner: Sendable {
         }
         var warnings: [String] = []
         if checksSchemas, let check = schemaChecks().check, let request = fixture.input.json, case .object = request,
-           let reply = run.reply, case .object = reply {
+            let reply = run.reply, case .object = reply
+        {
             let findings = check.check(request: request, response: reply)
             warnings = findings.warnings
             if !findings.failures.isEmpty {
-                return CaseOutcome(fixture: fixture, verdict: .failed(problems: findings.failures.map { "schema: \($0)" }), warnings: warnings)
+                return CaseOutcome(
+                    fixture: fixture, verdict: .failed(problems: findings.failures.map { "schema: \($0)" }),
+                    warnings: warnings)
             }
         }
         return CaseOutcome(fixture: fixture, verdict: .passed, warnings: warnings)
@@ -177,10 +192,13 @@ private final class FileRun {
             let outcome = runner.runSession(fixture, temporaryFolder: folder?.path)
             switch outcome.verdict {
             case .passed: continue
-            case .skipped(let reason): return .skipped(reason: "the file's setup case \(fixture.id) cannot run against this host: \(reason)")
+            case .skipped(let reason):
+                return .skipped(reason: "the file's setup case \(fixture.id) cannot run against this host: \(reason)")
             case .failed(let problems):
                 let rule = fixture.rule.map { " (\($0))" } ?? ""
-                return .failed(problems: ["the file's setup case \(fixture.id) failed\(rule), so this case did not run:"] + problems)
+                return .failed(
+                    problems: ["the file's setup case \(fixture.id) failed\(rule), so this case did not run:"]
+                        + problems)
             }
         }
         return nil
@@ -269,15 +287,18 @@ private struct CaseRun {
         let unexpected = fixture.response == .null ? " (the fixture expects no reply to its input)" : ""
         while true {
             guard let frame = try read(session, "reply to the sentinel request sent after the case") else {
-                problems.append("no reply to the sentinel request sent after the case: the host stopped serving (its output ended)")
+                problems.append(
+                    "no reply to the sentinel request sent after the case: the host stopped serving (its output ended)")
                 break
             }
             if Self.isSentinelReply(frame) { break }
-            problems.append("an unexpected frame before the reply to the sentinel request: \(Self.preview(frame))\(unexpected)")
+            problems.append(
+                "an unexpected frame before the reply to the sentinel request: \(Self.preview(frame))\(unexpected)")
         }
         session.closeInput()
         while let late = try read(session, "end of output after the end of input") {
-            problems.append("an unexpected frame after the reply to the sentinel request: \(Self.preview(late))\(unexpected)")
+            problems.append(
+                "an unexpected frame after the reply to the sentinel request: \(Self.preview(late))\(unexpected)")
         }
         if let status = try session.waitForExit(timeout: timeout), status != 0 {
             problems.append("exit status \(status) after the end of input, expected 0")
@@ -297,7 +318,9 @@ private struct CaseRun {
     private mutating func check(_ frame: [UInt8]?) {
         let expected = fixture.response
         guard let frame else {
-            if expected != .null { problems.append("the host's output ended without a reply; expected \(ReplyDiff.abbreviated(expected))") }
+            if expected != .null {
+                problems.append("the host's output ended without a reply; expected \(ReplyDiff.abbreviated(expected))")
+            }
             return
         }
         guard expected != .null else {
@@ -314,7 +337,8 @@ private struct CaseRun {
         }
         let text = String(decoding: frame, as: UTF8.self)
         for fragment in fixture.responseTextIncludes where !text.contains(fragment) {
-            problems.append("the reply lacks the text \(JSONValue.string(fragment).compactText): \(Self.preview(frame))")
+            problems.append(
+                "the reply lacks the text \(JSONValue.string(fragment).compactText): \(Self.preview(frame))")
         }
     }
 

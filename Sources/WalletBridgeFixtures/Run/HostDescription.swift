@@ -47,12 +47,17 @@ public enum HostDescription {
             throw .noReply("\(error)")
         }
         guard let frame else { throw .noReply("the host's output ended without a reply") }
-        guard case .object(let reply)? = try? JSONParser.parse(frame, maxDepth: 512), reply["id"] == .string("rpc.discover") else {
-            throw .noReply("the reply is not a JSON-RPC response to it: \(String(decoding: frame.prefix(200), as: UTF8.self))")
+        guard case .object(let reply)? = try? JSONParser.parse(frame, maxDepth: 512),
+            reply["id"] == .string("rpc.discover")
+        else {
+            throw .noReply(
+                "the reply is not a JSON-RPC response to it: \(String(decoding: frame.prefix(200), as: UTF8.self))")
         }
         if let result = reply["result"] { return result }
         guard case .object(let error)? = reply["error"], let code = error["code"]?.intValue else {
-            throw .noReply("the reply has neither a result nor an error object: \(String(decoding: frame.prefix(200), as: UTF8.self))")
+            throw .noReply(
+                "the reply has neither a result nor an error object: \(String(decoding: frame.prefix(200), as: UTF8.self))"
+            )
         }
         throw .refused(code: code, message: error["message"]?.stringValue ?? "")
     }

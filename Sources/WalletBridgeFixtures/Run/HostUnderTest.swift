@@ -21,7 +21,9 @@ public struct HostUnderTest: Sendable {
     /// A host executable, started for every case as a child process over real pipes, in its own
     /// folder as browsers start it. A case's `args` replace `arguments`; its `env` is added to
     /// this process's environment and `environment`.
-    public static func process(path: String, arguments: [String] = [], environment: [String: String] = [:]) -> HostUnderTest {
+    public static func process(path: String, arguments: [String] = [], environment: [String: String] = [:])
+        -> HostUnderTest
+    {
         HostUnderTest(kind: .process(path: path, arguments: arguments, environment: environment))
     }
 
@@ -31,7 +33,9 @@ public struct HostUnderTest: Sendable {
     ///
     /// `router` is evaluated for every case: `.router(makeRouter())` gives each case a router of
     /// its own, as a process host would have; a router held in a variable is shared, state and all.
-    public static func router(_ router: @autoclosure @escaping @Sendable () throws -> Router, arguments: [String] = []) -> HostUnderTest {
+    public static func router(_ router: @autoclosure @escaping @Sendable () throws -> Router, arguments: [String] = [])
+        -> HostUnderTest
+    {
         HostUnderTest(kind: .router(make: router, arguments: arguments))
     }
 
@@ -101,7 +105,9 @@ final class InProcessSession: HostSession {
 
     init(router: Router, arguments: [String]) {
         // The defaults, not `fromEnvironment()`: the test process's own variables are not the host's.
-        server = Server(router: router, configuration: HostConfiguration(), caller: Caller(arguments: arguments), send: replies.append)
+        server = Server(
+            router: router, configuration: HostConfiguration(), caller: Caller(arguments: arguments),
+            send: replies.append)
     }
 
     func send(_ body: [UInt8]) throws { server.receive(body) }

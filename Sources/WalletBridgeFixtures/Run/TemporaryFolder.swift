@@ -19,7 +19,10 @@ final class TemporaryFolder {
         if !parent.hasPrefix("/") {
             guard let cwd = getcwd(nil, 0) else {
                 let reason = String(cString: strerror(errno))
-                throw FixtureRunFailure(description: "the temporary folder for {tmpdir} could not be made in \(parent): $TMPDIR is relative, and the current folder is unknown (\(reason))")
+                throw FixtureRunFailure(
+                    description:
+                        "the temporary folder for {tmpdir} could not be made in \(parent): $TMPDIR is relative, and the current folder is unknown (\(reason))"
+                )
             }
             defer { free(cwd) }
             let folder = String(cString: cwd)
@@ -29,7 +32,8 @@ final class TemporaryFolder {
         var template = Array((parent + "/wallet-bridge-fixture.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             let reason = String(cString: strerror(errno))
-            throw FixtureRunFailure(description: "the temporary folder for {tmpdir} could not be made in \(parent) (\(reason))")
+            throw FixtureRunFailure(
+                description: "the temporary folder for {tmpdir} could not be made in \(parent) (\(reason))")
         }
         path = String(cString: made)
     }

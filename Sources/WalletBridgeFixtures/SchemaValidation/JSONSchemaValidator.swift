@@ -47,7 +47,8 @@ public struct JSONSchemaValidator: Sendable {
         "multipleOf", "anyOf", "oneOf", "allOf", "not", "$ref",
     ]
     static let annotations: Set<String> = [
-        "title", "description", "default", "examples", "$schema", "$id", "$comment", "readOnly", "writeOnly", "deprecated", "definitions",
+        "title", "description", "default", "examples", "$schema", "$id", "$comment", "readOnly", "writeOnly",
+        "deprecated", "definitions",
     ]
 
     private static func collectUnchecked(_ schema: JSONValue, into found: inout Set<String>, depth: Int) {
@@ -56,7 +57,9 @@ public struct JSONSchemaValidator: Sendable {
             if !checked.contains(key) && !annotations.contains(key) && !key.hasPrefix("x-") { found.insert(key) }
             switch key {
             case "properties", "patternProperties", "definitions":
-                for nested in value.objectValue?.values.map({ $0 }) ?? [] { collectUnchecked(nested, into: &found, depth: depth + 1) }
+                for nested in value.objectValue?.values.map({ $0 }) ?? [] {
+                    collectUnchecked(nested, into: &found, depth: depth + 1)
+                }
             case "items", "anyOf", "oneOf", "allOf":
                 if let list = value.arrayValue {
                     for nested in list { collectUnchecked(nested, into: &found, depth: depth + 1) }
@@ -108,7 +111,8 @@ public struct JSONSchemaValidator: Sendable {
                 problems.append("\(path): expected \(Self.typeList(types)), got \(Self.describe(value))")
                 return  // the other keywords would only restate it
             }
-            if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(where: { JSONSemantics.equal($0, value) }) {
+            if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(where: { JSONSemantics.equal($0, value) })
+            {
                 problems.append("\(path): \(Self.shortened(value)) is not one of \(Self.shortened(.array(allowed)))")
             }
             if let constant = keywords["const"], !JSONSemantics.equal(constant, value) {
@@ -124,7 +128,9 @@ public struct JSONSchemaValidator: Sendable {
             checkCombinations(value, keywords, path: path, depth: depth)
         }
 
-        private mutating func checkObject(_ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, depth: Int) {
+        private mutating func checkObject(
+            _ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, depth: Int
+        ) {
             let properties = keywords["properties"]?.objectValue ?? [:]
             for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[name] == nil {
                 problems.append("\(path): the required member \"\(name)\" is missing")
@@ -146,7 +152,9 @@ public struct JSONSchemaValidator: Sendable {
                 }
                 if !matched, let additional = keywords["additionalProperties"] {
                     if additional == .bool(false) {
-                        problems.append("\(path): the member \"\(name)\" is not allowed (the schema lists \(properties.keys.sorted().joined(separator: ", ")))")
+                        problems.append(
+                            "\(path): the member \"\(name)\" is not allowed (the schema lists \(properties.keys.sorted().joined(separator: ", ")))"
+                        )
                     } else {
                         validate(member, additional, path: memberPath, depth: depth + 1)
                     }
@@ -154,7 +162,9 @@ public struct JSONSchemaValidator: Sendable {
             }
             if let names = keywords["propertyNames"] {
                 for name in members.keys.sorted() {
-                    validate(.string(name), names, path: "\(path) (the member name \(JSONValue.string(name).compactText))", depth: depth + 1)
+                    validate(
+                        .string(name), names, path: "\(path) (the member name \(JSONValue.string(name).compactText))",
+                        depth: depth + 1)
                 }
             }
             if let minimum = keywords["minProperties"]?.intValue, members.count < minimum {
@@ -165,7 +175,9 @@ public struct JSONSchemaValidator: Sendable {
             }
         }
 
-        private mutating func checkArray(_ elements: [JSONValue], _ keywords: [String: JSONValue], path: String, depth: Int) {
+        private mutating func checkArray(
+            _ elements: [JSONValue], _ keywords: [String: JSONValue], path: String, depth: Int
+        ) {
             switch keywords["items"] {
             case .array(let positions)?:
                 for (index, element) in elements.enumerated() {
@@ -194,7 +206,8 @@ public struct JSONSchemaValidator: Sendable {
                 problems.append("\(path): \(elements.count) elements, more than \(maximum)")
             }
             if keywords["uniqueItems"] == .bool(true) {
-                for (index, element) in elements.enumerated() where elements[..<index].contains(where: { JSONSemantics.equal($0, element) }) {
+                for (index, element) in elements.enumerated()
+                where elements[..<index].contains(where: { JSONSemantics.equal($0, element) }) {
                     problems.append("\(path)[\(index)]: repeats an earlier element, and the elements must be unique")
                 }
             }
@@ -211,9 +224,13 @@ public struct JSONSchemaValidator: Sendable {
             }
             if let pattern = keywords["pattern"]?.stringValue {
                 if let regex = try? Regex(pattern) {
-                    if !string.contains(regex) { problems.append("\(path): \(Self.shortened(.string(string))) does not match the pattern \(pattern)") }
+                    if !string.contains(regex) {
+                        problems.append(
+                            "\(path): \(Self.shortened(.string(string))) does not match the pattern \(pattern)")
+                    }
                 } else {
-                    problems.append("\(path): the schema's pattern \(pattern) is not a regular expression this validator reads")
+                    problems.append(
+                        "\(path): the schema's pattern \(pattern) is not a regular expression this validator reads")
                 }
             }
         }
@@ -227,35 +244,53 @@ public struct JSONSchemaValidator: Sendable {
             /// The number against a bound: exact when both are integer lexemes (a 64-bit bound
             /// is beyond 2^53, where 2^63 − 1 and 2^63 are the same `Double`), else in `Double`.
             func order(_ key: String) -> (order: Int, text: String)? {
-                guard case .number(let limit)? = keywords[key], let limitValue = Double(limit.literal) else { return nil }
+                guard case .number(let limit)? = keywords[key], let limitValue = Double(limit.literal) else {
+                    return nil
+                }
                 if let exact = Self.compareIntegers(number.literal, limit.literal) { return (exact, limit.literal) }
                 return (value < limitValue ? -1 : value > limitValue ? 1 : 0, limitValue.shortText)
             }
-            if let (order, minimum) = order("minimum"), order < 0 { problems.append("\(path): \(number.literal) is less than the minimum \(minimum)") }
-            if let (order, maximum) = order("maximum"), order > 0 { problems.append("\(path): \(number.literal) is more than the maximum \(maximum)") }
-            if let (order, minimum) = order("exclusiveMinimum"), order <= 0 { problems.append("\(path): \(number.literal) must be more than \(minimum)") }
-            if let (order, maximum) = order("exclusiveMaximum"), order >= 0 { problems.append("\(path): \(number.literal) must be less than \(maximum)") }
+            if let (order, minimum) = order("minimum"), order < 0 {
+                problems.append("\(path): \(number.literal) is less than the minimum \(minimum)")
+            }
+            if let (order, maximum) = order("maximum"), order > 0 {
+                problems.append("\(path): \(number.literal) is more than the maximum \(maximum)")
+            }
+            if let (order, minimum) = order("exclusiveMinimum"), order <= 0 {
+                problems.append("\(path): \(number.literal) must be more than \(minimum)")
+            }
+            if let (order, maximum) = order("exclusiveMaximum"), order >= 0 {
+                problems.append("\(path): \(number.literal) must be less than \(maximum)")
+            }
             if let divisor = bound("multipleOf"), divisor > 0 {
                 let quotient = value / divisor
-                if quotient.rounded() != quotient { problems.append("\(path): \(number.literal) is not a multiple of \(divisor.shortText)") }
+                if quotient.rounded() != quotient {
+                    problems.append("\(path): \(number.literal) is not a multiple of \(divisor.shortText)")
+                }
             }
         }
 
-        private mutating func checkCombinations(_ value: JSONValue, _ keywords: [String: JSONValue], path: String, depth: Int) {
+        private mutating func checkCombinations(
+            _ value: JSONValue, _ keywords: [String: JSONValue], path: String, depth: Int
+        ) {
             for schema in keywords["allOf"]?.arrayValue ?? [] {
                 validate(value, schema, path: path, depth: depth + 1)
             }
             if let branches = keywords["anyOf"]?.arrayValue {
                 let failures = branches.map { trial(value, $0, path: path, depth: depth) }
                 if !failures.contains(where: \.isEmpty) {
-                    problems.append("\(path): matches none of the \(branches.count) allowed forms (anyOf); the first says: \(failures.first?.first ?? "no form is allowed")")
+                    problems.append(
+                        "\(path): matches none of the \(branches.count) allowed forms (anyOf); the first says: \(failures.first?.first ?? "no form is allowed")"
+                    )
                 }
             }
             if let branches = keywords["oneOf"]?.arrayValue {
                 let failures = branches.map { trial(value, $0, path: path, depth: depth) }
                 let matching = failures.filter(\.isEmpty).count
                 if matching == 0 {
-                    problems.append("\(path): matches none of the \(branches.count) allowed forms (oneOf); the first says: \(failures.first?.first ?? "no form is allowed")")
+                    problems.append(
+                        "\(path): matches none of the \(branches.count) allowed forms (oneOf); the first says: \(failures.first?.first ?? "no form is allowed")"
+                    )
                 } else if matching > 1 {
                     problems.append("\(path): matches \(matching) of the forms that oneOf allows, not exactly one")
                 }
@@ -280,7 +315,9 @@ public struct JSONSchemaValidator: Sendable {
                 let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
                 switch node {
                 case .object(let members): guard let next = members[key] else { return nil }; node = next
-                case .array(let elements): guard let index = Int(key), elements.indices.contains(index) else { return nil }; node = elements[index]
+                case .array(let elements):
+                    guard let index = Int(key), elements.indices.contains(index) else { return nil };
+                    node = elements[index]
                 default: return nil
                 }
             }
@@ -292,7 +329,9 @@ public struct JSONSchemaValidator: Sendable {
             return names.contains { name in
                 switch (name, value) {
                 case ("integer", .number(let number)): Self.isInteger(number)
-                case ("number", .number), ("string", .string), ("boolean", .bool), ("null", .null), ("array", .array), ("object", .object): true
+                case ("number", .number), ("string", .string), ("boolean", .bool), ("null", .null), ("array", .array),
+                    ("object", .object):
+                    true
                 default: false
                 }
             }
@@ -304,13 +343,15 @@ public struct JSONSchemaValidator: Sendable {
             func parts(_ text: String) -> (negative: Bool, digits: Substring)? {
                 let negative = text.hasPrefix("-")
                 var digits = negative ? text.dropFirst() : Substring(text)
-                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+                else { return nil }
                 digits = digits.drop { $0 == "0" }
                 return (negative && !digits.isEmpty, digits)  // -0 is 0
             }
             guard let a = parts(left), let b = parts(right) else { return nil }
             if a.negative != b.negative { return a.negative ? -1 : 1 }
-            let magnitude = a.digits.count != b.digits.count
+            let magnitude =
+                a.digits.count != b.digits.count
                 ? (a.digits.count < b.digits.count ? -1 : 1)
                 : (a.digits == b.digits ? 0 : (a.digits < b.digits ? -1 : 1))
             return a.negative ? -magnitude : magnitude
@@ -345,7 +386,7 @@ public struct JSONSchemaValidator: Sendable {
     }
 }
 
-private extension Double {
+extension Double {
     /// `3` for 3.0, `0.5` for 0.5: as a schema author wrote the bound.
-    var shortText: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+    fileprivate var shortText: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

@@ -10,7 +10,9 @@ public struct OpenRPCCheck: Sendable {
     /// -32600 to -32603) and the host's (-32000 to -32005: sizes, timeouts, cancellation, load,
     /// the agent). The rest of the range JSON-RPC leaves to implementations is a developer's
     /// own, as -32050 is the example's, so a method declares it.
-    static func isGeneric(_ code: Int) -> Bool { code == -32700 || (-32603 ... -32600).contains(code) || (-32005 ... -32000).contains(code) }
+    static func isGeneric(_ code: Int) -> Bool {
+        code == -32700 || (-32603 ... -32600).contains(code) || (-32005 ... -32000).contains(code)
+    }
 
     public struct NotADocument: Error, CustomStringConvertible {
         public let description: String
@@ -45,7 +47,9 @@ public struct OpenRPCCheck: Sendable {
     public func check(request: JSONValue, response: JSONValue) -> (failures: [String], warnings: [String]) {
         // Batches, malformed requests and replies without an id are the host's business, which
         // the reply itself already pins; there is no method to hold them to.
-        guard let name = request.objectValue?["method"]?.stringValue, let reply = response.objectValue else { return ([], []) }
+        guard let name = request.objectValue?["method"]?.stringValue, let reply = response.objectValue else {
+            return ([], [])
+        }
         guard let method = methods[name] else {
             if reply["result"] != nil {
                 return (["\(name) answered with a result, but the host's rpc.discover document does not list it"], [])
@@ -55,8 +59,9 @@ public struct OpenRPCCheck: Sendable {
         var failures: [String] = []
         var warnings: [String] = []
         if let problems = method["x-derivation-problems"]?.arrayValue, !problems.isEmpty {
-            warnings.append("the host derived \(name)'s schemas only in part, so they were checked only as far as they go: "
-                + problems.compactMap(\.stringValue).joined(separator: "; "))
+            warnings.append(
+                "the host derived \(name)'s schemas only in part, so they were checked only as far as they go: "
+                    + problems.compactMap(\.stringValue).joined(separator: "; "))
         }
         if let result = reply["result"] {
             let params = request.objectValue?["params"]
@@ -70,8 +75,12 @@ public struct OpenRPCCheck: Sendable {
         } else if let code = reply["error"]?.objectValue?["code"]?.intValue, !Self.isGeneric(code) {
             let documented = method["errors"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.intValue } ?? []
             if !documented.contains(code) {
-                let list = documented.isEmpty ? "it documents none" : "it documents \(documented.map(String.init).joined(separator: ", "))"
-                failures.append("error.code \(code) is not among \(name)'s errors in rpc.discover (\(list)); declare it in the method's `errors`")
+                let list =
+                    documented.isEmpty
+                    ? "it documents none" : "it documents \(documented.map(String.init).joined(separator: ", "))"
+                failures.append(
+                    "error.code \(code) is not among \(name)'s errors in rpc.discover (\(list)); declare it in the method's `errors`"
+                )
             }
         }
         return (failures, warnings)
@@ -88,12 +97,20 @@ public struct OpenRPCCheck: Sendable {
             return validator.problems([:], against: schema, at: "params (left out, so read as {})")
         case .array(let positions)?:
             guard let schema else {
-                return positions.isEmpty ? [] : ["params: \(method["name"]?.stringValue ?? "the method") takes none, and was given \(positions.count)"]
+                return positions.isEmpty
+                    ? []
+                    : [
+                        "params: \(method["name"]?.stringValue ?? "the method") takes none, and was given \(positions.count)"
+                    ]
             }
             return validator.problems(.array(positions), against: schema, at: "params")
         case let given?:
             guard let schema else {
-                return given == .object([:]) ? [] : ["params: \(method["name"]?.stringValue ?? "the method") takes none, and was given \(given.compactText)"]
+                return given == .object([:])
+                    ? []
+                    : [
+                        "params: \(method["name"]?.stringValue ?? "the method") takes none, and was given \(given.compactText)"
+                    ]
             }
             return validator.problems(given, against: schema, at: "params")
         }
@@ -114,8 +131,11 @@ public struct OpenRPCCheck: Sendable {
             // By name only: an array is refused outright.
             if structure == "by-name" { return ["type": "array", "maxItems": 0] }
             let required = descriptors.prefix { $0["required"] == .bool(true) }.count
-            return ["type": "array", "items": .array(descriptors.map { $0["schema"] ?? [:] }), "minItems": .number(JSONNumber(required)),
-                    "maxItems": .number(JSONNumber(descriptors.count))]
+            return [
+                "type": "array", "items": .array(descriptors.map { $0["schema"] ?? [:] }),
+                "minItems": .number(JSONNumber(required)),
+                "maxItems": .number(JSONNumber(descriptors.count)),
+            ]
         }
         if structure == "by-position" { return ["type": "object", "maxProperties": 0] }
         var properties: [String: JSONValue] = [:]

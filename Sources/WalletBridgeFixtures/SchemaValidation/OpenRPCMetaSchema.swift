@@ -16,6 +16,7 @@ public enum OpenRPCMetaSchema {
     public static func problems(in candidate: JSONValue) -> [String] {
         guard let document else { return ["the OpenRPC meta-schema shipped in this binary cannot be read"] }
         // A document nests schemas inside schemas, each level a few validator levels deep.
-        return JSONSchemaValidator(root: document, maxDepth: 1024).problems(candidate, against: document, at: "document")
+        return JSONSchemaValidator(root: document, maxDepth: 1024).problems(
+            candidate, against: document, at: "document")
     }
 }

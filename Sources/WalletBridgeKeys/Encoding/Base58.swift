@@ -35,7 +35,9 @@ package enum Base58 {
 
     /// The most characters that can encode `count` bytes: a leading zero byte is one `1`, and
     /// the rest takes log(256) / log(58) < 1.366 characters a byte.
-    package static func maxCharacters(forBytes count: Int) -> Int { count / 1000 * 1366 + (count % 1000) * 1366 / 1000 + 1 }
+    package static func maxCharacters(forBytes count: Int) -> Int {
+        count / 1000 * 1366 + (count % 1000) * 1366 / 1000 + 1
+    }
 
     /// The bytes `text` encodes, or nil when it holds a character outside the alphabet or
     /// encodes more than `maxBytes` bytes. Text too long for `maxBytes` is refused by its

@@ -46,11 +46,16 @@ package enum Base64 {
             var output = 0
             while input < bytes.count {
                 let rest = bytes.count - input
-                let group = Int(bytes[input]) << 16 | (rest > 1 ? Int(bytes[input + 1]) << 8 : 0) | (rest > 2 ? Int(bytes[input + 2]) : 0)
+                let group =
+                    Int(bytes[input]) << 16 | (rest > 1 ? Int(bytes[input + 1]) << 8 : 0)
+                    | (rest > 2 ? Int(bytes[input + 2]) : 0)
                 out.storeBytes(of: alphabet[group >> 18], toByteOffset: output, as: UInt8.self)
                 out.storeBytes(of: alphabet[group >> 12 & 0x3F], toByteOffset: output + 1, as: UInt8.self)
-                out.storeBytes(of: rest > 1 ? alphabet[group >> 6 & 0x3F] : UInt8(ascii: "="), toByteOffset: output + 2, as: UInt8.self)
-                out.storeBytes(of: rest > 2 ? alphabet[group & 0x3F] : UInt8(ascii: "="), toByteOffset: output + 3, as: UInt8.self)
+                out.storeBytes(
+                    of: rest > 1 ? alphabet[group >> 6 & 0x3F] : UInt8(ascii: "="), toByteOffset: output + 2,
+                    as: UInt8.self)
+                out.storeBytes(
+                    of: rest > 2 ? alphabet[group & 0x3F] : UInt8(ascii: "="), toByteOffset: output + 3, as: UInt8.self)
                 input += 3
                 output += 4
             }
@@ -69,36 +74,44 @@ package enum Base64 {
         let count = characters.count
         guard count % 4 == 0 else { return nil }
         guard count > 0 else { return [] }
-        let padding = characters[count - 1] != UInt8(ascii: "=") ? 0 : characters[count - 2] != UInt8(ascii: "=") ? 1 : 2
+        let padding =
+            characters[count - 1] != UInt8(ascii: "=") ? 0 : characters[count - 2] != UInt8(ascii: "=") ? 1 : 2
         let length = count / 4 * 3 - padding
         let (t0, t1, t2, t3) = (quadTables[0], quadTables[1], quadTables[2], quadTables[3])
         var failed: UInt32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
-            t0.withUnsafeBufferPointer { t0 in t1.withUnsafeBufferPointer { t1 in t2.withUnsafeBufferPointer { t2 in t3.withUnsafeBufferPointer { t3 in
-                var input = 0
-                var output = 0
-                // Every quad but the last, which may hold padding. Failures are collected,
-                // not branched on: invalid input is rare and the loop stays straight.
-                while input < count - 4 {
-                    let group = t0[Int(characters[input])] | t1[Int(characters[input + 1])]
-                        | t2[Int(characters[input + 2])] | t3[Int(characters[input + 3])]
-                    failed |= group
-                    out[output] = UInt8(truncatingIfNeeded: group >> 16)
-                    out[output + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    out[output + 2] = UInt8(truncatingIfNeeded: group)
-                    input += 4
-                    output += 3
+            t0.withUnsafeBufferPointer { t0 in
+                t1.withUnsafeBufferPointer { t1 in
+                    t2.withUnsafeBufferPointer { t2 in
+                        t3.withUnsafeBufferPointer { t3 in
+                            var input = 0
+                            var output = 0
+                            // Every quad but the last, which may hold padding. Failures are collected,
+                            // not branched on: invalid input is rare and the loop stays straight.
+                            while input < count - 4 {
+                                let group =
+                                    t0[Int(characters[input])] | t1[Int(characters[input + 1])]
+                                    | t2[Int(characters[input + 2])] | t3[Int(characters[input + 3])]
+                                failed |= group
+                                out[output] = UInt8(truncatingIfNeeded: group >> 16)
+                                out[output + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                                out[output + 2] = UInt8(truncatingIfNeeded: group)
+                                input += 4
+                                output += 3
+                            }
+                            let c = padding == 2 ? 0 : t2[Int(characters[input + 2])]
+                            let d = padding >= 1 ? 0 : t3[Int(characters[input + 3])]
+                            let group = t0[Int(characters[input])] | t1[Int(characters[input + 1])] | c | d
+                            failed |= group
+                            // Canonical: the bits that padding leaves over must be zero.
+                            if padding > 0, group & (padding == 1 ? 0xFF : 0xFFFF) != 0 { failed |= invalid }
+                            out[output] = UInt8(truncatingIfNeeded: group >> 16)
+                            if padding < 2 { out[output + 1] = UInt8(truncatingIfNeeded: group >> 8) }
+                            if padding < 1 { out[output + 2] = UInt8(truncatingIfNeeded: group) }
+                        }
+                    }
                 }
-                let c = padding == 2 ? 0 : t2[Int(characters[input + 2])]
-                let d = padding >= 1 ? 0 : t3[Int(characters[input + 3])]
-                let group = t0[Int(characters[input])] | t1[Int(characters[input + 1])] | c | d
-                failed |= group
-                // Canonical: the bits that padding leaves over must be zero.
-                if padding > 0, group & (padding == 1 ? 0xFF : 0xFFFF) != 0 { failed |= invalid }
-                out[output] = UInt8(truncatingIfNeeded: group >> 16)
-                if padding < 2 { out[output + 1] = UInt8(truncatingIfNeeded: group >> 8) }
-                if padding < 1 { out[output + 2] = UInt8(truncatingIfNeeded: group) }
-            } } } }
+            }
             initialized = length
         }
         return failed & invalid == 0 ? bytes : nil

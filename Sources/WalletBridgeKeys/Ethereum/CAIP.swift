@@ -1,4 +1,3 @@
-
 /// A CAIP-2 chain id, `namespace:reference` (`solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`).
 ///
 /// Only a valid id can be made, so that everything past the parser (approval, the session's
@@ -16,8 +15,9 @@ package struct ChainID: Hashable, Comparable, Sendable, CustomStringConvertible 
         guard text.utf8.count <= 41 else { return nil }
         let bytes = Array(text.utf8)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        self.init(namespace: String(decoding: bytes[..<colon], as: UTF8.self),
-                  reference: String(decoding: bytes[(colon + 1)...], as: UTF8.self))
+        self.init(
+            namespace: String(decoding: bytes[..<colon], as: UTF8.self),
+            reference: String(decoding: bytes[(colon + 1)...], as: UTF8.self))
     }
 
     /// Nil unless both parts are valid.
@@ -61,7 +61,8 @@ package struct AccountID: Hashable, Comparable, Sendable, CustomStringConvertibl
         guard text.utf8.count <= 41 + 1 + 128 else { return nil }
         let bytes = Array(text.utf8)
         guard let last = bytes.lastIndex(of: UInt8(ascii: ":")),
-              let chain = ChainID(String(decoding: bytes[..<last], as: UTF8.self)) else { return nil }
+            let chain = ChainID(String(decoding: bytes[..<last], as: UTF8.self))
+        else { return nil }
         self.init(chain: chain, address: String(decoding: bytes[(last + 1)...], as: UTF8.self))
     }
 
@@ -79,7 +80,8 @@ package struct AccountID: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// True when `text` is a CAIP-10 address: 1 to 128 of `[-.%a-zA-Z0-9]`.
     package static func isAddress(_ text: String) -> Bool {
         CAIPSyntax.matches(text, lengths: 1...128) { byte in
-            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%") || CAIPSyntax.isAlphanumeric(byte)
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%")
+                || CAIPSyntax.isAlphanumeric(byte)
         }
     }
 }
@@ -124,7 +126,9 @@ package enum EIP155 {
     package static let signTypedDataMethod = "eth_signTypedData_v4"
     /// Signs a transaction for the extension to broadcast (`eth_sendRawTransaction`).
     package static let signTransactionMethod = "eth_signTransaction"
-    package static let methods = [accountsMethod, chainIDMethod, personalSignMethod, signTypedDataMethod, signTransactionMethod]
+    package static let methods = [
+        accountsMethod, chainIDMethod, personalSignMethod, signTypedDataMethod, signTransactionMethod,
+    ]
     /// The methods that sign, and so ask the person each time.
     package static let signingMethods = [personalSignMethod, signTypedDataMethod, signTransactionMethod]
     /// Never allowed: the wallet has no network to send a transaction on (`SessionService.request`
@@ -137,14 +141,17 @@ package enum EIP155 {
     /// (no leading zero) from 1 to `maxChainID`.
     package static func chainID(of chain: ChainID) -> UInt64? {
         guard chain.namespace == namespace, chain.reference.first != "0",
-              chain.reference.utf8.allSatisfy(CAIPSyntax.isDigit), let id = UInt64(chain.reference), id >= 1, id <= maxChainID else { return nil }
+            chain.reference.utf8.allSatisfy(CAIPSyntax.isDigit), let id = UInt64(chain.reference), id >= 1,
+            id <= maxChainID
+        else { return nil }
         return id
     }
 
     /// "Ethereum (eip155:1)": what a dialog calls `chain`.
     package static func name(of chain: ChainID) -> String {
         let names: [String: String] = [
-            "1": "Ethereum", "10": "OP Mainnet", "56": "BNB Smart Chain", "137": "Polygon", "8453": "Base", "42161": "Arbitrum One",
+            "1": "Ethereum", "10": "OP Mainnet", "56": "BNB Smart Chain", "137": "Polygon", "8453": "Base",
+            "42161": "Arbitrum One",
             "11155111": "Sepolia",
         ]
         guard chain.namespace == namespace, let name = names[chain.reference] else { return chain.description }

@@ -25,7 +25,10 @@ package struct TypedData: Sendable {
         /// `0x` and 64 lowercase hex digits.
         package var salt: String?
 
-        package init(name: String? = nil, version: String? = nil, chainId: String? = nil, verifyingContract: String? = nil, salt: String? = nil) {
+        package init(
+            name: String? = nil, version: String? = nil, chainId: String? = nil, verifyingContract: String? = nil,
+            salt: String? = nil
+        ) {
             self.name = name
             self.version = version
             self.chainId = chainId
@@ -83,18 +86,25 @@ package struct TypedData: Sendable {
             throw Self.invalid("\(field).primaryType", "required: the name of the message's type, a string")
         }
         guard types.structs[primaryType] != nil else {
-            let shown = Self.isIdentifier(Substring(primaryType)) && primaryType.utf8.count <= 64 ? " \(primaryType)" : ""
+            let shown =
+                Self.isIdentifier(Substring(primaryType)) && primaryType.utf8.count <= 64 ? " \(primaryType)" : ""
             throw Self.invalid("\(field).primaryType", "no type\(shown) is defined in types")
         }
-        guard let domainValue = document["domain"] else { throw Self.invalid("\(field).domain", "required: an object of the domain's fields") }
-        guard let messageValue = document["message"] else { throw Self.invalid("\(field).message", "required: an object of the message's fields") }
+        guard let domainValue = document["domain"] else {
+            throw Self.invalid("\(field).domain", "required: an object of the domain's fields")
+        }
+        guard let messageValue = document["message"] else {
+            throw Self.invalid("\(field).message", "required: an object of the message's fields")
+        }
 
         var encoder = EIP712Encoder(types: types)
-        domainSeparator = try encoder.hashStruct("EIP712Domain", domainValue, at: EIP712Place(root: "\(field).domain"), depth: 1)
+        domainSeparator = try encoder.hashStruct(
+            "EIP712Domain", domainValue, at: EIP712Place(root: "\(field).domain"), depth: 1)
         let domainLines = encoder.lines
         let standard = { (name: String) in domainLines.first { $0.path == name }?.value }
-        domain = Domain(name: standard("name"), version: standard("version"), chainId: standard("chainId"),
-                        verifyingContract: standard("verifyingContract"), salt: standard("salt"))
+        domain = Domain(
+            name: standard("name"), version: standard("version"), chainId: standard("chainId"),
+            verifyingContract: standard("verifyingContract"), salt: standard("salt"))
         self.primaryType = primaryType
         if primaryType == "EIP712Domain" {
             // The message is not hashed, but is still asked to be an object, as MetaMask's
@@ -106,7 +116,8 @@ package struct TypedData: Sendable {
             lines = domainLines
         } else {
             encoder.lines = []
-            messageHash = try encoder.hashStruct(primaryType, messageValue, at: EIP712Place(root: "\(field).message"), depth: 1)
+            messageHash = try encoder.hashStruct(
+                primaryType, messageValue, at: EIP712Place(root: "\(field).message"), depth: 1)
             lines = encoder.lines
         }
     }
@@ -133,7 +144,10 @@ package struct TypedData: Sendable {
             }
         }
         guard case .object(let members) = document else {
-            throw invalid(field, "expected typed data: an object of types, primaryType, domain and message, or a string of its JSON; found \(document.typeName)")
+            throw invalid(
+                field,
+                "expected typed data: an object of types, primaryType, domain and message, or a string of its JSON; found \(document.typeName)"
+            )
         }
         return members
     }
@@ -146,11 +160,15 @@ package struct TypedData: Sendable {
     /// `[A-Za-z_$][A-Za-z0-9_$]*`: Solidity's identifiers, and so the only type and field
     /// names that a contract's type hash can have.
     static func isIdentifier(_ name: Substring) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
         return name.utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "$"): true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "_"), UInt8(ascii: "$"):
+                true
             default: false
             }
         }
@@ -170,7 +188,8 @@ package struct TypedData: Sendable {
     /// digest; nil when the bytes are not valid typed data.
     public static func digestIfValid(_ bytes: [UInt8]) -> [UInt8]? {
         guard let value = try? JSONParser.parse(bytes, maxDepth: TypedData.maxJSONDepth),
-              let typedData = try? TypedData(parsing: value, field: "typedData") else { return nil }
+            let typedData = try? TypedData(parsing: value, field: "typedData")
+        else { return nil }
         _ = typedData.flattenedMessage()
         return typedData.digest
     }
@@ -179,9 +198,13 @@ package struct TypedData: Sendable {
     /// sent as an object: the same digest, or refused with the same error. Nil when `bytes`
     /// are not a JSON object.
     public static func stringFormAgrees(_ bytes: [UInt8]) -> Bool? {
-        guard let value = try? JSONParser.parse(bytes, maxDepth: TypedData.maxJSONDepth), case .object = value else { return nil }
+        guard let value = try? JSONParser.parse(bytes, maxDepth: TypedData.maxJSONDepth), case .object = value else {
+            return nil
+        }
         let asObject = Result { () throws(RPCError) in try TypedData(parsing: value, field: "typedData").digest }
-        let asString = Result { () throws(RPCError) in try TypedData(parsing: .string(value.compactText), field: "typedData").digest }
+        let asString = Result { () throws(RPCError) in
+            try TypedData(parsing: .string(value.compactText), field: "typedData").digest
+        }
         switch (asObject, asString) {
         case (.success(let left), .success(let right)): return left == right
         case (.failure(let left), .failure(let right)): return left == right

@@ -10,7 +10,9 @@ struct EIP712Place {
     /// The field an error names.
     var field: String { path.isEmpty ? root : "\(root).\(path)" }
 
-    func member(_ name: String) -> EIP712Place { EIP712Place(root: root, path: path.isEmpty ? name : "\(path).\(name)") }
+    func member(_ name: String) -> EIP712Place {
+        EIP712Place(root: root, path: path.isEmpty ? name : "\(path).\(name)")
+    }
     func element(_ index: Int) -> EIP712Place { EIP712Place(root: root, path: "\(path)[\(index)]") }
 }
 
@@ -38,7 +40,9 @@ struct EIP712Encoder {
     /// that is missing or null is refused. There the two disagree (eth-account signs a zero word
     /// for a missing struct, `string` or `bytes`, eth-sig-util only for a struct) and a
     /// person cannot be shown a value that is not there; a dapp that means zero can send it.
-    mutating func hashStruct(_ name: String, _ value: JSONValue, at place: EIP712Place, depth: Int) throws(RPCError) -> [UInt8] {
+    mutating func hashStruct(_ name: String, _ value: JSONValue, at place: EIP712Place, depth: Int) throws(RPCError)
+        -> [UInt8]
+    {
         guard depth <= TypedData.maxDepth else {
             throw TypedData.invalid(place.field, "nested deeper than \(TypedData.maxDepth) structs and arrays")
         }
@@ -62,9 +66,13 @@ struct EIP712Encoder {
     /// The 32-byte word of one field or array element: elementary values as themselves (left-
     /// padded numbers and addresses, right-padded fixed bytes), `bytes` and `string` by their
     /// keccak256, structs by hashStruct, arrays by `encodeArray`.
-    private mutating func encode(_ type: EIP712FieldType, _ value: JSONValue, at place: EIP712Place, depth: Int) throws(RPCError) -> [UInt8] {
+    private mutating func encode(_ type: EIP712FieldType, _ value: JSONValue, at place: EIP712Place, depth: Int)
+        throws(RPCError) -> [UInt8]
+    {
         valuesLeft -= 1
-        guard valuesLeft >= 0 else { throw TypedData.invalid(place.field, "typed data may hold at most \(TypedData.maxValues) values in all") }
+        guard valuesLeft >= 0 else {
+            throw TypedData.invalid(place.field, "typed data may hold at most \(TypedData.maxValues) values in all")
+        }
         let field = place.field
         let encoded: (word: [UInt8], text: String)
         switch type {
@@ -73,11 +81,14 @@ struct EIP712Encoder {
         case .array(let element, let length):
             return try encodeArray(element, length: length, value, at: place, depth: depth)
         case .bool:
-            guard case .bool(let flag) = value else { throw TypedData.invalid(field, "expected true or false, found \(value.typeName)") }
+            guard case .bool(let flag) = value else {
+                throw TypedData.invalid(field, "expected true or false, found \(value.typeName)")
+            }
             encoded = (Self.padded(flag ? [1] : []), flag ? "true" : "false")
         case .address:
             guard case .string(let text) = value, let address = EthereumAddress(text) else {
-                throw TypedData.invalid(field, "expected an address: 0x and 40 hex digits, mixed case only as its EIP-55 checksum")
+                throw TypedData.invalid(
+                    field, "expected an address: 0x and 40 hex digits, mixed case only as its EIP-55 checksum")
             }
             encoded = (Self.padded(address.bytes), address.description)
         case .integer(let bits, let signed):
@@ -85,14 +96,17 @@ struct EIP712Encoder {
         case .fixedBytes(let size):
             let bytes = try Self.hexBytes(value, type: "bytes\(size)", field: field)
             guard bytes.count == size else {
-                throw TypedData.invalid(field, "a bytes\(size) is exactly \(size) bytes (\(size * 2) hex digits), not \(bytes.count)")
+                throw TypedData.invalid(
+                    field, "a bytes\(size) is exactly \(size) bytes (\(size * 2) hex digits), not \(bytes.count)")
             }
             encoded = (bytes + [UInt8](repeating: 0, count: 32 - size), Hex.prefixed(bytes))
         case .bytes:
             let bytes = try Self.hexBytes(value, type: "bytes", field: field)
             encoded = (Keccak256.hash(bytes), Hex.prefixed(bytes))
         case .string:
-            guard case .string(let text) = value else { throw TypedData.invalid(field, "expected a string, found \(value.typeName)") }
+            guard case .string(let text) = value else {
+                throw TypedData.invalid(field, "expected a string, found \(value.typeName)")
+            }
             encoded = (Keccak256.hash(text.utf8), text)
         }
         lines.append((place.path, encoded.text))
@@ -102,11 +116,15 @@ struct EIP712Encoder {
     /// An array's word: keccak256 of its elements' words, one after another. `T[k]` must have
     /// exactly k elements (eth-account and eth-sig-util do not check; a contract's `T[k]`
     /// cannot hold any other number, so a request with another is malformed).
-    private mutating func encodeArray(_ element: EIP712FieldType, length: Int?, _ value: JSONValue, at place: EIP712Place, depth: Int) throws(RPCError) -> [UInt8] {
+    private mutating func encodeArray(
+        _ element: EIP712FieldType, length: Int?, _ value: JSONValue, at place: EIP712Place, depth: Int
+    ) throws(RPCError) -> [UInt8] {
         guard depth <= TypedData.maxDepth else {
             throw TypedData.invalid(place.field, "nested deeper than \(TypedData.maxDepth) structs and arrays")
         }
-        guard case .array(let elements) = value else { throw TypedData.invalid(place.field, "expected an array, found \(value.typeName)") }
+        guard case .array(let elements) = value else {
+            throw TypedData.invalid(place.field, "expected an array, found \(value.typeName)")
+        }
         if let length, elements.count != length {
             throw TypedData.invalid(place.field, "expected \(length) elements, found \(elements.count)")
         }
@@ -141,7 +159,8 @@ struct EIP712Encoder {
     /// both be bytes and mean different ones.
     private static func hexBytes(_ value: JSONValue, type: String, field: String) throws(RPCError) -> [UInt8] {
         guard case .string(let text) = value, text.hasPrefix("0x"), let bytes = Hex.decode(text.dropFirst(2)) else {
-            throw TypedData.invalid(field, "expected \(type == "bytes" ? "bytes" : "a \(type)"): 0x and an even number of hex digits")
+            throw TypedData.invalid(
+                field, "expected \(type == "bytes" ? "bytes" : "a \(type)"): 0x and an even number of hex digits")
         }
         return bytes
     }

@@ -10,7 +10,9 @@ package enum EIP712Integer {
     /// integer literal (no fraction, no exponent, though JSON allows `1e3`), a decimal string
     /// (`-` and digits), or `0x` and hex digits (never negative). Leading zeros are fine. The
     /// value must fit N bits: 0 to 2^N-1, or -2^(N-1) to 2^(N-1)-1.
-    static func encode(_ value: JSONValue, bits: Int, signed: Bool, field: String) throws(RPCError) -> (word: [UInt8], text: String) {
+    static func encode(_ value: JSONValue, bits: Int, signed: Bool, field: String) throws(RPCError) -> (
+        word: [UInt8], text: String
+    ) {
         let typeName = "\(signed ? "int" : "uint")\(bits)"
         let article = signed ? "an" : "a"
         let text: Substring
@@ -18,31 +20,40 @@ package enum EIP712Integer {
         switch value {
         case .number(let number):
             guard !number.literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
-                throw TypedData.invalid(field, "\(article) \(typeName) is an integer; \(number.literal.prefix(40)) is not one")
+                throw TypedData.invalid(
+                    field, "\(article) \(typeName) is an integer; \(number.literal.prefix(40)) is not one")
             }
             text = Substring(number.literal)
         case .string(let string):
             text = Substring(string)
             isString = true
         default:
-            throw TypedData.invalid(field, "expected \(article) \(typeName): an integer, a decimal string or a 0x-hex string, found \(value.typeName)")
+            throw TypedData.invalid(
+                field,
+                "expected \(article) \(typeName): an integer, a decimal string or a 0x-hex string, found \(value.typeName)"
+            )
         }
         let negative = text.hasPrefix("-")
         let unsigned = negative ? text.dropFirst() : text
         let isHex = isString && unsigned.hasPrefix("0x")
         let digits = isHex ? unsigned.dropFirst(2) : unsigned
         let radix: UInt64 = isHex ? 16 : 10
-        guard !(negative && isHex) else { throw TypedData.invalid(field, "a hex \(typeName) cannot be negative; write it in decimal") }
+        guard !(negative && isHex) else {
+            throw TypedData.invalid(field, "a hex \(typeName) cannot be negative; write it in decimal")
+        }
         guard !digits.isEmpty, digits.utf8.allSatisfy({ Limbs.digitValue($0, radix: radix) != nil }) else {
-            throw TypedData.invalid(field, "expected \(article) \(typeName): an integer in decimal, or 0x and hex digits")
+            throw TypedData.invalid(
+                field, "expected \(article) \(typeName): an integer in decimal, or 0x and hex digits")
         }
         let range = signed ? "-2^\(bits - 1) to 2^\(bits - 1)-1" : "0 to 2^\(bits)-1"
         let outOfRange = TypedData.invalid(field, "out of range for \(typeName): \(range)")
         guard let magnitude = Limbs(digits: digits, radix: radix) else { throw outOfRange }
         let isNegative = negative && !magnitude.isZero
         // -m is ~(m-1) in two's complement, and m ≤ 2^(N-1) is m-1 < 2^(N-1).
-        let word = isNegative ? (signed ? magnitude.minusOne.fitting(bits: bits - 1)?.inverted : nil)
-                              : magnitude.fitting(bits: signed ? bits - 1 : bits)
+        let word =
+            isNegative
+            ? (signed ? magnitude.minusOne.fitting(bits: bits - 1)?.inverted : nil)
+            : magnitude.fitting(bits: signed ? bits - 1 : bits)
         guard let word else { throw outOfRange }
         return (word.bytes, (isNegative ? "-" : "") + magnitude.decimal)
     }
@@ -74,12 +85,13 @@ package enum EIP712Integer {
         private init(limbs: [UInt64]) { self.limbs = limbs }
 
         static func digitValue(_ digit: UInt8, radix: UInt64) -> UInt8? {
-            let value: UInt8? = switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
+            let value: UInt8? =
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+                default: nil
+                }
             guard let value, UInt64(value) < radix else { return nil }
             return value
         }

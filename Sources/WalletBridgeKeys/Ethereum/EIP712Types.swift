@@ -27,9 +27,13 @@ extension EIP712FieldType {
         default: break
         }
         // Canonical spellings only (`uint08` is not uint8): the text goes into encodeType as written.
-        if let size = sizeSuffix(name, after: "bytes"), (1...32).contains(size), name == "bytes\(size)" { return .fixedBytes(size) }
+        if let size = sizeSuffix(name, after: "bytes"), (1...32).contains(size), name == "bytes\(size)" {
+            return .fixedBytes(size)
+        }
         for (prefix, signed) in [("uint", false), ("int", true)] {
-            if let bits = sizeSuffix(name, after: prefix), bits % 8 == 0, (8...256).contains(bits), name == "\(prefix)\(bits)" {
+            if let bits = sizeSuffix(name, after: prefix), bits % 8 == 0, (8...256).contains(bits),
+                name == "\(prefix)\(bits)"
+            {
                 return .integer(bits: bits, signed: signed)
             }
         }
@@ -57,7 +61,9 @@ extension EIP712FieldType {
     /// type or one of `structs`, then at most `maxDimensions` of `[]` or `[k]`, nothing else (no
     /// space: the text goes into encodeType as written, and a contract's type hash has none).
     /// Problems are thrown as -32602 on `field`.
-    static func parse(_ text: String, structs: Set<String>, maxDimensions: Int, maxLength: Int, field: String) throws(RPCError) -> EIP712FieldType {
+    static func parse(_ text: String, structs: Set<String>, maxDimensions: Int, maxLength: Int, field: String)
+        throws(RPCError) -> EIP712FieldType
+    {
         let base = text.prefix { $0 != "[" }
         var type: EIP712FieldType
         if let elementary = elementary(base) {
@@ -65,12 +71,18 @@ extension EIP712FieldType {
         } else if base == "uint" || base == "int" {
             throw TypedData.invalid(field, "\(base) is not accepted: write \(base)256, as a contract's type hash does")
         } else if looksElementary(base) {
-            throw TypedData.invalid(field, "\(base) is not a type: integers are uint8 to uint256 and int8 to int256 in steps of 8, fixed bytes bytes1 to bytes32")
+            throw TypedData.invalid(
+                field,
+                "\(base) is not a type: integers are uint8 to uint256 and int8 to int256 in steps of 8, fixed bytes bytes1 to bytes32"
+            )
         } else if TypedData.isIdentifier(base) {
-            guard structs.contains(String(base)) else { throw TypedData.invalid(field, "no type \(base) is defined in types") }
+            guard structs.contains(String(base)) else {
+                throw TypedData.invalid(field, "no type \(base) is defined in types")
+            }
             type = .structure(String(base))
         } else {
-            throw TypedData.invalid(field, "a type is an elementary type or a name from types, then [] or [k] for arrays")
+            throw TypedData.invalid(
+                field, "a type is an elementary type or a name from types, then [] or [k] for arrays")
         }
         var rest = text[base.endIndex...]
         var dimensions = 0
@@ -82,8 +94,10 @@ extension EIP712FieldType {
             var length: Int?
             if !digits.isEmpty {
                 guard digits.count <= 6, digits.first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                      let count = Int(digits), count <= maxLength else {
-                    throw TypedData.invalid(field, "a fixed array's length is 1 to \(maxLength), in decimal without leading zeros")
+                    let count = Int(digits), count <= maxLength
+                else {
+                    throw TypedData.invalid(
+                        field, "a fixed array's length is 1 to \(maxLength), in decimal without leading zeros")
                 }
                 length = count
             }
@@ -122,14 +136,20 @@ package struct EIP712Types: Sendable {
 
     /// The standard domain fields with the type each must be declared with: a `chainId` that is
     /// a string, say, would be shown as a chain id while no contract's domain matches it.
-    static let domainFieldTypes = ["name": "string", "version": "string", "chainId": "uint256",
-                                   "verifyingContract": "address", "salt": "bytes32"]
+    static let domainFieldTypes = [
+        "name": "string", "version": "string", "chainId": "uint256",
+        "verifyingContract": "address", "salt": "bytes32",
+    ]
 
     /// Reads `types` (the member `field`, "request.params[1].types").
     init(parsing value: JSONValue?, field: String) throws(RPCError) {
         guard let value else { throw TypedData.invalid(field, "required: an object of type name to fields") }
-        guard case .object(let members) = value else { throw TypedData.invalid(field, "expected an object of type name to fields, found \(value.typeName)") }
-        guard members.count <= TypedData.maxTypes else { throw TypedData.invalid(field, "at most \(TypedData.maxTypes) types, not \(members.count)") }
+        guard case .object(let members) = value else {
+            throw TypedData.invalid(field, "expected an object of type name to fields, found \(value.typeName)")
+        }
+        guard members.count <= TypedData.maxTypes else {
+            throw TypedData.invalid(field, "at most \(TypedData.maxTypes) types, not \(members.count)")
+        }
         let names = members.keys.sorted(by: TypedData.precedes)
         for name in names {
             guard TypedData.isIdentifier(Substring(name)) else {
@@ -144,40 +164,62 @@ package struct EIP712Types: Sendable {
         let known = Set(names)
         for name in names {
             budget -= name.utf8.count
-            guard budget >= 0 else { throw TypedData.invalid(field, "the names in types may total at most \(TypedData.maxTypesBytes) bytes") }
+            guard budget >= 0 else {
+                throw TypedData.invalid(field, "the names in types may total at most \(TypedData.maxTypesBytes) bytes")
+            }
             structs[name] = try Self.members(members[name]!, field: "\(field).\(name)", structs: known, budget: &budget)
         }
         guard let domain = structs["EIP712Domain"] else {
-            throw TypedData.invalid("\(field).EIP712Domain", "required: the fields of the domain, a subset of name, version, chainId, verifyingContract and salt")
+            throw TypedData.invalid(
+                "\(field).EIP712Domain",
+                "required: the fields of the domain, a subset of name, version, chainId, verifyingContract and salt")
         }
         for (index, member) in domain.enumerated() {
             if let standard = Self.domainFieldTypes[member.name], member.typeText != standard {
-                throw TypedData.invalid("\(field).EIP712Domain[\(index)].type", "the domain's \(member.name) is a \(standard)")
+                throw TypedData.invalid(
+                    "\(field).EIP712Domain[\(index)].type", "the domain's \(member.name) is a \(standard)")
             }
         }
         self.structs = structs
     }
 
     /// The fields of one type: an array of `{name, type}`.
-    private static func members(_ value: JSONValue, field: String, structs: Set<String>, budget: inout Int) throws(RPCError) -> [EIP712Member] {
-        guard case .array(let entries) = value else { throw TypedData.invalid(field, "expected an array of {name, type}, found \(value.typeName)") }
-        guard entries.count <= TypedData.maxFields else { throw TypedData.invalid(field, "at most \(TypedData.maxFields) fields, not \(entries.count)") }
+    private static func members(_ value: JSONValue, field: String, structs: Set<String>, budget: inout Int)
+        throws(RPCError) -> [EIP712Member]
+    {
+        guard case .array(let entries) = value else {
+            throw TypedData.invalid(field, "expected an array of {name, type}, found \(value.typeName)")
+        }
+        guard entries.count <= TypedData.maxFields else {
+            throw TypedData.invalid(field, "at most \(TypedData.maxFields) fields, not \(entries.count)")
+        }
         var result: [EIP712Member] = []
         for (index, entry) in entries.enumerated() {
             let entryField = "\(field)[\(index)]"
-            guard case .object(let pair) = entry else { throw TypedData.invalid(entryField, "expected an object {name, type}, found \(entry.typeName)") }
-            guard case .string(let name)? = pair["name"] else { throw TypedData.invalid("\(entryField).name", "required: the field's name, a string") }
-            guard case .string(let typeText)? = pair["type"] else { throw TypedData.invalid("\(entryField).type", "required: the field's type, a string") }
+            guard case .object(let pair) = entry else {
+                throw TypedData.invalid(entryField, "expected an object {name, type}, found \(entry.typeName)")
+            }
+            guard case .string(let name)? = pair["name"] else {
+                throw TypedData.invalid("\(entryField).name", "required: the field's name, a string")
+            }
+            guard case .string(let typeText)? = pair["type"] else {
+                throw TypedData.invalid("\(entryField).type", "required: the field's type, a string")
+            }
             budget -= name.utf8.count + typeText.utf8.count
             guard budget >= 0 else {
-                throw TypedData.invalid(entryField, "the names in types may total at most \(TypedData.maxTypesBytes) bytes")
+                throw TypedData.invalid(
+                    entryField, "the names in types may total at most \(TypedData.maxTypesBytes) bytes")
             }
             guard TypedData.isIdentifier(Substring(name)) else {
-                throw TypedData.invalid("\(entryField).name", "a field name must be an identifier ([A-Za-z_$][A-Za-z0-9_$]*)")
+                throw TypedData.invalid(
+                    "\(entryField).name", "a field name must be an identifier ([A-Za-z_$][A-Za-z0-9_$]*)")
             }
-            guard !result.contains(where: { $0.name == name }) else { throw TypedData.invalid("\(entryField).name", "\(name) is listed twice") }
-            let type = try EIP712FieldType.parse(typeText, structs: structs, maxDimensions: TypedData.maxDepth,
-                                                 maxLength: TypedData.maxValues, field: "\(entryField).type")
+            guard !result.contains(where: { $0.name == name }) else {
+                throw TypedData.invalid("\(entryField).name", "\(name) is listed twice")
+            }
+            let type = try EIP712FieldType.parse(
+                typeText, structs: structs, maxDimensions: TypedData.maxDepth,
+                maxLength: TypedData.maxValues, field: "\(entryField).type")
             result.append(EIP712Member(name: name, typeText: typeText, type: type))
         }
         return result
@@ -191,7 +233,9 @@ package struct EIP712Types: Sendable {
         var pending = [name]
         while let next = pending.popLast() {
             for member in structs[next] ?? [] {
-                if let referenced = member.type.structName, seen.insert(referenced).inserted { pending.append(referenced) }
+                if let referenced = member.type.structName, seen.insert(referenced).inserted {
+                    pending.append(referenced)
+                }
             }
         }
         seen.remove(name)

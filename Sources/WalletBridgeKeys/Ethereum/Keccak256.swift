@@ -36,7 +36,9 @@ package enum Keccak256 {
         var digest = [UInt8](repeating: 0, count: 32)
         withUnsafeBytes(of: &state.a) { lanes in
             for index in 0..<32 {
-                digest[index] = UInt8(truncatingIfNeeded: lanes.load(fromByteOffset: index / 8 * 8, as: UInt64.self) >> (UInt64(index % 8) * 8))
+                digest[index] = UInt8(
+                    truncatingIfNeeded: lanes.load(fromByteOffset: index / 8 * 8, as: UInt64.self)
+                        >> (UInt64(index % 8) * 8))
             }
         }
         return digest

@@ -27,9 +27,10 @@ package enum Secp256k1 {
 
     /// True when `secretKey` is a valid secret key: not zero, below the group order.
     package static func isValidSecretKey(_ secretKey: SecureBytes) -> Bool {
-        secretKey.count == secretKeyBytes && secretKey.withUnsafeBytes { key in
-            secp256k1_ec_seckey_verify(context, key.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 1
-        }
+        secretKey.count == secretKeyBytes
+            && secretKey.withUnsafeBytes { key in
+                secp256k1_ec_seckey_verify(context, key.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 1
+            }
     }
 
     /// The public key of a valid `secretKey`, compressed (33 bytes) or not (65 bytes); nil when
@@ -52,7 +53,9 @@ package enum Secp256k1 {
 
     /// The compressed public key of `publicKey`'s point plus `tweak`·G: BIP-32's public child.
     package static func addingTweak(_ tweak: [UInt8], toPublicKey publicKey: [UInt8]) -> [UInt8]? {
-        guard tweak.count == 32, var point = parse(publicKey), secp256k1_ec_pubkey_tweak_add(context, &point, tweak) == 1 else { return nil }
+        guard tweak.count == 32, var point = parse(publicKey),
+            secp256k1_ec_pubkey_tweak_add(context, &point, tweak) == 1
+        else { return nil }
         return serialize(point, compressed: true)
     }
 
@@ -61,7 +64,8 @@ package enum Secp256k1 {
     package static func addTweak(_ tweak: UnsafeRawBufferPointer, toSecretKey secretKey: SecureBytes) -> Bool {
         secretKey.withUnsafeMutableBytes { key in
             secp256k1_ec_seckey_tweak_add(
-                context, key.baseAddress!.assumingMemoryBound(to: UInt8.self), tweak.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 1
+                context, key.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                tweak.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 1
         }
     }
 
@@ -72,21 +76,28 @@ package enum Secp256k1 {
         guard digest.count == 32, isValidSecretKey(secretKey) else { return nil }
         var signature = secp256k1_ecdsa_recoverable_signature()
         let signed = secretKey.withUnsafeBytes { key in
-            secp256k1_ecdsa_sign_recoverable(signingContext, &signature, digest, key.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
+            secp256k1_ecdsa_sign_recoverable(
+                signingContext, &signature, digest, key.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
         }
         guard signed == 1 else { return nil }
         var compact = [UInt8](repeating: 0, count: 64)
         var recoveryID: Int32 = 0
-        guard secp256k1_ecdsa_recoverable_signature_serialize_compact(context, &compact, &recoveryID, &signature) == 1 else { return nil }
+        guard secp256k1_ecdsa_recoverable_signature_serialize_compact(context, &compact, &recoveryID, &signature) == 1
+        else { return nil }
         return compact + [UInt8(27 + recoveryID)]
     }
 
     /// The uncompressed public key that made `signature` (r ‖ s ‖ v) over `digest`, or nil:
     /// how the tests, and anyone holding a signature, check it against an address.
     package static func recover(signature: [UInt8], digest: [UInt8]) -> [UInt8]? {
-        guard signature.count == signatureBytes, digest.count == 32, (27...28).contains(signature[64]) else { return nil }
+        guard signature.count == signatureBytes, digest.count == 32, (27...28).contains(signature[64]) else {
+            return nil
+        }
         var parsed = secp256k1_ecdsa_recoverable_signature()
-        guard secp256k1_ecdsa_recoverable_signature_parse_compact(context, &parsed, Array(signature[0..<64]), Int32(signature[64] - 27)) == 1 else {
+        guard
+            secp256k1_ecdsa_recoverable_signature_parse_compact(
+                context, &parsed, Array(signature[0..<64]), Int32(signature[64] - 27)) == 1
+        else {
             return nil
         }
         var point = secp256k1_pubkey()

@@ -23,7 +23,8 @@ public struct Keystore: Sendable {
             switch error.problem {
             case .system(let operation, let reason): throw .io(path: path, operation: operation, reason: reason)
             case .notARegularFile, .notPrivate: throw .io(path: path, operation: "read", reason: error.reason)
-            case .tooLarge(let size, let limit): throw .damaged(path: path, reason: "\(size) bytes, more than the \(limit) a keystore may have")
+            case .tooLarge(let size, let limit):
+                throw .damaged(path: path, reason: "\(size) bytes, more than the \(limit) a keystore may have")
             case .changedWhileRead: throw .damaged(path: path, reason: error.reason)
             }
         }
@@ -52,7 +53,9 @@ public struct Keystore: Sendable {
     /// Generates a new key pair of `type` and adds it. On a new keystore `passphrase` becomes
     /// its passphrase; otherwise it must be the keystore's passphrase.
     @discardableResult
-    package func create(label: String?, type: KeystoreFile.KeyType = .ed25519, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func create(label: String?, type: KeystoreFile.KeyType = .ed25519, passphrase: SecureBytes)
+        throws(KeystoreError) -> KeystoreFile.Entry
+    {
         let seed = SecureBytes(count: Ed25519.seedBytes)
         // Any 32 bytes are an Ed25519 seed; a secp256k1 secret must be below the group order,
         // which 32 random bytes miss with a probability below 2^-127.
@@ -67,7 +70,8 @@ public struct Keystore: Sendable {
     @discardableResult
     /// A secp256k1 key is its 32-byte secret (as Ethereum wallets export it).
     package func importKey(
-        _ secret: SecureBytes, type: KeystoreFile.KeyType = .ed25519, label: String?, origin: KeystoreFile.Origin = .imported,
+        _ secret: SecureBytes, type: KeystoreFile.KeyType = .ed25519, label: String?,
+        origin: KeystoreFile.Origin = .imported,
         passphrase: SecureBytes
     ) throws(KeystoreError) -> KeystoreFile.Entry {
         if type == .secp256k1 {
@@ -94,11 +98,14 @@ public struct Keystore: Sendable {
     /// Gives the key matching `query` a new label. Needs the passphrase: the label is sealed
     /// with the key (see `KeystoreFile.keyAD`), so that nobody without it can relabel keys.
     @discardableResult
-    package func rename(_ query: String, to label: String, passphrase: SecureBytes) throws(KeystoreError) -> KeystoreFile.Entry {
+    package func rename(_ query: String, to label: String, passphrase: SecureBytes) throws(KeystoreError)
+        -> KeystoreFile.Entry
+    {
         if let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
         return try modifyUnlocked(passphrase: passphrase) { file, key throws(KeystoreError) in
             guard let current = file.entry(matching: query),
-                  let index = file.keys.firstIndex(where: { $0.publicKey == current.publicKey }) else {
+                let index = file.keys.firstIndex(where: { $0.publicKey == current.publicKey })
+            else {
                 throw .noSuchKey(query)
             }
             if file.keys.contains(where: { $0.label == label && $0.publicKey != current.publicKey }) {
@@ -151,7 +158,9 @@ public struct Keystore: Sendable {
 
     /// The secret key of `entry`, as stored in `file`, in secure memory (see `secretKey`). Runs
     /// Argon2: seconds of CPU and up to the stored memlimit.
-    package static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
+    package static func unlock(_ entry: KeystoreFile.Entry, in file: KeystoreFile, passphrase: SecureBytes)
+        throws(KeystoreError) -> SecureBytes
+    {
         try secretKey(entry, key: deriveKey(file, passphrase: passphrase))
     }
 
@@ -168,7 +177,9 @@ public struct Keystore: Sendable {
 
     /// True when `key` is the keystore key of `file`: it opens the passphrase check.
     package static func isKey(_ key: SecureBytes, of file: KeystoreFile) -> Bool {
-        AEAD.open(file.passphraseCheck.ciphertext, key: key, nonce: file.passphraseCheck.nonce, associatedData: KeystoreFile.checkAD()) != nil
+        AEAD.open(
+            file.passphraseCheck.ciphertext, key: key, nonce: file.passphraseCheck.nonce,
+            associatedData: KeystoreFile.checkAD()) != nil
     }
 
     // MARK: Internals
@@ -177,16 +188,20 @@ public struct Keystore: Sendable {
     /// `.secp256k1`), recording `origin`.
     @discardableResult
     package func add(
-        seed: SecureBytes, type: KeystoreFile.KeyType = .ed25519, label: String?, origin: KeystoreFile.Origin, passphrase: SecureBytes
+        seed: SecureBytes, type: KeystoreFile.KeyType = .ed25519, label: String?, origin: KeystoreFile.Origin,
+        passphrase: SecureBytes
     ) throws(KeystoreError) -> KeystoreFile.Entry {
         if let label, let problem = KeystoreFile.labelProblem(label) { throw .invalidLabel(problem) }
         let publicKey = try Self.publicKey(seed: seed, type: type)
         return try modifyOrCreate(passphrase: passphrase) { file, key throws(KeystoreError) in
-            if let held = file.keys.first(where: { $0.publicKey == publicKey }) { throw .duplicateKey(address: held.address) }
+            if let held = file.keys.first(where: { $0.publicKey == publicKey }) {
+                throw .duplicateKey(address: held.address)
+            }
             let chosen = label ?? Self.defaultLabel(among: file.keys)
             if file.keys.contains(where: { $0.label == chosen }) { throw .duplicateLabel(chosen) }
             return Self.append(
-                seed: seed, type: type, publicKey: publicKey, label: chosen, created: Self.timestampNow(), origin: origin, to: &file, key: key)
+                seed: seed, type: type, publicKey: publicKey, label: chosen, created: Self.timestampNow(),
+                origin: origin, to: &file, key: key)
         }
     }
 
@@ -208,9 +223,12 @@ public struct Keystore: Sendable {
     /// the temporary file and the rename are in the folder of the file it leads to.
     private func modify<R>(_ change: (inout KeystoreFile) throws(KeystoreError) -> R) throws(KeystoreError) -> R {
         let target = try KeystoreError.mapping(AtomicFile.replacementTarget(of: path))
-        return try AtomicFile.withFolderLock(AtomicFile.split(target).folder, failed: KeystoreError.init) { () throws(KeystoreError) -> R in
+        return try AtomicFile.withFolderLock(AtomicFile.split(target).folder, failed: KeystoreError.init) {
+            () throws(KeystoreError) -> R in
             AtomicFile.removeLeftovers(of: target)
-            guard var file = try read() else { throw .io(path: path, operation: "open", reason: "no keystore exists yet; create a key first") }
+            guard var file = try read() else {
+                throw .io(path: path, operation: "open", reason: "no keystore exists yet; create a key first")
+            }
             let result = try change(&file)
             try KeystoreError.mapping(AtomicFile.write(file.encode(), to: target))
             return result
@@ -272,7 +290,8 @@ public struct Keystore: Sendable {
     package static func deriveKey(_ file: KeystoreFile, passphrase: SecureBytes) throws(KeystoreError) -> SecureBytes {
         let key: SecureBytes
         do {
-            key = try PasswordHash.deriveKey(keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: file.kdf.salt, limits: file.kdf.limits)
+            key = try PasswordHash.deriveKey(
+                keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: file.kdf.salt, limits: file.kdf.limits)
         } catch {
             switch error {
             case .limitsOutOfRange(let reason): throw .unacceptableLimits(path: "", reason: reason)
@@ -285,9 +304,12 @@ public struct Keystore: Sendable {
 
     static func openSeed(_ entry: KeystoreFile.Entry, key: SecureBytes) throws(KeystoreError) -> SecureBytes {
         let sealed = entry.sealedSeed
-        guard let seed = AEAD.open(sealed.ciphertext, key: key, nonce: sealed.nonce, associatedData: KeystoreFile.keyAD(for: entry)),
-              seed.count == Ed25519.seedBytes,
-              (try? publicKey(seed: seed, type: entry.type)) == entry.publicKey else {
+        guard
+            let seed = AEAD.open(
+                sealed.ciphertext, key: key, nonce: sealed.nonce, associatedData: KeystoreFile.keyAD(for: entry)),
+            seed.count == Ed25519.seedBytes,
+            (try? publicKey(seed: seed, type: entry.type)) == entry.publicKey
+        else {
             throw .keyDamaged(address: entry.address)
         }
         return seed
@@ -296,7 +318,11 @@ public struct Keystore: Sendable {
     static func newKDF(passphrase: SecureBytes) throws(KeystoreError) -> (KeystoreFile.KDF, SecureBytes) {
         let kdf = KeystoreFile.KDF(salt: Sodium.randomBytes(count: PasswordHash.saltBytes), limits: .forNewKeystores)
         do {
-            return (kdf, try PasswordHash.deriveKey(keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: kdf.salt, limits: kdf.limits))
+            return (
+                kdf,
+                try PasswordHash.deriveKey(
+                    keyBytes: AEAD.keyBytes, passphrase: passphrase, salt: kdf.salt, limits: kdf.limits)
+            )
         } catch {
             throw .keyDerivationFailed
         }
@@ -304,13 +330,18 @@ public struct Keystore: Sendable {
 
     static func sealCheck(key: SecureBytes) -> KeystoreFile.Sealed {
         let nonce = Sodium.randomBytes(count: AEAD.nonceBytes)
-        return .init(nonce: nonce, ciphertext: AEAD.seal(SecureBytes(count: 0), key: key, nonce: nonce, associatedData: KeystoreFile.checkAD()))
+        return .init(
+            nonce: nonce,
+            ciphertext: AEAD.seal(SecureBytes(count: 0), key: key, nonce: nonce, associatedData: KeystoreFile.checkAD())
+        )
     }
 
     /// `seed` sealed for `entry`, whose other members (and `sealedVersion`) are already final.
     static func sealSeed(_ seed: SecureBytes, for entry: KeystoreFile.Entry, key: SecureBytes) -> KeystoreFile.Sealed {
         let nonce = Sodium.randomBytes(count: AEAD.nonceBytes)
-        return .init(nonce: nonce, ciphertext: AEAD.seal(seed, key: key, nonce: nonce, associatedData: KeystoreFile.keyAD(for: entry)))
+        return .init(
+            nonce: nonce,
+            ciphertext: AEAD.seal(seed, key: key, nonce: nonce, associatedData: KeystoreFile.keyAD(for: entry)))
     }
 
     /// The public key of a 32-byte seed of `type` (compressed for secp256k1).

@@ -38,11 +38,15 @@ extension Keystore {
         var backup = KeystoreFile(kdf: kdf, passphraseCheck: Self.sealCheck(key: backupKey), keys: [])
         for (entry, seed) in zip(chosen, seeds) {
             // A version 1 entry's origin reads as unknown (it was never recorded), and stays so.
-            Self.append(seed: seed, type: entry.type, publicKey: entry.publicKey, label: entry.label, created: entry.created, origin: entry.origin, to: &backup, key: backupKey)
+            Self.append(
+                seed: seed, type: entry.type, publicKey: entry.publicKey, label: entry.label, created: entry.created,
+                origin: entry.origin, to: &backup, key: backupKey)
         }
         var info = stat()
         if lstat(backupPath, &info) == 0 {
-            throw .io(path: backupPath, operation: "write the backup to", reason: "the file exists; choose a new name (a backup never replaces a file)")
+            throw .io(
+                path: backupPath, operation: "write the backup to",
+                reason: "the file exists; choose a new name (a backup never replaces a file)")
         }
         try KeystoreError.mapping(AtomicFile.ensureFolder(AtomicFile.split(backupPath).folder))
         try KeystoreError.mapping(AtomicFile.write(backup.encode(), to: backupPath))
@@ -58,7 +62,9 @@ extension Keystore {
 
     /// Opens the backup at `backupPath` with `backupPassphrase`, decrypting and checking every
     /// key, so that a wrong backup passphrase is said before the keystore's is asked for.
-    package static func openBackup(_ backupPath: String, backupPassphrase: SecureBytes) throws(KeystoreError) -> OpenedBackup {
+    package static func openBackup(_ backupPath: String, backupPassphrase: SecureBytes) throws(KeystoreError)
+        -> OpenedBackup
+    {
         guard let backup = try Keystore(path: backupPath).read() else {
             throw .io(path: backupPath, operation: "open", reason: "no such file")
         }
@@ -92,8 +98,10 @@ extension Keystore {
                     continue
                 }
                 let label = Self.freeLabel(entry.label, among: file.keys)
-                restored.added.append(Self.append(
-                    seed: seed, type: entry.type, publicKey: entry.publicKey, label: label, created: entry.created, origin: entry.origin, to: &file, key: key))
+                restored.added.append(
+                    Self.append(
+                        seed: seed, type: entry.type, publicKey: entry.publicKey, label: label, created: entry.created,
+                        origin: entry.origin, to: &file, key: key))
             }
             return restored
         }
@@ -101,7 +109,9 @@ extension Keystore {
 
     /// The 64-byte secret key (seed then public key) of the key matching `query`, for the
     /// deliberate raw export: the caller has asked the person, and writes it to a 0600 file.
-    package func exportSecretKey(_ query: String, passphrase: SecureBytes) throws(KeystoreError) -> (KeystoreFile.Entry, SecureBytes) {
+    package func exportSecretKey(_ query: String, passphrase: SecureBytes) throws(KeystoreError) -> (
+        KeystoreFile.Entry, SecureBytes
+    ) {
         guard let file = try read(), let entry = file.entry(matching: query) else { throw .noSuchKey(query) }
         return (entry, try Self.unlock(entry, in: file, passphrase: passphrase))
     }
@@ -113,7 +123,10 @@ extension Keystore {
         var number = 2
         while keys.contains(where: { $0.label == candidate }) || KeystoreFile.labelProblem(candidate) != nil {
             let suffix = " (\(number))"
-            candidate = String(label.unicodeScalars.prefix(KeystoreFile.maxLabelScalars - suffix.unicodeScalars.count).map(Character.init)) + suffix
+            candidate =
+                String(
+                    label.unicodeScalars.prefix(KeystoreFile.maxLabelScalars - suffix.unicodeScalars.count).map(
+                        Character.init)) + suffix
             number += 1
         }
         return candidate

@@ -96,7 +96,9 @@ package struct KeystoreFile: Sendable, Equatable {
 
         /// The type a name on the command line means: the curve or the chain.
         package init?(named name: String) {
-            guard let type = Self.allCases.first(where: { $0.rawValue == name || $0.chainName == name }) else { return nil }
+            guard let type = Self.allCases.first(where: { $0.rawValue == name || $0.chainName == name }) else {
+                return nil
+            }
             self = type
         }
     }
@@ -254,11 +256,14 @@ package struct KeystoreFile: Sendable, Equatable {
     /// The entry whose address (base64 or base58) or label is `query`.
     package func entry(matching query: String) -> Entry? {
         if let decoded = Base64.decode(query), decoded.count == Ed25519.publicKeyBytes,
-           let entry = keys.first(where: { $0.publicKey == decoded }) {
+            let entry = keys.first(where: { $0.publicKey == decoded })
+        {
             return entry
         }
-        if let decoded = Base58.decode(query, maxBytes: Ed25519.publicKeyBytes), decoded.count == Ed25519.publicKeyBytes,
-           let entry = keys.first(where: { $0.type == .ed25519 && $0.publicKey == decoded }) {
+        if let decoded = Base58.decode(query, maxBytes: Ed25519.publicKeyBytes),
+            decoded.count == Ed25519.publicKeyBytes,
+            let entry = keys.first(where: { $0.type == .ed25519 && $0.publicKey == decoded })
+        {
             return entry
         }
         if let address = EthereumAddress(query), let entry = entry(ethereumAddress: address) { return entry }
@@ -285,7 +290,8 @@ package struct KeystoreFile: Sendable, Equatable {
         for scalar in label.unicodeScalars {
             if scalar.isControl { return "it contains a control character" }
             if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
-                || scalar.value == 0x200E || scalar.value == 0x200F {
+                || scalar.value == 0x200E || scalar.value == 0x200F
+            {
                 return "it contains a bidirectional formatting character"
             }
         }
@@ -303,7 +309,9 @@ extension Unicode.Scalar {
 extension String {
     package func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }
@@ -328,7 +336,9 @@ extension KeystoreFile {
             throw .damaged(path: path, reason: "\"format\" is not \"\(formatName)\"")
         }
         guard let version = top["version"] else { throw .damaged(path: path, reason: "\"version\" is missing") }
-        guard case .number(let number) = version, let fileVersion = readableVersions.first(where: { number.literal == String($0) }) else {
+        guard case .number(let number) = version,
+            let fileVersion = readableVersions.first(where: { number.literal == String($0) })
+        else {
             let shown = version.jsonBytes.prefix(32)
             throw .unsupportedVersion(path: path, version: String(decoding: shown, as: UTF8.self))
         }
@@ -341,14 +351,17 @@ extension KeystoreFile {
             opslimit: try reader.unsigned(kdfObject["opslimit"], "kdf.opslimit"),
             memlimit: try reader.unsigned(kdfObject["memlimit"], "kdf.memlimit"))
         if let problem = limits.problem { throw .unacceptableLimits(path: path, reason: problem) }
-        let kdf = KDF(salt: try reader.bytes(kdfObject["salt"], "kdf.salt", count: PasswordHash.saltBytes), limits: limits)
+        let kdf = KDF(
+            salt: try reader.bytes(kdfObject["salt"], "kdf.salt", count: PasswordHash.saltBytes), limits: limits)
 
         guard case .string(AEAD.algorithmName)? = top["cipher"] else {
             throw .damaged(path: path, reason: "\"cipher\" is not \"\(AEAD.algorithmName)\"")
         }
         let check = try reader.sealed(top["passphrase_check"], "passphrase_check", plaintextBytes: 0)
 
-        guard case .array(let rawKeys)? = top["keys"] else { throw .damaged(path: path, reason: "\"keys\" is not an array") }
+        guard case .array(let rawKeys)? = top["keys"] else {
+            throw .damaged(path: path, reason: "\"keys\" is not an array")
+        }
         var keys: [Entry] = []
         keys.reserveCapacity(rawKeys.count)
         for (index, rawKey) in rawKeys.enumerated() {
@@ -358,7 +371,11 @@ extension KeystoreFile {
             if fileVersion >= 2 {
                 let typeName = try reader.string(object["type"], "\(name).type")
                 guard let known = KeyType(rawValue: typeName) else {
-                    throw .damaged(path: path, reason: "\(name).type is not one of: \(KeyType.allCases.map(\.rawValue).joined(separator: ", ")) (a newer wallet-bridge may know it)")
+                    throw .damaged(
+                        path: path,
+                        reason:
+                            "\(name).type is not one of: \(KeyType.allCases.map(\.rawValue).joined(separator: ", ")) (a newer wallet-bridge may know it)"
+                    )
                 }
                 type = known
             }
@@ -367,7 +384,9 @@ extension KeystoreFile {
                 throw .damaged(path: path, reason: "\(name).public_key is not a secp256k1 public key")
             }
             let label = try reader.string(object["label"], "\(name).label")
-            if let problem = labelProblem(label) { throw .damaged(path: path, reason: "\(name).label is unusable: \(problem)") }
+            if let problem = labelProblem(label) {
+                throw .damaged(path: path, reason: "\(name).label is unusable: \(problem)")
+            }
             let created = try reader.string(object["created"], "\(name).created")
             guard created.utf8.count <= 40, !created.unicodeScalars.contains(where: \.isControl) else {
                 throw .damaged(path: path, reason: "\(name).created is not a timestamp")
@@ -381,9 +400,10 @@ extension KeystoreFile {
             if keys.contains(where: { $0.label == label }) {
                 throw .damaged(path: path, reason: "\(name) repeats the label of an earlier entry")
             }
-            keys.append(Entry(
-                type: type, publicKey: publicKey, label: label, created: created, origin: origin,
-                sealedSeed: sealedSeed, sealedVersion: fileVersion))
+            keys.append(
+                Entry(
+                    type: type, publicKey: publicKey, label: label, created: created, origin: origin,
+                    sealedSeed: sealedSeed, sealedVersion: fileVersion))
         }
         return KeystoreFile(kdf: kdf, passphraseCheck: check, keys: keys)
     }
@@ -393,12 +413,16 @@ extension KeystoreFile {
         let path: String
 
         func object(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> [String: JSONValue] {
-            guard case .object(let members)? = value else { throw .damaged(path: path, reason: "\(name) is not an object") }
+            guard case .object(let members)? = value else {
+                throw .damaged(path: path, reason: "\(name) is not an object")
+            }
             return members
         }
 
         func string(_ value: JSONValue?, _ name: String) throws(KeystoreError) -> String {
-            guard case .string(let string)? = value else { throw .damaged(path: path, reason: "\(name) is not a string") }
+            guard case .string(let string)? = value else {
+                throw .damaged(path: path, reason: "\(name) is not a string")
+            }
             return string
         }
 
@@ -410,15 +434,20 @@ extension KeystoreFile {
             case "unknown": return .unknown
             case "recovery_phrase":
                 let path = try string(members["path"], "\(name).path")
-                if let problem = Origin.pathProblem(path) { throw .damaged(path: self.path, reason: "\(name).path \(problem)") }
+                if let problem = Origin.pathProblem(path) {
+                    throw .damaged(path: self.path, reason: "\(name).path \(problem)")
+                }
                 var bip39Passphrase = false
                 if let flag = members["bip39_passphrase"] {
-                    guard case .bool(let value) = flag else { throw .damaged(path: self.path, reason: "\(name).bip39_passphrase is not true or false") }
+                    guard case .bool(let value) = flag else {
+                        throw .damaged(path: self.path, reason: "\(name).bip39_passphrase is not true or false")
+                    }
                     bip39Passphrase = value
                 }
                 return .recoveryPhrase(path: path, bip39Passphrase: bip39Passphrase)
             default:
-                throw .damaged(path: path, reason: "\(name).kind is not generated, recovery_phrase, imported or unknown")
+                throw .damaged(
+                    path: path, reason: "\(name).kind is not generated, recovery_phrase, imported or unknown")
             }
         }
 
@@ -441,7 +470,8 @@ extension KeystoreFile {
             let members = try object(value, name)
             return Sealed(
                 nonce: try bytes(members["nonce"], "\(name).nonce", count: AEAD.nonceBytes),
-                ciphertext: try bytes(members["ciphertext"], "\(name).ciphertext", count: plaintextBytes + AEAD.tagBytes))
+                ciphertext: try bytes(
+                    members["ciphertext"], "\(name).ciphertext", count: plaintextBytes + AEAD.tagBytes))
         }
     }
 }
@@ -459,7 +489,8 @@ extension KeystoreFile {
         }
         func origin(_ value: Origin) -> String {
             if case .recoveryPhrase(let path, let bip39Passphrase) = value {
-                return "{\"kind\": \(string(value.kind)), \"path\": \(string(path))" + (bip39Passphrase ? ", \"bip39_passphrase\": true}" : "}")
+                return "{\"kind\": \(string(value.kind)), \"path\": \(string(path))"
+                    + (bip39Passphrase ? ", \"bip39_passphrase\": true}" : "}")
             }
             return "{\"kind\": \(string(value.kind))}"
         }

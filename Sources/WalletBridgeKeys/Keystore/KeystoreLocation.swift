@@ -18,7 +18,8 @@ package enum KeystoreLocation {
     /// The keystore file's path, or nil when there is no override and no home folder.
     package static func resolve(option: String? = nil, configured: String? = nil) -> String? {
         if let chosen = option ?? Environment.string(environmentVariable) ?? configured {
-            return isFolder(chosen) ? "\(chosen.hasSuffix("/") ? String(chosen.dropLast()) : chosen)/\(fileName)" : chosen
+            return isFolder(chosen)
+                ? "\(chosen.hasSuffix("/") ? String(chosen.dropLast()) : chosen)/\(fileName)" : chosen
         }
         return Environment.dataHome.map { "\($0)/wallet-bridge/\(fileName)" }
     }

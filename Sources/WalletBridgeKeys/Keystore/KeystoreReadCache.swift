@@ -66,7 +66,6 @@ package final class KeystoreReadCache: Sendable {
         }
     }
 
-
     /// How long a watched file is trusted without a check: changes the watch cannot see (a
     /// folder above the keystore renamed) show within this. Also how long a folder that could
     /// not be watched is left before it is tried again.
@@ -106,15 +105,19 @@ package final class KeystoreReadCache: Sendable {
 
     /// The keystore's contents as of `notBefore` (nil: now) or later (no file when there is
     /// none yet).
-    package func read(_ keystore: Keystore, notBefore: ContinuousClock.Instant? = nil) throws(KeystoreError) -> Contents {
+    package func read(_ keystore: Keystore, notBefore: ContinuousClock.Instant? = nil) throws(KeystoreError) -> Contents
+    {
         // Only the contents leave the lock: copying the whole entry out, stamp and all, showed
         // in a pipelined GetAccounts' profile.
         let now = clocks.monotonic()
         let notBefore = notBefore ?? now
         if let recent = last.answer(notBefore: notBefore, now: now, mark: FolderWatch.generation) {
             if recent.onTheMark, !trustedTheWatch.load(ordering: .relaxed),
-               !trustedTheWatch.exchange(true, ordering: .relaxed) {
-                Log.debug("GetAccounts answered from the copy of \(keystore.path): nothing changed in its folder since it was checked")
+                !trustedTheWatch.exchange(true, ordering: .relaxed)
+            {
+                Log.debug(
+                    "GetAccounts answered from the copy of \(keystore.path): nothing changed in its folder since it was checked"
+                )
             }
             return Contents(cached: recent.value, changeableByOthers: recent.value.changeableByOthers)
         }

@@ -139,7 +139,9 @@ package enum PassphraseStrength {
     private static func isSingleWord(_ text: [Unicode.Scalar], _ isListed: ([Unicode.Scalar]) -> Bool) -> Bool {
         // Entries with digits ("abc123", "123456789") must still be found, so the symbols alone
         // are taken off first, then the digits as well.
-        guard let alphanumeric = trimmed(text, keeping: { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        guard
+            let alphanumeric = trimmed(
+                text, keeping: { $0.properties.isAlphabetic || $0.properties.numericType != nil })
         else { return false }
         var starts = [alphanumeric.lowerBound]
         var ends = [alphanumeric.upperBound]
@@ -166,7 +168,8 @@ package enum PassphraseStrength {
     /// Whether `candidate` is listed, as it is or with each look-alike replaced by its letter. A 1
     /// may stand for i or l, so every mix is tried for up to 4 of them and, beyond that, all-i
     /// and all-l.
-    private static func matches(_ candidate: ArraySlice<Unicode.Scalar>, _ isListed: ([Unicode.Scalar]) -> Bool) -> Bool {
+    private static func matches(_ candidate: ArraySlice<Unicode.Scalar>, _ isListed: ([Unicode.Scalar]) -> Bool) -> Bool
+    {
         var word = Array(candidate)
         defer { wipe(&word) }
         if isListed(word) { return true }

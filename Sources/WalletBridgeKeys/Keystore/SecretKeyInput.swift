@@ -35,13 +35,18 @@ package enum SecretKeyInput {
             guard let key = base64(input) else { throw .invalidSecretKey("expected base64 of 32 or 64 bytes") }
             return key
         case .json:
-            guard let key = jsonArray(input) else { throw .invalidSecretKey("expected a JSON array of 32 or 64 numbers from 0 to 255") }
+            guard let key = jsonArray(input) else {
+                throw .invalidSecretKey("expected a JSON array of 32 or 64 numbers from 0 to 255")
+            }
             return key
         case .auto:
             if let key = jsonArray(input) ?? hex(input) ?? base64(input) { return key }
-            if input.count == Ed25519.seedBytes || input.count == Ed25519.secretKeyBytes { return input.slice(0..<input.count) }
+            if input.count == Ed25519.seedBytes || input.count == Ed25519.secretKeyBytes {
+                return input.slice(0..<input.count)
+            }
             throw .invalidSecretKey(
-                "expected 32 or 64 bytes: raw, hex, base64, or a JSON array of byte values (got \(input.count) bytes that are none of these)")
+                "expected 32 or 64 bytes: raw, hex, base64, or a JSON array of byte values (got \(input.count) bytes that are none of these)"
+            )
         }
     }
 
@@ -59,7 +64,9 @@ package enum SecretKeyInput {
         input.withUnsafeBytes { raw -> SecureBytes? in
             var range = trimmed(raw)
             // Ethereum's tools write a secret as 0x and its hex (eth-account's to_0x_hex).
-            if range.count >= 2, raw[range.lowerBound] == UInt8(ascii: "0"), raw[range.lowerBound + 1] == UInt8(ascii: "x") {
+            if range.count >= 2, raw[range.lowerBound] == UInt8(ascii: "0"),
+                raw[range.lowerBound + 1] == UInt8(ascii: "x")
+            {
                 range = (range.lowerBound + 2)..<range.upperBound
             }
             guard range.count == 2 * Ed25519.seedBytes || range.count == 2 * Ed25519.secretKeyBytes else { return nil }
@@ -76,8 +83,10 @@ package enum SecretKeyInput {
     }
 
     private static func base64(_ input: SecureBytes) -> SecureBytes? {
-        let variants = [sodium_base64_VARIANT_ORIGINAL, sodium_base64_VARIANT_ORIGINAL_NO_PADDING,
-                        sodium_base64_VARIANT_URLSAFE, sodium_base64_VARIANT_URLSAFE_NO_PADDING]
+        let variants = [
+            sodium_base64_VARIANT_ORIGINAL, sodium_base64_VARIANT_ORIGINAL_NO_PADDING,
+            sodium_base64_VARIANT_URLSAFE, sodium_base64_VARIANT_URLSAFE_NO_PADDING,
+        ]
         return input.withUnsafeBytes { raw -> SecureBytes? in
             let range = trimmed(raw)
             guard !range.isEmpty else { return nil }
@@ -91,7 +100,8 @@ package enum SecretKeyInput {
                         (raw.baseAddress! + range.lowerBound).assumingMemoryBound(to: CChar.self), range.count,
                         nil, &written, &end, Int32(variant))
                 }
-                let consumedAll = end.map { UnsafeRawPointer($0) == UnsafeRawPointer(raw.baseAddress! + range.upperBound) } ?? false
+                let consumedAll =
+                    end.map { UnsafeRawPointer($0) == UnsafeRawPointer(raw.baseAddress! + range.upperBound) } ?? false
                 if status == 0, consumedAll, written == Ed25519.seedBytes || written == Ed25519.secretKeyBytes {
                     return scratch.prefix(written)
                 }
@@ -103,7 +113,9 @@ package enum SecretKeyInput {
     private static func jsonArray(_ input: SecureBytes) -> SecureBytes? {
         input.withUnsafeBytes { raw -> SecureBytes? in
             let range = trimmed(raw)
-            guard range.count >= 2, raw[range.lowerBound] == UInt8(ascii: "["), raw[range.upperBound - 1] == UInt8(ascii: "]") else {
+            guard range.count >= 2, raw[range.lowerBound] == UInt8(ascii: "["),
+                raw[range.upperBound - 1] == UInt8(ascii: "]")
+            else {
                 return nil
             }
             let out = SecureBytes(count: Ed25519.secretKeyBytes)
@@ -120,7 +132,11 @@ package enum SecretKeyInput {
                         value = (value < 0 ? 0 : value * 10) + Int(byte - UInt8(ascii: "0"))
                         if value > 255 { ok = false }
                     case UInt8(ascii: ","):
-                        if value < 0 || count == buffer.count { ok = false } else { buffer[count] = UInt8(value); count += 1 }
+                        if value < 0 || count == buffer.count {
+                            ok = false
+                        } else {
+                            buffer[count] = UInt8(value); count += 1
+                        }
                         value = -1
                         numberEnded = false
                     case 0x20, 0x09, 0x0A, 0x0D:
@@ -131,7 +147,11 @@ package enum SecretKeyInput {
                     if !ok { break }
                 }
                 if ok {
-                    if value < 0 || count == buffer.count { ok = false } else { buffer[count] = UInt8(value); count += 1 }
+                    if value < 0 || count == buffer.count {
+                        ok = false
+                    } else {
+                        buffer[count] = UInt8(value); count += 1
+                    }
                 }
                 value = 0
             }

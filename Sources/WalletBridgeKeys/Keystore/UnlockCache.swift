@@ -69,7 +69,9 @@ package final class UnlockCache: Sendable {
 
     /// True while an approval remembered for `caller` and `address` lasts (and the keys for
     /// `file` are unlocked).
-    package func isRemembered(caller: String, address: String, for file: KeystoreFile, now: ContinuousClock.Instant? = nil) -> Bool {
+    package func isRemembered(
+        caller: String, address: String, for file: KeystoreFile, now: ContinuousClock.Instant? = nil
+    ) -> Bool {
         let now = now ?? clocks.monotonic()
         return unlocked.withLock { held in
             Self.dropIfStale(&held, file: file, now: now, lifetimes: lifetimes)
@@ -142,7 +144,9 @@ package final class UnlockCache: Sendable {
         return unlocked.withLock { held in
             guard let current = held, now < current.deadline(lifetimes) else { return nil }
             let wallNow = clocks.wall()
-            func wall(_ instant: ContinuousClock.Instant) -> Int { wallNow + Int(((instant - now) / .seconds(1)).rounded()) }
+            func wall(_ instant: ContinuousClock.Instant) -> Int {
+                wallNow + Int(((instant - now) / .seconds(1)).rounded())
+            }
             return Status(
                 unlockedAt: wall(current.unlockedAt), locksAt: wall(current.deadline(lifetimes)),
                 locksAtLatest: wall(current.unlockedAt + lifetimes.maximum))
@@ -154,9 +158,12 @@ package final class UnlockCache: Sendable {
         unlocked.withLock { $0?.deadline(lifetimes) }
     }
 
-    private static func dropIfStale(_ held: inout Unlocked?, file: KeystoreFile, now: ContinuousClock.Instant, lifetimes: Lifetimes) {
+    private static func dropIfStale(
+        _ held: inout Unlocked?, file: KeystoreFile, now: ContinuousClock.Instant, lifetimes: Lifetimes
+    ) {
         guard let current = held else { return }
-        if now >= current.deadline(lifetimes) || current.salt != file.kdf.salt || !Keystore.isKey(current.key, of: file) {
+        if now >= current.deadline(lifetimes) || current.salt != file.kdf.salt || !Keystore.isKey(current.key, of: file)
+        {
             held = nil
         }
     }

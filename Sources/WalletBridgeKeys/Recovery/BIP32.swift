@@ -39,9 +39,13 @@ package enum BIP32 {
                 }
                 for byte in 0..<4 { data[33 + byte] = UInt8(truncatingIfNeeded: index >> (24 - 8 * byte)) }
             }
-            let node = chainCode.withUnsafeBytes { chain in data.withUnsafeBytes { SLIP10.hmacSHA512(key: chain, data: $0) } }
+            let node = chainCode.withUnsafeBytes { chain in
+                data.withUnsafeBytes { SLIP10.hmacSHA512(key: chain, data: $0) }
+            }
             // k_child = I_L + k (mod n); invalid when I_L ≥ n or the sum is zero.
-            let added = node.withUnsafeBytes { node in Secp256k1.addTweak(UnsafeRawBufferPointer(rebasing: node[0..<32]), toSecretKey: key) }
+            let added = node.withUnsafeBytes { node in
+                Secp256k1.addTweak(UnsafeRawBufferPointer(rebasing: node[0..<32]), toSecretKey: key)
+            }
             guard added else { throw .invalidKey(position: offset + 1) }
             chainCode = node.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[32..<64])) }
         }

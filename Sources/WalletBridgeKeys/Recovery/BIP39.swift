@@ -42,7 +42,8 @@ package enum BIP39 {
     /// A new phrase of `wordCount` words from libsodium's CSPRNG (randombytes_buf), UTF-8 words
     /// separated by single spaces, in secure memory. Precondition: `wordCount` in `wordCounts`.
     package static func generate(wordCount: Int) -> SecureBytes {
-        precondition(wordCounts.contains(wordCount), "a recovery phrase has 12, 15, 18, 21 or 24 words, not \(wordCount)")
+        precondition(
+            wordCounts.contains(wordCount), "a recovery phrase has 12, 15, 18, 21 or 24 words, not \(wordCount)")
         let entropy = SecureBytes(count: entropyBytes(wordCount: wordCount))
         entropy.withUnsafeMutableBytes { Sodium.randomBytes(into: $0) }
         return phrase(entropy: entropy)

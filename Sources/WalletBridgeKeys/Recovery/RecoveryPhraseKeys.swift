@@ -6,7 +6,8 @@
 extension Keystore {
     /// The 32-byte seed (Ed25519) or secret (secp256k1) at `path` for the normalized `phrase`.
     package static func seed(
-        fromPhrase phrase: SecureBytes, bip39Passphrase: SecureBytes, path: DerivationPath, type: KeystoreFile.KeyType = .ed25519
+        fromPhrase phrase: SecureBytes, bip39Passphrase: SecureBytes, path: DerivationPath,
+        type: KeystoreFile.KeyType = .ed25519
     ) throws(RecoveryPhraseError) -> SecureBytes {
         let bip39Seed: SecureBytes
         do { bip39Seed = try BIP39.seed(phrase: phrase, passphrase: bip39Passphrase) } catch { throw .phrase(error) }
@@ -22,13 +23,15 @@ extension Keystore {
     /// stored.
     @discardableResult
     package func addFromPhrase(
-        _ phrase: SecureBytes, bip39Passphrase: SecureBytes, path: DerivationPath, type: KeystoreFile.KeyType = .ed25519, label: String?,
+        _ phrase: SecureBytes, bip39Passphrase: SecureBytes, path: DerivationPath,
+        type: KeystoreFile.KeyType = .ed25519, label: String?,
         passphrase: SecureBytes
     ) throws(RecoveryPhraseError) -> KeystoreFile.Entry {
         let seed = try Self.seed(fromPhrase: phrase, bip39Passphrase: bip39Passphrase, path: path, type: type)
         do {
             return try add(
-                seed: seed, type: type, label: label, origin: .recoveryPhrase(path: path.description, bip39Passphrase: bip39Passphrase.count > 0),
+                seed: seed, type: type, label: label,
+                origin: .recoveryPhrase(path: path.description, bip39Passphrase: bip39Passphrase.count > 0),
                 passphrase: passphrase)
         } catch {
             throw .keystore(error)

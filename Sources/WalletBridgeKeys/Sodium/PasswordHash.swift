@@ -77,10 +77,12 @@ package enum PasswordHash {
                 #endif
             }
             if opslimit < minimum.opslimit || opslimit > Self.maximum.opslimit {
-                return "opslimit \(opslimit) is outside \(minimum.opslimit)...\(Self.maximum.opslimit)\(floor(opslimit < minimum.opslimit))"
+                return
+                    "opslimit \(opslimit) is outside \(minimum.opslimit)...\(Self.maximum.opslimit)\(floor(opslimit < minimum.opslimit))"
             }
             if memlimit < minimum.memlimit || memlimit > Self.maximum.memlimit {
-                return "memlimit \(memlimit) is outside \(minimum.memlimit)...\(Self.maximum.memlimit) bytes\(floor(memlimit < minimum.memlimit))"
+                return
+                    "memlimit \(memlimit) is outside \(minimum.memlimit)...\(Self.maximum.memlimit) bytes\(floor(memlimit < minimum.memlimit))"
             }
             return nil
         }

@@ -42,7 +42,9 @@ public final class SecureBytes: @unchecked Sendable {
     }
 
     /// Writes the bytes. The buffer must not escape the closure.
-    public func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E)
+        -> R
+    {
         try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
     }
 

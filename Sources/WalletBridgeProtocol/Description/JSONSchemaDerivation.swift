@@ -86,7 +86,8 @@ public enum JSONSchemaDerivation {
         var byPosition = Deriver(topLevel: .array)
         let positional = byPosition.derive(inner, path: "")
 
-        var shape = ParamsShape(structure: .byName, named: [], positional: [], schema: nil, allOptional: allOptional, problems: [])
+        var shape = ParamsShape(
+            structure: .byName, named: [], positional: [], schema: nil, allOptional: allOptional, problems: [])
         let objectMembers = named.schema.members
         let arrayMembers = positional.schema.tupleMembers
         switch (objectMembers, arrayMembers) {
@@ -95,7 +96,9 @@ public enum JSONSchemaDerivation {
             // either form: the object's title on the pair, so the params keep their type's name.
             shape.structure = .either
             shape.named = object
-            shape.positional = zip(object, tuple).map { Member(name: $0.name, schema: $1.schema, required: $1.required) }
+            shape.positional = zip(object, tuple).map {
+                Member(name: $0.name, schema: $1.schema, required: $1.required)
+            }
             var byNameForm = named.schema.json.objectValue ?? [:]
             let title = byNameForm.removeValue(forKey: "title")
             var whole: [String: JSONValue] = ["anyOf": [.object(byNameForm), positional.schema.json]]
@@ -109,7 +112,9 @@ public enum JSONSchemaDerivation {
             shape.problems = byName.problems
         case (nil, let tuple?):
             shape.structure = .byPosition
-            shape.positional = tuple.enumerated().map { Member(name: "param\($0.offset + 1)", schema: $0.element.schema, required: $0.element.required) }
+            shape.positional = tuple.enumerated().map {
+                Member(name: "param\($0.offset + 1)", schema: $0.element.schema, required: $0.element.required)
+            }
             shape.schema = positional.schema.json
             shape.problems = byPosition.problems
         case (nil, nil):
@@ -155,7 +160,8 @@ indirect enum RecordedSchema {
         case .object(let title, let members):
             var schema: [String: JSONValue] = ["type": "object"]
             if let title { schema["title"] = .string(title) }
-            schema["properties"] = .object(Dictionary(members.map { ($0.name, $0.valueSchema) }, uniquingKeysWith: { first, _ in first }))
+            schema["properties"] = .object(
+                Dictionary(members.map { ($0.name, $0.valueSchema) }, uniquingKeysWith: { first, _ in first }))
             let required = members.filter(\.required).map { JSONValue.string($0.name) }
             if !required.isEmpty { schema["required"] = .array(required) }
             return .object(schema)
@@ -211,7 +217,9 @@ struct RecordedMember {
     var valueSchema: JSONValue {
         let schema = schema.json
         let null: JSONValue = ["type": "null"]
-        guard !required, schema != [:], schema.objectValue?["anyOf"]?.arrayValue?.contains(null) != true else { return schema }
+        guard !required, schema != [:], schema.objectValue?["anyOf"]?.arrayValue?.contains(null) != true else {
+            return schema
+        }
         return ["anyOf": [schema, null]]
     }
 
@@ -298,7 +306,10 @@ enum Scalar {
     /// decimal lexemes: `UInt64.max` and the 64-bit bounds are beyond 2^53, where a validator that
     /// compares in `Double` would round.
     private static func bounded<T: FixedWidthInteger>(_: T.Type) -> JSONValue {
-        ["type": "integer", "minimum": .number(JSONNumber(validatedLiteral: String(T.min))), "maximum": .number(JSONNumber(validatedLiteral: String(T.max)))]
+        [
+            "type": "integer", "minimum": .number(JSONNumber(validatedLiteral: String(T.min))),
+            "maximum": .number(JSONNumber(validatedLiteral: String(T.max))),
+        ]
     }
 }
 
@@ -345,7 +356,9 @@ struct Deriver {
             var scratch = Deriver(topLevel: .any)
             let value = scratch.probe(type, path: path).value
             if value == nil {
-                problems.append("\(path.isEmpty ? "the value" : path): \(Self.name(of: type)) gives a jsonSchema, but its init(from:) gave no value to go on deriving what contains it")
+                problems.append(
+                    "\(path.isEmpty ? "the value" : path): \(Self.name(of: type)) gives a jsonSchema, but its init(from:) gave no value to go on deriving what contains it"
+                )
             }
             return (.given(described.jsonSchema), value)
         }
@@ -357,7 +370,9 @@ struct Deriver {
         }
         let identity = ObjectIdentifier(type)
         guard !inProgress.contains(identity) else {
-            problems.append("\(path.isEmpty ? "the value" : path): \(Self.name(of: type)) contains itself; give it a jsonSchema (JSONSchemaDescribing)")
+            problems.append(
+                "\(path.isEmpty ? "the value" : path): \(Self.name(of: type)) contains itself; give it a jsonSchema (JSONSchemaDescribing)"
+            )
             return (.any, nil)
         }
         inProgress.append(identity)
@@ -377,7 +392,9 @@ struct Deriver {
             _ = stop  // already reported where it happened
         } catch {
             value = nil
-            decoder.deriver.value.problems.append("\(path.isEmpty ? "the value" : path): \(Self.name(of: type))'s init(from:) threw while being derived (\(error)); give it a jsonSchema (JSONSchemaDescribing)")
+            decoder.deriver.value.problems.append(
+                "\(path.isEmpty ? "the value" : path): \(Self.name(of: type))'s init(from:) threw while being derived (\(error)); give it a jsonSchema (JSONSchemaDescribing)"
+            )
         }
         self = decoder.deriver.value
         return (record.schema, value)
@@ -394,7 +411,9 @@ struct Deriver {
         }
     }
 
-    private static func enumeration<T: CaseIterable & RawRepresentable>(_: T.Type) -> (schema: RecordedSchema, value: Any?)? {
+    private static func enumeration<T: CaseIterable & RawRepresentable>(_: T.Type) -> (
+        schema: RecordedSchema, value: Any?
+    )? {
         let raw = T.allCases.map(\.rawValue)
         let values: [JSONValue]
         if let strings = raw as? [String] {
@@ -480,7 +499,8 @@ struct RecordingDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if isTopLevel && deriver.value.topLevel == .array {
-            throw DecodingError.typeMismatch([String: JSONValue].self, .init(codingPath: [], debugDescription: "deriving the by-position form"))
+            throw DecodingError.typeMismatch(
+                [String: JSONValue].self, .init(codingPath: [], debugDescription: "deriving the by-position form"))
         }
         if case .unasked = record.shape { record.shape = .keyed([]) }
         return KeyedDecodingContainer(RecordingKeyedContainer<Key>(record: record, deriver: deriver, path: path))
@@ -488,7 +508,8 @@ struct RecordingDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         if isTopLevel && deriver.value.topLevel == .object {
-            throw DecodingError.typeMismatch([JSONValue].self, .init(codingPath: [], debugDescription: "deriving the by-name form"))
+            throw DecodingError.typeMismatch(
+                [JSONValue].self, .init(codingPath: [], debugDescription: "deriving the by-name form"))
         }
         if case .unasked = record.shape { record.shape = .unkeyed([], loopAt: nil) }
         return RecordingUnkeyedContainer(record: record, deriver: deriver, path: path)
@@ -521,7 +542,9 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let (schema, value) = deriver.derive(type, path: memberPath(key))
-        record.add(RecordedMember(name: key.stringValue, schema: schema, required: !record.nilChecked.contains(key.stringValue)))
+        record.add(
+            RecordedMember(
+                name: key.stringValue, schema: schema, required: !record.nilChecked.contains(key.stringValue)))
         guard let value else { throw DerivationStopped() }
         return value
     }
@@ -532,13 +555,17 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         let nested = nestedRecord(key, shape: .keyed([]))
-        return KeyedDecodingContainer(RecordingKeyedContainer<NestedKey>(record: nested, deriver: deriver, path: memberPath(key)))
+        return KeyedDecodingContainer(
+            RecordingKeyedContainer<NestedKey>(record: nested, deriver: deriver, path: memberPath(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        RecordingUnkeyedContainer(record: nestedRecord(key, shape: .unkeyed([], loopAt: nil)), deriver: deriver, path: memberPath(key))
+        RecordingUnkeyedContainer(
+            record: nestedRecord(key, shape: .unkeyed([], loopAt: nil)), deriver: deriver, path: memberPath(key))
     }
 
     func superDecoder() throws -> any Decoder {
@@ -546,7 +573,8 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        RecordingDecoder(record: nestedRecord(key, shape: .unasked), deriver: deriver, path: memberPath(key), isTopLevel: false)
+        RecordingDecoder(
+            record: nestedRecord(key, shape: .unasked), deriver: deriver, path: memberPath(key), isTopLevel: false)
     }
 
     private func nestedRecord(_ key: Key, shape: Record.Shape) -> Record {
@@ -583,7 +611,9 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
 
     private mutating func append(_ schema: RecordedSchema, required: Bool) {
         guard case .unkeyed(var positions, let loopAt) = record.shape else { return }
-        positions.append(RecordedMember(name: "[\(positions.count)]", schema: schema, required: required && !record.nextPositionOptional))
+        positions.append(
+            RecordedMember(
+                name: "[\(positions.count)]", schema: schema, required: required && !record.nextPositionOptional))
         record.nextPositionOptional = false
         record.shape = .unkeyed(positions, loopAt: loopAt)
     }
@@ -611,12 +641,15 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let nested = Record(title: nil)
         nested.shape = .keyed([])
         let nestedPath = "\(path)[\(currentIndex)]"
         append(.nested(nested), required: true)
-        return KeyedDecodingContainer(RecordingKeyedContainer<NestedKey>(record: nested, deriver: deriver, path: nestedPath))
+        return KeyedDecodingContainer(
+            RecordingKeyedContainer<NestedKey>(record: nested, deriver: deriver, path: nestedPath))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

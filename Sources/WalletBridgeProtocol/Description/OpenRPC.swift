@@ -33,7 +33,9 @@ public enum OpenRPC {
 
     /// The whole document for `methods` (method objects from `method(_:)`), in name order.
     public static func document(info: Info, methods: [JSONValue]) -> JSONValue {
-        let sorted = methods.sorted { ($0.objectValue?["name"]?.stringValue ?? "") < ($1.objectValue?["name"]?.stringValue ?? "") }
+        let sorted = methods.sorted {
+            ($0.objectValue?["name"]?.stringValue ?? "") < ($1.objectValue?["name"]?.stringValue ?? "")
+        }
         return ["openrpc": .string(specificationVersion), "info": info.json, "methods": .array(sorted)]
     }
 
@@ -42,7 +44,8 @@ public enum OpenRPC {
     public static func adding(_ errors: [RPCError], to method: JSONValue) -> JSONValue {
         guard !errors.isEmpty, case .object(var object) = method else { return method }
         var listed = object["errors"]?.arrayValue ?? []
-        for error in errors where !listed.contains(where: { $0.objectValue?["code"]?.intValue == error.code.rawValue }) {
+        for error in errors where !listed.contains(where: { $0.objectValue?["code"]?.intValue == error.code.rawValue })
+        {
             listed.append(error.jsonValue)
         }
         object["errors"] = .array(listed)
@@ -58,11 +61,17 @@ public enum OpenRPC {
         // A method that states its params schema reads them by hand (`Params = JSONValue?`, say),
         // so whether they may be left out is not in its type: its schema says what `{}` may be,
         // which is how a missing `params` is read.
-        let params = M.paramsSchema.map(ParamsDescription.init(given:)) ?? ParamsDescription(derived: JSONSchemaDerivation.params(M.Params.self))
+        let params =
+            M.paramsSchema.map(ParamsDescription.init(given:))
+            ?? ParamsDescription(derived: JSONSchemaDerivation.params(M.Params.self))
         object["paramStructure"] = .string(params.structure.rawValue)
-        object["params"] = .array(params.descriptors.map { member in
-            ["name": .string(member.name), "required": .bool(member.required && !params.optional), "schema": member.schema]
-        })
+        object["params"] = .array(
+            params.descriptors.map { member in
+                [
+                    "name": .string(member.name), "required": .bool(member.required && !params.optional),
+                    "schema": member.schema,
+                ]
+            })
         if let whole = params.schema { object["x-params-schema"] = whole }
         if params.optional { object["x-params-optional"] = true }
         problems += params.problems.map { "params: \($0)" }
@@ -108,12 +117,16 @@ private struct ParamsDescription {
         let required = Set(members["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         if members["type"] == "object", let properties = members["properties"]?.objectValue {
             structure = .byName
-            descriptors = properties.keys.sorted().map { .init(name: $0, schema: properties[$0]!, required: required.contains($0)) }
+            descriptors = properties.keys.sorted().map {
+                .init(name: $0, schema: properties[$0]!, required: required.contains($0))
+            }
         } else if members["type"] == "array", let positions = members["items"]?.arrayValue {
             structure = .byPosition
             let minimum = members["minItems"]?.intValue ?? 0
             descriptors = positions.enumerated().map { index, schema in
-                .init(name: schema.objectValue?["title"]?.stringValue ?? "param\(index + 1)", schema: schema, required: index < minimum)
+                .init(
+                    name: schema.objectValue?["title"]?.stringValue ?? "param\(index + 1)", schema: schema,
+                    required: index < minimum)
             }
         } else {
             structure = members["type"] == "array" ? .byPosition : .either

@@ -20,7 +20,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
     package var resources: [String]?
 
     package init(
-        domain: String? = nil, address: String? = nil, statement: String? = nil, uri: String? = nil, version: String? = nil,
+        domain: String? = nil, address: String? = nil, statement: String? = nil, uri: String? = nil,
+        version: String? = nil,
         chainId: String? = nil, nonce: String? = nil, issuedAt: String? = nil, expirationTime: String? = nil,
         notBefore: String? = nil, requestId: String? = nil, resources: [String]? = nil
     ) {
@@ -43,7 +44,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
     /// The members whose values are one line each, in the message's order after the
     /// statement, with their labels there.
     static let labels: [(member: String, label: String)] = [
-        ("uri", "URI: "), ("version", "Version: "), ("chainId", "Chain ID: "), ("nonce", "Nonce: "), ("issuedAt", "Issued At: "),
+        ("uri", "URI: "), ("version", "Version: "), ("chainId", "Chain ID: "), ("nonce", "Nonce: "),
+        ("issuedAt", "Issued At: "),
         ("expirationTime", "Expiration Time: "), ("notBefore", "Not Before: "), ("requestId", "Request ID: "),
     ]
 
@@ -62,7 +64,9 @@ package struct SolanaSignInInput: Equatable, Sendable {
         members = object
         func text(_ name: String, limit: Int = Self.maxFieldBytes) throws(RPCError) -> String? {
             guard let member = members[name], member != .null else { return nil }
-            guard case .string(let text) = member else { throw SessionService.invalid("\(field).\(name)", "expected a string") }
+            guard case .string(let text) = member else {
+                throw SessionService.invalid("\(field).\(name)", "expected a string")
+            }
             guard text.utf8.count <= limit else {
                 throw SessionService.invalid("\(field).\(name)", "longer than \(DisplayText.grouped(limit)) bytes")
             }
@@ -71,7 +75,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
         }
         domain = try text("domain")
         if let domain, domain.isEmpty || !SignInSyntax.isAuthority(ArraySlice(Array(domain.utf8))) {
-            throw SessionService.invalid("\(field).domain", "expected the site's host and optional port (an RFC 3986 authority)")
+            throw SessionService.invalid(
+                "\(field).domain", "expected the site's host and optional port (an RFC 3986 authority)")
         }
         address = try text("address")
         statement = try text("statement", limit: Self.maxStatementBytes)
@@ -80,7 +85,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
         // An RFC 3986 URI, as in Sign-In with Ethereum: anything else (a backslash, which
         // browsers read as "/") could name another site than the one the check reads.
         if let uri, !uri.isEmpty, !SignInSyntax.isURI(uri) {
-            throw SessionService.invalid("\(field).uri", "expected an RFC 3986 URI such as https://app.example.com/login")
+            throw SessionService.invalid(
+                "\(field).uri", "expected an RFC 3986 URI such as https://app.example.com/login")
         }
         version = try text("version")
         chainId = try text("chainId")
@@ -94,7 +100,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
                 throw SessionService.invalid("\(field).resources", "expected an array of strings")
             }
             guard items.count <= Self.maxResources else {
-                throw SessionService.invalid("\(field).resources", "at most \(Self.maxResources) resources, not \(items.count)")
+                throw SessionService.invalid(
+                    "\(field).resources", "at most \(Self.maxResources) resources, not \(items.count)")
             }
             var resources: [String] = []
             for (index, item) in items.enumerated() {
@@ -103,11 +110,13 @@ package struct SolanaSignInInput: Equatable, Sendable {
                     throw SessionService.invalid(itemField, "expected a non-empty string")
                 }
                 guard resource.utf8.count <= Self.maxFieldBytes else {
-                    throw SessionService.invalid(itemField, "longer than \(DisplayText.grouped(Self.maxFieldBytes)) bytes")
+                    throw SessionService.invalid(
+                        itemField, "longer than \(DisplayText.grouped(Self.maxFieldBytes)) bytes")
                 }
                 try Self.checkOneLine(resource, field: itemField)
                 guard SignInSyntax.isURI(resource) else {
-                    throw SessionService.invalid(itemField, "expected an RFC 3986 URI such as https://app.example.com/terms")
+                    throw SessionService.invalid(
+                        itemField, "expected an RFC 3986 URI such as https://app.example.com/terms")
                 }
                 resources.append(resource)
             }
@@ -117,7 +126,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
 
     private static func checkOneLine(_ text: String, field: String) throws(RPCError) {
         guard !text.unicodeScalars.contains(where: DisplayText.isHidden) else {
-            throw SessionService.invalid(field, "must be one line of visible text: no line breaks, control or format characters")
+            throw SessionService.invalid(
+                field, "must be one line of visible text: no line breaks, control or format characters")
         }
     }
 
@@ -129,7 +139,8 @@ package struct SolanaSignInInput: Equatable, Sendable {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false)
         where fieldStarts.contains(where: { line.hasPrefix($0) }) {
             throw SessionService.invalid(
-                field, "a line of it starts like a field of the message (\"URI: \", \"Resources:\"…), which would read as one")
+                field,
+                "a line of it starts like a field of the message (\"URI: \", \"Resources:\"…), which would read as one")
         }
     }
 

@@ -64,7 +64,10 @@ struct CalldataDecoder {
             call.lines.append(
                 "  \(DisplayText.counted(data.count, "byte")) of data, too short for a function selector"
             )
-            call.warnings.append(.init(.unreadable, "Unknown call: \(data.count) bytes of data are not a function call this wallet can read"))
+            call.warnings.append(
+                .init(
+                    .unreadable,
+                    "Unknown call: \(data.count) bytes of data are not a function call this wallet can read"))
             // What the contract does with data it cannot read is unknown: it may move funds.
             call.movesFunds = true
             return
@@ -77,7 +80,8 @@ struct CalldataDecoder {
         else {
             call.lines[0] +=
                 " with selector \(selectorHex) and \(DisplayText.counted(data.count, "byte")) of data"
-            call.warnings.append(.init(.unreadable, "Unknown function \(selectorHex): what this call does cannot be shown"))
+            call.warnings.append(
+                .init(.unreadable, "Unknown function \(selectorHex): what this call does cannot be shown"))
             call.movesFunds = true
             return
         }
@@ -99,7 +103,10 @@ struct CalldataDecoder {
             call.lines.append(
                 "  \(DisplayText.counted(data.count, "byte")) of data that do not decode as \(selector.signature)"
             )
-            call.warnings.append(.init(.unreadable, "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown"))
+            call.warnings.append(
+                .init(
+                    .unreadable,
+                    "Malformed call: the data do not decode as \(selector.signature), so what it does cannot be shown"))
             call.movesFunds = true
         }
     }
@@ -136,9 +143,12 @@ struct CalldataDecoder {
     private func movesTokens(from owner: EthereumAddress, into call: inout CallSummary) {
         if owner == sender || sender == nil { call.movesFunds = true }
         guard owner != sender else { return }
-        call.warnings.append(.init(.funds, sender == nil
-                ? "Moves tokens from \(owner.short): the transaction does not say who sends it"
-                : "Moves tokens from \(owner.short), which is not the sender"))
+        call.warnings.append(
+            .init(
+                .funds,
+                sender == nil
+                    ? "Moves tokens from \(owner.short): the transaction does not say who sends it"
+                    : "Moves tokens from \(owner.short), which is not the sender"))
     }
 
     /// Warnings for letting `spender` move `value` of `tokenAddress`: unlimited (the maximum,
@@ -271,7 +281,9 @@ struct CalldataDecoder {
             let items = Array(zip(ids.values, values.values))
             let shown = items.count <= room ? items.count : room - 1
             for (id, value) in items.prefix(shown) {
-                let (count, tokenID) = (EthereumTransaction.number(value.decimal), EthereumTransaction.number(id.decimal))
+                let (count, tokenID) = (
+                    EthereumTransaction.number(value.decimal), EthereumTransaction.number(id.decimal)
+                )
                 call.lines.append("    \(count) of token #\(tokenID)")
             }
             if shown < items.count {
@@ -279,8 +291,9 @@ struct CalldataDecoder {
                 call.lines.append("    …and \(more)")
                 // What moves must never go unsaid: the items left out are named in a warning the
                 // dialog always shows.
-                call.warnings.append(.init(
-                    .funds, "This call moves \(items.count) kinds of tokens; the dialog lists \(shown) of them"))
+                call.warnings.append(
+                    .init(
+                        .funds, "This call moves \(items.count) kinds of tokens; the dialog lists \(shown) of them"))
             }
             movesTokens(from: from, into: &call)
             return extra
@@ -293,7 +306,11 @@ struct CalldataDecoder {
                     ? "  allow \(operatorAddress.short) to move all your tokens of \(contract.short)"
                     : "  stop \(operatorAddress.short) from moving all your tokens of \(contract.short)")
             if approved {
-                call.warnings.append(.init(.funds, "Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)"))
+                call.warnings.append(
+                    .init(
+                        .funds,
+                        "Approval for all: \(operatorAddress.short) may move every token you hold of \(contract.short)")
+                )
                 call.movesFunds = true
             }
             return extra
@@ -313,7 +330,10 @@ struct CalldataDecoder {
             approvalWarnings(
                 spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
                 into: &call)
-            call.warnings.append(.init(.funds, "Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2"))
+            call.warnings.append(
+                .init(
+                    .funds,
+                    "Permit2 approval: \(spender.short) may move your tokens of \(tokenAddress.short) through Permit2"))
             call.movesFunds = true
             unknownToken(tokenAddress, into: &call)
             return extra
@@ -345,12 +365,18 @@ struct CalldataDecoder {
             approvalWarnings(
                 spender: spender, value: value, tokenAddress: tokenAddress, unlimitedFrom: UInt256.maxOf(bits: 160),
                 into: &call)
-            call.warnings.append(.init(.funds, "Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2"))
+            call.warnings.append(
+                .init(
+                    .funds,
+                    "Permit2 approval: \(spender.short) may move tokens of \(tokenAddress.short) through Permit2"))
             call.movesFunds = true
             if owner != sender {
-                call.warnings.append(.init(.funds, sender == nil
-                        ? "Grants an allowance over \(owner.short)'s tokens: the transaction does not say who sends it"
-                        : "Grants an allowance over \(owner.short)'s tokens, which is not the sender"))
+                call.warnings.append(
+                    .init(
+                        .funds,
+                        sender == nil
+                            ? "Grants an allowance over \(owner.short)'s tokens: the transaction does not say who sends it"
+                            : "Grants an allowance over \(owner.short)'s tokens, which is not the sender"))
             }
             unknownToken(tokenAddress, into: &call)
             return extra

@@ -90,56 +90,65 @@ struct SolanaSummarizer {
         }
         if let first = message.instructions.first, isAdvanceNonce(first) {
             let nonce = first.accounts.first.map(account) ?? "?"
-            warnings.append(.init(
-                .trust,
-                "Durable nonce: this transaction never expires; it can be sent at any time until nonce account \(nonce) advances"
-            ))
+            warnings.append(
+                .init(
+                    .trust,
+                    "Durable nonce: this transaction never expires; it can be sent at any time until nonce account \(nonce) advances"
+                ))
         }
         if feePayer != signer {
             warnings.append(.init(.trust, "Fee payer is not this key: \(SolanaWire.short(feePayer)) pays the fees"))
         }
         if lookups.count == 1, let lookup = lookups.first {
             let table = SolanaWire.short(lookup.tableKey)
-            warnings.append(.init(
-                .trust,
-                "Lookup table \(table): the accounts it loads cannot be resolved offline"))
+            warnings.append(
+                .init(
+                    .trust,
+                    "Lookup table \(table): the accounts it loads cannot be resolved offline"))
         } else if lookups.count > 1 {
             // One warning for all the tables: a v0 swap often has three or four. The accounts'
             // lines name their table ("account #k from table X"), so the warning need not.
-            warnings.append(.init(
-                .trust,
-                Self.listing(
-                    "Lookup tables (\(lookups.count)): ", lookups.map { SolanaWire.short($0.tableKey) },
-                    ": the accounts they load cannot be resolved offline")))
+            warnings.append(
+                .init(
+                    .trust,
+                    Self.listing(
+                        "Lookup tables (\(lookups.count)): ", lookups.map { SolanaWire.short($0.tableKey) },
+                        ": the accounts they load cannot be resolved offline")))
         }
         if unknownPrograms.count == 1, let only = unknownPrograms.first {
             let what = only.instructions == 1 ? "its instruction does" : "its \(only.instructions) instructions do"
-            warnings.append(.init(
-                .unreadable, "Unknown program \(SolanaWire.short(only.key)): the wallet cannot show what \(what)"))
+            warnings.append(
+                .init(
+                    .unreadable, "Unknown program \(SolanaWire.short(only.key)): the wallet cannot show what \(what)"))
         } else if unknownPrograms.count > 1 {
-            warnings.append(.init(
-                .unreadable,
-                Self.listing(
-                    "Unknown programs (\(unknownPrograms.count)): ", unknownPrograms.map { SolanaWire.short($0.key) },
-                    ": the wallet cannot show what their instructions do")))
+            warnings.append(
+                .init(
+                    .unreadable,
+                    Self.listing(
+                        "Unknown programs (\(unknownPrograms.count)): ",
+                        unknownPrograms.map { SolanaWire.short($0.key) },
+                        ": the wallet cannot show what their instructions do")))
         }
         let unreadable = unrecognised.reduce(0) { $0 + $1.instructions }
         if unreadable == 1, let only = unrecognised.first {
-            warnings.append(.init(
-                .unreadable,
-                "\(only.program): an instruction the wallet cannot read (\(DisplayText.counted(only.bytes, "byte")) of data); "
-                    + "it cannot show what it does"))
+            warnings.append(
+                .init(
+                    .unreadable,
+                    "\(only.program): an instruction the wallet cannot read (\(DisplayText.counted(only.bytes, "byte")) of data); "
+                        + "it cannot show what it does"))
         } else if unreadable > 1 {
-            warnings.append(.init(
-                .unreadable,
-                Self.listing(
-                    "Instructions the wallet cannot read (\(unreadable)), of ", unrecognised.map(\.program),
-                    ": it cannot show what they do")))
+            warnings.append(
+                .init(
+                    .unreadable,
+                    Self.listing(
+                        "Instructions the wallet cannot read (\(unreadable)), of ", unrecognised.map(\.program),
+                        ": it cannot show what they do")))
         }
         if usesToken2022TransferChecked {
-            warnings.append(.init(
-                .notice,
-                "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive"))
+            warnings.append(
+                .init(
+                    .notice,
+                    "Token-2022 transfer: a mint with a transfer fee takes it out of the amount, so less may arrive"))
         }
         var unique: [TransactionSummary.Warning] = []
         for warning in warnings where !unique.contains(warning) { unique.append(warning) }
@@ -218,7 +227,9 @@ struct SolanaSummarizer {
 
     // MARK: Instructions
 
-    private mutating func describe(_ instruction: SolanaMessage.Instruction, program: String) -> TransactionSummary.Action {
+    private mutating func describe(_ instruction: SolanaMessage.Instruction, program: String)
+        -> TransactionSummary.Action
+    {
         let context = InstructionContext(summarizer: self, instruction: instruction)
         var decoded: Decoded?
         let programLabel: String
@@ -266,7 +277,8 @@ struct SolanaSummarizer {
             let involved = involvement(instruction)
             let note = involved.map { "; \($0)" } ?? ""
             return TransactionSummary.Action(
-                ["\(programLabel): unrecognised instruction (\(DisplayText.counted(size, "byte"))\(note))"], movesFunds: involved != nil)
+                ["\(programLabel): unrecognised instruction (\(DisplayText.counted(size, "byte"))\(note))"],
+                movesFunds: involved != nil)
         }
         warnings += decoded.warnings.map { TransactionSummary.Warning(.funds, $0) }
         if decoded.token2022TransferChecked { usesToken2022TransferChecked = true }

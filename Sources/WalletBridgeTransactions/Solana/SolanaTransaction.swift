@@ -54,10 +54,13 @@ package struct SolanaTransaction: Sendable, Equatable {
         guard text.utf8.count <= Self.maxBase64Characters else {
             throw TransactionError(
                 field: "",
-                problem: "longer than a Solana transaction can be: at most \(Self.maxBytes) bytes (\(Self.maxBase64Characters) base64 characters)")
+                problem:
+                    "longer than a Solana transaction can be: at most \(Self.maxBytes) bytes (\(Self.maxBase64Characters) base64 characters)"
+            )
         }
         guard let bytes = Base64.decode(text), !bytes.isEmpty else {
-            throw TransactionError(field: "", problem: "expected standard base64 of a serialized transaction (legacy or version 0)")
+            throw TransactionError(
+                field: "", problem: "expected standard base64 of a serialized transaction (legacy or version 0)")
         }
         try self.init(bytes: bytes)
     }
@@ -91,7 +94,8 @@ package struct SolanaTransaction: Sendable, Equatable {
             guard Ed25519.verify(signature, message: message.bytes, publicKey: key) else {
                 throw TransactionError(
                     field: "signatures[\(index)]",
-                    problem: "is not a signature of this message by \(SolanaWire.short(key)), the signer of slot \(index): "
+                    problem:
+                        "is not a signature of this message by \(SolanaWire.short(key)), the signer of slot \(index): "
                         + "signatures already in the wrong slots, or for another message")
             }
         }
@@ -397,7 +401,8 @@ struct SolanaWireReader {
         guard count <= remaining else {
             throw TransactionError(
                 field: field(),
-                problem: "ends after \(remaining) of its \(DisplayText.counted(count, "byte")) (the input is truncated)")
+                problem: "ends after \(remaining) of its \(DisplayText.counted(count, "byte")) (the input is truncated)"
+            )
         }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
@@ -410,7 +415,9 @@ struct SolanaWireReader {
         guard count * leastBytesEach <= remaining else {
             throw TransactionError(
                 field: field,
-                problem: "counts \(count) \(items), more than the \(remaining) bytes left can hold (the message is truncated)")
+                problem:
+                    "counts \(count) \(items), more than the \(remaining) bytes left can hold (the message is truncated)"
+            )
         }
         return count
     }

@@ -117,13 +117,16 @@ public struct WalletConfig: Sendable, Equatable {
         guard let path else { return WalletConfig() }
         // The folders above it too, up to the home folder, and even when the file is missing:
         // whoever can rename one of them can take the file, and with it the policy, away.
-        if let reason = ChangeableByOthers.reason(for: path) { throw Invalid(path: path, reason: reason, kind: .changeableByOthers) }
+        if let reason = ChangeableByOthers.reason(for: path) {
+            throw Invalid(path: path, reason: reason, kind: .changeableByOthers)
+        }
         let bytes: [UInt8]?
         do {
             bytes = try AtomicFile.read(path, maxBytes: maxFileBytes)
         } catch {
             if case .tooLarge(let size, let limit) = error.problem {
-                throw Invalid(path: path, reason: "it is \(size) bytes, more than the \(limit) a configuration file may have")
+                throw Invalid(
+                    path: path, reason: "it is \(size) bytes, more than the \(limit) a configuration file may have")
             }
             throw Invalid(path: path, reason: error.reason, kind: .unreadable)
         }
@@ -131,7 +134,8 @@ public struct WalletConfig: Sendable, Equatable {
             // A file named on purpose that is not there is a mistake (a typo would drop the
             // policy without a word): refused. The default path may well be missing.
             if path == Environment.string(environmentVariable) {
-                throw Invalid(path: path, reason: "it does not exist, and \(environmentVariable) names it", kind: .unreadable)
+                throw Invalid(
+                    path: path, reason: "it does not exist, and \(environmentVariable) names it", kind: .unreadable)
             }
             return WalletConfig()
         }
@@ -168,7 +172,9 @@ public struct WalletConfig: Sendable, Equatable {
                 var allowed: [String: Set<String>] = [:]
                 for (caller, methods) in callers {
                     guard !caller.isEmpty else { throw invalid("\"allow\" names an empty caller") }
-                    guard case .array(let list) = methods else { throw invalid("\"allow\".\"\(caller)\" is not an array of method names") }
+                    guard case .array(let list) = methods else {
+                        throw invalid("\"allow\".\"\(caller)\" is not an array of method names")
+                    }
                     var names: Set<String> = []
                     for method in list {
                         guard case .string(let name) = method, !name.isEmpty else {
@@ -184,37 +190,60 @@ public struct WalletConfig: Sendable, Equatable {
                     throw invalid("\"allow\": \(error)")
                 }
             case "max_payloads":
-                guard case .number(let number) = value, let max = Int(number.literal), maxPayloadsRange.contains(max) else {
-                    throw invalid("\"max_payloads\" is not a whole number in \(maxPayloadsRange.lowerBound)...\(maxPayloadsRange.upperBound)")
+                guard case .number(let number) = value, let max = Int(number.literal), maxPayloadsRange.contains(max)
+                else {
+                    throw invalid(
+                        "\"max_payloads\" is not a whole number in \(maxPayloadsRange.lowerBound)...\(maxPayloadsRange.upperBound)"
+                    )
                 }
                 config.maxPayloads = max
             case "pinentry":
-                guard case .string(let program) = value, !program.isEmpty else { throw invalid("\"pinentry\" is not a program name or path") }
+                guard case .string(let program) = value, !program.isEmpty else {
+                    throw invalid("\"pinentry\" is not a program name or path")
+                }
                 config.pinentry = program
             case "keystore":
-                guard case .string(let keystore) = value, keystore.hasPrefix("/") else { throw invalid("\"keystore\" is not an absolute path") }
+                guard case .string(let keystore) = value, keystore.hasPrefix("/") else {
+                    throw invalid("\"keystore\" is not an absolute path")
+                }
                 config.keystore = keystore
             case "agent":
                 guard case .bool(let flag) = value else { throw invalid("\"agent\" is not true or false") }
                 config.useAgent = flag
             case "approve_for_minutes":
-                guard case .number(let number) = value, let minutes = Int(number.literal), approvalMinutesRange.contains(minutes) else {
-                    throw invalid("\"approve_for_minutes\" is not a whole number of minutes in \(approvalMinutesRange.lowerBound)...\(approvalMinutesRange.upperBound)")
+                guard case .number(let number) = value, let minutes = Int(number.literal),
+                    approvalMinutesRange.contains(minutes)
+                else {
+                    throw invalid(
+                        "\"approve_for_minutes\" is not a whole number of minutes in \(approvalMinutesRange.lowerBound)...\(approvalMinutesRange.upperBound)"
+                    )
                 }
                 config.approveForMinutes = minutes
             case "session_lifetime":
-                guard case .number(let number) = value, let seconds = Int(number.literal), sessionLifetimeRange.contains(seconds) else {
-                    throw invalid("\"session_lifetime\" is not a whole number of seconds in \(sessionLifetimeRange.lowerBound)...\(sessionLifetimeRange.upperBound)")
+                guard case .number(let number) = value, let seconds = Int(number.literal),
+                    sessionLifetimeRange.contains(seconds)
+                else {
+                    throw invalid(
+                        "\"session_lifetime\" is not a whole number of seconds in \(sessionLifetimeRange.lowerBound)...\(sessionLifetimeRange.upperBound)"
+                    )
                 }
                 config.sessionLifetime = seconds
             case "proposal_timeout":
-                guard case .number(let number) = value, let seconds = Int(number.literal), proposalTimeoutRange.contains(seconds) else {
-                    throw invalid("\"proposal_timeout\" is not a whole number of seconds in \(proposalTimeoutRange.lowerBound)...\(proposalTimeoutRange.upperBound)")
+                guard case .number(let number) = value, let seconds = Int(number.literal),
+                    proposalTimeoutRange.contains(seconds)
+                else {
+                    throw invalid(
+                        "\"proposal_timeout\" is not a whole number of seconds in \(proposalTimeoutRange.lowerBound)...\(proposalTimeoutRange.upperBound)"
+                    )
                 }
                 config.proposalTimeout = seconds
             case "cache_ttl", "max_cache_ttl", "agent_idle_exit":
-                guard case .number(let number) = value, let seconds = Int(number.literal), secondsRange.contains(seconds) else {
-                    throw invalid("\"\(key)\" is not a whole number of seconds in \(secondsRange.lowerBound)...\(secondsRange.upperBound)")
+                guard case .number(let number) = value, let seconds = Int(number.literal),
+                    secondsRange.contains(seconds)
+                else {
+                    throw invalid(
+                        "\"\(key)\" is not a whole number of seconds in \(secondsRange.lowerBound)...\(secondsRange.upperBound)"
+                    )
                 }
                 switch key {
                 case "cache_ttl": config.unlockLifetimes.idle = .seconds(seconds)
@@ -222,13 +251,17 @@ public struct WalletConfig: Sendable, Equatable {
                 default: config.agentIdleExit = .seconds(seconds)
                 }
             default:
-                throw invalid("unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes, session_lifetime, proposal_timeout)")
+                throw invalid(
+                    "unknown member \"\(key.prefix(64))\" (known: allow, max_payloads, pinentry, keystore, agent, cache_ttl, max_cache_ttl, agent_idle_exit, approve_for_minutes, session_lifetime, proposal_timeout)"
+                )
             }
         }
         // Either would be a mistake: the keys lock at the maximum whatever the idle time says.
         let lifetimes = config.unlockLifetimes
         guard lifetimes.idle <= lifetimes.maximum else {
-            throw invalid("\"cache_ttl\" (\(lifetimes.idle / .seconds(1)) s) is longer than \"max_cache_ttl\" (\(lifetimes.maximum / .seconds(1)) s)")
+            throw invalid(
+                "\"cache_ttl\" (\(lifetimes.idle / .seconds(1)) s) is longer than \"max_cache_ttl\" (\(lifetimes.maximum / .seconds(1)) s)"
+            )
         }
         return config
     }

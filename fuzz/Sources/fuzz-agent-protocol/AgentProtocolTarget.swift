@@ -7,7 +7,9 @@ import FuzzSupport
 @main enum AgentProtocolTarget {
     static func main() {
         fuzzMain { bytes in
-            require(AgentFuzzing.serveOneClient(bytes) != nil, "the agent wrote something that is not a frame of a JSON reply")
+            require(
+                AgentFuzzing.serveOneClient(bytes) != nil,
+                "the agent wrote something that is not a frame of a JSON reply")
         }
     }
 }

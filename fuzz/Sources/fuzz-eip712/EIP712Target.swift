@@ -11,7 +11,8 @@ import FuzzSupport
             if let digest = TypedDataFuzzing.digestIfValid(bytes) {
                 require(digest.count == 32, "a digest of \(digest.count) bytes")
             }
-            require(TypedDataFuzzing.stringFormAgrees(bytes) != false, "typed data reads otherwise as a string of its JSON")
+            require(
+                TypedDataFuzzing.stringFormAgrees(bytes) != false, "typed data reads otherwise as a string of its JSON")
         }
     }
 }

@@ -25,14 +25,17 @@ import WalletBridge
                         require(frame.count <= maximum, "frame of \(frame.count) bytes above the maximum \(maximum)")
                         reencoded += try Frame.encode(frame)
                     } catch {
-                        require(decoder.pendingFrameLength.map { $0 > maximum } == true, "rejected a header within the maximum")
+                        require(
+                            decoder.pendingFrameLength.map { $0 > maximum } == true,
+                            "rejected a header within the maximum")
                         break reading
                     }
                 }
             }
             require(Array(stream.prefix(reencoded.count)) == reencoded, "re-encoded frames differ from the stream")
-            require(decoder.bufferedByteCount == stream.count - reencoded.count || offset < stream.count,
-                    "bytes lost: buffered \(decoder.bufferedByteCount), unread \(stream.count - reencoded.count)")
+            require(
+                decoder.bufferedByteCount == stream.count - reencoded.count || offset < stream.count,
+                "bytes lost: buffered \(decoder.bufferedByteCount), unread \(stream.count - reencoded.count)")
         }
     }
 }

@@ -21,7 +21,9 @@ import WalletBridgeConformance
         }
         var configuration = HostConfiguration()
         configuration.requestTimeout = nil
-        return Server(router: router, configuration: configuration, caller: .chromeExtension(origin: "chrome-extension://fuzz/")) { body in
+        return Server(
+            router: router, configuration: configuration, caller: .chromeExtension(origin: "chrome-extension://fuzz/")
+        ) { body in
             replies.withLock { $0.append(body) }
         }
     }()

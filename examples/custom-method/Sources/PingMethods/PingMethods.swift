@@ -57,7 +57,8 @@ public func makePingRouter() throws -> Router {
     router.info = OpenRPC.Info(title: "ping-host", version: "1.0.0")
     try router.register(Ping.self) { params, context in
         guard !params.pingParam1.isEmpty else { throw Ping.emptyPing }
-        return Ping.Result(pong: "pong to \(params.pingParam1) and \(params.pingParam2.count) more, from \(context.caller)")
+        return Ping.Result(
+            pong: "pong to \(params.pingParam1) and \(params.pingParam2.count) more, from \(context.caller)")
     }
     try router.register(Reset.self) { _, _ in NoResult() }
     // notes.save and notes.list (NotesMethods.swift): methods with state, kept in files.
