@@ -83,7 +83,8 @@ final class SodiumTests: XCTestCase {
             ) { error in
                 guard case PasswordHash.Failure.limitsOutOfRange = error else { return XCTFail("\(error)") }
             }
-            XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(100))
+            // Refused, not derived: deriving with hostile limits would take far longer.
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
         }
         XCTAssertNil(PasswordHash.Limits.moderate.problem)
         XCTAssertNil(PasswordHash.Limits.maximum.problem)
@@ -135,8 +136,10 @@ final class Base58Tests: XCTestCase {
         XCTAssertNil(Base58.decode(String(repeating: "1", count: 33), maxBytes: 32))
         let started = ContinuousClock.now
         XCTAssertNil(Base58.decode(String(repeating: "z", count: 2_000_000), maxBytes: 32))
+        // Not a speed test: decoding 2 MB of base58 (quadratic) would take hours, so a bound far
+        // above any loaded machine's scheduling noise still tells refusing from decoding.
         XCTAssertLessThan(
-            ContinuousClock.now - started, .milliseconds(100), "2 MB of base58 was decoded, not refused by its length")
+            ContinuousClock.now - started, .seconds(5), "2 MB of base58 was decoded, not refused by its length")
         // The bound holds for every length: the longest text of n bytes (all 0xFF) fits.
         for count in [1, 2, 31, 32, 33, 100, 999, 1000, 1001, 4096] {
             let text = Base58.encode([UInt8](repeating: 0xFF, count: count))
