@@ -6,29 +6,29 @@ import WalletBridgeSystem
 
 /// Output of the command-line subcommands (`keys`, `install`, `doctor`, `call`), which never
 /// run as the host: the only code outside the frame writer allowed to write to stdout.
-public enum Console {
+package enum Console {
     /// A line of human- or script-readable output on stdout.
-    public static func out(_ text: String) {
+    package static func out(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.append(UInt8(ascii: "\n"))
         writeAll(1, bytes)
     }
 
     /// Exact bytes on stdout, with nothing added: `call --raw`, file contents.
-    public static func write(_ bytes: [UInt8]) {
+    package static func write(_ bytes: [UInt8]) {
         writeAll(1, bytes)
     }
 
     /// A line on stderr: prompts, progress, details.
-    public static func err(_ text: String) {
+    package static func err(_ text: String) {
         Log.writeStderr(text + "\n")
     }
 
     /// The command line's one style for diagnostics on stderr: `Error: …`, as ArgumentParser
     /// prints a thrown `CLIFailure` (use this only when a command ends by throwing `ExitCode`
     /// with a status of its own), and `Warning: …` for what does not stop the command.
-    public static func error(_ text: String) { err("Error: \(text)") }
-    public static func warning(_ text: String) { err("Warning: \(text)") }
+    package static func error(_ text: String) { err("Error: \(text)") }
+    package static func warning(_ text: String) { err("Warning: \(text)") }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = SystemCall.writeAll(fd, $0) }
@@ -36,7 +36,7 @@ public enum Console {
 }
 
 /// A command-line failure: ArgumentParser prints the message on stderr and exits nonzero.
-public struct CLIFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct CLIFailure: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -6,8 +6,8 @@ import WalletBridgeKeys
 /// `wallet-bridge` as a person runs it. A browser never gets here, and neither does `serve`:
 /// `main.swift` serves the protocol directly when argv has the browser's shape, before any
 /// argument parsing, or is a `serve` command line (`serveArguments`).
-public struct WalletBridgeCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct WalletBridgeCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "wallet-bridge",
         abstract: "A native-messaging host that gives browser extensions a wallet.",
         discussion: """
@@ -22,13 +22,13 @@ public struct WalletBridgeCommand: AsyncParsableCommand {
         ]
     )
 
-    public init() {}
+    package init() {}
 
     /// The host's argv when `arguments` is a valid `serve` command line; nil for anything else,
     /// `serve --help` and `serve` with a bad option included, which `main` leaves to the parser.
     /// `main` serves before `main(_:)` runs: `StdioHost.run` must be called before any thread
     /// starts, and the async `main(_:)` runs commands on the concurrency pool.
-    public static func serveArguments(_ arguments: [String]) -> [String]? {
+    package static func serveArguments(_ arguments: [String]) -> [String]? {
         guard arguments.first == "serve", let serve = try? parseAsRoot(arguments) as? ServeCommand else { return nil }
         return serve.hostArguments
     }
@@ -38,7 +38,7 @@ extension WalletBridgeCommand {
     /// For a valid `agent` or `agent run` command line: the `--keystore` it names (nil inside
     /// when none). Nil for anything else, which `main` leaves to the parser. Like `serve`, the
     /// agent runs from `main` before any thread starts (its signal handling needs that).
-    public static func agentKeystore(_ arguments: [String]) -> String?? {
+    package static func agentKeystore(_ arguments: [String]) -> String?? {
         guard arguments.first == "agent", let run = try? parseAsRoot(arguments) as? AgentRunCommand else { return nil }
         return .some(run.keystore)
     }

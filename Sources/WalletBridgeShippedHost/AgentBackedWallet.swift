@@ -24,7 +24,7 @@ import WalletBridgeProtocol
 ///
 /// When the agent is needed and cannot be reached or started, the request gets -32005 "Agent
 /// unavailable" with `data.reason`, `data.problem` and `data.fix`.
-public struct AgentBackedWallet: AccountsUsuallyAtHand {
+package struct AgentBackedWallet: AccountsUsuallyAtHand {
     let client: AgentClient
     /// The keystore and sessions files the agent keeps; nil asks the agent every time.
     let connected: ConnectedAccounts?
@@ -44,7 +44,7 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
         self.clocks = clocks
     }
 
-    public var getAccountsExecution: Execution { .immediate }
+    package var getAccountsExecution: Execution { .immediate }
 
     package func accountsAtHand(context: RequestContext) throws -> AtHand {
         let mark = client.events.mark.map { UInt64(truncatingIfNeeded: $0) }
@@ -96,7 +96,7 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
 
     /// GetAccounts for a caller without a session: the agent asks the person to connect it
     /// (docs/sessions.md), on a connection of its own whose closing closes the dialog.
-    public func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
+    package func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
         do {
             return try await client.callOnOwnConnection(GetAccounts.self, NoParams())
         } catch let error as AgentClient.CallError {
@@ -104,7 +104,7 @@ public struct AgentBackedWallet: AccountsUsuallyAtHand {
         }
     }
 
-    public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+    package func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         do {
             return try await client.callOnOwnConnection(SignPayloads.self, params)
         } catch let error as AgentClient.CallError {

@@ -16,10 +16,10 @@ import WalletBridgeProtocol
 ///
 /// Cheap on purpose (the browser may start a process per message): it reads the small
 /// configuration file and nothing else. The agent is reached, or started, when a call needs it.
-public enum ShippedHost {
+package enum ShippedHost {
     /// - `arguments`: the host's arguments after argv[0] (the caller, as the browser gave it).
     /// - `browserProcess`: the process that started the host, whose profile names the extension.
-    public static func makeRouter(arguments: [String], browserProcess: Int32) throws -> Router {
+    package static func makeRouter(arguments: [String], browserProcess: Int32) throws -> Router {
         let config = WalletConfig.loadForHost()
         var router = Router()
         router.info = OpenRPC.Info(title: "wallet-bridge", version: WalletBridgeVersion.current)
