@@ -291,9 +291,7 @@ extension Dictionary where Key == String, Value == Namespace {
         return strings
     }
 
-    static func invalid(_ field: String, _ problem: String) -> RPCError {
-        RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
-    }
+    static func invalid(_ field: String, _ problem: String) -> RPCError { .invalidParams(field, problem) }
 
     /// What a session grants for a proposal: all that `required` asks for, and the part of
     /// `optional` that `support` covers.

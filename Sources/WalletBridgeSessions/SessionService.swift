@@ -423,9 +423,7 @@ package struct SessionService: Sendable {
         }
     }
 
-    static func invalid(_ field: String, _ problem: String) -> RPCError {
-        RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
-    }
+    static func invalid(_ field: String, _ problem: String) -> RPCError { .invalidParams(field, problem) }
 }
 
 /// `session_list`'s answer.

@@ -104,7 +104,8 @@ package struct AgentBackedWallet: AccountsUsuallyAtHand {
         }
     }
 
-    package func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
+    package func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult
+    {
         do {
             return try await client.callOnOwnConnection(SignPayloads.self, params)
         } catch let error as AgentClient.CallError {

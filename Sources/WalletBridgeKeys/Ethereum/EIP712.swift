@@ -153,9 +153,7 @@ package struct TypedData: Sendable {
     }
 
     /// -32602 naming the faulty `field`.
-    static func invalid(_ field: String, _ problem: String) -> RPCError {
-        RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
-    }
+    static func invalid(_ field: String, _ problem: String) -> RPCError { .invalidParams(field, problem) }
 
     /// `[A-Za-z_$][A-Za-z0-9_$]*`: Solidity's identifiers, and so the only type and field
     /// names that a contract's type hash can have.

@@ -182,7 +182,5 @@ package struct EthereumTransaction: Sendable, Equatable {
             + [.bytes(RLP.minimalBigEndian(gasLimit))] + tail + [list]
     }
 
-    static func invalid(_ field: String, _ problem: String) -> RPCError {
-        RPCError(.invalidParams, data: .object(["field": .string(field), "problem": .string(problem)]))
-    }
+    static func invalid(_ field: String, _ problem: String) -> RPCError { .invalidParams(field, problem) }
 }
