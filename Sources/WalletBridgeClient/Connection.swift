@@ -315,6 +315,9 @@ package final class Connection {
     }
 
     private func service(_ descriptor: pollfd) throws(Failure) {
+        // A descriptor closed under the connection is never readable or writable again: waiting
+        // on it would return at once, round after round, until the deadline or forever.
+        if descriptor.revents & Int16(POLLNVAL) != 0 { throw .system(EBADF) }
         let readable = descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
         if descriptor.fd == input, !inputEnded, readable { try readSome() }
         if descriptor.fd == output, hasPendingOutput, descriptor.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 {

@@ -216,7 +216,7 @@ public struct Router: Sendable {
     /// `registerWallet` for a wallet whose accounts are usually at hand: GetAccounts is a plain
     /// call when the wallet says `.immediate`, and when `accountsAtHand` says `.askOffThread` the
     /// call is answered by `getAccounts` on the pool instead (the wallet must ask first).
-    package mutating func registerWallet(_ wallet: some AccountsUsuallyAtHand) throws(RouterError) {
+    public mutating func registerWallet(_ wallet: some AccountsUsuallyAtHand) throws(RouterError) {
         try add(
             GetAccounts.name,
             Route(

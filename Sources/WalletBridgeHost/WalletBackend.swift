@@ -30,7 +30,7 @@ extension AccountsAtHand {
 /// What a wallet whose accounts are usually at hand says of one GetAccounts on the reading
 /// thread: the answer, or that this call must be asked off that thread (`getAccounts`, on the
 /// pool: a dialog, or a wait for the agent's turn).
-package enum AtHand: Sendable {
+public enum AtHand: Sendable {
     case answer(GetAccountsResult)
     case askOffThread
 }
@@ -38,6 +38,6 @@ package enum AtHand: Sendable {
 /// A wallet whose GetAccounts is answered on the reading thread when it can be, and otherwise
 /// by `getAccounts` on the pool: the agent-backed wallet (a connected extension is answered at
 /// once, one without a session is asked about).
-package protocol AccountsUsuallyAtHand: WalletBackend {
+public protocol AccountsUsuallyAtHand: WalletBackend {
     func accountsAtHand(context: RequestContext) throws -> AtHand
 }

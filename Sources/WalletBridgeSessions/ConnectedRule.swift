@@ -1,9 +1,4 @@
-import WalletBridgeConsent
-import WalletBridgeHost
-import WalletBridgeKeys
 import WalletBridgeProtocol
-import WalletBridgeSystem
-import WalletBridgeTransactions
 
 /// The rule "this caller is connected, so these are its addresses": GetAccounts without a
 /// dialog. The agent answers by it from the sessions it holds (`SessionService.accountsIfConnected`),

@@ -50,7 +50,7 @@ extension SessionService {
         _ params: SolanaSignAllTransactions.Params, _ request: InnerRequest
     ) async throws -> SolanaSignAllTransactions.Result {
         let signed = try await signSolana(params.transactions, fields: params.fields, pubkey: params.pubkey, request)
-        return SolanaSignAllTransactions.Result(transactions: signed.transactions, signatures: signed.signatures)
+        return SolanaSignAllTransactions.Result(signatures: signed.signatures, transactions: signed.transactions)
     }
 
     /// Checks the signatures present and chooses the key, asks the person once, and puts the
@@ -266,9 +266,10 @@ enum SolanaSignAllTransactions: NamespaceMethod {
         }
     }
 
+    /// Members in sorted order, as every result's bytes are (the encoder writes them as declared).
     struct Result: Encodable, Sendable {
-        let transactions: [String]
         let signatures: [String]
+        let transactions: [String]
     }
 
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {

@@ -5,7 +5,6 @@ import WalletBridgeSystem
 import WalletBridgeKeys
 import WalletBridgeAgent
 import WalletBridgeHost
-import WalletBridgeProtocol
 
 /// The wallet of a host started by a browser: GetAccounts and SignPayloads go to the agent,
 /// which holds the keys, asks the person, and signs (`Agent`). The host holds no secret.

@@ -112,6 +112,20 @@ final class ConnectionTests: XCTestCase {
             failure { _ = try connection.reply(to: id, until: self.start) }, .timedOut(received: Array("ab".utf8)))
     }
 
+    /// A descriptor closed under the connection is a failure at once, not a wait that returns
+    /// at once round after round (poll's POLLNVAL): the clock stands still, so a connection that
+    /// kept waiting would never return.
+    func testAnInputClosedUnderTheConnectionIsAFailureNotASpin() throws {
+        var pair: [Int32] = [-1, -1]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
+        descriptors.append(pair[1])
+        let connection = connection(pair[0], pair[0])
+        let id = connection.send(method: "m", encodedParams: nil)
+        try connection.flush(until: start)
+        close(pair[0])
+        XCTAssertEqual(failure { _ = try connection.reply(to: id, until: self.start + .seconds(60)) }, .system(EBADF))
+    }
+
     func testAnOversizedHeaderAtTheDeadlineIsAFaultNotATimeout() {
         let (client, peer) = socketPair()
         let connection = connection(client, client, limit: 10)

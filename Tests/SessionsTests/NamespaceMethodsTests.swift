@@ -51,4 +51,23 @@ final class NamespaceMethodsTests: XCTestCase {
                 ($0 as? RPCError)?.data, ["field": "request.params", "problem": "expected {\"message\", \"pubkey\"}"])
         }
     }
+
+    /// A typed result is written with its members in sorted order, as the JSON objects the
+    /// namespace methods answered with before were, so that the bytes on the wire did not move.
+    func testTypedResultsWriteTheirMembersInSortedOrder() throws {
+        func bytes(_ result: some Encodable) throws -> String {
+            var bytes: [UInt8] = []
+            try ResultEncoder.encode(result, into: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        XCTAssertEqual(
+            try bytes(SolanaSignAllTransactions.Result(signatures: ["s"], transactions: ["t"])),
+            #"{"signatures":["s"],"transactions":["t"]}"#)
+        XCTAssertEqual(
+            try bytes(SolanaSignTransaction.Result(signature: "s", transaction: "t")),
+            #"{"signature":"s","transaction":"t"}"#)
+        XCTAssertEqual(
+            try bytes(SolanaSignIn.Result(address: "a", message: "m", signature: "s")),
+            #"{"address":"a","message":"m","signature":"s"}"#)
+    }
 }

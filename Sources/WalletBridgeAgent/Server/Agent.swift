@@ -10,7 +10,6 @@ import WalletBridgeConsent
 import WalletBridgeKeys
 import WalletBridgeSessions
 import WalletBridgeHost
-import WalletBridgeProtocol
 
 /// `wallet-bridge agent`: the one process per user and keystore that keeps the keys unlocked
 /// between requests, asks for every consent in one queue, and signs. Hosts started by the
