@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, in the order a request's bytes meet them (each depends only on the ones above it):
+// Layers, each depending only on the ones above it (README.md, "Layout", gives a request's path):
 //   WalletBridgeFraming   the 4-byte length and the body: one encoder and one decoder
 //   WalletBridgeProtocol  JSON values and parser, requests, ids, responses, errors, method types; no I/O
 //   WalletBridgeSystem    package-only OS plumbing: spawn, child processes, signals, SystemCall (EINTR), atomic files,
@@ -19,7 +19,8 @@ import PackageDescription
 //   WalletBridgeShippedHost  the shipped host's router: the keystore wallet or the agent-backed wallet
 //   WalletBridgeFixtures  the shared fixture format and its runner, for any host built on WalletBridge
 //   WalletBridgeTesting   one-line fixture tests for XCTest and Swift Testing (test targets only)
-//   WalletBridgeCLI       the `wallet-bridge` subcommands (keys, install, doctor, call, conform, describe)
+//   WalletBridgeCLI       the `wallet-bridge` subcommands for people (keys, install, doctor, call, conform, describe, new,
+//                         agent, lock, log, sessions)
 //   wallet-bridge         the shipped executable: the browser launch path never touches the CLI
 let package = Package(
     name: "wallet-bridge",

@@ -3,6 +3,17 @@
 # what .ci/run calls. Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1-}" in
+  "") ;;
+  -h | --help)
+    echo "usage: bash scripts/test.sh   (no arguments: every test, about 30 minutes on two cores; installs packages with apt)"
+    exit 0
+    ;;
+  *)
+    echo "test.sh: unknown argument '$1' (it takes none; --help says what it does)" >&2
+    exit 2
+    ;;
+esac
 
 scripts/install-deps.sh --test
 
