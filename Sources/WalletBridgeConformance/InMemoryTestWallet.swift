@@ -63,11 +63,7 @@ public struct InMemoryTestWallet: AccountsAtHand {
         guard let key = ethereumKeys.pairs.first(where: { $0.address == request.address }),
             let signature = Secp256k1.sign(digest: request.digest, secretKey: key.secret)
         else {
-            throw RPCError(
-                .invalidParams,
-                data: .object([
-                    "field": .string(request.addressField), "problem": .string("no Ethereum account with this address"),
-                ]))
+            throw RPCError.invalidParams(request.addressField, "no Ethereum account with this address")
         }
         return signature
     }
@@ -75,20 +71,14 @@ public struct InMemoryTestWallet: AccountsAtHand {
     /// The Ed25519 signature of each message by the key of `publicKey`, asking nobody.
     package func signSolana(_ messages: [[UInt8]], publicKey: [UInt8]) throws -> [[UInt8]] {
         guard let key = keys.first(where: { $0.address == Base64.encode(publicKey) }) else {
-            throw RPCError(
-                .invalidParams,
-                data: .object([
-                    "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
-                ]))
+            throw RPCError.invalidParams("request.params.pubkey", "no account with this public key")
         }
         return key.secretKey.withUnsafeBytes { secretKey in messages.map { Ed25519.sign($0, secretKey: secretKey) } }
     }
 
     public func signPayloads(_ params: SignPayloadsParams, context: RequestContext) async throws -> SignPayloadsResult {
         guard let key = keys.first(where: { $0.address == params.address }) else {
-            throw RPCError(
-                .invalidParams,
-                data: .object(["field": .string("address"), "problem": .string("no account with this address")]))
+            throw RPCError.invalidParams("address", "no account with this address")
         }
         let payloads = try PayloadSigning.decodePayloads(params.payloads, maxPayloads: Self.maxPayloads)
         let signed = key.secretKey.withUnsafeBytes { secretKey in PayloadSigning.sign(payloads, secretKey: secretKey) }

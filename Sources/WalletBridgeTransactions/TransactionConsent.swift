@@ -73,7 +73,7 @@ package struct TransactionConsent: Sendable, Equatable {
 
         /// -32602 with `data.field` `path` (the transaction, or the batch) and `data.problem`.
         package func rpcError(at path: String) -> RPCError {
-            RPCError(.invalidParams, data: .object(["field": .string(path), "problem": .string(problem)]))
+            RPCError.invalidParams(path, problem)
         }
     }
 

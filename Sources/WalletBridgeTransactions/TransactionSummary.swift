@@ -109,6 +109,6 @@ package struct TransactionError: Error, Equatable, Sendable {
     /// followed by `field`, and `data.problem`.
     package func rpcError(at path: String) -> RPCError {
         let whole = field.isEmpty ? path : field.hasPrefix("[") ? path + field : "\(path).\(field)"
-        return RPCError(.invalidParams, data: .object(["field": .string(whole), "problem": .string(problem)]))
+        return RPCError.invalidParams(whole, problem)
     }
 }

@@ -229,11 +229,7 @@ public struct KeystoreWallet: AccountsAtHand {
         return signature
     }
 
-    private static let noSuchAddress = RPCError(
-        .invalidParams,
-        data: .object([
-            "field": .string("address"), "problem": .string("no account with this address"),
-        ]))
+    private static let noSuchAddress = RPCError.invalidParams("address", "no account with this address")
 
     /// What SignPayloads shows and asks for `payloads`: the unlocked key, the audit entry of its
     /// approval (`consentAndKey`), and each payload read as a Solana transaction message.
@@ -328,11 +324,7 @@ public struct KeystoreWallet: AccountsAtHand {
     package func signSolana(_ signing: SolanaSigningRequest, context: RequestContext) async throws -> [[UInt8]] {
         let file = try keystoreForSigning()
         guard let entry = file.entry(address: Base64.encode(signing.publicKey)) else {
-            throw RPCError(
-                .invalidParams,
-                data: .object([
-                    "field": .string("request.params.pubkey"), "problem": .string("no account with this public key"),
-                ]))
+            throw RPCError.invalidParams("request.params.pubkey", "no account with this public key")
         }
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label,
@@ -365,11 +357,7 @@ public struct KeystoreWallet: AccountsAtHand {
     package func signEthereum(_ signing: EthereumSigningRequest, context: RequestContext) async throws -> [UInt8] {
         let file = try keystoreForSigning()
         guard let entry = file.entry(ethereumAddress: signing.address) else {
-            throw RPCError(
-                .invalidParams,
-                data: .object([
-                    "field": .string(signing.addressField), "problem": .string("no Ethereum account with this address"),
-                ]))
+            throw RPCError.invalidParams(signing.addressField, "no Ethereum account with this address")
         }
         var request = ConsentRequest(
             caller: context.caller, callerName: await callerName(of: context.caller), keyLabel: entry.label,
@@ -421,11 +409,7 @@ public struct KeystoreWallet: AccountsAtHand {
             throw RPCError(.notSigned, reason: .keystoreWritableByOthers)
         }
         guard let file = try readKeystore({ () throws(KeystoreError) in try keystore.read() }) else {
-            throw RPCError(
-                .invalidParams,
-                data: .object([
-                    "field": .string("address"), "problem": .string("no account with this address"),
-                ]))
+            throw RPCError.invalidParams("address", "no account with this address")
         }
         for warning in keystore.exposureWarnings() { Log.warning(warning) }
         return file
