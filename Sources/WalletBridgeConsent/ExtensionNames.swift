@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WalletBridgeSystem
+@_spi(KeptAnswer) import WalletBridgeSystem
 import WalletBridgeHost
 import WalletBridgeKeys
 import WalletBridgeProtocol

@@ -1,7 +1,7 @@
 import Synchronization
 import WalletBridgeProtocol
 import WalletBridgeWallet
-import WalletBridgeSystem
+@_spi(KeptAnswer) import WalletBridgeSystem
 import WalletBridgeKeys
 import WalletBridgeAgent
 import WalletBridgeHost

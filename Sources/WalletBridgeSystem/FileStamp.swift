@@ -11,7 +11,10 @@ import Glibc
 /// Two versions written within one tick of the filesystem's clock, of one size, can carry the
 /// same times, and a freed inode number is soon given to a new file: a stamp taken then may
 /// match the next version too.
-package struct FileStamp: Equatable, Sendable {
+///
+/// `public` behind the SPI of `KeptAnswer`, which keeps one in its inlinable body.
+@_spi(KeptAnswer)
+public struct FileStamp: Equatable, Sendable {
     package var device: UInt64
     package var inode: UInt64
     package var size: Int64

@@ -13,22 +13,28 @@ import Synchronization
 /// A struct held in its owner, not a class, and inlinable, so that a module that keeps an answer
 /// gets a copy made for its value's type: the cold call pays for no generic type built at run
 /// time and no allocation. Not copyable: it is one answer, shared by whoever holds its owner.
-package struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
+///
+/// `public` behind an SPI, not `package`: the compiler makes a copy for the caller's type only
+/// of a `public` inlinable body, and calls a `package` one as written, for any type, building
+/// its generic types at run time on every call. Not for users: only `@_spi(KeptAnswer)`
+/// imports see it.
+@_spi(KeptAnswer)
+public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     /// When a kept answer holds.
-    package struct Validity: Sendable {
+    public struct Validity: Sendable {
         /// When it was taken (before what it was read from was checked): it answers every
         /// request read at or before this.
-        package var takenAt: ContinuousClock.Instant
+        public var takenAt: ContinuousClock.Instant
         /// The count of an event source when it was taken (the folder watch's generation, the
         /// agent's events); nil when nothing listens.
-        package var mark: UInt64?
+        public var mark: UInt64?
         /// How long the mark vouches for it.
-        package var expiresAt: ContinuousClock.Instant
+        public var expiresAt: ContinuousClock.Instant
         /// The file it was read from, as `stat` saw it; nil when it was not read from a file.
-        package var stamp: FileStamp?
+        public var stamp: FileStamp?
 
         @inlinable
-        package init(
+        public init(
             takenAt: ContinuousClock.Instant, mark: UInt64?, expiresAt: ContinuousClock.Instant, stamp: FileStamp? = nil
         ) {
             (self.takenAt, self.mark, self.expiresAt, self.stamp) = (takenAt, mark, expiresAt, stamp)
@@ -36,11 +42,11 @@ package struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     }
 
     /// A kept answer and why it was given.
-    package struct Found: Sendable {
-        package let value: Value
+    public struct Found: Sendable {
+        public let value: Value
         /// Given on the events' word (`Validity.mark`), not because it was taken after the
         /// request was read.
-        package let onTheMark: Bool
+        public let onTheMark: Bool
 
         @inlinable
         init(value: Value, onTheMark: Bool) { (self.value, self.onTheMark) = (value, onTheMark) }
@@ -60,13 +66,13 @@ package struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     let kept: Mutex<Entry?>
 
     @inlinable
-    package init() { kept = Mutex(nil) }
+    public init() { kept = Mutex(nil) }
 
     /// The kept answer if it holds for a request read at `notBefore`, at `now`, with the events
     /// counted to `mark` (nil: nobody listens; asked only when it matters): taken at `notBefore`
     /// or later, or taken under the same mark and not yet expired.
     @inlinable
-    package func answer(
+    public func answer(
         notBefore: ContinuousClock.Instant, now: ContinuousClock.Instant, mark: @autoclosure () -> UInt64?
     ) -> Found? {
         kept.withLock { entry -> Found? in
@@ -81,7 +87,7 @@ package struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     /// was read from the file stamped `validity.stamp`; `update` brings along what the check
     /// found out beside the stamp. Nil, and nothing changed, when the file is not as kept.
     @inlinable
-    package func renewed(_ validity: Validity, update: (Value) -> Value) -> Value? {
+    public func renewed(_ validity: Validity, update: (Value) -> Value) -> Value? {
         kept.withLock { entry -> Value? in
             guard let kept = entry, let stamp = validity.stamp, kept.validity.stamp == stamp else { return nil }
             let value = update(kept.value)
@@ -92,7 +98,7 @@ package struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
 
     /// Keeps `value` as holding by `validity`, in place of any kept before; nil forgets.
     @inlinable
-    package func keep(_ value: Value?, _ validity: Validity) {
+    public func keep(_ value: Value?, _ validity: Validity) {
         kept.withLock { $0 = value.map { Entry(value: $0, validity: validity) } }
     }
 }

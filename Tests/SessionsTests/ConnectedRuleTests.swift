@@ -7,7 +7,7 @@ import WalletBridgeTestSupport
 @testable import WalletBridgeConsent
 @testable import WalletBridgeKeys
 @testable import WalletBridgeSessions
-@testable import WalletBridgeSystem
+@_spi(KeptAnswer) @testable import WalletBridgeSystem
 @testable import WalletBridgeTransactions
 import XCTest
 
