@@ -181,8 +181,9 @@ private struct ReadLoop {
         watched[1] = pollfd(fd: unsent > 0 ? 1 : -1, events: Int16(POLLOUT), revents: 0)
         // Written to by another thread's end request and by the signal handler.
         watched[2] = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
-        let wait = framesLeft && !backedUp ? 0 : max(0, (nextHousekeeping - now()) / .milliseconds(1))
-        if poll(watched, 3, Int32(wait.rounded(.up))) < 0 {
+        // Not `Duration / Duration`: its 128-bit arithmetic showed in a connected port's round trip.
+        let wait = framesLeft && !backedUp ? 0 : SystemCall.milliseconds(until: nextHousekeeping, now: now)
+        if poll(watched, 3, wait) < 0 {
             // EINTR: a signal's handler ran here; its wake-up byte is seen on the next round.
             if errno != EINTR { session.end(status: 1, reason: "poll failed (errno \(errno))") }
             for index in 0..<3 { watched[index].revents = 0 }
