@@ -289,7 +289,7 @@ package final class SessionStore: Sendable {
     }
 
     /// Why a file is not a sessions file.
-    private struct Damage: Error {
+    struct Damage: Error {
         let reason: String
     }
 
@@ -371,13 +371,18 @@ package final class SessionStore: Sendable {
         } catch {
             return nil
         }
+        return capped(sessions, lifetime: lifetime, now: now)
+    }
+
+    /// `sessions`, or nil when one is to last longer than `lifetime` from `now` (`peek`).
+    static func capped(_ sessions: [Session], lifetime: Int, now: Int) -> [Session]? {
         if let latest = latestExpiry(lifetime: lifetime, now: now), sessions.contains(where: { $0.expiry > latest }) {
             return nil
         }
         return sessions
     }
 
-    private static func decode(_ bytes: [UInt8]) throws(Damage) -> [Session] {
+    static func decode(_ bytes: [UInt8]) throws(Damage) -> [Session] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)

@@ -36,6 +36,8 @@ package struct ConnectedAccounts: Sendable {
     /// The keystore as last read (see there for when it is checked). Never on a network
     /// filesystem: those go to the agent.
     private let readCache: KeystoreReadCache
+    /// The sessions file as last read, by the same rule.
+    private let sessionsCache: SessionsReadCache
     /// Whose wall time decides whether a session is live (`Clocks`).
     private let clocks: Clocks
 
@@ -46,6 +48,7 @@ package struct ConnectedAccounts: Sendable {
     package init(keystorePath: String, lifetime: Int = SessionStore.defaultLifetime, clocks: Clocks = .system) {
         keystore = Keystore(path: keystorePath)
         readCache = KeystoreReadCache(clocks: clocks)
+        sessionsCache = SessionsReadCache(clocks: clocks)
         self.clocks = clocks
         sessionsPath = SessionStore.path(forKeystore: keystorePath)
         onNetworkFilesystem = KeystoreWallet.isOnNetworkFilesystem(keystorePath)
@@ -64,7 +67,7 @@ package struct ConnectedAccounts: Sendable {
         let maxBytes = Self.largestSessionsFileReadHere
         guard
             let sessions = contents.addresses.isEmpty
-                ? [] : SessionStore.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, now: now)
+                ? [] : sessionsCache.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, notBefore: notBefore)
         else { return nil }
         let caller = SessionCaller(caller)
         return ConnectedRule.accounts(addresses: contents.addresses, sessions: sessions, caller: caller, now: now)
