@@ -10,9 +10,14 @@ import WalletBridgeFraming
 ///
 /// A wait ends at the caller's deadline (nil: as long as it takes) and, once a frame has begun,
 /// at most `frameTimeout` after its first byte; time between frames is not limited by it. Both
-/// are measured with the `now` the reader was made with: a test that moves a `ManualClock` past
-/// a deadline sees the wait end at the reader's next wake-up (a byte arriving), not after the
-/// real time.
+/// are measured with the `now` the reader was made with, and poll(2) waits for what that clock
+/// says is left: a test that moves a `ManualClock` past a deadline sees the wait end when the
+/// reader next looks (at once, or when a byte wakes it), not after the real time. Bytes that
+/// are there are read before any deadline is looked at.
+///
+/// The stdio host's read loop (`StdioHost`) keeps a decoder of its own: it waits on stdin,
+/// stdout and its wake-up pipe in one poll(2) (or sleeps in read(2)), and hands each frame to
+/// the server where it lies in the buffer.
 package struct FrameReader {
     package enum Failure: Error, Equatable {
         /// The peer closed the connection (or it was shut down from this side).

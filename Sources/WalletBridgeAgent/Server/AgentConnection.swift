@@ -32,7 +32,8 @@ struct AgentConnection {
     var readTimeout: Duration = AgentTimeouts.read
     /// How long a new connection may take to say hello.
     var helloTimeout: Duration = AgentTimeouts.hello
-    /// The agent's time (`AgentState.clocks`): the hello's and each frame's deadlines.
+    /// The agent's time (`AgentState.clocks`): the hello's and each frame's deadlines, and when
+    /// each request was received.
     var clocks: Clocks = .system
     /// When the connection came, on `clocks`: the hello is due `helloTimeout` after it. Nil: when
     /// `serve` starts.
@@ -64,8 +65,10 @@ struct AgentConnection {
         }
         defer { limits.leave(holder) }
         reader.maxFrameBytes = AgentProtocol.maxRequestBytes
+        var configuration = Self.configuration
+        configuration.clocks = clocks
         let server = Server(
-            router: makeRouter(hello, writer), configuration: Self.configuration,
+            router: makeRouter(hello, writer), configuration: configuration,
             caller: Caller(arguments: hello.arguments), send: writer.send)
         while true {
             let body: [UInt8]
