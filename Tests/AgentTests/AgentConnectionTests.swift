@@ -13,9 +13,9 @@ import XCTest
 @testable import WalletBridgeShippedHost
 
 /// The agent's connections: who may hold how many (`ConnectionLimits`), the size of what a
-/// client may send, and how long a frame may take (`FrameReader`, `AgentConnection`). Over real
-/// socket pairs. The hello's and the frames' deadlines are passed on a `ManualClock`, with bytes
-/// sent to wake the connection: none is waited out.
+/// client may send, and how long a frame may take (`AgentConnection`; `FrameReaderTests` has the
+/// reader's own). Over real socket pairs. The hello's and the frames' deadlines are passed on a
+/// `ManualClock`, with bytes sent to wake the connection: none is waited out.
 final class AgentConnectionTests: XCTestCase {
     private let chrome = SessionCaller(Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
     private let firefox = SessionCaller(
@@ -482,27 +482,6 @@ final class AgentConnectionTests: XCTestCase {
                 }
             })
         return (listener, hellos)
-    }
-
-    /// A frame begun times out `frameTimeout` after its first byte on the reader's clock; before
-    /// it, the clock may run as long as it likes.
-    func testFrameReaderTimesOutAFrameBegunOnItsClockButNotTheWaitBeforeOne() throws {
-        var ends: [Int32] = [-1, -1]
-        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)
-        defer { close(ends[0]); close(ends[1]) }
-        // Should the reader wait for real, this ends the wait (a read at the end): the test fails.
-        let fd = ends[1]
-        let watchdog = DispatchWorkItem { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: watchdog)
-        defer { watchdog.cancel() }
-        let clock = ManualClock()
-        var reader = FrameReader(fd: ends[1], frameTimeout: .seconds(10), now: { clock.now })
-        clock.advance(by: .seconds(3600))
-        // A whole frame and, read with it, the first bytes of the next, which begin it.
-        send(ends[0], try Frame.encode([7]) + withUnsafeBytes(of: UInt32(10)) { Array($0) } + [1, 2])
-        XCTAssertEqual(try reader.next(deadline: clock.now), [7], "bytes there are read, whatever the clock says")
-        clock.advance(by: .seconds(10))
-        XCTAssertEqual(failure(&reader, deadline: nil), .timedOut, "the frame's own deadline")
     }
 }
 
