@@ -9,7 +9,7 @@ import WalletBridgeSystem
 /// (a host's stdin and stdout, or one socket twice): requests written, replies matched to them
 /// by id, notifications queued in arrival order. Every wait ends at a deadline the caller
 /// gives (nil: as long as it takes), measured with the `now` it was made with, so a test can
-/// drive it with a clock of its own.
+/// drive it with a clock of its own. Frames are read by a `FrameReader`, as the agent reads them.
 ///
 /// The descriptors stay the caller's: the connection never closes them. It works on blocking
 /// and non-blocking ones alike: it writes first and waits only when a write would block, and
@@ -19,11 +19,7 @@ package final class Connection {
     package let input: Int32
     /// Where requests are written.
     package let output: Int32
-    private var decoder: FrameDecoder
-    /// Reused for every read: 4 KiB at first (most replies are small), twice as large after
-    /// each read that fills it, up to 64 KiB.
-    private var chunk = [UInt8](repeating: 0, count: 4096)
-    private static let maxChunkBytes = 64 * 1024
+    private var reader: FrameReader
     /// Frames queued and not yet written, from `outboundOffset` on.
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
@@ -42,7 +38,7 @@ package final class Connection {
     private var notificationQueue: [Request] = []
     private var notificationsStart = 0
     /// The input reached its end: no more bytes will come.
-    package private(set) var inputEnded = false
+    package var inputEnded: Bool { reader.ended }
     /// Why writing failed (EPIPE: the peer stopped reading); nothing more is written then.
     package private(set) var outputError: Int32?
     /// Other descriptors waited on with this connection's own (a child's stderr, drained so that
@@ -74,7 +70,7 @@ package final class Connection {
         self.input = input
         self.output = output
         self.now = now
-        decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
+        reader = FrameReader(fd: input, maxFrameBytes: maxFrameBytes, now: now)
     }
 
     // MARK: Writing
@@ -154,7 +150,7 @@ package final class Connection {
         if let reply = takeArrived(id) { return reply }
         while true {
             if let reply = try takeReply(to: id) { return reply }
-            if inputEnded { throw decoder.bufferedByteCount == 0 ? .closed : failureAtEnd() }
+            if inputEnded { throw reader.bufferedByteCount == 0 ? .closed : failureAtEnd() }
             try flushWhilePending()
             guard try wait(until: deadline) else { throw timeout() }
         }
@@ -186,7 +182,7 @@ package final class Connection {
 
     /// A frame already read, if there is one; never waits.
     package func frame() throws(Failure) -> [UInt8]? {
-        switch decoder.next(atEnd: inputEnded) {
+        switch reader.frame() {
         case .frame(let body): return body
         case .needMore, .end: return nil
         case .fault(let fault): throw .fault(fault)
@@ -242,15 +238,15 @@ package final class Connection {
 
     /// What an input that ended left unfinished.
     private func failureAtEnd() -> Failure {
-        if case .fault(let fault) = decoder.next(atEnd: true) { return .fault(fault) }
+        if case .fault(let fault) = reader.frame() { return .fault(fault) }
         return .closed
     }
 
     /// The timeout, or what it was stuck on: an oversized header whose body never came is still
     /// an oversized frame.
     private func timeout() -> Failure {
-        if let fault = decoder.faultAtTimeout { return .fault(fault) }
-        return .timedOut(received: decoder.pendingBytes)
+        if let fault = reader.faultAtTimeout { return .fault(fault) }
+        return .timedOut(received: reader.pendingBytes)
     }
 
     private func flushWhilePending() throws(Failure) {
@@ -264,11 +260,12 @@ package final class Connection {
     private func wait(until deadline: ContinuousClock.Instant?) throws(Failure) -> Bool {
         if sideReaders.isEmpty, !hasPendingOutput, !inputEnded {
             // The usual wait, for a reply: one descriptor, nothing allocated.
-            var watched = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = SystemCall.poll(&watched, until: deadline, now: now)
-            if ready < 0 { throw .system(errno) }
-            if ready == 0 { return false }
-            try service(watched)
+            do throws(FrameReader.SystemFailure) {
+                guard try reader.wait(until: deadline) else { return false }
+                try reader.fill()
+            } catch {
+                throw .system(error.code)
+            }
             return true
         }
         return try Self.pump([self], until: deadline)
@@ -333,24 +330,10 @@ package final class Connection {
 
     /// One read of what is there (poll said so, or the descriptor is non-blocking).
     private func readSome() throws(Failure) {
-        let fd = input
-        let count = chunk.withUnsafeMutableBytes { raw in
-            SystemCall.retryingInterrupts { Glibc.read(fd, raw.baseAddress!, raw.count) }
-        }
-        if count < 0 {
-            let code = errno
-            if code == EAGAIN || code == EWOULDBLOCK { return }
-            // Nothing more will be read from it: waits end instead of polling it again.
-            inputEnded = true
-            throw .system(code)
-        }
-        if count == 0 {
-            inputEnded = true
-            return
-        }
-        chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        if count == chunk.count, chunk.count < Self.maxChunkBytes {
-            chunk = [UInt8](repeating: 0, count: chunk.count * 2)
+        do throws(FrameReader.SystemFailure) {
+            try reader.fill()
+        } catch {
+            throw .system(error.code)
         }
     }
 }

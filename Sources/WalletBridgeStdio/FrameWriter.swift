@@ -111,11 +111,12 @@ package final class FrameWriter: Sendable {
         if failed { reportBroken() }
     }
 
-    /// Keeps writing what is queued until it is all out, the reader is gone, or `deadline`.
-    /// For shutdown: replies already produced should reach the browser before the exit.
-    package func drain(until deadline: ContinuousClock.Instant) {
+    /// Keeps writing what is queued until it is all out, the reader is gone, or `deadline`
+    /// (measured with `now`, the host's clock). For shutdown: replies already produced should
+    /// reach the browser before the exit.
+    package func drain(until deadline: ContinuousClock.Instant, now: () -> ContinuousClock.Instant) {
         while unsentByteCount > 0, !state.withLock({ $0.broken }) {
-            let left = deadline - .now
+            let left = deadline - now()
             guard left > .zero else { return }
             waitForRoom(milliseconds: Int32(min(left / .milliseconds(1), 100).rounded(.up)))
             flush()

@@ -89,7 +89,8 @@ final class Session: Sendable {
         }
         Log.info("shutting down: \(reason)")
         ChildProcesses.terminateAll()
-        let deadline = ContinuousClock.now + configuration.shutdownGrace
+        let now = configuration.clocks.monotonic
+        let deadline = now() + configuration.shutdownGrace
         if let (server, writer) = serving.withLock({ $0 }) {
             if let server {
                 server.cancelAll()
@@ -97,7 +98,7 @@ final class Session: Sendable {
                     Log.warning("\(server.inFlightCount) requests did not finish within the shutdown grace period")
                 }
             }
-            writer.drain(until: deadline)
+            writer.drain(until: deadline, now: now)
         }
         EndOfProcess.run()
         exit(status)

@@ -62,7 +62,7 @@ final class CancellableCallTests: XCTestCase {
         let number = pair[0]
         let call = CancellableCall()
         XCTAssertTrue(call.adopt(number))
-        call.close(Connection(fd: number))
+        call.close(Connection(fd: number, now: { .now }))
         close(pair[1])
         // Another connection of the process gets the number.
         var other: [Int32] = [-1, -1]

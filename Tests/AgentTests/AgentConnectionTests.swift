@@ -13,8 +13,9 @@ import XCTest
 @testable import WalletBridgeShippedHost
 
 /// The agent's connections: who may hold how many (`ConnectionLimits`), the size of what a
-/// client may send, and how long a frame may take (`FrameReader`, `AgentConnection`). Over real
-/// socket pairs; every deadline here is set small by the test, none is waited out at its default.
+/// client may send, and how long a frame may take (`AgentConnection`; `FrameReaderTests` has the
+/// reader's own). Over real socket pairs. The hello's and the frames' deadlines are passed on a
+/// `ManualClock`, with bytes sent to wake the connection: none is waited out.
 final class AgentConnectionTests: XCTestCase {
     private let chrome = SessionCaller(Caller(arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
     private let firefox = SessionCaller(
@@ -108,7 +109,7 @@ final class AgentConnectionTests: XCTestCase {
     /// A served connection: the client's end, and a way to wait for the agent's end to finish.
     private func serve(
         limits: ConnectionLimits, readTimeout: Duration = .seconds(10), helloTimeout: Duration = .seconds(5),
-        door: ConnectionLimits.Door = .socket
+        door: ConnectionLimits.Door = .socket, clock: ManualClock? = nil
     ) -> (client: Int32, done: () -> Void) {
         var ends: [Int32] = [-1, -1]
         XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends), 0)
@@ -125,6 +126,10 @@ final class AgentConnectionTests: XCTestCase {
         connection.readTimeout = readTimeout
         connection.helloTimeout = helloTimeout
         connection.door = door
+        if let clock {
+            connection.clocks = clock.clocks
+            connection.accepted = clock.now
+        }
         let finished = DispatchSemaphore(value: 0)
         let served = connection
         XCTAssertTrue(
@@ -287,26 +292,60 @@ final class AgentConnectionTests: XCTestCase {
         close(after.client)
     }
 
+    private func request(_ id: Int) throws -> [UInt8] {
+        try Frame.encode(Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8))
+    }
+
+    /// On the agent's clock: an hour idle between frames, and a request is still served, its
+    /// time counted from its first byte; a frame begun and not finished is cut off once the
+    /// clock passes the read timeout.
     func testAFrameBegunMustArriveWithinTheReadTimeoutButTimeBetweenFramesIsFree() throws {
+        let clock = ManualClock()
         let limits = ConnectionLimits()
-        let served = serve(limits: limits, readTimeout: .milliseconds(100))
+        let served = serve(limits: limits, readTimeout: .seconds(10), clock: clock)
         send(served.client, hello(["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]))
         var reader = FrameReader(fd: served.client)
         XCTAssertNotNil(try reply(&reader)["result"])
-        // Idle between frames for longer than the read timeout: still served.
-        var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
-        nanosleep(&pause, nil)
-        send(
-            served.client,
-            try Frame.encode(Array(#"{"jsonrpc":"2.0","id":1,"method":"NATIVE_GET_ACCOUNTS_METHOD"}"#.utf8)))
-        XCTAssertNotNil(try reply(&reader)["result"])
-        // Half a frame, then nothing: cut off after the read timeout.
-        let started = ContinuousClock.now
-        send(served.client, withUnsafeBytes(of: UInt32(1000)) { Array($0) } + Array(#"{"json"#.utf8))
-        XCTAssertEqual(failure(&reader, deadline: .now + .seconds(5)), .closed)
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
+        clock.advance(by: .seconds(3600))
+        // In two writes: the frame's time starts at its first byte, not at the hello.
+        let first = try request(1)
+        send(served.client, Array(first.prefix(Frame.headerBytes)))
+        send(served.client, Array(first.dropFirst(Frame.headerBytes)))
+        XCTAssertEqual(try reply(&reader)["id"], 1)
+        // A whole request and the first bytes of the next frame, in one write: the reply to the
+        // request says the connection has read them, so the next frame has begun.
+        send(served.client, try request(2) + withUnsafeBytes(of: UInt32(1000)) { Array($0) } + Array(#"{"json"#.utf8))
+        XCTAssertEqual(try reply(&reader)["id"], 2)
+        clock.advance(by: .seconds(11))
+        // A byte more wakes the connection (or finds it closed already).
+        _ = [UInt8(ascii: "x")].withUnsafeBytes { SystemCall.sendAll(served.client, $0) }
+        XCTAssertTrue(ended(&reader), "the frame begun was not cut off")
         served.done()
         close(served.client)
+    }
+
+    /// The hello is due `helloTimeout` after the connection came, on the agent's clock.
+    func testAHelloMustComeWithinTheHelloTimeoutOnTheAgentsClock() throws {
+        let clock = ManualClock()
+        let limits = ConnectionLimits()
+        let origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+        let early = serve(limits: limits, helloTimeout: .seconds(5), clock: clock)
+        clock.advance(by: .seconds(4))
+        send(early.client, hello([origin]))
+        var earlyReader = FrameReader(fd: early.client)
+        XCTAssertNotNil(try reply(&earlyReader)["result"], "said within its 5 s")
+        close(early.client)
+        early.done()
+
+        // The first byte after its time (it wakes the connection, or finds it closed already).
+        let late = serve(limits: limits, readTimeout: .seconds(3600), helloTimeout: .seconds(5), clock: clock)
+        clock.advance(by: .seconds(6))
+        _ = Array(hello([origin]).prefix(1)).withUnsafeBytes { SystemCall.sendAll(late.client, $0) }
+        var lateReader = FrameReader(fd: late.client)
+        XCTAssertTrue(ended(&lateReader), "the connection that said nothing in time was not closed")
+        late.done()
+        close(late.client)
+        XCTAssertEqual(limits.connected, 0)
     }
 
     /// A host's kept connection (calls that ask nobody) is given back when no call came for a
@@ -319,6 +358,7 @@ final class AgentConnectionTests: XCTestCase {
         defer { close(listener) }
         let accepted = Mutex<Int>(0)
         let closedAfter = Mutex<[Duration]>([])
+        let closed = DispatchSemaphore(value: 0)
         // A stand-in agent: answers the hello and every call, and notes when each connection ends.
         XCTAssertTrue(
             Threads.start {
@@ -337,6 +377,7 @@ final class AgentConnectionTests: XCTestCase {
                         lastAnswer = .now
                     }
                     closedAfter.withLock { $0.append(ContinuousClock.now - lastAnswer) }
+                    closed.signal()
                     close(fd)
                 }
             })
@@ -345,11 +386,7 @@ final class AgentConnectionTests: XCTestCase {
             arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
             browserProcess: nil, paths: paths, keptIdleTimeout: .milliseconds(300))
         for _ in 0..<3 { XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true]) }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while closedAfter.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&pause, nil)
-        }
+        _ = closed.wait(timeout: .now() + 5)
         XCTAssertEqual(accepted.withLock { $0 }, 1, "the calls made together shared one connection")
         let after = try XCTUnwrap(closedAfter.withLock { $0.first }, "the kept connection was never closed")
         XCTAssertGreaterThanOrEqual(after, .milliseconds(250))
@@ -446,22 +483,6 @@ final class AgentConnectionTests: XCTestCase {
             })
         return (listener, hellos)
     }
-
-    func testFrameReaderTimesOutAFrameBegunButNotTheWaitBeforeOne() throws {
-        var ends: [Int32] = [-1, -1]
-        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends), 0)
-        defer { close(ends[0]); close(ends[1]) }
-        var reader = FrameReader(fd: ends[1], frameTimeout: .milliseconds(50))
-        let started = ContinuousClock.now
-        XCTAssertEqual(failure(&reader, deadline: .now + .milliseconds(200)), .timedOut)
-        XCTAssertGreaterThanOrEqual(
-            ContinuousClock.now - started, .milliseconds(190), "the wait before a frame is the caller's")
-        send(ends[0], withUnsafeBytes(of: UInt32(10)) { Array($0) } + [1, 2])
-        let begun = ContinuousClock.now
-        XCTAssertEqual(failure(&reader, deadline: .now + .seconds(3)), .timedOut)
-        XCTAssertLessThan(
-            ContinuousClock.now - begun, .seconds(1), "the frame begun was given the caller's deadline, not its own")
-    }
 }
 
 /// How `reader`'s next read failed; nil when it read a frame.
@@ -471,6 +492,15 @@ private func failure(_ reader: inout FrameReader, deadline: ContinuousClock.Inst
         return nil
     } catch {
         return error
+    }
+}
+
+/// Whether `reader`'s peer ended the connection (within 10 s): closed, or reset when it closed
+/// with a byte unread.
+private func ended(_ reader: inout FrameReader) -> Bool {
+    switch failure(&reader, deadline: .now + .seconds(10)) {
+    case .closed?, .system(ECONNRESET)?: true
+    default: false
     }
 }
 

@@ -41,6 +41,8 @@ final class AgentEventsTests: XCTestCase {
             return XCTFail("no EventFile")
         }
         let heard = Mutex<[String]>([])
+        // Signalled for each event heard: the test waits for the follower, never for time.
+        let heardOne = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         XCTAssertTrue(
             Threads.start {
@@ -51,16 +53,14 @@ final class AgentEventsTests: XCTestCase {
                         return
                     }
                     heard.withLock { $0.append("\(method) \(topic)") }
+                    heardOne.signal()
                 }
                 following.close()
                 ended.signal()
             })
         func waitFor(_ last: String) {
-            let deadline = ContinuousClock.now + .seconds(5)
-            while heard.withLock({ $0.last }) != last, ContinuousClock.now < deadline {
-                var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-                nanosleep(&pause, nil)
-            }
+            let deadline = DispatchTime.now() + 5
+            while heard.withLock({ $0.last }) != last, heardOne.wait(timeout: deadline) == .success {}
         }
         hub.publish(to: caller, method: "session_update", params: event("1"))
         hub.publish(to: other, method: "session_delete", params: event("another extension's"))

@@ -50,6 +50,9 @@ package final class AgentClient: Sendable {
     let busyWait: Duration
     /// How long `listen` waits before asking the agent again after a failure.
     let resubscribePause: Duration
+    /// The time every deadline of a call is measured with: answers, starting an agent, the
+    /// busy wait.
+    let clocks: Clocks
     /// An agent this process started and has not yet reaped.
     private let startedAgent = Mutex<pid_t?>(nil)
     /// Whether this process hears the agent's events now (`listen`), and how many it heard.
@@ -61,16 +64,17 @@ package final class AgentClient: Sendable {
     static let callAttempts = 3
     static let answerTimeout: Duration = .seconds(10)
 
-    /// `paths`, `keptIdleTimeout`, `busyWait` and `resubscribePause` are for tests: by default the paths are worked
-    /// out from the environment when first needed, the kept connection closes 2 s after its last
-    /// call, and a call refused for `too_many_connections` tries again for up to 5 s (half of
-    /// `answerTimeout`).
+    /// `paths`, `keptIdleTimeout`, `busyWait`, `resubscribePause` and `clocks` are for tests: by
+    /// default the paths are worked out from the environment when first needed, the kept
+    /// connection closes 2 s after its last call, a call refused for `too_many_connections`
+    /// tries again for up to 5 s (half of `answerTimeout`), and time is the system's.
     package init(
         keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
         paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5),
-        resubscribePause: Duration = .seconds(1)
+        resubscribePause: Duration = .seconds(1), clocks: Clocks = .system
     ) {
         self.resubscribePause = resubscribePause
+        self.clocks = clocks
         if let paths { foundPaths.withLock { $0 = paths } }
         self.keptIdleTimeout = keptIdleTimeout
         self.busyWait = busyWait
@@ -139,13 +143,14 @@ package final class AgentClient: Sendable {
         defer { closeKeptWhenIdle() }
         return try kept.withLock { kept throws(CallError) -> JSONValue in
             var attempt = 1
-            var busy = BusyBackoff(within: busyWait ?? self.busyWait)
+            var busy = BusyBackoff(within: busyWait ?? self.busyWait, now: clocks.monotonic)
             while true {
                 let fresh = kept == nil
                 if kept == nil { kept = try open() }
                 do throws(Connection.Failure) {
                     let result = try kept!.exchange(
-                        method, params: params, hello: fresh ? hello : nil, deadline: .now + Self.answerTimeout)
+                        method, params: params, hello: fresh ? hello : nil,
+                        deadline: clocks.monotonic() + Self.answerTimeout)
                     if fresh { settleStartedAgent(serving: kept!.agentProcess) }
                     if kept!.crowded {
                         // This extension holds half its connections or more: the next of its
@@ -198,7 +203,7 @@ package final class AgentClient: Sendable {
         let params = try Self.encoded(params)
         let result = try await withTaskCancellationHandler {
             try await Blocking.run(on: Self.waitingQueue) { [self] () throws -> JSONValue in
-                var busy = BusyBackoff(within: busyWait)
+                var busy = BusyBackoff(within: busyWait, now: clocks.monotonic)
                 while true {
                     var opened = try open()
                     guard call.adopt(opened.fd) else {
@@ -307,14 +312,14 @@ package final class AgentClient: Sendable {
     /// `path`: on a connection of its own, closed at once, tried again while this extension's
     /// other ports hold all its connections.
     private func subscribe(_ path: String) throws(CallError) {
-        var busy = BusyBackoff(within: busyWait)
+        var busy = BusyBackoff(within: busyWait, now: clocks.monotonic)
         while true {
             var connection = try open(mayStart: false)
             let file: JSONValue
             do throws(Connection.Failure) {
                 file = try connection.exchange(
                     AgentProtocol.Subscribe.name, params: Array("{}".utf8), hello: hello,
-                    deadline: .now + Self.answerTimeout)
+                    deadline: clocks.monotonic() + Self.answerTimeout)
             } catch {
                 connection.close()
                 if Self.isBusy(error), busy.pause() { continue }
@@ -477,9 +482,9 @@ package final class AgentClient: Sendable {
             throw cannotStart("cannot start the agent \(program): \(error.reason)")
         }
         startedAgent.withLock { $0 = pid }
-        let deadline = ContinuousClock.now + Self.startTimeout
+        let deadline = clocks.monotonic() + Self.startTimeout
         var pause = Duration.microseconds(500)
-        while ContinuousClock.now < deadline {
+        while clocks.monotonic() < deadline {
             if let fd = try? connect() { return try verified(fd) }
             // Status 0 means another agent won the lock: its socket appears in a moment.
             if let status = reapStartedAgent(), status.exitCode != 0 {
@@ -497,8 +502,8 @@ package final class AgentClient: Sendable {
     /// second), so that a host with a long-lived port leaves no zombie behind.
     private func settleStartedAgent(serving agentProcess: pid_t?) {
         guard let started = startedAgent.withLock({ $0 }), let agentProcess, agentProcess != started else { return }
-        let deadline = ContinuousClock.now + .seconds(1)
-        while reapStartedAgent() == nil, ContinuousClock.now < deadline {
+        let deadline = clocks.monotonic() + .seconds(1)
+        while reapStartedAgent() == nil, clocks.monotonic() < deadline {
             SystemCall.pause(.milliseconds(1))
         }
     }
@@ -513,7 +518,7 @@ package final class AgentClient: Sendable {
                     reason: .unsafeSocket, problem: "the process listening at \(paths.socket) is not this user's",
                     fix: "remove \(paths.folder); someone else made it"))
         }
-        return Connection(fd: fd)
+        return Connection(fd: fd, now: clocks.monotonic)
     }
 
     /// The agent log's last line, where an agent that could not start says why (its stderr).
@@ -581,9 +586,10 @@ struct BusyBackoff {
     private let sleep: (Duration) -> Void
     private let shortening: () -> Double
 
-    /// `now`, `sleep` and `shortening` (the random factor, 0.5 to 1) are for tests.
+    /// `now` is the client's clock; `sleep` and `shortening` (the random factor, 0.5 to 1) are
+    /// for tests.
     init(
-        within: Duration, now: @escaping () -> ContinuousClock.Instant = { .now },
+        within: Duration, now: @escaping () -> ContinuousClock.Instant,
         sleep: @escaping (Duration) -> Void = SystemCall.pause,
         shortening: @escaping () -> Double = { Double.random(in: 0.5...1.0) }
     ) {
@@ -630,10 +636,10 @@ struct Connection {
     /// The hello's id: calls count from 1.
     static let helloID = RequestID.number(JSONNumber(0))
 
-    init(fd: Int32) {
+    init(fd: Int32, now: @escaping () -> ContinuousClock.Instant) {
         self.fd = fd
         client = WalletBridgeClient.Connection(
-            input: fd, output: fd, maxFrameBytes: Frame.defaultMaxInboundBytes, now: { .now })
+            input: fd, output: fd, maxFrameBytes: Frame.defaultMaxInboundBytes, now: now)
     }
 
     func close() { _ = Glibc.close(fd) }

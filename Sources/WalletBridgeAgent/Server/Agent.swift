@@ -50,11 +50,11 @@ package enum Agent {
         // the PATH pinentry is looked up in (by the agent and by its children).
         makeRelativePathsAbsolute(&config)
         guard chdir("/") == 0 else { fail("cannot change to the root folder: \(String(cString: strerror(errno)))") }
-        holdLock(paths, keystorePath: keystorePath)
+        let clocks = Clocks.system
+        holdLock(paths, keystorePath: keystorePath, clocks: clocks)
         let (listener, socketIdentity) = listen(paths)
         let control = listenForCommandLine(paths)
 
-        let clocks = Clocks.system
         let cache = UnlockCache(lifetimes: config.unlockLifetimes, clocks: clocks)
         var wallet = KeystoreWallet(
             config: config, keystorePath: keystoreFile, pinentryGuard: Files.currentExecutable())
@@ -146,19 +146,19 @@ package enum Agent {
     /// Takes the agent's lock for the life of the process (the descriptor is never closed), or
     /// exits: with 0 when another agent holds it, which is how two hosts starting an agent at
     /// the same moment end up with one.
-    private static func holdLock(_ paths: AgentPaths, keystorePath: String) {
+    private static func holdLock(_ paths: AgentPaths, keystorePath: String, clocks: Clocks) {
         let fd = open(paths.lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { fail("cannot open the agent's lock \(paths.lock): \(String(cString: strerror(errno)))") }
         // The lock is taken by an agent that serves, or by one on its way out: an ending agent
         // removes its socket, then exits, and only its exit frees the lock. A socket there means
         // one serves; no socket means wait a moment for the lock, rather than exit and leave
         // the host that started this agent waiting for a socket nobody will make.
-        let deadline = ContinuousClock.now + AgentTimeouts.lockOfAnEndingAgent
+        let deadline = clocks.monotonic() + AgentTimeouts.lockOfAnEndingAgent
         while SystemCall.retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
             guard errno == EWOULDBLOCK else {
                 fail("cannot take the agent's lock \(paths.lock): \(String(cString: strerror(errno)))")
             }
-            if socketIdentity(paths.socket) != nil || ContinuousClock.now >= deadline {
+            if socketIdentity(paths.socket) != nil || clocks.monotonic() >= deadline {
                 Log.info("an agent already serves \(keystorePath) at \(paths.socket)")
                 exit(0)
             }
@@ -306,6 +306,7 @@ private struct AcceptLoop {
         var setUp = AgentConnection(
             fd: fd, keystorePath: state.keystorePath, makeRouter: makeRouter, limits: state.limits)
         setUp.readTimeout = readTimeout
+        setUp.clocks = state.clocks
         setUp.door = door
         // `agent.stop` ends the agent once its reply is written, not before.
         setUp.afterEachRequest = { [state] in state.wakeIfStopRequested() }
@@ -397,7 +398,7 @@ final class AgentState: Sendable {
         startedAt = clocks.wall()
         self.unattended = unattended
         self.signatureRequestsInLine = signatureRequestsInLine
-        events = EventHub(paths: paths)
+        events = EventHub(paths: paths, epoch: "\(getpid())-\(startedAt)")
         portsLock = open(paths.ports, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     }
 

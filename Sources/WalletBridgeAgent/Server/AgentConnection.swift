@@ -32,6 +32,12 @@ struct AgentConnection {
     var readTimeout: Duration = AgentTimeouts.read
     /// How long a new connection may take to say hello.
     var helloTimeout: Duration = AgentTimeouts.hello
+    /// The agent's time (`AgentState.clocks`): the hello's and each frame's deadlines, and when
+    /// each request was received.
+    var clocks: Clocks = .system
+    /// When the connection came, on `clocks`: the hello is due `helloTimeout` after it. Nil: when
+    /// `serve` starts.
+    var accepted: ContinuousClock.Instant?
 
     /// The requests of one connection: no timeout of their own (the host has its own and
     /// closes the connection when it passes), and a limit per client.
@@ -51,15 +57,18 @@ struct AgentConnection {
         let writer = SocketWriter(fd: fd)
         // The hello is small: a client's first frame holds no more than this until it has
         // said who it is.
-        var reader = FrameReader(fd: fd, maxFrameBytes: AgentProtocol.maxHelloBytes, frameTimeout: readTimeout)
+        var reader = FrameReader(
+            fd: fd, maxFrameBytes: AgentProtocol.maxHelloBytes, frameTimeout: readTimeout, now: clocks.monotonic)
         guard let (hello, holder) = greet(&reader, writer: writer) else {
             limits.abandon(at: door)
             return
         }
         defer { limits.leave(holder) }
         reader.maxFrameBytes = AgentProtocol.maxRequestBytes
+        var configuration = Self.configuration
+        configuration.clocks = clocks
         let server = Server(
-            router: makeRouter(hello, writer), configuration: Self.configuration,
+            router: makeRouter(hello, writer), configuration: configuration,
             caller: Caller(arguments: hello.arguments), send: writer.send)
         while true {
             let body: [UInt8]
@@ -94,7 +103,7 @@ struct AgentConnection {
         }
         let body: [UInt8]
         do {
-            body = try reader.next(deadline: .now + helloTimeout)
+            body = try reader.next(deadline: (accepted ?? clocks.monotonic()) + helloTimeout)
         } catch {
             if case .framing(let problem) = error {
                 return refuse(RPCError(.requestTooLarge, detail: problem.description))

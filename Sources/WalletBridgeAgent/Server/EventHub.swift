@@ -37,13 +37,14 @@ final class EventHub: Sendable {
     }
 
     let paths: AgentPaths
-    /// This agent, as a host tells one agent's numbering from the next's.
+    /// This agent, as a host tells one agent's numbering from the next's: its pid and its start
+    /// on the wall clock, which no later agent shares.
     let epoch: String
     /// How many events each file keeps: a host that falls further behind misses some.
     static let kept = 32
     private let lines = Mutex<[SessionCaller: Line]>([:])
 
-    init(paths: AgentPaths, epoch: String = "\(getpid())-\(time(nil))") {
+    init(paths: AgentPaths, epoch: String) {
         self.paths = paths
         self.epoch = epoch
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSodium
+import WalletBridgeProtocol
 import WalletBridgeSystem
 
 /// The encrypted keystore at `path`: reading its public part, changing it, and unlocking keys.
@@ -11,6 +12,8 @@ import WalletBridgeSystem
 public struct Keystore: Sendable {
     /// The keystore file. Its folder is created with mode 0700 on the first write.
     public let path: String
+    /// The wall clock a new key's `created` is read from: a test sets it to know the time written.
+    package var wall: @Sendable () -> Int = Clocks.system.wall
 
     public init(path: String) { self.path = path }
 
@@ -200,7 +203,7 @@ public struct Keystore: Sendable {
             let chosen = label ?? Self.defaultLabel(among: file.keys)
             if file.keys.contains(where: { $0.label == chosen }) { throw .duplicateLabel(chosen) }
             return Self.append(
-                seed: seed, type: type, publicKey: publicKey, label: chosen, created: Self.timestampNow(),
+                seed: seed, type: type, publicKey: publicKey, label: chosen, created: Self.timestamp(wall()),
                 origin: origin, to: &file, key: key)
         }
     }
@@ -380,7 +383,11 @@ public struct Keystore: Sendable {
         return "key \(number)"
     }
 
-    package static func timestampNow() -> String {
-        Files.timeText(Int(time(nil)), format: "%Y-%m-%dT%H:%M:%SZ", utc: true)
+    /// The system's wall time now, as a keystore writes times (for a caller without a clock of its own).
+    package static func timestampNow() -> String { timestamp(Clocks.system.wall()) }
+
+    /// `seconds` since 1970, as a keystore writes times: ISO 8601 in UTC.
+    package static func timestamp(_ seconds: Int) -> String {
+        Files.timeText(seconds, format: "%Y-%m-%dT%H:%M:%SZ", utc: true)
     }
 }
