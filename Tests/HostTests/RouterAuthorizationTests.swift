@@ -26,6 +26,26 @@ final class RouterAuthorizationTests: XCTestCase {
         return try JSONParser.parse(try XCTUnwrap(body))
     }
 
+    /// The refusals a check may throw are listed by `rpc.discover`, and made only when it asks:
+    /// a call pays for the check alone.
+    func testRefusalsAreMadeOnlyWhenTheRouterIsDescribed() async throws {
+        var router = Router()
+        try router.register(Ping.self) { _, _ in "pong" }
+        let made = SendableBox(0)
+        @Sendable func refusals() -> [RPCError] {
+            made.value += 1
+            return [RPCError(.authorizationFailed)]
+        }
+        router.authorize(refusals: refusals()) { _ throws(RPCError) in }
+        let pong = try await reply(router, Ping.name, caller: .unidentified)
+        XCTAssertEqual(pong.objectValue?["result"], .string("pong"))
+        XCTAssertEqual(made.value, 0, "made for a call")
+        let method = router.openRPCDocument.objectValue?["methods"]?.arrayValue?.first
+        let codes = method?.objectValue?["errors"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.intValue }
+        XCTAssertEqual(codes?.contains(ErrorCode.authorizationFailed.rawValue), true, "\(String(describing: method))")
+        XCTAssertEqual(made.value, 1)
+    }
+
     func testWithoutAuthorizationEveryCallReachesItsHandler() async throws {
         var router = Router()
         try router.register(Ping.self) { _, _ in "pong" }
