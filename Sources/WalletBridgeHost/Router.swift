@@ -176,14 +176,17 @@ public struct Router: Sendable {
     /// Installs a check that runs before every call, whether or not a handler is registered
     /// for its method, so a policy covers custom methods too and a refused caller cannot probe
     /// which methods exist. One check per router: installing a second replaces the first.
-    /// `refusals` are the errors the check throws; `rpc.discover` lists them for every method, and
-    /// is the only one that evaluates them.
-    public mutating func authorize(
-        refusals: @autoclosure @escaping @Sendable () -> [RPCError] = [RPCError(.authorizationFailed)],
-        with check: @escaping Authorization
-    ) {
+    /// `refusals` are the errors the check throws; `rpc.discover` lists them for every method.
+    public mutating func authorize(refusals: [RPCError], with check: @escaping Authorization) {
         authorization = check
-        authorizationRefusals = refusals
+        authorizationRefusals = { refusals }
+    }
+
+    /// `authorize(refusals:with:)` for a check that refuses with `authorizationFailed`. That list
+    /// is made only when `rpc.discover` asks: a call pays for the check alone.
+    public mutating func authorize(with check: @escaping Authorization) {
+        authorization = check
+        authorizationRefusals = { [RPCError(.authorizationFailed)] }
     }
 
     /// Every registered route, the last registered first.

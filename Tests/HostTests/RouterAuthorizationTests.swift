@@ -26,24 +26,24 @@ final class RouterAuthorizationTests: XCTestCase {
         return try JSONParser.parse(try XCTUnwrap(body))
     }
 
-    /// The refusals a check may throw are listed by `rpc.discover`, and made only when it asks:
-    /// a call pays for the check alone.
-    func testRefusalsAreMadeOnlyWhenTheRouterIsDescribed() async throws {
+    /// `rpc.discover` lists under every method the errors the check may throw: -32001 for a check
+    /// installed without a list, the listed ones otherwise.
+    func testRpcDiscoverListsTheRefusalsOfTheCheck() throws {
+        func codes(_ router: Router) -> [[Int]] {
+            (router.openRPCDocument.objectValue?["methods"]?.arrayValue ?? []).map { method in
+                (method.objectValue?["errors"]?.arrayValue ?? []).compactMap { $0.objectValue?["code"]?.intValue }
+            }
+        }
         var router = Router()
         try router.register(Ping.self) { _, _ in "pong" }
-        let made = SendableBox(0)
-        @Sendable func refusals() -> [RPCError] {
-            made.value += 1
-            return [RPCError(.authorizationFailed)]
-        }
-        router.authorize(refusals: refusals()) { _ throws(RPCError) in }
-        let pong = try await reply(router, Ping.name, caller: .unidentified)
-        XCTAssertEqual(pong.objectValue?["result"], .string("pong"))
-        XCTAssertEqual(made.value, 0, "made for a call")
-        let method = router.openRPCDocument.objectValue?["methods"]?.arrayValue?.first
-        let codes = method?.objectValue?["errors"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.intValue }
-        XCTAssertEqual(codes?.contains(ErrorCode.authorizationFailed.rawValue), true, "\(String(describing: method))")
-        XCTAssertEqual(made.value, 1)
+        var standard = router
+        standard.authorize { _ throws(RPCError) in }
+        XCTAssertEqual(codes(standard), [[ErrorCode.authorizationFailed.rawValue]])
+        var listed = router
+        var refusals = [RPCError(.methodNotFound)]
+        refusals.append(RPCError(code: 4100, message: "Unauthorized"))
+        listed.authorize(refusals: refusals) { _ throws(RPCError) in }
+        XCTAssertEqual(codes(listed), [[ErrorCode.methodNotFound.rawValue, 4100]])
     }
 
     func testWithoutAuthorizationEveryCallReachesItsHandler() async throws {
