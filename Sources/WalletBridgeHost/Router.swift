@@ -1,3 +1,4 @@
+import Synchronization
 import WalletBridgeProtocol
 import WalletBridgeSystem
 
@@ -26,6 +27,11 @@ public enum Execution: Sendable, Hashable {
 }
 
 /// Maps method names to typed handlers. Built before serving, then shared read-only.
+///
+/// A registration records what `rpc.discover` and the server need before a call: the method's
+/// name, where it starts, whether it asks the person and how to describe it. A handler registered
+/// with `makingHandler` is made on its method's first call, so a host started for one call makes
+/// only the handler of the method it is called for.
 public struct Router: Sendable {
     /// A handler after type erasure: raw params in, the whole success response for the
     /// request's id out (nil for a notification, whose result goes nowhere and so is never
@@ -37,8 +43,9 @@ public struct Router: Sendable {
     /// The same for the quick half of a handler with a fallback: the response, or `.deferred`.
     typealias QuickHandler = @Sendable (JSONValue?, RequestID?, RequestContext) throws -> ImmediateAnswer
 
-    /// A registered method: its handler and where it starts.
-    struct Route: Sendable {
+    /// A registered method: its handler and where it starts. One link of the router's list of
+    /// methods (`routes`), shared by the router's copies.
+    final class Route: Sendable {
         enum Handler: Sendable {
             case synchronous(SynchronousHandler)
             /// A quick half that answers without suspending when it can, and returns `.deferred`
@@ -46,13 +53,45 @@ public struct Router: Sendable {
             case quick(QuickHandler, fallback: ErasedHandler)
             case asynchronous(ErasedHandler)
         }
-        let handler: Handler
+        /// The handler as registered, or the way to make it on the first call.
+        enum Source: Sendable {
+            case made(Handler)
+            case toMake(@Sendable () -> Handler)
+        }
+        /// The handler made from `.toMake`: made once, then read without a lock. Two first calls
+        /// that race may both make one; the first stored is the one every call uses.
+        private final class Made: Sendable {
+            let handler: Handler
+            init(_ handler: Handler) { self.handler = handler }
+        }
+
+        let name: String
+        private let source: Source
+        private let made = AtomicLazyReference<Made>()
         let execution: Execution
         /// The method may ask the person (`RPCMethod.asksThePerson`).
-        var asksThePerson = false
+        let asksThePerson: Bool
         /// The method's OpenRPC object, made only when `rpc.discover` asks: deriving schemas
         /// costs more than a whole cold call.
         let describe: @Sendable () -> JSONValue
+        /// The method registered before this one.
+        let next: Route?
+
+        init(
+            _ name: String, _ source: Source, execution: Execution, asksThePerson: Bool = false,
+            describe: @escaping @Sendable () -> JSONValue, next: Route? = nil
+        ) {
+            (self.name, self.source, self.execution, self.asksThePerson) = (name, source, execution, asksThePerson)
+            (self.describe, self.next) = (describe, next)
+        }
+
+        /// The method's handler, made now if this is its first call.
+        var handler: Handler {
+            switch source {
+            case .made(let handler): return handler
+            case .toMake(let make): return (made.load() ?? made.storeIfNil(Made(make()))).handler
+            }
+        }
 
         /// A synchronous handler that runs where the request is read is a plain call: no task
         /// is made for it, so a `sendNativeMessage` call that asks for accounts never starts
@@ -76,26 +115,51 @@ public struct Router: Sendable {
     /// Decides whether the caller may make this call at all; throws the error to answer with.
     public typealias Authorization = @Sendable (RequestContext) throws(RPCError) -> Void
 
-    private var routes: [String: Route] = [:]
+    /// The registered methods, the last registered first. A list, not a dictionary: a host
+    /// started for one call looks up one name, and a dictionary's storage (its generic metadata,
+    /// its growth, a hash of every name) is work each start would do for every method.
+    private var routes: Route?
     private var authorization: Authorization?
-    private var authorizationRefusals: [RPCError] = []
+    /// The errors `authorization` throws, made only when `rpc.discover` asks.
+    private var authorizationRefusals: @Sendable () -> [RPCError] = { [] }
 
     /// What `rpc.discover` names the host: its title and version. The executable's name and
     /// "unversioned" unless set (worked out only when asked: a cold call reads no more than it must).
     public var info: OpenRPC.Info {
-        get { namedInfo ?? OpenRPC.Info(title: Self.executableName, version: "unversioned") }
-        set { namedInfo = newValue }
+        get { declaredInfo ?? OpenRPC.Info(title: Self.executableName, version: "unversioned") }
+        set { (namedInfo, infoIsNamed) = (newValue, true) }
     }
-    private var namedInfo: OpenRPC.Info?
+    /// Not an optional: replacing an `OpenRPC.Info?` had the runtime make its type on every start.
+    private var namedInfo = OpenRPC.Info(title: "", version: "")
+    private var infoIsNamed = false
     /// `info` as the developer set it, or nil: a host's `--version` prints no made-up one.
-    package var declaredInfo: OpenRPC.Info? { namedInfo }
+    package var declaredInfo: OpenRPC.Info? { infoIsNamed ? namedInfo : nil }
 
     /// Something that pushes notifications to the extension: started once, with the function
     /// that sends one, when the host has written its first reply (see `addEventSource`).
     public typealias EventSource = @Sendable (_ notify: @escaping Notify) -> Void
     /// Sends one JSON-RPC notification (a request without an id) to the extension.
     public typealias Notify = @Sendable (_ method: String, _ params: JSONValue) -> Void
-    private(set) var eventSources: [EventSource] = []
+    /// The sources, the last added first; a list of links rather than an array, whose type the
+    /// runtime would make on every start.
+    private var eventSources: EventSourceLink?
+    final class EventSourceLink: Sendable {
+        let start: EventSource
+        let next: EventSourceLink?
+        init(_ start: @escaping EventSource, next: EventSourceLink?) { (self.start, self.next) = (start, next) }
+    }
+
+    var hasEventSources: Bool { eventSources != nil }
+
+    /// Starts every event source, in the order they were added.
+    func startEventSources(_ notify: @escaping Notify) {
+        func start(from link: EventSourceLink?) {
+            guard let link else { return }
+            start(from: link.next)
+            link.start(notify)
+        }
+        start(from: eventSources)
+    }
 
     /// Registers `source`, which the server starts after its first reply (`Server.eventQuietPeriod`
     /// after it, if the browser has not closed the host's input by then). Not before: a host
@@ -104,7 +168,7 @@ public struct Router: Sendable {
     /// for the reply; and such a host is ended right after its reply, so it never starts them.
     /// On a port (`runtime.connectNative`), events then flow for as long as the port stays open.
     public mutating func addEventSource(_ source: @escaping EventSource) {
-        eventSources.append(source)
+        eventSources = EventSourceLink(source, next: eventSources)
     }
 
     public init() {}
@@ -113,19 +177,35 @@ public struct Router: Sendable {
     /// for its method, so a policy covers custom methods too and a refused caller cannot probe
     /// which methods exist. One check per router: installing a second replaces the first.
     /// `refusals` are the errors the check throws; `rpc.discover` lists them for every method.
-    public mutating func authorize(
-        refusals: [RPCError] = [RPCError(.authorizationFailed)], with check: @escaping Authorization
-    ) {
+    public mutating func authorize(refusals: [RPCError], with check: @escaping Authorization) {
         authorization = check
-        authorizationRefusals = refusals
+        authorizationRefusals = { refusals }
     }
 
-    public var methodNames: [String] { routes.keys.sorted() }
+    /// `authorize(refusals:with:)` for a check that refuses with `authorizationFailed`. That list
+    /// is made only when `rpc.discover` asks: a call pays for the check alone.
+    public mutating func authorize(with check: @escaping Authorization) {
+        authorization = check
+        authorizationRefusals = { [RPCError(.authorizationFailed)] }
+    }
+
+    /// Every registered route, the last registered first.
+    private var allRoutes: [Route] {
+        var all: [Route] = []
+        var next = routes
+        while let route = next {
+            all.append(route)
+            next = route.next
+        }
+        return all
+    }
+
+    public var methodNames: [String] { allRoutes.map(\.name).sorted() }
 
     /// Each registered method's name and `summary`, in name order (a host's `--help`).
     package var methodSummaries: [(name: String, summary: String?)] {
-        routes.sorted { $0.key < $1.key }.map { name, route in
-            (name, route.describe().objectValue?["summary"]?.stringValue)
+        allRoutes.sorted { $0.name < $1.name }.map { route in
+            (route.name, route.describe().objectValue?["summary"]?.stringValue)
         }
     }
 
@@ -137,13 +217,26 @@ public struct Router: Sendable {
         execution: Execution = .concurrent,
         handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) throws(RouterError) {
-        try add(
-            M.name,
-            Route(
-                handler: .asynchronous { rawParams, id, context in
-                    let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
-                    return try Self.success(id: id, result: try await handler(params, context))
-                }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+        try add(M.self, .made(Self.erase(M.self, handler)), execution: execution)
+    }
+
+    /// `register(_:execution:handler:)` with the handler made by `make` on the method's first
+    /// call, with whatever it needs: a process that never calls the method never makes it.
+    package mutating func register<M: RPCMethod>(
+        _ method: M.Type,
+        execution: Execution = .concurrent,
+        makingHandler make: @escaping @Sendable () -> @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) throws(RouterError) {
+        try add(M.self, .toMake { Self.erase(M.self, make()) }, execution: execution)
+    }
+
+    private static func erase<M: RPCMethod>(
+        _ method: M.Type, _ handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) -> Route.Handler {
+        .asynchronous { rawParams, id, context in
+            let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
+            return try Self.success(id: id, result: try await handler(params, context))
+        }
     }
 
     /// Registers a handler that never suspends. With `.immediate` it runs as a plain call on the
@@ -155,32 +248,55 @@ public struct Router: Sendable {
         handler: @escaping @Sendable (M.Params, RequestContext) throws -> M.Result
     ) throws(RouterError) {
         try add(
-            M.name,
-            Route(
-                handler: .synchronous { rawParams, id, context in
+            M.self,
+            .made(
+                .synchronous { rawParams, id, context in
                     let params = try ParamsDecoding.decode(M.Params.self, from: rawParams)
                     return try Self.success(id: id, result: try handler(params, context))
-                }, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+                }), execution: execution)
     }
 
     /// Registers `handler` for `M`, described as `M`, with the params as they came: for a host
     /// that passes them on to the process that reads them as `M.Params` (the shipped host, to
-    /// the agent), so that they are read once, there.
+    /// the agent), so that they are read once, there. The handler is made by `make` on the
+    /// method's first call.
     package mutating func registerForwarding<M: RPCMethod>(
-        _ method: M.Type, handler: @escaping @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
+        _ method: M.Type,
+        makingHandler make: @escaping @Sendable () -> @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
     ) throws(RouterError) {
         try add(
-            M.name,
-            Route(
-                handler: .asynchronous { rawParams, id, context in
+            M.self,
+            .toMake {
+                let handler = make()
+                return .asynchronous { rawParams, id, context in
                     try Self.success(id: id, result: try await handler(rawParams, context))
-                }, execution: .concurrent, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) }))
+                }
+            }, execution: .concurrent)
     }
 
-    private mutating func add(_ name: String, _ route: Route) throws(RouterError) {
+    private mutating func add<M: RPCMethod>(_ method: M.Type, _ source: Route.Source, execution: Execution)
+        throws(RouterError)
+    {
+        let name = M.name
         guard !name.hasPrefix("rpc.") else { throw .reservedName(name) }
-        guard routes[name] == nil else { throw .duplicateMethod(name) }
-        routes[name] = route
+        // Bound, not compared with nil: that comparison is generic and copied the route through
+        // its type's metadata, which the runtime then made on every start.
+        if lookUp(name) != nil { throw .duplicateMethod(name) }
+        routes = Route(
+            name, source, execution: execution, asksThePerson: M.asksThePerson, describe: { OpenRPC.method(M.self) },
+            next: routes)
+    }
+
+    /// The route registered as `name`, if any. Names of another length are passed over on
+    /// their length alone.
+    private func lookUp(_ name: String) -> Route? {
+        let length = name.utf8.count
+        var next = routes
+        while let route = next {
+            if route.name.utf8.count == length, route.name == name { return route }
+            next = route.next
+        }
+        return nil
     }
 
     /// The success response for `id`, or nil for a notification. The result is encoded straight
@@ -203,13 +319,12 @@ public struct Router: Sendable {
     /// when the wallet says `.immediate`.
     public mutating func registerWallet(_ wallet: some AccountsAtHand) throws(RouterError) {
         try add(
-            GetAccounts.name,
-            Route(
-                handler: .synchronous { rawParams, id, context in
+            GetAccounts.self,
+            .made(
+                .synchronous { rawParams, id, context in
                     _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
                     return try Self.success(id: id, result: try wallet.accountsAtHand(context: context))
-                }, execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
-                describe: { OpenRPC.method(GetAccounts.self) }))
+                }), execution: wallet.getAccountsExecution)
         try registerSignPayloads(wallet)
     }
 
@@ -218,9 +333,9 @@ public struct Router: Sendable {
     /// call is answered by `getAccounts` on the pool instead (the wallet must ask first).
     public mutating func registerWallet(_ wallet: some AccountsUsuallyAtHand) throws(RouterError) {
         try add(
-            GetAccounts.name,
-            Route(
-                handler: .quick(
+            GetAccounts.self,
+            .made(
+                .quick(
                     { rawParams, id, context in
                         _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
                         switch try wallet.accountsAtHand(context: context) {
@@ -231,16 +346,19 @@ public struct Router: Sendable {
                     fallback: { rawParams, id, context in
                         _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
                         return try Self.success(id: id, result: try await wallet.getAccounts(context: context))
-                    }), execution: wallet.getAccountsExecution, asksThePerson: GetAccounts.asksThePerson,
-                describe: { OpenRPC.method(GetAccounts.self) }))
+                    })), execution: wallet.getAccountsExecution)
         try registerSignPayloads(wallet)
     }
 
     private mutating func registerSignPayloads(_ wallet: some WalletBackend) throws(RouterError) {
-        try register(SignPayloads.self) { params, context in
-            try Self.refuseUselessSigning(params, context: context)
-            return try await wallet.signPayloads(params, context: context)
-        }
+        try register(
+            SignPayloads.self,
+            makingHandler: {
+                { params, context in
+                    try Self.refuseUselessSigning(params, context: context)
+                    return try await wallet.signPayloads(params, context: context)
+                }
+            })
     }
 
     /// Refuses, before the wallet asks anyone, a signature nobody could receive: one whose reply
@@ -260,20 +378,22 @@ public struct Router: Sendable {
 
     /// The registered method called `name`, if any; `rpc.discover` is every router's own.
     func route(named name: String) -> Route? {
-        if let route = routes[name] { return route }
+        if let route = lookUp(name) { return route }
         guard name == OpenRPC.discoverMethod else { return nil }
         return Route(
-            handler: .synchronous { [self] rawParams, id, _ in
-                _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
-                return try Self.success(id: id, result: openRPCDocument)
-            }, execution: .concurrent, describe: { [:] })
+            name,
+            .made(
+                .synchronous { [self] rawParams, id, _ in
+                    _ = try ParamsDecoding.decode(NoParams.self, from: rawParams)
+                    return try Self.success(id: id, result: openRPCDocument)
+                }), execution: .concurrent, describe: { [:] })
     }
 
     /// The OpenRPC document that `rpc.discover` answers: every registered method, with the
     /// JSON Schemas of its params and result and its errors (see `OpenRPC`).
     public var openRPCDocument: JSONValue {
-        OpenRPC.document(
-            info: info, methods: routes.values.map { OpenRPC.adding(authorizationRefusals, to: $0.describe()) })
+        let refusals = authorizationRefusals()
+        return OpenRPC.document(info: info, methods: allRoutes.map { OpenRPC.adding(refusals, to: $0.describe()) })
     }
 
     /// The name the host was started by, for `info.title`.

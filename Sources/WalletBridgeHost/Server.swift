@@ -31,7 +31,7 @@ public final class Server: Sendable {
     /// Writes a reply, noting when the first one went out (see `eventSourcesDueAt`).
     private func send(_ reply: [UInt8]) {
         transmit(reply)
-        guard !router.eventSources.isEmpty else { return }
+        guard router.hasEventSources else { return }
         firstReplyAt.withLock { if $0 == nil { $0 = now() } }
     }
 
@@ -52,7 +52,7 @@ public final class Server: Sendable {
     /// `eventSourcesDueAt` if its input is still open; an owner that knows it serves a port may
     /// call it after the first reply.
     public func startEventSources() {
-        guard !router.eventSources.isEmpty, firstReplyAt.withLock({ $0 }) != nil,
+        guard router.hasEventSources, firstReplyAt.withLock({ $0 }) != nil,
             !eventsStarted.exchange(true, ordering: .acquiringAndReleasing)
         else { return }
         let notify: Router.Notify = { [transmit, configuration] method, params in
@@ -66,7 +66,7 @@ public final class Server: Sendable {
             }
             transmit(body)
         }
-        for source in router.eventSources { source(notify) }
+        router.startEventSources(notify)
     }
 
     /// How often the owner should call `expireOverdueRequests`, or nil when requests never time

@@ -35,20 +35,20 @@ package enum ShippedHost {
         let wallet = AgentBackedWallet(
             client: client, connected: ConnectedAccounts(keystorePath: keystorePath, lifetime: config.sessionLifetime))
         try router.registerWallet(wallet)
-        try router.registerForwarding(SessionService.Connect.self) { params, _ in
-            try await wallet.forward(SessionService.Connect.self, params, asksThePerson: true)
+        try router.registerForwarding(SessionService.Connect.self) {
+            { params, _ in try await wallet.forward(SessionService.Connect.self, params, asksThePerson: true) }
         }
-        try router.registerForwarding(SessionService.Request.self) { params, _ in
-            try await wallet.forward(SessionService.Request.self, params, asksThePerson: true)
+        try router.registerForwarding(SessionService.Request.self) {
+            { params, _ in try await wallet.forward(SessionService.Request.self, params, asksThePerson: true) }
         }
-        try router.registerForwarding(SessionService.List.self) { params, _ in
-            try await wallet.forward(SessionService.List.self, params, asksThePerson: false)
+        try router.registerForwarding(SessionService.List.self) {
+            { params, _ in try await wallet.forward(SessionService.List.self, params, asksThePerson: false) }
         }
-        try router.registerForwarding(SessionService.Extend.self) { params, _ in
-            try await wallet.forward(SessionService.Extend.self, params, asksThePerson: false)
+        try router.registerForwarding(SessionService.Extend.self) {
+            { params, _ in try await wallet.forward(SessionService.Extend.self, params, asksThePerson: false) }
         }
-        try router.registerForwarding(SessionService.Disconnect.self) { params, _ in
-            try await wallet.forward(SessionService.Disconnect.self, params, asksThePerson: false)
+        try router.registerForwarding(SessionService.Disconnect.self) {
+            { params, _ in try await wallet.forward(SessionService.Disconnect.self, params, asksThePerson: false) }
         }
         router.addEventSource { notify in client.listen(deliver: notify) }
         return router

@@ -26,6 +26,26 @@ final class RouterAuthorizationTests: XCTestCase {
         return try JSONParser.parse(try XCTUnwrap(body))
     }
 
+    /// `rpc.discover` lists under every method the errors the check may throw: -32001 for a check
+    /// installed without a list, the listed ones otherwise.
+    func testRpcDiscoverListsTheRefusalsOfTheCheck() throws {
+        func codes(_ router: Router) -> [[Int]] {
+            (router.openRPCDocument.objectValue?["methods"]?.arrayValue ?? []).map { method in
+                (method.objectValue?["errors"]?.arrayValue ?? []).compactMap { $0.objectValue?["code"]?.intValue }
+            }
+        }
+        var router = Router()
+        try router.register(Ping.self) { _, _ in "pong" }
+        var standard = router
+        standard.authorize { _ throws(RPCError) in }
+        XCTAssertEqual(codes(standard), [[ErrorCode.authorizationFailed.rawValue]])
+        var listed = router
+        var refusals = [RPCError(.methodNotFound)]
+        refusals.append(RPCError(code: 4100, message: "Unauthorized"))
+        listed.authorize(refusals: refusals) { _ throws(RPCError) in }
+        XCTAssertEqual(codes(listed), [[ErrorCode.methodNotFound.rawValue, 4100]])
+    }
+
     func testWithoutAuthorizationEveryCallReachesItsHandler() async throws {
         var router = Router()
         try router.register(Ping.self) { _, _ in "pong" }

@@ -15,6 +15,11 @@ private enum Ping: RPCMethod {
     typealias Result = String
 }
 
+private enum Pong: RPCMethod {
+    static let name = "pong"
+    typealias Result = String
+}
+
 private enum Reserved: RPCMethod {
     static let name = "rpc.secret"
     typealias Result = String
@@ -96,6 +101,88 @@ final class RouterTests: XCTestCase {
         XCTAssertTrue(codes.allSatisfy { $0 < 0 || (3000..<9000).contains($0) }, "\(codes)")
         XCTAssertEqual(ErrorCode.parseError.rawValue, -32700)
         XCTAssertEqual(ErrorCode.notSigned.standardMessage, "Payload not signed")
+    }
+
+    /// A handler registered with `makingHandler` is made on its method's first call: not when it
+    /// is registered, nor when the router is described or another method is called; and once.
+    func testAHandlerIsMadeOnItsMethodsFirstCallOnly() async throws {
+        var router = Router()
+        let made = SendableBox(0)
+        try router.register(
+            Double2.self,
+            makingHandler: {
+                made.value += 1
+                return { params, _ in params.value * 2 }
+            })
+        try router.register(Ping.self) { _, _ in "pong" }
+        XCTAssertEqual(router.methodNames, ["double", "ping"])
+        XCTAssertEqual(router.openRPCDocument.objectValue?["methods"]?.arrayValue?.count, 2)
+        let pong = try await respond(router, #"{"jsonrpc":"2.0","method":"ping","id":1}"#)
+        XCTAssertEqual(pong, #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#)
+        XCTAssertEqual(made.value, 0, "made before its method was called")
+        for value in 1...3 {
+            let reply = try await respond(
+                router, #"{"jsonrpc":"2.0","method":"double","params":{"value":\#(value)},"id":1}"#)
+            XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"result":\#(value * 2)}"#)
+        }
+        XCTAssertEqual(made.value, 1, "made once")
+    }
+
+    /// First calls that arrive together all get an answer from a made handler, whichever of them
+    /// made it.
+    func testConcurrentFirstCallsAreAllAnswered() async throws {
+        var made = Router()
+        try made.register(Double2.self, makingHandler: { { params, _ in params.value * 2 } })
+        let (router, context) = (made, context)
+        let replies = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for value in 0..<64 {
+                group.addTask {
+                    let text = #"{"jsonrpc":"2.0","method":"double","params":{"value":\#(value)},"id":1}"#
+                    guard case .request(let request) = Request.parse(try JSONParser.parse(Array(text.utf8))) else {
+                        return (value, nil)
+                    }
+                    let body = await router.respond(to: request, context: context)
+                    return (value, body.map { String(decoding: $0, as: UTF8.self) })
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        XCTAssertEqual(replies.count, 64)
+        for (value, reply) in replies {
+            XCTAssertEqual(reply, #"{"jsonrpc":"2.0","id":1,"result":\#(value * 2)}"#)
+        }
+    }
+
+    /// A router is a value: methods registered on a copy are the copy's alone.
+    func testACopyRegistersMethodsOfItsOwn() async throws {
+        var router = Router()
+        try router.register(Ping.self) { _, _ in "pong" }
+        var copy = router
+        try copy.register(Double2.self) { params, _ in params.value * 2 }
+        XCTAssertEqual(router.methodNames, ["ping"])
+        XCTAssertEqual(copy.methodNames, ["double", "ping"])
+        let unknown = try await respond(router, #"{"jsonrpc":"2.0","method":"double","params":{"value":1},"id":1}"#)
+        XCTAssertEqual(unknown?.contains("-32601"), true, unknown ?? "no reply")
+        try router.register(Double2.self) { params, _ in params.value * 3 }
+        let tripled = try await respond(router, #"{"jsonrpc":"2.0","method":"double","params":{"value":1},"id":1}"#)
+        XCTAssertEqual(tripled, #"{"jsonrpc":"2.0","id":1,"result":3}"#)
+    }
+
+    /// A name is found among many, and a name that only shares a length or a beginning with a
+    /// registered one is not.
+    func testEachNameFindsItsOwnHandler() async throws {
+        var router = Router()
+        try router.register(Ping.self) { _, _ in "pong" }
+        try router.register(Double2.self) { params, _ in params.value * 2 }
+        try router.register(Pong.self) { _, _ in "ping" }
+        let ping = try await respond(router, #"{"jsonrpc":"2.0","method":"ping","id":1}"#)
+        XCTAssertEqual(ping, #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#)
+        let pong = try await respond(router, #"{"jsonrpc":"2.0","method":"pong","id":1}"#)
+        XCTAssertEqual(pong, #"{"jsonrpc":"2.0","id":1,"result":"ping"}"#)
+        for name in ["pin", "pingg", "doubl"] {
+            let reply = try await respond(router, #"{"jsonrpc":"2.0","method":"\#(name)","id":1}"#)
+            XCTAssertEqual(reply?.contains("-32601"), true, reply ?? "no reply")
+        }
     }
 }
 

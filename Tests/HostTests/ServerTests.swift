@@ -160,6 +160,19 @@ final class ServerTests: XCTestCase {
             ]))
     }
 
+    /// Every event source starts, in the order they were added.
+    func testEventSourcesStartInTheOrderTheyWereAdded() throws {
+        let started = Mutex<[String]>([])
+        var router = try router()
+        for name in ["first", "second", "third"] {
+            router.addEventSource { _ in started.withLock { $0.append(name) } }
+        }
+        let channel = ScriptedChannel(router: router)
+        _ = try channel.play([#"{"jsonrpc":"2.0","id":1,"method":"quick"}"#], expecting: 1)
+        channel.server.startEventSources()
+        XCTAssertEqual(started.withLock { $0 }, ["first", "second", "third"])
+    }
+
     func testANotificationTooLargeForABrowserIsDropped() throws {
         let notify = Mutex<Router.Notify?>(nil)
         var router = try router()
