@@ -16,7 +16,8 @@ protocol NamespaceMethod {
     /// What `session_request`'s schema says of the params (`SessionSchemas.innerRequest`); nil
     /// for a method whose params are not read.
     static var paramsSchema: JSONValue? { get }
-    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`).
+    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`):
+    /// derived from `Result` where it is `Decodable`.
     static var resultSchema: JSONValue { get }
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result
 }
@@ -30,6 +31,10 @@ extension NamespaceMethod {
         let params = try JSONValueDecoder().decode(Params.self, from: request.params ?? .null)
         return SessionRequestResult(try await run(params, request, service))
     }
+}
+
+extension NamespaceMethod where Result: Decodable {
+    static var resultSchema: JSONValue { JSONSchemaDerivation.resultSchema(for: Result.self).schema }
 }
 
 /// A namespace method's params, read whole by the method's own reader: every fault is -32602
