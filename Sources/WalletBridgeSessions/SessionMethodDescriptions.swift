@@ -411,29 +411,6 @@ enum SessionSchemas {
                 if !shapes.contains(method.resultSchema) { shapes.append(method.resultSchema) }
             }),
     ]
-    /// The account methods' `[{"pubkey"}]`.
-    static let solanaAccountsResult: JSONValue = [
-        "title": "SessionAccounts", "type": "array",
-        "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
-    ]
-    /// The `eip155` methods' hex strings and addresses.
-    static let ethereumSignatureResult: JSONValue = [
-        "title": "EthereumSignature", "type": "string", "pattern": "^0x[0-9a-f]{130}$",
-        "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
-    ]
-    static let ethereumSignedTransactionResult: JSONValue = [
-        "title": "EthereumSignedTransaction", "type": "string", "pattern": "^0x([0-9a-f]{2})+$",
-        "description": "eth_signTransaction: the raw signed transaction in hex, as eth_sendRawTransaction takes it",
-    ]
-    static let ethereumChainIDResult: JSONValue = [
-        "title": "EthereumChainId", "type": "string", "pattern": "^0x[1-9a-f][0-9a-f]*$",
-        "description": "eth_chainId: the chain id as a hex quantity",
-    ]
-    static let ethereumAccountsResult: JSONValue = [
-        "title": "EthereumAccounts", "type": "array",
-        "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed"),
-    ]
-
     /// `session_disconnect`'s `reason`.
     static let disconnectReason: JSONValue = [
         "title": "SessionReason", "type": "object",
