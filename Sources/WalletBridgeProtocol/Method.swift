@@ -18,7 +18,9 @@ public protocol RPCMethod: Sendable {
     static var name: String { get }
 
     // What `rpc.discover` says of the method (OpenRPC). All optional: the schemas are derived
-    // from `Params` and `Result` (`JSONSchemaDerivation`) unless given here.
+    // from `Params` and `Result` (`JSONSchemaDerivation`) unless given here. What derivation
+    // cannot see of a member (a pattern, a length, an enum, a description), its type states
+    // next to its properties (`JSONSchemaConstraining`).
 
     /// One line on what the method does.
     static var summary: String? { get }

@@ -166,11 +166,20 @@ extension SessionService {
     }
 }
 
+/// personal_sign's and eth_signTypedData_v4's signature.
+enum EthereumSignatureShape: ResultShape {
+    static var keywords: [String: JSONValue] {
+        [
+            "title": "EthereumSignature", "pattern": "^0x[0-9a-f]{130}$",
+            "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
+        ]
+    }
+}
+
 /// `personal_sign`: `[message, address]` → the signature, 0x and 65 bytes in hex.
 enum PersonalSign: NamespaceMethod {
     static let name = EIP155.personalSignMethod
     static var paramsSchema: JSONValue? { SessionSchemas.personalSignParams }
-    static var resultSchema: JSONValue { SessionSchemas.ethereumSignatureResult }
 
     struct Params: NamespaceParams {
         /// As sent: 0x and hex, or text (`SessionService.personalMessage` reads it).
@@ -191,8 +200,10 @@ enum PersonalSign: NamespaceMethod {
         }
     }
 
-    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> String {
-        try await service.personalSign(params, request)
+    static func run(
+        _ params: Params, _ request: InnerRequest, _ service: SessionService
+    ) async throws -> Shaped<String, EthereumSignatureShape> {
+        Shaped(try await service.personalSign(params, request))
     }
 }
 
@@ -200,7 +211,6 @@ enum PersonalSign: NamespaceMethod {
 enum EthSignTypedDataV4: NamespaceMethod {
     static let name = EIP155.signTypedDataMethod
     static var paramsSchema: JSONValue? { SessionSchemas.signTypedDataParams }
-    static var resultSchema: JSONValue { SessionSchemas.ethereumSignatureResult }
 
     struct Params: NamespaceParams {
         let address: EthereumAddress
@@ -214,8 +224,19 @@ enum EthSignTypedDataV4: NamespaceMethod {
         }
     }
 
-    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> String {
-        try await service.signTypedData(params, request)
+    static func run(
+        _ params: Params, _ request: InnerRequest, _ service: SessionService
+    ) async throws -> Shaped<String, EthereumSignatureShape> {
+        Shaped(try await service.signTypedData(params, request))
+    }
+}
+
+enum EthereumSignedTransactionShape: ResultShape {
+    static var keywords: [String: JSONValue] {
+        [
+            "title": "EthereumSignedTransaction", "pattern": "^0x([0-9a-f]{2})+$",
+            "description": "eth_signTransaction: the raw signed transaction in hex, as eth_sendRawTransaction takes it",
+        ]
     }
 }
 
@@ -224,7 +245,6 @@ enum EthSignTypedDataV4: NamespaceMethod {
 enum EthSignTransaction: NamespaceMethod {
     static let name = EIP155.signTransactionMethod
     static var paramsSchema: JSONValue? { SessionSchemas.signEthereumTransactionParams }
-    static var resultSchema: JSONValue { SessionSchemas.ethereumSignedTransactionResult }
 
     struct Params: NamespaceParams {
         /// An object or an unsigned serialized transaction in hex, read for the request's chain
@@ -241,7 +261,9 @@ enum EthSignTransaction: NamespaceMethod {
         }
     }
 
-    static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> String {
-        try await service.signTransaction(params, request)
+    static func run(
+        _ params: Params, _ request: InnerRequest, _ service: SessionService
+    ) async throws -> Shaped<String, EthereumSignedTransactionShape> {
+        Shaped(try await service.signTransaction(params, request))
     }
 }

@@ -11,18 +11,20 @@ import WalletBridgeTransactions
 /// and allows the method; `SessionService.namespaceMethods` is the table it dispatches by.
 protocol NamespaceMethod {
     associatedtype Params: NamespaceParams
-    associatedtype Result: Encodable & Sendable
+    associatedtype Result: Codable & Sendable
     static var name: String { get }
     /// What `session_request`'s schema says of the params (`SessionSchemas.innerRequest`); nil
     /// for a method whose params are not read.
     static var paramsSchema: JSONValue? { get }
-    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`).
-    static var resultSchema: JSONValue { get }
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result
 }
 
 extension NamespaceMethod {
     static var paramsSchema: JSONValue? { nil }
+
+    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`):
+    /// derived from `Result`, with what its type states of its members.
+    static var resultSchema: JSONValue { JSONSchemaDerivation.resultSchema(for: Result.self).schema }
 
     /// Reads the params (absent reads as null) and runs the method: its result is
     /// `session_request`'s, encoded by the router as its type says.
@@ -76,44 +78,88 @@ extension SessionService {
 // MARK: The account methods: what the session shows
 
 /// One Solana account as `solana_getAccounts` answers it.
-struct SolanaAccountEntry: Encodable, Sendable {
+struct SolanaAccountEntry: Codable, Sendable, JSONSchemaConstraining {
     let pubkey: String
+    static var typeConstraints: [String: JSONValue] { ["title": .null] }
+    static var memberConstraints: [String: JSONValue] { ["pubkey": SessionSchemas.base58PublicKey] }
+}
+
+/// The account methods' `[{"pubkey"}]`.
+enum SolanaAccountsShape: ResultShape {
+    static var keywords: [String: JSONValue] { ["title": "SessionAccounts"] }
 }
 
 enum SolanaGetAccounts: NamespaceMethod {
-    static var resultSchema: JSONValue { SessionSchemas.solanaAccountsResult }
     static let name = SolanaMethod.getAccounts
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
-    ) throws -> [SolanaAccountEntry] {
-        try service.wallet.accounts(context: request.context).solana.map(SolanaAccountEntry.init)
+    ) throws -> Shaped<[SolanaAccountEntry], SolanaAccountsShape> {
+        Shaped(try service.wallet.accounts(context: request.context).solana.map(SolanaAccountEntry.init))
     }
 }
 
 enum SolanaRequestAccounts: NamespaceMethod {
-    static var resultSchema: JSONValue { SessionSchemas.solanaAccountsResult }
     static let name = SolanaMethod.requestAccounts
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
-    ) throws -> [SolanaAccountEntry] {
+    ) throws -> Shaped<[SolanaAccountEntry], SolanaAccountsShape> {
         try SolanaGetAccounts.run(params, request, service)
     }
 }
 
+enum EthereumAccountsShape: ResultShape {
+    static var keywords: [String: JSONValue] {
+        [
+            "title": "EthereumAccounts",
+            "items": SessionSchemas.ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed"),
+        ]
+    }
+}
+
 enum EthAccounts: NamespaceMethod {
-    static var resultSchema: JSONValue { SessionSchemas.ethereumAccountsResult }
     static let name = EIP155.accountsMethod
-    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) throws -> [String] {
-        try service.wallet.accounts(context: request.context).eip155
+    static func run(
+        _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
+    ) throws -> Shaped<[String], EthereumAccountsShape> {
+        Shaped(try service.wallet.accounts(context: request.context).eip155)
+    }
+}
+
+enum EthereumChainIDShape: ResultShape {
+    static var keywords: [String: JSONValue] {
+        [
+            "title": "EthereumChainId", "pattern": "^0x[1-9a-f][0-9a-f]*$",
+            "description": "eth_chainId: the chain id as a hex quantity",
+        ]
     }
 }
 
 enum EthChainID: NamespaceMethod {
-    static var resultSchema: JSONValue { SessionSchemas.ethereumChainIDResult }
     static let name = EIP155.chainIDMethod
-    static func run(_ params: UnreadParams, _ request: InnerRequest, _ service: SessionService) -> String {
+    static func run(
+        _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
+    ) -> Shaped<String, EthereumChainIDShape> {
         // `session_request` took only chains the session holds, and an eip155 chain there has
         // a valid id.
-        "0x" + String(EIP155.chainID(of: request.chain) ?? 0, radix: 16)
+        Shaped("0x" + String(EIP155.chainID(of: request.chain) ?? 0, radix: 16))
     }
+}
+
+/// What a result that is one string or one list says beyond its type (`Shaped`): the keywords
+/// its schema adds, a title, a pattern.
+protocol ResultShape {
+    static var keywords: [String: JSONValue] { get }
+}
+
+/// A namespace method's result that is a plain JSON value, written as that value: its schema is
+/// the value's derived one with `Shape`'s keywords, as a struct's members state theirs.
+struct Shaped<Value: Codable & Sendable, Shape: ResultShape>: Codable, Sendable, JSONSchemaConstraining {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+    init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+    static var typeConstraints: [String: JSONValue] { Shape.keywords }
 }

@@ -319,3 +319,28 @@ package struct SessionWire: Codable, Equatable, Sendable {
         case expiry, namespaces, optionalNamespaces, origin, peer, requiredNamespaces, caller = "self", topic
     }
 }
+
+/// What a session's schema says beyond its members' types: their grammars, and the readers'
+/// shapes of the members kept as JSON (`SessionSchemas`).
+extension SessionWire: JSONSchemaConstraining {
+    package static var typeConstraints: [String: JSONValue] { ["title": "Session"] }
+    package static var memberConstraints: [String: JSONValue] {
+        [
+            "topic": SessionSchemas.topic,
+            "origin": SessionSchemas.origin.with(
+                description: "The site the session is for; absent for the extension's own session"),
+            "namespaces": SessionSchemas.sessionNamespaces,
+            "requiredNamespaces": SessionSchemas.normalizedNamespaces,
+            "optionalNamespaces": SessionSchemas.normalizedNamespaces,
+            "expiry": SessionSchemas.expiryConstraint,
+            "self": ["description": "The caller: the extension's metadata, as proposed"],
+            "peer": ["description": "The wallet"],
+        ]
+    }
+}
+
+extension SessionWire.Side: JSONSchemaConstraining {
+    /// Untitled: `self` and `peer` are one shape, not a type of their own to a client.
+    package static var typeConstraints: [String: JSONValue] { ["title": .null] }
+    package static var memberConstraints: [String: JSONValue] { ["metadata": SessionSchemas.metadata] }
+}

@@ -3,12 +3,13 @@ import WalletBridgeKeys
 import WalletBridgeProtocol
 import WalletBridgeTransactions
 
-// What `rpc.discover` says of the five session methods (docs/sessions.md). Their params are
-// types (SessionParams.swift), whose object schemas are derived; the members that a reader
-// checks (`Namespaces.parse`, `PeerMetadata.parse`, …) state their schemas here, as do the
-// results, which are still `JSONValue`, each as strict as its reader. Where a reader checks more
-// than draft-07 can say, the schema is the looser one, so that everything the host accepts
-// validates (see `SessionSchemas`).
+// What `rpc.discover` says of the five session methods (docs/sessions.md). Their params and
+// results are types whose schemas are derived (SessionParams.swift, `SessionWire`, the namespace
+// methods' `Result`s); what derivation cannot see of a member (a pattern, a length, a reader's
+// shape) its type states next to it (`JSONSchemaConstraining`, `JSONSchemaDescribing`), from the
+// parts kept here. The namespace methods' params, read by hand, state their schemas here too.
+// Where a reader checks more than draft-07 can say, the schema is the looser one, so that
+// everything the host accepts validates (see `SessionSchemas`).
 //
 // `errors` lists the codes each method answers with beyond the generic ones (-32700,
 // -32600 to -32603, and the host's -32000 to -32005); the caller policy's -1, which any method may get, the
@@ -30,15 +31,12 @@ extension SessionService.Connect {
             RPCError(.authorizationFailed), RPCError(.sessionRequestExpired),
         ]
     }
-
-    package static var resultSchema: JSONValue? { SessionSchemas.session }
 }
 
 extension SessionService.List {
     package static var summary: String? {
         "The caller's live sessions for the site origin names (its own without), oldest first."
     }
-    package static var resultSchema: JSONValue? { SessionSchemas.listResult }
 }
 
 extension SessionService.Request {
@@ -59,8 +57,6 @@ extension SessionService.Request {
             RPCError(.sessionRequestExpired),
         ]
     }
-
-    package static var resultSchema: JSONValue? { SessionSchemas.requestResult }
 }
 
 extension SessionService.Extend {
@@ -69,14 +65,12 @@ extension SessionService.Extend {
     }
     /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
-    package static var resultSchema: JSONValue? { SessionSchemas.extendResult }
 }
 
 extension SessionService.Disconnect {
     package static var summary: String? { "Ends a session; the extension's ports hear session_delete with the reason." }
     /// 7001: no such live session of the caller for the site (another site's is the same).
     package static var errors: [RPCError] { [RPCError(.noSessionForTopic)] }
-    package static var resultSchema: JSONValue? { SessionSchemas.disconnectResult }
 }
 
 /// The session methods' JSON Schemas (draft-07), and the parts they share.
@@ -142,6 +136,13 @@ enum SessionSchemas {
     ]
     /// Seconds since the Unix epoch.
     static let expiry: JSONValue = ["type": "integer", "description": "Seconds since the Unix epoch"]
+    /// `expiry` as a constraint on an `Int` member: without the `Int` bounds derivation states,
+    /// which say nothing of a time and would only crowd what clients read.
+    static let expiryConstraint = JSONValue.object(
+        (expiry.objectValue ?? [:]).merging(["minimum": .null, "maximum": .null]) { _, given in given })
+    /// A 64-byte Ed25519 signature in base58.
+    static let signatureDigits: JSONValue = ["type": "string", "pattern": "^\(base58Digit){64,88}$"]
+    static let signature = signatureDigits.with(description: "The 64-byte Ed25519 signature, in base58")
     /// A 32-byte public key in base58.
     static let base58PublicKey: JSONValue = ["type": "string", "pattern": "^\(base58Digit){32,44}$"]
 
@@ -238,33 +239,8 @@ enum SessionSchemas {
         ],
         "required": ["name", "description", "url", "icons"],
     ]
-    /// `self` and `peer`.
-    static let side: JSONValue = ["type": "object", "properties": ["metadata": metadata], "required": ["metadata"]]
 
-    // MARK: The session (`Session.wire`)
-
-    static let session: JSONValue = [
-        "title": "Session", "type": "object",
-        "properties": [
-            "topic": topic,
-            "origin": origin.with(description: "The site the session is for; absent for the extension's own session"),
-            "namespaces": sessionNamespaces,
-            "requiredNamespaces": normalizedNamespaces,
-            "optionalNamespaces": normalizedNamespaces,
-            "expiry": expiry,
-            "self": side.with(description: "The caller: the extension's metadata, as proposed"),
-            "peer": side.with(description: "The wallet"),
-        ],
-        "required": ["topic", "namespaces", "requiredNamespaces", "optionalNamespaces", "expiry", "self", "peer"],
-    ]
-
-    // MARK: Each method's params and result
-
-    static let listResult: JSONValue = [
-        "title": "SessionListResult", "type": "object",
-        "properties": ["sessions": ["type": "array", "items": session]],
-        "required": ["sessions"],
-    ]
+    // MARK: Each namespace method's params, and the results derivation needs told
 
     static let signMessageParams: JSONValue = [
         "title": "SignMessageParams", "type": "object",
@@ -435,78 +411,6 @@ enum SessionSchemas {
                 if !shapes.contains(method.resultSchema) { shapes.append(method.resultSchema) }
             }),
     ]
-    /// `solana_signMessage`'s `{"signature"}`.
-    static let signMessageResult: JSONValue = [
-        "title": "SignMessageResult", "type": "object",
-        "properties": [
-            "signature": [
-                "type": "string", "pattern": "^\(base58Digit){64,88}$",
-                "description": "The 64-byte Ed25519 signature, in base58",
-            ]
-        ],
-        "required": ["signature"],
-    ]
-    /// The transaction methods' signed transactions and signatures.
-    static let signTransactionResult: JSONValue = [
-        "title": "SignTransactionResult", "type": "object",
-        "properties": [
-            "signature": [
-                "type": "string", "pattern": "^\(base58Digit){64,88}$",
-                "description": "This key's 64-byte Ed25519 signature, in base58",
-            ],
-            "transaction": solanaTransaction.with(
-                description: "The whole transaction with that signature in its slot, other signatures kept"),
-        ],
-        "required": ["signature", "transaction"],
-    ]
-    static let signAllTransactionsResult: JSONValue = [
-        "title": "SignAllTransactionsResult", "type": "object",
-        "properties": [
-            "transactions": ["type": "array", "items": solanaTransaction],
-            "signatures": ["type": "array", "items": ["type": "string", "pattern": "^\(base58Digit){64,88}$"]],
-        ],
-        "required": ["transactions", "signatures"],
-    ]
-    /// `solana_signIn`'s answer.
-    static let signInResult: JSONValue = [
-        "title": "SignInResult", "type": "object",
-        "properties": [
-            "address": base58PublicKey.with(description: "The key that signed"),
-            "message": ["type": "string", "description": "The exact text signed (its UTF-8 bytes)"],
-            "signature": [
-                "type": "string", "pattern": "^\(base58Digit){64,88}$",
-                "description": "The 64-byte Ed25519 signature, in base58",
-            ],
-        ],
-        "required": ["address", "message", "signature"],
-    ]
-    /// The account methods' `[{"pubkey"}]`.
-    static let solanaAccountsResult: JSONValue = [
-        "title": "SessionAccounts", "type": "array",
-        "items": ["type": "object", "properties": ["pubkey": base58PublicKey], "required": ["pubkey"]],
-    ]
-    /// The `eip155` methods' hex strings and addresses.
-    static let ethereumSignatureResult: JSONValue = [
-        "title": "EthereumSignature", "type": "string", "pattern": "^0x[0-9a-f]{130}$",
-        "description": "personal_sign, eth_signTypedData_v4: 65 bytes r, s, v (27 or 28) in hex",
-    ]
-    static let ethereumSignedTransactionResult: JSONValue = [
-        "title": "EthereumSignedTransaction", "type": "string", "pattern": "^0x([0-9a-f]{2})+$",
-        "description": "eth_signTransaction: the raw signed transaction in hex, as eth_sendRawTransaction takes it",
-    ]
-    static let ethereumChainIDResult: JSONValue = [
-        "title": "EthereumChainId", "type": "string", "pattern": "^0x[1-9a-f][0-9a-f]*$",
-        "description": "eth_chainId: the chain id as a hex quantity",
-    ]
-    static let ethereumAccountsResult: JSONValue = [
-        "title": "EthereumAccounts", "type": "array",
-        "items": ethereumAddress.with(description: "eth_accounts: EIP-55 checksummed"),
-    ]
-
-    static let extendResult: JSONValue = [
-        "title": "SessionExtendResult", "type": "object", "properties": ["expiry": expiry], "required": ["expiry"],
-    ]
-
     /// `session_disconnect`'s `reason`.
     static let disconnectReason: JSONValue = [
         "title": "SessionReason", "type": "object",
@@ -517,7 +421,6 @@ enum SessionSchemas {
         "required": ["code", "message"],
         "description": "What the extension's ports hear in session_delete; 6000 User disconnected unless given",
     ]
-    static let disconnectResult: JSONValue = ["title": "SessionDisconnectResult", "type": "object", "maxProperties": 0]
 
     // MARK: Helpers
 
@@ -533,7 +436,7 @@ enum SessionSchemas {
 
 extension JSONValue {
     /// This schema with `description` set.
-    fileprivate func with(description: String) -> JSONValue {
+    func with(description: String) -> JSONValue {
         guard case .object(var members) = self else { return self }
         members["description"] = .string(description)
         return .object(members)

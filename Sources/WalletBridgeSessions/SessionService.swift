@@ -431,9 +431,12 @@ package struct SessionListResult: Codable, Equatable, Sendable {
     package var sessions: [SessionWire]
 }
 
-/// `session_request`'s answer: the namespace method's result, encoded as its type says.
-package struct SessionRequestResult: Codable, Sendable {
+/// `session_request`'s answer: the namespace method's result, encoded as its type says. Its
+/// schema is theirs, one of (`SessionSchemas.requestResult`): which one, the inner method decides.
+package struct SessionRequestResult: Codable, Sendable, JSONSchemaPlaceholding {
     package let value: any Encodable & Sendable
+    package static var jsonSchema: JSONValue { SessionSchemas.requestResult }
+    package static var schemaPlaceholder: Self { Self(JSONValue.null) }
 
     init(_ value: any Encodable & Sendable) { self.value = value }
 
@@ -449,12 +452,15 @@ package struct SessionRequestResult: Codable, Sendable {
 }
 
 /// `session_extend`'s answer: the session's new expiry, in seconds since 1970.
-package struct SessionExtendResult: Codable, Equatable, Sendable {
+package struct SessionExtendResult: Codable, Equatable, Sendable, JSONSchemaConstraining {
     package var expiry: Int
+    package static var memberConstraints: [String: JSONValue] { ["expiry": SessionSchemas.expiryConstraint] }
 }
 
 /// `session_disconnect`'s answer: `{}`.
-package struct SessionDisconnectResult: Codable, Equatable, Sendable {
+package struct SessionDisconnectResult: Codable, Equatable, Sendable, JSONSchemaConstraining {
+    /// An object with no members (derivation sees one whose members it cannot name).
+    package static var typeConstraints: [String: JSONValue] { ["properties": .null, "maxProperties": 0] }
     package init() {}
     package init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: NoKeys.self) }
     package func encode(to encoder: any Encoder) throws { _ = encoder.container(keyedBy: NoKeys.self) }
@@ -465,7 +471,6 @@ package struct SessionDisconnectResult: Codable, Equatable, Sendable {
 enum SolanaSignMessage: NamespaceMethod {
     static let name = SolanaMethod.signMessage
     static var paramsSchema: JSONValue? { SessionSchemas.signMessageParams }
-    static var resultSchema: JSONValue { SessionSchemas.signMessageResult }
 
     struct Params: NamespaceParams {
         let pubkey: [UInt8]
@@ -488,8 +493,10 @@ enum SolanaSignMessage: NamespaceMethod {
         }
     }
 
-    struct Result: Encodable, Sendable {
+    struct Result: Codable, Sendable, JSONSchemaConstraining {
         let signature: String
+        static var typeConstraints: [String: JSONValue] { ["title": "SignMessageResult"] }
+        static var memberConstraints: [String: JSONValue] { ["signature": SessionSchemas.signature] }
     }
 
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {

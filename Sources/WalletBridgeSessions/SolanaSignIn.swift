@@ -102,17 +102,24 @@ extension SessionService {
 enum SolanaSignIn: NamespaceMethod {
     static let name = SolanaMethod.signIn
     static var paramsSchema: JSONValue? { SessionSchemas.signInParams }
-    static var resultSchema: JSONValue { SessionSchemas.signInResult }
 
     struct Params: NamespaceParams {
         let input: SolanaSignInInput
         init(json: JSONValue) throws(RPCError) { input = try SolanaSignInInput(json: json, field: "request.params") }
     }
 
-    struct Result: Encodable, Sendable {
+    struct Result: Codable, Sendable, JSONSchemaConstraining {
         let address: String
         let message: String
         let signature: String
+        static var typeConstraints: [String: JSONValue] { ["title": "SignInResult"] }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "address": SessionSchemas.base58PublicKey.with(description: "The key that signed"),
+                "message": ["description": "The exact text signed (its UTF-8 bytes)"],
+                "signature": SessionSchemas.signature,
+            ]
+        }
     }
 
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {

@@ -202,7 +202,6 @@ extension SessionService {
 enum SolanaSignTransaction: NamespaceMethod {
     static let name = SolanaMethod.signTransaction
     static var paramsSchema: JSONValue? { SessionSchemas.signTransactionParams }
-    static var resultSchema: JSONValue { SessionSchemas.signTransactionResult }
 
     struct Params: NamespaceParams {
         let transaction: SolanaTransaction
@@ -220,9 +219,18 @@ enum SolanaSignTransaction: NamespaceMethod {
         }
     }
 
-    struct Result: Encodable, Sendable {
+    struct Result: Codable, Sendable, JSONSchemaConstraining {
         let signature: String
         let transaction: String
+        static var typeConstraints: [String: JSONValue] { ["title": "SignTransactionResult"] }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "signature": SessionSchemas.signature.with(
+                    description: "This key's 64-byte Ed25519 signature, in base58"),
+                "transaction": SessionSchemas.solanaTransaction.with(
+                    description: "The whole transaction with that signature in its slot, other signatures kept"),
+            ]
+        }
     }
 
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
@@ -234,7 +242,6 @@ enum SolanaSignTransaction: NamespaceMethod {
 enum SolanaSignAllTransactions: NamespaceMethod {
     static let name = SolanaMethod.signAllTransactions
     static var paramsSchema: JSONValue? { SessionSchemas.signAllTransactionsParams }
-    static var resultSchema: JSONValue { SessionSchemas.signAllTransactionsResult }
 
     struct Params: NamespaceParams {
         let transactions: [SolanaTransaction]
@@ -267,9 +274,16 @@ enum SolanaSignAllTransactions: NamespaceMethod {
     }
 
     /// Members in sorted order, as every result's bytes are (the encoder writes them as declared).
-    struct Result: Encodable, Sendable {
+    struct Result: Codable, Sendable, JSONSchemaConstraining {
         let signatures: [String]
         let transactions: [String]
+        static var typeConstraints: [String: JSONValue] { ["title": "SignAllTransactionsResult"] }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "transactions": ["items": SessionSchemas.solanaTransaction],
+                "signatures": ["items": SessionSchemas.signatureDigits],
+            ]
+        }
     }
 
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {

@@ -20,6 +20,7 @@ import {
   checkSessionDisconnectResult,
   checkSessionExtendResult,
   checkSessionListResult,
+  checkSessionParams,
   checkSessionRequestParams,
   checkSessionRequestResult,
   checkOrigin,
@@ -409,7 +410,9 @@ class Client {
    */
   async listSessions(options) {
     const checked = callOptions(options, 'listSessions');
-    const { result, id } = await this.#call(SESSION_LIST_METHOD, withOrigin({}, checked), checked);
+    const params = withOrigin({}, checked);
+    checkSessionParams(SESSION_LIST_METHOD, params);
+    const { result, id } = await this.#call(SESSION_LIST_METHOD, params, checked);
     return checkSessionListResult(result, { id });
   }
 
@@ -433,7 +436,9 @@ class Client {
   async extend(topic, options) {
     checkTopic(topic);
     const checked = callOptions(options, 'extend');
-    const { result, id } = await this.#call(SESSION_EXTEND_METHOD, withOrigin({ topic }, checked), checked);
+    const params = withOrigin({ topic }, checked);
+    checkSessionParams(SESSION_EXTEND_METHOD, params);
+    const { result, id } = await this.#call(SESSION_EXTEND_METHOD, params, checked);
     return checkSessionExtendResult(result, { id });
   }
 
@@ -449,7 +454,9 @@ class Client {
     const checked = callOptions(options, 'disconnect');
     /** @type {Record<string, unknown>} */
     const params = reason === undefined ? { topic } : { topic, reason };
-    const { result, id } = await this.#call(SESSION_DISCONNECT_METHOD, withOrigin(params, checked), checked);
+    const wire = withOrigin(params, checked);
+    checkSessionParams(SESSION_DISCONNECT_METHOD, wire);
+    const { result, id } = await this.#call(SESSION_DISCONNECT_METHOD, wire, checked);
     checkSessionDisconnectResult(result, { id });
   }
 

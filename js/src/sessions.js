@@ -8,7 +8,9 @@
 import { base58Decode, base58Encode, isUint8Array } from './base58.js';
 import { base64Decode, base64Encode } from './base64.js';
 import { NativeProtocolError } from './errors.js';
+import { schemaProblem } from './json-schema.js';
 import { describe, isPlainObject } from './protocol.js';
+import { SESSION_SCHEMAS } from './session-schemas.js';
 import {
   SOLANA_SIGN_ALL_MAX_TRANSACTIONS,
   SOLANA_TRANSACTION_MAX_BYTES,
@@ -401,7 +403,20 @@ export function checkConnectParams(params) {
   if (params.requiredNamespaces !== undefined) wire.requiredNamespaces = /** @type {Namespaces} */ (params.requiredNamespaces);
   if (params.optionalNamespaces !== undefined) wire.optionalNamespaces = /** @type {Namespaces} */ (params.optionalNamespaces);
   if (params.origin !== undefined) wire.origin = params.origin;
+  checkSessionParams(SESSION_CONNECT_METHOD, wire);
   return wire;
+}
+
+/**
+ * Throws a TypeError unless `params` validate against `method`'s params schema as the host
+ * states it (session-schemas.js, generated from its rpc.discover): after the checks above, which
+ * word the common mistakes, this holds the rest of what the host says it takes.
+ * @param {string} method a session method
+ * @param {unknown} params the whole params, as sent
+ */
+export function checkSessionParams(method, params) {
+  const problem = schemaProblem(SESSION_SCHEMAS[/** @type {keyof typeof SESSION_SCHEMAS} */ (method)]?.params, params);
+  if (problem !== null) throw new TypeError(`${method}'s params: ${problem}`);
 }
 
 /**
@@ -863,6 +878,7 @@ export function checkSessionRequestParams(args) {
   };
   if (args.expiry !== undefined) wire.expiry = args.expiry;
   if (args.origin !== undefined) wire.origin = args.origin;
+  checkSessionParams(SESSION_REQUEST_METHOD, wire);
   return wire;
 }
 

@@ -1,4 +1,4 @@
-// src/session-methods.d.ts and src/session-methods.js are generated from the shipped host's
+// src/session-methods.d.ts, src/session-methods.js and src/session-schemas.js are generated from the shipped host's
 // rpc.discover (session-types.js): this fails when they are stale, that is when the host's
 // session methods changed and scripts/generate-session-types.sh was not run again.
 import assert from 'node:assert/strict';
@@ -8,14 +8,14 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { discover } from './host-discover.js';
 import { temporaryFolder } from './scratch.js';
-import { SESSION_TYPES_DTS, SESSION_TYPES_JS, sessionTypes } from './session-types.js';
+import { SESSION_SCHEMAS_JS, SESSION_TYPES_DTS, SESSION_TYPES_JS, sessionTypes } from './session-types.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOST = process.env.WALLET_BRIDGE_BIN ?? join(REPO_ROOT, '.build/debug/wallet-bridge');
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const REGENERATE = 'scripts/generate-session-types.sh';
 
-/** @type {{ declarations: string, errors: string } | undefined} */
+/** @type {{ declarations: string, errors: string, schemas: string } | undefined} */
 let generated;
 /** What the host describes now; fails (never skips) without a built host. */
 function fromHost() {
@@ -33,6 +33,10 @@ test(`src/${SESSION_TYPES_DTS} is what the host's rpc.discover generates`, () =>
 
 test(`src/${SESSION_TYPES_JS} is what the host's rpc.discover generates`, () => {
   assert.equal(readFileSync(join(SRC, SESSION_TYPES_JS), 'utf8'), fromHost().errors, `stale: run ${REGENERATE}`);
+});
+
+test(`src/${SESSION_SCHEMAS_JS} is what the host's rpc.discover generates`, () => {
+  assert.equal(readFileSync(join(SRC, SESSION_SCHEMAS_JS), 'utf8'), fromHost().schemas, `stale: run ${REGENERATE}`);
 });
 
 test('a change to a session method in the host makes the committed declarations stale', () => {

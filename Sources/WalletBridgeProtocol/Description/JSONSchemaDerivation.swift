@@ -12,6 +12,36 @@ package protocol JSONSchemaPlaceholding: JSONSchemaDescribing {
     static var schemaPlaceholder: Self { get }
 }
 
+/// A type whose derived schema needs what its Swift types cannot say, stated next to its
+/// properties: for each member (by its JSON name), JSON Schema keywords that derivation merges
+/// into the member's derived schema (a `pattern`, `minLength`/`maxLength`, an `enum`, a
+/// `format`, a `description`, an array's `items`), and keywords for the type's own schema (a
+/// `title`, a `description`, `maxProperties`). A keyword given replaces the derived one of the
+/// same name; one given as `null` removes it. A member's keywords go on its own schema, before
+/// an optional member is also allowed to be null. A member named that the type does not decode
+/// is a derivation problem, so a renamed property cannot leave its constraint behind.
+///
+/// ```swift
+/// struct Transfer: Codable, JSONSchemaConstraining {
+///     var to: String
+///     var memo: String?
+///     static var memberConstraints: [String: JSONValue] {
+///         ["to": ["pattern": "^0x[0-9a-fA-F]{40}$"], "memo": ["maxLength": 256]]
+///     }
+/// }
+/// ```
+public protocol JSONSchemaConstraining {
+    /// By member name: keywords merged into that member's derived schema.
+    static var memberConstraints: [String: JSONValue] { get }
+    /// Keywords merged into the type's own derived schema.
+    static var typeConstraints: [String: JSONValue] { get }
+}
+
+extension JSONSchemaConstraining {
+    public static var memberConstraints: [String: JSONValue] { [:] }
+    public static var typeConstraints: [String: JSONValue] { [:] }
+}
+
 /// A schema derived from a Swift type, and where derivation fell short.
 public struct DerivedSchema: Sendable, Equatable {
     public var schema: JSONValue
@@ -34,11 +64,24 @@ public struct DerivedSchema: Sendable, Equatable {
 /// - a raw-value enum that is not `CaseIterable` has no instance to go on with;
 /// - a recursive type is not unrolled.
 /// Such a type conforms to `JSONSchemaDescribing`, or its method supplies `paramsSchema` or
-/// `resultSchema` (`RPCMethod`).
+/// `resultSchema` (`RPCMethod`). A type whose members need more than their types say (a
+/// pattern, a length) keeps its derived schema and states that (`JSONSchemaConstraining`).
 public enum JSONSchemaDerivation {
     /// The schema of `type`'s JSON form.
     public static func schema(for type: any Decodable.Type) -> DerivedSchema {
+        schema(for: type, encoded: false)
+    }
+
+    /// The schema of `type`'s JSON form as the host writes it: a result. The same as
+    /// `schema(for:)`, except that an optional member is not also allowed to be null, since the
+    /// synthesised `encode(to:)` leaves a nil member out.
+    public static func resultSchema(for type: any Decodable.Type) -> DerivedSchema {
+        schema(for: type, encoded: true)
+    }
+
+    private static func schema(for type: any Decodable.Type, encoded: Bool) -> DerivedSchema {
         var deriver = Deriver(topLevel: .any)
+        deriver.optionalMembersAreNullable = !encoded
         let schema = deriver.derive(type, path: "").schema.json
         return DerivedSchema(schema: schema, problems: deriver.problems)
     }
@@ -143,7 +186,8 @@ indirect enum RecordedSchema {
     /// Any JSON value: nothing was asked for, or the type said so.
     case any
     case given(JSONValue)
-    case object(title: String?, members: [RecordedMember])
+    /// `keywords`: what the type's `JSONSchemaConstraining.typeConstraints` add.
+    case object(title: String?, members: [RecordedMember], keywords: [String: JSONValue] = [:])
     /// `prefix` positions, then any number of `rest` (nil: no more).
     case array(prefix: [RecordedMember], rest: RecordedSchema?)
     /// A nested container's record, filled after the container was handed out.
@@ -157,14 +201,14 @@ indirect enum RecordedSchema {
             return schema
         case .nested(let record):
             return record.schema.json
-        case .object(let title, let members):
+        case .object(let title, let members, let keywords):
             var schema: [String: JSONValue] = ["type": "object"]
             if let title { schema["title"] = .string(title) }
             schema["properties"] = .object(
                 Dictionary(members.map { ($0.name, $0.valueSchema) }, uniquingKeysWith: { first, _ in first }))
             let required = members.filter(\.required).map { JSONValue.string($0.name) }
             if !required.isEmpty { schema["required"] = .array(required) }
-            return .object(schema)
+            return RecordedSchema.merging(keywords, into: .object(schema))
         case .array(let prefix, let rest):
             var schema: [String: JSONValue] = ["type": "array"]
             if prefix.isEmpty {
@@ -185,7 +229,7 @@ indirect enum RecordedSchema {
     /// The members of an object, resolved.
     var members: [JSONSchemaDerivation.Member]? {
         switch self {
-        case .object(_, let members): members.map(\.resolved)
+        case .object(_, let members, _): members.map(\.resolved)
         case .nested(let record): record.schema.members
         default: nil
         }
@@ -200,6 +244,43 @@ indirect enum RecordedSchema {
         }
     }
 
+    /// `schema` with `keywords` merged in: each replaces the keyword of its name; null removes it.
+    static func merging(_ keywords: [String: JSONValue], into schema: JSONValue) -> JSONValue {
+        guard !keywords.isEmpty else { return schema }
+        var members = schema.objectValue ?? [:]
+        for (keyword, value) in keywords { members[keyword] = value == .null ? nil : value }
+        return .object(members)
+    }
+
+    /// This schema with `type`'s constraints merged in; a member constraint of no member is a
+    /// problem (reported at `path`).
+    func constrained(by type: any JSONSchemaConstraining.Type, path: String, problems: inout [String]) -> RecordedSchema
+    {
+        var memberConstraints = type.memberConstraints
+        let typeConstraints = type.typeConstraints
+        let result: RecordedSchema
+        switch self {
+        case .object(let title, var members, var keywords):
+            for index in members.indices {
+                guard let constraint = memberConstraints.removeValue(forKey: members[index].name) else { continue }
+                let derived = members[index].schema.json
+                members[index].schema = .given(Self.merging(constraint.objectValue ?? [:], into: derived))
+            }
+            keywords.merge(typeConstraints) { _, given in given }
+            result = .object(title: title, members: members, keywords: keywords)
+        case .nested(let record):
+            return record.schema.constrained(by: type, path: path, problems: &problems)
+        default:
+            result = .given(Self.merging(typeConstraints, into: json))
+        }
+        for name in memberConstraints.keys.sorted() {
+            problems.append(
+                "\(path.isEmpty ? "the value" : path): \(Deriver.name(of: type)) constrains the member \(name), which it does not decode"
+            )
+        }
+        return result
+    }
+
     var isEmptyParams: Bool {
         if case .given(let schema) = self { return schema == NoParams.jsonSchema }
         return false
@@ -211,13 +292,16 @@ struct RecordedMember {
     var name: String
     var schema: RecordedSchema
     var required: Bool
+    /// Whether an optional member may also be null: when read, not when written (a result).
+    var nullable = true
 
     /// The member's schema as the host takes it: an optional member (`decodeIfPresent`) may also
     /// be null, which the standard decoders read as absent.
     var valueSchema: JSONValue {
         let schema = schema.json
         let null: JSONValue = ["type": "null"]
-        guard !required, schema != [:], schema.objectValue?["anyOf"]?.arrayValue?.contains(null) != true else {
+        guard !required, nullable, schema != [:], schema.objectValue?["anyOf"]?.arrayValue?.contains(null) != true
+        else {
             return schema
         }
         return ["anyOf": [schema, null]]
@@ -342,6 +426,8 @@ struct Deriver {
     /// initializer's other branch.
     let topLevel: TopLevel
     var problems: [String] = []
+    /// False for a result's schema (`JSONSchemaDerivation.resultSchema(for:)`).
+    var optionalMembersAreNullable = true
     private var inProgress: [ObjectIdentifier] = []
 
     init(topLevel: TopLevel) { self.topLevel = topLevel }
@@ -377,7 +463,9 @@ struct Deriver {
         }
         inProgress.append(identity)
         defer { inProgress.removeLast() }
-        return probe(type, path: path)
+        let (schema, value) = probe(type, path: path)
+        guard let constrained = type as? any JSONSchemaConstraining.Type else { return (schema, value) }
+        return (schema.constrained(by: constrained, path: path, problems: &problems), value)
     }
 
     /// Runs `type`'s initializer against the recording decoder.
@@ -544,14 +632,18 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let (schema, value) = deriver.derive(type, path: memberPath(key))
         record.add(
             RecordedMember(
-                name: key.stringValue, schema: schema, required: !record.nilChecked.contains(key.stringValue)))
+                name: key.stringValue, schema: schema, required: !record.nilChecked.contains(key.stringValue),
+                nullable: deriver.value.optionalMembersAreNullable))
         guard let value else { throw DerivationStopped() }
         return value
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let (schema, value) = deriver.derive(type, path: memberPath(key))
-        record.add(RecordedMember(name: key.stringValue, schema: schema, required: false))
+        record.add(
+            RecordedMember(
+                name: key.stringValue, schema: schema, required: false,
+                nullable: deriver.value.optionalMembersAreNullable))
         return value
     }
 

@@ -80,7 +80,7 @@ public enum OpenRPC {
         if let given = M.resultSchema {
             result = given
         } else {
-            let derived = JSONSchemaDerivation.schema(for: M.Result.self)
+            let derived = JSONSchemaDerivation.resultSchema(for: M.Result.self)
             result = derived.schema
             problems += derived.problems.map { "result: \($0)" }
         }

@@ -1,0 +1,97 @@
+@testable import WalletBridgeProtocol
+import XCTest
+
+// What a type states of its members beyond their Swift types (`JSONSchemaConstraining`), merged
+// into the schema derived from it, for params and results alike.
+
+private struct Transfer: Codable, Sendable, JSONSchemaConstraining {
+    enum Speed: String, Codable, CaseIterable { case slow, fast }
+    struct Memo: Codable, Sendable, JSONSchemaConstraining {
+        var text: String
+        static var typeConstraints: [String: JSONValue] { ["title": .null, "description": "A note"] }
+        static var memberConstraints: [String: JSONValue] { ["text": ["maxLength": 256]] }
+    }
+    var to: String
+    var amount: Int
+    var speed: Speed
+    var memo: Memo?
+    var tags: [String]
+    static var typeConstraints: [String: JSONValue] { ["title": "TokenTransfer", "additionalProperties": false] }
+    static var memberConstraints: [String: JSONValue] {
+        [
+            "to": ["pattern": "^0x[0-9a-fA-F]{40}$", "description": "The recipient"],
+            "amount": ["minimum": 1],
+            "speed": ["enum": ["slow"]],
+            "tags": ["maxItems": 4, "items": ["type": "string", "minLength": 1]],
+        ]
+    }
+}
+
+/// A constraint left behind by a renamed member.
+private struct Renamed: Codable, Sendable, JSONSchemaConstraining {
+    var recipient: String
+    static var memberConstraints: [String: JSONValue] { ["to": ["pattern": "^0x"]] }
+}
+
+private enum Send: RPCMethod {
+    static let name = "send"
+    typealias Params = Transfer
+    typealias Result = Transfer.Memo
+}
+
+final class JSONSchemaConstraintsTests: XCTestCase {
+    private let intSchema: JSONValue = [
+        "type": "integer", "minimum": .number(JSONNumber(validatedLiteral: String(Int.min))),
+        "maximum": .number(JSONNumber(validatedLiteral: String(Int.max))),
+    ]
+    private let memo: JSONValue = [
+        "type": "object", "description": "A note", "properties": ["text": ["type": "string", "maxLength": 256]],
+        "required": ["text"],
+    ]
+
+    func testEachMembersConstraintsAreMergedIntoItsDerivedSchema() {
+        let derived = JSONSchemaDerivation.schema(for: Transfer.self)
+        XCTAssertEqual(derived.problems, [])
+        var amount = intSchema.objectValue ?? [:]
+        amount["minimum"] = 1
+        XCTAssertEqual(
+            derived.schema,
+            [
+                "type": "object", "title": "TokenTransfer", "additionalProperties": false,
+                "properties": [
+                    "to": ["type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "description": "The recipient"],
+                    "amount": .object(amount),
+                    "speed": ["enum": ["slow"]],
+                    // An optional member's constraints go on its own schema, then null is allowed.
+                    "memo": ["anyOf": [memo, ["type": "null"]]],
+                    "tags": ["type": "array", "maxItems": 4, "items": ["type": "string", "minLength": 1]],
+                ],
+                "required": ["to", "amount", "speed", "tags"],
+            ])
+    }
+
+    func testAConstraintOfAMemberTheTypeDoesNotDecodeIsAProblem() {
+        let derived = JSONSchemaDerivation.schema(for: Renamed.self)
+        XCTAssertEqual(derived.problems, ["the value: Renamed constrains the member to, which it does not decode"])
+        XCTAssertEqual(derived.schema.objectValue?["properties"], ["recipient": ["type": "string"]])
+    }
+
+    func testAResultsOptionalMembersAreNotNull() {
+        // Written by the synthesised encoder, a nil member is left out, never null.
+        let result = JSONSchemaDerivation.resultSchema(for: Transfer.self).schema
+        XCTAssertEqual(result.objectValue?["properties"]?.objectValue?["memo"], memo)
+        let params = JSONSchemaDerivation.schema(for: Transfer.self).schema
+        XCTAssertEqual(params.objectValue?["properties"]?.objectValue?["memo"], ["anyOf": [memo, ["type": "null"]]])
+    }
+
+    func testAMethodsDescriptionCarriesTheConstraints() {
+        let method = OpenRPC.method(Send.self).objectValue ?? [:]
+        XCTAssertNil(method["x-derivation-problems"])
+        XCTAssertEqual(method["result"], ["name": "result", "schema": memo])
+        let to = method["params"]?.arrayValue?.first { $0.objectValue?["name"] == "to" }
+        XCTAssertEqual(
+            to?.objectValue?["schema"],
+            ["type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "description": "The recipient"])
+        XCTAssertEqual(method["x-params-schema"]?.objectValue?["title"], "TokenTransfer")
+    }
+}

@@ -1,0 +1,98 @@
+// What the session methods send is also held to the params schemas the host states in its
+// rpc.discover (src/session-schemas.js, generated; src/json-schema.js checks): a limit the host
+// states is refused before sending, naming the field, without being written again in JS.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SOLANA_MAINNET_CHAIN_ID, createNativeClient } from '../src/index.js';
+import { schemaProblem } from '../src/json-schema.js';
+import { SESSION_SCHEMAS } from '../src/session-schemas.js';
+import { fakeChrome } from './fakes.js';
+
+const APP = 'com.example.wallet_bridge';
+const TOPIC = 'a'.repeat(64);
+
+/** A client whose host must never be reached. */
+function refusingClient() {
+  const runtime = fakeChrome({ [APP]: () => assert.fail('nothing should be sent') });
+  return { client: createNativeClient({ application: APP, runtime }), runtime };
+}
+
+const namespaces = (/** @type {object} */ fields) => ({ solana: { chains: [SOLANA_MAINNET_CHAIN_ID], methods: [], events: [], ...fields } });
+
+test('connect refuses, before sending, what only the host\'s schema says it refuses', async () => {
+  const { client, runtime } = refusingClient();
+  /** @type {Array<[object, RegExp]>} */
+  const cases = [
+    [{ requiredNamespaces: namespaces({ methods: ['x'.repeat(257)] }), metadata: { name: 'n' } },
+      /^session_connect's params: requiredNamespaces\.solana\.methods\[0\] is 257 characters, more than 256$/],
+    [{ requiredNamespaces: namespaces({ methods: Array.from({ length: 65 }, (_, index) => `m${index}`) }), metadata: { name: 'n' } },
+      /^session_connect's params: requiredNamespaces\.solana\.methods holds 65 items, more than 64$/],
+    [{ requiredNamespaces: namespaces({ events: [''] }), metadata: { name: 'n' } },
+      /^session_connect's params: requiredNamespaces\.solana\.events\[0\] is 0 characters, fewer than 1$/],
+    [{ requiredNamespaces: namespaces({}), metadata: { name: 'n', icons: Array(9).fill('https://app.example.com/i.png') } },
+      /^session_connect's params: metadata\.icons holds 9 items, more than 8$/],
+  ];
+  for (const [params, pattern] of cases) {
+    await assert.rejects(client.connect(/** @type {any} */ (params)), (error) => error instanceof TypeError && pattern.test(error.message), String(pattern));
+  }
+  assert.equal(runtime.sent.length, 0);
+});
+
+test('the schemas are the host\'s: each session method\'s params and result', () => {
+  assert.deepEqual(Object.keys(SESSION_SCHEMAS).sort(), ['session_connect', 'session_disconnect', 'session_extend', 'session_list', 'session_request']);
+  const extend = /** @type {any} */ (SESSION_SCHEMAS.session_extend.params);
+  assert.equal(extend.properties.topic.pattern, '^[0-9a-f]{64}$');
+  assert.deepEqual(extend.required, ['topic']);
+  assert.equal(schemaProblem(extend, { topic: TOPIC }), null);
+  assert.equal(schemaProblem(extend, { topic: TOPIC.toUpperCase() }), `topic is "${'A'.repeat(40)}"…, which does not match ^[0-9a-f]{64}$`);
+  // Annotations are left out; a member named description is kept.
+  const connect = /** @type {any} */ (SESSION_SCHEMAS.session_connect.params);
+  assert.equal(connect.title, undefined);
+  assert.ok(connect.properties.metadata.properties.description);
+});
+
+test('the checker: the draft-07 keywords the host\'s schemas use', () => {
+  /** @type {Array<[unknown, unknown, string | null]>} */
+  const cases = [
+    [{ type: 'string' }, 'x', null],
+    [{ type: 'string' }, 5, 'the value is 5, not a string'],
+    [{ type: ['object', 'null'] }, null, null],
+    [{ type: ['object', 'null'] }, [], 'the value is an array, not an object or null'],
+    [{ type: 'integer' }, 1.5, 'the value is 1.5, not a whole number'],
+    [{ enum: ['a', 'b'] }, 'c', 'the value is "c", not one of "a", "b"'],
+    [{ const: 'a' }, 'b', 'the value is "b", not "a"'],
+    [{ minLength: 2, maxLength: 3 }, '🔑🔑', null],
+    [{ maxLength: 1 }, '🔑🔑', 'the value is 2 characters, more than 1'],
+    [{ pattern: '^a+$' }, 'ab', 'the value is "ab", which does not match ^a+$'],
+    [{ minimum: 1, maximum: 2 }, 3, 'the value is 3, more than 2'],
+    [{ minItems: 1 }, [], 'the value holds 0 items, fewer than 1'],
+    [{ items: { type: 'string' } }, ['a', 1], '[1] is 1, not a string'],
+    [{ items: [{ type: 'string' }], additionalItems: false }, ['a', 'b'], '[1] must not be there'],
+    [{ required: ['a'] }, {}, 'a is missing'],
+    [{ properties: { a: { type: 'string' } } }, { a: 1 }, 'a is 1, not a string'],
+    [{ properties: { chains: false } }, { chains: [] }, 'chains must not be there'],
+    [{ patternProperties: { '^[a-z]+$': { type: 'string' } }, additionalProperties: false }, { ab: 'x', 'a:b': 'y' }, 'the value has the member "a:b", which it may not'],
+    [{ patternProperties: { '^[a-z]+$': { type: 'string' } } }, { ab: 1 }, 'ab is 1, not a string'],
+    [{ maxProperties: 0 }, { a: 1 }, 'the value has 1 members, more than 0'],
+    [{ anyOf: [{ type: 'string', minLength: 2 }, { type: 'null' }] }, 'a', 'the value is 1 characters, fewer than 2'],
+    [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, true, 'the value is none of the 2 forms it may take (the value is a boolean, not a string)'],
+    [{ allOf: [{ required: ['a'] }, { required: ['b'] }] }, { a: 1 }, 'b is missing'],
+    [{ not: { enum: ['x'] } }, 'x', 'the value is a form it may not take'],
+    [{ properties: { o: { properties: { 'solana:x': { type: 'string' } } } } }, { o: { 'solana:x': 1 } }, 'o["solana:x"] is 1, not a string'],
+    [true, 1, null],
+    [{ format: 'uri' }, 'not checked', null],
+  ];
+  for (const [schema, value, expected] of cases) {
+    assert.equal(schemaProblem(schema, value), expected, JSON.stringify([schema, value]));
+  }
+});
+
+test('sessionRequest is held to its schema too: what the inner method takes', async () => {
+  const { client, runtime } = refusingClient();
+  const statement = 'x'.repeat(5000);
+  await assert.rejects(
+    client.sessionRequest({ topic: TOPIC, chainId: SOLANA_MAINNET_CHAIN_ID, request: { method: 'solana_signIn', params: { statement } } }),
+    (error) => error instanceof TypeError && /^session_request's params: request\.params\.statement is 5000 characters, more than \d+$/.test(error.message),
+  );
+  assert.equal(runtime.sent.length, 0);
+});
