@@ -5,5 +5,6 @@
 @_exported import WalletBridgeHost
 @_exported import WalletBridgeProtocol
 @_exported import WalletBridgeStdio
-// For `Log` only: the rest of the system module is `package`.
+// For `Log` only: the rest of the system module is `package`, or `public` behind
+// `@_spi(KeptAnswer)`, which this import does not carry.
 @_exported import WalletBridgeSystem

@@ -14,10 +14,11 @@ import Synchronization
 /// gets a copy made for its value's type: the cold call pays for no generic type built at run
 /// time and no allocation. Not copyable: it is one answer, shared by whoever holds its owner.
 ///
-/// `public` behind an SPI, not `package`: the compiler makes a copy for the caller's type only
-/// of a `public` inlinable body, and calls a `package` one as written, for any type, building
-/// its generic types at run time on every call. Not for users: only `@_spi(KeptAnswer)`
-/// imports see it.
+/// `public` behind an SPI, not `package`: Swift 6.3 makes a copy for the caller's type only of
+/// a `public` inlinable body, and calls a `package` one as written, for any type, building its
+/// generic types at run time on every call (a two-module package shows it: a `package` generic
+/// `@inlinable` function is called unspecialized from the other module, a `public` one is
+/// inlined). Not for users: only `@_spi(KeptAnswer)` imports see it.
 @_spi(KeptAnswer)
 public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     /// When a kept answer holds.

@@ -33,6 +33,11 @@ private struct Renamed: Codable, Sendable, JSONSchemaConstraining {
     static var memberConstraints: [String: JSONValue] { ["to": ["pattern": "^0x"]] }
 }
 
+private struct Misconstrained: Codable, Sendable, JSONSchemaConstraining {
+    var recipient: String
+    static var memberConstraints: [String: JSONValue] { ["recipient": "^0x"] }
+}
+
 private enum Send: RPCMethod {
     static let name = "send"
     typealias Params = Transfer
@@ -73,6 +78,14 @@ final class JSONSchemaConstraintsTests: XCTestCase {
     func testAConstraintOfAMemberTheTypeDoesNotDecodeIsAProblem() {
         let derived = JSONSchemaDerivation.schema(for: Renamed.self)
         XCTAssertEqual(derived.problems, ["the value: Renamed constrains the member to, which it does not decode"])
+        XCTAssertEqual(derived.schema.objectValue?["properties"], ["recipient": ["type": "string"]])
+    }
+
+    func testAConstraintThatIsNotAnObjectOfKeywordsIsAProblem() {
+        let derived = JSONSchemaDerivation.schema(for: Misconstrained.self)
+        XCTAssertEqual(
+            derived.problems,
+            ["the value: Misconstrained's constraint of the member recipient is not an object of keywords"])
         XCTAssertEqual(derived.schema.objectValue?["properties"], ["recipient": ["type": "string"]])
     }
 

@@ -1,9 +1,9 @@
 // Checks a value against a JSON Schema: the draft-07 subset the host's rpc.discover uses (type,
 // enum, const, properties, required, additionalProperties, patternProperties, items,
-// additionalItems, the counts and bounds, pattern, anyOf, allOf, not). What the session methods
-// send and receive is held to the schemas generated from the host's document
-// (session-schemas.js), so a constraint the host states reaches the client without being
-// written again. A keyword outside the subset (format, $ref) is not checked.
+// additionalItems, the counts and bounds, pattern, anyOf, allOf, not). The params the session
+// methods send are held to the schemas generated from the host's document (session-schemas.js),
+// so a constraint the host states reaches the client without being written again. A keyword
+// outside the subset (format, $ref) is not checked.
 import { describe, isPlainObject } from './protocol.js';
 
 /** @typedef {boolean | Record<string, unknown>} Schema */
@@ -105,11 +105,9 @@ const PATTERNS = new Map();
 function pattern(source) {
   let compiled = PATTERNS.get(source);
   if (compiled === undefined) {
-    try {
-      compiled = new RegExp(source, 'u');
-    } catch {
-      compiled = new RegExp(source);
-    }
+    // With `u`, as JSON Schema's patterns are Unicode (ECMA-262) ones; every pattern of the
+    // host's document compiles so (session-schemas.test.js).
+    compiled = new RegExp(source, 'u');
     PATTERNS.set(source, compiled);
   }
   return /** @type {RegExp} */ (compiled);
@@ -122,10 +120,12 @@ function pattern(source) {
  */
 function stringProblem(schema, value, place) {
   if (typeof value !== 'string') return null;
-  // JSON Schema counts characters as code points.
-  const length = [...value].length;
-  if (typeof schema.minLength === 'number' && length < schema.minLength) return `${place} is ${length} characters, fewer than ${schema.minLength}`;
-  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return `${place} is ${length} characters, more than ${schema.maxLength}`;
+  if (typeof schema.minLength === 'number' || typeof schema.maxLength === 'number') {
+    // JSON Schema counts characters as code points; counted only where a limit asks.
+    const length = [...value].length;
+    if (typeof schema.minLength === 'number' && length < schema.minLength) return `${place} is ${length} characters, fewer than ${schema.minLength}`;
+    if (typeof schema.maxLength === 'number' && length > schema.maxLength) return `${place} is ${length} characters, more than ${schema.maxLength}`;
+  }
   if (typeof schema.pattern === 'string' && !pattern(schema.pattern).test(value)) return `${place} is ${shownValue(value)}, which does not match ${schema.pattern}`;
   return null;
 }
@@ -171,7 +171,7 @@ function arrayProblem(schema, value, field) {
  * @param {string} key
  */
 function memberPlace(field, key) {
-  const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+  const name = key.length <= 40 && /^[A-Za-z_$][\w$]*$/.test(key) ? key : shownValue(key);
   if (field === '') return name;
   return name === key ? `${field}.${key}` : `${field}[${name}]`;
 }
@@ -208,7 +208,7 @@ function objectProblem(schema, value, field) {
     }
     if (!matched && schema.additionalProperties !== undefined) {
       const problem = schema.additionalProperties === false
-        ? `${field === '' ? 'the value' : field} has the member ${JSON.stringify(key)}, which it may not`
+        ? `${field === '' ? 'the value' : field} has the member ${shownValue(key)}, which it may not`
         : schemaProblem(schema.additionalProperties, value[key], place);
       if (problem !== null) return problem;
     }

@@ -81,6 +81,8 @@ test('the checker: the draft-07 keywords the host\'s schemas use', () => {
     [{ properties: { o: { properties: { 'solana:x': { type: 'string' } } } } }, { o: { 'solana:x': 1 } }, 'o["solana:x"] is 1, not a string'],
     [true, 1, null],
     [{ format: 'uri' }, 'not checked', null],
+    [{ additionalProperties: false }, { ['k'.repeat(1000)]: 1 }, `the value has the member "${'k'.repeat(40)}"…, which it may not`],
+    [{ properties: { ['k'.repeat(1000)]: { type: 'string' } } }, { ['k'.repeat(1000)]: 1 }, `"${'k'.repeat(40)}"… is 1, not a string`],
   ];
   for (const [schema, value, expected] of cases) {
     assert.equal(schemaProblem(schema, value), expected, JSON.stringify([schema, value]));
@@ -95,4 +97,30 @@ test('sessionRequest is held to its schema too: what the inner method takes', as
     (error) => error instanceof TypeError && /^session_request's params: request\.params\.statement is 5000 characters, more than \d+$/.test(error.message),
   );
   assert.equal(runtime.sent.length, 0);
+});
+
+// The keywords json-schema.js checks, and those it knowingly leaves (annotations and formats).
+const CHECKED = new Set(['type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'patternProperties',
+  'items', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'minLength', 'maxLength', 'pattern', 'minimum',
+  'maximum', 'minProperties', 'maxProperties', 'anyOf', 'allOf',
+  'not']);
+const UNCHECKED = new Set(['format', 'title', 'description', 'default', 'examples', '$comment', 'contentEncoding']);
+
+test('every keyword and pattern of the host\'s session schemas is one the checker reads as the host does', () => {
+  /** @type {Set<string>} */
+  const unknown = new Set();
+  /** @param {unknown} schema */
+  const walk = (schema) => {
+    if (Array.isArray(schema)) return schema.forEach(walk);
+    if (typeof schema !== 'object' || schema === null) return;
+    for (const [key, value] of Object.entries(schema)) {
+      if (!CHECKED.has(key) && !UNCHECKED.has(key)) unknown.add(key);
+      if (key === 'pattern') assert.doesNotThrow(() => new RegExp(/** @type {string} */ (value), 'u'), String(value));
+      if (key === 'patternProperties') for (const source of Object.keys(/** @type {object} */ (value))) new RegExp(source, 'u');
+      if (key === 'properties' || key === 'patternProperties') Object.values(/** @type {object} */ (value)).forEach(walk);
+      else if (key !== 'enum' && key !== 'const' && key !== 'required') walk(value);
+    }
+  };
+  for (const { params } of Object.values(SESSION_SCHEMAS)) walk(params);
+  assert.deepEqual([...unknown], [], 'keywords json-schema.js would skip without a word');
 });

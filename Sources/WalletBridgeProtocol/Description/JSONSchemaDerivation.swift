@@ -263,8 +263,14 @@ indirect enum RecordedSchema {
         case .object(let title, var members, var keywords):
             for index in members.indices {
                 guard let constraint = memberConstraints.removeValue(forKey: members[index].name) else { continue }
+                guard let keywords = constraint.objectValue else {
+                    problems.append(
+                        "\(path.isEmpty ? "the value" : path): \(Deriver.name(of: type))'s constraint of the member \(members[index].name) is not an object of keywords"
+                    )
+                    continue
+                }
                 let derived = members[index].schema.json
-                members[index].schema = .given(Self.merging(constraint.objectValue ?? [:], into: derived))
+                members[index].schema = .given(Self.merging(keywords, into: derived))
             }
             keywords.merge(typeConstraints) { _, given in given }
             result = .object(title: title, members: members, keywords: keywords)
