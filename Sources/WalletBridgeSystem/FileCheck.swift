@@ -45,23 +45,32 @@ package final class FileChecker: Sendable {
     /// that must be the one the wallet wrote).
     private let followsLinks: Bool
     private let watch = Mutex(WatchState.firstLook)
+    /// Its time is a `Duration` since `origin`, not a `ContinuousClock.Instant`: an instant's
+    /// layout is the concurrency library's to change, so every type holding one has its layout
+    /// worked out at run time, on a host's cold start; a duration's layout is fixed.
     private enum WatchState {
         /// Not tried on the first look.
         case firstLook
         /// To be tried from then on (a folder not made yet, or out of inotify watches).
-        case tryFrom(ContinuousClock.Instant)
+        case tryFrom(Duration)
         case watching
     }
+    /// The instant `WatchState`'s times count from: any will do, as only their order matters.
+    private static let origin = ContinuousClock.now
     /// `lstat(2)`; a test puts another file in place between the look and the read after it.
     private let statFile: @Sendable (String, UnsafeMutablePointer<stat>) -> Int32
+    /// `FolderWatch.watch(folder:)`; a test sees when a watch is tried.
+    private let watchFolder: @Sendable (String) -> Bool
 
     package init(
         watchable: Bool = true, followsLinks: Bool = true,
-        statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) }
+        statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) },
+        watchFolder: @escaping @Sendable (String) -> Bool = { FolderWatch.watch(folder: $0) }
     ) {
         self.watchable = watchable
         self.followsLinks = followsLinks
         self.statFile = statFile
+        self.watchFolder = watchFolder
     }
 
     /// Looks at the file at `path` at `now`. Whoever can write to its folder can put their own
@@ -91,6 +100,7 @@ package final class FileChecker: Sendable {
     /// watched.
     private func watchedGeneration(of path: String, at now: ContinuousClock.Instant) -> UInt64? {
         guard watchable, FolderWatch.isIntact else { return nil }
+        let now = Self.origin.duration(to: now)
         let watched = watch.withLock { state in
             switch state {
             case .watching:
@@ -100,7 +110,7 @@ package final class FileChecker: Sendable {
                 return false
             case .tryFrom(let instant):
                 guard !(now < instant) else { return false }
-                let watching = FolderWatch.watch(folder: AtomicFile.split(path).folder)
+                let watching = watchFolder(AtomicFile.split(path).folder)
                 state = watching ? .watching : .tryFrom(now + Self.revalidateAfter)
                 return watching
             }

@@ -28,8 +28,10 @@ package final class AgentClient: Sendable {
     }
     private let foundPaths = Mutex<AgentPaths?>(nil)
     package let keystorePath: String
-    /// The `wallet-bridge` executable that runs `agent`; nil: never start one.
-    let agentProgram: String?
+    /// The `wallet-bridge` executable that runs `agent`; nil: never start one. Asked for when an
+    /// agent is to be started, not with the client: most hosts find one running, or answer
+    /// without it.
+    let agentProgram: @Sendable () -> String?
     /// What the hello says besides the version: the host's arguments and browser.
     private let arguments: [String]
     private let browserProcess: Int32?
@@ -69,7 +71,8 @@ package final class AgentClient: Sendable {
     /// connection closes 2 s after its last call, a call refused for `too_many_connections`
     /// tries again for up to 5 s (half of `answerTimeout`), and time is the system's.
     package init(
-        keystorePath: String, agentProgram: String?, arguments: [String], browserProcess: Int32?, control: Bool = false,
+        keystorePath: String, agentProgram: @autoclosure @escaping @Sendable () -> String?, arguments: [String],
+        browserProcess: Int32?, control: Bool = false,
         paths: AgentPaths? = nil, keptIdleTimeout: Duration = .seconds(2), busyWait: Duration = .seconds(5),
         resubscribePause: Duration = .seconds(1), clocks: Clocks = .system
     ) {
@@ -450,7 +453,7 @@ package final class AgentClient: Sendable {
             guard error.code == ENOENT || error.code == ECONNREFUSED else {
                 throw .unavailable(Unavailable(reason: .notResponding, problem: error.description, fix: nil))
             }
-            guard let agentProgram, mayStart else {
+            guard mayStart, let agentProgram = agentProgram() else {
                 throw .unavailable(
                     Unavailable(reason: .notRunning, problem: "no agent is running for \(keystorePath)", fix: nil))
             }
