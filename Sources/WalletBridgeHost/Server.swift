@@ -13,8 +13,10 @@ public final class Server: Sendable {
     let caller: Caller
     private let transmit: Send
     private let inFlight: InFlightTable
-    /// When the first reply went out (nil before it), and whether the event sources started.
-    private let firstReplyAt = Mutex<ContinuousClock.Instant?>(nil)
+    /// When the first reply went out (nil before it), as a `Duration` since `replyTimeOrigin`:
+    /// a stored `ContinuousClock.Instant` has no fixed layout, and would have the runtime work
+    /// out this class's layout on every host's cold start. And whether the event sources started.
+    private let firstReplyAt = Mutex<Duration?>(nil)
     private let eventsStarted = Atomic<Bool>(false)
     /// The clock deadlines and the events' quiet period are counted in: the configuration's.
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -32,7 +34,7 @@ public final class Server: Sendable {
     private func send(_ reply: [UInt8]) {
         transmit(reply)
         guard router.hasEventSources else { return }
-        firstReplyAt.withLock { if $0 == nil { $0 = now() } }
+        firstReplyAt.withLock { if $0 == nil { $0 = replyTimeOrigin.duration(to: now()) } }
     }
 
     /// How long after its first reply a host waits before it starts its event sources: a host
@@ -44,7 +46,7 @@ public final class Server: Sendable {
     /// reply; nil before that reply, once they started, or when the router has none.
     package var eventSourcesDueAt: ContinuousClock.Instant? {
         guard !eventsStarted.load(ordering: .acquiring) else { return nil }
-        return firstReplyAt.withLock { $0 }.map { $0 + Self.eventQuietPeriod }
+        return firstReplyAt.withLock { $0 }.map { replyTimeOrigin + $0 + Self.eventQuietPeriod }
     }
 
     /// Starts the router's event sources, once (`Router.addEventSource`). Never before a reply:
@@ -303,3 +305,6 @@ final class BatchReply: Sendable {
         if let finished { complete(finished) }
     }
 }
+
+/// The instant `Server.firstReplyAt` counts from: any will do.
+private let replyTimeOrigin = ContinuousClock.now

@@ -363,15 +363,19 @@ package final class SessionStore: Sendable {
     /// its own `now`, and a forged expiry would be answered for as long as no agent runs. The
     /// agent caps it when it loads the file, once, and ends it then.
     package static func peek(_ path: String, maxBytes: Int, lifetime: Int, now: Int) -> [Session]? {
-        guard untrusted(path) == nil else { return nil }
-        let sessions: [Session]
+        guard untrusted(path) == nil, let sessions = read(path, maxBytes: maxBytes) else { return nil }
+        return capped(sessions, lifetime: lifetime, now: now)
+    }
+
+    /// The sessions in the file at `path` as they stand: none when there is no file, nil when it
+    /// cannot be read as sessions or is larger than `maxBytes`.
+    static func read(_ path: String, maxBytes: Int) -> [Session]? {
         do {
             guard let bytes = try AtomicFile.read(path, maxBytes: maxBytes) else { return [] }
-            sessions = try decode(bytes)
+            return try decode(bytes)
         } catch {
             return nil
         }
-        return capped(sessions, lifetime: lifetime, now: now)
     }
 
     /// `sessions`, or nil when one is to last longer than `lifetime` from `now` (`peek`).

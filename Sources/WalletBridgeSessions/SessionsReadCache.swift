@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WalletBridgeProtocol
 @_spi(KeptAnswer) import WalletBridgeSystem
 
@@ -12,43 +15,45 @@ import WalletBridgeProtocol
 /// the one the agent wrote, as `peek` has it.
 package final class SessionsReadCache: Sendable {
     private let last = KeptAnswer<[Session]>()
-    private let checker = FileChecker(followsLinks: false)
-    /// The time kept copies expire in, and sessions are live by (`Clocks`).
+    private let checker: FileChecker
+    /// The time kept copies expire in (`Clocks`).
     private let clocks: Clocks
 
-    package init(clocks: Clocks = .system) { self.clocks = clocks }
+    /// `filesystemNow`: the clock a file's change time is read on (`FileChecker`).
+    package init(clocks: Clocks = .system, filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+        self.clocks = clocks
+        checker = FileChecker(followsLinks: false, filesystemNow: filesystemNow)
+    }
 
-    /// `SessionStore.peek(path, maxBytes:lifetime:now:)` as of `notBefore` or later.
-    package func peek(_ path: String, maxBytes: Int, lifetime: Int, notBefore: ContinuousClock.Instant) -> [Session]? {
-        let now = clocks.monotonic()
-        if let recent = last.answer(notBefore: notBefore, now: now, mark: FolderWatch.generation) {
-            return SessionStore.capped(recent.value, lifetime: lifetime, now: clocks.wall())
+    /// `SessionStore.peek(path, maxBytes:lifetime:now:)` as of `notBefore` or later; `now` is
+    /// the wall time the caller decides by.
+    package func peek(
+        _ path: String, maxBytes: Int, lifetime: Int, notBefore: ContinuousClock.Instant, now: Int
+    ) -> [Session]? {
+        let instant = clocks.monotonic()
+        if let recent = last.answer(notBefore: notBefore, now: instant, mark: FolderWatch.generation) {
+            return SessionStore.capped(recent.value, lifetime: lifetime, now: now)
         }
-        let check = checker.look(at: path, now: now)
-        guard let stamp = check.stamp else {
-            // No file (or none that can be looked at): `peek` says which, and nothing is kept.
-            last.keep(nil, KeptAnswer.Validity(takenAt: now, mark: nil, expiresAt: now))
-            return SessionStore.peek(path, maxBytes: maxBytes, lifetime: lifetime, now: clocks.wall())
-        }
-        guard check.isFile, check.changeableByOthers == nil else {
-            last.keep(nil, KeptAnswer.Validity(takenAt: now, mark: nil, expiresAt: now))
-            return nil
+        let check = checker.look(at: path, now: instant)
+        guard check.stamp != nil, check.isFile, check.changeableByOthers == nil else {
+            last.keep(nil, KeptAnswer.Validity(takenAt: instant, mark: nil, expiresAt: instant))
+            // No file: no sessions. Anything else at the path is not the agent's file.
+            return check.stamp == nil && check.type == 0 ? [] : nil
         }
         let validity = KeptAnswer<[Session]>.Validity(
-            takenAt: now, mark: check.generation, expiresAt: now + FileChecker.revalidateAfter, stamp: stamp)
+            takenAt: instant, mark: check.generation, expiresAt: instant + FileChecker.revalidateAfter,
+            stamp: check.renewableStamp)
         let sessions: [Session]
         if let renewed = last.renewed(validity, update: { $0 }) {
             sessions = renewed
         } else {
-            do {
-                guard let bytes = try AtomicFile.read(path, maxBytes: maxBytes) else { return [] }
-                sessions = try SessionStore.decode(bytes)
-            } catch {
+            guard let read = SessionStore.read(path, maxBytes: maxBytes) else {
                 last.keep(nil, validity)
                 return nil
             }
+            sessions = read
             last.keep(sessions, validity)
         }
-        return SessionStore.capped(sessions, lifetime: lifetime, now: clocks.wall())
+        return SessionStore.capped(sessions, lifetime: lifetime, now: now)
     }
 }

@@ -11,6 +11,12 @@ package struct FileCheck: Sendable {
     package let generation: UInt64?
     /// The file as `stat` saw it; nil when there is none or it cannot be looked at.
     package let stamp: FileStamp?
+    /// `stamp`, when it can tell this version of the file from the next: nil as well while the
+    /// file changed too recently (`FileChecker.racyWithin`). Two versions written within one
+    /// tick of the filesystem's clock, one the inode number the other freed, can carry the same
+    /// stamp; a cache keeps what it read under this, so it reads such a file again rather than
+    /// renew its copy on the stamp's word ("racily clean", as git calls it).
+    package let renewableStamp: FileStamp?
     /// `st_mode`'s type bits (`S_IFREG`, ...); 0 when there is no file.
     package let type: mode_t
     /// Why other users could have changed the file or a folder above it (`ChangeableByOthers`).
@@ -37,6 +43,9 @@ package final class FileChecker: Sendable {
     /// folder above it renamed) show within this. Also how long a folder that could not be
     /// watched is left before it is tried again.
     package static let revalidateAfter: Duration = .seconds(1)
+    /// How recent a change leaves a file's stamp unable to vouch for it (`renewableStamp`), in
+    /// whole seconds of the filesystem's clock.
+    package static let racyWithin = 2
 
     /// False for a file on a network filesystem, whose changes on other machines inotify never
     /// hears of.
@@ -45,7 +54,7 @@ package final class FileChecker: Sendable {
     /// that must be the one the wallet wrote).
     private let followsLinks: Bool
     private let watch = Mutex(WatchState.firstLook)
-    /// Its time is a `Duration` since `origin`, not a `ContinuousClock.Instant`: an instant's
+    /// Its time is a `Duration` since `keptTimeOrigin`, not a `ContinuousClock.Instant`: an instant's
     /// layout is the concurrency library's to change, so every type holding one has its layout
     /// worked out at run time, on a host's cold start; a duration's layout is fixed.
     private enum WatchState {
@@ -55,22 +64,25 @@ package final class FileChecker: Sendable {
         case tryFrom(Duration)
         case watching
     }
-    /// The instant `WatchState`'s times count from: any will do, as only their order matters.
-    private static let origin = ContinuousClock.now
     /// `lstat(2)`; a test puts another file in place between the look and the read after it.
     private let statFile: @Sendable (String, UnsafeMutablePointer<stat>) -> Int32
     /// `FolderWatch.watch(folder:)`; a test sees when a watch is tried.
     private let watchFolder: @Sendable (String) -> Bool
+    /// The filesystem's clock (the real time, in seconds), which a file's change time is read
+    /// on; a test moves it past `racyWithin`.
+    private let filesystemNow: @Sendable () -> Int
 
     package init(
         watchable: Bool = true, followsLinks: Bool = true,
         statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) },
-        watchFolder: @escaping @Sendable (String) -> Bool = { FolderWatch.watch(folder: $0) }
+        watchFolder: @escaping @Sendable (String) -> Bool = { FolderWatch.watch(folder: $0) },
+        filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) }
     ) {
         self.watchable = watchable
         self.followsLinks = followsLinks
         self.statFile = statFile
         self.watchFolder = watchFolder
+        self.filesystemNow = filesystemNow
     }
 
     /// Looks at the file at `path` at `now`. Whoever can write to its folder can put their own
@@ -82,17 +94,19 @@ package final class FileChecker: Sendable {
         // it leads to is not trusted on the watch; nor a file with names in other folders.
         var info = stat()
         var found = statFile(path, &info) == 0
-        if found, followsLinks, info.st_mode & S_IFMT == S_IFLNK {
+        if found, info.st_mode & S_IFMT == S_IFLNK {
             generation = nil
-            found = stat(path, &info) == 0
+            if followsLinks { found = stat(path, &info) == 0 }
         }
         if info.st_nlink != 1 { generation = nil }
         // Looked at with the file, every time the file is: a folder above it may have changed
         // while the file did not. (The watch sees a `chmod` of the file's folder; one of a
         // folder above it shows within `revalidateAfter`.)
         let changeableByOthers = ChangeableByOthers.reason(for: path)
+        let stamp = found ? FileStamp(info) : nil
+        let racy = found && Int(info.st_ctim.tv_sec) > filesystemNow() - Self.racyWithin
         return FileCheck(
-            generation: found ? generation : nil, stamp: found ? FileStamp(info) : nil,
+            generation: found ? generation : nil, stamp: stamp, renewableStamp: racy ? nil : stamp,
             type: found ? info.st_mode & S_IFMT : 0, changeableByOthers: changeableByOthers)
     }
 
@@ -100,7 +114,7 @@ package final class FileChecker: Sendable {
     /// watched.
     private func watchedGeneration(of path: String, at now: ContinuousClock.Instant) -> UInt64? {
         guard watchable, FolderWatch.isIntact else { return nil }
-        let now = Self.origin.duration(to: now)
+        let now = keptTimeOrigin.duration(to: now)
         let watched = watch.withLock { state in
             switch state {
             case .watching:

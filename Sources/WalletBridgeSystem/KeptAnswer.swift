@@ -22,15 +22,20 @@ import Synchronization
 @_spi(KeptAnswer)
 public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     /// When a kept answer holds.
+    ///
+    /// Its times are `Duration`s since `keptTimeOrigin`, not `ContinuousClock.Instant`s: an
+    /// instant's layout is the concurrency library's to change, so every type that holds one
+    /// (this, the entry, the lock around it, the class that keeps it) has its layout worked out
+    /// at run time, on a host's cold start; a duration's layout is fixed.
     public struct Validity: Sendable {
         /// When it was taken (before what it was read from was checked): it answers every
         /// request read at or before this.
-        public var takenAt: ContinuousClock.Instant
+        @usableFromInline var takenAt: Duration
         /// The count of an event source when it was taken (the folder watch's generation, the
         /// agent's events); nil when nothing listens.
         public var mark: UInt64?
         /// How long the mark vouches for it.
-        public var expiresAt: ContinuousClock.Instant
+        @usableFromInline var expiresAt: Duration
         /// The file it was read from, as `stat` saw it; nil when it was not read from a file.
         public var stamp: FileStamp?
 
@@ -38,7 +43,9 @@ public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
         public init(
             takenAt: ContinuousClock.Instant, mark: UInt64?, expiresAt: ContinuousClock.Instant, stamp: FileStamp? = nil
         ) {
-            (self.takenAt, self.mark, self.expiresAt, self.stamp) = (takenAt, mark, expiresAt, stamp)
+            (self.takenAt, self.mark, self.expiresAt, self.stamp) = (
+                keptTimeOrigin.duration(to: takenAt), mark, keptTimeOrigin.duration(to: expiresAt), stamp
+            )
         }
     }
 
@@ -76,7 +83,8 @@ public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     public func answer(
         notBefore: ContinuousClock.Instant, now: ContinuousClock.Instant, mark: @autoclosure () -> UInt64?
     ) -> Found? {
-        kept.withLock { entry -> Found? in
+        let (notBefore, now) = (keptTimeOrigin.duration(to: notBefore), keptTimeOrigin.duration(to: now))
+        return kept.withLock { entry -> Found? in
             guard let entry else { return nil }
             if entry.validity.takenAt >= notBefore { return Found(value: entry.value, onTheMark: false) }
             guard let kept = entry.validity.mark, kept == mark(), now < entry.validity.expiresAt else { return nil }
@@ -103,3 +111,8 @@ public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
         kept.withLock { $0 = value.map { Entry(value: $0, validity: validity) } }
     }
 }
+
+/// The instant that times kept in this module count from (`KeptAnswer.Validity`,
+/// `FileChecker`'s retry): any will do, as only their order matters.
+@usableFromInline
+let keptTimeOrigin = ContinuousClock.now

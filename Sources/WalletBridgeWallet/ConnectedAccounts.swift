@@ -67,7 +67,9 @@ package struct ConnectedAccounts: Sendable {
         let maxBytes = Self.largestSessionsFileReadHere
         guard
             let sessions = contents.addresses.isEmpty
-                ? [] : sessionsCache.peek(sessionsPath, maxBytes: maxBytes, lifetime: lifetime, notBefore: notBefore)
+                ? []
+                : sessionsCache.peek(
+                    sessionsPath, maxBytes: maxBytes, lifetime: lifetime, notBefore: notBefore, now: now)
         else { return nil }
         let caller = SessionCaller(caller)
         return ConnectedRule.accounts(addresses: contents.addresses, sessions: sessions, caller: caller, now: now)

@@ -25,13 +25,25 @@ final class KeystoreReadCacheTests: XCTestCase {
     }
 
     func testASecondReadOfAnUnchangedFileComesFromTheCache() throws {
-        let cache = KeystoreReadCache()
+        // The filesystem's clock a minute on: the file's stamp is old enough to vouch for it.
+        let cache = KeystoreReadCache(filesystemNow: { Int(time(nil)) + 60 })
         let entry = try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         let first = try cache.read(keystore)
         XCTAssertTrue(first.fresh)
         XCTAssertEqual(addresses(first), [entry.address])
         let second = try cache.read(keystore)
         XCTAssertFalse(second.fresh, "the file did not change, so it was not read again")
+        XCTAssertEqual(addresses(second), [entry.address])
+    }
+
+    /// A file changed within `FileChecker.racyWithin` of the look is read again: its stamp
+    /// could be the next version's too (written in the same tick, on the inode this one freed).
+    func testAFileChangedJustNowIsReadAgainRatherThanTrustedOnItsStamp() throws {
+        let cache = KeystoreReadCache()
+        let entry = try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
+        XCTAssertTrue(try cache.read(keystore).fresh)
+        let second = try cache.read(keystore)
+        XCTAssertTrue(second.fresh, "changed a moment ago: read again")
         XCTAssertEqual(addresses(second), [entry.address])
     }
 

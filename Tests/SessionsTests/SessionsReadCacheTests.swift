@@ -25,7 +25,8 @@ final class SessionsReadCacheTests: XCTestCase {
 
     private func peek(_ cache: SessionsReadCache, _ path: String, _ clock: ManualClock) -> [String]? {
         cache.peek(
-            path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, notBefore: clock.now)?
+            path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, notBefore: clock.now,
+            now: clock.wall)?
             .map(\.topic)
     }
 
@@ -76,7 +77,9 @@ final class SessionsReadCacheTests: XCTestCase {
         writeBytes(Array("junk".utf8), path)
         XCTAssertEqual(
             cache.peek(
-                path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, notBefore: receivedAt
+                path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime,
+                notBefore: receivedAt,
+                now: clock.wall
             )?
             .map(\.topic), [first.topic], "read with the first request")
         clock.advance(by: .milliseconds(1))
@@ -113,7 +116,7 @@ final class SessionsReadCacheTests: XCTestCase {
         let receivedAt = clock.now
         for lifetime in [3600, 60] {
             let answer = cache.peek(
-                path, maxBytes: SessionStore.maxFileBytes, lifetime: lifetime, notBefore: receivedAt)
+                path, maxBytes: SessionStore.maxFileBytes, lifetime: lifetime, notBefore: receivedAt, now: clock.wall)
             XCTAssertEqual(answer == nil, lifetime == 60, "lifetime \(lifetime)")
         }
     }

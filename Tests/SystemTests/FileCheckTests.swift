@@ -4,12 +4,34 @@ import Glibc
 import Synchronization
 import WalletBridgeTestSupport
 import XCTest
-import WalletBridgeSystem
+@_spi(KeptAnswer) import WalletBridgeSystem
 
 /// `FileChecker`: when it tries to watch a file's folder. Not on the first look (a host started
 /// for one message never pays for a watch); from the second on; after a failed try, not again
 /// before `revalidateAfter`; and never again once watching.
 final class FileCheckTests: XCTestCase {
+    /// A stamp vouches for its version only once the file has been unchanged for
+    /// `racyWithin` seconds of the filesystem's clock: before that, a next version written in
+    /// the same tick on the inode this one freed could carry the same stamp.
+    func testAStampIsRenewableOnlyOnceTheFileIsOldEnough() throws {
+        let path = temporaryFolder(self) + "/keystore.json"
+        writeBytes([1], path)
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        let changed = Int(info.st_ctim.tv_sec)
+        for (now, renewable) in [
+            (changed, false), (changed + FileChecker.racyWithin - 1, false), (changed + FileChecker.racyWithin, true),
+        ] {
+            let check = FileChecker(filesystemNow: { now }).look(at: path, now: .now)
+            XCTAssertNotNil(check.stamp)
+            XCTAssertEqual(check.renewableStamp != nil, renewable, "\(now - changed) s after the change")
+            if renewable { XCTAssertEqual(check.renewableStamp, check.stamp) }
+        }
+        let missing = FileChecker(filesystemNow: { changed + 60 }).look(at: path + ".none", now: .now)
+        XCTAssertNil(missing.stamp)
+        XCTAssertNil(missing.renewableStamp)
+    }
+
     func testTheFolderIsWatchedFromTheSecondLookAndAFailedTryWaitsRevalidateAfter() throws {
         // Watching stops for good in a process where a watched folder went away
         // (`FolderWatchTests`): the checker then never tries, which this test cannot see.

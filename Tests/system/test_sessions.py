@@ -387,6 +387,28 @@ def test_a_connected_extensions_accounts_are_read_from_the_files_without_the_age
     assert len(dialogs(wallet, "_Allow")) == 1, wallet.pinentry_records()
 
 
+def test_on_an_open_port_a_session_revoked_elsewhere_ends_its_accounts_on_the_next_call(wallet, key):
+    """A port's host keeps the sessions file it read (SessionsReadCache) and its last answer: the
+    revocation, written by the agent in a terminal's request, must show on the port's very next
+    GetAccounts, before and after the port listens to the agent's events, each time without the
+    files. Asked again, the person refuses: no addresses."""
+    for listen in (False, True):
+        wallet.run("agent", "stop", check=None)  # `connect` writes the file an agent would keep
+        topic = wallet.connect(CHROME_ORIGIN)["topic"]
+        port = Port(wallet.host(FAKE_PINENTRY_CONNECT="refuse"))
+        for _ in range(3):
+            assert port.call(GET_ACCOUNTS)["result"] == {"addresses": [key["address"]]}
+        if listen:
+            wait_until_listening(wallet, port)
+        # The agent this starts (when none runs) asks the person again, who refuses.
+        revoked = wallet.run("sessions", "revoke", topic, env=wallet.env(FAKE_PINENTRY_CONNECT="refuse"), check=True)
+        assert revoked.stdout.decode().startswith("Session")
+        reply = port.call(GET_ACCOUNTS)
+        assert "result" not in reply, f"accounts given after the session was revoked (listening: {listen}): {reply}"
+        assert (error_of(reply)["code"], error_of(reply)["data"]) == (-1, {"reason": "declined"}), reply
+        port.close()
+
+
 def test_with_many_sessions_a_connected_extensions_accounts_come_from_the_agent(wallet, key):
     """A sessions file too large to be worth reading in every host (docs/agent.md): the host
     asks the agent, which answers from memory without asking anyone."""

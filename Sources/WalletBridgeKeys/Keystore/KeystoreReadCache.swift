@@ -74,9 +74,10 @@ package final class KeystoreReadCache: Sendable {
     /// puts another file in place between the check and the read with it.
     package init(
         watchable: Bool = true, clocks: Clocks = .system,
-        statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) }
+        statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) },
+        filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) }
     ) {
-        checker = FileChecker(watchable: watchable, statFile: statFile)
+        checker = FileChecker(watchable: watchable, statFile: statFile, filesystemNow: filesystemNow)
         self.clocks = clocks
     }
 
@@ -100,14 +101,15 @@ package final class KeystoreReadCache: Sendable {
         }
         let checkedAt = now  // taken before the check: what it sees is at least this recent
         let check = checker.look(at: keystore.path, now: checkedAt)
-        guard let stamp = check.stamp, check.isFile else {
+        guard check.stamp != nil, check.isFile else {
             // Missing, unreadable or not a file: no cache, and `read` says what is wrong.
             last.keep(nil, KeptAnswer.Validity(takenAt: checkedAt, mark: nil, expiresAt: checkedAt))
             return Contents(try keystore.read(), fresh: true, changeableByOthers: check.changeableByOthers)
         }
         let changeableByOthers = check.changeableByOthers
         let validity = KeptAnswer<Contents>.Validity(
-            takenAt: checkedAt, mark: check.generation, expiresAt: checkedAt + Self.revalidateAfter, stamp: stamp)
+            takenAt: checkedAt, mark: check.generation, expiresAt: checkedAt + Self.revalidateAfter,
+            stamp: check.renewableStamp)
         let renewed = last.renewed(validity) { Contents(cached: $0, changeableByOthers: changeableByOthers) }
         if let renewed { return renewed }
         let contents = Contents(try keystore.read(), fresh: true, changeableByOthers: changeableByOthers)
