@@ -9,7 +9,7 @@ import WalletBridgeTransactions
 /// read by the router's decoder (`JSONValueDecoder`), and its result, encoded as the router
 /// encodes any result. `session_request` has already checked that the session holds the chain
 /// and allows the method; `SessionService.namespaceMethods` is the table it dispatches by.
-protocol NamespaceMethod {
+protocol NamespaceMethod: SendableMetatype {
     associatedtype Params: NamespaceParams
     associatedtype Result: Codable & Sendable
     static var name: String { get }
