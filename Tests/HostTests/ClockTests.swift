@@ -1,3 +1,4 @@
+import Synchronization
 import WalletBridgeProtocol
 import WalletBridgeTestSupport
 import XCTest
@@ -12,12 +13,12 @@ final class ClockTests: XCTestCase {
         let deadline = clock.now + .seconds(300)
         let task = Task { try await clocks.sleep(until: deadline) }
         defer { task.cancel() }
-        await clock.sleepers(atLeast: 1)
+        await sleepers(on: clock)
         XCTAssertEqual(clock.deadlines, [deadline])
         clock.advance(by: .seconds(299))
         XCTAssertEqual(clock.deadlines, [deadline], "woken before its deadline")
         clock.advance(by: .seconds(1))
-        XCTAssertEqual(clock.deadlines, [], "still asleep at its deadline")
+        guard clock.deadlines.isEmpty else { return XCTFail("still asleep at its deadline") }
         try await task.value
     }
 
@@ -33,7 +34,7 @@ final class ClockTests: XCTestCase {
         let clock = ManualClock()
         let clocks = clock.clocks
         let task = Task { try await clocks.sleep(until: clock.now + .seconds(60)) }
-        await clock.sleepers(atLeast: 1)
+        await sleepers(on: clock)
         task.cancel()
         await assertCancelled(task)
         XCTAssertEqual(clock.deadlines, [], "the cancelled sleeper left the clock")
@@ -58,14 +59,33 @@ final class ClockTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(60))
     }
 
+    /// `ManualClock.sleepers(atLeast: 1)`, bounded: a sleep that never waits fails, not hangs.
+    private func sleepers(on clock: ManualClock) async {
+        let waiting = expectation(description: "a sleeper waits")
+        Task {
+            await clock.sleepers(atLeast: 1)
+            waiting.fulfill()
+        }
+        await fulfillment(of: [waiting], timeout: 10)
+    }
+
+    /// Ends with `CancellationError` within 10 seconds (a sleep that missed its cancellation
+    /// fails, not hangs).
     private func assertCancelled(
         _ task: Task<Void, any Error>, file: StaticString = #filePath, line: UInt = #line
     ) async {
-        do {
-            try await task.value
-            XCTFail("the sleep ended without its deadline", file: file, line: line)
-        } catch {
-            XCTAssertTrue(error is CancellationError, "\(error)", file: file, line: line)
+        let ended = expectation(description: "the sleep ended")
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        Task {
+            let result = await task.result
+            outcome.withLock { $0 = result }
+            ended.fulfill()
+        }
+        await fulfillment(of: [ended], timeout: 10)
+        switch outcome.withLock({ $0 }) {
+        case nil: XCTFail("the sleep did not end", file: file, line: line)
+        case .success: XCTFail("the sleep ended without its deadline", file: file, line: line)
+        case .failure(let error): XCTAssertTrue(error is CancellationError, "\(error)", file: file, line: line)
         }
     }
 }

@@ -84,7 +84,13 @@ final class SessionDeadlineTests: XCTestCase {
         let askedAt = clock.now
         let task = Task { try await body() }
         defer { task.cancel() }
-        await clock.sleepers(atLeast: 1)
+        // Bounded: a service that ends without waiting on the clock must fail, not hang.
+        let waiting = expectation(description: "the service waits on its clock")
+        Task { [clock] in
+            await clock.sleepers(atLeast: 1)
+            waiting.fulfill()
+        }
+        await fulfillment(of: [waiting], timeout: 10)
         XCTAssertEqual(
             clock.deadlines.map { $0 - askedAt }, [timeout], "the deadline waited for", file: file, line: line)
         clock.advance(by: timeout - .milliseconds(1))
