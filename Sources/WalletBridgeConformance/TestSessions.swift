@@ -48,7 +48,7 @@ package enum TestSessions {
             now: { now })
         var service = SessionService(
             store: store, wallet: InMemorySessionWallet(keys: keys, consent: consent), lifetime: lifetime)
-        service.now = { now }
+        service.clocks.wall = { now }
         if let timeout = try proposalTimeout() { service.proposalTimeout = timeout }
         let counter = TopicCounter()
         service.newTopic = { counter.next() }

@@ -51,27 +51,32 @@ package enum ExtensionNames {
     /// 2-core machine, and its dialog showed the ID alone. The wait happens only while the list
     /// is missing or older than the browser, and only in the browser's first minute: a Firefox
     /// whose add-ons did not change never writes the list, and a name missing from it must not
-    /// cost every dialog the wait. The first list written after the start is final.
-    package static func name(of caller: Caller, browserProcess: Int32, patience: Duration) async -> String? {
-        let start = ContinuousClock.now
+    /// cost every dialog the wait. The first list written after the start is final. The
+    /// patience runs on `clocks`, and ends the wait when it is up.
+    package static func name(
+        of caller: Caller, browserProcess: Int32, patience: Duration, clocks: Clocks = .system
+    ) async -> String? {
+        let start = clocks.monotonic()
         var waited = false
         while true {
             if let name = name(of: caller, browserProcess: browserProcess) {
-                if waited { Log.debug("waited \(ContinuousClock.now - start) for Firefox to list the add-on") }
+                if waited { Log.debug("waited \(clocks.monotonic() - start) for Firefox to list the add-on") }
                 return name
             }
-            guard case .firefoxAddon = caller, ContinuousClock.now - start < patience,
+            guard case .firefoxAddon = caller, clocks.monotonic() - start < patience,
                 firefoxListIsPending(browserProcess)
             else {
                 if waited {
                     Log.debug(
-                        "waited \(ContinuousClock.now - start) for Firefox to list the add-on; no list written since it started names it"
+                        "waited \(clocks.monotonic() - start) for Firefox to list the add-on; no list written since it started names it"
                     )
                 }
                 return nil
             }
             waited = true
-            do { try await Task.sleep(for: .milliseconds(50)) } catch { return nil }
+            // Looks again a moment later, or at the end of the patience if that comes first.
+            let next = min(clocks.monotonic() + .milliseconds(50), start + patience)
+            do { try await clocks.sleep(until: next) } catch { return nil }
         }
     }
 

@@ -51,7 +51,9 @@ public struct RequestContext: Sendable {
     public var maxReplyBytes: Int
     /// When the request's bytes were read (or a moment after). A handler that caches what it
     /// reads may answer from anything it saw at or after this instant: that is still an answer
-    /// given between the request and the reply. Requests read together share it.
+    /// given between the request and the reply. Requests read together share it. The server and
+    /// the session service set it from their clocks; the default (the system's now) is for a
+    /// context made outside them, as a test or a host's own handler makes one.
     public var receivedAt: ContinuousClock.Instant
     /// The web site the request is made for, when it is made in a session of one: its origin
     /// as the extension reports it, which the signing dialogs name. Nil otherwise.

@@ -28,10 +28,10 @@ package struct SessionService: Sendable {
     package var announce: @Sendable (_ caller: SessionCaller, _ method: String, _ params: JSONValue) -> Void = {
         _, _, _ in
     }
-    /// The clock, in seconds since the Unix epoch (`Clocks.wall`).
-    package var now: @Sendable () -> Int = Clocks.system.wall
-    /// The clock proposals' and requests' deadlines are set by (`Clocks.monotonic`).
-    package var monotonic: @Sendable () -> ContinuousClock.Instant = Clocks.system.monotonic
+    /// Sessions' times and requests' expiries (`wall`), and the deadlines of proposals and
+    /// requests (`monotonic`), waited for with `sleep(until:)`: a test moves them on to see the
+    /// 8000 of a deadline minutes away without waiting for it.
+    package var clocks = Clocks.system
     /// Names each new session. Random in the agent; the conformance host counts instead, so
     /// that the fixtures can pin a whole session.
     package var newTopic: @Sendable () -> String = Session.newTopic
@@ -40,12 +40,6 @@ package struct SessionService: Sendable {
     /// the person (`proposal_timeout`; WalletKit's 5 minutes by default).
     package var proposalTimeout: Duration = Self.defaultProposalTimeout
     package static let defaultProposalTimeout: Duration = .seconds(300)
-    /// Waits until a deadline passes: a proposal's (`proposalTimeout` from its arrival) or a
-    /// request's `expiry`. The clock's seam: a test passes one that returns at once, to see
-    /// the 8000 of a deadline minutes away without waiting for it.
-    package var sleepUntil: @Sendable (ContinuousClock.Instant) async throws -> Void = {
-        try await Task.sleep(until: $0, clock: .continuous)
-    }
     /// The expiry a request may name: from 5 minutes to 7 days from now (WalletKit's bounds).
     package static let requestExpiryRange = 300...604_800
     /// What GetAccounts approves for an extension without a session (walletlib's methods).
@@ -108,7 +102,8 @@ package struct SessionService: Sendable {
             caller: context.caller, callerName: callerName, origin: origin, metadata: metadata, namespaces: approved,
             keyCount: accounts.count(in: approved.keys))
         try await askOrThrow(
-            question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: RPCError(.userRejected))
+            question, for: context.caller, expiring: clocks.monotonic() + proposalTimeout,
+            rejected: RPCError(.userRejected))
         let session = try open(
             caller: context.caller, origin: origin, callerName: callerName, metadata: metadata, required: required,
             optional: optional,
@@ -165,18 +160,18 @@ package struct SessionService: Sendable {
         }
         var deadline: ContinuousClock.Instant?
         if let seconds = params.expiry?.seconds {
-            let fromNow = seconds - now()
+            let fromNow = seconds - clocks.wall()
             guard Self.requestExpiryRange.contains(fromNow) else {
                 throw Self.invalid("expiry", "must be between 5 minutes and 7 days from now")
             }
-            deadline = monotonic() + .seconds(fromNow)
+            deadline = clocks.monotonic() + .seconds(fromNow)
         }
         // The dialogs it opens name the session's site (`ConsentRequest.site`).
         var sited = context
         sited.site = session.origin
         let request = InnerRequest(
             session: session, method: method, params: params.request.params, chain: chain, context: sited,
-            deadline: deadline, sleepUntil: sleepUntil)
+            deadline: deadline, clocks: clocks)
         return try await dispatch(request)
     }
 
@@ -241,7 +236,9 @@ package struct SessionService: Sendable {
 
     /// The keystore's accounts now (none when it cannot be read).
     package func currentAccounts() -> SessionAccounts {
-        (try? wallet.accounts(context: RequestContext(caller: .unidentified, requestID: nil, method: "keys")))
+        (try? wallet.accounts(
+            context: RequestContext(
+                caller: .unidentified, requestID: nil, method: "keys", receivedAt: clocks.monotonic())))
             ?? SessionAccounts()
     }
 
@@ -318,7 +315,8 @@ package struct SessionService: Sendable {
         let callerName = await wallet.callerName(of: context.caller)
         let question = SessionConsent.seeAccounts(caller: context.caller, callerName: callerName, keyCount: keyCount)
         let declined = RPCError(.authorizationFailed, reason: .declined)
-        try await askOrThrow(question, for: context.caller, expiring: monotonic() + proposalTimeout, rejected: declined)
+        try await askOrThrow(
+            question, for: context.caller, expiring: clocks.monotonic() + proposalTimeout, rejected: declined)
         // It said nothing about itself: the session says how it came about instead.
         let metadata = PeerMetadata(name: "(none: connected by GetAccounts or SignPayloads)")
         _ = try open(
@@ -335,7 +333,7 @@ package struct SessionService: Sendable {
         optional: Namespaces,
         approved: Namespaces
     ) throws(RPCError) -> Session {
-        let created = now()
+        let created = clocks.wall()
         let session = Session(
             topic: newTopic(), caller: SessionCaller(caller), origin: origin, callerName: callerName,
             metadata: metadata,
@@ -352,7 +350,7 @@ package struct SessionService: Sendable {
     private func askOrThrow(
         _ question: ConsentQuestion, for caller: Caller, expiring deadline: ContinuousClock.Instant, rejected: RPCError
     ) async throws {
-        let answer = try await Self.withDeadline(deadline, sleepUntil: sleepUntil) {
+        let answer = try await Self.withDeadline(deadline, clocks: clocks) {
             try await wallet.ask(question, for: caller)
         }
         switch answer {
@@ -402,17 +400,15 @@ package struct SessionService: Sendable {
             ])
     }
 
-    /// Runs `body`, and cancels it when `deadline` passes first (`sleepUntil` returns): 8000
-    /// "Session request expired". Cancelling closes any dialog it has open.
+    /// Runs `body`, and cancels it when `deadline` passes first on `clocks`: 8000 "Session
+    /// request expired". Cancelling closes any dialog it has open.
     static func withDeadline<T: Sendable>(
-        _ deadline: ContinuousClock.Instant,
-        sleepUntil: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
-        _ body: @escaping @Sendable () async throws -> T
+        _ deadline: ContinuousClock.Instant, clocks: Clocks, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await sleepUntil(deadline)
+                try await clocks.sleep(until: deadline)
                 return nil
             }
             defer { group.cancelAll() }
@@ -514,14 +510,14 @@ struct InnerRequest: Sendable {
     let context: RequestContext
     /// The request's `expiry`, when it named one.
     let deadline: ContinuousClock.Instant?
-    /// `SessionService.sleepUntil`.
-    let sleepUntil: @Sendable (ContinuousClock.Instant) async throws -> Void
+    /// `SessionService.clocks`, on which the deadline passes.
+    let clocks: Clocks
 
     /// Runs a signature, within the deadline when there is one; the person's refusal (-3
     /// `declined` from the wallet) is EIP-1193's and WalletConnect's 4001.
     func sign<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            if let deadline { return try await SessionService.withDeadline(deadline, sleepUntil: sleepUntil, body) }
+            if let deadline { return try await SessionService.withDeadline(deadline, clocks: clocks, body) }
             return try await body()
         } catch let error as RPCError where error.code == .notSigned && error.reason == .declined {
             throw RPCError(.userRejectedRequest)

@@ -8,33 +8,113 @@ import WalletBridgeProtocol
 /// Both clocks move together. The monotonic one starts at the real monotonic time when it is
 /// made, so that an instant taken from the real clock just before stays comparable; the wall
 /// one starts at `wall` (seconds since 1970) and moves in whole seconds as the advances add up.
+///
+/// Code that waits (`Clocks.sleep(until:)`) waits until an advance reaches its deadline, or
+/// until its task is cancelled: `sleepers(atLeast:)` lets the test see it waiting first.
 package final class ManualClock: Sendable {
+    private struct Sleeper {
+        let deadline: ContinuousClock.Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var offset: Duration = .zero
+        var nextID = 0
+        var sleepers: [Int: Sleeper] = [:]
+        /// Tests waiting for a number of sleepers (`sleepers(atLeast:)`).
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Takes out the watchers whose count is reached.
+        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let count = sleepers.count
+            let done = watchers.filter { $0.count <= count }.map(\.continuation)
+            watchers.removeAll { $0.count <= count }
+            return done
+        }
+    }
+
     private let start: ContinuousClock.Instant
     private let wallStart: Int
-    private let offset = Mutex<Duration>(.zero)
+    private let state = Mutex(State())
 
     package init(wall: Int = 1_800_000_000, monotonic: ContinuousClock.Instant = .now) {
         start = monotonic
         wallStart = wall
     }
 
-    /// Moves both clocks on by `duration` (never back: a monotonic clock does not go back).
+    /// Moves both clocks on by `duration` (never back: a monotonic clock does not go back), and
+    /// wakes every sleeper whose deadline is now reached. They have left `deadlines` when it
+    /// returns.
     package func advance(by duration: Duration) {
         precondition(duration >= .zero, "a clock moved back")
-        offset.withLock { $0 += duration }
+        let woken: [Sleeper] = state.withLock { state in
+            state.offset += duration
+            let now = start + state.offset
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return Array(due.values)
+        }
+        for sleeper in woken { sleeper.continuation.resume() }
     }
 
     /// The monotonic time now.
-    package var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
+    package var now: ContinuousClock.Instant { start + state.withLock { $0.offset } }
 
     /// The wall time now, in whole seconds since 1970.
     package var wall: Int {
-        let seconds = offset.withLock { $0 }.components.seconds
+        let seconds = state.withLock { $0.offset }.components.seconds
         return wallStart + Int(seconds)
+    }
+
+    /// The deadlines that code is waiting for now, soonest first.
+    package var deadlines: [ContinuousClock.Instant] {
+        state.withLock { $0.sleepers.values.map(\.deadline) }.sorted()
+    }
+
+    /// Returns once at least `count` sleepers wait on this clock: the code under test has
+    /// reached its wait, so an advance now is one it sees.
+    package func sleepers(atLeast count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                guard state.sleepers.count < count else { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// `Clocks.sleep(until:)` on this clock.
+    package func sleep(until deadline: ContinuousClock.Instant) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case waits, due, cancelled }
+                // Cancellation is marked before its handler runs: either the check here sees
+                // it, or the handler finds the sleeper to wake.
+                let (outcome, watchers): (Outcome, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+                    if Task.isCancelled { return (.cancelled, []) }
+                    if start + state.offset >= deadline { return (.due, []) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return (.waits, state.satisfiedWatchers())
+                }
+                switch outcome {
+                case .waits: for watcher in watchers { watcher.resume() }
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
     }
 
     /// The seam the code under test takes.
     package var clocks: Clocks {
-        Clocks(monotonic: { self.now }, wall: { self.wall })
+        Clocks(monotonic: { self.now }, wall: { self.wall }, sleeper: { try await self.sleep(until: $0) })
     }
 }

@@ -330,32 +330,49 @@ final class ExtensionNamesTests: XCTestCase {
 
     private let walletAddOn = #"{"id":"wallet@example.org","defaultLocale":{"name":"My Firefox Wallet"}}"#
 
-    /// `ExtensionNames.name(of:browserProcess:patience:)` in a task, while `meanwhile` runs
-    /// here. The tests stay synchronous because Foundation's `Process`, which starts the
-    /// stand-in browsers, waits for them only on the thread that started them.
+    /// `ExtensionNames.name(of:browserProcess:patience:clocks:)` in a task, on `clock`, while
+    /// `meanwhile` runs here. The tests stay synchronous because Foundation's `Process`, which
+    /// starts the stand-in browsers, waits for them only on the thread that started them. A
+    /// lookup still waiting after 10 seconds (for a clock that only `meanwhile` moves) fails.
     private func nameWaitedFor(
-        _ caller: Caller, browserProcess pid: Int32, patience: Duration, meanwhile: () -> Void = {}
+        _ caller: Caller, browserProcess pid: Int32, patience: Duration, clock: ManualClock,
+        meanwhile: (_ ended: () -> Bool) -> Void = { _ in }
     ) -> String? {
-        let found = Mutex<String?>(nil)
+        let found = Mutex<(ended: Bool, name: String?)>((false, nil))
         let done = expectation(description: "the lookup ended")
-        Task {
-            let name = await ExtensionNames.name(of: caller, browserProcess: pid, patience: patience)
-            found.withLock { $0 = name }
+        let lookup = Task { [clocks = clock.clocks] in
+            let name = await ExtensionNames.name(of: caller, browserProcess: pid, patience: patience, clocks: clocks)
+            found.withLock { $0 = (true, name) }
             done.fulfill()
         }
-        meanwhile()
-        wait(for: [done], timeout: 90)
-        return found.withLock { $0 }
+        meanwhile { found.withLock { $0.ended } }
+        wait(for: [done], timeout: 10)
+        lookup.cancel()
+        return found.withLock { $0.name }
+    }
+
+    /// Returns once the lookup waits on `clock` (fails after 10 seconds).
+    private func waitUntilWaiting(on clock: ManualClock) {
+        let waiting = expectation(description: "the lookup waits")
+        Task {
+            await clock.sleepers(atLeast: 1)
+            waiting.fulfill()
+        }
+        wait(for: [waiting], timeout: 10)
     }
 
     /// Starts a Firefox stand-in on `profile`, whose list must be pending; writes the list with
-    /// the add-on in it 300 ms into the lookup, which must then find the name.
+    /// the add-on in it while the lookup waits, which must then find the name on its next look.
     private func assertTheNameIsWaitedFor(profile: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let pid = try startBrowser(["-profile", profile])
         XCTAssertTrue(ExtensionNames.firefoxListIsPending(pid), file: file, line: line)
-        let name = nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60)) {
-            usleep(300_000)
+        let clock = ManualClock()
+        let name = nameWaitedFor(
+            firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60), clock: clock
+        ) { _ in
+            waitUntilWaiting(on: clock)
             writeAddOnList(walletAddOn, in: profile)
+            clock.advance(by: .milliseconds(50))
         }
         XCTAssertEqual(name, "My Firefox Wallet", file: file, line: line)
         XCTAssertFalse(
@@ -388,11 +405,13 @@ final class ExtensionNamesTests: XCTestCase {
         usleep(20_000)  // past a tick of the file system's coarse clock, which stamps the list
         writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
         XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid))
-        let started = ContinuousClock.now
-        XCTAssertNil(nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(10)))
+        // On a clock nobody moves: a lookup that waited would never end.
+        let clock = ManualClock()
+        XCTAssertNil(
+            nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(10), clock: clock))
         // Nor for a Chromium extension, whose browser keeps no such list.
-        XCTAssertNil(nameWaitedFor(chrome(phantomID), browserProcess: pid, patience: .seconds(10)))
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "it waited for a list that was already written")
+        XCTAssertNil(nameWaitedFor(chrome(phantomID), browserProcess: pid, patience: .seconds(10), clock: clock))
+        XCTAssertEqual(clock.deadlines, [], "it waited for a list that was already written")
     }
 
     /// A Firefox past its start-up whose add-ons did not change never writes its list: a name
@@ -410,11 +429,17 @@ final class ExtensionNamesTests: XCTestCase {
         let profile = "\(root)/firefox/never-written"
         makeFolder(profile)
         let pid = try startBrowser(["-profile", profile])
-        let started = ContinuousClock.now
-        XCTAssertNil(nameWaitedFor(firefox("wallet@example.org"), browserProcess: pid, patience: .milliseconds(300)))
-        let waited = ContinuousClock.now - started
-        XCTAssertGreaterThanOrEqual(waited, .milliseconds(300))
-        XCTAssertLessThan(waited, .seconds(5))
+        let clock = ManualClock()
+        let name = nameWaitedFor(
+            firefox("wallet@example.org"), browserProcess: pid, patience: .milliseconds(300), clock: clock
+        ) { ended in
+            waitUntilWaiting(on: clock)
+            clock.advance(by: .milliseconds(299))
+            waitUntilWaiting(on: clock)
+            XCTAssertFalse(ended(), "gave up before its patience")
+            clock.advance(by: .milliseconds(1))
+        }
+        XCTAssertNil(name)
     }
 
     /// `-profile` with a relative folder is the browser's working folder's.

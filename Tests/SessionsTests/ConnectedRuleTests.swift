@@ -78,7 +78,7 @@ final class ConnectedRuleTests: XCTestCase {
             wallet: KeystoreWallet(
                 keystore: Keystore(path: keystorePath), passphrases: PassphraseFileSource(path: "/dev/null")),
             lifetime: SessionStore.defaultLifetime)
-        agent.now = clock.clocks.wall
+        agent.clocks = clock.clocks
         let host = ConnectedAccounts(keystorePath: keystorePath, clocks: clock.clocks)
 
         func answers(_ caller: Caller, _ step: String, file: StaticString = #filePath, line: UInt = #line) throws

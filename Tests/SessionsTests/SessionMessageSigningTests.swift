@@ -49,7 +49,7 @@ final class SessionMessageSigningTests: XCTestCase {
             expiry: now + 3600)
         var service = SessionService(
             store: SessionStore(inMemory: [session], now: { now }), wallet: wallet, lifetime: 3600)
-        service.now = { now }
+        service.clocks.wall = { now }
         let message = Array("Sign in to example.com".utf8)
         let answer = try await service.request(
             .object([

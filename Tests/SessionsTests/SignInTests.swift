@@ -269,7 +269,7 @@ final class SignInTests: XCTestCase {
             expiry: now + 604_800)
         var service = SessionService(
             store: SessionStore(inMemory: [session], now: { [now] in now }), wallet: wallet, lifetime: 604_800)
-        service.now = { [now] in now }
+        service.clocks.wall = { [now] in now }
         var request: [String: JSONValue] = [
             "topic": .string(session.topic), "chainId": .string(chain.description),
             "request": .object(["method": .string(method), "params": params]),

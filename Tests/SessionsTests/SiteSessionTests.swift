@@ -79,7 +79,7 @@ final class SiteSessionTests: XCTestCase {
         let record = Record()
         let store = SessionStore(inMemory: sessions, now: { [now] in now })
         var service = SessionService(store: store, wallet: RecordingWallet(record: record), lifetime: 604_800)
-        service.now = { [now] in now }
+        service.clocks.wall = { [now] in now }
         service.announce = { [record] _, method, params in record.notify(method, params) }
         return (service, record)
     }

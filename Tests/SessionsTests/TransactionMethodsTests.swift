@@ -36,7 +36,7 @@ final class TransactionMethodsTests: XCTestCase {
     {
         var service = SessionService(
             store: SessionStore(inMemory: [session], now: { [now] in now }), wallet: wallet, lifetime: 604_800)
-        service.now = { [now] in now }
+        service.clocks.wall = { [now] in now }
         let request: JSONValue = .object([
             "topic": .string(session.topic), "chainId": .string(chain.description),
             "request": .object(["method": .string(method), "params": params]),

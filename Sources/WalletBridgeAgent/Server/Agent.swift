@@ -70,7 +70,7 @@ package enum Agent {
             store: SessionStore(
                 path: SessionStore.path(forKeystore: keystoreFile), lifetime: config.sessionLifetime, now: clocks.wall),
             wallet: wallet, lifetime: config.sessionLifetime)
-        (sessions.now, sessions.monotonic) = (clocks.wall, clocks.monotonic)
+        sessions.clocks = clocks
         sessions.proposalTimeout = .seconds(config.proposalTimeout)
         sessions.announce = { [events = state.events] caller, method, params in
             events.publish(to: caller, method: method, params: params)
