@@ -37,7 +37,7 @@ package enum ExtensionNames {
     }
 
     /// How long a dialog waits for a Firefox to write down the add-on that asks: see
-    /// `name(of:browserProcess:patience:)`.
+    /// `name(of:browserProcess:patience:clocks:)`.
     package static let firefoxPatience: Duration = .seconds(5)
 
     /// How recently a Firefox must have started for its missing or older list to be waited

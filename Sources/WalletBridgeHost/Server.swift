@@ -15,8 +15,9 @@ public final class Server: Sendable {
     private let inFlight: InFlightTable
     /// When the first reply went out (nil before it), as a `Duration` since `replyTimeOrigin`:
     /// a stored `ContinuousClock.Instant` has no fixed layout, and would have the runtime work
-    /// out this class's layout on every host's cold start. And whether the event sources started.
+    /// out this class's layout on every host's cold start.
     private let firstReplyAt = Mutex<Duration?>(nil)
+    /// Whether the event sources started.
     private let eventsStarted = Atomic<Bool>(false)
     /// The clock deadlines and the events' quiet period are counted in: the configuration's.
     private let now: @Sendable () -> ContinuousClock.Instant

@@ -22,9 +22,7 @@ package struct Clocks: Sendable {
 
     package init(
         monotonic: @escaping @Sendable () -> ContinuousClock.Instant, wall: @escaping @Sendable () -> Int,
-        sleeper: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void = {
-            try await Task.sleep(until: $0, clock: .continuous)
-        }
+        sleeper: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
     ) {
         self.monotonic = monotonic
         self.wall = wall

@@ -37,8 +37,9 @@ package final class SessionsReadCache: Sendable {
         let check = checker.look(at: path, now: instant)
         guard check.stamp != nil, check.isFile, check.changeableByOthers == nil else {
             last.keep(nil, KeptAnswer.Validity(takenAt: instant, mark: nil, expiresAt: instant))
-            // No file: no sessions. Anything else at the path is not the agent's file.
-            return check.stamp == nil && check.type == 0 ? [] : nil
+            // No file: no sessions (as `peek`). Anything else at the path is not the agent's
+            // file, and a path that cannot be looked at is the agent's to answer for.
+            return check.missing ? [] : nil
         }
         let validity = KeptAnswer<[Session]>.Validity(
             takenAt: instant, mark: check.generation, expiresAt: instant + FileChecker.revalidateAfter,

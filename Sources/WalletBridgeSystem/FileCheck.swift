@@ -19,6 +19,8 @@ package struct FileCheck: Sendable {
     package let renewableStamp: FileStamp?
     /// `st_mode`'s type bits (`S_IFREG`, ...); 0 when there is no file.
     package let type: mode_t
+    /// Nothing at the path (ENOENT), rather than something that could not be looked at.
+    package let missing: Bool
     /// Why other users could have changed the file or a folder above it (`ChangeableByOthers`).
     package let changeableByOthers: String?
 
@@ -94,6 +96,7 @@ package final class FileChecker: Sendable {
         // it leads to is not trusted on the watch; nor a file with names in other folders.
         var info = stat()
         var found = statFile(path, &info) == 0
+        let missing = !found && errno == ENOENT
         if found, info.st_mode & S_IFMT == S_IFLNK {
             generation = nil
             if followsLinks { found = stat(path, &info) == 0 }
@@ -107,7 +110,7 @@ package final class FileChecker: Sendable {
         let racy = found && Int(info.st_ctim.tv_sec) > filesystemNow() - Self.racyWithin
         return FileCheck(
             generation: found ? generation : nil, stamp: stamp, renewableStamp: racy ? nil : stamp,
-            type: found ? info.st_mode & S_IFMT : 0, changeableByOthers: changeableByOthers)
+            type: found ? info.st_mode & S_IFMT : 0, missing: missing, changeableByOthers: changeableByOthers)
     }
 
     /// `FolderWatch.generation` for a look that follows, or nil when the file's folder is not

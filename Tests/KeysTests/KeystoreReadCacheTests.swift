@@ -18,6 +18,10 @@ final class KeystoreReadCacheTests: XCTestCase {
         keystore = Keystore(path: "\(temporaryFolder(self))/keystore.json")
     }
 
+    /// The filesystem's clock a minute on: a file written by the test is old enough for its
+    /// stamp to vouch for it (`FileChecker.racyWithin`), so the stamp's comparison is what decides.
+    static let aMinuteOn: @Sendable () -> Int = { Int(time(nil)) + 60 }
+
     /// The addresses served, checked against the file they were encoded from.
     private func addresses(_ read: KeystoreReadCache.Contents) -> [String] {
         XCTAssertEqual(read.addresses, read.file?.keys.map(\.address) ?? [], "the cached addresses are the file's")
@@ -26,7 +30,7 @@ final class KeystoreReadCacheTests: XCTestCase {
 
     func testASecondReadOfAnUnchangedFileComesFromTheCache() throws {
         // The filesystem's clock a minute on: the file's stamp is old enough to vouch for it.
-        let cache = KeystoreReadCache(filesystemNow: { Int(time(nil)) + 60 })
+        let cache = KeystoreReadCache(filesystemNow: Self.aMinuteOn)
         let entry = try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         let first = try cache.read(keystore)
         XCTAssertTrue(first.fresh)
@@ -39,7 +43,11 @@ final class KeystoreReadCacheTests: XCTestCase {
     /// A file changed within `FileChecker.racyWithin` of the look is read again: its stamp
     /// could be the next version's too (written in the same tick, on the inode this one freed).
     func testAFileChangedJustNowIsReadAgainRatherThanTrustedOnItsStamp() throws {
-        let cache = KeystoreReadCache()
+        // The filesystem's clock stands at the file's own change time, however slow the machine.
+        let cache = KeystoreReadCache(filesystemNow: { [path = keystore.path] in
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_ctim.tv_sec) : 0
+        })
         let entry = try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         XCTAssertTrue(try cache.read(keystore).fresh)
         let second = try cache.read(keystore)
@@ -48,7 +56,7 @@ final class KeystoreReadCacheTests: XCTestCase {
     }
 
     func testAKeyAddedByAnotherWriterIsSeenOnTheNextRead() throws {
-        let cache = KeystoreReadCache()
+        let cache = KeystoreReadCache(filesystemNow: Self.aMinuteOn)
         XCTAssertEqual(addresses(try cache.read(keystore)), [], "no keystore yet")
         let first = try keystore.importKey(secure(testSeedA), label: "one", passphrase: secure("right"))
         XCTAssertEqual(addresses(try cache.read(keystore)), [first.address])
@@ -60,7 +68,7 @@ final class KeystoreReadCacheTests: XCTestCase {
     }
 
     func testRequestsReadBeforeTheLastCheckShareItAndLaterOnesCheckAgain() throws {
-        let cache = KeystoreReadCache()
+        let cache = KeystoreReadCache(filesystemNow: Self.aMinuteOn)
         let first = try keystore.importKey(secure(testSeedA), label: "one", passphrase: secure("right"))
         let arrived = ContinuousClock.now  // a batch of requests read at this instant
         XCTAssertEqual(addresses(try cache.read(keystore, notBefore: arrived)), [first.address])
@@ -76,7 +84,7 @@ final class KeystoreReadCacheTests: XCTestCase {
     }
 
     func testAnEditInPlaceOfTheSameSizeIsSeen() throws {
-        let cache = KeystoreReadCache()
+        let cache = KeystoreReadCache(filesystemNow: Self.aMinuteOn)
         try keystore.importKey(secure(testSeedA), label: "aaaa", passphrase: secure("right"))
         XCTAssertEqual(try cache.read(keystore).file?.keys.map(\.label), ["aaaa"])
         // Same size, same inode, written in place (as an editor might): mtime and ctime move.
@@ -100,7 +108,7 @@ final class KeystoreReadCacheTests: XCTestCase {
     }
 
     func testADeletedKeystoreIsNoLongerServed() throws {
-        let cache = KeystoreReadCache()
+        let cache = KeystoreReadCache(filesystemNow: Self.aMinuteOn)
         try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         XCTAssertEqual(addresses(try cache.read(keystore)).count, 1)
         unlink(keystore.path)
@@ -108,7 +116,7 @@ final class KeystoreReadCacheTests: XCTestCase {
     }
 
     func testAFIFOPutInPlaceIsRefusedNotServedFromTheCache() throws {
-        let cache = KeystoreReadCache()
+        let cache = KeystoreReadCache(filesystemNow: Self.aMinuteOn)
         try keystore.importKey(secure(testSeedA), label: "main", passphrase: secure("right"))
         XCTAssertEqual(addresses(try cache.read(keystore)).count, 1)
         unlink(keystore.path)

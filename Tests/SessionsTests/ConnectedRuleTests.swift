@@ -76,7 +76,8 @@ final class ConnectedRuleTests: XCTestCase {
         var agent = SessionService(
             store: store,
             wallet: KeystoreWallet(
-                keystore: Keystore(path: keystorePath), passphrases: PassphraseFileSource(path: "/dev/null")),
+                keystore: Keystore(path: keystorePath), maxPayloads: KeystoreWallet.defaultMaxPayloads,
+                passphrases: PassphraseFileSource(path: "/dev/null"), clocks: clock.clocks),
             lifetime: SessionStore.defaultLifetime)
         agent.clocks = clock.clocks
         let host = ConnectedAccounts(keystorePath: keystorePath, clocks: clock.clocks)

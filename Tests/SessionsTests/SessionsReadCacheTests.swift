@@ -39,7 +39,7 @@ final class SessionsReadCacheTests: XCTestCase {
     func testEveryNewVersionOfTheFileIsSeenOnTheNextCall() throws {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let cache = SessionsReadCache(clocks: clock.clocks)
+        let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
         XCTAssertEqual(peek(cache, path, clock), [], "no file: no sessions")
 
         let store = SessionStore(path: path, now: clock.clocks.wall)
@@ -68,7 +68,7 @@ final class SessionsReadCacheTests: XCTestCase {
     func testRequestsReadBeforeALookShareIt() throws {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let cache = SessionsReadCache(clocks: clock.clocks)
+        let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
         let store = SessionStore(path: path, now: clock.clocks.wall)
         let first = session(chrome, created: clock.wall)
         try store.add(first)
@@ -91,7 +91,7 @@ final class SessionsReadCacheTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let folder = temporaryFolder(self)
         let path = folder + "/s.json"
-        let cache = SessionsReadCache(clocks: clock.clocks)
+        let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
         try SessionStore(path: path, now: clock.clocks.wall).add(session(chrome, created: clock.wall))
         XCTAssertNotNil(peek(cache, path, clock))
         chmod(path, 0o666)
@@ -111,7 +111,7 @@ final class SessionsReadCacheTests: XCTestCase {
     func testAForgedExpiryIsRefusedOnEveryCall() throws {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
-        let cache = SessionsReadCache(clocks: clock.clocks)
+        let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
         try SessionStore(path: path, now: clock.clocks.wall).add(session(chrome, created: clock.wall, lifetime: 3600))
         let receivedAt = clock.now
         for lifetime in [3600, 60] {

@@ -388,10 +388,10 @@ def test_a_connected_extensions_accounts_are_read_from_the_files_without_the_age
 
 
 def test_on_an_open_port_a_session_revoked_elsewhere_ends_its_accounts_on_the_next_call(wallet, key):
-    """A port's host keeps the sessions file it read (SessionsReadCache) and its last answer: the
-    revocation, written by the agent in a terminal's request, must show on the port's very next
-    GetAccounts, before and after the port listens to the agent's events, each time without the
-    files. Asked again, the person refuses: no addresses."""
+    """A port's host keeps the sessions file it read (SessionsReadCache): the revocation, written
+    by the agent in a terminal's request, must show on the port's very next GetAccounts, whether
+    or not the port listens to the agent's events yet. Asked again, the person refuses: no
+    addresses."""
     for listen in (False, True):
         wallet.run("agent", "stop", check=None)  # `connect` writes the file an agent would keep
         topic = wallet.connect(CHROME_ORIGIN)["topic"]

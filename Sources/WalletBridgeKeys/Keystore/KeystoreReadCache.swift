@@ -19,6 +19,9 @@ import WalletBridgeProtocol
 /// The check comes before the read, so a change racing the read is read again next time rather
 /// than missed. Anything that is not a regular file goes to `Keystore.read`, which refuses it.
 ///
+/// A file changed in the last `FileChecker.racyWithin` seconds is read again on every call: its
+/// stamp cannot yet tell it from a next version.
+///
 /// From the second read on, the keystore's folder is watched and a call finds the file unchanged
 /// with no system call at all while nothing in the folder changed since the last look; what the
 /// watch cannot see, and when the file is looked at anyway, is `FileChecker`'s.
