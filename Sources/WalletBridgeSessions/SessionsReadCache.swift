@@ -18,10 +18,18 @@ package final class SessionsReadCache: Sendable {
     private let checker: FileChecker
     /// The time kept copies expire in (`Clocks`).
     private let clocks: Clocks
+    /// `SessionStore.read`; a test counts the reads.
+    private let read: @Sendable (_ path: String, _ maxBytes: Int) -> [Session]?
 
     /// `filesystemNow`: the clock a file's change time is read on (`FileChecker`).
-    package init(clocks: Clocks = .system, filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+    package init(
+        clocks: Clocks = .system, filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) },
+        read: @escaping @Sendable (_ path: String, _ maxBytes: Int) -> [Session]? = {
+            SessionStore.read($0, maxBytes: $1)
+        }
+    ) {
         self.clocks = clocks
+        self.read = read
         checker = FileChecker(followsLinks: false, filesystemNow: filesystemNow)
     }
 
@@ -48,7 +56,7 @@ package final class SessionsReadCache: Sendable {
         if let renewed = last.renewed(validity, update: { $0 }) {
             sessions = renewed
         } else {
-            guard let read = SessionStore.read(path, maxBytes: maxBytes) else {
+            guard let read = read(path, maxBytes) else {
                 last.keep(nil, validity)
                 return nil
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import WalletBridgeKeys
 import WalletBridgeTestSupport
 import XCTest
@@ -119,5 +120,34 @@ final class SessionsReadCacheTests: XCTestCase {
                 path, maxBytes: SessionStore.maxFileBytes, lifetime: lifetime, notBefore: receivedAt, now: clock.wall)
             XCTAssertEqual(answer == nil, lifetime == 60, "lifetime \(lifetime)")
         }
+    }
+
+    /// What the cache is for: an unchanged file is read once, however many calls look at it; each
+    /// new version once more.
+    func testAnUnchangedFileIsReadOncePerVersion() throws {
+        let clock = ManualClock(wall: 1_700_000_000)
+        let path = temporaryFolder(self) + "/s.json"
+        let reads = Mutex(0)
+        let cache = SessionsReadCache(
+            clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 },
+            read: { path, maxBytes in
+                reads.withLock { $0 += 1 }
+                return SessionStore.read(path, maxBytes: maxBytes)
+            })
+        let store = SessionStore(path: path, now: clock.clocks.wall)
+        let first = session(chrome, created: clock.wall)
+        try store.add(first)
+        for _ in 0..<5 {
+            clock.advance(by: .milliseconds(1))
+            XCTAssertEqual(peek(cache, path, clock), [first.topic])
+        }
+        XCTAssertEqual(reads.withLock { $0 }, 1, "read again although unchanged")
+        let second = session(other, created: clock.wall)
+        try store.add(second)
+        for _ in 0..<3 {
+            clock.advance(by: .milliseconds(1))
+            XCTAssertEqual(peek(cache, path, clock)?.sorted(), [first.topic, second.topic].sorted())
+        }
+        XCTAssertEqual(reads.withLock { $0 }, 2, "one read per version")
     }
 }
