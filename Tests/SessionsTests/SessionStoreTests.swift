@@ -17,29 +17,6 @@ final class SessionStoreTests: XCTestCase {
     private let address = "7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv"
     private let week = 604_800
 
-    private func session(_ caller: SessionCaller, created: Int, lifetime: Int = 86_400) -> Session {
-        Session(
-            caller: caller, callerName: "Example Wallet",
-            metadata: PeerMetadata(
-                name: "Example dApp", description: "Signs in with Solana", url: "https://example.org",
-                icons: ["https://example.org/icon.png"]),
-            requiredNamespaces: [
-                "solana": Namespace(
-                    chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: ["accountsChanged"])
-            ],
-            optionalNamespaces: [
-                "solana": Namespace(
-                    chains: [SolanaChain.devnet, ChainID("solana:other")!], methods: ["solana_signMessage", "x"])
-            ],
-            namespaces: [
-                "solana": Namespace(
-                    chains: [SolanaChain.mainnet, SolanaChain.devnet], methods: ["solana_signMessage"],
-                    events: ["accountsChanged"])
-            ],
-            created: created, expiry: created + lifetime
-        )
-    }
-
     private func metadataFault(_ value: JSONValue) -> String? {
         do {
             _ = try PeerMetadata.parse(value)
@@ -138,7 +115,7 @@ final class SessionStoreTests: XCTestCase {
     }
 
     func testTheWireSession() throws {
-        let session = session(chrome, created: 1_794_395_200, lifetime: 604_800)
+        let session = exampleSession(chrome, created: 1_794_395_200, lifetime: 604_800)
         let wire = try SessionService.json(session.wire(accounts: SessionAccounts(solana: [address])))
         let mainnet = SolanaChain.mainnet.description, devnet = SolanaChain.devnet.description
         XCTAssertEqual(
@@ -180,7 +157,7 @@ final class SessionStoreTests: XCTestCase {
         for (caller, name) in [
             (chrome, "Example Wallet" as String?), (firefox, nil), (SessionCaller(.unidentified), nil),
         ] {
-            var original = session(caller, created: 1_700_000_000)
+            var original = exampleSession(caller, created: 1_700_000_000)
             original.callerName = name
             let stored = original.stored()
             let back = try Session(stored: try JSONParser.parse(stored.jsonBytes))
@@ -188,7 +165,7 @@ final class SessionStoreTests: XCTestCase {
             XCTAssertEqual(back.stored(), stored)
         }
         XCTAssertThrowsError(try Session(stored: ["topic": "x"]))
-        var bad = session(chrome, created: 1).stored()
+        var bad = exampleSession(chrome, created: 1).stored()
         if case .object(var members) = bad {
             members["caller"] = ["kind": "safari", "id": "x"]; bad = .object(members)
         }
@@ -209,8 +186,8 @@ final class SessionStoreTests: XCTestCase {
         let store = SessionStore(path: path, now: clock.clocks.wall)
         XCTAssertEqual(store.all(), [])
         XCTAssertNil(fileMode(path), "nothing written before a change")
-        let first = session(chrome, created: clock.wall)
-        let second = session(firefox, created: clock.wall + 1)
+        let first = exampleSession(chrome, created: clock.wall)
+        let second = exampleSession(firefox, created: clock.wall + 1)
         try store.add(first)
         try store.add(second)
         XCTAssertEqual(fileMode(path), 0o600)
@@ -228,9 +205,9 @@ final class SessionStoreTests: XCTestCase {
     func testACallerSeesOnlyItsOwnSessionsOldestFirst() throws {
         let clock = ManualClock(wall: 1_700_000_000)
         let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.clocks.wall)
-        let older = session(chrome, created: clock.wall)
-        let theirs = session(other, created: clock.wall + 1)
-        let newer = session(chrome, created: clock.wall + 2)
+        let older = exampleSession(chrome, created: clock.wall)
+        let theirs = exampleSession(other, created: clock.wall + 1)
+        let newer = exampleSession(chrome, created: clock.wall + 2)
         for session in [older, theirs, newer] { try store.add(session) }
         XCTAssertEqual(store.sessions(of: chrome, origin: nil), [older, newer])
         XCTAssertEqual(store.sessions(of: other, origin: nil), [theirs])
@@ -242,7 +219,7 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let theirs = session(other, created: clock.wall)
+        let theirs = exampleSession(other, created: clock.wall)
         try store.add(theirs)
         let before = try readBytes(path)
 
@@ -261,8 +238,8 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let short = session(chrome, created: clock.wall, lifetime: 100)
-        let long = session(chrome, created: clock.wall, lifetime: 1000)
+        let short = exampleSession(chrome, created: clock.wall, lifetime: 100)
+        let long = exampleSession(chrome, created: clock.wall, lifetime: 1000)
         try store.add(short)
         try store.add(long)
         XCTAssertEqual(store.nextExpiry(), clock.wall + 100)
@@ -292,7 +269,7 @@ final class SessionStoreTests: XCTestCase {
     func testExpiryIsExactToTheSecond() throws {
         let clock = ManualClock(wall: 1_700_000_000)
         let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.clocks.wall)
-        let session = session(chrome, created: clock.wall, lifetime: 10)
+        let session = exampleSession(chrome, created: clock.wall, lifetime: 10)
         try store.add(session)
         clock.advance(by: .seconds(9))
         XCTAssertEqual(store.all(), [session])
@@ -306,10 +283,10 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let old = session(chrome, created: clock.wall, lifetime: 10)
+        let old = exampleSession(chrome, created: clock.wall, lifetime: 10)
         try store.add(old)
         clock.advance(by: .seconds(20))
-        let fresh = session(chrome, created: clock.wall)
+        let fresh = exampleSession(chrome, created: clock.wall)
         try store.add(fresh)
         XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).expire(), [], "the expired one was not written")
         XCTAssertEqual(store.expire(), [old], "but this store still announces it")
@@ -319,8 +296,8 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let a = session(chrome, created: clock.wall), b = session(other, created: clock.wall + 1),
-            c = session(firefox, created: clock.wall + 2)
+        let a = exampleSession(chrome, created: clock.wall), b = exampleSession(other, created: clock.wall + 1),
+            c = exampleSession(firefox, created: clock.wall + 2)
         for session in [a, b, c] { try store.add(session) }
         XCTAssertEqual(try store.remove(topic: b.topic), b)
         XCTAssertNil(try store.remove(topic: b.topic))
@@ -346,7 +323,7 @@ final class SessionStoreTests: XCTestCase {
             XCTAssertEqual(try readBytes("\(folder)/\(aside[0])"), Array(damage.utf8), "kept as it was")
             unlink("\(folder)/\(aside[0])")
             // The store works, and its next write is a good file.
-            try store.add(session(chrome, created: clock.wall))
+            try store.add(exampleSession(chrome, created: clock.wall))
             XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all().count, 1)
             unlink(path)
         }
@@ -367,7 +344,7 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let folder = temporaryFolder(self)
         let path = folder + "/s.json"
-        let kept = session(chrome, created: clock.wall)
+        let kept = exampleSession(chrome, created: clock.wall)
         let cases: [(String, () -> Void)] = [
             ("other users can write to the file \(path) (mode 0666)", { chmod(path, 0o666) }),
             ("other users can write to the folder \(folder) (mode 0777)", { chmod(folder, 0o777) }),
@@ -407,8 +384,8 @@ final class SessionStoreTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let forged = session(chrome, created: clock.wall, lifetime: 2_085_000_000 - clock.wall)  // until 2036
-        let fine = session(firefox, created: clock.wall, lifetime: 600)
+        let forged = exampleSession(chrome, created: clock.wall, lifetime: 2_085_000_000 - clock.wall)  // until 2036
+        let fine = exampleSession(firefox, created: clock.wall, lifetime: 600)
         try store.add(forged)
         try store.add(fine)
         return (clock, path, forged, fine)
@@ -469,7 +446,7 @@ final class SessionStoreTests: XCTestCase {
         let path = folder + "/s.json"
         let clock = ManualClock(wall: 1_700_000_000)
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let kept = session(chrome, created: clock.wall)
+        let kept = exampleSession(chrome, created: clock.wall)
         try store.add(kept)
         let onDisk = try readBytes(path)
 
@@ -498,7 +475,7 @@ final class SessionStoreTests: XCTestCase {
         }
         for breakage in breakages {
             breakage.break()
-            let refused = session(chrome, created: clock.wall + 1)
+            let refused = exampleSession(chrome, created: clock.wall + 1)
             XCTAssertThrowsError(try store.add(refused), breakage.name) { error in
                 XCTAssertEqual((error as? RPCError)?.code, .internalError)
             }
@@ -518,7 +495,7 @@ final class SessionStoreTests: XCTestCase {
             XCTAssertEqual(try readBytes(path), onDisk, breakage.name)
         }
 
-        let added = session(chrome, created: clock.wall + 1)
+        let added = exampleSession(chrome, created: clock.wall + 1)
         try store.add(added)
         XCTAssertEqual(SessionStore(path: path, now: clock.clocks.wall).all(), [kept, added])
     }
@@ -526,22 +503,22 @@ final class SessionStoreTests: XCTestCase {
     func testAMissingFolderIsMadePrivateAndAFileInItsWayFailsEveryChange() throws {
         let root = temporaryFolder(self)
         let made = SessionStore(path: root + "/missing/deeper/s.json")
-        try made.add(session(chrome, created: Int(time(nil))))
+        try made.add(exampleSession(chrome, created: Int(time(nil))))
         var info = stat()
         XCTAssertEqual(stat(root + "/missing/deeper", &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700, "made as the keystore's folder is made")
 
         writeBytes([1], root + "/file")
         let blocked = SessionStore(path: root + "/file/s.json")
-        XCTAssertThrowsError(try blocked.add(session(chrome, created: Int(time(nil)))))
+        XCTAssertThrowsError(try blocked.add(exampleSession(chrome, created: Int(time(nil)))))
         XCTAssertEqual(blocked.all(), [])
     }
 
     func testTheNumberOfSessionsIsCapped() throws {
         let clock = ManualClock(wall: 1_700_000_000)
         let store = SessionStore(path: temporaryFolder(self) + "/s.json", now: clock.clocks.wall)
-        for index in 0..<SessionStore.maxSessions { try store.add(session(chrome, created: clock.wall + index)) }
-        XCTAssertThrowsError(try store.add(session(chrome, created: clock.wall))) { error in
+        for index in 0..<SessionStore.maxSessions { try store.add(exampleSession(chrome, created: clock.wall + index)) }
+        XCTAssertThrowsError(try store.add(exampleSession(chrome, created: clock.wall))) { error in
             XCTAssertEqual((error as? RPCError)?.code, .internalError)
         }
         XCTAssertEqual(store.all().count, SessionStore.maxSessions)
@@ -549,12 +526,12 @@ final class SessionStoreTests: XCTestCase {
         let gone = store.all()[0]
         XCTAssertNotNil(try store.extend(topic: gone.topic, caller: chrome, origin: nil, lifetime: 1))
         clock.advance(by: .seconds(1))
-        XCTAssertNoThrow(try store.add(session(chrome, created: clock.wall)))
+        XCTAssertNoThrow(try store.add(exampleSession(chrome, created: clock.wall)))
     }
 
     func testARepeatedTopicIsRefused() throws {
         let store = SessionStore(path: temporaryFolder(self) + "/s.json")
-        let session = session(chrome, created: Int(time(nil)))
+        let session = exampleSession(chrome, created: Int(time(nil)))
         try store.add(session)
         XCTAssertThrowsError(try store.add(session))
         XCTAssertEqual(store.all(), [session])

@@ -13,17 +13,6 @@ final class SessionsReadCacheTests: XCTestCase {
     private let chrome = SessionCaller(.chromeExtension(origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"))
     private let other = SessionCaller(.chromeExtension(origin: "chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba/"))
 
-    private func session(_ caller: SessionCaller, created: Int, lifetime: Int = 86_400) -> Session {
-        Session(
-            caller: caller, callerName: "Example Wallet",
-            metadata: PeerMetadata(name: "Example dApp", description: "", url: "https://example.org", icons: []),
-            requiredNamespaces: [:], optionalNamespaces: [:],
-            namespaces: [
-                "solana": Namespace(chains: [SolanaChain.mainnet], methods: ["solana_signMessage"], events: [])
-            ],
-            created: created, expiry: created + lifetime)
-    }
-
     private func peek(_ cache: SessionsReadCache, _ path: String, _ clock: ManualClock) -> [String]? {
         cache.peek(
             path, maxBytes: SessionStore.maxFileBytes, lifetime: SessionStore.defaultLifetime, notBefore: clock.now,
@@ -44,13 +33,13 @@ final class SessionsReadCacheTests: XCTestCase {
         XCTAssertEqual(peek(cache, path, clock), [], "no file: no sessions")
 
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let first = session(chrome, created: clock.wall)
+        let first = exampleSession(chrome, created: clock.wall)
         try store.add(first)
         for _ in 0..<3 {
             clock.advance(by: .milliseconds(1))
             XCTAssertEqual(peek(cache, path, clock), [first.topic])
         }
-        let second = session(other, created: clock.wall)
+        let second = exampleSession(other, created: clock.wall)
         try store.add(second)
         clock.advance(by: .milliseconds(1))
         XCTAssertEqual(peek(cache, path, clock), uncached(path, clock))
@@ -71,7 +60,7 @@ final class SessionsReadCacheTests: XCTestCase {
         let path = temporaryFolder(self) + "/s.json"
         let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let first = session(chrome, created: clock.wall)
+        let first = exampleSession(chrome, created: clock.wall)
         try store.add(first)
         let receivedAt = clock.now
         XCTAssertEqual(peek(cache, path, clock), [first.topic])
@@ -93,7 +82,7 @@ final class SessionsReadCacheTests: XCTestCase {
         let folder = temporaryFolder(self)
         let path = folder + "/s.json"
         let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
-        try SessionStore(path: path, now: clock.clocks.wall).add(session(chrome, created: clock.wall))
+        try SessionStore(path: path, now: clock.clocks.wall).add(exampleSession(chrome, created: clock.wall))
         XCTAssertNotNil(peek(cache, path, clock))
         chmod(path, 0o666)
         clock.advance(by: .milliseconds(1))
@@ -113,7 +102,8 @@ final class SessionsReadCacheTests: XCTestCase {
         let clock = ManualClock(wall: 1_700_000_000)
         let path = temporaryFolder(self) + "/s.json"
         let cache = SessionsReadCache(clocks: clock.clocks, filesystemNow: { Int(time(nil)) + 60 })
-        try SessionStore(path: path, now: clock.clocks.wall).add(session(chrome, created: clock.wall, lifetime: 3600))
+        try SessionStore(path: path, now: clock.clocks.wall).add(
+            exampleSession(chrome, created: clock.wall, lifetime: 3600))
         let receivedAt = clock.now
         for lifetime in [3600, 60] {
             let answer = cache.peek(
@@ -135,14 +125,14 @@ final class SessionsReadCacheTests: XCTestCase {
                 return SessionStore.read(path, maxBytes: maxBytes)
             })
         let store = SessionStore(path: path, now: clock.clocks.wall)
-        let first = session(chrome, created: clock.wall)
+        let first = exampleSession(chrome, created: clock.wall)
         try store.add(first)
         for _ in 0..<5 {
             clock.advance(by: .milliseconds(1))
             XCTAssertEqual(peek(cache, path, clock), [first.topic])
         }
         XCTAssertEqual(reads.withLock { $0 }, 1, "read again although unchanged")
-        let second = session(other, created: clock.wall)
+        let second = exampleSession(other, created: clock.wall)
         try store.add(second)
         for _ in 0..<3 {
             clock.advance(by: .milliseconds(1))
