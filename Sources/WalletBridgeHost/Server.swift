@@ -13,7 +13,7 @@ public final class Server: Sendable {
     let caller: Caller
     private let transmit: Send
     private let inFlight: InFlightTable
-    /// When the first reply went out (nil before it), as a `Duration` since `replyTimeOrigin`:
+    /// When the first reply went out (nil before it), as a `Duration` since `keptTimeOrigin`:
     /// a stored `ContinuousClock.Instant` has no fixed layout, and would have the runtime work
     /// out this class's layout on every host's cold start.
     private let firstReplyAt = Mutex<Duration?>(nil)
@@ -35,7 +35,7 @@ public final class Server: Sendable {
     private func send(_ reply: [UInt8]) {
         transmit(reply)
         guard router.hasEventSources else { return }
-        firstReplyAt.withLock { if $0 == nil { $0 = replyTimeOrigin.duration(to: now()) } }
+        firstReplyAt.withLock { if $0 == nil { $0 = keptTimeOrigin.duration(to: now()) } }
     }
 
     /// How long after its first reply a host waits before it starts its event sources: a host
@@ -47,7 +47,7 @@ public final class Server: Sendable {
     /// reply; nil before that reply, once they started, or when the router has none.
     package var eventSourcesDueAt: ContinuousClock.Instant? {
         guard !eventsStarted.load(ordering: .acquiring) else { return nil }
-        return firstReplyAt.withLock { $0 }.map { replyTimeOrigin + $0 + Self.eventQuietPeriod }
+        return firstReplyAt.withLock { $0 }.map { keptTimeOrigin + $0 + Self.eventQuietPeriod }
     }
 
     /// Starts the router's event sources, once (`Router.addEventSource`). Never before a reply:
@@ -306,6 +306,3 @@ final class BatchReply: Sendable {
         if let finished { complete(finished) }
     }
 }
-
-/// The instant `Server.firstReplyAt` counts from: any will do.
-private let replyTimeOrigin = ContinuousClock.now

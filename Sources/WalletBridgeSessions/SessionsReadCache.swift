@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import WalletBridgeProtocol
 @_spi(KeptAnswer) import WalletBridgeSystem
 
@@ -23,7 +20,7 @@ package final class SessionsReadCache: Sendable {
 
     /// `filesystemNow`: the clock a file's change time is read on (`FileChecker`).
     package init(
-        clocks: Clocks = .system, filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) },
+        clocks: Clocks = .system, filesystemNow: @escaping @Sendable () -> Int = FileChecker.filesystemClock,
         read: @escaping @Sendable (_ path: String, _ maxBytes: Int) -> [Session]? = {
             SessionStore.read($0, maxBytes: $1)
         }

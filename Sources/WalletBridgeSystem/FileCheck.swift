@@ -48,6 +48,8 @@ package final class FileChecker: Sendable {
     /// How recent a change leaves a file's stamp unable to vouch for it (`renewableStamp`), in
     /// whole seconds of the filesystem's clock.
     package static let racyWithin = 2
+    /// The filesystem's clock: the real time, in whole seconds.
+    @Sendable package static func filesystemClock() -> Int { Int(time(nil)) }
 
     /// False for a file on a network filesystem, whose changes on other machines inotify never
     /// hears of.
@@ -78,7 +80,7 @@ package final class FileChecker: Sendable {
         watchable: Bool = true, followsLinks: Bool = true,
         statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) },
         watchFolder: @escaping @Sendable (String) -> Bool = { FolderWatch.watch(folder: $0) },
-        filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) }
+        filesystemNow: @escaping @Sendable () -> Int = FileChecker.filesystemClock
     ) {
         self.watchable = watchable
         self.followsLinks = followsLinks

@@ -112,7 +112,7 @@ public struct KeptAnswer<Value: Sendable>: ~Copyable, Sendable {
     }
 }
 
-/// The instant that times kept in this module count from (`KeptAnswer.Validity`,
-/// `FileChecker`'s retry): any will do, as only their order matters.
+/// The instant that kept times count from (`KeptAnswer.Validity`, `FileChecker`'s retry, the
+/// server's first reply): any will do, as only their order matters.
 @usableFromInline
-let keptTimeOrigin = ContinuousClock.now
+package let keptTimeOrigin = ContinuousClock.now

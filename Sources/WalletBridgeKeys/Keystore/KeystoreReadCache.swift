@@ -78,7 +78,7 @@ package final class KeystoreReadCache: Sendable {
     package init(
         watchable: Bool = true, clocks: Clocks = .system,
         statFile: @escaping @Sendable (String, UnsafeMutablePointer<stat>) -> Int32 = { lstat($0, $1) },
-        filesystemNow: @escaping @Sendable () -> Int = { Int(time(nil)) }
+        filesystemNow: @escaping @Sendable () -> Int = FileChecker.filesystemClock
     ) {
         checker = FileChecker(watchable: watchable, statFile: statFile, filesystemNow: filesystemNow)
         self.clocks = clocks
