@@ -61,7 +61,7 @@ package enum ChangeableByOthers {
             }
         }
         let given = AtomicFile.split(absolute).folder
-        if let problem = walkUp(from: given, stoppingAt: [home], linked: &linked, groups) { return problem }
+        if let problem = walkUp(from: given, stoppingAt: home, or: nil, linked: &linked, groups) { return problem }
         guard linked else { return nil }
         // The folders the file really is in, when a link leads elsewhere. For a missing file,
         // the nearest folder that exists, as it resolves; for a link that leads nowhere, the
@@ -75,13 +75,15 @@ package enum ChangeableByOthers {
             real = nearestRealFolder(given)
         }
         guard let real, real != given else { return nil }
-        return walkUp(from: real, stoppingAt: [home, home.flatMap(realPath)], linked: &linked, groups)
+        return walkUp(from: real, stoppingAt: home, or: home.flatMap(realPath), linked: &linked, groups)
     }
 
-    /// The first problem in `start` and each folder above it, up to one of `stops` or `/`.
+    /// The first problem in `start` and each folder above it, up to `stop`, `otherStop` or `/`.
+    /// Two plain stops, not a list: an array of optional strings is a generic type the runtime
+    /// would build on every cold start for this alone.
     /// A folder that is a link is judged by the folder it leads to, and sets `linked`.
     private static func walkUp(
-        from start: String, stoppingAt stops: [String?], linked: inout Bool, _ groups: UserGroups
+        from start: String, stoppingAt stop: String?, or otherStop: String?, linked: inout Bool, _ groups: UserGroups
     ) -> String? {
         var folder = start
         while true {
@@ -93,7 +95,7 @@ package enum ChangeableByOthers {
                 }
                 if info.st_mode != 0, let problem = problem(folder, info, kind: "folder", groups) { return problem }
             }
-            if folder == "/" || stops.contains(where: { $0 == folder }) { return nil }
+            if folder == "/" || folder == stop || folder == otherStop { return nil }
             folder = AtomicFile.split(folder).folder
         }
     }

@@ -8,6 +8,17 @@ import XCTest
 
 /// `AtomicFile` reports its own error; the keystore says it in the words it always used.
 final class AtomicFileTests: XCTestCase {
+    func testAPathSplitsAtItsLastSlashByteAsTheKernelSplitsIt() {
+        XCTAssertTrue(AtomicFile.split("/home/me/keys.json") == ("/home/me", "keys.json"))
+        XCTAssertTrue(AtomicFile.split("/keys.json") == ("/", "keys.json"))
+        XCTAssertTrue(AtomicFile.split("keys.json") == (".", "keys.json"))
+        XCTAssertTrue(AtomicFile.split("/home/me/") == ("/home/me", ""))
+        XCTAssertTrue(AtomicFile.split("/home/mé/clé.json") == ("/home/mé", "clé.json"))
+        // A combining mark after a slash makes one Character of the two, yet the kernel still
+        // separates there: so must the folder walks and atomic writes.
+        XCTAssertTrue(AtomicFile.split("/home/me/\u{301}x") == ("/home/me", "\u{301}x"))
+    }
+
     func testAFolderThatIsAFileIsAnAtomicFileError() throws {
         let file = temporaryFolder(self) + "/plain"
         try AtomicFile.replace(file, with: [1], mode: 0o600)
