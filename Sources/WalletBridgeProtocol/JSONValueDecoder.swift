@@ -17,6 +17,14 @@ public struct JSONValueDecoder {
         try ValueDecoder(value: value, codingPath: []).decodeValue(type)
     }
 
+    /// `decode` for a value that sits at `codingPath` inside a larger document (a request's
+    /// params inside another request's params): what `init(from:)` sees as its `codingPath`, and
+    /// every error, name the whole path.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]) throws -> T
+    {
+        try ValueDecoder(value: value, codingPath: codingPath).decodeValue(type)
+    }
+
     /// `decode` for a request's params as a whole, with two rules for array params that only
     /// make sense there (README, "Your own methods"):
     /// - `[]` where the type asks for an object reads as `{}`: clients send `params: []` for

@@ -128,7 +128,7 @@ extension SessionService {
     /// The Ethereum address `value` names (any letter case), or -32602 for something that is
     /// not an address, saying the params' `order` (the usual mistake). Whether the session
     /// holds it is `heldAccount`'s question (4100).
-    fileprivate static func ethereumAddress(
+    static func ethereumAddress(
         _ value: JSONValue, field: String, order: String
     ) throws(RPCError) -> EthereumAddress {
         guard case .string(let text) = value, let address = EthereumAddress(text) else {
@@ -154,16 +154,6 @@ extension SessionService {
                 "accounts": .array(accounts.map(JSONValue.string)),
             ]))
     }
-
-    /// Positional params of exactly `count` members.
-    fileprivate static func positional(
-        _ params: JSONValue?, count: Int, shape: String
-    ) throws(RPCError) -> [JSONValue] {
-        guard case .array(let members)? = params, members.count == count else {
-            throw invalid("request.params", "expected \(shape)")
-        }
-        return members
-    }
 }
 
 /// personal_sign's and eth_signTypedData_v4's signature.
@@ -179,24 +169,31 @@ enum EthereumSignatureShape: ResultShape {
 /// `personal_sign`: `[message, address]` → the signature, 0x and 65 bytes in hex.
 enum PersonalSign: NamespaceMethod {
     static let name = EIP155.personalSignMethod
-    static var paramsSchema: JSONValue? { SessionSchemas.personalSignParams }
+    typealias Result = Shaped<String, EthereumSignatureShape>
 
-    struct Params: NamespaceParams {
+    /// `[message, address]`.
+    struct Params: Codable, Sendable, Equatable, JSONSchemaConstraining, EthereumPositionalParams {
+        static let order = "personal_sign's params are [message, address]"
         /// As sent: 0x and hex, or text (`SessionService.personalMessage` reads it).
         let message: String
         let address: EthereumAddress
-        init(json: JSONValue) throws(RPCError) {
-            let params = try SessionService.positional(json, count: 2, shape: "[message, address]")
-            guard case .string(let text) = params[0] else {
-                throw SessionService.invalid(
-                    "request.params[0]", "expected the message: 0x and its bytes in hex, or text")
-            }
-            guard !text.isEmpty else {
-                throw SessionService.invalid("request.params[0]", "the message is empty: there is nothing to sign")
-            }
-            message = text
-            address = try SessionService.ethereumAddress(
-                params[1], field: "request.params[1]", order: "personal_sign's params are [message, address]")
+
+        init(message: String, address: EthereumAddress) { (self.message, self.address) = (message, address) }
+
+        init(from decoder: any Decoder) throws {
+            var params = try NamespaceParams.positions(decoder, counts: 2...2, expected: "expected [message, address]")
+            message = try params.decode(PersonalMessageMember.self).text
+            address = try params.decode(EthereumAddressMember<Self>.self).address
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var params = encoder.unkeyedContainer()
+            try params.encode(PersonalMessageMember(message))
+            try params.encode(EthereumAddressMember<Self>(address))
+        }
+
+        static var typeConstraints: [String: JSONValue] {
+            ["title": "PersonalSignParams", "maxItems": 2, "additionalItems": .null]
         }
     }
 
@@ -210,17 +207,38 @@ enum PersonalSign: NamespaceMethod {
 /// `eth_signTypedData_v4`: `[address, typedData]` → the signature, 0x and 65 bytes in hex.
 enum EthSignTypedDataV4: NamespaceMethod {
     static let name = EIP155.signTypedDataMethod
-    static var paramsSchema: JSONValue? { SessionSchemas.signTypedDataParams }
+    typealias Result = Shaped<String, EthereumSignatureShape>
 
-    struct Params: NamespaceParams {
+    /// `[address, typedData]`.
+    struct Params: Codable, Sendable, Equatable, JSONSchemaConstraining, EthereumPositionalParams {
+        static let order = "eth_signTypedData_v4's params are [address, typedData]"
         let address: EthereumAddress
         /// EIP-712 typed data, an object or a JSON string of one (`TypedData(parsing:)`).
         let typedData: JSONValue
-        init(json: JSONValue) throws(RPCError) {
-            let params = try SessionService.positional(json, count: 2, shape: "[address, typedData]")
-            address = try SessionService.ethereumAddress(
-                params[0], field: "request.params[0]", order: "eth_signTypedData_v4's params are [address, typedData]")
-            typedData = params[1]
+
+        init(address: EthereumAddress, typedData: JSONValue) { (self.address, self.typedData) = (address, typedData) }
+
+        init(from decoder: any Decoder) throws {
+            var params = try NamespaceParams.positions(
+                decoder, counts: 2...2, expected: "expected [address, typedData]")
+            address = try params.decode(EthereumAddressMember<Self>.self).address
+            typedData = try params.decode(JSONValue.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var params = encoder.unkeyedContainer()
+            try params.encode(EthereumAddressMember<Self>(address))
+            try params.encode(typedData)
+        }
+
+        static var typeConstraints: [String: JSONValue] {
+            ["title": "SignTypedDataV4Params", "maxItems": 2, "additionalItems": .null]
+        }
+        /// What typed data must hold is EIP-712's, checked by the host field by field.
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "[1]": ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"]
+            ]
         }
     }
 
@@ -244,20 +262,43 @@ enum EthereumSignedTransactionShape: ResultShape {
 /// transaction in hex.
 enum EthSignTransaction: NamespaceMethod {
     static let name = EIP155.signTransactionMethod
-    static var paramsSchema: JSONValue? { SessionSchemas.signEthereumTransactionParams }
+    typealias Result = Shaped<String, EthereumSignedTransactionShape>
 
-    struct Params: NamespaceParams {
+    /// `[transaction]` or `[transaction, address]`.
+    struct Params: Codable, Sendable, Equatable, JSONSchemaConstraining {
         /// An object or an unsigned serialized transaction in hex, read for the request's chain
         /// (`EthereumTransaction(json:chain:field:)`).
         let transaction: JSONValue
         /// Read after the transaction, as it always was.
         let address: JSONValue?
-        init(json: JSONValue) throws(RPCError) {
-            guard case .array(let params) = json, (1...2).contains(params.count) else {
-                throw SessionService.invalid("request.params", "expected [transaction] or [transaction, address]")
-            }
-            transaction = params[0]
-            address = params.count == 2 ? params[1] : nil
+
+        init(transaction: JSONValue, address: JSONValue?) { (self.transaction, self.address) = (transaction, address) }
+
+        init(from decoder: any Decoder) throws {
+            var params = try NamespaceParams.positions(
+                decoder, counts: 1...2, expected: "expected [transaction] or [transaction, address]")
+            transaction = try params.decode(JSONValue.self)
+            // A null address is an address to read (and refuse), not one left out.
+            address = params.isAtEnd ? nil : try params.decode(JSONValue.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var params = encoder.unkeyedContainer()
+            try params.encode(transaction)
+            if let address { try params.encode(address) }
+        }
+
+        static var typeConstraints: [String: JSONValue] {
+            ["title": "SignEthereumTransactionParams", "maxItems": 2, "additionalItems": .null]
+        }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "[0]": SessionSchemas.ethereumTransaction,
+                "[1]": SessionSchemas.ethereumAddress.with(
+                    description:
+                        "The account that signs: one of the session's. For the serialized form, which names no sender; "
+                        + "the first of eth_accounts when left out. With an object, it must be its from"),
+            ]
         }
     }
 

@@ -5,51 +5,56 @@ import WalletBridgeProtocol
 import WalletBridgeSystem
 import WalletBridgeTransactions
 
-/// A method inside a session (`session_request`'s `request`), as a type: its name, its params
-/// read by the router's decoder (`JSONValueDecoder`), and its result, encoded as the router
-/// encodes any result. `session_request` has already checked that the session holds the chain
-/// and allows the method; `SessionService.namespaceMethods` is the table it dispatches by.
-protocol NamespaceMethod: SendableMetatype {
-    associatedtype Params: NamespaceParams
-    associatedtype Result: Codable & Sendable
-    static var name: String { get }
-    /// What `session_request`'s schema says of the params (`SessionSchemas.innerRequest`); nil
-    /// for a method whose params are not read.
-    static var paramsSchema: JSONValue? { get }
+/// A method inside a session (`session_request`'s `request`), as a type: an `RPCMethod`, whose
+/// name, `Params` and `Result` are a method's like any other, its params read by the router's
+/// decoder (`JSONValueDecoder`) and its result encoded as the router encodes any result; its
+/// schemas are derived from them likewise (`session_request`'s, `SessionSchemas.innerRequest`
+/// and `.requestResult`). What it adds is `run`: `session_request` has already checked that the
+/// session holds the chain and allows the method; `SessionService.namespaceMethods` is the table
+/// it dispatches by.
+protocol NamespaceMethod: RPCMethod {
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result
 }
 
 extension NamespaceMethod {
-    static var paramsSchema: JSONValue? { nil }
+    /// The params' schema: the method's own `paramsSchema`, else derived from `Params` as any
+    /// method's is; `{}` for params that are not read (`UnreadParams`).
+    static var describedParams: DerivedSchema {
+        paramsSchema.map { DerivedSchema(schema: $0, problems: []) }
+            ?? JSONSchemaDerivation.paramsSchema(for: Params.self)
+    }
 
-    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`):
-    /// derived from `Result`, with what its type states of its members.
-    static var resultSchema: JSONValue { JSONSchemaDerivation.resultSchema(for: Result.self).schema }
+    /// The result's schema, one of `session_request`'s (`SessionSchemas.requestResult`): the
+    /// method's own `resultSchema`, else derived from `Result`, with what its type states of its
+    /// members.
+    static var describedResult: DerivedSchema {
+        resultSchema.map { DerivedSchema(schema: $0, problems: []) }
+            ?? JSONSchemaDerivation.resultSchema(for: Result.self)
+    }
 
-    /// Reads the params (absent reads as null) and runs the method: its result is
-    /// `session_request`'s, encoded by the router as its type says.
+    /// Reads the params (absent reads as null) where they sit, `request.params`, so that a fault
+    /// names its place there, and runs the method: its result is `session_request`'s, encoded by
+    /// the router as its type says.
     static func answer(_ request: InnerRequest, _ service: SessionService) async throws -> SessionRequestResult {
-        let params = try JSONValueDecoder().decode(Params.self, from: request.params ?? .null)
+        let params: Params
+        do {
+            params = try JSONValueDecoder().decode(Params.self, from: request.params ?? .null, at: NamespaceParams.path)
+        } catch let error as DecodingError {
+            throw NamespaceParams.rpcError(error)
+        }
         return SessionRequestResult(try await run(params, request, service))
     }
 }
 
-/// A namespace method's params, read whole by the method's own reader: every fault is -32602
-/// naming its place under `request.params`, worded as `session_request` always worded it (the
-/// fixtures pin the wording), which a synthesised `init(from:)` would not.
-protocol NamespaceParams: Decodable, Sendable {
-    init(json: JSONValue) throws(RPCError)
-}
-
-extension NamespaceParams {
-    init(from decoder: any Decoder) throws {
-        try self.init(json: decoder.singleValueContainer().decode(JSONValue.self))
-    }
-}
-
-/// The params of a method that reads none (the account and chain methods): whatever is sent.
-struct UnreadParams: NamespaceParams {
-    init(json: JSONValue) {}
+/// The params of a method that reads none (the account and chain methods): whatever is sent,
+/// written back as none (`[]`, as the extensions send them).
+struct UnreadParams: Codable, Sendable, Equatable, JSONSchemaPlaceholding {
+    init() {}
+    init(from decoder: any Decoder) {}
+    func encode(to encoder: any Encoder) throws { _ = encoder.unkeyedContainer() }
+    /// Any JSON: nothing of it is read.
+    static var jsonSchema: JSONValue { [:] }
+    static var schemaPlaceholder: Self { Self() }
 }
 
 extension SessionService {
@@ -91,6 +96,8 @@ enum SolanaAccountsShape: ResultShape {
 
 enum SolanaGetAccounts: NamespaceMethod {
     static let name = SolanaMethod.getAccounts
+    typealias Params = UnreadParams
+    typealias Result = Shaped<[SolanaAccountEntry], SolanaAccountsShape>
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
     ) throws -> Shaped<[SolanaAccountEntry], SolanaAccountsShape> {
@@ -100,6 +107,8 @@ enum SolanaGetAccounts: NamespaceMethod {
 
 enum SolanaRequestAccounts: NamespaceMethod {
     static let name = SolanaMethod.requestAccounts
+    typealias Params = UnreadParams
+    typealias Result = Shaped<[SolanaAccountEntry], SolanaAccountsShape>
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
     ) throws -> Shaped<[SolanaAccountEntry], SolanaAccountsShape> {
@@ -118,6 +127,8 @@ enum EthereumAccountsShape: ResultShape {
 
 enum EthAccounts: NamespaceMethod {
     static let name = EIP155.accountsMethod
+    typealias Params = UnreadParams
+    typealias Result = Shaped<[String], EthereumAccountsShape>
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
     ) throws -> Shaped<[String], EthereumAccountsShape> {
@@ -136,6 +147,8 @@ enum EthereumChainIDShape: ResultShape {
 
 enum EthChainID: NamespaceMethod {
     static let name = EIP155.chainIDMethod
+    typealias Params = UnreadParams
+    typealias Result = Shaped<String, EthereumChainIDShape>
     static func run(
         _ params: UnreadParams, _ request: InnerRequest, _ service: SessionService
     ) -> Shaped<String, EthereumChainIDShape> {

@@ -7,7 +7,7 @@ import WalletBridgeTransactions
 // results are types whose schemas are derived (SessionParams.swift, `SessionWire`, the namespace
 // methods' `Result`s); what derivation cannot see of a member (a pattern, a length, a reader's
 // shape) its type states next to it (`JSONSchemaConstraining`, `JSONSchemaDescribing`), from the
-// parts kept here. The namespace methods' params, read by hand, state their schemas here too.
+// parts kept here; so do the namespace methods' params and results inside `session_request`'s.
 // Where a reader checks more than draft-07 can say, the schema is the looser one, so that
 // everything the host accepts validates (see `SessionSchemas`).
 //
@@ -240,38 +240,11 @@ enum SessionSchemas {
         "required": ["name", "description", "url", "icons"],
     ]
 
-    // MARK: Each namespace method's params, and the results derivation needs told
+    // MARK: The parts of the namespace methods' params and results
 
-    static let signMessageParams: JSONValue = [
-        "title": "SignMessageParams", "type": "object",
-        "properties": [
-            "message": [
-                "type": "string", "pattern": "^\(base58Digit)+$", "description": "The bytes to sign, in base58",
-            ],
-            "pubkey": base58PublicKey.with(
-                description: "The account to sign with: one of the session's keys, in base58"),
-        ],
-        "required": ["message", "pubkey"],
-    ]
     static let ethereumAddress: JSONValue = [
         "type": "string", "pattern": "^0x[0-9a-fA-F]{40}$",
         "description": "An Ethereum address (EIP-55 or one letter case)",
-    ]
-    /// `personal_sign`'s `[message, address]`.
-    static let personalSignParams: JSONValue = [
-        "title": "PersonalSignParams", "type": "array", "minItems": 2, "maxItems": 2,
-        "items": [
-            ["type": "string", "description": "The message: 0x and its bytes in hex, or UTF-8 text"], ethereumAddress,
-        ],
-    ]
-    /// `eth_signTypedData_v4`'s `[address, typedData]`; what typed data must hold is EIP-712's,
-    /// checked by the host field by field.
-    static let signTypedDataParams: JSONValue = [
-        "title": "SignTypedDataV4Params", "type": "array", "minItems": 2, "maxItems": 2,
-        "items": [
-            ethereumAddress,
-            ["type": ["object", "string"], "description": "EIP-712 typed data, or a JSON string of it"],
-        ],
     ]
     /// A serialized Solana transaction (legacy or version 0) in standard padded base64 (whole
     /// groups of four characters, at least one): at most 1232 bytes. That it decodes, and what
@@ -282,55 +255,6 @@ enum SessionSchemas {
         "description":
             "A serialized transaction (signatures, then the message), legacy or version 0, in standard base64: at most \(SolanaTransaction.maxBytes) bytes",
     ]
-    /// `solana_signTransaction`'s `{"transaction", "pubkey"?}`.
-    static let signTransactionParams: JSONValue = [
-        "title": "SignTransactionParams", "type": "object",
-        "properties": [
-            "transaction": solanaTransaction,
-            "pubkey": optionalPublicKey(
-                "The key to sign with: one of the session's keys and a required signer; the first such signer when left out or null"
-            ),
-        ],
-        "required": ["transaction"],
-    ]
-    /// `solana_signAllTransactions`'s `{"transactions", "pubkey"?}`.
-    static let signAllTransactionsParams: JSONValue = [
-        "title": "SignAllTransactionsParams", "type": "object",
-        "properties": [
-            "transactions": [
-                "type": "array", "items": solanaTransaction, "minItems": 1,
-                "maxItems": count(SessionService.maxBatchTransactions),
-            ],
-            "pubkey": optionalPublicKey(
-                "The key to sign with: one of the session's keys and a required signer of every transaction; the first such "
-                    + "signer of the first transaction when left out or null"),
-        ],
-        "required": ["transactions"],
-    ]
-    /// `solana_signIn`'s params: the Wallet Standard's `SolanaSignInInput`, every member
-    /// optional (`SolanaSignInInput(json:)`). The host also checks that each member but the
-    /// statement is one line of visible text, and the domain an RFC 3986 authority.
-    static let signInParams: JSONValue = {
-        let line: JSONValue = ["type": ["string", "null"], "maxLength": count(SolanaSignInInput.maxFieldBytes)]
-        var properties: [String: JSONValue] = [
-            "domain": line.with(description: "The site's host[:port]; the session's site when left out"),
-            "address": [
-                "anyOf": [base58PublicKey, ["type": "null"]],
-                "description": "One of the session's keys; the first when left out",
-            ],
-            "statement": ["type": ["string", "null"], "maxLength": count(SolanaSignInInput.maxStatementBytes)],
-            "resources": [
-                "type": ["array", "null"], "maxItems": count(SolanaSignInInput.maxResources),
-                "items": ["type": "string", "minLength": 1, "maxLength": count(SolanaSignInInput.maxFieldBytes)],
-            ],
-        ]
-        for (member, _) in SolanaSignInInput.labels { properties[member] = line }
-        return [
-            "title": "SolanaSignInInput", "type": "object", "properties": .object(properties),
-            "description":
-                "What to sign in with (Sign In With Solana); the wallet builds the message in the published format",
-        ]
-    }()
     /// A `pubkey` that may be left out or null: the host then chooses the key.
     static func optionalPublicKey(_ description: String) -> JSONValue {
         ["anyOf": [base58PublicKey, ["type": "null"]], "description": .string(description)]
@@ -338,50 +262,41 @@ enum SessionSchemas {
     /// An Ethereum JSON-RPC quantity: 0x and hex digits without leading zeros.
     static let quantity: JSONValue = ["type": "string", "pattern": "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"]
     static let hexBytes: JSONValue = ["type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$"]
-    /// `eth_signTransaction`'s `[tx]` or `[tx, address]`: an object as wallets take it (only the
-    /// members the host reads, with a gas limit and a fee), or an unsigned serialized transaction
-    /// in hex, which `address` (else the session's first account) signs. The host checks what
-    /// the fields must hold together (a fee market transaction's two fees, never both kinds,
-    /// the chain, canonical RLP).
-    static let signEthereumTransactionParams: JSONValue = [
-        "title": "SignEthereumTransactionParams", "type": "array", "minItems": 1, "maxItems": 2,
-        "items": [
+    /// `eth_signTransaction`'s transaction: an object as wallets take it (only the members the
+    /// host reads, with a gas limit and a fee), or an unsigned serialized transaction in hex,
+    /// which `address` (else the session's first account) signs. The host checks what the fields
+    /// must hold together (a fee market transaction's two fees, never both kinds, the chain,
+    /// canonical RLP), reading it for the request's chain when the method runs.
+    static let ethereumTransaction: JSONValue = [
+        "anyOf": [
             [
-                "anyOf": [
-                    [
-                        "title": "EthereumTransactionRequest", "type": "object",
-                        "properties": [
-                            "from": ethereumAddress.with(description: "The account that signs: one of the session's"),
-                            "to": [
-                                "anyOf": [ethereumAddress, ["type": "null"]],
-                                "description": "Absent or null: a contract creation",
-                            ],
-                            "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity,
-                            "gasPrice": quantity,
-                            "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity,
-                            "type": quantity,
-                            "data": hexBytes, "input": hexBytes, "accessList": ["type": "array"],
-                        ],
-                        "additionalProperties": false,
-                        "required": ["from", "nonce"],
-                        "allOf": [
-                            ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
-                            [
-                                "anyOf": [
-                                    ["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]],
-                                ]
-                            ],
-                        ],
+                "title": "EthereumTransactionRequest", "type": "object",
+                "properties": [
+                    "from": ethereumAddress.with(description: "The account that signs: one of the session's"),
+                    "to": [
+                        "anyOf": [ethereumAddress, ["type": "null"]],
+                        "description": "Absent or null: a contract creation",
                     ],
-                    hexBytes.with(
-                        description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
-                ]
+                    "value": quantity, "nonce": quantity, "gas": quantity, "gasLimit": quantity,
+                    "gasPrice": quantity,
+                    "maxFeePerGas": quantity, "maxPriorityFeePerGas": quantity, "chainId": quantity,
+                    "type": quantity,
+                    "data": hexBytes, "input": hexBytes, "accessList": ["type": "array"],
+                ],
+                "additionalProperties": false,
+                "required": ["from", "nonce"],
+                "allOf": [
+                    ["anyOf": [["required": ["gas"]], ["required": ["gasLimit"]]]],
+                    [
+                        "anyOf": [
+                            ["required": ["gasPrice"]], ["required": ["maxFeePerGas", "maxPriorityFeePerGas"]],
+                        ]
+                    ],
+                ],
             ],
-            ethereumAddress.with(
-                description:
-                    "The account that signs: one of the session's. For the serialized form, which names no sender; "
-                    + "the first of eth_accounts when left out. With an object, it must be its from"),
-        ],
+            hexBytes.with(
+                description: "An unsigned serialized transaction (EIP-2718 typed, or legacy RLP) in hex"),
+        ]
     ]
     /// The inner request: its params are read for the signing methods.
     static let innerRequest: JSONValue = [
@@ -394,21 +309,25 @@ enum SessionSchemas {
                     ["properties": ["method": ["const": .string(method)], "params": params], "required": ["params"]]
                 }),
     ]
-    /// The methods whose params the schema describes: each namespace method's type says.
+    /// The methods whose params the schema describes: those whose types read them (every
+    /// schema but `{}`, `UnreadParams`'), each as its type says.
     static let checkedMethods: [(method: String, params: JSONValue)] = SessionService.namespaceMethodTypes.compactMap {
-        method in method.paramsSchema.map { (method.name, $0) }
+        method in
+        let params = method.describedParams.schema
+        return params == [:] ? nil : (method.name, params)
     }
     /// `session_request`'s `expiry`.
     static let requestExpiry = expiry.with(
         description: "When to give up waiting for the person, in seconds since the Unix epoch: 5 minutes to 7 days "
             + "from now")
-    /// `session_request`'s result: the namespace methods' results (each type's `resultSchema`),
-    /// each shape once, in the table's order.
+    /// `session_request`'s result: the namespace methods' results (each type's
+    /// `describedResult`), each shape once, in the table's order.
     static let requestResult: JSONValue = [
         "title": "SessionRequestResult",
         "anyOf": .array(
             SessionService.namespaceMethodTypes.reduce(into: [JSONValue]()) { shapes, method in
-                if !shapes.contains(method.resultSchema) { shapes.append(method.resultSchema) }
+                let shape = method.describedResult.schema
+                if !shapes.contains(shape) { shapes.append(shape) }
             }),
     ]
     /// `session_disconnect`'s `reason`.

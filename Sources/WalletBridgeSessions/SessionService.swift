@@ -466,26 +466,37 @@ package struct SessionDisconnectResult: Codable, Equatable, Sendable, JSONSchema
 /// `solana_signMessage`: `{"message", "pubkey"}` (base58) → `{"signature"}` (base58).
 enum SolanaSignMessage: NamespaceMethod {
     static let name = SolanaMethod.signMessage
-    static var paramsSchema: JSONValue? { SessionSchemas.signMessageParams }
 
-    struct Params: NamespaceParams {
+    /// `{"message", "pubkey"}`, both in base58.
+    struct Params: Codable, Sendable, Equatable, JSONSchemaConstraining {
         let pubkey: [UInt8]
         let message: [UInt8]
-        init(json: JSONValue) throws(RPCError) {
-            guard case .object(let members) = json else {
-                throw SessionService.invalid("request.params", "expected {\"message\", \"pubkey\"}")
-            }
+
+        private enum CodingKeys: String, CodingKey { case message, pubkey }
+
+        init(pubkey: [UInt8], message: [UInt8]) { (self.pubkey, self.message) = (pubkey, message) }
+
+        init(from decoder: any Decoder) throws {
+            let members = try NamespaceParams.object(
+                decoder, keyedBy: CodingKeys.self, expected: "expected {\"message\", \"pubkey\"}")
             // Both are bounded by their length before they are decoded (`Base58`); the pubkey
             // first, as the cheaper.
-            pubkey = try SessionService.solanaPublicKey(members["pubkey"], field: "request.params.pubkey")
-            let most = SolanaMethod.maxMessageBytes
-            guard case .string(let messageText)? = members["message"],
-                let message = Base58.decode(messageText, maxBytes: most), !message.isEmpty
-            else {
-                throw SessionService.invalid(
-                    "request.params.message", "expected the message's bytes in base58, 1 to \(most) bytes")
-            }
-            self.message = message
+            pubkey = try members.decodeMember(SolanaPublicKeyMember.self, forKey: .pubkey).bytes
+            message = try members.decodeMember(SolanaMessageMember.self, forKey: .message).bytes
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: CodingKeys.self)
+            try members.encode(SolanaMessageMember(bytes: message), forKey: .message)
+            try members.encode(SolanaPublicKeyMember(bytes: pubkey), forKey: .pubkey)
+        }
+
+        static var typeConstraints: [String: JSONValue] { ["title": "SignMessageParams"] }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "message": ["description": "The bytes to sign, in base58"],
+                "pubkey": ["description": "The account to sign with: one of the session's keys, in base58"],
+            ]
         }
     }
 

@@ -16,7 +16,7 @@ extension SessionService {
         _ params: SolanaSignIn.Params, _ request: InnerRequest
     ) async throws -> SolanaSignIn.Result {
         let field = "request.params"
-        let input = params.input
+        let input = params
         let accounts = try wallet.accounts(context: request.context).solana
         let publicKey: [UInt8]
         if let given = input.address {
@@ -101,12 +101,8 @@ extension SessionService {
 /// `solana_signIn`: the Wallet Standard's `SolanaSignInInput` → `{"address", "message", "signature"}`.
 enum SolanaSignIn: NamespaceMethod {
     static let name = SolanaMethod.signIn
-    static var paramsSchema: JSONValue? { SessionSchemas.signInParams }
-
-    struct Params: NamespaceParams {
-        let input: SolanaSignInInput
-        init(json: JSONValue) throws(RPCError) { input = try SolanaSignInInput(json: json, field: "request.params") }
-    }
+    /// The Wallet Standard's `SolanaSignInInput`, every member optional.
+    typealias Params = SolanaSignInInput
 
     struct Result: Codable, Sendable, JSONSchemaConstraining {
         let address: String

@@ -201,21 +201,40 @@ extension SessionService {
 /// `solana_signTransaction`: one transaction, signed by the session's key it names.
 enum SolanaSignTransaction: NamespaceMethod {
     static let name = SolanaMethod.signTransaction
-    static var paramsSchema: JSONValue? { SessionSchemas.signTransactionParams }
 
-    struct Params: NamespaceParams {
+    /// `{"transaction", "pubkey"?}`.
+    struct Params: Codable, Sendable, Equatable, JSONSchemaConstraining {
         let transaction: SolanaTransaction
         /// Read with the transaction's signers (`SessionService.signer`).
         let pubkey: JSONValue?
-        init(json: JSONValue) throws(RPCError) {
-            guard case .object(let members) = json else {
-                throw SessionService.invalid(
-                    "request.params",
-                    "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
-            }
-            transaction = try SessionService.solanaTransaction(
-                members["transaction"], field: "request.params.transaction")
-            pubkey = members["pubkey"]
+
+        private enum CodingKeys: String, CodingKey { case transaction, pubkey }
+
+        init(transaction: SolanaTransaction, pubkey: JSONValue?) {
+            (self.transaction, self.pubkey) = (transaction, pubkey)
+        }
+
+        init(from decoder: any Decoder) throws {
+            let members = try NamespaceParams.object(
+                decoder, keyedBy: CodingKeys.self,
+                expected: "expected {\"transaction\": base64 of a serialized transaction, \"pubkey\"?: base58}")
+            transaction = try members.decodeMember(SolanaTransactionMember.self, forKey: .transaction).transaction
+            pubkey = try members.decodeIfPresent(JSONValue.self, forKey: .pubkey)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: CodingKeys.self)
+            try members.encode(SolanaTransactionMember(transaction), forKey: .transaction)
+            try members.encodeIfPresent(pubkey, forKey: .pubkey)
+        }
+
+        static var typeConstraints: [String: JSONValue] { ["title": "SignTransactionParams"] }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "pubkey": SessionSchemas.optionalPublicKey(
+                    "The key to sign with: one of the session's keys and a required signer; the first such signer when left out or null"
+                )
+            ]
         }
     }
 
@@ -241,35 +260,57 @@ enum SolanaSignTransaction: NamespaceMethod {
 /// `solana_signAllTransactions`: a batch, signed after one dialog.
 enum SolanaSignAllTransactions: NamespaceMethod {
     static let name = SolanaMethod.signAllTransactions
-    static var paramsSchema: JSONValue? { SessionSchemas.signAllTransactionsParams }
 
-    struct Params: NamespaceParams {
+    /// `{"transactions": [...], "pubkey"?}`.
+    struct Params: Codable, Sendable, Equatable, JSONSchemaConstraining {
         let transactions: [SolanaTransaction]
-        /// Each transaction's place, as -32602 names it.
-        let fields: [String]
         let pubkey: JSONValue?
-        init(json: JSONValue) throws(RPCError) {
-            guard case .object(let members) = json else {
-                throw SessionService.invalid(
-                    "request.params",
-                    "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
+
+        private enum CodingKeys: String, CodingKey { case transactions, pubkey }
+
+        init(transactions: [SolanaTransaction], pubkey: JSONValue?) {
+            (self.transactions, self.pubkey) = (transactions, pubkey)
+        }
+
+        init(from decoder: any Decoder) throws {
+            let members = try NamespaceParams.object(
+                decoder, keyedBy: CodingKeys.self,
+                expected: "expected {\"transactions\": [base64 of a serialized transaction, …], \"pubkey\"?: base58}")
+            let field = NamespaceParams.field(members.codingPath, CodingKeys.transactions)
+            var texts: any UnkeyedDecodingContainer
+            do {
+                texts = try members.nestedUnkeyedContainer(forKey: .transactions)
+            } catch is DecodingError {
+                throw SessionService.invalid(field, "expected an array of base64 serialized transactions")
             }
-            guard case .array(let texts)? = members["transactions"] else {
-                throw SessionService.invalid(
-                    "request.params.transactions", "expected an array of base64 serialized transactions")
-            }
+            // Counted before any is read.
             let most = SessionService.maxBatchTransactions
-            guard (1...most).contains(texts.count) else {
-                throw SessionService.invalid(
-                    "request.params.transactions", "expected 1 to \(most) transactions, not \(texts.count)")
+            if let count = texts.count, !(1...most).contains(count) {
+                throw SessionService.invalid(field, "expected 1 to \(most) transactions, not \(count)")
             }
-            fields = texts.indices.map { "request.params.transactions[\($0)]" }
             var transactions: [SolanaTransaction] = []
-            for (text, field) in zip(texts, fields) {
-                transactions.append(try SessionService.solanaTransaction(text, field: field))
-            }
+            while !texts.isAtEnd { transactions.append(try texts.decode(SolanaTransactionMember.self).transaction) }
             self.transactions = transactions
-            pubkey = members["pubkey"]
+            pubkey = try members.decodeIfPresent(JSONValue.self, forKey: .pubkey)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: CodingKeys.self)
+            try members.encode(transactions.map(SolanaTransactionMember.init), forKey: .transactions)
+            try members.encodeIfPresent(pubkey, forKey: .pubkey)
+        }
+
+        /// Each transaction's place, as -32602 names it.
+        var fields: [String] { transactions.indices.map { "request.params.transactions[\($0)]" } }
+
+        static var typeConstraints: [String: JSONValue] { ["title": "SignAllTransactionsParams"] }
+        static var memberConstraints: [String: JSONValue] {
+            [
+                "transactions": ["minItems": 1, "maxItems": SessionSchemas.count(SessionService.maxBatchTransactions)],
+                "pubkey": SessionSchemas.optionalPublicKey(
+                    "The key to sign with: one of the session's keys and a required signer of every transaction; the first such "
+                        + "signer of the first transaction when left out or null"),
+            ]
         }
     }
 
@@ -288,5 +329,23 @@ enum SolanaSignAllTransactions: NamespaceMethod {
 
     static func run(_ params: Params, _ request: InnerRequest, _ service: SessionService) async throws -> Result {
         try await service.signAllSolanaTransactions(params, request)
+    }
+}
+
+/// A serialized Solana transaction in base64, bounded before it is decoded
+/// (`SessionService.solanaTransaction`).
+struct SolanaTransactionMember: SessionParamsMember {
+    let transaction: SolanaTransaction
+    init(json: JSONValue?, field: String) throws(RPCError) {
+        transaction = try SessionService.solanaTransaction(json, field: field)
+    }
+    init(_ transaction: SolanaTransaction) { self.transaction = transaction }
+    var json: JSONValue { .string(Base64.encode(transaction.serialized())) }
+    static var jsonSchema: JSONValue { SessionSchemas.solanaTransaction }
+    /// Derivation's value to go on with, never read: one signer's transaction without
+    /// instructions, a constant that reads (the schema tests derive it).
+    static var schemaPlaceholder: Self {
+        let fill = [UInt8](repeating: 0, count: 64)
+        return Self(try! SolanaTransaction(bytes: [1] + fill + [1, 0, 0, 1] + fill + [0]))
     }
 }

@@ -38,6 +38,43 @@ private struct Misconstrained: Codable, Sendable, JSONSchemaConstraining {
     static var memberConstraints: [String: JSONValue] { ["recipient": "^0x"] }
 }
 
+/// Positional params: the first a string, the second an integer that may be left out, read as
+/// `personal_sign`'s and `eth_signTransaction`'s are (no loop, no `decodeNil`).
+private struct Pair: Decodable, Sendable, JSONSchemaConstraining {
+    var name: String
+    var count: Int?
+    init(from decoder: any Decoder) throws {
+        var positions = try decoder.unkeyedContainer()
+        name = try positions.decode(String.self)
+        count = positions.isAtEnd ? nil : try positions.decode(Int.self)
+    }
+    static var typeConstraints: [String: JSONValue] { ["title": "Pair", "maxItems": 2, "additionalItems": .null] }
+    static var memberConstraints: [String: JSONValue] { ["[0]": ["minLength": 1], "[1]": ["minimum": 0]] }
+}
+
+/// A list member read through a nested container, absent or null being none.
+private struct Tagged: Decodable, Sendable {
+    var tags: [String]?
+    private enum CodingKeys: String, CodingKey { case tags }
+    init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: CodingKeys.self)
+        guard members.contains(.tags), try !members.decodeNil(forKey: .tags) else { return }
+        var list = try members.nestedUnkeyedContainer(forKey: .tags)
+        var tags: [String] = []
+        while !list.isAtEnd { tags.append(try list.decode(String.self)) }
+        self.tags = tags
+    }
+}
+
+/// An optional member whose constraint says how it takes null.
+private struct Note: Decodable, Sendable, JSONSchemaConstraining {
+    var text: String?
+    var memo: String?
+    static var memberConstraints: [String: JSONValue] {
+        ["text": ["type": ["string", "null"], "maxLength": 8], "memo": ["maxLength": 8]]
+    }
+}
+
 private enum Send: RPCMethod {
     static let name = "send"
     typealias Params = Transfer
@@ -106,5 +143,44 @@ final class JSONSchemaConstraintsTests: XCTestCase {
             to?.objectValue?["schema"],
             ["type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "description": "The recipient"])
         XCTAssertEqual(method["x-params-schema"]?.objectValue?["title"], "TokenTransfer")
+    }
+
+    /// A position's constraints are named by its place, `[0]`; a last position read after
+    /// `isAtEnd` without a loop may be left out, and is not also null (nothing asked `decodeNil`).
+    func testPositionsAreConstrainedByTheirPlaceAndALastOneMayBeLeftOut() {
+        let derived = JSONSchemaDerivation.paramsSchema(for: Pair.self)
+        XCTAssertEqual(derived.problems, [])
+        var count = intSchema.objectValue ?? [:]
+        count["minimum"] = 0
+        XCTAssertEqual(
+            derived.schema,
+            [
+                "title": "Pair", "type": "array", "items": [["type": "string", "minLength": 1], .object(count)],
+                "minItems": 1, "maxItems": 2,
+            ])
+    }
+
+    /// A member read through a nested container after `decodeNil(forKey:)` is optional, as a
+    /// member read by `decodeIfPresent` is.
+    func testANestedContainerAfterANilCheckIsOptional() {
+        let derived = JSONSchemaDerivation.schema(for: Tagged.self)
+        XCTAssertEqual(derived.problems, [])
+        XCTAssertNil(derived.schema.objectValue?["required"])
+        XCTAssertEqual(
+            derived.schema.objectValue?["properties"],
+            ["tags": ["anyOf": [["type": "array", "items": ["type": "string"]], ["type": "null"]]]])
+    }
+
+    /// A constraint whose `type` lists null is the member's whole word on null; one that does
+    /// not is allowed null after it, as any optional member is.
+    func testAConstraintThatTakesNullIsNotAllowedNullAgain() {
+        let derived = JSONSchemaDerivation.schema(for: Note.self)
+        XCTAssertEqual(derived.problems, [])
+        XCTAssertEqual(
+            derived.schema.objectValue?["properties"],
+            [
+                "text": ["type": ["string", "null"], "maxLength": 8],
+                "memo": ["anyOf": [["type": "string", "maxLength": 8], ["type": "null"]]],
+            ])
     }
 }

@@ -33,20 +33,22 @@ final class NamespaceMethodsTests: XCTestCase {
             ])
     }
 
-    /// Params go through the router's decoder, and a fault keeps the reader's words.
+    /// Params go through the router's decoder at their place, `request.params`, and a fault keeps the
+    /// reader's words.
     func testParamsAreReadByTheDecoderWithTheReadersWords() throws {
         let decoder = JSONValueDecoder()
         let address = JSONValue.string("0x" + String(repeating: "ab", count: 20))
-        let good = try decoder.decode(PersonalSign.Params.self, from: [.string("0x68656c6c6f"), address])
+        let path = NamespaceParams.path
+        let good = try decoder.decode(PersonalSign.Params.self, from: [.string("0x68656c6c6f"), address], at: path)
         XCTAssertEqual(good.message, "0x68656c6c6f")
-        XCTAssertThrowsError(try decoder.decode(PersonalSign.Params.self, from: [.string(""), address])) {
+        XCTAssertThrowsError(try decoder.decode(PersonalSign.Params.self, from: [.string(""), address], at: path)) {
             XCTAssertEqual(
                 ($0 as? RPCError)?.data,
                 [
                     "field": "request.params[0]", "problem": "the message is empty: there is nothing to sign",
                 ])
         }
-        XCTAssertThrowsError(try decoder.decode(SolanaSignMessage.Params.self, from: .null)) {
+        XCTAssertThrowsError(try decoder.decode(SolanaSignMessage.Params.self, from: .null, at: path)) {
             XCTAssertEqual(
                 ($0 as? RPCError)?.data, ["field": "request.params", "problem": "expected {\"message\", \"pubkey\"}"])
         }

@@ -1,6 +1,8 @@
 // The five session methods as `rpc.discover` described them while their result schemas were
 // written by hand (the host built from main 432d4aa, captured with js/test/host-discover.js):
-// what SessionSchemaDerivationTests holds the derived schemas to. A Swift literal rather than a
+// what SessionSchemaDerivationTests holds the derived schemas to. `session_request`'s params
+// hold the namespace methods' params schemas as they too were written by hand, which
+// NamespaceParamsTests holds each method's derived schema to. A Swift literal rather than a
 // file in Tests/Fixtures, whose every JSON file the fixtures runner reads as cases.
 let handWrittenSessionMethods = #"""
     [

@@ -189,10 +189,11 @@ final class SignInTests: XCTestCase {
     func testTheInputIsBoundedAndItsFieldsAreOneLine() {
         func problem(_ params: JSONValue) -> String? {
             do {
-                _ = try SolanaSignInInput(json: params, field: "request.params")
+                _ = try JSONValueDecoder().decode(SolanaSignInInput.self, from: params, at: NamespaceParams.path)
                 return nil
             } catch {
-                guard case .object(let data)? = error.data, case .string(let field)? = data["field"] else { return "?" }
+                guard case .object(let data)? = (error as? RPCError)?.data, case .string(let field)? = data["field"]
+                else { return "?" }
                 return field
             }
         }

@@ -327,7 +327,7 @@ final class TransactionMethodsTests: XCTestCase {
     /// The transaction object's schema names the members the host reads, no more (the host
     /// refuses any other), and requires a gas limit and a fee; the second param is an address.
     func testTheEthereumTransactionSchemaIsTheObjectTheHostReads() throws {
-        let params = object(SessionSchemas.signEthereumTransactionParams)
+        let params = object(EthSignTransaction.describedParams.schema)
         XCTAssertEqual(params["maxItems"], .number(JSONNumber(2)))
         let items = array(params["items"])
         XCTAssertEqual(items.count, 2)
@@ -356,7 +356,7 @@ final class TransactionMethodsTests: XCTestCase {
         for refused in ["", "AAA", "AA=", "A===", "AAAAA", "AAAA=", "AA==AAAA", "AA-_"] {
             XCTAssertNil(refused.wholeMatch(of: regex), refused)
         }
-        for params in [SessionSchemas.signTransactionParams, SessionSchemas.signAllTransactionsParams] {
+        for params in [SolanaSignTransaction.describedParams.schema, SolanaSignAllTransactions.describedParams.schema] {
             let pubkey = object(object(object(params)["properties"])["pubkey"])
             XCTAssertEqual(pubkey["anyOf"], [SessionSchemas.base58PublicKey, ["type": "null"]])
         }

@@ -16,9 +16,11 @@ package protocol JSONSchemaPlaceholding: JSONSchemaDescribing {
 /// properties: for each member (by its JSON name), JSON Schema keywords that derivation merges
 /// into the member's derived schema (a `pattern`, `minLength`/`maxLength`, an `enum`, a
 /// `format`, a `description`, an array's `items`), and keywords for the type's own schema (a
-/// `title`, a `description`, `maxProperties`). A keyword given replaces the derived one of the
-/// same name; one given as `null` removes it. A member's keywords go on its own schema, before
-/// an optional member is also allowed to be null. A member named that the type does not decode
+/// `title`, a `description`, `maxProperties`). A type read as an array by position names its
+/// positions `[0]`, `[1]`, … for the same purpose. A keyword given replaces the derived one of
+/// the same name; one given as `null` removes it. A member's keywords go on its own schema, before
+/// an optional member is also allowed to be null, unless they allow it themselves (a `type` that
+/// lists `"null"`). A member named that the type does not decode
 /// is a derivation problem, so a renamed property cannot leave its constraint behind.
 ///
 /// ```swift
@@ -47,6 +49,9 @@ public struct DerivedSchema: Sendable, Equatable {
     public var schema: JSONValue
     /// Empty when the schema is complete; otherwise what could not be derived, and where.
     public var problems: [String]
+
+    /// A schema given whole (a method's own `paramsSchema`), or derived.
+    package init(schema: JSONValue, problems: [String]) { (self.schema, self.problems) = (schema, problems) }
 }
 
 /// Derives JSON Schemas from `Decodable` types by decoding them once with a decoder that
@@ -70,6 +75,14 @@ public enum JSONSchemaDerivation {
     /// The schema of `type`'s JSON form.
     public static func schema(for type: any Decodable.Type) -> DerivedSchema {
         schema(for: type, encoded: false)
+    }
+
+    /// The schema of a params type's whole value, as `rpc.discover` states it for a method
+    /// (`x-params-schema`): by name, by position, or the `anyOf` of both for a type that reads
+    /// either; `NoParams`' for a type that takes none.
+    public static func paramsSchema(for type: any Decodable.Type) -> DerivedSchema {
+        let shape = params(type)
+        return DerivedSchema(schema: shape.schema ?? NoParams.jsonSchema, problems: shape.problems)
     }
 
     /// The schema of `type`'s JSON form as the host writes it: a result. The same as
@@ -271,11 +284,26 @@ indirect enum RecordedSchema {
                 }
                 let derived = members[index].schema.json
                 members[index].schema = .given(Self.merging(keywords, into: derived))
+                // Keywords whose `type` lists null already say how null is taken: not again.
+                if keywords["type"]?.arrayValue?.contains("null") == true { members[index].nullable = false }
             }
             keywords.merge(typeConstraints) { _, given in given }
             result = .object(title: title, members: members, keywords: keywords)
         case .nested(let record):
             return record.schema.constrained(by: type, path: path, problems: &problems)
+        case .array(var prefix, let rest) where !prefix.isEmpty:
+            // Positions are named `[0]`, `[1]`, … (`RecordingUnkeyedContainer`).
+            for index in prefix.indices {
+                guard let constraint = memberConstraints.removeValue(forKey: prefix[index].name) else { continue }
+                guard let keywords = constraint.objectValue else {
+                    problems.append(
+                        "\(path.isEmpty ? "the value" : path): \(Deriver.name(of: type))'s constraint of the position \(prefix[index].name) is not an object of keywords"
+                    )
+                    continue
+                }
+                prefix[index].schema = .given(Self.merging(keywords, into: prefix[index].schema.json))
+            }
+            result = .given(Self.merging(typeConstraints, into: RecordedSchema.array(prefix: prefix, rest: rest).json))
         default:
             result = .given(Self.merging(typeConstraints, into: json))
         }
@@ -539,6 +567,10 @@ final class Record {
         case single(RecordedSchema)
     }
     var shape: Shape = .unasked
+    /// Whether `isAtEnd` was asked again after the position read at `loopAt`, as a loop over the
+    /// rest asks it: without that, the position was one that may be left out
+    /// (`if !container.isAtEnd { … }`), not the first of a list.
+    var loopClosed = false
     let title: String?
     /// Keys asked about with `decodeNil(forKey:)` before being decoded: what the standard
     /// `decodeIfPresent` does, so the member is optional (it forwards the scalar types to
@@ -555,8 +587,15 @@ final class Record {
             return .any
         case .keyed(let members):
             return .object(title: title, members: members)
-        case .unkeyed(let positions, let loopAt):
+        case .unkeyed(var positions, let loopAt):
             guard let loopAt, loopAt < positions.count else { return .array(prefix: positions, rest: nil) }
+            guard loopClosed else {
+                // One last position that may be left out. Not also null: nothing asked `decodeNil`,
+                // so a null there is read as a value, which its type takes or refuses.
+                positions[loopAt].required = false
+                positions[loopAt].nullable = false
+                return .array(prefix: positions, rest: nil)
+            }
             return .array(prefix: Array(positions[..<loopAt]), rest: positions[loopAt].schema)
         case .single(let schema):
             return schema
@@ -675,10 +714,15 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             record: nestedRecord(key, shape: .unasked), deriver: deriver, path: memberPath(key), isTopLevel: false)
     }
 
+    /// A member read through a nested container; optional when `decodeNil(forKey:)` was asked
+    /// first, as for a value.
     private func nestedRecord(_ key: Key, shape: Record.Shape) -> Record {
         let nested = Record(title: nil)
         nested.shape = shape
-        record.add(RecordedMember(name: key.stringValue, schema: .nested(nested), required: true))
+        record.add(
+            RecordedMember(
+                name: key.stringValue, schema: .nested(nested), required: !record.nilChecked.contains(key.stringValue),
+                nullable: deriver.value.optionalMembersAreNullable))
         return nested
     }
 }
@@ -697,13 +741,14 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
     var currentIndex: Int { positions.count }
 
     /// Asked before a position, `isAtEnd` marks a loop over the rest: false once, so the loop
-    /// reads one element, then true.
+    /// reads one element, then true. Asked only once, it marks one position that may be left out.
     var isAtEnd: Bool {
         guard case .unkeyed(let positions, let loopAt) = record.shape else { return true }
         guard let loopAt else {
             record.shape = .unkeyed(positions, loopAt: positions.count)
             return false
         }
+        if positions.count > loopAt { record.loopClosed = true }
         return positions.count > loopAt
     }
 

@@ -5,7 +5,7 @@ import WalletBridgeConsent
 /// The Wallet Standard's `SolanaSignInInput` (`solana:signIn`): what a site asks to sign in
 /// with, every member optional. The wallet fills in `domain` and `address` when they are left
 /// out, and builds the message text (`messageText`).
-package struct SolanaSignInInput: Equatable, Sendable {
+package struct SolanaSignInInput: Codable, Equatable, Sendable, JSONSchemaConstraining {
     package var domain: String?
     package var address: String?
     package var statement: String?
@@ -41,6 +41,29 @@ package struct SolanaSignInInput: Equatable, Sendable {
     static let maxStatementBytes = 4096
     static let maxResources = 32
 
+    package static var typeConstraints: [String: JSONValue] {
+        [
+            "description":
+                "What to sign in with (Sign In With Solana); the wallet builds the message in the published format"
+        ]
+    }
+    /// The bounds the reader holds each member to, null being none; what the readers also check
+    /// of each (one line of visible text, the domain an RFC 3986 authority) a schema does not say.
+    package static var memberConstraints: [String: JSONValue] {
+        let line: JSONValue = ["type": ["string", "null"], "maxLength": SessionSchemas.count(maxFieldBytes)]
+        var members: [String: JSONValue] = [
+            "domain": line.with(description: "The site's host[:port]; the session's site when left out"),
+            "address": [
+                "type": .null, "anyOf": [SessionSchemas.base58PublicKey, ["type": "null"]],
+                "description": "One of the session's keys; the first when left out",
+            ],
+            "statement": ["type": ["string", "null"], "maxLength": SessionSchemas.count(maxStatementBytes)],
+            "resources": ["type": ["array", "null"], "maxItems": SessionSchemas.count(maxResources)],
+        ]
+        for (member, _) in labels { members[member] = line }
+        return members
+    }
+
     /// The members whose values are one line each, in the message's order after the
     /// statement, with their labels there.
     static let labels: [(member: String, label: String)] = [
@@ -49,44 +72,40 @@ package struct SolanaSignInInput: Equatable, Sendable {
         ("expirationTime", "Expiration Time: "), ("notBefore", "Not Before: "), ("requestId", "Request ID: "),
     ]
 
-    /// Reads `solana_signIn`'s params (at `field`, `request.params`): an object (`{}`: nothing
-    /// given) whose members are strings or null (left out), `resources` an array of them. Every
-    /// member but the statement is one line of visible text: a line break there would let the
-    /// text say something the fields do not. The statement may have lines of its own, none of
-    /// which may start like a field (`URI: `, `Resources:`), for the same reason.
-    package init(json value: JSONValue?, field: String) throws(RPCError) {
+    /// Reads `solana_signIn`'s params: an object (`{}`: nothing given) whose members are strings
+    /// or null (left out), `resources` an array of them. Every member but the statement is one
+    /// line of visible text: a line break there would let the text say something the fields do
+    /// not. The statement may have lines of its own, none of which may start like a field
+    /// (`URI: `, `Resources:`), for the same reason. A fault is -32602 naming its place.
+    package init(from decoder: any Decoder) throws {
         self.init()
-        let members: [String: JSONValue]
-        guard case .object(let object)? = value else {
-            throw SessionService.invalid(
-                field, "expected the Sign In With Solana input: an object whose members are all optional ({} for none)")
-        }
-        members = object
-        func text(_ name: String, limit: Int = Self.maxFieldBytes) throws(RPCError) -> String? {
-            guard let member = members[name], member != .null else { return nil }
-            guard case .string(let text) = member else {
-                throw SessionService.invalid("\(field).\(name)", "expected a string")
+        let members = try NamespaceParams.object(
+            decoder, keyedBy: NamespaceParams.Key.self,
+            expected: "expected the Sign In With Solana input: an object whose members are all optional ({} for none)")
+        func field(_ name: String) -> String { NamespaceParams.field(members.codingPath, NamespaceParams.Key(name)) }
+        func text(_ name: String, limit: Int = Self.maxFieldBytes) throws -> String? {
+            let given: String?
+            do {
+                given = try members.decodeIfPresent(String.self, forKey: NamespaceParams.Key(name))
+            } catch is DecodingError {
+                throw SessionService.invalid(field(name), "expected a string")
             }
+            guard let text = given else { return nil }
             guard text.utf8.count <= limit else {
-                throw SessionService.invalid("\(field).\(name)", "longer than \(DisplayText.grouped(limit)) bytes")
+                throw SessionService.invalid(field(name), "longer than \(DisplayText.grouped(limit)) bytes")
             }
-            if name != "statement" { try Self.checkOneLine(text, field: "\(field).\(name)") }
+            if name != "statement" { try Self.checkOneLine(text, field: field(name)) }
             return text
         }
-        domain = try text("domain")
-        if let domain, domain.isEmpty || !SignInSyntax.isAuthority(ArraySlice(Array(domain.utf8))) {
-            throw SessionService.invalid(
-                "\(field).domain", "expected the site's host and optional port (an RFC 3986 authority)")
-        }
+        domain = try members.decodeIfPresent(SignInDomainMember.self, forKey: NamespaceParams.Key("domain"))?.domain
         address = try text("address")
         statement = try text("statement", limit: Self.maxStatementBytes)
-        if let statement { try Self.checkStatement(statement, field: "\(field).statement") }
+        if let statement { try Self.checkStatement(statement, field: field("statement")) }
         uri = try text("uri")
         // An RFC 3986 URI, as in Sign-In with Ethereum: anything else (a backslash, which
         // browsers read as "/") could name another site than the one the check reads.
         if let uri, !uri.isEmpty, !SignInSyntax.isURI(uri) {
-            throw SessionService.invalid(
-                "\(field).uri", "expected an RFC 3986 URI such as https://app.example.com/login")
+            throw SessionService.invalid(field("uri"), "expected an RFC 3986 URI such as https://app.example.com/login")
         }
         version = try text("version")
         chainId = try text("chainId")
@@ -95,33 +114,86 @@ package struct SolanaSignInInput: Equatable, Sendable {
         expirationTime = try text("expirationTime")
         notBefore = try text("notBefore")
         requestId = try text("requestId")
-        if let given = members["resources"], given != .null {
-            guard case .array(let items) = given else {
-                throw SessionService.invalid("\(field).resources", "expected an array of strings")
-            }
-            guard items.count <= Self.maxResources else {
-                throw SessionService.invalid(
-                    "\(field).resources", "at most \(Self.maxResources) resources, not \(items.count)")
-            }
-            var resources: [String] = []
-            for (index, item) in items.enumerated() {
-                let itemField = "\(field).resources[\(index)]"
-                guard case .string(let resource) = item, !resource.isEmpty else {
-                    throw SessionService.invalid(itemField, "expected a non-empty string")
-                }
-                guard resource.utf8.count <= Self.maxFieldBytes else {
-                    throw SessionService.invalid(
-                        itemField, "longer than \(DisplayText.grouped(Self.maxFieldBytes)) bytes")
-                }
-                try Self.checkOneLine(resource, field: itemField)
-                guard SignInSyntax.isURI(resource) else {
-                    throw SessionService.invalid(
-                        itemField, "expected an RFC 3986 URI such as https://app.example.com/terms")
-                }
-                resources.append(resource)
-            }
-            self.resources = resources
+        resources = try Self.resources(members, field: field("resources"))
+    }
+
+    /// `resources`: nil when absent or null; else at most `maxResources` URIs, counted before
+    /// any is read.
+    private static func resources(
+        _ members: KeyedDecodingContainer<NamespaceParams.Key>, field: String
+    ) throws -> [String]? {
+        let key = NamespaceParams.Key("resources")
+        guard members.contains(key), try !members.decodeNil(forKey: key) else { return nil }
+        var items: any UnkeyedDecodingContainer
+        do {
+            items = try members.nestedUnkeyedContainer(forKey: key)
+        } catch is DecodingError {
+            throw SessionService.invalid(field, "expected an array of strings")
         }
+        if let count = items.count, count > maxResources {
+            throw SessionService.invalid(field, "at most \(maxResources) resources, not \(count)")
+        }
+        var resources: [String] = []
+        while !items.isAtEnd { resources.append(try items.decode(SignInResourceMember.self).resource) }
+        return resources
+    }
+
+    /// The members given, as `init(from:)` reads them.
+    package func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: NamespaceParams.Key.self)
+        let texts = [
+            ("domain", domain), ("address", address), ("statement", statement), ("uri", uri), ("version", version),
+            ("chainId", chainId), ("nonce", nonce), ("issuedAt", issuedAt), ("expirationTime", expirationTime),
+            ("notBefore", notBefore), ("requestId", requestId),
+        ]
+        for (name, value) in texts { try members.encodeIfPresent(value, forKey: NamespaceParams.Key(name)) }
+        try members.encodeIfPresent(resources, forKey: NamespaceParams.Key("resources"))
+    }
+
+    /// `domain`: one line, the site's host and optional port (an RFC 3986 authority). A type of
+    /// its own, so that derivation, which reads an empty string, does not run the check.
+    struct SignInDomainMember: SessionParamsMember {
+        let domain: String
+        init(json: JSONValue?, field: String) throws(RPCError) {
+            guard case .string(let text)? = json else { throw SessionService.invalid(field, "expected a string") }
+            guard text.utf8.count <= maxFieldBytes else {
+                throw SessionService.invalid(field, "longer than \(DisplayText.grouped(maxFieldBytes)) bytes")
+            }
+            try checkOneLine(text, field: field)
+            guard !text.isEmpty, SignInSyntax.isAuthority(ArraySlice(Array(text.utf8))) else {
+                throw SessionService.invalid(
+                    field, "expected the site's host and optional port (an RFC 3986 authority)")
+            }
+            domain = text
+        }
+        private init(domain: String) { self.domain = domain }
+        var json: JSONValue { .string(domain) }
+        static var jsonSchema: JSONValue { ["type": "string"] }
+        static var schemaPlaceholder: Self { Self(domain: "") }
+    }
+
+    /// One of `resources`: a URI, one line. A type of its own, as `SignInDomainMember` is.
+    struct SignInResourceMember: SessionParamsMember {
+        let resource: String
+        init(json: JSONValue?, field: String) throws(RPCError) {
+            guard case .string(let text)? = json, !text.isEmpty else {
+                throw SessionService.invalid(field, "expected a non-empty string")
+            }
+            guard text.utf8.count <= maxFieldBytes else {
+                throw SessionService.invalid(field, "longer than \(DisplayText.grouped(maxFieldBytes)) bytes")
+            }
+            try checkOneLine(text, field: field)
+            guard SignInSyntax.isURI(text) else {
+                throw SessionService.invalid(field, "expected an RFC 3986 URI such as https://app.example.com/terms")
+            }
+            resource = text
+        }
+        private init(resource: String) { self.resource = resource }
+        var json: JSONValue { .string(resource) }
+        static var jsonSchema: JSONValue {
+            ["type": "string", "minLength": 1, "maxLength": SessionSchemas.count(maxFieldBytes)]
+        }
+        static var schemaPlaceholder: Self { Self(resource: "") }
     }
 
     private static func checkOneLine(_ text: String, field: String) throws(RPCError) {
