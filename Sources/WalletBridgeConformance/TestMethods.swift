@@ -212,15 +212,23 @@ public func registerTestMethods(_ router: inout Router, _ set: TestMethodSet = .
             method: context.method)
     }
     guard set == .all else { return }
-    try router.register(Sleep.self) { params, _ in
+    try router.register(Sleep.self) { params, context in
+        announceStart(context)
         try await Task.sleep(for: .milliseconds(params.ms))
         return .init(slept: params.ms)
     }
-    try router.register(Hang.self) { _, _ in
+    try router.register(Hang.self) { _, context in
+        announceStart(context)
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
-    try router.register(Block.self) { _, _ in try blockForever() }
-    try router.register(BlockReader.self, execution: .immediate) { _, _ in try blockForever() }
+    try router.register(Block.self) { _, context in
+        announceStart(context)
+        return try blockForever()
+    }
+    try router.register(BlockReader.self, execution: .immediate) { _, context in
+        announceStart(context)
+        return try blockForever()
+    }
     try router.register(Report.self) { params, _ in
         guard let path = getenv("WALLET_BRIDGE_TEST_REPORT").map({ String(cString: $0) }) else {
             throw RPCError(.internalError, detail: "WALLET_BRIDGE_TEST_REPORT is not set")
@@ -263,6 +271,14 @@ private func readReportLines(_ path: String) throws -> [JSONValue] {
             throw RPCError(.internalError, detail: "a line of the report file is not JSON")
         }
     }
+}
+
+/// With WALLET_BRIDGE_TEST_ANNOUNCE_STARTS set, writes "started <method> <id>" on a line of
+/// stderr as a sleeping, hanging or blocking handler starts: a test then signals or closes the
+/// host once its handler is in flight, instead of sleeping first and hoping it is.
+private func announceStart(_ context: RequestContext) {
+    guard getenv("WALLET_BRIDGE_TEST_ANNOUNCE_STARTS") != nil else { return }
+    Log.writeStderr("started \(context.method) \((context.requestID ?? .null).jsonValue.compactText)\n")
 }
 
 /// Blocks the calling thread in read(2) on a pipe nobody writes.

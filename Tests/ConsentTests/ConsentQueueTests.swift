@@ -56,18 +56,6 @@ final class ConsentQueueTests: XCTestCase {
         }
     }
 
-    /// Waits (up to a generous bound) until `condition` holds.
-    private func eventually(
-        _ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () async -> Bool
-    ) async throws {
-        for _ in 0..<2000 {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        XCTFail("timed out waiting until \(what)", file: file, line: line)
-        throw CancellationError()
-    }
-
     func testBodiesRunOneAtATimeInArrivalOrder() async throws {
         let queue = ConsentQueue()
         let recorder = Recorder()
@@ -75,10 +63,10 @@ final class ConsentQueueTests: XCTestCase {
 
         var tasks: [Task<String, any Error>] = []
         tasks.append(request("0", queue, recorder, gates[0]))
-        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        try await waitUntil("the first body runs") { await recorder.events == ["start 0"] }
         for index in 1..<4 {
             tasks.append(request("\(index)", queue, recorder, gates[index]))
-            try await eventually("\(index) requests wait") { await queue.waiting == index }
+            try await waitUntil("\(index) requests wait") { await queue.waiting == index }
         }
         let waitingWhileBlocked = await queue.waiting
         XCTAssertEqual(waitingWhileBlocked, 3)
@@ -119,11 +107,11 @@ final class ConsentQueueTests: XCTestCase {
         let gates = (0..<3).map { _ in Gate() }
 
         let first = request("0", queue, recorder, gates[0])
-        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        try await waitUntil("the first body runs") { await recorder.events == ["start 0"] }
         let second = request("1", queue, recorder, gates[1])
-        try await eventually("one request waits") { await queue.waiting == 1 }
+        try await waitUntil("one request waits") { await queue.waiting == 1 }
         let third = request("2", queue, recorder, gates[2])
-        try await eventually("two requests wait") { await queue.waiting == 2 }
+        try await waitUntil("two requests wait") { await queue.waiting == 2 }
 
         do {
             _ = try await queue.run(for: "a") {
@@ -155,14 +143,14 @@ final class ConsentQueueTests: XCTestCase {
         let gates = (0..<3).map { _ in Gate() }
 
         let first = request("0", queue, recorder, gates[0])
-        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        try await waitUntil("the first body runs") { await recorder.events == ["start 0"] }
         let second = request("1", queue, recorder, gates[1])
-        try await eventually("one request waits") { await queue.waiting == 1 }
+        try await waitUntil("one request waits") { await queue.waiting == 1 }
         let third = request("2", queue, recorder, gates[2])
-        try await eventually("two requests wait") { await queue.waiting == 2 }
+        try await waitUntil("two requests wait") { await queue.waiting == 2 }
 
         second.cancel()
-        try await eventually("the cancelled request leaves the queue") { await queue.waiting == 1 }
+        try await waitUntil("the cancelled request leaves the queue") { await queue.waiting == 1 }
         do {
             _ = try await second.value
             XCTFail("a cancelled waiter returned a result")
@@ -186,7 +174,7 @@ final class ConsentQueueTests: XCTestCase {
         let recorder = Recorder()
         let gate = Gate()
         let first = request("0", queue, recorder, gate)
-        try await eventually("the first body runs") { await recorder.events == ["start 0"] }
+        try await waitUntil("the first body runs") { await recorder.events == ["start 0"] }
 
         try await assertCancelledBeforeItsTurn("late", queue, recorder)
         let waiting = await queue.waiting
@@ -242,7 +230,7 @@ final class ConsentQueueTests: XCTestCase {
             let open = Gate()
             open.open()
             tasks.append(request(name, queue, recorder, open, caller: caller))
-            try await eventually("\(name) waits") { await queue.waiting == before + 1 }
+            try await waitUntil("\(name) waits") { await queue.waiting == before + 1 }
         }
         return tasks
     }
@@ -252,7 +240,7 @@ final class ConsentQueueTests: XCTestCase {
         let recorder = Recorder()
         let shown = Gate()
         let first = request("a0", queue, recorder, shown, caller: "a")
-        try await eventually("a's first dialog is shown") { await recorder.events == ["start a0"] }
+        try await waitUntil("a's first dialog is shown") { await recorder.events == ["start a0"] }
         let a = try await self.queue(["a1", "a2", "a3"], of: "a", queue, recorder)
         let b = try await self.queue(["b1", "b2"], of: "b", queue, recorder)
         let c = try await self.queue(["c1"], of: "c", queue, recorder)
@@ -270,12 +258,12 @@ final class ConsentQueueTests: XCTestCase {
         let recorder = Recorder()
         let shown = Gate()
         let first = request("a0", queue, recorder, shown, caller: "a")
-        try await eventually("a's first dialog is shown") { await recorder.events == ["start a0"] }
+        try await waitUntil("a's first dialog is shown") { await recorder.events == ["start a0"] }
         let a = try await self.queue(["a1", "a2"], of: "a", queue, recorder)
         let third = Task { try await queue.run(for: "a") { "a3" } }
         let refused = Mutex<(any Error)?>(nil)
         Task { do { _ = try await third.value } catch { refused.withLock { $0 = error } } }
-        try await eventually("a third waiter of one caller is refused at once, past its limit of 2") {
+        try await waitUntil("a third waiter of one caller is refused at once, past its limit of 2") {
             refused.withLock { $0 != nil }
         }
         XCTAssertEqual((refused.withLock { $0 } as? ConsentQueue.Full)?.perCaller, true)
@@ -292,12 +280,12 @@ final class ConsentQueueTests: XCTestCase {
         let recorder = Recorder()
         let shown = Gate()
         let first = request("a0", queue, recorder, shown, caller: "a")
-        try await eventually("a's first dialog is shown") { await recorder.events == ["start a0"] }
+        try await waitUntil("a's first dialog is shown") { await recorder.events == ["start a0"] }
         let a = try await self.queue(["a1", "a2"], of: "a", queue, recorder)
         let b = try await self.queue(["b1"], of: "b", queue, recorder)
 
         await queue.refuseAll("a")  // what the dialog's third button does
-        try await eventually("a's waiting requests leave the queue") { await queue.waiting == 1 }
+        try await waitUntil("a's waiting requests leave the queue") { await queue.waiting == 1 }
         for task in a {
             do {
                 _ = try await task.value

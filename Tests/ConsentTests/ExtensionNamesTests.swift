@@ -52,11 +52,9 @@ final class ExtensionNamesTests: XCTestCase {
         try process.run()
         standIns.append(process)
         let pid = process.processIdentifier
-        for _ in 0..<1000 {
-            if commandLine(of: pid).suffix(arguments.count) == ArraySlice(arguments) { return pid }
-            usleep(5_000)
+        try waitUntil("the stand-in's command line shows \(arguments): \(commandLine(of: pid))") {
+            commandLine(of: pid).suffix(arguments.count) == ArraySlice(arguments)
         }
-        XCTFail("the stand-in's command line never showed \(arguments): \(commandLine(of: pid))")
         return pid
     }
 
@@ -281,7 +279,7 @@ final class ExtensionNamesTests: XCTestCase {
         let profile = firefoxProfile()
         writeBytes([], "\(profile)/places.sqlite")
         let pid = try startBrowser(["\(profile)/places.sqlite"], script: #"exec 3<"$1"; read line"#)
-        for _ in 0..<1000 where !directoryEntries("/proc/\(pid)/fd").contains("3") { usleep(5_000) }
+        try waitUntil("the stand-in opens the database") { directoryEntries("/proc/\(pid)/fd").contains("3") }
         XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
         XCTAssertNil(ExtensionNames.name(of: firefox("unknown@example.org"), browserProcess: pid))
     }
@@ -402,7 +400,12 @@ final class ExtensionNamesTests: XCTestCase {
         let profile = "\(root)/firefox/current"
         makeFolder(profile)
         let pid = try startBrowser(["-profile", profile])
-        usleep(20_000)  // past a tick of the file system's coarse clock, which stamps the list
+        // The list must be stamped after the browser started, and the file system stamps files
+        // from a coarse clock. A millisecond over the start: more than its two readings of the
+        // clocks, one after the other, can differ by.
+        let started = try XCTUnwrap(ExtensionNames.startTime(of: pid)) + 0.001
+        try waitUntilFilesAreStamped(
+            after: timespec(tv_sec: Int(started), tv_nsec: Int((started - started.rounded(.down)) * 1e9)), in: profile)
         writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
         XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid))
         // On a clock nobody moves: a lookup that waited would never end.
@@ -447,8 +450,9 @@ final class ExtensionNamesTests: XCTestCase {
         _ = firefoxProfile()
         let pid = try startBrowser(
             ["-profile", "firefox/abcd1234.default-release", root], script: #"cd "$3" && read line"#)
-        for _ in 0..<1000 where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) != root
-        { usleep(5_000) }
+        try waitUntil("the stand-in is in its folder") {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) == root
+        }
         XCTAssertEqual(ExtensionNames.name(of: firefox("wallet@example.org"), browserProcess: pid), "My Firefox Wallet")
     }
 

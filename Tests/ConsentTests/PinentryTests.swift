@@ -265,17 +265,18 @@ final class PinentryTests: XCTestCase {
     }
 
     private func waitForPinentryToAsk() async throws -> pid_t {
-        for _ in 0..<200 {
+        var pid: pid_t?
+        try await waitUntil("pinentry asks for the passphrase", within: .seconds(5)) {
             // Not log(): its XCTUnwrap would record a failure while the file does not exist yet.
             if (try? AtomicFile.read(logPath, maxBytes: 1 << 20)) != nil, let records = try? log(),
                 records.contains(where: { $0["command"] as? String == "GETPIN" }),
-                let pid = records.first?["pid"] as? Int
+                let first = records.first?["pid"] as? Int
             {
-                return pid_t(pid)
+                pid = pid_t(first)
             }
-            try await Task.sleep(for: .milliseconds(25))
+            return pid != nil
         }
-        throw CancellationError()
+        return try XCTUnwrap(pid)
     }
 
     func testPassphraseFileSourceTriesOnceAndStripsOneNewline() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import WalletBridge
 import WalletBridgeTesting
+import WalletBridgeTestSupport
 import XCTest
 
 final class ConcurrencyTests: XCTestCase {
@@ -56,12 +57,19 @@ final class ConcurrencyTests: XCTestCase {
     func testBytesArrivingOneAtATime() throws {
         let host = try HostProcess(executable: BuiltProducts.executable("wallet-bridge-conformance-host"))
         let frame = HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"subtract","params":[42,23],"id":1}"#.utf8))
+        // Each byte is read alone: the next is written only once the host has taken it from the pipe.
         for byte in frame {
             try host.write([byte])
-            usleep(200)
+            try waitUntil("the host reads the byte") { Self.bytesIn(pipe: host.stdinFD) == 0 }
         }
         let reply = try XCTUnwrap(host.readFrame())
         XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"jsonrpc":"2.0","id":1,"result":19}"#)
+    }
+
+    /// The bytes waiting in the pipe that `fd` is an end of (FIONREAD).
+    private static func bytesIn(pipe fd: Int32) -> Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
     }
 
     func testReplyJustUnderAndJustOverTheLimit() throws {

@@ -6,15 +6,44 @@ import WalletBridgeTestSupport
 import XCTest
 
 final class LifecycleTests: XCTestCase {
+    /// The conformance host, saying on stderr when a sleeping, hanging or blocking handler starts.
     private func conformanceHost(_ environment: [String: String] = [:]) throws -> HostProcess {
         try HostProcess(
-            executable: BuiltProducts.executable("wallet-bridge-conformance-host"), environment: environment)
+            executable: BuiltProducts.executable("wallet-bridge-conformance-host"),
+            environment: environment.merging(["WALLET_BRIDGE_TEST_ANNOUNCE_STARTS": "1"]) { mine, _ in mine })
+    }
+
+    /// Waits until `count` handlers of `method` are in flight: the host has said they started.
+    private func waitUntilStarted(
+        _ host: HostProcess, _ method: String, count: Int = 1, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        try waitUntil("\(count) \(method) handlers started; stderr: \(host.stderrText)", file: file, line: line) {
+            host.stderrText.components(separatedBy: "started \(method) ").count - 1 >= count
+        }
+    }
+
+    /// Whether a write to the pipe that `fd` is our end of would block: every page of it is
+    /// taken. Asked of a second write end opened on it here, which is closed at once.
+    private static func isFull(pipe fd: Int32) -> Bool {
+        let writer = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard writer >= 0 else { return false }
+        defer { close(writer) }
+        var events = pollfd(fd: writer, events: Int16(POLLOUT), revents: 0)
+        return poll(&events, 1, 0) == 0
+    }
+
+    /// The bytes `pid` has read (`rchar` in /proc/<pid>/io): its requests, in a host that reads
+    /// no file.
+    private static func bytesRead(by pid: pid_t) -> Int {
+        let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
+        let line = io.split(separator: "\n").first { $0.hasPrefix("rchar: ") }
+        return line.flatMap { Int($0.dropFirst("rchar: ".count)) } ?? 0
     }
 
     func testEndOfInputCancelsInFlightAndExitsZero() throws {
         let host = try conformanceHost()
         try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":60000},"id":9}"#)
-        usleep(100_000)
+        try waitUntilStarted(host, "test.sleep")
         let started = Date()
         host.closeStdin()
         let reply = try XCTUnwrap(host.readFrame(timeout: 3))
@@ -28,7 +57,7 @@ final class LifecycleTests: XCTestCase {
     func testEndOfInputWithAHandlerThatIgnoresCancellationStillExits() throws {
         let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
         try host.send(#"{"jsonrpc":"2.0","method":"test.hang","id":1}"#)
-        usleep(100_000)
+        try waitUntilStarted(host, "test.hang")
         host.closeStdin()
         XCTAssertNil(try host.readFrame(timeout: 3), "a handler that never returns gets no reply after shutdown")
         XCTAssertEqual(try host.waitForExit(timeout: 3), 0)
@@ -64,7 +93,7 @@ final class LifecycleTests: XCTestCase {
         for signalNumber in [SIGINT, SIGHUP] {
             let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
             try host.send(#"{"jsonrpc":"2.0","method":"test.sleep","params":{"ms":60000},"id":1}"#)
-            usleep(100_000)
+            try waitUntilStarted(host, "test.sleep")
             kill(host.pid, signalNumber)
             let reply = try XCTUnwrap(host.readFrame(timeout: 5), "signal \(signalNumber)")
             XCTAssertEqual(
@@ -83,7 +112,8 @@ final class LifecycleTests: XCTestCase {
         for id in 1...blocked { try host.send(#"{"jsonrpc":"2.0","method":"test.block","id":\#(id)}"#) }
         try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":"alive"}"#)
         XCTAssertTrue(String(decoding: try XCTUnwrap(host.readFrame()), as: UTF8.self).contains(#""id":"alive""#))
-        usleep(100_000)  // every blocking handler that could start has started
+        // Every blocking handler that can start has: the pool is as wide as the machine's cores.
+        try waitUntilStarted(host, "test.block", count: ProcessInfo.processInfo.activeProcessorCount)
         let signalled = Date()
         kill(host.pid, SIGTERM)
         XCTAssertEqual(try host.waitForExit(timeout: 10), 0, host.stderrText)
@@ -97,7 +127,7 @@ final class LifecycleTests: XCTestCase {
         // Stuck in read(2), it used to keep SIGTERM unanswered for good.
         let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "300"])
         try host.send(#"{"jsonrpc":"2.0","method":"test.blockReader","id":1}"#)
-        usleep(100_000)  // the reader is inside the handler
+        try waitUntilStarted(host, "test.blockReader")  // the reader is inside the handler
         let signalled = Date()
         kill(host.pid, SIGTERM)
         XCTAssertEqual(try host.waitForExit(timeout: 10), 0, host.stderrText)
@@ -113,7 +143,7 @@ final class LifecycleTests: XCTestCase {
         let host = try conformanceHost(["WALLET_BRIDGE_SHUTDOWN_GRACE_MS": "200"])
         let request = HostProcess.frame(Array(#"{"jsonrpc":"2.0","method":"sum","params":[1,2],"id":1}"#.utf8))
         host.writeInBackground(Array([[UInt8]](repeating: request, count: 20_000).joined()))
-        usleep(500_000)  // replies fill stdout's pipe; nobody reads them
+        try waitUntil("replies fill stdout's pipe") { Self.isFull(pipe: host.stdoutFD) }  // nobody reads them
         kill(host.pid, SIGTERM)
         XCTAssertEqual(try host.waitForExit(timeout: 10), 0, "SIGTERM was not acted on")
     }
@@ -128,7 +158,11 @@ final class LifecycleTests: XCTestCase {
                 Array(#"{"jsonrpc":"2.0","method":"test.echo","params":{"t":"\#(text)"},"id":\#($0)}"#.utf8))
         }
         host.writeInBackground(Array(requests.joined()))
-        usleep(500_000)
+        // Held up: stdout's pipe is full, and the host has read requests for more replies than
+        // its backlog holds, so it has stopped reading, or is about to.
+        try waitUntil("the host is held up; it read \(Self.bytesRead(by: host.pid)) bytes") {
+            Self.isFull(pipe: host.stdoutFD) && Self.bytesRead(by: host.pid) > FrameWriter.backlogLimit
+        }
         var ids: Set<String> = []
         while ids.count < 1_000, let body = try host.readFrame(timeout: 10) {
             guard case .object(let reply) = try JSONParser.parse(body), reply["result"] != nil else {
@@ -275,7 +309,7 @@ final class LifecycleTests: XCTestCase {
             try host.send(#"{"jsonrpc":"2.0","method":"NATIVE_GET_ACCOUNTS_METHOD","id":\#(id)}"#)
             _ = try XCTUnwrap(host.readFrame())
         }
-        for _ in 0..<500 where try threadCount(host.pid) < 2 { usleep(10_000) }
+        try waitUntil("the watch starts beside the reader") { try threadCount(host.pid) >= 2 }
         XCTAssertEqual(try threadCount(host.pid), 2, "the reader and its watch")
     }
 
@@ -310,13 +344,11 @@ final class LifecycleTests: XCTestCase {
         }
         var hostPID: pid_t = 0
         var sleepPID: pid_t = 0
-        for _ in 0..<200 where hostPID == 0 || sleepPID == 0 {
-            hostPID = pid("host.pid")
-            sleepPID = pid("sleep.pid")
-            usleep(10_000)
-        }
         defer { if sleepPID > 0 { kill(sleepPID, SIGKILL) } }
-        XCTAssertGreaterThan(hostPID, 0)
+        try waitUntil("sh writes the host's and the sleep's pids") {
+            (hostPID, sleepPID) = (pid("host.pid"), pid("sleep.pid"))
+            return hostPID > 0 && sleepPID > 0
+        }
         // $! names the forked shell before it becomes the host: a parent killed then would be
         // gone before the host's main read it. The wake-up pipe is made after that read.
         let hostFile = URL(fileURLWithPath: hostPath).resolvingSymlinksInPath().path  // .build/debug is a link
@@ -324,18 +356,16 @@ final class LifecycleTests: XCTestCase {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(hostPID)/exe")) == hostFile
                 && Self.hasMadeItsWakeUpPipe(hostPID)
         }
-        for _ in 0..<500 where !serving() { usleep(10_000) }
-        XCTAssertTrue(serving(), "host \(hostPID) never started serving")
+        try waitUntil("host \(hostPID) serves") { serving() }
         if requests >= 2 {
-            for _ in 0..<500 where (try? Self.threadCount(hostPID)) != 2 { usleep(10_000) }
-            XCTAssertEqual(try Self.threadCount(hostPID), 2, "the reader waits in read(2), its watch beside it")
+            try waitUntil("the reader waits in read(2), its watch beside it") {
+                (try? Self.threadCount(hostPID)) == 2
+            }
         }
         XCTAssertTrue(Self.isRunning(hostPID))
         kill(parent.pid, SIGKILL)
         _ = try parent.waitForExit()
-        let deadline = Date().addingTimeInterval(5)
-        while Self.isRunning(hostPID) && Date() < deadline { usleep(20_000) }
-        XCTAssertFalse(Self.isRunning(hostPID), "host \(hostPID) outlived its parent")
+        try waitUntil("host \(hostPID) ends with its parent", within: .seconds(5)) { !Self.isRunning(hostPID) }
     }
 
     /// Whether the process holds a pipe beyond stdin and stdout: in a host (not in the shell

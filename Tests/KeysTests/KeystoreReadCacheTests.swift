@@ -94,7 +94,8 @@ final class KeystoreReadCacheTests: XCTestCase {
         XCTAssertEqual(edited.count, original.count)
         var before = stat()
         stat(keystore.path, &before)
-        usleep(20_000)  // past the filesystem's timestamp granularity
+        // The edit must change the stamps, which the file system takes from a coarse clock.
+        try waitUntilFilesAreStamped(after: before.st_ctim, in: AtomicFile.split(keystore.path).folder)
         let fd = open(keystore.path, O_WRONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)
         _ = edited.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WalletBridge
 import WalletBridgeWallet
 import WalletBridgeTestSupport
@@ -210,16 +211,32 @@ final class KeystoreWalletTests: XCTestCase {
         actor Overlap {
             var current = 0
             var maximum = 0
-            func enter() { current += 1; maximum = max(maximum, current) }
+            var entered = 0
+            /// How many dialogs had opened before this one.
+            func enter() -> Int {
+                current += 1
+                maximum = max(maximum, current)
+                entered += 1
+                return entered - 1
+            }
             func leave() { current -= 1 }
         }
+        /// The wallet, once made: its source asks how many requests are in line.
+        final class Line: Sendable { let wallet = Mutex<KeystoreWallet?>(nil) }
+        /// A dialog that stays open until every request not yet answered waits in line behind
+        /// it, or, were they not kept in line, opens a dialog beside it.
         struct SlowSource: PassphraseSource {
             let overlap: Overlap
+            let line: Line
             func obtain<T: Sendable>(for request: ConsentRequest, attempt: @Sendable (SecureBytes) async throws -> T?)
                 async throws -> T
             {
-                await overlap.enter()
-                try await Task.sleep(for: .milliseconds(30))
+                let before = await overlap.enter()
+                try await waitUntil("the other requests wait in line") {
+                    let inLine = line.wallet.withLock { $0?.signatureRequestsInLine ?? 0 }
+                    let overlapped = await overlap.maximum > 1
+                    return inLine >= 5 - before || overlapped
+                }
                 await overlap.leave()
                 guard let result = try await attempt(secure("right")) else { throw ConsentRefusal.wrongPassphrase }
                 return result
@@ -228,7 +245,9 @@ final class KeystoreWalletTests: XCTestCase {
             func ask(_ question: ConsentQuestion) async throws -> Bool { true }
         }
         let overlap = Overlap()
-        let wallet = KeystoreWallet(keystore: keystore, passphrases: SlowSource(overlap: overlap))
+        let line = Line()
+        let wallet = KeystoreWallet(keystore: keystore, passphrases: SlowSource(overlap: overlap, line: line))
+        line.wallet.withLock { $0 = wallet }
         let address = entry.address
         let context = self.context
         try await withThrowingTaskGroup(of: Int.self) { group in

@@ -16,7 +16,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 from decimal import Decimal
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
 from transaction_helpers import U64_MAX, SolanaChain, amounts, short, token_approve, transfer, warnings_in
-from wallet_helpers import EIP712_MAIL, REPO
+from wallet_helpers import EIP712_MAIL, REPO, wait_until
 
 sys.path.insert(0, str(REPO / "scripts"))
 import headless_browser  # noqa: E402  (scripts/: the browsers' command lines, one owner)
@@ -76,12 +75,9 @@ def chromium_profile(tmp_path):
     profile = tmp_path / "chromium-profile"
     browser = headless_browser.start(headless_browser.chromium_command(extension, profile), None, subprocess.DEVNULL)
     preferences = profile / "Default" / "Preferences"
-    deadline = time.monotonic() + 60
     try:
-        while time.monotonic() < deadline:
-            if preferences.exists() and EXTENSION_ID in preferences.read_text(errors="replace"):
-                break
-            time.sleep(0.2)
+        wait_until(lambda: preferences.exists() and EXTENSION_ID in preferences.read_text(errors="replace"),
+                   timeout=60, interval=0.2)
     finally:
         browser.terminate()
         browser.wait(20)
@@ -125,14 +121,14 @@ class BrowserStandIn:
 def wait_for_window(display, host, wallet, timeout=30):
     """The id of pinentry's window, once it is mapped. Without one, the failure says what the
     host answered instead (if it did) and what the agent logged: the evidence a flaky run needs."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def windows():
         found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "signature request"],
                                env=dict(os.environ, DISPLAY=display), capture_output=True, text=True)
-        if found.returncode == 0 and found.stdout.split():
-            time.sleep(0.5)  # let GTK finish drawing before the photograph
-            return found.stdout.split()[0]
-        time.sleep(0.1)
+        return found.returncode == 0 and found.stdout.split()
+    found = wait_until(windows, timeout=timeout, interval=0.1)
+    if found:
+        wait_until_drawn(display)
+        return found[0]
     status = wallet.run("agent", "status", "--json").stdout.decode(errors="replace")
     raise AssertionError(f"no pinentry window appeared in {timeout} s; the host's reply: {host.reply_waiting()!r}; "
                          f"agent status: {status}; pinentry's stderr: {read_if_there(wallet.root / 'pinentry-stderr.log')}; agent log: {wallet.agent_log_text().decode(errors='replace')[-3000:]}")
@@ -140,6 +136,20 @@ def wait_for_window(display, host, wallet, timeout=30):
 
 def read_if_there(path):
     return path.read_text(errors="replace")[-3000:] if path.exists() else "(none)"
+
+
+def wait_until_drawn(display):
+    """Waits until GTK has finished drawing the dialog: two pictures of the display in a row are
+    the same (a blinking cursor changes it twice a second or so, far slower than a look)."""
+    previous = None
+
+    def unchanged():
+        nonlocal previous
+        picture = subprocess.run(["import", "-display", display, "-window", "root", "rgb:-"],
+                                 check=True, capture_output=True).stdout
+        same, previous = picture == previous, picture
+        return same
+    assert wait_until(unchanged, timeout=10, interval=0.05), "the display kept changing for 10 s"
 
 
 def photograph(display, name):

@@ -274,10 +274,13 @@ def test_extend_and_disconnect_are_heard_by_the_extensions_other_ports(wallet, k
     configure(wallet, {"session_lifetime": 3600})
     first, second = Port(wallet.host()), Port(wallet.host())
     session = connect(wallet, first)
-    assert session["expiry"] <= int(time.time()) + 3600
+    connected_in = int(time.time())  # the second the agent set the expiry in, or a later one
+    assert session["expiry"] <= connected_in + 3600
     assert second.call("session_list")["result"]["sessions"][0]["topic"] == session["topic"]
     wait_until_listening(wallet, second)
-    time.sleep(1.1)  # the agent's wall clock moves on a second, so that the extended expiry is later
+    # The agent counts expiries in whole seconds of the wall clock: the extended one is later
+    # once that clock has moved on to the next second. Real time, but no more of it than that.
+    assert wait_until(lambda: int(time.time()) > connected_in, timeout=2)
     extended = first.call("session_extend", {"topic": session["topic"]})["result"]["expiry"]
     assert extended > session["expiry"]
     update = second.event("session_update")
@@ -431,7 +434,7 @@ def test_a_port_that_saw_no_key_sees_the_first_one(wallet, passphrase_file):
     wait_until_listening(wallet, port)
     assert port.call(GET_ACCOUNTS)["result"] == {"addresses": []}
     first = wallet.keys_json("create", "--label", "first", "--passphrase-file", passphrase_file)
-    time.sleep(0.5)
+    # No wait: the empty list was kept for requests read before it was asked for, not for this one.
     assert port.call(GET_ACCOUNTS, timeout=15)["result"] == {"addresses": [first["address"]]}  # asks once to connect
     port.close()
 

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from conftest import PASSPHRASE
 from wallet_helpers import (CHROME_ORIGIN, FAKE_PINENTRY, FIREFOX_ID, GET_ACCOUNTS, SIGN_PAYLOADS, FramedPipes, Wallet, audit_entries, b58encode, b64,
-                            error_of, process_alive, short_address, wait_until)
+                            error_of, process_alive, short_address, wait_until, wait_until_listening)
 
 # A group that no entry names: writable by it is writable by whoever gets that gid.
 NO_SUCH_GROUP = 3_999_999
@@ -208,9 +208,16 @@ def test_a_port_over_one_socket_for_stdin_and_stdout_waits_without_spinning(wall
         def cpu_ticks():
             fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
             return int(fields[11]) + int(fields[12])  # utime and stime
-        time.sleep(0.2)
+
+        def every_thread_sleeps():
+            try:
+                return all(open(f"/proc/{process.pid}/task/{task}/stat").read().rsplit(")", 1)[1].split()[0] == "S"
+                           for task in os.listdir(f"/proc/{process.pid}/task"))
+            except FileNotFoundError:  # a thread ended while it was looked at
+                return False
+        assert wait_until(every_thread_sleeps), "the idle host never had all its threads asleep"
         before = cpu_ticks()
-        time.sleep(1)
+        time.sleep(1)  # CPU time is counted in real time: what one idle second of it costs
         assert cpu_ticks() - before <= 10, "an idle host used the CPU for more than 10 ticks in a second"
     finally:
         frames.process.stdin.close()
@@ -575,7 +582,8 @@ def test_a_port_stops_listing_a_keystore_once_others_can_change_it(wallet, passp
         host = wallet.host(**env)
         for _ in range(3):
             assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
-        time.sleep(0.5)  # a port's host listens to the agent's events from 200 ms after its first reply
+        if not env:  # with the agent, a port keeps its answer once it listens to the agent's events
+            wait_until_listening(wallet, host)
         for target, mode, restore in ((wallet.keystore_path, 0o666, 0o600), (above, 0o777, 0o755)):
             assert host.call(GET_ACCOUNTS)["result"]["addresses"] == [key["address"]]
             os.chmod(target, mode)
@@ -719,19 +727,6 @@ def test_get_accounts_runs_no_argon2_even_when_unlocking_would_take_minutes(wall
 
 
 def wait_for_getpin(wallet, timeout=10):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        records = wallet.pinentry_records()
-        if any(r.get("command") == "GETPIN" for r in records):
-            return records[0]["pid"]
-        time.sleep(0.02)
-    raise AssertionError("pinentry was never asked for the passphrase")
-
-
-def wait_until(condition, timeout=5):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
+    asked = wait_until(lambda: any(r.get("command") == "GETPIN" for r in wallet.pinentry_records()), timeout=timeout)
+    assert asked, "pinentry was never asked for the passphrase"
+    return wallet.pinentry_records()[0]["pid"]

@@ -94,10 +94,9 @@ class Wallet:
     def stop_agent(self):
         """Ends the test's agent, if one runs, and waits until it has gone."""
         subprocess.run([self.binary, "agent", "stop"], env=self.env(), capture_output=True, timeout=30)
-        deadline = time.monotonic() + 10
         # A killed agent leaves its socket: gone means no socket, or no agent process.
-        while any(self.runtime.glob("wallet-bridge/*.sock")) and agent_pids(self.keystore_path) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: not any(self.runtime.glob("wallet-bridge/*.sock")) or not agent_pids(self.keystore_path),
+                   timeout=10, interval=0.01)
 
     def clean_up(self):
         """The end of a test: no agent left running."""
@@ -288,7 +287,9 @@ def process_alive(pid):
 # The agent (test_agent.py): its status, its processes, its socket, and raw clients of it.
 
 def wait_until(condition, timeout=5, interval=0.02):
-    """Polls `condition` until it is true or `timeout` seconds pass; returns its last value."""
+    """Polls `condition` until it is true or `timeout` seconds pass; returns its last value. The
+    tests' one way to wait for what a process does: the condition and a deadline, never a sleep
+    that hopes it has happened by then."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
