@@ -1,9 +1,9 @@
 // Checks a value against a JSON Schema: the draft-07 subset the host's rpc.discover uses (type,
 // enum, const, properties, required, additionalProperties, patternProperties, items,
 // additionalItems, the counts and bounds, pattern, anyOf, allOf, not). The params the session
-// methods send are held to the schemas generated from the host's document (session-schemas.js),
-// so a constraint the host states reaches the client without being written again. A keyword
-// outside the subset (format, $ref) is not checked.
+// methods send, and the results they receive, are held to the schemas generated from the host's
+// document (session-schemas.js), so a constraint the host states reaches the client without being
+// written again. A keyword outside the subset (format, $ref) is not checked.
 import { describe, isPlainObject } from './protocol.js';
 
 /** @typedef {boolean | Record<string, unknown>} Schema */
