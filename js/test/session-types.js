@@ -102,6 +102,12 @@ function innerResults(request) {
   }
   const gone = Object.keys(INNER_RESULT_METHODS).filter((title) => !titles.has(title));
   if (gone.length > 0) throw new Error(`session_request's result no longer has the shapes ${gone.join(', ')}: update INNER_RESULT_METHODS`);
+  // A method whose params the host describes has a result too: one sharing a shape with another
+  // would otherwise be missed.
+  const described = (request['x-params-schema']?.properties?.request?.anyOf ?? [])
+    .map((/** @type {any} */ branch) => branch?.properties?.method?.const).filter((/** @type {unknown} */ name) => typeof name === 'string');
+  const unnamed = described.filter((/** @type {string} */ name) => !Object.hasOwn(results, name));
+  if (unnamed.length > 0) throw new Error(`session_request's params describe ${unnamed.join(', ')}, which INNER_RESULT_METHODS gives no result shape`);
   return results;
 }
 

@@ -69,6 +69,12 @@ test('a change to a session method\'s result makes the committed schemas stale; 
   assert.throws(() => sessionTypes(changed), /a shape titled "EthereumChainIdRenamed" that INNER_RESULT_METHODS .* does not name/);
   request.result.schema.anyOf = request.result.schema.anyOf.filter((/** @type {any} */ shape) => shape !== chainId);
   assert.throws(() => sessionTypes(changed), /no longer has the shapes EthereumChainId: update INNER_RESULT_METHODS/);
+  // A method whose params the host describes, sharing a result shape with another, is not missed.
+  const renamed = JSON.parse(JSON.stringify(discoveredDocument()));
+  const inner = renamed.methods.find((/** @type {any} */ method) => method.name === 'session_request')['x-params-schema'].properties.request;
+  const signMessage = inner.anyOf.find((/** @type {any} */ branch) => branch.properties?.method?.const === 'solana_signMessage');
+  signMessage.properties.method.const = 'solana_signMessageTwice';
+  assert.throws(() => sessionTypes(renamed), /params describe solana_signMessageTwice, which INNER_RESULT_METHODS gives no result shape/);
 });
 
 /** @type {any} */
