@@ -1,33 +1,34 @@
 // Checks a value against a JSON Schema: the draft-07 subset the host's rpc.discover uses (type,
 // enum, const, properties, required, additionalProperties, patternProperties, items,
 // additionalItems, the counts and bounds, pattern, anyOf, allOf, not). The params the session
-// methods send are held to the schemas generated from the host's document (session-schemas.js),
-// so a constraint the host states reaches the client without being written again. A keyword
-// outside the subset (format, $ref) is not checked.
+// methods send, and the results they receive, are held to the schemas generated from the host's
+// document (session-schemas.js), so a constraint the host states reaches the client without being
+// written again. A keyword outside the subset (format, $ref) is not checked.
 import { describe, isPlainObject } from './protocol.js';
 
 /** @typedef {boolean | Record<string, unknown>} Schema */
 
 /**
  * What is wrong with `value` under `schema`, naming the place (`field`, '' for the value
- * itself), or null when it validates.
+ * itself, which is then called `whole`), or null when it validates.
  * @param {unknown} schema
  * @param {unknown} value
  * @param {string} [field]
+ * @param {string} [whole] what the value itself is called (a reply's "the result")
  * @returns {string | null}
  */
-export function schemaProblem(schema, value, field = '') {
+export function schemaProblem(schema, value, field = '', whole = 'the value') {
   if (schema === true || schema === undefined) return null;
-  const place = field === '' ? 'the value' : field;
+  const place = field === '' ? whole : field;
   if (schema === false) return `${place} must not be there`;
   if (!isPlainObject(schema)) return null;
   return typeProblem(schema, value, place)
     ?? valueProblem(schema, value, place)
     ?? stringProblem(schema, value, place)
     ?? numberProblem(schema, value, place)
-    ?? arrayProblem(schema, value, field)
-    ?? objectProblem(schema, value, field)
-    ?? combinedProblem(schema, value, field);
+    ?? arrayProblem(schema, value, field, whole)
+    ?? objectProblem(schema, value, field, whole)
+    ?? combinedProblem(schema, value, field, whole);
 }
 
 /** The JSON type of a value as a schema's `type` names it. */
@@ -146,10 +147,11 @@ function numberProblem(schema, value, place) {
  * @param {Record<string, unknown>} schema
  * @param {unknown} value
  * @param {string} field
+ * @param {string} whole
  */
-function arrayProblem(schema, value, field) {
+function arrayProblem(schema, value, field, whole) {
   if (!Array.isArray(value)) return null;
-  const place = field === '' ? 'the value' : field;
+  const place = field === '' ? whole : field;
   if (typeof schema.minItems === 'number' && value.length < schema.minItems) return `${place} holds ${value.length} items, fewer than ${schema.minItems}`;
   if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return `${place} holds ${value.length} items, more than ${schema.maxItems}`;
   if (schema.uniqueItems === true) {
@@ -180,10 +182,11 @@ function memberPlace(field, key) {
  * @param {Record<string, unknown>} schema
  * @param {unknown} value
  * @param {string} field
+ * @param {string} whole
  */
-function objectProblem(schema, value, field) {
+function objectProblem(schema, value, field, whole) {
   if (!isPlainObject(value)) return null;
-  const place = field === '' ? 'the value' : field;
+  const place = field === '' ? whole : field;
   const keys = Object.keys(value);
   if (typeof schema.minProperties === 'number' && keys.length < schema.minProperties) return `${place} has ${keys.length} members, fewer than ${schema.minProperties}`;
   if (typeof schema.maxProperties === 'number' && keys.length > schema.maxProperties) return `${place} has ${keys.length} members, more than ${schema.maxProperties}`;
@@ -208,7 +211,7 @@ function objectProblem(schema, value, field) {
     }
     if (!matched && schema.additionalProperties !== undefined) {
       const problem = schema.additionalProperties === false
-        ? `${field === '' ? 'the value' : field} has the member ${shownValue(key)}, which it may not`
+        ? `${field === '' ? whole : field} has the member ${shownValue(key)}, which it may not`
         : schemaProblem(schema.additionalProperties, value[key], place);
       if (problem !== null) return problem;
     }
@@ -228,15 +231,16 @@ function placeOf(problem) {
  * @param {Record<string, unknown>} schema
  * @param {unknown} value
  * @param {string} field
+ * @param {string} whole
  */
-function combinedProblem(schema, value, field) {
-  const place = field === '' ? 'the value' : field;
+function combinedProblem(schema, value, field, whole) {
+  const place = field === '' ? whole : field;
   for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    const problem = schemaProblem(part, value, field);
+    const problem = schemaProblem(part, value, field, whole);
     if (problem !== null) return problem;
   }
   if (Array.isArray(schema.anyOf)) {
-    const problems = schema.anyOf.map((branch) => schemaProblem(branch, value, field));
+    const problems = schema.anyOf.map((branch) => schemaProblem(branch, value, field, whole));
     if (!problems.includes(null)) {
       // One branch that is not just null: its problem says most (a member that may be null).
       const real = schema.anyOf.filter((branch) => !(isPlainObject(branch) && branch.type === 'null'));
@@ -248,6 +252,6 @@ function combinedProblem(schema, value, field) {
       return `${place} is none of the ${schema.anyOf.length} forms it may take (${problems[0]})`;
     }
   }
-  if (schema.not !== undefined && schemaProblem(schema.not, value, field) === null) return `${place} is a form it may not take`;
+  if (schema.not !== undefined && schemaProblem(schema.not, value, field, whole) === null) return `${place} is a form it may not take`;
   return null;
 }

@@ -10,7 +10,7 @@ import { base64Decode, base64Encode } from './base64.js';
 import { NativeProtocolError } from './errors.js';
 import { schemaProblem } from './json-schema.js';
 import { describe, isPlainObject } from './protocol.js';
-import { SESSION_SCHEMAS } from './session-schemas.js';
+import { SESSION_REQUEST_RESULTS, SESSION_SCHEMAS } from './session-schemas.js';
 import {
   SOLANA_SIGN_ALL_MAX_TRANSACTIONS,
   SOLANA_TRANSACTION_MAX_BYTES,
@@ -178,8 +178,6 @@ const ORIGIN_MAX = 255;
 const ORIGIN_EXPECTED = 'a web origin such as https://app.example.com (scheme, host and port only)';
 /** The Sign-In-With-Solana input's text members, all optional. */
 const SIGN_IN_TEXT_FIELDS = /** @type {const} */ (['domain', 'address', 'statement', 'uri', 'version', 'chainId', 'nonce', 'issuedAt', 'expirationTime', 'notBefore', 'requestId']);
-/** A chain id as an Ethereum JSON-RPC quantity: lowercase hex, no leading zero, and never 0x0 (no chain is 0). */
-const HEX_CHAIN_ID = /^0x[1-9a-f][0-9a-f]*$/;
 
 /**
  * Splits a CAIP-2 chain id; throws a TypeError for anything else.
@@ -921,7 +919,17 @@ export function checkReason(reason) {
 const MAX_REASON_MESSAGE_BYTES = 256;
 
 // ---- Results and event params: checked on arrival (NativeProtocolError) -----------------------
-// Each *Problem function returns what is wrong, naming the field, or null.
+// A result is held first to the schema the host states for it in its rpc.discover
+// (session-schemas.js, generated; json-schema.js checks): its members, their types, patterns and
+// bounds are the host's, not written again here. The checks after each schema are what a schema
+// cannot state: how a result's members relate to each other or to the request that was sent, and
+// how many bytes an encoding holds. Each *Problem function returns what is wrong, naming the
+// field, or null.
+
+/** What a reply's whole value is called in a message. */
+const RESULT = 'the result';
+/** A session as the host states it: session_connect's result, each of session_list's. */
+const SESSION_SCHEMA = SESSION_SCHEMAS[SESSION_CONNECT_METHOD].result;
 
 /**
  * @param {(() => void)} check a params check reused on a reply
@@ -954,48 +962,22 @@ function topicProblem(value, field) {
 }
 
 /**
- * @param {unknown} value
- * @param {string} field
- */
-function expiryProblem(value, field) {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? null : `${field} is ${describe(value)}, not a positive whole number of seconds`;
-}
-
-/**
- * A session's namespaces: as a proposal's, plus `accounts`, CAIP-10 ids each on one of the
- * namespace's chains (a Solana address being a 32-byte base58 key). A namespace keyed by a
- * chain id holds that one chain. Accounts may be empty: a keystore can lose its last key.
- * @param {unknown} namespaces
+ * What a session's namespaces (or the proposal's it echoes) hold that their schema cannot state,
+ * once they validate against it: each namespace's chains are of that namespace (the key names it)
+ * and an eip155 chain's reference is its decimal id; each account is on one of its namespace's
+ * chains, with an address of that namespace's kind (see accountsProblem).
+ * @param {Record<string, { chains: string[], accounts?: string[] }>} namespaces
  * @param {string} field
  * @returns {string | null}
  */
-function sessionNamespacesProblem(namespaces, field) {
-  if (!isPlainObject(namespaces)) return `${field} is ${describe(namespaces)}, not an object`;
-  const entries = Object.entries(namespaces);
-  if (entries.length === 0) return `${field} holds no namespace`;
-  for (const [key, namespace] of entries) {
+function namespacesRelationProblem(namespaces, field) {
+  for (const [key, namespace] of Object.entries(namespaces)) {
     const path = member(field, key);
-    if (!isPlainObject(namespace)) return `${path} is ${describe(namespace)}, not an object`;
-    /** @type {string[]} */
-    let chains;
-    if (CHAIN_ID.test(key) && namespace.chains === undefined) {
-      chains = [key];
-    } else if (NAMESPACE.test(key) || CHAIN_ID.test(key)) {
-      const problem = stringArrayProblem(namespace.chains, `${path}.chains`);
-      if (problem) return problem;
-      chains = /** @type {string[]} */ (namespace.chains);
-      const namespaceName = key.split(':')[0];
-      const stray = chains.find((chain) => CHAIN_ID.exec(chain)?.[1] !== namespaceName);
-      if (stray !== undefined) return `${path}.chains holds ${shown(stray)}, not a CAIP-2 chain id of the namespace ${JSON.stringify(namespaceName)}`;
-      const badReference = chains.map(chainReferenceProblem).find((problem) => problem !== null);
-      if (badReference) return `${path}.chains holds ${badReference}`;
-    } else {
-      return `${field} has the key ${shown(key)}, neither a CAIP-2 namespace nor a chain id`;
-    }
-    const problem = stringArrayProblem(namespace.accounts, `${path}.accounts`)
-      ?? accountsProblem(/** @type {string[]} */ (namespace.accounts), chains, `${path}.accounts`)
-      ?? stringArrayProblem(namespace.methods, `${path}.methods`)
-      ?? stringArrayProblem(namespace.events, `${path}.events`);
+    const stray = namespace.chains.find((chain) => CHAIN_ID.exec(chain)?.[1] !== key);
+    if (stray !== undefined) return `${path}.chains holds ${shown(stray)}, not a CAIP-2 chain id of the namespace ${JSON.stringify(key)}`;
+    const badReference = namespace.chains.map(chainReferenceProblem).find((problem) => problem !== null);
+    if (badReference) return `${path}.chains holds ${badReference}`;
+    const problem = namespace.accounts === undefined ? null : accountsProblem(namespace.accounts, namespace.chains, `${path}.accounts`);
     if (problem) return problem;
   }
   return null;
@@ -1032,34 +1014,28 @@ function isBase58OfLength(text, length) {
 }
 
 /**
- * Lenient on what a reply may add; only the types the model promises are checked.
- * @param {unknown} metadata
- * @param {string} field
- * @returns {string | null}
- */
-function metadataProblem(metadata, field) {
-  if (!isPlainObject(metadata)) return `${field} is ${describe(metadata)}, not an object`;
-  if (typeof metadata.name !== 'string') return `${field}.name is ${describe(metadata.name)}, not a string`;
-  for (const key of ['description', 'url']) {
-    if (metadata[key] !== undefined && typeof metadata[key] !== 'string') return `${field}.${key} is ${describe(metadata[key])}, not a string`;
-  }
-  return metadata.icons === undefined ? null : stringArrayProblem(metadata.icons, `${field}.icons`);
-}
-
-/**
+ * What is wrong with a session, by its schema and then by what the schema cannot state: its
+ * namespaces' relations (namespacesRelationProblem), and an origin as the browser serializes it
+ * (a port of 1 to 65535 other than the scheme's default, host labels of 1 to 63 characters), of
+ * which the host's pattern states only the characters.
  * @param {unknown} session
  * @param {string} field
  * @returns {string | null}
  */
 function sessionProblem(session, field) {
-  if (!isPlainObject(session)) return `${field} is ${describe(session)}, not an object`;
-  return topicProblem(session.topic, `${field}.topic`)
-    ?? sessionNamespacesProblem(session.namespaces, `${field}.namespaces`)
-    ?? problemOf(() => checkNamespaces(session.requiredNamespaces, `${field}.requiredNamespaces`))
-    ?? problemOf(() => checkNamespaces(session.optionalNamespaces, `${field}.optionalNamespaces`))
-    ?? expiryProblem(session.expiry, `${field}.expiry`)
-    ?? (isPlainObject(session.self) ? metadataProblem(session.self.metadata, `${field}.self.metadata`) : `${field}.self is ${describe(session.self)}, not an object`)
-    ?? (isPlainObject(session.peer) ? metadataProblem(session.peer.metadata, `${field}.peer.metadata`) : `${field}.peer is ${describe(session.peer)}, not an object`)
+  return schemaProblem(SESSION_SCHEMA, session, field) ?? sessionRelationProblem(/** @type {Session} */ (session), field);
+}
+
+/**
+ * sessionProblem's checks after the schema, on a session that validates against it.
+ * @param {Session} session
+ * @param {string} field
+ * @returns {string | null}
+ */
+function sessionRelationProblem(session, field) {
+  return namespacesRelationProblem(session.namespaces, `${field}.namespaces`)
+    ?? namespacesRelationProblem(session.requiredNamespaces ?? {}, `${field}.requiredNamespaces`)
+    ?? namespacesRelationProblem(session.optionalNamespaces ?? {}, `${field}.optionalNamespaces`)
     ?? optionalOriginProblem(session.origin, `${field}.origin`);
 }
 
@@ -1093,9 +1069,9 @@ function throwIfProblem(method, problem, result, context) {
 }
 
 /**
- * Throws NativeProtocolError (kind "invalid-result") unless `result` is a session as
- * docs/sessions.md describes it: a topic, namespaces whose CAIP-10 accounts are on their
- * chains, an expiry in seconds, and both sides' metadata.
+ * Throws NativeProtocolError (kind "invalid-result") unless `result` is a session as the host
+ * states it (session_connect's result schema) whose CAIP-10 accounts are on their namespaces'
+ * chains.
  * @param {unknown} result
  * @param {{ id?: NativeRpcId | null, method?: string }} [context]
  * @returns {Session}
@@ -1111,11 +1087,9 @@ export function checkSession(result, context = {}) {
  * @returns {SessionListResult}
  */
 export function checkSessionListResult(result, context) {
-  let problem = isPlainObject(result) ? null : `the result is ${describe(result)}, not an object`;
+  let problem = schemaProblem(SESSION_SCHEMAS[SESSION_LIST_METHOD].result, result, '', RESULT);
   if (problem === null) {
-    const { sessions } = /** @type {Record<string, unknown>} */ (result);
-    if (!Array.isArray(sessions)) problem = `sessions is ${describe(sessions)}, not an array`;
-    else for (const [index, session] of sessions.entries()) problem ??= sessionProblem(session, `sessions[${index}]`);
+    for (const [index, session] of /** @type {SessionListResult} */ (result).sessions.entries()) problem ??= sessionRelationProblem(session, `sessions[${index}]`);
   }
   throwIfProblem(SESSION_LIST_METHOD, problem, result, { ...context, method: SESSION_LIST_METHOD });
   return /** @type {SessionListResult} */ (result);
@@ -1127,7 +1101,7 @@ export function checkSessionListResult(result, context) {
  * @returns {SessionExtendResult}
  */
 export function checkSessionExtendResult(result, context) {
-  const problem = isPlainObject(result) ? expiryProblem(result.expiry, 'expiry') : `the result is ${describe(result)}, not an object`;
+  const problem = schemaProblem(SESSION_SCHEMAS[SESSION_EXTEND_METHOD].result, result, '', RESULT);
   throwIfProblem(SESSION_EXTEND_METHOD, problem, result, { ...context, method: SESSION_EXTEND_METHOD });
   return /** @type {SessionExtendResult} */ (result);
 }
@@ -1138,58 +1112,74 @@ export function checkSessionExtendResult(result, context) {
  * @param {{ id?: NativeRpcId | null }} context
  */
 export function checkSessionDisconnectResult(result, context) {
-  const problem = isPlainObject(result) ? null : `the result is ${describe(result)}, not an object`;
+  const problem = schemaProblem(SESSION_SCHEMAS[SESSION_DISCONNECT_METHOD].result, result, '', RESULT);
   throwIfProblem(SESSION_DISCONNECT_METHOD, problem, result, { ...context, method: SESSION_DISCONNECT_METHOD });
 }
 
 /**
- * The inner result of session_request, checked for the Solana and eip155 methods the doc
- * defines and returned as is for any other. With the inner params that were sent (as checked by
- * checkSessionRequestParams), a signed transaction is also held against the one sent.
+ * The inner result of session_request, held to the inner method's result schema as the host
+ * states it (SESSION_REQUEST_RESULTS) and returned as is for a method the host does not serve.
+ * With the inner params that were sent (as checked by checkSessionRequestParams), what a schema
+ * cannot state is checked too (innerResultRelationProblem).
  * @param {string} method the inner method
  * @param {unknown} result
  * @param {{ id?: NativeRpcId | null, params?: unknown }} context
  * @returns {JsonValue}
  */
 export function checkSessionRequestResult(method, result, context) {
-  /** @type {string | null} */
-  let problem = null;
   const { params, ...errorContext } = context;
-  if (method === SOLANA_SIGN_TRANSACTION_METHOD) {
-    problem = solanaSignTransactionResultProblem(result, params);
-  } else if (method === SOLANA_SIGN_ALL_TRANSACTIONS_METHOD) {
-    problem = solanaSignAllTransactionsResultProblem(result, params);
-  } else if (method === ETH_SIGN_TRANSACTION_METHOD) {
-    problem = ethSignTransactionResultProblem(result, params);
-  } else if (method === SOLANA_SIGN_MESSAGE_METHOD) {
-    problem = !isPlainObject(result)
-      ? `the result is ${describe(result)}, not an object`
-      : typeof result.signature !== 'string'
-        ? `signature is ${describe(result.signature)}, not a base58 string`
-        : isBase58OfLength(result.signature, 64) ? null : 'signature is not base58 of 64 bytes (an Ed25519 signature)';
-  } else if (method === SOLANA_SIGN_IN_METHOD) {
-    problem = signInResultProblem(result, params);
-  } else if (method === SOLANA_GET_ACCOUNTS_METHOD || method === SOLANA_REQUEST_ACCOUNTS_METHOD) {
-    if (!Array.isArray(result)) problem = `the result is ${describe(result)}, not an array of { pubkey }`;
-    else {
-      const index = result.findIndex((account) => !isPlainObject(account) || typeof account.pubkey !== 'string' || !isBase58OfLength(account.pubkey, 32));
-      if (index >= 0) problem = `[${index}] is not { pubkey } with a base58 32-byte public key`;
-    }
-  } else if (method === PERSONAL_SIGN_METHOD || method === ETH_SIGN_TYPED_DATA_V4_METHOD) {
-    problem = ethSignatureProblem(result);
-  } else if (method === ETH_ACCOUNTS_METHOD) {
-    if (!Array.isArray(result)) problem = `the result is ${describe(result)}, not an array of addresses`;
-    else {
-      const index = result.findIndex((address) => typeof address !== 'string' || !ETH_ADDRESS.test(address));
-      if (index >= 0) problem = `[${index}] is ${describe(result[index])}, not an address (0x and 40 hex digits)`;
-    }
-  } else if (method === ETH_CHAIN_ID_METHOD) {
-    if (typeof result !== 'string' || !HEX_CHAIN_ID.test(result)) {
-      problem = `the result is ${typeof result === 'string' ? shown(result) : describe(result)}, not a chain id as a hex quantity (0x and lowercase hex digits without leading zeros, e.g. "0x1")`;
-    }
-  }
+  const schema = Object.hasOwn(SESSION_REQUEST_RESULTS, method) ? SESSION_REQUEST_RESULTS[/** @type {keyof typeof SESSION_REQUEST_RESULTS} */ (method)] : undefined;
+  const problem = schema === undefined ? null : schemaProblem(schema, result, '', RESULT) ?? innerResultRelationProblem(method, result, params);
   throwIfProblem(`${SESSION_REQUEST_METHOD} (${method})`, problem, result, { ...errorContext, method: SESSION_REQUEST_METHOD });
   return /** @type {JsonValue} */ (result);
+}
+
+/**
+ * What an inner result that validates against its schema holds that the schema cannot state:
+ * - a base58 signature or key is of 64 or 32 bytes (a pattern bounds only its characters);
+ * - a signed Solana transaction is one (its signature slots agree with its message header), and
+ *   the one sent with the signature in its slot; solana_signAllTransactions answers one signature
+ *   per transaction, as many as were sent;
+ * - eth_signTransaction answers a transaction of the type sent;
+ * - solana_signIn answers the address asked for, which its message names;
+ * - an Ethereum signature's v is 27 or 28 (the host's schema states its length only).
+ * @param {string} method
+ * @param {unknown} result valid under the method's result schema
+ * @param {unknown} params the inner params sent, if known
+ * @returns {string | null}
+ */
+function innerResultRelationProblem(method, result, params) {
+  const value = /** @type {any} */ (result);
+  switch (method) {
+    case SOLANA_SIGN_MESSAGE_METHOD:
+      return signatureBytesProblem(value.signature, 'signature');
+    case SOLANA_SIGN_TRANSACTION_METHOD:
+      return solanaSignTransactionResultProblem(value, params);
+    case SOLANA_SIGN_ALL_TRANSACTIONS_METHOD:
+      return solanaSignAllTransactionsResultProblem(value, params);
+    case SOLANA_SIGN_IN_METHOD:
+      return signInResultProblem(value, params);
+    case SOLANA_GET_ACCOUNTS_METHOD:
+    case SOLANA_REQUEST_ACCOUNTS_METHOD: {
+      const index = /** @type {Array<{ pubkey: string }>} */ (value).findIndex(({ pubkey }) => !isBase58OfLength(pubkey, 32));
+      return index < 0 ? null : `[${index}].pubkey is not base58 of a 32-byte public key`;
+    }
+    case ETH_SIGN_TRANSACTION_METHOD:
+      return ethSignTransactionResultProblem(value, params);
+    case PERSONAL_SIGN_METHOD:
+    case ETH_SIGN_TYPED_DATA_V4_METHOD:
+      return ETH_SIGNATURE.test(value) ? null : `the signature's v is 0x${value.slice(-2)}, not 0x1b or 0x1c (27 or 28)`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * @param {string} signature base58, as its schema's pattern has it
+ * @param {string} field
+ */
+function signatureBytesProblem(signature, field) {
+  return isBase58OfLength(signature, 64) ? null : `${field} is not base58 of 64 bytes (an Ed25519 signature)`;
 }
 
 /**
@@ -1210,16 +1200,16 @@ function sentSolanaTransaction(text) {
  * What is wrong with one signed transaction and its signature as the wallet answered them, or
  * null: base58 of 64 bytes, base64 of a transaction, and, when the sent one is known, that one
  * with the signature in its slot and nothing else changed (see signedTransactionProblem).
- * @param {unknown} signature
- * @param {unknown} transaction
+ * @param {string} signature base58, as the schema has it
+ * @param {string} transaction base64, as the schema has it
  * @param {{ bytes: Uint8Array, layout: SolanaTransactionLayout } | undefined} sent
  * @param {unknown} pubkey the pubkey the request named, if any
  * @param {{ signature: string, transaction: string }} fields how to name them
  * @returns {string | null}
  */
 function signedSolanaProblem(signature, transaction, sent, pubkey, fields) {
-  if (typeof signature !== 'string') return `${fields.signature} is ${describe(signature)}, not a base58 string`;
-  if (signature.length > 100 || !isBase58OfLength(signature, 64)) return `${fields.signature} is not base58 of 64 bytes (an Ed25519 signature)`;
+  const bytes = signatureBytesProblem(signature, fields.signature);
+  if (bytes !== null) return bytes;
   /** @type {{ bytes: Uint8Array, layout: SolanaTransactionLayout }} */
   let signed;
   try {
@@ -1234,27 +1224,23 @@ function signedSolanaProblem(signature, transaction, sent, pubkey, fields) {
 }
 
 /**
- * @param {unknown} result
+ * @param {{ signature: string, transaction: string }} result
  * @param {unknown} params the inner params sent, if known
  * @returns {string | null}
  */
 function solanaSignTransactionResultProblem(result, params) {
-  if (!isPlainObject(result)) return `the result is ${describe(result)}, not an object ({ signature, transaction })`;
   const sent = isPlainObject(params) ? sentSolanaTransaction(params.transaction) : undefined;
   const pubkey = isPlainObject(params) ? params.pubkey : undefined;
   return signedSolanaProblem(result.signature, result.transaction, sent, pubkey, { signature: 'signature', transaction: 'transaction' });
 }
 
 /**
- * @param {unknown} result
+ * @param {{ signatures: string[], transactions: string[] }} result
  * @param {unknown} params the inner params sent, if known
  * @returns {string | null}
  */
 function solanaSignAllTransactionsResultProblem(result, params) {
-  if (!isPlainObject(result)) return `the result is ${describe(result)}, not an object ({ transactions, signatures })`;
   const { transactions, signatures } = result;
-  if (!Array.isArray(transactions)) return `transactions is ${describe(transactions)}, not an array`;
-  if (!Array.isArray(signatures)) return `signatures is ${describe(signatures)}, not an array`;
   if (transactions.length > SOLANA_SIGN_ALL_MAX_TRANSACTIONS) return `transactions holds ${transactions.length}, more than the ${SOLANA_SIGN_ALL_MAX_TRANSACTIONS} one request signs`;
   if (signatures.length !== transactions.length) return `signatures holds ${signatures.length} and transactions ${transactions.length}: one signature per transaction`;
   const sentTexts = isPlainObject(params) && Array.isArray(params.transactions) ? params.transactions : undefined;
@@ -1271,16 +1257,14 @@ function solanaSignAllTransactionsResultProblem(result, params) {
 }
 
 /**
- * What is wrong with eth_signTransaction's answer, or null: 0x and the hex of a signed
- * transaction (what eth_sendRawTransaction takes), of the kind sent when that is known: 0x01
- * (EIP-2930), 0x02 (EIP-1559) or an RLP list (legacy).
- * @param {unknown} result
+ * What is wrong with eth_signTransaction's answer, or null: the hex of a signed transaction
+ * (what eth_sendRawTransaction takes, as its schema has it) whose first byte is 0x01 (EIP-2930),
+ * 0x02 (EIP-1559) or an RLP list (legacy), of the kind sent when that is known.
+ * @param {string} result
  * @param {unknown} params the inner params sent, if known
  * @returns {string | null}
  */
 function ethSignTransactionResultProblem(result, params) {
-  if (typeof result !== 'string') return `the result is ${describe(result)}, not a raw signed transaction (0x and hex digits)`;
-  if (!HEX_BYTES.test(result) || result.length < 4) return `the result is not a raw signed transaction: 0x and an even number of hex digits, not a string of ${result.length} characters`;
   const type = envelopeType(Number.parseInt(result.slice(2, 4), 16));
   if (type === null) return `the result starts with 0x${result.slice(2, 4)}, not 0x01, 0x02 or an RLP list (0xc0 and up)`;
   const sent = Array.isArray(params) ? params[0] : undefined;
@@ -1306,43 +1290,27 @@ function ethTransactionType(tx) {
 }
 
 /**
- * What is wrong with solana_signIn's answer, or null: `{ address, message, signature }`, the
- * address a base58 32-byte key (the one asked for, when the input named one) that the message's
- * second line names, as the Sign In With Solana text has it ("… wants you to sign in with your
- * Solana account:\n<address>"), and the signature base58 of 64 bytes. Whether the signature is
- * the address's is for the site to verify (this package carries no Ed25519).
- * @param {unknown} result
+ * What is wrong with solana_signIn's answer beyond its schema, or null: the address a 32-byte
+ * key (the one asked for, when the input named one) that the message's second line names, as the
+ * Sign In With Solana text has it ("… wants you to sign in with your Solana account:\n<address>"),
+ * and the signature base58 of 64 bytes. Whether the signature is the address's is for the site to
+ * verify (this package carries no Ed25519).
+ * @param {{ address: string, message: string, signature: string }} result
  * @param {unknown} params the input sent, if known
  * @returns {string | null}
  */
 function signInResultProblem(result, params) {
-  if (!isPlainObject(result)) return `the result is ${describe(result)}, not an object ({ address, message, signature })`;
   const { address, message, signature } = result;
-  if (typeof address !== 'string' || address.length > 44 || !isBase58OfLength(address, 32)) return 'address is not base58 of a 32-byte public key';
+  if (!isBase58OfLength(address, 32)) return 'address is not base58 of a 32-byte public key';
   if (isPlainObject(params) && params.address !== undefined && params.address !== address) return `address is ${address}, not the address asked for, ${shown(params.address)}`;
-  if (typeof message !== 'string' || message === '') return `message is ${describe(message)}, not the text signed`;
   if (message.split('\n')[1] !== address) return 'message does not name address on its second line, as a Sign In With Solana message does';
-  if (typeof signature !== 'string' || signature.length > 100 || !isBase58OfLength(signature, 64)) return 'signature is not base58 of 64 bytes (an Ed25519 signature)';
-  return null;
-}
-
-/**
- * What is wrong with a personal_sign or eth_signTypedData_v4 result, or null: 65 bytes r‖s‖v as
- * 0x and 130 hex digits, v 27 or 28 (0x1b, 0x1c), as the Ethereum wallets answer.
- * @param {unknown} result
- * @returns {string | null}
- */
-function ethSignatureProblem(result) {
-  if (typeof result !== 'string') return `the result is ${describe(result)}, not a signature (0x and 130 hex digits)`;
-  if (ETH_SIGNATURE.test(result)) return null;
-  if (!/^0x[0-9a-fA-F]*$/.test(result)) return 'the result is not 0x and hex digits';
-  if (result.length !== 132) return `the signature is ${result.length - 2} hex digits, not 130 (65 bytes: r, s and v)`;
-  return `the signature's v is 0x${result.slice(-2)}, not 0x1b or 0x1c (27 or 28)`;
+  return signatureBytesProblem(signature, 'signature');
 }
 
 /**
  * What is wrong with a session notification's params, or null. `accountsChanged` data must be
- * CAIP-10 accounts on the event's chain; other events' data is passed on as is.
+ * CAIP-10 accounts on the event's chain; other events' data is passed on as is. session_update's
+ * namespaces and expiry are a session's (its schema's, and its namespaces' relations).
  * @param {SessionEventName} name
  * @param {unknown} params
  * @returns {string | null}
@@ -1362,8 +1330,12 @@ export function sessionEventProblem(name, params) {
       return stringArrayProblem(event.data, `${name} params.event.data`)
         ?? accountsProblem(/** @type {string[]} */ (event.data), [params.chainId], `${name} params.event.data`);
     }
-    case SESSION_UPDATE_NOTIFICATION:
-      return sessionNamespacesProblem(params.namespaces, `${name} params.namespaces`) ?? expiryProblem(params.expiry, `${name} params.expiry`);
+    case SESSION_UPDATE_NOTIFICATION: {
+      const { namespaces, expiry } = SESSION_SCHEMA.properties;
+      return schemaProblem(namespaces, params.namespaces, `${name} params.namespaces`)
+        ?? namespacesRelationProblem(/** @type {Session['namespaces']} */ (params.namespaces), `${name} params.namespaces`)
+        ?? schemaProblem(expiry, params.expiry, `${name} params.expiry`);
+    }
     case SESSION_DELETE_NOTIFICATION: {
       const { reason } = params;
       if (!isPlainObject(reason)) return `${name} params.reason is ${describe(reason)}, not an object`;

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { FakeEvent, FakeRuntime } from './fakes.js';
+import { normalizedMetadata, normalizedNamespaces } from './session-fakes.js';
 
 export const SITE_A = 'http://127.0.0.1:8123';
 export const SITE_B = 'http://127.0.0.1:8124';
@@ -276,9 +277,11 @@ export function createSiteWallet() {
               eip155: { chains: ['eip155:1', 'eip155:137'], accounts: [`eip155:1:${ETH_ADDRESS}`, `eip155:137:${ETH_ADDRESS}`], methods: ['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction'], events: ['accountsChanged'] },
               solana: { chains: [MAINNET], accounts: [`${MAINNET}:${SOL_ADDRESS}`], methods: ['solana_signMessage', 'solana_signTransaction', 'solana_signIn'], events: ['accountsChanged'] },
             },
+            requiredNamespaces: normalizedNamespaces(params.requiredNamespaces),
+            optionalNamespaces: normalizedNamespaces(params.optionalNamespaces),
             expiry: Math.floor(Date.now() / 1000) + 3600,
-            self: { metadata: params.metadata },
-            peer: { metadata: { name: 'wallet-bridge' } },
+            self: { metadata: normalizedMetadata(params.metadata) },
+            peer: { metadata: normalizedMetadata({ name: 'wallet-bridge' }) },
             ...(params.origin === undefined ? {} : { origin: params.origin }),
           };
           if (wallet.noEthereumKey) delete session.namespaces.eip155;

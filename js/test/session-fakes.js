@@ -96,10 +96,10 @@ export function createFakeSessionWallet({ keys: keyCount = 2 } = {}) {
           const created = {
             topic,
             namespaces: { solana: { chains: [...chains], accounts: [], methods: [...methods], events: [...events] } },
-            requiredNamespaces: params.requiredNamespaces ?? {},
-            optionalNamespaces: params.optionalNamespaces ?? {},
+            requiredNamespaces: normalizedNamespaces(params.requiredNamespaces),
+            optionalNamespaces: normalizedNamespaces(params.optionalNamespaces),
             expiry: nowSeconds() + LIFETIME,
-            self: { metadata: params.metadata },
+            self: { metadata: normalizedMetadata(params.metadata) },
             peer: { metadata: WALLET_METADATA },
           };
           sessions.set(topic, created);
@@ -167,6 +167,32 @@ export function createFakeSessionWallet({ keys: keyCount = 2 } = {}) {
  */
 function withChains(namespaces = {}) {
   return Object.fromEntries(Object.entries(namespaces).map(([key, ns]) => [key, key.includes(':') ? { ...ns, chains: [key] } : ns]));
+}
+
+/**
+ * A proposal's namespaces as the host answers them in a session (docs/sessions.md): a chain-id
+ * key merged into its namespace, each entry once, none for none.
+ * @param {Record<string, any> | undefined} namespaces
+ * @returns {Record<string, { chains: string[], methods: string[], events: string[] }>}
+ */
+export function normalizedNamespaces(namespaces = {}) {
+  /** @type {Record<string, { chains: string[], methods: string[], events: string[] }>} */
+  const merged = {};
+  for (const [key, ns] of Object.entries(withChains(namespaces ?? {}))) {
+    const into = (merged[key.split(':')[0]] ??= { chains: [], methods: [], events: [] });
+    for (const member of /** @type {const} */ (['chains', 'methods', 'events'])) {
+      for (const entry of ns[member] ?? []) if (!into[member].includes(entry)) into[member].push(entry);
+    }
+  }
+  return merged;
+}
+
+/**
+ * A proposal's metadata as the host answers it: every member there, "" and [] for those left out.
+ * @param {{ name: string, description?: string, url?: string, icons?: string[] }} metadata
+ */
+export function normalizedMetadata(metadata) {
+  return { name: metadata.name, description: metadata.description ?? '', url: metadata.url ?? '', icons: metadata.icons ?? [] };
 }
 
 /**

@@ -31,6 +31,8 @@ function session(origin) {
   return {
     topic: TOPIC,
     namespaces: { solana: { chains: [SOLANA_MAINNET_CHAIN_ID], accounts: [`${SOLANA_MAINNET_CHAIN_ID}:${PUBKEY}`], methods: ['solana_signMessage'], events: [] } },
+    requiredNamespaces: { solana: { chains: [SOLANA_MAINNET_CHAIN_ID], methods: ['solana_signMessage'], events: [] } },
+    optionalNamespaces: {},
     expiry: nowSeconds() + 600,
     self: { metadata: METADATA },
     peer: { metadata: WALLET_METADATA },
@@ -185,11 +187,13 @@ test('solanaSignIn refuses a malformed input before sending', async () => {
 test('solana_signIn answers are checked on arrival: address, the message naming it, the signature', async () => {
   const other = base58Encode(new Uint8Array(32).fill(4));
   const cases = [
-    [{ address: 'xyz', message: signInText(PUBKEY), signature: SIGNATURE }, /address is not base58 of a 32-byte public key/],
+    [{ address: 'xyz', message: signInText(PUBKEY), signature: SIGNATURE }, /address is "xyz", which does not match/],
+    [{ address: base58Encode(new Uint8Array(33).fill(1)), message: signInText(PUBKEY), signature: SIGNATURE }, /address is not base58 of a 32-byte public key$/],
     [{ address: other, message: signInText(other), signature: SIGNATURE }, /not the address asked for/],
     [{ address: PUBKEY, message: signInText(other), signature: SIGNATURE }, /message does not name address on its second line/],
-    [{ address: PUBKEY, message: 7, signature: SIGNATURE }, /message is a number, not the text signed/],
-    [{ address: PUBKEY, message: signInText(PUBKEY), signature: base58Encode(new Uint8Array(63)) }, /signature is not base58 of 64 bytes/],
+    [{ address: PUBKEY, message: 7, signature: SIGNATURE }, /message is 7, not a string$/],
+    [{ address: PUBKEY, message: '', signature: SIGNATURE }, /message does not name address on its second line/],
+    [{ address: PUBKEY, message: signInText(PUBKEY), signature: base58Encode(new Uint8Array(63).fill(1)) }, /signature is not base58 of 64 bytes/],
     ['signed', /not an object/],
   ];
   for (const [answer, why] of cases) {

@@ -3,9 +3,25 @@
 // states is refused before sending, naming the field, without being written again in JS.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SOLANA_MAINNET_CHAIN_ID, createNativeClient } from '../src/index.js';
+import {
+  ETH_ACCOUNTS_METHOD,
+  ETH_CHAIN_ID_METHOD,
+  ETH_SIGN_TRANSACTION_METHOD,
+  ETH_SIGN_TYPED_DATA_V4_METHOD,
+  NativeProtocolError,
+  PERSONAL_SIGN_METHOD,
+  SOLANA_GET_ACCOUNTS_METHOD,
+  SOLANA_MAINNET_CHAIN_ID,
+  SOLANA_REQUEST_ACCOUNTS_METHOD,
+  SOLANA_SIGN_ALL_TRANSACTIONS_METHOD,
+  SOLANA_SIGN_IN_METHOD,
+  SOLANA_SIGN_MESSAGE_METHOD,
+  SOLANA_SIGN_TRANSACTION_METHOD,
+  createNativeClient,
+} from '../src/index.js';
 import { schemaProblem } from '../src/json-schema.js';
-import { SESSION_SCHEMAS } from '../src/session-schemas.js';
+import { SESSION_REQUEST_RESULTS, SESSION_SCHEMAS } from '../src/session-schemas.js';
+import { checkSessionRequestResult, sessionEventProblem } from '../src/sessions.js';
 import { fakeChrome } from './fakes.js';
 
 const APP = 'com.example.wallet_bridge';
@@ -49,6 +65,44 @@ test('the schemas are the host\'s: each session method\'s params and result', ()
   const connect = /** @type {any} */ (SESSION_SCHEMAS.session_connect.params);
   assert.equal(connect.title, undefined);
   assert.ok(connect.properties.metadata.properties.description);
+  // The results: a session, session_extend's expiry, and each inner method's by its name.
+  const session = /** @type {any} */ (SESSION_SCHEMAS.session_connect.result);
+  assert.equal(session.properties.topic.pattern, '^[0-9a-f]{64}$');
+  assert.deepEqual(/** @type {any} */ (SESSION_SCHEMAS.session_list.result).properties.sessions.items, session);
+  assert.deepEqual(/** @type {any} */ (SESSION_SCHEMAS.session_extend.result).required, ['expiry']);
+  assert.deepEqual(Object.keys(SESSION_REQUEST_RESULTS).sort(), [...INNER_METHODS].sort());
+  assert.deepEqual(SESSION_REQUEST_RESULTS.solana_getAccounts, SESSION_REQUEST_RESULTS.solana_requestAccounts);
+  assert.equal(/** @type {any} */ (SESSION_REQUEST_RESULTS.eth_chainId).pattern, '^0x[1-9a-f][0-9a-f]*$');
+});
+
+/** The inner methods docs/sessions.md defines, by the package's names for them. */
+const INNER_METHODS = [SOLANA_SIGN_MESSAGE_METHOD, SOLANA_SIGN_TRANSACTION_METHOD, SOLANA_SIGN_ALL_TRANSACTIONS_METHOD,
+  SOLANA_SIGN_IN_METHOD, SOLANA_GET_ACCOUNTS_METHOD, SOLANA_REQUEST_ACCOUNTS_METHOD, PERSONAL_SIGN_METHOD,
+  ETH_SIGN_TYPED_DATA_V4_METHOD, ETH_SIGN_TRANSACTION_METHOD, ETH_CHAIN_ID_METHOD, ETH_ACCOUNTS_METHOD];
+
+test('every inner method\'s result is held to the host\'s schema for it, naming the method; another method\'s passes as it is', () => {
+  for (const method of INNER_METHODS) {
+    assert.throws(() => checkSessionRequestResult(method, 12345, { id: 7 }), (error) => error instanceof NativeProtocolError
+      && error.kind === 'invalid-result' && error.method === 'session_request' && error.id === 7 && error.response === 12345
+      && new RegExp(`^session_request \\(${method}\\) returned a malformed result: the result is 12345, not an? (object|array|string)$`).test(error.message), method);
+  }
+  assert.equal(checkSessionRequestResult('custom_method', 12345, {}), 12345);
+});
+
+test('session_update notifications are held to a session\'s schema: its namespaces and expiry', () => {
+  const namespaces = { solana: { chains: [SOLANA_MAINNET_CHAIN_ID], accounts: [], methods: [], events: [] } };
+  assert.equal(sessionEventProblem('session_update', { topic: TOPIC, namespaces, expiry: 1_795_000_000 }), null);
+  /** @type {Array<[object, string]>} */
+  const cases = [
+    [{ namespaces: { [SOLANA_MAINNET_CHAIN_ID]: namespaces.solana } }, `session_update params.namespaces has the member "${SOLANA_MAINNET_CHAIN_ID}", which it may not`],
+    [{ namespaces: { solana: { ...namespaces.solana, accounts: undefined } } }, 'session_update params.namespaces.solana.accounts is undefined, not an array'],
+    [{ namespaces: { solana: { ...namespaces.solana, chains: ['eip155:1'] } } }, 'session_update params.namespaces.solana.chains holds "eip155:1", not a CAIP-2 chain id of the namespace "solana"'],
+    [{ namespaces: undefined }, 'session_update params.namespaces is undefined, not an object'],
+    [{ expiry: 1.5 }, 'session_update params.expiry is 1.5, not a whole number'],
+  ];
+  for (const [change, expected] of cases) {
+    assert.equal(sessionEventProblem('session_update', { topic: TOPIC, namespaces, expiry: 1_795_000_000, ...change }), expected);
+  }
 });
 
 test('the checker: the draft-07 keywords the host\'s schemas use', () => {
@@ -87,6 +141,14 @@ test('the checker: the draft-07 keywords the host\'s schemas use', () => {
   for (const [schema, value, expected] of cases) {
     assert.equal(schemaProblem(schema, value), expected, JSON.stringify([schema, value]));
   }
+  // What the value itself is called, where a problem names it (a reply's "the result").
+  assert.equal(schemaProblem({ type: 'object' }, null, '', 'the result'), 'the result is null, not an object');
+  assert.equal(schemaProblem({ additionalProperties: false }, { a: 1 }, '', 'the result'), 'the result has the member "a", which it may not');
+  assert.equal(schemaProblem({ items: { anyOf: [{ type: 'string' }, { type: 'number' }] } }, [true], '', 'the result'),
+    '[0] is none of the 2 forms it may take ([0] is a boolean, not a string)');
+  assert.equal(schemaProblem({ anyOf: [{ type: 'string' }, { type: 'number' }] }, true, '', 'the result'),
+    'the result is none of the 2 forms it may take (the result is a boolean, not a string)');
+  assert.equal(schemaProblem({ required: ['a'] }, {}, '', 'the result'), 'a is missing');
 });
 
 test('sessionRequest is held to its schema too: what the inner method takes', async () => {
@@ -121,6 +183,7 @@ test('every keyword and pattern of the host\'s session schemas is one the checke
       else if (key !== 'enum' && key !== 'const' && key !== 'required') walk(value);
     }
   };
-  for (const { params } of Object.values(SESSION_SCHEMAS)) walk(params);
+  for (const { params, result } of Object.values(SESSION_SCHEMAS)) walk([params, result]);
+  walk(Object.values(SESSION_REQUEST_RESULTS));
   assert.deepEqual([...unknown], [], 'keywords json-schema.js would skip without a word');
 });

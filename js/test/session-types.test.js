@@ -54,6 +54,29 @@ test('a change to a session method in the host makes the committed declarations 
   assert.notEqual(stale, readFileSync(join(SRC, SESSION_TYPES_DTS), 'utf8'));
 });
 
+test('a change to a session method\'s result makes the committed schemas stale; a shape with no known method fails generation', () => {
+  const { schemas } = fromHost();
+  const changed = JSON.parse(JSON.stringify(discoveredDocument()));
+  const request = changed.methods.find((/** @type {any} */ method) => method.name === 'session_request');
+  const chainId = request.result.schema.anyOf.find((/** @type {any} */ shape) => shape.title === 'EthereumChainId');
+  chainId.pattern = '^0x[0-9a-f]+$';
+  const stale = sessionTypes(changed).schemas;
+  assert.notEqual(stale, schemas);
+  assert.notEqual(stale, readFileSync(join(SRC, SESSION_SCHEMAS_JS), 'utf8'));
+  // Which inner method answers with a shape is read from its title: a new title, or a title gone,
+  // is said, never left unchecked.
+  chainId.title = 'EthereumChainIdRenamed';
+  assert.throws(() => sessionTypes(changed), /a shape titled "EthereumChainIdRenamed" that INNER_RESULT_METHODS .* does not name/);
+  request.result.schema.anyOf = request.result.schema.anyOf.filter((/** @type {any} */ shape) => shape !== chainId);
+  assert.throws(() => sessionTypes(changed), /no longer has the shapes EthereumChainId: update INNER_RESULT_METHODS/);
+  // A method whose params the host describes, sharing a result shape with another, is not missed.
+  const renamed = JSON.parse(JSON.stringify(discoveredDocument()));
+  const inner = renamed.methods.find((/** @type {any} */ method) => method.name === 'session_request')['x-params-schema'].properties.request;
+  const signMessage = inner.anyOf.find((/** @type {any} */ branch) => branch.properties?.method?.const === 'solana_signMessage');
+  signMessage.properties.method.const = 'solana_signMessageTwice';
+  assert.throws(() => sessionTypes(renamed), /params describe solana_signMessageTwice, which INNER_RESULT_METHODS gives no result shape/);
+});
+
 /** @type {any} */
 let document;
 function discoveredDocument() {

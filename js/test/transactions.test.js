@@ -345,10 +345,10 @@ test('a signed Solana transaction is refused on arrival unless it is the one sen
   const otherSignature = new Uint8Array(64).fill(9);
   /** @type {Array<[(result: any) => any, RegExp, string?]>} */
   const cases = [
-    [() => null, /the result is null, not an object \(\{ signature, transaction \}\)/],
-    [(r) => ({ ...r, signature: undefined }), /signature is undefined, not a base58 string/],
-    [(r) => ({ ...r, signature: base58Encode(new Uint8Array(65)) }), /signature is not base58 of 64 bytes/],
-    [(r) => ({ ...r, transaction: 'not base64' }), /transaction is not standard padded base64/],
+    [() => null, /the result is null, not an object$/],
+    [(r) => ({ ...r, signature: undefined }), /signature is undefined, not a string$/],
+    [(r) => ({ ...r, signature: base58Encode(new Uint8Array(65).fill(1)) }), /signature is not base58 of 64 bytes/],
+    [(r) => ({ ...r, transaction: 'not base64' }), /transaction is "not base64", which does not match/],
     [(r) => ({ ...r, transaction: r.transaction.slice(0, 40) }), /transaction is not a serialized Solana transaction/],
     [(r) => rewrite(r, (bytes) => { bytes[bytes.length - 1] ^= 1; }), /transaction is not the transaction sent, signed: its message is not the message sent/],
     [(r) => ({ ...r, transaction: b64(Uint8Array.of(...bytesOf(r.transaction), 0)) }), /transaction is not a serialized Solana transaction|it is \d+ bytes, and the transaction sent was/],
@@ -388,8 +388,8 @@ test('signAllTransactions answers are refused on arrival: counts, order, each tr
   const all = (/** @type {(result: any) => any} */ tamper) => solanaSignAllTransactions(answeredWith(tamper), { topic: TOPIC, chainId: SOLANA, transactions: batch });
   /** @type {Array<[(result: any) => any, RegExp]>} */
   const cases = [
-    [() => [], /the result is an array, not an object \(\{ transactions, signatures \}\)/],
-    [(r) => ({ ...r, transactions: undefined }), /transactions is undefined, not an array/],
+    [() => [], /the result is an array, not an object$/],
+    [(r) => ({ ...r, transactions: undefined }), /transactions is undefined, not an array$/],
     [(r) => ({ ...r, signatures: r.signatures.slice(1) }), /signatures holds 1 and transactions 2: one signature per transaction/],
     [(r) => ({ transactions: r.transactions.slice(1), signatures: r.signatures.slice(1) }), /transactions holds 1 and 2 were sent/],
     [(r) => ({ transactions: [...r.transactions].reverse(), signatures: [...r.signatures].reverse() }), /transactions\[0\] is not the transaction sent, signed: its message is not the message sent/],
@@ -409,10 +409,11 @@ test('eth_signTransaction answers are refused on arrival unless they are a raw t
   const send = (/** @type {unknown} */ result, /** @type {any} */ tx) => answering(result).sessionRequest({ topic: TOPIC, chainId: MAINNET, request: { method: 'eth_signTransaction', params: [tx] } });
   /** @type {Array<[unknown, any, RegExp]>} */
   const cases = [
-    [42, dynamic, /the result is a number, not a raw signed transaction/],
-    ['02f8', dynamic, /the result is not a raw signed transaction: 0x and an even number of hex digits/],
-    ['0x02f', dynamic, /not a string of 5 characters/],
-    ['0x', dynamic, /not a string of 2 characters/],
+    [42, dynamic, /the result is 42, not a string$/],
+    ['02f8', dynamic, /the result is "02f8", which does not match \^0x\(\[0-9a-f\]\{2\}\)\+\$$/],
+    ['0x02f', dynamic, /the result is "0x02f", which does not match/],
+    ['0x', dynamic, /the result is "0x", which does not match/],
+    ['0x02F8AB', dynamic, /the result is "0x02F8AB", which does not match/],
     ['0x03f8', dynamic, /the result starts with 0x03, not 0x01, 0x02 or an RLP list/],
     ['0xf86c', dynamic, /the result is a transaction of type 0x0, and the transaction sent was of type 0x2/],
     ['0x02f8', legacy, /type 0x2, and the transaction sent was of type 0x0/],
@@ -423,7 +424,6 @@ test('eth_signTransaction answers are refused on arrival unless they are a raw t
     await assert.rejects(send(result, tx), (error) => error instanceof NativeProtocolError && error.kind === 'invalid-result'
       && /^session_request \(eth_signTransaction\) returned a malformed result: /.test(error.message) && pattern.test(error.message), String(pattern));
   }
-  assert.equal(await send('0x02F8AB', dynamic), '0x02F8AB', 'any case of hex digits');
   assert.equal(await send('0xf86c', legacy), '0xf86c');
   assert.equal(await send('0x01f8', { ...legacy, type: '0x1' }), '0x01f8');
   assert.equal(await send('0xf8', '0xe580'), '0xf8');
