@@ -946,8 +946,8 @@ export const SESSION_SCHEMAS = Object.freeze({
           }
          },
          "required": [
-          "message",
-          "pubkey"
+          "pubkey",
+          "message"
          ],
          "type": "object"
         }
