@@ -275,13 +275,10 @@ indirect enum RecordedSchema {
         switch self {
         case .object(let title, var members, var keywords):
             for index in members.indices {
-                guard let constraint = memberConstraints.removeValue(forKey: members[index].name) else { continue }
-                guard let keywords = constraint.objectValue else {
-                    problems.append(
-                        "\(path.isEmpty ? "the value" : path): \(Deriver.name(of: type))'s constraint of the member \(members[index].name) is not an object of keywords"
-                    )
-                    continue
-                }
+                guard
+                    let keywords = Self.keywords(
+                        of: members[index].name, kind: "member", in: &memberConstraints, type, path, &problems)
+                else { continue }
                 let derived = members[index].schema.json
                 members[index].schema = .given(Self.merging(keywords, into: derived))
                 // Keywords whose `type` lists null already say how null is taken: not again.
@@ -294,13 +291,10 @@ indirect enum RecordedSchema {
         case .array(var prefix, let rest) where !prefix.isEmpty:
             // Positions are named `[0]`, `[1]`, … (`RecordingUnkeyedContainer`).
             for index in prefix.indices {
-                guard let constraint = memberConstraints.removeValue(forKey: prefix[index].name) else { continue }
-                guard let keywords = constraint.objectValue else {
-                    problems.append(
-                        "\(path.isEmpty ? "the value" : path): \(Deriver.name(of: type))'s constraint of the position \(prefix[index].name) is not an object of keywords"
-                    )
-                    continue
-                }
+                guard
+                    let keywords = Self.keywords(
+                        of: prefix[index].name, kind: "position", in: &memberConstraints, type, path, &problems)
+                else { continue }
                 prefix[index].schema = .given(Self.merging(keywords, into: prefix[index].schema.json))
             }
             result = .given(Self.merging(typeConstraints, into: RecordedSchema.array(prefix: prefix, rest: rest).json))
@@ -313,6 +307,23 @@ indirect enum RecordedSchema {
             )
         }
         return result
+    }
+
+    /// The keywords `type` states for its member or position `name`, taken out of `constraints`
+    /// (what is left there afterwards names nothing the type decodes); nil when it states none,
+    /// or states something that is not an object of keywords (a problem, said).
+    private static func keywords(
+        of name: String, kind: String, in constraints: inout [String: JSONValue],
+        _ type: any JSONSchemaConstraining.Type, _ path: String, _ problems: inout [String]
+    ) -> [String: JSONValue]? {
+        guard let constraint = constraints.removeValue(forKey: name) else { return nil }
+        guard let keywords = constraint.objectValue else {
+            problems.append(
+                "\(path.isEmpty ? "the value" : path): \(Deriver.name(of: type))'s constraint of the \(kind) \(name) is not an object of keywords"
+            )
+            return nil
+        }
+        return keywords
     }
 
     var isEmptyParams: Bool {
