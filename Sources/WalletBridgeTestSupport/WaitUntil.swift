@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import XCTest
 
 /// How a test waits for what another thread or process does: it names the condition and how
@@ -28,6 +29,22 @@ package func waitUntil(
     while !(try await condition()) {
         guard ContinuousClock.now < deadline else { throw WaitTimedOut(what(), timeout, file: file, line: line) }
         try await Task.sleep(for: lookAgainAfter)
+    }
+}
+
+/// `waitUntil` for a condition that changes only when `wake` is signalled (each time a thread
+/// the test watches did something): it looks again at each signal instead of every few
+/// milliseconds, and at the deadline, once more, before it fails.
+package func waitUntil(
+    _ what: @autoclosure () -> String, within timeout: Duration = .seconds(10), wokenBy wake: DispatchSemaphore,
+    file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool
+) throws {
+    let deadline = DispatchTime.now() + .nanoseconds(Int(timeout / .nanoseconds(1)))
+    while !(try condition()) {
+        let woken = wake.wait(timeout: deadline) == .success
+        guard try woken || condition() else {
+            throw WaitTimedOut(what(), timeout, file: file, line: line)
+        }
     }
 }
 

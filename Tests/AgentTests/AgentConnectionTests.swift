@@ -408,18 +408,18 @@ final class AgentConnectionTests: XCTestCase {
             keystorePath: "/k/keystore.json", agentProgram: nil,
             arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
             browserProcess: nil, paths: paths, busyWait: .zero, resubscribePause: .milliseconds(1))
+        // Ends the stand-in and the port's listening, passed or failed: no socket, then no folder.
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            _ = try? removeTree(folder)
+        }
         client.listen { _, _ in }
         let wanted = 4 * AgentClient.maxResubscribeFailures
-        let deadline = ContinuousClock.now + .seconds(10)
-        while hellos.value.load(ordering: .relaxed) < wanted, ContinuousClock.now < deadline {
-            SystemCall.pause(.milliseconds(5))
-        }
-        XCTAssertGreaterThanOrEqual(
-            hellos.value.load(ordering: .relaxed), wanted, "the port gave up while the agent was only busy")
-        // Ends the stand-in and the port's listening: no socket, then no folder.
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        _ = try? removeTree(folder)
+        try waitUntil(
+            "the port asks to hear events \(wanted) times (it asked \(hellos.value.load(ordering: .relaxed))): "
+                + "it gave up while the agent was only busy"
+        ) { hellos.value.load(ordering: .relaxed) >= wanted }
     }
 
     /// A port's cold GetAccounts is asked on its reading thread: an agent busy with the

@@ -58,24 +58,27 @@ final class AgentEventsTests: XCTestCase {
                 following.close()
                 ended.signal()
             })
-        func waitFor(_ last: String) {
-            let deadline = DispatchTime.now() + 5
-            while heard.withLock({ $0.last }) != last, heardOne.wait(timeout: deadline) == .success {}
+        func waitFor(_ last: String, line: UInt = #line) throws {
+            try waitUntil(
+                "\(last) is the last event heard (heard: \(heard.withLock { $0 }))", wokenBy: heardOne, line: line
+            ) {
+                heard.withLock { $0.last } == last
+            }
         }
         hub.publish(to: caller, method: "session_update", params: event("1"))
         hub.publish(to: other, method: "session_delete", params: event("another extension's"))
         hub.publish(to: caller, method: "session_delete", params: event("2"))
-        waitFor("session_delete 2")
+        try waitFor("session_delete 2")
         // More than the file keeps, at once: the last `kept` are heard.
         for number in 3...(EventHub.kept + 10) {
             hub.publish(to: caller, method: "session_event", params: event("\(number)"))
         }
-        waitFor("session_event \(EventHub.kept + 10)")
+        try waitFor("session_event \(EventHub.kept + 10)")
         // Another agent numbers from 1 again: its events are all new. (It starts after this
         // one ended, whose last events were heard.)
         let next = EventHub(paths: paths, epoch: "second")
         next.publish(to: caller, method: "session_expire", params: event("from the next agent"))
-        waitFor("session_expire from the next agent")
+        try waitFor("session_expire from the next agent")
         XCTAssertEqual(unlink(paths.socket), 0)
         XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "following did not end when the socket went")
 

@@ -5,7 +5,9 @@ import XCTest
 
 /// `Clocks.sleep(until:)`, the wait for a deadline, on the system's clocks and on a test's
 /// `ManualClock`. (Here rather than in ProtocolTests, which does not depend on the test
-/// support target.)
+/// support target.) Every `sleep(until:)` here is the call under test, not a wait: on the
+/// manual clock it ends when the test moves the clock, and the system's is only ever asked
+/// for a deadline already passed or cancelled.
 final class ClockTests: XCTestCase {
     func testAManualSleeperWakesWhenTheClockReachesItsDeadlineAndNotBefore() async throws {
         let clock = ManualClock()

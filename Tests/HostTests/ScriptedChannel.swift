@@ -30,33 +30,28 @@ final class ScriptedChannel: Sendable {
         }
     }
 
-    struct Timeout: Error, CustomStringConvertible {
-        let expected: Int
-        let got: [String]
-        var description: String { "expected \(expected) frames within the time, got \(got.count): \(got)" }
-    }
-
     /// Hands each message (a JSON text) to the server in order, then waits until `replies`
     /// frames have been sent in all, and returns them parsed, in the order they were sent.
-    func play(_ messages: [String], expecting replies: Int, within timeout: Duration = .seconds(5)) throws
-        -> [JSONValue]
-    {
+    func play(
+        _ messages: [String], expecting replies: Int, within timeout: Duration = .seconds(5),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [JSONValue] {
         for message in messages { server.receive(Array(message.utf8)) }
-        return try waitFor(replies, within: timeout)
+        return try waitFor(replies, within: timeout, file: file, line: line)
     }
 
-    /// Waits until `count` frames have been sent in all.
-    func waitFor(_ count: Int, within timeout: Duration = .seconds(5)) throws -> [JSONValue] {
-        let deadline = DispatchTime.now() + .milliseconds(Int(timeout / .milliseconds(1)))
-        while outbox.sent.withLock({ $0.count }) < count {
-            guard outbox.arrivals.wait(timeout: deadline) == .success else { break }
-        }
-        let bodies = outbox.sent.withLock { $0 }
-        guard bodies.count >= count else {
-            throw Timeout(expected: count, got: bodies.map { String(decoding: $0, as: UTF8.self) })
-        }
-        return try bodies.map { try JSONParser.parse($0) }
+    /// Waits until `count` frames have been sent in all, looking again each time one is sent.
+    func waitFor(
+        _ count: Int, within timeout: Duration = .seconds(5), file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [JSONValue] {
+        try waitUntil(
+            "\(count) frames are sent (sent: \(sentTexts))", within: timeout, wokenBy: outbox.arrivals, file: file,
+            line: line
+        ) { outbox.sent.withLock { $0.count } >= count }
+        return try frames
     }
+
+    private var sentTexts: [String] { outbox.sent.withLock { $0 }.map { String(decoding: $0, as: UTF8.self) } }
 
     /// Every frame sent so far.
     var frames: [JSONValue] { get throws { try outbox.sent.withLock { $0 }.map { try JSONParser.parse($0) } } }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 @testable import WalletBridgeHost
 import WalletBridgeProtocol
@@ -25,6 +26,8 @@ final class ServerTests: XCTestCase {
         typealias Result = NoResult
     }
 
+    /// `sleep` and `hang` are workloads, not waits: handlers that take the time they are asked
+    /// for (`hang`, until the sweep cancels it), which the server must answer around.
     private func router() throws -> Router {
         var router = Router()
         try router.register(Sleep.self) { milliseconds, _ in
@@ -50,10 +53,16 @@ final class ServerTests: XCTestCase {
     }
 
     func testAQuickHandlerIsAnsweredBeforeTheCallReturnsAndASlowOneLater() throws {
-        let channel = ScriptedChannel(router: try router())
-        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"sleep","params":[100],"id":1}"#.utf8))
+        // The slow one takes until the test lets it go on, not for a while the quick one
+        // might outlast on a loaded machine.
+        let dialogs = Dialogs(gated: [1])
+        var router = try askingRouter(dialogs)
+        try router.register(Quick.self, execution: .immediate) { _, _ in "at once" }
+        let channel = ScriptedChannel(router: router)
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"ask","params":[1],"id":1}"#.utf8))
         channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"quick","id":2}"#.utf8))
         XCTAssertEqual(try channel.frames.map(id), [.number(JSONNumber(2))], "the plain call answered inside receive")
+        dialogs.release(1)
         let replies = try channel.waitFor(2)
         XCTAssertEqual(
             replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))], "replies go out as handlers finish")
@@ -90,12 +99,13 @@ final class ServerTests: XCTestCase {
     func testCallsOverTheInFlightLimitAreShedWithOverloaded() throws {
         var configuration = HostConfiguration()
         configuration.maxInFlight = 1
-        let channel = ScriptedChannel(router: try router(), configuration: configuration)
-        let replies = try channel.play(
-            [
-                #"{"jsonrpc":"2.0","method":"sleep","params":[100],"id":1}"#,
-                #"{"jsonrpc":"2.0","method":"sleep","params":[1],"id":2}"#,
-            ], expecting: 2)
+        // The call in flight stays there until the test lets it go on, however slow the machine.
+        let dialogs = Dialogs(gated: [1])
+        let channel = ScriptedChannel(router: try askingRouter(dialogs), configuration: configuration)
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"ask","params":[1],"id":1}"#.utf8))
+        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"ask","params":[2],"id":2}"#.utf8))
+        dialogs.release(1)
+        let replies = try channel.waitFor(2)
         XCTAssertEqual(replies.map(id), [.number(JSONNumber(2)), .number(JSONNumber(1))])
         XCTAssertEqual(errorCode(replies[0]), .number(JSONNumber(Int(ErrorCode.overloaded.rawValue))))
         XCTAssertNil(errorCode(replies[1]), "the call in flight still answers")
@@ -106,7 +116,10 @@ final class ServerTests: XCTestCase {
         var configuration = HostConfiguration()
         configuration.requestTimeout = .milliseconds(20)
         let channel = ScriptedChannel(router: try router(), configuration: configuration, clock: clock)
-        channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"hang","id":9}"#.utf8))
+        let handlerEnded = DispatchSemaphore(value: 0)
+        TaskEnd.$watch.withValue(TaskEnd(handlerEnded)) {
+            channel.server.receive(Array(#"{"jsonrpc":"2.0","method":"hang","id":9}"#.utf8))
+        }
         XCTAssertEqual(channel.server.inFlightCount, 1)
         clock.advance(by: .milliseconds(19))
         channel.server.expireOverdueRequests()  // what the stdio loop does every sweep interval
@@ -116,8 +129,20 @@ final class ServerTests: XCTestCase {
         let replies = try channel.waitFor(1)
         XCTAssertEqual(errorCode(replies[0]), .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue))))
         XCTAssertTrue(channel.server.waitUntilIdle(timeout: .seconds(5)), "the cancelled handler left the table")
-        usleep(50_000)
+        // Its task has ended, so whatever it would write is written by now.
+        XCTAssertEqual(handlerEnded.wait(timeout: .now() + 10), .success, "the cancelled handler never ended")
         XCTAssertEqual(try channel.frames.count, 1, "the cancelled handler's own answer is dropped")
+    }
+
+    /// Tells when the task a request ran in has ended, answer and all: a task started while
+    /// `watch` is bound holds a copy of it, and lets go once its work is done. How a test
+    /// proves that a handler wrote nothing more, without a while that might be too short.
+    private final class TaskEnd: Sendable {
+        @TaskLocal static var watch: TaskEnd?
+        private let ended: DispatchSemaphore
+
+        init(_ ended: DispatchSemaphore) { self.ended = ended }
+        deinit { ended.signal() }
     }
 
     // MARK: Events
@@ -213,7 +238,7 @@ final class ServerTests: XCTestCase {
 
         func getAccounts(context: RequestContext) async throws -> GetAccountsResult {
             counts.slow.add(1, ordering: .relaxed)
-            try await Task.sleep(for: .milliseconds(20))
+            await Task.yield()  // suspends, as a real slow step (the agent's reply) does, without taking time
             return GetAccountsResult(addresses: ["slow"])
         }
 
@@ -258,17 +283,51 @@ final class ServerTests: XCTestCase {
     }
 
     /// What the `ask` handlers did, in order. A gated call's handler waits until the test
-    /// releases it.
+    /// releases it (or its task is cancelled), resumed by the release rather than looking.
     private final class Dialogs: Sendable {
-        let events = Mutex<[String]>([])
-        let gated: Mutex<Set<Int>>
+        private struct Gates {
+            var gated: Set<Int>
+            var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+            var cancelled: Set<Int> = []
+        }
 
-        init(gated: Set<Int> = []) { self.gated = Mutex(gated) }
+        let events = Mutex<[String]>([])
+        private let gates: Mutex<Gates>
+
+        init(gated: Set<Int> = []) { gates = Mutex(Gates(gated: gated)) }
 
         func note(_ event: String) { events.withLock { $0.append(event) } }
         var recorded: [String] { events.withLock { $0 } }
-        func release(_ number: Int) { _ = gated.withLock { $0.remove(number) } }
-        func isGated(_ number: Int) -> Bool { gated.withLock { $0.contains(number) } }
+
+        func release(_ number: Int) {
+            let waiting = gates.withLock { gates in
+                gates.gated.remove(number)
+                return gates.waiting.removeValue(forKey: number)
+            }
+            waiting?.resume()
+        }
+
+        /// Returns once `number` is not gated; throws `CancellationError` if the task is
+        /// cancelled first (the sweep timed its call out), as a dialog closed by it would.
+        func pass(_ number: Int) async throws {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let outcome: Result<Void, any Error>? = gates.withLock { gates in
+                        if gates.cancelled.contains(number) { return .failure(CancellationError()) }
+                        guard gates.gated.contains(number) else { return .success(()) }
+                        gates.waiting[number] = continuation
+                        return nil
+                    }
+                    if let outcome { continuation.resume(with: outcome) }
+                }
+            } onCancel: {
+                let waiting = gates.withLock { gates in
+                    gates.cancelled.insert(number)
+                    return gates.waiting.removeValue(forKey: number)
+                }
+                waiting?.resume(throwing: CancellationError())
+            }
+        }
     }
 
     private func askingRouter(_ dialogs: Dialogs) throws -> Router {
@@ -276,21 +335,14 @@ final class ServerTests: XCTestCase {
         try router.register(Ask.self) { params, _ in
             let number = params.first ?? 0
             dialogs.note("start \(number)")
-            while dialogs.isGated(number) { try await Task.sleep(for: .milliseconds(1)) }
+            do { try await dialogs.pass(number) } catch {
+                dialogs.note("cancelled \(number)")
+                throw error
+            }
             dialogs.note("end \(number)")
             return number
         }
         return router
-    }
-
-    /// Waits until `condition` holds, at most 5 seconds; false if it never did.
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(1000)
-        }
-        return true
     }
 
     /// Issue 33, item 15: a batch's dialogs come in request order. Entries of a method that
@@ -303,11 +355,9 @@ final class ServerTests: XCTestCase {
             let channel = ScriptedChannel(router: try askingRouter(dialogs))
             let entries = (0..<4).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
             channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
-            XCTAssertTrue(
-                eventually {
-                    dialogs.recorded.contains("start 0") && channel.server.entriesWaitingForTheOneBefore == 3
-                },
-                "the later entries are not waiting for the first: \(dialogs.recorded)")
+            try waitUntil("the later entries wait for the first (recorded: \(dialogs.recorded))") {
+                dialogs.recorded.contains("start 0") && channel.server.entriesWaitingForTheOneBefore == 3
+            }
             XCTAssertEqual(dialogs.recorded, ["start 0"], "a second dialog while the first was up")
             dialogs.release(0)
             let replies = try channel.waitFor(1)
@@ -332,16 +382,20 @@ final class ServerTests: XCTestCase {
         let channel = ScriptedChannel(router: try askingRouter(dialogs), configuration: configuration, clock: clock)
         let entries = (0..<3).map { #"{"jsonrpc":"2.0","method":"ask","params":[\#($0)],"id":\#($0)}"# }
         channel.server.receive(Array("[\(entries.joined(separator: ","))]".utf8))
-        XCTAssertTrue(eventually { dialogs.recorded == ["start 0"] })
+        try waitUntil("the first dialog is shown (recorded: \(dialogs.recorded))") { dialogs.recorded == ["start 0"] }
         clock.advance(by: .seconds(9))  // the person takes 9 s over the first dialog
         channel.server.expireOverdueRequests()
         dialogs.release(0)
-        XCTAssertTrue(eventually { dialogs.recorded.contains("start 1") }, "\(dialogs.recorded)")
+        try waitUntil("the second dialog is shown (recorded: \(dialogs.recorded))") {
+            dialogs.recorded.contains("start 1")
+        }
         clock.advance(by: .seconds(3))  // 12 s after the batch came, 3 s into the second dialog
         channel.server.expireOverdueRequests()
         XCTAssertEqual(channel.server.inFlightCount, 2, "the second dialog timed out 3 s after it was shown")
         dialogs.release(1)
-        XCTAssertTrue(eventually { dialogs.recorded.contains("start 2") }, "\(dialogs.recorded)")
+        try waitUntil("the third dialog is shown (recorded: \(dialogs.recorded))") {
+            dialogs.recorded.contains("start 2")
+        }
         // The third has its own 10 s, from the moment the second answered.
         clock.advance(by: .seconds(9))
         channel.server.expireOverdueRequests()
@@ -355,6 +409,9 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(answered.map(id), (0..<3).map { .number(JSONNumber($0)) })
         XCTAssertEqual(
             answered.map(errorCode), [nil, nil, .number(JSONNumber(Int(ErrorCode.requestTimedOut.rawValue)))])
+        try waitUntil("the timed-out dialog's handler is cancelled (recorded: \(dialogs.recorded))") {
+            dialogs.recorded.last == "cancelled 2"
+        }
     }
 
     /// Issue 33, item 17: a notification of a method that asks the person is not run at all
