@@ -263,7 +263,9 @@ final class ConsentQueueTests: XCTestCase {
         let third = Task { try await queue.run(for: "a") { "a3" } }
         let refused = Mutex<(any Error)?>(nil)
         Task { do { _ = try await third.value } catch { refused.withLock { $0 = error } } }
-        try await waitUntil("a third waiter of one caller is refused at once, past its limit of 2") {
+        // An async condition, so that the wait suspends rather than holding a thread of the pool
+        // the queue's tasks run on.
+        try await waitUntil("a third waiter of one caller is refused at once, past its limit of 2") { () async in
             refused.withLock { $0 != nil }
         }
         XCTAssertEqual((refused.withLock { $0 } as? ConsentQueue.Full)?.perCaller, true)

@@ -266,7 +266,8 @@ final class PinentryTests: XCTestCase {
 
     private func waitForPinentryToAsk() async throws -> pid_t {
         var pid: pid_t?
-        try await waitUntil("pinentry asks for the passphrase", within: .seconds(5)) {
+        // An async condition, so that the wait suspends rather than holding a thread of the pool.
+        try await waitUntil("pinentry asks for the passphrase", within: .seconds(5)) { () async in
             // Not log(): its XCTUnwrap would record a failure while the file does not exist yet.
             if (try? AtomicFile.read(logPath, maxBytes: 1 << 20)) != nil, let records = try? log(),
                 records.contains(where: { $0["command"] as? String == "GETPIN" }),
