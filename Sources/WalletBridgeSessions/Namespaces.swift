@@ -188,8 +188,10 @@ extension Dictionary where Key == String, Value == Namespace {
         var result: Namespaces = [:]
         var budget = Namespace.maxTotalStringBytes
         for key in members.keys.sorted() {
-            // A key longer than any chain id is wrong anyway; it is not echoed into the path.
-            let keyField = key.utf8.count <= 64 ? "\(field).\(key)" : field
+            // A key longer than any chain id is wrong anyway; it is not echoed into the path. The
+            // places are written only for a fault: a cold GetAccounts reads three of these
+            // objects per session, and has no use for them.
+            let keyField = { key.utf8.count <= 64 ? "\(field).\(key)" : field }
             let chainKey: ChainID?
             if ChainID.isNamespace(key) {
                 chainKey = nil
@@ -197,32 +199,32 @@ extension Dictionary where Key == String, Value == Namespace {
                 chainKey = chain
             } else {
                 throw invalid(
-                    keyField,
+                    keyField(),
                     key.utf8.count <= 64
                         ? "a key must be a CAIP-2 namespace (3 to 8 of [-a-z0-9]) or chain id (namespace:reference)"
                         : "a key of \(key.utf8.count) bytes is neither a CAIP-2 namespace nor a chain id")
             }
             guard case .object(let namespace) = members[key]! else {
                 throw invalid(
-                    keyField, "expected an object with chains, methods and events, found \(members[key]!.typeName)")
+                    keyField(), "expected an object with chains, methods and events, found \(members[key]!.typeName)")
             }
             let chains: [ChainID]
             if let chainKey {
                 guard namespace["chains"] == nil else {
                     throw invalid(
-                        "\(keyField).chains",
+                        "\(keyField()).chains",
                         "a key that is a chain id stands for that one chain; leave chains out, or key by the namespace")
                 }
                 chains = [chainKey]
             } else {
-                chains = try parseChains(namespace["chains"], field: "\(keyField).chains", namespace: key)
+                chains = try parseChains(namespace["chains"], field: "\(keyField()).chains", namespace: key)
             }
             let parsed = Namespace(
                 chains: chains,
                 methods: try parseStrings(
-                    namespace["methods"], field: "\(keyField).methods", limit: Namespace.maxMethods, budget: &budget),
+                    namespace["methods"], field: "\(keyField()).methods", limit: Namespace.maxMethods, budget: &budget),
                 events: try parseStrings(
-                    namespace["events"], field: "\(keyField).events", limit: Namespace.maxEvents, budget: &budget)
+                    namespace["events"], field: "\(keyField()).events", limit: Namespace.maxEvents, budget: &budget)
             )
             let name = chainKey?.namespace ?? key
             let merged = (result[name] ?? Namespace(chains: [])).merged(with: parsed)
@@ -239,19 +241,20 @@ extension Dictionary where Key == String, Value == Namespace {
         return result
     }
 
-    private static func parseChains(_ value: JSONValue?, field: String, namespace: String) throws(RPCError) -> [ChainID]
+    private static func parseChains(_ value: JSONValue?, field: @autoclosure () -> String, namespace: String)
+        throws(RPCError) -> [ChainID]
     {
         var unlimited = Int.max
-        let texts = try parseStrings(value, field: field, limit: Namespace.maxChains, budget: &unlimited)
-        guard !texts.isEmpty else { throw invalid(field, "a namespace must list at least one chain") }
+        let texts = try parseStrings(value, field: field(), limit: Namespace.maxChains, budget: &unlimited)
+        guard !texts.isEmpty else { throw invalid(field(), "a namespace must list at least one chain") }
         var chains: [ChainID] = []
         for (index, text) in texts.enumerated() {
             guard let chain = ChainID(text) else {
-                throw invalid("\(field)[\(index)]", "not a CAIP-2 chain id (namespace:reference)")
+                throw invalid("\(field())[\(index)]", "not a CAIP-2 chain id (namespace:reference)")
             }
             guard chain.namespace == namespace else {
                 throw invalid(
-                    "\(field)[\(index)]",
+                    "\(field())[\(index)]",
                     "a chain of the \"\(chain.namespace)\" namespace, listed under \"\(namespace)\"")
             }
             chains.append(chain)
@@ -261,28 +264,28 @@ extension Dictionary where Key == String, Value == Namespace {
 
     /// A required array of at most `limit` non-empty strings of at most `maxStringBytes`, whose
     /// bytes are taken from `budget`.
-    private static func parseStrings(_ value: JSONValue?, field: String, limit: Int, budget: inout Int) throws(RPCError)
-        -> [String]
-    {
-        guard let value else { throw invalid(field, "required: an array of strings") }
+    private static func parseStrings(
+        _ value: JSONValue?, field: @autoclosure () -> String, limit: Int, budget: inout Int
+    ) throws(RPCError) -> [String] {
+        guard let value else { throw invalid(field(), "required: an array of strings") }
         guard case .array(let elements) = value else {
-            throw invalid(field, "expected an array of strings, found \(value.typeName)")
+            throw invalid(field(), "expected an array of strings, found \(value.typeName)")
         }
-        guard elements.count <= limit else { throw invalid(field, "at most \(limit) entries, not \(elements.count)") }
+        guard elements.count <= limit else { throw invalid(field(), "at most \(limit) entries, not \(elements.count)") }
         var strings: [String] = []
         for (index, element) in elements.enumerated() {
             guard case .string(let text) = element else {
-                throw invalid("\(field)[\(index)]", "expected a string, found \(element.typeName)")
+                throw invalid("\(field())[\(index)]", "expected a string, found \(element.typeName)")
             }
             let bytes = text.utf8.count
-            guard bytes > 0 else { throw invalid("\(field)[\(index)]", "must not be empty") }
+            guard bytes > 0 else { throw invalid("\(field())[\(index)]", "must not be empty") }
             guard bytes <= Namespace.maxStringBytes else {
-                throw invalid("\(field)[\(index)]", "longer than \(Namespace.maxStringBytes) bytes")
+                throw invalid("\(field())[\(index)]", "longer than \(Namespace.maxStringBytes) bytes")
             }
             budget -= bytes
             guard budget >= 0 else {
                 throw invalid(
-                    "\(field)[\(index)]",
+                    "\(field())[\(index)]",
                     "the methods and events of one namespaces object may hold at most \(Namespace.maxTotalStringBytes) bytes in all"
                 )
             }

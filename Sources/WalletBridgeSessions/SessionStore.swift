@@ -399,7 +399,9 @@ package final class SessionStore: Sendable {
         }
         guard case .array(let entries)? = members["sessions"] else { throw Damage(reason: "no array of sessions") }
         var sessions: [Session] = []
-        var topics = Set<String>()
+        // A file of a few sessions (what a cold GetAccounts reads) compares their topics in
+        // pairs: no set to build; past that, one set.
+        var topics: Set<String>? = entries.count > 16 ? [] : nil
         for (index, entry) in entries.enumerated() {
             let session: Session
             do {
@@ -408,9 +410,10 @@ package final class SessionStore: Sendable {
                 let detail = error.data.map { String(decoding: $0.jsonBytes, as: UTF8.self) } ?? error.message
                 throw Damage(reason: "session \(index) cannot be read: \(detail)")
             }
-            guard topics.insert(session.topic).inserted else {
-                throw Damage(reason: "session \(index) repeats a topic")
-            }
+            let repeated =
+                topics == nil
+                ? sessions.contains { $0.topic == session.topic } : topics?.insert(session.topic).inserted == false
+            guard !repeated else { throw Damage(reason: "session \(index) repeats a topic") }
             sessions.append(session)
         }
         return sessions

@@ -172,6 +172,25 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertThrowsError(try Session(stored: bad))
     }
 
+    func testAFileThatRepeatsATopicIsDamagedWhateverItsLength() throws {
+        // A few sessions are compared in pairs, many through a set: both ways find the repeat.
+        for count in [2, 3, 17, 40] {
+            var sessions = (0..<count).map { index in exampleSession(chrome, created: 1_700_000_000 + index) }
+            XCTAssertEqual(try SessionStore.decode(Self.file(sessions)).count, count)
+            sessions[count - 1].topic = sessions[count / 2 - 1].topic
+            XCTAssertThrowsError(try SessionStore.decode(Self.file(sessions)), "\(count) sessions") { error in
+                XCTAssertEqual((error as? SessionStore.Damage)?.reason, "session \(count - 1) repeats a topic")
+            }
+        }
+    }
+
+    private static func file(_ sessions: [Session]) -> [UInt8] {
+        let document: JSONValue = [
+            "version": .number(JSONNumber(SessionStore.fileVersion)), "sessions": .array(sessions.map { $0.stored() }),
+        ]
+        return document.jsonBytes
+    }
+
     // MARK: The store
 
     func testThePathBesideTheKeystore() {
