@@ -136,10 +136,11 @@ enum SessionSchemas {
     ]
     /// Seconds since the Unix epoch.
     static let expiry: JSONValue = ["type": "integer", "description": "Seconds since the Unix epoch"]
-    /// `expiry` as a constraint on an `Int` member: without the `Int` bounds derivation states,
-    /// which say nothing of a time and would only crowd what clients read.
+    /// `expiry` as the host writes it (a result): a time after the epoch, and one a JavaScript
+    /// number holds exactly, in place of the `Int` bounds derivation states, which say nothing of
+    /// a time. Clients hold a session's expiry to these (js/src/session-schemas.js).
     static let expiryConstraint = JSONValue.object(
-        (expiry.objectValue ?? [:]).merging(["minimum": .null, "maximum": .null]) { _, given in given })
+        (expiry.objectValue ?? [:]).merging(["minimum": 1, "maximum": 9_007_199_254_740_991]) { _, given in given })
     /// A 64-byte Ed25519 signature in base58.
     static let signatureDigits: JSONValue = ["type": "string", "pattern": "^\(base58Digit){64,88}$"]
     static let signature = signatureDigits.with(description: "The 64-byte Ed25519 signature, in base58")

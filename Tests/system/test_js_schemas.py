@@ -96,6 +96,8 @@ def session_values():
         changed(good, ["expiry"], 1.5),
         changed(good, ["expiry"], "1795000000"),
         changed(good, ["expiry"], 1e20),
+        changed(good, ["expiry"], 0),
+        changed(good, ["expiry"], -1),
         changed(good, ["self"], remove=True),
         changed(good, ["peer", "metadata", "name"], remove=True),
         changed(good, [*metadata, "description"], remove=True),

@@ -55,7 +55,7 @@ export type SessionConnectParams = {
 export type Session = {
   /**
    * Seconds since the Unix epoch
-   * Not in the type: integer.
+   * Not in the type: integer, minimum 1, maximum 9007199254740991.
    */
   expiry: number;
   /**
@@ -183,7 +183,7 @@ export type SessionExtendParams = {
 export type SessionExtendResult = {
   /**
    * Seconds since the Unix epoch
-   * Not in the type: integer.
+   * Not in the type: integer, minimum 1, maximum 9007199254740991.
    */
   expiry: number;
 };
@@ -204,7 +204,7 @@ export type SessionListResult = {
   sessions: {
     /**
      * Seconds since the Unix epoch
-     * Not in the type: integer.
+     * Not in the type: integer, minimum 1, maximum 9007199254740991.
      */
     expiry: number;
     /**

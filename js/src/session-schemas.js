@@ -239,6 +239,8 @@ export const SESSION_SCHEMAS = Object.freeze({
   "result": {
    "properties": {
     "expiry": {
+     "maximum": 9007199254740991,
+     "minimum": 1,
      "type": "integer"
     },
     "namespaces": {
@@ -580,6 +582,8 @@ export const SESSION_SCHEMAS = Object.freeze({
   "result": {
    "properties": {
     "expiry": {
+     "maximum": 9007199254740991,
+     "minimum": 1,
      "type": "integer"
     }
    },
@@ -613,6 +617,8 @@ export const SESSION_SCHEMAS = Object.freeze({
      "items": {
       "properties": {
        "expiry": {
+        "maximum": 9007199254740991,
+        "minimum": 1,
         "type": "integer"
        },
        "namespaces": {
