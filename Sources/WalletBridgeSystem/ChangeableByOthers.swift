@@ -95,9 +95,19 @@ package enum ChangeableByOthers {
                 }
                 if info.st_mode != 0, let problem = problem(folder, info, kind: "folder", groups) { return problem }
             }
-            if folder == "/" || folder == stop || folder == otherStop { return nil }
+            // Byte for byte, as the kernel compares paths (`==` on strings would take a composed
+            // é for a decomposed one). A relative path ends at ".", which never happens: every
+            // caller starts from an absolute one.
+            if folder == "/" || folder == "." || Self.samePath(folder, stop) || Self.samePath(folder, otherStop) {
+                return nil
+            }
             folder = AtomicFile.split(folder).folder
         }
+    }
+
+    private static func samePath(_ path: String, _ other: String?) -> Bool {
+        guard let other else { return false }
+        return path.utf8.elementsEqual(other.utf8)
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -65,6 +65,8 @@ package struct WaitTimedOut: Error, CustomStringConvertible {
 /// file system stamps files from a coarse clock, which may still show a time before `time`
 /// for a few milliseconds. A test that needs a change to show as one, or a file to be newer
 /// than something, waits for this instead of sleeping for a guess at the clock's tick.
+/// `folder`: one on the same file system as the files compared, and not one the code under test
+/// looks at (the probe file it writes there changes the folder).
 package func waitUntilFilesAreStamped(
     after time: timespec, in folder: String, file: StaticString = #filePath, line: UInt = #line
 ) throws {

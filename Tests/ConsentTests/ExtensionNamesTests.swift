@@ -405,7 +405,8 @@ final class ExtensionNamesTests: XCTestCase {
         // clocks, one after the other, can differ by.
         let started = try XCTUnwrap(ExtensionNames.startTime(of: pid)) + 0.001
         try waitUntilFilesAreStamped(
-            after: timespec(tv_sec: Int(started), tv_nsec: Int((started - started.rounded(.down)) * 1e9)), in: profile)
+            after: timespec(tv_sec: Int(started), tv_nsec: Int((started - started.rounded(.down)) * 1e9)),
+            in: temporaryFolder(self))
         writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
         XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid))
         // On a clock nobody moves: a lookup that waited would never end.

@@ -21,8 +21,16 @@ final class FolderWatchTests: XCTestCase {
         XCTAssertFalse(FolderWatch.watch(folder: "\(folder)/missing"))
         XCTAssertTrue(FolderWatch.drain())
         let start = FolderWatch.generation
-        // Nothing to wait for: a change is counted before the call that made it returns.
-        XCTAssertEqual(FolderWatch.generation, start, "nothing changed")
+        // What is not a change of the watched folder counts nothing: a file made in another
+        // folder, and a look at the watched one. (Nothing to wait for: a change is counted
+        // before the call that made it returns.)
+        let elsewhere = temporaryFolder(self)
+        let unwatched = open("\(elsewhere)/other.json", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(unwatched, 0)
+        close(unwatched)
+        var info = stat()
+        XCTAssertEqual(stat(folder, &info), 0)
+        XCTAssertEqual(FolderWatch.generation, start, "nothing of the watched folder changed")
 
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         XCTAssertGreaterThanOrEqual(fd, 0)

@@ -8,6 +8,7 @@ import socket
 import struct
 import subprocess
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -206,12 +207,12 @@ def test_a_port_over_one_socket_for_stdin_and_stdout_waits_without_spinning(wall
             assert frames.receive()["result"]["addresses"] == [key["address"]]
 
         def cpu_ticks():
-            fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
             return int(fields[11]) + int(fields[12])  # utime and stime
 
         def every_thread_sleeps():
             try:
-                return all(open(f"/proc/{process.pid}/task/{task}/stat").read().rsplit(")", 1)[1].split()[0] == "S"
+                return all(Path(f"/proc/{process.pid}/task/{task}/stat").read_text().rsplit(")", 1)[1].split()[0] == "S"
                            for task in os.listdir(f"/proc/{process.pid}/task"))
             except FileNotFoundError:  # a thread ended while it was looked at
                 return False
