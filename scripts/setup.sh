@@ -165,7 +165,7 @@ Next: create a key with \`wallet-bridge keys create --label main\` (and one with
 ethereum\` for Ethereum's dApps), then load the reference wallet extension (README.md, "A wallet
 for web pages": ordinary dApps find it) or your own$manifest_hint. A host of your own instead:
 docs/your-own-host.md. Once a key exists, an extension's first
-GetAccounts asks you, in a dialog, whether it may see your accounts: the \`call\` above then
-answers -1 (no_prompt) on a machine without a display (docs/sessions.md).
+GetAccounts asks you, in a dialog, whether it may see your accounts: the GetAccounts request of
+step 5/5 then gets -1 (no_prompt) on a machine without a display (docs/sessions.md).
 NEXT
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Note: $prefix/bin is not on your PATH." >&2 ;; esac
