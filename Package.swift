@@ -52,9 +52,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
-        // What Swift's Glibc module leaves out: F_SETPIPE_SZ, to grow the pipes for large
-        // messages; statfs(2), to tell a network filesystem from a local one;
-        // posix_spawn_file_actions_addchdir_np and pipe2, for child processes.
+        // What Swift's Glibc module leaves out (Sources/CLinux/shim.h lists each and why): pipe
+        // sizes, child-process spawn actions and pidfds, socket calls and peer credentials, the
+        // no-core-dump flag, and signals aimed at one thread.
         .systemLibrary(name: "CLinux"),
         .target(name: "WalletBridgeFraming"),
         .target(name: "WalletBridgeProtocol"),
@@ -185,7 +185,8 @@ let package = Package(
                 "WalletBridgeConformance",
             ]
         ),
-        // What every test target shares: `ManualClock`, temporary folders. Never in a product.
+        // What every test target shares: `ManualClock`, `waitUntil`, temporary folders. Never in a
+        // product.
         // Also the keystore tests' helpers (weak KDF, secure bytes, fixed seeds, the scripted pinentry's
         // path), hand-made Solana transactions and test keys, summaries from plain text.
         .target(
@@ -194,8 +195,9 @@ let package = Package(
                 "WalletBridgeProtocol", "WalletBridgeSystem", "WalletBridgeKeys", "WalletBridgeTransactions",
             ]
         ),
-        // One test target per module, named after it (FooTests.swift tests Foo.swift); a test that
-        // goes through the router to reach its subject imports the layers above it too.
+        // A test target per module, named after it (FooTests.swift tests Foo.swift; README
+        // "Tests" lists the modules tested elsewhere, and the targets named after no module); a
+        // test that goes through the router to reach its subject imports the layers above it too.
         .testTarget(name: "FramingTests", dependencies: ["WalletBridge"]),
         .testTarget(
             name: "ProtocolTests",
