@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import WalletBridgeProtocol
 
@@ -10,17 +11,27 @@ import WalletBridgeProtocol
 /// one starts at `wall` (seconds since 1970) and moves in whole seconds as the advances add up.
 ///
 /// Code that waits (`Clocks.sleep(until:)`) waits until an advance reaches its deadline, or
-/// until its task is cancelled: `sleepers(atLeast:)` lets the test see it waiting first.
+/// until its task is cancelled: `sleepers(atLeast:)` lets the test see it waiting first. Work
+/// scheduled for a deadline (`Clocks.schedule(at:on:_:)`) runs on its queue when an advance
+/// reaches it, and the advance returns once it has run.
 package final class ManualClock: Sendable {
     private struct Sleeper {
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct Scheduled {
+        let deadline: ContinuousClock.Instant
+        let queue: DispatchQueue
+        let work: @Sendable () -> Void
+    }
+
     private struct State {
         var offset: Duration = .zero
         var nextID = 0
         var sleepers: [Int: Sleeper] = [:]
+        /// Work waiting for its deadline, in the order it was scheduled.
+        var scheduled: [Scheduled] = []
         /// Tests waiting for a number of sleepers (`sleepers(atLeast:)`).
         var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -42,19 +53,29 @@ package final class ManualClock: Sendable {
         wallStart = wall
     }
 
-    /// Moves both clocks on by `duration` (never back: a monotonic clock does not go back), and
-    /// wakes every sleeper whose deadline is now reached. They have left `deadlines` when it
-    /// returns.
+    /// Moves both clocks on by `duration` (never back: a monotonic clock does not go back),
+    /// wakes every sleeper whose deadline is now reached, and runs the scheduled work whose
+    /// deadline is, soonest first, each on its queue. They have left `deadlines` when it returns,
+    /// and that work has run: what it did is there for the test to see. So a test never advances
+    /// on a queue such work is scheduled on, nor while it holds what the work needs.
     package func advance(by duration: Duration) {
         precondition(duration >= .zero, "a clock moved back")
-        let woken: [Sleeper] = state.withLock { state in
+        let (woken, due): ([Sleeper], [Scheduled]) = state.withLock { state in
             state.offset += duration
             let now = start + state.offset
-            let due = state.sleepers.filter { $0.value.deadline <= now }
-            for id in due.keys { state.sleepers[id] = nil }
-            return Array(due.values)
+            let woken = state.sleepers.filter { $0.value.deadline <= now }
+            for id in woken.keys { state.sleepers[id] = nil }
+            let due = state.scheduled.filter { $0.deadline <= now }
+            state.scheduled.removeAll { $0.deadline <= now }
+            return (Array(woken.values), due)
         }
         for sleeper in woken { sleeper.continuation.resume() }
+        guard !due.isEmpty else { return }
+        let ran = DispatchGroup()
+        for item in due.sorted(by: { $0.deadline < $1.deadline }) {
+            item.queue.async(group: ran, execute: item.work)
+        }
+        ran.wait()
     }
 
     /// The monotonic time now.
@@ -66,9 +87,9 @@ package final class ManualClock: Sendable {
         return wallStart + Int(seconds)
     }
 
-    /// The deadlines that code is waiting for now, soonest first.
+    /// The deadlines that code is waiting for now (sleepers and scheduled work), soonest first.
     package var deadlines: [ContinuousClock.Instant] {
-        state.withLock { $0.sleepers.values.map(\.deadline) }.sorted()
+        state.withLock { $0.sleepers.values.map(\.deadline) + $0.scheduled.map(\.deadline) }.sorted()
     }
 
     /// Returns once at least `count` sleepers wait on this clock: the code under test has
@@ -113,8 +134,23 @@ package final class ManualClock: Sendable {
         }
     }
 
+    /// `Clocks.schedule(at:on:_:)` on this clock: `work` runs on `queue` when an advance reaches
+    /// `deadline`, or at once (not waited for) when the clock has reached it already.
+    package func schedule(
+        at deadline: ContinuousClock.Instant, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void
+    ) {
+        let due = state.withLock { state in
+            guard start + state.offset < deadline else { return true }
+            state.scheduled.append(Scheduled(deadline: deadline, queue: queue, work: work))
+            return false
+        }
+        if due { queue.async(execute: work) }
+    }
+
     /// The seam the code under test takes.
     package var clocks: Clocks {
-        Clocks(monotonic: { self.now }, wall: { self.wall }, sleeper: { try await self.sleep(until: $0) })
+        Clocks(
+            monotonic: { self.now }, wall: { self.wall }, sleeper: { try await self.sleep(until: $0) },
+            scheduler: { self.schedule(at: $0, on: $1, $2) })
     }
 }

@@ -348,24 +348,31 @@ final class AgentConnectionTests: XCTestCase {
         XCTAssertEqual(limits.connected, 0)
     }
 
-    /// A host's kept connection (calls that ask nobody) is given back when no call came for a
-    /// while: an extension's idle ports hold none of its 32 connections.
+    /// A host's kept connection (calls that ask nobody) is given back `keptIdleTimeout` after
+    /// its last call, not its first: an extension's idle ports hold none of its 32 connections.
+    /// The close is work scheduled on the client's clock, a `ManualClock` here: each advance
+    /// returns once the work it made due has run, so the connection is looked at right after.
     func testAHostsKeptConnectionClosesAfterItsLastCallAndServesCallsMadeBefore() throws {
         let folder = temporaryFolder(self)
         chmod(folder, 0o700)
         let paths = AgentPaths(folder: folder, name: "agent", log: nil)
         let listener = try UnixSocket.listen(at: paths.socket)
-        defer { close(listener) }
-        let accepted = Mutex<Int>(0)
-        let closedAfter = Mutex<[Duration]>([])
-        let closed = DispatchSemaphore(value: 0)
-        // A stand-in agent: answers the hello and every call, and notes when each connection ends.
+        // The stand-in's ends of the connections, in the order accepted; each is closed once
+        // the stand-in has seen its host close it, after the test (so that the test can look at
+        // it meanwhile, and no number is reused while the stand-in still reads it).
+        let connections = Mutex<[Int32]>([])
+        let ended = Mutex<[Int32]>([])
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            for fd in ended.withLock({ $0 }) { close(fd) }
+        }
+        // A stand-in agent: answers the hello and every call, and notes each connection that ends.
         XCTAssertTrue(
             Threads.start {
                 while let fd = UnixSocket.accept(listener) {
-                    accepted.withLock { $0 += 1 }
+                    connections.withLock { $0.append(fd) }
                     var reader = FrameReader(fd: fd)
-                    var lastAnswer = ContinuousClock.now
                     while let body = try? reader.next(deadline: .now + .seconds(10)) {
                         guard case .object(let request)? = try? JSONParser.parse(body), let id = request["id"] else {
                             break
@@ -374,26 +381,48 @@ final class AgentConnectionTests: XCTestCase {
                             id == 0 ? ["version": 1, "pid": .number(JSONNumber(Int(getpid())))] : ["ok": true]
                         _ = UnixSocket.sendFrame(
                             fd, JSONValue.object(["jsonrpc": "2.0", "id": id, "result": result]).jsonBytes)
-                        lastAnswer = .now
                     }
-                    closedAfter.withLock { $0.append(ContinuousClock.now - lastAnswer) }
-                    closed.signal()
-                    close(fd)
+                    ended.withLock { $0.append(fd) }
                 }
             })
+        /// Whether the host still holds the connection open: the stand-in answered all it was
+        /// sent, so its end has nothing to read, and no end of file.
+        func hostHolds(_ connection: Int) -> Bool {
+            guard let fd = connections.withLock({ $0.count > connection ? $0[connection] : nil }) else { return false }
+            var byte: UInt8 = 0
+            return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) < 0 && errno == EAGAIN
+        }
+        let clock = ManualClock()
+        let timeout = Duration.seconds(2)
         let client = AgentClient(
             keystorePath: "/k/keystore.json", agentProgram: nil,
             arguments: ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
-            browserProcess: nil, paths: paths, keptIdleTimeout: .milliseconds(300))
-        for _ in 0..<3 { XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true]) }
-        _ = closed.wait(timeout: .now() + 5)
-        XCTAssertEqual(accepted.withLock { $0 }, 1, "the calls made together shared one connection")
-        let after = try XCTUnwrap(closedAfter.withLock { $0.first }, "the kept connection was never closed")
-        XCTAssertGreaterThanOrEqual(after, .milliseconds(250))
-        XCTAssertLessThan(after, .seconds(2))
-        // The next call opens a new one.
+            browserProcess: nil, paths: paths, keptIdleTimeout: timeout, clocks: clock.clocks)
+        let calledAt = clock.now
+        for _ in 0..<2 { XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true]) }
+        clock.advance(by: .seconds(1))
         XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true])
-        XCTAssertEqual(accepted.withLock { $0 }, 2)
+        XCTAssertEqual(connections.withLock { $0.count }, 1, "the calls made a second apart shared one connection")
+        XCTAssertEqual(clock.deadlines, [calledAt + timeout, calledAt + timeout, clock.now + timeout])
+
+        // The first calls' timeout is not the last one's.
+        clock.advance(by: timeout - .seconds(1))
+        XCTAssertTrue(hostHolds(0), "closed \(timeout) after the first call, with a later one")
+        // Just short of the last call's.
+        clock.advance(by: .seconds(1) - .nanoseconds(1))
+        XCTAssertTrue(hostHolds(0), "closed before \(timeout) without a call")
+        clock.advance(by: .nanoseconds(1))
+        XCTAssertFalse(hostHolds(0), "still open \(timeout) after the last call")
+        try waitUntil("the stand-in agent sees the kept connection end") { ended.withLock { $0.count } == 1 }
+        XCTAssertEqual(clock.deadlines, [])
+
+        // The next call opens a new one, given back in its turn.
+        XCTAssertEqual(try client.call("agent.status", params: Array("{}".utf8)), ["ok": true])
+        XCTAssertEqual(connections.withLock { $0.count }, 2)
+        XCTAssertTrue(hostHolds(1))
+        clock.advance(by: timeout)
+        XCTAssertFalse(hostHolds(1), "the new connection was kept past its timeout")
+        try waitUntil("the stand-in agent sees the new connection end") { ended.withLock { $0.count } == 2 }
     }
 
     /// A port whose extension's other ports hold all its connections waits its turn to hear

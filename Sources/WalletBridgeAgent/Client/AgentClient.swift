@@ -184,12 +184,10 @@ package final class AgentClient: Sendable {
     }
 
     /// Closes the kept connection `keptIdleTimeout` from now, unless another call comes first.
+    /// Scheduled on a queue, not awaited in a task: this runs in a host's cold call.
     private func closeKeptWhenIdle() {
         let calls = keptCalls.add(1, ordering: .acquiringAndReleasing).newValue
-        let (seconds, attoseconds) = keptIdleTimeout.components
-        Self.waitingQueue.asyncAfter(
-            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        ) { [self] in
+        clocks.schedule(at: clocks.monotonic() + keptIdleTimeout, on: Self.waitingQueue) { [self] in
             guard keptCalls.load(ordering: .acquiring) == calls else { return }
             kept.withLock { kept in
                 guard keptCalls.load(ordering: .acquiring) == calls else { return }
