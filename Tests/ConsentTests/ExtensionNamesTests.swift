@@ -359,6 +359,17 @@ final class ExtensionNamesTests: XCTestCase {
         wait(for: [waiting], timeout: 10)
     }
 
+    /// Waits until a file written now is stamped after the process `pid` started: a list must
+    /// be, to count as written in this run, and the file system stamps files from a coarse
+    /// clock. A millisecond over the start: more than its two readings of the clocks, one after
+    /// the other, can differ by.
+    private func waitUntilFilesAreStampedAfterTheStart(of pid: Int32, line: UInt = #line) throws {
+        let started = try XCTUnwrap(ExtensionNames.startTime(of: pid), line: line) + 0.001
+        try waitUntilFilesAreStamped(
+            after: timespec(tv_sec: Int(started), tv_nsec: Int((started - started.rounded(.down)) * 1e9)),
+            in: temporaryFolder(self), line: line)
+    }
+
     /// Starts a Firefox stand-in on `profile`, whose list must be pending; writes the list with
     /// the add-on in it while the lookup waits, which must then find the name on its next look.
     private func assertTheNameIsWaitedFor(profile: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -369,6 +380,7 @@ final class ExtensionNamesTests: XCTestCase {
             firefox("wallet@example.org"), browserProcess: pid, patience: .seconds(60), clock: clock
         ) { _ in
             waitUntilWaiting(on: clock)
+            try? waitUntilFilesAreStampedAfterTheStart(of: pid)
             writeAddOnList(walletAddOn, in: profile)
             clock.advance(by: .milliseconds(50))
         }
@@ -400,13 +412,7 @@ final class ExtensionNamesTests: XCTestCase {
         let profile = "\(root)/firefox/current"
         makeFolder(profile)
         let pid = try startBrowser(["-profile", profile])
-        // The list must be stamped after the browser started, and the file system stamps files
-        // from a coarse clock. A millisecond over the start: more than its two readings of the
-        // clocks, one after the other, can differ by.
-        let started = try XCTUnwrap(ExtensionNames.startTime(of: pid)) + 0.001
-        try waitUntilFilesAreStamped(
-            after: timespec(tv_sec: Int(started), tv_nsec: Int((started - started.rounded(.down)) * 1e9)),
-            in: temporaryFolder(self))
+        try waitUntilFilesAreStampedAfterTheStart(of: pid)
         writeAddOnList(#"{"id":"other@example.org","defaultLocale":{"name":"Another Add-on"}}"#, in: profile)
         XCTAssertFalse(ExtensionNames.firefoxListIsPending(pid))
         // On a clock nobody moves: a lookup that waited would never end.
