@@ -20,15 +20,11 @@ import {
   solanaSignIn,
 } from '../src/index.js';
 import { createShimRuntime, requireHost } from './native-host-shim.js';
-import { keyFromSeed } from './transaction-fakes.js';
+import { CONFORMANCE_KEYS, HOST_TEST_TIMEOUT as TEST_TIMEOUT } from './transaction-fakes.js';
 
-const TEST_TIMEOUT = { timeout: 20_000 };
 const SOLANA = SOLANA_MAINNET_CHAIN_ID;
 const POLYGON = EIP155_CHAINS.polygon;
-/** The conformance host's first Solana key (InMemoryTestWallet's seed 32 × 0x01). */
-const ALICE = keyFromSeed(1);
-/** Its first Ethereum key: Keccak-256 of "cow". */
-const COW = '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826';
+const { alice: ALICE, cow: COW } = CONFORMANCE_KEYS;
 const MAIL = {
   types: { EIP712Domain: [{ name: 'name', type: 'string' }], Mail: [{ name: 'contents', type: 'string' }] },
   primaryType: 'Mail',

@@ -48,6 +48,20 @@ export function keyFromSeed(seed) {
 export const randomKey = () => keyFromSeed(randomBytes(32));
 
 /**
+ * The conformance host's keys (InMemoryTestWallet): Solana's from the seeds 32 × 0x01 and
+ * 32 × 0x02, and its first Ethereum address, of the key Keccak-256 of "cow" ("Cow" in
+ * EIP-712's Mail example).
+ */
+export const CONFORMANCE_KEYS = Object.freeze({
+  alice: keyFromSeed(1),
+  bob: keyFromSeed(2),
+  cow: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826',
+});
+
+/** How long a test against a real host may take. */
+export const HOST_TEST_TIMEOUT = Object.freeze({ timeout: 20_000 });
+
+/**
  * A message moving `lamports` from the first signer to `to` with the System program (and a memo
  * when asked), every signer a writable signer, so that a test can have several.
  * @param {{ signers: Uint8Array[], to: Uint8Array, lamports?: bigint, version?: 'legacy' | 0, memo?: string, blockhash?: Uint8Array }} options

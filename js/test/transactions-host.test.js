@@ -21,16 +21,13 @@ import {
   solanaSignTransaction,
 } from '../src/index.js';
 import { createShimRuntime, requireHost } from './native-host-shim.js';
-import { keyFromSeed, randomKey, signInSlot, splitTransaction, transferMessage, unsignedTransaction } from './transaction-fakes.js';
+import {
+  CONFORMANCE_KEYS, HOST_TEST_TIMEOUT as TEST_TIMEOUT, randomKey, signInSlot, splitTransaction, transferMessage, unsignedTransaction,
+} from './transaction-fakes.js';
 
-const TEST_TIMEOUT = { timeout: 20_000 };
 const SOLANA = SOLANA_MAINNET_CHAIN_ID;
 const MAINNET = EIP155_CHAINS.mainnet;
-/** The conformance host's Solana keys: the seeds 32 × 0x01 and 32 × 0x02 (InMemoryTestWallet). */
-const ALICE = keyFromSeed(1);
-const BOB = keyFromSeed(2);
-/** Its first Ethereum key: Keccak-256 of "cow", "Cow" of EIP-712's Mail example. */
-const COW = '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826';
+const { alice: ALICE, bob: BOB, cow: COW } = CONFORMANCE_KEYS;
 const RECIPIENT = '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB';
 
 /** @type {ReturnType<typeof createShimRuntime>[]} */
