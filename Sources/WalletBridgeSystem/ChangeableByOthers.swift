@@ -106,8 +106,14 @@ package enum ChangeableByOthers {
     }
 
     private static func samePath(_ path: String, _ other: String?) -> Bool {
-        guard let other else { return false }
-        return path.utf8.elementsEqual(other.utf8)
+        guard var other else { return false }
+        var path = path
+        return path.withUTF8 { bytes in
+            other.withUTF8 { otherBytes in
+                bytes.count == otherBytes.count
+                    && (bytes.isEmpty || memcmp(bytes.baseAddress!, otherBytes.baseAddress!, bytes.count) == 0)
+            }
+        }
     }
 
     private static func realPath(_ path: String) -> String? {
